@@ -1,0 +1,129 @@
+# slokit — build, test, bench and install.
+#
+#   make            build every tool into build/bin (fails early if a dependency is missing)
+#   make deps       install the Debian packages the build, tests and benches need
+#   make check      build (normal + ASan/UBSan) and run the whole test suite
+#   make bench      run every benchmark in bench/ (prints ratios, asserts nothing)
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# Tools, lib modules, unit tests, CLI tests and benches are discovered by
+# file name: cmd/<tool>.c, lib/*.c, tests/unit/*.c, tests/cli/*.sh, bench/*.sh.
+
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+CC       ?= gcc
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
+            -Wmissing-prototypes -Wpointer-arith -Wundef -Wvla \
+            -Wno-unused-parameter -Werror
+CPPFLAGS += -Ilib -D_GNU_SOURCE
+STD      := -std=c11
+LDLIBS   := -lglpk -lfftw3 -lcsv -lm
+VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
+
+# Debian packages: what builds, what the tests use, what the benches compare against.
+DEPS_BUILD := gcc make libglpk-dev libfftw3-dev libcsv-dev
+DEPS_TEST  := glpk-utils gnuplot-nox parallel python3 gawk valgrind
+DEPS_BENCH := miller python3-numpy python3-sklearn hyperfine
+DEPS_FUZZ  := clang libclang-rt-14-dev
+DEPS_ALL   := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_BENCH) $(DEPS_FUZZ)
+
+TOOLS    := $(sort $(basename $(notdir $(wildcard cmd/*.c))))
+LIBSRC   := $(sort $(wildcard lib/*.c))
+UNITSRC  := $(sort $(wildcard tests/unit/*.c))
+
+B        := build
+BA       := build-asan
+ASANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+.PHONY: all asan deps depcheck check check-fast bench install uninstall clean valgrind fuzz run
+.DEFAULT_GOAL := all
+
+all: depcheck $(addprefix $(B)/bin/,$(TOOLS)) $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNITSRC))
+asan: depcheck $(addprefix $(BA)/bin/,$(TOOLS)) $(patsubst tests/unit/%.c,$(BA)/tests/%,$(UNITSRC))
+
+# ---- dependencies -----------------------------------------------------------
+# depcheck fails before any compiler error when a header or library is missing.
+depcheck:
+	@missing=""; \
+	for h in glpk.h fftw3.h csv.h argp.h; do \
+	  printf '#include <%s>\n' $$h | $(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || missing="$$missing $$h"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "slokit: missing headers:$$missing" >&2; \
+	  echo "slokit: install them with: make deps   (or: sudo apt-get install -y $(DEPS_BUILD))" >&2; \
+	  exit 1; fi
+
+# deps installs only what is missing, so it is cheap to run every time.
+deps:
+	@need=""; for p in $(DEPS_ALL); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || need="$$need $$p"; \
+	done; \
+	if [ -z "$$need" ]; then echo "deps: all Debian packages present"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "deps: installing$$need"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$need >/dev/null || exit 1; \
+	else \
+	  echo "deps: run as root: apt-get install -y$$need" >&2; exit 1; \
+	fi
+
+# ---- normal build -----------------------------------------------------------
+LIBOBJ   := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIBSRC))
+LIBOBJ_A := $(patsubst lib/%.c,$(BA)/lib/%.o,$(LIBSRC))
+
+$(B)/lib/%.o: lib/%.c lib/*.h | $(B)/lib
+	$(CC) $(STD) $(CPPFLAGS) -DSLOKIT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) -c -o $@ $<
+$(B)/libslokit.a: $(LIBOBJ)
+	ar rcs $@ $^
+$(B)/bin/%: cmd/%.c $(B)/libslokit.a lib/*.h | $(B)/bin
+	$(CC) $(STD) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(B)/libslokit.a $(LDLIBS)
+$(B)/tests/%: tests/unit/%.c $(B)/libslokit.a lib/*.h tests/unit/*.h | $(B)/tests
+	$(CC) $(STD) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(B)/libslokit.a $(LDLIBS)
+
+# ---- sanitizer build (AddressSanitizer + UBSan) -----------------------------
+$(BA)/lib/%.o: lib/%.c lib/*.h | $(BA)/lib
+	$(CC) $(STD) $(CPPFLAGS) -DSLOKIT_VERSION='"$(VERSION)"' $(ASANFLAGS) $(WARN) -c -o $@ $<
+$(BA)/libslokit.a: $(LIBOBJ_A)
+	ar rcs $@ $^
+$(BA)/bin/%: cmd/%.c $(BA)/libslokit.a lib/*.h | $(BA)/bin
+	$(CC) $(STD) $(CPPFLAGS) $(ASANFLAGS) $(WARN) -o $@ $< $(BA)/libslokit.a $(LDLIBS)
+$(BA)/tests/%: tests/unit/%.c $(BA)/libslokit.a lib/*.h tests/unit/*.h | $(BA)/tests
+	$(CC) $(STD) $(CPPFLAGS) $(ASANFLAGS) $(WARN) -o $@ $< $(BA)/libslokit.a $(LDLIBS)
+
+$(B)/lib $(B)/bin $(B)/tests $(BA)/lib $(BA)/bin $(BA)/tests:
+	mkdir -p $@
+
+# ---- tests, benches ---------------------------------------------------------
+# check: the whole suite, once on the -O2 build and once under ASan+UBSan.
+check: deps
+	$(MAKE) all asan
+	LC_ALL=C bash tests/run.sh
+
+# check-fast: the -O2 build only, for the edit-compile-test loop.
+check-fast: all
+	LC_ALL=C SLOKIT_BUILDS=$(B) bash tests/run.sh
+
+valgrind: all
+	LC_ALL=C SLOKIT_BUILDS=$(B) SLOKIT_WRAP="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99" bash tests/run.sh
+
+bench: all
+	LC_ALL=C bash bench/run.sh $(BENCH)
+
+run: all
+	bash examples/nightly-plan.sh
+
+# ---- install ----------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 755 $(addprefix $(B)/bin/,$(TOOLS)) $(DESTDIR)$(PREFIX)/bin/
+	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
+	for m in man/*.7; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(TOOLS))
+
+clean:
+	rm -rf $(B) $(BA) build-fuzz tests/out
+
+-include fuzz.mk

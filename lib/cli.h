@@ -1,0 +1,63 @@
+/* cli — the options every tool shares, as one argp child.
+ *
+ *   -o, --output=FILE      write here (atomically) instead of stdout
+ *   -d, --delimiter=C      field delimiter (default ',')
+ *       --tsv              tab-separated input and output
+ *   -H, --no-header        input has no header row (names from --names, else c1,c2,...)
+ *       --names=LIST       column names for header-less input
+ *       --no-output-header do not write a header row (Hadoop Streaming reducers)
+ *       --col=KEY=NAME     read column KEY from the input column NAME (repeatable)
+ *       --precision=N      write numbers with N decimals (default: shortest exact)
+ *   -q, --quiet            no summaries or warnings on stderr
+ *       --seed=N           random seed (default 1)
+ *       --progress / --no-progress
+ *
+ * Tools put `cli_argp_child` in their argp children and read `slk_opt`.
+ */
+#ifndef SLOKIT_CLI_H
+#define SLOKIT_CLI_H
+
+#include <argp.h>
+#include <stdint.h>
+
+#define CLI_MAX_COLMAP 64
+
+struct slk_common {
+    const char *output;     /* -o FILE, NULL for stdout */
+    char delim;             /* ',' or '\t' or -d */
+    int no_header;          /* -H */
+    const char *names;      /* --names */
+    int no_output_header;   /* --no-output-header */
+    int precision;          /* -1: shortest round-trip */
+    int quiet;              /* -q */
+    uint64_t seed;          /* --seed, default 1 */
+    int progress;           /* -1 auto (stderr is a tty and not quiet), 0 off, 1 on */
+    int ncolmap;
+    const char *colmap_key[CLI_MAX_COLMAP];
+    const char *colmap_name[CLI_MAX_COLMAP];
+};
+
+extern struct slk_common slk_opt;
+extern const struct argp cli_argp;
+
+/* The argp child every tool includes: {&cli_argp, 0, "Common options:", 50}. */
+#define CLI_ARGP_CHILD { &cli_argp, 0, "Common options:", 50 }
+
+/* cli_colmap_add: record that column `key` is read from input column `name`
+ * (what --col key=name does; tools call it for their --job-col style options).
+ * Returns 0, or -1 when the table is full. */
+int cli_colmap_add(const char *key, const char *name);
+/* cli_colmap_lookup: the input name for key (key itself when not renamed). */
+const char *cli_colmap_lookup(const char *key);
+
+/* Checked option converters for argp parsers: on a bad value they call
+ * argp_error (exit 64) with "invalid value for --NAME: 'TEXT' (what is wrong)". */
+double cli_double(struct argp_state *st, const char *opt, const char *arg, double min, double max);
+long long cli_int(struct argp_state *st, const char *opt, const char *arg, long long min, long long max);
+double cli_duration(struct argp_state *st, const char *opt, const char *arg, double min);
+double cli_time(struct argp_state *st, const char *opt, const char *arg);
+
+/* cli_progress_on: whether progress lines should be printed. */
+int cli_progress_on(void);
+
+#endif

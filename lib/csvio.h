@@ -1,0 +1,127 @@
+/* csvio — streaming CSV/TSV reading and writing over libcsv.
+ *
+ * Reading.  A csvr reads one input (a file or stdin) record by record.  The
+ * first record is the header unless --no-header was given; columns are looked
+ * up by name, after the user's renames (--col KEY=NAME).  Fields are
+ * NUL-terminated strings owned by the reader and valid until the next
+ * csvr_next; an empty field is "missing" and reads as NULL.  A UTF-8 BOM,
+ * CRLF line ends and quoted fields (with embedded delimiters, quotes and
+ * newlines) are handled.  libcsv does not count lines: the reader does, so
+ * every error names the physical line where the record starts.
+ *
+ * Errors.  Functions that find bad data print "tool: FILE:LINE: message",
+ * set the reader's status (csvr_status: SLK_EDATA or SLK_EIO) and return -1;
+ * after an error the reader returns no more records.
+ *
+ * Writing.  A csvw writes records to a FILE* with minimal quoting (only
+ * fields holding the delimiter, a quote, CR or LF are quoted),
+ * locale-independent numbers, and either the shortest text that reads back
+ * as the same double or a fixed number of decimals (--precision).  NaN and
+ * infinities are written as an empty (missing) field, never as "nan".
+ */
+#ifndef SLOKIT_CSVIO_H
+#define SLOKIT_CSVIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct csvr csvr;
+typedef struct csvw csvw;
+
+/* ---- reading ---------------------------------------------------------------- */
+
+/* csvr_open: open path ("-" or NULL: stdin) with the common options' delimiter
+ * and header settings, and read the header.  On failure prints the reason and
+ * returns NULL with *status set (SLK_ENOINPUT, SLK_EDATA for a bad or empty
+ * header, SLK_EIO).  An input with no bytes at all is an error ("empty input")
+ * unless allow_empty is set, in which case the reader has no columns and
+ * csvr_next returns 0 at once. */
+csvr *csvr_open(const char *path, int allow_empty, int *status);
+
+/* csvr_open_fp: like csvr_open on an already open stream; name is used in
+ * messages.  The reader does not close fp. */
+csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status);
+
+/* csvr_close: free the reader (and close its file if it opened it). NULL is fine. */
+void csvr_close(csvr *r);
+
+/* csvr_next: advance to the next record. Returns 1 when a record is ready,
+ * 0 at end of input, -1 on error (message printed, csvr_status set).
+ * Records must have exactly as many fields as the header. */
+int csvr_next(csvr *r);
+
+/* csvr_col: index of the column named `name` (after renames), or -1.
+ * Renames: a user's --col name=actual makes csvr_col("name") find "actual". */
+int csvr_col(const csvr *r, const char *name);
+
+/* csvr_require: like csvr_col, but a missing column is an error:
+ * "tool: FILE:1: missing required column 'name'" and returns -1. */
+int csvr_require(csvr *r, const char *name);
+
+/* csvr_field: field i of the current record, or NULL when it is empty or i < 0. */
+const char *csvr_field(const csvr *r, int i);
+
+/* csvr_nfields: number of columns (header fields). */
+int csvr_ncols(const csvr *r);
+/* csvr_colname: the header name of column i (as in the file). */
+const char *csvr_colname(const csvr *r, int i);
+
+/* csvr_line: physical line number where the current record starts (header = 1). */
+long csvr_line(const csvr *r);
+/* csvr_path: the name used in messages ("-" reads as "<stdin>"). */
+const char *csvr_path(const csvr *r);
+/* csvr_status: SLK_OK, or the exit status of the error that stopped the reader. */
+int csvr_status(const csvr *r);
+
+/* csvr_fail: report a data error at the current record and stop the reader:
+ * prints "tool: FILE:LINE: message", sets status SLK_EDATA, returns -1. */
+int csvr_fail(csvr *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Flags for the typed getters. */
+enum {
+    CSVR_REQUIRED = 1u << 0, /* a missing value is an error (else returns 0) */
+    CSVR_NONNEG   = 1u << 1, /* must be >= 0 */
+    CSVR_POSITIVE = 1u << 2, /* must be > 0 */
+    CSVR_NONFINITE = 1u << 3 /* allow nan/inf (rarely wanted) */
+};
+
+/* csvr_get_double / _int64 / _time / _duration: convert field `col` of the
+ * current record.  Return 1 with *out set, 0 when the field is missing and not
+ * CSVR_REQUIRED (*out untouched), -1 on error:
+ * "tool: FILE:LINE: column 'value': invalid number '1x'" (reader stopped). */
+int csvr_get_double(csvr *r, int col, double *out, unsigned flags);
+int csvr_get_int64(csvr *r, int col, int64_t *out, unsigned flags);
+int csvr_get_time(csvr *r, int col, double *out, unsigned flags);
+int csvr_get_duration(csvr *r, int col, double *out, unsigned flags);
+
+/* ---- writing ---------------------------------------------------------------- */
+
+/* csvw_new: a writer on fp using the common options' delimiter and precision.
+ * The writer does not own fp. */
+csvw *csvw_new(FILE *fp);
+/* csvw_free: free the writer (does not flush or close fp). */
+void csvw_free(csvw *w);
+
+/* csvw_header: write a header row from a NULL-terminated list of names, unless
+ * the user asked for --no-output-header. */
+void csvw_header(csvw *w, const char *const *names);
+/* csvw_str: one field (NULL writes an empty field). */
+void csvw_str(csvw *w, const char *s);
+void csvw_strn(csvw *w, const char *s, size_t n);
+/* csvw_num: a double (see header comment for the format). */
+void csvw_num(csvw *w, double v);
+/* csvw_num_prec: a double with exactly `decimals` decimals (ignores --precision). */
+void csvw_num_prec(csvw *w, double v, int decimals);
+/* csvw_int: an integer. */
+void csvw_int(csvw *w, int64_t v);
+/* csvw_end: end the record. */
+void csvw_end(csvw *w);
+/* csvw_error: non-zero if a write on the stream has failed. */
+int csvw_error(const csvw *w);
+
+/* csv_format_double: the shortest round-trip (prec < 0) or fixed text of v in
+ * buf (at least 40 bytes); NaN and infinities give "".  Returns the length. */
+int csv_format_double(char *buf, double v, int prec);
+
+#endif

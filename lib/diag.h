@@ -1,0 +1,77 @@
+/* diag — exit codes, error messages, memory helpers and progress for every tool.
+ *
+ * Every slokit tool reports problems the same way:
+ *     tool: message                 (usage and environment problems)
+ *     tool: FILE:LINE: message      (a problem in the input data)
+ * Messages are lowercase, quote the bad value with '...', and fit on one line.
+ * Exit codes follow sysexits.h and are listed under EXIT STATUS in every man page.
+ *
+ * Ownership: functions here own nothing the caller passes; x*alloc results
+ * belong to the caller.  On allocation failure they print "out of memory" and
+ * exit with SLK_ESOFTWARE: no tool can do anything sensible without memory.
+ */
+#ifndef SLOKIT_DIAG_H
+#define SLOKIT_DIAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One enum of exit statuses for all tools (sysexits.h values). */
+enum slk_exit {
+    SLK_OK = 0,         /* success */
+    SLK_FAIL = 1,       /* the tool ran, but a check the user asked for failed (e.g. --strict) */
+    SLK_EUSAGE = 64,    /* bad command line (argp's default) */
+    SLK_EDATA = 65,     /* bad input data */
+    SLK_ENOINPUT = 66,  /* an input file cannot be opened */
+    SLK_ESOFTWARE = 70, /* internal error, solver failure, out of memory */
+    SLK_ECANTCREAT = 73,/* an output file cannot be created */
+    SLK_EIO = 74        /* read or write error (full disk, I/O error) */
+};
+
+/* The tool's name as printed in messages ("skyfit"); set by slk_init. */
+extern const char *slk_progname;
+
+/* slk_init: first call of every main.  Sets the program name, the locale
+ * (LC_ALL from the environment, but LC_NUMERIC stays "C" so numbers are
+ * locale-independent), argp's version/bug address and exit code, and a large
+ * stdout buffer.  Never fails. */
+void slk_init(const char *progname);
+
+/* slk_error: print "tool: message\n" to stderr. */
+void slk_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* slk_error_at: print "tool: FILE:LINE: message\n"; line <= 0 prints "tool: FILE: message". */
+void slk_error_at(const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* slk_warn_at: like slk_error_at with "warning: " before the message; silent with -q. */
+void slk_warn_at(const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* slk_finish: last call of every main.  Flushes and closes stdout; a write
+ * error there (full disk) becomes SLK_EIO with a message.  Returns the exit
+ * status to use: `status` unless closing stdout failed. */
+int slk_finish(int status);
+
+/* Allocation that never returns NULL (see the header comment). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+
+/* Growable array helper: make *cap at least `need` elements of `size` bytes,
+ * doubling; returns the (possibly moved) array. */
+void *xgrow(void *p, size_t *cap, size_t need, size_t size);
+
+/* slk_progress: report progress on stderr ("tool: what: 1234 of 5000 (24%)")
+ * at most a few times a second, and only when progress is on (--progress, or
+ * stderr is a terminal and not -q).  total == 0 means unknown.  slk_progress_done
+ * clears the line.  Cheap enough to call per record. */
+void slk_progress(const char *what, uint64_t done, uint64_t total);
+void slk_progress_done(void);
+
+/* slk_now: monotonic wall-clock seconds, for timings in summaries and benches. */
+double slk_now(void);
+
+#endif

@@ -1,0 +1,33 @@
+/* outfile — outputs that are either complete or not there at all.
+ *
+ * outf_open("plan.csv") writes into a temporary file in the same directory
+ * (".plan.csv.XXXXXX"); outf_commit flushes, fsyncs and renames it over
+ * plan.csv, so the old plan stays intact until the new one is complete.
+ * outf_abort (and SIGINT/SIGTERM/SIGHUP, and exit without commit) removes the
+ * temporary file.  A NULL or "-" path means stdout, written directly.
+ *
+ * Ownership: the outf owns its FILE*; never fclose it yourself.
+ */
+#ifndef SLOKIT_OUTFILE_H
+#define SLOKIT_OUTFILE_H
+
+#include <stdio.h>
+
+typedef struct outf outf;
+
+/* outf_open: open an output. On failure prints "tool: PATH: cannot create: why",
+ * sets *status to SLK_ECANTCREAT and returns NULL. */
+outf *outf_open(const char *path, int *status);
+/* outf_fp: the stream to write to. */
+FILE *outf_fp(outf *o);
+/* outf_commit: finish the output (flush, fsync, rename into place; for
+ * stdout only flush).  Returns SLK_OK or SLK_EIO/SLK_ECANTCREAT with a message
+ * (and the old file untouched).  Frees o. */
+int outf_commit(outf *o);
+/* outf_abort: throw the output away (temporary removed, old file untouched).
+ * Frees o. NULL is fine. */
+void outf_abort(outf *o);
+/* outf_finish: commit when status is SLK_OK, else abort; returns the final status. */
+int outf_finish(outf *o, int status);
+
+#endif

@@ -1,0 +1,43 @@
+/* stats — small numerics every tool shares: percentiles, median, MAD,
+ * numerically stable mean/variance.
+ *
+ * Percentiles use linear interpolation between closest ranks (Hyndman & Fan
+ * type 7, numpy's and R's default): for sorted x[0..n-1] and p in [0,100],
+ * h = (n-1) p/100, result = x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]).
+ * Functions that take a non-const array may reorder it (documented on each).
+ * An empty input gives NaN.  Inputs must not contain NaN.
+ */
+#ifndef SLOKIT_STATS_H
+#define SLOKIT_STATS_H
+
+#include <stddef.h>
+
+/* stats_sort: sort ascending in place. */
+void stats_sort(double *x, size_t n);
+/* stats_percentile_sorted: type-7 percentile of sorted x; p clamped to [0,100]. */
+double stats_percentile_sorted(const double *x, size_t n, double p);
+/* stats_percentile: same on unsorted x; x is reordered (selection, O(n) average). */
+double stats_percentile(double *x, size_t n, double p);
+/* stats_median: the 50th percentile; x is reordered. */
+double stats_median(double *x, size_t n);
+/* stats_mad: median absolute deviation from the median, unscaled
+ * (multiply by 1.4826 for a normal-consistent sigma); x is overwritten. */
+double stats_mad(double *x, size_t n);
+
+/* Running mean/variance/min/max (Welford's algorithm). Zero-initialise. */
+struct stats_acc {
+    size_t n;
+    double mean, m2, min, max, sum;
+};
+void stats_acc_add(struct stats_acc *a, double x);
+/* Sample variance (n-1 denominator); 0 for n < 2. */
+double stats_acc_var(const struct stats_acc *a);
+double stats_acc_sd(const struct stats_acc *a);
+/* Merge b into a (Chan et al. parallel update). */
+void stats_acc_merge(struct stats_acc *a, const struct stats_acc *b);
+
+/* stats_gcd / stats_lcm on positive 64-bit integers; lcm returns 0 on overflow. */
+long long stats_gcd(long long a, long long b);
+long long stats_lcm(long long a, long long b);
+
+#endif

@@ -1,0 +1,67 @@
+#!/bin/bash
+# tests/run.sh — run every unit test and CLI test table, once per build.
+#
+#   SLOKIT_BUILDS  builds to test (default: "build build-asan")
+#   SLOKIT_WRAP    a command to run every tool under (e.g. valgrind ...)
+#   SLOKIT_ONLY    run only CLI files whose name contains this
+#
+# Ends with the line "N passed, N failed"; exits 1 when anything failed.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+export ROOT
+export DATA=${SLOKIT_DATA:-$ROOT/../shared/data}
+export LC_ALL=C
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=86}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+builds=${SLOKIT_BUILDS:-"build build-asan"}
+total_pass=0
+total_fail=0
+
+for b in $builds; do
+    bin=$ROOT/$b/bin
+    [ -d "$ROOT/$b/tests" ] || { echo "run.sh: no build at $b (run make)"; total_fail=$((total_fail + 1)); continue; }
+    out=$ROOT/tests/out/$b
+    rm -rf "$out"; mkdir -p "$out"
+    mkdir -p "$bin"; path=$bin
+    if [ -n "${SLOKIT_WRAP:-}" ]; then
+        mkdir -p "$out/wrap"
+        for tool in "$bin"/*; do
+            printf '#!/bin/sh\nexec %s %s "$@"\n' "$SLOKIT_WRAP" "$tool" >"$out/wrap/$(basename "$tool")"
+            chmod +x "$out/wrap/$(basename "$tool")"
+        done
+        path=$out/wrap
+    fi
+    echo "== $b"
+    # unit tests: each prints "#unit NAME PASS FAIL"
+    for u in "$ROOT/$b/tests"/test_*; do
+        [ -x "$u" ] || continue
+        res=$(cd "$out" && ${SLOKIT_WRAP:-} "$u" 2>"$out/$(basename "$u").err")
+        line=$(printf '%s\n' "$res" | grep '^#unit' | tail -1)
+        if [ -z "$line" ]; then
+            echo "FAIL unit $(basename "$u"): crashed or printed no result"; cat "$out/$(basename "$u").err" | head -20
+            total_fail=$((total_fail + 1)); continue
+        fi
+        set -- $line
+        total_pass=$((total_pass + $3)); total_fail=$((total_fail + $4))
+        [ "$4" = 0 ] || head -20 "$out/$(basename "$u").err"
+        printf '   unit %-28s %4d passed, %d failed\n' "$2" "$3" "$4"
+    done
+    # CLI tables
+    for f in "$ROOT"/tests/cli/*.sh; do
+        name=$(basename "$f" .sh)
+        [ -n "${SLOKIT_ONLY:-}" ] && [ "${name#*$SLOKIT_ONLY}" = "$name" ] && continue
+        tmp=$out/$name; mkdir -p "$tmp"
+        res=$(cd "$tmp" && PATH="$path:$PATH" TMP="$tmp" BUILD="$b" bash -c '
+            source "$ROOT/tests/lib.sh"; source "$1"; echo "#cli $PASS $FAIL"' _ "$f" 2>&1)
+        line=$(printf '%s\n' "$res" | grep '^#cli' | tail -1)
+        printf '%s\n' "$res" | grep -v '^#cli' | head -60
+        if [ -z "$line" ]; then
+            echo "FAIL cli $name: the test file did not finish"; total_fail=$((total_fail + 1)); continue
+        fi
+        set -- $line
+        total_pass=$((total_pass + $2)); total_fail=$((total_fail + $3))
+        printf '   cli  %-28s %4d passed, %d failed\n' "$name" "$2" "$3"
+    done
+done
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ]

@@ -1,0 +1,93 @@
+/* Unit tests for lib/parse and number formatting in lib/csvio. */
+#include "csvio.h"
+#include "parse.h"
+#include "unit.h"
+
+#include <stdlib.h>
+
+int main(void)
+{
+    double v;
+    int64_t i;
+    CHECK(parse_double("1.5", &v, 0) == 0 && v == 1.5);
+    CHECK(parse_double("-2e3", &v, 0) == 0 && v == -2000);
+    CHECK(parse_double(".5", &v, 0) == 0 && v == 0.5);
+    CHECK(parse_double("1x", &v, 0) < 0);
+    CHECK(parse_double("", &v, 0) < 0);
+    CHECK(parse_double(" 1", &v, 0) < 0);
+    CHECK(parse_double("1 ", &v, 0) < 0);
+    CHECK(parse_double("nan", &v, 0) < 0);
+    CHECK(parse_double("inf", &v, 0) < 0);
+    CHECK(parse_double("-inf", &v, 0) < 0);
+    CHECK(parse_double("0x10", &v, 0) < 0);
+    CHECK(parse_double("1e400", &v, 0) < 0);
+    CHECK(parse_double("1e300", &v, 0) == 0 && v == 1e300);
+    CHECK(parse_double("nan", &v, PARSE_ALLOW_NONFINITE) == 0 && isnan(v));
+    CHECK(parse_int64("9223372036854775807", &i) == 0 && i == INT64_MAX);
+    CHECK(parse_int64("9223372036854775808", &i) < 0);
+    CHECK(parse_int64("12.0", &i) < 0);
+
+    /* times: epoch, ISO with Z, offsets, fractional, date only */
+    CHECK(parse_time("1480000000", &v) == 0 && v == 1480000000);
+    CHECK(parse_time("1480000000.25", &v) == 0 && v == 1480000000.25);
+    CHECK(parse_time("1970-01-01T00:00:00Z", &v) == 0 && v == 0);
+    CHECK(parse_time("2016-11-24T15:06:40Z", &v) == 0 && v == 1480000000);
+    CHECK(parse_time("2016-11-24 15:06:40", &v) == 0 && v == 1480000000);
+    CHECK(parse_time("2016-11-24T16:06:40+01:00", &v) == 0 && v == 1480000000);
+    CHECK(parse_time("2016-11-24T10:06:40-0500", &v) == 0 && v == 1480000000);
+    CHECK(parse_time("2016-11-24T15:06:40.5Z", &v) == 0 && v == 1480000000.5);
+    CHECK(parse_time("2000-02-29", &v) == 0 && v == 951782400);
+    CHECK(parse_time("2001-02-29", &v) < 0);
+    CHECK(parse_time("2016-13-01", &v) < 0);
+    CHECK(parse_time("2016-11-24T25:00", &v) < 0);
+    CHECK(parse_time("2016-11-24Tx", &v) < 0);
+    CHECK(parse_time("yesterday", &v) < 0);
+    char buf[32];
+    CHECK_STR(parse_time_format(1480000000, buf), "2016-11-24T15:06:40Z");
+
+    /* durations */
+    CHECK(parse_duration("90", &v) == 0 && v == 90);
+    CHECK(parse_duration("90s", &v) == 0 && v == 90);
+    CHECK(parse_duration("15m", &v) == 0 && v == 900);
+    CHECK(parse_duration("1h30m", &v) == 0 && v == 5400);
+    CHECK(parse_duration("1d", &v) == 0 && v == 86400);
+    CHECK(parse_duration("1w", &v) == 0 && v == 604800);
+    CHECK(parse_duration("-5", &v) < 0);
+    CHECK(parse_duration("5x", &v) < 0);
+    CHECK(parse_duration("m", &v) < 0);
+
+    /* number formatting: shortest round trip, integers, NaN as empty, fixed precision */
+    char b[48];
+    csv_format_double(b, 0.1, -1);
+    CHECK_STR(b, "0.1");
+    csv_format_double(b, 1.0 / 3, -1);
+    CHECK(strtod(b, NULL) == 1.0 / 3);
+    csv_format_double(b, 42, -1);
+    CHECK_STR(b, "42");
+    csv_format_double(b, -7, -1);
+    CHECK_STR(b, "-7");
+    csv_format_double(b, 1e300, -1);
+    CHECK(strtod(b, NULL) == 1e300);
+    csv_format_double(b, NAN, -1);
+    CHECK_STR(b, "");
+    csv_format_double(b, INFINITY, 3);
+    CHECK_STR(b, "");
+    csv_format_double(b, 2.0 / 3, 3);
+    CHECK_STR(b, "0.667");
+    csv_format_double(b, -0.0001, 2);
+    CHECK_STR(b, "0.00");
+    /* random round trips */
+    unsigned long long x = 88172645463325252ULL;
+    int ok = 1;
+    for (int k = 0; k < 10000; k++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        double d;
+        memcpy(&d, &x, sizeof d);
+        if (!isfinite(d))
+            continue;
+        csv_format_double(b, d, -1);
+        ok &= strtod(b, NULL) == d;
+    }
+    CHECK(ok);
+    return unit_done("parse-format");
+}
