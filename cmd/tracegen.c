@@ -1,0 +1,128 @@
+/* tracegen — realistic synthetic telemetry for every input slokit reads.
+ *
+ *   tracegen KIND [--seed N] [--count N] [--days D] [--start T] [--set k=v]... [--truth FILE] [-o FILE]
+ *
+ * The kinds and their schemas are in lib/gen_<kind>.c and tracegen(1). */
+#include "cli.h"
+#include "csvio.h"
+#include "diag.h"
+#include "gen.h"
+#include "outfile.h"
+
+#include <argp.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct gen_params params = {.start = 1767571200.0 /* 2026-01-05T00:00:00Z, a Monday */};
+static const char *kind_name;
+static const char *truth_path;
+static int list_kinds;
+
+enum { OPT_COUNT = 1, OPT_DAYS, OPT_START, OPT_SET, OPT_TRUTH, OPT_LIST };
+
+static const struct argp_option options[] = {
+    {"count", OPT_COUNT, "N", 0, "Number of entities: jobs, tenants, VCs or tasks (default: the kind's)", 0},
+    {"days", OPT_DAYS, "D", 0, "Length of the trace in days (default: the kind's)", 0},
+    {"start", OPT_START, "TIME", 0, "Start of the trace, epoch seconds or ISO 8601 (default 2026-01-05T00:00:00Z)", 0},
+    {"set", OPT_SET, "KEY=VALUE", 0, "A parameter of the kind (repeatable; see --list and tracegen(1))", 0},
+    {"truth", OPT_TRUTH, "FILE", 0, "Also write the ground truth (true periods, patterns, classes) to FILE", 0},
+    {"list", OPT_LIST, NULL, 0, "List the kinds, their columns and --set keys, and exit", 0},
+    {0}
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+    switch (key) {
+    case OPT_COUNT: params.count = (long)cli_int(st, "count", arg, 1, 1000000000); break;
+    case OPT_DAYS: params.days = cli_double(st, "days", arg, 1.0 / 24, 3660); break;
+    case OPT_START: params.start = cli_time(st, "start", arg); break;
+    case OPT_SET: {
+        char *eq = strchr(arg, '=');
+        if (!eq || eq == arg)
+            argp_error(st, "invalid value for --set: '%s' (want KEY=VALUE)", arg);
+        if (params.nset >= GEN_MAX_SET)
+            argp_error(st, "too many --set options");
+        *eq = 0;
+        params.set_key[params.nset] = arg;
+        params.set_val[params.nset++] = eq + 1;
+        break;
+    }
+    case OPT_TRUTH: truth_path = arg; break;
+    case OPT_LIST: list_kinds = 1; break;
+    case ARGP_KEY_ARG:
+        if (kind_name)
+            argp_error(st, "one KIND only (got '%s' and '%s')", kind_name, arg);
+        kind_name = arg;
+        break;
+    case ARGP_KEY_END:
+        if (!kind_name && !list_kinds)
+            argp_error(st, "which KIND? (tracegen --list shows them)");
+        break;
+    default: return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static void print_kinds(void)
+{
+    for (const struct gen_kind *const *k = gen_kinds; *k; k++) {
+        printf("%s\t%s\n\tcolumns: %s\n", (*k)->name, (*k)->summary, (*k)->columns);
+        if ((*k)->truth_columns)
+            printf("\ttruth:   %s\n", (*k)->truth_columns);
+        printf("\t--set:  ");
+        for (const char *const *a = (*k)->keys; a && *a; a++)
+            printf(" %s", *a);
+        printf("\n");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    slk_init("tracegen");
+    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {
+        options, parse_opt, "KIND",
+        "Write synthetic cluster telemetry of one KIND as CSV, deterministically for a --seed."
+        "\vKinds: see --list.  Examples:\n"
+        "  tracegen runs --count 50 --days 30 --truth truth.csv > runs.csv\n"
+        "  tracegen usage --count 50 --days 30 | skyfit > skylines.csv\n"
+        "  tracegen tenants --count 1000 --truth patterns.csv | tenantclass",
+        kids, NULL, NULL};
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    params.seed = slk_opt.seed;
+
+    if (list_kinds) {
+        print_kinds();
+        return slk_finish(SLK_OK);
+    }
+    const struct gen_kind *k = gen_find(kind_name);
+    if (!k) {
+        slk_error("unknown kind '%s' (tracegen --list shows the kinds)", kind_name);
+        return slk_finish(SLK_EUSAGE);
+    }
+    if (gen_check(k, &params) < 0)
+        return slk_finish(SLK_EUSAGE);
+    if (truth_path && !k->truth_columns) {
+        slk_error("kind '%s' has no ground truth to write (--truth)", k->name);
+        return slk_finish(SLK_EUSAGE);
+    }
+
+    int st;
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o)
+        return slk_finish(st);
+    outf *ot = NULL;
+    if (truth_path && !(ot = outf_open(truth_path, &st))) {
+        outf_abort(o);
+        return slk_finish(st);
+    }
+    csvw *w = csvw_new(outf_fp(o));
+    csvw *wt = ot ? csvw_new(outf_fp(ot)) : NULL;
+    st = k->generate(&params, w, wt);
+    csvw_free(w);
+    csvw_free(wt);
+    if (ot)
+        st = outf_finish(ot, st);
+    st = outf_finish(o, st);
+    return slk_finish(st);
+}
