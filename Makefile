@@ -108,7 +108,7 @@ valgrind: all
 	LC_ALL=C SLOKIT_BUILDS=$(B) SLOKIT_WRAP="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99" bash tests/run.sh
 
 bench: all
-	LC_ALL=C bash bench/run.sh $(BENCH)
+	LC_ALL=C SLOKIT_BUILD=$(B) bash bench/run.sh $(BENCH)
 
 run: all
 	bash examples/nightly-plan.sh

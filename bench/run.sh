@@ -7,7 +7,7 @@
 # they report.  Scratch data goes to $BENCH_TMP (default /tmp/slokit-bench).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-export ROOT BIN=$ROOT/build/bin LC_ALL=C
+export ROOT BIN=${BIN:-$ROOT/${SLOKIT_BUILD:-build}/bin} LC_ALL=C
 export PATH=$BIN:$PATH
 export BENCH_TMP=${BENCH_TMP:-/tmp/slokit-bench}
 mkdir -p "$BENCH_TMP"
