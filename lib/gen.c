@@ -9,7 +9,9 @@
 #include <string.h>
 
 /* ---- registry (one line per kind) ---- */
+extern const struct gen_kind gen_kind_tenants;
 const struct gen_kind *const gen_kinds[] = {
+    &gen_kind_tenants,
     NULL
 };
 
