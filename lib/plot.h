@@ -1,0 +1,62 @@
+/* plot — charts drawn by gnuplot, for skyplot(1).
+ *
+ * A plot is one or more panels stacked vertically; each panel holds series of
+ * (x, y) points (or (x, ylow, yhigh) bands for stacked areas).  plot_render
+ * writes every series to its own data file in a private temporary directory,
+ * writes a gnuplot script, runs gnuplot and copies the image to `out`.
+ *
+ * Safety: text that comes from user data (series names: job, tenant, VC
+ * names) is never put in the gnuplot script.  It goes into the first line of
+ * the series' data file and is shown through `title columnheader(1)`, which
+ * gnuplot reads as data, never as commands.  The only user-influenced text in
+ * the script, the chart title, is reduced to letters, digits and harmless
+ * punctuation first.  So a job named `"; system "rm -rf ~` is just a name.
+ *
+ * Ownership: the plot copies every string it is given and owns its points.
+ */
+#ifndef SLOKIT_PLOT_H
+#define SLOKIT_PLOT_H
+
+#include <stdio.h>
+
+typedef struct plot plot;
+
+enum plot_style {
+    PLOT_LINES,   /* thin lines */
+    PLOT_BOLD,    /* thick lines, drawn on top */
+    PLOT_STEPS,   /* thick step function (a skyline): value holds until the next x */
+    PLOT_BAND,    /* filled band between ylow and y (stacked areas) */
+    PLOT_POINTS
+};
+
+enum plot_xkind {
+    PLOT_X_NUMBER,   /* plain numbers */
+    PLOT_X_EPOCH     /* epoch seconds, shown as dates/times (UTC) */
+};
+
+/* plot_new: an empty plot with a chart title (sanitized, may be NULL). */
+plot *plot_new(const char *title);
+void plot_free(plot *p);
+
+/* plot_panel: start a new panel below the previous ones; later series go in it. */
+void plot_panel(plot *p, const char *xlabel, const char *ylabel, enum plot_xkind xkind);
+
+/* plot_series: add a series to the current panel (creating a panel if none);
+ * returns its index for plot_point. */
+int plot_series(plot *p, const char *name, enum plot_style style);
+
+/* plot_point: append (x, y) to series s; non-finite values are skipped. */
+void plot_point(plot *p, int s, double x, double y);
+/* plot_band: append (x, ylow, yhigh) to a PLOT_BAND series. */
+void plot_band(plot *p, int s, double x, double ylow, double yhigh);
+
+/* plot_nseries: total series over all panels (what the chart will draw). */
+int plot_nseries(const plot *p);
+
+/* plot_render: draw with gnuplot.  term is "svg", "png" or "dumb"; width and
+ * height are pixels (svg, png) or characters (dumb); 0 picks a default.
+ * Returns SLK_OK, or SLK_ESOFTWARE with a message when gnuplot is missing or
+ * fails, SLK_EIO when writing `out` fails. */
+int plot_render(plot *p, const char *term, int width, int height, FILE *out);
+
+#endif
