@@ -129,12 +129,16 @@ static int read_points(const char *path, const char *gcol, const char *xcol, con
         return st;
     int cg = gcol ? csvr_require(r, gcol) : -1, cx = csvr_require(r, xcol), cy = csvr_require(r, ycol);
     int co = only_col ? csvr_require(r, only_col) : -1;
+    int ck = csvr_col(r, "kind"); /* a slokit plan: skip its trailer row (kind "end") */
     if ((gcol && cg < 0) || cx < 0 || cy < 0 || (only_col && co < 0)) {
         csvr_close(r);
         return SLK_EDATA;
     }
     size_t cap = 0;
     while (csvr_next(r) > 0) {
+        const char *kind = ck >= 0 ? csvr_field(r, ck) : NULL;
+        if (kind && strcmp(kind, "end") == 0)
+            continue;
         if (co >= 0) {
             const char *v = csvr_field(r, co);
             if (!v)
