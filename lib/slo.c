@@ -1,0 +1,746 @@
+/* slo — SLO inference for periodic jobs and the provenance join (see slo.h).
+ *
+ * The period estimator is tuned for what schedulers produce: submit times on
+ * a fixed grid with jitter of a few percent of the period, some periods
+ * missing (the job did not run), some extra submits (re-runs, ad-hoc runs).
+ * It costs O(n log n) per job for n submits plus O(n) per candidate period
+ * (about 20 candidates). */
+#include "slo.h"
+#include "diag.h"
+#include "rng.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double default_natural[] = {
+    60, 300, 600, 900, 1200, 1800,                 /* 1, 5, 10, 15, 20, 30 min */
+    3600, 7200, 10800, 14400, 21600, 28800, 43200, /* 1, 2, 3, 4, 6, 8, 12 h */
+    86400, 604800                                  /* 1 d, 1 w */
+};
+
+void slo_opts_default(struct slo_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->anchor = 345600; /* 1970-01-05T00:00:00Z, a Monday: weeks start on Monday 00:00 UTC */
+    o->period = 0;
+    o->nnatural = (int)(sizeof default_natural / sizeof default_natural[0]);
+    for (int i = 0; i < o->nnatural; i++)
+        o->natural[i] = default_natural[i];
+    o->snap_tol = 0.05;
+    o->match_tol = 0.25;
+    o->min_score = 0.5;
+    o->min_runs = 5;
+    o->max_cv = 0.1;
+    o->min_slack = 0.25;
+    o->a_pct = 95;
+    o->d_pct = 50;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- period estimation ---------------------------------------------------- */
+
+/* Circular median of phases ph[0..n-1] in [0, P): cut the circle at the
+ * widest empty arc, unwrap, take the median.  Sorts ph. */
+static double circ_median(double *ph, size_t n, double P)
+{
+    qsort(ph, n, sizeof *ph, cmp_double);
+    size_t cut = 0; /* the unwrapped sequence starts at ph[cut] */
+    double widest = ph[0] + P - ph[n - 1];
+    for (size_t i = 1; i < n; i++)
+        if (ph[i] - ph[i - 1] > widest) {
+            widest = ph[i] - ph[i - 1];
+            cut = i;
+        }
+    /* element j of the unwrapped sequence */
+#define UNWRAPPED(j) ((cut + (j) < n) ? ph[cut + (j)] : ph[cut + (j) - n] + P)
+    double m;
+    if (n % 2)
+        m = UNWRAPPED(n / 2);
+    else
+        m = 0.5 * (UNWRAPPED(n / 2 - 1) + UNWRAPPED(n / 2));
+#undef UNWRAPPED
+    m = fmod(m, P);
+    if (m < 0)
+        m += P;
+    return m;
+}
+
+double slo_phase(const double *t, size_t n, double anchor, double period)
+{
+    double *ph = xmalloc(n * sizeof *ph);
+    for (size_t i = 0; i < n; i++) {
+        double x = fmod(t[i] - anchor, period);
+        ph[i] = x < 0 ? x + period : x;
+        if (ph[i] >= period)
+            ph[i] = 0;
+    }
+    double m = circ_median(ph, n, period);
+    free(ph);
+    return m;
+}
+
+/* Least-squares fit of u = alpha + P k over the submits within tol*P of the
+ * current grid among u[0..lim] (sorted).  Centred sums keep it exact enough
+ * for 10^6 periods.  Returns 0 when fewer than two distinct periods are on
+ * the grid (alpha, P untouched). */
+static int fit_once(const double *u, size_t lim, double tol, double *alpha, double *P)
+{
+    double sk = 0, su = 0;
+    size_t m = 0;
+    double kmin = 0, kmax = 0;
+    for (size_t i = 0; i < lim; i++) {
+        double k = floor((u[i] - *alpha) / *P + 0.5);
+        double r = u[i] - *alpha - k * *P;
+        if (fabs(r) > tol * *P)
+            continue;
+        if (m == 0 || k < kmin)
+            kmin = k;
+        if (m == 0 || k > kmax)
+            kmax = k;
+        sk += k;
+        su += u[i];
+        m++;
+    }
+    if (m < 2 || kmax <= kmin)
+        return 0;
+    double mk = sk / (double)m, mu = su / (double)m, sxx = 0, sxy = 0;
+    for (size_t i = 0; i < lim; i++) {
+        double k = floor((u[i] - *alpha) / *P + 0.5);
+        double r = u[i] - *alpha - k * *P;
+        if (fabs(r) > tol * *P)
+            continue;
+        sxx += (k - mk) * (k - mk);
+        sxy += (k - mk) * (u[i] - mu);
+    }
+    double slope = sxy / sxx;
+    if (!(slope > 0.5 * *P && slope < 1.5 * *P))
+        return 0;
+    *P = slope;
+    *alpha = mu - slope * mk;
+    return 1;
+}
+
+/* Progressive fit from candidate c: start on the first 8 periods (so an
+ * inexact c cannot drift by half a period before it is corrected), then
+ * double the window until it covers every submit. */
+static void fit_grid(const double *u, size_t n, double c, double tol, double *alpha_out, double *P_out)
+{
+    double P = c;
+    size_t m = 0;
+    while (m < n && u[m] <= 8 * c)
+        m++;
+    if (m == 0)
+        m = 1;
+    double *ph = xmalloc(m * sizeof *ph);
+    for (size_t i = 0; i < m; i++) {
+        ph[i] = fmod(u[i], c);
+        if (ph[i] >= c || ph[i] < 0)
+            ph[i] = 0;
+    }
+    double alpha = circ_median(ph, m, c);
+    free(ph);
+    int full_passes = 0;
+    for (double span = 8 * c; full_passes < 2; span *= 2) {
+        size_t lim = 0;
+        while (lim < n && u[lim] <= span + 0.5 * P)
+            lim++;
+        if (lim == n)
+            full_passes++;
+        fit_once(u, lim, tol, &alpha, &P);
+        if (!(span < 1e300))
+            break;
+    }
+    *alpha_out = alpha;
+    *P_out = P;
+}
+
+/* How well the grid alpha + P k explains the sorted submits u[0..n-1]. */
+static double grid_eval(const double *u, size_t n, double alpha, double P, double tol, size_t *matched_out,
+                        size_t *slots_out, double *jitter_out)
+{
+    double *res = xmalloc(n * sizeof *res);
+    size_t matched = 0;
+    double kfirst = 0, klast = 0;
+    for (size_t i = 0; i < n; i++) {
+        double k = floor((u[i] - alpha) / P + 0.5);
+        double r = u[i] - alpha - k * P;
+        if (fabs(r) > tol * P)
+            continue;
+        if (matched > 0 && k == klast) {
+            if (fabs(r) < fabs(res[matched - 1]))
+                res[matched - 1] = r;
+            continue;
+        }
+        if (matched == 0)
+            kfirst = k;
+        klast = k;
+        res[matched++] = r;
+    }
+    size_t slots = matched ? (size_t)(klast - kfirst) + 1 : 0;
+    double jitter = 0;
+    if (matched > 0)
+        jitter = 1.4826 * stats_mad(res, matched);
+    free(res);
+    *matched_out = matched;
+    *slots_out = slots;
+    *jitter_out = jitter;
+    if (matched == 0)
+        return 0;
+    return ((double)matched / (double)n) * ((double)matched / (double)slots);
+}
+
+/* Centre of the densest cluster of sorted gaps: the window [g, 1.2 g] holding
+ * the most gaps (first one on ties); its median. */
+static double densest_gap(const double *g, size_t n)
+{
+    size_t best_lo = 0, best_n = 0, hi = 0;
+    for (size_t lo = 0; lo < n; lo++) {
+        if (hi < lo)
+            hi = lo;
+        while (hi < n && g[hi] <= 1.2 * g[lo])
+            hi++;
+        if (hi - lo > best_n) {
+            best_n = hi - lo;
+            best_lo = lo;
+        }
+    }
+    return g[best_lo + best_n / 2];
+}
+
+/* Accept a snapped period q when it is within snap_tol of the fit and the
+ * grid it implies drifts from the fitted one by at most `drift` over the
+ * periods spanned. */
+static int snap_ok(double raw, double q, double snap_tol, size_t slots, double drift)
+{
+    if (!(q > 0))
+        return 0;
+    double diff = fabs(raw - q);
+    double span = slots > 1 ? (double)(slots - 1) : 1;
+    return diff <= snap_tol * q && diff * span <= drift;
+}
+
+void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *o, struct slo_period *out)
+{
+    memset(out, 0, sizeof *out);
+    out->period = out->raw = NAN;
+    if (n < 2)
+        return;
+    double *u = xmalloc(n * sizeof *u);
+    memcpy(u, submit, n * sizeof *u);
+    qsort(u, n, sizeof *u, cmp_double);
+    size_t m = 1;
+    for (size_t i = 1; i < n; i++)
+        if (u[i] != u[m - 1])
+            u[m++] = u[i];
+    if (m < 2) {
+        free(u);
+        return;
+    }
+    double t0 = u[0];
+    for (size_t i = 0; i < m; i++)
+        u[i] -= t0;
+    double span = u[m - 1];
+
+    double *g = xmalloc((m - 1) * sizeof *g);
+    for (size_t i = 0; i + 1 < m; i++)
+        g[i] = u[i + 1] - u[i];
+    qsort(g, m - 1, sizeof *g, cmp_double);
+    double cand[2 + SLO_MAX_NATURAL];
+    int nc = 0;
+    cand[nc++] = stats_percentile_sorted(g, m - 1, 50);
+    cand[nc++] = densest_gap(g, m - 1);
+    for (int i = 0; i < o->nnatural; i++)
+        if (o->natural[i] >= 0.5 * g[0] && o->natural[i] <= span)
+            cand[nc++] = o->natural[i];
+    free(g);
+
+    double best_score = -1, best_P = NAN, best_jit = 0;
+    size_t best_matched = 0, best_slots = 0;
+    for (int c = 0; c < nc; c++) {
+        if (!(cand[c] > 0))
+            continue;
+        double alpha, P, jit;
+        size_t mt, sl;
+        fit_grid(u, m, cand[c], o->match_tol, &alpha, &P);
+        double s = grid_eval(u, m, alpha, P, o->match_tol, &mt, &sl, &jit);
+        if (s > best_score + 1e-12) {
+            best_score = s;
+            best_P = P;
+            best_jit = jit;
+            best_matched = mt;
+            best_slots = sl;
+        }
+    }
+    free(u);
+    out->raw = best_P;
+    out->score = best_score < 0 ? 0 : best_score;
+    out->jitter = best_jit;
+    out->matched = best_matched;
+    out->slots = best_slots;
+    if (!(best_P > 0)) {
+        out->period = NAN;
+        return;
+    }
+
+    double drift = fmax(3 * best_jit, 1.0);
+    double q = NAN, qd = INFINITY;
+    for (int i = 0; i < o->nnatural; i++)
+        if (snap_ok(best_P, o->natural[i], o->snap_tol, best_slots, drift) && fabs(best_P - o->natural[i]) < qd) {
+            q = o->natural[i];
+            qd = fabs(best_P - q);
+        }
+    if (q > 0) {
+        out->period = q;
+        out->snap = SLO_SNAP_NATURAL;
+    } else if (snap_ok(best_P, 60 * floor(best_P / 60 + 0.5), o->snap_tol, best_slots, drift)) {
+        out->period = 60 * floor(best_P / 60 + 0.5);
+        out->snap = SLO_SNAP_MINUTE;
+    } else if (snap_ok(best_P, floor(best_P + 0.5), o->snap_tol, best_slots, drift)) {
+        out->period = floor(best_P + 0.5);
+        out->snap = SLO_SNAP_SECOND;
+    } else {
+        out->period = best_P;
+        out->snap = SLO_SNAP_NONE;
+    }
+}
+
+/* ---- per-job inference ---------------------------------------------------------- */
+
+struct slot_ref {
+    double k, resid;
+    size_t idx;
+};
+
+static int cmp_slot(const void *a, const void *b, const struct slo_run *runs)
+{
+    const struct slot_ref *x = a, *y = b;
+    if (x->k != y->k)
+        return x->k < y->k ? -1 : 1;
+    int ox = runs[x->idx].ok, oy = runs[y->idx].ok;
+    if (ox != oy)
+        return oy - ox; /* successful runs first */
+    double rx = fabs(x->resid), ry = fabs(y->resid);
+    if (rx != ry)
+        return rx < ry ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static const struct slo_run *sort_runs;
+static int cmp_slot_q(const void *a, const void *b) { return cmp_slot(a, b, sort_runs); }
+
+/* median of the finite values of x[0..n-1] (copied) */
+static double median_of(const double *x, size_t n)
+{
+    double *c = xmalloc((n ? n : 1) * sizeof *c);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i]))
+            c[m++] = x[i];
+    double r = m ? stats_median(c, m) : NAN;
+    free(c);
+    return r;
+}
+
+/* The consumers' period seen from the run times: reads closer than P/2
+ * belong to the same consumer run; one cluster means "longer than the
+ * history" (INFINITY); else the period of the cluster starts. */
+static double consumer_period_from_reads(const double *reads, size_t n, double P, const struct slo_opts *o)
+{
+    if (n < 2)
+        return NAN;
+    double *c = xmalloc(n * sizeof *c);
+    memcpy(c, reads, n * sizeof *c);
+    qsort(c, n, sizeof *c, cmp_double);
+    size_t k = 1;
+    double last = c[0];
+    for (size_t i = 1; i < n; i++) {
+        if (c[i] - last > 0.5 * P)
+            c[k++] = c[i];
+        last = c[i];
+    }
+    double cp;
+    if (k == 1) {
+        cp = INFINITY;
+    } else {
+        struct slo_period per;
+        slo_period_estimate(c, k, o, &per);
+        cp = per.period;
+    }
+    free(c);
+    return cp;
+}
+
+void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, const struct slo_override *ov,
+                   struct slo_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->period = res->a = res->d = res->cv = res->slack_ratio = res->consumer_period = NAN;
+    res->per.period = res->per.raw = NAN;
+    res->submits = n;
+    for (size_t i = 0; i < n; i++)
+        if (!runs[i].ok)
+            res->failed++;
+
+    double *sub = xmalloc((n ? n : 1) * sizeof *sub);
+    for (size_t i = 0; i < n; i++)
+        sub[i] = runs[i].submit;
+    int given = 0;
+    double P;
+    if (ov && ov->has_period) {
+        P = ov->period;
+        given = 1;
+        res->overridden = 1;
+    } else if (o->period > 0) {
+        P = o->period;
+        given = 1;
+    } else {
+        slo_period_estimate(sub, n, o, &res->per);
+        P = res->per.period;
+    }
+    if (given) {
+        res->per.period = res->per.raw = P;
+        res->per.snap = SLO_SNAP_GIVEN;
+    }
+    res->period = P;
+    if (!(P > 0) || n == 0) {
+        free(sub);
+        res->status = "too_few_runs";
+        goto apply_override;
+    }
+
+    /* slot (period index) of every run, relative to the job's schedule */
+    double phase = slo_phase(sub, n, o->anchor, P);
+    free(sub);
+    struct slot_ref *sl = xmalloc(n * sizeof *sl);
+    for (size_t i = 0; i < n; i++) {
+        double kf = (runs[i].submit - o->anchor - phase) / P;
+        sl[i].k = floor(kf + 0.5);
+        sl[i].resid = (kf - sl[i].k) * P;
+        sl[i].idx = i;
+    }
+    sort_runs = runs;
+    qsort(sl, n, sizeof *sl, cmp_slot_q);
+    if (given) {
+        /* diagnostics of a given period: how many periods have a submit */
+        size_t matched = 0;
+        double kfirst = 0, klast = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (fabs(sl[i].resid) > o->match_tol * P || (matched && sl[i].k == klast))
+                continue;
+            if (!matched)
+                kfirst = sl[i].k;
+            klast = sl[i].k;
+            matched++;
+        }
+        res->per.matched = matched;
+        res->per.slots = matched ? (size_t)(klast - kfirst) + 1 : 0;
+        res->per.score = matched ? ((double)matched / (double)n) * ((double)matched / (double)res->per.slots) : 0;
+    }
+
+    /* one usable run per period: the successful on-schedule run nearest the schedule */
+    double *ia = xmalloc(n * sizeof *ia), *rd = xmalloc(n * sizeof *rd), *rdabs = xmalloc(n * sizeof *rdabs);
+    double *st = xmalloc(n * sizeof *st), *en = xmalloc(n * sizeof *en), *cpv = xmalloc(n * sizeof *cpv);
+    size_t u = 0, nreads = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct slo_run *r = &runs[sl[i].idx];
+        if (!r->ok)
+            continue;
+        if (fabs(sl[i].resid) > o->match_tol * P || (i > 0 && sl[i - 1].k == sl[i].k && runs[sl[i - 1].idx].ok)) {
+            res->extra++;
+            continue;
+        }
+        double S = o->anchor + sl[i].k * P;
+        st[u] = r->start - S;
+        en[u] = r->end - S;
+        ia[u] = (isnan(r->input_avail) ? r->submit : r->input_avail) - S;
+        rd[u] = isnan(r->output_read) ? NAN : r->output_read - S;
+        cpv[u] = r->consumer_period;
+        if (!isnan(r->output_read))
+            rdabs[nreads++] = r->output_read;
+        u++;
+    }
+    free(sl);
+    res->runs = u;
+    res->reads = nreads;
+
+    /* footnote 5: a consumer with a longer period reads several runs' outputs
+     * at once; the deadline then recurs with the job's own (smaller) period:
+     * fold each read into the first recurrence after the run's end. */
+    double cp = median_of(cpv, u);
+    if (isnan(cp))
+        cp = consumer_period_from_reads(rdabs, nreads, P, o);
+    res->consumer_period = cp;
+    if (cp > P * (1 + o->snap_tol)) {
+        res->folded = 1;
+        for (size_t i = 0; i < u; i++)
+            if (!isnan(rd[i])) {
+                double x = fmod(rd[i] - en[i], P);
+                if (x < 0)
+                    x += P;
+                rd[i] = en[i] + x;
+            }
+    }
+
+    if (u > 0) {
+        double a = stats_percentile(ia, u, o->a_pct);
+        res->a = a < 0 ? 0 : a;
+    }
+    size_t m = 0;
+    double *slack = xmalloc((u ? u : 1) * sizeof *slack);
+    for (size_t i = 0; i < u; i++)
+        if (!isnan(rd[i])) {
+            if (en[i] > st[i])
+                slack[m++] = (rd[i] - en[i]) / (en[i] - st[i]);
+        }
+    res->slack_ratio = m ? stats_median(slack, m) : NAN;
+    m = 0;
+    for (size_t i = 0; i < u; i++)
+        if (!isnan(rd[i]))
+            rd[m++] = rd[i];
+    if (m > 0) {
+        res->d = stats_percentile(rd, m, o->d_pct);
+        double med = stats_median(rd, m);
+        double mad = stats_mad(rd, m);
+        res->cv = med > 0 ? mad / med : NAN;
+    }
+    free(ia);
+    free(rd);
+    free(rdabs);
+    free(st);
+    free(en);
+    free(cpv);
+    free(slack);
+
+    if (res->runs < (size_t)o->min_runs)
+        res->status = "too_few_runs";
+    else if (!given && res->per.score < o->min_score)
+        res->status = "not_periodic";
+    else if (res->reads == 0)
+        res->status = "no_consumer";
+    else if (res->reads < (size_t)o->min_runs)
+        res->status = "too_few_reads";
+    else if (!(res->cv <= o->max_cv))
+        res->status = "high_cv";
+    else if (!(res->slack_ratio >= o->min_slack))
+        res->status = "no_slack";
+    else if (!(res->d > res->a))
+        res->status = "no_window";
+    else
+        res->status = "actionable";
+
+apply_override:
+    if (!ov)
+        return;
+    if (ov->has_a) {
+        res->a = ov->a;
+        res->overridden = 1;
+    }
+    if (ov->has_d) {
+        res->d = ov->d;
+        res->overridden = 1;
+    }
+    if (ov->has_d) {
+        /* the user signed the deadline off: usable whatever the statistics say */
+        if (res->period > 0 && isfinite(res->a) && res->d > res->a)
+            res->status = "actionable";
+        else if (res->period > 0 && isfinite(res->a))
+            res->status = "no_window";
+    } else if (ov->has_a && strcmp(res->status, "actionable") == 0 && !(res->d > res->a)) {
+        res->status = "no_window";
+    }
+}
+
+/* ---- provenance join ---------------------------------------------------------------- */
+
+/* string -> index map, open addressing; keys are copied */
+struct smap {
+    char **key;
+    long *val;
+    size_t cap, n;
+};
+
+static void smap_init(struct smap *m)
+{
+    m->cap = 256;
+    m->n = 0;
+    m->key = xcalloc(m->cap, sizeof *m->key);
+    m->val = xcalloc(m->cap, sizeof *m->val);
+}
+
+static void smap_free(struct smap *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->key[i]);
+    free(m->key);
+    free(m->val);
+}
+
+static size_t smap_find(const struct smap *m, const char *k)
+{
+    size_t i = rng_hash_str(k) & (m->cap - 1);
+    while (m->key[i] && strcmp(m->key[i], k) != 0)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static long smap_get(const struct smap *m, const char *k)
+{
+    size_t i = smap_find(m, k);
+    return m->key[i] ? m->val[i] : -1;
+}
+
+/* smap_put: insert k -> v when absent; returns the existing value or -1 when inserted */
+static long smap_put(struct smap *m, const char *k, long v)
+{
+    size_t i = smap_find(m, k);
+    if (m->key[i])
+        return m->val[i];
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t oc = m->cap;
+        char **ok = m->key;
+        long *ov = m->val;
+        m->cap *= 2;
+        m->key = xcalloc(m->cap, sizeof *m->key);
+        m->val = xcalloc(m->cap, sizeof *m->val);
+        for (size_t j = 0; j < oc; j++)
+            if (ok[j]) {
+                size_t s = smap_find(m, ok[j]);
+                m->key[s] = ok[j];
+                m->val[s] = ov[j];
+            }
+        free(ok);
+        free(ov);
+        i = smap_find(m, k);
+    }
+    m->key[i] = xstrdup(k);
+    m->val[i] = v;
+    m->n++;
+    return -1;
+}
+
+struct prov_ver {
+    double wtime; /* NaN: no such version */
+    long writer_run, writer_job;
+    int read_seen;
+};
+
+struct prov_file {
+    struct prov_ver cur, prev;
+};
+
+struct prov_run {
+    double start, ia, rd;
+};
+
+struct slo_prov {
+    struct smap files, runs, jobs;
+    struct prov_file *f;
+    size_t nf, capf;
+    struct prov_run *r;
+    size_t nr, capr;
+    char *key;
+    size_t keycap;
+};
+
+slo_prov *slo_prov_new(void)
+{
+    slo_prov *p = xcalloc(1, sizeof *p);
+    smap_init(&p->files);
+    smap_init(&p->runs);
+    smap_init(&p->jobs);
+    return p;
+}
+
+void slo_prov_free(slo_prov *p)
+{
+    if (!p)
+        return;
+    smap_free(&p->files);
+    smap_free(&p->runs);
+    smap_free(&p->jobs);
+    free(p->f);
+    free(p->r);
+    free(p->key);
+    free(p);
+}
+
+static long job_id(slo_prov *p, const char *job)
+{
+    long id = smap_put(&p->jobs, job, (long)p->jobs.n);
+    return id >= 0 ? id : (long)p->jobs.n - 1;
+}
+
+/* "job\x1finstance" in p->key */
+static const char *run_key(slo_prov *p, const char *job, const char *instance)
+{
+    size_t lj = strlen(job), li = strlen(instance);
+    p->key = xgrow(p->key, &p->keycap, lj + li + 2, 1);
+    memcpy(p->key, job, lj);
+    p->key[lj] = '\x1f';
+    memcpy(p->key + lj + 1, instance, li + 1);
+    return p->key;
+}
+
+long slo_prov_add_run(slo_prov *p, const char *job, const char *instance, double start)
+{
+    job_id(p, job);
+    if (smap_put(&p->runs, run_key(p, job, instance), (long)p->nr) >= 0)
+        return -1;
+    p->r = xgrow(p->r, &p->capr, p->nr + 1, sizeof *p->r);
+    p->r[p->nr] = (struct prov_run){start, NAN, NAN};
+    return (long)p->nr++;
+}
+
+void slo_prov_event(slo_prov *p, double t, const char *job, const char *instance, const char *file,
+                    enum slo_op op)
+{
+    long jid = job_id(p, job);
+    long rid = smap_get(&p->runs, run_key(p, job, instance));
+    long fid = smap_put(&p->files, file, (long)p->nf);
+    if (fid < 0) {
+        fid = (long)p->nf;
+        p->f = xgrow(p->f, &p->capf, p->nf + 1, sizeof *p->f);
+        p->f[p->nf].cur = p->f[p->nf].prev = (struct prov_ver){NAN, -1, -1, 0};
+        p->nf++;
+    }
+    struct prov_file *f = &p->f[fid];
+    if (op == SLO_WRITE) {
+        if (!isnan(f->cur.wtime) && rid >= 0 && f->cur.writer_run == rid) {
+            f->cur.wtime = t; /* the same run writing again: its last write counts */
+            return;
+        }
+        f->prev = f->cur;
+        f->cur = (struct prov_ver){t, rid, jid, 0};
+        return;
+    }
+    /* a read: the version the run saw is the newest written by its start */
+    struct prov_ver *v = &f->cur;
+    if (rid >= 0 && !isnan(v->wtime) && v->wtime > p->r[rid].start)
+        v = &f->prev;
+    if (isnan(v->wtime) || (rid >= 0 && v->wtime > p->r[rid].start))
+        return;
+    if (v->writer_job == jid)
+        return; /* a job reading its own output is neither producer nor consumer */
+    if (rid >= 0 && !(p->r[rid].ia >= v->wtime))
+        p->r[rid].ia = v->wtime;
+    if (!v->read_seen) {
+        v->read_seen = 1;
+        if (v->writer_run >= 0 && !(p->r[v->writer_run].rd <= t))
+            p->r[v->writer_run].rd = t;
+    }
+}
+
+void slo_prov_result(const slo_prov *p, long idx, double *input_avail, double *output_read)
+{
+    *input_avail = p->r[idx].ia;
+    *output_read = p->r[idx].rd;
+}
+
+size_t slo_prov_nfiles(const slo_prov *p) { return p->nf; }

@@ -1,0 +1,145 @@
+/* slo — deadline (SLO) inference for periodic jobs from their run history
+ * (Morpheus §4), the data plane of sloinfer(1).
+ *
+ * Two parts:
+ *
+ *   1. Per-job inference (slo_period_estimate, slo_infer_job).  Pure
+ *      functions over the runs of ONE job, held by the caller in an array;
+ *      nothing is kept between jobs, so memory is proportional to one job and
+ *      the result for a job does not depend on which other jobs share the
+ *      input (same output when the input is split by job).
+ *
+ *   2. The provenance join (slo_prov_*).  Builds each run's input_avail and
+ *      output_read from raw provenance events (time, job, instance, file, op)
+ *      the way a provenance graph does.  It keeps one small record per file
+ *      (its current and previous version: writer, write time, whether a
+ *      consumer has read it), one per job name and one per run registered
+ *      from the run table: memory proportional to files + jobs + runs, never
+ *      to the number of events.  Events must come in time order.
+ *
+ * Times are epoch seconds (double).  NaN means "missing" everywhere in this
+ * module.  Ownership: functions copy what they keep; arrays passed in are
+ * read-only unless stated.  Nothing here prints or exits except through the
+ * x*alloc helpers (out of memory).
+ */
+#ifndef SLOKIT_SLO_H
+#define SLOKIT_SLO_H
+
+#include <stddef.h>
+
+/* ---- options ------------------------------------------------------------- */
+
+#define SLO_MAX_NATURAL 64
+
+struct slo_opts {
+    double anchor;       /* period k of a job spans [anchor + kP, anchor + (k+1)P) */
+    double period;       /* > 0: use this period for every job (no estimation) */
+    double natural[SLO_MAX_NATURAL]; /* natural periods (s), ascending */
+    int nnatural;
+    double snap_tol;     /* relative distance within which a natural period may be chosen */
+    double match_tol;    /* a submit within match_tol*P of the job's schedule is on schedule */
+    double min_score;    /* below this periodicity score the job is not_periodic */
+    int min_runs;        /* fewer usable runs: too_few_runs */
+    double max_cv;       /* cv above: high_cv */
+    double min_slack;    /* slack ratio below: no_slack */
+    double a_pct, d_pct; /* percentiles (0..100) of input_avail and output_read offsets */
+};
+
+/* slo_opts_default: the documented defaults (see sloinfer(1)). */
+void slo_opts_default(struct slo_opts *o);
+
+/* ---- period ---------------------------------------------------------------- */
+
+enum slo_snap { SLO_SNAP_NONE = 0, SLO_SNAP_NATURAL, SLO_SNAP_MINUTE, SLO_SNAP_SECOND, SLO_SNAP_GIVEN };
+
+struct slo_period {
+    double period;   /* the period in seconds, NaN when it cannot be estimated */
+    double raw;      /* the fitted period before snapping */
+    double jitter;   /* robust spread (1.4826 MAD) of submit times around the schedule, s */
+    double score;    /* periodicity score in [0,1]: (on-schedule slots / submits) x (on-schedule slots / slots spanned) */
+    enum slo_snap snap;
+    size_t slots;    /* periods spanned by the on-schedule submits */
+    size_t matched;  /* periods that have an on-schedule submit */
+};
+
+/* slo_period_estimate: the period of a job from its n submit times (any
+ * order, duplicates allowed; not modified).  Candidates come from the
+ * inter-arrival gaps (median, densest cluster) and the natural periods; each
+ * is refined by a progressive least-squares fit of submit = alpha + P k on
+ * the on-schedule submits, scored, and the best is snapped to a natural
+ * period, else a whole minute, else a whole second, when the snapped grid
+ * drifts from the fit by at most max(3 jitter, 1 s) over the history and lies
+ * within snap_tol.  Fewer than 2 distinct submit times: period NaN. */
+void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *o, struct slo_period *out);
+
+/* slo_phase: the schedule offset in [0, P) of submit times relative to
+ * anchor: the circular median of (t - anchor) mod P.  n > 0. */
+double slo_phase(const double *t, size_t n, double anchor, double period);
+
+/* ---- per-job inference -------------------------------------------------------- */
+
+struct slo_run {
+    double submit, start, end;    /* required */
+    double input_avail;           /* NaN: no recorded input (the submit time is used) */
+    double output_read;           /* NaN: nobody read the output */
+    double consumer_period;       /* NaN: unknown (inferred from output_read) */
+    int ok;                       /* 1 successful run, 0 failed */
+};
+
+/* What a user override supplies (--override); has_* say which fields. */
+struct slo_override {
+    int has_period, has_a, has_d;
+    double period, a, d;
+};
+
+struct slo_result {
+    double period, a, d, cv, slack_ratio, consumer_period; /* NaN when unknown */
+    size_t runs;          /* usable runs: successful, one per period, on schedule */
+    size_t submits;       /* rows of the job */
+    size_t failed;        /* rows with a non-successful status */
+    size_t extra;         /* successful rows not used: second run in a period or off schedule */
+    size_t reads;         /* usable runs with an output_read */
+    int folded;           /* 1 when footnote 5 applied (consumer period longer than P) */
+    int overridden;       /* 1 when an override changed something */
+    struct slo_period per;
+    const char *status;   /* "actionable" or the reason (static string) */
+};
+
+/* slo_infer_job: infer the SLO of one job from its n runs (the array is
+ * reordered).  ov may be NULL.  Always fills *res (a job never disappears:
+ * when nothing can be inferred the status says why). */
+void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, const struct slo_override *ov,
+                   struct slo_result *res);
+
+/* ---- provenance join ---------------------------------------------------------- */
+
+typedef struct slo_prov slo_prov;
+
+enum slo_op { SLO_READ = 1, SLO_WRITE = 2 };
+
+slo_prov *slo_prov_new(void);
+void slo_prov_free(slo_prov *p);
+
+/* slo_prov_add_run: register a run of the run table before any event.
+ * Returns its index (0, 1, ... in call order), or -1 when (job, instance) was
+ * already registered. */
+long slo_prov_add_run(slo_prov *p, const char *job, const char *instance, double start);
+
+/* slo_prov_event: apply one event, in time order (the caller checks order).
+ * job may be "" for ingress/egress (an external producer or consumer);
+ * instance may be "".  A write starts a new version of the file (several
+ * writes by the same run update its write time).  A read by a run R of a file
+ * version written by another job: R's input_avail becomes at least that
+ * version's write time, where the version is the newest written at or before
+ * R's start (the current or the previous one); and the first such read of a
+ * version sets its writer's output_read to at most the read time. */
+void slo_prov_event(slo_prov *p, double t, const char *job, const char *instance, const char *file,
+                    enum slo_op op);
+
+/* slo_prov_result: the built times of run idx (NaN when there is none). */
+void slo_prov_result(const slo_prov *p, long idx, double *input_avail, double *output_read);
+
+/* slo_prov_nfiles: distinct files seen (for the summary). */
+size_t slo_prov_nfiles(const slo_prov *p);
+
+#endif
