@@ -1,0 +1,437 @@
+/* lowcost — LowCost placement of one reservation request (see lowcost.h).
+ *
+ * Work per request: one pass over the window to build the job's view of the
+ * cost (worst over its instances), then for each end point tried a greedy
+ * over the stages driven by a min-heap of eligible steps.  Scratch arrays
+ * live in a static workspace that grows to the largest window seen, so
+ * placing 10,000 jobs allocates almost nothing.
+ */
+#include "lowcost.h"
+#include "diag.h"
+#include "heap.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The job's view of the window, offset o in [0, W) meaning step lo + o. */
+struct view {
+    long lo, W;
+    double *um, *uc;        /* worst utilisation over instances (mem, cores) */
+    double *im, *ic;        /* worst cost increment per container */
+    int64_t *room;          /* free containers (min over instances) */
+    int32_t *x;             /* trial: containers placed at o */
+    int32_t *stg;           /* trial: stage at o */
+    int32_t *bx, *bstg;     /* best trial */
+    size_t cap;
+};
+
+static struct view V;
+
+static void view_reserve(long W)
+{
+    if ((size_t)W <= V.cap)
+        return;
+    size_t n = (size_t)W;
+    V.um = xreallocarray(V.um, n, sizeof(double));
+    V.uc = xreallocarray(V.uc, n, sizeof(double));
+    V.im = xreallocarray(V.im, n, sizeof(double));
+    V.ic = xreallocarray(V.ic, n, sizeof(double));
+    V.room = xreallocarray(V.room, n, sizeof(int64_t));
+    V.x = xreallocarray(V.x, n, sizeof(int32_t));
+    V.stg = xreallocarray(V.stg, n, sizeof(int32_t));
+    V.bx = xreallocarray(V.bx, n, sizeof(int32_t));
+    V.bstg = xreallocarray(V.bstg, n, sizeof(int32_t));
+    V.cap = n;
+}
+
+static inline double vcost(long o, double x)
+{
+    double a = V.um[o] + x * V.im[o], b = V.uc[o] + x * V.ic[o];
+    return a > b ? a : b;
+}
+
+int lowcost_window(const plan *p, const struct lowcost_req *q, long *lo, long *hi)
+{
+    double base = 0;
+    if (q->kind == PLAN_ONCE)
+        base = (double)q->instance * q->period - (double)q->cycle * (double)p->lcm;
+    double st = (double)p->step;
+    *lo = (long)ceil((base + q->a) / st - 1e-9);
+    *hi = (long)floor((base + q->d) / st + 1e-9);
+    if (*lo < 0)
+        *lo = 0;
+    return *hi > *lo ? 0 : -1;
+}
+
+static long instances(const plan *p, const struct lowcost_req *q, long *pp)
+{
+    if (q->kind == PLAN_ONCE) {
+        *pp = 0;
+        return 1;
+    }
+    *pp = (long)llround(q->period / (double)p->step);
+    long n = *pp > 0 ? p->nsteps / *pp : 1;
+    return n < 1 ? 1 : n;
+}
+
+static long lmod(long a, long m)
+{
+    long r = a % m;
+    return r < 0 ? r + m : r;
+}
+
+static void build_view(const plan *p, const struct lowcost_req *q, long lo, long W)
+{
+    long pp, ni = instances(p, q, &pp);
+    view_reserve(W);
+    V.lo = lo;
+    V.W = W;
+    for (long o = 0; o < W; o++) {
+        double um = 0, uc = 0, im = 0, ic = 0;
+        int64_t room = INT64_MAX;
+        for (long i = 0; i < ni; i++) {
+            long s = lmod(lo + o + i * pp, p->nsteps);
+            double cm = p->cap_mem[s], cc = p->cap_cores[s];
+            double a = p->load_mem[s] > 0 ? (cm > 0 ? p->load_mem[s] / cm : INFINITY) : 0;
+            double b = p->load_cores[s] > 0 ? (cc > 0 ? p->load_cores[s] / cc : INFINITY) : 0;
+            double ia = q->mem_mb > 0 ? (cm > 0 ? q->mem_mb / cm : INFINITY) : 0;
+            double ib = q->cores > 0 ? (cc > 0 ? q->cores / cc : INFINITY) : 0;
+            if (a > um) um = a;
+            if (b > uc) uc = b;
+            if (ia > im) im = ia;
+            if (ib > ic) ic = ib;
+            int64_t h = plan_headroom(p, s, q->cores, q->mem_mb);
+            if (h < room)
+                room = h;
+        }
+        V.um[o] = um;
+        V.uc[o] = uc;
+        V.im[o] = im;
+        V.ic[o] = ic;
+        V.room[o] = room;
+    }
+}
+
+/* Per-stage figures derived from the request. */
+struct stagefig {
+    int64_t gangs;      /* whole gangs of the stage */
+    int64_t perstep;    /* most gangs per step */
+    long minlen;        /* steps needed at most parallelism */
+    double dem;         /* containers (gangs * gang) */
+};
+
+static struct stagefig *SF;
+static size_t SFcap;
+static long *MINREST;
+static size_t MRcap;
+
+static void stage_figures(const struct lowcost_req *q, long *total_minlen)
+{
+    SF = xgrow(SF, &SFcap, (size_t)q->nstages, sizeof *SF);
+    MINREST = xgrow(MINREST, &MRcap, (size_t)q->nstages + 1, sizeof *MINREST);
+    long tot = 0;
+    for (long k = 0; k < q->nstages; k++) {
+        const struct lowcost_stage *s = &q->stage[k];
+        int64_t g = s->gang;
+        SF[k].gangs = (s->demand + g - 1) / g;
+        SF[k].perstep = s->maxpar / g;
+        if (SF[k].perstep < 1)
+            SF[k].perstep = 1;
+        SF[k].minlen = (long)((SF[k].gangs + SF[k].perstep - 1) / SF[k].perstep);
+        SF[k].dem = (double)(SF[k].gangs * g);
+        MINREST[k] = tot; /* steps the stages before k need at least */
+        tot += SF[k].minlen;
+    }
+    MINREST[q->nstages] = tot;
+    *total_minlen = tot;
+}
+
+/* One trial: place all stages ending at step e-1 (absolute, e in (lo, hi]).
+ * Returns 1 and sets *first (absolute first step) when every stage fits. */
+static heap H;
+static int trial(const struct lowcost_req *q, const struct lowcost_opts *opt, long e, long *first,
+                 char *why, size_t whylen)
+{
+    long lo = V.lo;
+    long tr = e - 1 - lo; /* view offsets from here on */
+    double remaining = 0;
+    for (long k = 0; k < q->nstages; k++)
+        remaining += SF[k].dem;
+    long touched_lo = tr + 1;
+    int ok = 1;
+    for (long k = q->nstages - 1; k >= 0 && ok; k--) {
+        long span = tr + 1 - MINREST[k]; /* steps stage k may use at most */
+        if (span < SF[k].minlen) {
+            snprintf(why, whylen, "window too short for stage %ld", k + 1);
+            ok = 0;
+            break;
+        }
+        long L = (long)llround((double)(tr + 1) * SF[k].dem / remaining);
+        if (L < SF[k].minlen)
+            L = SF[k].minlen;
+        if (L > span)
+            L = span;
+        long tl = tr - L + 1;
+        int32_t g = q->stage[k].gang;
+        int64_t left = SF[k].gangs;
+        int64_t chunk = opt->chunks > 0 ? (left + opt->chunks - 1) / opt->chunks : 1;
+        if (chunk < 1)
+            chunk = 1;
+        long tcur = tr + 1;
+        H.n = 0;
+        /* push step o with the amount a chunk would place there now */
+#define PUSH(o_)                                                                                        \
+    do {                                                                                                \
+        long o2 = (o_);                                                                                 \
+        int64_t a_ = chunk;                                                                             \
+        if (a_ > left) a_ = left;                                                                       \
+        int64_t ps_ = SF[k].perstep - V.x[o2] / g;                                                      \
+        if (a_ > ps_) a_ = ps_;                                                                         \
+        int64_t rm_ = (V.room[o2] - V.x[o2]) / g;                                                       \
+        if (a_ > rm_) a_ = rm_;                                                                         \
+        if (a_ > 0)                                                                                     \
+            heap_push_seq(&H, vcost(o2, (double)V.x[o2] + (double)(a_ * g)), (uint64_t)(V.W - o2),      \
+                          (uint64_t)o2);                                                                \
+    } while (0)
+        V.x[tr] = 0;
+        PUSH(tr);
+        while (left > 0) {
+            struct heap_item it;
+            if (!heap_pop(&H, &it)) {
+                snprintf(why, whylen, "stage %ld: no free capacity for %lld more container(s)", k + 1,
+                         (long long)(left * g));
+                ok = 0;
+                break;
+            }
+            long o = (long)it.val;
+            int64_t a = chunk;
+            if (a > left) a = left;
+            int64_t ps = SF[k].perstep - V.x[o] / g;
+            if (a > ps) a = ps;
+            int64_t rm = (V.room[o] - V.x[o]) / g;
+            if (a > rm) a = rm;
+            if (a <= 0)
+                continue;
+            if (o < tcur) { /* the stage grows one step to the left */
+                tcur = o;
+                V.stg[o] = (int32_t)(k + 1);
+                if (o - 1 >= tl) {
+                    V.x[o - 1] = 0;
+                    PUSH(o - 1);
+                }
+            }
+            V.x[o] += (int32_t)(a * g);
+            left -= a;
+            if (left > 0)
+                PUSH(o);
+        }
+#undef PUSH
+        if (!ok)
+            break;
+        remaining -= SF[k].dem;
+        touched_lo = tcur;
+        tr = tcur - 1;
+    }
+    *first = touched_lo;
+    return ok;
+}
+
+int lowcost_place(plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
+                  struct lowcost_result *res)
+{
+    memset(res, 0, sizeof *res);
+    long lo, hi;
+    if (lowcost_window(p, q, &lo, &hi) < 0) {
+        snprintf(res->why, sizeof res->why, "window [%g, %g] s holds no whole %ld s step", q->a, q->d, p->step);
+        return 0;
+    }
+    long need;
+    stage_figures(q, &need);
+    if (lo + need > hi) {
+        snprintf(res->why, sizeof res->why,
+                 "window of %ld steps is shorter than the %ld steps the skyline needs at its maximum parallelism",
+                 hi - lo, need);
+        return 0;
+    }
+    long W = hi - lo;
+    build_view(p, q, lo, W);
+    long emin = lo + need, ne = hi - emin + 1;
+    long tries = opt->max_ends > 0 && ne > opt->max_ends ? opt->max_ends : ne;
+    double best = INFINITY, best_sum = INFINITY, best_pen = 0;
+    long best_first = -1, best_e = -1;
+    char why[256] = "";
+    double centre = 0;
+    if (q->kind == PLAN_ONCE)
+        centre = (double)q->instance * q->period - (double)q->cycle * (double)p->lcm;
+    centre += (q->a + q->d) / 2;
+    double halfw = (q->d - q->a) / 2;
+    for (long ti = 0; ti < tries; ti++) {
+        long e = tries == ne ? emin + ti
+                             : emin + (long)llround((double)ti * (double)(ne - 1) / (double)(tries - 1));
+        if (tries == 1)
+            e = emin;
+        long first;
+        why[0] = 0;
+        res->tried++;
+        if (!trial(q, opt, e, &first, why, sizeof why)) {
+            /* clean the trial's marks */
+            for (long o = first; o < e - lo; o++)
+                V.x[o] = 0;
+            continue;
+        }
+        double peak = 0, sum = 0;
+        for (long o = first; o < e - lo; o++) {
+            double c = vcost(o, V.x[o]);
+            if (c > peak)
+                peak = c;
+            sum += c * V.x[o];
+        }
+        double pen = 0;
+        if (q->problematic && opt->align_weight > 0 && halfw > 0) {
+            double mid = ((double)(first + lo) + (double)e) / 2 * (double)p->step;
+            pen = opt->align_weight * fabs(mid - centre) / halfw;
+        }
+        double score = peak + pen;
+        if (score < best - 1e-12 || (score <= best + 1e-12 && sum < best_sum - 1e-9)) {
+            best = score;
+            best_sum = sum;
+            best_pen = pen;
+            best_first = first;
+            best_e = e;
+            memcpy(V.bx + first, V.x + first, (size_t)(e - lo - first) * sizeof(int32_t));
+            memcpy(V.bstg + first, V.stg + first, (size_t)(e - lo - first) * sizeof(int32_t));
+        }
+        for (long o = first; o < e - lo; o++)
+            V.x[o] = 0;
+    }
+    if (best_first < 0) {
+        snprintf(res->why, sizeof res->why, "no capacity: %s%s", why[0] ? why : "every end point failed",
+                 tries < ne ? " (some end points not tried: --ends)" : "");
+        return 0;
+    }
+    struct plan_res r;
+    long len = best_e - lo - best_first;
+    plan_res_init(&r, q->job, q->kind, len);
+    r.instance = q->kind == PLAN_ONCE ? q->instance : 0;
+    r.cycle = q->kind == PLAN_ONCE ? q->cycle : 0;
+    r.period = q->period;
+    r.a = q->a;
+    r.d = q->d;
+    r.cores = q->cores;
+    r.mem_mb = q->mem_mb;
+    r.problematic = q->problematic ? 1 : 0;
+    r.start = lo + best_first;
+    for (long j = 0; j < len; j++) {
+        long o = best_first + j;
+        r.containers[j] = V.bx[o];
+        r.stage[j] = V.bstg[o];
+        r.gang[j] = q->stage[V.bstg[o] - 1].gang;
+    }
+    long bad;
+    if (!plan_fits(p, &r, &bad)) {
+        /* only possible when a ONCE window is longer than the cycle and folds onto itself */
+        snprintf(res->why, sizeof res->why, "no capacity at t %ld s once folded onto the cycle", bad * p->step);
+        plan_res_free(&r);
+        return 0;
+    }
+    res->placed = 1;
+    res->start = r.start;
+    res->len = len;
+    res->penalty = best_pen;
+    res->cost = best - best_pen;
+    plan_add(p, &r);
+    return 1;
+}
+
+int lowcost_place_earliest(plan *p, const struct lowcost_req *q, struct lowcost_result *res)
+{
+    memset(res, 0, sizeof *res);
+    long lo, hi, need;
+    if (lowcost_window(p, q, &lo, &hi) < 0) {
+        snprintf(res->why, sizeof res->why, "window [%g, %g] s holds no whole %ld s step", q->a, q->d, p->step);
+        return 0;
+    }
+    stage_figures(q, &need);
+    if (lo + need > hi) {
+        snprintf(res->why, sizeof res->why,
+                 "window of %ld steps is shorter than the %ld steps the skyline needs at its maximum parallelism",
+                 hi - lo, need);
+        return 0;
+    }
+    struct plan_res r;
+    plan_res_init(&r, q->job, q->kind, need);
+    r.instance = q->kind == PLAN_ONCE ? q->instance : 0;
+    r.cycle = q->kind == PLAN_ONCE ? q->cycle : 0;
+    r.period = q->period;
+    r.a = q->a;
+    r.d = q->d;
+    r.cores = q->cores;
+    r.mem_mb = q->mem_mb;
+    r.problematic = q->problematic ? 1 : 0;
+    r.start = lo;
+    long j = 0;
+    for (long k = 0; k < q->nstages; k++) {
+        int64_t left = SF[k].gangs;
+        for (long s = 0; s < SF[k].minlen; s++, j++) {
+            int64_t a = left < SF[k].perstep ? left : SF[k].perstep;
+            r.containers[j] = (int32_t)(a * q->stage[k].gang);
+            r.gang[j] = q->stage[k].gang;
+            r.stage[j] = (int32_t)(k + 1);
+            left -= a;
+        }
+    }
+    long bad;
+    if (!plan_fits(p, &r, &bad)) {
+        snprintf(res->why, sizeof res->why, "no capacity at t %ld s", bad * p->step);
+        plan_res_free(&r);
+        return 0;
+    }
+    double peak = 0;
+    long ni = plan_ninst(p, &r);
+    for (long i = 0; i < ni; i++)
+        for (long jj = 0; jj < r.len; jj++) {
+            long s = plan_slot(p, &r, i, jj);
+            double c = plan_cost_add(p, s, r.containers[jj], r.cores, r.mem_mb);
+            if (c > peak)
+                peak = c;
+        }
+    res->placed = 1;
+    res->start = lo;
+    res->len = need;
+    res->cost = peak;
+    res->tried = 1;
+    plan_add(p, &r);
+    return 1;
+}
+
+double lowcost_min_height(const plan *p, const struct lowcost_req *q)
+{
+    double cm = 0, cc = 0;
+    for (long s = 0; s < p->nsteps; s++) {
+        if (p->cap_mem[s] > cm) cm = p->cap_mem[s];
+        if (p->cap_cores[s] > cc) cc = p->cap_cores[s];
+    }
+    double unit = 0;
+    if (q->mem_mb > 0 && cm > 0 && isfinite(cm))
+        unit = q->mem_mb / cm;
+    if (q->cores > 0 && cc > 0 && isfinite(cc) && q->cores / cc > unit)
+        unit = q->cores / cc;
+    long lo, hi, need;
+    if (lowcost_window(p, q, &lo, &hi) < 0)
+        return 0;
+    stage_figures(q, &need);
+    double h = 0, area = 0;
+    for (long k = 0; k < q->nstages; k++) {
+        double g = q->stage[k].gang;
+        /* a stage cannot be spread thinner than one gang per step */
+        if (g > h)
+            h = g;
+        area += SF[k].dem;
+    }
+    double spread = area / (double)(hi - lo);
+    if (spread > h)
+        h = spread;
+    return h * unit;
+}
