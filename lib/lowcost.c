@@ -307,7 +307,7 @@ int lowcost_place(plan *p, const struct lowcost_req *q, const struct lowcost_opt
             V.x[o] = 0;
     }
     if (best_first < 0) {
-        snprintf(res->why, sizeof res->why, "no capacity: %s%s", why[0] ? why : "every end point failed",
+        snprintf(res->why, sizeof res->why, "no capacity: %.160s%s", why[0] ? why : "every end point failed",
                  tries < ne ? " (some end points not tried: --ends)" : "");
         return 0;
     }
