@@ -13,6 +13,7 @@ extern const struct gen_kind gen_kind_tenants;
 extern const struct gen_kind gen_kind_taskmem;
 extern const struct gen_kind gen_kind_storage;
 extern const struct gen_kind gen_kind_runs, gen_kind_usage, gen_kind_events;
+extern const struct gen_kind gen_kind_vcs, gen_kind_vcjobs;
 const struct gen_kind *const gen_kinds[] = {
     &gen_kind_runs,
     &gen_kind_usage,
@@ -20,6 +21,8 @@ const struct gen_kind *const gen_kinds[] = {
     &gen_kind_tenants,
     &gen_kind_taskmem,
     &gen_kind_storage,
+    &gen_kind_vcs,
+    &gen_kind_vcjobs,
     NULL
 };
 
