@@ -167,7 +167,7 @@ static void job_make(const struct gen_params *p, const struct gj_mix *m, long in
     double ulong = rng_uniform(&r);
 
     double jit = m->jitter;
-    j->a_base = (int64_t)(unif(&r, 0, 0.2) * P);
+    j->a_base = (int64_t)(unif(&r, 0, 0.2) * P * (j->cls == GJ_HIGH_CV ? 0.25 : 1));
     j->a_width = (int64_t)(unif(&r, 0.01, 0.05) * P * jit);
     if (j->a_width < 2)
         j->a_width = 2;
@@ -183,9 +183,17 @@ static void job_make(const struct gen_params *p, const struct gj_mix *m, long in
         if (sub + queue + rt * (1 + sf) > 0.95 * P)
             rt = (0.95 * P - sub - queue) / (1 + sf);
         break;
-    case GJ_HIGH_CV:
-        if (sub + queue + rt > 0.45 * P)
-            rt = 0.45 * P - sub - queue;
+    case GJ_HIGH_CV: /* ends early, so reads spread over most of the period */
+        if (sub + queue + rt > 0.15 * P)
+            rt = 0.15 * P - sub - queue;
+        break;
+    case GJ_NO_SLACK: /* long enough that a read a minute after the end is no slack */
+        if (sub + queue + rt > 0.9 * P)
+            rt = 0.9 * P - sub - queue;
+        if (rt < 0.1 * P)
+            rt = 0.1 * P;
+        if (rt < 300)
+            rt = 300;
         break;
     default:
         if (sub + queue + rt > 0.9 * P)
@@ -214,7 +222,7 @@ static void job_make(const struct gen_params *p, const struct gj_mix *m, long in
         break;
     case GJ_NO_SLACK: /* read right after the end */
         j->d_off = end_nom;
-        j->d_true = (double)end_nom + 5 + 30 * jit * log(2);
+        j->d_true = (double)end_nom + 5 + (20 * jit + 1) * log(2);
         j->consumer_period = P;
         break;
     case GJ_NO_CONSUMER:
@@ -471,7 +479,7 @@ void gj_trace_make(const struct gen_params *p, const struct gj_mix *m, long inde
         if (cand >= 0 && j->cls != GJ_NO_CONSUMER) {
             struct gj_run *c = &tr->runs[cand];
             int64_t t = -1;
-            double reread = rng_uniform(&r), rr_at = rng_uniform(&r);
+            double reread = rng_uniform(&r);
             switch (j->cls) {
             case GJ_ACTIONABLE:
                 if (mcons > 1) {
@@ -484,19 +492,22 @@ void gj_trace_make(const struct gen_params *p, const struct gj_mix *m, long inde
                 }
                 break;
             case GJ_HIGH_CV: {
+                /* spread over the rest of the period, with no typical time: a
+                 * golden-ratio sequence keeps even a short trace spread out */
                 int64_t lo = c->end + 60, hi = ps + (int64_t)(0.98 * P);
-                t = hi > lo ? lo + (int64_t)rng_below(&r, (uint64_t)(hi - lo)) : lo;
+                double x = fmod((double)k * 0.6180339887498949 + 0.1 * rng_uniform(&r), 1.0);
+                t = hi > lo ? lo + (int64_t)(x * (double)(hi - lo)) : lo;
                 break;
             }
             case GJ_NO_SLACK:
-                t = c->end + 5 + (int64_t)rng_exp(&r, 30 * jit + 1);
+                t = c->end + 5 + (int64_t)rng_exp(&r, 20 * jit + 1);
                 break;
             default:
                 break;
             }
             if (t >= 0) {
                 cr = xgrow(cr, &capcr, ncr + 1, sizeof *cr);
-                cr[ncr++] = (struct cread){cand, t, ps, reread < 0.3 ? t + 60 + (int64_t)(rr_at * P / 2) : -1};
+                cr[ncr++] = (struct cread){cand, t, ps, reread < 0.3 ? t + 60 + (int64_t)(reread * P) : -1};
             }
         }
         /* a longer-period consumer reads everything new in the last job
