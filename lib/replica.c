@@ -540,8 +540,6 @@ int rp_place(rp_cluster *c, rng *g, enum rp_policy policy, int32_t creator, int 
         int32_t s = -1;
         if (k == 0 && usable(c, out, R, 0, creator)) {
             s = creator;
-        } else if (k == 0 && policy == RP_ALG2 && !soft) {
-            s = -1;
         } else if (policy == RP_ALG2) {
             s = alg2_slot(c, g, out, R, k, soft ? 2 : 0, &lv);
         } else {

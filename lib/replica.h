@@ -102,7 +102,10 @@ void rp_class_info(const rp_cluster *c, int k, struct rp_class_info *out);
  * them, nothing is placed, *failed_replica is set (1-based) and RP_EXHAUSTED
  * is returned.  With soft != 0 the constraints are relaxed one at a time
  * (first the row/column rule, then the environment rule) and the relaxation
- * is counted in *st.  RP_FULL: no tenant has any space left (nothing placed).
+ * is counted in *st.  When the creating server cannot take replica 1 (its
+ * tenant is full, or the server is down) replica 1 is placed like the others
+ * and counted in relaxed_local, in both modes.  RP_FULL: no tenant has any
+ * space left (nothing placed).
  * The stock policy never returns RP_EXHAUSTED. */
 int rp_place(rp_cluster *c, rng *g, enum rp_policy policy, int32_t creator, int R, int soft,
              int32_t *out, int *failed_replica, struct rp_place_stats *st);

@@ -1,0 +1,612 @@
+/* replplace — place block replicas on harvested storage so that they are
+ * diverse in reimage frequency, peak CPU utilization and environment
+ * (Algorithm 2, seed 003 §4.2), and simulate a year of reimages and reads to
+ * compare it with a stock HDFS-like policy (§6).
+ *
+ *   replplace [OPTIONS] TENANTS [BLOCKS]          blocks in, placements out
+ *   replplace --simulate [OPTIONS] TENANTS        durability/availability table
+ *
+ * The model lives in lib/replica.{c,h}; this file reads and checks the
+ * inputs, drives the library and words the results. */
+#include "cli.h"
+#include "csvio.h"
+#include "diag.h"
+#include "outfile.h"
+#include "replica.h"
+
+#include <argp.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    OPT_POLICY = 1, OPT_SOFT, OPT_BLOCK_MB, OPT_RACK, OPT_CLASSES, OPT_SIMULATE, OPT_BLOCKS,
+    OPT_DAYS, OPT_EVENTS, OPT_WRITE_EVENTS, OPT_RATE, OPT_DETECT, OPT_BUSY, OPT_UTIL_SCALE,
+    OPT_ACCESSES, OPT_BURST, OPT_ENV_BURST, OPT_BURST_MIN, OPT_BURST_MAX, OPT_WINDOW
+};
+
+static const char *tenants_path, *blocks_path;
+static const char *policy_arg, *replicas_arg;
+static int soft, simulate;
+static double block_mb = 256;
+static int rack_size = 20;
+static const char *classes_path, *events_path, *write_events_path;
+static long nblocks = 4000000, naccesses = 1000000;
+static double days = 365;
+static int days_given;
+static double rate = 30, detect = 600, busy = 0.66, util_scale = 1;
+static struct rp_burst_model burst = {0.5, 0.1, 0.05, 0.5, 7200};
+
+static const struct argp_option options[] = {
+    {0, 0, 0, 0, "Placement:", 1},
+    {"replicas", 'r', "N[,N...]", 0, "Replicas per block (default 3; with --simulate a list, default 3,4)", 1},
+    {"policy", OPT_POLICY, "NAME[,NAME]", 0,
+     "alg2 (Algorithm 2, default) or stock (HDFS-like: local, same rack, remote rack, random); "
+     "with --simulate a list, default alg2,stock", 1},
+    {"soft", OPT_SOFT, NULL, 0,
+     "When diversity runs out, relax the row/column rule, then the environment rule, and count it "
+     "(default: stop with exit 1)", 1},
+    {"block-mb", OPT_BLOCK_MB, "MB", 0, "Block size for space accounting (default 256)", 1},
+    {"rack-size", OPT_RACK, "N", 0, "Servers per rack for the stock policy: ids 0..N-1 are rack 0, ... (default 20)", 1},
+    {"classes", OPT_CLASSES, "FILE", 0, "Also write the 3 x 3 class table to FILE", 1},
+    {0, 0, 0, 0, "Simulation (--simulate):", 2},
+    {"simulate", OPT_SIMULATE, NULL, 0, "Simulate reimages and reads; write one row per policy and replica count", 2},
+    {"blocks", OPT_BLOCKS, "N", 0, "Blocks created at the start (default 4000000)", 2},
+    {"days", OPT_DAYS, "D", 0, "Days simulated (default 365, or up to the last --events event)", 2},
+    {"events", OPT_EVENTS, "FILE", 0, "Replay these events (t,server,event) instead of drawing them from the rates", 2},
+    {"write-events", OPT_WRITE_EVENTS, "FILE", 0, "Write the events that are simulated to FILE", 2},
+    {"rate", OPT_RATE, "N", 0, "Re-created blocks per hour per reimaged server (default 30)", 2},
+    {"detect", OPT_DETECT, "DUR", 0, "Delay before re-creation starts (default 10m)", 2},
+    {"busy", OPT_BUSY, "U", 0, "A server above this CPU utilization denies reads (default 0.66)", 2},
+    {"util-scale", OPT_UTIL_SCALE, "K", 0, "Multiply every tenant's utilization curve by K (default 1)", 2},
+    {"accesses", OPT_ACCESSES, "N", 0, "Random reads over the period (default 1000000)", 2},
+    {"burst-share", OPT_BURST, "X", 0, "Share of reimages in tenant-wide bursts (default 0.5)", 2},
+    {"env-burst-share", OPT_ENV_BURST, "X", 0, "Share of reimages in environment-wide bursts (default 0.1)", 2},
+    {"burst-min", OPT_BURST_MIN, "F", 0, "Smallest fraction of servers a burst hits (default 0.05)", 2},
+    {"burst-max", OPT_BURST_MAX, "F", 0, "Largest fraction of servers a burst hits (default 0.5)", 2},
+    {"burst-window", OPT_WINDOW, "DUR", 0, "A burst's reimages spread over this long (default 2h)", 2},
+    {0}
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+    switch (key) {
+    case 'r': replicas_arg = arg; break;
+    case OPT_POLICY: policy_arg = arg; break;
+    case OPT_SOFT: soft = 1; break;
+    case OPT_BLOCK_MB: block_mb = cli_double(st, "block-mb", arg, 1e-3, 1e9); break;
+    case OPT_RACK: rack_size = (int)cli_int(st, "rack-size", arg, 1, 1000000); break;
+    case OPT_CLASSES: classes_path = arg; break;
+    case OPT_SIMULATE: simulate = 1; break;
+    case OPT_BLOCKS: nblocks = (long)cli_int(st, "blocks", arg, 1, 100000000); break;
+    case OPT_DAYS: days = cli_double(st, "days", arg, 1.0 / 24, 36600); days_given = 1; break;
+    case OPT_EVENTS: events_path = arg; break;
+    case OPT_WRITE_EVENTS: write_events_path = arg; break;
+    case OPT_RATE: rate = cli_double(st, "rate", arg, 1e-6, 1e9); break;
+    case OPT_DETECT: detect = cli_duration(st, "detect", arg, 0); break;
+    case OPT_BUSY: busy = cli_double(st, "busy", arg, 0, 1); break;
+    case OPT_UTIL_SCALE: util_scale = cli_double(st, "util-scale", arg, 0, 100); break;
+    case OPT_ACCESSES: naccesses = (long)cli_int(st, "accesses", arg, 0, 1000000000); break;
+    case OPT_BURST: burst.burst_share = cli_double(st, "burst-share", arg, 0, 1); break;
+    case OPT_ENV_BURST: burst.env_burst_share = cli_double(st, "env-burst-share", arg, 0, 1); break;
+    case OPT_BURST_MIN: burst.frac_min = cli_double(st, "burst-min", arg, 0, 1); break;
+    case OPT_BURST_MAX: burst.frac_max = cli_double(st, "burst-max", arg, 0, 1); break;
+    case OPT_WINDOW: burst.window = cli_duration(st, "burst-window", arg, 0); break;
+    case ARGP_KEY_ARG:
+        if (!tenants_path)
+            tenants_path = arg;
+        else if (!blocks_path)
+            blocks_path = arg;
+        else
+            argp_error(st, "too many arguments ('%s'): want TENANTS [BLOCKS]", arg);
+        break;
+    case ARGP_KEY_END:
+        if (!tenants_path)
+            argp_error(st, "missing TENANTS file (tenant,environment,servers,space_gb,reimages_per_server_month,peak_util)");
+        break;
+    default: return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+/* ---- option lists ------------------------------------------------------------ */
+
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "replplace: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    fprintf(stderr, "Try 'replplace --help' for more information.\n");
+    exit(slk_finish(SLK_EUSAGE));
+}
+
+/* parse "3,4" into out[]; returns the count */
+static int parse_replicas(const char *s, int *out, int max)
+{
+    int n = 0;
+    char *copy = xstrdup(s), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *end;
+        long v = strtol(tok, &end, 10);
+        if (*end || end == tok || v < 1 || v > RP_MAX_REPLICAS || n >= max) {
+            free(copy);
+            usage_error("invalid value for --replicas: '%s' (want integers 1 to 16, comma-separated)", s);
+        }
+        out[n++] = (int)v;
+    }
+    free(copy);
+    if (n == 0)
+        usage_error("invalid value for --replicas: '%s' (empty)", s);
+    return n;
+}
+
+static int parse_policies(const char *s, enum rp_policy *out, int max)
+{
+    int n = 0;
+    char *copy = xstrdup(s), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (n >= max || (strcmp(tok, "alg2") != 0 && strcmp(tok, "stock") != 0)) {
+            free(copy);
+            usage_error("invalid value for --policy: '%s' (want alg2, stock, or both comma-separated)", s);
+        }
+        out[n++] = strcmp(tok, "alg2") == 0 ? RP_ALG2 : RP_STOCK;
+    }
+    free(copy);
+    if (n == 0)
+        usage_error("invalid value for --policy: '%s' (empty)", s);
+    return n;
+}
+
+static const char *policy_name(enum rp_policy p) { return p == RP_ALG2 ? "alg2" : "stock"; }
+
+/* ---- inputs ------------------------------------------------------------------ */
+
+/* read the tenants table into a new cluster; NULL after printing why */
+static rp_cluster *read_tenants(const char *path, int *status)
+{
+    csvr *r = csvr_open(path, 0, status);
+    if (!r)
+        return NULL;
+    int ct = csvr_require(r, "tenant"), ce = csvr_require(r, "environment"), cs = csvr_require(r, "servers"),
+        csp = csvr_require(r, "space_gb"), cr = csvr_require(r, "reimages_per_server_month"),
+        cp = csvr_require(r, "peak_util");
+    if (ct < 0 || ce < 0 || cs < 0 || csp < 0 || cr < 0 || cp < 0) {
+        *status = SLK_EDATA;
+        csvr_close(r);
+        return NULL;
+    }
+    rp_cluster *c = rp_cluster_new(block_mb, rack_size, slk_opt.seed);
+    int rc;
+    while ((rc = csvr_next(r)) == 1) {
+        const char *name = csvr_field(r, ct), *env = csvr_field(r, ce);
+        int64_t servers;
+        double space, rt, peak;
+        if (!name) {
+            csvr_fail(r, "column 'tenant': missing value");
+            break;
+        }
+        if (!env) {
+            csvr_fail(r, "column 'environment': missing value");
+            break;
+        }
+        if (csvr_get_int64(r, cs, &servers, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
+            csvr_get_double(r, csp, &space, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+            csvr_get_double(r, cr, &rt, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+            csvr_get_double(r, cp, &peak, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            break;
+        if (peak > 1) {
+            csvr_fail(r, "column 'peak_util': '%s' is above 1 (write utilization as a fraction, 0.85 not 85)",
+                      csvr_field(r, cp));
+            break;
+        }
+        if (servers > 100000000) {
+            csvr_fail(r, "column 'servers': '%s' is too large (at most 100000000)", csvr_field(r, cs));
+            break;
+        }
+        int idx = rp_cluster_add(c, name, env, servers, space, rt, peak);
+        if (idx == -1) {
+            csvr_fail(r, "duplicate tenant '%s'", name);
+            break;
+        }
+        if (idx == -2) {
+            csvr_fail(r, "more than 2147483646 servers in total");
+            break;
+        }
+    }
+    *status = csvr_status(r);
+    if (*status == SLK_OK && rp_ntenants(c) == 0) {
+        slk_error_at(csvr_path(r), 0, "no tenants");
+        *status = SLK_EDATA;
+    }
+    csvr_close(r);
+    if (*status != SLK_OK) {
+        rp_cluster_free(c);
+        return NULL;
+    }
+    rp_cluster_build(c);
+    return c;
+}
+
+static int write_classes(const rp_cluster *c, const char *path)
+{
+    int st;
+    outf *o = outf_open(path, &st);
+    if (!o)
+        return st;
+    csvw *w = csvw_new(outf_fp(o));
+    csvw_header(w, (const char *const[]){"class", "reimage_row", "peak_col", "tenants", "servers", "space_gb",
+                                         "space_share", "reimages_min", "reimages_max", "peak_min", "peak_max",
+                                         NULL});
+    double total = 0;
+    struct rp_class_info ci[RP_NCLASS];
+    for (int k = 0; k < RP_NCLASS; k++) {
+        rp_class_info(c, k, &ci[k]);
+        total += ci[k].space_gb;
+    }
+    for (int k = 0; k < RP_NCLASS; k++) {
+        csvw_str(w, rp_class_name(k));
+        csvw_int(w, k / 3);
+        csvw_int(w, k % 3);
+        csvw_int(w, ci[k].tenants);
+        csvw_int(w, ci[k].servers);
+        csvw_num(w, ci[k].space_gb);
+        csvw_num(w, total > 0 ? ci[k].space_gb / total : NAN);
+        csvw_num(w, ci[k].rate_min);
+        csvw_num(w, ci[k].rate_max);
+        csvw_num(w, ci[k].peak_min);
+        csvw_num(w, ci[k].peak_max);
+        csvw_end(w);
+    }
+    csvw_free(w);
+    return outf_finish(o, SLK_OK);
+}
+
+static void summarize_grid(const rp_cluster *c)
+{
+    if (slk_opt.quiet)
+        return;
+    double total = 0, mn = INFINITY, mx = 0;
+    int empty = 0;
+    struct rp_class_info ci;
+    for (int k = 0; k < RP_NCLASS; k++) {
+        rp_class_info(c, k, &ci);
+        total += ci.space_gb;
+        empty += ci.tenants == 0;
+    }
+    for (int k = 0; k < RP_NCLASS; k++) {
+        rp_class_info(c, k, &ci);
+        mn = fmin(mn, ci.space_gb);
+        mx = fmax(mx, ci.space_gb);
+    }
+    fprintf(stderr,
+            "replplace: %d tenants, %d environments, %ld servers in a 3 x 3 grid (reimage rate x peak util); "
+            "class space %.1f%% to %.1f%% of the total (ideal 11.1%%)%s\n",
+            rp_ntenants(c), rp_nenvs(c), (long)rp_nservers(c), total > 0 ? 100 * mn / total : 0,
+            total > 0 ? 100 * mx / total : 0,
+            empty ? "; some classes are empty (too few or too uneven tenants)" : "");
+}
+
+/* ---- placement mode ------------------------------------------------------------ */
+
+static int run_place(rp_cluster *c, enum rp_policy policy, int R, csvw *w)
+{
+    int st;
+    csvr *r = csvr_open(blocks_path, 1, &st);
+    if (!r)
+        return st;
+    int cb = -1, cs = -1;
+    if (csvr_ncols(r) > 0) {
+        cb = csvr_require(r, "block");
+        cs = csvr_require(r, "server");
+    } else {
+        slk_error_at(csvr_path(r), 0, "empty input (no header row; want block,server)");
+    }
+    if (cb < 0 || cs < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    csvw_header(w, (const char *const[]){"block", "replica", "server", "tenant", "class", NULL});
+    rng g;
+    rng_seed_key(&g, slk_opt.seed, policy == RP_ALG2 ? "place-alg2" : "place-stock");
+    struct rp_place_stats ps = {0};
+    int32_t out[RP_MAX_REPLICAS];
+    int32_t nserv = rp_nservers(c);
+    int rc;
+    st = SLK_OK;
+    while ((rc = csvr_next(r)) == 1) {
+        const char *block = csvr_field(r, cb);
+        int64_t creator;
+        if (!block) {
+            csvr_fail(r, "column 'block': missing value");
+            break;
+        }
+        if (csvr_get_int64(r, cs, &creator, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            break;
+        if (creator >= nserv) {
+            csvr_fail(r, "column 'server': %lld is not a server (the tenants have servers 0 to %ld)",
+                      (long long)creator, (long)nserv - 1);
+            break;
+        }
+        int failed = 0;
+        int pr = rp_place(c, &g, policy, (int32_t)creator, R, soft, out, &failed, &ps);
+        if (pr == RP_EXHAUSTED) {
+            slk_error_at(csvr_path(r), csvr_line(r),
+                         "block '%s': diversity exhausted at replica %d of %d: no class outside the rows and "
+                         "columns already used has a tenant with free space in an environment without a "
+                         "replica (--soft relaxes the constraints; or use fewer replicas or more tenants)",
+                         block, failed, R);
+            st = SLK_FAIL;
+            break;
+        }
+        if (pr == RP_FULL) {
+            slk_error_at(csvr_path(r), csvr_line(r),
+                         "block '%s': no space left for replica %d of %d (every tenant is full at %g MB blocks)",
+                         block, failed, R, block_mb);
+            st = SLK_FAIL;
+            break;
+        }
+        for (int k = 0; k < R; k++) {
+            int t = rp_server_tenant(c, out[k]);
+            csvw_str(w, block);
+            csvw_int(w, k + 1);
+            csvw_int(w, out[k]);
+            csvw_str(w, rp_tenant_name(c, t));
+            csvw_str(w, rp_class_name(rp_tenant_class(c, t)));
+            csvw_end(w);
+        }
+        if ((ps.blocks & 0xffff) == 0)
+            slk_progress("blocks", ps.blocks, 0);
+    }
+    slk_progress_done();
+    if (st == SLK_OK)
+        st = csvr_status(r);
+    csvr_close(r);
+    if (!slk_opt.quiet && st == SLK_OK) {
+        fprintf(stderr, "replplace: placed %llu blocks x %d replicas with policy %s", (unsigned long long)ps.blocks,
+                R, policy_name(policy));
+        if (soft || policy == RP_ALG2)
+            fprintf(stderr, "; relaxed: %llu replicas in a repeated row/column, %llu in a repeated environment, "
+                            "%llu first replicas not local",
+                    (unsigned long long)ps.relaxed_grid, (unsigned long long)ps.relaxed_env,
+                    (unsigned long long)ps.relaxed_local);
+        fprintf(stderr, "\n");
+    }
+    return st;
+}
+
+/* ---- simulation mode ----------------------------------------------------------- */
+
+static int ev_order(const void *a, const void *b)
+{
+    const struct rp_event *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->server != y->server)
+        return x->server < y->server ? -1 : 1;
+    return x->kind - y->kind;
+}
+
+static struct rp_event *read_events(const rp_cluster *c, const char *path, size_t *n, double *tmax, int *status)
+{
+    csvr *r = csvr_open(path, 0, status);
+    if (!r)
+        return NULL;
+    int ct = csvr_require(r, "t"), cs = csvr_require(r, "server"), ce = csvr_require(r, "event");
+    if (ct < 0 || cs < 0 || ce < 0) {
+        *status = SLK_EDATA;
+        csvr_close(r);
+        return NULL;
+    }
+    struct rp_event *ev = NULL;
+    size_t cap = 0;
+    *n = 0;
+    *tmax = 0;
+    while (csvr_next(r) == 1) {
+        double t;
+        int64_t s;
+        if (csvr_get_double(r, ct, &t, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+            csvr_get_int64(r, cs, &s, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            break;
+        if (s >= rp_nservers(c)) {
+            csvr_fail(r, "column 'server': %lld is not a server (the tenants have servers 0 to %ld)",
+                      (long long)s, (long)rp_nservers(c) - 1);
+            break;
+        }
+        const char *k = csvr_field(r, ce);
+        int kind = k ? rp_event_kind_parse(k) : -1;
+        if (kind < 0) {
+            csvr_fail(r, "column 'event': invalid event '%s' (want reimage, fail or add)", k ? k : "");
+            break;
+        }
+        ev = xgrow(ev, &cap, *n + 1, sizeof *ev);
+        ev[(*n)++] = (struct rp_event){t, (int32_t)s, kind};
+        if (t > *tmax)
+            *tmax = t;
+    }
+    *status = csvr_status(r);
+    csvr_close(r);
+    if (*status != SLK_OK) {
+        free(ev);
+        return NULL;
+    }
+    qsort(ev, *n, sizeof *ev, ev_order);
+    return ev;
+}
+
+static int write_events(const struct rp_event *ev, size_t n, const char *path)
+{
+    int st;
+    outf *o = outf_open(path, &st);
+    if (!o)
+        return st;
+    csvw *w = csvw_new(outf_fp(o));
+    csvw_header(w, (const char *const[]){"t", "server", "event", NULL});
+    for (size_t i = 0; i < n; i++) {
+        csvw_num(w, ev[i].t);
+        csvw_int(w, ev[i].server);
+        csvw_str(w, rp_event_kind_name(ev[i].kind));
+        csvw_end(w);
+    }
+    csvw_free(w);
+    return outf_finish(o, SLK_OK);
+}
+
+static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : NAN; }
+
+static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, const int *reps, int nrep, csvw *w)
+{
+    struct rp_event *ev;
+    size_t nev;
+    int st = SLK_OK;
+    if (events_path) {
+        double tmax = 0;
+        ev = read_events(c, events_path, &nev, &tmax, &st);
+        if (!ev && st != SLK_OK)
+            return st;
+        if (!days_given)
+            days = (tmax + 1) / 86400.0;
+    } else {
+        ev = rp_gen_events(c, slk_opt.seed, days, &burst, &nev);
+    }
+    if (write_events_path && (st = write_events(ev, nev, write_events_path)) != SLK_OK) {
+        free(ev);
+        return st;
+    }
+    size_t nre = 0;
+    for (size_t i = 0; i < nev; i++)
+        nre += ev[i].kind != RP_EV_ADD && ev[i].t < days * 86400;
+    if (!slk_opt.quiet)
+        fprintf(stderr, "replplace: simulating %.4g days: %zu reimage/fail events (%s), %ld blocks, %ld reads, "
+                        "re-creation %g blocks/h per reimaged server after %gs, busy above %g\n",
+                days, nre, events_path ? events_path : "drawn from the tenants' rates with bursts", nblocks,
+                naccesses, rate, detect, busy);
+    csvw_header(w, (const char *const[]){"policy", "replicas", "blocks", "lost_blocks", "lost_pct", "accesses",
+                                         "failed_accesses", "failed_pct", "reimages", "replicas_destroyed",
+                                         "rereplicated", "relaxed", "max_backlog", "first_loss_day", NULL});
+    struct rp_sim_result res[8][RP_MAX_REPLICAS];
+    for (int i = 0; i < nrep; i++) {
+        for (int p = 0; p < npol; p++) {
+            struct rp_sim_config cfg = {pol[p], reps[i], nblocks, days * 86400, detect, rate, busy, util_scale,
+                                        naccesses, slk_opt.seed, ev, nev};
+            char label[64];
+            snprintf(label, sizeof label, "%s x%d", policy_name(pol[p]), reps[i]);
+            double t0 = slk_now();
+            struct rp_sim_result *r = &res[p][i];
+            rp_simulate(c, &cfg, r, label);
+            if (r->unplaced) {
+                slk_error("%s with %d replicas: %llu of %ld blocks found no space (the tenants hold too little; "
+                          "use fewer --blocks or a larger --block-mb)",
+                          policy_name(pol[p]), reps[i], (unsigned long long)r->unplaced, nblocks);
+                free(ev);
+                return SLK_FAIL;
+            }
+            uint64_t failed = r->failed_busy + r->failed_lost;
+            csvw_str(w, policy_name(pol[p]));
+            csvw_int(w, reps[i]);
+            csvw_int(w, (int64_t)r->blocks);
+            csvw_int(w, (int64_t)r->lost);
+            csvw_num(w, pct(r->lost, r->blocks));
+            csvw_int(w, (int64_t)r->accesses);
+            csvw_int(w, (int64_t)failed);
+            csvw_num(w, pct(failed, r->accesses));
+            csvw_int(w, (int64_t)r->reimages);
+            csvw_int(w, (int64_t)r->replicas_destroyed);
+            csvw_int(w, (int64_t)r->rereplicated);
+            csvw_int(w, (int64_t)r->relaxed);
+            csvw_int(w, (int64_t)r->max_backlog);
+            csvw_num(w, r->first_loss / 86400);
+            csvw_end(w);
+            if (!slk_opt.quiet)
+                fprintf(stderr, "replplace: %-5s x%d: %llu lost blocks, %llu failed reads (%llu busy, %llu lost), "
+                                "%llu relaxed placements, %.1fs\n",
+                        policy_name(pol[p]), reps[i], (unsigned long long)r->lost, (unsigned long long)failed,
+                        (unsigned long long)r->failed_busy, (unsigned long long)r->failed_lost,
+                        (unsigned long long)r->relaxed, slk_now() - t0);
+        }
+        int pa = -1, ps = -1;
+        for (int p = 0; p < npol; p++)
+            *(pol[p] == RP_ALG2 ? &pa : &ps) = p;
+        if (!slk_opt.quiet && pa >= 0 && ps >= 0) {
+            const struct rp_sim_result *a = &res[pa][i], *s = &res[ps][i];
+            if (a->lost)
+                fprintf(stderr, "replplace: x%d: stock loses %.1fx the blocks alg2 loses\n", reps[i],
+                        (double)s->lost / (double)a->lost);
+            else
+                fprintf(stderr, "replplace: x%d: alg2 loses no block, stock loses %llu\n", reps[i],
+                        (unsigned long long)s->lost);
+        }
+    }
+    free(ev);
+    return SLK_OK;
+}
+
+int main(int argc, char **argv)
+{
+    slk_init("replplace");
+    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {
+        options, parse_opt, "TENANTS [BLOCKS]",
+        "Place block replicas on harvested storage with Algorithm 2: tenants split into a 3 x 3 grid of "
+        "reimage frequency x peak CPU utilization with equal space; replica 1 on the creating server, the "
+        "others in classes with no repeated row or column (per group of 3) and in environments without a "
+        "replica.  BLOCKS (default standard input) has columns block,server; servers are numbered 0, 1, ... "
+        "through the tenants in file order.  Output: block,replica,server,tenant,class."
+        "\vExamples:\n"
+        "  tracegen storage --count 300 > tenants.csv\n"
+        "  printf 'block,server\\nb1,0\\nb2,17\\n' | replplace tenants.csv\n"
+        "  replplace -r 4 --soft --classes classes.csv tenants.csv blocks.csv > placements.csv\n"
+        "  replplace --simulate --blocks 4000000 tenants.csv      # alg2 vs stock at 3 and 4 replicas\n"
+        "  replplace --simulate --events events.csv --days 29 tenants.csv\n"
+        "\nExit status: 0 ok, 1 diversity or space exhausted, 64 usage, 65 bad data, 66 no input, "
+        "73 cannot create output, 74 I/O error.",
+        kids, NULL, NULL};
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+
+    enum rp_policy pol[2];
+    int reps[8];
+    int npol = parse_policies(policy_arg ? policy_arg : simulate ? "alg2,stock" : "alg2", pol, 2);
+    int nrep = parse_replicas(replicas_arg ? replicas_arg : simulate ? "3,4" : "3", reps, 8);
+    if (!simulate && (npol > 1 || nrep > 1))
+        usage_error("%s", "lists of --policy or --replicas need --simulate (placement uses one of each)");
+    if (simulate && blocks_path)
+        usage_error("--simulate creates its own blocks; drop the BLOCKS argument ('%s')", blocks_path);
+    if (!simulate && (events_path || write_events_path))
+        usage_error("%s", "--events and --write-events need --simulate");
+    if (burst.frac_min > burst.frac_max)
+        usage_error("%s", "--burst-min must not exceed --burst-max");
+    if (burst.burst_share + burst.env_burst_share > 1)
+        usage_error("%s", "--burst-share plus --env-burst-share must not exceed 1");
+    if (blocks_path && strcmp(blocks_path, "-") != 0 && strcmp(blocks_path, tenants_path) == 0)
+        usage_error("TENANTS and BLOCKS are the same file ('%s')", blocks_path);
+    if (!blocks_path && strcmp(tenants_path, "-") == 0 && !simulate)
+        usage_error("%s", "TENANTS and BLOCKS cannot both be standard input");
+
+    int st;
+    rp_cluster *c = read_tenants(tenants_path, &st);
+    if (!c)
+        return slk_finish(st);
+    summarize_grid(c);
+    if (classes_path && (st = write_classes(c, classes_path)) != SLK_OK) {
+        rp_cluster_free(c);
+        return slk_finish(st);
+    }
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o) {
+        rp_cluster_free(c);
+        return slk_finish(st);
+    }
+    csvw *w = csvw_new(outf_fp(o));
+    st = simulate ? run_simulate(c, pol, npol, reps, nrep, w) : run_place(c, pol[0], reps[0], w);
+    if (st == SLK_OK && csvw_error(w))
+        st = SLK_EIO;
+    csvw_free(w);
+    st = outf_finish(o, st);
+    rp_cluster_free(c);
+    return slk_finish(st);
+}
