@@ -23,7 +23,7 @@ static const double default_natural[] = {
 void slo_opts_default(struct slo_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->anchor = 345600; /* 1970-01-05T00:00:00Z, a Monday: weeks start on Monday 00:00 UTC */
+    o->anchor = 0; /* epoch-aligned periods, as tracegen(1) and lcmpack's plan (lib/plan.h) use */
     o->period = 0;
     o->nnatural = (int)(sizeof default_natural / sizeof default_natural[0]);
     for (int i = 0; i < o->nnatural; i++)
@@ -289,7 +289,10 @@ void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *
         return;
     }
 
-    double drift = fmax(3 * best_jit, 1.0);
+    /* the snapped grid may drift from the fit by what the data cannot tell
+     * apart: three jitters, a thousandth of a period (timestamps in whole
+     * seconds on a weekly job fitted from four runs), or one second */
+    double drift = fmax(fmax(3 * best_jit, 1e-3 * best_P), 1.0);
     double q = NAN, qd = INFINITY;
     for (int i = 0; i < o->nnatural; i++)
         if (snap_ok(best_P, o->natural[i], o->snap_tol, best_slots, drift) && fabs(best_P - o->natural[i]) < qd) {
@@ -506,6 +509,12 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
             rd[m++] = rd[i];
     if (m > 0) {
         res->d = stats_percentile(rd, m, o->d_pct);
+        if (res->d - res->a > P) {
+            /* a window longer than the period would overlap the next
+             * instance's: the run must be done when the next one may start */
+            res->d = res->a + P;
+            res->capped = 1;
+        }
         double med = stats_median(rd, m);
         double mad = stats_mad(rd, m);
         res->cv = med > 0 ? mad / med : NAN;

@@ -100,6 +100,7 @@ struct slo_result {
     size_t extra;         /* successful rows not used: second run in a period or off schedule */
     size_t reads;         /* usable runs with an output_read */
     int folded;           /* 1 when footnote 5 applied (consumer period longer than P) */
+    int capped;           /* 1 when d was lowered to a + period (window longer than the period) */
     int overridden;       /* 1 when an override changed something */
     struct slo_period per;
     const char *status;   /* "actionable" or the reason (static string) */

@@ -1,0 +1,597 @@
+/* sloinfer — deadlines (SLOs) of periodic jobs from their run history
+ * (Morpheus §4).  Reads one row per run, grouped by job, or raw provenance
+ * events plus the run table (--events), and writes one row per job:
+ *   job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source
+ * The inference itself is lib/slo.c; this file reads, validates and writes.
+ * See sloinfer(1). */
+#include "cli.h"
+#include "csvio.h"
+#include "diag.h"
+#include "keyset.h"
+#include "outfile.h"
+#include "parse.h"
+#include "slo.h"
+
+#include <argp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Times beyond year 5000 (or before 1970) are typos, not telemetry; refusing
+ * them keeps every period index an exact double. */
+#define MAX_TIME 1e11
+
+static const char *input = "-";
+static const char *events_path;
+static const char *override_path;
+static const char *ok_status_list = "ok,success,succeeded,completed,finished,done";
+static struct slo_opts so;
+
+enum {
+    OPT_EVENTS = 1, OPT_OVERRIDE, OPT_PERIOD, OPT_ANCHOR, OPT_NATURAL, OPT_SNAP_TOL, OPT_MATCH_TOL,
+    OPT_MIN_SCORE, OPT_MIN_RUNS, OPT_MAX_CV, OPT_MIN_SLACK, OPT_A_PCT, OPT_D_PCT, OPT_OK_STATUS, OPT_JOB_COL
+};
+
+static const struct argp_option options[] = {
+    {0, 0, 0, 0, "Inputs:", 1},
+    {"events", OPT_EVENTS, "FILE", 0, "Provenance events time,job,instance,file,op (op=read|write, in time order): "
+                                      "build input_avail and output_read from them instead of the run table's columns", 1},
+    {"override", OPT_OVERRIDE, "FILE", 0, "User sign-off: rows job[,period][,a][,d] that replace inferred values "
+                                          "(source 'overridden')", 1},
+    {"ok-status", OPT_OK_STATUS, "LIST", 0, "Status values of successful runs, comma-separated, case-insensitive "
+                                            "(default ok,success,succeeded,completed,finished,done; an empty status is successful)", 1},
+    {"job-col", OPT_JOB_COL, "NAME", 0, "Read the job name from column NAME (same as --col job=NAME)", 1},
+    {0, 0, 0, 0, "Period:", 2},
+    {"period", OPT_PERIOD, "DURATION", 0, "Use this period for every job instead of estimating it (e.g. 1h, 1d)", 2},
+    {"anchor", OPT_ANCHOR, "TIME", 0, "Periods start at ANCHOR + k*period (default 0: epoch-aligned, "
+                                      "days at 00:00 UTC, weeks on Thursday 00:00 UTC)", 2},
+    {"natural", OPT_NATURAL, "LIST", 0, "Natural periods to snap to, comma-separated durations (default "
+                                        "1m,5m,10m,15m,20m,30m,1h,2h,3h,4h,6h,8h,12h,1d,1w)", 2},
+    {"snap-tol", OPT_SNAP_TOL, "FRAC", 0, "Snap to a natural period (else a whole minute, else a second) within "
+                                          "this relative distance (default 0.05), when the snapped grid drifts by "
+                                          "at most 3 jitters over the history", 2},
+    {"match-tol", OPT_MATCH_TOL, "FRAC", 0, "A submit within FRAC*period of the schedule is on schedule (default 0.25)", 2},
+    {"min-score", OPT_MIN_SCORE, "X", 0, "Periodicity score below which a job is not_periodic (default 0.5)", 2},
+    {0, 0, 0, 0, "Deadline:", 3},
+    {"a-pct", OPT_A_PCT, "P", 0, "a is the P-th percentile of input_avail offsets (default 95)", 3},
+    {"d-pct", OPT_D_PCT, "P", 0, "d is the P-th percentile of output_read offsets (default 50)", 3},
+    {"min-runs", OPT_MIN_RUNS, "N", 0, "Fewer usable runs (or reads) than N: too_few_runs/too_few_reads (default 5)", 3},
+    {"max-cv", OPT_MAX_CV, "X", 0, "CV = MAD/median of output_read offsets above X: high_cv (default 0.1)", 3},
+    {"min-slack", OPT_MIN_SLACK, "X", 0, "median (output_read-end)/(end-start) below X: no_slack (default 0.25)", 3},
+    {0}
+};
+
+static double pct_arg(struct argp_state *st, const char *opt, const char *arg)
+{
+    return cli_double(st, opt, arg, 0, 100);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void parse_natural(struct argp_state *st, char *arg)
+{
+    so.nnatural = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (so.nnatural >= SLO_MAX_NATURAL)
+            argp_error(st, "invalid value for --natural: more than %d periods", SLO_MAX_NATURAL);
+        double v;
+        if (parse_duration(tok, &v) < 0 || !(v >= 1))
+            argp_error(st, "invalid value for --natural: '%s' (want durations of at least 1 s, e.g. 1h,1d)", tok);
+        so.natural[so.nnatural++] = v;
+    }
+    qsort(so.natural, (size_t)so.nnatural, sizeof so.natural[0], cmp_dbl);
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+    switch (key) {
+    case OPT_EVENTS: events_path = arg; break;
+    case OPT_OVERRIDE: override_path = arg; break;
+    case OPT_OK_STATUS: ok_status_list = arg; break;
+    case OPT_JOB_COL:
+        if (!*arg)
+            argp_error(st, "invalid value for --job-col: '' (want a column name)");
+        cli_colmap_add("job", arg);
+        break;
+    case OPT_PERIOD: so.period = cli_duration(st, "period", arg, 1); break;
+    case OPT_ANCHOR: so.anchor = cli_time(st, "anchor", arg); break;
+    case OPT_NATURAL: parse_natural(st, arg); break;
+    case OPT_SNAP_TOL: so.snap_tol = cli_double(st, "snap-tol", arg, 0, 0.5); break;
+    case OPT_MATCH_TOL: so.match_tol = cli_double(st, "match-tol", arg, 0.01, 0.5); break;
+    case OPT_MIN_SCORE: so.min_score = cli_double(st, "min-score", arg, 0, 1); break;
+    case OPT_MIN_RUNS: so.min_runs = (int)cli_int(st, "min-runs", arg, 1, 1000000); break;
+    case OPT_MAX_CV: so.max_cv = cli_double(st, "max-cv", arg, 0, 1e9); break;
+    case OPT_MIN_SLACK: so.min_slack = cli_double(st, "min-slack", arg, -1e9, 1e9); break;
+    case OPT_A_PCT: so.a_pct = pct_arg(st, "a-pct", arg); break;
+    case OPT_D_PCT: so.d_pct = pct_arg(st, "d-pct", arg); break;
+    case ARGP_KEY_ARG:
+        if (st->arg_num > 0)
+            argp_error(st, "one input file only (got '%s' and '%s')", input, arg);
+        input = arg;
+        break;
+    default: return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static const char doc[] =
+    "Infer the deadline (SLO) of each periodic job from its run history (Morpheus §4).\v"
+    "Input: one row per run, grouped by job:\n"
+    "  job,instance,submit,start,end,input_avail,output_read,status[,consumer_period]\n"
+    "(input_avail, output_read, status and consumer_period may be empty or absent),\n"
+    "or with --events the run table plus provenance events time,job,instance,file,op.\n"
+    "Output: job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source; a and d\n"
+    "are offsets in seconds from the start of the job's period; status is 'actionable'\n"
+    "or why not (too_few_runs, not_periodic, no_consumer, too_few_reads, high_cv,\n"
+    "no_slack, no_window).\n"
+    "\n"
+    "Examples:\n"
+    "  tracegen runs --count 100 --days 30 | sloinfer > slo.csv\n"
+    "  sloinfer --events events.csv runs.csv -o slo.csv\n"
+    "  sloinfer --override signoff.csv --max-cv 0.2 runs.csv\n"
+    "  sloinfer --period 1d --a-pct 90 --d-pct 25 runs.csv\n"
+    "  sort -t, -k1,1 -s runs.csv | sloinfer      # group by job first (keep the header out of sort)";
+
+/* ---- reading runs ---------------------------------------------------------------- */
+
+struct cols {
+    int job, instance, submit, start, end, ia, rd, status, cp;
+};
+
+static char **ok_status;
+static int n_ok_status;
+static char *ok_status_buf; /* ok_status points into it */
+
+static void split_ok_status(void)
+{
+    char *s = ok_status_buf = xstrdup(ok_status_list), *save = NULL;
+    for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        ok_status = xreallocarray(ok_status, (size_t)n_ok_status + 1, sizeof *ok_status);
+        ok_status[n_ok_status++] = tok;
+    }
+}
+
+static int status_ok(const char *s)
+{
+    if (!s)
+        return 1;
+    for (int i = 0; i < n_ok_status; i++)
+        if (strcasecmp(s, ok_status[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int get_time(csvr *r, int col, double *out, unsigned flags, const char *what)
+{
+    int rc = csvr_get_time(r, col, out, flags | CSVR_NONNEG);
+    if (rc == 1 && *out > MAX_TIME)
+        return csvr_fail(r, "column '%s': time out of range '%s' (after year 5000)", what, csvr_field(r, col));
+    return rc;
+}
+
+static int find_cols(csvr *r, struct cols *c, int need_instance, int form2)
+{
+    if ((c->job = csvr_require(r, "job")) < 0 || (c->submit = csvr_require(r, "submit")) < 0 ||
+        (c->start = csvr_require(r, "start")) < 0 || (c->end = csvr_require(r, "end")) < 0)
+        return -1;
+    c->instance = need_instance ? csvr_require(r, "instance") : csvr_col(r, "instance");
+    if (need_instance && c->instance < 0)
+        return -1;
+    c->ia = form2 ? -1 : csvr_col(r, "input_avail");
+    c->rd = form2 ? -1 : csvr_col(r, "output_read");
+    c->status = csvr_col(r, "status");
+    c->cp = csvr_col(r, "consumer_period");
+    return 0;
+}
+
+/* read_run: the current record as a run; 0 ok, -1 on a data error (reported) */
+static int read_run(csvr *r, const struct cols *c, struct slo_run *run)
+{
+    run->input_avail = run->output_read = run->consumer_period = NAN;
+    if (get_time(r, c->submit, &run->submit, CSVR_REQUIRED, "submit") < 0 ||
+        get_time(r, c->start, &run->start, CSVR_REQUIRED, "start") < 0 ||
+        get_time(r, c->end, &run->end, CSVR_REQUIRED, "end") < 0 ||
+        get_time(r, c->ia, &run->input_avail, 0, "input_avail") < 0 ||
+        get_time(r, c->rd, &run->output_read, 0, "output_read") < 0 ||
+        csvr_get_duration(r, c->cp, &run->consumer_period, CSVR_POSITIVE) < 0)
+        return -1;
+    if (run->end < run->start)
+        return csvr_fail(r, "end before start (start '%s', end '%s')", csvr_field(r, c->start), csvr_field(r, c->end));
+    if (run->start < run->submit)
+        return csvr_fail(r, "start before submit (submit '%s', start '%s')", csvr_field(r, c->submit),
+                         csvr_field(r, c->start));
+    run->ok = status_ok(csvr_field(r, c->status));
+    return 0;
+}
+
+/* ---- overrides ------------------------------------------------------------------------ */
+
+struct ovrow {
+    char *job;
+    long line;
+    int used;
+    struct slo_override ov;
+};
+
+static struct ovrow *ovs;
+static size_t novs;
+
+static int cmp_ovrow(const void *a, const void *b)
+{
+    const struct ovrow *x = a, *y = b;
+    int c = strcmp(x->job, y->job);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int load_overrides(const char *path)
+{
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_require(r, "job");
+    int cp = csvr_col(r, "period"), ca = csvr_col(r, "a"), cd = csvr_col(r, "d");
+    if (cj < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    if (cp < 0 && ca < 0 && cd < 0) {
+        slk_error_at(csvr_path(r), 1, "override file has none of the columns 'period', 'a', 'd'");
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    size_t cap = 0;
+    int rc;
+    while ((rc = csvr_next(r)) > 0) {
+        const char *job = csvr_field(r, cj);
+        if (!job) {
+            csvr_fail(r, "column 'job': missing value");
+            break;
+        }
+        struct slo_override ov = {0};
+        int hp = csvr_get_duration(r, cp, &ov.period, CSVR_POSITIVE);
+        int ha = hp < 0 ? -1 : csvr_get_duration(r, ca, &ov.a, CSVR_NONNEG);
+        int hd = ha < 0 ? -1 : csvr_get_duration(r, cd, &ov.d, CSVR_NONNEG);
+        if (hp < 0 || ha < 0 || hd < 0)
+            break;
+        ov.has_period = hp == 1;
+        ov.has_a = ha == 1;
+        ov.has_d = hd == 1;
+        if (ov.has_a && ov.has_d && !(ov.d > ov.a)) {
+            csvr_fail(r, "d must be after a (a '%s', d '%s')", csvr_field(r, ca), csvr_field(r, cd));
+            break;
+        }
+        if (ov.has_period && ov.has_a && !(ov.a < ov.period)) {
+            csvr_fail(r, "a must be inside the period (a '%s', period '%s')", csvr_field(r, ca), csvr_field(r, cp));
+            break;
+        }
+        ovs = xgrow(ovs, &cap, novs + 1, sizeof *ovs);
+        ovs[novs++] = (struct ovrow){xstrdup(job), csvr_line(r), 0, ov};
+    }
+    st = csvr_status(r);
+    if (rc == 0 && st == SLK_OK) {
+        qsort(ovs, novs, sizeof *ovs, cmp_ovrow);
+        for (size_t i = 1; i < novs; i++)
+            if (strcmp(ovs[i].job, ovs[i - 1].job) == 0) {
+                slk_error_at(csvr_path(r), ovs[i].line, "duplicate job '%s' (first at line %ld)", ovs[i].job,
+                             ovs[i - 1].line);
+                st = SLK_EDATA;
+                break;
+            }
+    }
+    csvr_close(r);
+    return st == SLK_OK ? SLK_OK : st;
+}
+
+static struct ovrow *find_override(const char *job)
+{
+    size_t lo = 0, hi = novs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(ovs[mid].job, job);
+        if (c == 0)
+            return &ovs[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* ---- output and summary ------------------------------------------------------------------- */
+
+static const char *const statuses[] = {"actionable", "too_few_runs", "not_periodic", "no_consumer",
+                                       "too_few_reads", "high_cv", "no_slack", "no_window", NULL};
+static size_t status_count[sizeof statuses / sizeof statuses[0]];
+static size_t njobs, nrows, nfolded, noverridden, snap_count[SLO_SNAP_GIVEN + 1], nextra, nfailed;
+
+static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n)
+{
+    struct ovrow *ov = novs ? find_override(job) : NULL;
+    if (ov)
+        ov->used = 1;
+    struct slo_result res;
+    slo_infer_job(runs, n, &so, ov ? &ov->ov : NULL, &res);
+    csvw_str(w, job);
+    csvw_num(w, res.period);
+    csvw_num(w, res.a);
+    csvw_num(w, res.d);
+    csvw_int(w, (int64_t)res.runs);
+    csvw_num(w, res.cv);
+    csvw_num(w, res.slack_ratio);
+    csvw_str(w, res.status);
+    csvw_num(w, res.consumer_period);
+    csvw_str(w, res.overridden ? "overridden" : "inferred");
+    csvw_end(w);
+
+    njobs++;
+    nrows += n;
+    nextra += res.extra;
+    nfailed += res.failed;
+    nfolded += res.folded;
+    noverridden += res.overridden;
+    if (res.period > 0)
+        snap_count[res.per.snap]++;
+    for (int i = 0; statuses[i]; i++)
+        if (strcmp(statuses[i], res.status) == 0)
+            status_count[i]++;
+}
+
+static void summary(void)
+{
+    if (slk_opt.quiet)
+        return;
+    char buf[512];
+    int len = 0;
+    for (int i = 0; statuses[i]; i++)
+        if (status_count[i])
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%zu %s", len ? ", " : "", status_count[i],
+                            statuses[i]);
+    fprintf(stderr, "sloinfer: %zu jobs from %zu runs: %s\n", njobs, nrows, len ? buf : "none");
+    fprintf(stderr,
+            "sloinfer: periods: %zu natural, %zu whole minutes, %zu whole seconds, %zu unsnapped, %zu given; "
+            "%zu failed and %zu extra or off-schedule runs not used\n",
+            snap_count[SLO_SNAP_NATURAL], snap_count[SLO_SNAP_MINUTE], snap_count[SLO_SNAP_SECOND],
+            snap_count[SLO_SNAP_NONE], snap_count[SLO_SNAP_GIVEN], nfailed, nextra);
+    if (nfolded)
+        fprintf(stderr, "sloinfer: %zu jobs read by consumers with a longer period: deadline folded into the "
+                        "job's own period (footnote 5)\n", nfolded);
+    if (noverridden)
+        fprintf(stderr, "sloinfer: %zu jobs overridden by %s\n", noverridden, override_path);
+    for (size_t i = 0; i < novs; i++)
+        if (!ovs[i].used)
+            slk_warn_at(override_path, ovs[i].line, "override for job '%s' matches no job in the input", ovs[i].job);
+}
+
+/* ---- the two input forms ------------------------------------------------------------------------ */
+
+static int not_grouped(csvr *r, const char *job)
+{
+    return csvr_fail(r, "input not grouped by job: job '%s' appears again after other jobs "
+                        "(sort the runs by job, e.g. with a stable sort on the job column)", job);
+}
+
+/* Form 1: stream the run table, one job in memory at a time. */
+static int run_table(csvr *r, csvw *w)
+{
+    struct cols c;
+    if (find_cols(r, &c, 0, 0) < 0)
+        return SLK_EDATA;
+    group_tracker g;
+    group_init(&g);
+    keyset *inst = NULL;
+    struct slo_run *runs = NULL;
+    size_t n = 0, cap = 0;
+    char *job = NULL;
+    int rc;
+    while ((rc = csvr_next(r)) > 0) {
+        const char *j = csvr_field(r, c.job);
+        if (!j) {
+            csvr_fail(r, "column 'job': missing value");
+            break;
+        }
+        int gc = group_check(&g, j);
+        if (gc < 0) {
+            not_grouped(r, j);
+            break;
+        }
+        if (gc == 1) {
+            if (job)
+                emit(w, job, runs, n);
+            free(job);
+            job = xstrdup(j);
+            n = 0;
+            keyset_free(inst);
+            inst = keyset_new();
+        }
+        runs = xgrow(runs, &cap, n + 1, sizeof *runs);
+        if (read_run(r, &c, &runs[n]) < 0)
+            break;
+        const char *in = csvr_field(r, c.instance);
+        if (in && !keyset_add(inst, in)) {
+            csvr_fail(r, "duplicate instance '%s' of job '%s'", in, job);
+            break;
+        }
+        n++;
+        slk_progress("runs", (uint64_t)csvr_line(r), 0);
+    }
+    slk_progress_done();
+    int st = csvr_status(r);
+    if (rc == 0 && st == SLK_OK && job)
+        emit(w, job, runs, n);
+    free(job);
+    free(runs);
+    keyset_free(inst);
+    group_free(&g);
+    return st;
+}
+
+/* Form 2: the run table in memory (runs are joined to events by job and
+ * instance), then one pass over the time-ordered events. */
+struct row {
+    size_t job; /* index into names */
+    long prov;
+    struct slo_run run;
+};
+
+static int run_events(csvr *r, csvw *w)
+{
+    struct cols c;
+    if (find_cols(r, &c, 1, 1) < 0)
+        return SLK_EDATA;
+    group_tracker g;
+    group_init(&g);
+    slo_prov *prov = slo_prov_new();
+    struct row *rows = NULL;
+    char **names = NULL;
+    size_t nrow = 0, caprow = 0, nname = 0, capname = 0;
+    int rc, st = SLK_OK;
+    while ((rc = csvr_next(r)) > 0) {
+        const char *j = csvr_field(r, c.job), *in = csvr_field(r, c.instance);
+        if (!j || !in) {
+            csvr_fail(r, "column '%s': missing value (the events are joined on job and instance)",
+                      !j ? "job" : "instance");
+            break;
+        }
+        int gc = group_check(&g, j);
+        if (gc < 0) {
+            not_grouped(r, j);
+            break;
+        }
+        if (gc == 1) {
+            names = xgrow(names, &capname, nname + 1, sizeof *names);
+            names[nname++] = xstrdup(j);
+        }
+        rows = xgrow(rows, &caprow, nrow + 1, sizeof *rows);
+        struct row *rw = &rows[nrow];
+        rw->job = nname - 1;
+        if (read_run(r, &c, &rw->run) < 0)
+            break;
+        rw->prov = slo_prov_add_run(prov, j, in, rw->run.start);
+        if (rw->prov < 0) {
+            csvr_fail(r, "duplicate instance '%s' of job '%s'", in, j);
+            break;
+        }
+        nrow++;
+    }
+    st = csvr_status(r);
+    group_free(&g);
+
+    size_t nev = 0;
+    if (st == SLK_OK) {
+        csvr *e = csvr_open(events_path, 0, &st);
+        if (e) {
+            int ct = csvr_require(e, "time"), cj = ct < 0 ? -1 : csvr_require(e, "job");
+            int ci = cj < 0 ? -1 : csvr_require(e, "instance"), cf = ci < 0 ? -1 : csvr_require(e, "file");
+            int co = cf < 0 ? -1 : csvr_require(e, "op");
+            double last = -INFINITY;
+            while (co >= 0 && (rc = csvr_next(e)) > 0) {
+                double t;
+                if (get_time(e, ct, &t, CSVR_REQUIRED, "time") < 0)
+                    break;
+                if (t < last) {
+                    csvr_fail(e, "events not in time order ('%s' after a later event); sort them by time first",
+                              csvr_field(e, ct));
+                    break;
+                }
+                last = t;
+                const char *f = csvr_field(e, cf), *op = csvr_field(e, co);
+                const char *ej = csvr_field(e, cj), *ei = csvr_field(e, ci);
+                if (!f) {
+                    csvr_fail(e, "column 'file': missing value");
+                    break;
+                }
+                enum slo_op o;
+                if (op && (strcasecmp(op, "read") == 0 || strcasecmp(op, "r") == 0))
+                    o = SLO_READ;
+                else if (op && (strcasecmp(op, "write") == 0 || strcasecmp(op, "w") == 0))
+                    o = SLO_WRITE;
+                else {
+                    csvr_fail(e, "column 'op': want 'read' or 'write', got '%s'", op ? op : "");
+                    break;
+                }
+                slo_prov_event(prov, t, ej ? ej : "", ei ? ei : "", f, o);
+                nev++;
+                slk_progress("events", (uint64_t)csvr_line(e), 0);
+            }
+            slk_progress_done();
+            st = co < 0 ? SLK_EDATA : csvr_status(e);
+            csvr_close(e);
+        }
+    }
+    if (st == SLK_OK) {
+        if (!slk_opt.quiet)
+            fprintf(stderr, "sloinfer: %zu events on %zu files joined to %zu runs\n", nev, slo_prov_nfiles(prov),
+                    nrow);
+        struct slo_run *runs = NULL;
+        size_t cap = 0;
+        for (size_t i = 0; i < nrow;) {
+            size_t k = i, n = 0;
+            while (k < nrow && rows[k].job == rows[i].job) {
+                runs = xgrow(runs, &cap, n + 1, sizeof *runs);
+                runs[n] = rows[k].run;
+                slo_prov_result(prov, rows[k].prov, &runs[n].input_avail, &runs[n].output_read);
+                n++;
+                k++;
+            }
+            emit(w, names[rows[i].job], runs, n);
+            i = k;
+        }
+        free(runs);
+    }
+    for (size_t i = 0; i < nname; i++)
+        free(names[i]);
+    free(names);
+    free(rows);
+    slo_prov_free(prov);
+    return st;
+}
+
+int main(int argc, char **argv)
+{
+    slk_init("sloinfer");
+    slo_opts_default(&so);
+    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {options, parse_opt, "[RUNS]", doc, kids, 0, 0};
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    split_ok_status();
+
+    int st = SLK_OK;
+    if (override_path && (st = load_overrides(override_path)) != SLK_OK)
+        return slk_finish(st);
+    csvr *r = csvr_open(input, 0, &st);
+    if (!r)
+        return slk_finish(st);
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o) {
+        csvr_close(r);
+        return slk_finish(st);
+    }
+    csvw *w = csvw_new(outf_fp(o));
+    static const char *const header[] = {"job", "period", "a", "d", "runs", "cv", "slack_ratio", "status",
+                                         "consumer_period", "source", NULL};
+    csvw_header(w, header);
+    st = events_path ? run_events(r, w) : run_table(r, w);
+    csvr_close(r);
+    if (st == SLK_OK)
+        summary();
+    if (st == SLK_OK && csvw_error(w)) {
+        slk_error("write error");
+        st = SLK_EIO;
+    }
+    csvw_free(w);
+    for (size_t i = 0; i < novs; i++)
+        free(ovs[i].job);
+    free(ovs);
+    free(ok_status_buf);
+    free(ok_status);
+    return slk_finish(outf_finish(o, st));
+}
