@@ -164,8 +164,9 @@ int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opt
         }
         /* C: free tokens to the waiting tasks in cyclic order after the last served */
         if (nreq) {
+            size_t from = ptr;
             for (size_t j = 1; j <= n; j++) {
-                size_t i = (ptr + j) % n;
+                size_t i = (from + j) % n;
                 if (!g.want[i])
                     continue;
                 g.want[i] = 0;
