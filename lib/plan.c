@@ -399,14 +399,18 @@ int plan_remove_job(plan *p, const char *job)
             p->res[e->ids[k]].removed = 1;
             n++;
         }
-    if (n) {
-        memset(p->load_cores, 0, (size_t)p->nsteps * sizeof(double));
-        memset(p->load_mem, 0, (size_t)p->nsteps * sizeof(double));
-        for (size_t i = 0; i < p->nres; i++)
-            if (!p->res[i].removed)
-                add_load(p, &p->res[i], 1.0);
-    }
+    if (n)
+        plan_recompute_load(p);
     return n;
+}
+
+void plan_recompute_load(plan *p)
+{
+    memset(p->load_cores, 0, (size_t)p->nsteps * sizeof(double));
+    memset(p->load_mem, 0, (size_t)p->nsteps * sizeof(double));
+    for (size_t i = 0; i < p->nres; i++)
+        if (!p->res[i].removed)
+            add_load(p, &p->res[i], 1.0);
 }
 
 int plan_alloc_at(const plan *p, const char *job, double T, int64_t *containers, double *cores,

@@ -178,6 +178,9 @@ size_t plan_add(plan *p, struct plan_res *r);
 /* plan_remove_job: mark every reservation of job removed and subtract its
  * load; returns how many were removed. */
 int plan_remove_job(plan *p, const char *job);
+/* plan_recompute_load: rebuild the load profile from the reservations not
+ * marked removed (after setting `removed` on some by hand). */
+void plan_recompute_load(plan *p);
 /* plan_has_job: 1 when job has a (not removed) reservation. */
 int plan_has_job(const plan *p, const char *job);
 

@@ -1,0 +1,967 @@
+/* lcmpack — pack periodic reservations over the LCM of their periods with
+ * LowCost (Morpheus §6, §7 "Adjusting LowCost").
+ *
+ *   lcmpack --slo SLO.csv --capacity cores=N,mem=M [--plan PLAN] [OPTION...] [SKYLINE]
+ *
+ * Joins skyfit's skylines (SKYLINE or stdin: job,step,offset,alloc
+ * [,cores,mem_mb][,gang]) with sloinfer's SLOs (--slo: job,period,a,d
+ * [,status][,source][,cv][,problematic]), turns each job into a request
+ * (periodic when its period divides the LCM, else one request per instance
+ * in the --at cycle), places the requests with lib/lowcost into the plan
+ * (lib/plan, loaded from --plan when given, whose reservations stay put) and
+ * writes the plan, or YARN reservation bodies with --format yarn.  The model
+ * and the options are in lcmpack(1).
+ */
+#include "cli.h"
+#include "csvio.h"
+#include "diag.h"
+#include "keyset.h"
+#include "lowcost.h"
+#include "outfile.h"
+#include "parse.h"
+#include "plan.h"
+#include "stats.h"
+
+#include <argp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- options ----------------------------------------------------------------- */
+
+#define MAX_LIST 4096
+
+static struct {
+    const char *input;
+    const char *slo;
+    const char *plan_in;
+    const char *plan_out;
+    const char *load_out;
+    const char *report;
+    const char *cap_file;
+    double cap_cores, cap_mem;
+    int have_cap;
+    double lcm, step;
+    int have_lcm, have_step;
+    double at;
+    int have_at;
+    double cont_cores, cont_mem;
+    int replan, strict, yarn, earliest;
+    const char *queue;
+    double problematic_cv;
+    double align_weight;
+    int ends, chunks;
+    int nremove, nprob;
+    const char *remove[MAX_LIST];
+    const char *prob[MAX_LIST];
+} opt = {
+    .lcm = 86400, .step = 60, .cont_cores = 1, .cont_mem = 1024, .queue = "dedicated",
+    .problematic_cv = -1, .align_weight = 0.25, .ends = 48, .chunks = 16,
+};
+
+enum {
+    OPT_SLO = 1, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
+    OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
+    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY
+};
+
+static const struct argp_option options[] = {
+    {0, 0, 0, 0, "Requests and plan:", 1},
+    {"slo", OPT_SLO, "FILE", 0, "sloinfer output job,period,a,d[,status][,source][,cv][,problematic] (the join "
+                                "with the skylines; required unless only --plan/--remove)", 1},
+    {"plan", OPT_PLAN, "FILE", 0, "Existing plan: its reservations stay where they are", 1},
+    {"replan", OPT_REPLAN, 0, 0, "Re-place jobs of --plan that have a new request (default: keep them)", 1},
+    {"remove", OPT_REMOVE, "JOB", 0, "Free every reservation of JOB (repeatable)", 1},
+    {"at", OPT_AT, "TIME", 0, "Start of the cycle to plan one-off instances in (off-kilter jobs) and to date "
+                              "YARN reservations from; once reservations that ended before it are dropped", 1},
+    {0, 0, 0, 0, "Cluster and geometry:", 2},
+    {"capacity", OPT_CAP, "cores=N,mem=M", 0, "Constant cluster capacity (mem in MB)", 2},
+    {"capacity-file", OPT_CAP_FILE, "FILE", 0, "Capacity over the cycle: CSV t,cores,mem_mb (t = offset in s)", 2},
+    {"lcm", OPT_LCM, "DUR", 0, "Cap on the plan's cycle, the LCM of the periods (default 1d)", 2},
+    {"step", OPT_STEP, "DUR", 0, "Plan step (default 60s; with --plan: the plan's)", 2},
+    {"container", OPT_CONTAINER, "cores=C,mem=M", 0, "Container size when the skyline has no cores/mem_mb "
+                                                     "columns (default cores=1,mem=1024)", 2},
+    {0, 0, 0, 0, "Placement:", 3},
+    {"problematic", OPT_PROB, "JOB", 0, "Treat JOB as problematic: alignment penalty (repeatable)", 3},
+    {"problematic-cv", OPT_PROB_CV, "X", 0, "Jobs whose SLO cv exceeds X are problematic (default: off)", 3},
+    {"align-weight", OPT_ALIGN, "W", 0, "Weight of the alignment penalty, cost units (default 0.25)", 3},
+    {"ends", OPT_ENDS, "N", 0, "End points tried per job at most, spread evenly (default 48; 0: all)", 3},
+    {"chunks", OPT_CHUNKS, "N", 0, "Gangs of a stage are placed in N chunks (default 16; 0: one gang at a time)", 3},
+    {"strategy", OPT_STRATEGY, "NAME", 0, "lowcost (default) or earliest (every job at its earliest start, "
+                                          "the no-planning reference)", 3},
+    {0, 0, 0, 0, "Output:", 4},
+    {"format", OPT_FORMAT, "FMT", 0, "plan (default) or yarn: one JSON body per line for YARN's "
+                                     "reservation/submit REST call", 4},
+    {"queue", OPT_QUEUE, "NAME", 0, "YARN reservation queue (default dedicated)", 4},
+    {"plan-out", OPT_PLAN_OUT, "FILE", 0, "Also write the plan to FILE (with --format yarn)", 4},
+    {"load", OPT_LOAD, "FILE", 0, "Write the load profile t,cores,mem_mb,cost to FILE", 4},
+    {"report", OPT_REPORT, "FILE", 0, "Write one row per decision (placed, kept, rejected, skipped, removed, "
+                                      "expired) to FILE", 4},
+    {"strict", OPT_STRICT, 0, 0, "Exit 1 when a request is rejected", 4},
+    {0}
+};
+
+struct kvctx {
+    const char *what;
+    double cores, mem;
+    int has_c, has_m, bad;
+    char badkey[64];
+};
+
+static int kv_cb(const char *k, const char *v, void *ctx)
+{
+    struct kvctx *c = ctx;
+    double x;
+    if (parse_double(v, &x, 0) < 0 || !(x > 0)) {
+        c->bad = 2;
+        snprintf(c->badkey, sizeof c->badkey, "%s", k);
+        return -1;
+    }
+    if (strcmp(k, "cores") == 0) {
+        c->cores = x;
+        c->has_c = 1;
+    } else if (strcmp(k, "mem") == 0 || strcmp(k, "mem_mb") == 0) {
+        c->mem = x;
+        c->has_m = 1;
+    } else {
+        c->bad = 1;
+        snprintf(c->badkey, sizeof c->badkey, "%s", k);
+        return -1;
+    }
+    return 0;
+}
+
+static void parse_shape(struct argp_state *st, const char *name, const char *arg, double *cores, double *mem)
+{
+    struct kvctx c = {0};
+    char *s = xstrdup(arg);
+    int rc = parse_kv_list(s, kv_cb, &c);
+    free(s);
+    if (rc < 0 || !c.has_c || !c.has_m)
+        argp_error(st, "invalid value for --%s: '%s' (want cores=N,mem=M with positive numbers%s%s)", name, arg,
+                   c.bad == 1 ? "; unknown key " : "", c.bad == 1 ? c.badkey : "");
+    *cores = c.cores;
+    *mem = c.mem;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+    switch (key) {
+    case OPT_SLO: opt.slo = arg; break;
+    case OPT_PLAN: opt.plan_in = arg; break;
+    case OPT_PLAN_OUT: opt.plan_out = arg; break;
+    case OPT_LOAD: opt.load_out = arg; break;
+    case OPT_REPORT: opt.report = arg; break;
+    case OPT_CAP: parse_shape(st, "capacity", arg, &opt.cap_cores, &opt.cap_mem); opt.have_cap = 1; break;
+    case OPT_CAP_FILE: opt.cap_file = arg; break;
+    case OPT_LCM: opt.lcm = cli_duration(st, "lcm", arg, 1); opt.have_lcm = 1; break;
+    case OPT_STEP: opt.step = cli_duration(st, "step", arg, 1); opt.have_step = 1; break;
+    case OPT_AT: opt.at = cli_time(st, "at", arg); opt.have_at = 1; break;
+    case OPT_CONTAINER: parse_shape(st, "container", arg, &opt.cont_cores, &opt.cont_mem); break;
+    case OPT_REPLAN: opt.replan = 1; break;
+    case OPT_STRICT: opt.strict = 1; break;
+    case OPT_REMOVE:
+        if (opt.nremove >= MAX_LIST)
+            argp_error(st, "too many --remove options");
+        opt.remove[opt.nremove++] = arg;
+        break;
+    case OPT_PROB:
+        if (opt.nprob >= MAX_LIST)
+            argp_error(st, "too many --problematic options");
+        opt.prob[opt.nprob++] = arg;
+        break;
+    case OPT_PROB_CV: opt.problematic_cv = cli_double(st, "problematic-cv", arg, 0, 1e300); break;
+    case OPT_ALIGN: opt.align_weight = cli_double(st, "align-weight", arg, 0, 1e6); break;
+    case OPT_ENDS: opt.ends = (int)cli_int(st, "ends", arg, 0, 1000000); break;
+    case OPT_CHUNKS: opt.chunks = (int)cli_int(st, "chunks", arg, 0, 1000000); break;
+    case OPT_FORMAT:
+        if (strcmp(arg, "plan") == 0)
+            opt.yarn = 0;
+        else if (strcmp(arg, "yarn") == 0)
+            opt.yarn = 1;
+        else
+            argp_error(st, "invalid value for --format: '%s' (plan or yarn)", arg);
+        break;
+    case OPT_STRATEGY:
+        if (strcmp(arg, "lowcost") == 0)
+            opt.earliest = 0;
+        else if (strcmp(arg, "earliest") == 0)
+            opt.earliest = 1;
+        else
+            argp_error(st, "invalid value for --strategy: '%s' (lowcost or earliest)", arg);
+        break;
+    case OPT_QUEUE: opt.queue = arg; break;
+    case ARGP_KEY_ARG:
+        if (opt.input)
+            argp_error(st, "one skyline FILE only (got '%s' and '%s')", opt.input, arg);
+        opt.input = arg;
+        break;
+    case ARGP_KEY_END:
+        if (opt.have_cap && opt.cap_file)
+            argp_error(st, "--capacity and --capacity-file exclude each other");
+        if (!opt.have_cap && !opt.cap_file)
+            argp_error(st, "the cluster capacity is required: --capacity cores=N,mem=M or --capacity-file FILE");
+        if (!opt.slo && !opt.plan_in)
+            argp_error(st, "nothing to do: give --slo FILE (new requests) and/or --plan FILE");
+        if (!opt.slo && opt.input)
+            argp_error(st, "a skyline FILE needs --slo FILE (the SLOs to join it with)");
+        if (opt.lcm != floor(opt.lcm) || opt.step != floor(opt.step))
+            argp_error(st, "--lcm and --step must be whole seconds");
+        if (fmod(opt.lcm, opt.step) != 0)
+            argp_error(st, "--lcm %g s is not a multiple of --step %g s", opt.lcm, opt.step);
+        if (opt.lcm / opt.step > 10000000)
+            argp_error(st, "--lcm/--step gives more than 10,000,000 steps");
+        if (opt.plan_out && !opt.yarn)
+            argp_error(st, "--plan-out goes with --format yarn (the plan itself is the output otherwise)");
+        if (opt.yarn && !opt.have_at)
+            argp_error(st, "--format yarn needs --at TIME (the cycle to date the reservations from)");
+        if (opt.have_at && fmod(opt.at, opt.lcm) != 0) {
+            char b[32];
+            argp_error(st, "--at %s is not the start of a cycle (a multiple of --lcm %g s since the epoch)",
+                       parse_time_format(opt.at, b), opt.lcm);
+        }
+        break;
+    default: return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+/* ---- requests ---------------------------------------------------------------- */
+
+struct slo_row {
+    char *job;
+    double period, a, d, cv;
+    int problematic;        /* -1 unknown (column absent/empty) */
+    int usable;             /* status actionable/overridden (or no status column) */
+    char *status;
+    long line;
+    int used;
+};
+
+struct job {
+    char *job;
+    long line;              /* first skyline line */
+    double cores, mem_mb;
+    struct lowcost_stage *st;
+    long nst;
+};
+
+static struct slo_row *slos;
+static size_t nslo, slocap;
+static struct job *jobs;
+static size_t njobs, jobcap;
+
+static int slo_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct slo_row *)a)->job, ((const struct slo_row *)b)->job);
+}
+
+static struct slo_row *slo_find(const char *job)
+{
+    struct slo_row key = {.job = (char *)job};
+    return bsearch(&key, slos, nslo, sizeof *slos, slo_cmp);
+}
+
+static int parse_bool(const char *s, int *v)
+{
+    if (!strcasecmp(s, "1") || !strcasecmp(s, "true") || !strcasecmp(s, "yes"))
+        *v = 1;
+    else if (!strcasecmp(s, "0") || !strcasecmp(s, "false") || !strcasecmp(s, "no"))
+        *v = 0;
+    else
+        return -1;
+    return 0;
+}
+
+static int read_slo(const char *path)
+{
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_require(r, "job"), cp = csvr_require(r, "period"), ca = csvr_require(r, "a"),
+        cd = csvr_require(r, "d");
+    int cs = csvr_col(r, "status"), csrc = csvr_col(r, "source"), ccv = csvr_col(r, "cv"),
+        cpr = csvr_col(r, "problematic");
+    if (cj < 0 || cp < 0 || ca < 0 || cd < 0) {
+        st = csvr_status(r);
+        csvr_close(r);
+        return st ? st : SLK_EDATA;
+    }
+    int rc;
+    while ((rc = csvr_next(r)) > 0) {
+        const char *job = csvr_field(r, cj);
+        if (!job) {
+            csvr_fail(r, "column 'job': missing value");
+            break;
+        }
+        const char *status = cs >= 0 ? csvr_field(r, cs) : NULL;
+        const char *source = csrc >= 0 ? csvr_field(r, csrc) : NULL;
+        int usable = cs < 0 || (status && (!strcmp(status, "actionable") || !strcmp(status, "overridden"))) ||
+                     (source && !strcmp(source, "overridden"));
+        struct slo_row s = {.line = csvr_line(r), .usable = usable, .problematic = -1, .cv = NAN};
+        if (usable) {
+            if (csvr_get_duration(r, cp, &s.period, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
+                csvr_get_duration(r, ca, &s.a, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+                csvr_get_duration(r, cd, &s.d, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+                break;
+            if (!(s.a < s.d)) {
+                csvr_fail(r, "job '%s': deadline d %g is not after the earliest start a %g", job, s.d, s.a);
+                break;
+            }
+            if (s.a >= s.period) {
+                csvr_fail(r, "job '%s': earliest start a %g is not inside the period %g", job, s.a, s.period);
+                break;
+            }
+            if (s.d - s.a > s.period) {
+                csvr_fail(r, "job '%s': window d - a = %g s is longer than the period %g s", job, s.d - s.a,
+                          s.period);
+                break;
+            }
+            if (ccv >= 0 && csvr_get_double(r, ccv, &s.cv, CSVR_NONNEG) < 0)
+                break;
+            const char *pv = cpr >= 0 ? csvr_field(r, cpr) : NULL;
+            if (pv && parse_bool(pv, &s.problematic) < 0) {
+                csvr_fail(r, "column 'problematic': invalid value '%s' (0/1, true/false, yes/no)", pv);
+                break;
+            }
+        }
+        s.job = xstrdup(job);
+        s.status = xstrdup(status ? status : "");
+        slos = xgrow(slos, &slocap, nslo + 1, sizeof *slos);
+        slos[nslo++] = s;
+    }
+    st = csvr_status(r);
+    if (st == SLK_OK) {
+        qsort(slos, nslo, sizeof *slos, slo_cmp);
+        for (size_t i = 1; i < nslo; i++)
+            if (strcmp(slos[i].job, slos[i - 1].job) == 0) {
+                long l1 = slos[i].line < slos[i - 1].line ? slos[i].line : slos[i - 1].line;
+                long l2 = slos[i].line < slos[i - 1].line ? slos[i - 1].line : slos[i].line;
+                slk_error_at(csvr_path(r), l2, "job '%s' has a second SLO row (first at line %ld)", slos[i].job, l1);
+                st = SLK_EDATA;
+                break;
+            }
+    }
+    csvr_close(r);
+    return st;
+}
+
+/* The skyline of one job, resampled to the plan step: stage j covers
+ * [j S, (j+1) S) of the job's own time; its demand is the area of the
+ * skyline there over S (container-steps, rounded up), its maximum
+ * parallelism the highest alloc overlapping it, its gang the largest gang. */
+struct skyrow {
+    double off, alloc;
+    int32_t gang;
+};
+
+static int finish_job(csvr *r, struct job *j, struct skyrow *rows, size_t n, double S)
+{
+    double dt = S;
+    if (n >= 2) {
+        dt = rows[1].off - rows[0].off;
+        for (size_t i = 2; i < n; i++)
+            if (fabs((rows[i].off - rows[i - 1].off) - dt) > 1e-6 * dt) {
+                slk_error_at(csvr_path(r), j->line, "job '%s': skyline offsets are not evenly spaced (%g s, then %g s)",
+                             j->job, dt, rows[i].off - rows[i - 1].off);
+                return -1;
+            }
+    }
+    double t0 = rows[0].off, end = rows[n - 1].off - t0 + dt;
+    long ns = (long)ceil(end / S - 1e-9);
+    double *area = xcalloc((size_t)ns, sizeof(double));
+    double *mx = xcalloc((size_t)ns, sizeof(double));
+    int32_t *gg = xcalloc((size_t)ns, sizeof(int32_t));
+    for (size_t i = 0; i < n; i++) {
+        double s0 = rows[i].off - t0, s1 = s0 + dt;
+        for (long k = (long)floor(s0 / S); k < ns && k * S < s1; k++) {
+            double lo = fmax(s0, k * S), hi = fmin(s1, (k + 1) * S);
+            if (hi <= lo || rows[i].alloc <= 0)
+                continue;
+            area[k] += rows[i].alloc * (hi - lo) / S;
+            if (rows[i].alloc > mx[k])
+                mx[k] = rows[i].alloc;
+            if (rows[i].gang > gg[k])
+                gg[k] = rows[i].gang;
+        }
+    }
+    j->st = xcalloc((size_t)ns, sizeof *j->st);
+    j->nst = 0;
+    for (long k = 0; k < ns; k++) {
+        int64_t dem = (int64_t)ceil(area[k] - 1e-9);
+        if (dem <= 0)
+            continue; /* idle steps: the allocation stays contiguous without them */
+        if (dem > INT32_MAX / 2 || mx[k] > INT32_MAX / 2) {
+            slk_error_at(csvr_path(r), j->line, "job '%s': demand too large", j->job);
+            free(area), free(mx), free(gg);
+            return -1;
+        }
+        struct lowcost_stage *s = &j->st[j->nst++];
+        s->demand = dem;
+        s->maxpar = (int32_t)ceil(mx[k] - 1e-9);
+        s->gang = gg[k] > 0 ? gg[k] : 1;
+        if (s->maxpar < s->gang)
+            s->maxpar = s->gang;
+    }
+    free(area), free(mx), free(gg);
+    return 0;
+}
+
+static int read_skylines(const char *path, double S)
+{
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_require(r, "job"), co = csvr_require(r, "offset"), ca = csvr_require(r, "alloc");
+    int cc = csvr_col(r, "cores"), cm = csvr_col(r, "mem_mb"), cg = csvr_col(r, "gang");
+    if (cj < 0 || co < 0 || ca < 0) {
+        st = csvr_status(r);
+        csvr_close(r);
+        return st ? st : SLK_EDATA;
+    }
+    if ((cc >= 0) != (cm >= 0)) {
+        slk_error_at(csvr_path(r), 1, "column '%s' without column '%s' (give both or neither)",
+                     cc >= 0 ? "cores" : "mem_mb", cc >= 0 ? "mem_mb" : "cores");
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    group_tracker g;
+    group_init(&g);
+    struct skyrow *rows = NULL;
+    size_t n = 0, cap = 0;
+    struct job *cur = NULL;
+    int rc;
+    while ((rc = csvr_next(r)) > 0) {
+        const char *job = csvr_field(r, cj);
+        if (!job) {
+            csvr_fail(r, "column 'job': missing value");
+            break;
+        }
+        int gc = group_check(&g, job);
+        if (gc < 0) {
+            csvr_fail(r, "job '%s' comes back after other jobs: input not grouped by job", job);
+            break;
+        }
+        double off, alloc, c = opt.cont_cores, m = opt.cont_mem;
+        int64_t gang = 1;
+        if (csvr_get_double(r, co, &off, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+            csvr_get_double(r, ca, &alloc, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            break;
+        if (cc >= 0 && (csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+                        csvr_get_double(r, cm, &m, CSVR_REQUIRED | CSVR_NONNEG) < 0))
+            break;
+        if (cg >= 0 && csvr_get_int64(r, cg, &gang, CSVR_POSITIVE) < 0)
+            break;
+        if (gang > 1000000) {
+            csvr_fail(r, "column 'gang': %lld is too large", (long long)gang);
+            break;
+        }
+        if (c == 0 && m == 0) {
+            csvr_fail(r, "container of 0 cores and 0 MB");
+            break;
+        }
+        if (alloc > 1e8) {
+            csvr_fail(r, "column 'alloc': %g containers is too large", alloc);
+            break;
+        }
+        if (gc == 1) {
+            if (cur && n && finish_job(r, cur, rows, n, S) < 0) {
+                st = SLK_EDATA;
+                break;
+            }
+            jobs = xgrow(jobs, &jobcap, njobs + 1, sizeof *jobs);
+            cur = &jobs[njobs++];
+            memset(cur, 0, sizeof *cur);
+            cur->job = xstrdup(job);
+            cur->line = csvr_line(r);
+            cur->cores = c;
+            cur->mem_mb = m;
+            n = 0;
+        } else {
+            if (off <= rows[n - 1].off) {
+                csvr_fail(r, "job '%s': offset %g not after the previous %g (rows sorted by offset)", job, off,
+                          rows[n - 1].off);
+                break;
+            }
+            if (c != cur->cores || m != cur->mem_mb) {
+                csvr_fail(r, "job '%s': container size changes within the job", job);
+                break;
+            }
+        }
+        rows = xgrow(rows, &cap, n + 1, sizeof *rows);
+        rows[n].off = off;
+        rows[n].alloc = alloc;
+        rows[n].gang = (int32_t)gang;
+        n++;
+    }
+    if (st == SLK_OK)
+        st = csvr_status(r);
+    if (st == SLK_OK && cur && n && finish_job(r, cur, rows, n, S) < 0)
+        st = SLK_EDATA;
+    free(rows);
+    group_free(&g);
+    csvr_close(r);
+    return st;
+}
+
+/* ---- report ------------------------------------------------------------------ */
+
+static csvw *rep;
+static long n_placed, n_rejected, n_kept, n_skipped, n_removed, n_expired, n_requests;
+
+static void report(const char *job, const char *kind, int64_t instance, const char *status, long start, long len,
+                   long step, double cost, double pen, const char *why)
+{
+    if (!strcmp(status, "rejected") && !rep && !slk_opt.quiet) {
+        if (strcmp(kind, "once") == 0)
+            fprintf(stderr, "%s: job '%s' instance %lld: not placed: %s\n", slk_progname, job, (long long)instance,
+                    why);
+        else
+            fprintf(stderr, "%s: job '%s': not placed: %s\n", slk_progname, job, why);
+    }
+    if (!rep)
+        return;
+    csvw_str(rep, job);
+    csvw_str(rep, kind);
+    if (instance >= 0)
+        csvw_int(rep, instance);
+    else
+        csvw_str(rep, NULL);
+    csvw_str(rep, status);
+    if (len > 0) {
+        csvw_int(rep, (int64_t)start * step);
+        csvw_int(rep, (int64_t)(start + len) * step);
+    } else {
+        csvw_str(rep, NULL);
+        csvw_str(rep, NULL);
+    }
+    csvw_num(rep, cost);
+    csvw_num(rep, pen);
+    csvw_str(rep, why);
+    csvw_end(rep);
+}
+
+/* ---- YARN -------------------------------------------------------------------- */
+
+static void json_str(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(fp, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(fp, "\\u%04x", c);
+        else
+            fputc(c, fp);
+    }
+    fputc('"', fp);
+}
+
+/* One JSON body per reservation: the exact allocation as consecutive
+ * requests (R_ORDER_NO_GAP = 3), arrival/deadline its own first and last
+ * instant, periodic ones with recurrence-expression = period in ms. */
+static void write_yarn(const plan *p, FILE *fp)
+{
+    for (size_t k = 0; k < p->nres; k++) {
+        const struct plan_res *r = &p->res[k];
+        if (r->removed)
+            continue;
+        double base = r->kind == PLAN_PERIODIC ? opt.at : (double)r->cycle * (double)p->lcm;
+        long long arr = llround((base + (double)r->start * p->step) * 1000);
+        long long dl = arr + (long long)r->len * p->step * 1000;
+        fprintf(fp, "{\"queue\":");
+        json_str(fp, opt.queue);
+        fprintf(fp, ",\"reservation-definition\":{\"arrival\":%lld,\"deadline\":%lld,\"reservation-name\":", arr, dl);
+        if (r->kind == PLAN_ONCE) {
+            size_t nlen = strlen(r->job) + 32;
+            char *nm = xmalloc(nlen);
+            snprintf(nm, nlen, "%s#%lld", r->job, (long long)r->instance);
+            json_str(fp, nm);
+            free(nm);
+        } else {
+            json_str(fp, r->job);
+        }
+        if (r->kind == PLAN_PERIODIC)
+            fprintf(fp, ",\"recurrence-expression\":\"%lld\"", llround(r->period * 1000));
+        fprintf(fp, ",\"reservation-requests\":{\"reservation-request-interpreter\":3,\"reservation-request\":[");
+        long long vc = (long long)ceil(r->cores - 1e-9), mem = (long long)ceil(r->mem_mb - 1e-9);
+        for (long j = 0; j < r->len;) {
+            long e = j + 1;
+            while (e < r->len && r->containers[e] == r->containers[j])
+                e++;
+            fprintf(fp, "%s{\"duration\":%lld,\"num-containers\":%d,\"min-concurrency\":%d,"
+                        "\"capability\":{\"memory\":%lld,\"vCores\":%lld}}",
+                    j ? "," : "", (long long)(e - j) * p->step * 1000, (int)r->containers[j], (int)r->containers[j],
+                    mem, vc);
+            j = e;
+        }
+        fprintf(fp, "]}}}\n");
+    }
+}
+
+/* ---- main -------------------------------------------------------------------- */
+
+static int is_problematic(const struct slo_row *s)
+{
+    for (int i = 0; i < opt.nprob; i++)
+        if (strcmp(opt.prob[i], s->job) == 0)
+            return 1;
+    if (s->problematic >= 0)
+        return s->problematic;
+    if (opt.problematic_cv >= 0 && s->cv > opt.problematic_cv)
+        return 1;
+    return 0;
+}
+
+static char *res_key(const char *job, int once, int64_t inst)
+{
+    size_t n = strlen(job) + 40;
+    char *k = xmalloc(n);
+    if (once)
+        snprintf(k, n, "%s\x1fo\x1f%lld", job, (long long)inst);
+    else
+        snprintf(k, n, "%s\x1fp", job);
+    return k;
+}
+
+static double area_of(const plan *p, const struct plan_res *r, double per)
+{
+    double a = 0;
+    for (long j = 0; j < r->len; j++)
+        a += r->containers[j];
+    return a * per * (double)plan_ninst(p, r);
+}
+
+int main(int argc, char **argv)
+{
+    slk_init("lcmpack");
+    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {
+        options, parse_opt, "[SKYLINE]",
+        "Pack periodic reservations over the LCM of their periods with LowCost (Morpheus §6).\n"
+        "Reads skyfit skylines (SKYLINE or stdin: job,step,offset,alloc[,cores,mem_mb][,gang]) and joins them "
+        "with sloinfer SLOs (--slo); writes the plan (lib/plan format slokit-plan/1).  Only SLO rows with status "
+        "'actionable' or 'overridden' are requests; the others are skipped and reported.  Exit status: 0 done "
+        "(even with rejected requests, unless --strict), 1 --strict and a request rejected, 64 usage, 65 bad "
+        "input or plan, 66 missing file, 73/74 output errors."
+        "\vExamples:\n"
+        "  sloinfer runs.csv > slo.csv; skyfit usage.csv > sky.csv\n"
+        "  lcmpack --slo slo.csv --capacity cores=2000,mem=8192000 sky.csv -o plan.csv\n"
+        "  # next night: new jobs join, old reservations stay where they are\n"
+        "  lcmpack --plan plan.csv --slo slo.csv --capacity cores=2000,mem=8192000 sky.csv -o plan.csv\n"
+        "  lcmpack --plan plan.csv --remove etl_daily --capacity cores=2000,mem=8192000 -o plan.csv\n"
+        "  lcmpack --plan plan.csv --capacity cores=2000,mem=8192000 --format yarn --at 2026-01-06 > yarn.jsonl",
+        kids, NULL, NULL};
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+
+    int st = SLK_OK;
+    plan *p = NULL;
+    if (opt.plan_in) {
+        st = plan_read(opt.plan_in, &p);
+        if (st != SLK_OK)
+            return slk_finish(st);
+        if ((opt.have_step && (long)opt.step != p->step) || (opt.have_lcm && (long)opt.lcm != p->lcm)) {
+            slk_error("%s: plan has step %ld s and lcm %ld s, but --step %g --lcm %g were given", opt.plan_in,
+                      p->step, p->lcm, opt.step, opt.lcm);
+            plan_free(p);
+            return slk_finish(SLK_EUSAGE);
+        }
+        if (opt.have_at && p->lcm != (long)opt.lcm && fmod(opt.at, (double)p->lcm) != 0) {
+            slk_error("--at is not the start of a cycle of the plan's lcm %ld s", p->lcm);
+            plan_free(p);
+            return slk_finish(SLK_EUSAGE);
+        }
+    }
+    if (opt.slo) {
+        st = read_slo(opt.slo);
+        if (st == SLK_OK)
+            st = read_skylines(opt.input, p ? (double)p->step : opt.step);
+        if (st != SLK_OK) {
+            plan_free(p);
+            return slk_finish(st);
+        }
+    }
+    if (!p) {
+        /* The plan spans the whole --lcm, a multiple of the LCM of the periods
+         * that divide it: the LCM-long pattern repeated, and a cycle that stays
+         * the same from one night to the next whatever jobs come. */
+        p = plan_new((long)opt.step, (long)opt.lcm);
+    }
+    long long lcm_periods = 0; /* the LCM of the periodic requests' periods, for the summary */
+    for (size_t i = 0; i < njobs; i++) {
+        struct slo_row *s = slo_find(jobs[i].job);
+        if (!s || !s->usable || s->period != floor(s->period) || fmod(s->period, (double)p->step) != 0 ||
+            fmod((double)p->lcm, s->period) != 0)
+            continue;
+        lcm_periods = lcm_periods ? stats_lcm(lcm_periods, (long long)s->period) : (long long)s->period;
+    }
+    if (opt.cap_file)
+        st = plan_read_capacity(p, opt.cap_file);
+    else if (plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
+        st = SLK_EUSAGE;
+    if (st != SLK_OK) {
+        plan_free(p);
+        return slk_finish(st);
+    }
+
+    outf *orep = NULL;
+    if (opt.report) {
+        orep = outf_open(opt.report, &st);
+        if (!orep) {
+            plan_free(p);
+            return slk_finish(st);
+        }
+        rep = csvw_new(outf_fp(orep));
+        static const char *const cols[] = {"job", "kind", "instance", "status", "t_start", "t_end",
+                                           "cost", "penalty", "reason", NULL};
+        csvw_header(rep, cols);
+    }
+
+    /* removals and expiry */
+    for (int i = 0; i < opt.nremove; i++) {
+        int n = plan_remove_job(p, opt.remove[i]);
+        if (n) {
+            n_removed += n;
+            report(opt.remove[i], "", -1, "removed", 0, 0, p->step, NAN, NAN, "--remove");
+        } else if (!slk_opt.quiet) {
+            fprintf(stderr, "%s: warning: --remove %s: no such job in the plan\n", slk_progname, opt.remove[i]);
+        }
+    }
+    if (opt.have_at) {
+        for (size_t k = 0; k < p->nres; k++) {
+            struct plan_res *r = &p->res[k];
+            double end = (double)r->cycle * p->lcm + (double)(r->start + r->len) * p->step;
+            if (!r->removed && r->kind == PLAN_ONCE && end <= opt.at) {
+                r->removed = 1;
+                n_expired++;
+                report(r->job, "once", r->instance, "expired", r->start, r->len, p->step, NAN, NAN,
+                       "ended before --at");
+            }
+        }
+        if (n_expired)
+            plan_recompute_load(p);
+    }
+
+    /* what the plan holds already */
+    keyset *have = keyset_new();
+    for (size_t k = 0; k < p->nres; k++)
+        if (!p->res[k].removed) {
+            char *key = res_key(p->res[k].job, p->res[k].kind == PLAN_ONCE, p->res[k].instance);
+            keyset_add(have, key);
+            free(key);
+        }
+
+    /* build the requests: periodic first (input order), then one-off instances */
+    struct lowcost_req *reqs = NULL;
+    size_t nreq = 0, reqcap = 0;
+    int need_at = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < njobs; i++) {
+            struct job *j = &jobs[i];
+            struct slo_row *s = slo_find(j->job);
+            if (!s) {
+                if (pass == 0) {
+                    n_skipped++;
+                    report(j->job, "", -1, "skipped", 0, 0, p->step, NAN, NAN, "no SLO row for the job");
+                }
+                continue;
+            }
+            s->used = 1;
+            if (!s->usable) {
+                if (pass == 0) {
+                    n_skipped++;
+                    char why[160];
+                    snprintf(why, sizeof why, "SLO status '%.100s' is not a reservation request", s->status);
+                    report(j->job, "", -1, "skipped", 0, 0, p->step, NAN, NAN, why);
+                }
+                continue;
+            }
+            if (j->nst == 0) {
+                if (pass == 0) {
+                    n_skipped++;
+                    report(j->job, "", -1, "skipped", 0, 0, p->step, NAN, NAN, "skyline has no demand");
+                }
+                continue;
+            }
+            int periodic = s->period == floor(s->period) && fmod(s->period, (double)p->step) == 0 &&
+                           fmod((double)p->lcm, s->period) == 0;
+            struct lowcost_req q = {.job = j->job, .period = s->period, .a = s->a, .d = s->d, .cores = j->cores,
+                                    .mem_mb = j->mem_mb, .problematic = is_problematic(s), .nstages = j->nst,
+                                    .stage = j->st};
+            if (periodic && pass == 0) {
+                q.kind = PLAN_PERIODIC;
+                reqs = xgrow(reqs, &reqcap, nreq + 1, sizeof *reqs);
+                reqs[nreq++] = q;
+            } else if (!periodic && pass == 1) {
+                if (!opt.have_at) {
+                    need_at = 1;
+                    n_skipped++;
+                    report(j->job, "once", -1, "skipped", 0, 0, p->step, NAN, NAN,
+                           "period does not divide the lcm and no --at cycle was given");
+                    continue;
+                }
+                /* instances whose window opens inside [at, at + lcm) */
+                double c0 = opt.at, c1 = opt.at + (double)p->lcm;
+                int64_t n0 = (int64_t)ceil((c0 - s->a) / s->period - 1e-9);
+                for (int64_t n = n0; (double)n * s->period + s->a < c1; n++) {
+                    q.kind = PLAN_ONCE;
+                    q.instance = n;
+                    q.cycle = (int64_t)floor(((double)n * s->period + s->a) / (double)p->lcm);
+                    reqs = xgrow(reqs, &reqcap, nreq + 1, sizeof *reqs);
+                    reqs[nreq++] = q;
+                }
+            }
+        }
+    for (size_t i = 0; i < nslo; i++)
+        if (!slos[i].used && slos[i].usable) {
+            n_skipped++;
+            report(slos[i].job, "", -1, "skipped", 0, 0, p->step, NAN, NAN, "no skyline for the job");
+        }
+    if (need_at && !slk_opt.quiet)
+        fprintf(stderr, "%s: warning: some jobs have periods that do not divide the lcm %ld s: give --at TIME to "
+                        "plan their instances\n", slk_progname, p->lcm);
+
+    /* --replan: free the jobs that are requested again before placing anything */
+    if (opt.replan)
+        for (size_t i = 0; i < nreq; i++) {
+            char *key = res_key(reqs[i].job, reqs[i].kind == PLAN_ONCE, reqs[i].instance);
+            if (keyset_has(have, key) && plan_has_job(p, reqs[i].job))
+                plan_remove_job(p, reqs[i].job);
+            free(key);
+        }
+
+    /* place */
+    double fixed_lb = 0;
+    struct lowcost_opts lo = {.max_ends = opt.ends, .chunks = opt.chunks, .align_weight = opt.align_weight};
+    double t0 = slk_now();
+    for (size_t i = 0; i < nreq; i++) {
+        struct lowcost_req *q = &reqs[i];
+        const char *kind = q->kind == PLAN_ONCE ? "once" : "periodic";
+        int64_t inst = q->kind == PLAN_ONCE ? q->instance : -1;
+        char *key = res_key(q->job, q->kind == PLAN_ONCE, q->instance);
+        int had = keyset_has(have, key);
+        free(key);
+        n_requests++;
+        if (had && !opt.replan) {
+            n_kept++;
+            report(q->job, kind, inst, "kept", 0, 0, p->step, NAN, NAN, "already in the plan (--replan moves it)");
+            continue;
+        }
+        struct lowcost_result res;
+        int ok = opt.earliest ? lowcost_place_earliest(p, q, &res) : lowcost_place(p, q, &lo, &res);
+        if (ok) {
+            n_placed++;
+            double h = lowcost_min_height(p, q);
+            if (h > fixed_lb)
+                fixed_lb = h;
+            report(q->job, kind, inst, "placed", res.start, res.len, p->step, res.cost, res.penalty, "");
+        } else {
+            n_rejected++;
+            report(q->job, kind, inst, "rejected", 0, 0, p->step, NAN, NAN, res.why);
+        }
+        slk_progress("requests placed", i + 1, nreq);
+    }
+    slk_progress_done();
+    double elapsed = slk_now() - t0;
+
+    /* lower bound: kept reservations are fixed demands; area over the cycle */
+    double area_c = 0, area_m = 0, capsum_c = 0, capsum_m = 0, maxcap_c = 0, maxcap_m = 0;
+    for (long s = 0; s < p->nsteps; s++) {
+        capsum_c += p->cap_cores[s];
+        capsum_m += p->cap_mem[s];
+        if (p->cap_cores[s] > maxcap_c) maxcap_c = p->cap_cores[s];
+        if (p->cap_mem[s] > maxcap_m) maxcap_m = p->cap_mem[s];
+    }
+    size_t nres_live = 0;
+    for (size_t k = 0; k < p->nres; k++) {
+        const struct plan_res *r = &p->res[k];
+        if (r->removed)
+            continue;
+        nres_live++;
+        area_c += area_of(p, r, r->cores);
+        area_m += area_of(p, r, r->mem_mb);
+        char *key = res_key(r->job, r->kind == PLAN_ONCE, r->instance);
+        if (keyset_has(have, key) && !opt.replan) {
+            int32_t mx = 0;
+            for (long j = 0; j < r->len; j++)
+                if (r->containers[j] > mx)
+                    mx = r->containers[j];
+            double h = fmax(mx * r->mem_mb / maxcap_m, mx * r->cores / maxcap_c);
+            if (h > fixed_lb)
+                fixed_lb = h;
+        }
+        free(key);
+    }
+    double area_lb = fmax(capsum_m > 0 ? area_m / capsum_m : 0, capsum_c > 0 ? area_c / capsum_c : 0);
+    double lb = fmax(fixed_lb, area_lb), peak = 0;
+    long peak_s = 0;
+    for (long s = 0; s < p->nsteps; s++) {
+        double c = plan_cost(p, s);
+        if (c > peak) {
+            peak = c;
+            peak_s = s;
+        }
+    }
+
+    /* outputs */
+    if (st == SLK_OK && opt.load_out) {
+        outf *ol = outf_open(opt.load_out, &st);
+        if (ol) {
+            csvw *w = csvw_new(outf_fp(ol));
+            plan_write_load(p, w);
+            csvw_free(w);
+            st = outf_finish(ol, st);
+        }
+    }
+    if (st == SLK_OK && opt.plan_out)
+        st = plan_save(p, opt.plan_out);
+    if (st == SLK_OK) {
+        if (opt.yarn) {
+            outf *o = outf_open(slk_opt.output, &st);
+            if (o) {
+                write_yarn(p, outf_fp(o));
+                st = outf_finish(o, ferror(outf_fp(o)) ? SLK_EIO : SLK_OK);
+            }
+        } else {
+            st = plan_save(p, slk_opt.output);
+        }
+    }
+    if (orep) {
+        csvw_free(rep);
+        rep = NULL;
+        st = outf_finish(orep, st);
+    }
+    if (!slk_opt.quiet) {
+        fprintf(stderr,
+                "%s: %ld requests: %ld placed, %ld rejected, %ld kept; %ld skipped, %ld removed, %ld expired; "
+                "plan: %zu reservations over a %ld s cycle (LCM of the periods %lld s) in %ld s steps\n",
+                slk_progname, n_requests, n_placed, n_rejected, n_kept, n_skipped, n_removed, n_expired, nres_live,
+                p->lcm, lcm_periods, p->step);
+        fprintf(stderr,
+                "%s: peak cost %.4f at t=%ld s; lower bound %.4f (fixed demand %.4f, area/lcm %.4f): %.3fx; "
+                "placement %.3f s (%s)\n",
+                slk_progname, peak, peak_s * p->step, lb, fixed_lb, area_lb, lb > 0 ? peak / lb : 1.0, elapsed,
+                opt.earliest ? "earliest start" : "lowcost");
+    }
+    keyset_free(have);
+    free(reqs);
+    for (size_t i = 0; i < njobs; i++) {
+        free(jobs[i].job);
+        free(jobs[i].st);
+    }
+    free(jobs);
+    for (size_t i = 0; i < nslo; i++) {
+        free(slos[i].job);
+        free(slos[i].status);
+    }
+    free(slos);
+    plan_free(p);
+    if (st == SLK_OK && opt.strict && n_rejected)
+        st = SLK_FAIL;
+    return slk_finish(st);
+}
