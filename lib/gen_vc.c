@@ -23,16 +23,18 @@
  * Load.  VC i's work arrives as a Poisson process whose rate is constant
  * within a UTC day: lambda_i m_i(day), with lambda_i = load_i / D jobs per
  * hour, D the mean ideal duration (size / capacity) in hours.  A VC of
- * burstiness b has busy days with probability q (--set busy_days, default
- * 0.3) with m = 1 + b (1/q - 1), and quiet days with m = 1 - b, so the mean
- * of m is 1 and the month's load factor is load_i on average.  Job size =
+ * burstiness b has round(q x days) busy days (q = --set busy_days, default
+ * 0.3; which days is random) with m = 1 + b (1/q - 1), and quiet days with
+ * m = 1 - b; the m of a VC are then scaled to mean exactly 1 over the trace,
+ * so the month's load factor is load_i up to Poisson and job-size noise.  Job size =
  * capacity x D x lognormal(sigma 1, mean 1) server-hours; max_parallelism =
- * capacity x uniform(par_min, par_max) servers, rounded, at least 1.
+ * capacity x uniform(par_min, par_max) servers (default 1, 1: a job alone
+ * in its VC has stretch 1), rounded, at least 1.
  * D is --set size_h (default 0.25 h), or derived from --count jobs.
  *
  * Streams: one pending arrival per VC in a heap, so memory is O(VCs).  Each
- * VC's draws come from rng_seed_key(seed, vc) and each day's multiplier from
- * rng_seed_key(seed, "vc/day"), so a VC's jobs do not depend on the others.
+ * VC's draws come from rng_seed_key(seed, vc) and its busy days from
+ * rng_seed_key(seed, "vc/busy"), so a VC's jobs do not depend on the others.
  */
 #include "diag.h"
 #include "gen.h"
@@ -63,7 +65,7 @@ static int scenario_build(const struct gen_params *p, struct scenario *s, int fo
     const char *name = gen_get_str(p, "scenario", "paper");
     double burst_scale = gen_get(p, "burst", 1);
     s->q = gen_get(p, "busy_days", 0.3);
-    s->par_min = gen_get(p, "par_min", 0.25);
+    s->par_min = gen_get(p, "par_min", 1.0);
     s->par_max = gen_get(p, "par_max", 1.0);
     s->days = p->days > 0 ? p->days : 30;
     s->start = p->start;
@@ -74,8 +76,8 @@ static int scenario_build(const struct gen_params *p, struct scenario *s, int fo
     }
     if (strcmp(name, "paper") == 0) {
         static const struct { const char *n; double cap, load, burst; } six[] = {
-            {"vc_a", 250, 0.3, 0.5}, {"vc_b", 300, 0.5, 0.3}, {"vc_c", 800, 1.0, 0.9},
-            {"vc_d", 400, 1.0, 0.1}, {"vc_e", 300, 1.0, 0.5}, {"vc_f", 700, 1.6, 0.2},
+            {"vc_a", 250, 0.3, 0.3}, {"vc_b", 300, 0.5, 0.2}, {"vc_c", 800, 1.0, 0.6},
+            {"vc_d", 400, 1.0, 0.05}, {"vc_e", 300, 1.0, 0.35}, {"vc_f", 700, 1.6, 0.1},
         };
         double servers = gen_get(p, "servers", 2750);
         if (!(servers >= 6 && servers <= 1e8)) {
@@ -168,18 +170,40 @@ static int gen_vcs(const struct gen_params *p, csvw *out, csvw *truth)
 
 struct vcstream {
     rng r;
-    long day;      /* day index the multiplier belongs to */
-    double mult;
+    double *mult;  /* per day, normalised to mean 1 over the trace */
     double t;      /* next arrival, seconds from start */
 };
 
-static double day_mult(const struct gen_params *p, const struct vcmodel *v, double q, long day)
+/* The day multipliers of one VC: exactly round(q x days) busy days, chosen
+ * at random (rng_seed_key(seed, "vc/busy")), with m = 1 + b (1/q - 1), the
+ * others quiet with m = 1 - b; then scaled so that their mean over the
+ * trace's days is exactly 1, so the month's load factor is the VC's target
+ * up to Poisson and job-size noise. */
+static double *day_mults(const struct gen_params *p, const struct scenario *s, size_t i)
 {
+    size_t nd = (size_t)ceil(s->days);
+    double *m = xcalloc(nd, sizeof *m), sum = 0, wsum = 0;
+    size_t *order = xcalloc(nd, sizeof *order);
+    for (size_t d = 0; d < nd; d++)
+        order[d] = d;
     char key[64];
-    snprintf(key, sizeof key, "%s/%ld", v->name, day);
+    snprintf(key, sizeof key, "%s/busy", s->vc[i].name);
     rng r;
     rng_seed_key(&r, p->seed, key);
-    return rng_uniform(&r) < q ? 1 + v->burst * (1 / q - 1) : 1 - v->burst;
+    rng_shuffle(&r, order, nd, sizeof *order);
+    size_t busy = (size_t)round(s->q * (double)nd);
+    double b = s->vc[i].burst;
+    for (size_t k = 0; k < nd; k++)
+        m[order[k]] = k < busy ? 1 + b * (1 / s->q - 1) : 1 - b;
+    for (size_t d = 0; d < nd; d++) {
+        double len = fmin(s->days - (double)d, 1); /* a partial last day weighs less */
+        sum += m[d] * len;
+        wsum += len;
+    }
+    for (size_t d = 0; d < nd && sum > 0; d++)
+        m[d] *= wsum / sum;
+    free(order);
+    return m;
 }
 
 /* Advance stream i to its next arrival after its current time: an
@@ -191,11 +215,7 @@ static void next_arrival(const struct gen_params *p, const struct scenario *s, s
     double need = -log1p(-rng_uniform(&vs->r)), t = vs->t, end = s->days * 86400;
     while (t < end) {
         long day = (long)floor(t / 86400);
-        if (day != vs->day) {
-            vs->day = day;
-            vs->mult = day_mult(p, &s->vc[i], s->q, day);
-        }
-        double rate = lambda * vs->mult, day_end = fmin((double)(day + 1) * 86400, end);
+        double rate = lambda * vs->mult[day], day_end = fmin((double)(day + 1) * 86400, end);
         if (rate > 0 && need <= rate * (day_end - t)) {
             vs->t = t + need / rate;
             return;
@@ -221,7 +241,7 @@ static int gen_vcjobs(const struct gen_params *p, csvw *out, csvw *truth)
     heap_init(&h);
     for (size_t i = 0; i < s.n; i++) {
         rng_seed_key(&vs[i].r, p->seed, s.vc[i].name);
-        vs[i].day = -1;
+        vs[i].mult = day_mults(p, &s, i);
         vs[i].t = 0;
         next_arrival(p, &s, i, &vs[i]);
         if (vs[i].t < INFINITY)
@@ -250,6 +270,8 @@ static int gen_vcjobs(const struct gen_params *p, csvw *out, csvw *truth)
             heap_push_seq(&h, v->t, i, i);
     }
     heap_free(&h);
+    for (size_t i = 0; i < s.n; i++)
+        free(vs[i].mult);
     free(vs);
     free(s.vc);
     return csvw_error(out) ? SLK_EIO : SLK_OK;

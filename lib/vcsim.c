@@ -38,9 +38,10 @@ struct sim {
     double M;          /* total servers */
     double *rem, *rate, *p;
     uint32_t *over;    /* scratch: over-demanding VCs */
-    double *key;       /* scratch: sort keys of `over` */
+    double *key, *key2; /* scratch: sort keys of `over` */
     heap ev;           /* (next completion time, vc) */
     int contended;     /* sum d > M during the current interval */
+    double lent_used;  /* fraction of idle owned servers used by other VCs */
     size_t nactive;
 };
 
@@ -246,6 +247,25 @@ static void vc_set_rates(struct sim *s, size_t k, double t)
     }
 }
 
+/* Give *extra servers to the over-demanding VCs idx[0..n) by max-min:
+ * equal shares, each capped by its excess demand d - c (water-filling);
+ * reorders idx by excess. */
+static void waterfill_extra(struct sim *s, uint32_t *idx, size_t n, double *extra)
+{
+    for (size_t i = 0; i < n; i++)
+        s->key2[idx[i]] = s->vc[idx[i]].d - s->vc[idx[i]].cap;
+    sort_by_key(idx, n, s->key2);
+    for (size_t i = 0; i < n && *extra > 0; i++) {
+        struct vcstate *v = &s->vc[idx[i]];
+        double excess = v->d - v->cap, share = *extra / (double)(n - i);
+        double give = excess < share ? excess : share;
+        v->anew += give;
+        *extra -= give;
+    }
+    if (*extra < 0)
+        *extra = 0;
+}
+
 /* Decide every VC's allocation from demands (and credits): fills anew. */
 static void allocate(struct sim *s)
 {
@@ -261,31 +281,40 @@ static void allocate(struct sim *s)
             s->over[nover++] = (uint32_t)k;
     }
     s->contended = total_d > s->M * (1 + 1e-12);
+    s->lent_used = 0;
     if (nover == 0 || extra <= 0)
         return;
     if (s->cfg->policy == VCSIM_MAXMIN) {
-        for (size_t i = 0; i < nover; i++)
-            s->key[s->over[i]] = s->vc[s->over[i]].d - s->vc[s->over[i]].cap;
-        sort_by_key(s->over, nover, s->key);
-        for (size_t i = 0; i < nover; i++) {
-            struct vcstate *v = &s->vc[s->over[i]];
-            double excess = v->d - v->cap, share = extra / (double)(nover - i);
-            double give = excess < share ? excess : share;
-            v->anew += give;
-            extra -= give;
-        }
+        waterfill_extra(s, s->over, nover, &extra);
     } else {
+        /* highest credit per server first; VCs whose credits are equal (to
+         * 1e-9 of the window, e.g. all at the floor) share max-min */
         for (size_t i = 0; i < nover; i++)
             s->key[s->over[i]] = -s->vc[s->over[i]].credit / s->vc[s->over[i]].cap;
         sort_by_key(s->over, nover, s->key);
-        for (size_t i = 0; i < nover && extra > 0; i++) {
-            struct vcstate *v = &s->vc[s->over[i]];
-            double excess = v->d - v->cap;
-            double give = excess < extra ? excess : extra;
-            v->anew += give;
-            extra -= give;
+        double tie = 1e-9 * s->cfg->credit_window;
+        for (size_t i = 0; i < nover && extra > 0;) {
+            size_t e = i + 1;
+            while (e < nover && s->key[s->over[e]] - s->key[s->over[i]] <= tie)
+                e++;
+            waterfill_extra(s, s->over + i, e - i, &extra);
+            i = e;
         }
     }
+    /* borrowers are served from the owners' idle servers first and from the
+     * system servers last (those are kept for system jobs), every lender in
+     * proportion to what it leaves idle: each is credited for the same
+     * fraction u of its idle servers */
+    double borrowed = 0, idle = 0;
+    for (size_t k = 0; k < s->nvc; k++) {
+        const struct vcstate *v = &s->vc[k];
+        if (v->anew > v->cap)
+            borrowed += v->anew - v->cap;
+        else
+            idle += v->cap - v->anew;
+    }
+    if (idle > 0 && borrowed > 0)
+        s->lent_used = borrowed >= idle ? 1 : borrowed / idle;
 }
 
 static double overlap(double a, double b, double w0, double w1)
@@ -305,7 +334,6 @@ static void account(struct sim *s, double t0, double t1)
     double ov = overlap(t0, t1, c->window_start, c->window_start + c->window_len);
     if (s->contended)
         s->tot.contended += ov;
-    int credit_moves = c->policy == VCSIM_DRR || (c->policy == VCSIM_BALANCED && s->contended);
     for (size_t k = 0; k < s->nvc; k++) {
         struct vcstate *v = &s->vc[k];
         struct vcsim_vc_stats *st = &s->st[k];
@@ -315,9 +343,16 @@ static void account(struct sim *s, double t0, double t1)
             st->borrowed += (v->a - v->cap) * dt;
         if (v->d > v->cap)
             st->overdemand += ov;
-        if (credit_moves) {
+        if (c->policy != VCSIM_MAXMIN) {
+            double rate = v->cap - v->a; /* DRR: lending earns, borrowing spends */
+            if (c->policy == VCSIM_BALANCED) {
+                if (rate > 0)
+                    rate *= s->lent_used;   /* earn only for servers others used */
+                else if (!s->contended)
+                    rate = 0;               /* idle capacity is free when nobody waits */
+            }
             double lim = v->cap * c->credit_window;
-            double cr = v->credit + (v->cap - v->a) * dt;
+            double cr = v->credit + rate * dt;
             v->credit = cr > lim ? lim : cr < -lim ? -lim : cr;
         }
     }
@@ -361,6 +396,7 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
     memset(s.st, 0, nvc * sizeof *s.st);
     s.over = xcalloc(nvc, sizeof *s.over);
     s.key = xcalloc(nvc, sizeof *s.key);
+    s.key2 = xcalloc(nvc, sizeof *s.key2);
     s.rem = xcalloc(njobs ? njobs : 1, sizeof *s.rem);
     s.rate = xcalloc(njobs ? njobs : 1, sizeof *s.rate);
     s.p = xcalloc(njobs ? njobs : 1, sizeof *s.p);
@@ -468,6 +504,7 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
     free(s.rate);
     free(s.rem);
     free(s.key);
+    free(s.key2);
     free(s.over);
     if (!vcstats)
         free(s.st);

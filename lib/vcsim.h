@@ -17,15 +17,23 @@
  *               min shares = capacities);
  *     DRR       in order of normalised credit k_i / c_i, highest first, each
  *               taking min(d_i - c_i, what is left) (deficit round robin);
- *     BALANCED  as DRR (the difference is in how credit accrues, below).
+ *     BALANCED  as DRR; only the credit differs (below).
  *
- *   Credit (server-seconds, DRR and BALANCED) moves at rate c_i - a_i: lending
- *   own servers earns, using more than c_i spends; it is clamped to
- *   [-c_i W, +c_i W] (W = credit_window).  BALANCED freezes credit whenever the
- *   cluster is not contended (total demand sum d_i <= M): when nobody is
- *   refused anything, using idle servers costs nothing and leaving servers
- *   idle earns nothing.  Priorities are re-evaluated at every arrival and
- *   completion and every `quantum` seconds while jobs run.
+ *   Credit (server-seconds, DRR and BALANCED) starts at 0 and is clamped to
+ *   [-c_i W, +c_i W] (W = credit_window).  It moves at rate
+ *     DRR       c_i - a_i: leaving own servers idle earns, using more than
+ *               c_i spends, whatever the rest of the cluster does;
+ *     BALANCED  (c_i - a_i) u when a_i < c_i, where u = B / (I + S) is the
+ *               fraction of the idle servers that other VCs actually use
+ *               (B = sum of max(0, a_k - c_k) borrowed, I = sum of
+ *               max(0, c_k - a_k) idle owned; servers are fungible, so every
+ *               idle server, owned or system, is lent in the same
+ *               proportion); -(a_i - c_i) when a_i > c_i and the
+ *               cluster is contended (sum d > M); 0 otherwise.  So a VC is
+ *               credited only for servers it lent that someone used, and
+ *               using idle servers while nobody else waits costs nothing.
+ *   Priorities are re-evaluated at every arrival and completion and every
+ *   `quantum` seconds while jobs run.
  *
  * Inside a VC, a_i is shared among its jobs by max-min fairness with the caps
  * p_j (FAIR: water-filling; jobs below the level get p_j), or in submit order
