@@ -14,6 +14,7 @@ extern const struct gen_kind gen_kind_taskmem;
 extern const struct gen_kind gen_kind_storage;
 extern const struct gen_kind gen_kind_runs, gen_kind_usage, gen_kind_events;
 extern const struct gen_kind gen_kind_vcs, gen_kind_vcjobs;
+extern const struct gen_kind gen_kind_requests;
 const struct gen_kind *const gen_kinds[] = {
     &gen_kind_runs,
     &gen_kind_usage,
@@ -23,6 +24,7 @@ const struct gen_kind *const gen_kinds[] = {
     &gen_kind_storage,
     &gen_kind_vcs,
     &gen_kind_vcjobs,
+    &gen_kind_requests,
     NULL
 };
 
