@@ -91,11 +91,21 @@ int gj_mix_read(const struct gen_params *p, struct gj_mix *m)
         }
         m->failed_usage = s[0] == '1';
     }
-    double sum = m->hourly_frac + m->daily_frac + m->offkilter_frac;
-    if (sum > 1 + 1e-9) {
-        slk_error("invalid --set mix: hourly_frac + daily_frac + offkilter_frac = %g is more than 1", sum);
+    /* the period fractions the user set are kept; the defaults of the others
+     * shrink so that the three add up to at most 1 */
+    double *fr[3] = {&m->hourly_frac, &m->daily_frac, &m->offkilter_frac};
+    static const char *const frk[3] = {"hourly_frac", "daily_frac", "offkilter_frac"};
+    double set = 0, unset = 0;
+    for (int i = 0; i < 3; i++)
+        *(gen_get_str(p, frk[i], NULL) ? &set : &unset) += *fr[i];
+    if (set > 1 + 1e-9) {
+        slk_error("invalid --set mix: hourly_frac + daily_frac + offkilter_frac = %g is more than 1", set);
         return -1;
     }
+    if (set + unset > 1 && unset > 0)
+        for (int i = 0; i < 3; i++)
+            if (!gen_get_str(p, frk[i], NULL))
+                *fr[i] *= (1 - set) / unset;
     return 0;
 }
 

@@ -1,0 +1,141 @@
+# tests/cli/tracegen.sh — tracegen's periodic job kinds (runs, usage, events),
+# its options and errors.  Numbers are checked by the independent checker
+# tests/check/tracegen_check.py, never against tracegen's own output.
+# (Kinds of other tools — tenants, vcs, taskmem, ... — have their own files.)
+
+CHK="/usr/bin/python3 $ROOT/tests/check/tracegen_check.py"
+START=1767571200   # the default --start, 2026-01-05T00:00:00Z
+
+# ---- the kinds are listed with their schemas ------------------------------------
+t list-runs 0 '' '*' '' sh -c 'tracegen --list | grep -A1 "^runs" | grep -qx "	columns: job,instance,submit,start,end,input_avail,output_read,status" && echo ok'
+t list-usage 0 '' '*' '' sh -c 'tracegen --list | grep -A1 "^usage" | grep -qx "	columns: job,run,t,containers,cores,mem_mb"'
+t list-events 0 '' '*' '' sh -c 'tracegen --list | grep -A1 "^events" | grep -qx "	columns: time,job,instance,file,op"'
+t header-runs 0 '' 'job,instance,submit,start,end,input_avail,output_read,status' '' sh -c 'tracegen runs --count 1 --days 1 -q | head -1'
+t header-usage 0 '' 'job,run,t,containers,cores,mem_mb' '' sh -c 'tracegen usage --count 1 --days 1 -q | head -1'
+t header-events 0 '' 'time,job,instance,file,op' '' sh -c 'tracegen events --count 1 --days 1 -q | head -1'
+t header-truth 0 '' 'job,period,a,d,consumer_period,actionable,reason' '' sh -c 'tracegen runs --count 3 --days 1 -q --truth "$TMP/t.csv" >/dev/null && head -1 "$TMP/t.csv"'
+t header-usage-truth 0 '' 'job,period,stages,peak_containers,provisioned,cores,mem_mb,runtime' '' sh -c 'tracegen usage --count 3 --days 1 -q --truth "$TMP/t.csv" >/dev/null && head -1 "$TMP/t.csv"'
+t tsv 0 '' 'job	instance	submit	start	end	input_avail	output_read	status' '' sh -c 'tracegen runs --tsv --count 1 --days 1 -q | head -1'
+t summary 0 '' '*' 'tracegen: runs: 4 jobs over 2 days from 2026-01-05T00:00:00Z:' tracegen runs --count 4 --days 2
+
+# ---- determinism ----------------------------------------------------------------
+same_seed() {
+    for k in runs usage events; do
+        tracegen "$k" --seed 11 --count 20 --days 3 -q --truth "$TMP/a.t" >"$TMP/a.csv" || return 1
+        tracegen "$k" --seed 11 --count 20 --days 3 -q --truth "$TMP/b.t" >"$TMP/b.csv" || return 1
+        cmp "$TMP/a.csv" "$TMP/b.csv" && cmp "$TMP/a.t" "$TMP/b.t" || { echo "$k differs"; return 1; }
+    done
+}
+other_seed() {
+    for k in runs usage events; do
+        tracegen "$k" --seed 11 --count 20 --days 3 -q >"$TMP/a.csv" || return 1
+        tracegen "$k" --seed 12 --count 20 --days 3 -q >"$TMP/b.csv" || return 1
+        ! cmp -s "$TMP/a.csv" "$TMP/b.csv" || { echo "$k: seeds 11 and 12 give the same output"; return 1; }
+    done
+}
+# a job's data does not depend on --count: job00000..job00009 of a trace of 30
+# jobs are the trace of 10 jobs
+count_independent() {
+    for k in runs usage events; do
+        tracegen "$k" --count 10 --days 4 -q >"$TMP/a.csv" || return 1
+        tracegen "$k" --count 30 --days 4 -q >"$TMP/b.csv" || return 1
+        n=$(wc -l <"$TMP/a.csv")
+        head -n "$n" "$TMP/b.csv" | cmp - "$TMP/a.csv" || { echo "$k: first 10 jobs differ"; return 1; }
+        [ "$(sed -n "$((n + 1))p" "$TMP/b.csv" | cut -d, -f1-2 | grep -c 00010)" = 1 ] || { echo "$k: job00010 does not follow"; return 1; }
+    done
+}
+tcheck same-seed-identical same_seed
+tcheck other-seed-differs other_seed
+tcheck count-independent count_independent
+
+# ---- scale: --count jobs, rows proportional to --days -----------------------------
+scale() {
+    tracegen runs --count 37 --days 4 -q --truth "$TMP/t.csv" >"$TMP/a.csv" || return 1
+    [ "$(tail -n +2 "$TMP/t.csv" | wc -l)" = 37 ] || { echo "truth rows != 37"; return 1; }
+    [ "$(tail -n +2 "$TMP/a.csv" | cut -d, -f1 | sort -u | wc -l)" -ge 34 ] || { echo "too few jobs with runs"; return 1; }
+    tracegen runs --count 37 --days 8 -q >"$TMP/b.csv" || return 1
+    a=$(tail -n +2 "$TMP/a.csv" | wc -l) b=$(tail -n +2 "$TMP/b.csv" | wc -l)
+    awk -v a="$a" -v b="$b" 'BEGIN { r = b / a; printf "rows %d -> %d (%.3fx)\n", a, b, r; exit !(r > 1.9 && r < 2.1) }'
+}
+tcheck scale-count-days scale
+
+# ---- the independent checker: schema, ranges, truth, consistency ------------------
+gen3() {  # gen3 DIR ARGS...: runs, usage, events and truth of one trace
+    d=$1; shift
+    mkdir -p "$d"
+    tracegen runs -q --truth "$d/truth.csv" "$@" >"$d/runs.csv" &&
+    tracegen usage -q "$@" >"$d/usage.csv" &&
+    tracegen events -q --truth "$d/truth2.csv" "$@" >"$d/events.csv" &&
+    cmp "$d/truth.csv" "$d/truth2.csv"
+}
+tcheck gen-default gen3 "$TMP/d1" --count 60 --days 14
+tcheck check-runs $CHK runs "$TMP/d1/runs.csv" "$TMP/d1/truth.csv" 14 $START
+tcheck check-usage $CHK usage "$TMP/d1/runs.csv" "$TMP/d1/usage.csv"
+tcheck check-events $CHK events "$TMP/d1/runs.csv" "$TMP/d1/events.csv"
+tcheck gen-seed5 gen3 "$TMP/d2" --seed 5 --count 60 --days 14 --start 2026-03-02T00:00:00Z
+tcheck check-runs-seed5 $CHK runs "$TMP/d2/runs.csv" "$TMP/d2/truth.csv" 14 1772409600
+tcheck check-events-seed5 $CHK events "$TMP/d2/runs.csv" "$TMP/d2/events.csv"
+# a rough trace: many failures, retries, manual runs, stragglers and skipped periods
+ROUGH="--seed 3 --count 40 --days 7 --set fail_prob=0.15 --set extra_prob=0.1 --set straggler_prob=0.2 --set miss_prob=0.05 --set jitter=2"
+tcheck gen-rough gen3 "$TMP/d3" $ROUGH
+tcheck check-events-rough $CHK events "$TMP/d3/runs.csv" "$TMP/d3/events.csv"
+tcheck check-usage-rough $CHK usage "$TMP/d3/runs.csv" "$TMP/d3/usage.csv"
+tcheck usage-failed-runs sh -c "tracegen usage -q $ROUGH --set failed_usage=1 >'$TMP/d3/usage-f.csv' && $CHK usage '$TMP/d3/runs.csv' '$TMP/d3/usage-f.csv' failed"
+t rough-has-failures 0 '' '*' '' sh -c "awk -F, '\$8==\"failed\"{f++} END{exit !(f > 50)}' '$TMP/d3/runs.csv'"
+
+# ---- the --set keys do what they say -------------------------------------------
+periods() { tracegen runs -q --count 80 --days 1 --truth "$TMP/p.csv" "$@" >/dev/null && tail -n +2 "$TMP/p.csv" | cut -d, -f2 | sort -un | tr '\n' ' '; }
+t set-hourly 0 '' '3600 ' '' periods --set hourly_frac=1
+t set-daily 0 '' '86400 ' '' periods --set daily_frac=1
+t set-offkilter 0 '' '2100 3000 18000 25200 39600 ' '' periods --set offkilter_frac=1 --set hourly_frac=0 --set daily_frac=0
+t set-default-mix 0 '' '900 2100 3000 3600 7200 14400 18000 21600 25200 39600 43200 86400 604800 ' '' periods --count 400
+reasons() { tracegen runs -q --count 200 --days 1 --truth "$TMP/p.csv" "$@" >/dev/null && tail -n +2 "$TMP/p.csv" | cut -d, -f7 | sort | uniq -c | awk '{printf "%s ", $2}'; }
+t set-all-actionable 0 '' 'actionable ' '' reasons --set actionable_frac=1
+t set-none-actionable 0 '' 'high_cv no_consumer no_slack ' '' reasons --set actionable_frac=0
+t default-every-reason 0 '' 'actionable high_cv no_consumer no_slack ' '' reasons
+t set-long-consumer 0 '' '604800 ' '' sh -c "tracegen runs -q --count 30 --days 1 --set daily_frac=1 --set actionable_frac=1 --set long_consumer_frac=1 --truth '$TMP/p.csv' >/dev/null && tail -n +2 '$TMP/p.csv' | cut -d, -f5 | sort -u | tr '\n' ' '"
+t set-no-failures 0 '' '0' '' sh -c "tracegen runs -q --count 30 --days 3 --set fail_prob=0 | grep -c ',failed$' || true"
+t set-all-fail-no-usage 0 '' 'job,run,t,containers,cores,mem_mb' '' tracegen usage -q --count 5 --days 1 --set fail_prob=1 --set retry_prob=0
+# drift: with --set drift=0 and no code changes the runtime of a job does not trend;
+# with drift=0.5 some job's mean runtime grows or shrinks by more than 50% in 4 weeks
+trend() {  # the largest |log(mean runtime of week 4 / week 1)| over jobs
+    tracegen runs -q --count 40 --days 28 --set hourly_frac=1 --set straggler_prob=0 --set code_change_prob=0 "$@" |
+    awk -F, -v s=$START 'NR > 1 && $8 == "ok" { w = int(($3 - s) / 604800); if (w == 0 || w == 3) { n[$1, w]++; r[$1, w] += $5 - $4; jobs[$1] } }
+        END { m = 0; for (j in jobs) { x = log((r[j, 3] / n[j, 3]) / (r[j, 0] / n[j, 0])); if (x < 0) x = -x; if (x > m) m = x }; printf "%.2f\n", m }'
+}
+no_drift() { x=$(trend --set drift=0); echo "$x"; awk -v x="$x" 'BEGIN { exit !(x < 0.1) }'; }
+big_drift() { x=$(trend --set drift=0.5); echo "$x"; awk -v x="$x" 'BEGIN { exit !(x > 0.5) }'; }
+tcheck no-drift no_drift
+tcheck drift big_drift
+
+# ---- bad options: exit 64 with a clear message, nothing written -------------------
+t unknown-kind 64 '' '' "unknown kind 'nosuch'" tracegen nosuch
+t no-kind 64 '' '' 'which KIND?' tracegen
+t unknown-set-key 64 '' '' "unknown --set key 'bogus' for kind 'runs'" tracegen runs --set bogus=1
+t usage-only-key 64 '' '' "unknown --set key 'failed_usage' for kind 'runs'" tracegen runs --set failed_usage=1
+t count-zero 64 '' '' "invalid value for --count: '0'" tracegen runs --count 0
+t count-junk 64 '' '' "invalid value for --count: '5x'" tracegen runs --count 5x
+t days-zero 64 '' '' "invalid value for --days: '0'" tracegen runs --days 0
+t start-junk 64 '' '' "invalid value for --start: 'yesterday'" tracegen runs --start yesterday
+t set-no-eq 64 '' '' "invalid value for --set: 'fail_prob'" tracegen runs --set fail_prob
+t set-range 64 '' '' "invalid value for --set fail_prob: '1.5' (want a number in [0, 1])" tracegen runs --set fail_prob=1.5
+t set-nan 64 '' '' "invalid value for --set drift: 'nan'" tracegen runs --set drift=nan
+t set-word 64 '' '' "invalid value for --set jitter: 'lots'" tracegen events --set jitter=lots
+t set-failed-usage 64 '' '' "invalid value for --set failed_usage: 'yes' (want 0 or 1)" tracegen usage --set failed_usage=yes
+t set-mix-sum 64 '' '' 'hourly_frac + daily_frac + offkilter_frac = 1.3 is more than 1' tracegen runs --set hourly_frac=0.8 --set daily_frac=0.5
+t set-mix-scaled 0 '' '3600 86400 ' '' periods --set hourly_frac=0.5 --set daily_frac=0.5
+t cannot-create 73 '' '' 'cannot create' tracegen runs --count 1 -o /nonexistent/dir/runs.csv
+t truth-cannot-create 73 '' '' 'cannot create' tracegen runs --count 1 --truth /nonexistent/dir/t.csv
+
+# ---- -o is atomic ------------------------------------------------------------------
+atomic() {
+    d=$TMP/atomic; rm -rf "$d"; mkdir -p "$d"
+    echo old >"$d/runs.csv"; echo oldtruth >"$d/truth.csv"
+    tracegen runs --count 3 --set fail_prob=7 -o "$d/runs.csv" --truth "$d/truth.csv" 2>/dev/null && { echo "bad --set accepted"; return 1; }
+    [ "$(cat "$d/runs.csv")" = old ] && [ "$(cat "$d/truth.csv")" = oldtruth ] || { echo "old files changed on error"; return 1; }
+    tracegen runs --count 3 --days 1 -q -o "$d/runs.csv" --truth "$d/truth.csv" || return 1
+    tracegen runs --count 3 --days 1 -q >"$d/want.csv" || return 1
+    cmp "$d/runs.csv" "$d/want.csv" || return 1
+    [ "$(ls -A "$d" | tr '\n' ' ')" = "runs.csv truth.csv want.csv " ] || { echo "left behind: $(ls -A "$d")"; return 1; }
+}
+tcheck o-atomic atomic
