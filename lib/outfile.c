@@ -22,6 +22,7 @@ struct outf {
     char *path;  /* final path, NULL for stdout */
     char *tmp;   /* temporary path */
     int slot;
+    int direct;  /* path is not a regular file: written in place, never renamed over */
 };
 
 #define MAX_OPEN 16
@@ -68,6 +69,22 @@ outf *outf_open(const char *path, int *status)
     o->slot = -1;
     if (!path || strcmp(path, "-") == 0) {
         o->fp = stdout;
+        *status = SLK_OK;
+        return o;
+    }
+    /* A device, FIFO or /dev/stdout cannot be replaced atomically, and renaming
+     * a temporary over it would destroy it (as root: /dev/null becomes a
+     * regular file).  Such outputs are written in place. */
+    struct stat st0;
+    if (stat(path, &st0) == 0 && !S_ISREG(st0.st_mode)) {
+        if (S_ISDIR(st0.st_mode) || !(o->fp = fopen(path, "w"))) {
+            slk_error("%s: cannot create: %s", path, S_ISDIR(st0.st_mode) ? strerror(EISDIR) : strerror(errno));
+            *status = SLK_ECANTCREAT;
+            free(o);
+            return NULL;
+        }
+        o->path = xstrdup(path);
+        o->direct = 1;
         *status = SLK_OK;
         return o;
     }
@@ -146,6 +163,18 @@ int outf_commit(outf *o)
         }
         return SLK_OK;
     }
+    if (o->direct) {
+        int bad = fflush(o->fp) != 0 || ferror(o->fp);
+        int err = errno;
+        if (fclose(o->fp) != 0 && !bad) {
+            bad = 1;
+            err = errno;
+        }
+        if (bad && err != EPIPE)
+            slk_error("%s: write error: %s", o->path, strerror(err));
+        forget(o);
+        return bad ? SLK_EIO : SLK_OK;
+    }
     int bad = fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0;
     int err = errno;
     if (fclose(o->fp) != 0 && !bad) {
@@ -178,7 +207,8 @@ void outf_abort(outf *o)
         return;
     }
     fclose(o->fp);
-    unlink(o->tmp);
+    if (!o->direct)
+        unlink(o->tmp);
     forget(o);
 }
 
