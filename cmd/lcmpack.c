@@ -53,18 +53,19 @@ static struct {
     double problematic_cv;
     double align_weight;
     int ends, chunks;
+    double stretch;
     int nremove, nprob;
     const char *remove[MAX_LIST];
     const char *prob[MAX_LIST];
 } opt = {
     .lcm = 86400, .step = 60, .cont_cores = 1, .cont_mem = 1024, .queue = "dedicated",
-    .problematic_cv = -1, .align_weight = 0.25, .ends = 48, .chunks = 16,
+    .problematic_cv = -1, .align_weight = 0.25, .ends = 48, .chunks = 16, .stretch = 0,
 };
 
 enum {
     OPT_SLO = 1, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
     OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
-    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY
+    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH
 };
 
 static const struct argp_option options[] = {
@@ -89,6 +90,8 @@ static const struct argp_option options[] = {
     {"align-weight", OPT_ALIGN, "W", 0, "Weight of the alignment penalty, cost units (default 0.25)", 3},
     {"ends", OPT_ENDS, "N", 0, "End points tried per job at most, spread evenly (default 48; 0: all)", 3},
     {"chunks", OPT_CHUNKS, "N", 0, "Gangs of a stage are placed in N chunks (default 16; 0: one gang at a time)", 3},
+    {"max-stretch", OPT_STRETCH, "X", 0, "A job spans at most X times its length at full parallelism "
+                                         "(default 0: no limit, the paper's min parallelism of one container)", 3},
     {"strategy", OPT_STRATEGY, "NAME", 0, "lowcost (default) or earliest (every job at its earliest start, "
                                           "the no-planning reference)", 3},
     {0, 0, 0, 0, "Output:", 4},
@@ -175,6 +178,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_PROB_CV: opt.problematic_cv = cli_double(st, "problematic-cv", arg, 0, 1e300); break;
     case OPT_ALIGN: opt.align_weight = cli_double(st, "align-weight", arg, 0, 1e6); break;
     case OPT_ENDS: opt.ends = (int)cli_int(st, "ends", arg, 0, 1000000); break;
+    case OPT_STRETCH: opt.stretch = cli_double(st, "max-stretch", arg, 0, 1e6);
+        if (opt.stretch > 0 && opt.stretch < 1)
+            argp_error(st, "invalid value for --max-stretch: '%s' (0, or at least 1)", arg);
+        break;
     case OPT_CHUNKS: opt.chunks = (int)cli_int(st, "chunks", arg, 0, 1000000); break;
     case OPT_FORMAT:
         if (strcmp(arg, "plan") == 0)
@@ -837,7 +844,8 @@ int main(int argc, char **argv)
 
     /* place */
     double fixed_lb = 0;
-    struct lowcost_opts lo = {.max_ends = opt.ends, .chunks = opt.chunks, .align_weight = opt.align_weight};
+    struct lowcost_opts lo = {.max_ends = opt.ends, .chunks = opt.chunks, .align_weight = opt.align_weight,
+                              .max_stretch = opt.stretch};
     double t0 = slk_now();
     for (size_t i = 0; i < nreq; i++) {
         struct lowcost_req *q = &reqs[i];

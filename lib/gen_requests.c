@@ -47,9 +47,11 @@ static int gen_requests(const struct gen_params *p, csvw *out, csvw *truth)
     csvw_header(out, cols);
     if (truth)
         csvw_header(truth, tcols);
-    /* data drops: hours of the day where inputs land */
-    static const double drops[] = {0.5, 2, 6, 9, 13};
-    static const double dropw[] = {0.4, 0.25, 0.15, 0.1, 0.1};
+    /* data drops: upstream inputs land on the hour, more of them at night
+     * (the nightly batch) than during the day */
+    double dropw[24], wsum = 0;
+    for (int h = 0; h < 24; h++)
+        wsum += dropw[h] = h < 7 ? 3 : h < 20 ? 1 : 2;
     for (long i = 0; i < n; i++) {
         char job[32];
         snprintf(job, sizeof job, "job%05ld", i);
@@ -71,14 +73,16 @@ static int gen_requests(const struct gen_params *p, csvw *out, csvw *truth)
         }
         double a;
         if (period == 86400) {
-            double v = rng_uniform(&r), acc = 0;
+            double v = rng_uniform(&r) * wsum, acc = 0;
             int k = 0;
-            for (; k < 4; k++) {
+            for (; k < 23; k++) {
                 acc += dropw[k];
                 if (v < acc)
                     break;
             }
-            a = drops[k] * 3600 + floor(rng_exp(&r, 900) / 60) * 60;
+            a = k * 3600 + floor(rng_exp(&r, 300) / 60) * 60;
+            if (a >= period)
+                a = period - 60;
         } else {
             a = floor(rng_uniform(&r) * fmin(period * 0.25, 3600) / 60) * 60;
         }

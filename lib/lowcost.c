@@ -151,24 +151,32 @@ static void stage_figures(const struct lowcost_req *q, long *total_minlen)
 /* One trial: place all stages ending at step e-1 (absolute, e in (lo, hi]).
  * Returns 1 and sets *first (absolute first step) when every stage fits. */
 static heap H;
-static int trial(const struct lowcost_req *q, const struct lowcost_opts *opt, long e, long *first,
+static int trial(const struct lowcost_req *q, const struct lowcost_opts *opt, long e, long need, long *first,
                  char *why, size_t whylen)
 {
     long lo = V.lo;
     long tr = e - 1 - lo; /* view offsets from here on */
+    /* the stages share [base, e): the whole window before e, or at most
+     * max_stretch times the steps the job needs at full parallelism */
+    long base = 0;
+    if (opt->max_stretch > 0) {
+        double span = opt->max_stretch * (double)need;
+        if ((double)(tr + 1) > span)
+            base = tr + 1 - (long)ceil(span);
+    }
     double remaining = 0;
     for (long k = 0; k < q->nstages; k++)
         remaining += SF[k].dem;
     long touched_lo = tr + 1;
     int ok = 1;
     for (long k = q->nstages - 1; k >= 0 && ok; k--) {
-        long span = tr + 1 - MINREST[k]; /* steps stage k may use at most */
+        long span = tr + 1 - base - MINREST[k]; /* steps stage k may use at most */
         if (span < SF[k].minlen) {
             snprintf(why, whylen, "window too short for stage %ld", k + 1);
             ok = 0;
             break;
         }
-        long L = (long)llround((double)(tr + 1) * SF[k].dem / remaining);
+        long L = (long)llround((double)(tr + 1 - base) * SF[k].dem / remaining);
         if (L < SF[k].minlen)
             L = SF[k].minlen;
         if (L > span)
@@ -275,7 +283,7 @@ int lowcost_place(plan *p, const struct lowcost_req *q, const struct lowcost_opt
         long first;
         why[0] = 0;
         res->tried++;
-        if (!trial(q, opt, e, &first, why, sizeof why)) {
+        if (!trial(q, opt, e, need, &first, why, sizeof why)) {
             /* clean the trial's marks */
             for (long o = first; o < e - lo; o++)
                 V.x[o] = 0;

@@ -66,6 +66,8 @@ struct lowcost_opts {
     int max_ends;           /* end points tried at most (0: all) */
     int chunks;             /* chunks per stage (0: one gang at a time) */
     double align_weight;    /* weight of the alignment penalty (cost units) */
+    double max_stretch;     /* a job spans at most this times the steps it needs at
+                               full parallelism (0: its whole window before the end point) */
 };
 
 struct lowcost_result {
