@@ -24,12 +24,12 @@
 enum {
     OPT_POLICY = 1, OPT_SOFT, OPT_BLOCK_MB, OPT_RACK, OPT_CLASSES, OPT_SIMULATE, OPT_BLOCKS,
     OPT_DAYS, OPT_EVENTS, OPT_WRITE_EVENTS, OPT_RATE, OPT_DETECT, OPT_BUSY, OPT_UTIL_SCALE,
-    OPT_ACCESSES, OPT_BURST, OPT_ENV_BURST, OPT_BURST_MIN, OPT_BURST_MAX, OPT_WINDOW
+    OPT_ACCESSES, OPT_PICK, OPT_BURST, OPT_ENV_BURST, OPT_BURST_MIN, OPT_BURST_MAX, OPT_WINDOW
 };
 
 static const char *tenants_path, *blocks_path;
 static const char *policy_arg, *replicas_arg;
-static int soft, simulate;
+static int soft, simulate, pick_space;
 static double block_mb = 256;
 static int rack_size = 20;
 static const char *classes_path, *events_path, *write_events_path;
@@ -48,6 +48,9 @@ static const struct argp_option options[] = {
     {"soft", OPT_SOFT, NULL, 0,
      "When diversity runs out, relax the row/column rule, then the environment rule, and count it "
      "(default: stop with exit 1)", 1},
+    {"pick", OPT_PICK, "HOW", 0,
+     "How alg2 draws a tenant inside a class: uniform (the paper, default) or space (in proportion to free "
+     "space)", 1},
     {"block-mb", OPT_BLOCK_MB, "MB", 0, "Block size for space accounting (default 256)", 1},
     {"rack-size", OPT_RACK, "N", 0, "Servers per rack for the stock policy: ids 0..N-1 are rack 0, ... (default 20)", 1},
     {"classes", OPT_CLASSES, "FILE", 0, "Also write the 3 x 3 class table to FILE", 1},
@@ -76,6 +79,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case 'r': replicas_arg = arg; break;
     case OPT_POLICY: policy_arg = arg; break;
     case OPT_SOFT: soft = 1; break;
+    case OPT_PICK:
+        if (strcmp(arg, "uniform") != 0 && strcmp(arg, "space") != 0)
+            argp_error(st, "invalid value for --pick: '%s' (want uniform or space)", arg);
+        pick_space = strcmp(arg, "space") == 0;
+        break;
     case OPT_BLOCK_MB: block_mb = cli_double(st, "block-mb", arg, 1e-3, 1e9); break;
     case OPT_RACK: rack_size = (int)cli_int(st, "rack-size", arg, 1, 1000000); break;
     case OPT_CLASSES: classes_path = arg; break;
@@ -230,6 +238,7 @@ static rp_cluster *read_tenants(const char *path, int *status)
         return NULL;
     }
     rp_cluster_build(c);
+    rp_cluster_pick_by_space(c, pick_space);
     return c;
 }
 

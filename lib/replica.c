@@ -25,6 +25,7 @@ struct tenant {
     int cls;
     int64_t cap, used;
     int pos; /* index in its class's active list, -1 when not a destination */
+    int ci;  /* index among all tenants of its class (Fenwick tree slot) */
     double phase, trough;
 };
 
@@ -50,6 +51,10 @@ struct rp_cluster {
     int *cls_act[RP_NCLASS]; /* tenants of the class with free space */
     int cls_n[RP_NCLASS];
     int nactive;
+    int *cls_all[RP_NCLASS];     /* every tenant of the class, by ci */
+    int cls_alln[RP_NCLASS];
+    int64_t *fen[RP_NCLASS];     /* Fenwick trees of free blocks, 1-based over ci */
+    int by_space;                /* draw tenants in proportion to free space */
     int *env_start, *env_tenants; /* CSR: tenants of environment e */
     int built;
 };
@@ -130,8 +135,11 @@ void rp_cluster_free(rp_cluster *c)
     sm_free(&c->emap);
     free(c->srv_tenant);
     free(c->down);
-    for (int k = 0; k < RP_NCLASS; k++)
+    for (int k = 0; k < RP_NCLASS; k++) {
         free(c->cls_act[k]);
+        free(c->cls_all[k]);
+        free(c->fen[k]);
+    }
     free(c->env_start);
     free(c->env_tenants);
     free(c);
@@ -210,6 +218,35 @@ static void split_thirds(const rp_cluster *c, const int *idx, size_t n, int *thi
     }
 }
 
+static void fen_add(rp_cluster *c, int k, int i, int64_t d)
+{
+    int n = c->cls_alln[k];
+    for (i++; i <= n; i += i & -i)
+        c->fen[k][i] += d;
+}
+
+/* the class-k tenant holding free block r (0 <= r < total free blocks of k) */
+static int fen_find(const rp_cluster *c, int k, int64_t r)
+{
+    int n = c->cls_alln[k], pos = 0, step = 1;
+    while (step * 2 <= n)
+        step *= 2;
+    for (; step > 0; step /= 2)
+        if (pos + step <= n && c->fen[k][pos + step] <= r) {
+            pos += step;
+            r -= c->fen[k][pos];
+        }
+    return c->cls_all[k][pos];
+}
+
+static int64_t fen_total(const rp_cluster *c, int k)
+{
+    int64_t t = 0;
+    for (int i = c->cls_alln[k]; i > 0; i -= i & -i)
+        t += c->fen[k][i];
+    return t;
+}
+
 static void act_add(rp_cluster *c, int ti)
 {
     struct tenant *T = &c->t[ti];
@@ -234,14 +271,18 @@ static void act_del(rp_cluster *c, int ti)
 
 static void reset_space(rp_cluster *c)
 {
-    for (int k = 0; k < RP_NCLASS; k++)
+    for (int k = 0; k < RP_NCLASS; k++) {
         c->cls_n[k] = 0;
+        memset(c->fen[k], 0, ((size_t)c->cls_alln[k] + 1) * sizeof(int64_t));
+    }
     c->nactive = 0;
     for (size_t i = 0; i < c->nt; i++) {
         c->t[i].used = 0;
         c->t[i].pos = -1;
-        if (c->t[i].cap > 0)
+        if (c->t[i].cap > 0) {
             act_add(c, (int)i);
+            fen_add(c, c->t[i].cls, c->t[i].ci, c->t[i].cap);
+        }
     }
     memset(c->down, 0, (size_t)c->nservers);
 }
@@ -275,8 +316,17 @@ void rp_cluster_build(rp_cluster *c)
 
     c->srv_tenant = xmalloc((size_t)(c->nservers ? c->nservers : 1) * sizeof *c->srv_tenant);
     c->down = xcalloc((size_t)(c->nservers ? c->nservers : 1), 1);
-    for (int k = 0; k < RP_NCLASS; k++)
+    for (int k = 0; k < RP_NCLASS; k++) {
         c->cls_act[k] = xmalloc((n ? n : 1) * sizeof(int));
+        c->cls_all[k] = xmalloc((n ? n : 1) * sizeof(int));
+        c->fen[k] = xcalloc(n + 1, sizeof(int64_t));
+        c->cls_alln[k] = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int k = c->t[i].cls;
+        c->t[i].ci = c->cls_alln[k];
+        c->cls_all[k][c->cls_alln[k]++] = (int)i;
+    }
     c->env_start = xcalloc(c->nenv + 1, sizeof(int));
     c->env_tenants = xmalloc((n ? n : 1) * sizeof(int));
     for (size_t i = 0; i < n; i++) {
@@ -304,6 +354,8 @@ void rp_cluster_build(rp_cluster *c)
     reset_space(c);
     c->built = 1;
 }
+
+void rp_cluster_pick_by_space(rp_cluster *c, int on) { c->by_space = on; }
 
 int rp_ntenants(const rp_cluster *c) { return (int)c->nt; }
 int32_t rp_nservers(const rp_cluster *c) { return c->nservers; }
@@ -350,6 +402,7 @@ void rp_class_info(const rp_cluster *c, int k, struct rp_class_info *out)
 static inline void take(rp_cluster *c, int32_t s)
 {
     int ti = c->srv_tenant[s];
+    fen_add(c, c->t[ti].cls, c->t[ti].ci, -1);
     if (++c->t[ti].used >= c->t[ti].cap)
         act_del(c, ti);
 }
@@ -357,6 +410,7 @@ static inline void take(rp_cluster *c, int32_t s)
 static inline void give(rp_cluster *c, int ti, int64_t n)
 {
     c->t[ti].used -= n;
+    fen_add(c, c->t[ti].cls, c->t[ti].ci, n);
     if (c->t[ti].used < c->t[ti].cap)
         act_add(c, ti);
 }
@@ -409,6 +463,27 @@ static int class_tenant(const rp_cluster *c, rng *g, int cl, const int *envs, in
     const int *list = c->cls_act[cl];
     if (n == 0)
         return -1;
+    if (c->by_space) {
+        int64_t total = fen_total(c, cl);
+        if (total <= 0)
+            return -1;
+        for (int tries = 0; tries < 8; tries++) {
+            int ti = fen_find(c, cl, (int64_t)rng_below(g, (uint64_t)total));
+            if (ne < 0 || !env_used(envs, ne, c->t[ti].env))
+                return ti;
+        }
+        int64_t m = 0;
+        for (int i = 0; i < n; i++)
+            if (!env_used(envs, ne, c->t[list[i]].env))
+                m += c->t[list[i]].cap - c->t[list[i]].used;
+        if (m <= 0)
+            return -1;
+        int64_t j = (int64_t)rng_below(g, (uint64_t)m);
+        for (int i = 0; i < n; i++)
+            if (!env_used(envs, ne, c->t[list[i]].env) && (j -= c->t[list[i]].cap - c->t[list[i]].used) < 0)
+                return list[i];
+        return -1;
+    }
     for (int tries = 0; tries < 8; tries++) {
         int ti = list[rng_below(g, (uint64_t)n)];
         if (ne < 0 || !env_used(envs, ne, c->t[ti].env))

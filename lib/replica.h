@@ -71,6 +71,12 @@ int rp_cluster_add(rp_cluster *c, const char *tenant, const char *env, int64_t s
  * rp_cluster_add and before anything below.  Needs at least one tenant. */
 void rp_cluster_build(rp_cluster *c);
 
+/* rp_cluster_pick_by_space: how Algorithm 2 draws a tenant inside a class:
+ * uniformly among the eligible tenants (on == 0, the paper's rule and the
+ * default), or in proportion to their free space (on != 0), which keeps the
+ * replicas per server even when tenant sizes are skewed.  Any time. */
+void rp_cluster_pick_by_space(rp_cluster *c, int on);
+
 int rp_ntenants(const rp_cluster *c);
 int32_t rp_nservers(const rp_cluster *c);
 int rp_nenvs(const rp_cluster *c);
