@@ -30,6 +30,7 @@ void slo_opts_default(struct slo_opts *o)
         o->natural[i] = default_natural[i];
     o->snap_tol = 0.05;
     o->match_tol = 0.25;
+    o->score_tol = 0.1; /* random submit times land within 0.1 P of a grid 20% of the time */
     o->min_score = 0.5;
     o->min_runs = 5;
     o->max_cv = 0.1;
@@ -86,11 +87,11 @@ double slo_phase(const double *t, size_t n, double anchor, double period)
     return m;
 }
 
-/* Least-squares fit of u = alpha + P k over the submits within tol*P of the
- * current grid among u[0..lim] (sorted).  Centred sums keep it exact enough
- * for 10^6 periods.  Returns 0 when fewer than two distinct periods are on
- * the grid (alpha, P untouched). */
-static int fit_once(const double *u, size_t lim, double tol, double *alpha, double *P)
+/* Least-squares fit of u = alpha + P k over the submits within thr seconds
+ * of the current grid among u[0..lim] (sorted).  Centred sums keep it exact
+ * enough for 10^6 periods.  Returns 0 when fewer than two distinct periods
+ * are on the grid (alpha, P untouched). */
+static int fit_once(const double *u, size_t lim, double thr, double *alpha, double *P)
 {
     double sk = 0, su = 0;
     size_t m = 0;
@@ -98,7 +99,7 @@ static int fit_once(const double *u, size_t lim, double tol, double *alpha, doub
     for (size_t i = 0; i < lim; i++) {
         double k = floor((u[i] - *alpha) / *P + 0.5);
         double r = u[i] - *alpha - k * *P;
-        if (fabs(r) > tol * *P)
+        if (fabs(r) > thr)
             continue;
         if (m == 0 || k < kmin)
             kmin = k;
@@ -114,7 +115,7 @@ static int fit_once(const double *u, size_t lim, double tol, double *alpha, doub
     for (size_t i = 0; i < lim; i++) {
         double k = floor((u[i] - *alpha) / *P + 0.5);
         double r = u[i] - *alpha - k * *P;
-        if (fabs(r) > tol * *P)
+        if (fabs(r) > thr)
             continue;
         sxx += (k - mk) * (k - mk);
         sxy += (k - mk) * (u[i] - mu);
@@ -153,10 +154,29 @@ static void fit_grid(const double *u, size_t n, double c, double tol, double *al
             lim++;
         if (lim == n)
             full_passes++;
-        fit_once(u, lim, tol, &alpha, &P);
+        fit_once(u, lim, tol * P, &alpha, &P);
         if (!(span < 1e300))
             break;
     }
+    /* trim: extra runs that happen to fall inside the band pull the slope;
+     * refit on the submits within 3 robust sigmas of the grid */
+    double *res = xmalloc(n * sizeof *res);
+    for (int it = 0; it < 3; it++) {
+        size_t m2 = 0;
+        for (size_t i = 0; i < n; i++) {
+            double r = u[i] - alpha - floor((u[i] - alpha) / P + 0.5) * P;
+            if (fabs(r) <= tol * P)
+                res[m2++] = r;
+        }
+        if (m2 < 3)
+            break;
+        double thr = fmax(3 * 1.4826 * stats_mad(res, m2), 1.0);
+        if (thr > tol * P)
+            thr = tol * P;
+        if (!fit_once(u, n, thr, &alpha, &P))
+            break;
+    }
+    free(res);
     *alpha_out = alpha;
     *P_out = P;
 }
@@ -261,7 +281,7 @@ void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *
             cand[nc++] = o->natural[i];
     free(g);
 
-    double best_score = -1, best_P = NAN, best_jit = 0;
+    double best_score = -1, best_P = NAN, best_jit = 0, nuniq = (double)m;
     size_t best_matched = 0, best_slots = 0;
     for (int c = 0; c < nc; c++) {
         if (!(cand[c] > 0))
@@ -269,7 +289,7 @@ void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *
         double alpha, P, jit;
         size_t mt, sl;
         fit_grid(u, m, cand[c], o->match_tol, &alpha, &P);
-        double s = grid_eval(u, m, alpha, P, o->match_tol, &mt, &sl, &jit);
+        double s = grid_eval(u, m, alpha, P, o->score_tol, &mt, &sl, &jit);
         if (s > best_score + 1e-12) {
             best_score = s;
             best_P = P;
@@ -283,6 +303,7 @@ void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *
     out->score = best_score < 0 ? 0 : best_score;
     out->jitter = best_jit;
     out->matched = best_matched;
+    out->precision = (double)best_matched / nuniq;
     out->slots = best_slots;
     if (!(best_P > 0)) {
         out->period = NAN;
@@ -351,9 +372,12 @@ static double median_of(const double *x, size_t n)
     return r;
 }
 
-/* The consumers' period seen from the run times: reads closer than P/2
- * belong to the same consumer run; one cluster means "longer than the
- * history" (INFINITY); else the period of the cluster starts. */
+/* The consumers' period seen from the read times: reads closer than P/2
+ * belong to the same consumer run.  Only when the consumer runs are clearly
+ * fewer than the reads (1.5 runs' outputs per consumer run on average) is
+ * the consumer slower than the job: one cluster means "longer than the
+ * history" (INFINITY), else the period of the cluster starts.  Otherwise
+ * every run has its own read and the consumer keeps the job's period P. */
 static double consumer_period_from_reads(const double *reads, size_t n, double P, const struct slo_opts *o)
 {
     if (n < 2)
@@ -369,7 +393,9 @@ static double consumer_period_from_reads(const double *reads, size_t n, double P
         last = c[i];
     }
     double cp;
-    if (k == 1) {
+    if (1.5 * (double)k > (double)n) {
+        cp = P;
+    } else if (k == 1) {
         cp = INFINITY;
     } else {
         struct slo_period per;
@@ -414,6 +440,7 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
     res->period = P;
     if (!(P > 0) || n == 0) {
         free(sub);
+        res->runs = n - res->failed;
         res->status = "too_few_runs";
         goto apply_override;
     }
@@ -435,7 +462,7 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
         size_t matched = 0;
         double kfirst = 0, klast = 0;
         for (size_t i = 0; i < n; i++) {
-            if (fabs(sl[i].resid) > o->match_tol * P || (matched && sl[i].k == klast))
+            if (fabs(sl[i].resid) > o->score_tol * P || (matched && sl[i].k == klast))
                 continue;
             if (!matched)
                 kfirst = sl[i].k;
@@ -444,7 +471,8 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
         }
         res->per.matched = matched;
         res->per.slots = matched ? (size_t)(klast - kfirst) + 1 : 0;
-        res->per.score = matched ? ((double)matched / (double)n) * ((double)matched / (double)res->per.slots) : 0;
+        res->per.precision = (double)matched / (double)n;
+        res->per.score = matched ? res->per.precision * ((double)matched / (double)res->per.slots) : 0;
     }
 
     /* one usable run per period: the successful on-schedule run nearest the schedule */
@@ -529,7 +557,7 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
 
     if (res->runs < (size_t)o->min_runs)
         res->status = "too_few_runs";
-    else if (!given && res->per.score < o->min_score)
+    else if (!given && res->per.precision < o->min_score)
         res->status = "not_periodic";
     else if (res->reads == 0)
         res->status = "no_consumer";

@@ -38,7 +38,8 @@ struct slo_opts {
     int nnatural;
     double snap_tol;     /* relative distance within which a natural period may be chosen */
     double match_tol;    /* a submit within match_tol*P of the job's schedule is on schedule */
-    double min_score;    /* below this periodicity score the job is not_periodic */
+    double score_tol;    /* ... and counts toward the periodicity score within score_tol*P */
+    double min_score;    /* below this fraction of submits on the schedule the job is not_periodic */
     int min_runs;        /* fewer usable runs: too_few_runs */
     double max_cv;       /* cv above: high_cv */
     double min_slack;    /* slack ratio below: no_slack */
@@ -56,7 +57,8 @@ struct slo_period {
     double period;   /* the period in seconds, NaN when it cannot be estimated */
     double raw;      /* the fitted period before snapping */
     double jitter;   /* robust spread (1.4826 MAD) of submit times around the schedule, s */
-    double score;    /* periodicity score in [0,1]: (on-schedule slots / submits) x (on-schedule slots / slots spanned) */
+    double score;    /* fit score in [0,1]: precision x (on-schedule periods / periods spanned); picks the period */
+    double precision;/* on-schedule periods / distinct submits: below min_score the job is not_periodic */
     enum slo_snap snap;
     size_t slots;    /* periods spanned by the on-schedule submits */
     size_t matched;  /* periods that have an on-schedule submit */
