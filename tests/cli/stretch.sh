@@ -1,0 +1,217 @@
+# stretch: virtual-cluster sharing simulator.  Numbers are checked against
+# hand-worked scenarios (arithmetic in the comments), an independent Python
+# simulator (tests/check/stretch_ref.py) and awk invariants
+# (tests/check/stretch_invariants.sh).
+D="$ROOT/tests/data/stretch"
+PY=/usr/bin/python3
+REF="$ROOT/tests/check/stretch_ref.py"
+INV="$ROOT/tests/check/stretch_invariants.sh"
+H='job,vc,submit,finish,stretch'
+
+# A single job alone in its VC with max_parallelism = capacity runs on exactly
+# its VC: 10 server-hours on 10 servers = 1 h = ideal time -> stretch 1.
+for s in maxmin drr balanced; do
+t "alone stretch 1 ($s)" 0 '' "$H
+j1,a,0,3600,1" '' stretch -q -s $s "$D/two.csv" "$D/alone.csv"
+done
+# Alone but allowed 40 servers in an idle 40-server cluster: it borrows b's
+# 30 idle servers: 10 sh / 40 = 0.25 h -> finish 900, stretch 900/3600 = 0.25.
+t "alone borrows idle servers" 0 $'job,vc,submit,size_server_hours,max_parallelism\nj1,a,0,10,40\n' "$H
+j1,a,0,900,0.25" '' stretch -q "$D/two.csv"
+
+# Water-filling, three VCs of 10 + 30 system servers (M = 60), all at t=0:
+# x1 p=12 size 12, y1 p=25 size 49, z1 p=40 size 99 (server-hours).
+# base 10 each, extra 30 over excesses 2, 15, 30: x +2 (left 28), y +min(15,14),
+# z +14 -> x 12, y 24, z 24.  x1 done at 1 h: stretch 1 h / (12/10 h) = 0.8333.
+# At 1 h: extra 40 over excesses 15, 30: y +15 = 25, z +25 = 35.  y1 has 49-24
+# = 25 left -> done at 2 h: stretch 2 / 4.9 = 0.40816.  z1 had 24 + 35 = 59,
+# 40 left, alone with p=40 -> done at 3 h: stretch 3 / 9.9 = 0.30303.
+t "maxmin water-filling three VCs" 0 '' "$H
+x1,x,0,3600,0.8333333333333334
+y1,y,0,7200,0.40816326530612246
+z1,z,0,10800,0.30303030303030304" '' stretch -q --system-servers 30 "$D/three.csv" "$D/waterfill.csv"
+
+# Two VCs A, B of 10 + 10 system servers (M = 30).  [0,1h): B's b1 (p=30,
+# 30 sh) runs on 30 servers, lending A's idle 10.  At 1 h a1 (A) and b2 (B),
+# each p=20, 20 sh: base 10 each, 10 extra.
+# maxmin: 5 extra each -> 15 each -> 20/15 h = 1.333 h -> finish 8400 s,
+#   stretch 4800 / 7200 = 0.6667 for both.
+t "lend then borrow: maxmin splits" 0 '' "$H
+b1,B,0,3600,0.3333333333333333
+a1,A,3600,8400,0.6666666666666666
+b2,B,3600,8400,0.6666666666666666" '' stretch -q -s maxmin --quantum 0 --system-servers 10 "$D/lend.csv" "$D/lendjobs.csv"
+# drr: at 1 h A's credit is +10 sh (lent 10 for 1 h), B's -20 sh (used 30 of
+#   10): A first, takes all 10 extra -> 20 servers -> a1 done at 2 h (stretch
+#   3600/7200 = 0.5); b2 did 10 sh by then, then 20 servers for 10 sh -> 2.5 h
+#   = 9000 s (stretch 5400/7200 = 0.75).  balanced: [0,1h) is not contended
+#   (demand 30 = servers 30), so B pays nothing, and B's 20 borrowed servers
+#   use all of A's 10 idle ones (u = 1): A +10 sh, B 0 -> same order, same times.
+for s in drr balanced; do
+t "lend then borrow: $s repays the lender" 0 '' "$H
+b1,B,0,3600,0.3333333333333333
+a1,A,3600,7200,0.5
+b2,B,3600,9000,0.75" '' stretch -q -s $s --quantum 0 --system-servers 10 "$D/lend.csv" "$D/lendjobs.csv"
+done
+# Credits at the end (server-hours).  drr: A +10, -10 over [1h,2h] (20 of 10),
+# +5 over [2h,2.5h] idle = 5; B -20, 0, -5 (20 of 10 for 0.5 h) = -25.
+# balanced: A +10, -10 (contended: demand 40 > 30), then B alone borrows 10 of
+# A's idle 10 (u = 1), uncontended: A +5, B 0 -> A 5, B 0.
+tcheck "drr credits by hand" bash -c 'stretch -q -s drr --quantum 0 --system-servers 10 "$1/lend.csv" "$1/lendjobs.csv" --vcs "$2/c.csv" >/dev/null &&
+    [ "$(cut -d, -f1,12 "$2/c.csv")" = "$(printf "vc,credit_end_server_hours\nA,5\nB,-25")" ]' _ "$D" "$TMP"
+tcheck "balanced credits by hand" bash -c 'stretch -q -s balanced --quantum 0 --system-servers 10 "$1/lend.csv" "$1/lendjobs.csv" --vcs "$2/c.csv" >/dev/null &&
+    [ "$(cut -d, -f1,12 "$2/c.csv")" = "$(printf "vc,credit_end_server_hours\nA,5\nB,0")" ]' _ "$D" "$TMP"
+
+# drr charges idle-time use, balanced does not.  A, B, C of 10 (M = 30).
+# [0,1h): a1 (p=10, 10 sh) uses exactly A; b1 (p=20, 20 sh) borrows C's idle
+# 10; not contended (demand 30 = 30).  drr: A 0, B -10 sh; balanced: A 0, B 0.
+# At 1 h a2, b2 (p=20, 15 sh each): base 10 each, extra 10.
+# drr: A first -> 20 servers -> 15/20 h: done 6300 (stretch 2700/5400 = 0.5);
+#   b2 did 7.5 sh, then 20 servers for 7.5 sh = 0.375 h -> 7650 (4050/5400 = 0.75).
+# balanced: credits tie (0, 0) -> max-min, 15 each -> 1 h -> 7200, 3600/5400.
+t "idle-time use: drr penalizes" 0 '' "$H
+a1,A,0,3600,1
+b1,B,0,3600,0.5
+a2,A,3600,6300,0.5
+b2,B,3600,7650,0.75" '' stretch -q -s drr --quantum 0 "$D/abc.csv" "$D/idlejobs.csv"
+for s in balanced maxmin; do
+t "idle-time use: $s does not" 0 '' "$H
+a1,A,0,3600,1
+b1,B,0,3600,0.5
+a2,A,3600,7200,0.6666666666666666
+b2,B,3600,7200,0.6666666666666666" '' stretch -q -s $s --quantum 0 "$D/abc.csv" "$D/idlejobs.csv"
+done
+
+# Inside a VC (capacity 10, alone).  fifo: j1 takes 10 -> 1 h (stretch 1), j2
+# waits, then 10 -> 2 h (stretch 2).  fair: 5 each -> both 2 h (stretch 2).
+t "within fifo" 0 '' "$H
+j1,a,0,3600,1
+j2,a,0,7200,2" '' stretch -q --within fifo "$D/one.csv" "$D/fifo.csv"
+t "within fair" 0 '' "$H
+j1,a,0,7200,2
+j2,a,0,7200,2" '' stretch -q "$D/one.csv" "$D/fifo.csv"
+# fair with caps: j1 p=2 gets 2, j2 the other 8.  j1 2 sh -> 1 h, stretch
+# 1 / (2/10) = 5.  j2 16 sh: 8 by 1 h, then 10 servers -> 0.8 h -> 6480 s,
+# stretch 1.8 / 1.6 = 1.125.
+t "within fair, capped" 0 '' "$H
+j1,a,0,3600,5
+j2,a,0,6480,1.125" '' stretch -q "$D/one.csv" "$D/caps.csv"
+
+# Against the independent Python simulator: random small cases, every
+# scheduler, both rules within VCs, with and without a quantum, a tight
+# credit window (2 h) so that clamping matters, with and without system servers.
+for seed in 1 2 3 4 5 6 7 8; do
+    mkdir -p "$TMP/ref$seed"
+    $PY "$REF" gen $seed "$TMP/ref$seed"
+    for s in maxmin drr balanced; do
+        for w in fair fifo; do
+            q=$(( seed % 2 * 900 )); S=$(( seed % 3 * 10 ))
+            tcheck "reference seed $seed $s $w q=$q S=$S" bash -c '
+                stretch -q -s "$3" --within "$4" --quantum "$5" --system-servers "$6" --credit-window 2h \
+                    "$1/vcs.csv" "$1/jobs.csv" > "$1/out.csv" &&
+                "$7" "$2" check "$1" "$1/out.csv" "$3" "$6" "$5" 7200 "$4"' _ "$TMP/ref$seed" "$REF" $s $w $q $S $PY
+        done
+    done
+done
+
+# The paper-like scenario (10 days to keep ASan fast): conservation and
+# invariants for each scheduler; maxmin is the least consistent; all three
+# have the same utilization (they are work-conserving).
+tracegen vcs -o "$TMP/vcs.csv"
+tracegen vcjobs --days 10 -o "$TMP/jobs.csv"
+for s in maxmin drr balanced; do
+    stretch -q -s $s --system-servers 1250 "$TMP/vcs.csv" "$TMP/jobs.csv" --vcs "$TMP/v-$s.csv" \
+        --daily "$TMP/d-$s.csv" --summary "$TMP/s-$s.csv" -o "$TMP/o-$s.csv"
+    tcheck "paper $s: conservation and invariants" sh "$INV" "$TMP/jobs.csv" "$TMP/v-$s.csv" "$TMP/o-$s.csv" "$TMP/d-$s.csv"
+done
+tcheck "paper: maxmin spread > drr and balanced" awk -F, '
+    FNR == 1 { f++ } $1 == "consistency" { c[f] = $2 } $1 == "utilization" { u[f] = $2 }
+    END { if (!(c[1] > c[2] && c[1] > c[3])) { print "spread maxmin " c[1] " drr " c[2] " balanced " c[3]; exit 1 }
+          if (u[1] != u[2] || u[1] != u[3]) { print "utilization differs"; exit 1 } }' \
+    "$TMP/s-maxmin.csv" "$TMP/s-drr.csv" "$TMP/s-balanced.csv"
+
+# Determinism: same input, same bytes; tracegen: same seed same trace, other seed other trace.
+tcheck "deterministic output" bash -c '
+    stretch -q -s balanced --system-servers 1250 "$1/vcs.csv" "$1/jobs.csv" --vcs "$1/x1.csv" > "$1/y1.csv" &&
+    stretch -q -s balanced --system-servers 1250 "$1/vcs.csv" "$1/jobs.csv" --vcs "$1/x2.csv" > "$1/y2.csv" &&
+    cmp "$1/x1.csv" "$1/x2.csv" && cmp "$1/y1.csv" "$1/y2.csv"' _ "$TMP"
+tcheck "tracegen vcjobs: same seed, same trace" bash -c 'tracegen vcjobs --days 3 --seed 7 | cmp - <(tracegen vcjobs --days 3 --seed 7)'
+tcheck "tracegen vcjobs: other seed, other trace" bash -c '! tracegen vcjobs --days 3 --seed 7 | cmp -s - <(tracegen vcjobs --days 3 --seed 8)'
+tcheck "tracegen paper loads" bash -c 'tracegen vcjobs --days 30 | awk -F, -v OFS=, "NR > 1 { w[\$2] += \$4 }
+    END { split(\"vc_a 250 0.3 vc_b 300 0.5 vc_c 800 1 vc_d 400 1 vc_e 300 1 vc_f 700 1.6\", a, \" \");
+          for (i = 1; i < 18; i += 3) { l = w[a[i]] / (a[i+1] * 720); if (l < a[i+2] * 0.9 || l > a[i+2] * 1.1) { print a[i], l; exit 1 } } }"'
+tcheck "tracegen mixed: 115 VCs, 50000 servers" bash -c '[ "$(tracegen vcs --set scenario=mixed | awk -F, "NR > 1 { n++; c += \$2 } END { print n, (c > 49900 && c < 50100) }")" = "115 1" ]'
+t "tracegen bad scenario" 64 '' '' "unknown --set scenario 'x'" tracegen vcs --set scenario=x
+
+# Real traces through the adapters (examples/): they run, and stretch's
+# output keeps its invariants.
+SW="$DATA/swim/FB-2009_samples_24_times_1hr_0.tsv"
+AL="$DATA/alibaba-v2017/batch_task.csv"
+tcheck "swim adapter" bash -c '"$1/examples/swim-to-stretch.sh" "$2" "$3/sw" 2>/dev/null &&
+    [ "$(wc -l < "$3/sw/jobs.csv")" = 5895 ] && [ "$(wc -l < "$3/sw/vcs.csv")" = 5 ]' _ "$ROOT" "$SW" "$TMP"
+tcheck "alibaba adapter" bash -c '"$1/examples/alibaba-to-stretch.sh" "$2" "$3/al" 2>/dev/null &&
+    [ "$(wc -l < "$3/al/jobs.csv")" = "$(tr -d "\r" < "$2" | awk -F, "\$6 == \"Terminated\" && \$2 > \$1 && \$5 > 0" | wc -l | awk "{ print \$1 + 1 }")" ] &&
+    [ "$(wc -l < "$3/al/vcs.csv")" = 7 ]' _ "$ROOT" "$AL" "$TMP"
+for s in maxmin drr balanced; do
+    tcheck "swim $s: invariants, load 0.8 +- 0.05" bash -c '
+        stretch -q -s "$2" --horizon 86400s "$1/sw/vcs.csv" "$1/sw/jobs.csv" --vcs "$1/sw/v.csv" --daily "$1/sw/d.csv" > "$1/sw/o.csv" &&
+        sh "$3" "$1/sw/jobs.csv" "$1/sw/v.csv" "$1/sw/o.csv" "$1/sw/d.csv" &&
+        awk -F, "NR > 1 && (\$5 < 0.75 || \$5 > 0.85) { exit 1 }" "$1/sw/v.csv"' _ "$TMP" $s "$INV"
+    tcheck "alibaba $s: invariants, load 0.8 +- 0.01" bash -c '
+        stretch -q -s "$2" --horizon 64800s "$1/al/vcs.csv" "$1/al/jobs.csv" --vcs "$1/al/v.csv" > "$1/al/o.csv" &&
+        sh "$3" "$1/al/jobs.csv" "$1/al/v.csv" "$1/al/o.csv" &&
+        awk -F, "NR > 1 && (\$5 < 0.79 || \$5 > 0.81) { exit 1 }" "$1/al/v.csv"' _ "$TMP" $s "$INV"
+done
+t "swim adapter rejects garbage" 65 '' '' 'swim-to-stretch: ' "$ROOT/examples/swim-to-stretch.sh" "$D/two.csv" "$TMP/bad"
+
+# Input validation.
+J='job,vc,submit,size_server_hours,max_parallelism'
+t "unknown vc" 65 "$J
+j1,zz,0,1,1
+" '' "stretch: <stdin>:2: unknown vc 'zz'" stretch "$D/two.csv"
+t "duplicate job" 65 "$J
+j1,a,0,1,1
+j1,a,5,1,1
+" '' "stretch: <stdin>:3: duplicate job 'j1'" stretch "$D/two.csv"
+t "negative size" 65 "$J
+j1,a,0,-1,1
+" '' "stretch: <stdin>:2: column 'size_server_hours'" stretch "$D/two.csv"
+t "zero size" 65 "$J
+j1,a,0,0,1
+" '' "<stdin>:2: column 'size_server_hours'" stretch "$D/two.csv"
+t "nan submit" 65 "$J
+j1,a,nan,1,1
+" '' "<stdin>:2: column 'submit'" stretch "$D/two.csv"
+t "zero parallelism" 65 "$J
+j1,a,0,1,0
+" '' "<stdin>:2: column 'max_parallelism'" stretch "$D/two.csv"
+t "huge size" 65 "$J
+j1,a,0,1e300,1
+" '' "is too large" stretch "$D/two.csv"
+t "missing column" 65 $'job,vc,submit\nj1,a,0\n' '' "missing required column 'size_server_hours'" stretch "$D/two.csv"
+t "zero capacity" 65 '' '' "two.csv:3: column 'capacity'" stretch <(printf 'vc,capacity\na,1\nb,0\n') "$D/alone.csv"
+t "duplicate vc" 65 '' '' "duplicate vc 'a'" stretch <(printf 'vc,capacity\na,1\na,2\n') "$D/alone.csv"
+t "no vcs" 65 '' '' "no VCs" stretch <(printf 'vc,capacity\n') "$D/alone.csv"
+t "missing file" 66 '' '' 'stretch: /nonexistent.csv: cannot open' stretch /nonexistent.csv "$D/alone.csv"
+t "bad scheduler" 64 '' '' "invalid value for --scheduler: 'fair'" stretch -s fair "$D/two.csv" "$D/alone.csv"
+t "bad within" 64 '' '' "invalid value for --within" stretch --within lifo "$D/two.csv" "$D/alone.csv"
+t "bad load bins" 64 '' '' "edges must increase" stretch --load-bins 1,0.5 "$D/two.csv" "$D/alone.csv"
+t "negative system servers" 64 '' '' "invalid value for --system-servers" stretch --system-servers -1 "$D/two.csv" "$D/alone.csv"
+t "zero credit window" 64 '' '' "invalid value for --credit-window" stretch --credit-window 0 "$D/two.csv" "$D/alone.csv"
+t "both on stdin" 64 '' '' "cannot both be standard input" stretch -
+t "no capacities" 64 '' '' "missing CAPACITIES" stretch
+t "header only" 0 "$J
+" "$H" '' stretch -q "$D/two.csv"
+t "renamed columns" 0 $'id,team,t,work,par\nj1,a,0,10,10\n' "$H
+j1,a,0,3600,1" '' stretch -q --job-col id --vc-col team --submit-col t --size-col work --parallelism-col par "$D/two.csv"
+t "missing max_parallelism means no limit" 0 $'job,vc,submit,size_server_hours\nj1,a,0,10\n' "$H
+j1,a,0,900,0.25" '' stretch -q "$D/two.csv"
+t "iso submit" 0 $'job,vc,submit,size_server_hours,max_parallelism\nj1,a,2026-01-05T00:00:00Z,10,10\n' "$H
+j1,a,1767571200,1767574800,1" '' stretch -q "$D/two.csv"
+t "summary on stderr" 0 '' '*' 'consistency' stretch "$D/three.csv" "$D/waterfill.csv"
+printf 'old\n' > "$TMP/keep.csv"
+t "failed run keeps -o and --vcs" 65 "$J
+j1,zz,0,1,1
+" '' '*' stretch "$D/two.csv" -o "$TMP/keep.csv" --vcs "$TMP/keep.csv"
+tcheck "old content intact" grep -qx old "$TMP/keep.csv"
+t "unwritable --vcs" 73 '' '*' 'cannot create' stretch -q "$D/two.csv" "$D/alone.csv" --vcs /nonexistent-dir/v.csv
+t "help has examples" 0 '' '*' '' stretch --help
