@@ -222,12 +222,15 @@ static int load_allocs(const char *path)
     keyset_free(seen);
     st = csvr_status(r);
     csvr_close(r);
-    qsort(allocs, nallocs, sizeof *allocs, cmp_alloc);
+    if (nallocs)
+        qsort(allocs, nallocs, sizeof *allocs, cmp_alloc);
     return st;
 }
 
 static double find_alloc(const char *task)
 {
+    if (!nallocs)
+        return NAN;
     struct alloc_entry key = {.task = (char *)task};
     struct alloc_entry *e = bsearch(&key, allocs, nallocs, sizeof *allocs, cmp_alloc);
     return e ? e->mb : NAN;
@@ -588,13 +591,20 @@ static int run_simulate(struct memgate_task *t, size_t n, double step_s, long lo
         st = open_side(opt.node_series_path, &on, &wn, node_hdr);
     if (!st)
         st = open_side(opt.summary_path, &osum, &wsum, sum_hdr);
-    csvw_header(w, hdr);
+    if (!st)
+        csvw_header(w, hdr);
     struct memgate_task_result *tr = xcalloc(n, sizeof *tr);
     int fail_node = 0;
-    if (!slk_opt.quiet)
-        fprintf(stderr, "peakgate: %zu tasks (%s) on a %.0f MB node, %lld steps of %g s; a task approaches "
+    if (!slk_opt.quiet) {
+        char len[64];
+        if (steps > 0)
+            snprintf(len, sizeof len, "%lld steps", steps);
+        else
+            snprintf(len, sizeof len, "until every series ends, in steps");
+        fprintf(stderr, "peakgate: %zu tasks (%s) on a %.0f MB node, %s of %g s; a task approaches "
                         "its peak above %g x normal\n",
-                n, source, opt.node_mb, steps > 0 ? steps : 0LL, step_s, opt.approach);
+                n, source, opt.node_mb, len, step_s, opt.approach);
+    }
     for (int run = 0; run <= opt.nk && !st; run++) {
         int k = run == 0 ? 0 : opt.k[run - 1];
         int kb = run == 0 ? opt.k[0] : k; /* the bound shown for the unpaced run: the first gate's */

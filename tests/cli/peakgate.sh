@@ -1,0 +1,199 @@
+# peakgate: profiles, the one-peak-at-a-time gate, filler sizing (seed 004, issue 8).
+# Numbers are checked against hand-worked examples (tests/data/peakgate/*.csv,
+# worked out in the comments below) and against independent checkers
+# (tests/check/peakgate_profiles.py with numpy, tests/check/peakgate_series.py
+# over --series), never against peakgate's own earlier output.
+D="$ROOT/tests/data/peakgate"
+PY=/usr/bin/python3
+CK="$ROOT/tests/check"
+
+# ---- profiles, hand-worked (tests/data/peakgate/hand.csv) -------------------------------
+# a: 1050 1100 1150 1100 1350, alloc 1400: mean 1150; sorted 1050 1100 1100 1150 1350,
+#    p90: h = 0.9*4 = 3.6 -> 1150 + 0.6*200 = 1270; peak 1350; waste 250;
+#    spread 200/1150 = 0.17 <= 0.30 and use 1150/1400 = 0.82 >= 0.75: well-behaved
+# b: 1200 1300 2000 1200 1300, alloc 2000: mean 1400, p90 1300 + 0.6*700 = 1720,
+#    spread 600/1400 = 0.43: poorly-behaved (the paper's Figure 4 shape)
+# c: 750 750, alloc 1000: use exactly 0.75, spread 0: well-behaved (thresholds inclusive)
+# d: 500 500, alloc 1000: flat but half its allocation: poorly-behaved
+# e: 720 640 1040 800, alloc 1000: mean 800, p90 800 + 0.7*240 = 968, spread exactly 0.30:
+#    well-behaved; its peak 1040 is above its allocation (warned)
+# With --normal p50: a 1100 (well), b 1300 (poorly), e 760: spread 280/760 = 0.37: poorly.
+t "hand-worked profiles (mean)"   0 "@$D/hand.csv" "@$D/hand_mean.csv" '*' peakgate --precision 3
+t "hand-worked profiles (p50)"    0 "@$D/hand.csv" "@$D/hand_p50.csv" '*' peakgate --precision 3 --normal p50
+t "median is p50"                 0 "@$D/hand.csv" "@$D/hand_p50.csv" '*' peakgate --precision 3 --normal median
+t "summary counts classes"        0 "@$D/hand.csv" '*' '5 tasks from 18 samples: 3 well-behaved, 2 poorly-behaved' peakgate
+t "summary names thresholds"      0 "@$D/hand.csv" '*' 'well-behaved: normal >= 75% of alloc and peak <= 130% of normal' peakgate
+t "summary waste"                 0 "@$D/hand.csv" '*' 'allocated 6400 MB, normal use 4600 MB, waste 1800 MB (28.1% of the allocation)' peakgate
+t "over-allocation warned"        0 "@$D/hand.csv" '*' "1 task(s) went above their allocation (first: 'e')" peakgate
+t "quiet"                         0 "@$D/hand.csv" '*' '' peakgate -q
+t "alloc table"                   0 "@$D/hand_noalloc.csv" "@$D/hand_mean.csv" '*' peakgate --precision 3 --alloc "$D/allocs.csv"
+t "thresholds are options"        0 "@$D/hand.csv" '*' '' bash -c 'peakgate -q --well-use 0.5 --well-spread 1 | grep -c well-behaved | grep -qx 5'
+t "stricter spread"               0 "@$D/hand.csv" '*' '' bash -c 'peakgate -q --well-spread 0.2 | grep -q "^e,.*,poorly-behaved$"'
+t "details columns"               0 $'task,t,mem_mb,alloc_mb\nq,0,100,200\nq,10,300,200\n' \
+    $'task,alloc_mb,normal_mb,p90_mb,peak_mb,waste_mb,class,samples,mean_mb,spread,use,growth_mb_s\nq,200,200,280,300,0,poorly-behaved,2,200,0.5,1,20' \
+    '*' peakgate --details
+t "no alloc: class by spread only" 0 $'task,t,mem_mb\nq,0,100\nq,10,110\n' \
+    $'task,alloc_mb,normal_mb,p90_mb,peak_mb,waste_mb,class\nq,,105,109,110,,well-behaved' '*' peakgate -q
+t "header only"                   0 $'task,t,mem_mb,alloc_mb\n' 'task,alloc_mb,normal_mb,p90_mb,peak_mb,waste_mb,class' '*' peakgate
+t "renamed columns"               0 $'vm,time,rss\nq,0,100\nq,10,110\n' '*' '' bash -c 'peakgate -q --col task=vm --col t=time --col mem_mb=rss | grep -qx "q,,105,109,110,,well-behaved"'
+t "iso times"                     0 $'task,t,mem_mb\nq,2026-01-05T00:00:00Z,100\nq,2026-01-05T00:01:00Z,110\n' '*' '' peakgate -q
+t "tsv"                           0 $'task\tt\tmem_mb\nq\t0\t100\n' $'task\talloc_mb\tnormal_mb\tp90_mb\tpeak_mb\twaste_mb\tclass\nq\t\t100\t100\t100\t\twell-behaved' '' peakgate -q --tsv
+
+# ---- input errors -----------------------------------------------------------------------
+t "ungrouped input"      65 "@$D/ungrouped.csv" '*' "peakgate: <stdin>:4: input not grouped by task: task 'a' appears again after other tasks" peakgate
+t "time repeats"         65 $'task,t,mem_mb\na,0,1\na,0,2\n' '*' "peakgate: <stdin>:3: task 'a': time 0 is not after the previous sample's 0" peakgate
+t "time goes back"       65 $'task,t,mem_mb\na,10,1\na,5,2\n' '*' "<stdin>:3: task 'a': time 5 is not after" peakgate
+t "negative memory"      65 $'task,t,mem_mb\na,0,-1\n' '*' "peakgate: <stdin>:2: column 'mem_mb': must not be negative, got '-1'" peakgate
+t "nan memory"           65 $'task,t,mem_mb\na,0,nan\n' '*' "<stdin>:2: column 'mem_mb': invalid number 'nan'" peakgate
+t "inf memory"           65 $'task,t,mem_mb\na,0,inf\n' '*' "invalid number 'inf'" peakgate
+t "huge memory"          65 $'task,t,mem_mb\na,0,1e999\n' '*' "invalid number '1e999'" peakgate
+t "missing memory"       65 $'task,t,mem_mb\na,0,\n' '*' "<stdin>:2: column 'mem_mb': missing value" peakgate
+t "missing task"         65 $'task,t,mem_mb\n,0,1\n' '*' "<stdin>:2: column 'task': missing value" peakgate
+t "bad time"             65 $'task,t,mem_mb\na,yesterday,1\n' '*' "<stdin>:2: column 't': invalid time 'yesterday'" peakgate
+t "zero allocation"      65 $'task,t,mem_mb,alloc_mb\na,0,1,0\n' '*' "<stdin>:2: column 'alloc_mb': must be positive, got '0'" peakgate
+t "allocation changes"   65 $'task,t,mem_mb,alloc_mb\na,0,1,10\na,1,1,20\n' '*' "<stdin>:3: task 'a': alloc_mb changes within the task (10, then 20)" peakgate
+t "missing column"       65 $'task,t\na,0\n' '*' "peakgate: <stdin>:1: missing required column 'mem_mb'" peakgate
+t "empty input"          65 '' '*' 'empty input' peakgate
+t "missing file"         66 '' '' 'peakgate: /nonexistent.csv: cannot open' peakgate /nonexistent.csv
+t "alloc table lacks task" 65 "@$D/hand_noalloc.csv" '*' "task 'a' has no allocation in" peakgate --fillers --alloc <(printf 'task,alloc_mb\nb,1\n')
+t "alloc table duplicate" 65 "@$D/hand_noalloc.csv" '*' "task 'b' listed twice" peakgate --alloc <(printf 'task,alloc_mb\nb,1\nb,2\n')
+t "alloc table bad value" 65 "@$D/hand_noalloc.csv" '*' "column 'alloc_mb': must be positive, got '-3'" peakgate --alloc <(printf 'task,alloc_mb\nb,-3\n')
+
+# ---- usage errors -----------------------------------------------------------------------
+t "bad --normal"         64 '' '' "invalid value for --normal: 'p200'" peakgate --normal p200
+t "bad --normal word"    64 '' '' "invalid value for --normal: 'avg'" peakgate --normal avg
+t "bad --well-use"       64 '' '' "invalid value for --well-use: '2'" peakgate --well-use 2
+t "modes exclude"        64 '' '' '--simulate and --fillers exclude each other' peakgate --simulate --fillers
+t "model needs simulate" 64 '' '' '--model, --series, --node-series, --summary and --strict need --simulate' peakgate --model
+t "model options need model" 64 '' '' '--tasks and --model-* options need --model' peakgate --simulate --tasks 3
+t "model reads no input" 64 '' '' "--model reads no input (drop 'x.csv')" peakgate --simulate --model x.csv
+t "peak below normal"    64 '' '' '--model-peak (100) is below --model-normal (500)' peakgate --simulate --model --model-peak 100
+t "k zero"               64 '' '' "invalid value for --k: '0'" peakgate --simulate --model --k 0
+t "k list garbage"       64 '' '' "invalid value for --k: 'x'" peakgate --simulate --model --k 1,x
+t "approach below 1"     64 '' '' "invalid value for --approach: '0.9'" peakgate --simulate --model --approach 0.9
+t "bad duration"         64 '' '' "invalid value for --duration: 'soon'" peakgate --simulate --model --duration soon
+t "filler options need fillers" 64 '' '' '--growth-mb-s and --state-mb need --fillers' peakgate --growth-mb-s 3
+t "help has examples"    0 '' '*' '' bash -c 'peakgate --help | grep -q "peakgate --simulate --model --series series.csv"'
+
+# ---- shard safety and streaming ---------------------------------------------------------
+tracegen taskmem --count 30 --seed 5 --set step=60 --truth "$TMP/truth.csv" > "$TMP/tm.csv"
+tcheck "profiles agree with numpy (mean)" bash -c '
+    peakgate -q "$1" > "$2/p_mean.csv" && "$3" "$4/peakgate_profiles.py" "$1" "$2/p_mean.csv"' _ "$TMP/tm.csv" "$TMP" "$PY" "$CK"
+tcheck "profiles agree with numpy (p50) and recover the generator's truth" bash -c '
+    peakgate -q --normal p50 "$1" > "$2/p50.csv" &&
+    "$3" "$4/peakgate_profiles.py" "$1" "$2/p50.csv" --normal p50 --truth "$2/truth.csv" --tol 0.05' _ "$TMP/tm.csv" "$TMP" "$PY" "$CK"
+tcheck "profiles agree with numpy (p75, other thresholds)" bash -c '
+    peakgate -q --normal p75 --well-use 0.6 --well-spread 0.5 "$1" > "$2/p75.csv" &&
+    "$3" "$4/peakgate_profiles.py" "$1" "$2/p75.csv" --normal p75 --well-use 0.6 --well-spread 0.5' _ "$TMP/tm.csv" "$TMP" "$PY" "$CK"
+tcheck "split by task gives the same rows" bash -c '
+    peakgate -q "$1" > "$2/whole.csv"
+    awk -F, -v d="$2" "NR==1{h=\$0; next} {f=d\"/shard\" (substr(\$1,5)%3) \".csv\"; if(!(f in s)){print h > f; s[f]=1} print > f}" "$1"
+    { head -1 "$2/whole.csv"; for i in 0 1 2; do peakgate -q "$2/shard$i.csv" | tail -n +2; done; } | sort > "$2/sharded.csv"
+    sort "$2/whole.csv" | cmp - "$2/sharded.csv"' _ "$TMP/tm.csv" "$TMP"
+tcheck "tracegen shards concatenate to the whole trace" bash -c '
+    { tracegen taskmem --count 3 --seed 5 --set step=600; tracegen taskmem --count 2 --seed 5 --set step=600 --set first=4 | tail -n +2; } |
+    cmp - <(tracegen taskmem --count 5 --seed 5 --set step=600)'
+tcheck "tracegen is deterministic per seed" bash -c '
+    cmp <(tracegen taskmem --count 3 --seed 9 --set step=600) <(tracegen taskmem --count 3 --seed 9 --set step=600) &&
+    ! cmp -s <(tracegen taskmem --count 3 --seed 9 --set step=600) <(tracegen taskmem --count 3 --seed 10 --set step=600)'
+t "tracegen rejects bad keys" 64 '' '' "unknown --set key 'bogus' for kind 'taskmem'" tracegen taskmem --set bogus=1
+t "tracegen range check"      64 '' '' 'taskmem: out of range' tracegen taskmem --set poor=2
+
+# ---- --simulate, hand-worked (tests/data/peakgate/sim2.csv) ------------------------------
+# x: 100 100 300 300 100, y: 100 300 300 100 100, one sample a minute; normal (p50) 100,
+# threshold 110, peak 300.  k = 1, served in the order x, y:
+#   step 0: both at 100.  step 1: y would rise to 300: token to y.  step 2: x would rise,
+#   no token: paused at 100 (y at 300).  step 3: x paused, y down to 100 (still holding).
+#   step 4: y gives the token back and ends; x gets it, 300.  steps 5, 6: x 300, 100, ends.
+# x: 5 steps of work in 7 = slowdown 1.4, paused 2 steps (120 s); y: 5 in 5.  Node max 400
+# (unpaced 600 at step 2); bound min(110,300)*2 + (300-110) = 410; sum(normal)+max(peak-normal) = 400.
+t "hand-worked simulation"   0 "@$D/sim2.csv" "@$D/sim2_tasks.csv" '*' peakgate --simulate --normal p50 --precision 2
+t "hand-worked node summary" 0 "@$D/sim2.csv" '*' '' bash -c '
+    peakgate -q --simulate --normal p50 --summary "$1/sim2_sum.csv" >/dev/null &&
+    cut -d, -f1,2,5,7,9,10,11,12 "$1/sim2_sum.csv" | tr "\n" " " |
+    grep -qx "policy,k,steps,max_mem_mb,bound_mb,bound_held,bound_simple_mb,simple_held unpaced,0,5,600,410,no,400,no gated,1,7,400,410,yes,400,yes "' _ "$TMP"
+t "hand-worked series"       0 "@$D/sim2.csv" '*' '' bash -c '
+    peakgate -q --simulate --normal p50 --series "$1/sim2_series.csv" >/dev/null &&
+    grep "^gated" "$1/sim2_series.csv" | grep ",x," | cut -d, -f5,6 | tr "\n" " " |
+    grep -qx "100,run 100,run 100,paused 100,paused 300,peak 300,peak 100,peak "' _ "$TMP"
+t "hand-worked: checker agrees" 0 "@$D/sim2.csv" '*' '' bash -c '
+    peakgate -q --simulate --normal p50 --series "$1/s2.csv" --summary "$1/s2sum.csv" > "$1/s2tasks.csv" &&
+    "$2" "$3/peakgate_series.py" --series "$1/s2.csv" --tasks "$1/s2tasks.csv" --summary "$1/s2sum.csv" \
+        --input "$4/sim2.csv" --normal p50 --simple --step 60 >/dev/null' _ "$TMP" "$PY" "$CK" "$D"
+t "simulate: no samples"     65 $'task,t,mem_mb\n' '*' 'no samples' peakgate --simulate
+t "uneven intervals warned"  0 $'task,t,mem_mb\na,0,1\na,60,1\na,180,1\n' '*' "uneven sample intervals (task 'a': 120 s vs 60 s)" peakgate --simulate
+
+# ---- --simulate, the paper's example ------------------------------------------------------
+# Six tasks, normal 500 MB, peak 1200 MB, on a 4500 MB node (seed 004, Figures 6 and 7):
+# unpaced they need up to about 6000 MB; with one peak at a time they stay near 4000 MB
+# (the bound: 6 x 550 + (1200 - 550) = 3950 MB) at a slowdown of about 3.
+peakgate --simulate --model --k 1,2 --series "$TMP/paper_series.csv" --summary "$TMP/paper_sum.csv" \
+    > "$TMP/paper_tasks.csv" 2> "$TMP/paper.err"
+tcheck "paper example: every step within the bound, gate rules, fairness (independent checker)" \
+    "$PY" "$CK/peakgate_series.py" --series "$TMP/paper_series.csv" --tasks "$TMP/paper_tasks.csv" \
+    --summary "$TMP/paper_sum.csv" --model 500 1200
+tcheck "paper example: unpaced up to about 6000 MB, over the node" awk -F, '
+    $1 == "unpaced" { found = 1; if (!($7 >= 5000 && $7 <= 7200 && $13 > 0)) exit 1 } END { exit !found }' "$TMP/paper_sum.csv"
+tcheck "paper example: gated near 4000 MB, within the node, slowed down" awk -F, '
+    $1 == "gated" && $2 == 1 { found = 1; if (!($7 >= 3500 && $7 <= 3950 && $9 == 3950 && $10 == "yes" && $13 == 0 && $14 > 1.5)) exit 1 }
+    END { exit !found }' "$TMP/paper_sum.csv"
+tcheck "paper example: k=2 uses more memory and slows less than k=1" awk -F, '
+    $1 == "gated" { m[$2] = $7; s[$2] = $14; b[$2] = $9 }
+    END { exit !(m[2] > m[1] && s[2] < s[1] && b[2] == 4600) }' "$TMP/paper_sum.csv"
+tcheck "paper example: both printed on stderr" bash -c '
+    grep -q "unpaced: max" "$1" && grep -q "gated k=1: max" "$1" && grep -q "gated k=2: max" "$1"' _ "$TMP/paper.err"
+tcheck "paper example: about 10 peaks an hour unpaced, fewer gated" awk -F, '
+    NR > 1 && $1 == "unpaced" { u += $12; n++ } NR > 1 && $1 == "gated" && $2 == 1 { g += $12 }
+    END { exit !(u / n >= 7 && u / n <= 13 && g < u / 1.5) }' "$TMP/paper_tasks.csv"
+tcheck "approach 1.0: the paper's sum(normal)+max(peak-normal) holds in every step" bash -c '
+    peakgate -q --simulate --model --approach 1 --duration 20m --series "$1/a1.csv" --summary "$1/a1sum.csv" > "$1/a1tasks.csv" &&
+    "$2" "$3/peakgate_series.py" --series "$1/a1.csv" --tasks "$1/a1tasks.csv" --summary "$1/a1sum.csv" \
+        --model 500 1200 --approach 1 --simple' _ "$TMP" "$PY" "$CK"
+tcheck "heterogeneous series replay: bound, fairness, every task finishes" bash -c '
+    tracegen taskmem --count 7 --seed 3 --days 0.05 --set step=10 > "$1/het.csv" &&
+    peakgate -q --simulate --normal p50 --k 1,3 --series "$1/het_s.csv" --summary "$1/het_sum.csv" "$1/het.csv" > "$1/het_t.csv" &&
+    "$2" "$3/peakgate_series.py" --series "$1/het_s.csv" --tasks "$1/het_t.csv" --summary "$1/het_sum.csv" \
+        --input "$1/het.csv" --normal p50 --step 10' _ "$TMP" "$PY" "$CK"
+tcheck "simulation is deterministic per seed" bash -c '
+    cmp <(peakgate -q --simulate --model --duration 10m) <(peakgate -q --simulate --model --duration 10m) &&
+    ! cmp -s <(peakgate -q --simulate --model --duration 10m) <(peakgate -q --simulate --model --duration 10m --seed 2)'
+t "strict: gate over the node fails"  1 '' '*' 'a gated run needed more than the 3000 MB node' peakgate --simulate --model --duration 10m --node-mb 3000 --strict
+t "strict: gate within the node"      0 '' '*' '*' peakgate --simulate --model --duration 10m --strict
+t "node series columns"               0 '' '*' '' bash -c '
+    peakgate -q --simulate --model --duration 2s --node-series "$1/ns.csv" >/dev/null &&
+    head -2 "$1/ns.csv" | tr "\n" " " | grep -q "^policy,k,t,used_mb,bound_mb,node_mb,paused unpaced,0,0,"' _ "$TMP"
+
+# ---- --fillers, hand-worked (tests/data/peakgate/node.csv) -------------------------------
+# Node 4500 MB; w1 (1750 1800 1850, alloc 2000) and w2 (1800 x3, alloc 2050) are
+# well-behaved: allocated 4050 -> unallocated 450; normal 3600 -> allocated but unused
+# 200 + 250 = 450, headroom 900.  w1 grows 50 MB per 10 s = 5 MB/s.
+#   growth 0 (the paper's case): filler normal 450, peak 900.
+#   state 500 MB at 5 ms/MB: 2.5 s (the paper's figure); threshold 5 * 2.5 = 12.5 MB;
+#     peak 900 - 12.5 = 887.5, normal 450 - 12.5 = 437.5.
+#   state = the filler's peak P: P = 900 - 5 * 0.005 * P -> P = 900 / 1.025 = 878.04878;
+#     migrate 4.3902439 s, threshold 21.95122 MB, normal 450 - 21.95122 = 428.04878.
+FH="node_mb,tasks,well_behaved,alloc_mb,unallocated_mb,normal_mb,unused_mb,headroom_mb,growth_mb_s,migrate_ms_per_mb,migrate_s,threshold_mb,filler_normal_mb,filler_peak_mb"
+t "fillers: the paper's 450/900"     0 "@$D/node.csv" "$FH
+4500,2,2,4050,450,3600,450,900,0,5,4.5,0,450,900" '*' peakgate --fillers --growth-mb-s 0
+t "fillers: 500 MB state, 2.5 s"    0 "@$D/node.csv" "$FH
+4500,2,2,4050,450,3600,450,900,5,5,2.5,12.5,437.5,887.5" '*' peakgate --fillers --state-mb 500
+t "fillers: measured growth, state = peak" 0 "@$D/node.csv" "$FH
+4500.00000,2,2,4050.00000,450.00000,3600.00000,450.00000,900.00000,5.00000,5.00000,4.39024,21.95122,428.04878,878.04878" '*' peakgate --fillers --precision 5
+t "fillers: summary says the threshold" 0 "@$D/node.csv" '*' 'kill or migrate the filler when free memory falls below 22 MB' peakgate --fillers
+t "fillers: overcommitted node"     0 "@$D/node.csv" '*' 'the node is overcommitted by 50 MB' peakgate --fillers --node-mb 4000
+t "fillers: need allocations"       65 "@$D/hand_noalloc.csv" '*' 'the allocation is needed' peakgate --fillers
+
+# ---- output file ------------------------------------------------------------------------
+printf 'old\n' > "$TMP/keep.csv"
+t "failed run keeps -o file"  65 "@$D/ungrouped.csv" '' '*' peakgate -o "$TMP/keep.csv"
+tcheck "old content intact" grep -qx old "$TMP/keep.csv"
+t "-o written when done"      0 "@$D/hand.csv" '' '*' peakgate --precision 3 -o "$TMP/keep.csv"
+tcheck "-o content" cmp "$TMP/keep.csv" "$D/hand_mean.csv"
+t "unwritable --series"       73 '' '' 'cannot create' peakgate --simulate --model --series /nonexistent-dir/s.csv
+tcheck "full disk is an error" bash -c 'peakgate --simulate --model -q > /dev/full; [ $? = 74 ]'
+
+# ---- real data: PlanetLab VM CPU series as usage (percent of one VM, first 40 VMs) --------
+head -n $((40 * 288 + 1)) "$DATA/planetlab/20110303.csv" > "$TMP/planetlab.csv"
+tcheck "real data (PlanetLab): profiles agree with numpy" bash -c '
+    peakgate -q --col task=vm --col mem_mb=cpu "$1" > "$2/pl.csv" &&
+    "$3" "$4/peakgate_profiles.py" "$1" "$2/pl.csv" --task-col vm --mem-col cpu' _ "$TMP/planetlab.csv" "$TMP" "$PY" "$CK"
