@@ -126,7 +126,7 @@ done
 tcheck "paper: maxmin spread > drr and balanced" awk -F, '
     FNR == 1 { f++ } $1 == "consistency" { c[f] = $2 } $1 == "utilization" { u[f] = $2 }
     END { if (!(c[1] > c[2] && c[1] > c[3])) { print "spread maxmin " c[1] " drr " c[2] " balanced " c[3]; exit 1 }
-          if (u[1] != u[2] || u[1] != u[3]) { print "utilization differs"; exit 1 } }' \
+          if ((u[1] - u[2])^2 > 1e-18 || (u[1] - u[3])^2 > 1e-18) { print "utilization differs: " u[1] " " u[2] " " u[3]; exit 1 } }' \
     "$TMP/s-maxmin.csv" "$TMP/s-drr.csv" "$TMP/s-balanced.csv"
 
 # Determinism: same input, same bytes; tracegen: same seed same trace, other seed other trace.
@@ -188,7 +188,7 @@ t "huge size" 65 "$J
 j1,a,0,1e300,1
 " '' "is too large" stretch "$D/two.csv"
 t "missing column" 65 $'job,vc,submit\nj1,a,0\n' '' "missing required column 'size_server_hours'" stretch "$D/two.csv"
-t "zero capacity" 65 '' '' "two.csv:3: column 'capacity'" stretch <(printf 'vc,capacity\na,1\nb,0\n') "$D/alone.csv"
+t "zero capacity" 65 '' '' ":3: column 'capacity': must be positive, got '0'" stretch <(printf 'vc,capacity\na,1\nb,0\n') "$D/alone.csv"
 t "duplicate vc" 65 '' '' "duplicate vc 'a'" stretch <(printf 'vc,capacity\na,1\na,2\n') "$D/alone.csv"
 t "no vcs" 65 '' '' "no VCs" stretch <(printf 'vc,capacity\n') "$D/alone.csv"
 t "missing file" 66 '' '' 'stretch: /nonexistent.csv: cannot open' stretch /nonexistent.csv "$D/alone.csv"
@@ -202,7 +202,8 @@ t "no capacities" 64 '' '' "missing CAPACITIES" stretch
 t "header only" 0 "$J
 " "$H" '' stretch -q "$D/two.csv"
 t "renamed columns" 0 $'id,team,t,work,par\nj1,a,0,10,10\n' "$H
-j1,a,0,3600,1" '' stretch -q --job-col id --vc-col team --submit-col t --size-col work --parallelism-col par "$D/two.csv"
+j1,a,0,3600,1" '' stretch -q --job-col id --vc-col team --submit-col t --size-col work --parallelism-col par \
+    --capacity-col servers <(printf 'team,servers\na,10\n')
 t "missing max_parallelism means no limit" 0 $'job,vc,submit,size_server_hours\nj1,a,0,10\n' "$H
 j1,a,0,900,0.25" '' stretch -q "$D/two.csv"
 t "iso submit" 0 $'job,vc,submit,size_server_hours,max_parallelism\nj1,a,2026-01-05T00:00:00Z,10,10\n' "$H
