@@ -130,7 +130,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "invalid value for --scale: '%s' (want fraction or percent)", arg);
         break;
     case OPT_MAX_MISSING: opt.max_missing = cli_double(st, "max-missing", arg, 0, 1); break;
-    case OPT_MIN_SAMPLES: opt.min_samples = (long)cli_int(st, "min-samples", arg, 4, 100000000); break;
+    case OPT_MIN_SAMPLES: opt.min_samples = (long)cli_int(st, "min-samples", arg, 2, 100000000); break;
     case OPT_PERIODS: {
         char *s = xstrdup(arg), *save = NULL;
         opt.nperiods = 0;

@@ -1,0 +1,114 @@
+# tenantclass: patterns against tracegen's ground truth (awk checker), hand-
+# worked series, the gap policy, shard equivalence, scales, errors, and the
+# PlanetLab adapter's invariants.
+D="$ROOT/tests/data/tenantclass"
+CHK="$ROOT/tests/check/tenantclass_accuracy.awk"
+
+# ---- accuracy on ground truth (>= 95% of patterns right) ----
+tracegen tenants --seed 11 --count 120 --days 21 --truth "$TMP/truth11.csv" -o "$TMP/gen11.csv"
+tracegen tenants --seed 12 --count 120 --days 28 --set noise=0.05 --truth "$TMP/truth12.csv" -o "$TMP/gen12.csv"
+t "classify seed 11" 0 '' '*' 'tenantclass: 120 tenants' tenantclass --servers "$TMP/truth11.csv" --classes "$TMP/cl11.csv" -o "$TMP/out11.csv" "$TMP/gen11.csv"
+tcheck "accuracy >= 95% (seed 11, 21 days)" awk -F, -v min=0.95 -f "$CHK" "$TMP/truth11.csv" "$TMP/out11.csv"
+t "classify seed 12" 0 '' '*' '*' tenantclass -q -o "$TMP/out12.csv" "$TMP/gen12.csv"
+tcheck "accuracy >= 95% (seed 12, noisier)" awk -F, -v min=0.95 -f "$CHK" "$TMP/truth12.csv" "$TMP/out12.csv"
+tcheck "checker fails on wrong patterns" bash -c '! awk -F, -v min=0.95 -f "$1" "$2" <(sed "s/,constant,/,periodic,/" "$3")' _ "$CHK" "$TMP/truth11.csv" "$TMP/out11.csv"
+
+# ---- class table invariants (independent sums over the truth and output) ----
+tcheck "classes: tenants add up, servers add up to the truth's" bash -c '
+    nt=$(awk "END{print NR-1}" "$1"); st=$(awk -F, "NR>1{s+=\$3} END{print s}" "$2")
+    awk -F, -v nt="$nt" -v st="$st" "NR>1{n+=\$5; s+=\$6; if (\$3 > \$4 + 1e-12) bad=1} END{exit !(n==nt && s==st && !bad)}" "$3"' \
+    _ "$TMP/out11.csv" "$TMP/truth11.csv" "$TMP/cl11.csv"
+tcheck "classes: each tenant's class exists and has its pattern" bash -c '
+    awk -F, "NR==FNR{p[\$1]=\$2; next} FNR>1 && p[\$3]!=\$2 {exit 1}" "$1" "$2"' _ "$TMP/cl11.csv" "$TMP/out11.csv"
+tcheck "classes: server-weighted avg_util recomputed by awk" bash -c '
+    awk -F, "FILENAME==ARGV[1]{if(FNR>1)sv[\$1]=\$3; next} FILENAME==ARGV[2]{if(FNR>1){s[\$3]+=sv[\$1]; a[\$3]+=sv[\$1]*\$4}; next}
+             FNR>1{d=a[\$1]/s[\$1]-\$3; if (d<0) d=-d; if (d>1e-9) exit 1}" "$1" "$2" "$3"' _ "$TMP/truth11.csv" "$TMP/out11.csv" "$TMP/cl11.csv"
+
+# ---- determinism, order and shard independence ----
+tcheck "same input and seed, same bytes" bash -c 'tenantclass -q --servers "$1" "$2" | cmp - "$3"' _ "$TMP/truth11.csv" "$TMP/gen11.csv" "$TMP/out11.csv"
+awk -F, 'NR==1{next} {print > (ENVIRON["TMP"] "/sh" (substr($1,7)%2) ".body")}' "$TMP/gen11.csv"
+for i in 0 1; do { echo tenant,t,util; cat "$TMP/sh$i.body"; } > "$TMP/shard$i.csv"; done
+t "features of shard 0" 0 '' '*' '*' tenantclass -q --features-only --servers "$TMP/truth11.csv" -o "$TMP/f0.csv" "$TMP/shard0.csv"
+t "features of shard 1" 0 '' '*' '*' tenantclass -q --features-only --servers "$TMP/truth11.csv" -o "$TMP/f1.csv" "$TMP/shard1.csv"
+t "cluster the shards' features" 0 '' '*' '*' tenantclass -q --from-features --classes "$TMP/clsh.csv" -o "$TMP/outsh.csv" "$TMP/f1.csv" "$TMP/f0.csv"
+tcheck "sharded result == one process" cmp "$TMP/outsh.csv" "$TMP/out11.csv"
+tcheck "sharded classes == one process" cmp "$TMP/clsh.csv" "$TMP/cl11.csv"
+tcheck "tenants in another order, same result" bash -c '{ echo tenant,t,util; cat "$1/shard1.csv" "$1/shard0.csv" | grep -v ^tenant,t; } | tenantclass -q --servers "$2" | cmp - "$3"' _ "$TMP" "$TMP/truth11.csv" "$TMP/out11.csv"
+tcheck "servers column in the input == --servers" bash -c '
+    awk -F, "NR==FNR{s[\$1]=\$3; next} FNR==1{print \$0\",servers\"; next} {print \$0\",\"s[\$1]}" "$1" "$2" |
+    tenantclass -q --classes "$3/clcol.csv" >/dev/null && cmp "$3/clcol.csv" "$4"' _ "$TMP/truth11.csv" "$TMP/gen11.csv" "$TMP" "$TMP/cl11.csv"
+tcheck "percent scale: same patterns and classes, avg x 100" bash -c '
+    awk -F, -v OFS=, "NR>1{\$3=\$3*100} {print}" "$1" | tenantclass -q --scale percent |
+    awk -F, "NR==FNR{p[\$1]=\$2; c[\$1]=\$3; a[\$1]=\$4; next} FNR>1{d=\$4-100*a[\$1]; if (d<0) d=-d; if (p[\$1]!=\$2 || c[\$1]!=\$3 || d>1e-9) exit 1}" "$2" -' _ "$TMP/gen11.csv" "$TMP/out11.csv"
+
+# ---- hand-worked series ----
+# daily: 0.5 + 0.2 cos(2 pi h / 24) hourly over 4 days: mean 0.5, all variance at 1 d (strength 1), peak 0.7;
+# flat: 0.3 everywhere: constant, strength 0.
+tcheck "hand: daily cosine and a flat line" bash -c '
+    tenantclass -q --step 1h "$1" | awk -F, "
+      \$1==\"daily\"{ok1 = \$2==\"periodic\" && (\$4-0.5)^2<1e-20 && (\$5-0.7)^2<1e-20 && (\$6-1)^2<1e-20}
+      \$1==\"flat\" { ok2 = \$2==\"constant\" && (\$4-0.3)^2<1e-20 && \$5==0.3 && \$6==0}
+      END{exit !(ok1 && ok2)}"' _ "$D/hand.csv"
+# gap policy: samples 0.2 (t=0) and 0.4 (t=60) share the first 2-minute step (0.3); 0.8 at t=360 is step 3;
+# steps 1 and 2 are interpolated (0.4667, 0.6333): 4 steps, 2 missing, avg 0.55, p99 0.795 (type 7).
+t "gap policy: mean per step, linear fill" 0 "@$D/gap.csv" \
+    $'tenant,servers,steps,missing,avg,peak\ng,1,4,2,0.55,0.795' '' \
+    sh -c 'tenantclass -q --features-only --min-samples 4 | cut -d, -f1-6'
+t "too many gaps: skipped with a warning" 0 "@$D/gap.csv" 'tenant,pattern,class,avg,peak,strength' \
+    "tenantclass: <stdin>:2: warning: tenant 'g': 2 of 4 steps are gaps (more than --max-missing 0.4); skipped" \
+    tenantclass --min-samples 4 --max-missing 0.4
+t "too short: skipped" 0 "@$D/gap.csv" 'tenant,pattern,class,avg,peak,strength' "fewer than --min-samples 16; skipped" tenantclass
+t "empty util is a gap" 0 $'tenant,t,util\na,0,0.1\na,120,\na,240,0.3\na,360,0.3\n' '*' '' \
+    sh -c 'tenantclass -q --features-only --min-samples 4 | cut -d, -f3,4 | tail -1 | grep -qx 4,1'
+# K-Means by hand: four constant tenants at 0.10, 0.12, 0.50, 0.52 with --k 2: {a,b} and {c,d}
+t "k-means by hand: two classes" 0 $'tenant,t,util\na,0,0.1\na,3600,0.1\nb,0,0.12\nb,3600,0.12\nc,0,0.5\nc,3600,0.5\nd,0,0.52\nd,3600,0.52\n' \
+    $'tenant,pattern,class\na,constant,constant-1\nb,constant,constant-1\nc,constant,constant-2\nd,constant,constant-2' '' \
+    sh -c 'tenantclass -q --min-samples 2 --step 1h --k 2 | cut -d, -f1-3'
+t "k auto by tolerance: 0.1 apart is one class at --tolerance 0.3" 0 $'tenant,t,util\na,0,0.1\na,3600,0.1\nb,0,0.2\nb,3600,0.2\n' \
+    $'a,constant-1\nb,constant-1' '' sh -c 'tenantclass -q --min-samples 2 --step 1h --tolerance 0.3 | cut -d, -f1,3 | tail -2'
+t "fixed k per pattern" 0 '' '*' '' sh -c 'tenantclass -q --k periodic=2,constant=3,unpredictable=1 --classes "$2" "$1" >/dev/null && cut -d, -f2 "$2" | sort | uniq -c | awk "{printf \"%s=%s \", \$2, \$1}" | grep -qx "constant=3 pattern=1 periodic=2 unpredictable=1 "' _ "$TMP/gen11.csv" "$TMP/clk.csv"
+t "quoted tenant names" 0 $'tenant,t,util\n"x,1",0,0.5\n"x,1",3600,0.5\n"y""q",0,0.2\n"y""q",3600,0.2\n' \
+    $'tenant,pattern,class,avg,peak,strength\n"x,1",constant,constant-1,0.5,0.5,0\n"y""q",constant,constant-1,0.2,0.2,0' '' \
+    tenantclass -q --min-samples 2 --step 1h --k 1
+t "no header with --names" 0 $'a,0,0.5\na,3600,0.5\n' $'tenant,pattern,class,avg,peak,strength\na,constant,constant-1,0.5,0.5,0' '' \
+    tenantclass -q -H --names tenant,t,util --min-samples 2 --step 1h
+t "iso times, crlf" 0 $'tenant,t,util\r\na,2026-01-05T00:00:00Z,0.5\r\na,2026-01-05T01:00Z,0.5\r\n' '*' '' \
+    sh -c 'tenantclass -q --min-samples 2 --step 1h | tail -1 | grep -qx "a,constant,constant-1,0.5,0.5,0"'
+
+# ---- errors ----
+t "missing column" 65 $'tenant,time,util\na,0,1\n' '' "tenantclass: <stdin>:1: missing required column 't'" tenantclass
+t "util above 1 hints at --scale" 65 $'tenant,t,util\na,0,0.5\na,120,57\n' '' "tenantclass: <stdin>:3: column 'util': 57 is above 1 (for 0-100 data use --scale percent)" tenantclass
+t "negative util" 65 $'tenant,t,util\na,0,-0.5\n' '' "tenantclass: <stdin>:2: column 'util': must not be negative, got '-0.5'" tenantclass
+t "bad number" 65 $'tenant,t,util\na,0,0.5x\n' '' "tenantclass: <stdin>:2: column 'util': invalid number '0.5x'" tenantclass
+t "nan util" 65 $'tenant,t,util\na,0,nan\n' '' "tenantclass: <stdin>:2: column 'util': invalid number 'nan'" tenantclass
+t "bad time" 65 $'tenant,t,util\na,yesterday,0.5\n' '' "tenantclass: <stdin>:2: column 't': invalid time 'yesterday'" tenantclass
+t "ragged row" 65 $'tenant,t,util\na,0\n' '' "tenantclass: <stdin>:2: expected 3 fields (as in the header), found 2" tenantclass
+t "unterminated quote" 65 $'tenant,t,util\n"a,0,1\n' '' "tenantclass: <stdin>:2: unterminated quoted field" tenantclass
+t "not grouped" 65 $'tenant,t,util\na,0,0.1\nb,0,0.1\na,120,0.1\n' '' "tenantclass: <stdin>:4: tenant 'a' appears again after other tenants: input not grouped by tenant" tenantclass
+t "missing tenant" 65 $'tenant,t,util\n,0,0.1\n' '' "tenantclass: <stdin>:2: column 'tenant': missing value" tenantclass
+t "empty input" 65 '' '' "tenantclass: <stdin>:1: empty input (no header row)" tenantclass
+t "missing file" 66 '' '' "tenantclass: /nonexistent.csv: cannot open" tenantclass /nonexistent.csv
+t "bad --scale" 64 '' '' "invalid value for --scale: 'permille'" tenantclass --scale permille
+t "bad --k pattern" 64 '' '' "invalid value for --k: unknown pattern 'bursty'" tenantclass --k bursty=3
+t "bad --periods" 64 '' '' "invalid value for --periods: 'daily'" tenantclass --periods daily
+t "features-only with classes" 64 '' '' "--classes needs the clustering phase" tenantclass --features-only --classes x.csv
+t "both phases flags" 64 '' '' "exclude each other" tenantclass --features-only --from-features
+t "duplicate tenant across feature tables" 65 '' '' "tenantclass: tenant 'tenant00002' appears in more than one group or feature table" tenantclass --from-features "$TMP/f0.csv" "$TMP/f0.csv"
+t "bad pattern in features" 65 $'tenant,servers,steps,missing,avg,peak,sd,sd_low,strength,period,repeat,pattern\na,1,10,0,0.1,0.2,0,0,0,0,0,bursty\n' '' \
+    "tenantclass: <stdin>:2: column 'pattern': 'bursty' is not periodic, constant or unpredictable" tenantclass --from-features
+printf 'old\n' > "$TMP/keep.csv"
+t "failed run keeps -o file" 65 $'tenant,t,util\na,0,7\n' '' '*' tenantclass -o "$TMP/keep.csv"
+tcheck "old output intact" grep -qx old "$TMP/keep.csv"
+
+# ---- PlanetLab adapter (real data): invariants ----
+t "planetlab adapter runs" 0 '' '*' '*' sh -c 'cd "$1" && "$2/examples/planetlab-to-tenantclass.sh" "$3/planetlab/20110303.csv" "$1" > mix.txt' _ "$TMP" "$ROOT" "$DATA"
+tcheck "planetlab: every VM classified once, percent in range, avg <= peak" bash -c '
+    cut -d, -f1 "$1" | sort -u | wc -l | grep -qx 1053 &&
+    awk -F, "NR>1{n++; if (\$2!=\"periodic\" && \$2!=\"constant\" && \$2!=\"unpredictable\") exit 1;
+             if (\$4<0 || \$5>100 || \$4>\$5+1e-9) exit 1} END{exit n!=1052}" "$2"' _ "$DATA/planetlab/20110303.csv" "$TMP/planetlab-tenants.csv"
+tcheck "planetlab: class table sums to 1052 tenants and servers" awk -F, 'NR>1{n+=$5; s+=$6} END{exit !(n==1052 && s==1052)}' "$TMP/planetlab-classes.csv"
+tcheck "planetlab: the mix adds up to 100%" awk -F, '{n+=$2} END{exit n!=1052}' "$TMP/mix.txt"
+# a VM whose day spans at most 5 points has sd <= 2.5 < --constant-max 3 points, so it cannot be unpredictable
+tcheck "planetlab: VMs with a flat day are never unpredictable" bash -c '
+    awk -F, "NR>1{v=\$3+0; if(!(\$1 in mn)||v<mn[\$1])mn[\$1]=v; if(!(\$1 in mx)||v>mx[\$1])mx[\$1]=v} END{for(k in mn) if(mx[k]-mn[k]<=5) print k}" "$1" > "$3/flat.txt"
+    [ "$(wc -l < "$3/flat.txt")" -ge 20 ] && awk -F, "NR==FNR{f[\$0]=1; next} (\$1 in f) && \$2==\"unpredictable\" {exit 1}" "$3/flat.txt" "$2"' _ "$DATA/planetlab/20110303.csv" "$TMP/planetlab-tenants.csv" "$TMP"
