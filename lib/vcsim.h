@@ -23,12 +23,12 @@
  *   [-c_i W, +c_i W] (W = credit_window).  It moves at rate
  *     DRR       c_i - a_i: leaving own servers idle earns, using more than
  *               c_i spends, whatever the rest of the cluster does;
- *     BALANCED  (c_i - a_i) u when a_i < c_i, where u = B / (I + S) is the
- *               fraction of the idle servers that other VCs actually use
- *               (B = sum of max(0, a_k - c_k) borrowed, I = sum of
- *               max(0, c_k - a_k) idle owned; servers are fungible, so every
- *               idle server, owned or system, is lent in the same
- *               proportion); -(a_i - c_i) when a_i > c_i and the
+ *     BALANCED  (c_i - a_i) u when a_i < c_i, where u = min(1, B / I) is
+ *               the fraction of the owners' idle servers that other VCs
+ *               actually use (B = sum of max(0, a_k - c_k) borrowed, I = sum
+ *               of max(0, c_k - a_k) idle owned; borrowers are served from
+ *               owned idle servers first, every lender in proportion, and
+ *               from the system servers last); -(a_i - c_i) when a_i > c_i and the
  *               cluster is contended (sum d > M); 0 otherwise.  So a VC is
  *               credited only for servers it lent that someone used, and
  *               using idle servers while nobody else waits costs nothing.
