@@ -56,6 +56,7 @@ awk -F, -v OFS=, -v s="$split" 'NR == 1 { print; next } $1 >= s { $1 = sprintf("
 # tenants: tracegen sizes for exactly n servers, rates from the first half
 tracegen storage --seed "$seed" --count "$ntenants" --set servers="$n" -q >"$out/tenants.base.csv"
 awk -F, -v OFS=, -v s="$split" '
+    BEGIN { first = 0 }
     FNR == NR { if (FNR > 1 && $3 == "fail" && $1 < s) fails[$2]++; next }
     FNR == 1 { print; next }
     {

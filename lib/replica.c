@@ -605,36 +605,72 @@ static int32_t stock_slot(rp_cluster *c, rng *g, const int32_t *slots, int R, in
     return s;
 }
 
-int rp_place(rp_cluster *c, rng *g, enum rp_policy policy, int32_t creator, int R, int soft,
-             int32_t *out, int *failed_replica, struct rp_place_stats *st)
+/* one greedy pass over the R replicas; alg2 slots use relaxation levels up to
+ * maxlevel.  Returns 0 with out[] placed (space taken), or the 1-based replica
+ * that found no destination (nothing taken). */
+static int place_pass(rp_cluster *c, rng *g, enum rp_policy policy, int32_t creator, int R, int maxlevel,
+                      int32_t *out, int *levels)
 {
-    int lv = 0;
-    for (int j = 0; j < R; j++)
+    for (int j = 0; j < R; j++) {
         out[j] = -1;
+        levels[j] = 0;
+    }
     for (int k = 0; k < R; k++) {
-        int32_t s = -1;
-        if (k == 0 && usable(c, out, R, 0, creator)) {
+        int32_t s;
+        int lv = 0;
+        if (k == 0 && usable(c, out, R, 0, creator))
             s = creator;
-        } else if (policy == RP_ALG2) {
-            s = alg2_slot(c, g, out, R, k, soft ? 2 : 0, &lv);
-        } else {
+        else if (policy == RP_ALG2)
+            s = alg2_slot(c, g, out, R, k, maxlevel, &lv);
+        else
             s = stock_slot(c, g, out, R, k, 0);
-        }
         if (s < 0) {
             for (int j = 0; j < k; j++)
                 give(c, c->srv_tenant[out[j]], 1);
-            *failed_replica = k + 1;
-            return c->nactive == 0 ? RP_FULL : policy == RP_ALG2 && !soft ? RP_EXHAUSTED : RP_FULL;
+            return k + 1;
         }
         out[k] = s;
+        levels[k] = lv;
         take(c, s);
-        if (k == 0 && s != creator)
-            st->relaxed_local++;
-        else if (k > 0 && lv == 1)
-            st->relaxed_grid++;
-        else if (k > 0 && lv == 2)
-            st->relaxed_env++;
-        lv = 0;
+    }
+    return 0;
+}
+
+/* Algorithm 2 is greedy: an early choice can leave no class for a later
+ * replica although another choice would have worked, so a failed pass is
+ * retried with fresh random choices before diversity is declared exhausted. */
+#define RP_RETRIES 16
+
+int rp_place(rp_cluster *c, rng *g, enum rp_policy policy, int32_t creator, int R, int soft,
+             int32_t *out, int *failed_replica, struct rp_place_stats *st)
+{
+    int levels[RP_MAX_REPLICAS], fk = 0, worst = 0;
+    if (policy == RP_ALG2) {
+        for (int attempt = 0; attempt < RP_RETRIES; attempt++) {
+            fk = place_pass(c, g, policy, creator, R, 0, out, levels);
+            if (fk == 0 || c->nactive == 0)
+                break;
+            if (fk > worst)
+                worst = fk;
+        }
+        if (fk != 0 && c->nactive > 0 && !soft) {
+            *failed_replica = worst;
+            return RP_EXHAUSTED;
+        }
+        if (fk != 0 && c->nactive > 0)
+            fk = place_pass(c, g, policy, creator, R, 2, out, levels);
+    } else {
+        fk = place_pass(c, g, policy, creator, R, 0, out, levels);
+    }
+    if (fk != 0) {
+        *failed_replica = fk;
+        return RP_FULL;
+    }
+    if (out[0] != creator)
+        st->relaxed_local++;
+    for (int k = 1; k < R; k++) {
+        st->relaxed_grid += levels[k] == 1;
+        st->relaxed_env += levels[k] == 2;
     }
     st->blocks++;
     st->replicas += (uint64_t)R;

@@ -104,11 +104,12 @@ void rp_class_info(const rp_cluster *c, int k, struct rp_class_info *out);
 /* rp_place: place the R replicas (1 <= R <= RP_MAX_REPLICAS) of one new block
  * created on server `creator` with the given policy; out[0..R-1] receive the
  * servers and each replica takes one block of its tenant's space.  With
- * soft == 0 the Algorithm 2 constraints are hard: if a replica cannot satisfy
- * them, nothing is placed, *failed_replica is set (1-based) and RP_EXHAUSTED
- * is returned.  With soft != 0 the constraints are relaxed one at a time
- * (first the row/column rule, then the environment rule) and the relaxation
- * is counted in *st.  When the creating server cannot take replica 1 (its
+ * soft == 0 the Algorithm 2 constraints are hard: the greedy pass is retried
+ * with fresh random choices (16 passes) and if none satisfies them, nothing is
+ * placed, *failed_replica is set (1-based, the furthest replica no pass could
+ * place) and RP_EXHAUSTED is returned.  With soft != 0 a last pass relaxes
+ * the constraints one at a time where needed (first the row/column rule, then
+ * the environment rule) and the relaxations are counted in *st.  When the creating server cannot take replica 1 (its
  * tenant is full, or the server is down) replica 1 is placed like the others
  * and counted in relaxed_local, in both modes.  RP_FULL: no tenant has any
  * space left (nothing placed).
