@@ -39,6 +39,10 @@ t "renamed columns"               0 $'vm,time,rss\nq,0,100\nq,10,110\n' '*' '' b
 t "iso times"                     0 $'task,t,mem_mb\nq,2026-01-05T00:00:00Z,100\nq,2026-01-05T00:01:00Z,110\n' '*' '' peakgate -q
 t "tsv"                           0 $'task\tt\tmem_mb\nq\t0\t100\n' $'task\talloc_mb\tnormal_mb\tp90_mb\tpeak_mb\twaste_mb\tclass\nq\t\t100\t100\t100\t\twell-behaved' '' peakgate -q --tsv
 
+# numbers read exactly as strtod reads them (the fast path for plain decimals and the fallback)
+t "numbers read exactly" 0 $'task,t,mem_mb\na,0,0.1\nb,0,512.3\nc,0,0.000123\nd,0,123456789.012345\ne,0,999999999999999\nf,0,1.7976931348623157\ng,0,0.30000000000000004\nh,0,5e3\ni,0,007.50\nj,0,9007199254740993\nk,0,.5\n' \
+    '*' '' bash -c 'peakgate -q | cut -d, -f3 | tr "\n" " " | grep -qx "normal_mb 0.1 512.3 0.000123 123456789.012345 999999999999999 1.7976931348623157 0.30000000000000004 5000 7.5 9007199254740992 0.5 "'
+
 # ---- input errors -----------------------------------------------------------------------
 t "ungrouped input"      65 "@$D/ungrouped.csv" '*' "peakgate: <stdin>:4: input not grouped by task: task 'a' appears again after other tasks" peakgate
 t "time repeats"         65 $'task,t,mem_mb\na,0,1\na,0,2\n' '*' "peakgate: <stdin>:3: task 'a': time 0 is not after the previous sample's 0" peakgate
