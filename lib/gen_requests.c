@@ -9,9 +9,11 @@
  *
  * The workload is "enterprise-like" (Morpheus §2): most jobs are daily, some
  * hourly or every few hours, a few have off-kilter periods (58 min, 25 h);
- * earliest starts cluster where upstream data lands (a few "data drops" of
- * the day, so unplanned starts pile up), windows are the run time times a
- * slack factor (1.3 to `slack`); skylines are map-like (tall) then
+ * daily jobs' earliest starts fall on the hour when upstream data lands,
+ * `night` times more often in the nightly batch hours 0-6 (default 2) and
+ * twice as often in hours 20-23 as during the day, so unplanned starts pile
+ * up; other periods start any minute of their period; windows are the run
+ * time times a slack factor (uniform in 1.3 to `slack`, default 4); skylines are map-like (tall) then
  * reduce-like (lower) stages with noise; `rigid` of the jobs have stages that
  * must run whole (gang = the stage's containers), `gangs` more have a gang of
  * 2 to 8 containers; `problematic` of them are flagged (high cv).
@@ -26,7 +28,7 @@
 #include <string.h>
 
 static const char *const keys_requests[] = {"hourly", "offkilter", "rigid", "gangs", "slack", "problematic",
-                                            "step", "maxc", NULL};
+                                            "step", "maxc", "night", NULL};
 
 static int gen_requests(const struct gen_params *p, csvw *out, csvw *truth)
 {
@@ -51,7 +53,7 @@ static int gen_requests(const struct gen_params *p, csvw *out, csvw *truth)
      * (the nightly batch) than during the day */
     double dropw[24], wsum = 0;
     for (int h = 0; h < 24; h++)
-        wsum += dropw[h] = h < 7 ? 3 : h < 20 ? 1 : 2;
+        wsum += dropw[h] = h < 7 ? gen_get(p, "night", 2) : h < 20 ? 1 : 2;
     for (long i = 0; i < n; i++) {
         char job[32];
         snprintf(job, sizeof job, "job%05ld", i);
@@ -60,7 +62,7 @@ static int gen_requests(const struct gen_params *p, csvw *out, csvw *truth)
         double u = rng_uniform(&r), period, dur;
         if (u < hourly) {
             period = 3600;
-            dur = 300 + rng_below(&r, 16) * 60; /* 5 to 20 min */
+            dur = 120 + rng_below(&r, 9) * 60; /* 2 to 10 min */
         } else if (u < hourly + offk) {
             period = rng_uniform(&r) < 0.5 ? 58 * 60 : 25 * 3600;
             dur = period < 7200 ? 600 : 1800 + rng_below(&r, 60) * 60;
@@ -84,14 +86,12 @@ static int gen_requests(const struct gen_params *p, csvw *out, csvw *truth)
             if (a >= period)
                 a = period - 60;
         } else {
-            a = floor(rng_uniform(&r) * fmin(period * 0.25, 3600) / 60) * 60;
+            a = floor(rng_uniform(&r) * period / 60) * 60; /* inputs land any minute of the period */
         }
         double sf = 1.3 + rng_uniform(&r) * (slack - 1.3);
         double d = a + ceil(dur * sf / 60) * 60;
         if (d - a > period)
             d = a + period;
-        if (a >= period)
-            a = 0, d = fmin(period, d - a);
         int isprob = rng_uniform(&r) < probl;
         double kind = rng_uniform(&r);
         int32_t gang = 1;
