@@ -47,26 +47,30 @@ static int cmp_double(const void *a, const void *b)
 
 /* ---- period estimation ---------------------------------------------------- */
 
-/* Circular median of phases ph[0..n-1] in [0, P): cut the circle at the
- * widest empty arc, unwrap, take the median.  Sorts ph. */
-static double circ_median(double *ph, size_t n, double P)
+/* Circular location of phases ph[0..n-1] in [0, P): the window of width w
+ * (< P) holding the most phases (the first such window on ties), and the
+ * median of the phases in it.  A mode, not a median, so that a second cluster
+ * (an hourly job seen with a 2 h period, manual runs at another hour) cannot
+ * pull the phase into the empty space between clusters.  Sorts ph. */
+static double circ_mode(double *ph, size_t n, double P, double w)
 {
     qsort(ph, n, sizeof *ph, cmp_double);
-    size_t cut = 0; /* the unwrapped sequence starts at ph[cut] */
-    double widest = ph[0] + P - ph[n - 1];
-    for (size_t i = 1; i < n; i++)
-        if (ph[i] - ph[i - 1] > widest) {
-            widest = ph[i] - ph[i - 1];
-            cut = i;
+    /* element j of the doubled sequence ph[0..n-1], ph[0..n-1] + P */
+#define PH2(j) ((j) < n ? ph[(j)] : ph[(j) - n] + P)
+    size_t best_lo = 0, best_n = 0, hi = 0;
+    for (size_t lo = 0; lo < n; lo++) {
+        if (hi < lo)
+            hi = lo;
+        while (hi < lo + n && PH2(hi) <= PH2(lo) + w)
+            hi++;
+        if (hi - lo > best_n) {
+            best_n = hi - lo;
+            best_lo = lo;
         }
-    /* element j of the unwrapped sequence */
-#define UNWRAPPED(j) ((cut + (j) < n) ? ph[cut + (j)] : ph[cut + (j) - n] + P)
-    double m;
-    if (n % 2)
-        m = UNWRAPPED(n / 2);
-    else
-        m = 0.5 * (UNWRAPPED(n / 2 - 1) + UNWRAPPED(n / 2));
-#undef UNWRAPPED
+    }
+    size_t a = best_lo + (best_n - 1) / 2, b = best_lo + best_n / 2;
+    double m = 0.5 * (PH2(a) + PH2(b));
+#undef PH2
     m = fmod(m, P);
     if (m < 0)
         m += P;
@@ -82,7 +86,7 @@ double slo_phase(const double *t, size_t n, double anchor, double period)
         if (ph[i] >= period)
             ph[i] = 0;
     }
-    double m = circ_median(ph, n, period);
+    double m = circ_mode(ph, n, period, 0.2 * period);
     free(ph);
     return m;
 }
@@ -145,7 +149,7 @@ static void fit_grid(const double *u, size_t n, double c, double tol, double *al
         if (ph[i] >= c || ph[i] < 0)
             ph[i] = 0;
     }
-    double alpha = circ_median(ph, m, c);
+    double alpha = circ_mode(ph, m, c, 0.2 * c);
     free(ph);
     int full_passes = 0;
     for (double span = 8 * c; full_passes < 2; span *= 2) {

@@ -75,7 +75,8 @@ struct slo_period {
 void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *o, struct slo_period *out);
 
 /* slo_phase: the schedule offset in [0, P) of submit times relative to
- * anchor: the circular median of (t - anchor) mod P.  n > 0. */
+ * anchor: the circular mode of (t - anchor) mod P (the median of the phases
+ * in the densest window of width P/5).  n > 0. */
 double slo_phase(const double *t, size_t n, double anchor, double period);
 
 /* ---- per-job inference -------------------------------------------------------- */

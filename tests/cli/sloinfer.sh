@@ -1,0 +1,240 @@
+# sloinfer: hand-worked histories (expected values computed by hand in the
+# comments; the data files are built so that the arithmetic is short), the
+# provenance form against the run-table form, tracegen ground truth checked
+# by tests/check/sloinfer_accuracy.py, bad input, determinism and sharding.
+D="$ROOT/tests/data/sloinfer"
+H='job,instance,submit,start,end,input_avail,output_read,status'
+O='job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source'
+S="sloinfer -q --precision 4"
+
+# ---- hand-worked --------------------------------------------------------------
+# basic.csv: daily job etl, 6 runs submitted at 01:00 + (0,30,10,50,20,40) s,
+# start = submit + 60, 1 h long; input_avail offsets 3000,3100,2900,3300,3200,3050;
+# output_read offsets 36000,36600,35400,37200,36000,36300.
+#   a  = p95{2900,3000,3050,3100,3200,3300}: h = 4.75 -> 3200 + .75*100 = 3275
+#   d  = p50{35400,36000,36000,36300,36600,37200}: h = 2.5 -> 36000 + .5*300 = 36150
+#   cv = median|x - 36150| = median{750,150,150,150,450,1050} = 300; 300/36150 = 0.0083
+#   slack: end offsets 7260+s, (read-end)/3600 = 7.9833 8.1417 7.8139 8.3028 7.9778 8.0556;
+#          median = (7.9833 + 8.0556)/2 = 28870/3600 = 8.0194
+t "basic daily job" 0 '' "$O
+etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" '' $S "$D/basic.csv"
+# a = p50 of input_avail: h = 2.5 -> 3050 + .5*50 = 3075; d = p90 of reads: h = 4.5 -> 36600 + .5*600 = 36900
+t "percentile options" 0 '' "$O
+etl,86400.0000,3075.0000,36900.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" '' $S --a-pct 50 --d-pct 90 "$D/basic.csv"
+t "cv threshold" 0 '' "$O
+etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,high_cv,86400.0000,inferred" '' $S --max-cv 0.008 "$D/basic.csv"
+t "slack threshold" 0 '' "$O
+etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,no_slack,86400.0000,inferred" '' $S --min-slack 8.1 "$D/basic.csv"
+t "min runs" 0 '' "$O
+etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,too_few_runs,86400.0000,inferred" '' $S --min-runs 7 "$D/basic.csv"
+t "given period" 0 '' "$O
+etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" '' $S --period 1d "$D/basic.csv"
+t "iso 8601 times" 0 '' "$O
+etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" '' $S "$D/iso.csv"
+t "stdin and summary" 0 "@$D/basic.csv" '*' 'sloinfer: 1 jobs from 6 runs: 1 actionable' sloinfer
+t "summary says natural period" 0 "@$D/basic.csv" '*' 'periods: 1 natural' sloinfer
+
+# missing_extra.csv: hourly job hr, periods 0..11 with 3 and 7 missing; period 5
+# has an extra ok run 1700 s off schedule (input 1900, read 3500: it would move
+# a and d); period 9's scheduled run failed (input 3000) and was retried at +900.
+# Usable: 10 runs, input offsets all 200 -> a = 200; read offsets
+# 2400+60*(k%4) -> {2400x3, 2460x3, 2520x3, 2580}: d = p50 = 2460,
+# MAD = median{0x3,60x7} = 60, cv = 60/2460 = 0.0244;
+# slack (read-end)/600 with end 930+5*(k%3) (retry: 1530): median of
+# {1.55, 2.4333, 2.4417, 2.45, 2.5333, 2.5417, ...} = (2.5333+2.5417)/2 = 2.5375
+t "missing, extra and failed runs" 0 '' "$O
+hr,3600.0000,200.0000,2460.0000,10,0.0244,2.5375,actionable,3600.0000,inferred" '' $S "$D/missing_extra.csv"
+t "extra and failed runs counted in the summary" 0 '' '*' '1 failed and 1 extra or off-schedule runs not used' \
+    sloinfer "$D/missing_extra.csv"
+
+# offkilter.csv: epoch-aligned periods of 5400 s (90 min: not natural, a whole
+# minute), 5430 s (a whole second) and 87300 s (24h15m: within 5% of a day, but
+# a day would drift 900 s a period = 8100 s over the history, far more than the
+# jitter); jitter 0,20,20,0,... keeps the least-squares slope exact.  Offsets
+# for k90 and k5430: input 500; reads 4000+30*(k%3) -> d = 4030,
+# cv = 30/4030 = 0.0074; slack median (1.8333+1.85)/2 = 1.8417.
+# d2415: input 3000, reads 30000+60*(k%3): d = 30060, cv = 60/30060 = 0.0020,
+# slack = median of (30000+60*(k%3) - 5410 - 20*(k%2))/1800 = 13.6833.
+# dj: daily, jitter 0,10,0,10,20 s: least-squares slope 86400 + 40/10 = 86404,
+# snapped to 1 d by default (drift 16 s); slack median (30000-9010-10)/1800 = 11.6556.
+t "off-kilter periods and snapping" 0 '' "$O
+k90,5400.0000,500.0000,4030.0000,8,0.0074,1.8417,actionable,5400.0000,inferred
+k5430,5430.0000,500.0000,4030.0000,8,0.0074,1.8417,actionable,5430.0000,inferred
+d2415,87300.0000,3000.0000,30060.0000,10,0.0020,13.6833,actionable,87300.0000,inferred
+dj,86400.0000,5000.0000,30000.0000,5,0.0000,11.6556,actionable,86400.0000,inferred" '' $S "$D/offkilter.csv"
+tcheck "snap-tol 0 keeps the fitted 86404 s" bash -c \
+    'sloinfer -q --snap-tol 0 "$1" | awk -F, "\$1==\"dj\" { exit !(\$2 == 86404) }"' _ "$D/offkilter.csv"
+t "natural list without 1d: whole minutes" 0 '' '*' 'periods: 0 natural, 3 whole minutes, 1 whole seconds' \
+    sloinfer --natural 1h,1w "$D/offkilter.csv"
+t "summary counts snapping" 0 '' '*' 'periods: 1 natural, 2 whole minutes, 1 whole seconds' sloinfer "$D/offkilter.csv"
+
+# statuses.csv: daily jobs like etl.  hcv: reads at 20000..70000 -> d = 45000,
+# MAD 15000, cv = 0.3333; nsl: read 60 s after the end -> slack 60/3600 = 0.0167,
+# reads 7320+s -> d = 7345, cv = 15/7345 = 0.0020; noc: never read; few: 3 runs
+# (a = p95{2900,3000,3100} = 3090); one: a single run, no period; tfr: 2 reads of 6.
+t "every status, no job disappears" 0 '' "$O
+hcv,86400.0000,3275.0000,45000.0000,6,0.3333,10.4736,high_cv,86400.0000,inferred
+nsl,86400.0000,3275.0000,7345.0000,6,0.0020,0.0167,no_slack,86400.0000,inferred
+noc,86400.0000,3275.0000,,6,,,no_consumer,,inferred
+few,86400.0000,3090.0000,36000.0000,3,0.0000,7.9806,too_few_runs,86400.0000,inferred
+one,,,,1,,,too_few_runs,,inferred
+tfr,86400.0000,3275.0000,36000.0000,6,0.0000,7.9792,too_few_reads,86400.0000,inferred" '' $S "$D/statuses.csv"
+t "irregular submits are not periodic" 0 '' '*' '' $S "$D/notperiodic.csv"
+tcheck "not_periodic status" bash -c 'sloinfer -q "$1" | grep -q ",not_periodic,"' _ "$D/notperiodic.csv"
+
+# footnote5.csv: hourly runs (submit :04, start :05, end :20, input :02) over two
+# days, read by a DAILY consumer at 06:00 that reads every output that ended since
+# its last read.  Raw read offsets spread over a day; folded into the job's own
+# period (first recurrence after the end) every read is at :00 of the next hour:
+# d = 3600, cv = 0, slack = (3600-1200)/900 = 2.6667.  'hourly' infers the
+# consumer period from the shared reads (3 consumer runs a day apart: 1 d),
+# 'hourly_col' reads it from the consumer_period column (1d); 'hourly_same' has
+# consumer_period 3600 in the column: no folding, reads spread: high_cv, and
+# d capped at a + period = 3720.
+t "footnote 5: smaller period wins" 0 '' "$O
+hourly,3600.0000,120.0000,3600.0000,48,0.0000,2.6667,actionable,86400.0000,inferred
+hourly_col,3600.0000,120.0000,3600.0000,48,0.0000,2.6667,actionable,86400.0000,inferred
+hourly_same,3600.0000,120.0000,3720.0000,48,0.4800,48.6667,high_cv,3600.0000,inferred" '' $S "$D/footnote5.csv"
+t "footnote 5 in the summary" 0 '' '*' '2 jobs read by consumers with a longer period' sloinfer "$D/footnote5.csv"
+
+# ---- overrides -------------------------------------------------------------------
+cat "$D/basic.csv" > "$TMP/bs.csv"; tail -n +2 "$D/statuses.csv" >> "$TMP/bs.csv"
+t "overrides replace and mark" 0 '' "$O
+etl,86400.0000,3275.0000,40000.0000,6,0.0083,8.0194,actionable,86400.0000,overridden
+hcv,86400.0000,3275.0000,45000.0000,6,0.3333,10.4736,high_cv,86400.0000,inferred
+nsl,86400.0000,3275.0000,20000.0000,6,0.0020,0.0167,actionable,86400.0000,overridden
+noc,86400.0000,3275.0000,,6,,,no_consumer,,inferred
+few,86400.0000,3090.0000,36000.0000,3,0.0000,7.9806,too_few_runs,86400.0000,overridden
+one,,,,1,,,too_few_runs,,inferred
+tfr,86400.0000,3275.0000,36000.0000,6,0.0000,7.9792,too_few_reads,86400.0000,inferred" \
+    "overrides.csv:5: warning: override for job 'ghost' matches no job in the input" \
+    sloinfer --precision 4 --override "$D/overrides.csv" "$TMP/bs.csv"
+t "override a after d: no_window" 0 '' "$O
+etl,86400.0000,40000.0000,36150.0000,6,0.0083,8.0194,no_window,86400.0000,overridden" '' \
+    $S --override "$D/override_a.csv" "$D/basic.csv"
+# an overridden period re-derives a and d: missing_extra.csv seen with 2 h
+# periods: the phase is the densest cluster of submits (even hours, at 305 s),
+# runs at odd hours are second runs or off schedule; the 6 even-hour runs:
+# input 200; reads 2400,2520,... -> d = 2460, cv = 60/2460; slack median
+# (2.45 + 2.6333)/2 = 2.5417
+printf 'job,period\nhr,2h\n' > "$TMP/op.csv"
+t "override period re-derives a and d" 0 '' "$O
+hr,7200.0000,200.0000,2460.0000,6,0.0244,2.5417,actionable,7200.0000,overridden" '' \
+    $S --override "$TMP/op.csv" "$D/missing_extra.csv"
+t "override duplicate job" 65 '' '*' "dup.csv:3: duplicate job 'etl' (first at line 2)" \
+    bash -c 'printf "job,d\netl,1\netl,2\n" > "$1/dup.csv"; sloinfer --override "$1/dup.csv" "$2"' _ "$TMP" "$D/basic.csv"
+t "override d before a" 65 '' '*' "d must be after a (a '500', d '400')" \
+    bash -c 'printf "job,a,d\netl,500,400\n" > "$1/da.csv"; sloinfer --override "$1/da.csv" "$2"' _ "$TMP" "$D/basic.csv"
+t "override without values" 65 '' '*' "override file has none of the columns 'period', 'a', 'd'" \
+    bash -c 'printf "job,x\netl,1\n" > "$1/nx.csv"; sloinfer --override "$1/nx.csv" "$2"' _ "$TMP" "$D/basic.csv"
+t "override bad duration" 65 '' '*' "column 'd'" \
+    bash -c 'printf "job,d\netl,soon\n" > "$1/bd.csv"; sloinfer --override "$1/bd.csv" "$2"' _ "$TMP" "$D/basic.csv"
+t "override file missing" 66 '' '' "sloinfer: /nonexistent.csv: cannot open" sloinfer --override /nonexistent.csv "$D/basic.csv"
+
+# ---- provenance form ------------------------------------------------------------
+# prov_events.csv encodes basic.csv's input_avail/output_read as raw events with
+# distractors: an ingress write long before, two input files, a producer append
+# AFTER run 3 started that run 3 reads later (must not count), the job's own
+# state file and its own validation read of its output (not a consumer), and a
+# consumer re-read (not the first read).  Same result as basic.csv.
+t "provenance events give the same SLO" 0 '' "$O
+etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" '' \
+    $S --events "$D/prov_events.csv" "$D/prov_runs.csv"
+t "events summary" 0 '' '*' 'sloinfer: 74 events on 20 files joined to 6 runs' \
+    sloinfer --events "$D/prov_events.csv" "$D/prov_runs.csv"
+t "events out of order" 65 '' '*' "ev.csv:3: events not in time order ('5' after a later event)" bash -c \
+    'printf "time,job,instance,file,op\n10,a,a1,f,write\n5,b,b1,f,read\n" > "$1/ev.csv"; sloinfer --events "$1/ev.csv" "$2"' _ "$TMP" "$D/prov_runs.csv"
+t "events bad op" 65 '' '*' "column 'op': want 'read' or 'write', got 'append'" bash -c \
+    'printf "time,job,instance,file,op\n10,a,a1,f,append\n" > "$1/ev2.csv"; sloinfer --events "$1/ev2.csv" "$2"' _ "$TMP" "$D/prov_runs.csv"
+t "events need instance in the run table" 65 "$(printf 'job,submit,start,end\na,1,2,3\n')" '*' "missing required column 'instance'" \
+    sloinfer --events "$D/prov_events.csv"
+t "events file missing" 66 '' '*' "/nonexistent.csv: cannot open" sloinfer --events /nonexistent.csv "$D/prov_runs.csv"
+
+# ---- bad input ------------------------------------------------------------------
+t "ungrouped input" 65 "$H
+a,a1,100,110,120,,,ok
+b,b1,100,110,120,,,ok
+a,a2,200,210,220,,,ok
+" '*' "sloinfer: <stdin>:4: input not grouped by job: job 'a' appears again after other jobs" sloinfer
+t "end before start" 65 "$H
+a,a1,100,110,105,,,ok
+" '*' "sloinfer: <stdin>:2: end before start (start '110', end '105')" sloinfer
+t "start before submit" 65 "$H
+a,a1,100,90,105,,,ok
+" '*' "sloinfer: <stdin>:2: start before submit (submit '100', start '90')" sloinfer
+t "nan time" 65 "$H
+a,a1,nan,110,120,,,ok
+" '*' "sloinfer: <stdin>:2: column 'submit': invalid time 'nan'" sloinfer
+t "negative time" 65 "$H
+a,a1,-5,110,120,,,ok
+" '*' "column 'submit': must not be negative" sloinfer
+t "huge time" 65 "$H
+a,a1,100,110,1e300,,,ok
+" '*' "column 'end': time out of range '1e300'" sloinfer
+t "missing job" 65 "$H
+,a1,100,110,120,,,ok
+" '*' "sloinfer: <stdin>:2: column 'job': missing value" sloinfer
+t "duplicate instance" 65 "$H
+a,a1,100,110,120,,,ok
+a,a1,200,210,220,,,ok
+" '*' "sloinfer: <stdin>:3: duplicate instance 'a1' of job 'a'" sloinfer
+t "bad consumer_period" 65 "$H,consumer_period
+a,a1,100,110,120,,,ok,weekly
+" '*' "column 'consumer_period'" sloinfer
+t "missing column" 65 "$(printf 'job,submit,start\na,1,2\n')" '*' "sloinfer: <stdin>:1: missing required column 'end'" sloinfer
+t "one run" 0 "$H
+a,a1,100,110,120,90,500,ok
+" "$O
+a,,,,1,,,too_few_runs,,inferred" '' sloinfer -q
+t "empty input" 65 '' '' "sloinfer: <stdin>:1: empty input" sloinfer
+t "header only" 0 "$H
+" "$O" '' sloinfer -q
+t "all runs failed" 0 "$H
+a,a1,100,110,120,,,FAILED
+a,a2,3700,3710,3720,,,killed
+a,a3,7300,7310,7320,,,failed
+" "$O
+a,3600,,,0,,,too_few_runs,,inferred" '' sloinfer -q
+t "unknown status is a failure" 0 "$H
+a,a1,100,110,120,,,GOOD
+" "$O
+a,,,,0,,,too_few_runs,,inferred" '' sloinfer -q
+t "--ok-status, case-insensitive" 0 "$H
+a,a1,100,110,120,,,GOOD
+" "$O
+a,,,,1,,,too_few_runs,,inferred" '' sloinfer -q --ok-status ok,good
+t "renamed job column" 0 "$(sed '1s/^job,/name,/' "$D/basic.csv")" "$O
+etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" '' $S --job-col name
+t "tsv" 0 "$(tr , '\t' < "$D/basic.csv")" "$(printf '%s\n%s' "$O" "etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" | tr , '\t')" '' \
+    $S --tsv
+t "bad percentile" 64 '' '' "invalid value for --a-pct: '101'" sloinfer --a-pct 101
+t "bad period" 64 '' '' "invalid value for --period: '0'" sloinfer --period 0
+t "bad natural list" 64 '' '' "invalid value for --natural: 'x'" sloinfer --natural 1h,x
+t "bad snap tolerance" 64 '' '' "invalid value for --snap-tol: '2'" sloinfer --snap-tol 2
+t "bad min runs" 64 '' '' "invalid value for --min-runs: '0'" sloinfer --min-runs 0
+t "two inputs" 64 '' '' "one input file only" sloinfer a.csv b.csv
+t "input file missing" 66 '' '' "sloinfer: /nonexistent.csv: cannot open" sloinfer /nonexistent.csv
+tcheck "help ends with examples" bash -c 'sloinfer --help | grep -q "tracegen runs --count 100 --days 30 | sloinfer"'
+printf 'old\n' > "$TMP/keep.csv"
+t "failed run keeps -o file" 65 "$H
+a,a1,100,110,105,,,ok
+" '' '*' sloinfer -o "$TMP/keep.csv"
+tcheck "old -o content intact" grep -qx old "$TMP/keep.csv"
+
+# ---- tracegen ground truth ----------------------------------------------------------
+tracegen runs -q --seed 11 --count 40 --days 21 --truth "$TMP/truth.csv" -o "$TMP/runs.csv"
+tracegen events -q --seed 11 --count 40 --days 21 -o "$TMP/events_raw.csv"
+{ head -1 "$TMP/events_raw.csv"; tail -n +2 "$TMP/events_raw.csv" | sort -t, -k1,1n -s; } > "$TMP/events.csv"
+t "tracegen runs" 0 '' '' '' sloinfer -q "$TMP/runs.csv" -o "$TMP/slo.csv"
+# >= 95% true periods, >= 90% true status, a and d within 2% of the period for
+# >= 90% of the actionable jobs (weekly jobs have 3 runs in 21 days: too_few_runs)
+tcheck "accuracy against the truth" /usr/bin/python3 "$ROOT/tests/check/sloinfer_accuracy.py" \
+    "$TMP/slo.csv" "$TMP/truth.csv" --min-period 0.95 --min-status 0.9 --min-ad 0.9 --tol 0.02
+t "provenance form equals run-table form" 0 '' "@$TMP/slo.csv" '' sloinfer -q --events "$TMP/events.csv" "$TMP/runs.csv"
+t "deterministic" 0 '' "@$TMP/slo.csv" '' sloinfer -q "$TMP/runs.csv"
+# split by job across two workers: the union of their rows is the whole output
+awk -F, -v d="$TMP" 'NR == 1 { print > (d "/w0.csv"); print > (d "/w1.csv"); next }
+    { w = (substr($1, length($1)) % 2); print > (d "/w" w ".csv") }' "$TMP/runs.csv"
+tcheck "same output when split by job" bash -c '
+    { sloinfer -q "$1/w0.csv"; sloinfer -q --no-output-header "$1/w1.csv"; } | sort > "$1/split.out"
+    sort "$1/slo.csv" | cmp - "$1/split.out"' _ "$TMP"
