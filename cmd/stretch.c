@@ -549,6 +549,18 @@ static int write_summary(csvw *w, const void *p)
     return csvw_error(w) ? SLK_EIO : SLK_OK;
 }
 
+static void free_inputs(struct vcs *V, struct jobs *J)
+{
+    for (size_t k = 0; k < V->n; k++)
+        free(V->name[k]);
+    free(V->name);
+    free(V->cap);
+    free(V->slot);
+    free(J->j);
+    free(J->id);
+    free(J->ids);
+}
+
 static void progress(uint64_t done, uint64_t total) { slk_progress("simulating", done, total); }
 
 static void fmt_dur(double s, char *buf, size_t n)
@@ -590,8 +602,10 @@ int main(int argc, char **argv)
     int st = read_vcs(&V);
     if (st == SLK_OK)
         st = read_jobs(&J, &V);
-    if (st != SLK_OK)
+    if (st != SLK_OK) {
+        free_inputs(&V, &J);
         return slk_finish(st);
+    }
 
     /* accounting window: default from the first submit over the submit span,
      * rounded up to whole days (a month of submits -> 30 days) */
@@ -623,6 +637,8 @@ int main(int argc, char **argv)
     double t0 = slk_now();
     if (vcsim_run(&cfg, V.n, V.cap, J.n, J.j, vst, &tot) < 0) {
         slk_error("internal error: simulator rejected its input");
+        free(vst);
+        free_inputs(&V, &J);
         return slk_finish(SLK_ESOFTWARE);
     }
     double secs = slk_now() - t0;
@@ -638,6 +654,8 @@ int main(int argc, char **argv)
     }
     if (fabs(used - work) > 1e-6 * work) {
         slk_error("internal error: allocated %.17g server-seconds for %.17g of work", used, work);
+        free(vst);
+        free_inputs(&V, &J);
         return slk_finish(SLK_ESOFTWARE);
     }
 
@@ -704,13 +722,6 @@ int main(int argc, char **argv)
 
     free(rep);
     free(vst);
-    for (size_t k = 0; k < V.n; k++)
-        free(V.name[k]);
-    free(V.name);
-    free(V.cap);
-    free(V.slot);
-    free(J.j);
-    free(J.id);
-    free(J.ids);
+    free_inputs(&V, &J);
     return slk_finish(st);
 }
