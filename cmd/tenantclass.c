@@ -670,41 +670,39 @@ static int sr_split(struct sreader *r, char *s, size_t n)
     return 1;
 }
 
-/* Exact fast paths: an integer of at most 15 digits, or digits '.' digits
- * with at most 15 significant digits, is exactly mantissa / 10^k with both
- * exact in a double, so one division rounds correctly (Clinger), matching
- * strtod.  Returns 0 with *out set, -1 when the text is not of that form. */
+/* Exact fast paths: digits with an optional '.' and more digits, at most 19
+ * digits in all (so the integer m of all digits fits in 64 bits), with
+ * m <= 2^53 and at most 22 decimals, is exactly m / 10^k with both m and 10^k
+ * exact doubles, so one division rounds correctly (Clinger) and gives what
+ * strtod gives.  Returns 0 with *out set, -1 when the text is not of that
+ * form (the caller then uses the full parser). */
 static int fast_number(const char *s, double *out)
 {
     static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
                                  1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     uint64_t m = 0;
-    int digits = 0, frac = 0;
     const char *p = s;
-    if (*p < '0' || *p > '9')
-        return -1;
-    while (*p >= '0' && *p <= '9') {
-        m = m * 10 + (uint64_t)(*p++ - '0');
-        if (m)
-            digits++;
-        if (digits > 15)
-            return -1;
-    }
-    if (*p == '.') {
+    unsigned d;
+    while ((d = (unsigned)(*p - '0')) < 10) {
+        m = m * 10 + d;
         p++;
-        if (*p < '0' || *p > '9')
-            return -1;
-        while (*p >= '0' && *p <= '9') {
-            m = m * 10 + (uint64_t)(*p++ - '0');
-            if (m)
-                digits++;
-            if (digits > 15 || ++frac > 22)
-                return -1;
-        }
     }
-    if (*p)
+    long ni = p - s, nf = 0;
+    if (ni == 0)
         return -1;
-    *out = (double)m / p10[frac];
+    if (*p == '.') {
+        const char *f = ++p;
+        while ((d = (unsigned)(*p - '0')) < 10) {
+            m = m * 10 + d;
+            p++;
+        }
+        nf = p - f;
+        if (nf == 0)
+            return -1;
+    }
+    if (*p || ni + nf > 19 || nf > 22 || m > ((uint64_t)1 << 53))
+        return -1;
+    *out = (double)m / p10[nf];
     return 0;
 }
 
