@@ -815,6 +815,12 @@ int main(int argc, char **argv)
                 /* instances whose window opens inside [at, at + lcm) */
                 double c0 = opt.at, c1 = opt.at + (double)p->lcm;
                 int64_t n0 = (int64_t)ceil((c0 - s->a) / s->period - 1e-9);
+                if (!((double)n0 * s->period + s->a < c1)) {
+                    n_skipped++;
+                    report(j->job, "once", -1, "skipped", 0, 0, p->step, NAN, NAN,
+                           "no instance of the job opens in the --at cycle");
+                    continue;
+                }
                 for (int64_t n = n0; (double)n * s->period + s->a < c1; n++) {
                     q.kind = PLAN_ONCE;
                     q.instance = n;
