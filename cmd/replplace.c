@@ -444,7 +444,8 @@ static struct rp_event *read_events(const rp_cluster *c, const char *path, size_
         free(ev);
         return NULL;
     }
-    qsort(ev, *n, sizeof *ev, ev_order);
+    if (*n > 1)
+        qsort(ev, *n, sizeof *ev, ev_order);
     return ev;
 }
 

@@ -812,7 +812,8 @@ struct rp_event *rp_gen_events(const rp_cluster *c, uint64_t seed, double days,
         }
     }
     free(scratch);
-    qsort(b.a, b.n, sizeof *b.a, ev_cmp);
+    if (b.n > 1)
+        qsort(b.a, b.n, sizeof *b.a, ev_cmp);
     *n = b.n;
     return b.a;
 }
