@@ -280,15 +280,26 @@ void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *
     int nc = 0;
     cand[nc++] = stats_percentile_sorted(g, m - 1, 50);
     cand[nc++] = densest_gap(g, m - 1);
-    for (int i = 0; i < o->nnatural; i++)
-        if (o->natural[i] >= 0.5 * g[0] && o->natural[i] <= span)
-            cand[nc++] = o->natural[i];
+    /* natural periods near the gap statistics rescue jobs whose gaps are
+     * dominated by missing or extra runs; far ones cannot win, skip them */
+    double lo = fmin(cand[0], cand[1]), hi = fmax(cand[0], cand[1]);
+    for (int i = 0; i < o->nnatural; i++) {
+        double q = o->natural[i];
+        if (q >= 0.5 * g[0] && q <= span && q >= 0.4 * lo && q <= 2.5 * hi)
+            cand[nc++] = q;
+    }
     free(g);
 
     double best_score = -1, best_P = NAN, best_jit = 0, nuniq = (double)m;
     size_t best_matched = 0, best_slots = 0;
     for (int c = 0; c < nc; c++) {
         if (!(cand[c] > 0))
+            continue;
+        int seen = 0; /* candidates within 1% converge to the same fit */
+        for (int e = 0; e < c; e++)
+            if (fabs(cand[e] - cand[c]) <= 0.01 * cand[c])
+                seen = 1;
+        if (seen)
             continue;
         double alpha, P, jit;
         size_t mt, sl;
