@@ -538,7 +538,7 @@ static int run_fillers(struct reader *rd, csvw *w)
             fprintf(stderr, "peakgate: warning: the node is overcommitted by %.0f MB; no filler fits in "
                             "unallocated memory\n", -f.unallocated);
         fprintf(stderr, "peakgate: growth of the well-behaved tasks %g MB/s (%s); moving %.0f MB at %g ms/MB "
-                        "takes %.3g s, so kill or migrate the filler when free memory falls below %.0f MB\n",
+                        "takes %.3g s, so kill or migrate the filler when free memory falls below %.1f MB\n",
                 growth, measured ? (nwell ? "largest measured rise" : "no well-behaved task: 0") : "--growth-mb-s",
                 opt.state_mb > 0 ? opt.state_mb : f.filler_peak, opt.migrate_ms_per_mb, f.migrate_s,
                 f.threshold_mb);

@@ -183,7 +183,7 @@ t "fillers: 500 MB state, 2.5 s"    0 "@$D/node.csv" "$FH
 4500,2,2,4050,450,3600,450,900,5,5,2.5,12.5,437.5,887.5" '*' peakgate --fillers --state-mb 500
 t "fillers: measured growth, state = peak" 0 "@$D/node.csv" "$FH
 4500.00000,2,2,4050.00000,450.00000,3600.00000,450.00000,900.00000,5.00000,5.00000,4.39024,21.95122,428.04878,878.04878" '*' peakgate --fillers --precision 5
-t "fillers: summary says the threshold" 0 "@$D/node.csv" '*' 'kill or migrate the filler when free memory falls below 22 MB' peakgate --fillers
+t "fillers: summary says the threshold" 0 "@$D/node.csv" '*' 'kill or migrate the filler when free memory falls below 22.0 MB' peakgate --fillers
 t "fillers: overcommitted node"     0 "@$D/node.csv" '*' 'the node is overcommitted by 50 MB' peakgate --fillers --node-mb 4000
 t "fillers: need allocations"       65 "@$D/hand_noalloc.csv" '*' 'the allocation is needed' peakgate --fillers
 
