@@ -1,0 +1,65 @@
+#!/usr/bin/python3
+"""plan_bruteforce.py -- brute-force LowCost for rigid jobs, to check lcmpack.
+
+usage: plan_bruteforce.py SKYLINE SLO CAP_CORES CAP_MEM LCM STEP > expected.csv
+
+For jobs whose every stage is rigid (gang = the stage's containers, so a
+stage is exactly one step of the skyline), LowCost reduces to: for every end
+point e of the window, the skyline placed as is ending at e; keep the one with
+the lowest peak (the highest cost over the job's slots, every instance of a
+periodic job folded onto the cycle, after adding it), then the lowest sum of
+cost x containers, then the earliest end; skip placements that exceed the
+capacity.  Jobs are placed in skyline order (periodic only).  Prints
+job,t,containers for every allocated step of instance 0, sorted.
+"""
+import csv, math, sys
+from collections import OrderedDict
+
+sky, slo, capc, capm, L, S = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+n = L // S
+req = {r['job']: (float(r['period']), float(r['a']), float(r['d'])) for r in csv.DictReader(open(slo))}
+jobs = OrderedDict()
+for r in csv.DictReader(open(sky)):
+    al = math.ceil(float(r['alloc']) - 1e-9)
+    g = int(r.get('gang') or 1)
+    if al <= 0: continue
+    assert g == al, 'not rigid'
+    jobs.setdefault(r['job'], [float(r.get('cores') or 1), float(r.get('mem_mb') or 1024), []])[2].append(al)
+lc = [0.0] * n; lm = [0.0] * n
+out = []
+for job, (c, m, shape) in jobs.items():
+    p, a, d = req[job]
+    if L % p or p % S: continue
+    pp = int(p) // S; ni = L // int(p)
+    lo = max(0, math.ceil(a / S - 1e-9)); hi = math.floor(d / S + 1e-9)
+    K = len(shape)
+    best = None
+    for e in range(lo + K, hi + 1):
+        st = e - K
+        ok = True; peak = 0.0; tot = 0.0
+        for j, x in enumerate(shape):
+            o = st + j
+            worst = 0.0; fits = True
+            for i in range(ni):
+                s = (o + i * pp) % n
+                if lc[s] + x * c > capc * (1 + 1e-12) + 1e-9 or lm[s] + x * m > capm * (1 + 1e-12) + 1e-9:
+                    # lcmpack's headroom: floor((cap - load)/size + 1e-9)
+                    pass
+                h = min(math.floor((capc - lc[s]) / c + 1e-9) if c > 0 else 1 << 31,
+                        math.floor((capm - lm[s]) / m + 1e-9) if m > 0 else 1 << 31)
+                if h < x: fits = False
+                worst = max(worst, max((lm[s] + x * m) / capm, (lc[s] + x * c) / capc))
+            if not fits: ok = False; break
+            peak = max(peak, worst); tot += worst * x
+        if not ok: continue
+        if best is None or peak < best[0] - 1e-12 or (peak <= best[0] + 1e-12 and tot < best[1] - 1e-9):
+            best = (peak, tot, st)
+    if best is None: continue
+    st = best[2]
+    for j, x in enumerate(shape):
+        for i in range(ni):
+            s = (st + j + i * pp) % n
+            lc[s] += x * c; lm[s] += x * m
+        out.append((job, ((st + j) % n) * S, x))
+for r in sorted(out):
+    print('%s,%d,%d' % r)

@@ -1,0 +1,203 @@
+# lcmpack: LowCost packing of periodic reservations (tests/data/lcmpack, tests/check/plan_*).
+# The expected placements below are worked by hand from the algorithm in
+# lcmpack(1); every generated plan is also checked by the independent
+# validator tests/check/plan_validate.py, and rigid workloads against the
+# brute force tests/check/plan_bruteforce.py.
+D="$ROOT/tests/data/lcmpack"
+PY=/usr/bin/python3
+V="$ROOT/tests/check/plan_validate.py"
+# job,instance,t,gang,containers of the plan rows (no header, no trailer)
+cols() { awk -F, 'NR > 1 && $3 != "end" { print $2 "," $4 "," $6 "," $10 "," $11 }' "$@"; }
+
+# One job, one stage of 4 container-steps (max parallelism 4), window
+# [600, 3000] s of an hourly cycle, 10 cores.  Stage k may stretch over the
+# window before the end point e; the gang greedy puts the first container at
+# e-1 and each next one on the cheapest eligible step: a fresh step to the
+# left (0.1) beats stacking (0.2), so 4 steps of 1 container, peak 0.1.  End
+# points ending before 600+4*60 are taller (0.4, 0.2, 0.2); among the ties
+# the earliest end wins: 600..780 s.
+lcmpack -q --slo "$D/one.slo.csv" --lcm 1h --capacity cores=10,mem=100000 "$D/one.sky.csv" -o "$TMP/one.csv"
+t "one job: spread from a"   0 '' $'j1,0,600,1,1\nj1,0,660,1,1\nj1,0,720,1,1\nj1,0,780,1,1' '' cols "$TMP/one.csv"
+tcheck "one job: validator" $PY "$V" "$TMP/one.csv" --sky "$D/one.sky.csv" --slo "$D/one.slo.csv" --cap 10,100000
+
+# Two competing rigid jobs (gang = 4 = the stage, 2 stages) in a 10-minute
+# cycle of 4 cores: A takes 0 and 60 (earliest of equal peaks 1.0); B cannot
+# end at step 2 or 3 (full), so it ends at step 4: 120 and 180.  C's window
+# [0, 240] is full: rejected with the reason.  X's SLO status is not a request.
+lcmpack --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$D/comp.sky.csv" -o "$TMP/comp.csv" \
+    --report "$TMP/comp.rep" 2>"$TMP/comp.err"
+t "two compete"              0 '' $'A,0,0,4,4\nA,0,60,4,4\nB,0,120,4,4\nB,0,180,4,4' '' cols "$TMP/comp.csv"
+t "cannot fit: reason"       0 '' 'C,periodic,,rejected,,,,,no capacity: stage 2: no free capacity for 4 more container(s)' '' \
+    grep '^C,' "$TMP/comp.rep"
+t "status not a request"     0 '' "X,,,skipped,,,,,SLO status 'too_few_runs' is not a reservation request" '' grep '^X,' "$TMP/comp.rep"
+
+t "rejection on stderr without --report" 0 '' '*' "lcmpack: job 'C': not placed: no capacity" \
+    lcmpack --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$D/comp.sky.csv" -o "$TMP/x.csv"
+t "--strict fails on a rejection" 1 '' '' '*' \
+    lcmpack --strict --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$D/comp.sky.csv" -o "$TMP/x.csv"
+tcheck "two compete: validator" $PY "$V" "$TMP/comp.csv" --sky "$D/comp.sky.csv" --slo "$D/comp.slo.csv" \
+    --cap 4,100000 --report "$TMP/comp.rep"
+
+# Gangs: G3 (6 containers, gang 3, 6 cores) goes 3+3 over 0 and 60 (spread:
+# 0.5 each rather than 1.0 on one step); G4 (6 rounded up to 8 = 2 gangs of 4,
+# at most 1 gang per step) finds no room for a gang of 4 next to 3 and goes to
+# 120 and 180.
+lcmpack -q --slo "$D/gang.slo.csv" --lcm 10m --capacity cores=6,mem=100000 "$D/gang.sky.csv" -o "$TMP/gang.csv"
+t "gangs whole and rounded"  0 '' $'G3,0,0,3,3\nG3,0,60,3,3\nG4,0,120,4,4\nG4,0,180,4,4' '' cols "$TMP/gang.csv"
+tcheck "gangs: validator" $PY "$V" "$TMP/gang.csv" --sky "$D/gang.sky.csv" --slo "$D/gang.slo.csv" --cap 6,100000
+
+# An hourly job in a 4-hour cycle: B4 (4-hourly, window [3600, 3660]) sits at
+# 1:00 with 2 of 4 cores.  H (hourly, 2 containers rigid, window [0, 600]) sees
+# at offset 0 the worst of its 4 instances (1:00: 0.5 -> 1.0 after it), at
+# offset 60 s 0.5: it goes to 60 s in every hour.
+lcmpack -q --slo "$D/hourly.slo.csv" --lcm 4h --capacity cores=4,mem=100000 "$D/hourly.sky.csv" -o "$TMP/hourly.csv"
+t "hourly job in a 4h LCM"   0 '' $'B4,0,3600,2,2\nH,0,60,2,2\nH,1,3660,2,2\nH,2,7260,2,2\nH,3,10860,2,2' '' cols "$TMP/hourly.csv"
+tcheck "hourly: validator" $PY "$V" "$TMP/hourly.csv" --sky "$D/hourly.sky.csv" --slo "$D/hourly.slo.csv" --cap 4,100000
+
+# The alignment penalty: a one-step job in [0, 600] goes to 0 (earliest of
+# equal costs); problematic, its mid-point is pulled to (a+d)/2 = 300: steps
+# 4 (mid 270) and 5 (mid 330) tie at distance 30, the earlier wins: 240.
+t "no penalty: earliest"     0 '' 'P,0,0,2,2' '' \
+    sh -c 'lcmpack -q --slo "$1/align.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$1/align.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
+t "penalty from the column"  0 '' 'P,0,240,2,2' '' \
+    sh -c 'lcmpack -q --slo "$1/align1.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$1/align.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
+t "penalty from --problematic" 0 '' 'P,0,240,2,2' '' \
+    sh -c 'lcmpack -q --problematic P --slo "$1/align.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$1/align.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
+t "penalty weight 0 disables it" 0 '' 'P,0,0,2,2' '' \
+    sh -c 'lcmpack -q --align-weight 0 --slo "$1/align1.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$1/align.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
+
+# Capacity over time: no cores in [120, 240): B skips it and lands at 240.
+lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity-file "$D/cap.csv" "$D/comp.sky.csv" -o "$TMP/cap.csv"
+t "capacity file"            0 '' $'A,0,0,4,4\nA,0,60,4,4\nB,0,240,4,4\nB,0,300,4,4' '' cols "$TMP/cap.csv"
+tcheck "capacity file: validator" $PY "$V" "$TMP/cap.csv" --sky "$D/comp.sky.csv" --slo "$D/comp.slo.csv" --cap-file "$D/cap.csv"
+
+# The load profile against the plan's rows summed independently.
+lcmpack -q --slo "$D/hourly.slo.csv" --lcm 4h --capacity cores=4,mem=100000 "$D/hourly.sky.csv" -o /dev/null --load "$TMP/load.csv"
+tcheck "load = sum of plan rows" sh -c '
+    awk -F, "NR>1 && \$3!=\"end\" { c[\$6] += \$11 * \$12; m[\$6] += \$11 * \$13 }
+             END { for (t in c) print t \",\" c[t] \",\" m[t] \",\" (c[t]/4 > m[t]/100000 ? c[t]/4 : m[t]/100000) }" "$1" | sort -n >"$3/l1"
+    awk -F, "NR>1 && \$2 > 0" "$2" | sort -n >"$3/l2"
+    cmp "$3/l1" "$3/l2"' _ "$TMP/hourly.csv" "$TMP/load.csv" "$TMP"
+
+# ---- incremental planning -------------------------------------------------------
+printf 'job,step,offset,alloc,gang\nA,0,0,4,4\nA,1,60,4,4\n' >"$TMP/a.sky"
+lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$TMP/a.sky" -o "$TMP/p1.csv"
+lcmpack -q --plan "$TMP/p1.csv" --slo "$D/comp.slo.csv" --capacity cores=4,mem=100000 "$D/comp.sky.csv" \
+    -o "$TMP/p2.csv" --report "$TMP/p2.rep"
+tcheck "old reservations byte-identical" sh -c 'n=$(head -n -1 "$1" | wc -c); head -n -1 "$1" | cmp -n "$n" - "$2"' _ "$TMP/p1.csv" "$TMP/p2.csv"
+t "old job kept, new placed" 0 '' $'A,kept\nB,placed\nC,rejected' '' sh -c 'cut -d, -f1,4 "$1" | grep -v "^X\|^job"' _ "$TMP/p2.rep"
+t "incremental plan"         0 '' $'A,0,0,4,4\nA,0,60,4,4\nB,0,120,4,4\nB,0,180,4,4' '' cols "$TMP/p2.csv"
+t "plan geometry wins"       64 '' '' 'plan has step 60 s and lcm 600 s, but --step 60 --lcm 3600 were given' \
+    lcmpack --plan "$TMP/p1.csv" --lcm 1h --capacity cores=4,mem=100000
+lcmpack -q --plan "$TMP/p2.csv" --remove A --capacity cores=4,mem=100000 -o "$TMP/p3.csv"
+t "--remove frees a job"     0 '' $'B,0,120,4,4\nB,0,180,4,4' '' cols "$TMP/p3.csv"
+tcheck "--remove keeps the others' rows" bash -c 'grep "^slokit-plan/1,B," "$1" | cmp - <(grep "^slokit-plan/1,B," "$2")' _ "$TMP/p2.csv" "$TMP/p3.csv"
+t "--remove unknown job warns" 0 '' '*' 'lcmpack: warning: --remove Z: no such job in the plan' \
+    lcmpack --plan "$TMP/p3.csv" --remove Z --capacity cores=4,mem=100000 -o "$TMP/x.csv"
+# --replan: A comes back into the freed slot after B moved... B's request first
+printf 'job,step,offset,alloc,gang\nB,0,0,4,4\nB,1,60,4,4\n' >"$TMP/b.sky"
+lcmpack -q --plan "$TMP/p2.csv" --replan --slo "$D/comp.slo.csv" --capacity cores=4,mem=100000 "$TMP/b.sky" -o "$TMP/p4.csv"
+t "--replan re-places the job"     0 '' $'A,0,0,4,4\nA,0,60,4,4\nB,0,120,4,4\nB,0,180,4,4' '' cols "$TMP/p4.csv"
+lcmpack -q --plan "$TMP/p3.csv" --replan --slo "$D/comp.slo.csv" --capacity cores=4,mem=100000 "$TMP/b.sky" -o "$TMP/p5.csv"
+t "--replan with room moves it earlier" 0 '' $'B,0,0,4,4\nB,0,60,4,4' '' cols "$TMP/p5.csv"
+
+# ---- the plan file is validated -------------------------------------------------
+t "plan round trip"          0 '' @"$TMP/p2.csv" '' lcmpack -q --plan "$TMP/p2.csv" --capacity cores=4,mem=100000
+sed '3s/,4,1,1024,/,3,1,1024,/' "$TMP/p2.csv" >"$TMP/bad1.csv"
+t "edited number refused"    65 '' '' "lcmpack: $TMP/bad1.csv:3: checksum mismatch" lcmpack --plan "$TMP/bad1.csv" --capacity cores=4,mem=100000
+head -n -1 "$TMP/p2.csv" >"$TMP/bad2.csv"
+t "truncated plan refused"   65 '' '' 'no trailer row' lcmpack --plan "$TMP/bad2.csv" --capacity cores=4,mem=100000
+sed '3d' "$TMP/p2.csv" >"$TMP/bad3.csv"
+t "deleted row refused"      65 '' '' '*' lcmpack --plan "$TMP/bad3.csv" --capacity cores=4,mem=100000
+sed 's|^slokit-plan/1|slokit-plan/9|' "$TMP/p2.csv" >"$TMP/bad4.csv"
+t "other version refused"    65 '' '' "unsupported plan format 'slokit-plan/9'" lcmpack --plan "$TMP/bad4.csv" --capacity cores=4,mem=100000
+t "not a plan refused"       65 '' '' 'not a slokit plan' lcmpack --plan "$D/comp.sky.csv" --capacity cores=4,mem=100000
+{ head -1 "$TMP/p2.csv"; sed -n '4p;3p' "$TMP/p2.csv"; tail -n +5 "$TMP/p2.csv"; } >"$TMP/bad5.csv"
+t "swapped rows refused"     65 '' '' 'trailer does not match the rows' lcmpack --plan "$TMP/bad5.csv" --capacity cores=4,mem=100000
+printf 'old\n' >"$TMP/keep.csv"
+t "failed run keeps -o"      65 '' '' '*' lcmpack --plan "$TMP/bad1.csv" --capacity cores=4,mem=100000 -o "$TMP/keep.csv"
+tcheck "old -o intact"       grep -qx old "$TMP/keep.csv"
+
+# ---- YARN -----------------------------------------------------------------------
+lcmpack -q --plan "$TMP/hourly.csv" --capacity cores=4,mem=100000 --format yarn --at 2026-01-05 -o "$TMP/yarn.jsonl"
+tcheck "yarn: every line valid JSON" sh -c 'while IFS= read -r l; do printf "%s" "$l" | python3 -m json.tool >/dev/null || exit 1; done <"$1"; test $(wc -l <"$1") = 2' _ "$TMP/yarn.jsonl"
+tcheck "yarn: fields" $PY -c '
+import json, sys
+at = 1767571200 * 1000
+r = [json.loads(l) for l in open(sys.argv[1])]
+b4, h = r[0]["reservation-definition"], r[1]["reservation-definition"]
+assert r[0]["queue"] == "dedicated"
+assert b4["reservation-name"] == "B4" and b4["recurrence-expression"] == "14400000", b4
+assert b4["arrival"] == at + 3600000 and b4["deadline"] == at + 3660000, b4
+assert h["recurrence-expression"] == "3600000" and h["arrival"] == at + 60000 and h["deadline"] == at + 120000, h
+req = h["reservation-requests"]
+assert req["reservation-request-interpreter"] == 3
+rr = req["reservation-request"]
+assert rr == [{"duration": 60000, "num-containers": 2, "min-concurrency": 2,
+               "capability": {"memory": 1024, "vCores": 1}}], rr
+' "$TMP/yarn.jsonl"
+t "yarn needs --at"          64 '' '' '--format yarn needs --at TIME' lcmpack --plan "$TMP/hourly.csv" --capacity cores=4,mem=100000 --format yarn
+
+# ---- generated workloads: validator and brute force -----------------------------
+tracegen requests --seed 3 --count 120 --truth "$TMP/g.slo" >"$TMP/g.sky"
+lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g.csv" --report "$TMP/g.rep"
+tcheck "workload: validator"  $PY "$V" "$TMP/g.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000 --report "$TMP/g.rep"
+tcheck "workload: some rejected under tight capacity" grep -q ',rejected,' "$TMP/g.rep"
+tcheck "workload: off-kilter jobs as once" grep -q '^slokit-plan/1,[^,]*,once,' "$TMP/g.csv"
+lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g2.csv" --max-stretch 2 --chunks 0
+tcheck "workload --max-stretch --chunks 0: validator" $PY "$V" "$TMP/g2.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
+lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g3.csv" --strategy earliest
+tcheck "earliest strategy: validator" $PY "$V" "$TMP/g3.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
+tcheck "deterministic" sh -c 'lcmpack -q --slo "$1" --capacity cores=150,mem=1000000 --at 2026-01-05 "$2" | cmp - "$3"' _ "$TMP/g.slo" "$TMP/g.sky" "$TMP/g.csv"
+# the next night: the plan is fed back, old reservations stay byte-identical, and expire
+head -n 1 "$TMP/g.sky" >"$TMP/g1.sky"; grep '^job0000[0-4],' "$TMP/g.sky" >>"$TMP/g1.sky"
+lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g1.sky" -o "$TMP/n1.csv"
+lcmpack -q --plan "$TMP/n1.csv" --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/n2.csv"
+tcheck "next night: old rows byte-identical" sh -c 'n=$(head -n -1 "$1" | wc -c); head -n -1 "$1" | cmp -n "$n" - "$2"' _ "$TMP/n1.csv" "$TMP/n2.csv"
+tcheck "next night: validator" $PY "$V" "$TMP/n2.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
+tcheck "a day later once rows expire" sh -c 'lcmpack --plan "$1" --capacity cores=150,mem=1000000 --at 2026-01-07 2>&1 >/dev/null | grep -q "[1-9][0-9]* expired"' _ "$TMP/n2.csv"
+
+for seed in 1 2; do
+    tracegen requests --seed $seed --count 30 --set rigid=1 --set gangs=0 --set hourly=0.3 --set offkilter=0 \
+        --set maxc=20 --set problematic=0 --truth "$TMP/r$seed.slo" >"$TMP/r$seed.sky"
+    lcmpack -q --slo "$TMP/r$seed.slo" --capacity cores=22,mem=60000 --ends 0 "$TMP/r$seed.sky" -o "$TMP/r$seed.csv"
+    tcheck "rigid jobs = brute force (seed $seed)" sh -c '
+        "$1" "$2" "$3.sky" "$3.slo" 22 60000 86400 60 | sort >"$3.exp"
+        awk -F, "NR>1 && \$3!=\"end\" && \$4==0 {print \$2\",\"\$6\",\"\$11}" "$3.csv" | sort | cmp - "$3.exp"' \
+        _ $PY "$ROOT/tests/check/plan_bruteforce.py" "$TMP/r$seed"
+done
+
+# ---- input and usage errors -----------------------------------------------------
+t "capacity required"        64 '' '' 'the cluster capacity is required' lcmpack --slo "$D/one.slo.csv" "$D/one.sky.csv"
+t "bad capacity"             64 '' '' "invalid value for --capacity: 'cores=0,mem=5'" lcmpack --capacity cores=0,mem=5 --slo x
+t "unknown capacity key"     64 '' '' 'unknown key gpus' lcmpack --capacity cores=1,mem=5,gpus=2 --slo x
+t "lcm not a multiple of step" 64 '' '' '--lcm 3600 s is not a multiple of --step 7 s' \
+    lcmpack --capacity cores=1,mem=5 --slo x --lcm 1h --step 7
+t "nothing to do"            64 '' '' 'nothing to do' lcmpack --capacity cores=1,mem=5
+t "--at not a cycle start"   64 '' '' 'is not the start of a cycle' lcmpack --capacity cores=1,mem=5 --slo x --at 2026-01-05T01:00
+t "missing slo file"         66 '' '' 'lcmpack: /nonexistent.csv: cannot open' lcmpack --capacity cores=1,mem=5 --slo /nonexistent.csv
+t "deadline before start"    65 $'job,step,offset,alloc\nj,0,0,1\n' '' "lcmpack: $TMP/s1.csv:2: job 'j': deadline d 5 is not after the earliest start a 10" \
+    sh -c 'printf "job,period,a,d\nj,60,10,5\n" >"$1/s1.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s1.csv"' _ "$TMP"
+t "window longer than period" 65 '' '' "window d - a = 120 s is longer than the period 60 s" \
+    sh -c 'printf "job,period,a,d\nj,60,0,120\n" >"$1/s2.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s2.csv" </dev/null' _ "$TMP"
+t "duplicate SLO row"        65 '' '' "job 'j' has a second SLO row (first at line 2)" \
+    sh -c 'printf "job,period,a,d\nj,60,0,30\nj,60,0,30\n" >"$1/s3.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s3.csv" </dev/null' _ "$TMP"
+t "nan in SLO"               65 '' '' "invalid" \
+    sh -c 'printf "job,period,a,d\nj,nan,0,30\n" >"$1/s4.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s4.csv" </dev/null' _ "$TMP"
+t "ungrouped skyline"        65 $'job,step,offset,alloc\nA,0,0,1\nB,0,0,1\nA,1,60,1\n' '' "<stdin>:4: job 'A' comes back after other jobs" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "negative alloc"           65 $'job,step,offset,alloc\nA,0,0,-1\n' '' "<stdin>:2: column 'alloc'" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "offsets not increasing"   65 $'job,step,offset,alloc\nA,0,60,1\nA,1,0,1\n' '' "offset 0 not after the previous 60" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "uneven offsets"           65 $'job,step,offset,alloc\nA,0,0,1\nA,1,60,1\nA,2,180,1\n' '' "skyline offsets are not evenly spaced" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "missing skyline column"   65 $'job,step,alloc\nA,0,1\n' '' "<stdin>:1: missing required column 'offset'" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "job without skyline reported" 0 $'job,step,offset,alloc\nA,0,0,1\n' '*' '' \
+    sh -c 'lcmpack -q --lcm 10m --capacity cores=4,mem=5000 --slo "$1" --report "$2/r.csv" >/dev/null && grep -q "^B,,,skipped,,,,,no skyline for the job" "$2/r.csv"' _ "$D/comp.slo.csv" "$TMP"
+t "off-kilter without --at skipped" 0 $'job,step,offset,alloc\nK,0,0,1\n' '*' 'give --at TIME' \
+    sh -c 'printf "job,period,a,d\nK,3480,0,600\n" >"$1/s5.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s5.csv"' _ "$TMP"
+t "skyline resampled to the step" 0 $'job,step,offset,alloc\nA,0,0,2\nA,1,30,2\nA,2,60,4\nA,3,90,4\n' \
+    $'A,0,0,1,2\nA,0,60,1,4' '' sh -c 'lcmpack -q --lcm 10m --capacity cores=100,mem=500000 --slo "$1" --max-stretch 1 | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D/comp.slo.csv"
+t "help ends with examples"  0 '' '*' '' sh -c 'lcmpack --help | grep -q "lcmpack --plan plan.csv --remove"'
