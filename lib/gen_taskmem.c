@@ -29,7 +29,9 @@
  * trace.  Memory is one task's model.
  */
 #include "gen.h"
+#include "cli.h"
 #include "diag.h"
+#include "parse.h"
 #include "memprof.h"
 #include "rng.h"
 
@@ -68,6 +70,7 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
     csvw_header(out, hdr);
     if (truth)
         csvw_header(truth, thdr);
+    long npoor = 0;
     for (long i = 0; i < count; i++) {
         char name[32], pkey[48];
         snprintf(name, sizeof name, "task%04ld", (long)first + i);
@@ -80,6 +83,7 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
         mp.period_s = period;
         mp.noise = noise;
         int is_poor = paper || rng_uniform(&r) < poor;
+        npoor += is_poor;
         double alloc;
         if (paper) {
             alloc = mp.peak_mb;
@@ -120,6 +124,13 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
         slk_progress("tasks", (uint64_t)(i + 1), (uint64_t)count);
     }
     slk_progress_done();
+    if (!slk_opt.quiet) {
+        char when[32];
+        fprintf(stderr, "tracegen: taskmem: %ld tasks (%ld poorly-behaved, %ld well-behaved%s) over %g days "
+                        "from %s, %lld samples each at %g s, %lld rows\n",
+                count, npoor, count - npoor, paper ? ", the paper's 500/1200 MB task" : "", days,
+                parse_time_format(p->start, when), nsteps, step, (long long)count * nsteps);
+    }
     return SLK_OK;
 }
 

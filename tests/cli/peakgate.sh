@@ -100,6 +100,13 @@ tcheck "tracegen shards concatenate to the whole trace" bash -c '
 tcheck "tracegen is deterministic per seed" bash -c '
     cmp <(tracegen taskmem --count 3 --seed 9 --set step=600) <(tracegen taskmem --count 3 --seed 9 --set step=600) &&
     ! cmp -s <(tracegen taskmem --count 3 --seed 9 --set step=600) <(tracegen taskmem --count 3 --seed 10 --set step=600)'
+t "tracegen lists taskmem" 0 '' '*' '' sh -c 'tracegen --list | grep -A2 "^taskmem" | grep -q "truth:   task,class,normal_mb,peak_mb"'
+t "tracegen taskmem summary" 0 '' '*' 'tracegen: taskmem: 4 tasks (' tracegen taskmem --count 4 --days 0.05
+tcheck "tracegen paper=1: every task is 500/1200 MB, base within 3%, peaks reach exactly 1200" bash -c '
+    tracegen -q taskmem --set paper=1 --days 0.1 --truth "$1/pt.csv" > "$1/pm.csv" &&
+    awk -F, "NR > 1 && !(\$2 == \"poorly-behaved\" && \$3 == 500 && \$4 == 1200) { exit 1 } END { exit NR != 7 }" "$1/pt.csv" &&
+    awk -F, "NR > 1 { if (\$3 < 485 || \$3 > 1200 || \$4 != 1200) exit 1; if (\$3 == 1200) top[\$1] = 1; n[\$1]++ }
+             END { for (k in n) { if (!(k in top) || n[k] != 864) exit 1; c++ } exit c != 6 }" "$1/pm.csv"' _ "$TMP"
 t "tracegen rejects bad keys" 64 '' '' "unknown --set key 'bogus' for kind 'taskmem'" tracegen taskmem --set bogus=1
 t "tracegen range check"      64 '' '' 'taskmem: out of range' tracegen taskmem --set poor=2
 
