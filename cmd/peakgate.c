@@ -27,6 +27,8 @@
 enum mode { MODE_PROFILE, MODE_SIMULATE, MODE_FILLERS };
 
 #define MAX_K 16
+/* a bound on the work of one --model run (about 4 minutes at 11 ns a task-step) */
+#define MAX_TASK_STEPS 2e10
 
 static struct {
     enum mode mode;
@@ -774,6 +776,11 @@ int main(int argc, char **argv)
             slk_error("--duration %g s is shorter than one %g s step", dur, opt.mp.step_s);
             return slk_finish(SLK_EUSAGE);
         }
+        if ((double)steps * (double)opt.tasks * (opt.nk + 1) > MAX_TASK_STEPS) {
+            slk_error("simulation too large: %ld tasks x %lld steps x %d runs (at most %g task-steps; "
+                      "use a longer --step or a shorter --duration)", opt.tasks, steps, opt.nk + 1, MAX_TASK_STEPS);
+            return slk_finish(SLK_EUSAGE);
+        }
         struct memgate_task *t = xcalloc((size_t)opt.tasks, sizeof *t);
         char **names = xcalloc((size_t)opt.tasks, sizeof *names);
         double top = opt.mp.normal_mb * (1 + opt.mp.noise);
@@ -845,6 +852,10 @@ int main(int argc, char **argv)
             slk_warn_at(csvr_path(rd.r), 0, "uneven sample intervals (task '%s': %g s vs %g s); "
                         "samples are replayed one per %g s step", rd.gap_task, rd.gap_dt, rd.min_dt, step);
         long long steps = opt.duration_s > 0 ? (long long)floor(opt.duration_s / step + 1e-9) : 0;
+        if (opt.duration_s > 0 && steps < 1) {
+            slk_error("--duration %g s is shorter than one %g s step", opt.duration_s, step);
+            st = SLK_EUSAGE;
+        }
         struct memgate_task *t = xcalloc(rd.ntasks, sizeof *t);
         for (size_t i = 0; i < rd.ntasks; i++)
             t[i] = (struct memgate_task){.name = rd.tasks[i].name, .normal = rd.tasks[i].prof.normal,
@@ -852,7 +863,8 @@ int main(int argc, char **argv)
                                          .len = rd.tasks[i].len};
         char src[64];
         snprintf(src, sizeof src, "series from %s", csvr_path(rd.r));
-        st = run_simulate(t, rd.ntasks, step, steps, w, src);
+        if (!st)
+            st = run_simulate(t, rd.ntasks, step, steps, w, src);
         free(t);
     }
     if (!st && csvw_error(w))
