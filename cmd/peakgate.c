@@ -435,7 +435,12 @@ static int read_tasks(struct reader *rd, int need_alloc)
                 break;
             }
             if (ca >= 0 && !(alloc == cur_alloc || (isnan(alloc) && isnan(cur_alloc)))) {
-                csvr_fail(r, "task '%s': alloc_mb changes within the task (%g, then %g)", task, cur_alloc, alloc);
+                char a0[40] = "missing", a1[40] = "missing";
+                if (!isnan(cur_alloc))
+                    snprintf(a0, sizeof a0, "%g", cur_alloc);
+                if (!isnan(alloc))
+                    snprintf(a1, sizeof a1, "%g", alloc);
+                csvr_fail(r, "task '%s': alloc_mb changes within the task (%s, then %s)", task, a0, a1);
                 break;
             }
             double dt = t - last;

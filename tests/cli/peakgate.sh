@@ -56,6 +56,7 @@ t "missing task"         65 $'task,t,mem_mb\n,0,1\n' '*' "<stdin>:2: column 'tas
 t "bad time"             65 $'task,t,mem_mb\na,yesterday,1\n' '*' "<stdin>:2: column 't': invalid time 'yesterday'" peakgate
 t "zero allocation"      65 $'task,t,mem_mb,alloc_mb\na,0,1,0\n' '*' "<stdin>:2: column 'alloc_mb': must be positive, got '0'" peakgate
 t "allocation changes"   65 $'task,t,mem_mb,alloc_mb\na,0,1,10\na,1,1,20\n' '*' "<stdin>:3: task 'a': alloc_mb changes within the task (10, then 20)" peakgate
+t "allocation appears"   65 $'task,t,mem_mb,alloc_mb\na,0,1,\na,1,1,20\n' '*' "<stdin>:3: task 'a': alloc_mb changes within the task (missing, then 20)" peakgate
 t "missing column"       65 $'task,t\na,0\n' '*' "peakgate: <stdin>:1: missing required column 'mem_mb'" peakgate
 t "empty input"          65 '' '*' 'empty input' peakgate
 t "missing file"         66 '' '' 'peakgate: /nonexistent.csv: cannot open' peakgate /nonexistent.csv
