@@ -177,8 +177,9 @@ static void fit_grid(const double *u, size_t n, double c, double tol, double *al
         double thr = fmax(3 * 1.4826 * stats_mad(res, m2), 1.0);
         if (thr > tol * P)
             thr = tol * P;
-        if (!fit_once(u, n, thr, &alpha, &P))
-            break;
+        double before = P;
+        if (!fit_once(u, n, thr, &alpha, &P) || fabs(P - before) <= 1e-9 * P)
+            break; /* converged: the same submits are inliers again */
     }
     free(res);
     *alpha_out = alpha;
