@@ -110,8 +110,10 @@ valgrind: all
 bench: all
 	LC_ALL=C SLOKIT_BUILD=$(B) bash bench/run.sh $(BENCH)
 
-run: all
-	bash examples/nightly-plan.sh
+# run: the main job on the shipped example telemetry (installs and builds as needed).
+run: deps
+	$(MAKE) all
+	bash examples/nightly-plan.sh examples/telemetry $(B)/nightly-state
 
 # ---- install ----------------------------------------------------------------
 install: all

@@ -164,7 +164,8 @@ static int write_script(plot *p, const char *dir, const char *term, int w, int h
     else
         fprintf(sc, "set terminal dumb size %d,%d\n", w, h);
     fprintf(sc, "set output\nset termoption noenhanced\nset datafile missing '?'\n"
-                "set key outside right top vertical noenhanced\nset grid\nset style fill solid 0.6 noborder\n");
+                "set key outside right top vertical noenhanced\nset grid\nset style fill solid 0.6 noborder\n"
+                "set offsets graph 0, graph 0, graph 0.08, graph 0\n");
     int multi = p->npanels > 1;
     if (multi)
         fprintf(sc, "set multiplot layout %zu,1 title '%s'\n", p->npanels, p->title);
