@@ -958,7 +958,7 @@ int main(int argc, char **argv)
                 p->lcm, lcm_periods, p->step);
         fprintf(stderr,
                 "%s: peak cost %.4f at t=%ld s; lower bound %.4f (fixed demand %.4f, area/lcm %.4f): %.3fx; "
-                "placement %.3f s (%s)\n",
+                "placement %.4f s (%s)\n",
                 slk_progname, peak, peak_s * p->step, lb, fixed_lb, area_lb, lb > 0 ? peak / lb : 1.0, elapsed,
                 opt.earliest ? "earliest start" : "lowcost");
     }

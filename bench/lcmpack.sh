@@ -1,0 +1,82 @@
+#!/bin/bash
+# bench/lcmpack.sh — LowCost packing quality and speed (issue 4).
+#
+# Workloads come from `tracegen requests` (skylines + SLOs, enterprise-like:
+# see lib/gen_requests.c).  Quality is the peak cost of the plan against
+#   - the lower bound max(largest fixed demand, total area / LCM) that
+#     lcmpack prints (goal: within 1.10x on 1,000 and 10,000 jobs),
+#   - the LP relaxation bound (tests/check/plan_lpbound.py, glpsol), tighter
+#     when windows crowd, on 1,000 jobs,
+#   - the offline optimum of small rigid instances, a MILP solved by glpsol
+#     (tests/check/plan_milp.py; goal within 1.25x),
+#   - placing every job at its earliest start (--strategy earliest; goal:
+#     at least 14% lower peak).
+# Speed: 10,000 periodic jobs into a one-day LCM at one-minute steps (goal
+# under 10 s) and adding one job to a plan of 10,000 (goal under 50 ms: the
+# placement itself, and the whole command with loading and saving the plan).
+# Wall-clock on a shared machine: CPU seconds (user+sys) are printed too.
+set -u
+. "$ROOT/bench/lib.sh"
+T=$BENCH_TMP/lcmpack
+mkdir -p "$T"
+PY=/usr/bin/python3
+CHK=$ROOT/tests/check
+CAP="cores=100000,mem=400000000"
+AT=2026-01-05
+
+# summary fields: peak, lower bound, placement seconds
+peak_of() { sed -n 's/.*peak cost \([0-9.]*\) at.*/\1/p' "$1"; }
+lb_of() { sed -n 's/.*; lower bound \([0-9.]*\) (.*/\1/p' "$1"; }
+place_of() { sed -n 's/.*placement \([0-9.]*\) s .*/\1/p' "$1"; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", 100 * (a - b) / b }'; }
+# run CMD, stderr to $1; prints "wall cpu"
+timed() {
+    local err=$1; shift
+    local TIMEFORMAT='%R %U %S' t
+    t=$( { time "$@" >/dev/null 2>"$err"; } 2>&1 ) || { echo "bench: failed: $*" >&2; cat "$err" >&2; return 1; }
+    awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.2f %.2f\n", a[1], a[2] + a[3] }'
+}
+
+for n in 1000 10000; do
+    tracegen requests --seed 7 --count $n --truth "$T/slo$n.csv" >"$T/sky$n.csv"
+    read -r w c < <(timed "$T/lc$n.err" lcmpack --slo "$T/slo$n.csv" --capacity $CAP --at $AT "$T/sky$n.csv" -o "$T/plan$n.csv")
+    timed "$T/ls$n.err" lcmpack --slo "$T/slo$n.csv" --capacity $CAP --at $AT --max-stretch 2 "$T/sky$n.csv" >/dev/null
+    timed "$T/ea$n.err" lcmpack --slo "$T/slo$n.csv" --capacity $CAP --at $AT --strategy earliest "$T/sky$n.csv" >/dev/null
+    p=$(peak_of "$T/lc$n.err"); lb=$(lb_of "$T/lc$n.err"); ps=$(peak_of "$T/ls$n.err"); pe=$(peak_of "$T/ea$n.err")
+    echo "bench lcmpack: $n jobs: peak cost $p, lower bound $lb: $(ratio "$p" "$lb")x vs lower bound (goal <= 1.10)"
+    echo "bench lcmpack: $n jobs: --max-stretch 2: peak $ps: $(ratio "$ps" "$lb")x vs lower bound"
+    echo "bench lcmpack: $n jobs: earliest start: peak $pe: lowcost $(pct "$p" "$pe")% ($(ratio "$p" "$pe")x vs earliest; goal <= -14%)"
+    echo "bench lcmpack: $n jobs: time ${w} s wall, ${c} s cpu (placement $(place_of "$T/lc$n.err") s)"
+done
+lp=$($PY "$CHK/plan_lpbound.py" "$T/sky1000.csv" "$T/slo1000.csv" 100000 400000000)
+p=$(peak_of "$T/lc1000.err")
+echo "bench lcmpack: 1000 jobs: LP relaxation bound (periodic jobs only) $lp: $(ratio "$p" "$lp")x vs LP bound"
+
+# small rigid instances: the MILP optimum (5-minute steps)
+worst=0
+for seed in 1 2 3 4 5 6; do
+    tracegen requests --seed $seed --count 20 --set step=300 --set rigid=1 --set gangs=0 --set offkilter=0 \
+        --set problematic=0 --set hourly=0.2 --truth "$T/m$seed.slo" >"$T/m$seed.sky"
+    lcmpack --slo "$T/m$seed.slo" --step 300 --capacity cores=1000,mem=10000000 --ends 0 "$T/m$seed.sky" \
+        -o /dev/null 2>"$T/m$seed.err"
+    p=$(peak_of "$T/m$seed.err")
+    res=$($PY "$CHK/plan_milp.py" "$T/m$seed.sky" "$T/m$seed.slo" 1000 10000000 86400 300 120)
+    case $res in
+    optimum*) opt=${res#optimum }; r=$(ratio "$p" "$opt")
+        echo "bench lcmpack: 20 rigid jobs (seed $seed): peak $p, MILP optimum $opt: ${r}x vs optimum (goal <= 1.25)";;
+    *) opt=$(echo "$res" | sed 's/bound \([^ ]*\) .*/\1/'); r=$(ratio "$p" "$opt")
+        echo "bench lcmpack: 20 rigid jobs (seed $seed): peak $p, MILP not solved in 120 s ($res): <= ${r}x vs its bound";;
+    esac
+    worst=$(awk -v a="$worst" -v b="$r" 'BEGIN { print (b > a ? b : a) }')
+done
+echo "bench lcmpack: 20 rigid jobs: worst ${worst}x vs MILP optimum (goal <= 1.25)"
+
+# speed: 10,000 periodic jobs, then one more job into that plan
+tracegen requests --seed 11 --count 10000 --set offkilter=0 --truth "$T/slop.csv" >"$T/skyp.csv"
+read -r w c < <(timed "$T/p.err" lcmpack --slo "$T/slop.csv" --capacity $CAP "$T/skyp.csv" -o "$T/planp.csv")
+echo "bench lcmpack: 10000 periodic jobs, 1-day LCM, 60 s steps: ${w} s wall, ${c} s cpu (placement $(place_of "$T/p.err") s; goal < 10 s)"
+{ head -1 "$T/skyp.csv"; grep '^job00042,' "$T/skyp.csv" | sed 's/^job00042,/newjob,/'; } >"$T/one.sky"
+{ head -1 "$T/slop.csv"; grep '^job00042,' "$T/slop.csv" | sed 's/^job00042,/newjob,/'; } >"$T/one.slo"
+read -r w c < <(timed "$T/one.err" lcmpack --plan "$T/planp.csv" --slo "$T/one.slo" --capacity $CAP "$T/one.sky" -o "$T/planp1.csv")
+pl=$(place_of "$T/one.err")
+echo "bench lcmpack: add 1 job to a plan of 10000: placement $(awk -v s="$pl" 'BEGIN { printf "%.1f", s * 1000 }') ms (goal < 50 ms); whole command ${w} s wall, ${c} s cpu (loads and saves $(wc -l <"$T/planp.csv") plan rows)"
