@@ -272,6 +272,11 @@ static int load_overrides(const char *path)
             csvr_fail(r, "a must be inside the period (a '%s', period '%s')", csvr_field(r, ca), csvr_field(r, cp));
             break;
         }
+        if (ov.has_period && ov.has_a && ov.has_d && ov.d - ov.a > ov.period) {
+            csvr_fail(r, "the window from a to d is longer than the period (a '%s', d '%s', period '%s')",
+                      csvr_field(r, ca), csvr_field(r, cd), csvr_field(r, cp));
+            break;
+        }
         ovs = xgrow(ovs, &cap, novs + 1, sizeof *ovs);
         ovs[novs++] = (struct ovrow){xstrdup(job), csvr_line(r), 0, ov};
     }

@@ -601,7 +601,7 @@ apply_override:
     }
     if (ov->has_d) {
         /* the user signed the deadline off: usable whatever the statistics say */
-        if (res->period > 0 && isfinite(res->a) && res->d > res->a)
+        if (res->period > 0 && isfinite(res->a) && res->d > res->a && res->d - res->a <= res->period)
             res->status = "actionable";
         else if (res->period > 0 && isfinite(res->a))
             res->status = "no_window";

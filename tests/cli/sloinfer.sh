@@ -95,6 +95,12 @@ t "footnote 5: smaller period wins" 0 '' "$O
 hourly,3600.0000,120.0000,3600.0000,48,0.0000,2.6667,actionable,86400.0000,inferred
 hourly_col,3600.0000,120.0000,3600.0000,48,0.0000,2.6667,actionable,86400.0000,inferred
 hourly_same,3600.0000,120.0000,3720.0000,48,0.4800,48.6667,high_cv,3600.0000,inferred" '' $S "$D/footnote5.csv"
+# footnote5_once.csv: etl's runs (end offsets 7260+s), all read by ONE weekly
+# rollup on day 6 at 06:00: one consumer run, longer than the history (empty
+# consumer_period); folded, every read is at 06:00 = 21600 of the run's own day:
+# d = 21600, cv = 0, slack = median (14340 - s)/3600 = (3.9778 + 3.975)/2 = 3.9764
+t "footnote 5: one rollup read of every run" 0 '' "$O
+rollup,86400.0000,3275.0000,21600.0000,6,0.0000,3.9764,actionable,,inferred" '' $S "$D/footnote5_once.csv"
 t "footnote 5 in the summary" 0 '' '*' '2 jobs read by consumers with a longer period' sloinfer "$D/footnote5.csv"
 
 # ---- overrides -------------------------------------------------------------------
@@ -125,6 +131,12 @@ t "override duplicate job" 65 '' '*' "dup.csv:3: duplicate job 'etl' (first at l
     bash -c 'printf "job,d\netl,1\netl,2\n" > "$1/dup.csv"; sloinfer --override "$1/dup.csv" "$2"' _ "$TMP" "$D/basic.csv"
 t "override d before a" 65 '' '*' "d must be after a (a '500', d '400')" \
     bash -c 'printf "job,a,d\netl,500,400\n" > "$1/da.csv"; sloinfer --override "$1/da.csv" "$2"' _ "$TMP" "$D/basic.csv"
+t "override window longer than the period" 65 '' '*' "the window from a to d is longer than the period" \
+    bash -c 'printf "job,period,a,d\netl,1h,100,4000\n" > "$1/wl.csv"; sloinfer --override "$1/wl.csv" "$2"' _ "$TMP" "$D/basic.csv"
+# an overridden d more than a period after the inferred a: not a usable window
+t "override d beyond a + period: no_window" 0 '' "$O
+etl,86400.0000,3275.0000,90000.0000,6,0.0083,8.0194,no_window,86400.0000,overridden" '' \
+    bash -c 'printf "job,d\netl,90000\n" > "$1/dl.csv"; sloinfer -q --precision 4 --override "$1/dl.csv" "$2"' _ "$TMP" "$D/basic.csv"
 t "override without values" 65 '' '*' "override file has none of the columns 'period', 'a', 'd'" \
     bash -c 'printf "job,x\netl,1\n" > "$1/nx.csv"; sloinfer --override "$1/nx.csv" "$2"' _ "$TMP" "$D/basic.csv"
 t "override bad duration" 65 '' '*' "column 'd'" \
