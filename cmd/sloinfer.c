@@ -39,7 +39,7 @@ static const struct argp_option options[] = {
     {"events", OPT_EVENTS, "FILE", 0, "Provenance events time,job,instance,file,op (op=read|write, in time order): "
                                       "build input_avail and output_read from them instead of the run table's columns", 1},
     {"override", OPT_OVERRIDE, "FILE", 0, "User sign-off: rows job[,period][,a][,d] that replace inferred values "
-                                          "(source 'overridden')", 1},
+                                          "(source 'overridden:FIELDS')", 1},
     {"ok-status", OPT_OK_STATUS, "LIST", 0, "Status values of successful runs, comma-separated, case-insensitive "
                                             "(default ok,success,succeeded,completed,finished,done; an empty status is successful)", 1},
     {"job-col", OPT_JOB_COL, "NAME", 0, "Read the job name from column NAME (same as --col job=NAME)", 1},
@@ -334,7 +334,13 @@ static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n)
     csvw_num(w, res.slack_ratio);
     csvw_str(w, res.status);
     csvw_num(w, res.consumer_period);
-    csvw_str(w, res.overridden ? "overridden" : "inferred");
+    char src[48] = "inferred";
+    if (res.overridden)
+        snprintf(src, sizeof src, "overridden:%s%s%s%s%s", res.overridden & SLO_OV_PERIOD ? "period" : "",
+                 (res.overridden & SLO_OV_PERIOD) && (res.overridden & (SLO_OV_A | SLO_OV_D)) ? "+" : "",
+                 res.overridden & SLO_OV_A ? "a" : "", (res.overridden & SLO_OV_A) && (res.overridden & SLO_OV_D) ? "+" : "",
+                 res.overridden & SLO_OV_D ? "d" : "");
+    csvw_str(w, src);
     csvw_end(w);
 
     njobs++;
@@ -342,7 +348,7 @@ static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n)
     nextra += res.extra;
     nfailed += res.failed;
     nfolded += res.folded;
-    noverridden += res.overridden;
+    noverridden += res.overridden != 0;
     if (res.period > 0)
         snap_count[res.per.snap]++;
     for (int i = 0; statuses[i]; i++)

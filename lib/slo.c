@@ -422,6 +422,12 @@ static double consumer_period_from_reads(const double *reads, size_t n, double P
     return cp;
 }
 
+/* A window lcmpack can place: 0 <= a < P, a < d, d - a <= P. */
+static int window_ok(const struct slo_result *r)
+{
+    return r->a >= 0 && r->a < r->period && r->d > r->a && r->d - r->a <= r->period;
+}
+
 void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, const struct slo_override *ov,
                    struct slo_result *res)
 {
@@ -441,7 +447,6 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
     if (ov && ov->has_period) {
         P = ov->period;
         given = 1;
-        res->overridden = 1;
     } else if (o->period > 0) {
         P = o->period;
         given = 1;
@@ -583,7 +588,7 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
         res->status = "high_cv";
     else if (!(res->slack_ratio >= o->min_slack))
         res->status = "no_slack";
-    else if (!(res->d > res->a))
+    else if (!window_ok(res))
         res->status = "no_window";
     else
         res->status = "actionable";
@@ -591,23 +596,18 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
 apply_override:
     if (!ov)
         return;
-    if (ov->has_a) {
+    if (ov->has_a)
         res->a = ov->a;
-        res->overridden = 1;
-    }
-    if (ov->has_d) {
+    if (ov->has_d)
         res->d = ov->d;
-        res->overridden = 1;
-    }
     if (ov->has_d) {
         /* the user signed the deadline off: usable whatever the statistics say */
-        if (res->period > 0 && isfinite(res->a) && res->d > res->a && res->d - res->a <= res->period)
-            res->status = "actionable";
-        else if (res->period > 0 && isfinite(res->a))
-            res->status = "no_window";
-    } else if (ov->has_a && strcmp(res->status, "actionable") == 0 && !(res->d > res->a)) {
+        if (res->period > 0 && isfinite(res->a))
+            res->status = window_ok(res) ? "actionable" : "no_window";
+    } else if (ov->has_a && strcmp(res->status, "actionable") == 0 && !window_ok(res)) {
         res->status = "no_window";
     }
+    res->overridden = (ov->has_period ? SLO_OV_PERIOD : 0) | (ov->has_a ? SLO_OV_A : 0) | (ov->has_d ? SLO_OV_D : 0);
 }
 
 /* ---- provenance join ---------------------------------------------------------------- */

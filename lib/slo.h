@@ -89,6 +89,8 @@ struct slo_run {
     int ok;                       /* 1 successful run, 0 failed */
 };
 
+enum { SLO_OV_PERIOD = 1, SLO_OV_A = 2, SLO_OV_D = 4 };
+
 /* What a user override supplies (--override); has_* say which fields. */
 struct slo_override {
     int has_period, has_a, has_d;
@@ -104,7 +106,7 @@ struct slo_result {
     size_t reads;         /* usable runs with an output_read */
     int folded;           /* 1 when footnote 5 applied (consumer period longer than P) */
     int capped;           /* 1 when d was lowered to a + period (window longer than the period) */
-    int overridden;       /* 1 when an override changed something */
+    int overridden;       /* which fields the override supplied: SLO_OV_* bits, 0 for none */
     struct slo_period per;
     const char *status;   /* "actionable" or the reason (static string) */
 };

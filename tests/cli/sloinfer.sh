@@ -106,17 +106,17 @@ t "footnote 5 in the summary" 0 '' '*' '2 jobs read by consumers with a longer p
 # ---- overrides -------------------------------------------------------------------
 cat "$D/basic.csv" > "$TMP/bs.csv"; tail -n +2 "$D/statuses.csv" >> "$TMP/bs.csv"
 t "overrides replace and mark" 0 '' "$O
-etl,86400.0000,3275.0000,40000.0000,6,0.0083,8.0194,actionable,86400.0000,overridden
+etl,86400.0000,3275.0000,40000.0000,6,0.0083,8.0194,actionable,86400.0000,overridden:d
 hcv,86400.0000,3275.0000,45000.0000,6,0.3333,10.4736,high_cv,86400.0000,inferred
-nsl,86400.0000,3275.0000,20000.0000,6,0.0020,0.0167,actionable,86400.0000,overridden
+nsl,86400.0000,3275.0000,20000.0000,6,0.0020,0.0167,actionable,86400.0000,overridden:d
 noc,86400.0000,3275.0000,,6,,,no_consumer,,inferred
-few,86400.0000,3090.0000,36000.0000,3,0.0000,7.9806,too_few_runs,86400.0000,overridden
+few,86400.0000,3090.0000,36000.0000,3,0.0000,7.9806,too_few_runs,86400.0000,overridden:period
 one,,,,1,,,too_few_runs,,inferred
 tfr,86400.0000,3275.0000,36000.0000,6,0.0000,7.9792,too_few_reads,86400.0000,inferred" \
     "overrides.csv:5: warning: override for job 'ghost' matches no job in the input" \
     sloinfer --precision 4 --override "$D/overrides.csv" "$TMP/bs.csv"
 t "override a after d: no_window" 0 '' "$O
-etl,86400.0000,40000.0000,36150.0000,6,0.0083,8.0194,no_window,86400.0000,overridden" '' \
+etl,86400.0000,40000.0000,36150.0000,6,0.0083,8.0194,no_window,86400.0000,overridden:a" '' \
     $S --override "$D/override_a.csv" "$D/basic.csv"
 # an overridden period re-derives a and d: missing_extra.csv seen with 2 h
 # periods: the phase is the densest cluster of submits (even hours, at 305 s),
@@ -125,7 +125,7 @@ etl,86400.0000,40000.0000,36150.0000,6,0.0083,8.0194,no_window,86400.0000,overri
 # (2.45 + 2.6333)/2 = 2.5417
 printf 'job,period\nhr,2h\n' > "$TMP/op.csv"
 t "override period re-derives a and d" 0 '' "$O
-hr,7200.0000,200.0000,2460.0000,6,0.0244,2.5417,actionable,7200.0000,overridden" '' \
+hr,7200.0000,200.0000,2460.0000,6,0.0244,2.5417,actionable,7200.0000,overridden:period" '' \
     $S --override "$TMP/op.csv" "$D/missing_extra.csv"
 t "override duplicate job" 65 '' '*' "dup.csv:3: duplicate job 'etl' (first at line 2)" \
     bash -c 'printf "job,d\netl,1\netl,2\n" > "$1/dup.csv"; sloinfer --override "$1/dup.csv" "$2"' _ "$TMP" "$D/basic.csv"
@@ -135,8 +135,11 @@ t "override window longer than the period" 65 '' '*' "the window from a to d is 
     bash -c 'printf "job,period,a,d\netl,1h,100,4000\n" > "$1/wl.csv"; sloinfer --override "$1/wl.csv" "$2"' _ "$TMP" "$D/basic.csv"
 # an overridden d more than a period after the inferred a: not a usable window
 t "override d beyond a + period: no_window" 0 '' "$O
-etl,86400.0000,3275.0000,90000.0000,6,0.0083,8.0194,no_window,86400.0000,overridden" '' \
+etl,86400.0000,3275.0000,90000.0000,6,0.0083,8.0194,no_window,86400.0000,overridden:d" '' \
     bash -c 'printf "job,d\netl,90000\n" > "$1/dl.csv"; sloinfer -q --precision 4 --override "$1/dl.csv" "$2"' _ "$TMP" "$D/basic.csv"
+t "override of every field" 0 '' "job,period,a,d,runs,status,consumer_period,source
+etl,3600.0000,100.0000,200.0000,6,actionable,3600.0000,overridden:period+a+d" '' \
+    bash -c 'printf "job,period,a,d\netl,1h,100,200\n" > "$1/all.csv"; sloinfer -q --precision 4 --override "$1/all.csv" "$2" | cut -d, -f1-5,8-' _ "$TMP" "$D/basic.csv"
 t "override without values" 65 '' '*' "override file has none of the columns 'period', 'a', 'd'" \
     bash -c 'printf "job,x\netl,1\n" > "$1/nx.csv"; sloinfer --override "$1/nx.csv" "$2"' _ "$TMP" "$D/basic.csv"
 t "override bad duration" 65 '' '*' "column 'd'" \
