@@ -2,7 +2,7 @@
 """plan_lpbound.py -- the LP relaxation lower bound on the peak cost of any
 plan for a set of lcmpack requests, solved with glpsol (GLPK).
 
-usage: plan_lpbound.py SKYLINE SLO CAP_CORES CAP_MEM [LCM [STEP [BUCKET]]]
+usage: plan_lpbound.py SKYLINE SLO CAP_CORES CAP_MEM [LCM [STEP [BUCKET [AT]]]]
 
 Relaxation: every instance of every periodic job (period dividing LCM) must
 put its area (container-seconds, gangs rounded up) inside its window, at most
@@ -11,7 +11,10 @@ BUCKET seconds (default 600) and the load of a bucket, divided by its length
 and the capacity, is at most P, for cores and for memory; minimise P.
 Instances need not share offsets, stages need not be contiguous or ordered
 and containers may be fractional, so P is a lower bound on the peak cost of
-any valid plan (windows are rounded outward to whole buckets).  Prints P.
+any valid plan (windows are rounded outward to whole buckets).  With AT
+(epoch seconds of a cycle start), jobs whose period does not divide LCM
+count too: each instance whose window opens in [AT, AT + LCM), folded onto
+the cycle as lcmpack folds its once reservations.  Prints P.
 """
 import csv, math, os, subprocess, sys, tempfile
 
@@ -19,6 +22,7 @@ sky, slo, capc, capm = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.a
 L = float(sys.argv[5]) if len(sys.argv) > 5 else 86400.0
 S = float(sys.argv[6]) if len(sys.argv) > 6 else 60.0
 BK = float(sys.argv[7]) if len(sys.argv) > 7 else 600.0
+AT = float(sys.argv[8]) if len(sys.argv) > 8 else None
 nb = int(round(L / BK))
 
 req = {}
@@ -41,13 +45,21 @@ eqs = []    # (list of vars, area)
 bnds = []
 nv = 0
 for j, (p, a, d) in req.items():
-    if j not in info or L % p != 0 or p % S != 0:
+    if j not in info:
         continue
     area, mx, c, m = info[j]
-    lo0 = math.ceil(a / S - 1e-9) * S
-    hi0 = math.floor(d / S + 1e-9) * S
-    for i in range(int(round(L / p))):
-        lo, hi = i * p + lo0, i * p + hi0
+    wins = []
+    if L % p == 0 and p % S == 0:
+        lo0 = math.ceil(a / S - 1e-9) * S
+        hi0 = math.floor(d / S + 1e-9) * S
+        wins = [(i * p + lo0, i * p + hi0) for i in range(int(round(L / p)))]
+    elif AT is not None:
+        k = math.ceil((AT - a) / p - 1e-9)
+        while k * p + a < AT + L:
+            base = k * p - AT
+            wins.append((math.ceil((base + a) / S - 1e-9) * S, math.floor((base + d) / S + 1e-9) * S))
+            k += 1
+    for lo, hi in wins:
         b0, b1 = int(math.floor(lo / BK)), int(math.ceil(hi / BK))
         vs = []
         for b in range(b0, b1):

@@ -10,7 +10,8 @@ Binary z[j,s] = job j starts at step s of its window (instance 0; the other
 instances repeat at i * period); minimise P subject to sum_s z[j,s] = 1 and,
 for every step t of the cycle and both resources, the load / capacity <= P.
 This is the exact offline optimum of the peak over all placements of these
-rigid jobs (the same cost c(t) lcmpack minimises).  Prints
+rigid jobs (the same cost c(t) lcmpack minimises); jobs whose skyline is
+longer than their window are left out (lcmpack rejects them).  Prints
 "optimum P" when GLPK proved it, else "bound B best P" (time limit hit).
 """
 import csv, math, os, subprocess, sys, tempfile
@@ -29,6 +30,7 @@ for r in csv.DictReader(open(sky)):
     jobs.setdefault(r['job'], [float(r.get('cores') or 1), float(r.get('mem_mb') or 1024), []])[2].append(al)
 terms = defaultdict(list)     # slot -> [(var, cores, mem)]
 ones = []
+skipped = 0
 for jn, (job, (c, m, shape)) in enumerate(jobs.items()):
     p, a, d = req[job]
     if L % p or p % S: sys.exit('plan_milp: job %s is not periodic in the cycle' % job)
@@ -40,7 +42,9 @@ for jn, (job, (c, m, shape)) in enumerate(jobs.items()):
         for k, x in enumerate(shape):
             for i in range(ni):
                 terms[(st + k + i * pp) % n].append((v, x * c / capc, x * m / capm))
-    if not vs: sys.exit('plan_milp: job %s does not fit its window' % job)
+    if not vs:
+        skipped += 1   # lcmpack rejects it too (window shorter than the skyline)
+        continue
     ones.append(vs)
 fd, path = tempfile.mkstemp(suffix='.lp'); os.close(fd)
 with open(path, 'w') as f:
@@ -70,7 +74,7 @@ for line in r.stdout.splitlines():
             i = None
 os.unlink(path); os.unlink(out)
 if status == 'INTEGER OPTIMAL':
-    print('optimum %.6g' % obj)
+    print('optimum %.6g' % obj + (' (%d jobs longer than their window left out)' % skipped if skipped else ''))
 else:
     # the best bound is on the last progress line: "... mip = X >= Y ..."
     b = None
