@@ -1,0 +1,838 @@
+/* skyfit — a job's resource model from its run history: the Morpheus skyline LP.
+ *
+ *   skyfit [OPTION...] [FILE]
+ *
+ * Reads usage rows job,run,t,containers[,cores,mem_mb] grouped by job (or the
+ * Hadoop ResourceEstimator native skyline log with --format native), aligns
+ * each job's runs at their start, quantizes them to --step, fits the
+ * allocation with lib/skyline and writes job,step,offset,alloc[,cores,mem_mb].
+ * One job is in memory at a time.  The model and the options are in skyfit(1).
+ */
+#include "cli.h"
+#include "csvio.h"
+#include "diag.h"
+#include "keyset.h"
+#include "outfile.h"
+#include "parse.h"
+#include "skyline.h"
+
+#include <argp.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- options ----------------------------------------------------------------- */
+
+static struct {
+    const char *input;
+    int native;
+    double step;
+    int agg_max;
+    int min_runs;
+    long last;
+    double window;
+    int round_up;
+    const char *stats;
+    int strict;
+    double native_interval;
+    long max_steps;
+    struct skyline_opts lp;
+} opt = {.step = 60, .min_runs = 2, .native_interval = 5, .max_steps = 100000};
+
+enum {
+    OPT_FORMAT = 1, OPT_ALPHA, OPT_BETA, OPT_BETA_FRAC, OPT_STEP, OPT_AGG, OPT_MIN_RUNS,
+    OPT_LAST, OPT_WINDOW, OPT_ROUND, OPT_STATS, OPT_STRICT, OPT_SOLVER, OPT_NATIVE_INTERVAL,
+    OPT_MAX_STEPS, OPT_JOB_COL, OPT_RUN_COL, OPT_T_COL, OPT_CONTAINERS_COL, OPT_CORES_COL,
+    OPT_MEM_COL
+};
+
+static const struct argp_option options[] = {
+    {0, 0, 0, 0, "Model:", 1},
+    {"alpha", OPT_ALPHA, "A", 0, "Weight of over-allocation in [0,1]; the rest weighs the final debt (default 0.01, the paper's choice)", 1},
+    {"beta", OPT_BETA, "B", 0, "Fixed weight of the regularizer eps (default: the two-phase rule)", 1},
+    {"beta-frac", OPT_BETA_FRAC, "F", 0, "Two-phase rule: beta = F * V, V the optimum without eps (default 0.1)", 1},
+    {"step", OPT_STEP, "DUR", 0, "Length of one time step, e.g. 60, 5m (default 60 s)", 1},
+    {"agg", OPT_AGG, "mean|max", 0, "How samples in one step become its usage (default mean)", 1},
+    {"min-runs", OPT_MIN_RUNS, "N", 0, "Jobs with fewer runs get status too_few_runs and no fit (default 2)", 1},
+    {"last", OPT_LAST, "N", 0, "Use only each job's N most recent runs (by start time)", 1},
+    {"window", OPT_WINDOW, "DUR", 0, "Use only runs that started within DUR of the job's latest run, e.g. 30d", 1},
+    {"round", OPT_ROUND, NULL, 0, "Round the allocation up to whole containers", 1},
+    {"max-steps", OPT_MAX_STEPS, "N", 0, "Jobs whose longest run spans more steps get status too_many_steps (default 100000)", 1},
+    {"solver", OPT_SOLVER, "NAME", 0, "glpk-flow (default: the dual min-cost flow, certified) or glpk-plain (the LP as written)", 1},
+    {0, 0, 0, 0, "Input and output:", 2},
+    {"format", OPT_FORMAT, "csv|native", 0, "Input format: CSV usage rows (default) or the ResourceEstimator native skyline log", 2},
+    {"native-interval", OPT_NATIVE_INTERVAL, "DUR", 0, "Native format: seconds each skyline unit lasts (default 5, the estimator's timeInterval)", 2},
+    {"stats", OPT_STATS, "FILE", 0, "Write a per-job summary (runs, steps, objective, terms, solve time, status) to FILE", 2},
+    {"strict", OPT_STRICT, NULL, 0, "Exit 1 when any job could not be fitted", 2},
+    {"job-col", OPT_JOB_COL, "NAME", 0, "Column with the job name (default job)", 2},
+    {"run-col", OPT_RUN_COL, "NAME", 0, "Column with the run id (default run)", 2},
+    {"t-col", OPT_T_COL, "NAME", 0, "Column with the sample time (default t)", 2},
+    {"containers-col", OPT_CONTAINERS_COL, "NAME", 0, "Column with the containers in use (default containers)", 2},
+    {"cores-col", OPT_CORES_COL, "NAME", 0, "Column with cores per container (default cores; optional)", 2},
+    {"mem-col", OPT_MEM_COL, "NAME", 0, "Column with memory per container in MB (default mem_mb; optional)", 2},
+    {0}
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+    switch (key) {
+    case OPT_FORMAT:
+        if (strcmp(arg, "csv") == 0)
+            opt.native = 0;
+        else if (strcmp(arg, "native") == 0)
+            opt.native = 1;
+        else
+            argp_error(st, "invalid value for --format: '%s' (want csv or native)", arg);
+        break;
+    case OPT_ALPHA: opt.lp.alpha = cli_double(st, "alpha", arg, 0, 1); break;
+    case OPT_BETA: opt.lp.beta = cli_double(st, "beta", arg, 0, 1e12); break;
+    case OPT_BETA_FRAC: opt.lp.beta_frac = cli_double(st, "beta-frac", arg, 0, 1e6); break;
+    case OPT_STEP:
+        opt.step = cli_duration(st, "step", arg, 0);
+        if (!(opt.step > 0))
+            argp_error(st, "invalid value for --step: '%s' (must be positive)", arg);
+        break;
+    case OPT_AGG:
+        if (strcmp(arg, "mean") == 0)
+            opt.agg_max = 0;
+        else if (strcmp(arg, "max") == 0)
+            opt.agg_max = 1;
+        else
+            argp_error(st, "invalid value for --agg: '%s' (want mean or max)", arg);
+        break;
+    case OPT_MIN_RUNS: opt.min_runs = (int)cli_int(st, "min-runs", arg, 1, 1000000); break;
+    case OPT_LAST: opt.last = (long)cli_int(st, "last", arg, 1, 100000000); break;
+    case OPT_WINDOW:
+        opt.window = cli_duration(st, "window", arg, 0);
+        if (!(opt.window > 0))
+            argp_error(st, "invalid value for --window: '%s' (must be positive)", arg);
+        break;
+    case OPT_ROUND: opt.round_up = 1; break;
+    case OPT_MAX_STEPS: opt.max_steps = (long)cli_int(st, "max-steps", arg, 1, 100000000); break;
+    case OPT_SOLVER:
+        if (strcmp(arg, "glpk-flow") == 0 || strcmp(arg, "flow") == 0)
+            opt.lp.solver = SKYLINE_FLOW;
+        else if (strcmp(arg, "glpk-plain") == 0 || strcmp(arg, "plain") == 0)
+            opt.lp.solver = SKYLINE_PLAIN;
+        else
+            argp_error(st, "invalid value for --solver: '%s' (want glpk-flow or glpk-plain)", arg);
+        break;
+    case OPT_NATIVE_INTERVAL:
+        opt.native_interval = cli_duration(st, "native-interval", arg, 0);
+        if (!(opt.native_interval > 0))
+            argp_error(st, "invalid value for --native-interval: '%s' (must be positive)", arg);
+        break;
+    case OPT_STATS: opt.stats = arg; break;
+    case OPT_STRICT: opt.strict = 1; break;
+    case OPT_JOB_COL: cli_colmap_add("job", arg); break;
+    case OPT_RUN_COL: cli_colmap_add("run", arg); break;
+    case OPT_T_COL: cli_colmap_add("t", arg); break;
+    case OPT_CONTAINERS_COL: cli_colmap_add("containers", arg); break;
+    case OPT_CORES_COL: cli_colmap_add("cores", arg); break;
+    case OPT_MEM_COL: cli_colmap_add("mem_mb", arg); break;
+    case ARGP_KEY_ARG:
+        if (opt.input)
+            argp_error(st, "one input FILE only (got '%s' and '%s')", opt.input, arg);
+        opt.input = arg;
+        break;
+    default: return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+/* ---- one job's runs ------------------------------------------------------------ */
+
+/* A sample: `c` containers at time t (CSV), or, in the native format, c
+ * containers during [t, t + native_interval) where t is an offset from the
+ * run's start. */
+struct sample {
+    int run;
+    double t, c;
+};
+
+struct run {
+    size_t name;        /* offset in the job's name pool */
+    double start;       /* CSV: earliest sample; native: the start field */
+    size_t first, n;    /* its samples after sorting */
+    int keep;
+};
+
+struct job {
+    char *name;
+    size_t name_cap;
+    struct sample *s;
+    size_t ns, s_cap;
+    struct run *runs;
+    size_t nruns, runs_cap;
+    char *pool;
+    size_t pool_len, pool_cap;
+    int *hash;          /* open addressing over run indices, -1 empty */
+    size_t hash_cap;
+    /* container shape: container-weighted sums */
+    double w_sum, cores_sum, mem_sum, n_shape, cores_plain, mem_plain;
+    int have_shape;
+    /* the quantized matrix and the fit */
+    double *use, *alloc;
+    size_t use_cap, alloc_cap;
+    int *order;
+    size_t order_cap;
+};
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void job_reset(struct job *j, const char *name)
+{
+    size_t n = strlen(name) + 1;
+    j->name = xgrow(j->name, &j->name_cap, n, 1);
+    memcpy(j->name, name, n);
+    j->ns = j->nruns = j->pool_len = 0;
+    j->w_sum = j->cores_sum = j->mem_sum = j->n_shape = j->cores_plain = j->mem_plain = 0;
+    if (j->hash)
+        memset(j->hash, -1, j->hash_cap * sizeof *j->hash);
+}
+
+/* job_run: the index of run `name` in this job, created (with start) if new. */
+static int job_run(struct job *j, const char *name, double start)
+{
+    if (2 * (j->nruns + 1) > j->hash_cap) {
+        size_t cap = j->hash_cap ? 2 * j->hash_cap : 64;
+        free(j->hash);
+        j->hash = xmalloc(cap * sizeof *j->hash);
+        memset(j->hash, -1, cap * sizeof *j->hash);
+        j->hash_cap = cap;
+        for (size_t r = 0; r < j->nruns; r++) {
+            size_t h = hash_str(j->pool + j->runs[r].name) & (cap - 1);
+            while (j->hash[h] >= 0)
+                h = (h + 1) & (cap - 1);
+            j->hash[h] = (int)r;
+        }
+    }
+    size_t h = hash_str(name) & (j->hash_cap - 1);
+    while (j->hash[h] >= 0) {
+        if (strcmp(j->pool + j->runs[j->hash[h]].name, name) == 0)
+            return j->hash[h];
+        h = (h + 1) & (j->hash_cap - 1);
+    }
+    size_t n = strlen(name) + 1;
+    j->pool = xgrow(j->pool, &j->pool_cap, j->pool_len + n, 1);
+    memcpy(j->pool + j->pool_len, name, n);
+    j->runs = xgrow(j->runs, &j->runs_cap, j->nruns + 1, sizeof *j->runs);
+    j->runs[j->nruns] = (struct run){.name = j->pool_len, .start = start};
+    j->pool_len += n;
+    j->hash[h] = (int)j->nruns;
+    return (int)j->nruns++;
+}
+
+static void job_add(struct job *j, int run, double t, double c)
+{
+    j->s = xgrow(j->s, &j->s_cap, j->ns + 1, sizeof *j->s);
+    j->s[j->ns++] = (struct sample){run, t, c};
+}
+
+/* ---- fitting and output ----------------------------------------------------------- */
+
+struct totals {
+    long jobs, fitted, failed, too_few, too_long, fallback;
+    double solve_s;
+    int first_reported;
+};
+
+static const char *const out_cols[] = {"job", "step", "offset", "alloc", "cores", "mem_mb", NULL};
+static const char *const out_cols_plain[] = {"job", "step", "offset", "alloc", NULL};
+static const char *const stats_cols[] = {"job", "runs", "steps", "objective", "a_o", "a_u", "eps",
+                                         "beta", "solve_ms", "status", NULL};
+
+static int by_run_then_t(const void *a, const void *b)
+{
+    const struct sample *x = a, *y = b;
+    if (x->run != y->run)
+        return x->run < y->run ? -1 : 1;
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+static const struct job *cmp_job;
+static int by_start_then_name(const void *a, const void *b)
+{
+    const struct run *x = &cmp_job->runs[*(const int *)a], *y = &cmp_job->runs[*(const int *)b];
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return strcmp(cmp_job->pool + x->name, cmp_job->pool + y->name);
+}
+
+/* quantize_csv: samples of one run -> usage per step (mean or max of the
+ * samples in the step; a step without samples inside the run keeps the value
+ * of the step before).  Returns the number of steps. */
+static long run_steps_csv(const struct job *j, const struct run *r)
+{
+    const struct sample *s = j->s + r->first;
+    return (long)floor((s[r->n - 1].t - r->start) / opt.step) + 1;
+}
+
+static void quantize_csv(const struct job *j, const struct run *r, double *u, long k)
+{
+    const struct sample *s = j->s + r->first;
+    size_t a = 0;
+    double prev = 0;
+    for (long b = 0; b < k; b++) {
+        double sum = 0, mx = 0;
+        long cnt = 0;
+        while (a < r->n && (long)floor((s[a].t - r->start) / opt.step) == b) {
+            sum += s[a].c;
+            if (s[a].c > mx)
+                mx = s[a].c;
+            cnt++;
+            a++;
+        }
+        u[b] = cnt ? (opt.agg_max ? mx : sum / cnt) : prev;
+        prev = u[b];
+    }
+}
+
+/* Native units: c containers during [off, off + interval) after the start,
+ * overlapping units add up.  Steps are time-weighted means (or maxima) of
+ * that step function over [b*step, (b+1)*step). */
+static long run_steps_native(const struct job *j, const struct run *r)
+{
+    double end = 0;
+    for (size_t a = 0; a < r->n; a++)
+        if (j->s[r->first + a].t + opt.native_interval > end)
+            end = j->s[r->first + a].t + opt.native_interval;
+    long k = (long)ceil(end / opt.step - 1e-12);
+    return k < 1 ? 1 : k;
+}
+
+struct edge {
+    double t, dc;
+};
+static int by_edge_t(const void *a, const void *b)
+{
+    const struct edge *x = a, *y = b;
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+static void quantize_native(const struct job *j, const struct run *r, double *u, long k)
+{
+    struct edge *e = xmalloc(2 * r->n * sizeof *e);
+    for (size_t a = 0; a < r->n; a++) {
+        const struct sample *s = &j->s[r->first + a];
+        e[2 * a] = (struct edge){s->t, s->c};
+        e[2 * a + 1] = (struct edge){s->t + opt.native_interval, -s->c};
+    }
+    qsort(e, 2 * r->n, sizeof *e, by_edge_t);
+    for (long b = 0; b < k; b++)
+        u[b] = 0;
+    double level = 0;
+    for (size_t a = 0; a + 1 < 2 * r->n; a++) {
+        level += e[a].dc;
+        if (level < 1e-9)
+            level = 0;   /* cancel rounding drift of + and - */
+        double t0 = e[a].t, t1 = e[a + 1].t;
+        if (t1 <= t0 || level == 0)
+            continue;
+        for (long b = (long)floor(t0 / opt.step); b < k && b * opt.step < t1; b++) {
+            double lo = fmax(t0, b * opt.step), hi = fmin(t1, (b + 1) * opt.step);
+            if (hi <= lo)
+                continue;
+            if (opt.agg_max)
+                u[b] = fmax(u[b], level);
+            else
+                u[b] += level * (hi - lo);
+        }
+    }
+    if (!opt.agg_max)
+        for (long b = 0; b < k; b++)
+            u[b] /= opt.step;
+    free(e);
+}
+
+static void report(struct totals *tot, const char *job, const char *fmt, const char *detail)
+{
+    if (slk_opt.quiet)
+        return;
+    if (tot->first_reported < 10)
+        fprintf(stderr, "%s: job '%s': %s%s\n", slk_progname, job, fmt, detail ? detail : "");
+    else if (tot->first_reported == 10)
+        fprintf(stderr, "%s: (more jobs not fitted; see --stats)\n", slk_progname);
+    tot->first_reported++;
+}
+
+static void stats_row(csvw *ws, const char *job, long runs, long steps,
+                      const struct skyline_result *res, double ms, const char *status)
+{
+    if (!ws)
+        return;
+    csvw_str(ws, job);
+    csvw_int(ws, runs);
+    csvw_int(ws, steps);
+    if (res) {
+        csvw_num(ws, res->objective);
+        csvw_num(ws, res->a_o);
+        csvw_num(ws, res->a_u);
+        csvw_num(ws, res->eps);
+        csvw_num(ws, res->beta);
+        csvw_num_prec(ws, ms, 3);
+    } else {
+        for (int c = 0; c < 6; c++)
+            csvw_str(ws, NULL);
+    }
+    csvw_str(ws, status);
+    csvw_end(ws);
+}
+
+/* job_fit: select, quantize and fit one complete job, and write its rows. */
+static void job_fit(struct job *j, csvw *w, csvw *ws, int shape_cols, struct totals *tot)
+{
+    tot->jobs++;
+    /* samples by run, then time; runs by start time, then name */
+    qsort(j->s, j->ns, sizeof *j->s, by_run_then_t);
+    for (size_t a = 0, r = 0; r < j->nruns; r++) {
+        j->runs[r].first = a;
+        while (a < j->ns && j->s[a].run == (int)r)
+            a++;
+        j->runs[r].n = a - j->runs[r].first;
+        if (!opt.native)
+            j->runs[r].start = j->s[j->runs[r].first].t;
+    }
+    j->order = xgrow(j->order, &j->order_cap, j->nruns, sizeof *j->order);
+    for (size_t r = 0; r < j->nruns; r++)
+        j->order[r] = (int)r;
+    cmp_job = j;
+    qsort(j->order, j->nruns, sizeof *j->order, by_start_then_name);
+    size_t from = 0, n;
+    if (opt.window > 0 && j->nruns) {
+        double latest = j->runs[j->order[j->nruns - 1]].start;
+        while (j->runs[j->order[from]].start < latest - opt.window)
+            from++;
+    }
+    n = j->nruns - from;
+    if (opt.last > 0 && n > (size_t)opt.last) {
+        from += n - (size_t)opt.last;
+        n = (size_t)opt.last;
+    }
+    int *sel = j->order + from;
+
+    if (n < (size_t)opt.min_runs) {
+        char d[96];
+        snprintf(d, sizeof d, " (%zu < --min-runs %d)", n, opt.min_runs);
+        report(tot, j->name, "not fitted: too few runs", d);
+        stats_row(ws, j->name, (long)n, 0, NULL, 0, "too_few_runs");
+        tot->too_few++;
+        return;
+    }
+    long k = 1;
+    for (size_t a = 0; a < n; a++) {
+        const struct run *r = &j->runs[sel[a]];
+        long kr = opt.native ? run_steps_native(j, r) : run_steps_csv(j, r);
+        if (kr > k)
+            k = kr;
+    }
+    if (k > opt.max_steps) {
+        char d[128];
+        snprintf(d, sizeof d, " (a run spans %ld steps of %g s, more than --max-steps %ld; is t in seconds?)",
+                 k, opt.step, opt.max_steps);
+        report(tot, j->name, "not fitted: run too long", d);
+        stats_row(ws, j->name, (long)n, k, NULL, 0, "too_many_steps");
+        tot->too_long++;
+        return;
+    }
+    j->use = xgrow(j->use, &j->use_cap, n * (size_t)k, sizeof *j->use);
+    j->alloc = xgrow(j->alloc, &j->alloc_cap, (size_t)k, sizeof *j->alloc);
+    for (size_t a = 0; a < n; a++) {
+        const struct run *r = &j->runs[sel[a]];
+        double *u = j->use + a * (size_t)k;
+        long kr = opt.native ? run_steps_native(j, r) : run_steps_csv(j, r);
+        if (opt.native)
+            quantize_native(j, r, u, kr);
+        else
+            quantize_csv(j, r, u, kr);
+        for (long b = kr; b < k; b++)
+            u[b] = 0;   /* the run has ended */
+    }
+
+    struct skyline_result res;
+    double t0 = slk_now();
+    int st = skyline_fit(j->use, (int)n, (int)k, &opt.lp, j->alloc, &res);
+    double ms = (slk_now() - t0) * 1000;
+    tot->solve_s += ms / 1000;
+    if (st != SKYLINE_OK) {
+        report(tot, j->name, "not fitted: the LP solver failed", NULL);
+        stats_row(ws, j->name, (long)n, k, NULL, ms, "solver_failed");
+        tot->failed++;
+        return;
+    }
+    if (res.fallback)
+        tot->fallback++;
+    tot->fitted++;
+    stats_row(ws, j->name, (long)n, k, &res, ms, "optimal");
+
+    double cores = NAN, mem = NAN;
+    if (opt.native) {
+        cores = 1;      /* the ResourceEstimator's container: <1 core, 1024 MB> */
+        mem = 1024;
+    } else if (j->w_sum > 0) {
+        cores = j->cores_sum / j->w_sum;
+        mem = j->mem_sum / j->w_sum;
+    } else if (j->n_shape > 0) {
+        cores = j->cores_plain / j->n_shape;
+        mem = j->mem_plain / j->n_shape;
+    }
+    for (long b = 0; b < k; b++) {
+        double a = j->alloc[b];
+        if (opt.round_up)
+            a = ceil(a - 1e-9);
+        if (a < 0)
+            a = 0;
+        csvw_str(w, j->name);
+        csvw_num(w, opt.step);
+        csvw_num(w, b * opt.step);
+        csvw_num(w, a);
+        if (shape_cols) {
+            csvw_num(w, cores);
+            csvw_num(w, mem);
+        }
+        csvw_end(w);
+    }
+}
+
+static void job_free(struct job *j)
+{
+    free(j->name);
+    free(j->s);
+    free(j->runs);
+    free(j->pool);
+    free(j->hash);
+    free(j->use);
+    free(j->alloc);
+    free(j->order);
+}
+
+/* ---- readers ------------------------------------------------------------------------ */
+
+static int ungrouped(const char *file, long line, const char *job)
+{
+    slk_error_at(file, line,
+                 "job '%s' appears again after other jobs: input must be grouped by job "
+                 "(e.g. sort -s -t, -k1,1)", job);
+    return SLK_EDATA;
+}
+
+static int read_csv(csvw *w, csvw *ws, struct totals *tot)
+{
+    int st;
+    csvr *r = csvr_open(opt.input, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_require(r, "job"), cr = cj >= 0 ? csvr_require(r, "run") : -1;
+    int ct = cr >= 0 ? csvr_require(r, "t") : -1;
+    int cc = ct >= 0 ? csvr_require(r, "containers") : -1;
+    if (cc < 0) {
+        st = csvr_status(r);
+        csvr_close(r);
+        return st ? st : SLK_EDATA;
+    }
+    int ccores = csvr_col(r, "cores"), cmem = csvr_col(r, "mem_mb");
+    if ((ccores >= 0) != (cmem >= 0)) {
+        slk_error_at(csvr_path(r), 1, "column '%s' without '%s': give both or neither",
+                     ccores >= 0 ? "cores" : "mem_mb", ccores >= 0 ? "mem_mb" : "cores");
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    int shape = ccores >= 0;
+    csvw_header(w, shape ? out_cols : out_cols_plain);
+    if (ws)
+        csvw_header(ws, stats_cols);
+
+    group_tracker g;
+    group_init(&g);
+    struct job j = {0};
+    int have = 0, rc;
+    st = SLK_OK;
+    while ((rc = csvr_next(r)) == 1) {
+        const char *job = csvr_field(r, cj), *run = csvr_field(r, cr);
+        if (!job || !run) {
+            csvr_fail(r, "column '%s': missing value", job ? "run" : "job");
+            break;
+        }
+        int gc = group_check(&g, job);
+        if (gc < 0) {
+            st = ungrouped(csvr_path(r), csvr_line(r), job);
+            break;
+        }
+        double t, c, cores = 0, mem = 0;
+        if (csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 ||
+            csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            break;
+        if (shape && (csvr_get_double(r, ccores, &cores, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
+                      csvr_get_double(r, cmem, &mem, CSVR_REQUIRED | CSVR_POSITIVE) < 0))
+            break;
+        if (c > 1e12) {
+            csvr_fail(r, "column 'containers': value '%s' is implausibly large", csvr_field(r, cc));
+            break;
+        }
+        if (gc == 1) {
+            if (have)
+                job_fit(&j, w, ws, shape, tot);
+            job_reset(&j, job);
+            have = 1;
+        }
+        job_add(&j, job_run(&j, run, t), t, c);
+        if (shape) {
+            j.w_sum += c;
+            j.cores_sum += c * cores;
+            j.mem_sum += c * mem;
+            j.n_shape++;
+            j.cores_plain += cores;
+            j.mem_plain += mem;
+        }
+        slk_progress("rows", (uint64_t)csvr_line(r), 0);
+    }
+    slk_progress_done();
+    if (st == SLK_OK)
+        st = csvr_status(r);
+    if (st == SLK_OK && have)
+        job_fit(&j, w, ws, shape, tot);
+    job_free(&j);
+    group_free(&g);
+    csvr_close(r);
+    return st;
+}
+
+/* The native format, one run per line, fields separated by blanks:
+ *   name instances submit_ms start_ms end_ms runId mem skyline
+ * skyline = units "containers:offset" joined (and optionally ended) by '|';
+ * offsets are seconds after the start.  Blank lines and lines starting with
+ * '#' or '//' are skipped. */
+static int native_line(const char *file, long line, char *s, struct job *j, group_tracker *g,
+                       csvw *w, csvw *ws, int *have, struct totals *tot)
+{
+    char *f[9];
+    int nf = 0;
+    int rm_log = strstr(s, "resourcemanager") || strstr(s, "String1=") || strstr(s, "APPID=");
+    for (char *p = strtok(s, " \t\r\n"); p; p = strtok(NULL, " \t\r\n")) {
+        if (nf < 9)
+            f[nf] = p;
+        nf++;
+    }
+    if (nf == 0)
+        return SLK_OK;
+    if (nf != 8) {
+        if (rm_log)
+            slk_error_at(file, line, "this is a YARN ResourceManager log line, not a native skyline log "
+                         "(skyfit reads only the ResourceEstimator native format)");
+        else
+            slk_error_at(file, line, "expected 8 blank-separated fields "
+                         "(name instances submit start end runId mem skyline), found %d", nf);
+        return SLK_EDATA;
+    }
+    int64_t start_ms;
+    if (parse_int64(f[3], &start_ms) < 0 || start_ms < 0) {
+        slk_error_at(file, line, "field 4 (start): invalid time '%s' (want epoch milliseconds)", f[3]);
+        return SLK_EDATA;
+    }
+    int gc = group_check(g, f[0]);
+    if (gc < 0)
+        return ungrouped(file, line, f[0]);
+    if (gc == 1) {
+        if (*have)
+            job_fit(j, w, ws, 1, tot);
+        job_reset(j, f[0]);
+        *have = 1;
+    }
+    size_t before = j->nruns;
+    int run = job_run(j, f[5], start_ms / 1000.0);
+    if (j->nruns == before) {
+        slk_error_at(file, line, "run '%s' of job '%s' appears twice", f[5], f[0]);
+        return SLK_EDATA;
+    }
+    int units = 0;
+    for (char *u = f[7], *next; *u; u = next) {
+        next = strchr(u, '|');
+        if (next)
+            *next++ = 0;
+        else
+            next = u + strlen(u);
+        if (!*u) {
+            if (*next)
+                goto bad_unit;   /* "||" */
+            break;
+        }
+        char *colon = strchr(u, ':');
+        int64_t c, off;
+        if (!colon)
+            goto bad_unit;
+        *colon = 0;
+        if (parse_int64(u, &c) < 0 || parse_int64(colon + 1, &off) < 0 || c < 0 || off < 0 ||
+            c > 1000000000 || off > 100000000000LL) {
+            *colon = ':';
+            goto bad_unit;
+        }
+        job_add(j, run, (double)off, (double)c);
+        units++;
+        continue;
+    bad_unit:
+        slk_error_at(file, line, "field 8 (skyline): invalid unit '%s' (want containers:offset, "
+                     "non-negative integers)", u);
+        return SLK_EDATA;
+    }
+    if (!units) {
+        slk_error_at(file, line, "field 8 (skyline): no containers:offset units");
+        return SLK_EDATA;
+    }
+    return SLK_OK;
+}
+
+static int read_native(csvw *w, csvw *ws, struct totals *tot)
+{
+    FILE *fp = stdin;
+    const char *file = "<stdin>";
+    if (opt.input && strcmp(opt.input, "-") != 0) {
+        fp = fopen(opt.input, "r");
+        file = opt.input;
+        if (!fp) {
+            slk_error("%s: cannot open: %s", opt.input, strerror(errno));
+            return SLK_ENOINPUT;
+        }
+    }
+    csvw_header(w, out_cols);
+    if (ws)
+        csvw_header(ws, stats_cols);
+    group_tracker g;
+    group_init(&g);
+    struct job j = {0};
+    int have = 0, st = SLK_OK;
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, fp)) >= 0) {
+        lineno++;
+        if ((size_t)len != strlen(line)) {
+            slk_error_at(file, lineno, "NUL byte in line");
+            st = SLK_EDATA;
+            break;
+        }
+        const char *p = line + strspn(line, " \t\r\n");
+        if (*p == '#' || (p[0] == '/' && p[1] == '/'))
+            continue;
+        st = native_line(file, lineno, line, &j, &g, w, ws, &have, tot);
+        if (st != SLK_OK)
+            break;
+    }
+    if (st == SLK_OK && ferror(fp)) {
+        slk_error("%s: read error: %s", file, strerror(errno));
+        st = SLK_EIO;
+    }
+    if (st == SLK_OK && lineno == 0) {
+        slk_error_at(file, 0, "empty input");
+        st = SLK_EDATA;
+    }
+    if (st == SLK_OK && have)
+        job_fit(&j, w, ws, 1, tot);
+    free(line);
+    job_free(&j);
+    group_free(&g);
+    if (fp != stdin)
+        fclose(fp);
+    return st;
+}
+
+/* ---- main ---------------------------------------------------------------------------- */
+
+/* is_special: path is under /dev/ or /proc/ (/dev/stderr, /dev/fd/3) or names
+ * an existing device, FIFO or socket.  outf would rename a temporary file over
+ * it, so such outputs are written directly instead. */
+static int is_special(const char *path)
+{
+    struct stat sb;
+    if (!path || strcmp(path, "-") == 0)
+        return 0;
+    if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0)
+        return 1;
+    return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
+}
+
+int main(int argc, char **argv)
+{
+    slk_init("skyfit");
+    skyline_defaults(&opt.lp);
+    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {
+        options, parse_opt, "[FILE]",
+        "Fit each job's resource allocation skyline from the usage of its past runs "
+        "(the Morpheus skyline LP, solved with GLPK).  Input rows job,run,t,containers"
+        "[,cores,mem_mb] grouped by job; output job,step,offset,alloc[,cores,mem_mb]."
+        "\vExamples:\n"
+        "  tracegen usage --count 50 --days 30 | skyfit > skylines.csv\n"
+        "  skyfit --alpha 0.1 --last 20 --round --stats fit.csv usage.csv > skylines.csv\n"
+        "  skyfit --format native --step 5 tinySample.txt\n"
+        "  skyfit --job-col pipeline --containers-col used usage.csv",
+        kids, NULL, NULL};
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+
+    int st;
+    outf *os = NULL;
+    FILE *fs = NULL;
+    if (is_special(slk_opt.output)) {
+        if (!freopen(slk_opt.output, "w", stdout)) {
+            slk_error("%s: cannot open: %s", slk_opt.output, strerror(errno));
+            return slk_finish(SLK_ECANTCREAT);
+        }
+        slk_opt.output = NULL;
+    }
+    if (is_special(opt.stats)) {
+        if (!(fs = fopen(opt.stats, "w"))) {
+            slk_error("%s: cannot open: %s", opt.stats, strerror(errno));
+            return slk_finish(SLK_ECANTCREAT);
+        }
+    } else if (opt.stats && !(os = outf_open(opt.stats, &st))) {
+        return slk_finish(st);
+    }
+    if (os)
+        fs = outf_fp(os);
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o) {
+        outf_abort(os);
+        return slk_finish(st);
+    }
+    csvw *w = csvw_new(outf_fp(o));
+    csvw *ws = fs ? csvw_new(fs) : NULL;
+    struct totals tot = {0};
+    double t0 = slk_now();
+    st = opt.native ? read_native(w, ws, &tot) : read_csv(w, ws, &tot);
+    csvw_free(w);
+    csvw_free(ws);
+    if (os) {
+        st = outf_finish(os, st);
+    } else if (fs && fclose(fs) != 0 && st == SLK_OK) {
+        slk_error("%s: write error: %s", opt.stats, strerror(errno));
+        st = SLK_EIO;
+    }
+    st = outf_finish(o, st);
+    if (st == SLK_OK && !slk_opt.quiet) {
+        char beta[64];
+        if (opt.lp.beta >= 0)
+            snprintf(beta, sizeof beta, "beta %g (fixed)", opt.lp.beta);
+        else
+            snprintf(beta, sizeof beta, "beta %g*V (two-phase)", opt.lp.beta_frac);
+        fprintf(stderr, "%s: %ld jobs: %ld fitted, %ld too few runs, %ld too long, %ld solver failures; "
+                "alpha %g, %s, step %g s, agg %s, solver %s; LP %.3f s of %.3f s\n",
+                slk_progname, tot.jobs, tot.fitted, tot.too_few, tot.too_long, tot.failed,
+                opt.lp.alpha, beta, opt.step, opt.agg_max ? "max" : "mean",
+                opt.lp.solver == SKYLINE_PLAIN ? "glpk-plain" : "glpk-flow", tot.solve_s, slk_now() - t0);
+        if (tot.fallback)
+            fprintf(stderr, "%s: %ld jobs solved by the plain LP after the flow certificate failed\n",
+                    slk_progname, tot.fallback);
+    }
+    if (st == SLK_OK && opt.strict && (tot.too_few || tot.too_long || tot.failed))
+        st = SLK_FAIL;
+    return slk_finish(st);
+}

@@ -1,0 +1,81 @@
+/* skyline — the Morpheus skyline LP (OSDI 2016, §5): one job's resource
+ * allocation s_1..s_K that best fits the usage skylines s_ik of its N runs.
+ *
+ *   minimize  alpha A_o(s) + (1 - alpha) A_u(s) + beta eps
+ *   A_o = (1/N) sum_i sum_k (s_k - s_ik)+                 over-allocation
+ *   A_u = (1/N) sum_i D_iK,  D_ik = (D_i,k-1 + s_ik - s_k)+, D_i0 = 0   final debt
+ *   eps >= (1/N) sum_i sum_k (s_ik - s_k)+ / sum_k s_ik   regularization
+ *   s_k >= 0
+ *
+ * A run whose usage is all zero has no regularization term (0/0).  beta is
+ * either fixed or set by the paper's two-phase rule: solve with beta = 0, get
+ * the optimum V, then solve again with beta = beta_frac * V.
+ *
+ * Two solvers, both GLPK:
+ *   SKYLINE_PLAIN  the LP exactly as written (s, over/under/debt variables per
+ *                  run and step, about 3NK columns); the reference, slow.
+ *   SKYLINE_FLOW   the same optimum through duality: with cumulative
+ *                  allocation S_k and Q_i = S_K + D_iK the problem is a
+ *                  min-cost tension problem (convex piecewise-linear costs on
+ *                  S_k - S_k-1, difference constraints Q_i - S_j >= C_iK - C_ij),
+ *                  whose LP dual is a min-cost flow on K + N + 1 nodes.  GLPK's
+ *                  primal simplex solves the flow with the difference arcs
+ *                  generated lazily (only violated ones are added); the
+ *                  allocation is read from the node potentials (row duals).
+ *                  The result is certified: the flow cost gives a lower bound
+ *                  on the optimum (weak duality), and the fit is accepted only
+ *                  when its exact objective is within tolerance of it;
+ *                  otherwise the plain LP is solved instead.
+ *
+ * Ownership: the caller owns every array; nothing is kept between calls.
+ * Errors: functions return a status code (enum skyline_status), never print.
+ */
+#ifndef SLOKIT_SKYLINE_H
+#define SLOKIT_SKYLINE_H
+
+enum skyline_solver {
+    SKYLINE_FLOW = 0,   /* default: dual min-cost flow with arc generation, certified */
+    SKYLINE_PLAIN = 1   /* the plain LP (reference) */
+};
+
+enum skyline_status {
+    SKYLINE_OK = 0,         /* optimal */
+    SKYLINE_ESOLVER = 1,    /* GLPK failed or did not reach an optimum */
+    SKYLINE_EINPUT = 2      /* n < 1, k < 1, or a negative/non-finite usage value */
+};
+
+struct skyline_opts {
+    double alpha;           /* weight of over-allocation, in [0,1] */
+    double beta;            /* fixed beta >= 0, or < 0 for the two-phase rule */
+    double beta_frac;       /* two-phase rule: beta = beta_frac * V (paper: 0.1) */
+    enum skyline_solver solver;
+};
+
+struct skyline_result {
+    double objective;       /* alpha a_o + (1-alpha) a_u + beta eps, evaluated exactly on alloc */
+    double a_o, a_u, eps;   /* the terms at alloc (eps is the regularizer's left side) */
+    double beta;            /* the beta used in the final solve */
+    double v;               /* phase-1 optimum (beta = 0) */
+    double gap;             /* FLOW: objective minus the certified lower bound (>= ~0) */
+    int fallback;           /* FLOW: the certificate failed and the plain LP was used */
+    int lp_solves;          /* GLPK simplex calls */
+    int arcs;               /* FLOW: difference arcs generated (of n(k+1)) */
+};
+
+/* skyline_defaults: alpha 0.01, two-phase beta with fraction 0.1, SKYLINE_FLOW. */
+void skyline_defaults(struct skyline_opts *o);
+
+/* skyline_fit: fit the allocation for usage use[i*k + j] (run i, step j;
+ * n runs, k steps, containers, >= 0, finite).  Writes alloc[0..k-1] (>= 0) and
+ * *res.  Returns SKYLINE_OK, SKYLINE_EINPUT (nothing written) or
+ * SKYLINE_ESOLVER (alloc undefined).  Deterministic for the same input. */
+int skyline_fit(const double *use, int n, int k, const struct skyline_opts *o,
+                double *alloc, struct skyline_result *res);
+
+/* skyline_eval: the exact objective of allocation alloc (alloc_k < 0 counts
+ * as given) for weights alpha, beta; stores the terms in *a_o, *a_u, *eps
+ * (any may be NULL).  Used to report results and to certify solutions. */
+double skyline_eval(const double *use, int n, int k, const double *alloc,
+                    double alpha, double beta, double *a_o, double *a_u, double *eps);
+
+#endif

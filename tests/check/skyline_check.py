@@ -1,0 +1,200 @@
+#!/usr/bin/python3
+"""skyline_check.py — check skyfit's LP optimum against glpsol on the plain model.
+
+For each seed: random jobs (1-6 runs of 1-24 one-minute steps, zeros,
+fractions, runs of different lengths, rows shuffled within the job, some
+times in ISO 8601) go through `skyfit --stats`; every job's optimum is then
+computed independently by glpsol on tests/check/skyline.mod (twice for the
+paper's two-phase beta rule), and the checker verifies, for each job:
+  - status optimal, one row per step, offsets k*step, alloc >= 0;
+  - the objective of skyfit's allocation, recomputed here from the paper's
+    definitions (debt recursion), equals glpsol's optimum to 1e-6 relative;
+  - the stats columns objective, a_o, a_u, eps agree with that recomputation.
+Exit 0 when all pass; prints every mismatch.
+
+usage: skyline_check.py SKYFIT_CMD MODEL TMPDIR SEEDS [skyfit options...]
+       skyline_check.py --native FILE SKYFIT_CMD MODEL TMPDIR
+The --native form reads a ResourceEstimator native skyline log itself (units
+containers:offset lasting 5 s, overlapping units adding up), fits it with
+`skyfit --format native --step 5` and checks every job the same way.
+"""
+import csv, os, random, subprocess, sys, time
+
+def evaluate(use, alloc, alpha, beta):
+    n = len(use)
+    over = under_reg = debt_sum = 0.0
+    for run in use:
+        t = sum(run)
+        d = 0.0
+        under = 0.0
+        for u, a in zip(run, alloc):
+            over += max(a - u, 0.0)
+            under += max(u - a, 0.0)
+            d = max(d + u - a, 0.0)
+        debt_sum += d
+        if t > 0:
+            under_reg += under / t
+    a_o, a_u, eps = over / n, debt_sum / n, under_reg / n
+    return alpha * a_o + (1 - alpha) * a_u + beta * eps, a_o, a_u, eps
+
+def glpsol(model, tmp, use, alpha, beta):
+    n, k = len(use), len(use[0])
+    dat = os.path.join(tmp, "inst.dat")
+    with open(dat, "w") as f:
+        f.write("data;\nparam N := %d;\nparam K := %d;\n" % (n, k))
+        f.write("param alpha := %.17g;\nparam beta := %.17g;\n" % (alpha, beta))
+        f.write("param s :=\n")
+        for i in range(n):
+            for j in range(k):
+                f.write(" %d %d %.17g\n" % (i + 1, j + 1, use[i][j]))
+        f.write(";\nend;\n")
+    out = subprocess.run(["glpsol", "-m", model, "-d", dat], capture_output=True, text=True)
+    for line in out.stdout.splitlines():
+        if line.startswith("OBJ "):
+            return float(line.split()[1])
+    raise SystemExit("glpsol failed:\n" + out.stdout[-2000:] + out.stderr[-2000:])
+
+def close(a, b, rel=1e-6, floor=1e-7):
+    return abs(a - b) <= rel * max(abs(a), abs(b)) + floor
+
+def parse_native(path):
+    jobs = {}
+    for line in open(path):
+        f = line.split()
+        if not f or f[0].startswith("#") or f[0].startswith("//"):
+            continue
+        steps = {}
+        for unit in f[7].split("|"):
+            if unit:
+                c, off = unit.split(":")
+                assert int(off) % 5 == 0
+                steps[int(off) // 5] = steps.get(int(off) // 5, 0) + int(c)
+        jobs.setdefault(f[0], []).append([steps.get(j, 0) for j in range(max(steps) + 1)])
+    out = []
+    for name, runs in jobs.items():
+        k = max(len(r) for r in runs)
+        out.append((name, [r + [0] * (k - len(r)) for r in runs]))
+    return out
+
+def check_job(tag, model, tmp, use, alpha, beta, s, rws, step):
+    if not s or s["status"] != "optimal":
+        print(tag, "status", s and s["status"]); return 1
+    if len(rws) != len(use[0]) or any(float(r["offset"]) != step * j for j, r in enumerate(rws)):
+        print(tag, "wrong rows", len(rws)); return 1
+    alloc = [float(r["alloc"]) for r in rws]
+    if min(alloc) < 0:
+        print(tag, "negative alloc"); return 1
+    if beta is None:
+        v = glpsol(model, tmp, use, alpha, 0.0)
+        b = 0.1 * v
+    else:
+        b = beta
+    opt = glpsol(model, tmp, use, alpha, b) if (beta is not None or b > 0) else v
+    obj, a_o, a_u, eps = evaluate(use, alloc, alpha, b)
+    scale = max(1.0, max(max(r) for r in use))
+    if not close(obj, opt, 1e-6, 1e-9 * scale):
+        print(tag, "objective %.12g, glpsol optimum %.12g" % (obj, opt)); return 1
+    bad = 0
+    for col, want in (("objective", obj), ("a_o", a_o), ("a_u", a_u), ("eps", eps)):
+        got = float(s[col])
+        if not close(got, want, 1e-7, 1e-9 * scale):
+            print(tag, "stats %s %.12g, recomputed %.12g" % (col, got, want)); bad += 1
+    return bad
+
+def main_native():
+    path, cmd, model, tmp = sys.argv[2:6]
+    os.makedirs(tmp, exist_ok=True)
+    stats = os.path.join(tmp, "stats.csv")
+    out = subprocess.run(cmd.split() + ["-q", "--format", "native", "--step", "5", "--stats", stats, path],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        print("skyfit exit %d: %s" % (out.returncode, out.stderr)); return 1
+    fit = {}
+    for r in csv.DictReader(out.stdout.splitlines()):
+        fit.setdefault(r["job"], []).append(r)
+    st = {r["job"]: r for r in csv.DictReader(open(stats))}
+    bad = 0
+    jobs = parse_native(path)
+    for name, use in jobs:
+        bad += check_job("%s %s" % (path, name), model, tmp, use, 0.01, None, st.get(name), fit.get(name, []), 5)
+    print("%d jobs checked, %d mismatches" % (len(jobs), bad))
+    return 1 if bad or not jobs else 0
+
+def main():
+    if sys.argv[1] == "--native":
+        return main_native()
+    cmd, model, tmp, seeds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    extra = sys.argv[5:]
+    os.makedirs(tmp, exist_ok=True)
+    bad = 0
+    checked = 0
+    for seed in range(1, seeds + 1):
+        rnd = random.Random(seed)
+        alpha = rnd.choice([0.0, 1.0, 0.01, 0.01, 0.1, 0.5, round(rnd.random(), 3)])
+        beta = rnd.choice([None, None, 0.0, round(rnd.uniform(0, 3), 3)])
+        jobs = []
+        rows = []
+        for jn in range(3):
+            n = rnd.randint(1, 6)
+            k = rnd.randint(1, 24)
+            use = []
+            for i in range(n):
+                ln = rnd.randint(1, k) if rnd.random() < 0.5 else k
+                base = rnd.choice([1, 5, 40])
+                run = []
+                for j in range(k):
+                    if j >= ln:
+                        v = 0.0
+                    elif rnd.random() < 0.15:
+                        v = 0.0
+                    elif rnd.random() < 0.5:
+                        v = float(rnd.randint(0, 3 * base))
+                    else:
+                        v = round(rnd.uniform(0, 3 * base), 3)
+                    run.append(v)
+                use.append(run)
+            # the run's length is its last row; drop all-zero tails beyond it
+            name = "job%02d" % jn
+            jrows = []
+            for i, run in enumerate(use):
+                start = 1767571200 + rnd.randint(0, 30) * 86400 + rnd.randint(0, 3600)
+                last = max([j for j in range(k) if run[j] > 0], default=0)
+                last = max(last, rnd.randint(0, k - 1)) if rnd.random() < 0.5 else k - 1
+                for j in range(last + 1):
+                    t = start + 60 * j
+                    ts = str(t) if jn != 1 else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+                    jrows.append([name, "r%d" % i, ts, repr(run[j])])
+                for j in range(last + 1, k):
+                    run[j] = 0.0
+            # steps of the fit = the longest run as written
+            kk = max(int(len([r for r in jrows if r[1] == "r%d" % i])) for i in range(n))
+            use = [run[:kk] for run in use]
+            rnd.shuffle(jrows)
+            rows += jrows
+            jobs.append((name, use))
+        inp = os.path.join(tmp, "in.csv")
+        with open(inp, "w") as f:
+            f.write("job,run,t,containers\n")
+            for r in rows:
+                f.write(",".join(r) + "\n")
+        stats = os.path.join(tmp, "stats.csv")
+        args = cmd.split() + ["-q", "--min-runs", "1", "--alpha", repr(alpha), "--stats", stats] + extra
+        if beta is not None:
+            args += ["--beta", repr(beta)]
+        out = subprocess.run(args + [inp], capture_output=True, text=True)
+        if out.returncode != 0:
+            print("seed %d: skyfit exit %d: %s" % (seed, out.returncode, out.stderr))
+            bad += 1
+            continue
+        fit = {}
+        for r in csv.DictReader(out.stdout.splitlines()):
+            fit.setdefault(r["job"], []).append(r)
+        st = {r["job"]: r for r in csv.DictReader(open(stats))}
+        for name, use in jobs:
+            checked += 1
+            tag = "seed %d %s (N=%d K=%d alpha=%g beta=%s)" % (seed, name, len(use), len(use[0]), alpha, beta)
+            bad += check_job(tag, model, tmp, use, alpha, beta, st.get(name), fit.get(name, []), 60)
+    print("%d jobs checked, %d mismatches" % (checked, bad))
+    return 1 if bad else 0
+
+sys.exit(main())

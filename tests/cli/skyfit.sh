@@ -1,0 +1,150 @@
+# skyfit: the skyline LP.  Hand-worked cases (derivations in docs/skyfit.md),
+# random instances checked against glpsol on the plain MathProg model
+# (tests/check/skyline.mod via tests/check/skyline_check.py), the Hadoop
+# ResourceEstimator fixtures, and bad input.
+D="$ROOT/tests/data/skyfit"
+H="$DATA/hadoop-resourceestimator"
+PY=/usr/bin/python3
+CHECK="$ROOT/tests/check/skyline_check.py"
+MOD="$ROOT/tests/check/skyline.mod"
+HDR='job,step,offset,alloc'
+
+# ---- hand-checked tiny cases -------------------------------------------------
+# one run, alpha small: the fit is the run itself (objective 0, so beta = 0)
+t "one run: fit equals the run" 0 "@$D/one_run.csv" "$HDR
+a,60,0,3
+a,60,60,5
+a,60,120,0
+a,60,180,2" '' skyfit -q --min-runs 1
+t "one run, plain LP" 0 "@$D/one_run.csv" "$HDR
+a,60,0,3
+a,60,60,5
+a,60,120,0
+a,60,180,2" '' skyfit -q --min-runs 1 --solver glpk-plain
+# three identical runs (ISO times, one started 30 s into its minute)
+t "identical runs: fit equals them" 0 "@$D/identical.csv" "$HDR
+q,60,0,2
+q,60,60,7
+q,60,120,7
+q,60,180,1" '' skyfit -q
+# busy 4,4,4 and an all-zero run: each container below 4 saves 0.99/2 of debt
+# and costs 0.01/2 of over-allocation, so s = 4,4,4; V = 0.01/2 * 12 = 0.06,
+# eps = 0 there, so phase 2 keeps it.  The idle run has no eps term (0/0).
+t "run with zeros" 0 "@$D/zero_run.csv" "$HDR
+z,60,0,4
+z,60,60,4
+z,60,120,4" '' skyfit -q --stats "$TMP/zero.csv"
+tcheck "run with zeros: stats" grep -qx 'z,2,3,0.06,6,0,0,0.006,[0-9.]*,optimal' "$TMP/zero.csv"
+# late = 0,4 and early = 4,0, alpha 0.5, beta 0: on [0,4]^2 the objective is
+# 2 - b/4 when a + b <= 4 and 1 + a/4 otherwise, so s = (0,4) with objective 1:
+# early's debt of 4 after step 1 is caught up in step 2 (a_o 2, a_u 0, eps 0.5).
+t "catch-up of debt" 0 "@$D/catchup.csv" "$HDR
+c,60,0,0
+c,60,60,4" '' skyfit -q --alpha 0.5 --beta 0 --stats "$TMP/catchup.csv"
+tcheck "catch-up stats" grep -qx 'c,2,2,1,2,0,0.5,0,[0-9.]*,optimal' "$TMP/catchup.csv"
+t "catch-up, plain LP" 0 "@$D/catchup.csv" "$HDR
+c,60,0,0
+c,60,60,4" '' skyfit -q --alpha 0.5 --beta 0 --solver glpk-plain
+# alpha 1: only over-allocation counts; V = 0 so beta = 0, and the only
+# allocations with A_o = 0 lie under every run: here (0,0).
+t "alpha 1" 0 "@$D/catchup.csv" "$HDR
+c,60,0,0
+c,60,60,0" '' skyfit -q --alpha 1
+# alpha 0: only the final debt counts; any optimum leaves no debt in any run.
+tcheck "alpha 0: no final debt" bash -c '
+    skyfit -q --alpha 0 --stats "$2/a0.csv" "$1/catchup.csv" > "$2/a0.out" &&
+    grep -q "^c,2,2,0,[^,]*,0,[^,]*,0,[0-9.]*,optimal$" "$2/a0.csv" &&
+    awk -F, "NR>1 { a[NR-1] = \$4 } END {
+        d1 = 0; d1 = d1 + 0 - a[1]; if (d1 < 0) d1 = 0; d1 = d1 + 4 - a[2]; if (d1 < 0) d1 = 0;
+        d2 = 0; d2 = d2 + 4 - a[1]; if (d2 < 0) d2 = 0; d2 = d2 + 0 - a[2]; if (d2 < 0) d2 = 0;
+        exit !(d1 < 1e-9 && d2 < 1e-9) }" "$2/a0.out"' _ "$D" "$TMP"
+# cores and mem_mb: container-weighted means (1 x <2,4096> and 3 x <4,8192>)
+t "container shape" 0 "@$D/shape.csv" "job,step,offset,alloc,cores,mem_mb
+m,60,0,1,3.5,7168
+m,60,60,3,3.5,7168" '' skyfit -q
+# --last and --window pick runs by start time; mean and max within a step
+t "last run, mean" 0 "@$D/window.csv" "$HDR
+w,60,0,3
+w,60,60,3" '' skyfit -q --last 1 --min-runs 1
+t "last run, max" 0 "@$D/window.csv" "$HDR
+w,60,0,4
+w,60,60,3" '' skyfit -q --last 1 --min-runs 1 --agg max
+t "window drops the old run" 0 "@$D/window.csv" '*' '' skyfit -q --window 1d --stats "$TMP/win.csv"
+tcheck "window: 2 runs used" grep -q '^w,2,2,' "$TMP/win.csv"
+t "round up" 0 $'job,run,t,containers\nr,a,0,1.2\nr,a,60,2\nr,b,0,1.2\nr,b,60,2\n' "$HDR
+r,60,0,2
+r,60,60,2" '' skyfit -q --round
+t "step 2m" 0 $'job,run,t,containers\nr,a,0,1\nr,a,60,3\nr,a,120,5\nr,b,0,1\nr,b,60,3\nr,b,120,5\n' "$HDR
+r,120,0,2
+r,120,120,5" '' skyfit -q --step 2m
+t "renamed columns" 0 $'pipe,attempt,time,used\np,a,0,2\np,b,0,2\n' "$HDR
+p,60,0,2" '' skyfit -q --job-col pipe --run-col attempt --t-col time --col containers=used
+t "summary on stderr" 0 "@$D/identical.csv" '*' 'skyfit: 1 jobs: 1 fitted' skyfit
+
+# ---- the LP optimum against glpsol on the plain model ------------------------
+tcheck "random instances vs glpsol (flow)" $PY "$CHECK" skyfit "$MOD" "$TMP/chk1" 14
+tcheck "random instances vs glpsol (plain)" $PY "$CHECK" skyfit "$MOD" "$TMP/chk2" 6 --solver glpk-plain
+
+# per-job streaming: the same output when the input is split by job
+tcheck "split by job gives the same output" bash -c '
+    cat "$1"/identical.csv > "$2/all.csv"; tail -n +2 "$1/zero_run.csv" >> "$2/all.csv"
+    tail -n +2 "$1/catchup.csv" >> "$2/all.csv"
+    skyfit -q "$2/all.csv" > "$2/all.out" &&
+    { skyfit -q "$1/identical.csv"; skyfit -q --no-output-header "$1/zero_run.csv";
+      skyfit -q --no-output-header "$1/catchup.csv"; } > "$2/split.out" &&
+    cmp "$2/all.out" "$2/split.out"' _ "$D" "$TMP"
+
+# ---- too few runs, --strict ----------------------------------------------------
+t "too few runs: status, exit 0" 0 "@$D/one_run.csv" "$HDR" "job 'a': not fitted: too few runs (1 < --min-runs 2)" \
+    skyfit --stats "$TMP/few.csv"
+tcheck "too few runs: stats row" grep -qx 'a,1,0,,,,,,,too_few_runs' "$TMP/few.csv"
+t "too few runs: --strict exits 1" 1 "@$D/one_run.csv" "$HDR" 'too few runs' skyfit --strict
+t "too many steps" 0 $'job,run,t,containers\nx,a,0,1\nx,a,1e9,1\nx,b,0,1\n' "$HDR" 'more than --max-steps 100000; is t in seconds?' skyfit
+
+# ---- Hadoop ResourceEstimator native format -------------------------------------
+t "tinySample.txt" 0 "@$H/lp/tinySample.txt" '*' '' skyfit -q --format native --step 5 --stats "$TMP/tiny.csv"
+tcheck "tinySample.txt vs glpsol" $PY "$CHECK" --native "$H/lp/tinySample.txt" skyfit "$MOD" "$TMP/chk3"
+# one run: the fit is the run, 5 s x (1+1+1074+2538+2468) containers / 60 s
+t "nativeLog.txt (one run)" 0 '' "job,step,offset,alloc,cores,mem_mb
+tpch_q12,60,0,506.8333333333333,1,1024" '' skyfit -q --format native --min-runs 1 "$H/trace/nativeLog.txt"
+for n in 1 2 3 4 5 6 7 8 9; do
+    t "invalidLog$n.txt rejected" 65 '' '*' "invalidLog$n.txt:2: this is a YARN ResourceManager log line, not a native skyline log" \
+        skyfit --format native "$H/trace/invalidLog$n.txt"
+done
+t "rmLog.txt rejected" 65 '' '*' 'rmLog.txt:1: this is a YARN ResourceManager log line' skyfit --format native "$H/trace/rmLog.txt"
+t "native: bad unit" 65 $'j 1 0 0 1 r 8:0| 1:0|x:5|\n' '*' "<stdin>:1: field 8 (skyline): invalid unit 'x:5'" skyfit --format native
+t "native: negative containers" 65 $'j 1 0 0 1 r 8:0| -1:0|\n' '*' "invalid unit '-1:0'" skyfit --format native
+t "native: field count" 65 $'j 1 0 0 1 r 1:0|\n' '*' '<stdin>:1: expected 8 blank-separated fields' skyfit --format native
+t "native: duplicate run" 65 $'j 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 r 8:0| 1:0|\n' '*' "<stdin>:2: run 'r' of job 'j' appears twice" skyfit --format native
+t "native: ungrouped" 65 $'j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 s 8:0| 1:0|\n' '*' "<stdin>:3: job 'j' appears again after other jobs" skyfit -q --format native
+: > "$TMP/empty"
+t "native: empty" 65 "@$TMP/empty" '*' '<stdin>: empty input' skyfit --format native
+t "native file fed as CSV" 65 '' '*' "missing required column 'job'" skyfit "$H/lp/tinySample.txt"
+
+# ---- bad input -------------------------------------------------------------------
+t "ungrouped jobs" 65 $'job,run,t,containers\na,r1,0,1\nb,r1,0,1\na,r2,0,1\n' '*' \
+    "skyfit: <stdin>:4: job 'a' appears again after other jobs: input must be grouped by job" skyfit -q
+t "negative containers" 65 $'job,run,t,containers\na,r1,0,-1\n' '*' "<stdin>:2: column 'containers': must not be negative, got '-1'" skyfit
+t "nan containers" 65 $'job,run,t,containers\na,r1,0,nan\n' '*' "<stdin>:2: column 'containers': invalid number 'nan'" skyfit
+t "inf containers" 65 $'job,run,t,containers\na,r1,0,inf\n' '*' "invalid number 'inf'" skyfit
+t "huge containers" 65 $'job,run,t,containers\na,r1,0,1e300\n' '*' "implausibly large" skyfit
+t "bad time" 65 $'job,run,t,containers\na,r1,yesterday,1\n' '*' "<stdin>:2: column 't': invalid time 'yesterday'" skyfit
+t "missing run" 65 $'job,run,t,containers\na,,0,1\n' '*' "<stdin>:2: column 'run': missing value" skyfit
+t "missing column" 65 $'job,run,time,containers\na,r,0,1\n' '*' "missing required column 't'" skyfit
+t "cores without mem" 65 $'job,run,t,containers,cores\na,r,0,1,1\n' '*' "column 'cores' without 'mem_mb'" skyfit
+t "zero cores" 65 $'job,run,t,containers,cores,mem_mb\na,r,0,1,0,1024\n' '*' "column 'cores'" skyfit
+t "zero step" 64 '' '' "invalid value for --step: '0' (must be positive)" skyfit --step 0
+t "bad alpha" 64 '' '' "invalid value for --alpha" skyfit --alpha 1.5
+t "negative beta" 64 '' '' "invalid value for --beta" skyfit --beta -1
+t "bad agg" 64 '' '' "invalid value for --agg: 'median'" skyfit --agg median
+t "bad solver" 64 '' '' "invalid value for --solver: 'cplex'" skyfit --solver cplex
+t "bad format" 64 '' '' "invalid value for --format: 'json'" skyfit --format json
+t "missing file" 66 '' '' 'skyfit: /nonexistent.csv: cannot open' skyfit /nonexistent.csv
+t "empty input" 65 "@$TMP/empty" '' 'empty input' skyfit
+t "header only" 0 'job,run,t,containers' "$HDR" '' skyfit -q
+printf 'old\n' > "$TMP/keep.csv"
+t "failed run keeps -o file" 65 $'job,run,t,containers\na,r1,0,-1\n' '' '*' skyfit -o "$TMP/keep.csv"
+tcheck "-o intact" grep -qx old "$TMP/keep.csv"
+t "stats to a device is written, not replaced" 0 "@$D/identical.csv" '*' '' skyfit -q --stats /dev/fd/1
+t "help has examples" 0 '' '*' '' skyfit --help
+tcheck "help ends with examples" bash -c 'skyfit --help | grep -q "tracegen usage"'
