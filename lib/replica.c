@@ -901,8 +901,11 @@ void rp_simulate(rp_cluster *c, const struct rp_sim_config *cfg, struct rp_sim_r
             if (!q->sorted) {
                 /* fewest surviving replicas first (stable counting sort) */
                 size_t cnt[RP_MAX_REPLICAS + 2] = {0};
-                for (size_t i = q->pos; i < q->n; i++)
+                for (size_t i = q->pos; i < q->n; i++) {
+                    if (i + 16 < q->n)
+                        __builtin_prefetch(live + (q->it[i + 16] >> 5));
                     cnt[live[q->it[i] >> 5] + 1]++;
+                }
                 for (int v = 1; v <= R + 1; v++)
                     cnt[v] += cnt[v - 1];
                 uint64_t *tmp = xmalloc((q->n - q->pos) * sizeof *tmp);
@@ -955,6 +958,12 @@ void rp_simulate(rp_cluster *c, const struct rp_sim_config *cfg, struct rp_sim_r
             size_t ni = 0;
             for (uint32_t i = 0; i < l->n; i++) {
                 uint32_t b = l->b[i];
+                /* the lists are mostly in block order but the blocks are far
+                 * apart: fetch ahead, the loop is bound by these misses */
+                if (i + 16 < l->n) {
+                    __builtin_prefetch(slots + (size_t)l->b[i + 16] * R, 1);
+                    __builtin_prefetch(live + l->b[i + 16], 1);
+                }
                 int32_t *o = slots + (size_t)b * R;
                 for (int k = 0; k < R; k++) {
                     if (o[k] != s)
