@@ -39,11 +39,18 @@ if [ -x "$csvcat" ]; then
     echo "bench replplace: plain CSV pass (csvcat): $(rate "$n" "$t_cat") M rows/s ($t_cat s); alg2 x3 costs $(ratio "$t_alg2" "$t_cat")x a plain pass"
 fi
 
-# one simulated year, 4M blocks, one policy at a time, then the full table
-t_sa=$(secs replplace -q --simulate -r 3 --policy alg2 --blocks "$n" "$ten") || exit 1
-t_ss=$(secs replplace -q --simulate -r 3 --policy stock --blocks "$n" "$ten") || exit 1
-echo "bench replplace: simulate 1 year, $n blocks, stock x3: $t_ss s"
-echo "bench replplace: simulate 1 year, $n blocks, alg2 x3: $t_sa s ($(ratio "$t_ss" "$t_sa")x vs stock; goal < 60 s)"
-t_all=$(secs replplace -q --simulate --blocks "$n" -o "$BENCH_TMP/replplace-sim.csv" "$ten") || exit 1
-echo "bench replplace: simulate 1 year, $n blocks, alg2+stock x 3+4 replicas: $t_all s ($(ratio "$t_all" "$t_sa")x the alg2 x3 run)"
+# one simulated year, 4M blocks, one policy at a time, then the full table.
+# The machine may be shared: print CPU seconds (user + sys) beside wall time.
+wallcpu() { # CMD...: prints "wall cpu" seconds
+    local f=$BENCH_TMP/replplace-time.txt
+    /usr/bin/time -f '%e %U %S' -o "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
+    awk '{ printf "%.1f %.1f\n", $1, $2 + $3 }' "$f"
+}
+read -r w_ss c_ss < <(wallcpu replplace -q --simulate -r 3 --policy stock --blocks "$n" "$ten") || exit 1
+read -r w_sa c_sa < <(wallcpu replplace -q --simulate -r 3 --policy alg2 --blocks "$n" "$ten") || exit 1
+echo "bench replplace: load average before the simulations: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench replplace: simulate 1 year, $n blocks, stock x3: $w_ss s wall, $c_ss s CPU"
+echo "bench replplace: simulate 1 year, $n blocks, alg2 x3: $w_sa s wall, $c_sa s CPU ($(ratio "$c_ss" "$c_sa")x vs stock in CPU; goal < 60 s)"
+read -r w_all c_all < <(wallcpu replplace -q --simulate --blocks "$n" -o "$BENCH_TMP/replplace-sim.csv" "$ten") || exit 1
+echo "bench replplace: simulate 1 year, $n blocks, alg2+stock x 3+4 replicas: $w_all s wall, $c_all s CPU ($(ratio "$c_all" "$c_sa")x the alg2 x3 run)"
 column -s, -t <"$BENCH_TMP/replplace-sim.csv" | sed 's/^/bench replplace:   /'
