@@ -83,9 +83,12 @@ int main(int argc, char **argv)
     static const struct argp argp = {
         options, parse_opt, "KIND",
         "Write synthetic cluster telemetry of one KIND as CSV, deterministically for a --seed."
-        "\vKinds: see --list.  Examples:\n"
+        "\vKinds, their columns and --set keys: tracegen --list; the models: tracegen(1).\n"
+        "Examples:\n"
         "  tracegen runs --count 50 --days 30 --truth truth.csv > runs.csv\n"
         "  tracegen usage --count 50 --days 30 | skyfit > skylines.csv\n"
+        "  tracegen events --count 50 --days 30 -o events.csv    # the same jobs' provenance\n"
+        "  tracegen runs --set hourly_frac=1 --set fail_prob=0.1 --seed 7 > hourly.csv\n"
         "  tracegen tenants --count 1000 --truth patterns.csv | tenantclass",
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
@@ -104,6 +107,10 @@ int main(int argc, char **argv)
         return slk_finish(SLK_EUSAGE);
     if (truth_path && !k->truth_columns) {
         slk_error("kind '%s' has no ground truth to write (--truth)", k->name);
+        return slk_finish(SLK_EUSAGE);
+    }
+    if (truth_path && slk_opt.output && strcmp(truth_path, slk_opt.output) == 0) {
+        slk_error("--truth and -o name the same file '%s'", truth_path);
         return slk_finish(SLK_EUSAGE);
     }
 
