@@ -36,7 +36,8 @@ enum {
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Inputs:", 1},
-    {"events", OPT_EVENTS, "FILE", 0, "Provenance events time,job,instance,file,op (op=read|write, in time order): "
+    {"events", OPT_EVENTS, "FILE", 0, "Provenance events time,job,instance,file,op (op=read|write; each file's "
+                                      "events in time order): "
                                       "build input_avail and output_read from them instead of the run table's columns", 1},
     {"override", OPT_OVERRIDE, "FILE", 0, "User sign-off: rows job[,period][,a][,d] that replace inferred values "
                                           "(source 'overridden:FIELDS')", 1},
@@ -503,17 +504,10 @@ static int run_events(csvr *r, csvw *w)
             int ct = csvr_require(e, "time"), cj = ct < 0 ? -1 : csvr_require(e, "job");
             int ci = cj < 0 ? -1 : csvr_require(e, "instance"), cf = ci < 0 ? -1 : csvr_require(e, "file");
             int co = cf < 0 ? -1 : csvr_require(e, "op");
-            double last = -INFINITY;
             while (co >= 0 && (rc = csvr_next(e)) > 0) {
                 double t;
                 if (get_time(e, ct, &t, CSVR_REQUIRED, "time") < 0)
                     break;
-                if (t < last) {
-                    csvr_fail(e, "events not in time order ('%s' after a later event); sort them by time first",
-                              csvr_field(e, ct));
-                    break;
-                }
-                last = t;
                 const char *f = csvr_field(e, cf), *op = csvr_field(e, co);
                 const char *ej = csvr_field(e, cj), *ei = csvr_field(e, ci);
                 if (!f) {
@@ -529,7 +523,11 @@ static int run_events(csvr *r, csvw *w)
                     csvr_fail(e, "column 'op': want 'read' or 'write', got '%s'", op ? op : "");
                     break;
                 }
-                slo_prov_event(prov, t, ej ? ej : "", ei ? ei : "", f, o);
+                if (slo_prov_event(prov, t, ej ? ej : "", ei ? ei : "", f, o) < 0) {
+                    csvr_fail(e, "events of file '%s' not in time order ('%s' after a later event); "
+                                 "sort the events by time first", f, csvr_field(e, ct));
+                    break;
+                }
                 nev++;
                 slk_progress("events", (uint64_t)csvr_line(e), 0);
             }
@@ -539,9 +537,17 @@ static int run_events(csvr *r, csvw *w)
         }
     }
     if (st == SLK_OK) {
+        size_t got_ia = 0, got_rd = 0;
+        for (size_t i = 0; i < nrow; i++) {
+            double x, y;
+            slo_prov_result(prov, rows[i].prov, &x, &y);
+            got_ia += !isnan(x);
+            got_rd += !isnan(y);
+        }
         if (!slk_opt.quiet)
-            fprintf(stderr, "sloinfer: %zu events on %zu files joined to %zu runs\n", nev, slo_prov_nfiles(prov),
-                    nrow);
+            fprintf(stderr,
+                    "sloinfer: %zu events on %zu files joined to %zu runs: %zu got an input_avail, %zu an "
+                    "output_read\n", nev, slo_prov_nfiles(prov), nrow, got_ia, got_rd);
         struct slo_run *runs = NULL;
         size_t cap = 0;
         for (size_t i = 0; i < nrow;) {

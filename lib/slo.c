@@ -686,6 +686,7 @@ struct prov_ver {
 
 struct prov_file {
     struct prov_ver cur, prev;
+    double last; /* time of the file's latest event, to check their order */
 };
 
 struct prov_run {
@@ -751,36 +752,40 @@ long slo_prov_add_run(slo_prov *p, const char *job, const char *instance, double
     return (long)p->nr++;
 }
 
-void slo_prov_event(slo_prov *p, double t, const char *job, const char *instance, const char *file,
-                    enum slo_op op)
+int slo_prov_event(slo_prov *p, double t, const char *job, const char *instance, const char *file,
+                   enum slo_op op)
 {
-    long jid = job_id(p, job);
-    long rid = smap_get(&p->runs, run_key(p, job, instance));
     long fid = smap_put(&p->files, file, (long)p->nf);
     if (fid < 0) {
         fid = (long)p->nf;
         p->f = xgrow(p->f, &p->capf, p->nf + 1, sizeof *p->f);
         p->f[p->nf].cur = p->f[p->nf].prev = (struct prov_ver){NAN, -1, -1, 0};
+        p->f[p->nf].last = t;
         p->nf++;
     }
     struct prov_file *f = &p->f[fid];
+    if (t < f->last)
+        return -1;
+    f->last = t;
+    long jid = job_id(p, job);
+    long rid = smap_get(&p->runs, run_key(p, job, instance));
     if (op == SLO_WRITE) {
         if (!isnan(f->cur.wtime) && rid >= 0 && f->cur.writer_run == rid) {
             f->cur.wtime = t; /* the same run writing again: its last write counts */
-            return;
+            return 0;
         }
         f->prev = f->cur;
         f->cur = (struct prov_ver){t, rid, jid, 0};
-        return;
+        return 0;
     }
     /* a read: the version the run saw is the newest written by its start */
     struct prov_ver *v = &f->cur;
     if (rid >= 0 && !isnan(v->wtime) && v->wtime > p->r[rid].start)
         v = &f->prev;
     if (isnan(v->wtime) || (rid >= 0 && v->wtime > p->r[rid].start))
-        return;
+        return 0;
     if (v->writer_job == jid)
-        return; /* a job reading its own output is neither producer nor consumer */
+        return 0; /* a job reading its own output is neither producer nor consumer */
     if (rid >= 0 && !(p->r[rid].ia >= v->wtime))
         p->r[rid].ia = v->wtime;
     if (!v->read_seen) {
@@ -788,6 +793,7 @@ void slo_prov_event(slo_prov *p, double t, const char *job, const char *instance
         if (v->writer_run >= 0 && !(p->r[v->writer_run].rd <= t))
             p->r[v->writer_run].rd = t;
     }
+    return 0;
 }
 
 void slo_prov_result(const slo_prov *p, long idx, double *input_avail, double *output_read)

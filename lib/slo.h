@@ -15,7 +15,11 @@
  *      (its current and previous version: writer, write time, whether a
  *      consumer has read it), one per job name and one per run registered
  *      from the run table: memory proportional to files + jobs + runs, never
- *      to the number of events.  Events must come in time order.
+ *      to the number of events.  The events of each file must come in time
+ *      order (a time-sorted log, or one grouped by job as tracegen writes it,
+ *      since a job's files are its own): a run's input_avail and output_read
+ *      are a max and a min over files, which do not depend on how the files'
+ *      events interleave.
  *
  * Times are epoch seconds (double).  NaN means "missing" everywhere in this
  * module.  Ownership: functions copy what they keep; arrays passed in are
@@ -131,7 +135,9 @@ void slo_prov_free(slo_prov *p);
  * already registered. */
 long slo_prov_add_run(slo_prov *p, const char *job, const char *instance, double start);
 
-/* slo_prov_event: apply one event, in time order (the caller checks order).
+/* slo_prov_event: apply one event.  Returns 0, or -1 (nothing applied) when
+ * the event is earlier than the file's previous event: the events of each
+ * file must be in time order (events at the same time apply in call order).
  * job may be "" for ingress/egress (an external producer or consumer);
  * instance may be "".  A write starts a new version of the file (several
  * writes by the same run update its write time).  A read by a run R of a file
@@ -139,8 +145,8 @@ long slo_prov_add_run(slo_prov *p, const char *job, const char *instance, double
  * version's write time, where the version is the newest written at or before
  * R's start (the current or the previous one); and the first such read of a
  * version sets its writer's output_read to at most the read time. */
-void slo_prov_event(slo_prov *p, double t, const char *job, const char *instance, const char *file,
-                    enum slo_op op);
+int slo_prov_event(slo_prov *p, double t, const char *job, const char *instance, const char *file,
+                   enum slo_op op);
 
 /* slo_prov_result: the built times of run idx (NaN when there is none). */
 void slo_prov_result(const slo_prov *p, long idx, double *input_avail, double *output_read);
