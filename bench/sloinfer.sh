@@ -40,13 +40,12 @@ if [ -x /usr/bin/time ]; then
 fi
 
 # the provenance form
-ev=$BENCH_TMP/events-seed1-count$evcount-days30.sorted.csv
+ev=$BENCH_TMP/events-seed1-count$evcount-days30.csv
 rf=$BENCH_TMP/runs-seed1-count$evcount-days30.csv
 if [ ! -s "$ev" ] || [ ! -s "$rf" ]; then
     echo "bench sloinfer: generating $ev"
     tracegen runs --seed 1 --count "$evcount" --days 30 -q -o "$rf" || exit 1
-    tracegen events --seed 1 --count "$evcount" --days 30 -q -o "$ev.tmp" || exit 1
-    { head -1 "$ev.tmp"; tail -n +2 "$ev.tmp" | sort -t, -k1,1n -s; } >"$ev" && rm -f "$ev.tmp"
+    tracegen events --seed 1 --count "$evcount" --days 30 -q -o "$ev" || exit 1
 fi
 nev=$(($(wc -l <"$ev") - 1))
 t_ev=$(best "$runs" sloinfer -q --events "$ev" "$rf") || exit 1
