@@ -48,7 +48,7 @@ static struct {
     double at;
     int have_at;
     double cont_cores, cont_mem;
-    int replan, strict, yarn, earliest;
+    int replan, strict, yarn, earliest, tight;
     const char *queue;
     double problematic_cv;
     double align_weight;
@@ -65,7 +65,7 @@ static struct {
 enum {
     OPT_SLO = 1, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
     OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
-    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH
+    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER
 };
 
 static const struct argp_option options[] = {
@@ -92,6 +92,8 @@ static const struct argp_option options[] = {
     {"chunks", OPT_CHUNKS, "N", 0, "Gangs of a stage are placed in N chunks (default 16; 0: one gang at a time)", 3},
     {"max-stretch", OPT_STRETCH, "X", 0, "A job spans at most X times its length at full parallelism "
                                          "(default 0: no limit, the paper's min parallelism of one container)", 3},
+    {"order", OPT_ORDER, "ORDER", 0, "input (default: online, in input order) or tight (least flexible "
+                                     "first: window minus length at full parallelism, then input order)", 3},
     {"strategy", OPT_STRATEGY, "NAME", 0, "lowcost (default) or earliest (every job at its earliest start, "
                                           "the no-planning reference)", 3},
     {0, 0, 0, 0, "Output:", 4},
@@ -200,6 +202,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "invalid value for --strategy: '%s' (lowcost or earliest)", arg);
         break;
     case OPT_QUEUE: opt.queue = arg; break;
+    case OPT_ORDER:
+        if (strcmp(arg, "input") == 0)
+            opt.tight = 0;
+        else if (strcmp(arg, "tight") == 0)
+            opt.tight = 1;
+        else
+            argp_error(st, "invalid value for --order: '%s' (input or tight)", arg);
+        break;
     case ARGP_KEY_ARG:
         if (opt.input)
             argp_error(st, "one skyline FILE only (got '%s' and '%s')", opt.input, arg);
@@ -625,6 +635,36 @@ static int is_problematic(const struct slo_row *s)
     return 0;
 }
 
+struct slack_ix {
+    size_t i;
+    int once;
+    long slack;
+};
+
+static int slack_cmp(const void *a, const void *b)
+{
+    const struct slack_ix *x = a, *y = b;
+    if (x->once != y->once)
+        return x->once - y->once;
+    if (x->slack != y->slack)
+        return x->slack < y->slack ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* req_need: steps the request needs at full parallelism (whole gangs). */
+static long req_need(const struct lowcost_req *q)
+{
+    long n = 0;
+    for (long k = 0; k < q->nstages; k++) {
+        int64_t g = q->stage[k].gang, gangs = (q->stage[k].demand + g - 1) / g;
+        int64_t per = q->stage[k].maxpar / g;
+        if (per < 1)
+            per = 1;
+        n += (long)((gangs + per - 1) / per);
+    }
+    return n;
+}
+
 static char *res_key(const char *job, int once, int64_t inst)
 {
     size_t n = strlen(job) + 40;
@@ -838,6 +878,24 @@ int main(int argc, char **argv)
     if (need_at && !slk_opt.quiet)
         fprintf(stderr, "%s: warning: some jobs have periods that do not divide the lcm %ld s: give --at TIME to "
                         "plan their instances\n", slk_progname, p->lcm);
+
+    /* --order tight: least flexible first, periodic before once, stable */
+    if (opt.tight && nreq > 1) {
+        struct slack_ix *ix = xmalloc(nreq * sizeof *ix);
+        for (size_t i = 0; i < nreq; i++) {
+            long lo, hi;
+            ix[i].i = i;
+            ix[i].once = reqs[i].kind == PLAN_ONCE;
+            ix[i].slack = lowcost_window(p, &reqs[i], &lo, &hi) < 0 ? -1 : hi - lo - req_need(&reqs[i]);
+        }
+        qsort(ix, nreq, sizeof *ix, slack_cmp);
+        struct lowcost_req *sorted = xmalloc(nreq * sizeof *sorted);
+        for (size_t i = 0; i < nreq; i++)
+            sorted[i] = reqs[ix[i].i];
+        free(reqs);
+        free(ix);
+        reqs = sorted;
+    }
 
     /* --replan: free the jobs that are requested again before placing anything */
     if (opt.replan)

@@ -59,7 +59,8 @@ with open(path, 'w') as f:
         for v in vs: f.write(' %s\n' % v)
     f.write('End\n')
 out = path + '.sol'
-r = subprocess.run(['glpsol', '--lp', path, '--tmlim', str(tl), '-o', out], capture_output=True, text=True)
+r = subprocess.run(['glpsol', '--lp', path, '--tmlim', str(tl), '--cuts', '--pcost', '-o', out],
+                   capture_output=True, text=True)
 status, obj = None, None
 for line in open(out):
     if line.startswith('Status:'): status = line.split(':', 1)[1].strip()

@@ -66,6 +66,13 @@ t "penalty from --problematic" 0 '' 'P,0,240,2,2' '' \
 t "penalty weight 0 disables it" 0 '' 'P,0,0,2,2' '' \
     sh -c 'lcmpack -q --align-weight 0 --slo "$1/align1.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$1/align.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
 
+# --order tight: F (flexible, [0, 600]) arrives before R (4 cores, only step
+# 0 fits its window [0, 60]) on 4 cores.  In input order F takes step 0 (the
+# earliest of equal costs) and R no longer fits; least flexible first, R
+# takes step 0 and F step 1.
+t "input order: R rejected"  0 '' 'F,0,0,2,2' '*' sh -c 'lcmpack --slo "$1/order.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$1/order.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
+t "--order tight fits both"  0 '' $'R,0,0,4,4\nF,0,60,2,2' '' sh -c 'lcmpack -q --order tight --slo "$1/order.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$1/order.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
+
 # Capacity over time: no cores in [120, 240): B skips it and lands at 240.
 lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity-file "$D/cap.csv" "$D/comp.sky.csv" -o "$TMP/cap.csv"
 t "capacity file"            0 '' $'A,0,0,4,4\nA,0,60,4,4\nB,0,240,4,4\nB,0,300,4,4' '' cols "$TMP/cap.csv"
