@@ -486,11 +486,11 @@ static int pick_jobs(struct classtab *ct, csvw *w)
 
 /* ---- the simulator --------------------------------------------------------------- */
 /*
- * Each tenant is a pool of `servers` identical servers that follow its
- * average-server utilization u(t).  Per tick (the series step) a server's
- * primary uses ceil(u x cores) cores, rounded up as YARN-H's node manager
- * does; the reserve is ceil(reserve x cores) cores; secondary containers (one
- * core each) may use what is left.  When the primary grows into the reserve,
+ * Each tenant is a pool of `servers` servers that follow its average-server
+ * utilization u(t).  Per tick (the series step) the pool's primary uses
+ * ceil(servers x u x cores) cores, rounded up as YARN-H's node manager does;
+ * the reserve is ceil(reserve x cores) cores per server; secondary
+ * containers (one core each) may use what is left.  When the primary grows into the reserve,
  * the youngest containers are killed until the reserve is whole again, and
  * their tasks go back to their job's queue to run again from the start.
  * Jobs arrive as a Poisson stream; a job has n tasks of one duration, and its
@@ -543,14 +543,17 @@ static long tenant_find(struct simtenant *t, size_t n, const char *name)
     return f ? f - t : -1;
 }
 
-/* free containers of tenant i at tick k (< 0: over its allowance) */
+/* free containers of tenant t at tick k (< 0: over its allowance).  The
+ * pool's primary usage is rounded up to whole cores once for the pool
+ * (servers x u x cores), not per server: the servers of a tenant do not
+ * cross a core boundary in lockstep. */
 static double tenant_free(const struct simtenant *t, long k, double reserve_cores)
 {
-    double prim = ceil((double)t->u[k] * P.cores - 1e-9);
-    double per = P.cores - reserve_cores - prim;
-    if (per < 0)
-        per = 0;
-    return floor(per * t->servers + 1e-9) - (double)t->ntask;
+    double prim = ceil(t->servers * (double)t->u[k] * P.cores - 1e-9);
+    double allow = t->servers * (P.cores - reserve_cores) - prim;
+    if (allow < 0)
+        allow = 0;
+    return floor(allow + 1e-9) - (double)t->ntask;
 }
 
 struct simresult { long finished, tasks_run, killed; double mean, p50, p95; long waiting; };
@@ -964,6 +967,12 @@ static int run_simulation(struct classtab *ct, csvw *w)
         free(tn);
         return st;
     }
+    /* a class's servers are its simulated tenants' servers (the table may have
+     * been made without --servers) */
+    for (size_t c = 0; c < ct->n; c++)
+        ct->c[c].servers = 0;
+    for (size_t i = 0; i < nt; i++)
+        ct->c[tn[i].cls].servers += tn[i].servers;
     /* the job stream: arrivals over the first 90% of the month so that most finish */
     double span = (double)nticks * opt.step;
     double reserve_cores = ceil(P.reserve * P.cores - 1e-9), harvest = 0;
