@@ -61,7 +61,7 @@ static const struct argp_option options[] = {
     {"window", OPT_WINDOW, "DUR", 0, "Use only runs that started within DUR of the job's latest run, e.g. 30d", 1},
     {"round", OPT_ROUND, NULL, 0, "Round the allocation up to whole containers", 1},
     {"max-steps", OPT_MAX_STEPS, "N", 0, "Jobs whose longest run spans more steps get status too_many_steps (default 100000)", 1},
-    {"solver", OPT_SOLVER, "NAME", 0, "glpk-flow (default: the dual min-cost flow, certified) or glpk-plain (the LP as written)", 1},
+    {"solver", OPT_SOLVER, "NAME", 0, "network (default: the LP's dual min-cost flow by network simplex, certified), glpk-flow (the same flow by GLPK) or glpk-plain (the LP as written, by GLPK)", 1},
     {0, 0, 0, 0, "Input and output:", 2},
     {"format", OPT_FORMAT, "csv|native", 0, "Input format: CSV usage rows (default) or the ResourceEstimator native skyline log", 2},
     {"native-interval", OPT_NATIVE_INTERVAL, "DUR", 0, "Native format: seconds each skyline unit lasts (default 5, the estimator's timeInterval)", 2},
@@ -113,12 +113,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_ROUND: opt.round_up = 1; break;
     case OPT_MAX_STEPS: opt.max_steps = (long)cli_int(st, "max-steps", arg, 1, 100000000); break;
     case OPT_SOLVER:
-        if (strcmp(arg, "glpk-flow") == 0 || strcmp(arg, "flow") == 0)
+        if (strcmp(arg, "network") == 0)
+            opt.lp.solver = SKYLINE_NETWORK;
+        else if (strcmp(arg, "glpk-flow") == 0)
             opt.lp.solver = SKYLINE_FLOW;
-        else if (strcmp(arg, "glpk-plain") == 0 || strcmp(arg, "plain") == 0)
+        else if (strcmp(arg, "glpk-plain") == 0)
             opt.lp.solver = SKYLINE_PLAIN;
         else
-            argp_error(st, "invalid value for --solver: '%s' (want glpk-flow or glpk-plain)", arg);
+            argp_error(st, "invalid value for --solver: '%s' (want network, glpk-flow or glpk-plain)", arg);
         break;
     case OPT_NATIVE_INTERVAL:
         opt.native_interval = cli_duration(st, "native-interval", arg, 0);
@@ -747,6 +749,8 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
 
 /* ---- main ---------------------------------------------------------------------------- */
 
+static const char *const solver_names[] = {"network", "glpk-flow", "glpk-plain"};
+
 /* is_special: path is under /dev/ or /proc/ (/dev/stderr, /dev/fd/3) or names
  * an existing device, FIFO or socket.  outf would rename a temporary file over
  * it, so such outputs are written directly instead. */
@@ -827,10 +831,10 @@ int main(int argc, char **argv)
                 "alpha %g, %s, step %g s, agg %s, solver %s; LP %.3f s of %.3f s\n",
                 slk_progname, tot.jobs, tot.fitted, tot.too_few, tot.too_long, tot.failed,
                 opt.lp.alpha, beta, opt.step, opt.agg_max ? "max" : "mean",
-                opt.lp.solver == SKYLINE_PLAIN ? "glpk-plain" : "glpk-flow", tot.solve_s, slk_now() - t0);
+                solver_names[opt.lp.solver], tot.solve_s, slk_now() - t0);
         if (tot.fallback)
-            fprintf(stderr, "%s: %ld jobs solved by the plain LP after the flow certificate failed\n",
-                    slk_progname, tot.fallback);
+            fprintf(stderr, "%s: %ld jobs solved again by GLPK after the optimality certificate of %s failed\n",
+                    slk_progname, tot.fallback, solver_names[opt.lp.solver]);
     }
     if (st == SLK_OK && opt.strict && (tot.too_few || tot.too_long || tot.failed))
         st = SLK_FAIL;

@@ -34,8 +34,9 @@
 #define SLOKIT_SKYLINE_H
 
 enum skyline_solver {
-    SKYLINE_FLOW = 0,   /* default: dual min-cost flow with arc generation, certified */
-    SKYLINE_PLAIN = 1   /* the plain LP (reference) */
+    SKYLINE_NETWORK = 0,/* default: the min-cost flow by our network simplex, certified */
+    SKYLINE_FLOW = 1,   /* the min-cost flow by GLPK with arc generation, certified */
+    SKYLINE_PLAIN = 2   /* the plain LP by GLPK (reference) */
 };
 
 enum skyline_status {
@@ -57,7 +58,7 @@ struct skyline_result {
     double beta;            /* the beta used in the final solve */
     double v;               /* phase-1 optimum (beta = 0) */
     double gap;             /* FLOW: objective minus the certified lower bound (>= ~0) */
-    int fallback;           /* FLOW: the certificate failed and the plain LP was used */
+    int fallback;           /* a certificate failed: 1 = GLPK flow form used, 2 = plain LP used */
     int lp_solves;          /* GLPK simplex calls */
     int arcs;               /* FLOW: difference arcs generated (of n(k+1)) */
 };

@@ -82,7 +82,8 @@ p,60,0,2" '' skyfit -q --job-col pipe --run-col attempt --t-col time --col conta
 t "summary on stderr" 0 "@$D/identical.csv" '*' 'skyfit: 1 jobs: 1 fitted' skyfit
 
 # ---- the LP optimum against glpsol on the plain model ------------------------
-tcheck "random instances vs glpsol (flow)" $PY "$CHECK" skyfit "$MOD" "$TMP/chk1" 14
+tcheck "random instances vs glpsol (network)" $PY "$CHECK" skyfit "$MOD" "$TMP/chk1" 14
+tcheck "random instances vs glpsol (glpk-flow)" $PY "$CHECK" "skyfit --solver glpk-flow" "$MOD" "$TMP/chk4" 4
 tcheck "random instances vs glpsol (plain)" $PY "$CHECK" skyfit "$MOD" "$TMP/chk2" 6 --solver glpk-plain
 
 # per-job streaming: the same output when the input is split by job
