@@ -342,9 +342,13 @@ static double lag_correlation(const double *x, size_t n, size_t lag)
 /* Features and pattern of one resampled series x[0..n-1] (0-1 units). */
 static void tenant_classify(fft_cache *fc, struct series *s, const double *x, size_t n, struct feat *f)
 {
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += x[i];
+    /* compensated (Kahan) sum: a flat series averages to its value exactly */
+    double sum = 0, comp = 0;
+    for (size_t i = 0; i < n; i++) {
+        double y = x[i] - comp, t = sum + y;
+        comp = (t - sum) - y;
+        sum = t;
+    }
     f->avg = sum / (double)n;
     s->tmp = xgrow(s->tmp, &s->cap_tmp, n, sizeof *s->tmp);
     memcpy(s->tmp, x, n * sizeof *x);
@@ -360,6 +364,9 @@ static void tenant_classify(fft_cache *fc, struct series *s, const double *x, si
     double total = 0;
     for (size_t k = 1; k <= half; k++)
         total += p[k];
+    /* variance below (1e-9)^2 is rounding, not signal: no periods in it */
+    if (total < 1e-18)
+        total = 0;
     f->sd = sqrt(total);
     double span = (double)n * opt.step;
     size_t klow = (size_t)floor(span / opt.low_period);
