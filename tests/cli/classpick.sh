@@ -1,0 +1,91 @@
+# classpick: Algorithm 1 on a hand-worked class table, DAG concurrency worked
+# by hand, draw frequencies against the weighted-headroom probabilities, and
+# --simulate invariants.
+D="$ROOT/tests/data/classpick"
+C="$D/classes.csv"
+
+# Hand-worked rooms (12 cores, reserve 0.33, 10 servers = 120 cores per class):
+#   class            avg  peak current | short: 1-cur  medium: 1-max(avg,cur)  long: 1-max(peak,cur)
+#   periodic-1       0.2  0.6  0.3     | 0.7 -> 44     0.7 -> 44              0.4 -> 8
+#   constant-1       0.4  0.45 0.4     | 0.6 -> 32     0.6 -> 32              0.55 -> 26
+#   unpredictable-1  0.1  0.9  0.05    | 0.95 -> 74    0.9 -> 68              0.1 -> 0
+# room = floor((headroom - 0.33) x 120).
+# s1 short 50: only unpredictable-1 (74) fits.  l1 long 40: 8+26+0 = 34 < 40, none.
+# l2 long 30: none alone, constant-1 (26) + periodic-1 (8) hold it.  z: no demand.
+t "hand-worked picks" 0 '' \
+$'job,type,demand,classes,reason
+s1,short,50,unpredictable-1,fits in 1 of 3 classes; drawn by weighted headroom
+l1,long,40,,no combination fits: demand 40 > free room 34 containers' '*' \
+    sh -c 'classpick -q --no-book --classes "$1" "$2" | head -3' _ "$C" "$D/jobs.csv"
+t "two classes together" 0 '' '*' '' sh -c 'classpick -q --no-book --classes "$1" "$2" | grep "^l2," | grep -Eqx "l2,long,30,(constant-1\+periodic-1|periodic-1\+constant-1),no class fits alone; 2 classes hold it together"' _ "$C" "$D/jobs.csv"
+t "no demand, no class" 0 '' '*' '' sh -c 'classpick -q --no-book --classes "$1" "$2" | grep -qx "z,medium,0,,no containers needed"' _ "$C" "$D/jobs.csv"
+# booking: a then b, short 60 each: a takes 60 of unpredictable-1's 74; b fits nowhere alone (14, 44, 32) but in several
+t "booked containers shrink later rooms" 0 $'job,last_duration,containers\na,60,60\nb,60,60\n' \
+    $'job,type,demand,classes,reason\na,short,60,unpredictable-1,fits in 1 of 3 classes; drawn by weighted headroom' '' \
+    sh -c 'classpick -q --classes "$1" | head -2' _ "$C"
+t "booked: second job spans classes" 0 $'job,last_duration,containers\na,60,60\nb,60,60\n' '*' '' \
+    sh -c 'classpick -q --classes "$1" | tail -1 | grep -q "^b,short,60,.*+.*,no class fits alone"' _ "$C"
+# types: < 173 short, 173 and 433 medium, > 433 long, never ran medium
+t "job types by thresholds" 0 "@$D/types.csv" $'a,short\nb,medium\nc,medium\nd,long\ne,short\nf,medium' '' \
+    sh -c 'classpick -q --no-book --classes "$1" | tail -n +2 | cut -d, -f1,2' _ "$C"
+t "custom thresholds" 0 "@$D/types.csv" $'a,medium\nb,medium\nc,long\nd,long\ne,short\nf,medium' '' \
+    sh -c 'classpick -q --no-book --short-max 150 --long-min 300 --classes "$1" | tail -n +2 | cut -d, -f1,2' _ "$C"
+# Draw frequencies: medium jobs of 20 fit everywhere; weighted rooms 44x3 = 132, 32x2 = 64, 68x1 = 68
+# (sum 264): P = 0.5, 0.2424, 0.2576.  3000 draws: sd <= 0.0092; allow 0.035.
+tcheck "draws follow weighted headroom" bash -c '
+    classpick -q --no-book --classes "$1" "$2" | awk -F, "NR>1{n[\$4]++; t++}
+      END{d1=n[\"periodic-1\"]/t-0.5; d2=n[\"constant-1\"]/t-64/264; d3=n[\"unpredictable-1\"]/t-68/264;
+          if (d1<0) d1=-d1; if (d2<0) d2=-d2; if (d3<0) d3=-d3; exit !(t==3000 && d1<0.035 && d2<0.035 && d3<0.035)}"' _ "$C" "$D/many.csv"
+tcheck "a zero weight is never drawn" bash -c '! classpick -q --no-book --weight medium.periodic=0 --classes "$1" "$2" | grep -q periodic-1' _ "$C" "$D/many.csv"
+tcheck "same seed, same picks; other seed, other picks" bash -c '
+    a=$(classpick -q --no-book --classes "$1" "$2" | md5sum); b=$(classpick -q --no-book --classes "$1" "$2" | md5sum)
+    c=$(classpick -q --no-book --seed 2 --classes "$1" "$2" | md5sum); [ "$a" = "$b" ] && [ "$a" != "$c" ]' _ "$C" "$D/many.csv"
+# --current: unpredictable-1 at 0.9 now has short room floor((0.1-0.33) x 120) = 0: s1 (short 50) goes nowhere alone
+t "current utilization from --current" 0 '' '*' '' sh -c 'classpick -q --no-book --classes "$1" --current "$2" "$3" | grep -q "^s1,short,50,.*+"' _ "$C" "$D/current.csv" "$D/jobs.csv"
+t "no current column: warn, use avg" 0 $'job,containers\nx,1\n' '*' 'no current utilization for 3 of 3 classes' \
+    sh -c 'cut -d, -f1-6 "$1" > "$2/nocur.csv" && classpick --classes "$2/nocur.csv"' _ "$C" "$TMP"
+t "percent tables" 0 '' '*' '' bash -c 'awk -F, -v OFS=, "NR>1{\$3*=100; \$4*=100; \$7*=100} {print}" "$1" > "$3/pct.csv" &&
+    classpick -q --no-book --scale percent --classes "$3/pct.csv" "$2" | head -3 | cmp - <(classpick -q --no-book --classes "$1" "$2" | head -3)' _ "$C" "$D/jobs.csv" "$TMP"
+
+# DAG, worked by hand.  q19: sources m1(10) m2(20) m3(5) -> level 0 = 35; r1(8) <- m1,m2, r2(4) <- m3,
+# r4(30) <- m3 -> level 1 = 42; r3(6) <- r1,r2 -> level 2 = 6.  Max 42.
+# late: a(5) -> b(7), d(50); c(9) <- b,d; e(40) <- a,b.  A vertex waits for all its parents, so e is at
+# level 2 (after b), not 1: levels 5 | 7+50 = 57 | 9+40 = 49.  Max 57 (a shortest-path BFS would say 97).
+t "DAG max concurrency" 0 "@$D/dagjobs.csv" $'q19,medium,42\nlate,medium,57' '' \
+    sh -c 'classpick -q --no-book --classes "$1" --dag "$2" | tail -n +2 | cut -d, -f1-3' _ "$C" "$D/dags.csv"
+t "containers column wins over the DAG" 0 $'job,containers\nq19,3\n' '*' '' sh -c 'classpick -q --classes "$1" --dag "$2" | tail -1 | grep -q "^q19,medium,3,"' _ "$C" "$D/dags.csv"
+t "DAG cycle" 65 $'job\nx\n' '' "classpick: $D/cyc.csv:2: job 'x': the DAG has a cycle" sh -c 'printf "job,vertex,tasks,parent\nx,a,1,b\nx,b,1,a\n" > "$1" && classpick --classes "$2" --dag "$1"' _ "$D/cyc.csv" "$C"
+t "DAG unknown parent" 65 $'job\nx\n' '' "job 'x': parent 'zz' is not a vertex of the job" sh -c 'printf "job,vertex,tasks,parent\nx,a,1,zz\n" > "$1/u.csv" && classpick --classes "$2" --dag "$1/u.csv"' _ "$TMP" "$C"
+t "DAG two task counts" 65 $'job\nx\n' '' "vertex 'a' is given two different task counts" sh -c 'printf "job,vertex,tasks,parent\nx,a,1,\nx,a,2,\n" > "$1/tc.csv" && classpick --classes "$2" --dag "$1/tc.csv"' _ "$TMP" "$C"
+t "job without demand" 65 $'job,containers\nx,\n' '*' "classpick: <stdin>:2: job 'x': no containers value and no DAG in --dag" classpick --classes "$C"
+t "no containers column, no dag" 65 $'job\nx\n' '' "no 'containers' column and no --dag" classpick --classes "$C"
+
+# ---- errors ----
+t "classes required" 64 '' '' "--classes FILE is required" classpick
+t "bad weight" 64 '' '' "invalid value for --weight: unknown job type 'huge'" classpick --classes "$C" --weight huge.constant=1
+t "bad weight pattern" 64 '' '' "unknown pattern 'spiky'" classpick --classes "$C" --weight long.spiky=1
+t "bad weight form" 64 '' '' "want TYPE.PATTERN=W" classpick --classes "$C" --weight long
+t "thresholds crossed" 64 '' '' "--short-max (500 s) must not exceed --long-min (433 s)" classpick --classes "$C" --short-max 500
+t "duplicate job" 65 $'job,containers\nx,1\nx,2\n' '*' "classpick: <stdin>:3: job 'x' is listed twice" classpick --classes "$C"
+t "fractional containers" 65 $'job,containers\nx,1.5\n' '*' "containers must be a whole number" classpick --classes "$C"
+t "negative duration" 65 $'job,last_duration,containers\nx,-5,1\n' '*' "column 'last_duration'" classpick --classes "$C"
+t "bad class pattern" 65 $'job,containers\nx,1\n' '' "column 'pattern': 'wavy' is not periodic" sh -c 'printf "class,pattern,avg_util,peak_util,servers\nc,wavy,0.1,0.2,1\n" > "$1/bp.csv" && classpick --classes "$1/bp.csv"' _ "$TMP"
+t "util above 1" 65 $'job,containers\nx,1\n' '' "utilization above 1 (for 0-100 tables use --scale percent)" sh -c 'printf "class,pattern,avg_util,peak_util,servers\nc,constant,10,20,1\n" > "$1/hi.csv" && classpick --classes "$1/hi.csv"' _ "$TMP"
+t "missing classes file" 66 '' '' "classpick: /nonexistent.csv: cannot open" classpick --classes /nonexistent.csv
+t "simulate needs series" 64 '' '' "--simulate needs --series FILE and --tenants FILE" classpick --simulate --classes "$C"
+
+# ---- --simulate ----
+# Two tenants of 20 servers for 7 days: A flat at 0.1 (constant), B at 0.1 and 0.9 in turns of 6 h.
+tenantclass -q --servers "$D/simservers.csv" --classes "$TMP/simc.csv" -o "$TMP/simo.csv" "$D/simseries.csv"
+t "simulate runs" 0 '' '*' 'classpick: killed tasks: yarn-pt' classpick --simulate --classes "$TMP/simc.csv" --tenants "$TMP/simo.csv" \
+    --series "$D/simseries.csv" --servers "$D/simservers.csv" --tasks 20 -o "$TMP/sim.csv"
+tcheck "simulate: two policies, same jobs, all finish" awk -F, 'NR>1{n++; j[$2]=1; if ($3!=$2) exit 1} END{exit !(n==2 && length(j)==1)}' "$TMP/sim.csv"
+tcheck "simulate: B's 6-hour steps kill; class-aware kills fewer" awk -F, 'NR==2{pt=$5} NR==3{h=$5} END{exit !(pt>0 && h<pt)}' "$TMP/sim.csv"
+tcheck "simulate: deterministic" bash -c 'classpick -q --simulate --classes "$1/simc.csv" --tenants "$1/simo.csv" --series "$2/simseries.csv" --servers "$2/simservers.csv" --tasks 20 | cmp - "$1/sim.csv"' _ "$TMP" "$D"
+# a cluster whose primaries never change never kills, whatever the policy
+tcheck "simulate: flat primaries, no kills" bash -c '
+    awk -F, -v OFS=, "NR>1{\$3=0.1} {print}" "$2/simseries.csv" > "$1/flat.csv" &&
+    tenantclass -q --classes "$1/flatc.csv" -o "$1/flato.csv" "$1/flat.csv" &&
+    classpick -q --simulate --classes "$1/flatc.csv" --tenants "$1/flato.csv" --series "$1/flat.csv" --servers "$2/simservers.csv" --tasks 20 |
+    awk -F, "NR>1{if (\$5!=0 || \$3!=\$2) exit 1; n++} END{exit n!=2}"' _ "$TMP" "$D"
+t "simulate: tenant with an unknown class" 65 '' '' "class 'nope-1' is not in --classes" sh -c 'printf "tenant,pattern,class,avg,peak,strength\nA,constant,nope-1,0.1,0.1,0\n" > "$1/bad.csv" && classpick --simulate --classes "$2" --tenants "$1/bad.csv" --series "$3"' _ "$TMP" "$TMP/simc.csv" "$D/simseries.csv"
