@@ -45,6 +45,17 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* sort_doubles: ascending; run logs are usually in submit order already, and
+ * checking costs one pass where qsort costs n log n comparisons */
+static void sort_doubles(double *x, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (x[i] < x[i - 1]) {
+            qsort(x, n, sizeof *x, cmp_double);
+            return;
+        }
+}
+
 /* ---- period estimation ---------------------------------------------------- */
 
 /* Circular location of phases ph[0..n-1] in [0, P): the window of width w
@@ -54,7 +65,7 @@ static int cmp_double(const void *a, const void *b)
  * pull the phase into the empty space between clusters.  Sorts ph. */
 static double circ_mode(double *ph, size_t n, double P, double w)
 {
-    qsort(ph, n, sizeof *ph, cmp_double);
+    sort_doubles(ph, n);
     /* element j of the doubled sequence ph[0..n-1], ph[0..n-1] + P */
 #define PH2(j) ((j) < n ? ph[(j)] : ph[(j) - n] + P)
     size_t best_lo = 0, best_n = 0, hi = 0;
@@ -259,7 +270,7 @@ void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *
         return;
     double *u = xmalloc(n * sizeof *u);
     memcpy(u, submit, n * sizeof *u);
-    qsort(u, n, sizeof *u, cmp_double);
+    sort_doubles(u, n);
     size_t m = 1;
     for (size_t i = 1; i < n; i++)
         if (u[i] != u[m - 1])
@@ -296,6 +307,10 @@ void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *
     for (int c = 0; c < nc; c++) {
         if (!(cand[c] > 0))
             continue;
+        /* the natural candidates (c >= 2) only rescue messy histories: a
+         * multiple or divisor of a fit scoring 0.9 scores at most 0.5 */
+        if (c >= 2 && best_score >= 0.9)
+            break;
         int seen = 0; /* candidates within 1% converge to the same fit */
         for (int e = 0; e < c; e++)
             if (fabs(cand[e] - cand[c]) <= 0.01 * cand[c])
@@ -400,7 +415,7 @@ static double consumer_period_from_reads(const double *reads, size_t n, double P
         return NAN;
     double *c = xmalloc(n * sizeof *c);
     memcpy(c, reads, n * sizeof *c);
-    qsort(c, n, sizeof *c, cmp_double);
+    sort_doubles(c, n);
     size_t k = 1;
     double last = c[0];
     for (size_t i = 1; i < n; i++) {
