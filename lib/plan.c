@@ -492,19 +492,47 @@ static void put_field(FILE *fp, const char *s)
     }
 }
 
-static void put_row(FILE *fp, const char *const *fields, uint32_t *chain)
+/* fmt_i64: decimal text of v into b (at least 24 bytes); returns the length. */
+static int fmt_i64(char *b, int64_t v)
 {
-    uint32_t c = row_crc(fields);
-    char hex[16];
-    snprintf(hex, sizeof hex, "%08x", c);
-    for (int i = 0; i < NFIELDS - 1; i++) {
-        put_field(fp, fields[i]);
-        fputc(',', fp);
+    char t[24];
+    int n = 0, k = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        t[n++] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0)
+        b[k++] = '-';
+    while (n)
+        b[k++] = t[--n];
+    b[k] = 0;
+    return k;
+}
+
+/* A growable text buffer for one row. */
+struct tbuf {
+    char *s;
+    size_t n, cap;
+};
+static void tb_put(struct tbuf *t, const char *s, size_t n)
+{
+    t->s = xgrow(t->s, &t->cap, t->n + n + 1, 1);
+    memcpy(t->s + t->n, s, n);
+    t->n += n;
+}
+static void tb_field(struct tbuf *t, const char *s) /* CSV-quoted when needed */
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        tb_put(t, s, strlen(s));
+        return;
     }
-    fputs(hex, fp);
-    fputc('\n', fp);
-    if (chain)
-        *chain = plan_crc32(*chain, hex, 8);
+    tb_put(t, "\"", 1);
+    for (; *s; s++) {
+        if (*s == '"')
+            tb_put(t, "\"", 1);
+        tb_put(t, s, 1);
+    }
+    tb_put(t, "\"", 1);
 }
 
 int plan_write(const plan *p, FILE *fp)
@@ -519,43 +547,83 @@ int plan_write(const plan *p, FILE *fp)
     long nrows = 0;
     char b[NFIELDS][64];
     const char *f[NFIELDS];
+    /* Rows of one reservation share everything but instance, cycle, t,
+     * stage, gang and containers: the text and CRC state of the shared
+     * prefix (plan, job, kind) and suffix (cores .. problematic) are made
+     * once per reservation. */
+    struct tbuf pre = {0}, suf = {0}, row = {0};
+    char steps[32], lcms[32];
+    fmt_i64(steps, p->step);
+    fmt_i64(lcms, p->lcm);
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
         if (r->removed)
             continue;
+        const char *kind = r->kind == PLAN_PERIODIC ? "periodic" : "once";
+        pre.n = suf.n = 0;
+        tb_put(&pre, PLAN_FORMAT ",", sizeof PLAN_FORMAT);
+        tb_field(&pre, r->job);
+        tb_put(&pre, ",", 1);
+        tb_put(&pre, kind, strlen(kind));
+        tb_put(&pre, ",", 1);
+        uint32_t crc_pre = plan_crc32(0, PLAN_FORMAT ",", sizeof PLAN_FORMAT);
+        crc_pre = plan_crc32(crc_pre, r->job, strlen(r->job));
+        crc_pre = plan_crc32(crc_pre, ",", 1);
+        crc_pre = plan_crc32(crc_pre, kind, strlen(kind));
+        crc_pre = plan_crc32(crc_pre, ",", 1);
+        csv_format_double(b[11], r->cores, -1);
+        csv_format_double(b[12], r->mem_mb, -1);
+        csv_format_double(b[13], r->period, -1);
+        csv_format_double(b[14], r->a, -1);
+        csv_format_double(b[15], r->d, -1);
+        for (int q = 11; q <= 15; q++) {
+            tb_put(&suf, ",", 1);
+            tb_put(&suf, b[q], strlen(b[q]));
+        }
+        tb_put(&suf, r->problematic ? ",1" : ",0", 2);
         long ni = plan_ninst(p, r);
         long pp = r->kind == PLAN_PERIODIC ? (long)llround(r->period / (double)p->step) : 0;
         for (long i = 0; i < ni; i++)
             for (long j = 0; j < r->len; j++) {
                 long abs = r->start + i * pp + j; /* steps from the start of cycle r->cycle */
                 long s = lmod(abs, p->nsteps);
-                for (int q = 0; q < NFIELDS; q++)
-                    f[q] = b[q];
-                strcpy(b[0], PLAN_FORMAT);
-                f[1] = r->job;
-                strcpy(b[2], r->kind == PLAN_PERIODIC ? "periodic" : "once");
-                snprintf(b[3], 64, "%lld", (long long)(r->kind == PLAN_PERIODIC ? i : r->instance));
-                if (r->kind == PLAN_PERIODIC)
-                    b[4][0] = 0;
-                else
-                    snprintf(b[4], 64, "%lld",
-                             (long long)(r->cycle + (abs - s) / p->nsteps));
-                snprintf(b[5], 64, "%lld", (long long)s * p->step);
-                snprintf(b[6], 64, "%ld", p->step);
-                snprintf(b[7], 64, "%ld", p->lcm);
-                snprintf(b[8], 64, "%d", (int)r->stage[j]);
-                snprintf(b[9], 64, "%d", (int)r->gang[j]);
-                snprintf(b[10], 64, "%d", (int)r->containers[j]);
-                csv_format_double(b[11], r->cores, -1);
-                csv_format_double(b[12], r->mem_mb, -1);
-                csv_format_double(b[13], r->period, -1);
-                csv_format_double(b[14], r->a, -1);
-                csv_format_double(b[15], r->d, -1);
-                snprintf(b[16], 64, "%d", r->problematic ? 1 : 0);
-                put_row(fp, f, &chain);
+                char mid[256];
+                int m = 0;
+                m += fmt_i64(mid + m, r->kind == PLAN_PERIODIC ? i : r->instance);
+                mid[m++] = ',';
+                if (r->kind == PLAN_ONCE)
+                    m += fmt_i64(mid + m, r->cycle + (abs - s) / p->nsteps);
+                mid[m++] = ',';
+                m += fmt_i64(mid + m, (int64_t)s * p->step);
+                mid[m++] = ',';
+                m += (int)strlen(strcpy(mid + m, steps));
+                mid[m++] = ',';
+                m += (int)strlen(strcpy(mid + m, lcms));
+                mid[m++] = ',';
+                m += fmt_i64(mid + m, r->stage[j]);
+                mid[m++] = ',';
+                m += fmt_i64(mid + m, r->gang[j]);
+                mid[m++] = ',';
+                m += fmt_i64(mid + m, r->containers[j]);
+                uint32_t c = plan_crc32(crc_pre, mid, (size_t)m);
+                c = plan_crc32(c, suf.s, suf.n);
+                char hex[16];
+                snprintf(hex, sizeof hex, "%08x", c);
+                row.n = 0;
+                tb_put(&row, pre.s, pre.n);
+                tb_put(&row, mid, (size_t)m);
+                tb_put(&row, suf.s, suf.n);
+                tb_put(&row, ",", 1);
+                tb_put(&row, hex, 8);
+                tb_put(&row, "\n", 1);
+                fwrite(row.s, 1, row.n, fp);
+                chain = plan_crc32(chain, hex, 8);
                 nrows++;
             }
     }
+    free(pre.s);
+    free(suf.s);
+    free(row.s);
     /* trailer */
     for (int q = 0; q < NFIELDS; q++) {
         f[q] = b[q];
