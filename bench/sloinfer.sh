@@ -33,10 +33,12 @@ t_cat=$(best "$runs" "$csvcat" "$f") || exit 1
 rate=$(awk -v n="$rows" -v t="$t_slo" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
 echo "bench sloinfer: run table: $t_slo s, $rate runs/s ($(ratio "$t_slo" "$t_wc")x vs wc -l $t_wc s, $(ratio "$t_slo" "$t_cat")x vs csvcat $t_cat s)"
 
-# memory: one job at a time, so the peak should not grow with the file
+# CPU time is steadier than wall time on a shared machine; memory: one job
+# at a time, so the peak should not grow with the file
 if [ -x /usr/bin/time ]; then
-    kb=$(/usr/bin/time -f %M sloinfer -q "$f" 2>&1 >/dev/null | tail -1)
-    echo "bench sloinfer: run table: peak RSS $kb KB for $mb MB of input"
+    read -r cpu kb < <(/usr/bin/time -f '%U %M' sloinfer -q "$f" 2>&1 >/dev/null | tail -1)
+    cpu_cat=$(/usr/bin/time -f '%U' "$csvcat" "$f" 2>&1 >/dev/null | tail -1)
+    echo "bench sloinfer: run table: CPU $cpu s ($(ratio "$cpu" "$cpu_cat")x vs csvcat CPU $cpu_cat s), peak RSS $kb KB for $mb MB of input"
 fi
 
 # the provenance form
@@ -54,8 +56,9 @@ t_evcat=$(best "$runs" "$csvcat" "$ev") || exit 1
 evrate=$(awk -v n="$nev" -v t="$t_ev" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
 echo "bench sloinfer: events: $nev events, $t_ev s, $evrate events/s ($(ratio "$t_ev" "$t_evcat")x vs csvcat of the events $t_evcat s, $(ratio "$t_ev" "$t_rf")x vs the run-table form $t_rf s)"
 if [ -x /usr/bin/time ]; then
-    kb=$(/usr/bin/time -f %M sloinfer -q --events "$ev" "$rf" 2>&1 >/dev/null | tail -1)
-    echo "bench sloinfer: events: peak RSS $kb KB (files + runs, not events)"
+    read -r cpu kb < <(/usr/bin/time -f '%U %M' sloinfer -q --events "$ev" "$rf" 2>&1 >/dev/null | tail -1)
+    cpu_cat=$(/usr/bin/time -f '%U' "$csvcat" "$ev" 2>&1 >/dev/null | tail -1)
+    echo "bench sloinfer: events: CPU $cpu s ($(ratio "$cpu" "$cpu_cat")x vs csvcat CPU $cpu_cat s), peak RSS $kb KB (files + runs, not events)"
 fi
 same=$(cmp -s <(sloinfer -q --events "$ev" "$rf") <(sloinfer -q "$rf") && echo yes || echo NO)
 echo "bench sloinfer: events form equals run-table form: $same"

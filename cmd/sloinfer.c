@@ -579,6 +579,12 @@ int main(int argc, char **argv)
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {options, parse_opt, "[RUNS]", doc, kids, 0, 0};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    int stdin_uses = (strcmp(input, "-") == 0) + (events_path && strcmp(events_path, "-") == 0) +
+                     (override_path && strcmp(override_path, "-") == 0);
+    if (stdin_uses > 1) {
+        slk_error("only one input can be standard input (give the runs, --events and --override as files)");
+        return slk_finish(SLK_EUSAGE);
+    }
     split_ok_status();
 
     int st = SLK_OK;

@@ -231,6 +231,7 @@ t "bad period" 64 '' '' "invalid value for --period: '0'" sloinfer --period 0
 t "bad natural list" 64 '' '' "invalid value for --natural: 'x'" sloinfer --natural 1h,x
 t "bad snap tolerance" 64 '' '' "invalid value for --snap-tol: '2'" sloinfer --snap-tol 2
 t "bad min runs" 64 '' '' "invalid value for --min-runs: '0'" sloinfer --min-runs 0
+t "stdin twice" 64 '' '' "only one input can be standard input" sloinfer --events -
 t "two inputs" 64 '' '' "one input file only" sloinfer a.csv b.csv
 t "input file missing" 66 '' '' "sloinfer: /nonexistent.csv: cannot open" sloinfer /nonexistent.csv
 tcheck "help ends with examples" bash -c 'sloinfer --help | grep -q "tracegen runs --count 100 --days 30 | sloinfer"'
