@@ -373,8 +373,11 @@ struct slot_ref {
     size_t idx;
 };
 
-static int cmp_slot(const void *a, const void *b, const struct slo_run *runs)
+/* order of runs for choosing one per period: by period, successful first,
+ * nearest the schedule first, then input order (qsort_r comparator) */
+static int cmp_slot(const void *a, const void *b, void *ctx)
 {
+    const struct slo_run *runs = ctx;
     const struct slot_ref *x = a, *y = b;
     if (x->k != y->k)
         return x->k < y->k ? -1 : 1;
@@ -387,8 +390,6 @@ static int cmp_slot(const void *a, const void *b, const struct slo_run *runs)
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-static const struct slo_run *sort_runs;
-static int cmp_slot_q(const void *a, const void *b) { return cmp_slot(a, b, sort_runs); }
 
 /* median of the finite values of x[0..n-1] (copied) */
 static double median_of(const double *x, size_t n)
@@ -491,8 +492,7 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
         sl[i].resid = (kf - sl[i].k) * P;
         sl[i].idx = i;
     }
-    sort_runs = runs;
-    qsort(sl, n, sizeof *sl, cmp_slot_q);
+    qsort_r(sl, n, sizeof *sl, cmp_slot, runs);
     if (given) {
         /* diagnostics of a given period: how many periods have a submit */
         size_t matched = 0;
