@@ -70,12 +70,13 @@ struct slo_period {
 
 /* slo_period_estimate: the period of a job from its n submit times (any
  * order, duplicates allowed; not modified).  Candidates come from the
- * inter-arrival gaps (median, densest cluster) and the natural periods; each
- * is refined by a progressive least-squares fit of submit = alpha + P k on
- * the on-schedule submits, scored, and the best is snapped to a natural
- * period, else a whole minute, else a whole second, when the snapped grid
- * drifts from the fit by at most max(3 jitter, 1 s) over the history and lies
- * within snap_tol.  Fewer than 2 distinct submit times: period NaN. */
+ * inter-arrival gaps (median, densest cluster) and the natural periods near
+ * them; each is refined by a progressive, trimmed least-squares fit of
+ * submit = alpha + P k on the on-schedule submits and scored; the best is
+ * snapped to a natural period, else a whole minute, else a whole second, when
+ * the snapped value lies within snap_tol of the fit and its grid drifts from
+ * the fitted one by at most max(3 jitter, P/1000, 1 s) over the periods
+ * spanned.  Fewer than 2 distinct submit times: period NaN. */
 void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *o, struct slo_period *out);
 
 /* slo_phase: the schedule offset in [0, P) of submit times relative to
