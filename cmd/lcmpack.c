@@ -388,6 +388,11 @@ static int finish_job(csvr *r, struct job *j, struct skyrow *rows, size_t n, dou
             }
     }
     double t0 = rows[0].off, end = rows[n - 1].off - t0 + dt;
+    if (end / S > 1e7) {
+        slk_error_at(csvr_path(r), j->line, "job '%s': skyline spans %g s, more than 10,000,000 steps of %g s",
+                     j->job, end, S);
+        return -1;
+    }
     long ns = (long)ceil(end / S - 1e-9);
     double *area = xcalloc((size_t)ns, sizeof(double));
     double *mx = xcalloc((size_t)ns, sizeof(double));
@@ -832,6 +837,14 @@ int main(int argc, char **argv)
                 if (pass == 0) {
                     n_skipped++;
                     report(j->job, "", -1, "skipped", 0, 0, p->step, NAN, NAN, "skyline has no demand");
+                }
+                continue;
+            }
+            if (s->period < (double)p->step) {
+                if (pass == 0) {
+                    n_skipped++;
+                    report(j->job, "", -1, "skipped", 0, 0, p->step, NAN, NAN,
+                           "period shorter than the plan step");
                 }
                 continue;
             }

@@ -207,4 +207,12 @@ t "off-kilter without --at skipped" 0 $'job,step,offset,alloc\nK,0,0,1\n' '*' 'g
     sh -c 'printf "job,period,a,d\nK,3480,0,600\n" >"$1/s5.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s5.csv"' _ "$TMP"
 t "skyline resampled to the step" 0 $'job,step,offset,alloc\nA,0,0,2\nA,1,30,2\nA,2,60,4\nA,3,90,4\n' \
     $'A,0,0,1,2\nA,0,60,1,4' '' sh -c 'lcmpack -q --lcm 10m --capacity cores=100,mem=500000 --slo "$1" --max-stretch 1 | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D/comp.slo.csv"
+t "period below the step skipped" 0 $'job,step,offset,alloc\nj,0,0,1\n' '*' '' \
+    sh -c 'printf "job,period,a,d\nj,0.5,0,0.2\n" >"$1/s6.csv"; lcmpack -q --capacity cores=1,mem=100 --slo "$1/s6.csv" --report "$1/r6.csv" >/dev/null && grep -q "^j,,,skipped,,,,,period shorter than the plan step" "$1/r6.csv"' _ "$TMP"
+t "absurd skyline span"      65 $'job,step,offset,alloc\nA,0,0,1\nA,1,1e300,1\n' '' "job 'A': skyline spans 2e+300 s" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "absurd alloc"             65 $'job,step,offset,alloc\nA,0,0,1e9\n' '' "column 'alloc': 1e+09 containers is too large" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "empty skyline input"      65 '' '' 'empty input' lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "-q is silent"             0 '' '*' '' lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$D/comp.sky.csv"
 t "help ends with examples"  0 '' '*' '' sh -c 'lcmpack --help | grep -q "lcmpack --plan plan.csv --remove"'
