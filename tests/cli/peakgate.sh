@@ -204,6 +204,11 @@ tcheck "old content intact" grep -qx old "$TMP/keep.csv"
 t "-o written when done"      0 "@$D/hand.csv" '' '*' peakgate --precision 3 -o "$TMP/keep.csv"
 tcheck "-o content" cmp "$TMP/keep.csv" "$D/hand_mean.csv"
 t "unwritable --series"       73 '' '' 'cannot create' peakgate --simulate --model --series /nonexistent-dir/s.csv
+tcheck "-o to a FIFO writes through it (never renamed over it)" bash -c '
+    rm -f "$1/fifo"; mkfifo "$1/fifo"
+    timeout 10 cat "$1/fifo" > "$1/fifo.out" & r=$!
+    peakgate -q --precision 3 -o "$1/fifo" < "$2/hand.csv"; wait $r &&
+    [ -p "$1/fifo" ] && cmp "$1/fifo.out" "$2/hand_mean.csv"' _ "$TMP" "$D"
 tcheck "full disk is an error" bash -c 'peakgate --simulate --model -q > /dev/full; [ $? = 74 ]'
 
 # ---- real data: PlanetLab VM CPU series as usage (percent of one VM, first 40 VMs) --------
