@@ -48,7 +48,8 @@ static struct {
     double at;
     int have_at;
     double cont_cores, cont_mem;
-    int replan, strict, yarn, earliest, tight;
+    int replan, strict, yarn, earliest, tight, have_query;
+    double query;
     const char *queue;
     double problematic_cv;
     double align_weight;
@@ -65,7 +66,7 @@ static struct {
 enum {
     OPT_SLO = 1, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
     OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
-    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER
+    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY
 };
 
 static const struct argp_option options[] = {
@@ -105,6 +106,8 @@ static const struct argp_option options[] = {
     {"report", OPT_REPORT, "FILE", 0, "Write one row per decision (placed, kept, rejected, skipped, removed, "
                                       "expired) to FILE", 4},
     {"strict", OPT_STRICT, 0, 0, "Exit 1 when a request is rejected", 4},
+    {"query", OPT_QUERY, "TIME", 0, "Instead of the plan, write what it allocates at absolute TIME: "
+                                    "job,containers,cores,mem_mb (totals), one row per job", 4},
     {0}
 };
 
@@ -202,6 +205,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "invalid value for --strategy: '%s' (lowcost or earliest)", arg);
         break;
     case OPT_QUEUE: opt.queue = arg; break;
+    case OPT_QUERY: opt.query = cli_time(st, "query", arg); opt.have_query = 1; break;
     case OPT_ORDER:
         if (strcmp(arg, "input") == 0)
             opt.tight = 0;
@@ -230,8 +234,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--lcm %g s is not a multiple of --step %g s", opt.lcm, opt.step);
         if (opt.lcm / opt.step > 10000000)
             argp_error(st, "--lcm/--step gives more than 10,000,000 steps");
-        if (opt.plan_out && !opt.yarn)
-            argp_error(st, "--plan-out goes with --format yarn (the plan itself is the output otherwise)");
+        if (opt.plan_out && !opt.yarn && !opt.have_query)
+            argp_error(st, "--plan-out goes with --format yarn or --query (the plan itself is the output otherwise)");
+        if (opt.yarn && opt.have_query)
+            argp_error(st, "--format yarn and --query exclude each other");
         if (opt.yarn && !opt.have_at)
             argp_error(st, "--format yarn needs --at TIME (the cycle to date the reservations from)");
         if (opt.have_at && fmod(opt.at, opt.lcm) != 0) {
@@ -1006,7 +1012,33 @@ int main(int argc, char **argv)
     if (st == SLK_OK && opt.plan_out)
         st = plan_save(p, opt.plan_out);
     if (st == SLK_OK) {
-        if (opt.yarn) {
+        if (opt.have_query) {
+            outf *o = outf_open(slk_opt.output, &st);
+            if (o) {
+                csvw *w = csvw_new(outf_fp(o));
+                static const char *const qcols[] = {"job", "containers", "cores", "mem_mb", NULL};
+                csvw_header(w, qcols);
+                keyset *seen = keyset_new();
+                for (size_t k = 0; k < p->nres; k++) {
+                    const struct plan_res *r = &p->res[k];
+                    int64_t nc;
+                    double qc, qm;
+                    if (r->removed || !keyset_add(seen, r->job))
+                        continue;
+                    if (plan_alloc_at(p, r->job, opt.query, &nc, &qc, &qm) > 0 && nc > 0) {
+                        csvw_str(w, r->job);
+                        csvw_int(w, nc);
+                        csvw_num(w, qc);
+                        csvw_num(w, qm);
+                        csvw_end(w);
+                    }
+                }
+                keyset_free(seen);
+                int werr = csvw_error(w);
+                csvw_free(w);
+                st = outf_finish(o, werr ? SLK_EIO : SLK_OK);
+            }
+        } else if (opt.yarn) {
             outf *o = outf_open(slk_opt.output, &st);
             if (o) {
                 write_yarn(p, outf_fp(o));

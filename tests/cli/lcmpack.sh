@@ -86,6 +86,25 @@ tcheck "load = sum of plan rows" sh -c '
     awk -F, "NR>1 && \$2 > 0" "$2" | sort -n >"$3/l2"
     cmp "$3/l1" "$3/l2"' _ "$TMP/hourly.csv" "$TMP/load.csv" "$TMP"
 
+# --query: plan_alloc_at, mapping an absolute time onto the cycle.  The hourly
+# plan above: B4 at 1:00-1:01 of every 4-hour cycle, H at minute 1 of every hour.
+Q="lcmpack -q --plan $TMP/hourly.csv --capacity cores=4,mem=100000 --query"
+t "query: B4 at 01:00:30"    0 '' $'job,containers,cores,mem_mb\nB4,2,2,2048' '' $Q 2026-01-05T01:00:30
+t "query: H at 01:01"        0 '' $'job,containers,cores,mem_mb\nH,2,2,2048' '' $Q 2026-01-05T01:01:00
+t "query: H a day later 03:01:10" 0 '' $'job,containers,cores,mem_mb\nH,2,2,2048' '' $Q 2026-01-06T03:01:10
+t "query: nothing at 03:02"  0 '' 'job,containers,cores,mem_mb' '' $Q 2026-01-06T03:02:00
+# An off-kilter job (58 min) gets one reservation per instance of the --at
+# cycle: instance 507923 opens at 1767572040 = 2026-01-05 + 840 s, its window
+# [840, 1440] s holds it first at 840 s; the next cycle has nothing.
+lcmpack -q --slo "$D/once.slo.csv" --capacity cores=1,mem=100000 --at 2026-01-05 "$D/once.sky.csv" -o "$TMP/once.csv"
+t "once: first instance row" 0 '' 'slokit-plan/1,K,once,507923,20458,840,60,86400,1,1,1,1,1024,3480,0,600,0,b8ca9bac' '' sed -n 2p "$TMP/once.csv"
+t "once: 25 instances in the day" 0 '' '25' '' sh -c 'grep -c ",once," "$1"' _ "$TMP/once.csv"
+t "query: once in its cycle"  0 '' $'job,containers,cores,mem_mb\nK,1,1,1024' '' \
+    lcmpack -q --plan "$TMP/once.csv" --capacity cores=1,mem=100000 --query 1767572050
+t "query: once not in the next cycle" 0 '' 'job,containers,cores,mem_mb' '' \
+    lcmpack -q --plan "$TMP/once.csv" --capacity cores=1,mem=100000 --query 1767658450
+tcheck "once: validator" $PY "$V" "$TMP/once.csv" --sky "$D/once.sky.csv" --slo "$D/once.slo.csv" --cap 1,100000
+
 # ---- incremental planning -------------------------------------------------------
 printf 'job,step,offset,alloc,gang\nA,0,0,4,4\nA,1,60,4,4\n' >"$TMP/a.sky"
 lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$TMP/a.sky" -o "$TMP/p1.csv"
