@@ -47,6 +47,14 @@ hr,3600.0000,200.0000,2460.0000,10,0.0244,2.5375,actionable,3600.0000,inferred" 
 t "extra and failed runs counted in the summary" 0 '' '*' '1 failed and 1 extra or off-schedule runs not used' \
     sloinfer "$D/missing_extra.csv"
 
+# gaps.csv: a daily job that ran on days 0,1,3,4,6,9,10,12,13,15 only: gaps of
+# 1,2,1,2,3,1,2,1,2 days, so the MEDIAN gap is 2 days; the daily grid explains
+# every submit (precision 1, recall 10/16 = 0.625) while a 2-day grid explains
+# half (0.5 x 5/8 = 0.31): period 1 d, 10 runs.  a = 3000, d = 36000, cv = 0,
+# slack median (28740 - 20)/3600 = 7.9778 (jitter 20*(i%3) s)
+t "median gap of two periods" 0 '' "$O
+skip,86400.0000,3000.0000,36000.0000,10,0.0000,7.9778,actionable,86400.0000,inferred" '' $S "$D/gaps.csv"
+
 # offkilter.csv: epoch-aligned periods of 5400 s (90 min: not natural, a whole
 # minute), 5430 s (a whole second) and 87300 s (24h15m: within 5% of a day, but
 # a day would drift 900 s a period = 8100 s over the history, far more than the
