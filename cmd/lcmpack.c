@@ -1053,6 +1053,11 @@ int main(int argc, char **argv)
         rep = NULL;
         st = outf_finish(orep, st);
     }
+    if (!slk_opt.quiet && peak > 1 + 1e-9)
+        fprintf(stderr,
+                "%s: warning: the plan exceeds the capacity (cost %.4f at t=%ld s): existing reservations stay where "
+                "they are; free some with --remove or move them with --replan\n",
+                slk_progname, peak, peak_s * p->step);
     if (!slk_opt.quiet) {
         fprintf(stderr,
                 "%s: %ld requests: %ld placed, %ld rejected, %ld kept; %ld skipped, %ld removed, %ld expired; "
