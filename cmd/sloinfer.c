@@ -48,13 +48,14 @@ static const struct argp_option options[] = {
     {"period", OPT_PERIOD, "DURATION", 0, "Use this period for every job instead of estimating it (e.g. 1h, 1d)", 2},
     {"anchor", OPT_ANCHOR, "TIME", 0, "Periods start at ANCHOR + k*period (default 0: epoch-aligned, "
                                       "days at 00:00 UTC, weeks on Thursday 00:00 UTC)", 2},
-    {"natural", OPT_NATURAL, "LIST", 0, "Natural periods to snap to, comma-separated durations (default "
-                                        "1m,5m,10m,15m,20m,30m,1h,2h,3h,4h,6h,8h,12h,1d,1w)", 2},
+    {"natural", OPT_NATURAL, "LIST", 0, "Natural periods to snap to, comma-separated durations (default: "
+                                        "1, 5, 10, 15, 20 and 30 min, 1, 2, 3, 4, 6, 8 and 12 h, 1 d, 1 w)", 2},
     {"snap-tol", OPT_SNAP_TOL, "FRAC", 0, "Snap to a natural period (else a whole minute, else a second) within "
                                           "this relative distance (default 0.05), when the snapped grid drifts by "
-                                          "at most 3 jitters over the history", 2},
+                                          "at most max(3 jitters, period/1000, 1 s) over the history", 2},
     {"match-tol", OPT_MATCH_TOL, "FRAC", 0, "A submit within FRAC*period of the schedule is on schedule (default 0.25)", 2},
-    {"min-score", OPT_MIN_SCORE, "X", 0, "Periodicity score below which a job is not_periodic (default 0.5)", 2},
+    {"min-score", OPT_MIN_SCORE, "X", 0, "A job with fewer than this fraction of its submits on the schedule "
+                                         "is not_periodic (default 0.5)", 2},
     {0, 0, 0, 0, "Deadline:", 3},
     {"a-pct", OPT_A_PCT, "P", 0, "a is the P-th percentile of input_avail offsets (default 95)", 3},
     {"d-pct", OPT_D_PCT, "P", 0, "d is the P-th percentile of output_read offsets (default 50)", 3},
@@ -124,21 +125,23 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 static const char doc[] =
     "Infer the deadline (SLO) of each periodic job from its run history (Morpheus §4).\v"
-    "Input: one row per run, grouped by job:\n"
-    "  job,instance,submit,start,end,input_avail,output_read,status[,consumer_period]\n"
-    "(input_avail, output_read, status and consumer_period may be empty or absent),\n"
-    "or with --events the run table plus provenance events time,job,instance,file,op.\n"
-    "Output: job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source; a and d\n"
-    "are offsets in seconds from the start of the job's period; status is 'actionable'\n"
-    "or why not (too_few_runs, not_periodic, no_consumer, too_few_reads, high_cv,\n"
-    "no_slack, no_window).\n"
+    "Input: one row per run, grouped by job, with the columns\n"
+    "  job,instance,submit,start,end,input_avail,output_read,status\n"
+    "  and optionally consumer_period (input_avail, output_read and status\n"
+    "  may be empty); with --events, the run table plus provenance events\n"
+    "  time,job,instance,file,op.\n"
+    "Output: one row per job,\n"
+    "  job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source\n"
+    "  where a and d are offsets in seconds from the start of the job's\n"
+    "  period and status is 'actionable' or why not (too_few_runs,\n"
+    "  not_periodic, no_consumer, too_few_reads, high_cv, no_slack, no_window).\n"
     "\n"
     "Examples:\n"
     "  tracegen runs --count 100 --days 30 | sloinfer > slo.csv\n"
     "  sloinfer --events events.csv runs.csv -o slo.csv\n"
     "  sloinfer --override signoff.csv --max-cv 0.2 runs.csv\n"
     "  sloinfer --period 1d --a-pct 90 --d-pct 25 runs.csv\n"
-    "  sort -t, -k1,1 -s runs.csv | sloinfer      # group by job first (keep the header out of sort)";
+    "  { head -1 runs.csv; tail -n +2 runs.csv | sort -t, -k1,1 -s; } | sloinfer";
 
 /* ---- reading runs ---------------------------------------------------------------- */
 
