@@ -22,7 +22,11 @@
  *     allocation wraps into the next cycle and is folded modulo the cycle).
  *   PLAN_ONCE: one instance (`instance` = n above) in one cycle (`cycle`):
  *     absolute step of j = cycle*nsteps + start + j.  Used for jobs whose
- *     period does not divide the LCM, and for reprov's local additions.
+ *     period does not divide the LCM, and for reprov's local additions (a
+ *     PLAN_ONCE reservation with the job's name, period and instance n, and
+ *     a, d spanning the addition, which may pass the SLO's deadline:
+ *     plan_read checks start..start+len against [n*period + a, n*period + d]
+ *     and d - a <= period).
  *     Its load is folded into the cyclic load profile too (conservative: the
  *     profile holds the worst case over the cycles the plan is used for).
  *
