@@ -54,6 +54,13 @@ lcmpack -q --slo "$D/hourly.slo.csv" --lcm 4h --capacity cores=4,mem=100000 "$D/
 t "hourly job in a 4h LCM"   0 '' $'B4,0,3600,2,2\nH,0,60,2,2\nH,1,3660,2,2\nH,2,7260,2,2\nH,3,10860,2,2' '' cols "$TMP/hourly.csv"
 tcheck "hourly: validator" $PY "$V" "$TMP/hourly.csv" --sky "$D/hourly.sky.csv" --slo "$D/hourly.slo.csv" --cap 4,100000
 
+# The same two jobs in a daily LCM: B4 repeats 6 times, H 24 times, H still at
+# minute 1 of every hour (1:00 is taken in every 4-hour period).
+lcmpack -q --slo "$D/hourly.slo.csv" --capacity cores=4,mem=100000 "$D/hourly.sky.csv" -o "$TMP/hourly1d.csv"
+t "hourly job in a daily LCM" 0 '' "$(for i in 0 1 2 3 4 5; do echo "B4,$i,$((3600 + 14400 * i)),2,2"; done
+    for i in $(seq 0 23); do echo "H,$i,$((60 + 3600 * i)),2,2"; done)" '' cols "$TMP/hourly1d.csv"
+tcheck "hourly daily: validator" $PY "$V" "$TMP/hourly1d.csv" --sky "$D/hourly.sky.csv" --slo "$D/hourly.slo.csv" --cap 4,100000
+
 # The alignment penalty: a one-step job in [0, 600] goes to 0 (earliest of
 # equal costs); problematic, its mid-point is pulled to (a+d)/2 = 300: steps
 # 4 (mid 270) and 5 (mid 330) tie at distance 30, the earlier wins: 240.
