@@ -1,0 +1,51 @@
+#!/bin/bash
+# hadoop-streaming.sh — run a per-key slokit tool as a Hadoop Streaming job.
+#
+#   examples/hadoop-streaming.sh map COLUMNS              the mapper  (CSV lines -> key-first TSV, no header)
+#   examples/hadoop-streaming.sh reduce COLUMNS TOOL ARGS the reducer (TOOL on header-less TSV)
+#   examples/hadoop-streaming.sh local COLUMNS TOOL ARGS < in.csv   map | shuffle | reduce on this machine
+#   examples/hadoop-streaming.sh submit COLUMNS INPUT OUTPUT TOOL ARGS   print the hadoop command
+#
+# COLUMNS are the input's column names, key first (e.g. job,run,t,containers).
+# The mapper drops header lines (every split may start anywhere, so a header
+# is recognised by its text) and turns CSV into TSV; Hadoop sorts and groups
+# the lines by the first field (stream.num.map.output.key.fields=1); the
+# reducer reads TSV without a header (--tsv -H --names COLUMNS) and writes
+# TSV without one (--no-output-header), so part files concatenate.  Values
+# with commas inside quotes are not supported by this mapper (use --tsv
+# input for those).
+#
+# Example (the 'local' mode simulates the shuffle with sort, which does not
+# keep the order of lines within a key, like Hadoop):
+#   tracegen usage --count 100 --days 30 > usage.csv
+#   examples/hadoop-streaming.sh local job,run,t,containers,cores,mem_mb skyfit < usage.csv
+# On a cluster (print the command, then run it):
+#   examples/hadoop-streaming.sh submit job,run,t,containers,cores,mem_mb /data/usage /data/skylines skyfit
+set -euo pipefail
+mode=${1:-}; cols=${2:-}
+[ -n "$mode" ] && [ -n "$cols" ] || { sed -n '3,8p' "$0" >&2; exit 64; }
+shift 2
+header=$cols
+
+map() { awk -v h="$header" 'BEGIN { FS = ","; OFS = "\t" } $0 == h { next } { sub(/\r$/, ""); $1 = $1; print }'; }
+reduce() { "$@" --tsv -H --names "$cols" --no-output-header -q; }
+
+case "$mode" in
+    map) map ;;
+    reduce) reduce "$@" ;;
+    local) map | LC_ALL=C sort -t "$(printf '\t')" -k1,1 | reduce "$@" ;;
+    submit)
+        input=$1 output=$2; shift 2
+        tool=$(printf '%q ' "$@")
+        cat <<CMD
+hadoop jar \$HADOOP_HOME/share/hadoop/tools/lib/hadoop-streaming-*.jar \\
+  -D stream.num.map.output.key.fields=1 \\
+  -D mapreduce.job.name='slokit $1' \\
+  -files $(cd "$(dirname "$0")" && pwd)/hadoop-streaming.sh \\
+  -input $input -output $output \\
+  -mapper 'hadoop-streaming.sh map $cols' \\
+  -reducer 'hadoop-streaming.sh reduce $cols $tool'
+CMD
+        ;;
+    *) echo "$0: unknown mode '$mode' (map, reduce, local, submit)" >&2; exit 64 ;;
+esac
