@@ -917,13 +917,24 @@ int main(int argc, char **argv)
     }
 
     /* --replan: free the jobs that are requested again before placing anything */
-    if (opt.replan)
+    if (opt.replan) {
+        /* mark first, rebuild the load once: replanning 10,000 jobs must not
+         * rebuild it 10,000 times */
+        keyset *again = keyset_new();
         for (size_t i = 0; i < nreq; i++) {
             char *key = res_key(reqs[i].job, reqs[i].kind == PLAN_ONCE, reqs[i].instance);
-            if (keyset_has(have, key) && plan_has_job(p, reqs[i].job))
-                plan_remove_job(p, reqs[i].job);
+            if (keyset_has(have, key))
+                keyset_add(again, reqs[i].job);
             free(key);
         }
+        if (keyset_size(again)) {
+            for (size_t k = 0; k < p->nres; k++)
+                if (!p->res[k].removed && keyset_has(again, p->res[k].job))
+                    p->res[k].removed = 1;
+            plan_recompute_load(p);
+        }
+        keyset_free(again);
+    }
 
     /* place */
     double fixed_lb = 0;
