@@ -81,7 +81,8 @@ static const struct argp_option options[] = {
     {0, 0, 0, 0, "Cluster and geometry:", 2},
     {"capacity", OPT_CAP, "cores=N,mem=M", 0, "Constant cluster capacity (mem in MB)", 2},
     {"capacity-file", OPT_CAP_FILE, "FILE", 0, "Capacity over the cycle: CSV t,cores,mem_mb (t = offset in s)", 2},
-    {"lcm", OPT_LCM, "DUR", 0, "Cap on the plan's cycle, the LCM of the periods (default 1d)", 2},
+    {"lcm", OPT_LCM, "DUR", 0, "The plan's cycle (default 1d): jobs whose period divides it are periodic, "
+                               "the others get one-off reservations per instance", 2},
     {"step", OPT_STEP, "DUR", 0, "Plan step (default 60s; with --plan: the plan's)", 2},
     {"container", OPT_CONTAINER, "cores=C,mem=M", 0, "Container size when the skyline has no cores/mem_mb "
                                                      "columns (default cores=1,mem=1024)", 2},
@@ -101,7 +102,7 @@ static const struct argp_option options[] = {
     {"format", OPT_FORMAT, "FMT", 0, "plan (default) or yarn: one JSON body per line for YARN's "
                                      "reservation/submit REST call", 4},
     {"queue", OPT_QUEUE, "NAME", 0, "YARN reservation queue (default dedicated)", 4},
-    {"plan-out", OPT_PLAN_OUT, "FILE", 0, "Also write the plan to FILE (with --format yarn)", 4},
+    {"plan-out", OPT_PLAN_OUT, "FILE", 0, "Also write the plan to FILE (with --format yarn or --query)", 4},
     {"load", OPT_LOAD, "FILE", 0, "Write the load profile t,cores,mem_mb,cost to FILE", 4},
     {"report", OPT_REPORT, "FILE", 0, "Write one row per decision (placed, kept, rejected, skipped, removed, "
                                       "expired) to FILE", 4},
