@@ -112,6 +112,18 @@ t "query: once not in the next cycle" 0 '' 'job,containers,cores,mem_mb' '' \
     lcmpack -q --plan "$TMP/once.csv" --capacity cores=1,mem=100000 --query 1767658450
 tcheck "once: validator" $PY "$V" "$TMP/once.csv" --sky "$D/once.sky.csv" --slo "$D/once.slo.csv" --cap 1,100000
 
+# A window across midnight (a = 23:58, d = 24:02 of a daily period): A takes
+# 23:58-24:00, B the two minutes after midnight, stored at t = 0 and 60 of the
+# cycle; the plan reads back, the query finds B at 00:00:30 and YARN dates it
+# from the next day.
+lcmpack -q --slo "$D/wrap.slo.csv" --capacity cores=4,mem=100000 "$D/wrap.sky.csv" -o "$TMP/wrap.csv"
+t "window across midnight"   0 '' $'A,0,86280,4,4\nA,0,86340,4,4\nB,0,0,4,4\nB,0,60,4,4' '' cols "$TMP/wrap.csv"
+t "wrapped plan reads back"  0 '' @"$TMP/wrap.csv" '' lcmpack -q --plan "$TMP/wrap.csv" --capacity cores=4,mem=100000
+t "wrapped: query after midnight" 0 '' $'job,containers,cores,mem_mb\nB,4,4,4096' '' \
+    lcmpack -q --plan "$TMP/wrap.csv" --capacity cores=4,mem=100000 --query 2026-01-06T00:00:30
+tcheck "wrapped: yarn arrival next day" sh -c 'lcmpack -q --plan "$1" --capacity cores=4,mem=100000 --format yarn --at 2026-01-05 | grep -q "\"arrival\":1767657600000,\"deadline\":1767657720000,\"reservation-name\":\"B\""' _ "$TMP/wrap.csv"
+tcheck "wrapped: validator" $PY "$V" "$TMP/wrap.csv" --sky "$D/wrap.sky.csv" --slo "$D/wrap.slo.csv" --cap 4,100000
+
 # ---- incremental planning -------------------------------------------------------
 printf 'job,step,offset,alloc,gang\nA,0,0,4,4\nA,1,60,4,4\n' >"$TMP/a.sky"
 lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$TMP/a.sky" -o "$TMP/p1.csv"
