@@ -380,7 +380,8 @@ static int read_dags(void)
     group_free(&g);
     csvr_close(r);
     if (!st)
-        qsort(dags, ndags, sizeof *dags, cmp_dag);
+        if (ndags > 1)
+            qsort(dags, ndags, sizeof *dags, cmp_dag);
     return st;
 }
 
@@ -405,8 +406,8 @@ static int pick_jobs(struct classtab *ct, csvw *w)
     }
     int cd = csvr_col(r, "last_duration"), cc = csvr_col(r, "containers");
     if (cc < 0 && !opt.dag_path) {
-        csvr_close(r);
         slk_error_at(csvr_path(r), 1, "no 'containers' column and no --dag: cannot tell the jobs' demand");
+        csvr_close(r);
         return SLK_EDATA;
     }
     static const char *const hdr[] = {"job", "type", "demand", "classes", "reason", NULL};
@@ -539,7 +540,7 @@ static int cmp_tenant_name(const void *a, const void *b)
 static long tenant_find(struct simtenant *t, size_t n, const char *name)
 {
     struct simtenant key = {.name = (char *)name};
-    struct simtenant *f = bsearch(&key, t, n, sizeof *t, cmp_tenant_name);
+    struct simtenant *f = n ? bsearch(&key, t, n, sizeof *t, cmp_tenant_name) : NULL;
     return f ? f - t : -1;
 }
 
@@ -814,7 +815,8 @@ static int read_sim_tenants(struct classtab *ct, struct simtenant **out, size_t 
     }
     st = csvr_status(r);
     csvr_close(r);
-    qsort(t, n, sizeof *t, cmp_tenant_name);
+    if (n > 1)
+        qsort(t, n, sizeof *t, cmp_tenant_name);
     for (size_t i = 1; !st && i < n; i++)
         if (strcmp(t[i - 1].name, t[i].name) == 0) {
             slk_error_at(opt.tenants_path, 0, "tenant '%s' is listed twice", t[i].name);

@@ -240,7 +240,8 @@ static int load_servers(const char *path)
     }
     st = csvr_status(r);
     if (!st) {
-        qsort(srv_tab, nsrv, sizeof *srv_tab, cmp_srv);
+        if (nsrv > 1)
+            qsort(srv_tab, nsrv, sizeof *srv_tab, cmp_srv);
         for (size_t i = 1; i < nsrv; i++)
             if (strcmp(srv_tab[i - 1].tenant, srv_tab[i].tenant) == 0) {
                 slk_error_at(csvr_path(r), 0, "tenant '%s' is listed twice", srv_tab[i].tenant);
@@ -1140,7 +1141,8 @@ int main(int argc, char **argv)
             st = read_series(ninputs ? inputs[0] : "-", &rs, NULL);
         }
         if (!st) {
-            qsort(rs.rows, rs.n, sizeof *rs.rows, cmp_feat);
+            if (rs.n > 1)
+                qsort(rs.rows, rs.n, sizeof *rs.rows, cmp_feat);
             for (size_t i = 1; i < rs.n; i++)
                 if (strcmp(rs.rows[i - 1].tenant, rs.rows[i].tenant) == 0) {
                     slk_error("tenant '%s' appears in more than one group or feature table", rs.rows[i].tenant);
