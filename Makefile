@@ -26,7 +26,7 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 DEPS_BUILD := gcc make libglpk-dev libfftw3-dev libcsv-dev
 DEPS_TEST  := glpk-utils gnuplot-nox parallel python3 gawk valgrind
 DEPS_BENCH := miller python3-numpy python3-sklearn hyperfine
-DEPS_FUZZ  := clang libclang-rt-14-dev
+DEPS_FUZZ  := clang libclang-rt-14-dev afl++
 DEPS_ALL   := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_BENCH) $(DEPS_FUZZ)
 
 TOOLS    := $(sort $(basename $(notdir $(wildcard cmd/*.c))))

@@ -1,0 +1,38 @@
+#!/bin/bash
+# tests/fuzz/afl-run.sh NAME SECONDS [BUILD] — one AFL++ campaign on target NAME
+# of tests/fuzz/afl.targets against BUILD/bin (default build-afl); resumes
+# BUILD/out/NAME when it exists.  Prints and logs executions, edges, bitmap
+# coverage, crashes and hangs; exits 1 when the campaign saved a crash or hang.
+set -u
+name=$1 secs=$2 build=${3:-build-afl}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 2
+line=$(grep "^$name|" tests/fuzz/afl.targets) || { echo "afl-run: no target $name" >&2; exit 2; }
+cmd=${line#*|}
+F=$root/tests/fuzz/fixed
+cmd=${cmd//\$F/$F}
+read -r tool args <<<"$cmd"
+out=$build/out/$name
+mkdir -p "$out"
+echo "== fuzz $name (AFL++) for $secs s: $tool $args"
+# abort_on_error/symbolize=0 as AFL wants; leaks count as crashes.
+env PATH="$F:$PATH" AFL_NO_UI=1 AFL_AUTORESUME=1 AFL_SKIP_CPUFREQ=1 \
+    AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
+    ASAN_OPTIONS=abort_on_error=1:symbolize=0:detect_leaks=1:allocator_may_return_null=1 \
+    UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1 \
+    afl-fuzz -V "$secs" -m none -t 3000 -i "tests/fuzz/corpus/$name" -o "$out" \
+    -- "$build/bin/$tool" $args >"$build/$name.log" 2>&1
+rc=$?
+st=$out/default/fuzzer_stats
+if [ ! -f "$st" ]; then echo "afl-run: $name did not start (exit $rc), see $build/$name.log" >&2; tail -5 "$build/$name.log" >&2; exit 2; fi
+g() { sed -n "s/^$1 *: *//p" "$st"; }
+summary="$(date -u +%FT%TZ) $name seconds=$secs execs=$(g execs_done) edges=$(g edges_found)/$(g total_edges) bitmap=$(g bitmap_cvg) corpus=$(g corpus_count) crashes=$(g saved_crashes) hangs=$(g saved_hangs)"
+echo "$summary" | tee -a "$build/fuzz.log"
+n=$(( $(g saved_crashes) + $(g saved_hangs) ))
+if [ "$n" -gt 0 ]; then
+    echo "afl-run: $name: findings in $out/default/crashes and hangs; reproduce with:"
+    for f in "$out"/default/crashes/id* "$out"/default/hangs/id*; do
+        [ -e "$f" ] && echo "  build-asan/bin/$tool ${args//@@/$f}"
+    done
+    exit 1
+fi
