@@ -242,6 +242,10 @@ static void job_add(struct job *j, int run, double t, double c)
 
 /* ---- fitting and output ----------------------------------------------------------- */
 
+/* A job's usage matrix is at most this many values (160 MB); the LP has
+ * about three arcs per value. */
+#define MAX_CELLS 20000000.0
+
 struct totals {
     long jobs, fitted, failed, too_few, too_long, fallback;
     double solve_s;
@@ -276,7 +280,8 @@ static int by_start_then_name(const void *a, const void *b)
 static long run_steps_csv(const struct job *j, const struct run *r)
 {
     const struct sample *s = j->s + r->first;
-    return (long)floor((s[r->n - 1].t - r->start) / opt.step) + 1;
+    double k = floor((s[r->n - 1].t - r->start) / opt.step) + 1;
+    return k < 1e15 ? (long)k : (long)1e15;   /* absurd spans: caught by --max-steps */
 }
 
 static void quantize_csv(const struct job *j, const struct run *r, double *u, long k)
@@ -308,8 +313,8 @@ static long run_steps_native(const struct job *j, const struct run *r)
     for (size_t a = 0; a < r->n; a++)
         if (j->s[r->first + a].t + opt.native_interval > end)
             end = j->s[r->first + a].t + opt.native_interval;
-    long k = (long)ceil(end / opt.step - 1e-12);
-    return k < 1 ? 1 : k;
+    double k = ceil(end / opt.step - 1e-12);
+    return k < 1 ? 1 : k < 1e15 ? (long)k : (long)1e15;
 }
 
 struct edge {
@@ -436,6 +441,15 @@ static void job_fit(struct job *j, csvw *w, csvw *ws, int shape_cols, struct tot
         long kr = opt.native ? run_steps_native(j, r) : run_steps_csv(j, r);
         if (kr > k)
             k = kr;
+    }
+    if (k <= opt.max_steps && (double)n * k > MAX_CELLS) {
+        char d[160];
+        snprintf(d, sizeof d, " (%zu runs x %ld steps is more than %.0f values; use --last, --window or a longer --step)",
+                 n, k, (double)MAX_CELLS);
+        report(tot, j->name, "not fitted: too much history", d);
+        stats_row(ws, j->name, (long)n, k, NULL, 0, "too_many_steps");
+        tot->too_long++;
+        return;
     }
     if (k > opt.max_steps) {
         char d[128];
