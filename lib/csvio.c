@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define READ_CHUNK (1u << 20)
 #define MAX_RECORD_BYTES ((size_t)64 << 20)
@@ -38,6 +39,7 @@ struct csvr {
     char *buf;            /* read buffer */
     size_t blen, bpos;
     int at_eof, started;
+    int stream;           /* csvr_open_stream: read(2) what is there, do not wait for a full chunk */
 
     char *arena;          /* field bytes, NUL-terminated */
     size_t alen, acap;
@@ -248,11 +250,24 @@ static int fill(csvr *r)
                 }
                 return 0;
             }
-            size_t n = fread(r->buf, 1, READ_CHUNK, r->fp);
-            if (n < READ_CHUNK) {
-                if (ferror(r->fp))
+            size_t n;
+            if (r->stream) {
+                ssize_t k;
+                do
+                    k = read(fileno(r->fp), r->buf, READ_CHUNK);
+                while (k < 0 && errno == EINTR);
+                if (k < 0)
                     return reader_error(r, r->line, SLK_EIO, "read error: %s", strerror(errno));
-                r->at_eof = 1;
+                n = (size_t)k;
+                if (n == 0)
+                    r->at_eof = 1;
+            } else {
+                n = fread(r->buf, 1, READ_CHUNK, r->fp);
+                if (n < READ_CHUNK) {
+                    if (ferror(r->fp))
+                        return reader_error(r, r->line, SLK_EIO, "read error: %s", strerror(errno));
+                    r->at_eof = 1;
+                }
             }
             r->blen = n;
             r->bpos = 0;
@@ -360,10 +375,11 @@ static int set_header_from_names(csvr *r, int nfields)
     return 0;
 }
 
-csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status)
+static csvr *open_fp(FILE *fp, const char *name, int allow_empty, int *status, int stream)
 {
     csvr *r = xcalloc(1, sizeof *r);
     r->fp = fp;
+    r->stream = stream;
     r->name = xstrdup(name ? name : "<stdin>");
     r->buf = xmalloc(READ_CHUNK);
     r->line = 1;
@@ -406,6 +422,29 @@ csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status)
         return NULL;
     }
     *status = SLK_OK;
+    return r;
+}
+
+csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status)
+{
+    return open_fp(fp, name, allow_empty, status, 0);
+}
+
+csvr *csvr_open_stream(const char *path, int allow_empty, int *status)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return open_fp(stdin, "<stdin>", allow_empty, status, 1);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        slk_error("%s: cannot open: %s", path, strerror(errno));
+        *status = SLK_ENOINPUT;
+        return NULL;
+    }
+    csvr *r = open_fp(fp, path, allow_empty, status, 1);
+    if (r)
+        r->own_fp = 1;
+    else
+        fclose(fp);
     return r;
 }
 
@@ -546,7 +585,13 @@ static int get_common(csvr *r, int col, unsigned flags, const char **s)
     return 1;
 }
 
-int csvr_get_double(csvr *r, int col, double *out, unsigned flags)
+/* The double-valued getters differ only in the parser and what they call the
+ * value in messages. */
+static int parse_number(const char *s, double *out) { return parse_double(s, out, 0); }
+static int parse_any_number(const char *s, double *out) { return parse_double(s, out, PARSE_ALLOW_NONFINITE); }
+
+static int get_parsed(csvr *r, int col, double *out, unsigned flags,
+                      int (*parse)(const char *, double *), const char *what, const char *hint)
 {
     const char *s;
     int rc = get_common(r, col, flags, &s);
@@ -554,12 +599,28 @@ int csvr_get_double(csvr *r, int col, double *out, unsigned flags)
         return rc;
     double v;
     char b[80];
-    if (parse_double(s, &v, (flags & CSVR_NONFINITE) ? PARSE_ALLOW_NONFINITE : 0) < 0)
-        return csvr_fail(r, "column '%s': invalid number '%s'", r->hdr[col], shown(s, b, sizeof b));
+    if (parse(s, &v) < 0)
+        return csvr_fail(r, "column '%s': invalid %s '%s'%s", r->hdr[col], what, shown(s, b, sizeof b), hint);
     if (check_range(r, col, v, s, flags) < 0)
         return -1;
     *out = v;
     return 1;
+}
+
+int csvr_get_double(csvr *r, int col, double *out, unsigned flags)
+{
+    return get_parsed(r, col, out, flags, (flags & CSVR_NONFINITE) ? parse_any_number : parse_number, "number", "");
+}
+
+int csvr_get_time(csvr *r, int col, double *out, unsigned flags)
+{
+    return get_parsed(r, col, out, flags, parse_time, "time", " (want epoch seconds or ISO 8601 UTC)");
+}
+
+int csvr_get_duration(csvr *r, int col, double *out, unsigned flags)
+{
+    return get_parsed(r, col, out, flags, parse_duration, "duration",
+                      " (want seconds, or e.g. 90s, 15m, 1h, 1d)");
 }
 
 int csvr_get_int64(csvr *r, int col, int64_t *out, unsigned flags)
@@ -573,40 +634,6 @@ int csvr_get_int64(csvr *r, int col, int64_t *out, unsigned flags)
     if (parse_int64(s, &v) < 0)
         return csvr_fail(r, "column '%s': invalid integer '%s'", r->hdr[col], shown(s, b, sizeof b));
     if (check_range(r, col, (double)v, s, flags) < 0)
-        return -1;
-    *out = v;
-    return 1;
-}
-
-int csvr_get_time(csvr *r, int col, double *out, unsigned flags)
-{
-    const char *s;
-    int rc = get_common(r, col, flags, &s);
-    if (rc <= 0)
-        return rc;
-    double v;
-    char b[80];
-    if (parse_time(s, &v) < 0)
-        return csvr_fail(r, "column '%s': invalid time '%s' (want epoch seconds or ISO 8601 UTC)",
-                         r->hdr[col], shown(s, b, sizeof b));
-    if (check_range(r, col, v, s, flags) < 0)
-        return -1;
-    *out = v;
-    return 1;
-}
-
-int csvr_get_duration(csvr *r, int col, double *out, unsigned flags)
-{
-    const char *s;
-    int rc = get_common(r, col, flags, &s);
-    if (rc <= 0)
-        return rc;
-    double v;
-    char b[80];
-    if (parse_duration(s, &v) < 0)
-        return csvr_fail(r, "column '%s': invalid duration '%s' (want seconds, or e.g. 90s, 15m, 1h, 1d)",
-                         r->hdr[col], shown(s, b, sizeof b));
-    if (check_range(r, col, v, s, flags) < 0)
         return -1;
     *out = v;
     return 1;
