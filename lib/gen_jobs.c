@@ -61,11 +61,9 @@ static const struct {
 };
 #define NMIX (sizeof mix_keys / sizeof mix_keys[0])
 
-static const char *const keys_runs[] = {
-    "hourly_frac", "daily_frac", "offkilter_frac", "actionable_frac", "long_consumer_frac",
-    "fail_prob", "retry_prob", "straggler_prob", "miss_prob", "extra_prob", "drift",
-    "code_change_prob", "jitter", NULL};
-static const char *const keys_usage[] = {
+/* The three kinds accept the same keys, so one --set list can be given to
+ * all three (failed_usage only changes usage). */
+static const char *const keys_jobs[] = {
     "hourly_frac", "daily_frac", "offkilter_frac", "actionable_frac", "long_consumer_frac",
     "fail_prob", "retry_prob", "straggler_prob", "miss_prob", "extra_prob", "drift",
     "code_change_prob", "jitter", "failed_usage", NULL};
@@ -875,7 +873,7 @@ const struct gen_kind gen_kind_runs = {
     "periodic job runs: submit/start/end, input available, output first read, status (Morpheus §4)",
     "job,instance,submit,start,end,input_avail,output_read,status",
     "job,period,a,d,consumer_period,actionable,reason",
-    keys_runs,
+    keys_jobs,
     gen_runs,
 };
 
@@ -884,7 +882,7 @@ const struct gen_kind gen_kind_usage = {
     "per-run resource skylines of the runs kind's ok runs at 1-minute steps (Morpheus §5)",
     "job,run,t,containers,cores,mem_mb",
     "job,period,stages,peak_containers,provisioned,cores,mem_mb,runtime",
-    keys_usage,
+    keys_jobs,
     gen_usage,
 };
 
@@ -893,6 +891,6 @@ const struct gen_kind gen_kind_events = {
     "provenance events (reads and writes of files) behind the runs kind's input_avail/output_read",
     "time,job,instance,file,op",
     "job,period,a,d,consumer_period,actionable,reason",
-    keys_runs,
+    keys_jobs,
     gen_events,
 };

@@ -112,7 +112,7 @@ tcheck drift big_drift
 t unknown-kind 64 '' '' "unknown kind 'nosuch'" tracegen nosuch
 t no-kind 64 '' '' 'which KIND?' tracegen
 t unknown-set-key 64 '' '' "unknown --set key 'bogus' for kind 'runs'" tracegen runs --set bogus=1
-t usage-only-key 64 '' '' "unknown --set key 'failed_usage' for kind 'runs'" tracegen runs --set failed_usage=1
+t same-keys-all-kinds 0 '' '*' '' sh -c 'for k in runs usage events; do tracegen $k -q --count 2 --days 1 --set failed_usage=1 >/dev/null || exit 1; done'
 t count-zero 64 '' '' "invalid value for --count: '0'" tracegen runs --count 0
 t count-junk 64 '' '' "invalid value for --count: '5x'" tracegen runs --count 5x
 t days-zero 64 '' '' "invalid value for --days: '0'" tracegen runs --days 0
