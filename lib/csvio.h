@@ -43,6 +43,12 @@ csvr *csvr_open(const char *path, int allow_empty, int *status);
  * messages.  The reader does not close fp. */
 csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status);
 
+/* csvr_open_stream: like csvr_open, but input is read with read(2), so a
+ * record is returned as soon as its line has arrived instead of when a 1 MB
+ * chunk is full (for live streams: `tail -f log.csv | reprov`).  Same
+ * records, errors and speed on files; only the buffering differs. */
+csvr *csvr_open_stream(const char *path, int allow_empty, int *status);
+
 /* csvr_close: free the reader (and close its file if it opened it). NULL is fine. */
 void csvr_close(csvr *r);
 

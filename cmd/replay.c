@@ -1,0 +1,603 @@
+/* replay — what would have happened: replay recorded run skylines against
+ * their SLOs under an allocation regime (Morpheus §9).
+ *
+ *   replay --slo SLO --capacity cores=N,mem=M [--plan PLAN] [--provisioned FILE]
+ *          [--regime static,plan,plan+dra] [OPTION...] [USAGE]
+ *
+ * Reads usage rows job,run,t,containers[,cores,mem_mb] (tracegen usage,
+ * grouped by run), keeps the runs of jobs with a usable SLO, and replays them
+ * with lib/replay under each regime asked for (plan+dra runs the DRA of
+ * lib/dra in-process, the code reprov runs).  Writes one row per run and
+ * regime; totals go to stderr and --summary.  The model is in replay(1).
+ */
+#include "cli.h"
+#include "csvio.h"
+#include "diag.h"
+#include "keyset.h"
+#include "outfile.h"
+#include "parse.h"
+#include "plan.h"
+#include "replay.h"
+
+#include <argp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REGIMES 3
+
+static struct {
+    const char *input, *slo, *plan, *prov, *summary;
+    double cap_cores, cap_mem;
+    int have_cap;
+    double cont_cores, cont_mem;
+    double step;
+    int have_step;
+    int idle;               /* -1 auto, 0 none, 1 fair */
+    double from, until;
+    int nreg;
+    enum replay_regime reg[MAX_REGIMES];
+    struct dra_opts dra;
+} opt = {.cont_cores = 1, .cont_mem = 1024, .step = 60, .idle = -1, .from = -INFINITY, .until = INFINITY};
+
+enum { OPT_SLO = 1, OPT_PLAN, OPT_PROV, OPT_SUMMARY, OPT_CAP, OPT_CONT, OPT_STEP, OPT_IDLE, OPT_FROM, OPT_UNTIL,
+       OPT_REGIME, OPT_GRANT, OPT_WINDOW, OPT_RHO };
+
+static const struct argp_option options[] = {
+    {0, 0, 0, 0, "Inputs:", 1},
+    {"slo", OPT_SLO, "FILE", 0, "SLOs job,period,a,d[,status] (sloinfer); rows whose status is not actionable "
+                                "or overridden are not replayed (required)", 1},
+    {"plan", OPT_PLAN, "FILE", 0, "Reservation plan (lcmpack) for the plan and plan+dra regimes", 1},
+    {"provisioned", OPT_PROV, "FILE", 0, "User provisioning job,provisioned (containers per run) for the static "
+                                         "regime (tracegen usage --truth writes it)", 1},
+    {"from", OPT_FROM, "TIME", 0, "Replay only runs whose first sample is at or after TIME (the test split)", 1},
+    {"until", OPT_UNTIL, "TIME", 0, "... and before TIME", 1},
+    {"container", OPT_CONT, "cores=C,mem=M", 0, "Container size when USAGE has no cores/mem_mb columns "
+                                                "(default cores=1,mem=1024)", 1},
+    {0, 0, 0, 0, "Regimes:", 2},
+    {"regime", OPT_REGIME, "LIST", 0, "Comma-separated: static, plan, plan+dra (default: all three with --plan, "
+                                      "else static)", 2},
+    {"capacity", OPT_CAP, "cores=N,mem=M", 0, "Cluster capacity (mem in MB): what idle sharing shares and what "
+                                              "the DRA checks extensions against (required)", 2},
+    {"idle", OPT_IDLE, "MODE", 0, "fair: capacity no run uses is shared max-min fairly among runs with unmet "
+                                  "demand; none: guarantees only (the paper's worst case); auto (default): fair "
+                                  "for static, none for the plan regimes", 2},
+    {"step", OPT_STEP, "DUR", 0, "Replay step (default: the plan's step, else 60s)", 2},
+    {"grant", OPT_GRANT, "DUR", 0, "DRA: seconds an extension lasts before re-evaluation (default 60s)", 2},
+    {"window", OPT_WINDOW, "DUR", 0, "DRA: recent window whose max allocation caps the extra (default 120s)", 2},
+    {"rho", OPT_RHO, "X", 0, "DRA: the extra is at most X times that max (default 2)", 2},
+    {0, 0, 0, 0, "Output:", 3},
+    {"summary", OPT_SUMMARY, "FILE", 0, "Write the totals per regime (runs, missed, footprint, utilization, ...) "
+                                        "as CSV to FILE", 3},
+    {0}};
+
+struct kvctx {
+    double cores, mem;
+    int has_c, has_m, bad;
+};
+
+static int kv_cb(const char *k, const char *v, void *ctx)
+{
+    struct kvctx *c = ctx;
+    double x;
+    if (parse_double(v, &x, 0) < 0 || !(x > 0) || !isfinite(x))
+        return c->bad = 1, -1;
+    if (!strcmp(k, "cores"))
+        c->cores = x, c->has_c = 1;
+    else if (!strcmp(k, "mem") || !strcmp(k, "mem_mb"))
+        c->mem = x, c->has_m = 1;
+    else
+        return c->bad = 1, -1;
+    return 0;
+}
+
+static void parse_shape(struct argp_state *st, const char *name, const char *arg, double *cores, double *mem)
+{
+    struct kvctx c = {0};
+    char *s = xstrdup(arg);
+    int rc = parse_kv_list(s, kv_cb, &c);
+    free(s);
+    if (rc < 0 || !c.has_c || !c.has_m)
+        argp_error(st, "invalid value for --%s: '%s' (want cores=N,mem=M with positive numbers)", name, arg);
+    *cores = c.cores;
+    *mem = c.mem;
+}
+
+static void parse_regimes(struct argp_state *st, const char *arg)
+{
+    char *s = xstrdup(arg), *save = NULL;
+    opt.nreg = 0;
+    for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        enum replay_regime r = REPLAY_STATIC;
+        if (!strcmp(tok, "static"))
+            r = REPLAY_STATIC;
+        else if (!strcmp(tok, "plan"))
+            r = REPLAY_PLAN;
+        else if (!strcmp(tok, "plan+dra") || !strcmp(tok, "dra"))
+            r = REPLAY_PLAN_DRA;
+        else
+            argp_error(st, "invalid value for --regime: '%s' (static, plan or plan+dra)", tok);
+        for (int i = 0; i < opt.nreg; i++)
+            if (opt.reg[i] == r)
+                argp_error(st, "--regime lists '%s' twice", tok);
+        opt.reg[opt.nreg++] = r;
+    }
+    free(s);
+    if (opt.nreg == 0)
+        argp_error(st, "invalid value for --regime: '%s' (empty)", arg);
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+    switch (key) {
+    case OPT_SLO: opt.slo = arg; break;
+    case OPT_PLAN: opt.plan = arg; break;
+    case OPT_PROV: opt.prov = arg; break;
+    case OPT_SUMMARY: opt.summary = arg; break;
+    case OPT_CAP: parse_shape(st, "capacity", arg, &opt.cap_cores, &opt.cap_mem); opt.have_cap = 1; break;
+    case OPT_CONT: parse_shape(st, "container", arg, &opt.cont_cores, &opt.cont_mem); break;
+    case OPT_STEP: opt.step = cli_duration(st, "step", arg, 1); opt.have_step = 1; break;
+    case OPT_FROM: opt.from = cli_time(st, "from", arg); break;
+    case OPT_UNTIL: opt.until = cli_time(st, "until", arg); break;
+    case OPT_REGIME: parse_regimes(st, arg); break;
+    case OPT_GRANT: opt.dra.grant = cli_duration(st, "grant", arg, 1); break;
+    case OPT_WINDOW: opt.dra.window = cli_duration(st, "window", arg, 0); break;
+    case OPT_RHO: opt.dra.rho = cli_double(st, "rho", arg, 0, 1e6); break;
+    case OPT_IDLE:
+        if (!strcmp(arg, "fair"))
+            opt.idle = 1;
+        else if (!strcmp(arg, "none"))
+            opt.idle = 0;
+        else if (!strcmp(arg, "auto"))
+            opt.idle = -1;
+        else
+            argp_error(st, "invalid value for --idle: '%s' (fair, none or auto)", arg);
+        break;
+    case ARGP_KEY_ARG:
+        if (opt.input)
+            argp_error(st, "one USAGE file only (got '%s' and '%s')", opt.input, arg);
+        opt.input = arg;
+        break;
+    case ARGP_KEY_END:
+        if (!opt.slo)
+            argp_error(st, "--slo FILE is required (the deadlines to judge runs against)");
+        if (!opt.have_cap)
+            argp_error(st, "--capacity cores=N,mem=M is required");
+        if (opt.nreg == 0) {
+            opt.reg[opt.nreg++] = REPLAY_STATIC;
+            if (opt.plan) {
+                opt.reg[opt.nreg++] = REPLAY_PLAN;
+                opt.reg[opt.nreg++] = REPLAY_PLAN_DRA;
+            }
+        }
+        for (int i = 0; i < opt.nreg; i++) {
+            if (opt.reg[i] == REPLAY_STATIC && !opt.prov)
+                argp_error(st, "the static regime needs --provisioned FILE");
+            if (opt.reg[i] != REPLAY_STATIC && !opt.plan)
+                argp_error(st, "the %s regime needs --plan FILE", replay_regime_name(opt.reg[i]));
+        }
+        if (opt.step != floor(opt.step))
+            argp_error(st, "--step must be whole seconds");
+        if (!(opt.from < opt.until))
+            argp_error(st, "--from must be before --until");
+        break;
+    default: return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+/* ---- inputs ---------------------------------------------------------------------- */
+
+static struct replay_set set;
+static keyset *job_names;
+
+static int job_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct replay_job *)a)->name, ((const struct replay_job *)b)->name);
+}
+
+static struct replay_job *job_find(const char *name)
+{
+    struct replay_job key = {.name = (char *)name};
+    return bsearch(&key, set.jobs, set.njobs, sizeof *set.jobs, job_cmp);
+}
+
+static size_t njobcap;
+static long n_unusable;
+
+static int read_slo(const char *path)
+{
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_require(r, "job"), cp = csvr_require(r, "period"), ca = csvr_require(r, "a"),
+        cd = csvr_require(r, "d"), cs = csvr_col(r, "status"), csrc = csvr_col(r, "source");
+    if (cj < 0 || cp < 0 || ca < 0 || cd < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    job_names = keyset_new();
+    while (csvr_next(r) > 0) {
+        const char *job = csvr_field(r, cj);
+        if (!job) {
+            csvr_fail(r, "column 'job': missing value");
+            break;
+        }
+        if (!keyset_add(job_names, job)) {
+            csvr_fail(r, "job '%s' has a second SLO row", job);
+            break;
+        }
+        const char *status = cs >= 0 ? csvr_field(r, cs) : NULL, *src = csrc >= 0 ? csvr_field(r, csrc) : NULL;
+        int usable = cs < 0 || (status && (!strcmp(status, "actionable") || !strcmp(status, "overridden"))) ||
+                     (src && !strcmp(src, "overridden"));
+        if (!usable) {
+            n_unusable++;
+            continue;
+        }
+        struct replay_job j = {.provisioned = NAN};
+        if (csvr_get_duration(r, cp, &j.period, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
+            csvr_get_duration(r, ca, &j.a, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+            csvr_get_duration(r, cd, &j.d, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            break;
+        if (!(j.a < j.d) || j.d - j.a > j.period) {
+            csvr_fail(r, "job '%s': window [a %g, d %g] is not inside one period %g", job, j.a, j.d, j.period);
+            break;
+        }
+        j.name = xstrdup(job);
+        set.jobs = xgrow(set.jobs, &njobcap, set.njobs + 1, sizeof *set.jobs);
+        set.jobs[set.njobs++] = j;
+    }
+    st = csvr_status(r);
+    csvr_close(r);
+    if (set.njobs)
+        qsort(set.jobs, set.njobs, sizeof *set.jobs, job_cmp);
+    return st;
+}
+
+static int read_prov(const char *path)
+{
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_require(r, "job"), cp = csvr_require(r, "provisioned");
+    if (cj < 0 || cp < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    while (csvr_next(r) > 0) {
+        const char *job = csvr_field(r, cj);
+        double v;
+        if (!job) {
+            csvr_fail(r, "column 'job': missing value");
+            break;
+        }
+        if (csvr_get_double(r, cp, &v, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            break;
+        struct replay_job *j = job_find(job);
+        if (j)
+            j->provisioned = v;
+    }
+    st = csvr_status(r);
+    csvr_close(r);
+    return st;
+}
+
+struct sample {
+    double t, c;
+};
+
+static long n_runs_in, n_runs_noslo, n_runs_outside, n_rows;
+
+static int finish_run(csvr *r, const char *run, size_t job, struct sample *sm, size_t n, double cores,
+                      double mem, long line)
+{
+    n_runs_in++;
+    double step = set.step;
+    double dt = n >= 2 ? sm[n - 1].t - sm[n - 2].t : step;
+    double first = sm[0].t, end = sm[n - 1].t + dt;
+    if (first < opt.from || first >= opt.until) {
+        n_runs_outside++;
+        return 0;
+    }
+    int64_t g0 = (int64_t)floor(first / step);
+    long len = (long)(ceil(end / step - 1e-9) - (double)g0);
+    if (len < 1)
+        len = 1;
+    if (len > 10000000) {
+        slk_error_at(csvr_path(r), line, "run '%s' spans %ld steps: too long", run, len);
+        return -1;
+    }
+    float *use = xcalloc((size_t)len, sizeof *use);
+    for (size_t i = 0; i < n; i++) {
+        double s0 = sm[i].t, s1 = i + 1 < n ? sm[i + 1].t : sm[i].t + dt;
+        for (int64_t k = (int64_t)floor(s0 / step); (double)k * step < s1; k++) {
+            double lo = fmax(s0, (double)k * step), hi = fmin(s1, (double)(k + 1) * step);
+            long kk = (long)(k - g0);
+            if (hi > lo && kk >= 0 && kk < len)
+                use[kk] += (float)(sm[i].c * (hi - lo) / step);
+        }
+    }
+    static size_t runcap;
+    set.runs = xgrow(set.runs, &runcap, set.nruns + 1, sizeof *set.runs);
+    struct replay_run *x = &set.runs[set.nruns++];
+    x->run = xstrdup(run);
+    x->job = job;
+    x->first = first;
+    x->g0 = g0;
+    x->len = len;
+    x->use = use;
+    x->cores = cores;
+    x->mem_mb = mem;
+    return 0;
+}
+
+static int read_usage(const char *path)
+{
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_require(r, "job"), cr = csvr_require(r, "run"), ct = csvr_require(r, "t"),
+        cc = csvr_require(r, "containers"), ccore = csvr_col(r, "cores"), cmem = csvr_col(r, "mem_mb");
+    if (cj < 0 || cr < 0 || ct < 0 || cc < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    if ((ccore >= 0) != (cmem >= 0)) {
+        slk_error_at(csvr_path(r), 1, "column '%s' without column '%s' (give both or neither)",
+                     ccore >= 0 ? "cores" : "mem_mb", ccore >= 0 ? "mem_mb" : "cores");
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    group_tracker gt;
+    group_init(&gt);
+    struct sample *sm = NULL;
+    size_t n = 0, cap = 0;
+    char *run = NULL;
+    long line = 0;
+    size_t job = SIZE_MAX;
+    int skip = 0;
+    double cores = opt.cont_cores, mem = opt.cont_mem;
+    st = SLK_OK;
+    while (csvr_next(r) > 0) {
+        n_rows++;
+        const char *jn = csvr_field(r, cj), *rn = csvr_field(r, cr);
+        if (!jn || !rn) {
+            csvr_fail(r, "column '%s': missing value", jn ? "run" : "job");
+            break;
+        }
+        double t, c, rc_ = opt.cont_cores, rm = opt.cont_mem;
+        if (csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 || csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            break;
+        if (ccore >= 0 && (csvr_get_double(r, ccore, &rc_, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+                           csvr_get_double(r, cmem, &rm, CSVR_REQUIRED | CSVR_NONNEG) < 0))
+            break;
+        if (rc_ == 0 && rm == 0) {
+            csvr_fail(r, "container of 0 cores and 0 MB");
+            break;
+        }
+        if (c > 1e8) {
+            csvr_fail(r, "column 'containers': %g is too large", c);
+            break;
+        }
+        int gc = group_check(&gt, rn);
+        if (gc < 0) {
+            csvr_fail(r, "run '%s' comes back after other runs: input not grouped by run", rn);
+            break;
+        }
+        if (gc == 1) {
+            if (run && !skip && finish_run(r, run, job, sm, n, cores, mem, line) < 0) {
+                st = SLK_EDATA;
+                break;
+            }
+            free(run);
+            run = xstrdup(rn);
+            line = csvr_line(r);
+            n = 0;
+            struct replay_job *j = job_find(jn);
+            skip = !j;
+            if (skip)
+                n_runs_noslo++;
+            job = j ? (size_t)(j - set.jobs) : SIZE_MAX;
+            cores = rc_;
+            mem = rm;
+        } else {
+            if (t <= sm[n - 1].t) {
+                csvr_fail(r, "run '%s': t %.17g not after the previous %.17g (rows sorted by t)", rn, t, sm[n - 1].t);
+                break;
+            }
+            if (rc_ != cores || rm != mem) {
+                csvr_fail(r, "run '%s': container size changes within the run", rn);
+                break;
+            }
+            if (!skip && strcmp(jn, set.jobs[job].name) != 0) {
+                csvr_fail(r, "run '%s' changes job ('%s', then '%s')", rn, set.jobs[job].name, jn);
+                break;
+            }
+        }
+        sm = xgrow(sm, &cap, n + 1, sizeof *sm);
+        sm[n].t = t;
+        sm[n].c = c;
+        n++;
+    }
+    if (st == SLK_OK)
+        st = csvr_status(r);
+    if (st == SLK_OK && run && !skip && finish_run(r, run, job, sm, n, cores, mem, line) < 0)
+        st = SLK_EDATA;
+    free(run);
+    free(sm);
+    group_free(&gt);
+    csvr_close(r);
+    return st;
+}
+
+/* ---- main -------------------------------------------------------------------------- */
+
+static void fmt_time(double t, char *buf)
+{
+    if (isfinite(t))
+        parse_time_format(t, buf);
+    else
+        strcpy(buf, "-");
+}
+
+int main(int argc, char **argv)
+{
+    slk_init("replay");
+    dra_opts_default(&opt.dra);
+    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {
+        options, parse_opt, "[USAGE]",
+        "Replay recorded job runs against their SLOs under an allocation regime: static (the user's provisioned "
+        "containers plus a fair share of idle capacity), plan (lcmpack reservations) or plan+dra (reservations "
+        "corrected by the Morpheus DRA, the code reprov runs).  Jobs are elastic: work that does not fit in a "
+        "step carries over (the skyline LP's debt).\n"
+        "Input USAGE (or stdin): job,run,t,containers[,cores,mem_mb], grouped by run (tracegen usage).  Output: "
+        "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s.  Exit status: 0 done, "
+        "64 usage, 65 bad input or plan, 66 missing file, 73/74 output errors."
+        "\vExamples:\n"
+        "  replay --slo slo.csv --plan plan.csv --provisioned truth.csv --capacity cores=2000,mem=8192000 \\\n"
+        "         --from 2026-01-26 usage.csv --summary totals.csv > runs.csv\n"
+        "  replay --regime static --idle none --slo slo.csv --provisioned truth.csv \\\n"
+        "         --capacity cores=2000,mem=8192000 usage.csv   # the paper's worst case",
+        kids, NULL, NULL};
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+
+    int st = read_slo(opt.slo);
+    plan *p = NULL;
+    if (st == SLK_OK && opt.prov)
+        st = read_prov(opt.prov);
+    if (st == SLK_OK && opt.plan) {
+        st = plan_read(opt.plan, &p);
+        if (st == SLK_OK) {
+            if (opt.have_step && (long)opt.step != p->step) {
+                slk_error("--step %g s differs from the plan's step %ld s", opt.step, p->step);
+                st = SLK_EUSAGE;
+            }
+            opt.step = (double)p->step;
+            if (st == SLK_OK && plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
+                st = SLK_EUSAGE;
+        }
+    }
+    set.step = opt.step;
+    if (st == SLK_OK)
+        st = read_usage(opt.input);
+    if (st != SLK_OK)
+        goto out;
+    replay_set_sort(&set);
+    for (int i = 0; i < opt.nreg && opt.reg[i] == REPLAY_STATIC; i++)
+        for (size_t k = 0; k < set.nruns; k++) {
+            const struct replay_job *j = &set.jobs[set.runs[k].job];
+            if (!(j->provisioned >= 0)) {
+                slk_error("%s: job '%s' has no provisioned row (the static regime needs one per job)", opt.prov,
+                          j->name);
+                st = SLK_EDATA;
+                goto out;
+            }
+        }
+
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o)
+        goto out;
+    csvw *w = csvw_new(outf_fp(o));
+    static const char *const cols[] = {"regime", "job", "run", "start", "deadline", "finish", "met",
+                                       "over_container_s", "under_container_s", NULL};
+    csvw_header(w, cols);
+    struct replay_result *res = xcalloc(set.nruns ? set.nruns : 1, sizeof *res);
+    struct replay_totals tot[MAX_REGIMES];
+    double elapsed[MAX_REGIMES];
+    for (int i = 0; i < opt.nreg; i++) {
+        struct replay_opts ro = {.regime = opt.reg[i], .cap_cores = opt.cap_cores, .cap_mem = opt.cap_mem,
+                                 .plan = p, .dra = opt.dra};
+        ro.idle = opt.idle >= 0 ? opt.idle : opt.reg[i] == REPLAY_STATIC;
+        double t0 = slk_now();
+        replay_run(&set, &ro, res, &tot[i]);
+        elapsed[i] = slk_now() - t0;
+        for (size_t k = 0; k < set.nruns; k++) {
+            const struct replay_run *r = &set.runs[k];
+            csvw_str(w, replay_regime_name(opt.reg[i]));
+            csvw_str(w, set.jobs[r->job].name);
+            csvw_str(w, r->run);
+            csvw_num(w, r->first);
+            csvw_num(w, res[k].deadline);
+            csvw_num(w, res[k].finish);
+            csvw_int(w, res[k].met);
+            csvw_num(w, res[k].over);
+            csvw_num(w, res[k].under);
+            csvw_end(w);
+        }
+    }
+    free(res);
+    if (csvw_error(w))
+        st = SLK_EIO;
+    csvw_free(w);
+    if (st == SLK_OK && opt.summary) {
+        outf *so = outf_open(opt.summary, &st);
+        if (so) {
+            csvw *sw = csvw_new(outf_fp(so));
+            static const char *const sc[] = {"regime", "idle", "runs", "met", "missed", "unfinished",
+                                             "violation_rate", "footprint_cores", "footprint_mem_mb",
+                                             "utilization", "over_container_s", "under_container_s",
+                                             "dra_extended", "dra_renewed", "dra_refused", NULL};
+            csvw_header(sw, sc);
+            for (int i = 0; i < opt.nreg; i++) {
+                struct replay_totals *x = &tot[i];
+                int idle = opt.idle >= 0 ? opt.idle : opt.reg[i] == REPLAY_STATIC;
+                csvw_str(sw, replay_regime_name(opt.reg[i]));
+                csvw_str(sw, idle ? "fair" : "none");
+                csvw_int(sw, x->runs);
+                csvw_int(sw, x->met);
+                csvw_int(sw, x->missed);
+                csvw_int(sw, x->unfinished);
+                csvw_num(sw, x->runs ? (double)x->missed / (double)x->runs : NAN);
+                csvw_num(sw, x->peak_cores);
+                csvw_num(sw, x->peak_mem);
+                csvw_num(sw, x->reserved_core_s > 0 ? x->used_core_s / x->reserved_core_s : NAN);
+                csvw_num(sw, x->over);
+                csvw_num(sw, x->under);
+                csvw_int(sw, (int64_t)x->dra.extended);
+                csvw_int(sw, (int64_t)x->dra.renewed);
+                csvw_int(sw, (int64_t)(x->dra.refused_full + x->dra.refused_nocap));
+                csvw_end(sw);
+            }
+            if (csvw_error(sw))
+                st = SLK_EIO;
+            csvw_free(sw);
+            st = outf_finish(so, st);
+        }
+    }
+    st = outf_finish(o, st);
+    if (st == SLK_OK && !slk_opt.quiet) {
+        char b0[32], b1[32];
+        fmt_time(set.nruns ? set.runs[0].first : NAN, b0);
+        fmt_time(set.nruns ? set.runs[set.nruns - 1].first : NAN, b1);
+        fprintf(stderr, "%s: %ld runs read (%ld rows); replaying %zu runs of %zu jobs starting %s .. %s "
+                        "(%ld runs of jobs without a usable SLO, %ld outside --from/--until; %ld SLO rows not "
+                        "actionable)\n",
+                slk_progname, n_runs_in + n_runs_noslo, n_rows, set.nruns, set.njobs, b0, b1, n_runs_noslo,
+                n_runs_outside, n_unusable);
+        fprintf(stderr, "%s: %-9s %-5s %8s %8s %9s %15s %10s %8s\n", slk_progname, "regime", "idle", "runs",
+                "missed", "miss_rate", "footprint_cores", "util", "time_s");
+        for (int i = 0; i < opt.nreg; i++) {
+            struct replay_totals *x = &tot[i];
+            int idle = opt.idle >= 0 ? opt.idle : opt.reg[i] == REPLAY_STATIC;
+            fprintf(stderr, "%s: %-9s %-5s %8ld %8ld %8.2f%% %15.1f %10.3f %8.2f", slk_progname,
+                    replay_regime_name(opt.reg[i]), idle ? "fair" : "none", x->runs, x->missed,
+                    x->runs ? 100.0 * (double)x->missed / (double)x->runs : 0.0, x->peak_cores,
+                    x->reserved_core_s > 0 ? x->used_core_s / x->reserved_core_s : 0.0, elapsed[i]);
+            if (opt.reg[i] == REPLAY_PLAN_DRA)
+                fprintf(stderr, "  (dra: %llu extended, %llu renewed, %llu refused)",
+                        (unsigned long long)x->dra.extended, (unsigned long long)x->dra.renewed,
+                        (unsigned long long)(x->dra.refused_full + x->dra.refused_nocap));
+            fputc('\n', stderr);
+        }
+    }
+out:
+    plan_free(p);
+    replay_set_free(&set);
+    keyset_free(job_names);
+    return slk_finish(st);
+}

@@ -1,0 +1,381 @@
+/* reprov — a streaming re-provisioning controller: reads live per-job samples
+ * in time order and writes allocation decisions as soon as they are made.
+ *
+ *   reprov --policy dra --plan PLAN --capacity cores=N,mem=M [OPTION...] [SAMPLES]
+ *   reprov --policy jockey [--table FILE | --amdahl S,P] --deadline DUR [OPTION...] [SAMPLES]
+ *   reprov --build-table [OPTION...] [HISTORY]
+ *
+ * dra: Morpheus §7 (lib/dra); jockey: the Jockey control loop (lib/jockey).
+ * Output rows t,job,policy,old_alloc,new_alloc,until,reason, flushed one by
+ * one (`tail -f samples.csv | reprov ...` sees each decision at once).
+ */
+#include "cli.h"
+#include "csvio.h"
+#include "diag.h"
+#include "dra.h"
+#include "jockey.h"
+#include "outfile.h"
+#include "parse.h"
+#include "plan.h"
+
+#include <argp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum policy { POL_DRA = 0, POL_JOCKEY };
+
+static struct {
+    const char *input, *plan, *table, *utility;
+    enum policy policy;
+    int have_policy, build;
+    double cap_cores, cap_mem;
+    int have_cap;
+    struct dra_opts dra;
+    struct jockey_opts jk;
+    int have_amdahl, have_deadline;
+} opt;
+
+enum { OPT_POLICY = 1, OPT_PLAN, OPT_CAP, OPT_GRANT, OPT_WINDOW, OPT_RHO, OPT_TABLE, OPT_BUILD, OPT_AMDAHL,
+       OPT_DEADLINE, OPT_PENALTY, OPT_UTILITY, OPT_SLACK, OPT_ALPHA, OPT_DEADZONE, OPT_MINA, OPT_MAXA,
+       OPT_GRID, OPT_INTERVAL };
+
+static const struct argp_option options[] = {
+    {"policy", OPT_POLICY, "NAME", 0, "dra (Morpheus) or jockey (default dra)", 1},
+    {0, 0, 0, 0, "DRA (--policy dra; samples job,t,used[,pending]):", 2},
+    {"plan", OPT_PLAN, "FILE", 0, "The reservation plan (lcmpack); required", 2},
+    {"capacity", OPT_CAP, "cores=N,mem=M", 0, "Cluster capacity the plan is checked against (mem in MB); "
+                                              "required", 2},
+    {"grant", OPT_GRANT, "DUR", 0, "An extension lasts DUR, then the DRA re-evaluates (default 60s)", 2},
+    {"window", OPT_WINDOW, "DUR", 0, "Recent window of the skyline whose max allocation is scaled (default 120s)",
+     2},
+    {"rho", OPT_RHO, "X", 0, "Extra containers at most X times that max (default 2)", 2},
+    {0, 0, 0, 0, "Jockey (--policy jockey; samples job,t,progress|completed+total,alloc):", 3},
+    {"table", OPT_TABLE, "FILE", 0, "Remaining-time table [job,]progress,alloc,remaining (seconds); the "
+                                    "allocations in it are the candidates", 3},
+    {"amdahl", OPT_AMDAHL, "S,P", 0, "Amdahl model instead: remaining = (1-p)(S + P/a) seconds, S the critical "
+                                     "path and P the total work of a whole run (container-seconds)", 3},
+    {"deadline", OPT_DEADLINE, "DUR", 0, "Deadline after the job's first sample (utility 1 before, -penalty "
+                                         "after); required unless --utility", 3},
+    {"penalty", OPT_PENALTY, "X", 0, "Utility of missing the deadline is -X (default 1)", 3},
+    {"utility", OPT_UTILITY, "FILE", 0, "Piecewise-linear utility [job,]t,utility of the completion time t after "
+                                        "the first sample (non-increasing; replaces --deadline)", 3},
+    {"slack", OPT_SLACK, "X", 0, "Predictions are multiplied by X >= 1 (default 1.2)", 3},
+    {"alpha", OPT_ALPHA, "X", 0, "Hysteresis: A_t = A_t-1 + X (A_r - A_t-1), X in (0,1] (default 0.5)", 3},
+    {"dead-zone", OPT_DEADZONE, "X", 0, "No change while |A_t - A_t-1| < X * A_t-1 (default 0.1)", 3},
+    {"min-alloc", OPT_MINA, "N", 0, "Smallest allocation (default 1)", 3},
+    {"max-alloc", OPT_MAXA, "N", 0, "Largest allocation (default 1000; a table: its largest)", 3},
+    {"interval", OPT_INTERVAL, "DUR", 0, "At most one decision per job per DUR (default 0: every sample)", 3},
+    {0, 0, 0, 0, "Building a table (--build-table; history job,run,t,progress,alloc):", 4},
+    {"build-table", OPT_BUILD, 0, 0, "Read past runs and write the table job,progress,alloc,remaining", 4},
+    {"grid", OPT_GRID, "X", 0, "Progress points every X (default 0.01)", 4},
+    {0}};
+
+struct kvctx {
+    double cores, mem;
+    int has_c, has_m, bad;
+};
+
+static int kv_cb(const char *k, const char *v, void *ctx)
+{
+    struct kvctx *c = ctx;
+    double x;
+    if (parse_double(v, &x, 0) < 0 || !(x > 0) || !isfinite(x))
+        return c->bad = 1, -1;
+    if (!strcmp(k, "cores"))
+        c->cores = x, c->has_c = 1;
+    else if (!strcmp(k, "mem") || !strcmp(k, "mem_mb"))
+        c->mem = x, c->has_m = 1;
+    else
+        return c->bad = 1, -1;
+    return 0;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+    switch (key) {
+    case OPT_POLICY:
+        if (!strcmp(arg, "dra"))
+            opt.policy = POL_DRA;
+        else if (!strcmp(arg, "jockey"))
+            opt.policy = POL_JOCKEY;
+        else
+            argp_error(st, "invalid value for --policy: '%s' (dra or jockey)", arg);
+        opt.have_policy = 1;
+        break;
+    case OPT_PLAN: opt.plan = arg; break;
+    case OPT_CAP: {
+        struct kvctx c = {0};
+        char *s = xstrdup(arg);
+        int rc = parse_kv_list(s, kv_cb, &c);
+        free(s);
+        if (rc < 0 || !c.has_c || !c.has_m)
+            argp_error(st, "invalid value for --capacity: '%s' (want cores=N,mem=M with positive numbers)", arg);
+        opt.cap_cores = c.cores;
+        opt.cap_mem = c.mem;
+        opt.have_cap = 1;
+        break;
+    }
+    case OPT_GRANT: opt.dra.grant = cli_duration(st, "grant", arg, 1); break;
+    case OPT_WINDOW: opt.dra.window = cli_duration(st, "window", arg, 0); break;
+    case OPT_RHO: opt.dra.rho = cli_double(st, "rho", arg, 0, 1e6); break;
+    case OPT_TABLE: opt.table = arg; break;
+    case OPT_AMDAHL: {
+        char *s = xstrdup(arg), *comma = strchr(s, ',');
+        double a, b;
+        if (!comma || (*comma = 0, parse_double(s, &a, 0) < 0) || parse_double(comma + 1, &b, 0) < 0 || a < 0 ||
+            !(b > 0))
+            argp_error(st, "invalid value for --amdahl: '%s' (want S,P: S >= 0 and P > 0 seconds)", arg);
+        free(s);
+        opt.jk.serial = a;
+        opt.jk.parallel = b;
+        opt.have_amdahl = 1;
+        break;
+    }
+    case OPT_DEADLINE: opt.jk.deadline = cli_duration(st, "deadline", arg, 1); opt.have_deadline = 1; break;
+    case OPT_PENALTY: opt.jk.penalty = cli_double(st, "penalty", arg, 0, 1e300); break;
+    case OPT_UTILITY: opt.utility = arg; break;
+    case OPT_SLACK: opt.jk.slack = cli_double(st, "slack", arg, 1, 1e6); break;
+    case OPT_ALPHA: opt.jk.alpha = cli_double(st, "alpha", arg, 1e-9, 1); break;
+    case OPT_DEADZONE: opt.jk.dead_zone = cli_double(st, "dead-zone", arg, 0, 1e6); break;
+    case OPT_MINA: opt.jk.min_alloc = (double)cli_int(st, "min-alloc", arg, 1, 100000000); break;
+    case OPT_MAXA: opt.jk.max_alloc = (double)cli_int(st, "max-alloc", arg, 1, 100000000); break;
+    case OPT_INTERVAL: opt.jk.interval = cli_duration(st, "interval", arg, 0); break;
+    case OPT_BUILD: opt.build = 1; break;
+    case OPT_GRID: opt.jk.grid = cli_double(st, "grid", arg, 1e-6, 1); break;
+    case ARGP_KEY_ARG:
+        if (opt.input)
+            argp_error(st, "one SAMPLES file only (got '%s' and '%s')", opt.input, arg);
+        opt.input = arg;
+        break;
+    case ARGP_KEY_END:
+        if (opt.build) {
+            if (opt.have_policy || opt.plan || opt.table)
+                argp_error(st, "--build-table reads run history only (no --policy, --plan or --table)");
+            break;
+        }
+        if (opt.policy == POL_DRA) {
+            if (!opt.plan)
+                argp_error(st, "--policy dra needs --plan FILE (the reservations to extend)");
+            if (!opt.have_cap)
+                argp_error(st, "--policy dra needs --capacity cores=N,mem=M (what the plan may use)");
+            if (opt.table || opt.have_amdahl || opt.have_deadline || opt.utility)
+                argp_error(st, "--table, --amdahl, --deadline and --utility go with --policy jockey");
+        } else {
+            if (opt.plan)
+                argp_error(st, "--plan goes with --policy dra");
+            if (!opt.table == !opt.have_amdahl)
+                argp_error(st, "--policy jockey needs one remaining-time model: --table FILE or --amdahl S,P");
+            if (!opt.have_deadline && !opt.utility)
+                argp_error(st, "--policy jockey needs --deadline DUR or --utility FILE");
+            if (opt.have_deadline && opt.utility)
+                argp_error(st, "--deadline and --utility exclude each other");
+            if (opt.jk.min_alloc > opt.jk.max_alloc)
+                argp_error(st, "--min-alloc %g is above --max-alloc %g", opt.jk.min_alloc, opt.jk.max_alloc);
+        }
+        break;
+    default: return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+/* ---- output ------------------------------------------------------------------------ */
+
+static csvw *w;
+static FILE *wfp;
+static uint64_t nrows_out;
+
+static void emit(double t, const char *job, const char *policy, double old_alloc, double new_alloc, double until,
+                 const char *reason)
+{
+    csvw_num(w, t);
+    csvw_str(w, job);
+    csvw_str(w, policy);
+    csvw_num(w, old_alloc);
+    csvw_num(w, new_alloc);
+    csvw_num(w, until);
+    csvw_str(w, reason);
+    csvw_end(w);
+    fflush(wfp); /* a decision is acted on now, not when a buffer fills */
+    nrows_out++;
+}
+
+/* ---- DRA --------------------------------------------------------------------------- */
+
+static int run_dra(csvr *r, plan *p)
+{
+    int st;
+    int cj = csvr_require(r, "job"), ct = csvr_require(r, "t"), cu = csvr_require(r, "used"),
+        cp = csvr_col(r, "pending");
+    if (cj < 0 || ct < 0 || cu < 0)
+        return SLK_EDATA;
+    dra *d = dra_new(p, &opt.dra);
+    double last_t = -INFINITY;
+    struct dra_decision dec;
+    double t0 = slk_now();
+    while (csvr_next(r) > 0) {
+        const char *job = csvr_field(r, cj);
+        double t, used, pending = 0;
+        if (!job) {
+            csvr_fail(r, "column 'job': missing value");
+            break;
+        }
+        if (csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 ||
+            csvr_get_double(r, cu, &used, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+            (cp >= 0 && csvr_get_double(r, cp, &pending, CSVR_NONNEG) < 0))
+            break;
+        if (t < last_t) {
+            csvr_fail(r, "t %.17g is before the previous sample's %.17g: samples must come in time order", t, last_t);
+            break;
+        }
+        if (used > 1e12 || pending > 1e12) {
+            csvr_fail(r, "used + pending %g is too large", used + pending);
+            break;
+        }
+        last_t = t;
+        if (dra_sample(d, job, t, used, pending, &dec))
+            emit(t, job, "dra", (double)dec.old_alloc, (double)dec.new_alloc, dec.until, dec.reason);
+    }
+    st = csvr_status(r);
+    struct dra_stats s;
+    dra_get_stats(d, &s);
+    dra_free(d);
+    if (!slk_opt.quiet) {
+        double el = slk_now() - t0;
+        fprintf(stderr,
+                "%s: dra: %llu samples (%llu of jobs without a reservation, ignored); %llu triggers: %llu extended, "
+                "%llu renewed, %llu refused (plan full), %llu refused (no recent allocation); %.0f extra "
+                "container-seconds granted; %.0f samples/s\n",
+                slk_progname, (unsigned long long)s.samples, (unsigned long long)s.noplan,
+                (unsigned long long)s.triggers, (unsigned long long)s.extended, (unsigned long long)s.renewed,
+                (unsigned long long)s.refused_full, (unsigned long long)s.refused_nocap, s.extra_container_s,
+                el > 0 ? (double)s.samples / el : 0.0);
+    }
+    return st;
+}
+
+/* ---- Jockey ------------------------------------------------------------------------ */
+
+static int run_jockey(csvr *r, jockey *jk)
+{
+    int st;
+    int cj = csvr_require(r, "job"), ct = csvr_require(r, "t"), ca = csvr_require(r, "alloc");
+    int cp = csvr_col(r, "progress"), cc = csvr_col(r, "completed"), cn = csvr_col(r, "total");
+    if (cj < 0 || ct < 0 || ca < 0)
+        return SLK_EDATA;
+    if (cp < 0 && (cc < 0 || cn < 0)) {
+        slk_error_at(csvr_path(r), 1, "missing column 'progress' (or the columns 'completed' and 'total')");
+        return SLK_EDATA;
+    }
+    double last_t = -INFINITY;
+    struct jockey_decision dec;
+    double t0 = slk_now();
+    while (csvr_next(r) > 0) {
+        const char *job = csvr_field(r, cj);
+        double t, alloc, prog;
+        if (!job) {
+            csvr_fail(r, "column 'job': missing value");
+            break;
+        }
+        if (csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 ||
+            csvr_get_double(r, ca, &alloc, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            break;
+        if (cp >= 0) {
+            if (csvr_get_double(r, cp, &prog, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+                break;
+        } else {
+            char why[160];
+            if (jockey_progress(csvr_field(r, cc), csvr_field(r, cn), &prog, why, sizeof why) < 0) {
+                csvr_fail(r, "%s", why);
+                break;
+            }
+        }
+        if (prog > 1) {
+            csvr_fail(r, "column 'progress': %g is above 1 (a fraction of the work)", prog);
+            break;
+        }
+        if (t < last_t) {
+            csvr_fail(r, "t %.17g is before the previous sample's %.17g: samples must come in time order", t, last_t);
+            break;
+        }
+        last_t = t;
+        if (jockey_sample(jk, job, t, prog, alloc, &dec))
+            emit(t, job, "jockey", dec.old_alloc, dec.new_alloc, dec.until, dec.reason);
+    }
+    st = csvr_status(r);
+    struct jockey_stats s;
+    jockey_get_stats(jk, &s);
+    if (!slk_opt.quiet) {
+        double el = slk_now() - t0;
+        fprintf(stderr,
+                "%s: jockey: %llu samples of %llu jobs; %llu decisions (%llu held by the dead zone, %llu jobs "
+                "without a model); %.0f samples/s\n",
+                slk_progname, (unsigned long long)s.samples, (unsigned long long)s.jobs,
+                (unsigned long long)s.changes, (unsigned long long)s.dead_zone, (unsigned long long)s.nomodel,
+                el > 0 ? (double)s.samples / el : 0.0);
+    }
+    return st;
+}
+
+int main(int argc, char **argv)
+{
+    slk_init("reprov");
+    dra_opts_default(&opt.dra);
+    jockey_opts_default(&opt.jk);
+    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {
+        options, parse_opt, "[SAMPLES]",
+        "Re-provision running jobs from a live stream of samples (in time order), writing each decision at once: "
+        "--policy dra extends a job's reservation when its demand exceeds the plan (Morpheus DRA); --policy "
+        "jockey picks the smallest allocation that maximizes the utility of the predicted completion time "
+        "(Jockey).  Output: t,job,policy,old_alloc,new_alloc,until,reason.  Exit status: 0 done, 64 usage, "
+        "65 bad input, plan or table, 66 missing file, 73/74 output errors."
+        "\vExamples:\n"
+        "  tail -f telemetry.csv | reprov --policy dra --plan plan.csv --capacity cores=2000,mem=8192000\n"
+        "  reprov --policy jockey --table remaining.csv --deadline 60m progress.csv\n"
+        "  reprov --policy jockey --amdahl 300,36000 --deadline 1h --slack 1.2 progress.csv\n"
+        "  reprov --build-table history.csv > remaining.csv",
+        kids, NULL, NULL};
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+
+    int st;
+    if (opt.build) {
+        outf *o = outf_open(slk_opt.output, &st);
+        if (!o)
+            return slk_finish(st);
+        st = jockey_build_table(opt.input, &opt.jk, outf_fp(o));
+        return slk_finish(outf_finish(o, st));
+    }
+    /* the model first: a bad plan or table fails before any input is read */
+    plan *p = NULL;
+    jockey *jk = NULL;
+    if (opt.policy == POL_DRA) {
+        st = plan_read(opt.plan, &p);
+        if (st == SLK_OK && plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
+            st = SLK_EUSAGE;
+    } else {
+        st = jockey_new(&opt.jk, opt.table, opt.utility, &jk);
+    }
+    csvr *r = st == SLK_OK ? csvr_open_stream(opt.input, 0, &st) : NULL;
+    outf *o = r ? outf_open(slk_opt.output, &st) : NULL;
+    if (!o) {
+        csvr_close(r);
+        plan_free(p);
+        jockey_free(jk);
+        return slk_finish(st);
+    }
+    wfp = outf_fp(o);
+    w = csvw_new(wfp);
+    static const char *const cols[] = {"t", "job", "policy", "old_alloc", "new_alloc", "until", "reason", NULL};
+    csvw_header(w, cols);
+    fflush(wfp);
+    st = opt.policy == POL_DRA ? run_dra(r, p) : run_jockey(r, jk);
+    plan_free(p);
+    jockey_free(jk);
+    if (csvw_error(w) && st == SLK_OK)
+        st = SLK_EIO;
+    csvw_free(w);
+    csvr_close(r);
+    return slk_finish(outf_finish(o, st));
+}

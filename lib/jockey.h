@@ -1,0 +1,93 @@
+/* jockey — the Jockey control loop (Ferguson et al., EuroSys 2012), the data
+ * plane of `reprov --policy jockey`.
+ *
+ * MODEL.  For a running job at progress p (fraction of its work done) that
+ * has run t_r seconds since its first sample, a remaining-time model C(p, a)
+ * predicts the seconds left at allocation a, either
+ *   - a table of (progress, alloc, remaining) rows, per job or for all jobs:
+ *     linear in p between rows of the same alloc, the first row's value
+ *     below it, scaled by (1-p)/(1-p_last) above the last; the candidate
+ *     allocations are the table's own (within --min/--max-alloc); or
+ *   - Amdahl: C(p, a) = (1 - p) (S + P / a), S the critical path and P the
+ *     total work of a whole run; candidates min_alloc .. max_alloc.
+ * A utility U of the completion time t_r + slack * C(p, a) (seconds after the
+ * first sample) is either 1 up to the deadline and -penalty after it, or a
+ * piecewise-linear curve (t, utility) that must be non-increasing.  Each
+ * decision takes  A_r = the smallest a with U_a = max_b U_b, then
+ *   hysteresis  A_t = A_t-1 + alpha (A_r - A_t-1)   (A_0 = the sample's alloc)
+ *   dead zone   no change while |A_t - A_t-1| < dead_zone * A_t-1,
+ * and reports ceil(A_t) when it differs from the allocation in force.  With
+ * a flat penalty a job that cannot make its deadline at any allocation falls
+ * back to the smallest one (every allocation has the same utility); a
+ * decreasing --utility curve keeps pushing it instead.
+ *
+ * OWNERSHIP.  A jockey owns its tables, curves and per-job state.  Loading
+ * functions print "tool: FILE:LINE: why" and return an exit status (diag.h).
+ */
+#ifndef SLOKIT_JOCKEY_H
+#define SLOKIT_JOCKEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct jockey_opts {
+    double deadline;        /* seconds after the first sample (0: use a utility file) */
+    double penalty;         /* utility after the deadline is -penalty (default 1) */
+    double slack;           /* predictions are multiplied by this (>= 1, default 1.2) */
+    double alpha;           /* hysteresis gain in (0, 1] (default 0.5) */
+    double dead_zone;       /* relative dead zone (default 0.1) */
+    double min_alloc, max_alloc; /* candidate range (default 1 .. 1000) */
+    double interval;        /* at most one decision per job per interval seconds (default 0) */
+    double serial, parallel;/* Amdahl S and P (parallel > 0 selects Amdahl) */
+    double grid;            /* --build-table: progress step (default 0.01) */
+};
+
+/* jockey_opts_default: the defaults above. */
+void jockey_opts_default(struct jockey_opts *o);
+
+struct jockey_decision {
+    double old_alloc, new_alloc;    /* integers (containers/tokens) */
+    double until;                   /* next evaluation (t + interval), NaN when interval is 0 */
+    double target;                  /* A_r before hysteresis */
+    char reason[200];
+};
+
+struct jockey_stats {
+    uint64_t samples, jobs, changes, dead_zone, nomodel;
+};
+
+typedef struct jockey jockey;
+
+/* jockey_new: a controller with options o, the table file (NULL with
+ * Amdahl) and the utility file (NULL with a deadline).  Returns SLK_OK with
+ * *out set, or prints the problem and returns SLK_EDATA/SLK_ENOINPUT. */
+int jockey_new(const struct jockey_opts *o, const char *table, const char *utility, jockey **out);
+void jockey_free(jockey *j);
+
+/* jockey_sample: one sample (t non-decreasing across calls; 0 <= p <= 1;
+ * alloc >= 0, the allocation the job has now).  Returns 1 when the
+ * allocation changes (*out filled), 0 otherwise. */
+int jockey_sample(jockey *j, const char *job, double t, double p, double alloc, struct jockey_decision *out);
+
+/* jockey_predict: C(p, a) for job under the loaded model (NaN: no model). */
+double jockey_predict(const jockey *j, const char *job, double p, double a);
+
+void jockey_get_stats(const jockey *j, struct jockey_stats *s);
+
+/* jockey_progress: the progress indicator from per-stage completed and total
+ * task counts, each a number or a ';'-separated list of one per stage:
+ * sum(completed) / sum(total).  Returns 0, or -1 with a message in why. */
+int jockey_progress(const char *completed, const char *total, double *p, char *why, size_t whylen);
+
+/* jockey_build_table: read run history (path or "-": rows job,run,t,
+ * progress,alloc, grouped by run, t increasing, progress non-decreasing)
+ * and write the table job,progress,alloc,remaining to fp: for each job and
+ * allocation (a run's mean alloc, rounded), at progress 0, grid, 2 grid, ...
+ * below 1, the median over its runs of (run end - time the run reached that
+ * progress, interpolated).  The run ends at its first sample with progress 1;
+ * runs that never get there are skipped (counted on stderr).  Returns an
+ * exit status. */
+int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp);
+
+#endif

@@ -1,0 +1,73 @@
+# replay: what-if replay of recorded runs (tests/data/replay).  The plan is
+# written from plan.spec by tests/check/replay_plan.py; every expected value
+# below is worked by hand.
+D="$ROOT/tests/data/replay"
+T0=1767571200
+R="replay -q --slo $D/slo.csv --plan $D/plan.csv --provisioned $D/prov.csv --capacity cores=4,mem=100000"
+
+# One run of A (period 1h, deadline 600 s after the hour) using 2,1,2,2
+# containers in its 4 minutes.  The plan reserves 2 containers at 0-180 s of
+# every hour; A is provisioned 1 container; the cluster has 4 cores.
+#  static (idle fair): alone on the cluster, the idle 3 cores cover its demand:
+#    done at the end of its 4th step, 240 s: met; nothing over or under.
+#  plan: steps 0-2 served (step 1 wastes 1 container: over 60 c*s); step 3
+#    has no reservation: 2 containers of debt (under 120 c*s), served only by
+#    the next hour's reservation at 3600 s: finish 3660 s > 600 s: missed.
+#  plan+dra: at step 3 demand 2 > plan 0, R = max plan over [60, 180] = 2,
+#    cap 4: extended by 2 -> done at 240 s: met (over 60, under 0).
+t "hand: static, plan, plan+dra" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+static,A,A-1,$T0,$((T0+600)),$((T0+240)),1,0,0
+plan,A,A-1,$T0,$((T0+600)),$((T0+3660)),0,60,120
+plan+dra,A,A-1,$T0,$((T0+600)),$((T0+240)),1,60,0" '' $R "$D/one.csv"
+#  static without idle sharing (the paper's worst case): 1 container a step:
+#    debts 1,1,2,3 -> under 180 c*s at the skyline's end; the 3 left drain in
+#    3 more steps: finish 420 s, still met.
+t "hand: static --idle none" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+static,A,A-1,$T0,$((T0+600)),$((T0+420)),1,0,180" '' $R --regime static --idle none "$D/one.csv"
+
+# Fair sharing: at 2h, A (provisioned 1) wants 4 containers and B
+# (provisioned 0) wants 2, one step each, on 4 cores.  A's guarantee leaves 3
+# idle cores, shared max-min: 1.5 each -> A has 2.5 of 4 (debt 1.5), B 1.5 of
+# 2 (debt 0.5); next step both debts fit: both finish at 2h + 120 s.
+# Under the plan, A gets its 2 reserved containers twice (finish 2h + 120 s,
+# under 120) and B, with no reservation, never runs: unfinished, missed.
+# X's SLO is not actionable: not replayed.
+t "hand: max-min fair share of idle; job without reservation" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+static,A,A-2,$((T0+7200)),$((T0+7800)),$((T0+7320)),1,0,90
+static,B,B-1,$((T0+7200)),$((T0+7800)),$((T0+7320)),1,0,30
+plan,A,A-2,$((T0+7200)),$((T0+7800)),$((T0+7320)),1,0,120
+plan,B,B-1,$((T0+7200)),$((T0+7800)),,0,0,120" '' $R --regime static,plan "$D/fair.csv"
+
+# Totals: plan footprint = the plan's peak (2 cores); static = 1 provisioned
+# container; plan utilization = 7 used of 8 reserved container-steps.
+$R --summary "$TMP/sum.csv" "$D/one.csv" > /dev/null
+t "summary: totals per regime" 0 '' \
+'regime,idle,runs,met,missed,unfinished,violation_rate,footprint_cores,footprint_mem_mb,utilization
+static,fair,1,1,0,0,0,1,1024,1.75
+plan,none,1,0,1,0,1,2,2048,0.875
+plan+dra,none,1,1,0,0,0,2,2048,0.875' '' cut -d, -f1-10 "$TMP/sum.csv"
+t "--from/--until select runs" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+static,A,A-2,$((T0+7200)),$((T0+7800)),$((T0+7320)),1,0,90
+static,B,B-1,$((T0+7200)),$((T0+7800)),$((T0+7320)),1,0,30" '' $R --regime static --from $((T0+3600)) "$D/fair.csv" "--until=$((T0+9000))"
+t "same result from stdin" 0 "@$D/one.csv" '*' '' $R
+
+# errors
+t "needs --slo" 64 '' '' "--slo FILE is required" replay --capacity cores=1,mem=1
+t "needs --capacity" 64 '' '' "--capacity cores=N,mem=M is required" replay --slo "$D/slo.csv"
+t "static needs --provisioned" 64 '' '' "the static regime needs --provisioned" replay --slo "$D/slo.csv" --capacity cores=1,mem=1
+t "plan needs --plan" 64 '' '' "the plan regime needs --plan" replay --slo "$D/slo.csv" --capacity cores=1,mem=1 --regime plan
+t "bad regime" 64 '' '' "invalid value for --regime: 'dynamic'" replay --slo "$D/slo.csv" --capacity cores=1,mem=1 --regime dynamic
+t "bad --idle" 64 '' '' "invalid value for --idle" replay --slo "$D/slo.csv" --capacity cores=1,mem=1 --idle some
+t "run not grouped" 65 $'job,run,t,containers\nA,a1,0,1\nA,a2,0,1\nA,a1,60,1\n' '*' "<stdin>:4: run 'a1' comes back" $R
+t "t not increasing" 65 $'job,run,t,containers\nA,a1,60,1\nA,a1,0,1\n' '*' "<stdin>:3: run 'a1': t 0 not after" $R
+t "negative containers" 65 $'job,run,t,containers\nA,a1,60,-1\n' '*' "<stdin>:2:" $R
+t "huge containers" 65 $'job,run,t,containers\nA,a1,60,1e300\n' '*' "<stdin>:2: column 'containers'" $R
+t "missing provisioned row" 65 $'job,run,t,containers\nB,b1,60,1\n' '*' "job 'B' has no provisioned row" \
+    sh -c "printf 'job,provisioned\nA,1\n' > '$TMP/p.csv'; replay --slo '$D/slo.csv' --provisioned '$TMP/p.csv' --capacity cores=1,mem=1 --regime static"
+t "bad SLO window" 65 $'job,run,t,containers\n' '*' "is not inside one period" \
+    sh -c "printf 'job,period,a,d\nA,60,0,600\n' > '$TMP/s.csv'; replay --slo '$TMP/s.csv' --provisioned '$D/prov.csv' --capacity cores=1,mem=1"
+t "missing SLO file" 66 '' '*' "cannot open" replay --slo "$TMP/none.csv" --provisioned "$D/prov.csv" --capacity cores=1,mem=1

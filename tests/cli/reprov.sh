@@ -1,0 +1,128 @@
+# reprov: streaming re-provisioning (tests/data/reprov).  Plans are written by
+# tests/check/replay_plan.py from hand-made specs (independent CRC writer), so
+# every expected decision below is worked by hand from the spec.
+D="$ROOT/tests/data/reprov"
+T0=1767571200
+CAP="--capacity cores=3000,mem=1e9"
+cut5() { cut -d, -f1-5 "$@"; }
+
+# --- DRA (plan.spec: job S plans 500 containers at 0-120 s, 1000 at 120-240 s
+# of every hour, nothing after: a straggling Red stage).
+# t=240: used 1000 + pending 1500 = 2500 > planned 0; R = max plan over
+#   [120, 240] = 1000, rho 2: cap 2000 -> extended by exactly 2000 until 300.
+# t=270: extension in force, no decision.
+# t=300: it lapsed; demand 900 > 0; cap still 2000 (step 180 holds 1000):
+#   renewed with 900 only (never beyond the ask).
+# t=360: no demand.  t=420: demand 100 but nothing planned in [300, 420]: refused.
+# X has no reservation: ignored.
+reprov $CAP --plan "$D/plan.csv" "$D/straggler.csv" > "$TMP/dra.csv" 2> "$TMP/dra.err"
+t "dra: straggler extended by the capped amount, renewed within the ask, refused without recent plan" 0 '' \
+"t,job,policy,old_alloc,new_alloc,until
+$((T0+240)),S,dra,0,2000,$((T0+300))
+$((T0+300)),S,dra,2000,900,$((T0+360))
+$((T0+420)),S,dra,0,0,$((T0+480))" '' cut -d, -f1-6 "$TMP/dra.csv"
+t "dra: reasons say capped / within / refused" 0 '' \
+'extend: demand 2500 > planned 0; extra 2000 capped at rho*max recent 2000
+renew: demand 900 > planned 0; extra 900 within rho*max recent 2000
+"refused: demand 100 > planned 0, but no planned allocation in the last 120 s to scale"' '' \
+    awk -F, 'NR > 1 { sub(/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,/, ""); print }' "$TMP/dra.csv"
+t "dra: summary counts" 0 '' '*' '' grep -q '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 1 renewed, 0 refused (plan full), 1 refused (no recent allocation); 174000 extra container-seconds' "$TMP/dra.err"
+
+# full.spec adds job F with 2000 containers at 240-360 s: capacity 3000 leaves
+# room for 1000 < 2000 -> refused at 240; held at 270; refused again at 300.
+t "dra: refusal when the plan is full" 0 "@$D/full_stream.csv" \
+"t,job,policy,old_alloc,new_alloc,until,reason
+$((T0+240)),S,dra,0,0,$((T0+300)),refused: plan full: 2000 more containers do not fit at offset 240 s (room for 1000)
+$((T0+300)),S,dra,0,0,$((T0+360)),refused: plan full: 2000 more containers do not fit at offset 300 s (room for 1000)" '' \
+    reprov -q $CAP --plan "$D/full.csv"
+# with a larger cluster the same stream is granted (2000 fits in 5000 - 2000)
+t "dra: same stream fits a larger cluster" 0 "@$D/full_stream.csv" \
+"t,job,policy,old_alloc,new_alloc
+$((T0+240)),S,dra,0,2000
+$((T0+300)),S,dra,2000,2000" '' sh -c "reprov -q --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-5"
+# rho and window are honoured: rho 0.5 caps at 500; window 0 sees only the current step (0): refused
+t "dra: --rho 0.5" 0 "@$D/full_stream.csv" \
+"t,job,policy,old_alloc,new_alloc
+$((T0+240)),S,dra,0,500" '' sh -c "reprov -q --rho 0.5 --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-5 | head -2"
+t "dra: --grant 2m holds the extension" 0 "@$D/full_stream.csv" \
+"t,job,policy,old_alloc,new_alloc,until
+$((T0+240)),S,dra,0,2000,$((T0+360))" '' sh -c "reprov -q --grant 2m --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-6"
+
+# --- streaming: a decision must come out while the input is still open
+mkfifo "$TMP/fifo"
+( reprov -q $CAP --plan "$D/plan.csv" < "$TMP/fifo" > "$TMP/live.csv" 2>&1 ) &
+RP=$!
+exec 3> "$TMP/fifo"
+printf 'job,t,used,pending\nS,%s,1000,1500\n' $((T0+240)) >&3
+for i in $(seq 1 200); do [ "$(wc -l < "$TMP/live.csv")" -ge 2 ] && break; sleep 0.1; done
+live=$(wc -l < "$TMP/live.csv")
+exec 3>&-
+wait $RP
+t "dra: line-buffered (decision before end of input)" 0 '' '2' '' echo "$live"
+
+# --- errors
+t "dra: needs --plan" 64 '' '' "needs --plan FILE" reprov $CAP
+t "dra: needs --capacity" 64 '' '' "needs --capacity" reprov --plan "$D/plan.csv"
+t "dra: bad policy" 64 '' '' "invalid value for --policy: 'foo'" reprov --policy foo
+t "dra: time order" 65 $'job,t,used\nS,100,1\nS,50,1\n' '*' "<stdin>:3: t 50 is before the previous sample's 100" reprov $CAP --plan "$D/plan.csv"
+t "dra: negative used" 65 $'job,t,used\nS,100,-1\n' '*' "<stdin>:2:" reprov $CAP --plan "$D/plan.csv"
+t "dra: nan used" 65 $'job,t,used\nS,100,nan\n' '*' "<stdin>:2:" reprov $CAP --plan "$D/plan.csv"
+t "dra: missing column" 65 $'job,t\nS,1\n' '*' "missing required column 'used'" reprov $CAP --plan "$D/plan.csv"
+t "dra: edited plan refused" 65 '' '*' "reprov:" sh -c "sed 's/,1000,1,1024/,1001,1,1024/' '$D/plan.csv' > '$TMP/bad.csv'; reprov $CAP --plan '$TMP/bad.csv' < /dev/null"
+t "dra: missing plan file" 66 '' '*' "cannot open" reprov $CAP --plan "$TMP/nope.csv"
+
+# --- Jockey: the slides' worked example.  Table (slides.csv) at 10/20/30
+# nodes; deadline 60 min after the first sample, so at 1% (10 min elapsed)
+# 50 min are left: 10 nodes need 60 (late), 20 need 40 -> 20; at 3% (20 min)
+# 40 left: 20 need 37 -> stays 20; at 5% (30 min) 30 left: 20 need 34, 30
+# need 20 -> 30.  Slack 1, no hysteresis, no dead zone.
+JK="--policy jockey --table $D/slides.csv --slack 1"
+t "jockey: slides 1%/50min -> 20, 3%/40min -> 20, 5%/30min -> 30" 0 "@$D/slides_stream.csv" \
+"t,job,policy,old_alloc,new_alloc
+$((T0+600)),J,jockey,10,20
+$((T0+1800)),J,jockey,20,30" '' sh -c "reprov -q $JK --deadline 60m --alpha 1 --dead-zone 0 | cut -d, -f1-5"
+# every progress row 1%..5% against deadlines 50/40/30 min (15 jobs at 0 s
+# elapsed), checked against the table by an awk checker
+reprov -q $JK --utility "$D/cases_utility.csv" --alpha 1 --dead-zone 0 "$D/cases.csv" > "$TMP/cases.out"
+tcheck "jockey: 15 slide cases match the table" awk -f "$ROOT/tests/check/reprov_jockey_cases.awk" "$D/slides.csv" "$TMP/cases.out"
+# hysteresis alpha 0.5: 10 + .5(20-10) = 15; 15 + .5(20-15) = 17.5 -> 18; 17.5 + .5(30-17.5) = 23.75 -> 24
+t "jockey: hysteresis" 0 "@$D/slides_stream.csv" \
+"t,job,policy,old_alloc,new_alloc
+$((T0+600)),J,jockey,10,15
+$((T0+1200)),J,jockey,15,18
+$((T0+1800)),J,jockey,18,24" '' sh -c "reprov -q $JK --deadline 60m --alpha 0.5 --dead-zone 0 | cut -d, -f1-5"
+# dead zone 0.6: 10 -> 20 passes (|10| >= 6); 20 -> 30 is held (|10| < 12)
+t "jockey: dead zone holds a small change" 0 "@$D/slides_stream.csv" \
+"t,job,policy,old_alloc,new_alloc
+$((T0+600)),J,jockey,10,20" '' sh -c "reprov -q $JK --deadline 60m --alpha 1 --dead-zone 0.6 | cut -d, -f1-5"
+# slack 1.2: at 0% (the 1% row), 10 nodes predict 60*1.2 = 72 > 60 -> 20 at once;
+# at 1%, 40*1.2 = 48 <= 50 -> stays 20; at 3%, 37*1.2 = 44.4 > 40 -> 30
+t "jockey: slack inflates predictions" 0 "@$D/slides_stream.csv" \
+"t,job,policy,old_alloc,new_alloc
+$T0,J,jockey,10,20
+$((T0+1200)),J,jockey,20,30" '' sh -c "reprov -q --policy jockey --table $D/slides.csv --slack 1.2 --deadline 60m --alpha 1 --dead-zone 0 | cut -d, -f1-5"
+# Amdahl S=600 s, P=36000 s: at p 0 with 60 min: 600 + 36000/a <= 3600 -> a >= 12;
+# at p 0.5 (progress from stages 10/10 + 10/30... = 20/40) with 30 min left: still 12;
+# with 20 min left: .5(600 + 36000/a) <= 1200 -> a >= 20
+t "jockey: Amdahl model, per-stage progress" 0 "@$D/amdahl.csv" \
+"t,job,policy,old_alloc,new_alloc
+$T0,J,jockey,1,12
+$((T0+2400)),J,jockey,12,20" '' sh -c "reprov -q --policy jockey --amdahl 600,36000 --deadline 60m --slack 1 --alpha 1 --dead-zone 0 | cut -d, -f1-5"
+# build-table: r1 reaches 0.25/0.5/0.75 at 50/100/150 of 200 s; r2 at
+# 100/166.67/233.33 of 300 s; r3 never finishes (skipped).  Medians of two:
+# 250, 175, 116.67, 58.33
+t "jockey: --build-table medians" 0 "@$D/history.csv" \
+'job,progress,alloc,remaining
+J,0,10,250
+J,0.25,10,175
+J,0.5,10,116.667
+J,0.75,10,58.3333' '*' sh -c "reprov --build-table --grid 0.25 | awk -F, 'NR == 1 { print; next } { printf \"%s,%s,%s,%g\n\", \$1, \$2, \$3, \$4 }'"
+reprov -q --build-table --grid 0.25 "$D/history.csv" > "$TMP/built.csv"
+t "jockey: a built table drives decisions" 0 $'job,t,progress,alloc\nJ,0,0.5,1\n' \
+'0,J,jockey,1,10' '' sh -c "reprov -q --policy jockey --table '$TMP/built.csv' --deadline 1h --alpha 1 --dead-zone 0 | tail -1 | cut -d, -f1-5"
+t "jockey: needs a model" 64 '' '' "needs one remaining-time model" reprov --policy jockey --deadline 1h
+t "jockey: needs a deadline" 64 '' '' "needs --deadline DUR or --utility FILE" reprov --policy jockey --amdahl 1,2
+t "jockey: progress above 1" 65 $'job,t,progress,alloc\nJ,0,1.5,1\n' '*' "<stdin>:2: column 'progress': 1.5 is above 1" reprov --policy jockey --amdahl 1,2 --deadline 1h
+t "jockey: completed > total" 65 $'job,t,completed,total,alloc\nJ,0,5;2,4;2,1\n' '*' "<stdin>:2: stage 1:" reprov --policy jockey --amdahl 1,2 --deadline 1h
+t "jockey: rising utility refused" 65 '' '*' "must not increase" sh -c "printf 't,utility\n0,0\n10,1\n' > '$TMP/u.csv'; reprov --policy jockey --amdahl 1,2 --utility '$TMP/u.csv' < /dev/null"
+t "jockey: bad --alpha" 64 '' '' "invalid value for --alpha" reprov --policy jockey --amdahl 1,2 --deadline 1h --alpha 2
