@@ -55,6 +55,7 @@ static struct {
     double align_weight;
     int ends, chunks;
     double stretch;
+    double lookahead;
     int nremove, nprob;
     const char *remove[MAX_LIST];
     const char *prob[MAX_LIST];
@@ -66,7 +67,7 @@ static struct {
 enum {
     OPT_SLO = 1, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
     OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
-    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY
+    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY, OPT_LOOKAHEAD
 };
 
 static const struct argp_option options[] = {
@@ -96,6 +97,8 @@ static const struct argp_option options[] = {
                                          "(default 0: no limit, the paper's min parallelism of one container)", 3},
     {"order", OPT_ORDER, "ORDER", 0, "input (default: online, in input order) or tight (least flexible "
                                      "first: window minus length at full parallelism, then input order)", 3},
+    {"lookahead", OPT_LOOKAHEAD, "W", 0, "Offline help: each job also sees W times the demand of the requests "
+                                        "not yet placed, spread evenly over their windows (default 0: off)", 3},
     {"strategy", OPT_STRATEGY, "NAME", 0, "lowcost (default) or earliest (every job at its earliest start, "
                                           "the no-planning reference)", 3},
     {0, 0, 0, 0, "Output:", 4},
@@ -188,6 +191,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         if (opt.stretch > 0 && opt.stretch < 1)
             argp_error(st, "invalid value for --max-stretch: '%s' (0, or at least 1)", arg);
         break;
+    case OPT_LOOKAHEAD: opt.lookahead = cli_double(st, "lookahead", arg, 0, 1e6); break;
     case OPT_CHUNKS: opt.chunks = (int)cli_int(st, "chunks", arg, 0, 1000000); break;
     case OPT_FORMAT:
         if (strcmp(arg, "plan") == 0)
@@ -677,6 +681,33 @@ static long req_need(const struct lowcost_req *q)
     return n;
 }
 
+/* spread_pressure: add w times q's demand (cost units, at the largest
+ * capacity) spread evenly over each of its instances' windows to pres. */
+static void spread_pressure(const plan *p, const struct lowcost_req *q, double *pres, double w)
+{
+    long lo, hi;
+    if (lowcost_window(p, q, &lo, &hi) < 0)
+        return;
+    double cm = 0, cc = 0, area = 0;
+    for (long s = 0; s < p->nsteps; s++) {
+        if (p->cap_mem[s] > cm) cm = p->cap_mem[s];
+        if (p->cap_cores[s] > cc) cc = p->cap_cores[s];
+    }
+    double unit = fmax(cm > 0 ? q->mem_mb / cm : 0, cc > 0 ? q->cores / cc : 0);
+    for (long k = 0; k < q->nstages; k++) {
+        int64_t g = q->stage[k].gang;
+        area += (double)((q->stage[k].demand + g - 1) / g * g);
+    }
+    double per = w * area * unit / (double)(hi - lo);
+    long pp = q->kind == PLAN_PERIODIC ? (long)llround(q->period / (double)p->step) : 0;
+    long ni = q->kind == PLAN_PERIODIC ? p->nsteps / pp : 1;
+    for (long i = 0; i < ni; i++)
+        for (long o = lo; o < hi; o++) {
+            long s = (o + i * pp) % p->nsteps;
+            pres[s] += per;
+        }
+}
+
 static char *res_key(const char *job, int once, int64_t inst)
 {
     size_t n = strlen(job) + 40;
@@ -941,9 +972,18 @@ int main(int argc, char **argv)
     double fixed_lb = 0;
     struct lowcost_opts lo = {.max_ends = opt.ends, .chunks = opt.chunks, .align_weight = opt.align_weight,
                               .max_stretch = opt.stretch};
+    double *pres = NULL;
+    if (opt.lookahead > 0 && !opt.earliest) {
+        pres = xcalloc((size_t)p->nsteps, sizeof(double));
+        for (size_t i = 0; i < nreq; i++)
+            spread_pressure(p, &reqs[i], pres, opt.lookahead);
+        lo.pressure = pres;
+    }
     double t0 = slk_now();
     for (size_t i = 0; i < nreq; i++) {
         struct lowcost_req *q = &reqs[i];
+        if (pres)
+            spread_pressure(p, q, pres, -opt.lookahead);
         const char *kind = q->kind == PLAN_ONCE ? "once" : "periodic";
         int64_t inst = q->kind == PLAN_ONCE ? q->instance : -1;
         char *key = res_key(q->job, q->kind == PLAN_ONCE, q->instance);
@@ -971,6 +1011,7 @@ int main(int argc, char **argv)
     }
     slk_progress_done();
     double elapsed = slk_now() - t0;
+    free(pres);
 
     /* lower bound: kept reservations are fixed demands; area over the cycle */
     double area_c = 0, area_m = 0, capsum_c = 0, capsum_m = 0, maxcap_c = 0, maxcap_m = 0;

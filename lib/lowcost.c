@@ -82,7 +82,7 @@ static long lmod(long a, long m)
     return r < 0 ? r + m : r;
 }
 
-static void build_view(const plan *p, const struct lowcost_req *q, long lo, long W)
+static void build_view(const plan *p, const struct lowcost_req *q, long lo, long W, const double *pres)
 {
     long pp, ni = instances(p, q, &pp);
     view_reserve(W);
@@ -96,6 +96,10 @@ static void build_view(const plan *p, const struct lowcost_req *q, long lo, long
             double cm = p->cap_mem[s], cc = p->cap_cores[s];
             double a = p->load_mem[s] > 0 ? (cm > 0 ? p->load_mem[s] / cm : INFINITY) : 0;
             double b = p->load_cores[s] > 0 ? (cc > 0 ? p->load_cores[s] / cc : INFINITY) : 0;
+            if (pres) {
+                a += pres[s];
+                b += pres[s];
+            }
             double ia = q->mem_mb > 0 ? (cm > 0 ? q->mem_mb / cm : INFINITY) : 0;
             double ib = q->cores > 0 ? (cc > 0 ? q->cores / cc : INFINITY) : 0;
             if (a > um) um = a;
@@ -264,7 +268,7 @@ int lowcost_place(plan *p, const struct lowcost_req *q, const struct lowcost_opt
         return 0;
     }
     long W = hi - lo;
-    build_view(p, q, lo, W);
+    build_view(p, q, lo, W, opt->pressure);
     long emin = lo + need, ne = hi - emin + 1;
     long tries = opt->max_ends > 0 && ne > opt->max_ends ? opt->max_ends : ne;
     double best = INFINITY, best_sum = INFINITY, best_pen = 0;

@@ -68,6 +68,8 @@ struct lowcost_opts {
     double align_weight;    /* weight of the alignment penalty (cost units) */
     double max_stretch;     /* a job spans at most this times the steps it needs at
                                full parallelism (0: its whole window before the end point) */
+    const double *pressure; /* [nsteps] or NULL: expected cost still to come at each
+                               step, added to the cost the job sees (lookahead) */
 };
 
 struct lowcost_result {

@@ -80,6 +80,11 @@ t "penalty weight 0 disables it" 0 '' 'P,0,0,2,2' '' \
 t "input order: R rejected"  0 '' 'F,0,0,2,2' '*' sh -c 'lcmpack --slo "$1/order.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$1/order.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
 t "--order tight fits both"  0 '' $'R,0,0,4,4\nF,0,60,2,2' '' sh -c 'lcmpack -q --order tight --slo "$1/order.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$1/order.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
 
+# --lookahead 1 keeps input order but lets F see R's demand to come (4 of 4
+# cores on R's only step 0: 1.0 extra cost there): F's step 0 costs 1.5, step
+# 1 0.5, so F takes 60 s and R still fits at 0.
+t "--lookahead leaves room"  0 '' $'F,0,60,2,2\nR,0,0,4,4' '' sh -c 'lcmpack -q --lookahead 1 --slo "$1/order.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$1/order.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
+
 # Capacity over time: no cores in [120, 240): B skips it and lands at 240.
 lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity-file "$D/cap.csv" "$D/comp.sky.csv" -o "$TMP/cap.csv"
 t "capacity file"            0 '' $'A,0,0,4,4\nA,0,60,4,4\nB,0,240,4,4\nB,0,300,4,4' '' cols "$TMP/cap.csv"
@@ -194,6 +199,8 @@ tcheck "workload: some rejected under tight capacity" grep -q ',rejected,' "$TMP
 tcheck "workload: off-kilter jobs as once" grep -q '^slokit-plan/1,[^,]*,once,' "$TMP/g.csv"
 lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g2.csv" --max-stretch 2 --chunks 0
 tcheck "workload --max-stretch --chunks 0: validator" $PY "$V" "$TMP/g2.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
+lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g4.csv" --lookahead 1 --order tight
+tcheck "workload --lookahead --order tight: validator" $PY "$V" "$TMP/g4.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
 lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g3.csv" --strategy earliest
 tcheck "earliest strategy: validator" $PY "$V" "$TMP/g3.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
 tcheck "deterministic" sh -c 'lcmpack -q --slo "$1" --capacity cores=150,mem=1000000 --at 2026-01-05 "$2" | cmp - "$3"' _ "$TMP/g.slo" "$TMP/g.sky" "$TMP/g.csv"
