@@ -141,3 +141,10 @@ atomic() {
     [ "$(ls -A "$d" | tr '\n' ' ')" = "runs.csv truth.csv want.csv " ] || { echo "left behind: $(ls -A "$d")"; return 1; }
 }
 tcheck o-atomic atomic
+
+# ---- the committed example dump is what its README's commands make -----------------
+E=$ROOT/examples/telemetry
+t example-runs 0 '' "@$E/runs.csv" '' tracegen runs --seed 54 --days 14 --count 30 -q --truth "$TMP/ex-truth.csv"
+tcheck example-truth cmp "$TMP/ex-truth.csv" "$E/truth.csv"
+t example-usage 0 '' "@$E/usage.csv" '' tracegen usage --seed 54 --days 14 --count 30 -q
+t example-events 0 '' "@$E/events.csv" '' tracegen events --seed 54 --days 14 --count 6 -q
