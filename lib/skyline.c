@@ -304,6 +304,9 @@ static int flow_solve(struct flow *f, double alpha, double beta, double *alloc,
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
     parm.presolve = GLP_OFF;
+    /* tighter than GLPK's 1e-7: the certificate uses the flow's cost */
+    parm.tol_bnd = 1e-9;
+    parm.tol_dj = 1e-9;
     int st = SKYLINE_ESOLVER;
     glp_scale_prob(lp, GLP_SF_AUTO);
     glp_adv_basis(lp, 0);
@@ -613,7 +616,9 @@ static int ns_solve(struct flow *f, double alpha, double beta, double *alloc, do
     (void)m_tree_q;
 #undef ARC
     g.m = m;
-    g.block = (int)sqrt((double)m);
+    /* small blocks: most arcs price out, and a pivot changes few potentials
+     * (sqrt(m)/8 measured about 40% faster than sqrt(m) on N=30 x K=1440) */
+    g.block = (int)(sqrt((double)m) / 8);
     if (g.block < 10)
         g.block = 10;
     g.eps = 1e-12 * maxcost;
