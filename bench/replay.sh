@@ -1,0 +1,21 @@
+# bench/replay.sh — replay of 30 days of 1,000 periodic jobs at one-minute
+# steps (target: under 10 s), static regime with fair sharing of idle
+# capacity, against reading the same usage CSV with the csvcat test driver
+# and against generating it (tracegen), measured in the same run.  The
+# replay's own simulation time (without reading) is taken from its summary.
+. "$ROOT/bench/lib.sh"
+d=$BENCH_TMP/replay
+mkdir -p "$d"
+build=${SLOKIT_BUILD:-build}
+csvcat=$ROOT/$build/tests/csvcat
+tracegen -q runs --count 1000 --days 30 -o "$d/runs.csv"
+tgen=$(secs tracegen -q usage --count 1000 --days 30 --truth "$d/truth.csv" -o "$d/usage.csv")
+sloinfer -q "$d/runs.csv" -o "$d/slo.csv"
+rows=$(($(wc -l < "$d/usage.csv") - 1))
+tcat=$(best 1 "$csvcat" "$d/usage.csv")
+t=$(secs replay --regime static --slo "$d/slo.csv" --provisioned "$d/truth.csv" --capacity cores=50000,mem=1e12 \
+    "$d/usage.csv" -o "$d/out.csv" 2> "$d/err")
+runs=$(sed -n 's/.*replaying \([0-9]*\) runs.*/\1/p' "$d/err")
+sim=$(awk '/static/ && NF > 8 { print $NF }' "$d/err")
+echo "bench replay: input: $rows usage rows, $runs runs of 1000 jobs over 30 days (43,200 one-minute steps)"
+echo "bench replay: static: total $t s ($(ratio "$t" 10)x of the 10 s budget; $(ratio "$t" "$tcat")x vs csvcat $tcat s; $(ratio "$t" "$tgen")x vs tracegen $tgen s); simulation alone $sim s"
