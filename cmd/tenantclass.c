@@ -28,6 +28,9 @@
 
 #include <argp.h>
 #include <errno.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -69,11 +72,13 @@ static struct {
 
 static const char **inputs;
 static int ninputs;
+static int nthreads_opt; /* --threads; 0: the online processors, at most 8 */
 
 enum {
     OPT_STEP = 1000, OPT_SCALE, OPT_MAX_MISSING, OPT_MIN_SAMPLES, OPT_PERIODS, OPT_MIN_CYCLES, OPT_HARMONICS,
     OPT_PERIODIC_MIN, OPT_REPEAT_MIN, OPT_CONSTANT_MAX, OPT_LOW_PERIOD, OPT_PEAK_PCT, OPT_K, OPT_K_MAX,
-    OPT_TOLERANCE, OPT_N_INIT, OPT_MAX_ITER, OPT_CLASSES, OPT_SERVERS, OPT_FEATURES_ONLY, OPT_FROM_FEATURES
+    OPT_TOLERANCE, OPT_N_INIT, OPT_MAX_ITER, OPT_CLASSES, OPT_SERVERS, OPT_FEATURES_ONLY, OPT_FROM_FEATURES,
+    OPT_THREADS
 };
 
 static const struct argp_option options[] = {
@@ -102,6 +107,7 @@ static const struct argp_option options[] = {
     {"servers", OPT_SERVERS, "FILE", 0, "Servers per tenant from FILE (columns tenant,servers), e.g. tracegen's truth", 4},
     {"features-only", OPT_FEATURES_ONLY, 0, 0, "Per-tenant phase only: write the feature table (shard-safe)", 4},
     {"from-features", OPT_FROM_FEATURES, 0, 0, "Clustering phase only: read feature tables (FILEs are concatenated)", 4},
+    {"threads", OPT_THREADS, "N", 0, "Readers for a regular input file over 32 MiB, cut between tenants (default: the processors, at most 8)", 4},
     {0}
 };
 
@@ -173,6 +179,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_SERVERS: opt.servers_path = arg; break;
     case OPT_FEATURES_ONLY: opt.features_only = 1; break;
     case OPT_FROM_FEATURES: opt.from_features = 1; break;
+    case OPT_THREADS: nthreads_opt = (int)cli_int(st, "threads", arg, 1, 64); break;
     case ARGP_KEY_ARG:
         inputs = xreallocarray(inputs, (size_t)ninputs + 1, sizeof *inputs);
         inputs[ninputs++] = arg;
@@ -341,7 +348,7 @@ static double lag_correlation(const double *x, size_t n, size_t lag)
 }
 
 /* Features and pattern of one resampled series x[0..n-1] (0-1 units). */
-static void tenant_classify(fft_cache *fc, struct series *s, const double *x, size_t n, struct feat *f)
+static int tenant_classify(fft_cache *fc, struct series *s, const double *x, size_t n, struct feat *f)
 {
     /* compensated (Kahan) sum: a flat series averages to its value exactly */
     double sum = 0, comp = 0;
@@ -357,10 +364,8 @@ static void tenant_classify(fft_cache *fc, struct series *s, const double *x, si
 
     s->spec = xgrow(s->spec, &s->cap_spec, n / 2 + 1, sizeof *s->spec);
     double *p = s->spec;
-    if (fft_power(fc, x, n, p) < 0) {
-        slk_error("fftw could not plan a transform of length %zu", n);
-        exit(slk_finish(SLK_ESOFTWARE));
-    }
+    if (fft_power(fc, x, n, p) < 0)
+        return -1;
     size_t half = n / 2;
     double total = 0;
     for (size_t k = 1; k <= half; k++)
@@ -416,6 +421,7 @@ static void tenant_classify(fft_cache *fc, struct series *s, const double *x, si
         f->pattern = PAT_CONSTANT;
     else
         f->pattern = PAT_UNPREDICTABLE;
+    return 0;
 }
 
 /* ---- feature table I/O ------------------------------------------------------ */
@@ -458,13 +464,69 @@ struct run {
     size_t samples;
 };
 
+/* ---- messages ------------------------------------------------------------------
+ * Worker threads cannot print as they go (a later range's warning would come
+ * before an earlier one's, and lines are only known relative to the range),
+ * so a sink either prints at once (one reader) or keeps the messages for the
+ * main thread to print in input order. */
+
+struct msg { long line; int warn; char *text; };
+
+struct msgsink {
+    int buffer;
+    long line_base;   /* lines before the first line of the range */
+    const char *name;
+    struct msg *m;
+    size_t n, cap;
+};
+
+static void sink_put(struct msgsink *k, int warn, long line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void sink_put(struct msgsink *k, int warn, long line, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    long abs_line = line > 0 ? k->line_base + line : line;
+    if (!k->buffer) {
+        if (warn)
+            slk_warn_at(k->name, abs_line, "%s", text);
+        else
+            slk_error_at(k->name, abs_line, "%s", text);
+        return;
+    }
+    k->m = xgrow(k->m, &k->cap, k->n + 1, sizeof *k->m);
+    k->m[k->n].line = line;
+    k->m[k->n].warn = warn;
+    k->m[k->n++].text = xstrdup(text);
+}
+
+/* print the kept messages (lines made absolute with line_base) and free them */
+static void sink_flush(struct msgsink *k, int print)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        if (print) {
+            long abs_line = k->m[i].line > 0 ? k->line_base + k->m[i].line : k->m[i].line;
+            if (k->m[i].warn)
+                slk_warn_at(k->name, abs_line, "%s", k->m[i].text);
+            else
+                slk_error_at(k->name, abs_line, "%s", k->m[i].text);
+        }
+        free(k->m[i].text);
+    }
+    free(k->m);
+    k->m = NULL;
+    k->n = k->cap = 0;
+}
+
 /* Finish the tenant whose samples are in s: classify, and either write its
  * feature row (features-only) or keep it. */
 static int tenant_done(struct run *rs, fft_cache *fc, struct series *s, const char *tenant, double servers,
-                       const char *path, long line, csvw *fw)
+                       struct msgsink *k, long line, csvw *fw)
 {
     if (s->n == 0) {
-        slk_warn_at(path, line, "tenant '%s' has no util values; skipped", tenant);
+        sink_put(k, 1, line, "tenant '%s' has no util values; skipped", tenant);
         rs->skipped_gaps++;
         return 0;
     }
@@ -472,18 +534,18 @@ static int tenant_done(struct run *rs, fft_cache *fc, struct series *s, const ch
     long missing;
     double *x = resample(s, &nb, &missing);
     if (nb > (size_t)50000000) {
-        slk_error_at(path, line, "tenant '%s' spans %zu steps of %g s (more than 50 million); use a larger --step",
+        sink_put(k, 0, line, "tenant '%s' spans %zu steps of %g s (more than 50 million); use a larger --step",
                      tenant, nb, opt.step);
         return SLK_EDATA;
     }
     if ((long)nb < opt.min_samples) {
-        slk_warn_at(path, line, "tenant '%s': %zu steps after resampling, fewer than --min-samples %ld; skipped",
+        sink_put(k, 1, line, "tenant '%s': %zu steps after resampling, fewer than --min-samples %ld; skipped",
                     tenant, nb, opt.min_samples);
         rs->skipped_short++;
         return 0;
     }
     if ((double)missing > opt.max_missing * (double)nb) {
-        slk_warn_at(path, line, "tenant '%s': %ld of %zu steps are gaps (more than --max-missing %g); skipped",
+        sink_put(k, 1, line, "tenant '%s': %ld of %zu steps are gaps (more than --max-missing %g); skipped",
                     tenant, missing, nb, opt.max_missing);
         rs->skipped_gaps++;
         return 0;
@@ -493,7 +555,11 @@ static int tenant_done(struct run *rs, fft_cache *fc, struct series *s, const ch
     f.servers = servers;
     f.steps = (long)nb;
     f.missing = missing;
-    tenant_classify(fc, s, x, nb, &f);
+    if (tenant_classify(fc, s, x, nb, &f) < 0) {
+        sink_put(k, 0, 0, "fftw could not plan a transform of length %zu", nb);
+        free(f.tenant);
+        return SLK_ESOFTWARE;
+    }
     if (fw) {
         write_feature(fw, &f);
         free(f.tenant);
@@ -525,8 +591,11 @@ struct sreader {
     FILE *fp;
     int own;
     const char *name;
+    struct msgsink *sink;
     char *buf;
     size_t cap, len, pos;
+    long long remain;  /* bytes left to read in the range, -1: to the end */
+    long long buf_off; /* file offset of buf[0] */
     int eof, started;
     long line;        /* line number of the line last returned */
     char **field;
@@ -542,7 +611,7 @@ static int sr_error(struct sreader *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    slk_error_at(r->name, r->line, "%s", msg);
+    sink_put(r->sink, 0, r->line, "%s", msg);
     if (!r->status)
         r->status = SLK_EDATA;
     return -1;
@@ -571,6 +640,7 @@ static char *sr_line(struct sreader *r, size_t *n)
         if (r->eof)
             return NULL;
         if (r->pos > 0) { /* keep the partial line, read more behind it */
+            r->buf_off += (long long)r->pos;
             memmove(r->buf, r->buf + r->pos, r->len - r->pos);
             r->len -= r->pos;
             r->pos = 0;
@@ -584,10 +654,15 @@ static char *sr_line(struct sreader *r, size_t *n)
             r->cap *= 2;
             r->buf = xrealloc(r->buf, r->cap + 1);
         }
-        size_t got = fread(r->buf + r->len, 1, r->cap - r->len, r->fp);
-        if (got < r->cap - r->len) {
+        size_t want = r->cap - r->len;
+        if (r->remain >= 0 && (long long)want > r->remain)
+            want = (size_t)r->remain;
+        size_t got = want ? fread(r->buf + r->len, 1, want, r->fp) : 0;
+        if (r->remain >= 0)
+            r->remain -= (long long)got;
+        if (got < want || r->remain == 0) {
             if (ferror(r->fp)) {
-                slk_error_at(r->name, r->line + 1, "read error: %s", strerror(errno));
+                sink_put(r->sink, 0, r->line + 1, "read error: %s", strerror(errno));
                 r->status = SLK_EIO;
                 return NULL;
             }
@@ -731,12 +806,244 @@ static int same_str(const char *a, const char *b)
     return *a == *b;
 }
 
-/* Read the series input (grouped by tenant) and classify every tenant. */
+/* What the header tells the data readers. */
+struct layout {
+    int ct, ctime, cu, cs, ncols;
+    char cname_t[256], cname_u[256], cname_s[256];
+};
+
+/* One reader over one byte range of the input (or all of it). */
+struct worker {
+    const struct layout *lay;
+    const char *path;          /* NULL: use sr as set up by the caller */
+    long long start, end;      /* byte range [start, end) */
+    struct sreader sr;
+    struct msgsink sink;
+    struct run rs;
+    csvw *fw;                  /* features written at once (one reader only) */
+    int progress;
+    int st;
+    int keep_keys;             /* record each group's key and line (several readers) */
+    char **key;
+    long *key_line;
+    size_t nkey, cap_key, cap_key_line;
+};
+
+/* Classify every tenant of the worker's lines. */
+static int scan_series(struct worker *w)
+{
+    const struct layout *L = w->lay;
+    struct sreader *sr = &w->sr;
+    struct run *rs = &w->rs;
+    double umax = opt.percent ? 100 : 1;
+    fft_cache *fc = fft_cache_new();
+    struct series s = {0};
+    group_tracker g;
+    group_init(&g);
+    char *cur = NULL;
+    double cur_servers = 1;
+    long cur_line = 0;
+    char b[80];
+    int st = SLK_OK;
+    for (;;) {
+        size_t n;
+        char *line = sr_line(sr, &n);
+        if (!line)
+            break;
+        if (n == 0 || (n == 1 && line[0] == '\r'))
+            continue;
+        if (sr_split(sr, line, n) < 0)
+            break;
+        const char *tenant = sr->field[L->ct];
+        if (!tenant) {
+            sr_error(sr, "column 'tenant': missing value");
+            break;
+        }
+        if (!cur || !same_str(cur, tenant)) {
+            if (group_check(&g, tenant) < 0) {
+                sr_error(sr, "tenant '%s' appears again after other tenants: input not grouped by tenant "
+                             "(sort it, e.g. sort -t, -k1,1 -s)", shown(tenant, b, sizeof b));
+                break;
+            }
+            if (cur) {
+                st = tenant_done(rs, fc, &s, cur, cur_servers, &w->sink, cur_line, w->fw);
+                free(cur);
+                cur = NULL;
+                if (st)
+                    break;
+            }
+            cur = xstrdup(tenant);
+            cur_line = sr->line;
+            if (w->keep_keys) {
+                w->key = xgrow(w->key, &w->cap_key, w->nkey + 1, sizeof *w->key);
+                w->key_line = xgrow(w->key_line, &w->cap_key_line, w->nkey + 1, sizeof *w->key_line);
+                w->key[w->nkey] = xstrdup(tenant);
+                w->key_line[w->nkey++] = sr->line;
+            }
+            s.n = 0;
+            cur_servers = 1;
+            double sv = servers_lookup(tenant);
+            if (sv >= 0) {
+                cur_servers = sv;
+            } else if (L->cs >= 0 && sr->field[L->cs]) {
+                const char *f = sr->field[L->cs];
+                if (parse_double(f, &cur_servers, 0) < 0) {
+                    sr_error(sr, "column '%s': invalid number '%s'", L->cname_s, shown(f, b, sizeof b));
+                    break;
+                }
+                if (cur_servers < 0) {
+                    sr_error(sr, "column '%s': must not be negative, got '%s'", L->cname_s, shown(f, b, sizeof b));
+                    break;
+                }
+            } else if (nsrv) {
+                rs->unlisted++;
+            }
+            if (w->progress)
+                slk_progress("tenants", rs->n + 1, 0);
+        }
+        const char *ft = sr->field[L->ctime], *fu = sr->field[L->cu];
+        double t, u;
+        if (!ft) {
+            sr_error(sr, "column '%s': missing value", L->cname_t);
+            break;
+        }
+        if (fast_number(ft, &t) < 0 && parse_time(ft, &t) < 0) {
+            sr_error(sr, "column '%s': invalid time '%s' (want epoch seconds or ISO 8601 UTC)", L->cname_t,
+                     shown(ft, b, sizeof b));
+            break;
+        }
+        if (!fu) { /* an empty util is a gap */
+            rs->missing_util++;
+            continue;
+        }
+        if (fast_number(fu, &u) < 0 && parse_double(fu, &u, 0) < 0) {
+            sr_error(sr, "column '%s': invalid number '%s'", L->cname_u, shown(fu, b, sizeof b));
+            break;
+        }
+        if (u < 0) {
+            sr_error(sr, "column '%s': must not be negative, got '%s'", L->cname_u, shown(fu, b, sizeof b));
+            break;
+        }
+        if (u > umax) {
+            sr_error(sr, "column '%s': %s is above %g%s", L->cname_u, shown(fu, b, sizeof b), umax,
+                     opt.percent ? "" : " (for 0-100 data use --scale percent)");
+            break;
+        }
+        if (s.n == s.cap_t) {
+            s.t = xgrow(s.t, &s.cap_t, s.n + 1, sizeof *s.t);
+            s.u = xgrow(s.u, &s.cap_u, s.n + 1, sizeof *s.u);
+        }
+        s.t[s.n] = t;
+        s.u[s.n++] = opt.percent ? u / 100 : u;
+        rs->samples++;
+    }
+    if (!st)
+        st = sr->status;
+    if (!st && cur)
+        st = tenant_done(rs, fc, &s, cur, cur_servers, &w->sink, cur_line, w->fw);
+    free(cur);
+    group_free(&g);
+    fft_cache_free(fc);
+    free(s.t); free(s.u); free(s.bin); free(s.cnt); free(s.spec); free(s.tmp);
+    return st;
+}
+
+static int sr_open_range(struct sreader *sr, const char *path, long long start, long long end, struct msgsink *k)
+{
+    memset(sr, 0, sizeof *sr);
+    sr->own = 1;
+    sr->name = path;
+    sr->sink = k;
+    sr->fp = fopen(path, "rb");
+    if (!sr->fp || fseeko(sr->fp, (off_t)start, SEEK_SET) != 0) {
+        sink_put(k, 0, 0, "cannot read: %s", strerror(errno));
+        if (sr->fp)
+            fclose(sr->fp);
+        sr->fp = NULL;
+        return SLK_EIO;
+    }
+    sr->cap = SR_CHUNK;
+    sr->buf = xmalloc(sr->cap + 1);
+    sr->remain = end - start;
+    sr->buf_off = start;
+    sr->started = start > 0; /* a byte order mark can only open the file */
+    return SLK_OK;
+}
+
+static void sr_close(struct sreader *sr)
+{
+    free(sr->field);
+    free(sr->buf);
+    if (sr->own && sr->fp)
+        fclose(sr->fp);
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    if (w->path && (w->st = sr_open_range(&w->sr, w->path, w->start, w->end, &w->sink)) != SLK_OK)
+        return NULL;
+    if (w->path) {
+        w->sr.ncols = w->lay->ncols;
+        w->sr.field = xcalloc((size_t)w->lay->ncols + 1, sizeof *w->sr.field);
+    }
+    w->st = scan_series(w);
+    return NULL;
+}
+
+/* The start of the first line at or after `from` whose tenant differs from
+ * the line before it: a place to cut the input between two tenants.
+ * Returns -1 when there is none before `end` (or the lines do not parse:
+ * then the readers will report them). */
+static long long tenant_boundary(const char *path, const struct layout *L, long long from, long long end)
+{
+    struct msgsink quiet = {.buffer = 1, .name = path};
+    struct sreader sr;
+    long long cut = -1;
+    if (sr_open_range(&sr, path, from, end, &quiet) != SLK_OK) {
+        sink_flush(&quiet, 0);
+        return -1;
+    }
+    sr.ncols = L->ncols;
+    sr.field = xcalloc((size_t)L->ncols + 1, sizeof *sr.field);
+    size_t n;
+    char *prev = NULL;
+    char *line = sr_line(&sr, &n); /* from `from` to the end of its line: not a whole line */
+    if (line && from > 0) {
+        while ((line = sr_line(&sr, &n)) != NULL) {
+            long long at = sr.buf_off + (long long)(line - sr.buf);
+            if (n == 0 || (n == 1 && line[0] == '\r'))
+                continue;
+            if (sr_split(&sr, line, n) < 0 || !sr.field[L->ct])
+                break;
+            if (prev && strcmp(prev, sr.field[L->ct]) != 0) {
+                cut = at;
+                break;
+            }
+            if (!prev)
+                prev = xstrdup(sr.field[L->ct]);
+        }
+    }
+    free(prev);
+    sr_close(&sr);
+    sink_flush(&quiet, 0);
+    return cut;
+}
+
+
+/* Read the series input (grouped by tenant) and classify every tenant.  A
+ * regular file of more than 32 MiB is cut between tenants into --threads
+ * ranges read in parallel; rows, messages and summaries are merged in input
+ * order, so the result is the one of a single reader. */
 static int read_series(const char *path, struct run *rs, csvw *fw)
 {
+    struct msgsink hsink = {0};
     struct sreader sr = {0};
     sr.own = path && strcmp(path, "-") != 0;
     sr.name = sr.own ? path : "<stdin>";
+    hsink.name = sr.name;
+    sr.sink = &hsink;
+    sr.remain = -1;
     sr.fp = sr.own ? fopen(path, "rb") : stdin;
     if (!sr.fp) {
         slk_error("%s: cannot open: %s", path, strerror(errno));
@@ -756,12 +1063,14 @@ static int read_series(const char *path, struct run *rs, csvw *fw)
             slk_error_at(sr.name, 1, "empty input (no header row)");
             st = SLK_EDATA;
         }
-        free(sr.buf);
-        if (sr.own)
-            fclose(sr.fp);
+        sr_close(&sr);
         return st;
     }
     int st;
+    struct layout L = {.ct = -1, .ctime = -1, .cu = -1, .cs = -1};
+    snprintf(L.cname_t, sizeof L.cname_t, "t");
+    snprintf(L.cname_u, sizeof L.cname_u, "util");
+    snprintf(L.cname_s, sizeof L.cname_s, "servers");
     char *hcopy = xmalloc(hn + 2);
     memcpy(hcopy, hl, hn);
     hcopy[hn] = '\n';
@@ -772,148 +1081,172 @@ static int read_series(const char *path, struct run *rs, csvw *fw)
         slk_error("cannot read the header: %s", strerror(errno));
         st = SLK_ESOFTWARE;
     }
-    int ct = -1, ctime = -1, cu = -1, cs = -1;
-    char cname_t[256] = "t", cname_u[256] = "util", cname_s[256] = "servers";
     if (h) {
-        ct = csvr_require(h, "tenant");
-        ctime = ct < 0 ? -1 : csvr_require(h, "t");
-        cu = ctime < 0 ? -1 : csvr_require(h, "util");
-        cs = csvr_col(h, "servers");
-        sr.ncols = csvr_ncols(h);
-        if (ctime >= 0)
-            snprintf(cname_t, sizeof cname_t, "%s", csvr_colname(h, ctime));
-        if (cu >= 0)
-            snprintf(cname_u, sizeof cname_u, "%s", csvr_colname(h, cu));
-        if (cs >= 0)
-            snprintf(cname_s, sizeof cname_s, "%s", csvr_colname(h, cs));
-        st = (ct < 0 || ctime < 0 || cu < 0) ? SLK_EDATA : SLK_OK;
+        L.ct = csvr_require(h, "tenant");
+        L.ctime = L.ct < 0 ? -1 : csvr_require(h, "t");
+        L.cu = L.ctime < 0 ? -1 : csvr_require(h, "util");
+        L.cs = csvr_col(h, "servers");
+        L.ncols = csvr_ncols(h);
+        if (L.ctime >= 0)
+            snprintf(L.cname_t, sizeof L.cname_t, "%s", csvr_colname(h, L.ctime));
+        if (L.cu >= 0)
+            snprintf(L.cname_u, sizeof L.cname_u, "%s", csvr_colname(h, L.cu));
+        if (L.cs >= 0)
+            snprintf(L.cname_s, sizeof L.cname_s, "%s", csvr_colname(h, L.cs));
+        st = (L.ct < 0 || L.ctime < 0 || L.cu < 0) ? SLK_EDATA : SLK_OK;
         csvr_close(h);
     }
     if (hf)
         fclose(hf);
     free(hcopy);
     if (st) {
-        free(sr.buf);
-        if (sr.own)
-            fclose(sr.fp);
+        sr_close(&sr);
         return st;
     }
-    sr.field = xcalloc((size_t)sr.ncols + 1, sizeof *sr.field);
+    sr.ncols = L.ncols;
+    sr.field = xcalloc((size_t)L.ncols + 1, sizeof *sr.field);
     if (slk_opt.no_header) { /* the first line is data: read it again */
         if (sr.pos > (size_t)(hl - sr.buf) + hn)
             hl[hn] = '\n';
         sr.pos = (size_t)(hl - sr.buf);
         sr.line--;
     }
+    long long data_start = sr.buf_off + (long long)sr.pos;
+    long lines_before = sr.line;
 
-    double umax = opt.percent ? 100 : 1;
-    fft_cache *fc = fft_cache_new();
-    struct series s = {0};
-    group_tracker g;
-    group_init(&g);
-    char *cur = NULL;
-    double cur_servers = 1;
-    long cur_line = 0;
-    char b[80];
-    st = SLK_OK;
-    for (;;) {
-        size_t n;
-        char *line = sr_line(&sr, &n);
-        if (!line)
-            break;
-        if (n == 0 || (n == 1 && line[0] == '\r'))
-            continue;
-        if (sr_split(&sr, line, n) < 0)
-            break;
-        const char *tenant = sr.field[ct];
-        if (!tenant) {
-            sr_error(&sr, "column 'tenant': missing value");
-            break;
-        }
-        if (!cur || !same_str(cur, tenant)) {
-            if (group_check(&g, tenant) < 0) {
-                sr_error(&sr, "tenant '%s' appears again after other tenants: input not grouped by tenant "
-                              "(sort it, e.g. sort -t, -k1,1 -s)", shown(tenant, b, sizeof b));
-                break;
-            }
-            if (cur) {
-                st = tenant_done(rs, fc, &s, cur, cur_servers, sr.name, cur_line, fw);
-                free(cur);
-                cur = NULL;
-                if (st)
-                    break;
-            }
-            cur = xstrdup(tenant);
-            cur_line = sr.line;
-            s.n = 0;
-            cur_servers = 1;
-            double sv = servers_lookup(tenant);
-            if (sv >= 0) {
-                cur_servers = sv;
-            } else if (cs >= 0 && sr.field[cs]) {
-                const char *f = sr.field[cs];
-                if (parse_double(f, &cur_servers, 0) < 0) {
-                    sr_error(&sr, "column '%s': invalid number '%s'", cname_s, shown(f, b, sizeof b));
-                    break;
-                }
-                if (cur_servers < 0) {
-                    sr_error(&sr, "column '%s': must not be negative, got '%s'", cname_s, shown(f, b, sizeof b));
-                    break;
-                }
-            } else if (nsrv) {
-                rs->unlisted++;
-            }
-            slk_progress("tenants", rs->n + 1, 0);
-        }
-        const char *ft = sr.field[ctime], *fu = sr.field[cu];
-        double t, u;
-        if (!ft) {
-            sr_error(&sr, "column '%s': missing value", cname_t);
-            break;
-        }
-        if (fast_number(ft, &t) < 0 && parse_time(ft, &t) < 0) {
-            sr_error(&sr, "column '%s': invalid time '%s' (want epoch seconds or ISO 8601 UTC)", cname_t,
-                     shown(ft, b, sizeof b));
-            break;
-        }
-        if (!fu) { /* an empty util is a gap */
-            rs->missing_util++;
-            continue;
-        }
-        if (fast_number(fu, &u) < 0 && parse_double(fu, &u, 0) < 0) {
-            sr_error(&sr, "column '%s': invalid number '%s'", cname_u, shown(fu, b, sizeof b));
-            break;
-        }
-        if (u < 0) {
-            sr_error(&sr, "column '%s': must not be negative, got '%s'", cname_u, shown(fu, b, sizeof b));
-            break;
-        }
-        if (u > umax) {
-            sr_error(&sr, "column '%s': %s is above %g%s", cname_u, shown(fu, b, sizeof b), umax,
-                     opt.percent ? "" : " (for 0-100 data use --scale percent)");
-            break;
-        }
-        if (s.n == s.cap_t) {
-            s.t = xgrow(s.t, &s.cap_t, s.n + 1, sizeof *s.t);
-            s.u = xgrow(s.u, &s.cap_u, s.n + 1, sizeof *s.u);
-        }
-        s.t[s.n] = t;
-        s.u[s.n++] = opt.percent ? u / 100 : u;
-        rs->samples++;
+    /* how many readers */
+    int nth = nthreads_opt;
+    if (nth == 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        nth = c < 1 ? 1 : c > 8 ? 8 : (int)c;
     }
-    if (!st)
-        st = sr.status;
-    if (!st && cur)
-        st = tenant_done(rs, fc, &s, cur, cur_servers, sr.name, cur_line, fw);
-    slk_progress_done();
-    free(cur);
-    group_free(&g);
-    fft_cache_free(fc);
-    free(s.t); free(s.u); free(s.bin); free(s.cnt); free(s.spec); free(s.tmp);
-    free(sr.field);
-    free(sr.buf);
-    if (sr.own)
-        fclose(sr.fp);
+    struct stat fst;
+    long long size = 0;
+    if (nth > 1 && sr.own && fstat(fileno(sr.fp), &fst) == 0 && S_ISREG(fst.st_mode))
+        size = (long long)fst.st_size;
+    if (size - data_start < ((long long)32 << 20))
+        nth = 1;
+    long long *cut = xmalloc(((size_t)nth + 1) * sizeof *cut);
+    int nr = 1;
+    cut[0] = data_start;
+    for (int i = 1; i < nth; i++) {
+        long long from = data_start + (size - data_start) / nth * i;
+        if (from <= cut[nr - 1])
+            continue;
+        long long c = tenant_boundary(path, &L, from, size);
+        if (c > cut[nr - 1])
+            cut[nr++] = c;
+    }
+    cut[nr] = size;
+
+    if (nr == 1) {
+        struct worker w = {.lay = &L, .fw = fw, .progress = 1};
+        w.sink.name = sr.name;
+        w.sink.line_base = 0;
+        w.sr = sr;
+        w.sr.sink = &w.sink;
+        st = scan_series(&w);
+        slk_progress_done();
+        *rs = w.rs;
+        sr_close(&w.sr);
+        free(cut);
+        return st;
+    }
+    sr_close(&sr);
+
+    struct worker *w = xcalloc((size_t)nr, sizeof *w);
+    pthread_t *tid = xcalloc((size_t)nr, sizeof *tid);
+    char *started = xcalloc((size_t)nr, 1);
+    for (int i = 0; i < nr; i++) {
+        w[i].lay = &L;
+        w[i].path = path;
+        w[i].start = cut[i];
+        w[i].end = cut[i + 1];
+        w[i].sink.buffer = 1;
+        w[i].keep_keys = 1;
+        w[i].sink.name = path;
+        w[i].sr.sink = &w[i].sink;
+        if (pthread_create(&tid[i], NULL, worker_main, &w[i]) == 0)
+            started[i] = 1;
+        else
+            worker_main(&w[i]); /* no thread to be had: read the range here */
+    }
+    for (int i = 0; i < nr; i++)
+        if (started[i])
+            pthread_join(tid[i], NULL);
+    /* ranges are cut between groups, so a key in two ranges is ungrouped input */
+    keyset *seen = keyset_new();
+    /* merge in input order; stop where a single reader would have stopped */
+    long base = lines_before;
+    st = SLK_OK;
+    for (int i = 0; i < nr; i++) {
+        w[i].sink.line_base = base;
+        long dup_line = 0;
+        const char *dup = NULL;
+        for (size_t j = 0; j < w[i].nkey && st == SLK_OK; j++)
+            if (!dup && keyset_has(seen, w[i].key[j])) {
+                dup = w[i].key[j];
+                dup_line = w[i].key_line[j];
+            }
+        if (dup) { /* a single reader would have stopped there */
+            for (size_t j = 0; j < w[i].sink.n; j++)
+                if (w[i].sink.m[j].line >= dup_line)
+                    w[i].sink.m[j].line = -1; /* mark: not reached */
+            struct msgsink *k = &w[i].sink;
+            size_t keep = 0;
+            for (size_t j = 0; j < k->n; j++) {
+                if (k->m[j].line == -1)
+                    free(k->m[j].text);
+                else
+                    k->m[keep++] = k->m[j];
+            }
+            k->n = keep;
+            sink_flush(k, 1);
+            char b[80];
+            slk_error_at(path, base + dup_line, "tenant '%s' appears again after other tenants: input not grouped by tenant "
+                                                "(sort it, e.g. sort -t, -k1,1 -s)", shown(dup, b, sizeof b));
+            st = SLK_EDATA;
+        } else {
+            sink_flush(&w[i].sink, st == SLK_OK);
+        }
+        for (size_t j = 0; j < w[i].nkey; j++) {
+            if (st == SLK_OK)
+                keyset_add(seen, w[i].key[j]);
+            free(w[i].key[j]);
+        }
+        free(w[i].key);
+        free(w[i].key_line);
+        base += w[i].sr.line;
+        if (st == SLK_OK) {
+            st = w[i].st;
+            struct run *r = &w[i].rs;
+            rs->skipped_gaps += r->skipped_gaps;
+            rs->skipped_short += r->skipped_short;
+            rs->unlisted += r->unlisted;
+            rs->missing_util += r->missing_util;
+            rs->samples += r->samples;
+            for (size_t j = 0; j < r->n; j++) {
+                if (fw) {
+                    if (st == SLK_OK)
+                        write_feature(fw, &r->rows[j]);
+                    free(r->rows[j].tenant);
+                } else {
+                    rs->rows = xgrow(rs->rows, &rs->cap, rs->n + 1, sizeof *rs->rows);
+                    rs->rows[rs->n++] = r->rows[j];
+                }
+            }
+        } else {
+            for (size_t j = 0; j < w[i].rs.n; j++)
+                free(w[i].rs.rows[j].tenant);
+        }
+        free(w[i].rs.rows);
+        sr_close(&w[i].sr);
+    }
+    keyset_free(seen);
+    free(w);
+    free(tid);
+    free(started);
+    free(cut);
     return st;
 }
 

@@ -9,6 +9,7 @@
 #include "diag.h"
 
 #include <fftw3.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,9 @@ struct slot {
     fftw_complex *out;
     unsigned long used; /* last-use tick, for eviction */
 };
+
+/* FFTW's planner (and plan destruction) is not thread-safe; executing plans is. */
+static pthread_mutex_t planner_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct fft_cache {
     struct slot s[FFT_CACHE_SLOTS];
@@ -34,7 +38,9 @@ fft_cache *fft_cache_new(void)
 static void slot_clear(struct slot *s)
 {
     if (s->n) {
+        pthread_mutex_lock(&planner_lock);
         fftw_destroy_plan(s->plan);
+        pthread_mutex_unlock(&planner_lock);
         fftw_free(s->in);
         fftw_free(s->out);
     }
@@ -81,7 +87,9 @@ static struct slot *slot_for(fft_cache *c, size_t n)
     }
     /* ESTIMATE never measures, so plans (and results) are deterministic and
      * the input buffer is not overwritten while planning. */
+    pthread_mutex_lock(&planner_lock);
     victim->plan = fftw_plan_dft_r2c_1d((int)n, victim->in, victim->out, FFTW_ESTIMATE);
+    pthread_mutex_unlock(&planner_lock);
     if (!victim->plan) {
         fftw_free(victim->in);
         fftw_free(victim->out);

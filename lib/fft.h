@@ -5,8 +5,8 @@
  * lengths it was asked for (FFT_CACHE_SLOTS, least recently used evicted), so
  * a per-tenant loop over series of one length plans once.  Plans are made
  * with FFTW_ESTIMATE, which does not time anything: the same input gives
- * bit-identical output on every run.  The cache is not thread-safe (FFTW's
- * planner is not); use one cache per thread and plan from one thread.
+ * bit-identical output on every run.  A cache is not thread-safe: use one
+ * cache per thread (planning is serialised inside, as FFTW's planner needs).
  *
  * Convention (FFTW's, unnormalised): X[k] = sum_n x[n] exp(-2 pi i k n / N)
  * for k = 0..N/2.  Ownership: callers own every array they pass; results are

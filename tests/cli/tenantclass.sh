@@ -112,3 +112,19 @@ tcheck "planetlab: the mix adds up to 100%" awk -F, '{n+=$2} END{exit n!=1052}' 
 tcheck "planetlab: VMs with a flat day are never unpredictable" bash -c '
     awk -F, "NR>1{v=\$3+0; if(!(\$1 in mn)||v<mn[\$1])mn[\$1]=v; if(!(\$1 in mx)||v>mx[\$1])mx[\$1]=v} END{for(k in mn) if(mx[k]-mn[k]<=5) print k}" "$1" > "$3/flat.txt"
     [ "$(wc -l < "$3/flat.txt")" -ge 20 ] && awk -F, "NR==FNR{f[\$0]=1; next} (\$1 in f) && \$2==\"unpredictable\" {exit 1}" "$3/flat.txt" "$2"' _ "$DATA/planetlab/20110303.csv" "$TMP/planetlab-tenants.csv" "$TMP"
+
+# ---- several readers (regular files over 32 MiB are cut between tenants) ----
+tracegen tenants --seed 13 --count 60 --days 30 -o "$TMP/big.csv"
+tcheck "threads: 3 readers == 1 reader (tenants and classes)" bash -c '
+    tenantclass -q --threads 1 --classes "$1/c1.csv" "$1/big.csv" > "$1/t1.csv" &&
+    tenantclass -q --threads 3 --classes "$1/c3.csv" "$1/big.csv" > "$1/t3.csv" &&
+    cmp "$1/t1.csv" "$1/t3.csv" && cmp "$1/c1.csv" "$1/c3.csv"' _ "$TMP"
+tcheck "threads: feature tables in input order" bash -c 'cmp <(tenantclass -q --threads 1 --features-only "$1") <(tenantclass -q --threads 2 --features-only "$1")' _ "$TMP/big.csv"
+{ cat "$TMP/big.csv"; grep "^tenant00002," "$TMP/big.csv" | head -20; } > "$TMP/ungrouped.csv"
+t "threads: ungrouped input, same message as one reader" 65 '' '*' \
+    "tenantclass: $TMP/ungrouped.csv:1296002: tenant 'tenant00002' appears again after other tenants: input not grouped by tenant" \
+    tenantclass --threads 2 "$TMP/ungrouped.csv"
+t "threads: ungrouped input, features-only" 65 '' '*' "$TMP/ungrouped.csv:1296002: tenant 'tenant00002' appears again" \
+    tenantclass --threads 2 --features-only "$TMP/ungrouped.csv"
+{ cat "$TMP/big.csv"; echo "zzz,1767571200,2"; } > "$TMP/badtail.csv"
+t "threads: a bad value in the last range" 65 '' '*' "tenantclass: $TMP/badtail.csv:1296002: column 'util': 2 is above 1" tenantclass --threads 2 "$TMP/badtail.csv"
