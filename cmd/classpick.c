@@ -1063,10 +1063,11 @@ int main(int argc, char **argv)
         "Jobs: job[,last_duration][,containers]; classes: tenantclass --classes output.\n"
         "Output: job,type,demand,classes,reason ('+' joins several classes; empty: none fits)."
         "\vExamples:\n"
-        "  tenantclass --servers truth.csv --classes classes.csv util.csv > tenants.csv\n"
-        "  classpick --classes classes.csv --current now.csv jobs.csv\n"
-        "  classpick --classes classes.csv --dag dags.csv jobs.csv    # demand from DAGs by BFS\n"
-        "  classpick --simulate --classes classes.csv --tenants tenants.csv --series util.csv --servers truth.csv",
+        "  tenantclass --servers truth.csv --classes cl.csv util.csv > tenants.csv\n"
+        "  classpick --classes cl.csv --current now.csv jobs.csv\n"
+        "  classpick --classes cl.csv --dag dags.csv jobs.csv   # demand by BFS\n"
+        "  classpick --simulate --classes cl.csv --tenants tenants.csv \\\n"
+        "      --series util.csv --servers truth.csv",
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 

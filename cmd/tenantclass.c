@@ -1440,11 +1440,12 @@ int main(int argc, char **argv)
         "Input columns: tenant,t,util[,servers], grouped by tenant; util in 0-1 (or --scale percent).\n"
         "Output: tenant,pattern,class,avg,peak,strength, sorted by tenant."
         "\vExamples:\n"
-        "  tracegen tenants --count 500 --truth truth.csv | tenantclass --servers truth.csv --classes classes.csv\n"
+        "  tracegen tenants --count 500 --truth truth.csv -o util.csv\n"
+        "  tenantclass --servers truth.csv --classes cl.csv util.csv > tenants.csv\n"
         "  tenantclass --step 5m --scale percent --periods 1h,2h usage.csv\n"
-        "  # sharded: the per-tenant phase on each shard, clustering on the small feature table\n"
+        "  # sharded: per-tenant phase per shard, clustering on the feature tables\n"
         "  parallel 'tenantclass --features-only {} > {.}.feat' ::: shard*.csv\n"
-        "  tenantclass --from-features --classes classes.csv shard*.feat > tenants.csv",
+        "  tenantclass --from-features --classes cl.csv shard*.feat > tenants.csv",
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
