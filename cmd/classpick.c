@@ -1036,9 +1036,12 @@ static int run_simulation(struct classtab *ct, csvw *w)
                         "%ld jobs (mean %g tasks) offered at %g of the mean harvestable %.0f cores\n",
                 nt, srv, P.cores, reserve_cores, nticks, opt.step, nj, opt.tasks_mean,
                 opt.jobs ? nj * opt.tasks_mean * mean_dur / (0.9 * span) / (harvest > 0 ? harvest : 1) : opt.load, harvest);
-        fprintf(stderr, "classpick: killed tasks: yarn-pt %ld, class-aware %ld (%+.1f%%); mean job time: yarn-pt %.0f s, class-aware %.0f s (%+.1f%%)\n",
-                res[0].killed, res[1].killed, res[0].killed ? 100.0 * (double)(res[1].killed - res[0].killed) / (double)res[0].killed : 0.0,
-                res[0].mean, res[1].mean, 100.0 * (res[1].mean - res[0].mean) / res[0].mean);
+        fprintf(stderr, "classpick: killed tasks: yarn-pt %ld, class-aware %ld (%+.1f%%)", res[0].killed, res[1].killed,
+                res[0].killed ? 100.0 * (double)(res[1].killed - res[0].killed) / (double)res[0].killed : 0.0);
+        if (res[0].finished > 0 && res[1].finished > 0)
+            fprintf(stderr, "; mean job time: yarn-pt %.0f s, class-aware %.0f s (%+.1f%%)", res[0].mean, res[1].mean,
+                    100.0 * (res[1].mean - res[0].mean) / res[0].mean);
+        fprintf(stderr, "; unfinished jobs: yarn-pt %ld, class-aware %ld\n", res[0].waiting, res[1].waiting);
     }
     for (size_t i = 0; i < nt; i++) {
         free(tn[i].name);
