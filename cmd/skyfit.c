@@ -361,12 +361,13 @@ static void quantize_native(const struct job *j, const struct run *r, double *u,
     free(e);
 }
 
-static void report(struct totals *tot, const char *job, const char *fmt, const char *detail)
+/* report: name a job that was not fitted on stderr (the first 10). */
+static void report(struct totals *tot, const char *job, const char *what, const char *detail)
 {
     if (slk_opt.quiet)
         return;
     if (tot->first_reported < 10)
-        fprintf(stderr, "%s: job '%s': %s%s\n", slk_progname, job, fmt, detail ? detail : "");
+        fprintf(stderr, "%s: job '%s': %s%s\n", slk_progname, job, what, detail ? detail : "");
     else if (tot->first_reported == 10)
         fprintf(stderr, "%s: (more jobs not fitted; see --stats)\n", slk_progname);
     tot->first_reported++;

@@ -17,7 +17,8 @@
  * constraint an uncapacitated arc S_j -> Q_i of cost C_ij - C_iK, s_k >= 0 an
  * uncapacitated arc S_k-1 -> S_k of cost 0, and the linear terms node
  * supplies.  The min-cost flow's optimal node potentials (GLPK row duals,
- * S_0 the root) are an optimal S, Q.
+ * or the network simplex's tree potentials; S_0 the root) are an optimal S, Q.
+ * Both flow solvers are certified by solve_one (see skyline.h).
  */
 #include "skyline.h"
 
@@ -167,6 +168,8 @@ struct flow {
     double *hcost, *hcap;   /* the hinges of one step (step_hinges) */
 };
 
+/* qsort has no context argument: the key array of the current sort (the
+ * library is not meant for concurrent use from several threads). */
 static const double *sort_key;
 static int by_key(const void *a, const void *b)
 {
