@@ -23,6 +23,7 @@ fi
 [ -s "$small" ] || tracegen tenants --seed 1 --count $nref --days 30 -o "$small"
 rows=$(( $(wc -l < "$big") - 1 ))
 cat "$big" > /dev/null   # warm the page cache
+echo "bench tenantclass: load average at start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) processors"
 cpu() { /usr/bin/time -f "%U %S" -o "$BENCH_TMP/tc.time" "$@" > /dev/null && awk '{printf "%.1f", $1 + $2}' "$BENCH_TMP/tc.time"; }
 
 t0=$(date +%s.%N)
