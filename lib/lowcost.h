@@ -37,7 +37,10 @@
  *   - A request that fits in no trial is not placed; `why` says what stopped it.
  *
  * Ownership: lowcost never keeps pointers to the request; on success it adds
- * a new reservation (it owns nothing afterwards).
+ * a new reservation (it owns nothing afterwards).  It keeps a static scratch
+ * workspace that grows to the largest window seen (so placing many jobs
+ * allocates almost nothing): not thread-safe, and the workspace is never
+ * freed (it stays reachable).
  */
 #ifndef SLOKIT_LOWCOST_H
 #define SLOKIT_LOWCOST_H
