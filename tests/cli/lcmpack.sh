@@ -167,6 +167,23 @@ t "other version refused"    65 '' '' "unsupported plan format 'slokit-plan/9'" 
 t "not a plan refused"       65 '' '' 'not a slokit plan' lcmpack --plan "$D/comp.sky.csv" --capacity cores=4,mem=100000
 { head -1 "$TMP/p2.csv"; sed -n '4p;3p' "$TMP/p2.csv"; tail -n +5 "$TMP/p2.csv"; } >"$TMP/bad5.csv"
 t "swapped rows refused"     65 '' '' 'trailer does not match the rows' lcmpack --plan "$TMP/bad5.csv" --capacity cores=4,mem=100000
+# edits with recomputed checksums (tests/check/plan_recrc.py) still fail the
+# reader's own checks: holes, windows, instances that differ, gangs
+RC="$PY $ROOT/tests/check/plan_recrc.py"
+$RC "$TMP/p2.csv" "$TMP/e1.csv" 5 t 240
+t "re-checksummed hole refused" 65 '' '' "e1.csv:5: job 'B': hole or overlap at t 240" lcmpack --plan "$TMP/e1.csv" --capacity cores=4,mem=100000
+$RC "$TMP/p2.csv" "$TMP/e2.csv" 2 d 90; $RC "$TMP/e2.csv" "$TMP/e2.csv" 3 d 90
+t "allocation outside its window refused" 65 '' '' "job 'A': allocation [0, 120) s lies outside its window [0, 90] s" \
+    lcmpack --plan "$TMP/e2.csv" --capacity cores=4,mem=100000
+$RC "$TMP/p2.csv" "$TMP/e3.csv" 2 containers 3
+t "containers not whole gangs refused" 65 '' '' "e3.csv:2: containers 3 is not a multiple of the gang 4" \
+    lcmpack --plan "$TMP/e3.csv" --capacity cores=4,mem=100000
+$RC "$TMP/hourly.csv" "$TMP/e4.csv" 4 containers 4
+t "instances that differ refused" 65 '' '' "e4.csv:4: job 'H': instance 1 differs from instance 0" \
+    lcmpack --plan "$TMP/e4.csv" --capacity cores=4,mem=100000
+$RC "$TMP/p2.csv" "$TMP/e5.csv" 3 a 30
+t "fields differ within a reservation refused" 65 '' '' "e5.csv:3: job 'A': request fields differ" \
+    lcmpack --plan "$TMP/e5.csv" --capacity cores=4,mem=100000
 printf 'old\n' >"$TMP/keep.csv"
 t "failed run keeps -o"      65 '' '' '*' lcmpack --plan "$TMP/bad1.csv" --capacity cores=4,mem=100000 -o "$TMP/keep.csv"
 tcheck "old -o intact"       grep -qx old "$TMP/keep.csv"
