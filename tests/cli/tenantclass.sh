@@ -4,6 +4,17 @@
 D="$ROOT/tests/data/tenantclass"
 CHK="$ROOT/tests/check/tenantclass_accuracy.awk"
 
+# ---- tracegen tenants ----
+t "tracegen tenants: header and first row" 0 '' $'tenant,t\ntenant00001,1767571200' '' sh -c 'tracegen tenants --count 1 --days 1 | head -2 | cut -d, -f1,2'
+tcheck "tracegen tenants: shards (--set first) concatenate to the full trace" bash -c '
+    cmp <(tracegen tenants --seed 4 --count 6 --days 2) <({ tracegen tenants --seed 4 --count 2 --days 2; tracegen tenants --seed 4 --count 4 --days 2 --set first=3 --no-output-header; })'
+tcheck "tracegen tenants: rows = tenants x days x 720 at 2 min, util in [0,1], 3 patterns in the truth" bash -c '
+    tracegen tenants --seed 4 --count 30 --days 2 --truth "$1/tt.csv" | awk -F, "NR>1{n++; if (\$3<0 || \$3>1) exit 1} END{exit n!=30*2*720}" &&
+    [ "$(cut -d, -f2 "$1/tt.csv" | tail -n +2 | sort -u | tr "\n" " ")" = "constant periodic unpredictable " ]' _ "$TMP"
+tcheck "tracegen tenants: --set drop removes samples" bash -c '[ "$(tracegen tenants --count 3 --days 2 --set drop=0.5 | wc -l)" -lt 3000 ]'
+t "tracegen tenants: bad --set value" 64 '' '' "tenants: --set values out of range" tracegen tenants --set periodic=2
+t "tracegen tenants: percent" 0 '' '*' '' sh -c 'tracegen tenants --count 2 --days 1 --set percent=1 | awk -F, "NR>1 && \$3>1 {f=1} END{exit !f}"'
+
 # ---- accuracy on ground truth (>= 95% of patterns right) ----
 tracegen tenants --seed 11 --count 120 --days 21 --truth "$TMP/truth11.csv" -o "$TMP/gen11.csv"
 tracegen tenants --seed 12 --count 120 --days 28 --set noise=0.05 --truth "$TMP/truth12.csv" -o "$TMP/gen12.csv"
