@@ -24,7 +24,7 @@
 enum {
     OPT_POLICY = 1, OPT_SOFT, OPT_BLOCK_MB, OPT_RACK, OPT_CLASSES, OPT_SIMULATE, OPT_BLOCKS,
     OPT_DAYS, OPT_EVENTS, OPT_WRITE_EVENTS, OPT_RATE, OPT_DETECT, OPT_BUSY, OPT_UTIL_SCALE,
-    OPT_ACCESSES, OPT_PICK, OPT_BURST, OPT_ENV_BURST, OPT_BURST_MIN, OPT_BURST_MAX, OPT_WINDOW
+    OPT_ACCESSES, OPT_PICK, OPT_LOST, OPT_BURST, OPT_ENV_BURST, OPT_BURST_MIN, OPT_BURST_MAX, OPT_WINDOW
 };
 
 static const char *tenants_path, *blocks_path;
@@ -32,7 +32,7 @@ static const char *policy_arg, *replicas_arg;
 static int soft, simulate, pick_space;
 static double block_mb = 256;
 static int rack_size = 20;
-static const char *classes_path, *events_path, *write_events_path;
+static const char *classes_path, *events_path, *write_events_path, *lost_path;
 static long nblocks = 4000000, naccesses = 1000000;
 static double days = 365;
 static int days_given;
@@ -60,6 +60,7 @@ static const struct argp_option options[] = {
     {"days", OPT_DAYS, "D", 0, "Days simulated (default 365, or up to the last --events event)", 2},
     {"events", OPT_EVENTS, "FILE", 0, "Replay these events (t,server,event) instead of drawing them from the rates", 2},
     {"write-events", OPT_WRITE_EVENTS, "FILE", 0, "Write the events that are simulated to FILE", 2},
+    {"lost", OPT_LOST, "FILE", 0, "Write every lost block's replicas (where and when each copy was destroyed) to FILE", 2},
     {"rate", OPT_RATE, "N", 0, "Re-created blocks per hour per reimaged server (default 30)", 2},
     {"detect", OPT_DETECT, "DUR", 0, "Delay before re-creation starts (default 10m)", 2},
     {"busy", OPT_BUSY, "U", 0, "A server above this CPU utilization denies reads (default 0.66)", 2},
@@ -92,6 +93,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_DAYS: days = cli_double(st, "days", arg, 1.0 / 24, 36600); days_given = 1; break;
     case OPT_EVENTS: events_path = arg; break;
     case OPT_WRITE_EVENTS: write_events_path = arg; break;
+    case OPT_LOST: lost_path = arg; break;
     case OPT_RATE: rate = cli_double(st, "rate", arg, 1e-6, 1e9); break;
     case OPT_DETECT: detect = cli_duration(st, "detect", arg, 0); break;
     case OPT_BUSY: busy = cli_double(st, "busy", arg, 0, 1); break;
@@ -467,6 +469,37 @@ static int write_events(const struct rp_event *ev, size_t n, const char *path)
     return outf_finish(o, SLK_OK);
 }
 
+struct lost_ctx {
+    const rp_cluster *c;
+    csvw *w;
+    const char *policy;
+    int replicas;
+};
+
+static void write_lost(void *ctx, uint64_t block, double t, int R, const int32_t *last, const double *when)
+{
+    struct lost_ctx *lc = ctx;
+    for (int k = 0; k < R; k++) {
+        int ti = last[k] >= 0 ? rp_server_tenant(lc->c, last[k]) : -1;
+        csvw_str(lc->w, lc->policy);
+        csvw_int(lc->w, lc->replicas);
+        csvw_int(lc->w, (int64_t)block);
+        csvw_num(lc->w, t / 86400);
+        csvw_int(lc->w, k + 1);
+        if (ti >= 0) {
+            csvw_int(lc->w, last[k]);
+            csvw_str(lc->w, rp_tenant_name(lc->c, ti));
+            csvw_str(lc->w, rp_tenant_env(lc->c, ti));
+            csvw_str(lc->w, rp_class_name(rp_tenant_class(lc->c, ti)));
+            csvw_num(lc->w, when[k] / 86400);
+        } else {
+            for (int j = 0; j < 5; j++)
+                csvw_str(lc->w, NULL);
+        }
+        csvw_end(lc->w);
+    }
+}
+
 static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : NAN; }
 
 static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, const int *reps, int nrep, csvw *w)
@@ -488,6 +521,17 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
         free(ev);
         return st;
     }
+    outf *lo = NULL;
+    csvw *lw = NULL;
+    if (lost_path) {
+        if (!(lo = outf_open(lost_path, &st))) {
+            free(ev);
+            return st;
+        }
+        lw = csvw_new(outf_fp(lo));
+        csvw_header(lw, (const char *const[]){"policy", "replicas", "block", "lost_day", "replica", "server",
+                                              "tenant", "environment", "class", "destroyed_day", NULL});
+    }
     size_t nre = 0;
     for (size_t i = 0; i < nev; i++)
         nre += ev[i].kind != RP_EV_ADD && ev[i].t < days * 86400;
@@ -503,7 +547,12 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
     for (int i = 0; i < nrep; i++) {
         for (int p = 0; p < npol; p++) {
             struct rp_sim_config cfg = {pol[p], reps[i], nblocks, days * 86400, detect, rate, busy, util_scale,
-                                        naccesses, slk_opt.seed, ev, nev};
+                                        naccesses, slk_opt.seed, ev, nev, NULL, NULL};
+            struct lost_ctx lc = {c, lw, policy_name(pol[p]), reps[i]};
+            if (lw) {
+                cfg.on_loss = write_lost;
+                cfg.on_loss_ctx = &lc;
+            }
             char label[64];
             snprintf(label, sizeof label, "%s x%d", policy_name(pol[p]), reps[i]);
             double t0 = slk_now();
@@ -514,6 +563,10 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
                           "use fewer --blocks or a larger --block-mb)",
                           policy_name(pol[p]), reps[i], (unsigned long long)r->unplaced, nblocks);
                 free(ev);
+                if (lw) {
+                    csvw_free(lw);
+                    outf_abort(lo);
+                }
                 return SLK_FAIL;
             }
             uint64_t failed = r->failed_busy + r->failed_lost;
@@ -553,6 +606,10 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
         }
     }
     free(ev);
+    if (lw) {
+        csvw_free(lw);
+        return outf_finish(lo, SLK_OK);
+    }
     return SLK_OK;
 }
 
@@ -586,8 +643,8 @@ int main(int argc, char **argv)
         usage_error("%s", "lists of --policy or --replicas need --simulate (placement uses one of each)");
     if (simulate && blocks_path)
         usage_error("--simulate creates its own blocks; drop the BLOCKS argument ('%s')", blocks_path);
-    if (!simulate && (events_path || write_events_path))
-        usage_error("%s", "--events and --write-events need --simulate");
+    if (!simulate && (events_path || write_events_path || lost_path))
+        usage_error("%s", "--events, --write-events and --lost need --simulate");
     if (burst.frac_min > burst.frac_max)
         usage_error("%s", "--burst-min must not exceed --burst-max");
     if (burst.burst_share + burst.env_burst_share > 1)

@@ -852,6 +852,7 @@ void rp_simulate(rp_cluster *c, const struct rp_sim_config *cfg, struct rp_sim_r
     const size_t N = (size_t)cfg->blocks;
     int32_t *slots = xmalloc((N ? N : 1) * (size_t)R * sizeof *slots);
     uint8_t *live = xcalloc(N ? N : 1, 1);
+    double *dt = cfg->on_loss ? xcalloc((N ? N : 1) * (size_t)R, sizeof *dt) : NULL;
     struct srvlist *sl = xcalloc((size_t)c->nservers, sizeof *sl);
     rng gp, gb, ga;
     rng_seed_key(&gp, cfg->seed, cfg->policy == RP_ALG2 ? "sim-place-alg2" : "sim-place-stock");
@@ -968,13 +969,21 @@ void rp_simulate(rp_cluster *c, const struct rp_sim_config *cfg, struct rp_sim_r
                 for (int k = 0; k < R; k++) {
                     if (o[k] != s)
                         continue;
-                    o[k] = -1;
+                    o[k] = -2 - s; /* destroyed: remember where it was */
                     live[b]--;
                     res->replicas_destroyed++;
+                    if (dt)
+                        dt[(size_t)b * R + k] = ev->t;
                     if (live[b] == 0) {
                         res->lost++;
                         if (isnan(res->first_loss))
                             res->first_loss = ev->t;
+                        if (cfg->on_loss) {
+                            int32_t last[RP_MAX_REPLICAS];
+                            for (int j = 0; j < R; j++)
+                                last[j] = o[j] <= -2 ? -2 - o[j] : -1;
+                            cfg->on_loss(cfg->on_loss_ctx, b, ev->t, R, last, dt + (size_t)b * R);
+                        }
                     } else {
                         items[ni++] = (uint64_t)b << 5 | (uint64_t)k;
                     }
@@ -1024,4 +1033,5 @@ void rp_simulate(rp_cluster *c, const struct rp_sim_config *cfg, struct rp_sim_r
     free(sl);
     free(slots);
     free(live);
+    free(dt);
 }

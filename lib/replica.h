@@ -166,6 +166,12 @@ struct rp_sim_config {
     uint64_t seed;
     const struct rp_event *events; /* sorted by time */
     size_t nevents;
+    /* on_loss, when not NULL, is called for every lost block with the time of
+     * the loss and, per replica slot, the server that last held it and when
+     * that copy was destroyed (costs 8 bytes per replica of memory). */
+    void (*on_loss)(void *ctx, uint64_t block, double t, int R, const int32_t *last_server,
+                    const double *destroyed_at);
+    void *on_loss_ctx;
 };
 
 struct rp_sim_result {

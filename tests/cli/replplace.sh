@@ -132,7 +132,7 @@ t "too many replicas" 64 '' '' "invalid value for --replicas: '17'" replplace -r
 t "bad --policy" 64 '' '' "invalid value for --policy: 'hdfs'" replplace --policy hdfs "$TINY"
 t "bad --pick" 64 '' '' "invalid value for --pick: 'big'" replplace --pick big "$TINY"
 t "lists need --simulate" 64 '' '' 'need --simulate' replplace -r 3,4 "$TINY"
-t "--events needs --simulate" 64 '' '' '--events and --write-events need --simulate' replplace --events x.csv "$TINY"
+t "--events needs --simulate" 64 '' '' '--events, --write-events and --lost need --simulate' replplace --events x.csv "$TINY"
 t "burst bounds" 64 '' '' '--burst-min must not exceed --burst-max' replplace --simulate --burst-min 0.6 "$TINY"
 t "missing tenants file" 66 '' '' 'replplace: /nonexistent.csv: cannot open' replplace /nonexistent.csv
 t "missing column" 65 $'tenant,environment,servers\na,e,1\n' '' "missing required column 'space_gb'" replplace - /dev/null
@@ -248,3 +248,12 @@ if [ -r "$G" ]; then
     t "simulate on the Google events" 0 '' '*' 'x3: ' replplace --simulate --blocks 20000 --accesses 1000 \
         --events "$TMP/g/events.csv" "$TMP/g/tenants.csv"
 fi
+
+# --lost: every lost block's replicas, where and when each copy went
+replplace -q --simulate -r 2 --policy stock --rack-size 1 --blocks 500 --accesses 0 --events "$TMP/ev2.csv" --days 2 \
+    --lost "$TMP/lost.csv" "$TMP/two.csv" >/dev/null
+tcheck "--lost: 500 blocks x 2 rows, servers 0 and 1, destroyed at t=100 and 160" awk -F, '
+    NR == 1 { if ($0 != "policy,replicas,block,lost_day,replica,server,tenant,environment,class,destroyed_day") exit 1; next }
+    { n++; d = $10 * 86400; if (!(($6 == 0 && d > 99.99 && d < 100.01) || ($6 == 1 && d > 159.99 && d < 160.01))) exit 1
+      if ($4 * 86400 < 159.99 || $4 * 86400 > 160.01) exit 1 }
+    END { exit n != 1000 }' "$TMP/lost.csv"
