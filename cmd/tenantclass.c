@@ -292,7 +292,13 @@ static double *resample(struct series *s, size_t *nb, long *missing)
             tmax = s->t[i];
     }
     double t0 = floor(tmin / opt.step) * opt.step;
-    size_t n = (size_t)floor((tmax - t0) / opt.step) + 1;
+    double nd = floor((tmax - t0) / opt.step) + 1;
+    if (!(nd <= 50000000)) { /* refuse before allocating */
+        *nb = nd > 1e18 ? (size_t)1e18 : (size_t)nd;
+        *missing = 0;
+        return NULL;
+    }
+    size_t n = (size_t)nd;
     s->bin = xgrow(s->bin, &s->cap_bin, n, sizeof *s->bin);
     s->cnt = xgrow(s->cnt, &s->cap_cnt, n, sizeof *s->cnt);
     memset(s->bin, 0, n * sizeof *s->bin);
@@ -533,7 +539,7 @@ static int tenant_done(struct run *rs, fft_cache *fc, struct series *s, const ch
     size_t nb;
     long missing;
     double *x = resample(s, &nb, &missing);
-    if (nb > (size_t)50000000) {
+    if (!x) {
         sink_put(k, 0, line, "tenant '%s' spans %zu steps of %g s (more than 50 million); use a larger --step",
                      tenant, nb, opt.step);
         return SLK_EDATA;

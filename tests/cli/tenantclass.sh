@@ -96,6 +96,7 @@ t "bad time" 65 $'tenant,t,util\na,yesterday,0.5\n' '' "tenantclass: <stdin>:2: 
 t "ragged row" 65 $'tenant,t,util\na,0\n' '' "tenantclass: <stdin>:2: expected 3 fields (as in the header), found 2" tenantclass
 t "unterminated quote" 65 $'tenant,t,util\n"a,0,1\n' '' "tenantclass: <stdin>:2: unterminated quoted field" tenantclass
 t "not grouped" 65 $'tenant,t,util\na,0,0.1\nb,0,0.1\na,120,0.1\n' '' "tenantclass: <stdin>:4: tenant 'a' appears again after other tenants: input not grouped by tenant" tenantclass
+t "absurd time span" 65 $'tenant,t,util\na,0,0.1\na,1e15,0.2\n' '' "tenantclass: <stdin>:2: tenant 'a' spans 8333333333334 steps of 120 s (more than 50 million); use a larger --step" tenantclass
 t "missing tenant" 65 $'tenant,t,util\n,0,0.1\n' '' "tenantclass: <stdin>:2: column 'tenant': missing value" tenantclass
 t "empty input" 65 '' '' "tenantclass: <stdin>:1: empty input (no header row)" tenantclass
 t "missing file" 66 '' '' "tenantclass: /nonexistent.csv: cannot open" tenantclass /nonexistent.csv
