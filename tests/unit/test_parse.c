@@ -27,6 +27,47 @@ int main(void)
     CHECK(parse_int64("9223372036854775808", &i) < 0);
     CHECK(parse_int64("12.0", &i) < 0);
 
+    /* The fast path must agree with strtod bit for bit on every plain decimal
+     * (random mantissas and decimal counts, signs, leading zeros, the 2^53 and
+     * 19-digit edges), and leave everything else to strtod. */
+    {
+        unsigned long long x = 0x9E3779B97F4A7C15ULL;
+        int same = 1;
+        char txt[64];
+        for (int k = 0; k < 200000; k++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            int nd = 1 + (int)(x % 19), dot = (int)((x >> 8) % (unsigned)(nd + 1));
+            int n = 0;
+            if ((x >> 20) & 1)
+                txt[n++] = '-';
+            unsigned long long y = x;
+            for (int q = 0; q < nd; q++) {
+                if (q == dot && q > 0)
+                    txt[n++] = '.';
+                txt[n++] = (char)('0' + (y % 10));
+                y = y / 10 ^ (y << 7);
+            }
+            txt[n] = 0;
+            double a, b = strtod(txt, NULL);
+            if (parse_double(txt, &a, 0) < 0 || memcmp(&a, &b, sizeof a) != 0) {
+                fprintf(stderr, "fast path differs on '%s'\n", txt);
+                same = 0;
+                break;
+            }
+        }
+        CHECK(same);
+        const char *edge[] = {"9007199254740992", "9007199254740993", "1234567890123456789", "0.0000000000000000000001",
+                              "12345678901234567890", "-0", "-0.0", "00001.50", "0.1", "1767571200", "1e5"};
+        for (size_t e = 0; e < sizeof edge / sizeof *edge; e++) {
+            double a, b = strtod(edge[e], NULL);
+            CHECK(parse_double(edge[e], &a, 0) == 0 && memcmp(&a, &b, sizeof a) == 0);
+        }
+        CHECK(parse_double("1.", &v, 0) < 0 || v == 1);
+        CHECK(parse_double("-", &v, 0) < 0);
+        CHECK(parse_double("--1", &v, 0) < 0);
+        CHECK(parse_double("1.2.3", &v, 0) < 0);
+    }
+
     /* times: epoch, ISO with Z, offsets, fractional, date only */
     CHECK(parse_time("1480000000", &v) == 0 && v == 1480000000);
     CHECK(parse_time("1480000000.25", &v) == 0 && v == 1480000000.25);
