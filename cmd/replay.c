@@ -28,7 +28,8 @@
 #define MAX_REGIMES 3
 
 static struct {
-    const char *input, *slo, *plan, *prov, *summary;
+    const char *input, *slo, *plan, *prov, *summary, *runs;
+    int align;              /* 1: plan regimes start runs at their reservation */
     double cap_cores, cap_mem;
     int have_cap;
     double cont_cores, cont_mem;
@@ -42,7 +43,7 @@ static struct {
 } opt = {.cont_cores = 1, .cont_mem = 1024, .step = 60, .idle = -1, .from = -INFINITY, .until = INFINITY};
 
 enum { OPT_SLO = 1, OPT_PLAN, OPT_PROV, OPT_SUMMARY, OPT_CAP, OPT_CONT, OPT_STEP, OPT_IDLE, OPT_FROM, OPT_UNTIL,
-       OPT_REGIME, OPT_GRANT, OPT_WINDOW, OPT_RHO };
+       OPT_REGIME, OPT_GRANT, OPT_WINDOW, OPT_RHO, OPT_ALIGN, OPT_RUNS };
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Inputs:", 1},
@@ -63,6 +64,12 @@ static const struct argp_option options[] = {
     {"idle", OPT_IDLE, "MODE", 0, "fair: capacity no run uses is shared max-min fairly among runs with unmet "
                                   "demand; none: guarantees only (the paper's worst case); auto (default): fair "
                                   "for static, none for the plan regimes", 2},
+    {"align", OPT_ALIGN, "MODE", 0, "recorded (default): runs start when they started in the trace; reservation: "
+                                    "in the plan regimes a run starts at its instance's reservation (the job is "
+                                    "submitted into it, as in Morpheus), or when its input arrived if later "
+                                    "(--runs)", 2},
+    {"runs", OPT_RUNS, "FILE", 0, "Run table job,instance,input_avail (tracegen runs): with --align reservation a "
+                                  "run never starts before its input is available", 1},
     {"step", OPT_STEP, "DUR", 0, "Replay step (default: the plan's step, else 60s)", 2},
     {"grant", OPT_GRANT, "DUR", 0, "DRA: seconds an extension lasts before re-evaluation (default 60s)", 2},
     {"window", OPT_WINDOW, "DUR", 0, "DRA: recent window whose max allocation caps the extra (default 120s)", 2},
@@ -141,6 +148,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_FROM: opt.from = cli_time(st, "from", arg); break;
     case OPT_UNTIL: opt.until = cli_time(st, "until", arg); break;
     case OPT_REGIME: parse_regimes(st, arg); break;
+    case OPT_RUNS: opt.runs = arg; break;
+    case OPT_ALIGN:
+        if (!strcmp(arg, "recorded"))
+            opt.align = 0;
+        else if (!strcmp(arg, "reservation"))
+            opt.align = 1;
+        else
+            argp_error(st, "invalid value for --align: '%s' (recorded or reservation)", arg);
+        break;
     case OPT_GRANT: opt.dra.grant = cli_duration(st, "grant", arg, 1); break;
     case OPT_WINDOW: opt.dra.window = cli_duration(st, "window", arg, 0); break;
     case OPT_RHO: opt.dra.rho = cli_double(st, "rho", arg, 0, 1e6); break;
@@ -179,6 +195,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         }
         if (opt.step != floor(opt.step))
             argp_error(st, "--step must be whole seconds");
+        if (opt.runs && !opt.align)
+            argp_error(st, "--runs goes with --align reservation");
         if (!(opt.from < opt.until))
             argp_error(st, "--from must be before --until");
         break;
@@ -282,6 +300,88 @@ static int read_prov(const char *path)
     }
     st = csvr_status(r);
     csvr_close(r);
+    return st;
+}
+
+struct avail {
+    char *run;
+    double t;
+};
+static struct avail *avails;
+static size_t navail;
+
+static int avail_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct avail *)a)->run, ((const struct avail *)b)->run);
+}
+
+static int read_runs(const char *path)
+{
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int ci = csvr_require(r, "instance"), ca = csvr_require(r, "input_avail");
+    if (ci < 0 || ca < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    size_t cap = 0;
+    while (csvr_next(r) > 0) {
+        const char *id = csvr_field(r, ci);
+        double t;
+        int got;
+        if (!id) {
+            csvr_fail(r, "column 'instance': missing value");
+            break;
+        }
+        if ((got = csvr_get_time(r, ca, &t, 0)) < 0)
+            break;
+        if (got == 0)
+            continue;
+        avails = xgrow(avails, &cap, navail + 1, sizeof *avails);
+        avails[navail].run = xstrdup(id);
+        avails[navail++].t = t;
+    }
+    st = csvr_status(r);
+    csvr_close(r);
+    if (navail)
+        qsort(avails, navail, sizeof *avails, avail_cmp);
+    return st;
+}
+
+static double avail_of(const char *run)
+{
+    struct avail key = {.run = (char *)run};
+    struct avail *a = navail ? bsearch(&key, avails, navail, sizeof *avails, avail_cmp) : NULL;
+    return a ? a->t : NAN;
+}
+
+/* --align reservation: each run starts at the first reserved step of its
+ * instance's window [period start + a, period start + d), not before its
+ * input is available; runs of jobs with nothing reserved there keep their
+ * recorded start. */
+static int64_t *aligned_starts(const plan *p, long *moved)
+{
+    int64_t *st = xcalloc(set.nruns ? set.nruns : 1, sizeof *st);
+    double step = set.step;
+    *moved = 0;
+    for (size_t i = 0; i < set.nruns; i++) {
+        const struct replay_run *r = &set.runs[i];
+        const struct replay_job *j = &set.jobs[r->job];
+        double ps = floor(r->first / j->period) * j->period;
+        int64_t lo = (int64_t)floor((ps + j->a) / step), hi = (int64_t)ceil((ps + j->d) / step);
+        int64_t g = replay_reservation_start(p, j->name, lo, hi, step);
+        st[i] = r->g0;
+        if (g < 0)
+            continue;
+        double av = avail_of(r->run);
+        if (isfinite(av) && (int64_t)ceil(av / step - 1e-9) > g)
+            g = (int64_t)ceil(av / step - 1e-9);
+        st[i] = g;
+        if (g != r->g0)
+            (*moved)++;
+    }
     return st;
 }
 
@@ -470,6 +570,8 @@ int main(int argc, char **argv)
     plan *p = NULL;
     if (st == SLK_OK && opt.prov)
         st = read_prov(opt.prov);
+    if (st == SLK_OK && opt.runs)
+        st = read_runs(opt.runs);
     if (st == SLK_OK && opt.plan) {
         st = plan_read(opt.plan, &p);
         if (st == SLK_OK) {
@@ -509,9 +611,13 @@ int main(int argc, char **argv)
     struct replay_result *res = xcalloc(set.nruns ? set.nruns : 1, sizeof *res);
     struct replay_totals tot[MAX_REGIMES];
     double elapsed[MAX_REGIMES];
+    long moved = 0;
+    int64_t *starts = opt.align && p ? aligned_starts(p, &moved) : NULL;
     for (int i = 0; i < opt.nreg; i++) {
         struct replay_opts ro = {.regime = opt.reg[i], .cap_cores = opt.cap_cores, .cap_mem = opt.cap_mem,
                                  .plan = p, .dra = opt.dra};
+        if (opt.reg[i] != REPLAY_STATIC)
+            ro.start = starts;
         ro.idle = opt.idle >= 0 ? opt.idle : opt.reg[i] == REPLAY_STATIC;
         double t0 = slk_now();
         replay_run(&set, &ro, res, &tot[i]);
@@ -521,7 +627,7 @@ int main(int argc, char **argv)
             csvw_str(w, replay_regime_name(opt.reg[i]));
             csvw_str(w, set.jobs[r->job].name);
             csvw_str(w, r->run);
-            csvw_num(w, r->first);
+            csvw_num(w, res[k].start);
             csvw_num(w, res[k].deadline);
             csvw_num(w, res[k].finish);
             csvw_int(w, res[k].met);
@@ -531,6 +637,7 @@ int main(int argc, char **argv)
         }
     }
     free(res);
+    free(starts);
     if (csvw_error(w))
         st = SLK_EIO;
     csvw_free(w);
@@ -579,6 +686,9 @@ int main(int argc, char **argv)
                         "actionable)\n",
                 slk_progname, n_runs_in + n_runs_noslo, n_rows, set.nruns, set.njobs, b0, b1, n_runs_noslo,
                 n_runs_outside, n_unusable);
+        if (starts)
+            fprintf(stderr, "%s: --align reservation: %ld runs start at their reservation (or input) instead of "
+                            "their recorded start in the plan regimes\n", slk_progname, moved);
         fprintf(stderr, "%s: %-9s %-5s %8s %8s %9s %15s %10s %8s\n", slk_progname, "regime", "idle", "runs",
                 "missed", "miss_rate", "footprint_cores", "util", "time_s");
         for (int i = 0; i < opt.nreg; i++) {
@@ -599,5 +709,8 @@ out:
     plan_free(p);
     replay_set_free(&set);
     keyset_free(job_names);
+    for (size_t i = 0; i < navail; i++)
+        free(avails[i].run);
+    free(avails);
     return slk_finish(st);
 }

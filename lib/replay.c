@@ -124,6 +124,26 @@ static void waterfill(size_t n, const double *e, const double *c, const double *
 
 /* ---- the replay ---------------------------------------------------------------- */
 
+int64_t replay_reservation_start(const plan *p, const char *job, int64_t from, int64_t to, double step)
+{
+    for (int64_t g = from; g < to; g++) {
+        int64_t n = 0;
+        plan_alloc_at(p, job, (double)g * step, &n, NULL, NULL);
+        if (n > 0)
+            return g;
+    }
+    return -1;
+}
+
+static const int64_t *order_key;
+static int order_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    if (order_key[x] != order_key[y])
+        return order_key[x] < order_key[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
 struct rstate {
     long k;             /* skyline steps done */
     double debt, dem, g, alloc;
@@ -164,20 +184,30 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
         rs[i].deadline = pstart + j->d;
         rs[i].cutoff = rs[i].deadline + j->period;
         if (res) {
+            res[i].start = o->start ? (double)o->start[i] * step : r->first;
             res[i].deadline = rs[i].deadline;
             res[i].finish = NAN;
             res[i].met = 0;
             res[i].over = res[i].under = 0;
         }
     }
+    /* the order runs start in */
+    int64_t *st = xcalloc(n, sizeof *st);
+    size_t *ord = xcalloc(n, sizeof *ord);
+    for (size_t i = 0; i < n; i++) {
+        st[i] = o->start ? o->start[i] : s->runs[i].g0;
+        ord[i] = i;
+    }
+    order_key = st;
+    qsort(ord, n, sizeof *ord, order_cmp);
     dra *d = o->regime == REPLAY_PLAN_DRA ? dra_new(o->plan, &o->dra) : NULL;
     size_t next = 0;
-    int64_t g = s->runs[0].g0;
+    int64_t g = st[ord[0]];
     tot->t0 = (double)g * step;
     while (next < n || nact > 0) {
         double t = (double)g * step;
-        while (next < n && s->runs[next].g0 <= g)
-            act[nact++] = next++;
+        while (next < n && st[ord[next]] <= g)
+            act[nact++] = ord[next++];
         if (d)
             dra_expire(d, t);
         /* demands, and per-job totals */
@@ -229,6 +259,20 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
                 res[i].over += (rs[i].g - rs[i].dem) * step;
             used_c += rs[i].alloc * r->cores;
             used_m += rs[i].alloc * r->mem_mb;
+        }
+        /* guarantees beyond the cluster (static quotas on a small cluster)
+         * are squeezed in proportionally */
+        double fc = used_c > o->cap_cores ? o->cap_cores / used_c : 1, fm = used_m > o->cap_mem ? o->cap_mem / used_m : 1;
+        double f = fc < fm ? fc : fm;
+        if (f < 1) {
+            used_c = used_m = 0;
+            for (size_t a = 0; a < nact; a++) {
+                size_t i = act[a];
+                rs[i].alloc *= f;
+                used_c += rs[i].alloc * s->runs[i].cores;
+                used_m += rs[i].alloc * s->runs[i].mem_mb;
+            }
+            tot->squeezed_steps++;
         }
         if (o->regime != REPLAY_STATIC) {
             long off = plan_offset(o->plan, t, NULL);
@@ -292,8 +336,8 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
             tot->peak_mem = reserved_m;
         tot->reserved_core_s += reserved_c * step;
         g++;
-        if (nact == 0 && next < n && o->regime == REPLAY_STATIC && s->runs[next].g0 > g)
-            g = s->runs[next].g0; /* nothing is reserved between runs in static */
+        if (nact == 0 && next < n && o->regime == REPLAY_STATIC && st[ord[next]] > g)
+            g = st[ord[next]]; /* nothing is reserved between runs in static */
     }
     tot->t1 = (double)g * step;
     tot->missed = tot->runs - tot->met;
@@ -306,6 +350,7 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
         dra_get_stats(d, &tot->dra);
         dra_free(d);
     }
+    free(st), free(ord);
     free(rs), free(act), free(jg), free(jdem), free(jprev), free(jcnt), free(jstamp);
     free(ue), free(uc), free(um), free(ux), free(udsh), free(uidx), free(uf);
     return 0;

@@ -18,9 +18,15 @@
  *             reprov runs): the job's demand is its DRA sample, and G is
  *             what the DRA has in force (plan + extension).
  * A job's G is shared by its running runs oldest first (each up to its
- * demand; the last one gets the rest).  With idle sharing on, the capacity
+ * demand; the last one gets the rest).  When the runs' guaranteed
+ * allocations exceed the capacity (static quotas on a small cluster), all
+ * are scaled down by the same factor to fit.  With idle sharing on, the capacity
  * no run consumes is then shared among runs with unmet demand, max-min fair
  * on dominant (cores, mem) share, as a fluid.
+ *
+ * START.  A run starts at the step of its first sample, or where o->start
+ * says (replay(1) --align reservation: the job is submitted into its
+ * reservation); its deadline stays that of the period of its first sample.
  *
  * RESULTS.  Per run: the deadline (period containing the first sample, plus
  * d), finish, met (finish <= deadline), over = sum of (G_run - dem)+ over
@@ -77,9 +83,11 @@ struct replay_opts {
     double cap_cores, cap_mem;  /* cluster capacity (idle sharing) */
     plan *plan;                 /* plan regimes (capacity set: the DRA checks it) */
     struct dra_opts dra;
+    const int64_t *start;       /* [nruns] grid step where each run starts (NULL: g0, as recorded) */
 };
 
 struct replay_result {          /* one per run */
+    double start;               /* when it started (o->start, else its first sample) */
     double deadline, finish;    /* finish NaN when unfinished */
     int met;
     double over, under;         /* container x seconds */
@@ -91,6 +99,7 @@ struct replay_totals {
     double peak_cores, peak_mem;/* footprint */
     double used_core_s, reserved_core_s;
     double t0, t1;              /* replayed span */
+    long squeezed_steps;        /* steps where the guarantees exceeded the capacity */
     struct dra_stats dra;       /* plan+dra */
 };
 
@@ -99,6 +108,10 @@ struct replay_totals {
  * provisioned value for every job of static). */
 int replay_run(const struct replay_set *s, const struct replay_opts *o, struct replay_result *res,
                struct replay_totals *tot);
+
+/* replay_reservation_start: the first step at or after `from` (absolute grid
+ * step) and before `to` where the plan holds containers for job, or -1. */
+int64_t replay_reservation_start(const plan *p, const char *job, int64_t from, int64_t to, double step);
 
 /* replay_set_sort: sort runs by g0 (stable: input order breaks ties). */
 void replay_set_sort(struct replay_set *s);

@@ -71,3 +71,31 @@ t "missing provisioned row" 65 $'job,run,t,containers\nB,b1,60,1\n' '*' "job 'B'
 t "bad SLO window" 65 $'job,run,t,containers\n' '*' "is not inside one period" \
     sh -c "printf 'job,period,a,d\nA,60,0,600\n' > '$TMP/s.csv'; replay --slo '$TMP/s.csv' --provisioned '$D/prov.csv' --capacity cores=1,mem=1"
 t "missing SLO file" 66 '' '*' "cannot open" replay --slo "$TMP/none.csv" --provisioned "$D/prov.csv" --capacity cores=1,mem=1
+
+# --align reservation: A-3 starts at 3900 s (offset 300), after A's
+# reservation (3600-3780 s): recorded, it waits for the next hour's
+# reservation (2 + 2 containers at 7200, 7260 s: finish 7320 s > 4200 s,
+# missed, under 240).  Submitted into its reservation it runs at 3600 s and
+# finishes at 3720 s; not before its input (3660 s, --runs): finishes 3780 s.
+t "align: recorded start misses the reservation" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+plan,A,A-3,$((T0+3900)),$((T0+4200)),$((T0+7320)),0,0,240" '' $R --regime plan "$D/late.csv"
+t "align: submitted into the reservation" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+plan,A,A-3,$((T0+3600)),$((T0+4200)),$((T0+3720)),1,0,0" '' $R --regime plan --align reservation "$D/late.csv"
+t "align: not before the input is available" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+plan,A,A-3,$((T0+3660)),$((T0+4200)),$((T0+3780)),1,0,0
+plan+dra,A,A-3,$((T0+3660)),$((T0+4200)),$((T0+3780)),1,0,0" '' $R --regime plan,plan+dra --align reservation --runs "$D/late_runs.csv" "$D/late.csv"
+t "align: static keeps recorded starts" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+static,A,A-3,$((T0+3900)),$((T0+4200)),$((T0+4020)),1,0,0" '' $R --regime static --align reservation "$D/late.csv"
+t "--runs needs --align reservation" 64 '' '' "--runs goes with --align reservation" $R --runs "$D/late_runs.csv"
+
+# A cluster smaller than the guarantees: A's 1 provisioned container on 0.5
+# cores runs at 0.5 a step: debts 1.5, 2, 3.5, 5 (under 300 c*s), then 10
+# more steps: finish at 840 s > 600 s: missed.
+t "capacity below the guarantees squeezes them" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+static,A,A-1,$T0,$((T0+600)),$((T0+840)),0,0,300" '' \
+    replay -q --slo "$D/slo.csv" --provisioned "$D/prov.csv" --capacity cores=0.5,mem=100000 --idle none "$D/one.csv"
