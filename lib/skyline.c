@@ -626,7 +626,8 @@ static int ns_solve(struct flow *f, double alpha, double beta, double *alloc, do
         g.block = 10;
     g.eps = 1e-12 * maxcost;
     ns_update_subtree(&g, 0);
-    if (ns_run(&g, 100L * (m + g.nn) + 100000) < 0)
+    /* pivots seen: under one per arc; far more means cycling: let GLPK do it */
+    if (ns_run(&g, 20L * (m + g.nn) + 10000) < 0)
         goto fail;
     ns_update_subtree(&g, 0);   /* fresh potentials, no accumulated drift */
     double flow_cost = 0;
