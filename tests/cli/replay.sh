@@ -94,8 +94,9 @@ t "--runs needs --align reservation" 64 '' '' "--runs goes with --align reservat
 
 # A cluster smaller than the guarantees: A's 1 provisioned container on 0.5
 # cores runs at 0.5 a step: debts 1.5, 2, 3.5, 5 (under 300 c*s), then 10
-# more steps: finish at 840 s > 600 s: missed.
+# more steps: finish at 840 s > 600 s: missed.  Its last step needs 0.5 of
+# its 1 guaranteed container: over 30 c*s.
 t "capacity below the guarantees squeezes them" 0 '' \
 "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
-static,A,A-1,$T0,$((T0+600)),$((T0+840)),0,0,300" '' \
+static,A,A-1,$T0,$((T0+600)),$((T0+840)),0,30,300" '' \
     replay -q --slo "$D/slo.csv" --provisioned "$D/prov.csv" --capacity cores=0.5,mem=100000 --idle none "$D/one.csv"
