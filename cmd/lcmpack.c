@@ -1111,12 +1111,15 @@ int main(int argc, char **argv)
                 "%s: warning: the plan exceeds the capacity (cost %.4f at t=%ld s): existing reservations stay where "
                 "they are; free some with --remove or move them with --replan\n",
                 slk_progname, peak, peak_s * p->step);
+    char lcm_text[48] = "none";
+    if (lcm_periods > 0)
+        snprintf(lcm_text, sizeof lcm_text, "%lld s", lcm_periods);
     if (!slk_opt.quiet) {
         fprintf(stderr,
                 "%s: %ld requests: %ld placed, %ld rejected, %ld kept; %ld skipped, %ld removed, %ld expired; "
-                "plan: %zu reservations over a %ld s cycle (LCM of the periods %lld s) in %ld s steps\n",
+                "plan: %zu reservations over a %ld s cycle (LCM of the new periods %s) in %ld s steps\n",
                 slk_progname, n_requests, n_placed, n_rejected, n_kept, n_skipped, n_removed, n_expired, nres_live,
-                p->lcm, lcm_periods, p->step);
+                p->lcm, lcm_text, p->step);
         fprintf(stderr,
                 "%s: peak cost %.4f at t=%ld s; lower bound %.4f (fixed demand %.4f, area/lcm %.4f): %.3fx; "
                 "placement %.4f s (%s)\n",
