@@ -895,8 +895,8 @@ static int read_sim_series(struct simtenant *t, size_t n, long *nticks, double *
         if (cur < 0)
             continue; /* not classified: not simulated */
         double k = floor((tt - t0) / opt.step);
-        if (k < 0 || k > 50000000) {
-            csvr_fail(r, "time %.0f is outside the simulated month (starts %.0f)", tt, t0);
+        if (k < 0 || k > 5000000) {
+            csvr_fail(r, "time %.0f is before the first tenant's start %.0f or more than 5 million ticks after it", tt, t0);
             break;
         }
         long ki = (long)k;
