@@ -866,6 +866,7 @@ static int read_sim_series(struct simtenant *t, size_t n, long *nticks, double *
     long nk = 0;
     long cur = -2;
     double umax = opt.percent ? 100 : 1;
+    long early = 0;
     group_tracker g;
     group_init(&g);
     st = SLK_OK;
@@ -895,8 +896,13 @@ static int read_sim_series(struct simtenant *t, size_t n, long *nticks, double *
         if (cur < 0)
             continue; /* not classified: not simulated */
         double k = floor((tt - t0) / opt.step);
-        if (k < 0 || k > 5000000) {
-            csvr_fail(r, "time %.0f is before the first tenant's start %.0f or more than 5 million ticks after it", tt, t0);
+        if (k < 0) { /* the replay starts with the first tenant's first sample */
+            early++;
+            continue;
+        }
+        if (k > 5000000) {
+            csvr_fail(r, "time %.0f is more than 5 million ticks of %g s after the start of the replay (%.0f)", tt,
+                      opt.step, t0);
             break;
         }
         long ki = (long)k;
@@ -921,6 +927,8 @@ static int read_sim_series(struct simtenant *t, size_t n, long *nticks, double *
     csvr_close(r);
     if (st)
         return st;
+    if (early)
+        slk_warn_at(opt.series_path, 0, "%ld samples before the first tenant's first sample (%.0f) are not replayed", early, t0);
     for (size_t i = 0; i < n; i++) {
         if (!t[i].u) {
             slk_error_at(opt.series_path, 0, "tenant '%s' has no series", t[i].name);
