@@ -542,7 +542,7 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
                 naccesses, rate, detect, busy);
     csvw_header(w, (const char *const[]){"policy", "replicas", "blocks", "lost_blocks", "lost_pct", "accesses",
                                          "failed_accesses", "failed_pct", "reimages", "replicas_destroyed",
-                                         "rereplicated", "relaxed", "max_backlog", "first_loss_day", NULL});
+                                         "rereplicated", "relaxed", "max_backlog", "first_loss_day", "mean_util", NULL});
     struct rp_sim_result res[8][RP_MAX_REPLICAS];
     for (int i = 0; i < nrep; i++) {
         for (int p = 0; p < npol; p++) {
@@ -584,6 +584,7 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
             csvw_int(w, (int64_t)r->relaxed);
             csvw_int(w, (int64_t)r->max_backlog);
             csvw_num(w, r->first_loss / 86400);
+            csvw_num(w, r->accesses ? r->util_sum / (double)r->accesses : NAN);
             csvw_end(w);
             if (!slk_opt.quiet)
                 fprintf(stderr, "replplace: %-5s x%d: %llu lost blocks, %llu failed reads (%llu busy, %llu lost), "

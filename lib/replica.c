@@ -1009,6 +1009,7 @@ void rp_simulate(rp_cluster *c, const struct rp_sim_config *cfg, struct rp_sim_r
             if (live[b] == UNPLACED)
                 continue; /* never created (cluster full): nothing to read */
             res->accesses++;
+            res->util_sum += rp_util(c, (int32_t)rng_below(&ga, (uint64_t)c->nservers), t, cfg->util_scale);
             if (live[b] == 0) {
                 res->failed_lost++;
                 continue;

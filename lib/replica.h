@@ -182,6 +182,7 @@ struct rp_sim_result {
     uint64_t relaxed;        /* placements (initial or re-creation) that broke a constraint */
     uint64_t max_backlog;    /* most replicas waiting for re-creation at once */
     double first_loss;       /* time of the first loss, NaN when none */
+    double util_sum;         /* utilization of a random server at each access (mean = util_sum / accesses) */
 };
 
 /* rp_simulate: place cfg->blocks blocks, then replay the events and the

@@ -166,7 +166,7 @@ tcheck "full disk is an error" bash -c "printf 'block,server\nb1,0\n' | replplac
 # ---- simulator ---------------------------------------------------------------------------
 # no reimages: nothing lost; utilization scaled to 0: no read fails
 t "no events, no loss" 0 '' \
-    $'policy,replicas,blocks,lost_blocks,lost_pct,accesses,failed_accesses,failed_pct,reimages,replicas_destroyed,rereplicated,relaxed,max_backlog,first_loss_day\nalg2,3,2000,0,0,4000,0,0,0,0,0,0,0,\nstock,3,2000,0,0,4000,0,0,0,0,0,0,0,' '*' \
+    $'policy,replicas,blocks,lost_blocks,lost_pct,accesses,failed_accesses,failed_pct,reimages,replicas_destroyed,rereplicated,relaxed,max_backlog,first_loss_day,mean_util\nalg2,3,2000,0,0,4000,0,0,0,0,0,0,0,,0\nstock,3,2000,0,0,4000,0,0,0,0,0,0,0,,0' '*' \
     bash -c "printf 't,server,event\n' >'$TMP/none.csv'; replplace --simulate -r 3 --blocks 2000 --accesses 4000 --util-scale 0 --days 30 --events '$TMP/none.csv' --block-mb 16 '$TINY' | awk -F, -v OFS=, 'NR > 1 { \$6 = 4000 } 1'"
 # one server holds every replica (one tenant, one server, 1 replica): reimaging it loses them all
 ONE=$'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\nsolo,e,1,1000,0,0.1\n'
