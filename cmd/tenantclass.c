@@ -292,6 +292,19 @@ static double *resample(struct series *s, size_t *nb, long *missing)
             tmax = s->t[i];
     }
     double t0 = floor(tmin / opt.step) * opt.step;
+    /* the common case: one sample per step, in order, from a step boundary */
+    if (s->t[0] == t0) {
+        size_t i = 1;
+        while (i < s->n && s->t[i] == t0 + (double)i * opt.step)
+            i++;
+        if (i == s->n) {
+            s->bin = xgrow(s->bin, &s->cap_bin, s->n, sizeof *s->bin);
+            memcpy(s->bin, s->u, s->n * sizeof *s->u);
+            *nb = s->n;
+            *missing = 0;
+            return s->bin;
+        }
+    }
     double nd = floor((tmax - t0) / opt.step) + 1;
     if (!(nd <= 50000000)) { /* refuse before allocating */
         *nb = nd > 1e18 ? (size_t)1e18 : (size_t)nd;
