@@ -410,14 +410,14 @@ static int finish_run(csvr *r, const char *run, size_t job, struct sample *sm, s
         slk_error_at(csvr_path(r), line, "run '%s' spans %ld steps: too long", run, len);
         return -1;
     }
-    float *use = xcalloc((size_t)len, sizeof *use);
+    double *use = xcalloc((size_t)len, sizeof *use);
     for (size_t i = 0; i < n; i++) {
         double s0 = sm[i].t, s1 = i + 1 < n ? sm[i + 1].t : sm[i].t + dt;
         for (int64_t k = (int64_t)floor(s0 / step); (double)k * step < s1; k++) {
             double lo = fmax(s0, (double)k * step), hi = fmin(s1, (double)(k + 1) * step);
             long kk = (long)(k - g0);
             if (hi > lo && kk >= 0 && kk < len)
-                use[kk] += (float)(sm[i].c * (hi - lo) / step);
+                use[kk] += sm[i].c * (hi - lo) / step;
         }
     }
     static size_t runcap;

@@ -65,7 +65,7 @@ struct replay_run {
     double first;               /* time of the first sample */
     int64_t g0;                 /* grid step of use[0] */
     long len;                   /* steps of the skyline (>= 1) */
-    float *use;                 /* [len] containers, owned */
+    double *use;                /* [len] containers, owned */
     double cores, mem_mb;       /* per container */
 };
 

@@ -1,0 +1,205 @@
+#!/usr/bin/python3
+"""replay_check.py — an independent re-implementation of replay(1)'s model
+(static and plan regimes, no DRA) that compares its per-run results with the
+tool's output.
+
+    replay_check.py USAGE SLO PROV PLAN CAP_CORES CAP_MEM IDLE REPLAY_OUT [ALIGN]
+
+Written from the man page, not from lib/replay.c: the plan is read row by row
+(allocations summed per job and offset, no reservation geometry), idle
+capacity is shared by bisection on the fair-share level (the tool sorts), and
+the whole grid is simulated step by step.  Exits 1 listing the runs whose
+start, finish, met, over or under differ.
+"""
+import csv
+import math
+import sys
+from collections import defaultdict
+
+usage_p, slo_p, prov_p, plan_p, capc, capm, idle, out_p = sys.argv[1:9]
+align = len(sys.argv) > 9 and sys.argv[9] == "reservation"
+capc, capm, idle = float(capc), float(capm), idle == "fair"
+
+slo = {}
+for r in csv.DictReader(open(slo_p)):
+    st = r.get("status")
+    if st is None or st in ("actionable", "overridden") or r.get("source") == "overridden":
+        slo[r["job"]] = (float(r["period"]), float(r["a"]), float(r["d"]))
+prov = {r["job"]: float(r["provisioned"]) for r in csv.DictReader(open(prov_p))}
+
+# plan: containers per (job, offset step) for periodic rows, per (job, cycle, step) for once rows
+per, once, shape = defaultdict(int), defaultdict(int), {}
+step = lcm = None
+for r in csv.DictReader(open(plan_p)):
+    if r["kind"] == "end":
+        continue
+    step, lcm = int(r["step"]), int(r["lcm"])
+    s = int(r["t"]) // step
+    if r["kind"] == "periodic":
+        per[(r["job"], s)] += int(r["containers"])
+    else:
+        once[(r["job"], int(r["cycle"]), s)] += int(r["containers"])
+
+
+def alloc_at(job, g):
+    T = g * step
+    c = T // lcm
+    s = (T - c * lcm) // step
+    return per.get((job, s), 0) + once.get((job, c, s), 0)
+
+
+# runs, resampled onto the grid
+runs = []
+rows = defaultdict(list)
+order = []
+for r in csv.DictReader(open(usage_p)):
+    if r["job"] not in slo:
+        continue
+    if r["run"] not in rows:
+        order.append((r["run"], r["job"], float(r["cores"]), float(r["mem_mb"])))
+    rows[r["run"]].append((float(r["t"]), float(r["containers"])))
+for run, job, c, m in order:
+    sm = rows[run]
+    dt = sm[-1][0] - sm[-2][0] if len(sm) > 1 else step
+    first = sm[0][0]
+    g0 = math.floor(first / step)
+    n = max(1, math.ceil((sm[-1][0] + dt) / step - 1e-9) - g0)
+    use = [0.0] * n
+    for i, (t, x) in enumerate(sm):
+        t1 = sm[i + 1][0] if i + 1 < len(sm) else t + dt
+        k = math.floor(t / step)
+        while k * step < t1:
+            lo, hi = max(t, k * step), min(t1, (k + 1) * step)
+            if hi > lo and 0 <= k - g0 < n:
+                use[k - g0] += x * (hi - lo) / step
+            k += 1
+    P, a, d = slo[job]
+    ps = math.floor(first / P) * P
+    runs.append(dict(run=run, job=job, c=c, m=m, first=first, g0=g0, use=use,
+                     deadline=ps + d, cutoff=ps + d + P, a=ps + a, dd=ps + d))
+
+
+def simulate(regime):
+    res = {}
+    starts = {}
+    for i, r in enumerate(runs):
+        s = r["g0"]
+        if align and regime != "static":
+            lo, hi = math.floor(r["a"] / step), math.ceil(r["dd"] / step)
+            for g in range(lo, hi):
+                if alloc_at(r["job"], g) > 0:
+                    s = g
+                    break
+        starts[i] = s
+    pending = sorted(range(len(runs)), key=lambda i: (starts[i], i))
+    state = {i: dict(k=0, debt=0.0, over=0.0, under=0.0) for i in range(len(runs))}
+    active, nxt = [], 0
+    g = starts[pending[0]] if pending else 0
+    while nxt < len(pending) or active:
+        while nxt < len(pending) and starts[pending[nxt]] <= g:
+            active.append(pending[nxt])
+            nxt += 1
+        dem = {}
+        for i in active:
+            r, x = runs[i], state[i]
+            dem[i] = (r["use"][x["k"]] if x["k"] < len(r["use"]) else 0.0) + x["debt"]
+        give = {}
+        if regime == "static":
+            for i in active:
+                give[i] = prov[runs[i]["job"]]
+        else:
+            left, cnt = {}, defaultdict(int)
+            for i in active:
+                cnt[runs[i]["job"]] += 1
+            for i in active:
+                j = runs[i]["job"]
+                if j not in left:
+                    left[j] = float(alloc_at(j, g))
+                cnt[j] -= 1
+                give[i] = left[j] if cnt[j] == 0 else min(dem[i], left[j])
+                left[j] -= give[i]
+        alloc = {i: min(dem[i], give[i]) for i in active}
+        uc = sum(alloc[i] * runs[i]["c"] for i in active)
+        um = sum(alloc[i] * runs[i]["m"] for i in active)
+        f = min(capc / uc if uc > capc else 1, capm / um if um > capm else 1)
+        if f < 1:
+            for i in active:
+                alloc[i] *= f
+            uc *= f
+            um *= f
+        if idle:
+            want = {i: dem[i] - alloc[i] for i in active if dem[i] - alloc[i] > 1e-12}
+            ic, im = capc - uc, capm - um
+            if want and ic > 0 and im > 0:
+                dsh = {i: max(runs[i]["c"] / capc, runs[i]["m"] / capm) for i in want}
+
+                def fits(lam):
+                    sc = sum(min(want[i], lam / dsh[i]) * runs[i]["c"] for i in want)
+                    sm_ = sum(min(want[i], lam / dsh[i]) * runs[i]["m"] for i in want)
+                    return sc <= ic * (1 + 1e-12) and sm_ <= im * (1 + 1e-12)
+                top = max(want[i] * dsh[i] for i in want)
+                if fits(top):
+                    lam = top
+                else:
+                    lo, hi = 0.0, top
+                    for _ in range(200):
+                        mid = (lo + hi) / 2
+                        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+                    lam = lo
+                for i in want:
+                    alloc[i] += min(want[i], lam / dsh[i])
+        keep = []
+        for i in active:
+            r, x = runs[i], state[i]
+            if give[i] > dem[i]:
+                x["over"] += (give[i] - dem[i]) * step
+            debt = dem[i] - alloc[i]
+            if debt < 1e-9 * max(dem[i], 1):
+                debt = 0.0
+            x["debt"] = debt
+            x["k"] += 1
+            if x["k"] == len(r["use"]):
+                x["under"] = debt * step
+            tend = (g + 1) * step
+            if x["k"] >= len(r["use"]) and debt == 0:
+                res[r["run"]] = (starts[i] * step if align and regime != "static" else r["first"], tend,
+                                 int(tend <= r["deadline"] + 1e-9), x["over"], x["under"])
+            elif tend >= r["cutoff"]:
+                res[r["run"]] = (starts[i] * step if align and regime != "static" else r["first"], None, 0,
+                                 x["over"], x["under"])
+            else:
+                keep.append(i)
+        active = keep
+        g += 1
+    return res
+
+
+want = {}
+got = defaultdict(dict)
+for r in csv.DictReader(open(out_p)):
+    got[r["regime"]][r["run"]] = r
+bad = 0
+checked = 0
+for regime in got:
+    if regime == "plan+dra":
+        continue  # the DRA is checked by reprov's hand-worked streams
+    mine = simulate(regime)
+    if set(mine) != set(got[regime]):
+        print("%s: runs differ: %d in the checker, %d in replay" % (regime, len(mine), len(got[regime])))
+        bad += 1
+        continue
+    for run, (start, fin, met, over, under) in mine.items():
+        o = got[regime][run]
+        ofin = float(o["finish"]) if o["finish"] else None
+        close = lambda x, y: abs(x - y) <= 1e-6 * max(1.0, abs(x), abs(y))
+        ok = (close(float(o["start"]), start) and (fin is None) == (ofin is None) and
+              (fin is None or close(fin, ofin)) and int(o["met"]) == met and
+              close(float(o["over_container_s"]), over) and close(float(o["under_container_s"]), under))
+        checked += 1
+        if not ok:
+            bad += 1
+            if bad <= 10:
+                print("%s %s: checker start %s finish %s met %s over %.6g under %.6g; replay %s" %
+                      (regime, run, start, fin, met, over, under, dict(o)))
+print("replay_check: %d runs checked, %d differ" % (checked, bad))
+sys.exit(1 if bad or not checked else 0)
