@@ -54,7 +54,7 @@ t "percent tables" 0 '' '*' '' bash -c 'awk -F, -v OFS=, "NR>1{\$3*=100; \$4*=10
 t "DAG max concurrency" 0 "@$D/dagjobs.csv" $'q19,medium,42\nlate,medium,57' '' \
     sh -c 'classpick -q --no-book --classes "$1" --dag "$2" | tail -n +2 | cut -d, -f1-3' _ "$C" "$D/dags.csv"
 t "containers column wins over the DAG" 0 $'job,containers\nq19,3\n' '*' '' sh -c 'classpick -q --classes "$1" --dag "$2" | tail -1 | grep -q "^q19,medium,3,"' _ "$C" "$D/dags.csv"
-t "DAG cycle" 65 $'job\nx\n' '' "classpick: $D/cyc.csv:2: job 'x': the DAG has a cycle" sh -c 'printf "job,vertex,tasks,parent\nx,a,1,b\nx,b,1,a\n" > "$1" && classpick --classes "$2" --dag "$1"' _ "$D/cyc.csv" "$C"
+t "DAG cycle" 65 $'job\nx\n' '' "classpick: $TMP/cyc.csv:2: job 'x': the DAG has a cycle" sh -c 'printf "job,vertex,tasks,parent\nx,a,1,b\nx,b,1,a\n" > "$1" && classpick --classes "$2" --dag "$1"' _ "$TMP/cyc.csv" "$C"
 t "DAG unknown parent" 65 $'job\nx\n' '' "job 'x': parent 'zz' is not a vertex of the job" sh -c 'printf "job,vertex,tasks,parent\nx,a,1,zz\n" > "$1/u.csv" && classpick --classes "$2" --dag "$1/u.csv"' _ "$TMP" "$C"
 t "DAG two task counts" 65 $'job\nx\n' '' "vertex 'a' is given two different task counts" sh -c 'printf "job,vertex,tasks,parent\nx,a,1,\nx,a,2,\n" > "$1/tc.csv" && classpick --classes "$2" --dag "$1/tc.csv"' _ "$TMP" "$C"
 t "job without demand" 65 $'job,containers\nx,\n' '*' "classpick: <stdin>:2: job 'x': no containers value and no DAG in --dag" classpick --classes "$C"
