@@ -1,0 +1,38 @@
+# Replays every input the fuzzers ever flagged (tests/fuzz/regress/<target>/)
+# through the tools, under whatever build runs the suite (ASan+UBSan in make
+# check): each must end with a clean, documented status (0 ok, 1 a check
+# failed, 65 bad data; not 70, not a signal, not a timeout) and no sanitizer
+# report.  Targets are those of tests/fuzz/afl.targets; 'csv' (the libFuzzer
+# target) replays through the csvcat driver.
+R=$ROOT/tests/fuzz/regress
+F=$ROOT/tests/fuzz/fixed
+PATH=$F:$PATH   # skyplot: the stand-in gnuplot the campaign used
+regress_one() {  # TARGET FILE COMMAND...
+    local target=$1 file=$2; shift 2
+    CASE="fuzz regress $target/$(basename "$file")"
+    local err=$TMP/.fr.err rc
+    timeout 120 "$@" </dev/null >/dev/null 2>"$err"; rc=$?
+    if ! _sanitizer_clean "$err"; then _fail "sanitizer report:"; head -20 "$err"; return; fi
+    case $rc in
+        0|1|65) PASS=$((PASS + 1)) ;;
+        124) _fail "timed out (120 s)" ;;
+        *) _fail "exit $rc"; head -3 "$err" ;;
+    esac
+}
+for dir in "$R"/*/; do
+    target=$(basename "$dir")
+    for f in "$dir"*; do
+        [ -f "$f" ] || continue
+        case $(basename "$f") in README*|*.md) continue ;; esac
+        if [ "$target" = csv ]; then
+            regress_one csv "$f" "$ROOT/$BUILD/tests/csvcat" "$f"
+            continue
+        fi
+        line=$(grep "^$target|" "$ROOT/tests/fuzz/afl.targets") || { CASE="fuzz regress $target"; _fail "no such target in tests/fuzz/afl.targets"; continue; }
+        cmd=${line#*|}
+        cmd=${cmd//\$F/$F}
+        read -r -a argv <<<"$cmd"
+        for i in "${!argv[@]}"; do [ "${argv[$i]}" = @@ ] && argv[$i]=$f; done
+        regress_one "$target" "$f" "${argv[@]}"
+    done
+done

@@ -1,0 +1,96 @@
+# Limits and scale (issue 10):
+# 1. bounded memory: a 2 GB generated stream (1 GB for skyfit, see below),
+#    through a pipe and never stored, into the streaming tools sloinfer,
+#    peakgate and skyfit; peak RSS must stay
+#    under the bounds stated in docs/reliability.md (-O2 build only: ASan's
+#    shadow memory makes RSS meaningless, and it would take too long);
+# 2. a closed downstream (| head -1) ends every tool quietly: killed by SIGPIPE
+#    (status 141), nothing on stderr;
+# 3. determinism: every tool twice on the same input and --seed gives the same
+#    bytes, and the per-key tools give the same bytes with
+#    examples/parallel-by-key.sh -j1 and -j2.
+SEED=7
+
+# ---- 1. bounded memory ------------------------------------------------------
+# rss_case NAME BOUND_MB MIN_BYTES "GENERATOR" TOOL ARGS...: the generator's
+# output goes through dd (which counts it) into the tool; passes when at least
+# MIN_BYTES went through, the tool exited 0, and its peak RSS <= BOUND_MB.
+rss_case() {
+    local name=$1 bound=$2 min=$3 gen=$4; shift 4
+    tcheck "$name: $(($min / 1000000)) MB stream, peak RSS <= $bound MB" bash -c '
+        tmp=$1 bound=$2 min=$3 gen=$4; shift 4
+        eval "$gen" | dd bs=1M 2>"$tmp/dd.log" | /usr/bin/time -f %M -o "$tmp/rss" "$@" -q >/dev/null 2>"$tmp/err"
+        s=("${PIPESTATUS[@]}")
+        bytes=$(sed -n "s/^\([0-9]*\) bytes.*/\1/p" "$tmp/dd.log")
+        rss=$(tail -1 "$tmp/rss")
+        echo "streamed $bytes bytes, peak RSS $rss KB, statuses ${s[*]}"
+        head -3 "$tmp/err"
+        [ "${s[2]}" = 0 ] && [ "$bytes" -ge "$min" ] && [ "$rss" -le $((bound * 1024)) ]' \
+        _ "$TMP" "$bound" "$min" "$gen" "$@"
+}
+if [ "${BUILD#build-asan}" = "$BUILD" ] && [ -z "${SLOKIT_WRAP:-}" ] && [ -x /usr/bin/time ]; then
+    GB2=2000000000
+    rss_case "sloinfer" 32 $GB2 "tracegen -q runs --count 48000 --days 30 --seed $SEED" sloinfer
+    rss_case "peakgate" 32 $GB2 "tracegen -q taskmem --count 8000 --seed $SEED" peakgate
+    # skyfit fits an LP per job (about 25 MB/s of input on the 2-core test
+    # machine): 1 GB keeps the file's run time reasonable; memory does not
+    # depend on the length of the stream (docs/reliability.md has 2 GB too).
+    rss_case "skyfit" 32 $((GB2 / 2)) "tracegen -q usage --count 3500 --days 30 --seed $SEED" skyfit
+fi
+
+# ---- inputs for the pipe and determinism cases (small, generated) ----------
+tracegen -q --seed $SEED runs --count 3000 --days 2 -o "$TMP/runs.csv"
+tracegen -q --seed $SEED usage --count 300 --days 2 -o "$TMP/usage.csv"
+tracegen -q --seed $SEED taskmem --count 4000 --set step=3600 -o "$TMP/mem.csv"
+tracegen -q --seed $SEED requests --count 300 -o "$TMP/sky.csv" --truth "$TMP/slo.csv"
+tracegen -q --seed $SEED vcs -o "$TMP/vcs.csv"
+tracegen -q --seed $SEED vcjobs --count 8000 -o "$TMP/vcjobs.csv"
+tracegen -q --seed $SEED tenants --count 6000 --days 1 --set step=3600 -o "$TMP/util.csv"
+tracegen -q --seed $SEED tenants --count 60 --days 2 --truth "$TMP/truth.csv" -o "$TMP/util2.csv"
+tenantclass -q --seed $SEED --servers "$TMP/truth.csv" --classes "$TMP/classes.csv" "$TMP/util2.csv" >/dev/null
+tracegen -q --seed $SEED storage --count 300 -o "$TMP/storage.csv"
+tracegen -q --seed $SEED usage --count 3 --days 30 -o "$TMP/u3.csv"
+awk 'BEGIN { print "block,server"; for (i = 0; i < 20000; i++) printf "b%d,%d\n", i, (i * 7919) % 100 }' > "$TMP/blocks.csv"
+awk 'BEGIN { print "job,last_duration,containers"; for (i = 0; i < 20000; i++) printf "j%d,%d,%d\n", i, (i * 37) % 1000 + 10, i % 50 + 1 }' > "$TMP/cjobs.csv"
+
+# One command line per tool, each writing well over 128 KB (stdout buffer plus
+# pipe) to standard output, so that head's exit is certain to be noticed.
+CMDS=(
+    "tracegen --seed $SEED usage --count 100 --days 30"
+    "sloinfer $TMP/runs.csv"
+    "skyfit $TMP/usage.csv"
+    "peakgate $TMP/mem.csv"
+    "lcmpack --slo $TMP/slo.csv --capacity cores=100000,mem=1000000000 $TMP/sky.csv"
+    "stretch $TMP/vcs.csv $TMP/vcjobs.csv"
+    "tenantclass --seed $SEED --step 1h $TMP/util.csv"
+    "classpick --seed $SEED --classes $TMP/classes.csv $TMP/cjobs.csv"
+    "replplace --seed $SEED $TMP/storage.csv $TMP/blocks.csv"
+    "skyplot skyline $TMP/u3.csv --term svg"
+)
+
+# ---- 2. closed downstream ---------------------------------------------------
+for c in "${CMDS[@]}"; do
+    tcheck "closed pipe: ${c%% *} ends by SIGPIPE, silently" bash -c '
+        $1 -q 2>"$2/pipe.err" | head -1 >/dev/null; s=("${PIPESTATUS[@]}")
+        [ "${s[0]}" = 141 ] && [ ! -s "$2/pipe.err" ] || { echo "status ${s[0]}"; head -3 "$2/pipe.err"; exit 1; }' _ "$c" "$TMP"
+done
+
+# ---- 3. determinism ---------------------------------------------------------
+for c in "${CMDS[@]}"; do
+    tcheck "deterministic: ${c%% *} twice, same bytes" bash -c '
+        $1 -q >"$2/det.a" && $1 -q >"$2/det.b" && [ -s "$2/det.a" ] && cmp "$2/det.a" "$2/det.b"' _ "$c" "$TMP"
+done
+P="$ROOT/examples/parallel-by-key.sh"
+shard() {  # NAME KEY INPUT BLOCK TOOL ARGS...
+    local name=$1 key=$2 in=$3 block=$4; shift 4
+    tcheck "sharded: $name with -j1 and -j2, same bytes" bash -c '
+        p=$1 key=$2 in=$3 block=$4 tmp=$5; shift 5
+        "$p" "$key" -j1 --block "$block" -- "$@" -q <"$in" >"$tmp/j1" &&
+        "$p" "$key" -j2 --block "$block" -- "$@" -q <"$in" >"$tmp/j2" &&
+        [ $(wc -l <"$tmp/j1") -gt 1 ] && cmp "$tmp/j1" "$tmp/j2"' _ "$P" "$key" "$in" "$block" "$TMP" "$@"
+}
+shard sloinfer job "$TMP/runs.csv" 2M sloinfer
+shard skyfit job "$TMP/usage.csv" 1M skyfit
+shard peakgate task "$TMP/mem.csv" 1M peakgate
+shard "tenantclass --features-only" tenant "$TMP/util.csv" 1M tenantclass --features-only --step 1h
+rm -f "$TMP"/*.csv "$TMP"/det.* "$TMP"/j1 "$TMP"/j2
