@@ -148,3 +148,36 @@ t example-runs 0 '' "@$E/runs.csv" '' tracegen runs --seed 54 --days 14 --count 
 tcheck example-truth cmp "$TMP/ex-truth.csv" "$E/truth.csv"
 t example-usage 0 '' "@$E/usage.csv" '' tracegen usage --seed 54 --days 14 --count 30 -q
 t example-events 0 '' "@$E/events.csv" '' tracegen events --seed 54 --days 14 --count 6 -q
+
+# ---- the man page documents every kind, its --set keys and its columns -------------
+# For every kind of `tracegen --list`: man/tracegen.1 has a `.SH KIND <name>`
+# section, every --set key of the kind is the tag of an entry (.TP then .B/.BR
+# naming it) in that section, and so is every column of the header the kind
+# really writes.
+man_tags() {  # man_tags KIND: the bold words of the .TP tags of .SH KIND <kind>
+    sed -n "/^\.SH KIND $1\$/,/^\.SH /p" "$ROOT/man/tracegen.1" | sed '1d;$d' |
+    awk 'prev == ".TP" && /^\.BR? / { l = $0; sub(/^\.BR? /, "", l); gsub(/"[^"]*"/, " ", l); gsub(/\\%/, "", l)
+                                      n = split(l, w, /[ ,]+/); for (i = 1; i <= n; i++) if (w[i] != "") print w[i] }
+         { prev = $0 }'
+}
+man_kinds() {
+    tracegen --list >"$TMP/kinds" || return 1
+    n=0
+    for k in $(grep -v '^	' "$TMP/kinds" | cut -f1); do
+        grep -qx "\.SH KIND $k" "$ROOT/man/tracegen.1" || { echo "no .SH KIND $k in man/tracegen.1"; return 1; }
+        man_tags "$k" >"$TMP/tags"
+        keys=$(awk -F'\t' -v k="$k" '!/^\t/ { cur = $1 } cur == k && /^\t--set:/ { sub(/^\t--set: */, ""); print }' "$TMP/kinds")
+        [ -n "$keys" ] || { echo "$k: no --set keys listed"; return 1; }
+        for key in $keys; do
+            grep -qx "$key" "$TMP/tags" || { echo "$k: --set key '$key' has no entry in .SH KIND $k"; return 1; }
+        done
+        tracegen "$k" -q --count 2 --days 0.05 >"$TMP/hdr.csv" || return 1
+        for col in $(head -1 "$TMP/hdr.csv" | tr ',' ' '); do
+            grep -qx "$col" "$TMP/tags" || { echo "$k: column '$col' has no entry in .SH KIND $k"; return 1; }
+        done
+        n=$((n + 1))
+    done
+    echo "$n kinds documented"
+    [ "$n" -ge 9 ]
+}
+tcheck man-every-kind man_kinds
