@@ -766,19 +766,6 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
 
 static const char *const solver_names[] = {"network", "glpk-flow", "glpk-plain"};
 
-/* is_special: path is under /dev/ or /proc/ (/dev/stderr, /dev/fd/3) or names
- * an existing device, FIFO or socket.  outf would rename a temporary file over
- * it, so such outputs are written directly instead. */
-static int is_special(const char *path)
-{
-    struct stat sb;
-    if (!path || strcmp(path, "-") == 0)
-        return 0;
-    if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0)
-        return 1;
-    return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
-}
-
 int main(int argc, char **argv)
 {
     slk_init("skyfit");
@@ -800,21 +787,8 @@ int main(int argc, char **argv)
     int st;
     outf *os = NULL;
     FILE *fs = NULL;
-    if (is_special(slk_opt.output)) {
-        if (!freopen(slk_opt.output, "w", stdout)) {
-            slk_error("%s: cannot open: %s", slk_opt.output, strerror(errno));
-            return slk_finish(SLK_ECANTCREAT);
-        }
-        slk_opt.output = NULL;
-    }
-    if (is_special(opt.stats)) {
-        if (!(fs = fopen(opt.stats, "w"))) {
-            slk_error("%s: cannot open: %s", opt.stats, strerror(errno));
-            return slk_finish(SLK_ECANTCREAT);
-        }
-    } else if (opt.stats && !(os = outf_open(opt.stats, &st))) {
+    if (opt.stats && !(os = outf_open(opt.stats, &st)))
         return slk_finish(st);
-    }
     if (os)
         fs = outf_fp(os);
     outf *o = outf_open(slk_opt.output, &st);
@@ -829,12 +803,7 @@ int main(int argc, char **argv)
     st = opt.native ? read_native(w, ws, &tot) : read_csv(w, ws, &tot);
     csvw_free(w);
     csvw_free(ws);
-    if (os) {
-        st = outf_finish(os, st);
-    } else if (fs && fclose(fs) != 0 && st == SLK_OK) {
-        slk_error("%s: write error: %s", opt.stats, strerror(errno));
-        st = SLK_EIO;
-    }
+    st = outf_finish(os, st);
     st = outf_finish(o, st);
     if (st == SLK_OK && !slk_opt.quiet) {
         char beta[64];

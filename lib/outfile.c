@@ -76,7 +76,13 @@ outf *outf_open(const char *path, int *status)
      * a temporary over it would destroy it (as root: /dev/null becomes a
      * regular file).  Such outputs are written in place. */
     struct stat st0;
-    if (stat(path, &st0) == 0 && !S_ISREG(st0.st_mode)) {
+    int exists = stat(path, &st0) == 0;
+    /* /dev/stdout may point at a regular file (tool -o /dev/stdout > f):
+     * anything under /dev or /proc is written in place too. */
+    int special = strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+    if ((exists && !S_ISREG(st0.st_mode)) || special) {
+        if (!exists)
+            memset(&st0, 0, sizeof st0);
         if (S_ISDIR(st0.st_mode) || !(o->fp = fopen(path, "w"))) {
             slk_error("%s: cannot create: %s", path, S_ISDIR(st0.st_mode) ? strerror(EISDIR) : strerror(errno));
             *status = SLK_ECANTCREAT;
@@ -89,7 +95,14 @@ outf *outf_open(const char *path, int *status)
         return o;
     }
     set_handlers();
-    o->path = xstrdup(path);
+    /* A symlink to a regular file: replace the file it points to, not the link. */
+    struct stat lst;
+    char *real = NULL;
+    if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        real = realpath(path, NULL);
+    o->path = xstrdup(real ? real : path);
+    path = o->path;
+    free(real);
     char *d1 = xstrdup(path), *b1 = xstrdup(path);
     const char *dir = dirname(d1), *base = basename(b1);
     size_t n = strlen(dir) + strlen(base) + 16;

@@ -45,3 +45,17 @@ t "unwritable -o"       73 $'a\n1\n' '' 'cannot create' "$C" -o /nonexistent-dir
 tcheck "full disk is an error" bash -c 'printf "a\n1\n" | "$1" > /dev/full; [ $? = 74 ]' _ "$C"
 tcheck "closed pipe is quiet" bash -c '
     yes "1,2" | head -200000 | sed "1i a,b" | "$1" 2>"$2/pipe.err" | head -1 >/dev/null; [ ! -s "$2/pipe.err" ]' _ "$C" "$TMP"
+
+# Outputs that are not plain files: a symlink is followed (its target is
+# replaced, the link stays); /dev/stdout is written in place even when it
+# points at a regular file, never renamed over (as root that would replace
+# /dev/stdout itself).
+printf 'target\n' > "$TMP/target.csv"; ln -sf "$TMP/target.csv" "$TMP/link.csv"
+t "-o through a symlink" 0 $'a\n1\n' '' '' "$C" -o "$TMP/link.csv"
+tcheck "link kept, target replaced" bash -c '[ -L "$1/link.csv" ] && diff "$1/target.csv" <(printf "a\n1\n")' _ "$TMP"
+tcheck "-o /dev/stdout into a regular file" bash -c '
+    printf "a\n1\n" | "$1" -o /dev/stdout > "$2/viastdout.csv"; rc=$?
+    ok=1; [ -L /dev/stdout ] || { ok=0; rm -f /dev/stdout; ln -s /proc/self/fd/1 /dev/stdout; }
+    [ $rc = 0 ] && [ $ok = 1 ] && diff "$2/viastdout.csv" <(printf "a\n1\n")' _ "$C" "$TMP"
+tcheck "-o /dev/null leaves the device" bash -c '
+    printf "a\n1\n" | "$1" -o /dev/null; [ -c /dev/null ]' _ "$C"
