@@ -24,6 +24,8 @@ tracegen -q runs --count "$N" --days "$DAYS" > "$W/runs.csv"
 tracegen -q usage --count "$N" --days "$DAYS" --truth "$W/truth.csv" > "$W/usage.csv"
 awk -F, -v s=$SPLIT 'NR == 1 || $3 < s' "$W/runs.csv" > "$W/train_runs.csv"
 awk -F, -v s=$SPLIT 'NR == 1 || $3 < s' "$W/usage.csv" > "$W/train_usage.csv"
+# the test part: whole runs that start after the split
+awk -F, -v s=$SPLIT 'NR == 1 { print; next } $2 != run { run = $2; keep = $3 >= s } keep' "$W/usage.csv" > "$W/test_usage.csv"
 
 sloinfer -q "$W/train_runs.csv" > "$W/slo.csv"
 skyfit -q --last 10 --round "$W/train_usage.csv" > "$W/sky.csv"
@@ -32,7 +34,7 @@ lcmpack -q --slo "$W/slo.csv" --capacity $BIG --at $SPLIT "$W/sky.csv" -o "$W/pl
 
 # the users' cluster: the peak of their own provisioning over the test part
 replay -q --regime static --idle none --slo "$W/slo.csv" --provisioned "$W/truth.csv" --capacity $BIG \
-    --from $SPLIT "$W/usage.csv" --summary "$W/size.csv" > /dev/null
+    --from $SPLIT "$W/test_usage.csv" --summary "$W/size.csv" > /dev/null
 CORES=$(awk -F, 'NR == 2 { print $8 }' "$W/size.csv")
 CAP=cores=$CORES,mem=1e15
 echo "headline: cluster sized to the static footprint: $CORES cores" >&2
@@ -41,19 +43,33 @@ echo "headline: cluster sized to the static footprint: $CORES cores" >&2
 # periodic job runs in its reservation, not before its input is there), and
 # runs kept at their recorded start (the legacy schedule)
 replay -q --regime static --slo "$W/slo.csv" --provisioned "$W/truth.csv" --capacity $CAP \
-    --from $SPLIT "$W/usage.csv" --summary "$W/static.csv" > "$W/replay_static.csv"
+    --from $SPLIT "$W/test_usage.csv" --summary "$W/static.csv" > "$W/replay_static.csv"
 replay -q --regime static --idle none --slo "$W/slo.csv" --provisioned "$W/truth.csv" --capacity $CAP \
-    --from $SPLIT "$W/usage.csv" --summary "$W/worst.csv" > /dev/null
+    --from $SPLIT "$W/test_usage.csv" --summary "$W/worst.csv" > /dev/null
 replay -q --regime plan,plan+dra --align reservation --runs "$W/runs.csv" --slo "$W/slo.csv" \
-    --plan "$W/plan.csv" --capacity $CAP --from $SPLIT "$W/usage.csv" --summary "$W/aligned.csv" > "$W/replay_aligned.csv"
+    --plan "$W/plan.csv" --capacity $CAP --from $SPLIT "$W/test_usage.csv" --summary "$W/aligned.csv" > "$W/replay_aligned.csv"
 replay -q --regime plan,plan+dra --slo "$W/slo.csv" --plan "$W/plan.csv" --capacity $CAP \
-    --from $SPLIT "$W/usage.csv" --summary "$W/recorded.csv" > "$W/replay_recorded.csv"
+    --from $SPLIT "$W/test_usage.csv" --summary "$W/recorded.csv" > "$W/replay_recorded.csv"
+
+# a stricter baseline: every job provisioned at the peak it used in training
+awk -F, 'NR > 1 && (!($1 in p) || $4 > p[$1]) { p[$1] = $4 } END { print "job,provisioned"; for (j in p) print j "," p[j] }' \
+    "$W/train_usage.csv" | sort > "$W/peak.csv"
+replay -q --regime static --slo "$W/slo.csv" --provisioned "$W/peak.csv" --capacity $CAP \
+    --from $SPLIT "$W/test_usage.csv" --summary "$W/peak_fair.csv" > /dev/null 2>&1 || :
+replay -q --regime static --idle none --slo "$W/slo.csv" --provisioned "$W/peak.csv" --capacity $CAP \
+    --from $SPLIT "$W/test_usage.csv" --summary "$W/peak_none.csv" > /dev/null 2>&1 || :
 
 awk -F, '
-    BEGIN { printf "%-36s %7s %8s %10s %12s %7s\n", "regime", "runs", "missed", "miss_rate", "footprint", "util" }
+    BEGIN { printf "%-9s %-26s %-5s %7s %7s %8s %10s %6s\n", "regime", "variant", "idle", "runs", "missed", "miss%", "footprint", "util" }
     FNR == 1 { next }
-    { what = $1 " (idle " $2 ")"
-      if (FILENAME ~ /aligned/) what = what ", submitted into reservation"
-      if (FILENAME ~ /recorded/) what = what ", recorded start"
-      printf "%-36s %7d %8d %9.2f%% %12.0f %7.3f\n", what, $3, $5, 100 * $7, $8, $10 }
-' "$W/static.csv" "$W/worst.csv" "$W/aligned.csv" "$W/recorded.csv"
+    { v = "users provisioning"
+      if (FILENAME ~ /peak_/) v = "training-peak provisioning"
+      if (FILENAME ~ /aligned/) v = "submitted into reservation"
+      if (FILENAME ~ /recorded/) v = "recorded start"
+      printf "%-9s %-26s %-5s %7d %7d %7.2f%% %10.0f %6.3f\n", $1, v, $2, $3, $5, 100 * $7, $8, $10 }
+' "$W/static.csv" "$W/worst.csv" $(ls "$W"/peak_fair.csv "$W"/peak_none.csv 2>/dev/null) "$W/aligned.csv" "$W/recorded.csv"
+# runs of jobs the plan holds nothing for (lcmpack skipped or rejected them)
+awk -F, 'FNR == 1 { next } FILENAME ~ /plan.csv$/ { if ($3 != "end") in_plan[$2] = 1; next }
+    $1 == "plan" { n++; if (!($2 in in_plan)) { u++; if ($7 == 0) um++ } }
+    END { printf "headline: %d of %d test runs belong to jobs without a reservation (%d of them missed in plan)\n", u, n, um }' \
+    "$W/plan.csv" "$W/replay_aligned.csv" >&2
