@@ -366,6 +366,56 @@ static double lag_correlation(const double *x, size_t n, size_t lag)
     return saa > 0 && sbb > 0 ? sab / sqrt(saa * sbb) : 0;
 }
 
+/* The type-7 percentile p of x[0..n-1] (as stats_percentile, same result),
+ * without reordering x.  For a high p only the top n - floor(h) values
+ * matter: they are kept in a min-heap in scratch, one comparison per value
+ * for most values, instead of a selection over a copy of the whole series. */
+static double high_percentile(const double *x, size_t n, double p, double *scratch)
+{
+    double h = (double)(n - 1) * p / 100.0;
+    size_t lo = (size_t)floor(h);
+    size_t k = n - lo; /* order statistics lo .. n-1 */
+    if (p <= 0 || p >= 100 || k > 64 + n / 16) {
+        memcpy(scratch, x, n * sizeof *x);
+        return stats_percentile(scratch, n, p);
+    }
+    double *hp = scratch;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = x[i];
+        if (m < k) { /* sift up */
+            size_t c = m++;
+            while (c > 0 && hp[(c - 1) / 2] > v) {
+                hp[c] = hp[(c - 1) / 2];
+                c = (c - 1) / 2;
+            }
+            hp[c] = v;
+        } else if (v > hp[0]) { /* replace the minimum, sift down */
+            size_t c = 0;
+            for (;;) {
+                size_t l = 2 * c + 1, r = l + 1, s = c;
+                double sv = v;
+                if (l < m && hp[l] < sv)
+                    s = l, sv = hp[l];
+                if (r < m && hp[r] < sv)
+                    s = r;
+                if (s == c)
+                    break;
+                hp[c] = hp[s];
+                c = s;
+            }
+            hp[c] = v;
+        }
+    }
+    double a = hp[0]; /* order statistic lo */
+    if (k == 1)
+        return a;
+    double b = hp[1]; /* order statistic lo + 1: the smaller child of the root */
+    if (k > 2 && hp[2] < b)
+        b = hp[2];
+    return a + (h - (double)lo) * (b - a);
+}
+
 /* Features and pattern of one resampled series x[0..n-1] (0-1 units). */
 static int tenant_classify(fft_cache *fc, struct series *s, const double *x, size_t n, struct feat *f)
 {
@@ -378,8 +428,7 @@ static int tenant_classify(fft_cache *fc, struct series *s, const double *x, siz
     }
     f->avg = sum / (double)n;
     s->tmp = xgrow(s->tmp, &s->cap_tmp, n, sizeof *s->tmp);
-    memcpy(s->tmp, x, n * sizeof *x);
-    f->peak = stats_percentile(s->tmp, n, opt.peak_pct);
+    f->peak = high_percentile(x, n, opt.peak_pct, s->tmp);
 
     s->spec = xgrow(s->spec, &s->cap_spec, n / 2 + 1, sizeof *s->spec);
     double *p = s->spec;
