@@ -48,8 +48,14 @@ double gen_get(const struct gen_params *p, const char *key, double def)
 {
     const char *s = gen_get_str(p, key, NULL);
     double v;
-    if (!s || parse_double(s, &v, 0) < 0)
+    if (!s)
         return def;
+    if (parse_double(s, &v, 0) < 0) {
+        /* kinds read their parameters before writing anything, so nothing
+         * partial is left: stdout is empty and -o files are never renamed */
+        slk_error("invalid value for --set %s: '%s' (not a number)", key, s);
+        exit(SLK_EUSAGE);
+    }
     return v;
 }
 
@@ -71,16 +77,9 @@ int gen_check(const struct gen_kind *k, const struct gen_params *p)
                       list[0] ? list : "none");
             return -1;
         }
-        double v;
-        if (parse_double(p->set_val[i], &v, 0) < 0 && strchr(p->set_val[i], ':') == NULL &&
-            strchr(p->set_val[i], '/') == NULL) {
-            /* non-numeric values are allowed only for string keys, which kinds
-             * read with gen_get_str; numeric keys fall back to their default, so
-             * refuse obviously broken numbers early */
-            if (p->set_val[i][0] == 0) {
-                slk_error("empty value for --set key '%s'", p->set_key[i]);
-                return -1;
-            }
+        if (p->set_val[i][0] == 0) {
+            slk_error("empty value for --set key '%s'", p->set_key[i]);
+            return -1;
         }
     }
     return 0;

@@ -45,8 +45,9 @@ extern const struct gen_kind *const gen_kinds[];
 /* gen_find: the kind named `name`, or NULL. */
 const struct gen_kind *gen_find(const char *name);
 
-/* gen_get: the --set value of key as a number, or def when not set.  The value
- * was checked by tracegen to be a number (gen_check), so this cannot fail. */
+/* gen_get: the --set value of key as a number, or def when not set.  A value
+ * that is not a number ends tracegen with exit 64 and a message naming the
+ * key: call it for every parameter before writing any output. */
 double gen_get(const struct gen_params *p, const char *key, double def);
 /* gen_get_str: the --set value of key, or def. */
 const char *gen_get_str(const struct gen_params *p, const char *key, const char *def);

@@ -36,11 +36,12 @@ static int gen_requests(const struct gen_params *p, csvw *out, csvw *truth)
     double hourly = gen_get(p, "hourly", 0.15), offk = gen_get(p, "offkilter", 0.03);
     double rigid = gen_get(p, "rigid", 0.1), gangs = gen_get(p, "gangs", 0.1);
     double slack = gen_get(p, "slack", 4), probl = gen_get(p, "problematic", 0.1);
-    double step = gen_get(p, "step", 60), maxc = gen_get(p, "maxc", 100);
+    double step = gen_get(p, "step", 60), maxc = gen_get(p, "maxc", 100), night = gen_get(p, "night", 2);
     if (!(step >= 1) || step != floor(step) || !(slack >= 1.3) || !(maxc >= 1) || hourly < 0 || offk < 0 ||
+        !(night >= 0) ||
         hourly + offk > 1 || rigid < 0 || gangs < 0 || rigid + gangs > 1 || probl < 0 || probl > 1) {
         slk_error("requests: invalid --set values (step a whole number >= 1, slack >= 1.3, maxc >= 1, "
-                  "shares in [0, 1] with hourly+offkilter <= 1 and rigid+gangs <= 1)");
+                  "shares in [0, 1] with hourly+offkilter <= 1 and rigid+gangs <= 1, night >= 0)");
         return SLK_EUSAGE;
     }
     static const char *const cols[] = {"job", "step", "offset", "alloc", "cores", "mem_mb", "gang", NULL};
@@ -53,7 +54,7 @@ static int gen_requests(const struct gen_params *p, csvw *out, csvw *truth)
      * (the nightly batch) than during the day */
     double dropw[24], wsum = 0;
     for (int h = 0; h < 24; h++)
-        wsum += dropw[h] = h < 7 ? gen_get(p, "night", 2) : h < 20 ? 1 : 2;
+        wsum += dropw[h] = h < 7 ? night : h < 20 ? 1 : 2;
     for (long i = 0; i < n; i++) {
         char job[32];
         snprintf(job, sizeof job, "job%05ld", i);

@@ -181,3 +181,11 @@ man_kinds() {
     [ "$n" -ge 9 ]
 }
 tcheck man-every-kind man_kinds
+
+# a --set value that is not a number is refused for every numeric key, before any output
+for kv in "tenants step=abc" "taskmem step=1x" "storage envs=many" "requests night=x" "runs jitter=abc"; do
+    set -- $kv
+    t "--set $2 for $1 refused" 64 '' '' "invalid value for --set ${2%%=*}: '${2#*=}'" tracegen "$1" --count 2 --set "$2"
+done
+t "--set util=high for vcjobs (mixed) refused" 64 '' '' "invalid value for --set util: 'high'" tracegen vcjobs --count 2 --set scenario=mixed --set util=high
+t "requests: negative night refused" 64 '' '' 'night >= 0' tracegen requests --count 2 --set night=-1
