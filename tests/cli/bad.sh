@@ -23,8 +23,8 @@ bad_case() {
     [ $use_stdin = 1 ] && name='<stdin>'
     local want="$tool: ${want_err//@/$name}"
     local err=$TMP/.bad.err rc
-    if [ $use_stdin = 1 ]; then "$tool" "${argv[@]}" <"$path" >/dev/null 2>"$err"; rc=$?
-    else "$tool" "${argv[@]}" </dev/null >/dev/null 2>"$err"; rc=$?; fi
+    if [ $use_stdin = 1 ]; then timeout 60 "$tool" "${argv[@]}" <"$path" >/dev/null 2>"$err"; rc=$?
+    else timeout 60 "$tool" "${argv[@]}" </dev/null >/dev/null 2>"$err"; rc=$?; fi
     if ! _sanitizer_clean "$err"; then _fail "sanitizer report:"; head -20 "$err"; return; fi
     if [ "$rc" != "$want_exit" ]; then _fail "exit $rc, want $want_exit"; head -3 "$err"; return; fi
     if ! awk -v w="$want" 'index($0, w) == 1 { f = 1 } END { exit !f }' "$err"; then
@@ -34,8 +34,8 @@ bad_case() {
     if [ "$want_exit" -ge 64 ] && [ "${args#*-o }" = "$args" ]; then
         local od=$TMP/.bad.o; rm -rf "$od"; mkdir -p "$od"
         printf 'old,content\n1,2\n' >"$od/out.csv"
-        if [ $use_stdin = 1 ]; then "$tool" "${argv[@]}" -o "$od/out.csv" <"$path" >/dev/null 2>"$err"; rc=$?
-        else "$tool" "${argv[@]}" -o "$od/out.csv" </dev/null >/dev/null 2>"$err"; rc=$?; fi
+        if [ $use_stdin = 1 ]; then timeout 60 "$tool" "${argv[@]}" -o "$od/out.csv" <"$path" >/dev/null 2>"$err"; rc=$?
+        else timeout 60 "$tool" "${argv[@]}" -o "$od/out.csv" </dev/null >/dev/null 2>"$err"; rc=$?; fi
         if ! _sanitizer_clean "$err"; then _fail "with -o: sanitizer report:"; head -20 "$err"; return; fi
         [ "$rc" = "$want_exit" ] || { _fail "with -o: exit $rc, want $want_exit"; head -3 "$err"; return; }
         [ "$(cat "$od/out.csv")" = $'old,content\n1,2' ] || { _fail "with -o: old output file changed"; return; }

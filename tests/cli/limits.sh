@@ -51,6 +51,12 @@ tenantclass -q --seed $SEED --servers "$TMP/truth.csv" --classes "$TMP/classes.c
 tracegen -q --seed $SEED storage --count 300 -o "$TMP/storage.csv"
 tracegen -q --seed $SEED usage --count 3 --days 30 -o "$TMP/u3.csv"
 awk 'BEGIN { print "block,server"; for (i = 0; i < 20000; i++) printf "b%d,%d\n", i, (i * 7919) % 100 }' > "$TMP/blocks.csv"
+awk 'BEGIN { print "job,t,used,pending"; for (i = 0; i < 5000; i++) printf "S,%d,%d,0\n", 1767571200 + i * 60, 600 + (i % 7) * 300 }' > "$TMP/samples.csv"
+tracegen -q --seed $SEED runs --count 40 --days 7 -o "$TMP/r40.csv"
+tracegen -q --seed $SEED usage --count 40 --days 7 --truth "$TMP/prov40.csv" -o "$TMP/u40.csv"
+sloinfer -q "$TMP/r40.csv" -o "$TMP/slo40.csv"
+skyfit -q "$TMP/u40.csv" -o "$TMP/sky40.csv"
+lcmpack -q --slo "$TMP/slo40.csv" --capacity cores=100000,mem=1000000000 "$TMP/sky40.csv" -o "$TMP/plan40.csv"
 awk 'BEGIN { print "job,last_duration,containers"; for (i = 0; i < 20000; i++) printf "j%d,%d,%d\n", i, (i * 37) % 1000 + 10, i % 50 + 1 }' > "$TMP/cjobs.csv"
 
 # One command line per tool, each writing well over 128 KB (stdout buffer plus
@@ -66,6 +72,8 @@ CMDS=(
     "classpick --seed $SEED --classes $TMP/classes.csv $TMP/cjobs.csv"
     "replplace --seed $SEED $TMP/storage.csv $TMP/blocks.csv"
     "skyplot skyline $TMP/u3.csv --term svg"
+    "reprov --capacity cores=3000,mem=1e9 --plan $ROOT/tests/bad/reprov/plan.csv $TMP/samples.csv"
+    "replay --seed $SEED --slo $TMP/slo40.csv --plan $TMP/plan40.csv --provisioned $TMP/prov40.csv --capacity cores=2000,mem=10000000 $TMP/u40.csv"
 )
 
 # ---- 2. closed downstream ---------------------------------------------------
