@@ -357,7 +357,8 @@ static int run_place(rp_cluster *c, enum rp_policy policy, int R, csvw *w)
         }
         if (pr == RP_FULL) {
             slk_error_at(csvr_path(r), csvr_line(r),
-                         "block '%s': no space left for replica %d of %d (every tenant is full at %g MB blocks)",
+                         "block '%s': no space left for replica %d of %d (no server outside the block's other "
+                         "replicas has a tenant with free space at %g MB blocks)",
                          block, failed, R, block_mb);
             st = SLK_FAIL;
             break;
