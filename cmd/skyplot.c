@@ -157,7 +157,8 @@ static int read_points(const char *path, const char *gcol, const char *xcol, con
     }
     st = csvr_status(r);
     csvr_close(r);
-    qsort(*pts, *npts, sizeof **pts, cmp_pt);
+    if (*npts)
+        qsort(*pts, *npts, sizeof **pts, cmp_pt);
     return st;
 }
 
@@ -375,7 +376,8 @@ static int chart_tenants(plot *p)
                 pts[m++] = (struct pt){cls[ti], pts[i].x, pts[i].y};
         }
         n = m;
-        qsort(pts, n, sizeof *pts, cmp_pt);
+        if (n)
+            qsort(pts, n, sizeof *pts, cmp_pt);
         plot_panel(p, "time (UTC)", "mean utilization", PLOT_X_EPOCH);
         for (size_t i = 0; i < n;) {
             char name[256];
@@ -457,7 +459,8 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
         st = SLK_EDATA;
     }
     if (!st) {
-        qsort(pts, n, sizeof *pts, cmp_pt);
+        if (n)
+            qsort(pts, n, sizeof *pts, cmp_pt);
         int epoch = pts[0].x > 1e9;
         for (int k = 0; k < ny; k++) {
             if (panels || k == 0)
