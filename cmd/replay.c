@@ -259,6 +259,10 @@ static int read_slo(const char *path)
             csvr_get_duration(r, ca, &j.a, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
             csvr_get_duration(r, cd, &j.d, CSVR_REQUIRED | CSVR_NONNEG) < 0)
             break;
+        if (j.period > 366 * 86400.0) {
+            csvr_fail(r, "job '%s': period %g s is longer than a year", job, j.period);
+            break;
+        }
         if (!(j.a < j.d) || j.d - j.a > j.period) {
             csvr_fail(r, "job '%s': window [a %g, d %g] is not inside one period %g", job, j.a, j.d, j.period);
             break;
@@ -481,6 +485,10 @@ static int read_usage(const char *path)
         }
         if (c > 1e8) {
             csvr_fail(r, "column 'containers': %g is too large", c);
+            break;
+        }
+        if (fabs(t) > 1e11) {
+            csvr_fail(r, "column 't': %.17g is out of range (epoch seconds within +-1e11)", t);
             break;
         }
         int gc = group_check(&gt, rn);

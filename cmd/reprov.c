@@ -34,7 +34,7 @@ static struct {
     int have_cap;
     struct dra_opts dra;
     struct jockey_opts jk;
-    int have_amdahl, have_deadline;
+    int have_amdahl, have_deadline, have_max;
 } opt;
 
 enum { OPT_POLICY = 1, OPT_PLAN, OPT_CAP, OPT_GRANT, OPT_WINDOW, OPT_RHO, OPT_TABLE, OPT_BUILD, OPT_AMDAHL,
@@ -65,7 +65,8 @@ static const struct argp_option options[] = {
     {"alpha", OPT_ALPHA, "X", 0, "Hysteresis: A_t = A_t-1 + X (A_r - A_t-1), X in (0,1] (default 0.5)", 3},
     {"dead-zone", OPT_DEADZONE, "X", 0, "No change while |A_t - A_t-1| < X * A_t-1 (default 0.1)", 3},
     {"min-alloc", OPT_MINA, "N", 0, "Smallest allocation (default 1)", 3},
-    {"max-alloc", OPT_MAXA, "N", 0, "Largest allocation (default 1000; a table: its largest)", 3},
+    {"max-alloc", OPT_MAXA, "N", 0, "Largest allocation (default: 1000 with --amdahl, the table's largest with "
+                                    "--table)", 3},
     {"interval", OPT_INTERVAL, "DUR", 0, "At most one decision per job per DUR (default 0: every sample)", 3},
     {0, 0, 0, 0, "Building a table (--build-table; history job,run,t,progress,alloc):", 4},
     {"build-table", OPT_BUILD, 0, 0, "Read past runs and write the table job,progress,alloc,remaining", 4},
@@ -140,7 +141,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_ALPHA: opt.jk.alpha = cli_double(st, "alpha", arg, 1e-9, 1); break;
     case OPT_DEADZONE: opt.jk.dead_zone = cli_double(st, "dead-zone", arg, 0, 1e6); break;
     case OPT_MINA: opt.jk.min_alloc = (double)cli_int(st, "min-alloc", arg, 1, 100000000); break;
-    case OPT_MAXA: opt.jk.max_alloc = (double)cli_int(st, "max-alloc", arg, 1, 100000000); break;
+    case OPT_MAXA: opt.jk.max_alloc = (double)cli_int(st, "max-alloc", arg, 1, 100000000); opt.have_max = 1; break;
     case OPT_INTERVAL: opt.jk.interval = cli_duration(st, "interval", arg, 0); break;
     case OPT_BUILD: opt.build = 1; break;
     case OPT_GRID: opt.jk.grid = cli_double(st, "grid", arg, 1e-6, 1); break;
@@ -171,6 +172,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
                 argp_error(st, "--policy jockey needs --deadline DUR or --utility FILE");
             if (opt.have_deadline && opt.utility)
                 argp_error(st, "--deadline and --utility exclude each other");
+            if (opt.table && !opt.have_max)
+                opt.jk.max_alloc = INFINITY; /* every allocation of the table */
             if (opt.jk.min_alloc > opt.jk.max_alloc)
                 argp_error(st, "--min-alloc %g is above --max-alloc %g", opt.jk.min_alloc, opt.jk.max_alloc);
         }
@@ -227,6 +230,10 @@ static int run_dra(csvr *r, plan *p)
             break;
         if (t < last_t) {
             csvr_fail(r, "t %.17g is before the previous sample's %.17g: samples must come in time order", t, last_t);
+            break;
+        }
+        if (fabs(t) > 1e11) {
+            csvr_fail(r, "column 't': %.17g is out of range (epoch seconds within +-1e11)", t);
             break;
         }
         if (used > 1e12 || pending > 1e12) {
@@ -290,6 +297,14 @@ static int run_jockey(csvr *r, jockey *jk)
                 csvr_fail(r, "%s", why);
                 break;
             }
+        }
+        if (fabs(t) > 1e11) {
+            csvr_fail(r, "column 't': %.17g is out of range (epoch seconds within +-1e11)", t);
+            break;
+        }
+        if (alloc > 1e9) {
+            csvr_fail(r, "column 'alloc': %g is too large", alloc);
+            break;
         }
         if (prog > 1) {
             csvr_fail(r, "column 'progress': %g is above 1 (a fraction of the work)", prog);

@@ -123,3 +123,6 @@ replay -q --regime plan --align reservation --slo "$W/slo.csv" --plan "$W/plan.c
     "$W/usage.csv" > "$W/out.csv"
 tcheck "checker: aligned to reservations" $CK 300 1e9 none "$W/out.csv" reservation
 t "checker: workload has met and missed runs" 0 '' '*' '' sh -c "cut -d, -f7 '$W/out.csv' | sort -u | tr '\n' ' ' | grep -q '0 1 met'"
+t "period longer than a year" 65 $'job,run,t,containers\n' '*' "longer than a year" \
+    sh -c "printf 'job,period,a,d\nA,1e300,0,600\n' > '$TMP/s.csv'; replay --slo '$TMP/s.csv' --provisioned '$D/prov.csv' --capacity cores=1,mem=1"
+t "time out of range" 65 $'job,run,t,containers\nA,a1,1e300,1\n' '*' "<stdin>:2: column 't'" $R
