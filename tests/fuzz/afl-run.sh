@@ -14,6 +14,10 @@ cmd=${cmd//\$F/$F}
 read -r tool args <<<"$cmd"
 out=$build/out/$name
 mkdir -p "$out"
+st=$out/default/fuzzer_stats
+g() { sed -n "s/^$1 *: *//p" "$st"; }
+prev=0
+[ -f "$st" ] && prev=$(g execs_done)   # AFL++ carries execs_done over a resume
 echo "== fuzz $name (AFL++) for $secs s: $tool $args"
 # abort_on_error/symbolize=0 as AFL wants; leaks count as crashes.
 env PATH="$F:$PATH" AFL_NO_UI=1 AFL_AUTORESUME=1 AFL_SKIP_CPUFREQ=1 \
@@ -23,10 +27,8 @@ env PATH="$F:$PATH" AFL_NO_UI=1 AFL_AUTORESUME=1 AFL_SKIP_CPUFREQ=1 \
     afl-fuzz -V "$secs" -m none -t 3000 -i "tests/fuzz/corpus/$name" -o "$out" \
     -- "$build/bin/$tool" $args >"$build/$name.log" 2>&1
 rc=$?
-st=$out/default/fuzzer_stats
 if [ ! -f "$st" ]; then echo "afl-run: $name did not start (exit $rc), see $build/$name.log" >&2; tail -5 "$build/$name.log" >&2; exit 2; fi
-g() { sed -n "s/^$1 *: *//p" "$st"; }
-summary="$(date -u +%FT%TZ) $name seconds=$secs execs=$(g execs_done) edges=$(g edges_found)/$(g total_edges) bitmap=$(g bitmap_cvg) corpus=$(g corpus_count) crashes=$(g saved_crashes) hangs=$(g saved_hangs)"
+summary="$(date -u +%FT%TZ) $name seconds=$secs execs=$(( $(g execs_done) - prev )) total_execs=$(g execs_done) edges=$(g edges_found)/$(g total_edges) bitmap=$(g bitmap_cvg) corpus=$(g corpus_count) crashes=$(g saved_crashes) hangs=$(g saved_hangs)"
 echo "$summary" | tee -a "$build/fuzz.log"
 n=$(( $(g saved_crashes) + $(g saved_hangs) ))
 if [ "$n" -gt 0 ]; then
