@@ -102,6 +102,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     switch (key) {
     case 'o':
+        /* An empty name would only fail at the final rename, after all the work. */
+        if (!*arg)
+            argp_error(st, "invalid value for --output: '' (want a file name)");
         slk_opt.output = arg;
         break;
     case 'd':
