@@ -19,3 +19,12 @@ runs=$(sed -n 's/.*replaying \([0-9]*\) runs.*/\1/p' "$d/err")
 sim=$(awk '/static/ && NF > 8 { print $NF }' "$d/err")
 echo "bench replay: input: $rows usage rows, $runs runs of 1000 jobs over 30 days (43,200 one-minute steps)"
 echo "bench replay: static: total $t s ($(ratio "$t" 10)x of the 10 s budget; $(ratio "$t" "$tcat")x vs csvcat $tcat s; $(ratio "$t" "$tgen")x vs tracegen $tgen s); simulation alone $sim s"
+# all three regimes, with a plan from the pipeline (skyfit on 10 runs per job)
+skyfit -q --last 10 --round "$d/usage.csv" -o "$d/sky.csv"
+lcmpack -q --slo "$d/slo.csv" --capacity cores=1e9,mem=1e15 --at 1767571200 "$d/sky.csv" -o "$d/plan.csv"
+t3=$(secs replay --slo "$d/slo.csv" --plan "$d/plan.csv" --provisioned "$d/truth.csv" --capacity cores=50000,mem=1e12 \
+    "$d/usage.csv" -o "$d/out3.csv" 2> "$d/err3")
+for r in static plan plan+dra; do
+    s=$(awk -v r="$r" '$2 == r && NF > 8 { print $9 }' "$d/err3")
+    echo "bench replay: $r: simulation $s s (in one run of all three regimes: total $t3 s, $(ratio "$t3" 10)x of the 10 s budget)"
+done

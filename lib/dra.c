@@ -1,7 +1,10 @@
 /* dra — the Morpheus Dynamic Reprovisioning Algorithm (see dra.h).
  *
  * Per job: its container shape and window (from its first reservation), the
- * extension in force (plan index, extra, until) and a refusal hold.  A
+ * extension in force (plan index, extra, until) and a refusal hold.  Each
+ * job has at most one extension reservation in the plan, reused for every
+ * grant (marked removed, its load subtracted, while none is in force), so the
+ * plan does not grow with the length of the stream.  A
  * min-heap of `until` times lets extensions lapse in time order whatever
  * jobs send samples.  Tuned for streams of millions of samples: a sample
  * that does not trigger costs one hash lookup here and one plan_alloc_at.
@@ -19,6 +22,8 @@ struct dra_job {
     char *name;
     double cores, mem_mb, period, a, d;
     size_t res;             /* plan index of the extension in force, or SIZE_MAX */
+    size_t slot;            /* plan index of the job's extension reservation, reused
+                               for every grant (removed while none is in force), or SIZE_MAX */
     int64_t extra;          /* its containers */
     double until;           /* its end */
     double last_until;      /* end of the previous extension (-inf: none) */
@@ -97,6 +102,7 @@ dra *dra_new(plan *p, const struct dra_opts *o)
         j->a = r->a;
         j->d = r->d;
         j->res = SIZE_MAX;
+        j->slot = SIZE_MAX;
         j->last_until = -INFINITY;
         j->hold_until = -INFINITY;
         insert_slot(d, d->njobs);
@@ -261,7 +267,26 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
                  (long long)extra, (long long)bad * p->step, (long long)room);
         return 1;
     }
-    j->res = plan_add(p, &r);
+    if (j->slot == SIZE_MAX) {
+        j->slot = plan_add(p, &r);
+    } else {
+        /* reuse the job's lapsed extension: one plan entry per job however
+         * long the stream (plan_add would grow the plan by one per grant) */
+        struct plan_res *x = &p->res[j->slot];
+        char *name = x->job; /* keep the string: the plan's job index may point at it */
+        free(x->containers);
+        free(x->gang);
+        free(x->stage);
+        free(r.job);
+        *x = r;
+        x->job = name;
+        for (long k = 0; k < x->len; k++) {
+            long sl = plan_slot(p, x, 0, k);
+            p->load_cores[sl] += x->containers[k] * x->cores;
+            p->load_mem[sl] += x->containers[k] * x->mem_mb;
+        }
+    }
+    j->res = j->slot;
     j->extra = extra;
     j->until = out->until;
     heap_push(&d->expiries, j->until, (uint64_t)(j - d->jobs));

@@ -24,9 +24,10 @@
  *     not retried before t + grant.
  * Samples of jobs without a reservation in the plan are ignored (counted).
  *
- * OWNERSHIP.  A dra borrows the plan (not freed by dra_free) and owns the
- * extensions it adds while they are in force; expired ones are marked
- * removed in the plan (their arrays stay with the plan).  Nothing here
+ * OWNERSHIP.  A dra borrows the plan (not freed by dra_free).  It adds at
+ * most one PLAN_ONCE reservation per job to it, reused for every grant;
+ * while no extension is in force it is marked removed (its arrays stay with
+ * the plan, which frees them).  Nothing here
  * prints; errors are impossible after dra_new (out of memory exits).
  */
 #ifndef SLOKIT_DRA_H
