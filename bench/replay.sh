@@ -28,3 +28,7 @@ for r in static plan plan+dra; do
     s=$(awk -v r="$r" '$2 == r && NF > 8 { print $9 }' "$d/err3")
     echo "bench replay: $r: simulation $s s (in one run of all three regimes: total $t3 s, $(ratio "$t3" 10)x of the 10 s budget)"
 done
+# the paper's headline (examples/headline.sh): 1,000 jobs, 30 days, 70/30 split
+th=$(secs sh -c "cd '$d' && sh '$ROOT/examples/headline.sh' 1000 30 headline > table.txt 2> headline.err")
+echo "bench replay: headline pipeline (tracegen, sloinfer, skyfit, lcmpack, 8 replays): $th s"
+sed 's/^/bench replay: headline: /' "$d/table.txt"
