@@ -20,6 +20,7 @@
  * servers=N can be met exactly). */
 #include "gen.h"
 #include "diag.h"
+#include "parse.h"
 #include "rng.h"
 
 #include <math.h>
@@ -32,6 +33,14 @@ static int storage_generate(const struct gen_params *p, csvw *out, csvw *truth)
 {
     (void)truth;
     long n = p->count > 0 ? p->count : 300;
+    for (const char *const *k = storage_keys; *k; k++) {
+        const char *v = gen_get_str(p, *k, NULL);
+        double x;
+        if (v && parse_double(v, &x, 0) < 0) {
+            slk_error("invalid value for --set %s: '%s' (want a number)", *k, v);
+            return SLK_EUSAGE;
+        }
+    }
     double envs_d = gen_get(p, "envs", n / 3 > 0 ? (double)(n / 3) : 1);
     double servers_d = gen_get(p, "servers", 0);
     double med = gen_get(p, "reimage_median", 0.35);

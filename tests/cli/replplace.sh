@@ -257,3 +257,8 @@ tcheck "--lost: 500 blocks x 2 rows, servers 0 and 1, destroyed at t=100 and 160
     { n++; d = $10 * 86400; if (!(($6 == 0 && d > 99.99 && d < 100.01) || ($6 == 1 && d > 159.99 && d < 160.01))) exit 1
       if ($4 * 86400 < 159.99 || $4 * 86400 > 160.01) exit 1 }
     END { exit n != 1000 }' "$TMP/lost.csv"
+
+# tracegen storage parameters
+t "storage: non-numeric --set" 64 '' '' "tracegen: invalid value for --set servers: 'abc' (want a number)" tracegen storage --set servers=abc
+t "storage: servers below count" 64 '' '' 'want at least --count=300' tracegen storage --set servers=10
+t "storage: unknown key" 64 '' '' "unknown --set key 'racks' for kind 'storage'" tracegen storage --set racks=3
