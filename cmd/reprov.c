@@ -51,7 +51,7 @@ static const struct argp_option options[] = {
     {"window", OPT_WINDOW, "DUR", 0, "Recent window of the skyline whose max allocation is scaled (default 120s)",
      2},
     {"rho", OPT_RHO, "X", 0, "Extra containers at most X times that max (default 2)", 2},
-    {0, 0, 0, 0, "Jockey (--policy jockey; samples job,t,progress|completed+total,alloc):", 3},
+    {0, 0, 0, 0, "Jockey (--policy jockey; samples job[,run],t,progress|completed+total,alloc):", 3},
     {"table", OPT_TABLE, "FILE", 0, "Remaining-time table [job,]progress,alloc,remaining (seconds); the "
                                     "allocations in it are the candidates", 3},
     {"amdahl", OPT_AMDAHL, "S,P", 0, "Amdahl model instead: remaining = (1-p)(S + P/a) seconds, S the critical "
@@ -268,7 +268,8 @@ static int run_jockey(csvr *r, jockey *jk)
 {
     int st;
     int cj = csvr_require(r, "job"), ct = csvr_require(r, "t"), ca = csvr_require(r, "alloc");
-    int cp = csvr_col(r, "progress"), cc = csvr_col(r, "completed"), cn = csvr_col(r, "total");
+    int cp = csvr_col(r, "progress"), cc = csvr_col(r, "completed"), cn = csvr_col(r, "total"),
+        cr = csvr_col(r, "run");
     if (cj < 0 || ct < 0 || ca < 0)
         return SLK_EDATA;
     if (cp < 0 && (cc < 0 || cn < 0)) {
@@ -315,7 +316,7 @@ static int run_jockey(csvr *r, jockey *jk)
             break;
         }
         last_t = t;
-        if (jockey_sample(jk, job, t, prog, alloc, &dec))
+        if (jockey_sample(jk, job, cr >= 0 ? csvr_field(r, cr) : NULL, t, prog, alloc, &dec))
             emit(t, job, "jockey", dec.old_alloc, dec.new_alloc, dec.until, dec.reason);
     }
     st = csvr_status(r);
@@ -324,9 +325,10 @@ static int run_jockey(csvr *r, jockey *jk)
     if (!slk_opt.quiet) {
         double el = slk_now() - t0;
         fprintf(stderr,
-                "%s: jockey: %llu samples of %llu jobs; %llu decisions (%llu held by the dead zone, %llu jobs "
-                "without a model); %.0f samples/s\n",
+                "%s: jockey: %llu samples of %llu runs (%llu told apart by progress going back); %llu decisions "
+                "(%llu held by the dead zone, %llu runs without a model); %.0f samples/s\n",
                 slk_progname, (unsigned long long)s.samples, (unsigned long long)s.jobs,
+                (unsigned long long)s.restarts,
                 (unsigned long long)s.changes, (unsigned long long)s.dead_zone, (unsigned long long)s.nomodel,
                 el > 0 ? (double)s.samples / el : 0.0);
     }

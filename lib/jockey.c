@@ -94,7 +94,7 @@ struct curve {
 };
 
 struct jstate {
-    double first, A, last_dec;
+    double first, A, last_dec, last_p;
     size_t table, curve;    /* SIZE_MAX: none */
 };
 
@@ -405,13 +405,33 @@ static int target(const jockey *j, const struct jstate *s, double tr, double p, 
     return found ? 0 : -1;
 }
 
-int jockey_sample(jockey *j, const char *job, double t, double p, double alloc, struct jockey_decision *out)
+int jockey_sample(jockey *j, const char *job, const char *run, double t, double p, double alloc,
+                  struct jockey_decision *out)
 {
     j->stats.samples++;
-    size_t id = smap_get(&j->jobs, job);
-    if (id == SIZE_MAX) {
-        id = smap_put(&j->jobs, job);
+    /* state per run: keyed by job and run (one state per job without runs,
+     * restarted when progress goes back) */
+    char kb[256], *key = kb;
+    size_t need = strlen(job) + (run ? strlen(run) + 2 : 1);
+    if (need > sizeof kb)
+        key = xmalloc(need);
+    if (run)
+        snprintf(key, need, "%s\x1f%s", job, run);
+    else
+        memcpy(key, job, need);
+    size_t id = smap_get(&j->jobs, key);
+    int fresh = id == SIZE_MAX;
+    if (fresh) {
+        id = smap_put(&j->jobs, key);
         j->st = xgrow(j->st, &j->stcap, id + 1, sizeof *j->st);
+    }
+    if (key != kb)
+        free(key);
+    if (!fresh && !run && p < j->st[id].last_p - 1e-9) {
+        fresh = 1; /* a new run of the recurring job */
+        j->stats.restarts++;
+    }
+    if (fresh) {
         struct jstate *s = &j->st[id];
         s->first = t;
         s->A = alloc;
@@ -423,6 +443,7 @@ int jockey_sample(jockey *j, const char *job, double t, double p, double alloc, 
             j->stats.nomodel++;
     }
     struct jstate *s = &j->st[id];
+    s->last_p = p;
     if (t < s->last_dec + j->o.interval)
         return 0;
     if (j->ncur && s->curve == SIZE_MAX)

@@ -54,7 +54,7 @@ struct jockey_decision {
 };
 
 struct jockey_stats {
-    uint64_t samples, jobs, changes, dead_zone, nomodel;
+    uint64_t samples, jobs, changes, dead_zone, nomodel, restarts;
 };
 
 typedef struct jockey jockey;
@@ -66,9 +66,13 @@ int jockey_new(const struct jockey_opts *o, const char *table, const char *utili
 void jockey_free(jockey *j);
 
 /* jockey_sample: one sample (t non-decreasing across calls; 0 <= p <= 1;
- * alloc >= 0, the allocation the job has now).  Returns 1 when the
- * allocation changes (*out filled), 0 otherwise. */
-int jockey_sample(jockey *j, const char *job, double t, double p, double alloc, struct jockey_decision *out);
+ * alloc >= 0, the allocation the job has now) of a run of job.  run names
+ * the run (NULL: runs are told apart by progress going back, a new run of
+ * the recurring job).  A run's elapsed time counts from its first sample,
+ * and its allocation state starts at that sample's alloc.  Returns 1 when
+ * the allocation changes (*out filled), 0 otherwise. */
+int jockey_sample(jockey *j, const char *job, const char *run, double t, double p, double alloc,
+                  struct jockey_decision *out);
 
 /* jockey_predict: C(p, a) for job under the loaded model (NaN: no model). */
 double jockey_predict(const jockey *j, const char *job, double p, double a);

@@ -129,3 +129,16 @@ t "jockey: bad --alpha" 64 '' '' "invalid value for --alpha" reprov --policy joc
 t "dra: time out of range" 65 $'job,t,used\nS,1e300,1\n' '*' "<stdin>:2: column 't': 1.0000000000000001e+300 is out of range" reprov $CAP --plan "$D/plan.csv"
 t "jockey: table allocations above 1000 are candidates" 0 $'job,t,progress,alloc\nJ,0,0,1\n' '0,J,jockey,1,2000' '' \
     sh -c "printf 'progress,alloc,remaining\n0,1000,100\n0,2000,50\n' > '$TMP/big.csv'; reprov -q --policy jockey --table '$TMP/big.csv' --deadline 60 --slack 1 --alpha 1 --dead-zone 0 | tail -1 | cut -d, -f1-5"
+# A recurring job: a run's elapsed time counts from its own first sample.  At
+# 5000 s the first run is past its 60 min deadline: every allocation has the
+# flat penalty, so the smallest (1) is chosen; at 8000 s progress goes back to
+# 0: a new run, elapsed 0 again, 12 containers (600 + 36000/a <= 3600).
+AM="--policy jockey --amdahl 600,36000 --deadline 60m --slack 1 --alpha 1 --dead-zone 0"
+t "jockey: new run detected by progress going back" 0 $'job,t,progress,alloc\nJ,0,0,1\nJ,5000,0.5,12\nJ,8000,0,1\n' \
+'0,J,jockey,1,12
+5000,J,jockey,12,1
+8000,J,jockey,1,12' '' sh -c "reprov -q $AM | tail -n +2 | cut -d, -f1-5"
+t "jockey: runs named by a run column" 0 $'job,run,t,progress,alloc\nJ,r1,0,0,1\nJ,r2,100,0,1\nJ,r1,5000,0.5,12\n' \
+'0,J,jockey,1,12
+100,J,jockey,1,12
+5000,J,jockey,12,1' '' sh -c "reprov -q $AM | tail -n +2 | cut -d, -f1-5"
