@@ -241,8 +241,11 @@ static int run_dra(csvr *r, plan *p)
             break;
         }
         last_t = t;
-        if (dra_sample(d, job, t, used, pending, &dec))
-            emit(t, job, "dra", (double)dec.old_alloc, (double)dec.new_alloc, dec.until, dec.reason);
+        if (dra_sample(d, job, t, used, pending, &dec)) {
+            char why[200];
+            dra_reason(&dec, why, sizeof why);
+            emit(t, job, "dra", (double)dec.old_alloc, (double)dec.new_alloc, dec.until, why);
+        }
     }
     st = csvr_status(r);
     struct dra_stats s;

@@ -185,7 +185,7 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
     d->st.samples++;
     dra_expire(d, t);
     memset(out, 0, sizeof *out);
-    out->reason[0] = 0;
+    out->window = d->o.window;
     struct dra_job *j = find_job(d, job);
     if (!j) {
         d->st.noplan++;
@@ -231,9 +231,6 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
         d->st.refused_nocap++;
         j->hold_until = out->until;
         out->action = DRA_REFUSE;
-        snprintf(out->reason, sizeof out->reason,
-                 "refused: demand %lld > planned %lld, but no planned allocation in the last %g s to scale",
-                 (long long)demand, (long long)base, d->o.window);
         return 1;
     }
 
@@ -262,9 +259,9 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
         j->hold_until = out->until;
         out->action = DRA_REFUSE;
         out->extra = extra;
-        snprintf(out->reason, sizeof out->reason,
-                 "refused: plan full: %lld more containers do not fit at offset %lld s (room for %lld)",
-                 (long long)extra, (long long)bad * p->step, (long long)room);
+        out->full = 1;
+        out->bad_offset = (int64_t)bad * p->step;
+        out->room = room;
         return 1;
     }
     if (j->slot == SIZE_MAX) {
@@ -302,9 +299,21 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
         d->st.extended++;
         out->action = DRA_EXTEND;
     }
-    const char *capped = extra < demand - base ? "capped at" : "within";
-    snprintf(out->reason, sizeof out->reason, "%s: demand %lld > planned %lld; extra %lld %s rho*max recent %lld",
-             renew ? "renew" : "extend", (long long)demand, (long long)base, (long long)extra, capped,
-             (long long)cap);
     return 1;
+}
+
+void dra_reason(const struct dra_decision *d, char *buf, size_t n)
+{
+    if (d->action == DRA_REFUSE && d->full)
+        snprintf(buf, n, "refused: plan full: %lld more containers do not fit at offset %lld s (room for %lld)",
+                 (long long)d->extra, (long long)d->bad_offset, (long long)d->room);
+    else if (d->action == DRA_REFUSE)
+        snprintf(buf, n, "refused: demand %lld > planned %lld, but no planned allocation in the last %g s to scale",
+                 (long long)d->demand, (long long)d->base, d->window);
+    else if (d->action == DRA_EXTEND || d->action == DRA_RENEW)
+        snprintf(buf, n, "%s: demand %lld > planned %lld; extra %lld %s rho*max recent %lld",
+                 d->action == DRA_RENEW ? "renew" : "extend", (long long)d->demand, (long long)d->base,
+                 (long long)d->extra, d->extra < d->demand - d->base ? "capped at" : "within", (long long)d->cap);
+    else if (n)
+        buf[0] = 0;
 }

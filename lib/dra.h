@@ -34,6 +34,7 @@
 #define SLOKIT_DRA_H
 
 #include "plan.h"
+#include <stddef.h>
 #include <stdint.h>
 
 struct dra_opts {
@@ -60,8 +61,16 @@ struct dra_decision {
     int64_t alloc;      /* containers in force for the job at t after the sample (always set) */
     int64_t base, demand, extra, cap;
     double until;       /* end of the extension, or of the refusal hold */
-    char reason[200];   /* "extend: ...", "renew: ...", "refused: ..." */
+    int full;           /* REFUSE: 1 the plan is full (else nothing planned recently) */
+    int64_t bad_offset; /* REFUSE full: the first plan offset (s) without room */
+    int64_t room;       /* ... and how many containers still fit there */
+    double window;      /* the recent window (s), for the reason */
 };
+
+/* dra_reason: the decision's reason as text ("extend: ...", "renew: ...",
+ * "refused: ...") into buf (n bytes; 200 is enough).  Kept out of
+ * dra_sample so that replay, which needs no text, does not pay for it. */
+void dra_reason(const struct dra_decision *d, char *buf, size_t n);
 
 typedef struct dra dra;
 
