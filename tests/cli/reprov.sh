@@ -142,3 +142,10 @@ t "jockey: runs named by a run column" 0 $'job,run,t,progress,alloc\nJ,r1,0,0,1\
 '0,J,jockey,1,12
 100,J,jockey,1,12
 5000,J,jockey,12,1' '' sh -c "reprov -q $AM | tail -n +2 | cut -d, -f1-5"
+
+# An independent model of the DRA (tests/check/reprov_dra_check.py, written
+# from reprov(1)) on random plans, capacities, options and streams: every
+# decision row must agree.
+mkdir -p "$TMP/dc"
+tcheck "dra: random streams agree with an independent model" \
+    /usr/bin/python3 "$ROOT/tests/check/reprov_dra_check.py" "$(command -v reprov)" 7 150 "$TMP/dc"
