@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """replay_check.py — an independent re-implementation of replay(1)'s model
-(static and plan regimes, no DRA) that compares its per-run results with the
-tool's output.
+(static, plan and plan+dra with the default DRA options) that compares its
+per-run results with the tool's output.
 
     replay_check.py USAGE SLO PROV PLAN CAP_CORES CAP_MEM IDLE REPLAY_OUT [ALIGN]
 
@@ -35,6 +35,7 @@ for r in csv.DictReader(open(plan_p)):
         continue
     step, lcm = int(r["step"]), int(r["lcm"])
     s = int(r["t"]) // step
+    shape[r["job"]] = (float(r["cores"]), float(r["mem_mb"]), float(r["period"]))
     if r["kind"] == "periodic":
         per[(r["job"], s)] += int(r["containers"])
     else:
@@ -79,8 +80,69 @@ for run, job, c, m in order:
                      deadline=ps + d, cutoff=ps + d + P, a=ps + a, dd=ps + d))
 
 
+GRANT, WINDOW, RHO = 60.0, 120.0, 2.0
+
+
+class Dra:
+    """The DRA as replay(1) and reprov(1) describe it (defaults 60 s, 120 s, 2)."""
+
+    def __init__(self):
+        self.nst = lcm // step
+        self.lc = [0.0] * self.nst
+        self.lm = [0.0] * self.nst
+        for (j, s_), c in per.items():
+            self.lc[s_] += c * shape[j][0]
+            self.lm[s_] += c * shape[j][1]
+        for (j, cyc, s_), c in once.items():
+            self.lc[s_ % self.nst] += c * shape[j][0]
+            self.lm[s_ % self.nst] += c * shape[j][1]
+        self.st = {}
+
+    def expire(self, t):
+        for j, x in self.st.items():
+            e = x["ext"]
+            if e and e["until"] <= t:
+                for s_ in e["slots"]:
+                    self.lc[s_] -= e["extra"] * shape[j][0]
+                    self.lm[s_] -= e["extra"] * shape[j][1]
+                x["ext"], x["last_until"], x["last_extra"] = None, e["until"], e["extra"]
+
+    def sample(self, j, t, demand):
+        if j not in shape:
+            return 0
+        x = self.st.setdefault(j, dict(ext=None, hold=-math.inf, last_until=-math.inf, last_extra=0))
+        self.expire(t)
+        g_ = math.floor(t / step)
+        b = alloc_at(j, g_)
+        if x["ext"] and x["ext"]["until"] > t:
+            return b + x["ext"]["extra"]
+        if t < x["hold"]:
+            return b
+        dem = math.ceil(demand - 1e-9)
+        if dem <= b:
+            return b
+        R = max(alloc_at(j, k) for k in range(math.floor((t - WINDOW) / step), g_ + 1))
+        extra = min(dem - b, math.floor(RHO * R + 1e-9))
+        until = t + GRANT
+        if extra <= 0:
+            x["hold"] = until
+            return b
+        slots = [k % self.nst for k in range(g_, max(math.ceil((t + GRANT) / step - 1e-9), g_ + 1))]
+        c, m, _ = shape[j]
+        if any(math.floor((capc - self.lc[s_]) / c + 1e-9) < extra or
+               math.floor((capm - self.lm[s_]) / m + 1e-9) < extra for s_ in slots):
+            x["hold"] = until
+            return b
+        for s_ in slots:
+            self.lc[s_] += extra * c
+            self.lm[s_] += extra * m
+        x["ext"] = dict(extra=extra, until=until, slots=slots)
+        return b + extra
+
+
 def simulate(regime):
     res = {}
+    dra = Dra() if regime == "plan+dra" else None
     starts = {}
     for i, r in enumerate(runs):
         s = r["g0"]
@@ -104,6 +166,11 @@ def simulate(regime):
             r, x = runs[i], state[i]
             dem[i] = (r["use"][x["k"]] if x["k"] < len(r["use"]) else 0.0) + x["debt"]
         give = {}
+        if dra:
+            dra.expire(g * step)
+            jd = defaultdict(float)
+            for i in active:
+                jd[runs[i]["job"]] += dem[i]
         if regime == "static":
             for i in active:
                 give[i] = prov[runs[i]["job"]]
@@ -114,7 +181,7 @@ def simulate(regime):
             for i in active:
                 j = runs[i]["job"]
                 if j not in left:
-                    left[j] = float(alloc_at(j, g))
+                    left[j] = float(dra.sample(j, g * step, jd[j]) if dra else alloc_at(j, g))
                 cnt[j] -= 1
                 give[i] = left[j] if cnt[j] == 0 else min(dem[i], left[j])
                 left[j] -= give[i]
@@ -181,8 +248,6 @@ for r in csv.DictReader(open(out_p)):
 bad = 0
 checked = 0
 for regime in got:
-    if regime == "plan+dra":
-        continue  # the DRA is checked by reprov's hand-worked streams
     mine = simulate(regime)
     if set(mine) != set(got[regime]):
         print("%s: runs differ: %d in the checker, %d in replay" % (regime, len(mine), len(got[regime])))

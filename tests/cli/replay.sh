@@ -103,7 +103,8 @@ static,A,A-1,$T0,$((T0+600)),$((T0+840)),0,30,300" '' \
 
 # Cross-check against an independent simulator (tests/check/replay_check.py,
 # written from replay(1)): a small tracegen workload through sloinfer, skyfit
-# and lcmpack, replayed on a cluster that is tight (guarantees squeezed) and
+# and lcmpack, replayed under all three regimes (the checker has its own DRA)
+# on a cluster that is tight (guarantees squeezed) and
 # one that is ample, with and without idle sharing, recorded and aligned.
 W="$TMP/x"; mkdir -p "$W"
 tracegen -q runs --count 12 --days 3 > "$W/runs.csv"
@@ -114,12 +115,12 @@ lcmpack -q --slo "$W/slo.csv" --capacity cores=300,mem=1e9 "$W/sky.csv" -o "$W/p
 CK="/usr/bin/python3 $ROOT/tests/check/replay_check.py $W/usage.csv $W/slo.csv $W/truth.csv $W/plan.csv"
 for cap in 150 5000; do
     for idle in fair none; do
-        replay -q --regime static,plan --idle $idle --slo "$W/slo.csv" --plan "$W/plan.csv" --provisioned "$W/truth.csv" \
+        replay -q --regime static,plan,plan+dra --idle $idle --slo "$W/slo.csv" --plan "$W/plan.csv" --provisioned "$W/truth.csv" \
             --capacity cores=$cap,mem=1e9 "$W/usage.csv" > "$W/out.csv"
         tcheck "checker: tracegen workload, $cap cores, idle $idle" $CK $cap 1e9 $idle "$W/out.csv"
     done
 done
-replay -q --regime plan --align reservation --slo "$W/slo.csv" --plan "$W/plan.csv" --capacity cores=300,mem=1e9 \
+replay -q --regime plan,plan+dra --align reservation --slo "$W/slo.csv" --plan "$W/plan.csv" --capacity cores=300,mem=1e9 \
     "$W/usage.csv" > "$W/out.csv"
 tcheck "checker: aligned to reservations" $CK 300 1e9 none "$W/out.csv" reservation
 t "checker: workload has met and missed runs" 0 '' '*' '' sh -c "cut -d, -f7 '$W/out.csv' | sort -u | tr '\n' ' ' | grep -q '0 1 met'"
