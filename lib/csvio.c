@@ -591,7 +591,7 @@ static int parse_number(const char *s, double *out) { return parse_double(s, out
 static int parse_any_number(const char *s, double *out) { return parse_double(s, out, PARSE_ALLOW_NONFINITE); }
 
 static int get_parsed(csvr *r, int col, double *out, unsigned flags,
-                      int (*parse)(const char *, double *), const char *what, const char *hint)
+                      int (*parse)(const char *, double *), const char *what, const char *hint, double limit)
 {
     const char *s;
     int rc = get_common(r, col, flags, &s);
@@ -603,24 +603,29 @@ static int get_parsed(csvr *r, int col, double *out, unsigned flags,
         return csvr_fail(r, "column '%s': invalid %s '%s'%s", r->hdr[col], what, shown(s, b, sizeof b), hint);
     if (check_range(r, col, v, s, flags) < 0)
         return -1;
+    if (fabs(v) > limit)
+        return csvr_fail(r, "column '%s': %s '%s' out of range (|value| <= %g)", r->hdr[col], what,
+                         shown(s, b, sizeof b), limit);
     *out = v;
     return 1;
 }
 
 int csvr_get_double(csvr *r, int col, double *out, unsigned flags)
 {
-    return get_parsed(r, col, out, flags, (flags & CSVR_NONFINITE) ? parse_any_number : parse_number, "number", "");
+    return get_parsed(r, col, out, flags, (flags & CSVR_NONFINITE) ? parse_any_number : parse_number, "number", "",
+                      (flags & CSVR_BOUNDED) ? CSVR_MAX_VALUE : INFINITY);
 }
 
 int csvr_get_time(csvr *r, int col, double *out, unsigned flags)
 {
-    return get_parsed(r, col, out, flags, parse_time, "time", " (want epoch seconds or ISO 8601 UTC)");
+    return get_parsed(r, col, out, flags, parse_time, "time", " (want epoch seconds or ISO 8601 UTC)",
+                      CSVR_MAX_TIME);
 }
 
 int csvr_get_duration(csvr *r, int col, double *out, unsigned flags)
 {
     return get_parsed(r, col, out, flags, parse_duration, "duration",
-                      " (want seconds, or e.g. 90s, 15m, 1h, 1d)");
+                      " (want seconds, or e.g. 90s, 15m, 1h, 1d)", (flags & CSVR_BOUNDED) ? CSVR_MAX_VALUE : INFINITY);
 }
 
 int csvr_get_int64(csvr *r, int col, int64_t *out, unsigned flags)
@@ -635,6 +640,9 @@ int csvr_get_int64(csvr *r, int col, int64_t *out, unsigned flags)
         return csvr_fail(r, "column '%s': invalid integer '%s'", r->hdr[col], shown(s, b, sizeof b));
     if (check_range(r, col, (double)v, s, flags) < 0)
         return -1;
+    if ((flags & CSVR_BOUNDED) && fabs((double)v) > CSVR_MAX_VALUE)
+        return csvr_fail(r, "column '%s': integer '%s' out of range (|value| <= %g)", r->hdr[col],
+                         shown(s, b, sizeof b), CSVR_MAX_VALUE);
     *out = v;
     return 1;
 }

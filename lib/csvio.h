@@ -89,11 +89,21 @@ enum {
     CSVR_REQUIRED = 1u << 0, /* a missing value is an error (else returns 0) */
     CSVR_NONNEG   = 1u << 1, /* must be >= 0 */
     CSVR_POSITIVE = 1u << 2, /* must be > 0 */
-    CSVR_NONFINITE = 1u << 3 /* allow nan/inf (rarely wanted) */
+    CSVR_NONFINITE = 1u << 3, /* allow nan/inf (rarely wanted) */
+    CSVR_BOUNDED  = 1u << 4  /* |value| <= CSVR_MAX_VALUE (1e15): sizes, memory, counts */
 };
 
+/* The largest magnitude a CSVR_BOUNDED value may have: beyond any real
+ * container count, memory in MB or server-hours, small enough that sums of
+ * millions of them stay exact to the unit. */
+#define CSVR_MAX_VALUE 1e15
+/* The largest |time| csvr_get_time accepts, in epoch seconds (year 5138):
+ * times beyond it are data errors, never real telemetry, and would make
+ * per-step loops and 64-bit conversions misbehave. */
+#define CSVR_MAX_TIME 1e11
+
 /* csvr_get_double / _int64 / _time / _duration: convert field `col` of the
- * current record.  Return 1 with *out set, 0 when the field is missing and not
+ * current record.  csvr_get_time also refuses |t| > CSVR_MAX_TIME.  Return 1 with *out set, 0 when the field is missing and not
  * CSVR_REQUIRED (*out untouched), -1 on error:
  * "tool: FILE:LINE: column 'value': invalid number '1x'" (reader stopped). */
 int csvr_get_double(csvr *r, int col, double *out, unsigned flags);

@@ -59,3 +59,10 @@ tcheck "-o /dev/stdout into a regular file" bash -c '
     [ $rc = 0 ] && [ $ok = 1 ] && diff "$2/viastdout.csv" <(printf "a\n1\n")' _ "$C" "$TMP"
 tcheck "-o /dev/null leaves the device" bash -c '
     printf "a\n1\n" | "$1" -o /dev/null; [ -c /dev/null ]' _ "$C"
+
+# times beyond |t| <= 1e11 s (year 5138) are data errors; CSVR_BOUNDED values beyond 1e15
+t "time 2^63 refused" 65 $'t,v\n9223372036854775807,1\n' '*' "csvcat: <stdin>:2: column 't': time '9223372036854775807' out of range" "$C" --time t
+t "time -1e300 refused" 65 $'t,v\n-1e300,1\n' '*' "column 't': time '-1e300' out of range" "$C" --time t
+t "ISO time fine" 0 $'t,v\n2026-01-05T00:00:00Z,1\n' '*' '' "$C" --time t
+t "bounded 1e300 refused" 65 $'t,v\n1,1e300\n' '*' "csvcat: <stdin>:2: column 'v': number '1e300' out of range" "$C" --bounded v
+t "bounded 1e15 fine" 0 $'t,v\n1,1e15\n' '*' '' "$C" --bounded v

@@ -197,7 +197,7 @@ a,a1,-5,110,120,,,ok
 " '*' "column 'submit': must not be negative" sloinfer
 t "huge time" 65 "$H
 a,a1,100,110,1e300,,,ok
-" '*' "column 'end': time out of range '1e300'" sloinfer
+" '*' "column 'end': time '1e300' out of range" sloinfer
 t "missing job" 65 "$H
 ,a1,100,110,120,,,ok
 " '*' "sloinfer: <stdin>:2: column 'job': missing value" sloinfer

@@ -10,13 +10,15 @@
 #include <argp.h>
 #include <stdlib.h>
 
-static const char *sum_col;
+static const char *sum_col, *time_col, *bounded_col;
 static const char *input = "-";
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     switch (key) {
     case 's': sum_col = arg; break;
+    case 't': time_col = arg; break;
+    case 'b': bounded_col = arg; break;
     case ARGP_KEY_ARG: input = arg; break;
     default: return ARGP_ERR_UNKNOWN;
     }
@@ -26,7 +28,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 int main(int argc, char **argv)
 {
     slk_init("csvcat");
-    static const struct argp_option opts[] = {{"sum", 's', "COL", 0, "Sum a numeric column", 0}, {0}};
+    static const struct argp_option opts[] = {{"sum", 's', "COL", 0, "Sum a numeric column", 0},
+                                                    {"time", 't', "COL", 0, "Check a time column", 0},
+                                                    {"bounded", 'b', "COL", 0, "Check a CSVR_BOUNDED column", 0},
+                                                    {0}};
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {opts, parse_opt, "[FILE]", "Copy CSV through the slokit CSV layer.", kids, 0, 0};
     argp_parse(&argp, argc, argv, 0, 0, 0);
@@ -35,7 +40,11 @@ int main(int argc, char **argv)
     csvr *r = csvr_open(input, 0, &st);
     if (!r)
         return slk_finish(st);
-    int sc = -1;
+    int sc = -1, tc = time_col ? csvr_require(r, time_col) : -1, bc = bounded_col ? csvr_require(r, bounded_col) : -1;
+    if ((time_col && tc < 0) || (bounded_col && bc < 0)) {
+        csvr_close(r);
+        return slk_finish(SLK_EDATA);
+    }
     if (sum_col && (sc = csvr_require(r, sum_col)) < 0) {
         csvr_close(r);
         return slk_finish(SLK_EDATA);
@@ -54,6 +63,10 @@ int main(int argc, char **argv)
     double sum = 0;
     int rc;
     while ((rc = csvr_next(r)) > 0) {
+        double tv;
+        if ((tc >= 0 && csvr_get_time(r, tc, &tv, CSVR_REQUIRED) < 0) ||
+            (bc >= 0 && csvr_get_double(r, bc, &tv, CSVR_REQUIRED | CSVR_BOUNDED) < 0))
+            break;
         if (sc >= 0) {
             double v;
             if (csvr_get_double(r, sc, &v, CSVR_REQUIRED) < 0)
