@@ -121,9 +121,14 @@ install: all
 	install -m 755 $(addprefix $(B)/bin/,$(TOOLS)) $(DESTDIR)$(PREFIX)/bin/
 	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
 	for m in man/*.7; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 contrib/slokit.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/slokit
+	for t in $(TOOLS); do ln -sf slokit $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; done
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(TOOLS))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(TOOLS)) $(patsubst %,$(DESTDIR)$(PREFIX)/share/man/man1/%.1,$(TOOLS))
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man7/slokit.7 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/slokit
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/bash-completion/completions/,$(TOOLS))
 
 clean:
 	rm -rf $(B) $(BA) build-fuzz tests/out
