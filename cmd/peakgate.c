@@ -212,7 +212,7 @@ static int load_allocs(const char *path)
             csvr_fail(r, "column 'task': missing value");
             break;
         }
-        if (csvr_get_double(r, ca, &mb, CSVR_REQUIRED | CSVR_POSITIVE) < 0)
+        if (csvr_get_double(r, ca, &mb, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0)
             break;
         if (!keyset_add(seen, task)) {
             csvr_fail(r, "task '%s' listed twice", task);
@@ -247,46 +247,6 @@ static void free_allocs(void)
 }
 
 /* ---- reading tasks ------------------------------------------------------------- */
-
-/* fast_decimal: the value of a plain non-negative decimal ("1767571200",
- * "512.3") with at most 15 significant digits and 22 decimals, exactly as
- * strtod would round it (Clinger's fast path: the digits and the power of ten
- * are exact doubles, and one IEEE division rounds correctly).  Returns 1 with
- * *out set, or 0 for anything else, which the caller hands to the lib's
- * checked getters (and their error messages).  strtod was 40% of a profile
- * run; three numbers a row are read. */
-static int fast_decimal(const char *s, double *out)
-{
-    static const double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    if (!s)
-        return 0;
-    uint64_t m = 0;
-    int digits = 0, decimals = 0, seen_dot = 0, any = 0;
-    for (const char *p = s; *p; p++) {
-        if (*p >= '0' && *p <= '9') {
-            any = 1;
-            if (m == 0 && *p == '0') {
-                if (seen_dot)
-                    decimals++;
-                continue;
-            }
-            if (++digits > 15)
-                return 0;
-            m = m * 10 + (uint64_t)(*p - '0');
-            if (seen_dot)
-                decimals++;
-        } else if (*p == '.' && !seen_dot) {
-            seen_dot = 1;
-        } else {
-            return 0;
-        }
-    }
-    if (!any || decimals > 22)
-        return 0;
-    *out = (double)m / pow10[decimals];
-    return 1;
-}
 
 /* One finished task, kept for --simulate (series) and --fillers. */
 struct task {
@@ -399,12 +359,14 @@ static int read_tasks(struct reader *rd, int need_alloc)
             break;
         }
         double t, mem, alloc = NAN;
-        if ((!fast_decimal(csvr_field(r, ctime), &t) && csvr_get_time(r, ctime, &t, CSVR_REQUIRED) < 0) ||
-            (!fast_decimal(csvr_field(r, cm), &mem) &&
-             csvr_get_double(r, cm, &mem, CSVR_REQUIRED | CSVR_NONNEG) < 0))
+        /* the lib getters parse plain decimals by the exact fast path
+         * (lib/parse); times beyond +-1e11 s and sizes beyond 1e15 MB are
+         * data errors at the line */
+        if (csvr_get_time(r, ctime, &t, CSVR_REQUIRED) < 0 ||
+            csvr_get_double(r, cm, &mem, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
             break;
-        if (ca >= 0 && (!fast_decimal(csvr_field(r, ca), &alloc) || !(alloc > 0)) &&
-            csvr_get_double(r, ca, &alloc, CSVR_POSITIVE | (need_alloc ? CSVR_REQUIRED : 0)) < 0)
+        if (ca >= 0 &&
+            csvr_get_double(r, ca, &alloc, CSVR_POSITIVE | CSVR_BOUNDED | (need_alloc ? CSVR_REQUIRED : 0)) < 0)
             break;
         int gs = group_check(&g, task);
         if (gs < 0) {

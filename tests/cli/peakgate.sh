@@ -40,8 +40,8 @@ t "iso times"                     0 $'task,t,mem_mb\nq,2026-01-05T00:00:00Z,100\
 t "tsv"                           0 $'task\tt\tmem_mb\nq\t0\t100\n' $'task\talloc_mb\tnormal_mb\tp90_mb\tpeak_mb\twaste_mb\tclass\nq\t\t100\t100\t100\t\twell-behaved' '' peakgate -q --tsv
 
 # numbers read exactly as strtod reads them (the fast path for plain decimals and the fallback)
-t "numbers read exactly" 0 $'task,t,mem_mb\na,0,0.1\nb,0,512.3\nc,0,0.000123\nd,0,123456789.012345\ne,0,999999999999999\nf,0,1.7976931348623157\ng,0,0.30000000000000004\nh,0,5e3\ni,0,007.50\nj,0,9007199254740993\nk,0,.5\n' \
-    '*' '' bash -c 'peakgate -q | cut -d, -f3 | tr "\n" " " | grep -qx "normal_mb 0.1 512.3 0.000123 123456789.012345 999999999999999 1.7976931348623157 0.30000000000000004 5000 7.5 9007199254740992 0.5 "'
+t "numbers read exactly" 0 $'task,t,mem_mb\na,0,0.1\nb,0,512.3\nc,0,0.000123\nd,0,123456789.012345\ne,0,999999999999999\nf,0,1.7976931348623157\ng,0,0.30000000000000004\nh,0,5e3\ni,0,007.50\nj,0,123456789012345.67\nk,0,.5\n' \
+    '*' '' bash -c 'peakgate -q | cut -d, -f3 | tr "\n" " " | grep -qx "normal_mb 0.1 512.3 0.000123 123456789.012345 999999999999999 1.7976931348623157 0.30000000000000004 5000 7.5 123456789012345.67 0.5 "'
 
 # ---- input errors -----------------------------------------------------------------------
 t "ungrouped input"      65 "@$D/ungrouped.csv" '*' "peakgate: <stdin>:4: input not grouped by task: task 'a' appears again after other tasks" peakgate
@@ -63,6 +63,12 @@ t "missing file"         66 '' '' 'peakgate: /nonexistent.csv: cannot open' peak
 t "alloc table lacks task" 65 "@$D/hand_noalloc.csv" '*' "task 'a' has no allocation in" peakgate --fillers --alloc <(printf 'task,alloc_mb\nb,1\n')
 t "alloc table duplicate" 65 "@$D/hand_noalloc.csv" '*' "task 'b' listed twice" peakgate --alloc <(printf 'task,alloc_mb\nb,1\nb,2\n')
 t "alloc table bad value" 65 "@$D/hand_noalloc.csv" '*' "column 'alloc_mb': must be positive, got '-3'" peakgate --alloc <(printf 'task,alloc_mb\nb,-3\n')
+# absurd sizes and times: |mem_mb|, |alloc_mb| <= 1e15, |t| <= 1e11 s (lib/csvio)
+t "memory 1e300"         65 $'task,t,mem_mb\na,0,1\na,1,1e300\n' '*' "<stdin>:3: column 'mem_mb': number '1e300' out of range" peakgate
+t "alloc 1e300"          65 $'task,t,mem_mb,alloc_mb\na,0,1,1e300\n' '*' "<stdin>:2: column 'alloc_mb': number '1e300' out of range" peakgate
+t "alloc table 1e300"    65 "@$D/hand_noalloc.csv" '*' "column 'alloc_mb': number '1e300' out of range" peakgate --alloc <(printf 'task,alloc_mb\nb,1e300\n')
+t "time 2^63"            65 $'task,t,mem_mb\na,0,1\na,9223372036854775807,1\n' '*' "<stdin>:3: column 't': time '9223372036854775807' out of range" peakgate --simulate
+t "time 1e11 accepted"   0 $'task,t,mem_mb\na,99999999990,1\na,1e11,1\n' '*' '*' peakgate -q
 
 # ---- usage errors -----------------------------------------------------------------------
 t "bad --normal"         64 '' '' "invalid value for --normal: 'p200'" peakgate --normal p200
