@@ -56,18 +56,21 @@ static struct {
     int ends, chunks;
     double stretch;
     double lookahead;
+    long long max_requests;
     int nremove, nprob;
     const char *remove[MAX_LIST];
     const char *prob[MAX_LIST];
 } opt = {
     .lcm = 86400, .step = 60, .cont_cores = 1, .cont_mem = 1024, .queue = "dedicated",
     .problematic_cv = -1, .align_weight = 0.25, .ends = 48, .chunks = 16, .stretch = 0,
+    .max_requests = 10000000,
 };
 
 enum {
     OPT_SLO = 1, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
     OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
-    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY, OPT_LOOKAHEAD
+    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY, OPT_LOOKAHEAD,
+    OPT_MAX_REQ
 };
 
 static const struct argp_option options[] = {
@@ -85,6 +88,8 @@ static const struct argp_option options[] = {
     {"lcm", OPT_LCM, "DUR", 0, "The plan's cycle (default 1d): jobs whose period divides it are periodic, "
                                "the others get one-off reservations per instance", 2},
     {"step", OPT_STEP, "DUR", 0, "Plan step (default 60s; with --plan: the plan's)", 2},
+    {"max-requests", OPT_MAX_REQ, "N", 0, "Refuse more than N requests (skyline jobs and one-off "
+                                          "instances; about 2.3 KB each; default 10000000)", 2},
     {"container", OPT_CONTAINER, "cores=C,mem=M", 0, "Container size when the skyline has no cores/mem_mb "
                                                      "columns (default cores=1,mem=1024)", 2},
     {0, 0, 0, 0, "Placement:", 3},
@@ -170,6 +175,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_CAP_FILE: opt.cap_file = arg; break;
     case OPT_LCM: opt.lcm = cli_duration(st, "lcm", arg, 1); opt.have_lcm = 1; break;
     case OPT_STEP: opt.step = cli_duration(st, "step", arg, 1); opt.have_step = 1; break;
+    case OPT_MAX_REQ: opt.max_requests = cli_int(st, "max-requests", arg, 1, 1000000000000LL); break;
     case OPT_AT: opt.at = cli_time(st, "at", arg); opt.have_at = 1; break;
     case OPT_CONTAINER: parse_shape(st, "container", arg, &opt.cont_cores, &opt.cont_mem); break;
     case OPT_REPLAN: opt.replan = 1; break;
@@ -272,6 +278,7 @@ struct job {
     char *job;
     long line;              /* first skyline line */
     double cores, mem_mb;
+    double step;            /* the skyline's step: each row lasts this long */
     struct lowcost_stage *st;
     long nst;
 };
@@ -331,9 +338,9 @@ static int read_slo(const char *path)
                      (source && !strcmp(source, "overridden"));
         struct slo_row s = {.line = csvr_line(r), .usable = usable, .problematic = -1, .cv = NAN};
         if (usable) {
-            if (csvr_get_duration(r, cp, &s.period, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
-                csvr_get_duration(r, ca, &s.a, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-                csvr_get_duration(r, cd, &s.d, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            if (csvr_get_duration(r, cp, &s.period, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
+                csvr_get_duration(r, ca, &s.a, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
+                csvr_get_duration(r, cd, &s.d, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
                 break;
             if (!(s.a < s.d)) {
                 csvr_fail(r, "job '%s': deadline d %g is not after the earliest start a %g", job, s.d, s.a);
@@ -377,9 +384,10 @@ static int read_slo(const char *path)
     return st;
 }
 
-/* The skyline of one job, resampled to the plan step: stage j covers
- * [j S, (j+1) S) of the job's own time; its demand is the area of the
- * skyline there over S (container-steps, rounded up), its maximum
+/* The skyline of one job, resampled to the plan step: each skyline row holds
+ * its alloc during [offset, offset + step) (the skyline's own step column);
+ * stage j covers [j S, (j+1) S) of the job's own time; its demand is the area
+ * of the skyline there over S (container-steps, rounded up), its maximum
  * parallelism the highest alloc overlapping it, its gang the largest gang. */
 struct skyrow {
     double off, alloc;
@@ -388,16 +396,14 @@ struct skyrow {
 
 static int finish_job(csvr *r, struct job *j, struct skyrow *rows, size_t n, double S)
 {
-    double dt = S;
-    if (n >= 2) {
-        dt = rows[1].off - rows[0].off;
-        for (size_t i = 2; i < n; i++)
-            if (fabs((rows[i].off - rows[i - 1].off) - dt) > 1e-6 * dt) {
-                slk_error_at(csvr_path(r), j->line, "job '%s': skyline offsets are not evenly spaced (%g s, then %g s)",
-                             j->job, dt, rows[i].off - rows[i - 1].off);
-                return -1;
-            }
-    }
+    double dt = j->step;
+    for (size_t i = 1; i < n; i++)
+        if (fabs((rows[i].off - rows[i - 1].off) - dt) > 1e-6 * dt) {
+            slk_error_at(csvr_path(r), j->line,
+                         "job '%s': skyline offsets are not evenly spaced by its step %g s (%g s, then %g s)",
+                         j->job, dt, rows[i - 1].off, rows[i].off);
+            return -1;
+        }
     double t0 = rows[0].off, end = rows[n - 1].off - t0 + dt;
     if (end / S > 1e7) {
         slk_error_at(csvr_path(r), j->line, "job '%s': skyline spans %g s, more than 10,000,000 steps of %g s",
@@ -449,9 +455,10 @@ static int read_skylines(const char *path, double S)
     csvr *r = csvr_open(path, 0, &st);
     if (!r)
         return st;
-    int cj = csvr_require(r, "job"), co = csvr_require(r, "offset"), ca = csvr_require(r, "alloc");
+    int cj = csvr_require(r, "job"), cs = csvr_require(r, "step"), co = csvr_require(r, "offset"),
+        ca = csvr_require(r, "alloc");
     int cc = csvr_col(r, "cores"), cm = csvr_col(r, "mem_mb"), cg = csvr_col(r, "gang");
-    if (cj < 0 || co < 0 || ca < 0) {
+    if (cj < 0 || cs < 0 || co < 0 || ca < 0) {
         st = csvr_status(r);
         csvr_close(r);
         return st ? st : SLK_EDATA;
@@ -479,13 +486,14 @@ static int read_skylines(const char *path, double S)
             csvr_fail(r, "job '%s' comes back after other jobs: input not grouped by job", job);
             break;
         }
-        double off, alloc, c = opt.cont_cores, m = opt.cont_mem;
+        double off, alloc, step, c = opt.cont_cores, m = opt.cont_mem;
         int64_t gang = 1;
-        if (csvr_get_double(r, co, &off, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+        if (csvr_get_double(r, cs, &step, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
+            csvr_get_double(r, co, &off, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
             csvr_get_double(r, ca, &alloc, CSVR_REQUIRED | CSVR_NONNEG) < 0)
             break;
-        if (cc >= 0 && (csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-                        csvr_get_double(r, cm, &m, CSVR_REQUIRED | CSVR_NONNEG) < 0))
+        if (cc >= 0 && (csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
+                        csvr_get_double(r, cm, &m, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0))
             break;
         if (cg >= 0 && csvr_get_int64(r, cg, &gang, CSVR_POSITIVE) < 0)
             break;
@@ -506,6 +514,10 @@ static int read_skylines(const char *path, double S)
                 st = SLK_EDATA;
                 break;
             }
+            if ((long long)njobs >= opt.max_requests) {
+                csvr_fail(r, "more than %lld requests (--max-requests)", opt.max_requests);
+                break;
+            }
             jobs = xgrow(jobs, &jobcap, njobs + 1, sizeof *jobs);
             cur = &jobs[njobs++];
             memset(cur, 0, sizeof *cur);
@@ -513,8 +525,14 @@ static int read_skylines(const char *path, double S)
             cur->line = csvr_line(r);
             cur->cores = c;
             cur->mem_mb = m;
+            cur->step = step;
             n = 0;
         } else {
+            if (step != cur->step) {
+                csvr_fail(r, "job '%s': column 'step' changes within the job (%g s, then %g s)", job, cur->step,
+                          step);
+                break;
+            }
             if (off <= rows[n - 1].off) {
                 csvr_fail(r, "job '%s': offset %g not after the previous %g (rows sorted by offset)", job, off,
                           rows[n - 1].off);
@@ -913,6 +931,19 @@ int main(int argc, char **argv)
                     continue;
                 }
                 for (int64_t n = n0; (double)n * s->period + s->a < c1; n++) {
+                    if ((long long)nreq >= opt.max_requests) {
+                        slk_error_at(opt.input && strcmp(opt.input, "-") ? opt.input : "<stdin>", j->line,
+                                     "more than %lld requests (--max-requests; job '%s' has one per instance)",
+                                     opt.max_requests, j->job);
+                        free(reqs);
+                        keyset_free(have);
+                        if (rep)
+                            csvw_free(rep);
+                        if (orep)
+                            outf_finish(orep, SLK_EDATA); /* the old report stays */
+                        plan_free(p);
+                        return slk_finish(SLK_EDATA);
+                    }
                     q.kind = PLAN_ONCE;
                     q.instance = n;
                     q.cycle = (int64_t)floor(((double)n * s->period + s->a) / (double)p->lcm);

@@ -112,7 +112,7 @@ static int gen_requests(const struct gen_params *p, csvw *out, csvw *truth)
             if (!isrigid && gang > 1)
                 h = ceil(h / gang) * gang;
             csvw_str(out, job);
-            csvw_int(out, k);
+            csvw_num(out, step); /* the step's length, as in skyfit's output */
             csvw_int(out, (int64_t)(k * step));
             csvw_num(out, h);
             csvw_num(out, cores);

@@ -130,7 +130,7 @@ tcheck "wrapped: yarn arrival next day" sh -c 'lcmpack -q --plan "$1" --capacity
 tcheck "wrapped: validator" $PY "$V" "$TMP/wrap.csv" --sky "$D/wrap.sky.csv" --slo "$D/wrap.slo.csv" --cap 4,100000
 
 # ---- incremental planning -------------------------------------------------------
-printf 'job,step,offset,alloc,gang\nA,0,0,4,4\nA,1,60,4,4\n' >"$TMP/a.sky"
+printf 'job,step,offset,alloc,gang\nA,60,0,4,4\nA,60,60,4,4\n' >"$TMP/a.sky"
 lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$TMP/a.sky" -o "$TMP/p1.csv"
 lcmpack -q --plan "$TMP/p1.csv" --slo "$D/comp.slo.csv" --capacity cores=4,mem=100000 "$D/comp.sky.csv" \
     -o "$TMP/p2.csv" --report "$TMP/p2.rep"
@@ -148,7 +148,7 @@ tcheck "smaller capacity: rows unchanged" cmp "$TMP/p2.csv" "$TMP/x.csv"
 t "--remove unknown job warns" 0 '' '*' 'lcmpack: warning: --remove Z: no such job in the plan' \
     lcmpack --plan "$TMP/p3.csv" --remove Z --capacity cores=4,mem=100000 -o "$TMP/x.csv"
 # --replan: A comes back into the freed slot after B moved... B's request first
-printf 'job,step,offset,alloc,gang\nB,0,0,4,4\nB,1,60,4,4\n' >"$TMP/b.sky"
+printf 'job,step,offset,alloc,gang\nB,60,0,4,4\nB,60,60,4,4\n' >"$TMP/b.sky"
 lcmpack -q --plan "$TMP/p2.csv" --replan --slo "$D/comp.slo.csv" --capacity cores=4,mem=100000 "$TMP/b.sky" -o "$TMP/p4.csv"
 t "--replan re-places the job"     0 '' $'A,0,0,4,4\nA,0,60,4,4\nB,0,120,4,4\nB,0,180,4,4' '' cols "$TMP/p4.csv"
 lcmpack -q --plan "$TMP/p3.csv" --replan --slo "$D/comp.slo.csv" --capacity cores=4,mem=100000 "$TMP/b.sky" -o "$TMP/p5.csv"
@@ -248,7 +248,7 @@ t "lcm not a multiple of step" 64 '' '' '--lcm 3600 s is not a multiple of --ste
 t "nothing to do"            64 '' '' 'nothing to do' lcmpack --capacity cores=1,mem=5
 t "--at not a cycle start"   64 '' '' 'is not the start of a cycle' lcmpack --capacity cores=1,mem=5 --slo x --at 2026-01-05T01:00
 t "missing slo file"         66 '' '' 'lcmpack: /nonexistent.csv: cannot open' lcmpack --capacity cores=1,mem=5 --slo /nonexistent.csv
-t "deadline before start"    65 $'job,step,offset,alloc\nj,0,0,1\n' '' "lcmpack: $TMP/s1.csv:2: job 'j': deadline d 5 is not after the earliest start a 10" \
+t "deadline before start"    65 $'job,step,offset,alloc\nj,60,0,1\n' '' "lcmpack: $TMP/s1.csv:2: job 'j': deadline d 5 is not after the earliest start a 10" \
     sh -c 'printf "job,period,a,d\nj,60,10,5\n" >"$1/s1.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s1.csv"' _ "$TMP"
 t "window longer than period" 65 '' '' "window d - a = 120 s is longer than the period 60 s" \
     sh -c 'printf "job,period,a,d\nj,60,0,120\n" >"$1/s2.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s2.csv" </dev/null' _ "$TMP"
@@ -256,28 +256,68 @@ t "duplicate SLO row"        65 '' '' "job 'j' has a second SLO row (first at li
     sh -c 'printf "job,period,a,d\nj,60,0,30\nj,60,0,30\n" >"$1/s3.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s3.csv" </dev/null' _ "$TMP"
 t "nan in SLO"               65 '' '' "invalid" \
     sh -c 'printf "job,period,a,d\nj,nan,0,30\n" >"$1/s4.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s4.csv" </dev/null' _ "$TMP"
-t "ungrouped skyline"        65 $'job,step,offset,alloc\nA,0,0,1\nB,0,0,1\nA,1,60,1\n' '' "<stdin>:4: job 'A' comes back after other jobs" \
+t "ungrouped skyline"        65 $'job,step,offset,alloc\nA,60,0,1\nB,60,0,1\nA,60,60,1\n' '' "<stdin>:4: job 'A' comes back after other jobs" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
-t "negative alloc"           65 $'job,step,offset,alloc\nA,0,0,-1\n' '' "<stdin>:2: column 'alloc'" \
+t "negative alloc"           65 $'job,step,offset,alloc\nA,60,0,-1\n' '' "<stdin>:2: column 'alloc'" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
-t "offsets not increasing"   65 $'job,step,offset,alloc\nA,0,60,1\nA,1,0,1\n' '' "offset 0 not after the previous 60" \
+t "offsets not increasing"   65 $'job,step,offset,alloc\nA,60,60,1\nA,60,0,1\n' '' "offset 0 not after the previous 60" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
-t "uneven offsets"           65 $'job,step,offset,alloc\nA,0,0,1\nA,1,60,1\nA,2,180,1\n' '' "skyline offsets are not evenly spaced" \
+t "uneven offsets"           65 $'job,step,offset,alloc\nA,60,0,1\nA,60,60,1\nA,60,180,1\n' '' "skyline offsets are not evenly spaced" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
 t "missing skyline column"   65 $'job,step,alloc\nA,0,1\n' '' "<stdin>:1: missing required column 'offset'" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
-t "job without skyline reported" 0 $'job,step,offset,alloc\nA,0,0,1\n' '*' '' \
+t "job without skyline reported" 0 $'job,step,offset,alloc\nA,60,0,1\n' '*' '' \
     sh -c 'lcmpack -q --lcm 10m --capacity cores=4,mem=5000 --slo "$1" --report "$2/r.csv" >/dev/null && grep -q "^B,,,skipped,,,,,no skyline for the job" "$2/r.csv"' _ "$D/comp.slo.csv" "$TMP"
-t "off-kilter without --at skipped" 0 $'job,step,offset,alloc\nK,0,0,1\n' '*' 'give --at TIME' \
+t "off-kilter without --at skipped" 0 $'job,step,offset,alloc\nK,60,0,1\n' '*' 'give --at TIME' \
     sh -c 'printf "job,period,a,d\nK,3480,0,600\n" >"$1/s5.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s5.csv"' _ "$TMP"
-t "skyline resampled to the step" 0 $'job,step,offset,alloc\nA,0,0,2\nA,1,30,2\nA,2,60,4\nA,3,90,4\n' \
+t "skyline resampled to the step" 0 $'job,step,offset,alloc\nA,30,0,2\nA,30,30,2\nA,30,60,4\nA,30,90,4\n' \
     $'A,0,0,1,2\nA,0,60,1,4' '' sh -c 'lcmpack -q --lcm 10m --capacity cores=100,mem=500000 --slo "$1" --max-stretch 1 | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D/comp.slo.csv"
-t "period below the step skipped" 0 $'job,step,offset,alloc\nj,0,0,1\n' '*' '' \
+t "period below the step skipped" 0 $'job,step,offset,alloc\nj,60,0,1\n' '*' '' \
     sh -c 'printf "job,period,a,d\nj,0.5,0,0.2\n" >"$1/s6.csv"; lcmpack -q --capacity cores=1,mem=100 --slo "$1/s6.csv" --report "$1/r6.csv" >/dev/null && grep -q "^j,,,skipped,,,,,period shorter than the plan step" "$1/r6.csv"' _ "$TMP"
-t "absurd skyline span"      65 $'job,step,offset,alloc\nA,0,0,1\nA,1,1e300,1\n' '' "job 'A': skyline spans 2e+300 s" \
+t "absurd skyline offset"    65 $'job,step,offset,alloc\nA,60,0,1\nA,60,1e300,1\n' '' "<stdin>:3: column 'offset': number '1e300' out of range" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
-t "absurd alloc"             65 $'job,step,offset,alloc\nA,0,0,1e9\n' '' "column 'alloc': 1e+09 containers is too large" \
+t "absurd skyline span"      65 $'job,step,offset,alloc\nA,1e13,0,1\nA,1e13,1e13,1\n' '' "job 'A': skyline spans 2e+13 s" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "absurd alloc"             65 $'job,step,offset,alloc\nA,60,0,1e9\n' '' "column 'alloc': 1e+09 containers is too large" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+# The skyline's step column: each row holds its alloc for `step` seconds.  A
+# one-row skyline of 4 containers with step 120 on the 60 s plan is two
+# stages of 4 container-steps (8 in all; the plan step would give 4): with
+# --max-stretch 1 both at full parallelism, 4 containers at 0 and at 60 s.
+t "skyline step honoured"    0 $'job,step,offset,alloc\nA,120,0,4\n' $'A,0,0,1,4\nA,0,60,1,4' '' \
+    sh -c 'lcmpack -q --lcm 10m --capacity cores=100,mem=500000 --slo "$1" --max-stretch 1 | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D/comp.slo.csv"
+# Two rows of 90 s (alloc 2, then 4) on a 60 s plan: stage 0 = [0,60) holds
+# 2*60/60 = 2; stage 1 = [60,120) holds 2*30/60 + 4*30/60 = 3, max 4; stage
+# 2 = [120,180) holds 4*60/60 = 4.  --max-stretch 1: 2, 3, 4 containers.
+t "skyline step 90 on a 60 s plan" 0 $'job,step,offset,alloc\nA,90,0,2\nA,90,90,4\n' $'A,0,0,1,2\nA,0,60,1,3\nA,0,120,1,4' '' \
+    sh -c 'lcmpack -q --lcm 10m --capacity cores=100,mem=500000 --slo "$1" --max-stretch 1 | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D/comp.slo.csv"
+t "skyline step missing column" 65 $'job,offset,alloc\nA,0,1\n' '' "<stdin>:1: missing required column 'step'" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "skyline step nan"         65 $'job,step,offset,alloc\nA,nan,0,1\n' '' "<stdin>:2: column 'step': invalid number 'nan'" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "skyline step zero"        65 $'job,step,offset,alloc\nA,0,0,1\n' '' "<stdin>:2: column 'step': must be positive, got '0'" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "skyline step negative"    65 $'job,step,offset,alloc\nA,-5,0,1\n' '' "<stdin>:2: column 'step': must be positive, got '-5'" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "skyline step 1e300"       65 $'job,step,offset,alloc\nA,1e300,0,1\n' '' "<stdin>:2: column 'step': number '1e300' out of range" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "skyline step changes"     65 $'job,step,offset,alloc\nA,60,0,1\nA,30,60,1\n' '' "<stdin>:3: job 'A': column 'step' changes within the job (60 s, then 30 s)" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "offsets apart from the step" 65 $'job,step,offset,alloc\nA,30,0,1\nA,30,60,1\n' '' "job 'A': skyline offsets are not evenly spaced by its step 30 s" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+t "SLO period 1e300"         65 '' '' "s7.csv:2: column 'period': duration '1e300' out of range" \
+    sh -c 'printf "job,period,a,d\nj,1e300,0,30\n" >"$1/s7.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s7.csv" </dev/null' _ "$TMP"
+# --max-requests: the third job of comp.sky.csv (line 6) is one too many for 2;
+# one-off instances count too: K (period 3480 s, a = 0) has two instances
+# opening in the cycle at 104400 = 29 h (30 * 3480 and 31 * 3480 = 107880).
+t "--max-requests refuses"   65 '' '' "lcmpack: $D/comp.sky.csv:6: more than 2 requests (--max-requests)" \
+    lcmpack --max-requests 2 --lcm 10m --capacity cores=4,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv"
+t "--max-requests enough"    0 '' '*' '' \
+    lcmpack -q --max-requests 4 --lcm 10m --capacity cores=4,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv"
+t "--max-requests instances" 65 '' '' "lcmpack: $D/once.sky.csv:2: more than 1 requests (--max-requests; job 'K' has one per instance)" \
+    lcmpack --max-requests 1 --lcm 1h --at 104400 --capacity cores=4,mem=100000 --slo "$D/once.slo.csv" "$D/once.sky.csv"
+t "--max-requests 0"         64 '' '' "invalid value for --max-requests: '0'" \
+    lcmpack --max-requests 0 --capacity cores=4,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv"
 t "empty skyline input"      65 '' '' 'empty input' lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
 t "-q is silent"             0 '' '*' '' lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$D/comp.sky.csv"
 t "help ends with examples"  0 '' '*' '' sh -c 'lcmpack --help | grep -q "lcmpack --plan plan.csv --remove"'
