@@ -36,6 +36,7 @@ static struct {
     int have_start;
     double bins[MAX_BINS];
     int nbins;
+    long long max_jobs;
 } opt = {
     .policy = VCSIM_MAXMIN,
     .within = VCSIM_FAIR,
@@ -43,11 +44,12 @@ static struct {
     .credit_window = 7 * DAY,
     .bins = {0.5, 0.8, 1.25, 2, 4},
     .nbins = 5,
+    .max_jobs = 10000000,
 };
 
 enum { OPT_SCHED = 's', OPT_SYSTEM = 1, OPT_WITHIN, OPT_QUANTUM, OPT_WINDOW, OPT_HORIZON, OPT_START,
        OPT_VCS, OPT_DAILY, OPT_SUMMARY, OPT_BINS, OPT_JOBCOL, OPT_VCCOL, OPT_SUBMITCOL, OPT_SIZECOL,
-       OPT_PARCOL, OPT_CAPCOL };
+       OPT_PARCOL, OPT_CAPCOL, OPT_MAXJOBS };
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Scheduling:", 1},
@@ -64,6 +66,7 @@ static const struct argp_option options[] = {
     {"vcs", OPT_VCS, "FILE", 0, "Write per-VC load and stretch to FILE", 2},
     {"daily", OPT_DAILY, "FILE", 0, "Write per-day per-VC load and mean stretch to FILE", 2},
     {"summary", OPT_SUMMARY, "FILE", 0, "Write the summary as metric,value rows to FILE", 2},
+    {"max-jobs", OPT_MAXJOBS, "N", 0, "Refuse more than N jobs (about 110 bytes each; default 10000000)", 2},
     {"horizon", OPT_HORIZON, "DUR", 0, "Length of the accounting window (default: the submit-time span "
      "rounded up to whole days)", 2},
     {"start", OPT_START, "TIME", 0, "Start of the accounting window (default: the first submit)", 2},
@@ -129,6 +132,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_VCS: opt.vcs_out = arg; break;
     case OPT_DAILY: opt.daily_out = arg; break;
     case OPT_SUMMARY: opt.summary_out = arg; break;
+    case OPT_MAXJOBS: opt.max_jobs = cli_int(st, "max-jobs", arg, 1, UINT32_MAX - 2); break;
     case OPT_BINS: parse_bins(st, arg); break;
     case OPT_JOBCOL: cli_colmap_add("job", arg); break;
     case OPT_VCCOL: cli_colmap_add("vc", arg); break;
@@ -212,7 +216,7 @@ static int read_vcs(struct vcs *v)
             csvr_fail(r, "column 'vc': missing value");
             break;
         }
-        if (csvr_get_double(r, ccap, &cap, CSVR_REQUIRED | CSVR_POSITIVE) < 0)
+        if (csvr_get_double(r, ccap, &cap, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0)
             break;
         if (!keyset_add(seen, name)) {
             csvr_fail(r, "duplicate vc '%s'", name);
@@ -295,8 +299,8 @@ static int read_jobs(struct jobs *J, const struct vcs *V)
             csvr_fail(r, "duplicate job '%s'", job);
             break;
         }
-        if (J->n >= UINT32_MAX - 1) {
-            csvr_fail(r, "too many jobs");
+        if ((long long)J->n >= opt.max_jobs) {
+            csvr_fail(r, "more than %lld jobs (--max-jobs)", opt.max_jobs);
             break;
         }
         J->j = xgrow(J->j, &J->capn, J->n + 1, sizeof *J->j);

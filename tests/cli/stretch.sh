@@ -188,6 +188,19 @@ t "huge size" 65 "$J
 j1,a,0,1e300,1
 " '' "is too large" stretch "$D/two.csv"
 t "missing column" 65 $'job,vc,submit\nj1,a,0\n' '' "missing required column 'size_server_hours'" stretch "$D/two.csv"
+# --max-jobs: the third job (line 4) is one too many for 2; 3 is enough
+t "--max-jobs refuses" 65 "$J
+j1,a,0,1,1
+j2,a,5,1,1
+j3,b,5,1,1
+" '' "stretch: <stdin>:4: more than 2 jobs (--max-jobs)" stretch --max-jobs 2 "$D/two.csv"
+t "--max-jobs enough" 0 "$J
+j1,a,0,1,1
+j2,a,5,1,1
+j3,b,5,1,1
+" '*' '' stretch -q --max-jobs 3 "$D/two.csv"
+t "--max-jobs 0" 64 '' '' "invalid value for --max-jobs: '0'" stretch --max-jobs 0 "$D/two.csv" "$D/alone.csv"
+t "capacity 1e300" 65 '' '' ":2: column 'capacity': number '1e300' out of range" stretch <(printf 'vc,capacity\na,1e300\n') "$D/alone.csv"
 t "zero capacity" 65 '' '' ":3: column 'capacity': must be positive, got '0'" stretch <(printf 'vc,capacity\na,1\nb,0\n') "$D/alone.csv"
 t "duplicate vc" 65 '' '' "duplicate vc 'a'" stretch <(printf 'vc,capacity\na,1\na,2\n') "$D/alone.csv"
 t "no vcs" 65 '' '' "no VCs" stretch <(printf 'vc,capacity\n') "$D/alone.csv"
