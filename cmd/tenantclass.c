@@ -64,10 +64,12 @@ static struct {
     const char *classes_path;
     const char *servers_path;
     int features_only, from_features;
+    long long max_tenants; /* tenants kept for the clustering phase */
 } opt = {
     .step = 120, .max_missing = 0.5, .min_samples = 16, .nperiods = 2, .periods = {86400, 604800},
     .min_cycles = 2, .harmonics = 6, .periodic_min = 0.3, .repeat_min = 0.5, .constant_max = 0.03,
     .low_period = 3600, .peak_pct = 99, .k_max = 20, .tolerance = 0.05, .n_init = 4, .max_iter = 300,
+    .max_tenants = 10000000,
 };
 
 static const char **inputs;
@@ -78,7 +80,7 @@ enum {
     OPT_STEP = 1000, OPT_SCALE, OPT_MAX_MISSING, OPT_MIN_SAMPLES, OPT_PERIODS, OPT_MIN_CYCLES, OPT_HARMONICS,
     OPT_PERIODIC_MIN, OPT_REPEAT_MIN, OPT_CONSTANT_MAX, OPT_LOW_PERIOD, OPT_PEAK_PCT, OPT_K, OPT_K_MAX,
     OPT_TOLERANCE, OPT_N_INIT, OPT_MAX_ITER, OPT_CLASSES, OPT_SERVERS, OPT_FEATURES_ONLY, OPT_FROM_FEATURES,
-    OPT_THREADS
+    OPT_THREADS, OPT_MAX_TENANTS
 };
 
 static const struct argp_option options[] = {
@@ -107,6 +109,7 @@ static const struct argp_option options[] = {
     {"servers", OPT_SERVERS, "FILE", 0, "Servers per tenant from FILE (columns tenant,servers), e.g. tracegen's truth", 4},
     {"features-only", OPT_FEATURES_ONLY, 0, 0, "Per-tenant phase only: write the feature table (shard-safe)", 4},
     {"from-features", OPT_FROM_FEATURES, 0, 0, "Clustering phase only: read feature tables (FILEs are concatenated)", 4},
+    {"max-tenants", OPT_MAX_TENANTS, "N", 0, "Clustering: refuse more than N tenants (about 170 bytes each; default 10000000)", 4},
     {"threads", OPT_THREADS, "N", 0, "Readers for a regular input file over 32 MiB, cut between tenants (default: the processors, at most 8)", 4},
     {0}
 };
@@ -179,6 +182,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_SERVERS: opt.servers_path = arg; break;
     case OPT_FEATURES_ONLY: opt.features_only = 1; break;
     case OPT_FROM_FEATURES: opt.from_features = 1; break;
+    case OPT_MAX_TENANTS: opt.max_tenants = cli_int(st, "max-tenants", arg, 1, 1000000000000LL); break;
     case OPT_THREADS: nthreads_opt = (int)cli_int(st, "threads", arg, 1, 64); break;
     case ARGP_KEY_ARG:
         inputs = xreallocarray(inputs, (size_t)ninputs + 1, sizeof *inputs);
@@ -593,6 +597,10 @@ static void sink_flush(struct msgsink *k, int print)
 static int tenant_done(struct run *rs, fft_cache *fc, struct series *s, const char *tenant, double servers,
                        struct msgsink *k, long line, csvw *fw)
 {
+    if (!fw && (long long)rs->n >= opt.max_tenants) { /* before the work: the limit is on memory */
+        sink_put(k, 0, line, "more than %lld tenants (--max-tenants)", opt.max_tenants);
+        return SLK_EDATA;
+    }
     if (s->n == 0) {
         sink_put(k, 1, line, "tenant '%s' has no util values; skipped", tenant);
         rs->skipped_gaps++;
@@ -821,42 +829,6 @@ static int sr_split(struct sreader *r, char *s, size_t n)
     return 1;
 }
 
-/* Exact fast paths: digits with an optional '.' and more digits, at most 19
- * digits in all (so the integer m of all digits fits in 64 bits), with
- * m <= 2^53 and at most 22 decimals, is exactly m / 10^k with both m and 10^k
- * exact doubles, so one division rounds correctly (Clinger) and gives what
- * strtod gives.  Returns 0 with *out set, -1 when the text is not of that
- * form (the caller then uses the full parser). */
-static int fast_number(const char *s, double *out)
-{
-    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-                                 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    uint64_t m = 0;
-    const char *p = s;
-    unsigned d;
-    while ((d = (unsigned)(*p - '0')) < 10) {
-        m = m * 10 + d;
-        p++;
-    }
-    long ni = p - s, nf = 0;
-    if (ni == 0)
-        return -1;
-    if (*p == '.') {
-        const char *f = ++p;
-        while ((d = (unsigned)(*p - '0')) < 10) {
-            m = m * 10 + d;
-            p++;
-        }
-        nf = p - f;
-        if (nf == 0)
-            return -1;
-    }
-    if (*p || ni + nf > 19 || nf > 22 || m > ((uint64_t)1 << 53))
-        return -1;
-    *out = (double)m / p10[nf];
-    return 0;
-}
-
 static const char *shown(const char *s, char *buf, size_t cap)
 {
     if (strlen(s) <= 60)
@@ -975,7 +947,7 @@ static int scan_series(struct worker *w)
             sr_error(sr, "column '%s': missing value", L->cname_t);
             break;
         }
-        if (fast_number(ft, &t) < 0 && parse_time(ft, &t) < 0) {
+        if (parse_time(ft, &t) < 0) { /* lib/parse: exact fast path for plain decimals */
             sr_error(sr, "column '%s': invalid time '%s' (want epoch seconds or ISO 8601 UTC)", L->cname_t,
                      shown(ft, b, sizeof b));
             break;
@@ -984,7 +956,7 @@ static int scan_series(struct worker *w)
             rs->missing_util++;
             continue;
         }
-        if (fast_number(fu, &u) < 0 && parse_double(fu, &u, 0) < 0) {
+        if (parse_double(fu, &u, 0) < 0) {
             sr_error(sr, "column '%s': invalid number '%s'", L->cname_u, shown(fu, b, sizeof b));
             break;
         }
@@ -1298,6 +1270,13 @@ static int read_series(const char *path, struct run *rs, csvw *fw)
                     if (st == SLK_OK)
                         write_feature(fw, &r->rows[j]);
                     free(r->rows[j].tenant);
+                } else if (st == SLK_OK && (long long)rs->n >= opt.max_tenants) {
+                    /* each reader kept at most the limit; together they may pass it */
+                    slk_error_at(path, base, "more than %lld tenants (--max-tenants)", opt.max_tenants);
+                    st = SLK_EDATA;
+                    free(r->rows[j].tenant);
+                } else if (st != SLK_OK) {
+                    free(r->rows[j].tenant);
                 } else {
                     rs->rows = xgrow(rs->rows, &rs->cap, rs->n + 1, sizeof *rs->rows);
                     rs->rows[rs->n++] = r->rows[j];
@@ -1368,6 +1347,10 @@ static int read_features(const char *path, struct run *rs)
             break;
         if (v[0] > (opt.percent ? 100 : 1) || v[1] > (opt.percent ? 100 : 1)) {
             csvr_fail(r, "avg or peak above %s (was the table written with another --scale?)", opt.percent ? "100" : "1");
+            break;
+        }
+        if ((long long)rs->n >= opt.max_tenants) {
+            csvr_fail(r, "more than %lld tenants (--max-tenants)", opt.max_tenants);
             break;
         }
         double sv = servers_lookup(t);

@@ -140,3 +140,20 @@ t "threads: ungrouped input, features-only" 65 '' '*' "$TMP/ungrouped.csv:129600
     tenantclass --threads 2 --features-only "$TMP/ungrouped.csv"
 { cat "$TMP/big.csv"; echo "zzz,1767571200,2"; } > "$TMP/badtail.csv"
 t "threads: a bad value in the last range" 65 '' '*' "tenantclass: $TMP/badtail.csv:1296002: column 'util': 2 is above 1" tenantclass --threads 2 "$TMP/badtail.csv"
+
+# ---- --max-tenants: the clustering phase keeps ~170 bytes per tenant ----
+# f1 holds the 60 odd tenants and f0 the 60 even ones (header at line 1), so
+# with a limit of 100 the 101st tenant is f0's 41st row, at line 42.
+tcheck "max-tenants: 60 + 60 feature rows" bash -c '[ "$(tail -n +2 "$1" | wc -l)" = 60 ] && [ "$(tail -n +2 "$2" | wc -l)" = 60 ]' _ "$TMP/f0.csv" "$TMP/f1.csv"
+t "--max-tenants refuses features" 65 '' '' "tenantclass: $TMP/f0.csv:42: more than 100 tenants (--max-tenants)" \
+    tenantclass -q --from-features --max-tenants 100 -o "$TMP/mt.csv" "$TMP/f1.csv" "$TMP/f0.csv"
+tcheck "--max-tenants: no output left" test ! -e "$TMP/mt.csv"
+t "--max-tenants 120 is enough" 0 '' '*' '' tenantclass -q --from-features --max-tenants 120 "$TMP/f1.csv" "$TMP/f0.csv"
+# the 51st tenant of gen11.csv starts at line 756002 (awk finds it), with
+# parallel readers (a 54 MB file) or one (stdin)
+t "--max-tenants: the 51st tenant's line" 0 '' '756002' '' awk -F, 'NR>1 && $1!=p {n++; p=$1; if (n==51) print NR}' "$TMP/gen11.csv"
+t "--max-tenants refuses series" 65 '' '' "tenantclass: $TMP/gen11.csv:756002: more than 50 tenants (--max-tenants)" tenantclass -q --max-tenants 50 "$TMP/gen11.csv"
+t "--max-tenants refuses series, one reader" 65 '' '' "tenantclass: <stdin>:756002: more than 50 tenants (--max-tenants)" \
+    sh -c 'tenantclass -q --max-tenants 50 < "$1"' _ "$TMP/gen11.csv"
+t "--max-tenants: --features-only streams" 0 '' '*' '' tenantclass -q --features-only --max-tenants 1 "$TMP/shard0.csv"
+t "--max-tenants 0" 64 '' '' "invalid value for --max-tenants: '0'" tenantclass --max-tenants 0
