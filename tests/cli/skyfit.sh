@@ -150,3 +150,12 @@ tcheck "-o intact" grep -qx old "$TMP/keep.csv"
 t "stats to a device is written, not replaced" 0 "@$D/identical.csv" '*' '' skyfit -q --stats /dev/fd/1
 t "help has examples" 0 '' '*' '' skyfit --help
 tcheck "help ends with examples" bash -c 'skyfit --help | grep -q "tracegen usage"'
+
+# Duplicate (job, run, t) rows are samples like any other (skyfit(1), "Runs
+# and steps"): r1 has 1, 5 and 6 at t=0, mean 4; r2 has 4: both runs use
+# exactly 4 in the one step, so the skyline is 4 (keeping only the first or
+# last duplicate would give r1 1 or 6).  With --agg max r1 (1, 6) is 6, as r2.
+t "duplicate t: samples averaged" 0 $'job,run,t,containers\nm,r1,0,1\nm,r1,0,5\nm,r1,0,6\nm,r2,0,4\n' \
+    $'job,step,offset,alloc\nm,60,0,4' '' skyfit -q
+t "duplicate t: --agg max" 0 $'job,run,t,containers\nm,r1,0,1\nm,r1,0,6\nm,r2,0,6\n' \
+    $'job,step,offset,alloc\nm,60,0,6' '' skyfit -q --agg max
