@@ -43,7 +43,7 @@ static struct {
 } opt = {.cont_cores = 1, .cont_mem = 1024, .step = 60, .idle = -1, .from = -INFINITY, .until = INFINITY};
 
 enum { OPT_SLO = 1, OPT_PLAN, OPT_PROV, OPT_SUMMARY, OPT_CAP, OPT_CONT, OPT_STEP, OPT_IDLE, OPT_FROM, OPT_UNTIL,
-       OPT_REGIME, OPT_GRANT, OPT_WINDOW, OPT_RHO, OPT_ALIGN, OPT_RUNS };
+       OPT_REGIME, OPT_GRANT, OPT_WINDOW, OPT_RHO, OPT_RECENT, OPT_ALIGN, OPT_RUNS };
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Inputs:", 1},
@@ -74,6 +74,8 @@ static const struct argp_option options[] = {
     {"grant", OPT_GRANT, "DUR", 0, "DRA: seconds an extension lasts before re-evaluation (default 60s)", 2},
     {"window", OPT_WINDOW, "DUR", 0, "DRA: recent window whose max allocation caps the extra (default 120s)", 2},
     {"rho", OPT_RHO, "X", 0, "DRA: the extra is at most X times that max (default 2)", 2},
+    {"recent", OPT_RECENT, "WHAT", 0, "DRA: what that max counts: instance (the plan plus the extensions granted; "
+                                      "default) or plan (the original plan only)", 2},
     {0, 0, 0, 0, "Output:", 3},
     {"summary", OPT_SUMMARY, "FILE", 0, "Write the totals per regime (runs, missed, footprint, utilization, ...) "
                                         "as CSV to FILE", 3},
@@ -160,6 +162,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_GRANT: opt.dra.grant = cli_duration(st, "grant", arg, 1); break;
     case OPT_WINDOW: opt.dra.window = cli_duration(st, "window", arg, 0); break;
     case OPT_RHO: opt.dra.rho = cli_double(st, "rho", arg, 0, 1e6); break;
+    case OPT_RECENT:
+        if (!strcmp(arg, "instance"))
+            opt.dra.recent = DRA_RECENT_INSTANCE;
+        else if (!strcmp(arg, "plan"))
+            opt.dra.recent = DRA_RECENT_PLAN;
+        else
+            argp_error(st, "invalid value for --recent: '%s' (instance or plan)", arg);
+        break;
     case OPT_IDLE:
         if (!strcmp(arg, "fair"))
             opt.idle = 1;
@@ -707,9 +717,11 @@ int main(int argc, char **argv)
                     x->runs ? 100.0 * (double)x->missed / (double)x->runs : 0.0, x->peak_cores,
                     x->reserved_core_s > 0 ? x->used_core_s / x->reserved_core_s : 0.0, elapsed[i]);
             if (opt.reg[i] == REPLAY_PLAN_DRA)
-                fprintf(stderr, "  (dra: %llu extended, %llu renewed, %llu refused)",
+                fprintf(stderr, "  (dra: %llu extended, %llu renewed, %llu refused: %llu plan full, %llu nothing "
+                                "allocated in the recent window)",
                         (unsigned long long)x->dra.extended, (unsigned long long)x->dra.renewed,
-                        (unsigned long long)(x->dra.refused_full + x->dra.refused_nocap));
+                        (unsigned long long)(x->dra.refused_full + x->dra.refused_nocap),
+                        (unsigned long long)x->dra.refused_full, (unsigned long long)x->dra.refused_nocap);
             fputc('\n', stderr);
         }
     }

@@ -37,7 +37,7 @@ static struct {
     int have_amdahl, have_deadline, have_max;
 } opt;
 
-enum { OPT_POLICY = 1, OPT_PLAN, OPT_CAP, OPT_GRANT, OPT_WINDOW, OPT_RHO, OPT_TABLE, OPT_BUILD, OPT_AMDAHL,
+enum { OPT_POLICY = 1, OPT_PLAN, OPT_CAP, OPT_GRANT, OPT_WINDOW, OPT_RHO, OPT_RECENT, OPT_TABLE, OPT_BUILD, OPT_AMDAHL,
        OPT_DEADLINE, OPT_PENALTY, OPT_UTILITY, OPT_SLACK, OPT_ALPHA, OPT_DEADZONE, OPT_MINA, OPT_MAXA,
        OPT_GRID, OPT_INTERVAL };
 
@@ -51,6 +51,8 @@ static const struct argp_option options[] = {
     {"window", OPT_WINDOW, "DUR", 0, "Recent window of the skyline whose max allocation is scaled (default 120s)",
      2},
     {"rho", OPT_RHO, "X", 0, "Extra containers at most X times that max (default 2)", 2},
+    {"recent", OPT_RECENT, "WHAT", 0, "What the recent max counts: instance (the plan plus the extensions granted, "
+                                      "the paper's reading; default) or plan (the original plan only)", 2},
     {0, 0, 0, 0, "Jockey (--policy jockey; samples job[,run],t,progress|completed+total,alloc):", 3},
     {"table", OPT_TABLE, "FILE", 0, "Remaining-time table [job,]progress,alloc,remaining (seconds); the "
                                     "allocations in it are the candidates", 3},
@@ -121,6 +123,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_GRANT: opt.dra.grant = cli_duration(st, "grant", arg, 1); break;
     case OPT_WINDOW: opt.dra.window = cli_duration(st, "window", arg, 0); break;
     case OPT_RHO: opt.dra.rho = cli_double(st, "rho", arg, 0, 1e6); break;
+    case OPT_RECENT:
+        if (!strcmp(arg, "instance"))
+            opt.dra.recent = DRA_RECENT_INSTANCE;
+        else if (!strcmp(arg, "plan"))
+            opt.dra.recent = DRA_RECENT_PLAN;
+        else
+            argp_error(st, "invalid value for --recent: '%s' (instance or plan)", arg);
+        break;
     case OPT_TABLE: opt.table = arg; break;
     case OPT_AMDAHL: {
         char *s = xstrdup(arg), *comma = strchr(s, ',');

@@ -18,6 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct dra_hist {
+    double t0, until;       /* the extension was in force over [t0, until) */
+    int64_t extra;
+};
+
 struct dra_job {
     char *name;
     double cores, mem_mb, period, a, d;
@@ -29,6 +34,8 @@ struct dra_job {
     double last_until;      /* end of the previous extension (-inf: none) */
     int64_t last_extra;
     double hold_until;      /* no new attempt before this (after a refusal) */
+    struct dra_hist *hist;  /* granted extensions still inside a recent window, by time */
+    size_t h0, nh, hcap;    /* live entries hist[h0 .. nh) */
 };
 
 struct dra {
@@ -47,6 +54,7 @@ void dra_opts_default(struct dra_opts *o)
     o->grant = 60;
     o->window = 120;
     o->rho = 2;
+    o->recent = DRA_RECENT_INSTANCE;
 }
 
 static uint64_t hash_str(const char *s)
@@ -154,6 +162,7 @@ void dra_free(dra *d)
         if (d->jobs[i].res != SIZE_MAX)
             remove_extension(d, &d->jobs[i]);
         free(d->jobs[i].name);
+        free(d->jobs[i].hist);
     }
     free(d->jobs);
     free(d->slots);
@@ -186,6 +195,7 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
     dra_expire(d, t);
     memset(out, 0, sizeof *out);
     out->window = d->o.window;
+    out->recent = d->o.recent;
     struct dra_job *j = find_job(d, job);
     if (!j) {
         d->st.noplan++;
@@ -210,12 +220,24 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
         return 0;
     d->st.triggers++;
 
-    /* R = the largest planned allocation over the steps of [t - window, t] */
+    /* R = the largest allocation over the plan steps covering [t - window, t]:
+     * the plan's, plus (instance reading) the extensions granted in them */
     double step = (double)p->step;
     int64_t rmax = 0;
     double k0 = floor((t - d->o.window) / step), k1 = floor(t / step);
+    int inst = d->o.recent == DRA_RECENT_INSTANCE;
+    if (inst) /* forget extensions that ended before the window's first step */
+        while (j->h0 < j->nh && j->hist[j->h0].until <= k0 * step)
+            j->h0++;
     for (double k = k0; k <= k1; k++) {
         int64_t b = k == k1 ? base : base_at(d, job, k * step);
+        if (inst) {
+            int64_t x = 0;
+            for (size_t h = j->h0; h < j->nh; h++)
+                if (j->hist[h].t0 < (k + 1) * step && j->hist[h].until > k * step && j->hist[h].extra > x)
+                    x = j->hist[h].extra;
+            b += x;
+        }
         if (b > rmax)
             rmax = b;
     }
@@ -283,6 +305,17 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
             p->load_mem[sl] += x->containers[k] * x->mem_mb;
         }
     }
+    if (d->o.recent == DRA_RECENT_INSTANCE) {
+        if (j->h0 > 0 && j->h0 == j->nh)
+            j->h0 = j->nh = 0;
+        else if (j->h0 > 0 && j->nh == j->hcap) {
+            memmove(j->hist, j->hist + j->h0, (j->nh - j->h0) * sizeof *j->hist);
+            j->nh -= j->h0;
+            j->h0 = 0;
+        }
+        j->hist = xgrow(j->hist, &j->hcap, j->nh + 1, sizeof *j->hist);
+        j->hist[j->nh++] = (struct dra_hist){t, out->until, extra};
+    }
     j->res = j->slot;
     j->extra = extra;
     j->until = out->until;
@@ -308,8 +341,9 @@ void dra_reason(const struct dra_decision *d, char *buf, size_t n)
         snprintf(buf, n, "refused: plan full: %lld more containers do not fit at offset %lld s (room for %lld)",
                  (long long)d->extra, (long long)d->bad_offset, (long long)d->room);
     else if (d->action == DRA_REFUSE)
-        snprintf(buf, n, "refused: demand %lld > planned %lld, but no planned allocation in the last %g s to scale",
-                 (long long)d->demand, (long long)d->base, d->window);
+        snprintf(buf, n, "refused: demand %lld > planned %lld, but no %s in the last %g s to scale",
+                 (long long)d->demand, (long long)d->base,
+                 d->recent == DRA_RECENT_PLAN ? "planned allocation" : "allocation (planned or extended)", d->window);
     else if (d->action == DRA_EXTEND || d->action == DRA_RENEW)
         snprintf(buf, n, "%s: demand %lld > planned %lld; extra %lld %s rho*max recent %lld",
                  d->action == DRA_RENEW ? "renew" : "extend", (long long)d->demand, (long long)d->base,

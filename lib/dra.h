@@ -10,9 +10,18 @@
  *     no refusal is being held;
  *   - the extra is the instantaneous demand above the plan, capped:
  *         extra = min(used + pending - base(t),  floor(rho * R))
- *     with R = max base over the steps of [t - window, t] (the allocation of
- *     the skyline in the recent window), so the job never gets more than it
- *     asks for and at most rho times its recent allocation;
+ *     with R the largest allocation of the job over the plan steps covering
+ *     [t - window, t] (the allocation of the skyline in the recent window),
+ *     so the job never gets more than it asks for and at most rho times its
+ *     recent allocation.  Two readings of "allocation" (opts.recent):
+ *       DRA_RECENT_INSTANCE (default, the paper's): the current instance as
+ *         the DRA has increased it locally: at plan step k, base(k) plus the
+ *         extra of a granted extension in force during the step (its
+ *         [granted, until) meets [k*step, (k+1)*step)), so a job that keeps
+ *         straggling past its reservation keeps its R ("stretches" the
+ *         skyline, Morpheus §7 and Fig. 8);
+ *       DRA_RECENT_PLAN: base(k) only (the original plan), so nothing can be
+ *         granted once the job is more than `window` past its reservation;
  *   - the extra containers are a PLAN_ONCE reservation of the job's
  *     container size over the plan steps covering [t, t + grant); it is
  *     accepted only when plan_fits says the plan has free capacity for it
@@ -41,9 +50,12 @@ struct dra_opts {
     double grant;       /* T: seconds an extension lasts before re-evaluation (default 60) */
     double window;      /* seconds of recent skyline whose max allocation is scaled (default 120) */
     double rho;         /* fudge factor on the recent allocation (default 2) */
+    int recent;         /* DRA_RECENT_INSTANCE (default) or DRA_RECENT_PLAN: what R counts */
 };
 
-/* dra_opts_default: grant 60 s, window 120 s, rho 2 (the paper's defaults). */
+enum { DRA_RECENT_INSTANCE = 0, DRA_RECENT_PLAN = 1 };
+
+/* dra_opts_default: grant 60 s, window 120 s, rho 2, recent instance (the paper's defaults). */
 void dra_opts_default(struct dra_opts *o);
 
 enum dra_action {
@@ -61,7 +73,8 @@ struct dra_decision {
     int64_t alloc;      /* containers in force for the job at t after the sample (always set) */
     int64_t base, demand, extra, cap;
     double until;       /* end of the extension, or of the refusal hold */
-    int full;           /* REFUSE: 1 the plan is full (else nothing planned recently) */
+    int full;           /* REFUSE: 1 the plan is full (else nothing allocated recently) */
+    int recent;         /* the opts.recent in force, for the reason */
     int64_t bad_offset; /* REFUSE full: the first plan offset (s) without room */
     int64_t room;       /* ... and how many containers still fit there */
     double window;      /* the recent window (s), for the reason */

@@ -84,7 +84,9 @@ GRANT, WINDOW, RHO = 60.0, 120.0, 2.0
 
 
 class Dra:
-    """The DRA as replay(1) and reprov(1) describe it (defaults 60 s, 120 s, 2)."""
+    """The DRA as replay(1) and reprov(1) describe it (defaults 60 s, 120 s, 2,
+    --recent instance: the recent allocation R counts the plan plus the
+    extensions granted in force during each step of the window)."""
 
     def __init__(self):
         self.nst = lcm // step
@@ -110,7 +112,7 @@ class Dra:
     def sample(self, j, t, demand):
         if j not in shape:
             return 0
-        x = self.st.setdefault(j, dict(ext=None, hold=-math.inf, last_until=-math.inf, last_extra=0))
+        x = self.st.setdefault(j, dict(ext=None, hold=-math.inf, last_until=-math.inf, last_extra=0, granted=[]))
         self.expire(t)
         g_ = math.floor(t / step)
         b = alloc_at(j, g_)
@@ -121,7 +123,9 @@ class Dra:
         dem = math.ceil(demand - 1e-9)
         if dem <= b:
             return b
-        R = max(alloc_at(j, k) for k in range(math.floor((t - WINDOW) / step), g_ + 1))
+        R = max(alloc_at(j, k) + max([e for t0, u, e in x["granted"] if t0 < (k + 1) * step and u > k * step],
+                                     default=0)
+                for k in range(math.floor((t - WINDOW) / step), g_ + 1))
         extra = min(dem - b, math.floor(RHO * R + 1e-9))
         until = t + GRANT
         if extra <= 0:
@@ -137,6 +141,7 @@ class Dra:
             self.lc[s_] += extra * c
             self.lm[s_] += extra * m
         x["ext"] = dict(extra=extra, until=until, slots=slots)
+        x["granted"].append((t, until, extra))
         return b + extra
 
 

@@ -7,7 +7,9 @@ run on random plans and sample streams and compared with reprov's decisions.
 For each of COUNT random cases: writes a plan (with replay_plan.py's writer,
 imported), a capacity and a stream; runs reprov; simulates the DRA in Python
 (the plan as per-offset sums, loads per slot, extensions as sets of slots);
-compares every decision row (t, job, old, new, until, kind of reason).
+each case picks --recent instance (the paper's reading: R counts the plan
+plus every extension granted in force during a step of the window) or
+--recent plan (the original plan only); compares every decision row (t, job, old, new, until, kind of reason).
 Exits 1 on the first case that differs, printing it.
 """
 import math
@@ -57,6 +59,7 @@ def one_case(rng, k):
     grant = rng.choice([60, 90, 120])
     window = rng.choice([0, 60, 120, 300])
     rho = rng.choice([0.5, 1, 2, 3])
+    recent = rng.choice(["instance", "instance", "plan"])
     t = T0 + rng.randint(0, 3 * LCM)
     samples = []
     for _ in range(rng.randint(20, 300)):
@@ -68,7 +71,7 @@ def one_case(rng, k):
     stream = os.path.join(scratch, "s%d.csv" % k)
     open(stream, "w").write("job,t,used,pending\n" + "".join("%s,%d,%d,%d\n" % (j, t, u, p) for t, j, u, p in samples))
     out = subprocess.run([reprov, "-q", "--plan", plan, "--capacity", "cores=%d,mem=1e12" % capc,
-                          "--grant", str(grant), "--window", str(window), "--rho", str(rho), stream],
+                          "--grant", str(grant), "--window", str(window), "--rho", str(rho), "--recent", recent, stream],
                          capture_output=True, text=True)
     if out.returncode != 0:
         return "reprov failed: " + out.stderr
@@ -89,7 +92,16 @@ def one_case(rng, k):
         s = (T % LCM) // STEP
         return jobs[name]["per"].get(s, 0)
 
-    st = {n: dict(ext=None, hold=-math.inf, last_until=-math.inf, last_extra=0) for n in jobs}
+    st = {n: dict(ext=None, hold=-math.inf, last_until=-math.inf, last_extra=0, granted=[]) for n in jobs}
+
+    def alloc(name, k):
+        """the job's allocation at plan step k (absolute): the plan, plus with
+        --recent instance the largest extension in force during the step"""
+        a = base(name, k * STEP)
+        if recent == "instance":
+            a += max([e for t0, u, e in st[name]["granted"] if t0 < (k + 1) * STEP and u > k * STEP], default=0)
+        return a
+
     want = []
     for t, job, used, pend in samples:
         for n in jobs:  # lapse extensions with until <= t
@@ -110,10 +122,13 @@ def one_case(rng, k):
         dem = used + pend
         if dem <= b:
             continue
-        R = max(base(job, k * STEP) for k in range(math.floor((t - window) / STEP), t // STEP + 1))
+        R = max(alloc(job, k) for k in range(math.floor((t - window) / STEP), t // STEP + 1))
         cap = math.floor(rho * R + 1e-9)
         extra = min(dem - b, cap)
         until = t + grant
+        if extra > min(dem - b, math.floor(rho * max(base(job, k * STEP) for k in range(
+                math.floor((t - window) / STEP), t // STEP + 1)) + 1e-9)):
+            stretched[0] += 1  # asked for more than the plan alone would have allowed
         if extra <= 0:
             x["hold"] = until
             want.append((t, job, b, b, until, "refused"))
@@ -129,6 +144,7 @@ def one_case(rng, k):
             load[s] += extra * cores
         renew = t - x["last_until"] <= grant
         x["ext"] = dict(extra=extra, until=until, slots=slots)
+        x["granted"].append((t, until, extra))
         want.append((t, job, b + (x["last_extra"] if renew else 0), b + extra, until, "renew" if renew else "extend"))
     global nrows
     for r in want:
@@ -137,8 +153,8 @@ def one_case(rng, k):
     if got != want:
         for i, (a, b) in enumerate(zip(got, want)):
             if a != b:
-                return "case %d (cap %d, grant %d, window %d, rho %g): row %d: reprov %s, model %s" % (
-                    k, capc, grant, window, rho, i + 1, a, b)
+                return "case %d (cap %d, grant %d, window %d, rho %g, recent %s): row %d: reprov %s, model %s" % (
+                    k, capc, grant, window, rho, recent, i + 1, a, b)
         return "case %d: %d rows from reprov, %d from the model" % (k, len(got), len(want))
     return None
 
@@ -146,12 +162,14 @@ def one_case(rng, k):
 rng = random.Random(seed)
 nrows = 0
 kinds = {}
+stretched = [0]
 for k in range(count):
     err = one_case(rng, k)
     if err:
         print(err)
         sys.exit(1)
-print("reprov_dra_check: %d random cases agree (%d decisions: %s)" % (count, nrows, kinds))
-if not all(kinds.get(k, 0) > 0 for k in ("extend", "renew", "refused", "full")):
+print("reprov_dra_check: %d random cases agree (%d decisions: %s; %d asks above the plan-only cap)" % (
+    count, nrows, kinds, stretched[0]))
+if not all(kinds.get(k, 0) > 0 for k in ("extend", "renew", "refused", "full")) or not stretched[0]:
     print("reprov_dra_check: the cases did not exercise every kind of decision")
     sys.exit(1)

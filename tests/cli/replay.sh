@@ -20,6 +20,23 @@ t "hand: static, plan, plan+dra" 0 '' \
 static,A,A-1,$T0,$((T0+600)),$((T0+240)),1,0,0
 plan,A,A-1,$T0,$((T0+600)),$((T0+3660)),0,60,120
 plan+dra,A,A-1,$T0,$((T0+600)),$((T0+240)),1,60,0" '' $R "$D/one.csv"
+# A straggler: 2 containers for 6 steps (0-360 s) against the same plan (2 at
+# 0-180 s).  plan+dra: at 180 s R = max over steps 1-3 = 2, cap 4: extra 2
+# until 240; at 240 s, steps 2-4: the plan's 2 at step 2, the 2 granted over
+# [180, 240) at step 3: R = 2, renewed with 2 until 300.  At 300 s (steps 3-5)
+# the two readings differ:
+#  --recent instance (default, Morpheus §7): the extensions at steps 3 and 4
+#    are the instance's allocation: R = 2, renewed again: done at 360 s, met.
+#  --recent plan: the plan holds nothing in steps 3-5: refused (and every
+#    later step until the next hour's reservation): the 2 left at the
+#    skyline's end (under 120 c*s) are served at 3600 s: finish 3660 s, missed.
+t "hand: plan+dra stretches a straggler (--recent instance)" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+plan+dra,A,A-1,$T0,$((T0+600)),$((T0+360)),1,0,0" '' $R --regime plan+dra "$D/stretch.csv"
+t "hand: plan+dra --recent plan stops 2 minutes after the plan" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+plan+dra,A,A-1,$T0,$((T0+600)),$((T0+3660)),0,0,120" '' $R --regime plan+dra --recent plan "$D/stretch.csv"
+t "bad --recent" 64 '' '' "invalid value for --recent: 'x'" $R --recent x "$D/stretch.csv"
 #  static without idle sharing (the paper's worst case): 1 container a step:
 #    debts 1,1,2,3 -> under 180 c*s at the skyline's end; the 3 left drain in
 #    3 more steps: finish 420 s, still met.

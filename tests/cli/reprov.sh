@@ -8,25 +8,54 @@ cut5() { cut -d, -f1-5 "$@"; }
 
 # --- DRA (plan.spec: job S plans 500 containers at 0-120 s, 1000 at 120-240 s
 # of every hour, nothing after: a straggling Red stage).
-# t=240: used 1000 + pending 1500 = 2500 > planned 0; R = max plan over
-#   [120, 240] = 1000, rho 2: cap 2000 -> extended by exactly 2000 until 300.
+# The paper's reading (default --recent instance): R is the largest allocation
+# of the current instance over the plan steps covering [t - 120, t], the
+# extensions the DRA granted included (Morpheus §7: it "updates the current
+# instance ... by increasing it locally").
+# t=240: used 1000 + pending 1500 = 2500 > planned 0; steps 2-4 hold 1000,
+#   1000, 0, no extension yet: R = 1000, rho 2: cap 2000 -> extended by
+#   exactly 2000 until 300.
 # t=270: extension in force, no decision.
-# t=300: it lapsed; demand 900 > 0; cap still 2000 (step 180 holds 1000):
-#   renewed with 900 only (never beyond the ask).
-# t=360: no demand.  t=420: demand 100 but nothing planned in [300, 420]: refused.
+# t=300: it lapsed; demand 900 > 0; steps 3-5: 1000, 0 + the 2000 granted
+#   over [240, 300), 0: R = 2000, cap 4000: renewed with 900 only (never
+#   beyond the ask).
+# t=360: no demand (the 900 lapses).  t=420: demand 100 > 0; steps 5-7: the
+#   900 granted over [300, 360), 0, 0: R = 900, cap 1800; the last extension
+#   ended 60 s ago (<= grant): renewed with 100 until 480.
 # X has no reservation: ignored.
 reprov $CAP --plan "$D/plan.csv" "$D/straggler.csv" > "$TMP/dra.csv" 2> "$TMP/dra.err"
-t "dra: straggler extended by the capped amount, renewed within the ask, refused without recent plan" 0 '' \
+t "dra: straggler extended, renewed within the ask, stretched past the plan" 0 '' \
 "t,job,policy,old_alloc,new_alloc,until
 $((T0+240)),S,dra,0,2000,$((T0+300))
 $((T0+300)),S,dra,2000,900,$((T0+360))
-$((T0+420)),S,dra,0,0,$((T0+480))" '' cut -d, -f1-6 "$TMP/dra.csv"
-t "dra: reasons say capped / within / refused" 0 '' \
+$((T0+420)),S,dra,900,100,$((T0+480))" '' cut -d, -f1-6 "$TMP/dra.csv"
+t "dra: reasons say capped / within, R counts the extensions" 0 '' \
+'extend: demand 2500 > planned 0; extra 2000 capped at rho*max recent 2000
+renew: demand 900 > planned 0; extra 900 within rho*max recent 4000
+renew: demand 100 > planned 0; extra 100 within rho*max recent 1800' '' \
+    awk -F, 'NR > 1 { sub(/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,/, ""); print }' "$TMP/dra.csv"
+t "dra: summary counts" 0 '' '*' '' grep -q '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 2 renewed, 0 refused (plan full), 0 refused (no recent allocation); 180000 extra container-seconds' "$TMP/dra.err"
+# The straggler stream and then S at t=600, after the 100 lapsed at 480:
+# steps 8-10 (480-660 s) hold no plan and no extension: refused.
+t "dra: refused when nothing was allocated in the window" 0 '' \
+"$((T0+600)),S,dra,0,0,$((T0+660)),\"refused: demand 100 > planned 0, but no allocation (planned or extended) in the last 120 s to scale\"" '' \
+    sh -c "{ cat '$D/straggler.csv'; echo S,$((T0+600)),100,0; } | reprov -q $CAP --plan '$D/plan.csv' | tail -1"
+# The narrower reading (--recent plan): R from the original plan only.
+#   t=240 and t=300 as above but the cap at 300 is 2000 (steps 3-5 plan 1000,
+#   0, 0); t=420: nothing planned in steps 5-7: refused.
+reprov --recent plan $CAP --plan "$D/plan.csv" "$D/straggler.csv" > "$TMP/drap.csv" 2> "$TMP/drap.err"
+t "dra --recent plan: refused without recent plan" 0 '' \
+"t,job,policy,old_alloc,new_alloc,until
+$((T0+240)),S,dra,0,2000,$((T0+300))
+$((T0+300)),S,dra,2000,900,$((T0+360))
+$((T0+420)),S,dra,0,0,$((T0+480))" '' cut -d, -f1-6 "$TMP/drap.csv"
+t "dra --recent plan: reasons" 0 '' \
 'extend: demand 2500 > planned 0; extra 2000 capped at rho*max recent 2000
 renew: demand 900 > planned 0; extra 900 within rho*max recent 2000
 "refused: demand 100 > planned 0, but no planned allocation in the last 120 s to scale"' '' \
-    awk -F, 'NR > 1 { sub(/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,/, ""); print }' "$TMP/dra.csv"
-t "dra: summary counts" 0 '' '*' '' grep -q '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 1 renewed, 0 refused (plan full), 1 refused (no recent allocation); 174000 extra container-seconds' "$TMP/dra.err"
+    awk -F, 'NR > 1 { sub(/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,/, ""); print }' "$TMP/drap.csv"
+t "dra --recent plan: summary counts" 0 '' '*' '' grep -q '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 1 renewed, 0 refused (plan full), 1 refused (no recent allocation); 174000 extra container-seconds' "$TMP/drap.err"
+t "dra: bad --recent" 64 '' '' "invalid value for --recent: 'both'" reprov --recent both $CAP --plan "$D/plan.csv"
 
 # full.spec adds job F with 2000 containers at 240-360 s: capacity 3000 leaves
 # room for 1000 < 2000 -> refused at 240; held at 270; refused again at 300.
@@ -35,11 +64,18 @@ t "dra: refusal when the plan is full" 0 "@$D/full_stream.csv" \
 $((T0+240)),S,dra,0,0,$((T0+300)),refused: plan full: 2000 more containers do not fit at offset 240 s (room for 1000)
 $((T0+300)),S,dra,0,0,$((T0+360)),refused: plan full: 2000 more containers do not fit at offset 300 s (room for 1000)" '' \
     reprov -q $CAP --plan "$D/full.csv"
-# with a larger cluster the same stream is granted (2000 fits in 5000 - 2000)
+# with a larger cluster the same stream is granted (2000 fits in 5000 - 2000
+# at steps 4-5).  At 300 the 2000 granted over [240, 300) makes R = 2000,
+# cap 4000: the whole ask above the plan, 2500, fits (F 2000 + 2500 <= 5000
+# at step 5); with --recent plan R stays 1000 and the extra 2000.
 t "dra: same stream fits a larger cluster" 0 "@$D/full_stream.csv" \
 "t,job,policy,old_alloc,new_alloc
 $((T0+240)),S,dra,0,2000
-$((T0+300)),S,dra,2000,2000" '' sh -c "reprov -q --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-5"
+$((T0+300)),S,dra,2000,2500" '' sh -c "reprov -q --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-5"
+t "dra --recent plan: same stream, cap from the plan only" 0 "@$D/full_stream.csv" \
+"t,job,policy,old_alloc,new_alloc
+$((T0+240)),S,dra,0,2000
+$((T0+300)),S,dra,2000,2000" '' sh -c "reprov -q --recent plan --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-5"
 # rho and window are honoured: rho 0.5 caps at 500; window 0 sees only the current step (0): refused
 t "dra: --rho 0.5" 0 "@$D/full_stream.csv" \
 "t,job,policy,old_alloc,new_alloc
