@@ -27,6 +27,9 @@ FUZZ         ?= $(FUZZ_TARGETS) $(AFL_TARGETS)
 FUZZ_LF      := $(filter $(FUZZ_TARGETS),$(FUZZ))
 FUZZ_AFL     := $(filter $(AFL_TARGETS),$(FUZZ))
 FUZZ_LF_OPTS ?= -timeout=60 -rss_limit_mb=2048
+# Leaks stop a libFuzzer run at once; FUZZ_ASAN_OPTIONS=detect_leaks=0 plus
+# FUZZ_LF_OPTS+=-detect_leaks=0 keep fuzzing past a known leak.
+FUZZ_ASAN_OPTIONS ?= detect_leaks=1
 FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
 FUZZ_LIBOBJ  := $(patsubst lib/%.c,$(FZ)/lib/%.o,$(LIBSRC))
 
@@ -66,7 +69,7 @@ fuzz-lf:
 	@for t in $(FUZZ_LF); do \
 	  mkdir -p $(FZ)/corpus/$$t; \
 	  echo "== fuzz $$t (libFuzzer) for $(FUZZ_SECONDS) s"; \
-	  ASAN_OPTIONS=detect_leaks=1 ./$(FZ)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=3 $(FUZZ_LF_OPTS) \
+	  ASAN_OPTIONS=$(FUZZ_ASAN_OPTIONS) ./$(FZ)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=3 $(FUZZ_LF_OPTS) \
 	    -print_final_stats=1 -artifact_prefix=$(FZ)/crashes/$$t- \
 	    $(FZ)/corpus/$$t tests/fuzz/corpus/$$t 2>$(FZ)/$$t.log; rc=$$?; \
 	  grep -E '^stat::(number_of_executed_units|peak_rss_mb)|cov: ' $(FZ)/$$t.log | tail -3; \
