@@ -4,7 +4,7 @@
 # same run.  DRA: 1,000 jobs with hourly reservations, one sample per job and
 # minute for 20 hours (1.2M samples), using at most its plan inside its
 # reservation and nothing outside, with a burst of pending containers in 1 of
-# 200 samples (decisions are flushed one by one).  Jockey: the same jobs reporting progress, Amdahl model.
+# 200 samples (decisions are flushed one by one); also with --recent plan.  Jockey: the same jobs reporting progress, Amdahl model.
 . "$ROOT/bench/lib.sh"
 d=$BENCH_TMP/reprov
 mkdir -p "$d"
@@ -26,8 +26,10 @@ awk -v J=$J -v M=$M 'BEGIN { print "job,t,progress,alloc"
 n=$(($(wc -l < "$d/dra.csv") - 1))
 tcat=$(best 3 "$csvcat" "$d/dra.csv")
 tdra=$(best 3 reprov -q --plan "$d/plan.csv" --capacity cores=20000,mem=1e12 "$d/dra.csv" -o "$d/out.csv")
+tdrap=$(best 3 reprov -q --recent plan --plan "$d/plan.csv" --capacity cores=20000,mem=1e12 "$d/dra.csv" -o "$d/out3.csv")
 tjk=$(best 3 reprov -q --policy jockey --amdahl 300,36000 --deadline 1h "$d/jk.csv" -o "$d/out2.csv")
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", (t > 0) ? n / t : 0 }'; }
 echo "bench reprov: dra: $n samples in $tdra s: $(rate $n $tdra) samples/s ($(ratio "$tdra" "$tcat")x vs csvcat $tcat s; $(ratio "$(rate $n $tdra)" 1000000)x the 1M/s target)"
+echo "bench reprov: dra --recent plan: $n samples in $tdrap s: $(rate $n $tdrap) samples/s ($(ratio "$tdra" "$tdrap")x the time of the default --recent instance)"
 echo "bench reprov: jockey: $n samples in $tjk s: $(rate $n $tjk) samples/s ($(ratio "$tjk" "$tcat")x vs csvcat $tcat s; $(ratio "$(rate $n $tjk)" 1000000)x the 1M/s target)"
 echo "bench reprov: dra decisions: $(($(wc -l < "$d/out.csv") - 1)); jockey decisions: $(($(wc -l < "$d/out2.csv") - 1))"

@@ -229,13 +229,16 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
     if (inst) /* forget extensions that ended before the window's first step */
         while (j->h0 < j->nh && j->hist[j->h0].until <= k0 * step)
             j->h0++;
+    size_t h = j->h0; /* the history is in time order and without overlaps: one pass */
     for (double k = k0; k <= k1; k++) {
         int64_t b = k == k1 ? base : base_at(d, job, k * step);
         if (inst) {
             int64_t x = 0;
-            for (size_t h = j->h0; h < j->nh; h++)
-                if (j->hist[h].t0 < (k + 1) * step && j->hist[h].until > k * step && j->hist[h].extra > x)
-                    x = j->hist[h].extra;
+            while (h < j->nh && j->hist[h].until <= k * step)
+                h++;
+            for (size_t i = h; i < j->nh && j->hist[i].t0 < (k + 1) * step; i++)
+                if (j->hist[i].extra > x)
+                    x = j->hist[i].extra;
             b += x;
         }
         if (b > rmax)
