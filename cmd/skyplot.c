@@ -149,7 +149,7 @@ static int read_points(const char *path, const char *gcol, const char *xcol, con
                 continue;
         }
         double x, y;
-        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0 || csvr_get_double(r, cy, &y, 0) < 0)
+        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0 || csvr_get_double(r, cy, &y, CSVR_BOUNDED) < 0)
             break;
         const char *g = cg >= 0 ? csvr_field(r, cg) : "";
         *pts = xgrow(*pts, &cap, *npts + 1, sizeof **pts);
@@ -442,7 +442,7 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
         int gi = name_index(&groups, g ? g : "");
         for (int k = 0; k < ny; k++) {
             double y;
-            int rc = csvr_get_double(r, cy[k], &y, 0);
+            int rc = csvr_get_double(r, cy[k], &y, CSVR_BOUNDED);
             if (rc < 0)
                 break;
             if (rc == 0)

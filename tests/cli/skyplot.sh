@@ -48,3 +48,5 @@ t "bad number" 65 $'job,run,t,containers\nj,r,0,x\n' '' "<stdin>:2: column 'cont
 printf 'old\n' > "$TMP/keep.svg"
 t "failed render keeps old file" 65 $'job,run,t,containers\n' '' 'no usage rows' skyplot skyline -o "$TMP/keep.svg"
 tcheck "old svg intact" grep -qx old "$TMP/keep.svg"
+t "absurd value refused" 65 $'job,run,t,containers\nj,r,0,1e300\n' '' "<stdin>:2: column 'containers': number '1e300' out of range" skyplot skyline
+t "absurd time refused" 65 $'job,run,t,containers\nj,r,1e300,1\n' '' "<stdin>:2: column 't': time '1e300' out of range" skyplot skyline
