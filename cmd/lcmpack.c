@@ -120,48 +120,6 @@ static const struct argp_option options[] = {
     {0}
 };
 
-struct kvctx {
-    const char *what;
-    double cores, mem;
-    int has_c, has_m, bad;
-    char badkey[64];
-};
-
-static int kv_cb(const char *k, const char *v, void *ctx)
-{
-    struct kvctx *c = ctx;
-    double x;
-    if (parse_double(v, &x, 0) < 0 || !(x > 0)) {
-        c->bad = 2;
-        snprintf(c->badkey, sizeof c->badkey, "%s", k);
-        return -1;
-    }
-    if (strcmp(k, "cores") == 0) {
-        c->cores = x;
-        c->has_c = 1;
-    } else if (strcmp(k, "mem") == 0 || strcmp(k, "mem_mb") == 0) {
-        c->mem = x;
-        c->has_m = 1;
-    } else {
-        c->bad = 1;
-        snprintf(c->badkey, sizeof c->badkey, "%s", k);
-        return -1;
-    }
-    return 0;
-}
-
-static void parse_shape(struct argp_state *st, const char *name, const char *arg, double *cores, double *mem)
-{
-    struct kvctx c = {0};
-    char *s = xstrdup(arg);
-    int rc = parse_kv_list(s, kv_cb, &c);
-    free(s);
-    if (rc < 0 || !c.has_c || !c.has_m)
-        argp_error(st, "invalid value for --%s: '%s' (want cores=N,mem=M with positive numbers%s%s)", name, arg,
-                   c.bad == 1 ? "; unknown key " : "", c.bad == 1 ? c.badkey : "");
-    *cores = c.cores;
-    *mem = c.mem;
-}
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
@@ -171,13 +129,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_PLAN_OUT: opt.plan_out = arg; break;
     case OPT_LOAD: opt.load_out = arg; break;
     case OPT_REPORT: opt.report = arg; break;
-    case OPT_CAP: parse_shape(st, "capacity", arg, &opt.cap_cores, &opt.cap_mem); opt.have_cap = 1; break;
+    case OPT_CAP: cli_resources(st, "capacity", arg, &opt.cap_cores, &opt.cap_mem); opt.have_cap = 1; break;
     case OPT_CAP_FILE: opt.cap_file = arg; break;
     case OPT_LCM: opt.lcm = cli_duration(st, "lcm", arg, 1); opt.have_lcm = 1; break;
     case OPT_STEP: opt.step = cli_duration(st, "step", arg, 1); opt.have_step = 1; break;
     case OPT_MAX_REQ: opt.max_requests = cli_int(st, "max-requests", arg, 1, 1000000000000LL); break;
     case OPT_AT: opt.at = cli_time(st, "at", arg); opt.have_at = 1; break;
-    case OPT_CONTAINER: parse_shape(st, "container", arg, &opt.cont_cores, &opt.cont_mem); break;
+    case OPT_CONTAINER: cli_resources(st, "container", arg, &opt.cont_cores, &opt.cont_mem); break;
     case OPT_REPLAN: opt.replan = 1; break;
     case OPT_STRICT: opt.strict = 1; break;
     case OPT_REMOVE:

@@ -81,37 +81,6 @@ static const struct argp_option options[] = {
                                         "as CSV to FILE", 3},
     {0}};
 
-struct kvctx {
-    double cores, mem;
-    int has_c, has_m, bad;
-};
-
-static int kv_cb(const char *k, const char *v, void *ctx)
-{
-    struct kvctx *c = ctx;
-    double x;
-    if (parse_double(v, &x, 0) < 0 || !(x > 0) || !isfinite(x))
-        return c->bad = 1, -1;
-    if (!strcmp(k, "cores"))
-        c->cores = x, c->has_c = 1;
-    else if (!strcmp(k, "mem") || !strcmp(k, "mem_mb"))
-        c->mem = x, c->has_m = 1;
-    else
-        return c->bad = 1, -1;
-    return 0;
-}
-
-static void parse_shape(struct argp_state *st, const char *name, const char *arg, double *cores, double *mem)
-{
-    struct kvctx c = {0};
-    char *s = xstrdup(arg);
-    int rc = parse_kv_list(s, kv_cb, &c);
-    free(s);
-    if (rc < 0 || !c.has_c || !c.has_m)
-        argp_error(st, "invalid value for --%s: '%s' (want cores=N,mem=M with positive numbers)", name, arg);
-    *cores = c.cores;
-    *mem = c.mem;
-}
 
 static void parse_regimes(struct argp_state *st, const char *arg)
 {
@@ -144,8 +113,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_PLAN: opt.plan = arg; break;
     case OPT_PROV: opt.prov = arg; break;
     case OPT_SUMMARY: opt.summary = arg; break;
-    case OPT_CAP: parse_shape(st, "capacity", arg, &opt.cap_cores, &opt.cap_mem); opt.have_cap = 1; break;
-    case OPT_CONT: parse_shape(st, "container", arg, &opt.cont_cores, &opt.cont_mem); break;
+    case OPT_CAP: cli_resources(st, "capacity", arg, &opt.cap_cores, &opt.cap_mem); opt.have_cap = 1; break;
+    case OPT_CONT: cli_resources(st, "container", arg, &opt.cont_cores, &opt.cont_mem); break;
     case OPT_STEP: opt.step = cli_duration(st, "step", arg, 1); opt.have_step = 1; break;
     case OPT_FROM: opt.from = cli_time(st, "from", arg); break;
     case OPT_UNTIL: opt.until = cli_time(st, "until", arg); break;

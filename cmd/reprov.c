@@ -75,26 +75,6 @@ static const struct argp_option options[] = {
     {"grid", OPT_GRID, "X", 0, "Progress points every X (default 0.01)", 4},
     {0}};
 
-struct kvctx {
-    double cores, mem;
-    int has_c, has_m, bad;
-};
-
-static int kv_cb(const char *k, const char *v, void *ctx)
-{
-    struct kvctx *c = ctx;
-    double x;
-    if (parse_double(v, &x, 0) < 0 || !(x > 0) || !isfinite(x))
-        return c->bad = 1, -1;
-    if (!strcmp(k, "cores"))
-        c->cores = x, c->has_c = 1;
-    else if (!strcmp(k, "mem") || !strcmp(k, "mem_mb"))
-        c->mem = x, c->has_m = 1;
-    else
-        return c->bad = 1, -1;
-    return 0;
-}
-
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     switch (key) {
@@ -108,18 +88,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         opt.have_policy = 1;
         break;
     case OPT_PLAN: opt.plan = arg; break;
-    case OPT_CAP: {
-        struct kvctx c = {0};
-        char *s = xstrdup(arg);
-        int rc = parse_kv_list(s, kv_cb, &c);
-        free(s);
-        if (rc < 0 || !c.has_c || !c.has_m)
-            argp_error(st, "invalid value for --capacity: '%s' (want cores=N,mem=M with positive numbers)", arg);
-        opt.cap_cores = c.cores;
-        opt.cap_mem = c.mem;
+    case OPT_CAP:
+        cli_resources(st, "capacity", arg, &opt.cap_cores, &opt.cap_mem);
         opt.have_cap = 1;
         break;
-    }
     case OPT_GRANT: opt.dra.grant = cli_duration(st, "grant", arg, 1); break;
     case OPT_WINDOW: opt.dra.window = cli_duration(st, "window", arg, 0); break;
     case OPT_RHO: opt.dra.rho = cli_double(st, "rho", arg, 0, 1e6); break;

@@ -98,6 +98,47 @@ double cli_time(struct argp_state *st, const char *opt, const char *arg)
     return v;
 }
 
+struct shape {
+    double cores, mem;
+    int has_c, has_m, unknown;
+    char badkey[64];
+};
+
+static int shape_key(const char *k, const char *v, void *ctx)
+{
+    struct shape *c = ctx;
+    double x;
+    int is_c = strcmp(k, "cores") == 0, is_m = strcmp(k, "mem") == 0 || strcmp(k, "mem_mb") == 0;
+    if (!is_c && !is_m) {
+        c->unknown = 1;
+        snprintf(c->badkey, sizeof c->badkey, "%s", k);
+        return -1;
+    }
+    if (parse_double(v, &x, 0) < 0 || !(x > 0) || x > 1e15)
+        return -1;
+    if (is_c) {
+        c->cores = x;
+        c->has_c = 1;
+    } else {
+        c->mem = x;
+        c->has_m = 1;
+    }
+    return 0;
+}
+
+void cli_resources(struct argp_state *st, const char *opt, const char *arg, double *cores, double *mem_mb)
+{
+    struct shape c = {0};
+    char *s = xstrdup(arg);
+    int rc = parse_kv_list(s, shape_key, &c);
+    free(s);
+    if (rc < 0 || !c.has_c || !c.has_m)
+        argp_error(st, "invalid value for --%s: '%s' (want cores=N,mem=M with positive numbers%s%s)", opt, arg,
+                   c.unknown ? "; unknown key " : "", c.unknown ? c.badkey : "");
+    *cores = c.cores;
+    *mem_mb = c.mem;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     switch (key) {

@@ -57,6 +57,13 @@ long long cli_int(struct argp_state *st, const char *opt, const char *arg, long 
 double cli_duration(struct argp_state *st, const char *opt, const char *arg, double min);
 double cli_time(struct argp_state *st, const char *opt, const char *arg);
 
+/* cli_resources: parse a resource shape "cores=N,mem=M" (mem_mb= is accepted
+ * for mem) given to option --opt: both keys required, positive, finite, at
+ * most 1e15.  On a bad value calls argp_error (exit 64):
+ * "invalid value for --capacity: 'cores=0,mem=5' (want cores=N,mem=M with
+ * positive numbers)", naming an unknown key when there is one. */
+void cli_resources(struct argp_state *st, const char *opt, const char *arg, double *cores, double *mem_mb);
+
 /* cli_progress_on: whether progress lines should be printed. */
 int cli_progress_on(void);
 
