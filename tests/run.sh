@@ -20,7 +20,7 @@ total_fail=0
 for b in $builds; do
     bin=$ROOT/$b/bin
     [ -d "$ROOT/$b/tests" ] || { echo "run.sh: no build at $b (run make)"; total_fail=$((total_fail + 1)); continue; }
-    out=$ROOT/tests/out/$b
+    out=$ROOT/tests/out/$b${SLOKIT_WRAP:+-wrapped}
     rm -rf "$out"; mkdir -p "$out"
     mkdir -p "$bin"; path=$bin
     if [ -n "${SLOKIT_WRAP:-}" ]; then
