@@ -128,6 +128,8 @@ static int scenario_build(const struct gen_params *p, struct scenario *s, int fo
     double size_h = gen_get(p, "size_h", 0.25);
     if (!(size_h > 0 && size_h < 1e6)) {
         slk_error("invalid --set size_h: want a positive number of hours");
+        free(s->vc);
+        s->vc = NULL;
         return SLK_EUSAGE;
     }
     s->D = size_h;

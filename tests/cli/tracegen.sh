@@ -189,3 +189,4 @@ for kv in "tenants step=abc" "taskmem step=1x" "storage envs=many" "requests nig
 done
 t "--set util=high for vcjobs (mixed) refused" 64 '' '' "invalid value for --set util: 'high'" tracegen vcjobs --count 2 --set scenario=mixed --set util=high
 t "requests: negative night refused" 64 '' '' 'night >= 0' tracegen requests --count 2 --set night=-1
+t "vcjobs size_h=0 refused without a leak" 64 '' '' "invalid --set size_h" tracegen vcjobs --count 1 --set size_h=0
