@@ -6,7 +6,8 @@
 #   sh examples/headline.sh [JOBS] [DAYS] [WORKDIR]     (default 1000 30 ./headline)
 #
 # Pipeline: tracegen runs/usage -> sloinfer (train) -> skyfit (train) ->
-# lcmpack -> replay (test).  The cluster is sized to the users' own static
+# lcmpack (one pass per test day, so the one-off reservations of off-kilter
+# jobs cover every test day) -> replay (test).  The cluster is sized to the users' own static
 # provisioning (the peak of provisioned containers over the test part), the
 # capacity every regime is given.  Prints the totals side by side
 # (footprint in cores: the peak of reserved capacity).
@@ -30,7 +31,28 @@ awk -F, -v s=$SPLIT 'NR == 1 { print; next } $2 != run { run = $2; keep = $3 >= 
 sloinfer -q "$W/train_runs.csv" > "$W/slo.csv"
 skyfit -q --last 10 --round "$W/train_usage.csv" > "$W/sky.csv"
 BIG=cores=1e9,mem=1e15
-lcmpack -q --slo "$W/slo.csv" --capacity $BIG --at $SPLIT "$W/sky.csv" -o "$W/plan.csv"
+# The plan cycle is one day (lcmpack's default --lcm).  Periodic jobs (period
+# divides the day) get one placement that repeats every day; off-kilter jobs
+# (58 min, 25 h, ...) get one-off reservations only for the instances whose
+# window opens in the --at cycle.  So lcmpack runs once per replayed day with
+# --plan (the plan so far) and --at that day: the periodic reservations are
+# placed by the first pass and kept byte for byte by the others, and each pass
+# adds that day's one-off instances (report: "kept" / "placed").  The passes go
+# from the last test day back to the first: lcmpack drops one-off reservations
+# that ended before --at ("expired"), which a nightly cron wants but a replay
+# of all the test days through one plan file does not.  The periodic
+# reservations are the same as a single pass at --at SPLIT would place.
+END=$((START + DAYS * 86400))
+rm -f "$W/plan.csv" "$W/report.csv"
+at=$(( (END - 1) - (END - 1) % 86400 ))
+while [ $at -ge $SPLIT ]; do
+    if [ -f "$W/plan.csv" ]; then old="--plan $W/plan.csv"; else old=; fi
+    lcmpack -q $old --slo "$W/slo.csv" --capacity $BIG --at $at "$W/sky.csv" -o "$W/plan.csv" --report "$W/report.day"
+    awk -F, -v at=$at 'NR == 1 { if (!h) print "at," $0; next } { print at "," $0 }' h=$([ -f "$W/report.csv" ] && echo 1 || echo 0) \
+        "$W/report.day" >> "$W/report.csv"
+    at=$((at - 86400))
+done
+rm -f "$W/report.day"
 
 # the users' cluster: the peak of their own provisioning over the test part
 replay -q --regime static --idle none --slo "$W/slo.csv" --provisioned "$W/truth.csv" --capacity $BIG \
@@ -73,3 +95,29 @@ awk -F, 'FNR == 1 { next } FILENAME ~ /plan.csv$/ { if ($3 != "end") in_plan[$2]
     $1 == "plan" { n++; if (!($2 in in_plan)) { u++; if ($7 == 0) um++ } }
     END { printf "headline: %d of %d test runs belong to jobs without a reservation (%d of them missed in plan)\n", u, n, um }' \
     "$W/plan.csv" "$W/replay_aligned.csv" >&2
+# why: lcmpack's report (one row per decision and pass; the reason of a
+# rejection with its numbers blanked), counted in test runs of those jobs
+awk -F, 'FNR == 1 { next }
+    FILENAME ~ /plan.csv$/ { if ($3 != "end") in_plan[$2] = 1; next }
+    FILENAME ~ /report.csv$/ { if ($5 == "rejected") { r = $10; gsub(/[0-9]+/, "N", r); why[$2] = $3 ": " r; if ($3 == "once") oi[$2]++ } next }
+    $1 == "plan" && ($2 in why) { k = (($2 in in_plan) ? "one-off instances rejected (lcmpack: " : "no reservation (lcmpack: ") why[$2] ")"; n[k]++; j[k, $2] = 1; if ($7 == 0) m[k]++ }
+    END { for (k in n) { c = 0; for (x in j) { split(x, y, SUBSEP); if (y[1] == k) c++ }
+            printf "headline: %d test runs (%d missed in plan) belong to %d jobs with %s\n", n[k], m[k], c, k } }' \
+    "$W/plan.csv" "$W/report.csv" "$W/replay_aligned.csv" >&2
+# replay's plan footprint and utilization use the plan's load folded over the
+# one-day cycle (lib/plan.h: conservative), so with nine days of one-off
+# reservations every day carries all nine days' one-offs.  The plan's load on
+# absolute time over the replayed span (periodic rows every day, one-off rows
+# only at cycle * lcm + t), and the plan regime's utilization on it
+awk -F, 'FNR == 1 { next }
+    FILENAME ~ /plan.csv$/ { if ($3 == "end") next
+        step = $7; lcm = $8; L = $11 * $12; o = $6 / step; fold[o] += L
+        if ($3 == "periodic") per[o] += L; else once[($5 * lcm + $6) / step] += L
+        next }
+    FILENAME ~ /\/aligned.csv$/ { if ($1 == "plan") u = $10; next }
+    $1 == "plan" { f = ($6 != "" ? $6 : $5); if (t0 == "" || $4 < t0) t0 = $4; if (f > t1) t1 = f }
+    END { n = lcm / step
+        for (g = int(t0 / step); g * step < t1; g++) { o = g % n; a = per[o] + once[g]; b = fold[o]
+            if (a > pa) pa = a; if (b > pb) pb = b; if (b - a > pd) pd = b - a; A += a; B += b }
+        printf "headline: plan load on absolute time: peak %.0f cores, utilization %.3f (folded over the cycle, as replay counts it: peak %.0f, utilization %.3f; up to %.0f cores of other days one-offs at a step)\n", pa, u * B / A, pb, u, pd }' \
+    "$W/plan.csv" "$W/aligned.csv" "$W/replay_aligned.csv" >&2
