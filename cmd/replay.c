@@ -43,7 +43,7 @@ static struct {
 } opt = {.cont_cores = 1, .cont_mem = 1024, .step = 60, .idle = -1, .from = -INFINITY, .until = INFINITY};
 
 enum { OPT_SLO = 1, OPT_PLAN, OPT_PROV, OPT_SUMMARY, OPT_CAP, OPT_CONT, OPT_STEP, OPT_IDLE, OPT_FROM, OPT_UNTIL,
-       OPT_REGIME, OPT_GRANT, OPT_WINDOW, OPT_RHO, OPT_RECENT, OPT_ALIGN, OPT_RUNS };
+       OPT_REGIME, OPT_ALIGN, OPT_RUNS };
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Inputs:", 1},
@@ -71,11 +71,6 @@ static const struct argp_option options[] = {
     {"runs", OPT_RUNS, "FILE", 0, "Run table job,instance,input_avail (tracegen runs): with --align reservation a "
                                   "run never starts before its input is available", 1},
     {"step", OPT_STEP, "DUR", 0, "Replay step (default: the plan's step, else 60s)", 2},
-    {"grant", OPT_GRANT, "DUR", 0, "DRA: seconds an extension lasts before re-evaluation (default 60s)", 2},
-    {"window", OPT_WINDOW, "DUR", 0, "DRA: recent window whose max allocation caps the extra (default 120s)", 2},
-    {"rho", OPT_RHO, "X", 0, "DRA: the extra is at most X times that max (default 2)", 2},
-    {"recent", OPT_RECENT, "WHAT", 0, "DRA: what that max counts: instance (the plan plus the extensions granted; "
-                                      "default) or plan (the original plan only)", 2},
     {0, 0, 0, 0, "Output:", 3},
     {"summary", OPT_SUMMARY, "FILE", 0, "Write the totals per regime (runs, missed, footprint, utilization, ...) "
                                         "as CSV to FILE", 3},
@@ -128,16 +123,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         else
             argp_error(st, "invalid value for --align: '%s' (recorded or reservation)", arg);
         break;
-    case OPT_GRANT: opt.dra.grant = cli_duration(st, "grant", arg, 1); break;
-    case OPT_WINDOW: opt.dra.window = cli_duration(st, "window", arg, 0); break;
-    case OPT_RHO: opt.dra.rho = cli_double(st, "rho", arg, 0, 1e6); break;
-    case OPT_RECENT:
-        if (!strcmp(arg, "instance"))
-            opt.dra.recent = DRA_RECENT_INSTANCE;
-        else if (!strcmp(arg, "plan"))
-            opt.dra.recent = DRA_RECENT_PLAN;
-        else
-            argp_error(st, "invalid value for --recent: '%s' (instance or plan)", arg);
+    case ARGP_KEY_INIT:
+        st->child_inputs[0] = &opt.dra;
         break;
     case OPT_IDLE:
         if (!strcmp(arg, "fair"))
@@ -535,7 +522,7 @@ int main(int argc, char **argv)
 {
     slk_init("replay");
     dra_opts_default(&opt.dra);
-    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp_child kids[] = {{&dra_argp, 0, "DRA (--regime plan+dra):", 2}, CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {
         options, parse_opt, "[USAGE]",
         "Replay recorded job runs against their SLOs under an allocation regime: static (the user's provisioned "

@@ -37,7 +37,7 @@ static struct {
     int have_amdahl, have_deadline, have_max;
 } opt;
 
-enum { OPT_POLICY = 1, OPT_PLAN, OPT_CAP, OPT_GRANT, OPT_WINDOW, OPT_RHO, OPT_RECENT, OPT_TABLE, OPT_BUILD, OPT_AMDAHL,
+enum { OPT_POLICY = 1, OPT_PLAN, OPT_CAP, OPT_TABLE, OPT_BUILD, OPT_AMDAHL,
        OPT_DEADLINE, OPT_PENALTY, OPT_UTILITY, OPT_SLACK, OPT_ALPHA, OPT_DEADZONE, OPT_MINA, OPT_MAXA,
        OPT_GRID, OPT_INTERVAL };
 
@@ -47,12 +47,6 @@ static const struct argp_option options[] = {
     {"plan", OPT_PLAN, "FILE", 0, "The reservation plan (lcmpack); required", 2},
     {"capacity", OPT_CAP, "cores=N,mem=M", 0, "Cluster capacity the plan is checked against (mem in MB); "
                                               "required", 2},
-    {"grant", OPT_GRANT, "DUR", 0, "An extension lasts DUR, then the DRA re-evaluates (default 60s)", 2},
-    {"window", OPT_WINDOW, "DUR", 0, "Recent window of the skyline whose max allocation is scaled (default 120s)",
-     2},
-    {"rho", OPT_RHO, "X", 0, "Extra containers at most X times that max (default 2)", 2},
-    {"recent", OPT_RECENT, "WHAT", 0, "What the recent max counts: instance (the plan plus the extensions granted, "
-                                      "the paper's reading; default) or plan (the original plan only)", 2},
     {0, 0, 0, 0, "Jockey (--policy jockey; samples job[,run],t,progress|completed+total,alloc):", 3},
     {"table", OPT_TABLE, "FILE", 0, "Remaining-time table [job,]progress,alloc,remaining (seconds); the "
                                     "allocations in it are the candidates", 3},
@@ -92,16 +86,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         cli_resources(st, "capacity", arg, &opt.cap_cores, &opt.cap_mem);
         opt.have_cap = 1;
         break;
-    case OPT_GRANT: opt.dra.grant = cli_duration(st, "grant", arg, 1); break;
-    case OPT_WINDOW: opt.dra.window = cli_duration(st, "window", arg, 0); break;
-    case OPT_RHO: opt.dra.rho = cli_double(st, "rho", arg, 0, 1e6); break;
-    case OPT_RECENT:
-        if (!strcmp(arg, "instance"))
-            opt.dra.recent = DRA_RECENT_INSTANCE;
-        else if (!strcmp(arg, "plan"))
-            opt.dra.recent = DRA_RECENT_PLAN;
-        else
-            argp_error(st, "invalid value for --recent: '%s' (instance or plan)", arg);
+    case ARGP_KEY_INIT:
+        st->child_inputs[0] = &opt.dra;
         break;
     case OPT_TABLE: opt.table = arg; break;
     case OPT_AMDAHL: {
@@ -325,7 +311,7 @@ int main(int argc, char **argv)
     slk_init("reprov");
     dra_opts_default(&opt.dra);
     jockey_opts_default(&opt.jk);
-    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp_child kids[] = {{&dra_argp, 0, "DRA tuning (--policy dra):", 2}, CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {
         options, parse_opt, "[SAMPLES]",
         "Re-provision running jobs from a live stream of samples (in time order), writing each decision at once: "

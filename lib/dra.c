@@ -10,6 +10,7 @@
  * that does not trigger costs one hash lookup here and one plan_alloc_at.
  */
 #include "dra.h"
+#include "cli.h"
 #include "diag.h"
 #include "heap.h"
 
@@ -354,3 +355,38 @@ void dra_reason(const struct dra_decision *d, char *buf, size_t n)
     else if (n)
         buf[0] = 0;
 }
+
+/* ---- options ---------------------------------------------------------------- */
+
+enum { DRA_OPT_GRANT = 0x4400, DRA_OPT_WINDOW, DRA_OPT_RHO, DRA_OPT_RECENT };
+
+static const struct argp_option dra_options[] = {
+    {"grant", DRA_OPT_GRANT, "DUR", 0, "An extension lasts DUR, then the DRA re-evaluates (default 60s)", 0},
+    {"window", DRA_OPT_WINDOW, "DUR", 0, "Recent window whose max allocation caps the extra (default 120s)", 0},
+    {"rho", DRA_OPT_RHO, "X", 0, "The extra is at most X times that max (default 2)", 0},
+    {"recent", DRA_OPT_RECENT, "WHAT", 0, "What that max counts: instance (the plan plus the extensions granted, "
+                                          "the paper's reading; default) or plan (the original plan only)", 0},
+    {0}
+};
+
+static error_t dra_parse_opt(int key, char *arg, struct argp_state *st)
+{
+    struct dra_opts *o = st->input;
+    switch (key) {
+    case DRA_OPT_GRANT: o->grant = cli_duration(st, "grant", arg, 1); break;
+    case DRA_OPT_WINDOW: o->window = cli_duration(st, "window", arg, 0); break;
+    case DRA_OPT_RHO: o->rho = cli_double(st, "rho", arg, 0, 1e6); break;
+    case DRA_OPT_RECENT:
+        if (!strcmp(arg, "instance"))
+            o->recent = DRA_RECENT_INSTANCE;
+        else if (!strcmp(arg, "plan"))
+            o->recent = DRA_RECENT_PLAN;
+        else
+            argp_error(st, "invalid value for --recent: '%s' (instance or plan)", arg);
+        break;
+    default: return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+const struct argp dra_argp = {dra_options, dra_parse_opt, NULL, NULL, NULL, NULL, NULL};

@@ -43,6 +43,8 @@
 #define SLOKIT_DRA_H
 
 #include "plan.h"
+
+#include <argp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,6 +59,12 @@ enum { DRA_RECENT_INSTANCE = 0, DRA_RECENT_PLAN = 1 };
 
 /* dra_opts_default: grant 60 s, window 120 s, rho 2, recent instance (the paper's defaults). */
 void dra_opts_default(struct dra_opts *o);
+
+/* dra_argp: the DRA's options (--grant, --window, --rho, --recent) as one argp
+ * child, shared by reprov and replay.  The parent passes its struct dra_opts,
+ * already set by dra_opts_default, as the child's input: in its ARGP_KEY_INIT,
+ * state->child_inputs[k] = &opts (k = the child's index).  Bad values exit 64. */
+extern const struct argp dra_argp;
 
 enum dra_action {
     DRA_NONE = 0,       /* nothing to decide (demand within the plan, or holding) */
