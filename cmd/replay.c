@@ -37,13 +37,15 @@ static struct {
     int have_step;
     int idle;               /* -1 auto, 0 none, 1 fair */
     double from, until;
+    long max_steps;           /* --max-steps: the replayed span, in steps */
     int nreg;
     enum replay_regime reg[MAX_REGIMES];
     struct dra_opts dra;
-} opt = {.cont_cores = 1, .cont_mem = 1024, .step = 60, .idle = -1, .from = -INFINITY, .until = INFINITY};
+} opt = {.cont_cores = 1, .cont_mem = 1024, .step = 60, .idle = -1, .from = -INFINITY, .until = INFINITY,
+       .max_steps = 10000000};
 
 enum { OPT_SLO = 1, OPT_PLAN, OPT_PROV, OPT_SUMMARY, OPT_CAP, OPT_CONT, OPT_STEP, OPT_IDLE, OPT_FROM, OPT_UNTIL,
-       OPT_REGIME, OPT_ALIGN, OPT_RUNS };
+       OPT_REGIME, OPT_ALIGN, OPT_RUNS, OPT_MAX_STEPS };
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Inputs:", 1},
@@ -68,6 +70,8 @@ static const struct argp_option options[] = {
                                     "in the plan regimes a run starts at its instance's reservation (the job is "
                                     "submitted into it, as in Morpheus), or when its input arrived if later "
                                     "(--runs)", 2},
+    {"max-steps", OPT_MAX_STEPS, "N", 0, "Refuse runs that span more than N steps from the first to the last "
+                                         "(default 10000000, 19 years at 60 s): the replay visits every step", 1},
     {"runs", OPT_RUNS, "FILE", 0, "Run table job,instance,input_avail (tracegen runs): with --align reservation a "
                                   "run never starts before its input is available", 1},
     {"step", OPT_STEP, "DUR", 0, "Replay step (default: the plan's step, else 60s)", 2},
@@ -115,6 +119,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_UNTIL: opt.until = cli_time(st, "until", arg); break;
     case OPT_REGIME: parse_regimes(st, arg); break;
     case OPT_RUNS: opt.runs = arg; break;
+    case OPT_MAX_STEPS: opt.max_steps = (long)cli_int(st, "max-steps", arg, 1, 1000000000); break;
     case OPT_ALIGN:
         if (!strcmp(arg, "recorded"))
             opt.align = 0;
@@ -360,6 +365,7 @@ struct sample {
 };
 
 static long n_runs_in, n_runs_noslo, n_runs_outside, n_rows;
+static int64_t span_lo = INT64_MAX, span_hi = INT64_MIN; /* grid steps covered by the runs read */
 
 static int finish_run(csvr *r, const char *run, size_t job, struct sample *sm, size_t n, double cores,
                       double mem, long line)
@@ -378,6 +384,19 @@ static int finish_run(csvr *r, const char *run, size_t job, struct sample *sm, s
         len = 1;
     if (len > 10000000) {
         slk_error_at(csvr_path(r), line, "run '%s' spans %ld steps: too long", run, len);
+        return -1;
+    }
+    /* The replay visits every step between the first run and the last, so
+     * the span, not the number of rows, sets its running time. */
+    if (g0 < span_lo)
+        span_lo = g0;
+    if (g0 + len > span_hi)
+        span_hi = g0 + len;
+    if (span_hi - span_lo > opt.max_steps) {
+        slk_error_at(csvr_path(r), line,
+                     "run '%s': the runs span %lld steps of %g s, more than --max-steps %ld "
+                     "(narrow the input with --from/--until, or use a larger --step)",
+                     run, (long long)(span_hi - span_lo), step, opt.max_steps);
         return -1;
     }
     double *use = xcalloc((size_t)len, sizeof *use);

@@ -144,3 +144,8 @@ t "checker: workload has met and missed runs" 0 '' '*' '' sh -c "cut -d, -f7 '$W
 t "period longer than a year" 65 $'job,run,t,containers\n' '*' "longer than a year" \
     sh -c "printf 'job,period,a,d\nA,1e300,0,600\n' > '$TMP/s.csv'; replay --slo '$TMP/s.csv' --provisioned '$D/prov.csv' --capacity cores=1,mem=1"
 t "time out of range" 65 $'job,run,t,containers\nA,a1,1e300,1\n' '*' "<stdin>:2: column 't'" $R
+
+# the replay visits every step of the span: a span beyond --max-steps is refused at once
+t "span beyond --max-steps" 65 '' '' "run 'A-2': the runs span 3333333335 steps of 60 s, more than --max-steps 10000000" $R "$ROOT/tests/bad/replay/span_2e11.csv"
+t "--max-steps small" 65 '' '' "more than --max-steps 2" $R --max-steps 2 "$D/one.csv"
+t "--max-steps 0 refused" 64 '' '' "invalid value for --max-steps: '0'" $R --max-steps 0 "$D/one.csv"
