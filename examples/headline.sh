@@ -104,20 +104,20 @@ awk -F, 'FNR == 1 { next }
     END { for (k in n) { c = 0; for (x in j) { split(x, y, SUBSEP); if (y[1] == k) c++ }
             printf "headline: %d test runs (%d missed in plan) belong to %d jobs with %s\n", n[k], m[k], c, k } }' \
     "$W/plan.csv" "$W/report.csv" "$W/replay_aligned.csv" >&2
-# replay's plan footprint and utilization use the plan's load folded over the
-# one-day cycle (lib/plan.h: conservative), so with nine days of one-off
-# reservations every day carries all nine days' one-offs.  The plan's load on
-# absolute time over the replayed span (periodic rows every day, one-off rows
-# only at cycle * lcm + t), and the plan regime's utilization on it
+# An independent check of replay's footprint: the plan's load on absolute time
+# over the replayed span, recomputed from the plan file (periodic rows every
+# day, one-off rows only at cycle * lcm + t), against the load folded over the
+# one-day cycle (lib/plan.h's conservative placement profile, which would
+# count all nine days' one-offs on every day).
 awk -F, 'FNR == 1 { next }
     FILENAME ~ /plan.csv$/ { if ($3 == "end") next
         step = $7; lcm = $8; L = $11 * $12; o = $6 / step; fold[o] += L
         if ($3 == "periodic") per[o] += L; else once[($5 * lcm + $6) / step] += L
         next }
-    FILENAME ~ /\/aligned.csv$/ { if ($1 == "plan") u = $10; next }
+    FILENAME ~ /\/aligned.csv$/ { if ($1 == "plan") fp = $8; next }
     $1 == "plan" { f = ($6 != "" ? $6 : $5); if (t0 == "" || $4 < t0) t0 = $4; if (f > t1) t1 = f }
     END { n = lcm / step
         for (g = int(t0 / step); g * step < t1; g++) { o = g % n; a = per[o] + once[g]; b = fold[o]
             if (a > pa) pa = a; if (b > pb) pb = b; if (b - a > pd) pd = b - a; A += a; B += b }
-        printf "headline: plan load on absolute time: peak %.0f cores, utilization %.3f (folded over the cycle, as replay counts it: peak %.0f, utilization %.3f; up to %.0f cores of other days one-offs at a step)\n", pa, u * B / A, pb, u, pd }' \
+        printf "headline: plan footprint recomputed from the plan file on absolute time: %.0f cores (replay: %s; folded over one cycle it would be %.0f, with up to %.0f cores of other days one-offs at a step)\n", pa, fp, pb, pd }' \
     "$W/plan.csv" "$W/aligned.csv" "$W/replay_aligned.csv" >&2

@@ -1000,3 +1000,34 @@ fail:
     csvr_close(rd);
     return st;
 }
+
+void plan_reserved_at(const plan *p, double T, double *cores, double *mem_mb)
+{
+    int64_t cycle;
+    long off = plan_offset(p, T, &cycle);
+    double c = 0, m = 0;
+    for (size_t k = 0; k < p->nres; k++) {
+        const struct plan_res *r = &p->res[k];
+        if (r->removed)
+            continue;
+        if (r->kind == PLAN_ONCE) {
+            /* absolute step of j is cycle*nsteps + start + j */
+            int64_t j = (cycle - r->cycle) * (int64_t)p->nsteps + off - r->start;
+            if (j >= 0 && j < r->len) {
+                c += r->containers[j] * r->cores;
+                m += r->containers[j] * r->mem_mb;
+            }
+            continue;
+        }
+        long ni = plan_ninst(p, r), pp = (long)llround(r->period / (double)p->step);
+        for (long i = 0; i < ni; i++) {
+            long j = lmod(off - r->start - i * pp, p->nsteps);
+            if (j < r->len) {
+                c += r->containers[j] * r->cores;
+                m += r->containers[j] * r->mem_mb;
+            }
+        }
+    }
+    *cores = c;
+    *mem_mb = m;
+}

@@ -156,6 +156,14 @@ long plan_ninst(const plan *p, const struct plan_res *r);
 /* plan_slot: the folded step in [0, nsteps) of step j of instance i of r. */
 long plan_slot(const plan *p, const struct plan_res *r, long i, long j);
 
+/* plan_reserved_at: the capacity reserved at absolute time T (epoch seconds):
+ * every periodic reservation (they repeat in every cycle) plus the once
+ * reservations whose own cycle and steps cover T -- unlike load_cores[] and
+ * load_mem[], which fold every once reservation onto the one cycle (the
+ * conservative profile used for placement).  Sets *cores and *mem_mb.
+ * O(reservations x instances per cycle). */
+void plan_reserved_at(const plan *p, double T, double *cores, double *mem_mb);
+
 /* plan_alloc_at: the allocation planned for `job` at absolute time T, summed
  * over its reservations (periodic ones in every cycle, once ones only in
  * their cycle): containers, and total cores and mem_mb.  Returns the number

@@ -274,11 +274,8 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
             }
             tot->squeezed_steps++;
         }
-        if (o->regime != REPLAY_STATIC) {
-            long off = plan_offset(o->plan, t, NULL);
-            reserved_c = o->plan->load_cores[off];
-            reserved_m = o->plan->load_mem[off];
-        }
+        if (o->regime != REPLAY_STATIC) /* on absolute time: one-offs only in their own cycle */
+            plan_reserved_at(o->plan, t, &reserved_c, &reserved_m);
         /* idle capacity to the runs with unmet demand */
         size_t nu = 0;
         if (o->idle) {
