@@ -305,6 +305,9 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
         else
             status = SLK_ESOFTWARE;
     }
-    rm_tree(dir);
+    if (getenv("SKYPLOT_KEEP"))
+        fprintf(stderr, "%s: kept the gnuplot script and data in %s\n", slk_progname, dir);
+    else
+        rm_tree(dir);
     return status;
 }

@@ -56,7 +56,9 @@ int plot_nseries(const plot *p);
 /* plot_render: draw with gnuplot.  term is "svg", "png" or "dumb"; width and
  * height are pixels (svg, png) or characters (dumb); 0 picks a default.
  * Returns SLK_OK, or SLK_ESOFTWARE with a message when gnuplot is missing or
- * fails, SLK_EIO when writing `out` fails. */
+ * fails, SLK_EIO when writing `out` fails.  With SKYPLOT_KEEP set in the
+ * environment the temporary directory (plot.gp and the data) is kept and
+ * named on stderr, to debug a chart or to run gnuplot on it alone. */
 int plot_render(plot *p, const char *term, int width, int height, FILE *out);
 
 #endif
