@@ -82,12 +82,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_CURRENT: opt.current_path = arg; break;
     case OPT_DAG: opt.dag_path = arg; break;
     case OPT_SCALE:
-        if (strcmp(arg, "fraction") == 0)
-            opt.percent = 0;
-        else if (strcmp(arg, "percent") == 0)
-            opt.percent = 1;
-        else
-            argp_error(st, "invalid value for --scale: '%s' (want fraction or percent)", arg);
+        opt.percent = cli_choice(st, "scale", arg, (const char *const[]){"fraction", "percent", NULL});
         break;
     case OPT_NO_BOOK: opt.no_book = 1; break;
     case OPT_SHORT_MAX: P.short_max = cli_duration(st, "short-max", arg, 0); break;

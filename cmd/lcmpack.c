@@ -20,6 +20,7 @@
 #include "outfile.h"
 #include "parse.h"
 #include "plan.h"
+#include "slo.h"
 #include "stats.h"
 
 #include <argp.h>
@@ -292,8 +293,7 @@ static int read_slo(const char *path)
         }
         const char *status = cs >= 0 ? csvr_field(r, cs) : NULL;
         const char *source = csrc >= 0 ? csvr_field(r, csrc) : NULL;
-        int usable = cs < 0 || (status && (!strcmp(status, "actionable") || !strcmp(status, "overridden"))) ||
-                     (source && !strcmp(source, "overridden"));
+        int usable = slo_is_request(cs >= 0, status, source);
         struct slo_row s = {.line = csvr_line(r), .usable = usable, .problematic = -1, .cv = NAN};
         if (usable) {
             if (csvr_get_duration(r, cp, &s.period, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||

@@ -17,6 +17,7 @@
 #include "outfile.h"
 #include "parse.h"
 #include "plan.h"
+#include "slo.h"
 #include "replay.h"
 
 #include <argp.h>
@@ -219,8 +220,7 @@ static int read_slo(const char *path)
             break;
         }
         const char *status = cs >= 0 ? csvr_field(r, cs) : NULL, *src = csrc >= 0 ? csvr_field(r, csrc) : NULL;
-        int usable = cs < 0 || (status && (!strcmp(status, "actionable") || !strcmp(status, "overridden"))) ||
-                     (src && !strcmp(src, "overridden"));
+        int usable = slo_is_request(cs >= 0, status, src);
         if (!usable) {
             n_unusable++;
             continue;

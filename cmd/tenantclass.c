@@ -131,12 +131,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     switch (key) {
     case OPT_STEP: opt.step = cli_duration(st, "step", arg, 1); break;
     case OPT_SCALE:
-        if (strcmp(arg, "fraction") == 0)
-            opt.percent = 0;
-        else if (strcmp(arg, "percent") == 0)
-            opt.percent = 1;
-        else
-            argp_error(st, "invalid value for --scale: '%s' (want fraction or percent)", arg);
+        opt.percent = cli_choice(st, "scale", arg, (const char *const[]){"fraction", "percent", NULL});
         break;
     case OPT_MAX_MISSING: opt.max_missing = cli_double(st, "max-missing", arg, 0, 1); break;
     case OPT_MIN_SAMPLES: opt.min_samples = (long)cli_int(st, "min-samples", arg, 2, 100000000); break;

@@ -139,6 +139,21 @@ void cli_resources(struct argp_state *st, const char *opt, const char *arg, doub
     *mem_mb = c.mem;
 }
 
+int cli_choice(struct argp_state *st, const char *opt, const char *arg, const char *const *choices)
+{
+    char want[256] = "";
+    int n = 0;
+    for (; choices[n]; n++)
+        if (strcmp(arg, choices[n]) == 0)
+            return n;
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(want);
+        snprintf(want + len, sizeof want - len, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", choices[i]);
+    }
+    argp_error(st, "invalid value for --%s: '%s' (want %s)", opt, arg, want);
+    return -1;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     switch (key) {

@@ -64,6 +64,11 @@ double cli_time(struct argp_state *st, const char *opt, const char *arg);
  * positive numbers)", naming an unknown key when there is one. */
 void cli_resources(struct argp_state *st, const char *opt, const char *arg, double *cores, double *mem_mb);
 
+/* cli_choice: the index of arg in the NULL-terminated list of choices; any
+ * other value calls argp_error (exit 64): "invalid value for --scale: 'x'
+ * (want fraction or percent)". */
+int cli_choice(struct argp_state *st, const char *opt, const char *arg, const char *const *choices);
+
 /* cli_progress_on: whether progress lines should be printed. */
 int cli_progress_on(void);
 

@@ -818,3 +818,9 @@ void slo_prov_result(const slo_prov *p, long idx, double *input_avail, double *o
 }
 
 size_t slo_prov_nfiles(const slo_prov *p) { return p->nf; }
+
+int slo_is_request(int has_status, const char *status, const char *source)
+{
+    return !has_status || (status && (!strcmp(status, "actionable") || !strcmp(status, "overridden"))) ||
+           (source && !strcmp(source, "overridden"));
+}

@@ -50,6 +50,12 @@ struct slo_opts {
     double a_pct, d_pct; /* percentiles (0..100) of input_avail and output_read offsets */
 };
 
+/* slo_is_request: whether an SLO row (sloinfer output) is a reservation
+ * request for lcmpack and replay: status 'actionable' or 'overridden', or
+ * source exactly 'overridden'; a file without a status column (has_status 0)
+ * makes every row a request.  status and source may be NULL (empty field). */
+int slo_is_request(int has_status, const char *status, const char *source);
+
 /* slo_opts_default: the documented defaults (see sloinfer(1)). */
 void slo_opts_default(struct slo_opts *o);
 
