@@ -159,30 +159,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_LOOKAHEAD: opt.lookahead = cli_double(st, "lookahead", arg, 0, 1e6); break;
     case OPT_CHUNKS: opt.chunks = (int)cli_int(st, "chunks", arg, 0, 1000000); break;
     case OPT_FORMAT:
-        if (strcmp(arg, "plan") == 0)
-            opt.yarn = 0;
-        else if (strcmp(arg, "yarn") == 0)
-            opt.yarn = 1;
-        else
-            argp_error(st, "invalid value for --format: '%s' (plan or yarn)", arg);
+        opt.yarn = cli_choice(st, "format", arg, (const char *const[]){"plan", "yarn", NULL});
         break;
     case OPT_STRATEGY:
-        if (strcmp(arg, "lowcost") == 0)
-            opt.earliest = 0;
-        else if (strcmp(arg, "earliest") == 0)
-            opt.earliest = 1;
-        else
-            argp_error(st, "invalid value for --strategy: '%s' (lowcost or earliest)", arg);
+        opt.earliest = cli_choice(st, "strategy", arg, (const char *const[]){"lowcost", "earliest", NULL});
         break;
     case OPT_QUEUE: opt.queue = arg; break;
     case OPT_QUERY: opt.query = cli_time(st, "query", arg); opt.have_query = 1; break;
     case OPT_ORDER:
-        if (strcmp(arg, "input") == 0)
-            opt.tight = 0;
-        else if (strcmp(arg, "tight") == 0)
-            opt.tight = 1;
-        else
-            argp_error(st, "invalid value for --order: '%s' (input or tight)", arg);
+        opt.tight = cli_choice(st, "order", arg, (const char *const[]){"input", "tight", NULL});
         break;
     case ARGP_KEY_ARG:
         if (opt.input)

@@ -377,12 +377,8 @@ static error_t dra_parse_opt(int key, char *arg, struct argp_state *st)
     case DRA_OPT_WINDOW: o->window = cli_duration(st, "window", arg, 0); break;
     case DRA_OPT_RHO: o->rho = cli_double(st, "rho", arg, 0, 1e6); break;
     case DRA_OPT_RECENT:
-        if (!strcmp(arg, "instance"))
-            o->recent = DRA_RECENT_INSTANCE;
-        else if (!strcmp(arg, "plan"))
-            o->recent = DRA_RECENT_PLAN;
-        else
-            argp_error(st, "invalid value for --recent: '%s' (instance or plan)", arg);
+        o->recent = cli_choice(st, "recent", arg, (const char *const[]){"instance", "plan", NULL}) == 0
+                        ? DRA_RECENT_INSTANCE : DRA_RECENT_PLAN;
         break;
     default: return ARGP_ERR_UNKNOWN;
     }
