@@ -57,6 +57,7 @@ static struct {
     int ends, chunks;
     double stretch;
     double lookahead;
+    int improve;
     long long max_requests;
     int nremove, nprob;
     const char *remove[MAX_LIST];
@@ -70,7 +71,7 @@ static struct {
 enum {
     OPT_SLO = 1, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
     OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
-    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY, OPT_LOOKAHEAD,
+    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY, OPT_LOOKAHEAD, OPT_IMPROVE,
     OPT_MAX_REQ
 };
 
@@ -105,6 +106,9 @@ static const struct argp_option options[] = {
                                      "first: window minus length at full parallelism, then input order)", 3},
     {"lookahead", OPT_LOOKAHEAD, "W", 0, "Offline help: each job also sees W times the demand of the requests "
                                         "not yet placed, spread evenly over their windows (default 0: off)", 3},
+    {"improve", OPT_IMPROVE, "N", 0, "Offline polish: after placing this run's requests, up to N rounds that "
+                                    "place each of them again against all the others and keep the move when "
+                                    "it lowers the job's cost (default 0: off, online)", 3},
     {"strategy", OPT_STRATEGY, "NAME", 0, "lowcost (default) or earliest (every job at its earliest start, "
                                           "the no-planning reference)", 3},
     {0, 0, 0, 0, "Output:", 4},
@@ -157,6 +161,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "invalid value for --max-stretch: '%s' (0, or at least 1)", arg);
         break;
     case OPT_LOOKAHEAD: opt.lookahead = cli_double(st, "lookahead", arg, 0, 1e6); break;
+    case OPT_IMPROVE: opt.improve = (int)cli_int(st, "improve", arg, 0, 1000000); break;
     case OPT_CHUNKS: opt.chunks = (int)cli_int(st, "chunks", arg, 0, 1000000); break;
     case OPT_FORMAT:
         opt.yarn = cli_choice(st, "format", arg, (const char *const[]){"plan", "yarn", NULL});
@@ -505,6 +510,14 @@ static int read_skylines(const char *path, double S)
 /* ---- report ------------------------------------------------------------------ */
 
 static csvw *rep;
+/* one request's outcome, reported once placing is over */
+struct decision {
+    const char *status; /* placed, kept, rejected; NULL: nothing to report */
+    long start, len;
+    double cost, pen;
+    char *why;          /* rejected: owned */
+};
+
 static long n_placed, n_rejected, n_kept, n_skipped, n_removed, n_expired, n_requests;
 
 static void report(const char *job, const char *kind, int64_t instance, const char *status, long start, long len,
@@ -954,36 +967,69 @@ int main(int argc, char **argv)
         lo.pressure = pres;
     }
     double t0 = slk_now();
+    /* decisions are reported once placing (and --improve) is over */
+    struct decision *dec = xcalloc(nreq ? nreq : 1, sizeof *dec);
+    size_t *ids = xcalloc(nreq ? nreq : 1, sizeof *ids);
     for (size_t i = 0; i < nreq; i++) {
         struct lowcost_req *q = &reqs[i];
+        ids[i] = (size_t)-1;
         if (pres)
             spread_pressure(p, q, pres, -opt.lookahead);
-        const char *kind = q->kind == PLAN_ONCE ? "once" : "periodic";
-        int64_t inst = q->kind == PLAN_ONCE ? q->instance : -1;
         char *key = res_key(q->job, q->kind == PLAN_ONCE, q->instance);
         int had = keyset_has(have, key);
         free(key);
         n_requests++;
         if (had && !opt.replan) {
             n_kept++;
-            report(q->job, kind, inst, "kept", 0, 0, p->step, NAN, NAN, "already in the plan (--replan moves it)");
+            dec[i].status = "kept";
             continue;
         }
         struct lowcost_result res;
         int ok = opt.earliest ? lowcost_place_earliest(p, q, &res) : lowcost_place(p, q, &lo, &res);
         if (ok) {
             n_placed++;
+            ids[i] = p->nres - 1;
             double h = lowcost_min_height(p, q);
             if (h > fixed_lb)
                 fixed_lb = h;
-            report(q->job, kind, inst, "placed", res.start, res.len, p->step, res.cost, res.penalty, "");
+            dec[i] = (struct decision){"placed", res.start, res.len, res.cost, res.penalty, NULL};
         } else {
             n_rejected++;
-            report(q->job, kind, inst, "rejected", 0, 0, p->step, NAN, NAN, res.why);
+            dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, xstrdup(res.why)};
         }
         slk_progress("requests placed", i + 1, nreq);
     }
     slk_progress_done();
+    long moves = 0, rounds = 0;
+    double online_peak = 0;
+    if (opt.improve > 0 && !opt.earliest && n_placed) {
+        for (long s = 0; s < p->nsteps; s++)
+            if (plan_cost(p, s) > online_peak)
+                online_peak = plan_cost(p, s);
+        moves = lowcost_improve(p, reqs, nreq, ids, &lo, opt.improve, &rounds);
+        /* the report gives each job's cost in the final plan */
+        for (size_t i = 0; i < nreq; i++)
+            if (ids[i] != (size_t)-1) {
+                const struct plan_res *r = &p->res[ids[i]];
+                dec[i].start = r->start;
+                dec[i].len = r->len;
+                dec[i].cost = plan_res_peak(p, r);
+                dec[i].pen = lowcost_penalty(p, r, &lo);
+            }
+    }
+    for (size_t i = 0; i < nreq; i++) {
+        const struct lowcost_req *q = &reqs[i];
+        const char *kind = q->kind == PLAN_ONCE ? "once" : "periodic";
+        int64_t inst = q->kind == PLAN_ONCE ? q->instance : -1;
+        if (!dec[i].status)
+            continue;
+        report(q->job, kind, inst, dec[i].status, dec[i].start, dec[i].len, p->step, dec[i].cost, dec[i].pen,
+               dec[i].why ? dec[i].why
+                          : strcmp(dec[i].status, "kept") == 0 ? "already in the plan (--replan moves it)" : "");
+        free(dec[i].why);
+    }
+    free(dec);
+    free(ids);
     double elapsed = slk_now() - t0;
     free(pres);
 
@@ -1099,6 +1145,9 @@ int main(int argc, char **argv)
                 "placement %.4f s (%s)\n",
                 slk_progname, peak, peak_s * p->step, lb, fixed_lb, area_lb, lb > 0 ? peak / lb : 1.0, elapsed,
                 opt.earliest ? "earliest start" : "lowcost");
+        if (opt.improve > 0 && !opt.earliest)
+            fprintf(stderr, "%s: --improve: %ld moves in %ld rounds (peak %.4f before, %.4f after)\n", slk_progname,
+                    moves, rounds, online_peak, peak);
     }
     keyset_free(have);
     free(reqs);

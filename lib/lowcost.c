@@ -250,8 +250,8 @@ static int trial(const struct lowcost_req *q, const struct lowcost_opts *opt, lo
     return ok;
 }
 
-int lowcost_place(plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
-                  struct lowcost_result *res)
+int lowcost_choose(const plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
+                   struct lowcost_result *res, struct plan_res *out)
 {
     memset(res, 0, sizeof *res);
     long lo, hi;
@@ -353,8 +353,87 @@ int lowcost_place(plan *p, const struct lowcost_req *q, const struct lowcost_opt
     res->len = len;
     res->penalty = best_pen;
     res->cost = best - best_pen;
+    *out = r;
+    return 1;
+}
+
+int lowcost_place(plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
+                  struct lowcost_result *res)
+{
+    struct plan_res r;
+    if (!lowcost_choose(p, q, opt, res, &r))
+        return 0;
     plan_add(p, &r);
     return 1;
+}
+
+double lowcost_score(const plan *p, const struct plan_res *r, const struct lowcost_opts *opt, double *sum)
+{
+    long ni = plan_ninst(p, r);
+    double peak = 0, s = 0;
+    for (long j = 0; j < r->len; j++) {
+        double c = 0;
+        for (long i = 0; i < ni; i++) {
+            double ci = plan_cost_add(p, plan_slot(p, r, i, j), r->containers[j], r->cores, r->mem_mb);
+            if (ci > c)
+                c = ci;
+        }
+        if (c > peak)
+            peak = c;
+        s += c * r->containers[j];
+    }
+    if (sum)
+        *sum = s;
+    return peak + lowcost_penalty(p, r, opt);
+}
+
+double lowcost_penalty(const plan *p, const struct plan_res *r, const struct lowcost_opts *opt)
+{
+    double halfw = (r->d - r->a) / 2;
+    if (!r->problematic || !(opt->align_weight > 0) || !(halfw > 0))
+        return 0;
+    double centre = (r->kind == PLAN_ONCE ? (double)r->instance * r->period - (double)r->cycle * (double)p->lcm : 0) +
+                    (r->a + r->d) / 2;
+    double mid = ((double)r->start + (double)r->len / 2) * (double)p->step;
+    return opt->align_weight * fabs(mid - centre) / halfw;
+}
+
+long lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
+                     const struct lowcost_opts *opt, int rounds, long *nrounds)
+{
+    struct lowcost_opts o = *opt;
+    o.pressure = NULL; /* everything is placed now: no demand to come */
+    long moves = 0, r = 0;
+    while (r < rounds) {
+        r++;
+        long moved = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (ids[i] == (size_t)-1)
+                continue;
+            size_t k = ids[i];
+            plan_lift(p, k);
+            double old_sum, old = lowcost_score(p, &p->res[k], &o, &old_sum);
+            struct lowcost_result res;
+            struct plan_res cand;
+            int better = 0;
+            if (lowcost_choose(p, &q[i], &o, &res, &cand)) {
+                double sum, sc = lowcost_score(p, &cand, &o, &sum);
+                better = sc < old - 1e-12 || (sc <= old + 1e-12 && sum < old_sum * (1 - 1e-9) - 1e-12);
+                if (!better)
+                    plan_res_free(&cand);
+            }
+            plan_settle(p, k, better ? &cand : NULL);
+            moved += better;
+        }
+        moves += moved;
+        if (!moved)
+            break;
+    }
+    if (moves)
+        plan_recompute_load(p); /* the exact sums again, not lifted and settled ones */
+    if (nrounds)
+        *nrounds = r;
+    return moves;
 }
 
 int lowcost_place_earliest(plan *p, const struct lowcost_req *q, struct lowcost_result *res)

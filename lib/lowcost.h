@@ -97,6 +97,35 @@ int lowcost_window(const plan *p, const struct lowcost_req *q, long *lo, long *h
 int lowcost_place(plan *p, const struct lowcost_req *q, const struct lowcost_opts *o,
                   struct lowcost_result *res);
 
+/* lowcost_choose: lowcost_place without the last step: on success fills
+ * *out with the chosen reservation (the caller owns it: plan_add it or
+ * plan_res_free it) and leaves p unchanged. */
+int lowcost_choose(const plan *p, const struct lowcost_req *q, const struct lowcost_opts *o,
+                   struct lowcost_result *res, struct plan_res *out);
+
+/* lowcost_score: what LowCost minimises, for reservation r (not in p's load)
+ * were it added to p as it stands: the highest cost over its steps (worst
+ * over its instances) plus the alignment penalty when r is problematic; the
+ * tie-breaker, the sum of cost x containers over its steps, in *sum (may be
+ * NULL). */
+double lowcost_score(const plan *p, const struct plan_res *r, const struct lowcost_opts *o, double *sum);
+
+/* lowcost_penalty: the alignment penalty of reservation r (0 unless r is
+ * problematic): align_weight * |mid - (a+d)/2| / ((d-a)/2). */
+double lowcost_penalty(const plan *p, const struct plan_res *r, const struct lowcost_opts *o);
+
+/* lowcost_improve: offline polish of reservations already placed (lcmpack
+ * --improve).  In rounds, each request q[i] in turn (ids[i] = its
+ * reservation in p, or (size_t)-1 to skip) is lifted out of the plan and
+ * placed again with LowCost against everything else; the new placement is
+ * kept only when it lowers the job's score (lowcost_score: peak, then the
+ * sum), so a job never loses its place and every round lowers or keeps each
+ * job's cost.  Stops after `rounds` rounds or a round without moves; sets
+ * *nrounds (may be NULL) and returns the number of moves.  Reservations stay
+ * at their index (plan order is kept). */
+long lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
+                     const struct lowcost_opts *o, int rounds, long *nrounds);
+
 /* lowcost_place_earliest: the no-planning reference: every stage at its
  * maximum parallelism, the first stage at the window's first step.  Same
  * return and effects as lowcost_place (not placed when capacity is short). */

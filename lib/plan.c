@@ -391,6 +391,42 @@ size_t plan_add(plan *p, struct plan_res *r)
     return id;
 }
 
+double plan_res_peak(const plan *p, const struct plan_res *r)
+{
+    double m = 0;
+    long ni = plan_ninst(p, r);
+    for (long i = 0; i < ni; i++)
+        for (long j = 0; j < r->len; j++) {
+            double c = plan_cost(p, plan_slot(p, r, i, j));
+            if (c > m)
+                m = c;
+        }
+    return m;
+}
+
+void plan_lift(plan *p, size_t k)
+{
+    add_load(p, &p->res[k], -1.0);
+}
+
+void plan_settle(plan *p, size_t k, struct plan_res *r)
+{
+    struct plan_res *d = &p->res[k];
+    if (r) {
+        free(d->containers);
+        free(d->gang);
+        free(d->stage);
+        d->start = r->start;
+        d->len = r->len;
+        d->containers = r->containers;
+        d->gang = r->gang;
+        d->stage = r->stage;
+        free(r->job);
+        memset(r, 0, sizeof *r);
+    }
+    add_load(p, d, 1.0);
+}
+
 int plan_has_job(const plan *p, const char *job)
 {
     struct idx_entry *e = idx_find(p->index, job, 0);

@@ -171,6 +171,9 @@ void plan_reserved_at(const plan *p, double T, double *cores, double *mem_mb);
 int plan_alloc_at(const plan *p, const char *job, double T, int64_t *containers,
                   double *cores, double *mem_mb);
 
+/* plan_res_peak: the highest c(s) over the slots reservation r occupies
+ * (all its instances), with the load as it stands. */
+double plan_res_peak(const plan *p, const struct plan_res *r);
 /* plan_fits: 1 when adding r (not yet in the plan) keeps c(s) <= 1 at every
  * slot it occupies, 0 otherwise, with the first offending step in *bad_step
  * (may be NULL).  This is the check reprov's DRA makes before growing an
@@ -187,6 +190,15 @@ void plan_res_free(struct plan_res *r);
  * the caller must not free them) and add its load.  No capacity check: call
  * plan_fits first when that matters.  Returns the reservation's index. */
 size_t plan_add(plan *p, struct plan_res *r);
+/* plan_lift: take reservation k's load out of the profile, to try moving it
+ * (lowcost_improve).  Until plan_settle(p, k, ...) it stays in res[] but its
+ * load is not counted: settle it before writing, lifting or removing again. */
+void plan_lift(plan *p, size_t k);
+/* plan_settle: end plan_lift(p, k).  When r is not NULL, reservation k takes
+ * r's placement (start, len and the arrays, which the plan now owns; r's
+ * other fields are ignored and its job string freed) -- r must be a placement
+ * of the same request.  Then k's load is added back. */
+void plan_settle(plan *p, size_t k, struct plan_res *r);
 /* plan_remove_job: mark every reservation of job removed and subtract its
  * load; returns how many were removed. */
 int plan_remove_job(plan *p, const char *job);

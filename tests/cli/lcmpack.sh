@@ -85,6 +85,17 @@ t "--order tight fits both"  0 '' $'R,0,0,4,4\nF,0,60,2,2' '' sh -c 'lcmpack -q 
 # 1 0.5, so F takes 60 s and R still fits at 0.
 t "--lookahead leaves room"  0 '' $'F,0,60,2,2\nR,0,0,4,4' '' sh -c 'lcmpack -q --lookahead 1 --slo "$1/order.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$1/order.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
 
+# --improve: on 8 cores both fit at step 0 in input order (peak 6/8); the
+# polish lifts F out again, finds step 1 cheaper (0.25 against 0.75) and R
+# stays: peak 4/8.  On 4 cores R was rejected in input order and stays
+# rejected: --improve moves placed jobs, it never changes which are placed.
+t "online: both at step 0"   0 '' $'F,0,0,2,2\nR,0,0,4,4' '' sh -c 'lcmpack -q --slo "$1/order.slo.csv" --lcm 10m --capacity cores=8,mem=100000 "$1/order.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
+t "--improve moves F"        0 '' $'F,0,60,2,2\nR,0,0,4,4' '' sh -c 'lcmpack -q --improve 1 --slo "$1/order.slo.csv" --lcm 10m --capacity cores=8,mem=100000 "$1/order.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
+t "--improve report: final costs" 0 '' $'F,placed,60,120,0.25\nR,placed,0,60,0.5' '' sh -c 'lcmpack -q --improve 3 --slo "$1/order.slo.csv" --lcm 10m --capacity cores=8,mem=100000 "$1/order.sky.csv" -o /dev/null --report - | awk -F, "NR>1 {print \$1\",\"\$4\",\"\$5\",\"\$6\",\"\$7}"' _ "$D"
+t "--improve summary"        0 '' '' 'lcmpack: --improve: 1 moves in 2 rounds (peak 0.7500 before, 0.5000 after)' lcmpack --improve 5 --slo "$D/order.slo.csv" --lcm 10m --capacity cores=8,mem=100000 "$D/order.sky.csv" -o /dev/null
+t "--improve keeps rejections" 0 '' 'F,0,0,2,2' '*' sh -c 'lcmpack --improve 3 --slo "$1/order.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$1/order.sky.csv" | awk -F, "NR>1 && \$3!=\"end\" {print \$2\",\"\$4\",\"\$6\",\"\$10\",\"\$11}"' _ "$D"
+t "--improve -1"             64 '' '' "invalid value for --improve: '-1'" lcmpack --improve -1 --capacity cores=1,mem=5 --slo x
+
 # Capacity over time: no cores in [120, 240): B skips it and lands at 240.
 lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity-file "$D/cap.csv" "$D/comp.sky.csv" -o "$TMP/cap.csv"
 t "capacity file"            0 '' $'A,0,0,4,4\nA,0,60,4,4\nB,0,240,4,4\nB,0,300,4,4' '' cols "$TMP/cap.csv"
@@ -218,6 +229,13 @@ lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "
 tcheck "workload --max-stretch --chunks 0: validator" $PY "$V" "$TMP/g2.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
 lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g4.csv" --lookahead 1 --order tight
 tcheck "workload --lookahead --order tight: validator" $PY "$V" "$TMP/g4.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
+# --improve on a workload: a valid plan, the same requests placed, a peak no
+# higher than the online one, and the same bytes on every run
+lcmpack --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g5.csv" --report "$TMP/g5.rep" --improve 4 2>"$TMP/g5.err"
+tcheck "workload --improve: validator" $PY "$V" "$TMP/g5.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000 --report "$TMP/g5.rep"
+tcheck "workload --improve: same decisions" bash -c 'cut -d, -f1-4 "$1" | cmp - <(cut -d, -f1-4 "$2")' _ "$TMP/g.rep" "$TMP/g5.rep"
+tcheck "workload --improve: jobs moved, peak not higher" sh -c 'sed -n "s/.*--improve: \([0-9]*\) moves in [0-9]* rounds (peak \([0-9.]*\) before, \([0-9.]*\) after)/\1 \2 \3/p" "$1" | awk "{ exit !(\$1 > 0 && \$3 <= \$2) }"' _ "$TMP/g5.err"
+tcheck "workload --improve: deterministic" sh -c 'lcmpack -q --slo "$1" --capacity cores=150,mem=1000000 --at 2026-01-05 "$2" --improve 4 | cmp - "$3"' _ "$TMP/g.slo" "$TMP/g.sky" "$TMP/g5.csv"
 lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g3.csv" --strategy earliest
 tcheck "earliest strategy: validator" $PY "$V" "$TMP/g3.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
 tcheck "deterministic" sh -c 'lcmpack -q --slo "$1" --capacity cores=150,mem=1000000 --at 2026-01-05 "$2" | cmp - "$3"' _ "$TMP/g.slo" "$TMP/g.sky" "$TMP/g.csv"
@@ -227,6 +245,9 @@ lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "
 lcmpack -q --plan "$TMP/n1.csv" --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/n2.csv"
 tcheck "next night: old rows byte-identical" sh -c 'n=$(head -n -1 "$1" | wc -c); head -n -1 "$1" | cmp -n "$n" - "$2"' _ "$TMP/n1.csv" "$TMP/n2.csv"
 tcheck "next night: validator" $PY "$V" "$TMP/n2.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
+lcmpack -q --plan "$TMP/n1.csv" --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/n3.csv" --improve 3
+tcheck "next night --improve: old rows byte-identical" sh -c 'n=$(head -n -1 "$1" | wc -c); head -n -1 "$1" | cmp -n "$n" - "$2"' _ "$TMP/n1.csv" "$TMP/n3.csv"
+tcheck "next night --improve: validator" $PY "$V" "$TMP/n3.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
 tcheck "a day later once rows expire" sh -c 'lcmpack --plan "$1" --capacity cores=150,mem=1000000 --at 2026-01-07 2>&1 >/dev/null | grep -q "[1-9][0-9]* expired"' _ "$TMP/n2.csv"
 
 for seed in 1 2; do
