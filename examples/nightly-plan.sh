@@ -92,7 +92,9 @@ if [ -r "$state/plan.csv" ]; then
 else
     plan_opt=()
 fi
-lcmpack "${plan_opt[@]}" --slo "$work/slo.csv" "${cap_opt[@]}" "$work/skyline.csv" \
+# The whole night's batch is known here, so --improve polishes tonight's new
+# placements (last night's reservations never move).
+lcmpack "${plan_opt[@]}" --improve 5 --slo "$work/slo.csv" "${cap_opt[@]}" "$work/skyline.csv" \
     --load "$work/load.csv" -o "$work/plan.csv" 2> "$work/lcmpack.log" || {
     cat "$work/lcmpack.log" >&2; die "lcmpack failed; last night's plan is unchanged"; }
 
