@@ -31,6 +31,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- options ----------------------------------------------------------------- */
 
@@ -733,13 +734,14 @@ static int same_file(const char *a, const char *b)
  * plan and writes it back to the same file: no --remove, no --replan, plan
  * output (not --format yarn or --query), -o the --plan file itself, an index
  * that still describes it, and no once-reservation expiring at --at (all of
- * which rewrite the plan).  NULL otherwise: the plan is read and rewritten. */
+ * which rewrite the plan), and a plan file we may write to.  NULL otherwise:
+ * the plan is read and rewritten. */
 static planidx *fast_path_index(void)
 {
     const char *out = slk_opt.output;
     if (!opt.plan_in || opt.no_index || opt.nremove || opt.replan || opt.yarn || opt.have_query || !out ||
         strcmp(out, "-") == 0 || strncmp(out, "/dev/", 5) == 0 || strncmp(out, "/proc/", 6) == 0 ||
-        !same_file(opt.plan_in, out))
+        !same_file(opt.plan_in, out) || access(out, W_OK) != 0) /* read-only: replaced, as before */
         return NULL;
     planidx *x = planidx_load(opt.plan_in);
     for (size_t k = 0; x && opt.have_at && k < x->nres; k++) {
