@@ -20,6 +20,7 @@
 #include "outfile.h"
 #include "parse.h"
 #include "plan.h"
+#include "planidx.h"
 #include "slo.h"
 #include "stats.h"
 
@@ -29,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- options ----------------------------------------------------------------- */
 
@@ -49,7 +52,7 @@ static struct {
     double at;
     int have_at;
     double cont_cores, cont_mem;
-    int replan, strict, yarn, earliest, tight, have_query;
+    int replan, strict, yarn, earliest, tight, have_query, no_index;
     double query;
     const char *queue;
     double problematic_cv;
@@ -71,8 +74,8 @@ static struct {
 enum {
     OPT_SLO = 1, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
     OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
-    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY, OPT_LOOKAHEAD, OPT_IMPROVE,
-    OPT_MAX_REQ
+    OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY, OPT_LOOKAHEAD,
+    OPT_IMPROVE, OPT_MAX_REQ, OPT_NO_INDEX
 };
 
 static const struct argp_option options[] = {
@@ -82,6 +85,8 @@ static const struct argp_option options[] = {
     {"plan", OPT_PLAN, "FILE", 0, "Existing plan: its reservations stay where they are", 1},
     {"replan", OPT_REPLAN, 0, 0, "Re-place jobs of --plan that have a new request (default: keep them)", 1},
     {"remove", OPT_REMOVE, "JOB", 0, "Free every reservation of JOB (repeatable)", 1},
+    {"no-index", OPT_NO_INDEX, 0, 0, "Neither read nor write the plan's index PLAN.idx (which lets new jobs be "
+                                     "appended to -o PLAN in place without reading it)", 1},
     {"at", OPT_AT, "TIME", 0, "Start of the cycle to plan one-off instances in (off-kilter jobs) and to date "
                               "YARN reservations from; once reservations that ended before it are dropped", 1},
     {0, 0, 0, 0, "Cluster and geometry:", 2},
@@ -142,6 +147,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_AT: opt.at = cli_time(st, "at", arg); opt.have_at = 1; break;
     case OPT_CONTAINER: cli_resources(st, "container", arg, &opt.cont_cores, &opt.cont_mem); break;
     case OPT_REPLAN: opt.replan = 1; break;
+    case OPT_NO_INDEX: opt.no_index = 1; break;
     case OPT_STRICT: opt.strict = 1; break;
     case OPT_REMOVE:
         if (opt.nremove >= MAX_LIST)
@@ -693,12 +699,73 @@ static char *res_key(const char *job, int once, int64_t inst)
     return k;
 }
 
-static double area_of(const plan *p, const struct plan_res *r, double per)
+/* The lower bound's sums, reservation by reservation (from the plan or from
+ * its index: the same numbers in the same order give the same bound). */
+struct bound {
+    double area_c, area_m;      /* container-steps x size over the cycle */
+    double fixed_lb;            /* the tallest fixed (kept) demand, cost units */
+    double maxcap_c, maxcap_m;  /* the largest capacity over the cycle */
+};
+
+static void bound_add(const plan *p, const struct planidx_res *r, int fixed, struct bound *b)
 {
-    double a = 0;
-    for (long j = 0; j < r->len; j++)
-        a += r->containers[j];
-    return a * per * (double)plan_ninst(p, r);
+    struct plan_res shape = {.kind = r->kind, .period = r->period};
+    double ni = (double)plan_ninst(p, &shape);
+    b->area_c += (double)r->csteps * r->cores * ni;
+    b->area_m += (double)r->csteps * r->mem_mb * ni;
+    if (fixed) {
+        double h = fmax(r->maxc * r->mem_mb / b->maxcap_m, r->maxc * r->cores / b->maxcap_c);
+        if (h > b->fixed_lb)
+            b->fixed_lb = h;
+    }
+}
+
+/* ---- the plan's index: adding to a plan file in place ------------------------ */
+
+/* save_plan: write the whole plan to path (atomically) and, unless
+ * --no-index, its index next to it (regular files only). */
+static int save_plan(const plan *p, const char *path)
+{
+    struct plan_mark m;
+    int st = plan_save(p, path, &m);
+    if (st == SLK_OK && !opt.no_index)
+        st = planidx_save(NULL, p, path, &m);
+    return st;
+}
+
+static planidx *idx;    /* --plan's index when this run appends in place (else NULL) */
+
+/* same_file: a and b name one regular file (same device and inode). */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* fast_path_index: the index of --plan when this run only adds jobs to the
+ * plan and writes it back to the same file: no --remove, no --replan, plan
+ * output (not --format yarn or --query), -o the --plan file itself, an index
+ * that still describes it, and no once-reservation expiring at --at (all of
+ * which rewrite the plan), and a plan file we may write to.  NULL otherwise:
+ * the plan is read and rewritten. */
+static planidx *fast_path_index(void)
+{
+    const char *out = slk_opt.output;
+    if (!opt.plan_in || opt.no_index || opt.nremove || opt.replan || opt.yarn || opt.have_query || !out ||
+        strcmp(out, "-") == 0 || strncmp(out, "/dev/", 5) == 0 || strncmp(out, "/proc/", 6) == 0 ||
+        !same_file(opt.plan_in, out) || access(out, W_OK) != 0) /* read-only: replaced, as before */
+        return NULL;
+    planidx *x = planidx_load(opt.plan_in);
+    for (size_t k = 0; x && opt.have_at && k < x->nres; k++) {
+        const struct planidx_res *r = &x->res[k];
+        double end = (double)r->cycle * x->lcm + (double)(r->start + r->len) * x->step;
+        if (r->kind == PLAN_ONCE && end <= opt.at) {
+            planidx_free(x);
+            x = NULL;
+        }
+    }
+    return x;
 }
 
 int main(int argc, char **argv)
@@ -726,8 +793,12 @@ int main(int argc, char **argv)
     int st = SLK_OK;
     plan *p = NULL;
     if (opt.plan_in) {
-        st = plan_read(opt.plan_in, &p);
-        if (st != SLK_OK)
+        /* the index, when it can be used, stands in for the plan's rows: the
+         * plan starts with their load and gets only the new reservations */
+        idx = fast_path_index();
+        if (idx)
+            p = planidx_plan(idx);
+        else if ((st = plan_read(opt.plan_in, &p)) != SLK_OK)
             return slk_finish(st);
         if ((opt.have_step && (long)opt.step != p->step) || (opt.have_lcm && (long)opt.lcm != p->lcm)) {
             slk_error("%s: plan has step %ld s and lcm %ld s, but --step %g --lcm %g were given", opt.plan_in,
@@ -813,6 +884,11 @@ int main(int argc, char **argv)
 
     /* what the plan holds already */
     keyset *have = keyset_new();
+    for (size_t k = 0; idx && k < idx->nres; k++) {
+        char *key = res_key(idx->res[k].job, idx->res[k].kind == PLAN_ONCE, idx->res[k].instance);
+        keyset_add(have, key);
+        free(key);
+    }
     for (size_t k = 0; k < p->nres; k++)
         if (!p->res[k].removed) {
             char *key = res_key(p->res[k].job, p->res[k].kind == PLAN_ONCE, p->res[k].instance);
@@ -1034,34 +1110,36 @@ int main(int argc, char **argv)
     free(pres);
 
     /* lower bound: kept reservations are fixed demands; area over the cycle */
-    double area_c = 0, area_m = 0, capsum_c = 0, capsum_m = 0, maxcap_c = 0, maxcap_m = 0;
+    struct bound bd = {.fixed_lb = fixed_lb};
+    double capsum_c = 0, capsum_m = 0;
     for (long s = 0; s < p->nsteps; s++) {
         capsum_c += p->cap_cores[s];
         capsum_m += p->cap_mem[s];
-        if (p->cap_cores[s] > maxcap_c) maxcap_c = p->cap_cores[s];
-        if (p->cap_mem[s] > maxcap_m) maxcap_m = p->cap_mem[s];
+        if (p->cap_cores[s] > bd.maxcap_c) bd.maxcap_c = p->cap_cores[s];
+        if (p->cap_mem[s] > bd.maxcap_m) bd.maxcap_m = p->cap_mem[s];
     }
+    /* the plan's reservations in file order: from the index, or read */
     size_t nres_live = 0;
+    for (size_t k = 0; idx && k < idx->nres; k++) {
+        const struct planidx_res *r = &idx->res[k];
+        char *key = res_key(r->job, r->kind == PLAN_ONCE, r->instance);
+        bound_add(p, r, keyset_has(have, key) && !opt.replan, &bd);
+        free(key);
+        nres_live++;
+    }
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
         if (r->removed)
             continue;
-        nres_live++;
-        area_c += area_of(p, r, r->cores);
-        area_m += area_of(p, r, r->mem_mb);
+        struct planidx_res sum;
+        planidx_summary(p, r, &sum);
         char *key = res_key(r->job, r->kind == PLAN_ONCE, r->instance);
-        if (keyset_has(have, key) && !opt.replan) {
-            int32_t mx = 0;
-            for (long j = 0; j < r->len; j++)
-                if (r->containers[j] > mx)
-                    mx = r->containers[j];
-            double h = fmax(mx * r->mem_mb / maxcap_m, mx * r->cores / maxcap_c);
-            if (h > fixed_lb)
-                fixed_lb = h;
-        }
+        bound_add(p, &sum, keyset_has(have, key) && !opt.replan, &bd);
         free(key);
+        nres_live++;
     }
-    double area_lb = fmax(capsum_m > 0 ? area_m / capsum_m : 0, capsum_c > 0 ? area_c / capsum_c : 0);
+    fixed_lb = bd.fixed_lb;
+    double area_lb = fmax(capsum_m > 0 ? bd.area_m / capsum_m : 0, capsum_c > 0 ? bd.area_c / capsum_c : 0);
     double lb = fmax(fixed_lb, area_lb), peak = 0;
     long peak_s = 0;
     for (long s = 0; s < p->nsteps; s++) {
@@ -1073,6 +1151,7 @@ int main(int argc, char **argv)
     }
 
     /* outputs */
+    const char *how = ""; /* how the plan was written, for the summary */
     if (st == SLK_OK && opt.load_out) {
         outf *ol = outf_open(opt.load_out, &st);
         if (ol) {
@@ -1083,7 +1162,7 @@ int main(int argc, char **argv)
         }
     }
     if (st == SLK_OK && opt.plan_out)
-        st = plan_save(p, opt.plan_out);
+        st = save_plan(p, opt.plan_out);
     if (st == SLK_OK) {
         if (opt.have_query) {
             outf *o = outf_open(slk_opt.output, &st);
@@ -1117,8 +1196,19 @@ int main(int argc, char **argv)
                 write_yarn(p, outf_fp(o));
                 st = outf_finish(o, ferror(outf_fp(o)) ? SLK_EIO : SLK_OK);
             }
+        } else if (idx) {
+            /* in place: the new reservations are one more segment of the file */
+            if (p->nres) {
+                struct plan_mark m;
+                st = plan_append(p, slk_opt.output, &idx->mark, &m);
+                if (st == SLK_OK)
+                    st = planidx_save(idx, p, slk_opt.output, &m);
+                how = " (appended in place)";
+            } else {
+                how = " (from the index: plan file unchanged)";
+            }
         } else {
-            st = plan_save(p, slk_opt.output);
+            st = save_plan(p, slk_opt.output);
         }
     }
     if (orep) {
@@ -1137,9 +1227,9 @@ int main(int argc, char **argv)
     if (!slk_opt.quiet) {
         fprintf(stderr,
                 "%s: %ld requests: %ld placed, %ld rejected, %ld kept; %ld skipped, %ld removed, %ld expired; "
-                "plan: %zu reservations over a %ld s cycle (LCM of the new periods %s) in %ld s steps\n",
+                "plan: %zu reservations over a %ld s cycle (LCM of the new periods %s) in %ld s steps%s\n",
                 slk_progname, n_requests, n_placed, n_rejected, n_kept, n_skipped, n_removed, n_expired, nres_live,
-                p->lcm, lcm_text, p->step);
+                p->lcm, lcm_text, p->step, how);
         fprintf(stderr,
                 "%s: peak cost %.4f at t=%ld s; lower bound %.4f (fixed demand %.4f, area/lcm %.4f): %.3fx; "
                 "placement %.4f s (%s)\n",
@@ -1162,6 +1252,7 @@ int main(int argc, char **argv)
     }
     free(slos);
     plan_free(p);
+    planidx_free(idx);
     if (st == SLK_OK && opt.strict && n_rejected)
         st = SLK_FAIL;
     return slk_finish(st);

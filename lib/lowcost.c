@@ -429,8 +429,8 @@ long lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_
         if (!moved)
             break;
     }
-    if (moves)
-        plan_recompute_load(p); /* the exact sums again, not lifted and settled ones */
+    /* no plan_recompute_load here: p may hold only the load of reservations
+     * it does not list (lcmpack's in-place append starts from the index) */
     if (nrounds)
         *nrounds = r;
     return moves;

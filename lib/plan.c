@@ -14,9 +14,12 @@
 #include "rng.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- CRC-32 ------------------------------------------------------------------ */
 
@@ -383,6 +386,7 @@ size_t plan_add(plan *p, struct plan_res *r)
     p->res = xgrow(p->res, &p->rescap, p->nres + 1, sizeof *p->res);
     size_t id = p->nres++;
     p->res[id] = *r;
+    p->res[id].seg = p->nseg;
     memset(r, 0, sizeof *r);
     struct idx_entry *e = idx_find(p->index, p->res[id].job, 1);
     e->ids = xgrow(e->ids, &e->cap, e->n + 1, sizeof *e->ids);
@@ -507,12 +511,7 @@ static const char *const plan_cols[NFIELDS + 1] = {
     "containers", "cores", "mem_mb", "period", "a", "d", "problematic", "crc", NULL
 };
 
-/* One row's text: fields as strings; the crc covers fields 0..16 joined by ','. */
-struct rowbuf {
-    char f[NFIELDS - 1][64];
-    const char *job;
-};
-
+/* The row-crc covers fields 0..16 joined by ',' (unquoted, as read). */
 static uint32_t row_crc(const char *const *fields)
 {
     uint32_t c = 0;
@@ -523,23 +522,6 @@ static uint32_t row_crc(const char *const *fields)
             c = plan_crc32(c, fields[i], strlen(fields[i]));
     }
     return c;
-}
-
-static void put_field(FILE *fp, const char *s)
-{
-    if (!s)
-        return;
-    if (strpbrk(s, ",\"\r\n")) {
-        fputc('"', fp);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', fp);
-            fputc(*s, fp);
-        }
-        fputc('"', fp);
-    } else {
-        fputs(s, fp);
-    }
 }
 
 /* fmt_i64: decimal text of v into b (at least 24 bytes); returns the length. */
@@ -585,123 +567,274 @@ static void tb_field(struct tbuf *t, const char *s) /* CSV-quoted when needed */
     tb_put(t, "\"", 1);
 }
 
-int plan_write(const plan *p, FILE *fp)
-{
-    for (int i = 0; i < NFIELDS; i++) {
-        if (i)
-            fputc(',', fp);
-        fputs(plan_cols[i], fp);
-    }
-    fputc('\n', fp);
-    uint32_t chain = 0;
-    long nrows = 0;
-    char b[NFIELDS][64];
-    const char *f[NFIELDS];
-    /* Rows of one reservation share everything but instance, cycle, t,
-     * stage, gang and containers: the text and CRC state of the shared
-     * prefix (plan, job, kind) and suffix (cores .. problematic) are made
-     * once per reservation. */
-    struct tbuf pre = {0}, suf = {0}, row = {0};
+/* The state of a plan being written: everything plan_write and plan_append
+ * share, so that both give the same bytes (one way to format a row). */
+struct pwriter {
+    const plan *p;
+    FILE *fp;
+    uint32_t chain;         /* over every data row of the file so far */
+    long nrows;
+    long nseg;              /* trailers written (or in the file before) */
+    int64_t bytes;          /* the file's size so far */
+    char trailer[160];      /* the last trailer written */
     char steps[32], lcms[32];
-    fmt_i64(steps, p->step);
-    fmt_i64(lcms, p->lcm);
-    for (size_t k = 0; k < p->nres; k++) {
-        const struct plan_res *r = &p->res[k];
-        if (r->removed)
-            continue;
-        const char *kind = r->kind == PLAN_PERIODIC ? "periodic" : "once";
-        pre.n = suf.n = 0;
-        tb_put(&pre, PLAN_FORMAT ",", sizeof PLAN_FORMAT);
-        tb_field(&pre, r->job);
-        tb_put(&pre, ",", 1);
-        tb_put(&pre, kind, strlen(kind));
-        tb_put(&pre, ",", 1);
-        uint32_t crc_pre = plan_crc32(0, PLAN_FORMAT ",", sizeof PLAN_FORMAT);
-        crc_pre = plan_crc32(crc_pre, r->job, strlen(r->job));
-        crc_pre = plan_crc32(crc_pre, ",", 1);
-        crc_pre = plan_crc32(crc_pre, kind, strlen(kind));
-        crc_pre = plan_crc32(crc_pre, ",", 1);
-        csv_format_double(b[11], r->cores, -1);
-        csv_format_double(b[12], r->mem_mb, -1);
-        csv_format_double(b[13], r->period, -1);
-        csv_format_double(b[14], r->a, -1);
-        csv_format_double(b[15], r->d, -1);
-        for (int q = 11; q <= 15; q++) {
-            tb_put(&suf, ",", 1);
-            tb_put(&suf, b[q], strlen(b[q]));
+    struct tbuf pre, suf, row;
+};
+
+static void pw_init(struct pwriter *w, const plan *p, FILE *fp)
+{
+    memset(w, 0, sizeof *w);
+    w->p = p;
+    w->fp = fp;
+    fmt_i64(w->steps, p->step);
+    fmt_i64(w->lcms, p->lcm);
+}
+
+static void pw_free(struct pwriter *w)
+{
+    free(w->pre.s);
+    free(w->suf.s);
+    free(w->row.s);
+}
+
+static void pw_header(struct pwriter *w)
+{
+    char h[256];
+    int n = 0;
+    for (int i = 0; i < NFIELDS; i++)
+        n += snprintf(h + n, sizeof h - (size_t)n, "%s%s", i ? "," : "", plan_cols[i]);
+    h[n++] = '\n';
+    fwrite(h, 1, (size_t)n, w->fp);
+    w->bytes += n;
+}
+
+/* pw_res: the rows of one reservation.  Rows of one reservation share
+ * everything but instance, cycle, t, stage, gang and containers: the text
+ * and CRC state of the shared prefix (plan, job, kind) and suffix (cores ..
+ * problematic) are made once per reservation. */
+static void pw_res(struct pwriter *w, const struct plan_res *r)
+{
+    const plan *p = w->p;
+    char b[40];
+    const char *kind = r->kind == PLAN_PERIODIC ? "periodic" : "once";
+    w->pre.n = w->suf.n = 0;
+    tb_put(&w->pre, PLAN_FORMAT ",", sizeof PLAN_FORMAT);
+    tb_field(&w->pre, r->job);
+    tb_put(&w->pre, ",", 1);
+    tb_put(&w->pre, kind, strlen(kind));
+    tb_put(&w->pre, ",", 1);
+    uint32_t crc_pre = plan_crc32(0, PLAN_FORMAT ",", sizeof PLAN_FORMAT);
+    crc_pre = plan_crc32(crc_pre, r->job, strlen(r->job));
+    crc_pre = plan_crc32(crc_pre, ",", 1);
+    crc_pre = plan_crc32(crc_pre, kind, strlen(kind));
+    crc_pre = plan_crc32(crc_pre, ",", 1);
+    const double sufv[5] = {r->cores, r->mem_mb, r->period, r->a, r->d};
+    for (int q = 0; q < 5; q++) {
+        tb_put(&w->suf, ",", 1);
+        tb_put(&w->suf, b, (size_t)csv_format_double(b, sufv[q], -1));
+    }
+    tb_put(&w->suf, r->problematic ? ",1" : ",0", 2);
+    long ni = plan_ninst(p, r);
+    long pp = r->kind == PLAN_PERIODIC ? (long)llround(r->period / (double)p->step) : 0;
+    for (long i = 0; i < ni; i++)
+        for (long j = 0; j < r->len; j++) {
+            long abs = r->start + i * pp + j; /* steps from the start of cycle r->cycle */
+            long s = lmod(abs, p->nsteps);
+            char mid[256];
+            int m = 0;
+            m += fmt_i64(mid + m, r->kind == PLAN_PERIODIC ? i : r->instance);
+            mid[m++] = ',';
+            if (r->kind == PLAN_ONCE)
+                m += fmt_i64(mid + m, r->cycle + (abs - s) / p->nsteps);
+            mid[m++] = ',';
+            m += fmt_i64(mid + m, (int64_t)s * p->step);
+            mid[m++] = ',';
+            m += (int)strlen(strcpy(mid + m, w->steps));
+            mid[m++] = ',';
+            m += (int)strlen(strcpy(mid + m, w->lcms));
+            mid[m++] = ',';
+            m += fmt_i64(mid + m, r->stage[j]);
+            mid[m++] = ',';
+            m += fmt_i64(mid + m, r->gang[j]);
+            mid[m++] = ',';
+            m += fmt_i64(mid + m, r->containers[j]);
+            uint32_t c = plan_crc32(crc_pre, mid, (size_t)m);
+            c = plan_crc32(c, w->suf.s, w->suf.n);
+            char hex[16];
+            snprintf(hex, sizeof hex, "%08x", c);
+            w->row.n = 0;
+            tb_put(&w->row, w->pre.s, w->pre.n);
+            tb_put(&w->row, mid, (size_t)m);
+            tb_put(&w->row, w->suf.s, w->suf.n);
+            tb_put(&w->row, ",", 1);
+            tb_put(&w->row, hex, 8);
+            tb_put(&w->row, "\n", 1);
+            fwrite(w->row.s, 1, w->row.n, w->fp);
+            w->bytes += (int64_t)w->row.n;
+            w->chain = plan_crc32(w->chain, hex, 8);
+            w->nrows++;
         }
-        tb_put(&suf, r->problematic ? ",1" : ",0", 2);
-        long ni = plan_ninst(p, r);
-        long pp = r->kind == PLAN_PERIODIC ? (long)llround(r->period / (double)p->step) : 0;
-        for (long i = 0; i < ni; i++)
-            for (long j = 0; j < r->len; j++) {
-                long abs = r->start + i * pp + j; /* steps from the start of cycle r->cycle */
-                long s = lmod(abs, p->nsteps);
-                char mid[256];
-                int m = 0;
-                m += fmt_i64(mid + m, r->kind == PLAN_PERIODIC ? i : r->instance);
-                mid[m++] = ',';
-                if (r->kind == PLAN_ONCE)
-                    m += fmt_i64(mid + m, r->cycle + (abs - s) / p->nsteps);
-                mid[m++] = ',';
-                m += fmt_i64(mid + m, (int64_t)s * p->step);
-                mid[m++] = ',';
-                m += (int)strlen(strcpy(mid + m, steps));
-                mid[m++] = ',';
-                m += (int)strlen(strcpy(mid + m, lcms));
-                mid[m++] = ',';
-                m += fmt_i64(mid + m, r->stage[j]);
-                mid[m++] = ',';
-                m += fmt_i64(mid + m, r->gang[j]);
-                mid[m++] = ',';
-                m += fmt_i64(mid + m, r->containers[j]);
-                uint32_t c = plan_crc32(crc_pre, mid, (size_t)m);
-                c = plan_crc32(c, suf.s, suf.n);
-                char hex[16];
-                snprintf(hex, sizeof hex, "%08x", c);
-                row.n = 0;
-                tb_put(&row, pre.s, pre.n);
-                tb_put(&row, mid, (size_t)m);
-                tb_put(&row, suf.s, suf.n);
-                tb_put(&row, ",", 1);
-                tb_put(&row, hex, 8);
-                tb_put(&row, "\n", 1);
-                fwrite(row.s, 1, row.n, fp);
-                chain = plan_crc32(chain, hex, 8);
-                nrows++;
-            }
+}
+
+/* pw_trailer: the trailer closing a segment: cumulative rows and chain. */
+static void pw_trailer(struct pwriter *w)
+{
+    int n = snprintf(w->trailer, sizeof w->trailer, "%s,,end,%ld,,,%s,%s,,,,,,,,,,%08x\n", PLAN_FORMAT, w->nrows,
+                     w->steps, w->lcms, w->chain);
+    fwrite(w->trailer, 1, (size_t)n, w->fp);
+    w->bytes += n;
+    w->nseg++;
+}
+
+static void pw_mark(const struct pwriter *w, struct plan_mark *m)
+{
+    if (!m)
+        return;
+    m->size = w->bytes;
+    m->nrows = w->nrows;
+    m->chain = w->chain;
+    m->nseg = w->nseg;
+    memcpy(m->trailer, w->trailer, sizeof m->trailer);
+}
+
+static const plan *seg_sort_plan;
+static int seg_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    long sx = seg_sort_plan->res[x].seg, sy = seg_sort_plan->res[y].seg;
+    if (sx != sy)
+        return sx < sy ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+int plan_write(const plan *p, FILE *fp, struct plan_mark *mark)
+{
+    struct pwriter w;
+    pw_init(&w, p, fp);
+    pw_header(&w);
+    int compact = 0;
+    long nseg = p->nseg > 1 ? p->nseg : 1;
+    for (size_t k = 0; k < p->nres; k++) {
+        if (p->res[k].removed)
+            compact = 1;
+        else if (p->res[k].seg + 1 > nseg)
+            nseg = p->res[k].seg + 1;
     }
-    free(pre.s);
-    free(suf.s);
-    free(row.s);
-    /* trailer */
-    for (int q = 0; q < NFIELDS; q++) {
-        f[q] = b[q];
-        b[q][0] = 0;
+    if (compact) {
+        for (size_t k = 0; k < p->nres; k++)
+            if (!p->res[k].removed)
+                pw_res(&w, &p->res[k]);
+        pw_trailer(&w);
+    } else {
+        /* segments in order (reservations are in segment order in practice:
+         * read in file order, added after; a stable sort keeps any other
+         * order deterministic), a trailer after each, empty ones too */
+        size_t *order = xmalloc((p->nres ? p->nres : 1) * sizeof *order);
+        for (size_t k = 0; k < p->nres; k++)
+            order[k] = k;
+        seg_sort_plan = p;
+        qsort(order, p->nres, sizeof *order, seg_cmp);
+        size_t k = 0;
+        for (long sg = 0; sg < nseg; sg++) {
+            for (; k < p->nres && p->res[order[k]].seg == sg; k++)
+                pw_res(&w, &p->res[order[k]]);
+            pw_trailer(&w);
+        }
+        free(order);
     }
-    strcpy(b[0], PLAN_FORMAT);
-    strcpy(b[2], "end");
-    snprintf(b[3], 64, "%ld", nrows);
-    snprintf(b[6], 64, "%ld", p->step);
-    snprintf(b[7], 64, "%ld", p->lcm);
-    for (int i = 0; i < NFIELDS - 1; i++) {
-        put_field(fp, f[i]);
-        fputc(',', fp);
-    }
-    fprintf(fp, "%08x\n", chain);
+    pw_mark(&w, mark);
+    pw_free(&w);
     return ferror(fp) ? SLK_EIO : SLK_OK;
 }
 
-int plan_save(const plan *p, const char *path)
+int plan_save(const plan *p, const char *path, struct plan_mark *mark)
 {
     int st;
     outf *o = outf_open(path, &st);
     if (!o)
         return st;
-    st = plan_write(p, outf_fp(o));
+    st = plan_write(p, outf_fp(o), mark);
     if (st != SLK_OK)
         slk_error("%s: write error", path && strcmp(path, "-") ? path : "<stdout>");
     return outf_finish(o, st);
+}
+
+/* write_all: pwrite n bytes at off; 0, or -1 with errno set. */
+static int write_all(int fd, const char *b, size_t n, off_t off)
+{
+    while (n) {
+        ssize_t k = pwrite(fd, b, n, off);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        if (k == 0) {
+            errno = EIO;
+            return -1;
+        }
+        b += k;
+        n -= (size_t)k;
+        off += k;
+    }
+    return 0;
+}
+
+int plan_append(const plan *p, const char *path, const struct plan_mark *at, struct plan_mark *out)
+{
+    /* format in memory first: the file is touched only by a few pwrites */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem) {
+        slk_error("%s: write error: %s (plan left as it was)", path, strerror(errno));
+        return SLK_EIO;
+    }
+    struct pwriter w;
+    pw_init(&w, p, mem);
+    w.nrows = at->nrows;
+    w.chain = at->chain;
+    w.nseg = at->nseg;
+    w.bytes = at->size;
+    for (size_t k = 0; k < p->nres; k++)
+        if (!p->res[k].removed && p->res[k].seg == at->nseg)
+            pw_res(&w, &p->res[k]);
+    pw_trailer(&w);
+    int bad = ferror(mem) || fclose(mem) != 0;
+    pw_free(&w);
+    if (bad) {
+        free(buf);
+        slk_error("%s: write error: out of memory (plan left as it was)", path);
+        return SLK_EIO;
+    }
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        free(buf);
+        slk_error("%s: cannot open: %s (plan left as it was)", path, strerror(e));
+        return e == ENOENT ? SLK_ENOINPUT : SLK_EIO;
+    }
+    int rc = ftruncate(fd, (off_t)at->size);
+    if (rc == 0)
+        rc = write_all(fd, buf, len, (off_t)at->size);
+    if (rc == 0)
+        rc = fsync(fd);
+    int e = errno;
+    free(buf);
+    if (rc != 0) {
+        /* the old plan ends at at->size: cut whatever part of the append got there */
+        if (ftruncate(fd, (off_t)at->size) == 0)
+            (void)fsync(fd);
+        close(fd);
+        slk_error("%s: write error: %s (plan left as it was)", path, strerror(e));
+        return SLK_EIO;
+    }
+    if (close(fd) != 0) {
+        slk_error("%s: write error: %s", path, strerror(errno));
+        return SLK_EIO;
+    }
+    pw_mark(&w, out);
+    return SLK_OK;
 }
 
 void plan_write_load(const plan *p, csvw *w)
@@ -786,18 +919,167 @@ static int finish_res(plan *p, struct building *b, csvr *rd)
     return 0;
 }
 
+/* ---- where a plan file ends ---------------------------------------------------
+ *
+ * An append that did not finish leaves rows (maybe a partial one, maybe
+ * zeros) after the last trailer.  Before parsing, the end of the file is
+ * scanned backwards for the last complete ('\n'-terminated) trailer row; the
+ * parser reads up to there only, so a torn tail is never parsed (its bytes
+ * may be anything). */
+
+#define SCAN_CHUNK 65536
+#define SCAN_LINE 1024 /* longer lines are not trailers (a trailer is about 100 bytes) */
+
+/* is_trailer_line: the third CSV field of the line s[0..n) is "end". */
+static int is_trailer_line(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (int field = 0; field < 2; field++) {
+        if (i < n && s[i] == '"') {
+            for (i++;; i++) {
+                if (i >= n)
+                    return 0;
+                if (s[i] == '"') {
+                    if (i + 1 < n && s[i + 1] == '"')
+                        i++;
+                    else
+                        break;
+                }
+            }
+            i++;
+        } else {
+            while (i < n && s[i] != ',' && s[i] != '\n')
+                i++;
+        }
+        if (i >= n || s[i] != ',')
+            return 0;
+        i++;
+    }
+    return n - i >= 4 && memcmp(s + i, "end,", 4) == 0;
+}
+
+/* last_trailer_end: the offset just past the last complete trailer row of
+ * the file fp of `size` bytes, or -1 when it has none (or on a read error:
+ * the parser then reads the whole file and finds what is wrong). */
+static int64_t last_trailer_end(FILE *fp, int64_t size)
+{
+    char *buf = xmalloc(SCAN_CHUNK);
+    char line[SCAN_LINE];
+    int64_t found = -1, nl_after = -1; /* the nearest '\n' after the scan point */
+    for (int64_t hi = size; hi > 0 && found < 0;) {
+        int64_t lo = hi > SCAN_CHUNK ? hi - SCAN_CHUNK : 0;
+        size_t n = (size_t)(hi - lo);
+        if (fseeko(fp, (off_t)lo, SEEK_SET) != 0 || fread(buf, 1, n, fp) != n)
+            break;
+        for (size_t i = n; i-- > 0;) {
+            if (buf[i] != '\n')
+                continue;
+            int64_t k = lo + (int64_t)i; /* the line (k, nl_after] is complete */
+            if (nl_after >= 0 && nl_after - k <= SCAN_LINE) {
+                size_t len = (size_t)(nl_after - k);
+                const char *s = buf + i + 1;
+                if (nl_after >= hi) { /* the line straddles two chunks */
+                    if (fseeko(fp, (off_t)(k + 1), SEEK_SET) != 0 || fread(line, 1, len, fp) != len)
+                        break;
+                    s = line;
+                }
+                if (is_trailer_line(s, len)) {
+                    found = nl_after + 1;
+                    break;
+                }
+            }
+            nl_after = k;
+        }
+        hi = lo;
+    }
+    free(buf);
+    return found;
+}
+
+/* only_blank_after: 1 when the bytes from off to the end are only line ends
+ * (blank lines, which the reader skips anyway: no torn tail). */
+static int only_blank_after(FILE *fp, int64_t off)
+{
+    if (fseeko(fp, (off_t)off, SEEK_SET) != 0)
+        return 0;
+    int c;
+    while ((c = getc(fp)) != EOF)
+        if (c != '\n' && c != '\r')
+            return 0;
+    return !ferror(fp);
+}
+
+/* A stream over the first `end` bytes of a file descriptor. */
+struct limited {
+    int fd;
+    int64_t off, end;
+};
+static ssize_t limited_read(void *cookie, char *buf, size_t n)
+{
+    struct limited *l = cookie;
+    if (l->off >= l->end)
+        return 0;
+    if ((int64_t)n > l->end - l->off)
+        n = (size_t)(l->end - l->off);
+    ssize_t k;
+    do
+        k = pread(l->fd, buf, n, (off_t)l->off);
+    while (k < 0 && errno == EINTR);
+    if (k > 0)
+        l->off += k;
+    return k;
+}
+static int limited_close(void *cookie)
+{
+    free(cookie);
+    return 0;
+}
+
 int plan_read(const char *path, plan **out)
 {
     int st;
     *out = NULL;
+    FILE *fp = NULL, *lim = NULL;
+    int64_t torn_at = -1; /* a torn tail starts at this offset */
+    if (path && strcmp(path, "-") != 0) {
+        fp = fopen(path, "rb");
+        if (!fp) {
+            slk_error("%s: cannot open: %s", path, strerror(errno));
+            return SLK_ENOINPUT;
+        }
+        struct stat sb;
+        if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+            int64_t end = last_trailer_end(fp, (int64_t)sb.st_size);
+            if (end >= 0 && end < (int64_t)sb.st_size && !only_blank_after(fp, end))
+                torn_at = end;
+            rewind(fp);
+        }
+        if (torn_at >= 0) {
+            struct limited *l = xmalloc(sizeof *l);
+            *l = (struct limited){.fd = fileno(fp), .off = 0, .end = torn_at};
+            lim = fopencookie(l, "r", (cookie_io_functions_t){.read = limited_read, .close = limited_close});
+            if (!lim) {
+                free(l);
+                slk_error("%s: cannot read: %s", path, strerror(errno));
+                fclose(fp);
+                return SLK_EIO;
+            }
+        }
+    }
     plain_csv_begin();
-    csvr *rd = csvr_open(path, 0, &st);
+    csvr *rd = fp ? csvr_open_fp(lim ? lim : fp, path, 0, &st) : csvr_open(path, 0, &st);
     plain_csv_end();
-    if (!rd)
+    if (!rd) {
+        if (lim)
+            fclose(lim);
+        if (fp)
+            fclose(fp);
         return st;
+    }
     int col[NFIELDS];
     plan *p = NULL;
     struct building b = {0};
+    long trailer_line = 0; /* the last trailer row read */
     if (csvr_ncols(rd) != NFIELDS) {
         csvr_fail(rd, "not a slokit plan: expected %d columns '%s,%s,...,crc', found %d", NFIELDS,
                   plan_cols[0], plan_cols[1], csvr_ncols(rd));
@@ -808,8 +1090,7 @@ int plan_read(const char *path, plan **out)
         if (strcmp(csvr_colname(rd, i), plan_cols[i]) != 0) {
             slk_error_at(csvr_path(rd), 1, "not a slokit plan: column %d is '%s', expected '%s'", i + 1,
                          csvr_colname(rd, i), plan_cols[i]);
-            csvr_close(rd);
-            return SLK_EDATA;
+            goto fail;
         }
     }
     uint32_t chain = 0;
@@ -822,10 +1103,6 @@ int plan_read(const char *path, plan **out)
         if (!f[0] || strcmp(f[0], PLAN_FORMAT) != 0) {
             csvr_fail(rd, "unsupported plan format '%s' (this slokit reads '%s')", f[0] ? f[0] : "",
                       PLAN_FORMAT);
-            goto fail;
-        }
-        if (trailer) {
-            csvr_fail(rd, "row after the trailer (kind 'end'): plan corrupted");
             goto fail;
         }
         char hex[16];
@@ -868,9 +1145,15 @@ int plan_read(const char *path, plan **out)
                           (long long)n, f[17] ? f[17] : "", nrows, ch);
                 goto fail;
             }
+            /* a segment ends: its last reservation ends with it */
+            if (finish_res(p, &b, rd) < 0)
+                goto fail;
+            p->nseg++;
             trailer = 1;
+            trailer_line = csvr_line(rd);
             continue;
         }
+        trailer = 0;
         chain = plan_crc32(chain, f[17], 8);
         nrows++;
         enum plan_kind kind;
@@ -1017,13 +1300,23 @@ int plan_read(const char *path, plan **out)
     if (rc < 0)
         goto fail;
     if (!trailer) {
-        slk_error_at(csvr_path(rd), csvr_line(rd) > 0 ? csvr_line(rd) : 0,
-                     "no trailer row (kind 'end'): plan truncated or not written by lcmpack");
+        if (trailer_line > 0)
+            slk_error_at(csvr_path(rd), csvr_line(rd), "no trailer row (kind 'end') after the rows that follow the "
+                         "trailer at line %ld: plan truncated (an interrupted append is recognised in a regular file "
+                         "only)", trailer_line);
+        else
+            slk_error_at(csvr_path(rd), csvr_line(rd) > 0 ? csvr_line(rd) : 0,
+                         "no trailer row (kind 'end'): plan truncated or not written by lcmpack");
         goto fail;
     }
-    if (finish_res(p, &b, rd) < 0)
-        goto fail;
+    if (torn_at >= 0)
+        slk_warn_at(csvr_path(rd), trailer_line + 1, "ignoring an incomplete append after the trailer at line %ld",
+                    trailer_line);
     csvr_close(rd);
+    if (lim)
+        fclose(lim);
+    if (fp)
+        fclose(fp);
     *out = p;
     return SLK_OK;
 fail:
@@ -1034,6 +1327,10 @@ fail:
         plan_res_free(&b.r);
     plan_free(p);
     csvr_close(rd);
+    if (lim)
+        fclose(lim);
+    if (fp)
+        fclose(fp);
     return st;
 }
 

@@ -56,14 +56,44 @@
  *   problematic 0 or 1 (the alignment penalty applied when placing)
  *   crc         CRC-32 (IEEE, 8 lowercase hex digits) of the row's other 17
  *               field values joined by ',' (unquoted, as read)
- * Rows of a reservation are consecutive, by instance then time.  The last
- * row is a trailer: kind "end", instance = number of data rows, step and lcm
- * set, crc = CRC-32 of the concatenated crc fields of all data rows, the
- * other fields empty.  Any CSV tool reads the plan; filter kind != "end".
+ * Rows of a reservation are consecutive, by instance then time.
+ *
+ * SEGMENTS.  After the header, a plan is one or more segments, each = data
+ * rows followed by a trailer row: kind "end", instance = the number of data
+ * rows in the file SO FAR, step and lcm set, crc = CRC-32 of the
+ * concatenated crc fields of all data rows so far (a chain over the whole
+ * file, not the segment), the other fields empty.  A plan written in one go
+ * is one segment (the single trailer of every plan before segments existed);
+ * lcmpack adds jobs to a plan file in place by appending one segment (its
+ * rows and a cumulative trailer) after the last trailer.  A reservation
+ * never spans a trailer.  Every trailer must match the rows before it.
+ *   Which segment a reservation goes to: plan_read records the segment each
+ *   reservation came from (plan_res.seg) and the number of segments
+ *   (plan.nseg); reservations added afterwards get seg = nseg, a new
+ *   segment.  plan_write writes segments 0, 1, ... in order, each followed
+ *   by its trailer (an empty segment is a trailer alone).  When any
+ *   reservation was removed (plan_remove_job, or `removed` set by hand) it
+ *   compacts instead: every live reservation, in plan order, in one segment.
+ *   So the bytes written depend only on the file read and the changes made,
+ *   and appending a segment in place (plan_append) gives the very bytes
+ *   plan_write gives.
+ *   Interrupted append: the file must end with a trailer, except that bytes
+ *   after the last complete trailer row ('\n'-terminated) which hold no
+ *   complete trailer row are the torn tail of an append that did not finish:
+ *   plan_read warns once ("tool: FILE:LINE: warning: ignoring an incomplete
+ *   append after the trailer at line N", silent with -q) and returns the
+ *   plan as of that trailer.  A tail that does hold a complete trailer row is
+ *   not a torn append (an append writes its trailer last): it is read and
+ *   checked like the rest.  A torn tail is recognised in regular files only
+ *   (read from a pipe, it is refused as a truncated plan), and a file with no
+ *   valid trailer at all is refused as truncated, as before.
+ *
+ * Any CSV tool reads the plan; filter kind != "end".
  * Reading refuses (exit 65, "tool: FILE:LINE: ...") a wrong header or
- * version, a bad crc, a missing/short trailer (truncation), a row out of
- * place, a non-contiguous reservation, instances that differ, and values out
- * of range.  Edited plans are refused: regenerate them with lcmpack.
+ * version, a bad crc, a missing/short trailer (truncation), a trailer that
+ * does not match the rows before it, a row out of place, a non-contiguous
+ * reservation, instances that differ, and values out of range.  Edited plans
+ * are refused: regenerate them with lcmpack.
  *
  * OWNERSHIP.  A plan owns its reservations, their arrays and job strings.
  * plan_add takes ownership of the reservation it is given.  Functions that
@@ -95,6 +125,8 @@ struct plan_res {
     int32_t *gang;          /* [len], each >= 1, divides containers[j]; owned */
     int32_t *stage;         /* [len], >= 1, non-decreasing; owned */
     int removed;            /* set by plan_remove_job; skipped everywhere */
+    long seg;               /* file segment it was read from; set by plan_add to
+                               the plan's nseg (the next segment) */
 };
 
 typedef struct plan {
@@ -106,7 +138,17 @@ typedef struct plan {
     double *load_cores, *load_mem;   /* [nsteps], folded over the cycle */
     double *cap_cores, *cap_mem;     /* [nsteps]; +inf until a capacity is set */
     void *index;            /* job name -> reservations (private) */
+    long nseg;              /* segments (trailers) of the file read; 0 for a new plan */
 } plan;
+
+/* Where a plan file ends: what appending one more segment needs. */
+struct plan_mark {
+    int64_t size;           /* bytes up to and including the last trailer row */
+    long nrows;             /* data rows in the file (the last trailer's instance) */
+    uint32_t chain;         /* CRC chain over their crc fields (the last trailer's crc) */
+    long nseg;              /* segments (trailer rows) */
+    char trailer[160];      /* the last trailer row's text, '\n' included */
+};
 
 /* plan_new: an empty plan of nsteps = lcm/step steps with infinite capacity.
  * Requires step >= 1, lcm a positive multiple of step (callers validate
@@ -117,19 +159,35 @@ void plan_free(plan *p);
 
 /* plan_read: read a plan file written by plan_write (path "-" = stdin) into a
  * new plan, validating everything listed under FILE FORMAT.  The geometry
- * comes from the file.  Returns SLK_OK with *out set, or prints
- * "tool: FILE:LINE: why" and returns SLK_EDATA (SLK_ENOINPUT, SLK_EIO).
- * A file with only the header and trailer is a valid empty plan.  The
- * capacity is left infinite: set it after reading. */
+ * comes from the file; nseg and each reservation's seg from its segments.
+ * Returns SLK_OK with *out set, or prints "tool: FILE:LINE: why" and returns
+ * SLK_EDATA (SLK_ENOINPUT, SLK_EIO).  A torn tail (SEGMENTS) is ignored with
+ * a warning.  A file with only the header and trailer is a valid empty plan.
+ * The capacity is left infinite: set it after reading. */
 int plan_read(const char *path, plan **out);
 
-/* plan_write: write the plan (header, rows, trailer) to fp in the FILE FORMAT
- * (always ','-separated, whatever --tsv says: it is a machine format).
- * Removed reservations are skipped.  Returns SLK_OK or SLK_EIO. */
-int plan_write(const plan *p, FILE *fp);
+/* plan_write: write the plan (header, segments, a trailer after each) to fp
+ * in the FILE FORMAT (always ','-separated, whatever --tsv says: it is a
+ * machine format).  Removed reservations are skipped, and compact the plan
+ * into one segment (see SEGMENTS).  When mark is not NULL it receives where
+ * the written file ends.  Returns SLK_OK or SLK_EIO (nothing printed). */
+int plan_write(const plan *p, FILE *fp, struct plan_mark *mark);
 /* plan_save: plan_write into path atomically (outfile: the old file stays
- * intact on any error); NULL or "-" is stdout.  Returns an exit status. */
-int plan_save(const plan *p, const char *path);
+ * intact on any error); NULL or "-" is stdout.  mark as for plan_write (may
+ * be NULL).  Returns an exit status (message printed). */
+int plan_save(const plan *p, const char *path, struct plan_mark *mark);
+/* plan_append: add p's reservations of segment at->nseg (those added since
+ * the file was read, or since the index described it) to the plan file
+ * `path` in place, as one new segment: the file is cut back to at->size
+ * (dropping a torn tail), the rows and a cumulative trailer are written after
+ * it and fsynced.  The bytes are those plan_write would give.  The caller
+ * makes sure the file is the one `at` describes (planidx stamps) and that no
+ * reservation was removed (that needs a compacting rewrite: plan_save).
+ * Reservations of other segments are ignored.  On success fills *out (may be
+ * `at` itself) and returns SLK_OK; on any error the file is cut back to
+ * at->size, the message is "tool: PATH: write error: why (plan left as it
+ * was)" and the status SLK_EIO (SLK_ENOINPUT when it cannot be opened). */
+int plan_append(const plan *p, const char *path, const struct plan_mark *at, struct plan_mark *out);
 
 /* plan_set_capacity: a constant capacity (cores > 0, mem_mb > 0; else -1). */
 int plan_set_capacity(plan *p, double cores, double mem_mb);
@@ -187,7 +245,7 @@ void plan_res_init(struct plan_res *r, const char *job, enum plan_kind kind, lon
 void plan_res_free(struct plan_res *r);
 
 /* plan_add: append r to the plan (taking ownership of its arrays and job:
- * the caller must not free them) and add its load.  No capacity check: call
+ * the caller must not free them), in segment p->nseg, and add its load.  No capacity check: call
  * plan_fits first when that matters.  Returns the reservation's index. */
 size_t plan_add(plan *p, struct plan_res *r);
 /* plan_lift: take reservation k's load out of the profile, to try moving it

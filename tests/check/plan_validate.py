@@ -7,7 +7,9 @@ usage: plan_validate.py PLAN --sky SKYLINE --slo SLO (--cap CORES,MEM | --cap-fi
 Written from the file format in lib/plan.h and the model in lcmpack(1), not
 from lcmpack's code.  Checks:
   format    header, the version on every row, each row's CRC-32, the
-            trailer (row count and chained CRC), constant step/lcm, t on the grid
+            trailers (one after each segment, the last row of the file;
+            each holds the rows so far and the chained CRC of their crcs),
+            constant step/lcm, t on the grid
   windows   every instance lies inside its window [n p + a, n p + d]
             (periodic instance i: [i p + a, i p + d] modulo the cycle)
   contiguity every instance is one run of consecutive steps (no holes)
@@ -42,15 +44,21 @@ body = rows[1:]
 if not body or body[-1][2] != 'end':
     print('no trailer row'); sys.exit(1)
 chain = 0
-for ln, r in enumerate(body[:-1], start=2):
+data = []          # (line, row) of the data rows; None marks a segment's end
+for ln, r in enumerate(body, start=2):
     if len(r) != 18: err('line %d: %d fields' % (ln, len(r))); continue
     if r[0] != 'slokit-plan/1': err('line %d: version %r' % (ln, r[0]))
+    if r[2] == 'end':
+        n = sum(1 for x in data if x)
+        if int(r[3]) != n: err('line %d: trailer count %s, rows so far %d' % (ln, r[3], n))
+        if r[17] != '%08x' % chain: err('line %d: trailer crc %s, computed %08x' % (ln, r[17], chain))
+        data.append(None)
+        continue
     c = '%08x' % zlib.crc32(','.join(r[:17]).encode())
     if c != r[17]: err('line %d: crc %s, computed %s' % (ln, r[17], c))
     chain = zlib.crc32(r[17].encode(), chain)
+    data.append((ln, r))
 tr = body[-1]
-if int(tr[3]) != len(body) - 1: err('trailer count %s, rows %d' % (tr[3], len(body) - 1))
-if tr[17] != '%08x' % chain: err('trailer crc %s, computed %08x' % (tr[17], chain))
 step, lcm = int(tr[6]), int(tr[7])
 nsteps = lcm // step
 
@@ -69,12 +77,18 @@ for r in csv.DictReader(open(args.sky)):
     dem = math.ceil(al - 1e-9)
     sky[r['job']].append((math.ceil(dem / g) * g, max(dem, g), g))   # (total, maxpar, gang)
 
-# reservations: consecutive rows of one (job, kind, once-instance)
+# reservations: consecutive rows of one (job, kind, once-instance), never
+# across a trailer
 res = []
-for ln, r in enumerate(body[:-1], start=2):
+cut = True
+for x in data:
+    if x is None:
+        cut = True; continue
+    ln, r = x
     key = (r[1], r[2], r[3] if r[2] == 'once' else '')
-    if not res or res[-1]['key'] != key:
+    if cut or res[-1]['key'] != key:
         res.append({'key': key, 'rows': []})
+    cut = False
     res[-1]['rows'].append((ln, r))
 
 load_c = [0.0] * nsteps; load_m = [0.0] * nsteps
@@ -176,4 +190,4 @@ for e in errs[:50]:
     print(e)
 if errs:
     print('%d problems' % len(errs)); sys.exit(1)
-print('ok: %d reservations, %d rows' % (len(res), len(body) - 1))
+print('ok: %d reservations, %d rows, %d segments' % (len(res), sum(1 for x in data if x), data.count(None)))

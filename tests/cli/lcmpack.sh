@@ -169,7 +169,9 @@ t "--replan with room moves it earlier" 0 '' $'B,0,0,4,4\nB,0,60,4,4' '' cols "$
 t "plan round trip"          0 '' @"$TMP/p2.csv" '' lcmpack -q --plan "$TMP/p2.csv" --capacity cores=4,mem=100000
 sed '3s/,4,1,1024,/,3,1,1024,/' "$TMP/p2.csv" >"$TMP/bad1.csv"
 t "edited number refused"    65 '' '' "lcmpack: $TMP/bad1.csv:3: checksum mismatch" lcmpack --plan "$TMP/bad1.csv" --capacity cores=4,mem=100000
-head -n -1 "$TMP/p2.csv" >"$TMP/bad2.csv"
+# (p1 is one segment: without its trailer no valid trailer is left; p2 = p1 +
+# one segment, see "segments" below for what cutting its last trailer means)
+head -n -1 "$TMP/p1.csv" >"$TMP/bad2.csv"
 t "truncated plan refused"   65 '' '' 'no trailer row' lcmpack --plan "$TMP/bad2.csv" --capacity cores=4,mem=100000
 sed '3d' "$TMP/p2.csv" >"$TMP/bad3.csv"
 t "deleted row refused"      65 '' '' '*' lcmpack --plan "$TMP/bad3.csv" --capacity cores=4,mem=100000
@@ -181,8 +183,9 @@ t "swapped rows refused"     65 '' '' 'trailer does not match the rows' lcmpack 
 # edits with recomputed checksums (tests/check/plan_recrc.py) still fail the
 # reader's own checks: holes, windows, instances that differ, gangs
 RC="$PY $ROOT/tests/check/plan_recrc.py"
-$RC "$TMP/p2.csv" "$TMP/e1.csv" 5 t 240
-t "re-checksummed hole refused" 65 '' '' "e1.csv:5: job 'B': hole or overlap at t 240" lcmpack --plan "$TMP/e1.csv" --capacity cores=4,mem=100000
+# (p2: header, A's 2 rows, trailer, B's 2 rows at lines 5-6, trailer)
+$RC "$TMP/p2.csv" "$TMP/e1.csv" 6 t 240
+t "re-checksummed hole refused" 65 '' '' "e1.csv:6: job 'B': hole or overlap at t 240" lcmpack --plan "$TMP/e1.csv" --capacity cores=4,mem=100000
 $RC "$TMP/p2.csv" "$TMP/e2.csv" 2 d 90; $RC "$TMP/e2.csv" "$TMP/e2.csv" 3 d 90
 t "allocation outside its window refused" 65 '' '' "job 'A': allocation [0, 120) s lies outside its window [0, 90] s" \
     lcmpack --plan "$TMP/e2.csv" --capacity cores=4,mem=100000
