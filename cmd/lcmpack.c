@@ -1201,9 +1201,10 @@ int main(int argc, char **argv)
             if (p->nres) {
                 struct plan_mark m;
                 st = plan_append(p, slk_opt.output, &idx->mark, &m);
-                if (st == SLK_OK)
+                if (st == SLK_OK) {
+                    how = " (appended in place)";
                     st = planidx_save(idx, p, slk_opt.output, &m);
-                how = " (appended in place)";
+                }
             } else {
                 how = " (from the index: plan file unchanged)";
             }

@@ -4,7 +4,11 @@
  * recomputes it from scratch so that the profile after add+remove is exactly
  * the sum of what is left (no floating-point residue from subtraction).
  * Reading validates everything the file format promises, so a plan that
- * loads is one lcmpack could have written.
+ * loads is one lcmpack could have written; a torn tail after the last
+ * complete trailer is found by scanning the file's end backwards first, and
+ * never parsed.  Writing goes through one row formatter (struct pwriter)
+ * shared by plan_write and plan_append, so a segment appended in place has
+ * the bytes a full rewrite gives.
  */
 #include "plan.h"
 #include "cli.h"

@@ -228,9 +228,12 @@ tcheck "--remove in place: slow path, compacted" sh -c '! grep -q "in place\|fro
 lcmpack -q --slo "$TMP/all.slo" $CAP "$TMP/base.sky" -o "$TMP/W.csv"
 cp "$TMP/W.csv" "$TMP/Wbefore.csv"
 size=$(wc -c <"$TMP/W.csv")
-t "append past the file size limit: exit 74" 74 '' '' "W.csv: write error: File too large (plan left as it was)" \
-    bash -c 'trap "" XFSZ; ulimit -f $(( ($2 + 1023) / 1024 )); exec lcmpack -q --plan "$1" --slo "$3" '"$CAP"' "$4" -o "$1"' \
-    _ "$TMP/W.csv" "$size" "$TMP/all.slo" "$TMP/five.sky"
+bash -c 'trap "" XFSZ; ulimit -f $(( ($2 + 1023) / 1024 )); exec lcmpack --plan "$1" --slo "$3" '"$CAP"' "$4" -o "$1"' \
+    _ "$TMP/W.csv" "$size" "$TMP/all.slo" "$TMP/five.sky" 2>"$TMP/W.err"
+echo $? >"$TMP/W.rc"
+t "append past the file size limit: exit 74" 0 '' '74' '' cat "$TMP/W.rc"
+tcheck "append failed: one-line error" grep -q "^lcmpack: $TMP/W.csv: write error: File too large (plan left as it was)$" "$TMP/W.err"
+tcheck "append failed: the summary does not say appended" sh -c 'grep -q "requests:" "$1" && ! grep -q "appended in place" "$1"' _ "$TMP/W.err"
 tcheck "append failed: plan byte-identical to before" cmp "$TMP/W.csv" "$TMP/Wbefore.csv"
 lcmpack -q --plan "$TMP/W.csv" --slo "$TMP/all.slo" $CAP "$TMP/five.sky" -o "$TMP/W.csv"
 lcmpack -q --no-index --plan "$TMP/Wbefore.csv" --slo "$TMP/all.slo" $CAP "$TMP/five.sky" -o "$TMP/Wbefore.csv"
