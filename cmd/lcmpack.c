@@ -1079,9 +1079,7 @@ int main(int argc, char **argv)
     long moves = 0, rounds = 0;
     double online_peak = 0;
     if (opt.improve > 0 && !opt.earliest && n_placed) {
-        for (long s = 0; s < p->nsteps; s++)
-            if (plan_cost(p, s) > online_peak)
-                online_peak = plan_cost(p, s);
+        online_peak = plan_peak(p, NULL);
         moves = lowcost_improve(p, reqs, nreq, ids, &lo, opt.improve, &rounds);
         /* the report gives each job's cost in the final plan */
         for (size_t i = 0; i < nreq; i++)
@@ -1140,15 +1138,9 @@ int main(int argc, char **argv)
     }
     fixed_lb = bd.fixed_lb;
     double area_lb = fmax(capsum_m > 0 ? bd.area_m / capsum_m : 0, capsum_c > 0 ? bd.area_c / capsum_c : 0);
-    double lb = fmax(fixed_lb, area_lb), peak = 0;
-    long peak_s = 0;
-    for (long s = 0; s < p->nsteps; s++) {
-        double c = plan_cost(p, s);
-        if (c > peak) {
-            peak = c;
-            peak_s = s;
-        }
-    }
+    double lb = fmax(fixed_lb, area_lb);
+    long peak_s;
+    double peak = plan_peak(p, &peak_s);
 
     /* outputs */
     const char *how = ""; /* how the plan was written, for the summary */

@@ -52,11 +52,28 @@ static inline double vcost(long o, double x)
     return a > b ? a : b;
 }
 
+/* once_base: where a PLAN_ONCE instance's period starts, in seconds from the
+ * start of its cycle (0 for PERIODIC: instance 0 starts the cycle). */
+static double once_base(const plan *p, enum plan_kind kind, int64_t instance, double period, int64_t cycle)
+{
+    return kind == PLAN_ONCE ? (double)instance * period - (double)cycle * (double)p->lcm : 0;
+}
+
+/* align_penalty: the alignment penalty of an allocation of steps [start, end)
+ * (see lowcost.h); 0 unless problematic. */
+static double align_penalty(const plan *p, const struct lowcost_opts *o, int problematic, double base, double a,
+                            double d, long start, long end)
+{
+    double halfw = (d - a) / 2;
+    if (!problematic || !(o->align_weight > 0) || !(halfw > 0))
+        return 0;
+    double mid = ((double)start + (double)end) / 2 * (double)p->step;
+    return o->align_weight * fabs(mid - (base + (a + d) / 2)) / halfw;
+}
+
 int lowcost_window(const plan *p, const struct lowcost_req *q, long *lo, long *hi)
 {
-    double base = 0;
-    if (q->kind == PLAN_ONCE)
-        base = (double)q->instance * q->period - (double)q->cycle * (double)p->lcm;
+    double base = once_base(p, q->kind, q->instance, q->period, q->cycle);
     double st = (double)p->step;
     *lo = (long)ceil((base + q->a) / st - 1e-9);
     *hi = (long)floor((base + q->d) / st + 1e-9);
@@ -150,6 +167,43 @@ static void stage_figures(const struct lowcost_req *q, long *total_minlen)
     }
     MINREST[q->nstages] = tot;
     *total_minlen = tot;
+}
+
+/* request_window: clear res, then the window [*lo, *hi) and the steps the
+ * request needs at full parallelism (*need; stage figures made).  Returns 1,
+ * or 0 with res->why set when the window cannot hold the request. */
+static int request_window(const plan *p, const struct lowcost_req *q, long *lo, long *hi, long *need,
+                          struct lowcost_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (lowcost_window(p, q, lo, hi) < 0) {
+        snprintf(res->why, sizeof res->why, "window [%g, %g] s holds no whole %ld s step", q->a, q->d, p->step);
+        return 0;
+    }
+    stage_figures(q, need);
+    if (*lo + *need > *hi) {
+        snprintf(res->why, sizeof res->why,
+                 "window of %ld steps is shorter than the %ld steps the skyline needs at its maximum parallelism",
+                 *hi - *lo, *need);
+        return 0;
+    }
+    return 1;
+}
+
+/* res_of_request: r = a reservation of len steps from step start for q
+ * (request fields copied; containers, gangs and stages left to fill). */
+static void res_of_request(struct plan_res *r, const struct lowcost_req *q, long start, long len)
+{
+    plan_res_init(r, q->job, q->kind, len);
+    r->instance = q->kind == PLAN_ONCE ? q->instance : 0;
+    r->cycle = q->kind == PLAN_ONCE ? q->cycle : 0;
+    r->period = q->period;
+    r->a = q->a;
+    r->d = q->d;
+    r->cores = q->cores;
+    r->mem_mb = q->mem_mb;
+    r->problematic = q->problematic ? 1 : 0;
+    r->start = start;
 }
 
 /* One trial: place all stages ending at step e-1 (absolute, e in (lo, hi]).
@@ -253,20 +307,9 @@ static int trial(const struct lowcost_req *q, const struct lowcost_opts *opt, lo
 int lowcost_choose(const plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
                    struct lowcost_result *res, struct plan_res *out)
 {
-    memset(res, 0, sizeof *res);
-    long lo, hi;
-    if (lowcost_window(p, q, &lo, &hi) < 0) {
-        snprintf(res->why, sizeof res->why, "window [%g, %g] s holds no whole %ld s step", q->a, q->d, p->step);
+    long lo, hi, need;
+    if (!request_window(p, q, &lo, &hi, &need, res))
         return 0;
-    }
-    long need;
-    stage_figures(q, &need);
-    if (lo + need > hi) {
-        snprintf(res->why, sizeof res->why,
-                 "window of %ld steps is shorter than the %ld steps the skyline needs at its maximum parallelism",
-                 hi - lo, need);
-        return 0;
-    }
     long W = hi - lo;
     build_view(p, q, lo, W, opt->pressure);
     long emin = lo + need, ne = hi - emin + 1;
@@ -274,11 +317,7 @@ int lowcost_choose(const plan *p, const struct lowcost_req *q, const struct lowc
     double best = INFINITY, best_sum = INFINITY, best_pen = 0;
     long best_first = -1, best_e = -1;
     char why[256] = "";
-    double centre = 0;
-    if (q->kind == PLAN_ONCE)
-        centre = (double)q->instance * q->period - (double)q->cycle * (double)p->lcm;
-    centre += (q->a + q->d) / 2;
-    double halfw = (q->d - q->a) / 2;
+    double base = once_base(p, q->kind, q->instance, q->period, q->cycle);
     for (long ti = 0; ti < tries; ti++) {
         long e = tries == ne ? emin + ti
                              : emin + (long)llround((double)ti * (double)(ne - 1) / (double)(tries - 1));
@@ -300,11 +339,7 @@ int lowcost_choose(const plan *p, const struct lowcost_req *q, const struct lowc
                 peak = c;
             sum += c * V.x[o];
         }
-        double pen = 0;
-        if (q->problematic && opt->align_weight > 0 && halfw > 0) {
-            double mid = ((double)(first + lo) + (double)e) / 2 * (double)p->step;
-            pen = opt->align_weight * fabs(mid - centre) / halfw;
-        }
+        double pen = align_penalty(p, opt, q->problematic, base, q->a, q->d, first + lo, e);
         double score = peak + pen;
         if (score < best - 1e-12 || (score <= best + 1e-12 && sum < best_sum - 1e-9)) {
             best = score;
@@ -325,16 +360,7 @@ int lowcost_choose(const plan *p, const struct lowcost_req *q, const struct lowc
     }
     struct plan_res r;
     long len = best_e - lo - best_first;
-    plan_res_init(&r, q->job, q->kind, len);
-    r.instance = q->kind == PLAN_ONCE ? q->instance : 0;
-    r.cycle = q->kind == PLAN_ONCE ? q->cycle : 0;
-    r.period = q->period;
-    r.a = q->a;
-    r.d = q->d;
-    r.cores = q->cores;
-    r.mem_mb = q->mem_mb;
-    r.problematic = q->problematic ? 1 : 0;
-    r.start = lo + best_first;
+    res_of_request(&r, q, lo + best_first, len);
     for (long j = 0; j < len; j++) {
         long o = best_first + j;
         r.containers[j] = V.bx[o];
@@ -389,13 +415,8 @@ double lowcost_score(const plan *p, const struct plan_res *r, const struct lowco
 
 double lowcost_penalty(const plan *p, const struct plan_res *r, const struct lowcost_opts *opt)
 {
-    double halfw = (r->d - r->a) / 2;
-    if (!r->problematic || !(opt->align_weight > 0) || !(halfw > 0))
-        return 0;
-    double centre = (r->kind == PLAN_ONCE ? (double)r->instance * r->period - (double)r->cycle * (double)p->lcm : 0) +
-                    (r->a + r->d) / 2;
-    double mid = ((double)r->start + (double)r->len / 2) * (double)p->step;
-    return opt->align_weight * fabs(mid - centre) / halfw;
+    return align_penalty(p, opt, r->problematic, once_base(p, r->kind, r->instance, r->period, r->cycle), r->a,
+                         r->d, r->start, r->start + r->len);
 }
 
 long lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
@@ -438,30 +459,11 @@ long lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_
 
 int lowcost_place_earliest(plan *p, const struct lowcost_req *q, struct lowcost_result *res)
 {
-    memset(res, 0, sizeof *res);
     long lo, hi, need;
-    if (lowcost_window(p, q, &lo, &hi) < 0) {
-        snprintf(res->why, sizeof res->why, "window [%g, %g] s holds no whole %ld s step", q->a, q->d, p->step);
+    if (!request_window(p, q, &lo, &hi, &need, res))
         return 0;
-    }
-    stage_figures(q, &need);
-    if (lo + need > hi) {
-        snprintf(res->why, sizeof res->why,
-                 "window of %ld steps is shorter than the %ld steps the skyline needs at its maximum parallelism",
-                 hi - lo, need);
-        return 0;
-    }
     struct plan_res r;
-    plan_res_init(&r, q->job, q->kind, need);
-    r.instance = q->kind == PLAN_ONCE ? q->instance : 0;
-    r.cycle = q->kind == PLAN_ONCE ? q->cycle : 0;
-    r.period = q->period;
-    r.a = q->a;
-    r.d = q->d;
-    r.cores = q->cores;
-    r.mem_mb = q->mem_mb;
-    r.problematic = q->problematic ? 1 : 0;
-    r.start = lo;
+    res_of_request(&r, q, lo, need);
     long j = 0;
     for (long k = 0; k < q->nstages; k++) {
         int64_t left = SF[k].gangs;

@@ -63,6 +63,11 @@ static void set_handlers(void)
     }
 }
 
+int outf_is_special(const char *path)
+{
+    return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+}
+
 outf *outf_open(const char *path, int *status)
 {
     outf *o = xcalloc(1, sizeof *o);
@@ -79,7 +84,7 @@ outf *outf_open(const char *path, int *status)
     int exists = stat(path, &st0) == 0;
     /* /dev/stdout may point at a regular file (tool -o /dev/stdout > f):
      * anything under /dev or /proc is written in place too. */
-    int special = strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+    int special = outf_is_special(path);
     if ((exists && !S_ISREG(st0.st_mode)) || special) {
         if (!exists)
             memset(&st0, 0, sizeof st0);

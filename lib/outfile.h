@@ -15,6 +15,9 @@
 
 typedef struct outf outf;
 
+/* outf_is_special: 1 when path names something outfile writes in place
+ * instead of replacing it (anything under /dev/ or /proc/), else 0. */
+int outf_is_special(const char *path);
 /* outf_open: open an output. On failure prints "tool: PATH: cannot create: why",
  * sets *status to SLK_ECANTCREAT and returns NULL. */
 outf *outf_open(const char *path, int *status);

@@ -399,6 +399,22 @@ size_t plan_add(plan *p, struct plan_res *r)
     return id;
 }
 
+double plan_peak(const plan *p, long *at)
+{
+    double m = 0;
+    long ms = 0;
+    for (long s = 0; s < p->nsteps; s++) {
+        double c = plan_cost(p, s);
+        if (c > m) {
+            m = c;
+            ms = s;
+        }
+    }
+    if (at)
+        *at = ms;
+    return m;
+}
+
 double plan_res_peak(const plan *p, const struct plan_res *r)
 {
     double m = 0;

@@ -229,6 +229,9 @@ void plan_reserved_at(const plan *p, double T, double *cores, double *mem_mb);
 int plan_alloc_at(const plan *p, const char *job, double T, int64_t *containers,
                   double *cores, double *mem_mb);
 
+/* plan_peak: the highest c(s) over the cycle, and its first step in *at
+ * (may be NULL); 0 and step 0 for an empty plan. */
+double plan_peak(const plan *p, long *at);
 /* plan_res_peak: the highest c(s) over the slots reservation r occupies
  * (all its instances), with the load as it stands. */
 double plan_res_peak(const plan *p, const struct plan_res *r);

@@ -92,12 +92,6 @@ void planidx_summary(const plan *p, const struct plan_res *r, struct planidx_res
     }
 }
 
-/* is_special: outputs outfile writes in place (not regular files). */
-static int is_special(const char *path)
-{
-    return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
-}
-
 /* ends_at: 1 when the regular file `path` (stat in *st) ends with the
  * trailer row of *mark at the size of *mark. */
 static int ends_at(const char *path, const struct stat *st, const struct plan_mark *mark)
@@ -116,7 +110,7 @@ static int ends_at(const char *path, const struct stat *st, const struct plan_ma
 
 int planidx_save(const planidx *old, const plan *p, const char *plan_path, const struct plan_mark *mark)
 {
-    if (!plan_path || strcmp(plan_path, "-") == 0 || is_special(plan_path))
+    if (!plan_path || strcmp(plan_path, "-") == 0 || outf_is_special(plan_path))
         return SLK_OK;
     struct stat st;
     if (stat(plan_path, &st) != 0 || !ends_at(plan_path, &st, mark))
