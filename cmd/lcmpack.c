@@ -1076,11 +1076,9 @@ int main(int argc, char **argv)
         slk_progress("requests placed", i + 1, nreq);
     }
     slk_progress_done();
-    long moves = 0, rounds = 0;
-    double online_peak = 0;
+    struct lowcost_improve_stats imp = {0};
     if (opt.improve > 0 && !opt.earliest && n_placed) {
-        online_peak = plan_peak(p, NULL);
-        moves = lowcost_improve(p, reqs, nreq, ids, &lo, opt.improve, &rounds);
+        lowcost_improve(p, reqs, nreq, ids, &lo, opt.improve, &imp);
         /* the report gives each job's cost in the final plan */
         for (size_t i = 0; i < nreq; i++)
             if (ids[i] != (size_t)-1) {
@@ -1229,8 +1227,11 @@ int main(int argc, char **argv)
                 slk_progname, peak, peak_s * p->step, lb, fixed_lb, area_lb, lb > 0 ? peak / lb : 1.0, elapsed,
                 opt.earliest ? "earliest start" : "lowcost");
         if (opt.improve > 0 && !opt.earliest)
-            fprintf(stderr, "%s: --improve: %ld moves in %ld rounds (peak %.4f before, %.4f after)\n", slk_progname,
-                    moves, rounds, online_peak, peak);
+            fprintf(stderr,
+                    "%s: --improve: %ld moves in %ld rounds, then %ld moves in %ld flattening rounds "
+                    "(peak %.4f before, %.4f after descent, %.4f after)\n",
+                    slk_progname, imp.moves, imp.rounds, imp.flat_moves, imp.flat_rounds, imp.peak_before,
+                    imp.peak_descent, peak);
     }
     keyset_free(have);
     free(reqs);

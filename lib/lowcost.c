@@ -46,6 +46,12 @@ static void view_reserve(long W)
     V.cap = n;
 }
 
+static inline double over2(double c, double T)
+{
+    double d = c - T;
+    return d > 0 ? d * d : 0;
+}
+
 static inline double vcost(long o, double x)
 {
     double a = V.um[o] + x * V.im[o], b = V.uc[o] + x * V.ic[o];
@@ -335,12 +341,22 @@ int lowcost_choose(const plan *p, const struct lowcost_req *q, const struct lowc
         double peak = 0, sum = 0;
         for (long o = first; o < e - lo; o++) {
             double c = vcost(o, V.x[o]);
-            if (c > peak)
+            if (opt->target > 0) {
+                peak += over2(c, opt->target) - over2(vcost(o, 0), opt->target);
+            } else if (c > peak)
                 peak = c;
             sum += c * V.x[o];
         }
         double pen = align_penalty(p, opt, q->problematic, base, q->a, q->d, first + lo, e);
         double score = peak + pen;
+        if (opt->target > 0) {
+            if (pen > opt->max_penalty + 1e-12) {
+                for (long o = first; o < e - lo; o++)
+                    V.x[o] = 0;
+                continue;
+            }
+            score = peak;
+        }
         if (score < best - 1e-12 || (score <= best + 1e-12 && sum < best_sum - 1e-9)) {
             best = score;
             best_sum = sum;
@@ -419,42 +435,207 @@ double lowcost_penalty(const plan *p, const struct plan_res *r, const struct low
                          r->d, r->start, r->start + r->len);
 }
 
-long lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
-                     const struct lowcost_opts *opt, int rounds, long *nrounds)
+/* flat_score: what a flattening round minimises, for reservation r (not in
+ * p's load) were it added to p: the growth of the sum over slots of
+ * max(0, c(s) - T)^2 (each instance at its own slot); the tie-breaker, the
+ * sum of cost x containers over r's steps (as lowcost_score), in *sum. */
+static double flat_score(const plan *p, const struct plan_res *r, double T, double *sum)
+{
+    long ni = plan_ninst(p, r);
+    double ov = 0, s = 0;
+    for (long j = 0; j < r->len; j++) {
+        double cmax = 0;
+        for (long i = 0; i < ni; i++) {
+            long sl = plan_slot(p, r, i, j);
+            double ci = plan_cost_add(p, sl, r->containers[j], r->cores, r->mem_mb);
+            ov += over2(ci, T) - over2(plan_cost(p, sl), T);
+            if (ci > cmax)
+                cmax = ci;
+        }
+        s += cmax * r->containers[j];
+    }
+    *sum = s;
+    return ov;
+}
+
+/* improve_round: one round of lowcost_improve: every request in turn lifted
+ * and placed again twice -- with LowCost's own stretch (o->max_stretch) and
+ * rigid (every stage at its maximum parallelism: max_stretch 1) -- and the
+ * better of the two kept when it lowers the job's score: with o->target 0
+ * its peak (lowcost_score), with a target its overflow (flat_score); then
+ * the sum.  Returns the moves. */
+/* Change stamps, so a round skips a job nothing has changed around: the
+ * result of placing it again depends only on the load over its window, so
+ * skipping never changes the outcome.  chg[s] = the clock when the load at
+ * slot s last changed; seen[i] = the clock when job i was last tried
+ * (-1: never, or the score has changed since). */
+struct stamps {
+    int64_t clock, *chg, *seen;
+};
+
+static int window_changed(const plan *p, const struct lowcost_req *q, const struct stamps *sp, int64_t since)
+{
+    long lo, hi, pp;
+    if (since < 0 || lowcost_window(p, q, &lo, &hi) < 0)
+        return 1;
+    long ni = instances(p, q, &pp);
+    for (long t = lo; t < hi; t++)
+        for (long i = 0; i < ni; i++)
+            if (sp->chg[lmod(t + i * pp, p->nsteps)] > since)
+                return 1;
+    return 0;
+}
+
+static void mark_changed(const plan *p, const struct plan_res *r, struct stamps *sp)
+{
+    long ni = plan_ninst(p, r);
+    for (long j = 0; j < r->len; j++)
+        for (long i = 0; i < ni; i++)
+            sp->chg[plan_slot(p, r, i, j)] = sp->clock;
+}
+
+static long improve_round(plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
+                          const struct lowcost_opts *user, struct lowcost_opts *o, struct stamps *sp)
+{
+    const double stretch[2] = {o->max_stretch, 1};
+    int nshapes = o->max_stretch == 1 ? 1 : 2;
+    double eps = o->target > 0 ? 1e-15 : 1e-12;
+    long moved = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ids[i] == (size_t)-1)
+            continue;
+        size_t k = ids[i];
+        if (!window_changed(p, &q[i], sp, sp->seen[i]))
+            continue;
+        sp->seen[i] = ++sp->clock;
+        plan_lift(p, k);
+        double best_sum, best;
+        if (o->target > 0) {
+            best = flat_score(p, &p->res[k], o->target, &best_sum);
+            o->max_penalty = lowcost_penalty(p, &p->res[k], user);
+        } else
+            best = lowcost_score(p, &p->res[k], o, &best_sum);
+        struct plan_res cand;
+        int better = 0;
+        for (int si = 0; si < nshapes; si++) {
+            struct lowcost_result res;
+            struct plan_res c;
+            o->max_stretch = stretch[si];
+            if (!lowcost_choose(p, &q[i], o, &res, &c))
+                continue;
+            double sum, sc = o->target > 0 ? flat_score(p, &c, o->target, &sum) : lowcost_score(p, &c, o, &sum);
+            if (sc < best - eps || (sc <= best + eps && sum < best_sum * (1 - 1e-9) - 1e-12)) {
+                if (better)
+                    plan_res_free(&cand);
+                cand = c;
+                better = 1;
+                best = sc;
+                best_sum = sum;
+            } else
+                plan_res_free(&c);
+        }
+        o->max_stretch = stretch[0];
+        if (better) {
+            sp->clock++;
+            mark_changed(p, &p->res[k], sp);
+            mark_changed(p, &cand, sp);
+            sp->seen[i] = sp->clock;
+        }
+        plan_settle(p, k, better ? &cand : NULL);
+        moved += better;
+    }
+    return moved;
+}
+
+/* snap_take: copy the placements of the requests' reservations into s
+ * (n entries, allocated when s is NULL; older copies freed); returns s. */
+static struct plan_res *snap_take(const plan *p, size_t n, const size_t *ids, struct plan_res *s)
+{
+    if (!s)
+        s = xcalloc(n ? n : 1, sizeof *s);
+    for (size_t i = 0; i < n; i++) {
+        if (ids[i] == (size_t)-1)
+            continue;
+        const struct plan_res *r = &p->res[ids[i]];
+        size_t len = (size_t)(r->len > 0 ? r->len : 1);
+        plan_res_free(&s[i]);
+        plan_res_init(&s[i], r->job, r->kind, r->len);
+        s[i].start = r->start;
+        memcpy(s[i].containers, r->containers, len * sizeof(int32_t));
+        memcpy(s[i].gang, r->gang, len * sizeof(int32_t));
+        memcpy(s[i].stage, r->stage, len * sizeof(int32_t));
+    }
+    return s;
+}
+
+/* snap_restore: put back the placements snap_take copied (their arrays go
+ * to the plan). */
+static void snap_restore(plan *p, size_t n, const size_t *ids, struct plan_res *s)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (ids[i] == (size_t)-1)
+            continue;
+        plan_lift(p, ids[i]);
+        plan_settle(p, ids[i], &s[i]);
+    }
+}
+
+void lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
+                     const struct lowcost_opts *opt, int rounds, struct lowcost_improve_stats *st)
 {
     struct lowcost_opts o = *opt;
     o.pressure = NULL; /* everything is placed now: no demand to come */
-    long moves = 0, r = 0;
-    while (r < rounds) {
-        r++;
-        long moved = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (ids[i] == (size_t)-1)
-                continue;
-            size_t k = ids[i];
-            plan_lift(p, k);
-            double old_sum, old = lowcost_score(p, &p->res[k], &o, &old_sum);
-            struct lowcost_result res;
-            struct plan_res cand;
-            int better = 0;
-            if (lowcost_choose(p, &q[i], &o, &res, &cand)) {
-                double sum, sc = lowcost_score(p, &cand, &o, &sum);
-                better = sc < old - 1e-12 || (sc <= old + 1e-12 && sum < old_sum * (1 - 1e-9) - 1e-12);
-                if (!better)
-                    plan_res_free(&cand);
-            }
-            plan_settle(p, k, better ? &cand : NULL);
-            moved += better;
-        }
-        moves += moved;
+    o.target = 0;
+    memset(st, 0, sizeof *st);
+    st->peak_before = plan_peak(p, NULL);
+    struct stamps sp = {0, xcalloc((size_t)p->nsteps, sizeof(int64_t)), xmalloc((n ? n : 1) * sizeof(int64_t))};
+    for (size_t i = 0; i < n; i++)
+        sp.seen[i] = -1;
+    /* descent: no job's own score ever rises */
+    while (st->rounds < rounds) {
+        st->rounds++;
+        long moved = improve_round(p, q, n, ids, opt, &o, &sp);
+        st->moves += moved;
         if (!moved)
             break;
     }
+    st->peak_descent = plan_peak(p, NULL);
+    /* flattening: push down everything above LOWCOST_FLAT_TARGET x the best
+     * peak so far; the best plan seen is the one kept */
+    double best = st->peak_descent;
+    struct plan_res *snap = NULL;
+    o.target = LOWCOST_FLAT_TARGET * best;
+    for (size_t i = 0; i < n; i++) /* a new score: every job is tried again */
+        sp.seen[i] = -1;
+    while (best > 0 && st->flat_rounds < rounds) {
+        if (!snap)
+            snap = snap_take(p, n, ids, NULL);
+        st->flat_rounds++;
+        long moved = improve_round(p, q, n, ids, opt, &o, &sp);
+        st->flat_moves += moved;
+        double pk = plan_peak(p, NULL);
+        if (pk < best - 1e-12) {
+            best = pk;
+            snap_take(p, n, ids, snap);
+            o.target = LOWCOST_FLAT_TARGET * best;
+            for (size_t i = 0; i < n; i++)
+                sp.seen[i] = -1;
+        }
+        if (!moved)
+            break;
+    }
+    if (snap) {
+        if (plan_peak(p, NULL) > best + 1e-12)
+            snap_restore(p, n, ids, snap);
+        for (size_t i = 0; i < n; i++)
+            plan_res_free(&snap[i]);
+        free(snap);
+    }
+    st->peak_after = plan_peak(p, NULL);
+    free(sp.chg);
+    free(sp.seen);
     /* no plan_recompute_load here: p may hold only the load of reservations
      * it does not list (lcmpack's in-place append starts from the index) */
-    if (nrounds)
-        *nrounds = r;
-    return moves;
 }
 
 int lowcost_place_earliest(plan *p, const struct lowcost_req *q, struct lowcost_result *res)
@@ -528,3 +709,4 @@ double lowcost_min_height(const plan *p, const struct lowcost_req *q)
         h = spread;
     return h * unit;
 }
+

@@ -73,6 +73,12 @@ struct lowcost_opts {
                                full parallelism (0: its whole window before the end point) */
     const double *pressure; /* [nsteps] or NULL: expected cost still to come at each
                                step, added to the cost the job sees (lookahead) */
+    double target;          /* 0 (callers): a trial's score is its peak.  > 0 (set by
+                               lowcost_improve's flattening): its overflow, the growth
+                               of the sum over its steps of max(0, cost - target)^2,
+                               and trials whose alignment penalty exceeds max_penalty
+                               are not taken */
+    double max_penalty;     /* with target > 0 only (see above) */
 };
 
 struct lowcost_result {
@@ -114,17 +120,37 @@ double lowcost_score(const plan *p, const struct plan_res *r, const struct lowco
  * problematic): align_weight * |mid - (a+d)/2| / ((d-a)/2). */
 double lowcost_penalty(const plan *p, const struct plan_res *r, const struct lowcost_opts *o);
 
+/* The flattening target of lowcost_improve, as a fraction of the best peak
+ * so far. */
+#define LOWCOST_FLAT_TARGET 0.97
+
+struct lowcost_improve_stats {
+    long rounds, moves;             /* descent */
+    long flat_rounds, flat_moves;   /* flattening */
+    double peak_before, peak_descent, peak_after;
+};
+
 /* lowcost_improve: offline polish of reservations already placed (lcmpack
- * --improve).  In rounds, each request q[i] in turn (ids[i] = its
- * reservation in p, or (size_t)-1 to skip) is lifted out of the plan and
- * placed again with LowCost against everything else; the new placement is
- * kept only when it lowers the job's score (lowcost_score: peak, then the
- * sum), so a job never loses its place and every round lowers or keeps each
- * job's cost.  Stops after `rounds` rounds or a round without moves; sets
- * *nrounds (may be NULL) and returns the number of moves.  Reservations stay
- * at their index (plan order is kept). */
-long lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
-                     const struct lowcost_opts *o, int rounds, long *nrounds);
+ * --improve); fills *st.  Each request q[i] (ids[i] = its reservation in p,
+ * or (size_t)-1 to skip) is in turn lifted out of the plan and placed again
+ * against everything else, twice: with LowCost as configured and rigid
+ * (max_stretch 1: every stage at its maximum parallelism, which packs
+ * tighter than LowCost's even stretch where the load is flat); the better
+ * placement replaces the old one only when it scores lower.  Two phases of
+ * at most `rounds` rounds each, a phase ending early after a round without
+ * moves:
+ *   - descent: the score is lowcost_score (the job's peak plus its
+ *     alignment penalty, then the sum), so no job's own score ever rises;
+ *   - flattening: the score is the job's overflow, the growth of the sum
+ *     over its slots of max(0, c - T)^2 with T = LOWCOST_FLAT_TARGET x the
+ *     best peak so far (then the sum), and a problematic job never takes a
+ *     larger alignment penalty.  A single job may end costlier; the plan
+ *     kept is the best seen, so the plan's peak never rises above the
+ *     descent's.
+ * A job never loses its place; reservations stay at their index (plan
+ * order is kept). */
+void lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
+                     const struct lowcost_opts *opt, int rounds, struct lowcost_improve_stats *st);
 
 /* lowcost_place_earliest: the no-planning reference: every stage at its
  * maximum parallelism, the first stage at the window's first step.  Same

@@ -2,7 +2,7 @@
 """plan_validate.py -- an independent validator of an lcmpack plan.
 
 usage: plan_validate.py PLAN --sky SKYLINE --slo SLO (--cap CORES,MEM | --cap-file FILE)
-                        [--report REPORT] [--container CORES,MEM]
+                        [--report REPORT] [--container CORES,MEM] [--peak X]
 
 Written from the file format in lib/plan.h and the model in lcmpack(1), not
 from lcmpack's code.  Checks:
@@ -22,6 +22,9 @@ from lcmpack's code.  Checks:
   request   period, a, d, cores, mem_mb are those of the SLO and the skyline
   report    (with --report) every requested job is placed, kept or rejected,
             and placed/kept jobs are in the plan, rejected ones are not
+  peak      (with --peak X, X as lcmpack prints it: 4 decimals) the highest
+            cost max(load_cores/cap_cores, load_mem/cap_mem) over the cycle
+            rounds to X
 Exits 0 when everything holds, 1 with one line per problem otherwise.
 """
 import argparse, csv, math, sys, zlib
@@ -31,6 +34,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument('plan'); ap.add_argument('--sky', required=True); ap.add_argument('--slo', required=True)
 ap.add_argument('--cap'); ap.add_argument('--cap-file'); ap.add_argument('--report')
 ap.add_argument('--container', default='1,1024')
+ap.add_argument('--peak', type=float)
 args = ap.parse_args()
 errs = []
 def err(m):
@@ -171,6 +175,15 @@ else:
 for s in range(nsteps):
     if load_c[s] > capc[s] * (1 + 1e-9) + 1e-9 or load_m[s] > capm[s] * (1 + 1e-9) + 1e-9:
         err('t %d: load %g cores %g MB above the capacity %g cores %g MB' % (s * step, load_c[s], load_m[s], capc[s], capm[s]))
+
+if args.peak is not None:
+    def cost(s):
+        a = load_c[s] / capc[s] if capc[s] > 0 else (math.inf if load_c[s] > 0 else 0)
+        b = load_m[s] / capm[s] if capm[s] > 0 else (math.inf if load_m[s] > 0 else 0)
+        return max(a, b)
+    pk = max(cost(s) for s in range(nsteps)) if nsteps else 0
+    if abs(pk - args.peak) > 0.00005 + 1e-12:
+        err('peak cost %.6f, not %s as claimed' % (pk, args.peak))
 
 if args.report:
     inplan = {R['key'][0] for R in res}
