@@ -290,6 +290,24 @@ tcheck "--improve within 1.25x of the MILP optimum" sh -c '
         -o /dev/null 2>&1 | sed -n "s/.*peak cost \([0-9.]*\) at.*/\1/p")
     awk -v o="$opt" -v p="$peak" "BEGIN { exit !(o > 0 && p >= o - 0.00005 && p <= 1.25 * o) }"' _ $PY "$TMP/m5"
 
+# The interval bound of the bench (tests/check/plan_ebound.py): at least the
+# area bound, at most the MILP optimum (it is a lower bound on every plan),
+# on the MILP's instance and one more.  On the rigid example above with B
+# halved (2 + 2 containers) it is the hand-worked 0.5, first found on
+# [0, 60) s (X's window is exactly its 8 stages long, so its stage 1 holds
+# 4 of 8 cores at step 0 in every plan), above the area bound
+# (32 + 4) / 10 / 8 = 0.45; and 0.5 is what the plan reaches.
+tracegen requests --seed 2 --count 20 --set step=300 --set rigid=1 --set gangs=0 --set offkilter=0 \
+    --set problematic=0 --set hourly=0.2 --truth "$TMP/m2.slo" >"$TMP/m2.sky"
+for m in m5 m2; do
+    tcheck "interval bound between area and MILP optimum ($m)" sh -c '
+        opt=$("$1" "$ROOT/tests/check/plan_milp.py" "$2.sky" "$2.slo" 1000 10000000 86400 300 60 | sed -n "s/^optimum \([0-9.]*\).*/\1/p")
+        "$1" "$ROOT/tests/check/plan_ebound.py" "$2.sky" "$2.slo" 1000 10000000 86400 300 |
+            awk -v o="$opt" "{ n++; b = \$2; a = \$NF; sub(/\\)/, \"\", a) } END { exit !(n == 1 && o > 0 && a > 0 && b >= a - 1e-9 && b <= o + 1e-9) }"' _ $PY "$TMP/$m"
+done
+t "interval bound: hand-worked" 0 '' 'bound 0.5 at [0, 60) s  (area bound 0.45)' '' bash -c '"$1" "$2/tests/check/plan_ebound.py" <(sed "s/^B,\(.*\),4\$/B,\1,2/" "$3/rigid.sky.csv") "$3/rigid.slo.csv" 8 100000 600 60 - 60' _ $PY "$ROOT" "$D"
+t "interval bound: the plan reaches it" 0 '' '0.5000' '' bash -c 'lcmpack --improve 2 --slo "$1/rigid.slo.csv" --lcm 10m --capacity cores=8,mem=100000 <(sed "s/^B,\(.*\),4\$/B,\1,2/" "$1/rigid.sky.csv") -o /dev/null 2>&1 | sed -n "s/.*peak cost \([0-9.]*\) at.*/\1/p"' _ "$D"
+
 # ---- input and usage errors -----------------------------------------------------
 t "capacity required"        64 '' '' 'the cluster capacity is required' lcmpack --slo "$D/one.slo.csv" "$D/one.sky.csv"
 t "bad capacity"             64 '' '' "invalid value for --capacity: 'cores=0,mem=5'" lcmpack --capacity cores=0,mem=5 --slo x
