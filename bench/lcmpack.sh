@@ -76,7 +76,7 @@ echo "bench lcmpack: 1000 jobs: LP relaxation bound $lp: $(ratio "$p" "$lp")x vs
 # all leave the night (tests/check/plan_ebound.py)
 eb=$($PY "$CHK/plan_ebound.py" "$T/sky1000.csv" "$T/slo1000.csv" 100000 400000000 86400 60 $(date -u -d $AT +%s))
 ebv=$(echo "$eb" | cut -d" " -f2)
-echo "bench lcmpack: 1000 jobs: interval bound $eb: online $(ratio "$p" "$ebv")x, --improve 10 $(ratio "$pi" "$ebv")x vs interval bound (no plan can be below it)"
+echo "bench lcmpack: 1000 jobs: interval $eb: online $(ratio "$p" "$ebv")x, --improve 10 $(ratio "$pi" "$ebv")x vs interval bound (no plan can be below it)"
 
 # small rigid instances: the MILP optimum (5-minute steps)
 worst=0 worstt=0 worstk=0 worsti=0
