@@ -220,15 +220,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 /* ---- requests ---------------------------------------------------------------- */
 
-struct slo_row {
-    char *job;
-    double period, a, d, cv;
-    int problematic;        /* -1 unknown (column absent/empty) */
-    int usable;             /* status actionable/overridden (or no status column) */
-    char *status;
-    long line;
-    int used;
-};
 
 struct job {
     char *job;
@@ -239,105 +230,9 @@ struct job {
     long nst;
 };
 
-static struct slo_row *slos;
-static size_t nslo, slocap;
+static struct slo_reqs slos; /* the SLO file */
 static struct job *jobs;
 static size_t njobs, jobcap;
-
-static int slo_cmp(const void *a, const void *b)
-{
-    return strcmp(((const struct slo_row *)a)->job, ((const struct slo_row *)b)->job);
-}
-
-static struct slo_row *slo_find(const char *job)
-{
-    struct slo_row key = {.job = (char *)job};
-    return bsearch(&key, slos, nslo, sizeof *slos, slo_cmp);
-}
-
-static int parse_bool(const char *s, int *v)
-{
-    if (!strcasecmp(s, "1") || !strcasecmp(s, "true") || !strcasecmp(s, "yes"))
-        *v = 1;
-    else if (!strcasecmp(s, "0") || !strcasecmp(s, "false") || !strcasecmp(s, "no"))
-        *v = 0;
-    else
-        return -1;
-    return 0;
-}
-
-static int read_slo(const char *path)
-{
-    int st;
-    csvr *r = csvr_open(path, 0, &st);
-    if (!r)
-        return st;
-    int cj = csvr_require(r, "job"), cp = csvr_require(r, "period"), ca = csvr_require(r, "a"),
-        cd = csvr_require(r, "d");
-    int cs = csvr_col(r, "status"), csrc = csvr_col(r, "source"), ccv = csvr_col(r, "cv"),
-        cpr = csvr_col(r, "problematic");
-    if (cj < 0 || cp < 0 || ca < 0 || cd < 0) {
-        st = csvr_status(r);
-        csvr_close(r);
-        return st ? st : SLK_EDATA;
-    }
-    int rc;
-    while ((rc = csvr_next(r)) > 0) {
-        const char *job = csvr_field(r, cj);
-        if (!job) {
-            csvr_fail(r, "column 'job': missing value");
-            break;
-        }
-        const char *status = cs >= 0 ? csvr_field(r, cs) : NULL;
-        const char *source = csrc >= 0 ? csvr_field(r, csrc) : NULL;
-        int usable = slo_is_request(cs >= 0, status, source);
-        struct slo_row s = {.line = csvr_line(r), .usable = usable, .problematic = -1, .cv = NAN};
-        if (usable) {
-            if (csvr_get_duration(r, cp, &s.period, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
-                csvr_get_duration(r, ca, &s.a, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
-                csvr_get_duration(r, cd, &s.d, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
-                break;
-            if (!(s.a < s.d)) {
-                csvr_fail(r, "job '%s': deadline d %g is not after the earliest start a %g", job, s.d, s.a);
-                break;
-            }
-            if (s.a >= s.period) {
-                csvr_fail(r, "job '%s': earliest start a %g is not inside the period %g", job, s.a, s.period);
-                break;
-            }
-            if (s.d - s.a > s.period) {
-                csvr_fail(r, "job '%s': window d - a = %g s is longer than the period %g s", job, s.d - s.a,
-                          s.period);
-                break;
-            }
-            if (ccv >= 0 && csvr_get_double(r, ccv, &s.cv, CSVR_NONNEG) < 0)
-                break;
-            const char *pv = cpr >= 0 ? csvr_field(r, cpr) : NULL;
-            if (pv && parse_bool(pv, &s.problematic) < 0) {
-                csvr_fail(r, "column 'problematic': invalid value '%s' (0/1, true/false, yes/no)", pv);
-                break;
-            }
-        }
-        s.job = xstrdup(job);
-        s.status = xstrdup(status ? status : "");
-        slos = xgrow(slos, &slocap, nslo + 1, sizeof *slos);
-        slos[nslo++] = s;
-    }
-    st = csvr_status(r);
-    if (st == SLK_OK) {
-        qsort(slos, nslo, sizeof *slos, slo_cmp);
-        for (size_t i = 1; i < nslo; i++)
-            if (strcmp(slos[i].job, slos[i - 1].job) == 0) {
-                long l1 = slos[i].line < slos[i - 1].line ? slos[i].line : slos[i - 1].line;
-                long l2 = slos[i].line < slos[i - 1].line ? slos[i - 1].line : slos[i].line;
-                slk_error_at(csvr_path(r), l2, "job '%s' has a second SLO row (first at line %ld)", slos[i].job, l1);
-                st = SLK_EDATA;
-                break;
-            }
-    }
-    csvr_close(r);
-    return st;
-}
 
 /* The skyline of one job, resampled to the plan step: each skyline row holds
  * its alloc during [offset, offset + step) (the skyline's own step column);
@@ -620,7 +515,7 @@ static void write_yarn(const plan *p, FILE *fp)
 
 /* ---- main -------------------------------------------------------------------- */
 
-static int is_problematic(const struct slo_row *s)
+static int is_problematic(const struct slo_req *s)
 {
     for (int i = 0; i < opt.nprob; i++)
         if (strcmp(opt.prob[i], s->job) == 0)
@@ -814,7 +709,7 @@ int main(int argc, char **argv)
         }
     }
     if (opt.slo) {
-        st = read_slo(opt.slo);
+        st = slo_read_requests(opt.slo, &slos);
         if (st == SLK_OK)
             st = read_skylines(opt.input, p ? (double)p->step : opt.step);
         if (st != SLK_OK) {
@@ -830,7 +725,7 @@ int main(int argc, char **argv)
     }
     long long lcm_periods = 0; /* the LCM of the periodic requests' periods, for the summary */
     for (size_t i = 0; i < njobs; i++) {
-        struct slo_row *s = slo_find(jobs[i].job);
+        struct slo_req *s = slo_find_request(&slos, jobs[i].job);
         if (!s || !s->usable || s->period != floor(s->period) || fmod(s->period, (double)p->step) != 0 ||
             fmod((double)p->lcm, s->period) != 0)
             continue;
@@ -904,7 +799,7 @@ int main(int argc, char **argv)
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < njobs; i++) {
             struct job *j = &jobs[i];
-            struct slo_row *s = slo_find(j->job);
+            struct slo_req *s = slo_find_request(&slos, j->job);
             if (!s) {
                 if (pass == 0) {
                     n_skipped++;
@@ -912,7 +807,7 @@ int main(int argc, char **argv)
                 }
                 continue;
             }
-            s->used = 1;
+            s->mark = 1; /* has a skyline */
             if (!s->usable) {
                 if (pass == 0) {
                     n_skipped++;
@@ -985,10 +880,10 @@ int main(int argc, char **argv)
                 }
             }
         }
-    for (size_t i = 0; i < nslo; i++)
-        if (!slos[i].used && slos[i].usable) {
+    for (size_t i = 0; i < slos.n; i++)
+        if (!slos.v[i].mark && slos.v[i].usable) {
             n_skipped++;
-            report(slos[i].job, "", -1, "skipped", 0, 0, p->step, NAN, NAN, "no skyline for the job");
+            report(slos.v[i].job, "", -1, "skipped", 0, 0, p->step, NAN, NAN, "no skyline for the job");
         }
     if (need_at && !slk_opt.quiet)
         fprintf(stderr, "%s: warning: some jobs have periods that do not divide the lcm %ld s: give --at TIME to "
@@ -1241,11 +1136,7 @@ int main(int argc, char **argv)
         free(jobs[i].st);
     }
     free(jobs);
-    for (size_t i = 0; i < nslo; i++) {
-        free(slos[i].job);
-        free(slos[i].status);
-    }
-    free(slos);
+    slo_reqs_free(&slos);
     plan_free(p);
     planidx_free(idx);
     if (st == SLK_OK && opt.strict && n_rejected)

@@ -13,10 +13,10 @@
 #include "cli.h"
 #include "csvio.h"
 #include "diag.h"
-#include "keyset.h"
 #include "outfile.h"
 #include "parse.h"
 #include "plan.h"
+#include "keyset.h"
 #include "slo.h"
 #include "replay.h"
 
@@ -180,7 +180,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 /* ---- inputs ---------------------------------------------------------------------- */
 
 static struct replay_set set;
-static keyset *job_names;
 
 static int job_cmp(const void *a, const void *b)
 {
@@ -196,56 +195,24 @@ static struct replay_job *job_find(const char *name)
 static size_t njobcap;
 static long n_unusable;
 
+/* read_slo: the usable requests of the SLO file become set.jobs (sorted by
+ * name, as the SLO reader leaves them); the others are counted. */
 static int read_slo(const char *path)
 {
-    int st;
-    csvr *r = csvr_open(path, 0, &st);
-    if (!r)
-        return st;
-    int cj = csvr_require(r, "job"), cp = csvr_require(r, "period"), ca = csvr_require(r, "a"),
-        cd = csvr_require(r, "d"), cs = csvr_col(r, "status"), csrc = csvr_col(r, "source");
-    if (cj < 0 || cp < 0 || ca < 0 || cd < 0) {
-        csvr_close(r);
-        return SLK_EDATA;
-    }
-    job_names = keyset_new();
-    while (csvr_next(r) > 0) {
-        const char *job = csvr_field(r, cj);
-        if (!job) {
-            csvr_fail(r, "column 'job': missing value");
-            break;
-        }
-        if (!keyset_add(job_names, job)) {
-            csvr_fail(r, "job '%s' has a second SLO row", job);
-            break;
-        }
-        const char *status = cs >= 0 ? csvr_field(r, cs) : NULL, *src = csrc >= 0 ? csvr_field(r, csrc) : NULL;
-        int usable = slo_is_request(cs >= 0, status, src);
-        if (!usable) {
+    struct slo_reqs reqs = {0};
+    int st = slo_read_requests(path, &reqs);
+    for (size_t i = 0; st == SLK_OK && i < reqs.n; i++) {
+        const struct slo_req *s = &reqs.v[i];
+        if (!s->usable) {
             n_unusable++;
             continue;
         }
-        struct replay_job j = {.provisioned = NAN};
-        if (csvr_get_duration(r, cp, &j.period, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
-            csvr_get_duration(r, ca, &j.a, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-            csvr_get_duration(r, cd, &j.d, CSVR_REQUIRED | CSVR_NONNEG) < 0)
-            break;
-        if (j.period > 366 * 86400.0) {
-            csvr_fail(r, "job '%s': period %g s is longer than a year", job, j.period);
-            break;
-        }
-        if (!(j.a < j.d) || j.d - j.a > j.period) {
-            csvr_fail(r, "job '%s': window [a %g, d %g] is not inside one period %g", job, j.a, j.d, j.period);
-            break;
-        }
-        j.name = xstrdup(job);
+        struct replay_job j = {.provisioned = NAN, .period = s->period, .a = s->a, .d = s->d};
+        j.name = xstrdup(s->job);
         set.jobs = xgrow(set.jobs, &njobcap, set.njobs + 1, sizeof *set.jobs);
         set.jobs[set.njobs++] = j;
     }
-    st = csvr_status(r);
-    csvr_close(r);
-    if (set.njobs)
-        qsort(set.jobs, set.njobs, sizeof *set.jobs, job_cmp);
+    slo_reqs_free(&reqs);
     return st;
 }
 
@@ -703,7 +670,6 @@ int main(int argc, char **argv)
 out:
     plan_free(p);
     replay_set_free(&set);
-    keyset_free(job_names);
     for (size_t i = 0; i < navail; i++)
         free(avails[i].run);
     free(avails);

@@ -6,6 +6,7 @@
  * It costs O(n log n) per job for n submits plus O(n) per candidate period
  * (about 20 candidates). */
 #include "slo.h"
+#include "csvio.h"
 #include "diag.h"
 #include "rng.h"
 #include "stats.h"
@@ -13,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const double default_natural[] = {
     60, 300, 600, 900, 1200, 1800,                 /* 1, 5, 10, 15, 20, 30 min */
@@ -823,4 +825,111 @@ int slo_is_request(int has_status, const char *status, const char *source)
 {
     return !has_status || (status && (!strcmp(status, "actionable") || !strcmp(status, "overridden"))) ||
            (source && !strcmp(source, "overridden"));
+}
+
+/* ---- reading an SLO file ------------------------------------------------- */
+
+static int req_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct slo_req *)a)->job, ((const struct slo_req *)b)->job);
+}
+
+struct slo_req *slo_find_request(const struct slo_reqs *r, const char *job)
+{
+    struct slo_req key = {.job = (char *)job};
+    return r->n ? bsearch(&key, r->v, r->n, sizeof *r->v, req_cmp) : NULL;
+}
+
+void slo_reqs_free(struct slo_reqs *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->v[i].job);
+        free(r->v[i].status);
+    }
+    free(r->v);
+    memset(r, 0, sizeof *r);
+}
+
+static int parse_bool(const char *s, int *v)
+{
+    if (!strcasecmp(s, "1") || !strcasecmp(s, "true") || !strcasecmp(s, "yes"))
+        *v = 1;
+    else if (!strcasecmp(s, "0") || !strcasecmp(s, "false") || !strcasecmp(s, "no"))
+        *v = 0;
+    else
+        return -1;
+    return 0;
+}
+
+/* check_request: the checks of a usable row (see slo_read_requests). */
+static int check_request(csvr *r, struct slo_req *s, int cp, int ca, int cd, int ccv, int cpr)
+{
+    if (csvr_get_duration(r, cp, &s->period, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
+        csvr_get_duration(r, ca, &s->a, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
+        csvr_get_duration(r, cd, &s->d, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
+        return -1;
+    const char *job = s->job;
+    if (s->period > 366 * 86400.0)
+        return csvr_fail(r, "job '%s': period %g s is longer than a year", job, s->period), -1;
+    if (!(s->a < s->d))
+        return csvr_fail(r, "job '%s': deadline d %g is not after the earliest start a %g", job, s->d, s->a), -1;
+    if (s->a >= s->period)
+        return csvr_fail(r, "job '%s': earliest start a %g is not inside the period %g", job, s->a, s->period), -1;
+    if (s->d - s->a > s->period)
+        return csvr_fail(r, "job '%s': window d - a = %g s is longer than the period %g s", job, s->d - s->a,
+                         s->period), -1;
+    if (ccv >= 0 && csvr_get_double(r, ccv, &s->cv, CSVR_NONNEG) < 0)
+        return -1;
+    const char *pv = cpr >= 0 ? csvr_field(r, cpr) : NULL;
+    if (pv && parse_bool(pv, &s->problematic) < 0)
+        return csvr_fail(r, "column 'problematic': invalid value '%s' (0/1, true/false, yes/no)", pv), -1;
+    return 0;
+}
+
+int slo_read_requests(const char *path, struct slo_reqs *out)
+{
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_require(r, "job"), cp = csvr_require(r, "period"), ca = csvr_require(r, "a"),
+        cd = csvr_require(r, "d");
+    int cs = csvr_col(r, "status"), csrc = csvr_col(r, "source"), ccv = csvr_col(r, "cv"),
+        cpr = csvr_col(r, "problematic");
+    if (cj < 0 || cp < 0 || ca < 0 || cd < 0) {
+        st = csvr_status(r);
+        csvr_close(r);
+        return st ? st : SLK_EDATA;
+    }
+    while (csvr_next(r) > 0) {
+        const char *job = csvr_field(r, cj);
+        if (!job) {
+            csvr_fail(r, "column 'job': missing value");
+            break;
+        }
+        const char *status = cs >= 0 ? csvr_field(r, cs) : NULL;
+        const char *source = csrc >= 0 ? csvr_field(r, csrc) : NULL;
+        struct slo_req s = {.job = (char *)job, .line = csvr_line(r), .problematic = -1, .cv = NAN};
+        s.usable = slo_is_request(cs >= 0, status, source);
+        if (s.usable && check_request(r, &s, cp, ca, cd, ccv, cpr) < 0)
+            break;
+        s.job = xstrdup(job);
+        s.status = xstrdup(status ? status : "");
+        out->v = xgrow(out->v, &out->cap, out->n + 1, sizeof *out->v);
+        out->v[out->n++] = s;
+    }
+    st = csvr_status(r);
+    if (st == SLK_OK && out->n) {
+        qsort(out->v, out->n, sizeof *out->v, req_cmp);
+        for (size_t i = 1; i < out->n; i++)
+            if (strcmp(out->v[i].job, out->v[i - 1].job) == 0) {
+                long l1 = out->v[i].line, l2 = out->v[i - 1].line;
+                slk_error_at(csvr_path(r), l1 > l2 ? l1 : l2, "job '%s' has a second SLO row (first at line %ld)",
+                             out->v[i].job, l1 < l2 ? l1 : l2);
+                st = SLK_EDATA;
+                break;
+            }
+    }
+    csvr_close(r);
+    return st;
 }

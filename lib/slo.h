@@ -56,6 +56,39 @@ struct slo_opts {
  * makes every row a request.  status and source may be NULL (empty field). */
 int slo_is_request(int has_status, const char *status, const char *source);
 
+/* ---- reading an SLO file (the requests of lcmpack and replay) ------------ */
+
+/* One row of an SLO CSV (sloinfer's output: job, period, a, d, and optional
+ * status, source, cv, problematic). */
+struct slo_req {
+    char *job, *status;     /* owned; status "" when absent */
+    long line;
+    int usable;             /* slo_is_request: a reservation request */
+    double period, a, d;    /* seconds; checked on usable rows only */
+    double cv;              /* NaN when absent */
+    int problematic;        /* -1 when absent, else 0/1 */
+    int mark;               /* 0; free for the caller */
+};
+
+struct slo_reqs {
+    struct slo_req *v;      /* sorted by job, one row per job */
+    size_t n, cap;
+};
+
+/* slo_read_requests: read the SLO CSV at path ("-" for stdin) into *out
+ * (zero it first; free with slo_reqs_free, also after an error).  Usable
+ * rows must hold 0 < period <= 366 days, 0 <= a < d, a inside the period
+ * and d - a no longer than it, cv >= 0, problematic 0/1 true/false yes/no;
+ * a job may have one row only.  Prints `PATH:LINE: what is wrong` on the
+ * first problem and returns its SLK_* status; SLK_OK otherwise. */
+int slo_read_requests(const char *path, struct slo_reqs *out);
+
+/* slo_find_request: the row of job in r, or NULL. */
+struct slo_req *slo_find_request(const struct slo_reqs *r, const char *job);
+
+/* slo_reqs_free: free what r holds and zero it. */
+void slo_reqs_free(struct slo_reqs *r);
+
 /* slo_opts_default: the documented defaults (see sloinfer(1)). */
 void slo_opts_default(struct slo_opts *o);
 
