@@ -409,21 +409,39 @@ int lowcost_place(plan *p, const struct lowcost_req *q, const struct lowcost_opt
     return 1;
 }
 
-double lowcost_score(const plan *p, const struct plan_res *r, const struct lowcost_opts *opt, double *sum)
+/* res_costs: over the steps of reservation r (not in p's load) were it added
+ * to p, with each step's cost the worst over r's instances: returns the sum
+ * of cost x containers, puts the highest cost in *peak and, with T > 0, the
+ * growth of the sum over slots of max(0, c(s) - T)^2 (each instance at its
+ * own slot) in *ov (either pointer may be NULL). */
+static double res_costs(const plan *p, const struct plan_res *r, double T, double *peak, double *ov)
 {
     long ni = plan_ninst(p, r);
-    double peak = 0, s = 0;
+    double pk = 0, o = 0, s = 0;
     for (long j = 0; j < r->len; j++) {
         double c = 0;
         for (long i = 0; i < ni; i++) {
-            double ci = plan_cost_add(p, plan_slot(p, r, i, j), r->containers[j], r->cores, r->mem_mb);
+            long sl = plan_slot(p, r, i, j);
+            double ci = plan_cost_add(p, sl, r->containers[j], r->cores, r->mem_mb);
+            if (T > 0)
+                o += over2(ci, T) - over2(plan_cost(p, sl), T);
             if (ci > c)
                 c = ci;
         }
-        if (c > peak)
-            peak = c;
+        if (c > pk)
+            pk = c;
         s += c * r->containers[j];
     }
+    if (peak)
+        *peak = pk;
+    if (ov)
+        *ov = o;
+    return s;
+}
+
+double lowcost_score(const plan *p, const struct plan_res *r, const struct lowcost_opts *opt, double *sum)
+{
+    double peak, s = res_costs(p, r, 0, &peak, NULL);
     if (sum)
         *sum = s;
     return peak + lowcost_penalty(p, r, opt);
@@ -435,35 +453,19 @@ double lowcost_penalty(const plan *p, const struct plan_res *r, const struct low
                          r->d, r->start, r->start + r->len);
 }
 
-/* flat_score: what a flattening round minimises, for reservation r (not in
- * p's load) were it added to p: the growth of the sum over slots of
- * max(0, c(s) - T)^2 (each instance at its own slot); the tie-breaker, the
- * sum of cost x containers over r's steps (as lowcost_score), in *sum. */
-static double flat_score(const plan *p, const struct plan_res *r, double T, double *sum)
+/* improve_score: what an improve round compares for reservation r (not in
+ * p's load): with o->target 0 the job's cost (lowcost_score), with a target
+ * its overflow above it (res_costs); the tie-breaker, the sum of cost x
+ * containers, in *sum. */
+static double improve_score(const plan *p, const struct plan_res *r, const struct lowcost_opts *o, double *sum)
 {
-    long ni = plan_ninst(p, r);
-    double ov = 0, s = 0;
-    for (long j = 0; j < r->len; j++) {
-        double cmax = 0;
-        for (long i = 0; i < ni; i++) {
-            long sl = plan_slot(p, r, i, j);
-            double ci = plan_cost_add(p, sl, r->containers[j], r->cores, r->mem_mb);
-            ov += over2(ci, T) - over2(plan_cost(p, sl), T);
-            if (ci > cmax)
-                cmax = ci;
-        }
-        s += cmax * r->containers[j];
-    }
-    *sum = s;
+    if (!(o->target > 0))
+        return lowcost_score(p, r, o, sum);
+    double ov;
+    *sum = res_costs(p, r, o->target, NULL, &ov);
     return ov;
 }
 
-/* improve_round: one round of lowcost_improve: every request in turn lifted
- * and placed again twice -- with LowCost's own stretch (o->max_stretch) and
- * rigid (every stage at its maximum parallelism: max_stretch 1) -- and the
- * better of the two kept when it lowers the job's score: with o->target 0
- * its peak (lowcost_score), with a target its overflow (flat_score); then
- * the sum.  Returns the moves. */
 /* Change stamps, so a round skips a job nothing has changed around: the
  * result of placing it again depends only on the load over its window, so
  * skipping never changes the outcome.  chg[s] = the clock when the load at
@@ -472,6 +474,13 @@ static double flat_score(const plan *p, const struct plan_res *r, double T, doub
 struct stamps {
     int64_t clock, *chg, *seen;
 };
+
+/* stamps_forget: every job is to be tried again (a new score). */
+static void stamps_forget(struct stamps *sp, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        sp->seen[i] = -1;
+}
 
 static int window_changed(const plan *p, const struct lowcost_req *q, const struct stamps *sp, int64_t since)
 {
@@ -494,6 +503,11 @@ static void mark_changed(const plan *p, const struct plan_res *r, struct stamps 
             sp->chg[plan_slot(p, r, i, j)] = sp->clock;
 }
 
+/* improve_round: one round of lowcost_improve: every request whose window
+ * changed since it was last tried is lifted and placed again twice -- with
+ * LowCost's own stretch (o->max_stretch) and rigid (every stage at its
+ * maximum parallelism: max_stretch 1) -- and the better of the two kept
+ * when it lowers the job's improve_score, then the sum.  Returns the moves. */
 static long improve_round(plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
                           const struct lowcost_opts *user, struct lowcost_opts *o, struct stamps *sp)
 {
@@ -509,12 +523,9 @@ static long improve_round(plan *p, const struct lowcost_req *q, size_t n, const 
             continue;
         sp->seen[i] = ++sp->clock;
         plan_lift(p, k);
-        double best_sum, best;
-        if (o->target > 0) {
-            best = flat_score(p, &p->res[k], o->target, &best_sum);
+        if (o->target > 0)
             o->max_penalty = lowcost_penalty(p, &p->res[k], user);
-        } else
-            best = lowcost_score(p, &p->res[k], o, &best_sum);
+        double best_sum, best = improve_score(p, &p->res[k], o, &best_sum);
         struct plan_res cand;
         int better = 0;
         for (int si = 0; si < nshapes; si++) {
@@ -523,7 +534,7 @@ static long improve_round(plan *p, const struct lowcost_req *q, size_t n, const 
             o->max_stretch = stretch[si];
             if (!lowcost_choose(p, &q[i], o, &res, &c))
                 continue;
-            double sum, sc = o->target > 0 ? flat_score(p, &c, o->target, &sum) : lowcost_score(p, &c, o, &sum);
+            double sum, sc = improve_score(p, &c, o, &sum);
             if (sc < best - eps || (sc <= best + eps && sum < best_sum * (1 - 1e-9) - 1e-12)) {
                 if (better)
                     plan_res_free(&cand);
@@ -589,8 +600,7 @@ void lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_
     memset(st, 0, sizeof *st);
     st->peak_before = plan_peak(p, NULL);
     struct stamps sp = {0, xcalloc((size_t)p->nsteps, sizeof(int64_t)), xmalloc((n ? n : 1) * sizeof(int64_t))};
-    for (size_t i = 0; i < n; i++)
-        sp.seen[i] = -1;
+    stamps_forget(&sp, n);
     /* descent: no job's own score ever rises */
     while (st->rounds < rounds) {
         st->rounds++;
@@ -605,8 +615,7 @@ void lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_
     double best = st->peak_descent;
     struct plan_res *snap = NULL;
     o.target = LOWCOST_FLAT_TARGET * best;
-    for (size_t i = 0; i < n; i++) /* a new score: every job is tried again */
-        sp.seen[i] = -1;
+    stamps_forget(&sp, n);
     while (best > 0 && st->flat_rounds < rounds) {
         if (!snap)
             snap = snap_take(p, n, ids, NULL);
@@ -618,8 +627,7 @@ void lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_
             best = pk;
             snap_take(p, n, ids, snap);
             o.target = LOWCOST_FLAT_TARGET * best;
-            for (size_t i = 0; i < n; i++)
-                sp.seen[i] = -1;
+            stamps_forget(&sp, n);
         }
         if (!moved)
             break;
@@ -631,7 +639,6 @@ void lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_
             plan_res_free(&snap[i]);
         free(snap);
     }
-    st->peak_after = plan_peak(p, NULL);
     free(sp.chg);
     free(sp.seen);
     /* no plan_recompute_load here: p may hold only the load of reservations

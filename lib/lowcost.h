@@ -127,7 +127,7 @@ double lowcost_penalty(const plan *p, const struct plan_res *r, const struct low
 struct lowcost_improve_stats {
     long rounds, moves;             /* descent */
     long flat_rounds, flat_moves;   /* flattening */
-    double peak_before, peak_descent, peak_after;
+    double peak_before, peak_descent;
 };
 
 /* lowcost_improve: offline polish of reservations already placed (lcmpack

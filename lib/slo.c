@@ -870,19 +870,19 @@ static int check_request(csvr *r, struct slo_req *s, int cp, int ca, int cd, int
         return -1;
     const char *job = s->job;
     if (s->period > 366 * 86400.0)
-        return csvr_fail(r, "job '%s': period %g s is longer than a year", job, s->period), -1;
+        return csvr_fail(r, "job '%s': period %g s is longer than a year", job, s->period);
     if (!(s->a < s->d))
-        return csvr_fail(r, "job '%s': deadline d %g is not after the earliest start a %g", job, s->d, s->a), -1;
+        return csvr_fail(r, "job '%s': deadline d %g is not after the earliest start a %g", job, s->d, s->a);
     if (s->a >= s->period)
-        return csvr_fail(r, "job '%s': earliest start a %g is not inside the period %g", job, s->a, s->period), -1;
+        return csvr_fail(r, "job '%s': earliest start a %g is not inside the period %g", job, s->a, s->period);
     if (s->d - s->a > s->period)
         return csvr_fail(r, "job '%s': window d - a = %g s is longer than the period %g s", job, s->d - s->a,
-                         s->period), -1;
+                         s->period);
     if (ccv >= 0 && csvr_get_double(r, ccv, &s->cv, CSVR_NONNEG) < 0)
         return -1;
     const char *pv = cpr >= 0 ? csvr_field(r, cpr) : NULL;
     if (pv && parse_bool(pv, &s->problematic) < 0)
-        return csvr_fail(r, "column 'problematic': invalid value '%s' (0/1, true/false, yes/no)", pv), -1;
+        return csvr_fail(r, "column 'problematic': invalid value '%s' (0/1, true/false, yes/no)", pv);
     return 0;
 }
 
