@@ -7,7 +7,9 @@
 #   make install PREFIX=/usr/local DESTDIR=
 #
 # Tools, lib modules, unit tests, CLI tests and benches are discovered by
-# file name: cmd/<tool>.c, lib/*.c, tests/unit/*.c, tests/cli/*.sh, bench/*.sh.
+# file name: cmd/<tool>.c, lib/<system>/*.c, tests/unit/*.c, tests/cli/*.sh, bench/*.sh.
+# Header dependencies come from the compiler (-MMD), so editing a header
+# rebuilds exactly what includes it.
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -18,6 +20,7 @@ WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
             -Wmissing-prototypes -Wpointer-arith -Wundef -Wvla \
             -Wno-unused-parameter -Werror
 CPPFLAGS += -Ilib -D_GNU_SOURCE
+DEPFLAGS := -MMD -MP
 STD      := -std=c11
 LDLIBS   := -lglpk -lfftw3 -lcsv -lm
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
@@ -30,7 +33,8 @@ DEPS_FUZZ  := clang libclang-rt-14-dev afl++
 DEPS_ALL   := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_BENCH) $(DEPS_FUZZ)
 
 TOOLS    := $(sort $(basename $(notdir $(wildcard cmd/*.c))))
-LIBSRC   := $(sort $(wildcard lib/*.c))
+LIBSRC   := $(sort $(wildcard lib/*/*.c))
+LIBHDR   := $(sort $(wildcard lib/*/*.h))
 UNITSRC  := $(sort $(wildcard tests/unit/*.c))
 
 B        := build
@@ -72,27 +76,32 @@ deps:
 LIBOBJ   := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIBSRC))
 LIBOBJ_A := $(patsubst lib/%.c,$(BA)/lib/%.o,$(LIBSRC))
 
-$(B)/lib/%.o: lib/%.c lib/*.h | $(B)/lib
-	$(CC) $(STD) $(CPPFLAGS) -DSLOKIT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) -c -o $@ $<
+$(B)/lib/%.o: lib/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(CPPFLAGS) $(DEPFLAGS) -DSLOKIT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) -c -o $@ $<
 $(B)/libslokit.a: $(LIBOBJ)
 	ar rcs $@ $^
-$(B)/bin/%: cmd/%.c $(B)/libslokit.a lib/*.h | $(B)/bin
-	$(CC) $(STD) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(B)/libslokit.a $(LDLIBS)
-$(B)/tests/%: tests/unit/%.c $(B)/libslokit.a lib/*.h tests/unit/*.h | $(B)/tests
-	$(CC) $(STD) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(B)/libslokit.a $(LDLIBS)
+$(B)/bin/%: cmd/%.c $(B)/libslokit.a | $(B)/bin
+	$(CC) $(STD) $(CPPFLAGS) $(DEPFLAGS) -MF $(B)/deps/$(notdir $@).d $(CFLAGS) $(WARN) -o $@ $< $(B)/libslokit.a $(LDLIBS)
+$(B)/tests/%: tests/unit/%.c $(B)/libslokit.a | $(B)/tests
+	$(CC) $(STD) $(CPPFLAGS) $(DEPFLAGS) -MF $(B)/deps/$(notdir $@).d $(CFLAGS) $(WARN) -o $@ $< $(B)/libslokit.a $(LDLIBS)
 
 # ---- sanitizer build (AddressSanitizer + UBSan) -----------------------------
-$(BA)/lib/%.o: lib/%.c lib/*.h | $(BA)/lib
-	$(CC) $(STD) $(CPPFLAGS) -DSLOKIT_VERSION='"$(VERSION)"' $(ASANFLAGS) $(WARN) -c -o $@ $<
+$(BA)/lib/%.o: lib/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(CPPFLAGS) $(DEPFLAGS) -DSLOKIT_VERSION='"$(VERSION)"' $(ASANFLAGS) $(WARN) -c -o $@ $<
 $(BA)/libslokit.a: $(LIBOBJ_A)
 	ar rcs $@ $^
-$(BA)/bin/%: cmd/%.c $(BA)/libslokit.a lib/*.h | $(BA)/bin
-	$(CC) $(STD) $(CPPFLAGS) $(ASANFLAGS) $(WARN) -o $@ $< $(BA)/libslokit.a $(LDLIBS)
-$(BA)/tests/%: tests/unit/%.c $(BA)/libslokit.a lib/*.h tests/unit/*.h | $(BA)/tests
-	$(CC) $(STD) $(CPPFLAGS) $(ASANFLAGS) $(WARN) -o $@ $< $(BA)/libslokit.a $(LDLIBS)
+$(BA)/bin/%: cmd/%.c $(BA)/libslokit.a | $(BA)/bin
+	$(CC) $(STD) $(CPPFLAGS) $(DEPFLAGS) -MF $(BA)/deps/$(notdir $@).d $(ASANFLAGS) $(WARN) -o $@ $< $(BA)/libslokit.a $(LDLIBS)
+$(BA)/tests/%: tests/unit/%.c $(BA)/libslokit.a | $(BA)/tests
+	$(CC) $(STD) $(CPPFLAGS) $(DEPFLAGS) -MF $(BA)/deps/$(notdir $@).d $(ASANFLAGS) $(WARN) -o $@ $< $(BA)/libslokit.a $(LDLIBS)
 
-$(B)/lib $(B)/bin $(B)/tests $(BA)/lib $(BA)/bin $(BA)/tests:
-	mkdir -p $@
+$(B)/bin $(B)/tests $(BA)/bin $(BA)/tests:
+	mkdir -p $@ $(dir $@)deps
+
+# The compiler's own header dependencies (written by -MMD beside each object).
+-include $(shell find $(B) $(BA) -name '*.d' 2>/dev/null)
 
 # ---- tests, benches ---------------------------------------------------------
 # check: the whole suite, once on the -O2 build and once under ASan+UBSan.

@@ -34,8 +34,8 @@ FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address
 FUZZ_LIBOBJ  := $(patsubst lib/%.c,$(FZ)/lib/%.o,$(LIBSRC))
 
 .PHONY: fuzz fuzz-build fuzz-lf fuzz-afl
-$(FZ)/lib/%.o: lib/%.c lib/*.h
-	@mkdir -p $(FZ)/lib
+$(FZ)/lib/%.o: lib/%.c $(LIBHDR)
+	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(STD) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
 $(FZ)/libslokit.a: $(FUZZ_LIBOBJ)
 	ar rcs $@ $^
@@ -50,12 +50,12 @@ AFL_CFLAGS   := -O1 -g -fno-omit-frame-pointer
 AFL_LIBOBJ   := $(patsubst lib/%.c,$(AFL)/lib/%.o,$(LIBSRC))
 AFL_TOOLS    := $(sort $(foreach t,$(FUZZ_AFL),$(shell sed -n 's/^$(t)|\([a-z]*\).*/\1/p' tests/fuzz/afl.targets)))
 
-$(AFL)/lib/%.o: lib/%.c lib/*.h
-	@mkdir -p $(AFL)/lib
+$(AFL)/lib/%.o: lib/%.c $(LIBHDR)
+	@mkdir -p $(dir $@)
 	$(AFL_ENV) $(AFL_CC) $(STD) $(CPPFLAGS) -DSLOKIT_VERSION='"$(VERSION)"' $(AFL_CFLAGS) -c -o $@ $<
 $(AFL)/libslokit.a: $(AFL_LIBOBJ)
 	ar rcs $@ $^
-$(AFL)/bin/%: cmd/%.c $(AFL)/libslokit.a lib/*.h
+$(AFL)/bin/%: cmd/%.c $(AFL)/libslokit.a $(LIBHDR)
 	@mkdir -p $(AFL)/bin
 	$(AFL_ENV) $(AFL_CC) $(STD) $(CPPFLAGS) $(AFL_CFLAGS) -o $@ $< $(AFL)/libslokit.a $(LDLIBS)
 

@@ -2,7 +2,7 @@
 # bench/lcmpack.sh — LowCost packing quality and speed (issue 4).
 #
 # Workloads come from `tracegen requests` (skylines + SLOs, enterprise-like:
-# see lib/gen_requests.c).  Quality is the peak cost of the plan against
+# see lib/gen/gen_requests.c).  Quality is the peak cost of the plan against
 #   - the lower bound max(largest fixed demand, total area / LCM) that
 #     lcmpack prints (goal: within 1.10x on 1,000 and 10,000 jobs),
 #   - the LP relaxation bound (tests/check/plan_lpbound.py, glpsol), tighter

@@ -9,19 +9,19 @@
  *   --simulate: tenant series (tenant,t,util) + tenantclass's per-tenant
  *   output + class table -> policy,jobs,finished,tasks,killed,mean_exec_s,...
  *
- * The selection rules live in lib/classpick; this file reads the tables,
+ * The selection rules live in lib/harvest/classpick; this file reads the tables,
  * computes DAG demands, books containers across jobs, and holds the
  * simulator.  The model and every default are in classpick(1).
  */
-#include "classpick.h"
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "keyset.h"
-#include "outfile.h"
-#include "parse.h"
-#include "rng.h"
-#include "stats.h"
+#include "harvest/classpick.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/keyset.h"
+#include "base/outfile.h"
+#include "base/parse.h"
+#include "base/rng.h"
+#include "base/stats.h"
 
 #include <argp.h>
 #include <math.h>

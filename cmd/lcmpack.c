@@ -7,22 +7,22 @@
  * [,cores,mem_mb][,gang]) with sloinfer's SLOs (--slo: job,period,a,d
  * [,status][,source][,cv][,problematic]), turns each job into a request
  * (periodic when its period divides the LCM, else one request per instance
- * in the --at cycle), places the requests with lib/lowcost into the plan
- * (lib/plan, loaded from --plan when given, whose reservations stay put) and
+ * in the --at cycle), places the requests with lib/morpheus/lowcost into the plan
+ * (lib/morpheus/plan, loaded from --plan when given, whose reservations stay put) and
  * writes the plan, or YARN reservation bodies with --format yarn.  The model
  * and the options are in lcmpack(1).
  */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "keyset.h"
-#include "lowcost.h"
-#include "outfile.h"
-#include "parse.h"
-#include "plan.h"
-#include "planidx.h"
-#include "slo.h"
-#include "stats.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/keyset.h"
+#include "morpheus/lowcost.h"
+#include "base/outfile.h"
+#include "base/parse.h"
+#include "morpheus/plan.h"
+#include "morpheus/planidx.h"
+#include "morpheus/slo.h"
+#include "base/stats.h"
 
 #include <argp.h>
 #include <math.h>
@@ -672,7 +672,7 @@ int main(int argc, char **argv)
         options, parse_opt, "[SKYLINE]",
         "Pack periodic reservations over the LCM of their periods with LowCost (Morpheus §6).\n"
         "Reads skyfit skylines (SKYLINE or stdin: job,step,offset,alloc[,cores,mem_mb][,gang]) and joins them "
-        "with sloinfer SLOs (--slo); writes the plan (lib/plan format slokit-plan/1).  Only SLO rows with status "
+        "with sloinfer SLOs (--slo); writes the plan (lib/morpheus/plan format slokit-plan/1).  Only SLO rows with status "
         "'actionable' or 'overridden' are requests; the others are skipped and reported.  Exit status: 0 done "
         "(even with rejected requests, unless --strict), 1 --strict and a request rejected, 64 usage, 65 bad "
         "input or plan, 66 missing file, 73/74 output errors."

@@ -7,16 +7,16 @@
  *
  * Input: task,t,mem_mb[,alloc_mb] grouped by task (or --alloc FILE with
  * task,alloc_mb).  Profiles stream task by task; --simulate and --fillers
- * read one node's tasks.  The data plane is lib/memprof (profiles, filler
- * arithmetic, the peak model) and lib/memgate (the gate simulator). */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "keyset.h"
-#include "memgate.h"
-#include "memprof.h"
-#include "outfile.h"
-#include "parse.h"
+ * read one node's tasks.  The data plane is lib/memory/memprof (profiles, filler
+ * arithmetic, the peak model) and lib/memory/memgate (the gate simulator). */
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/keyset.h"
+#include "memory/memgate.h"
+#include "memory/memprof.h"
+#include "base/outfile.h"
+#include "base/parse.h"
 
 #include <argp.h>
 #include <math.h>
@@ -360,7 +360,7 @@ static int read_tasks(struct reader *rd, int need_alloc)
         }
         double t, mem, alloc = NAN;
         /* the lib getters parse plain decimals by the exact fast path
-         * (lib/parse); times beyond +-1e11 s and sizes beyond 1e15 MB are
+         * (lib/base/parse); times beyond +-1e11 s and sizes beyond 1e15 MB are
          * data errors at the line */
         if (csvr_get_time(r, ctime, &t, CSVR_REQUIRED) < 0 ||
             csvr_get_double(r, cm, &mem, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)

@@ -6,19 +6,19 @@
  *
  * Reads usage rows job,run,t,containers[,cores,mem_mb] (tracegen usage,
  * grouped by run), keeps the runs of jobs with a usable SLO, and replays them
- * with lib/replay under each regime asked for (plan+dra runs the DRA of
- * lib/dra in-process, the code reprov runs).  Writes one row per run and
+ * with lib/morpheus/replay under each regime asked for (plan+dra runs the DRA of
+ * lib/morpheus/dra in-process, the code reprov runs).  Writes one row per run and
  * regime; totals go to stderr and --summary.  The model is in replay(1).
  */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "outfile.h"
-#include "parse.h"
-#include "plan.h"
-#include "keyset.h"
-#include "slo.h"
-#include "replay.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/outfile.h"
+#include "base/parse.h"
+#include "morpheus/plan.h"
+#include "base/keyset.h"
+#include "morpheus/slo.h"
+#include "morpheus/replay.h"
 
 #include <argp.h>
 #include <math.h>

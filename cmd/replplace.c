@@ -8,11 +8,11 @@
  *
  * The model lives in lib/replica.{c,h}; this file reads and checks the
  * inputs, drives the library and words the results. */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "outfile.h"
-#include "replica.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/outfile.h"
+#include "harvest/replica.h"
 
 #include <argp.h>
 #include <math.h>

@@ -5,18 +5,18 @@
  *   reprov --policy jockey [--table FILE | --amdahl S,P] --deadline DUR [OPTION...] [SAMPLES]
  *   reprov --build-table [OPTION...] [HISTORY]
  *
- * dra: Morpheus §7 (lib/dra); jockey: the Jockey control loop (lib/jockey).
+ * dra: Morpheus §7 (lib/morpheus/dra); jockey: the Jockey control loop (lib/jockey/jockey).
  * Output rows t,job,policy,old_alloc,new_alloc,until,reason, flushed one by
  * one (`tail -f samples.csv | reprov ...` sees each decision at once).
  */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "dra.h"
-#include "jockey.h"
-#include "outfile.h"
-#include "parse.h"
-#include "plan.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "morpheus/dra.h"
+#include "jockey/jockey.h"
+#include "base/outfile.h"
+#include "base/parse.h"
+#include "morpheus/plan.h"
 
 #include <argp.h>
 #include <math.h>

@@ -5,16 +5,16 @@
  * Reads usage rows job,run,t,containers[,cores,mem_mb] grouped by job (or the
  * Hadoop ResourceEstimator native skyline log with --format native), aligns
  * each job's runs at their start, quantizes them to --step, fits the
- * allocation with lib/skyline and writes job,step,offset,alloc[,cores,mem_mb].
+ * allocation with lib/morpheus/skyline and writes job,step,offset,alloc[,cores,mem_mb].
  * One job is in memory at a time.  The model and the options are in skyfit(1).
  */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "keyset.h"
-#include "outfile.h"
-#include "parse.h"
-#include "skyline.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/keyset.h"
+#include "base/outfile.h"
+#include "base/parse.h"
+#include "morpheus/skyline.h"
 
 #include <argp.h>
 #include <errno.h>

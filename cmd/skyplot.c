@@ -7,13 +7,13 @@
  *   skyplot memory [SERIES]                            a peakgate node's memory over time
  *   skyplot lines [CSV] --x COL --y COL[,COL] [--by COL] [--panels]   anything else
  *
- * Charts are built here from CSV; lib/plot draws them (and keeps user text
+ * Charts are built here from CSV; lib/plot/plot draws them (and keeps user text
  * out of the gnuplot script). */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "outfile.h"
-#include "plot.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/outfile.h"
+#include "plot/plot.h"
 
 #include <argp.h>
 #include <math.h>

@@ -2,15 +2,15 @@
  * (Morpheus §4).  Reads one row per run, grouped by job, or raw provenance
  * events plus the run table (--events), and writes one row per job:
  *   job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source
- * The inference itself is lib/slo.c; this file reads, validates and writes.
+ * The inference itself is lib/morpheus/slo.c; this file reads, validates and writes.
  * See sloinfer(1). */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "keyset.h"
-#include "outfile.h"
-#include "parse.h"
-#include "slo.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/keyset.h"
+#include "base/outfile.h"
+#include "base/parse.h"
+#include "morpheus/slo.h"
 
 #include <argp.h>
 #include <math.h>

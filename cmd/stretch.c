@@ -7,16 +7,16 @@
  *   stretch [OPTION...] CAPACITIES [JOBS]
  *
  * CAPACITIES: vc,capacity.  JOBS: job,vc,submit,size_server_hours[,max_parallelism].
- * The simulator is lib/vcsim; this file reads, validates and reports. */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "keyset.h"
-#include "outfile.h"
-#include "parse.h"
-#include "rng.h"
-#include "stats.h"
-#include "vcsim.h"
+ * The simulator is lib/vc/vcsim; this file reads, validates and reports. */
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/keyset.h"
+#include "base/outfile.h"
+#include "base/parse.h"
+#include "base/rng.h"
+#include "base/stats.h"
+#include "vc/vcsim.h"
 
 #include <argp.h>
 #include <math.h>

@@ -15,16 +15,16 @@
  * clustered in tenant-name order and the seed depends only on --seed and the
  * pattern.  The model, the rules and every default are in tenantclass(1).
  */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "fft.h"
-#include "keyset.h"
-#include "kmeans.h"
-#include "outfile.h"
-#include "parse.h"
-#include "rng.h"
-#include "stats.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "harvest/fft.h"
+#include "base/keyset.h"
+#include "harvest/kmeans.h"
+#include "base/outfile.h"
+#include "base/parse.h"
+#include "base/rng.h"
+#include "base/stats.h"
 
 #include <argp.h>
 #include <errno.h>
@@ -942,7 +942,7 @@ static int scan_series(struct worker *w)
             sr_error(sr, "column '%s': missing value", L->cname_t);
             break;
         }
-        if (parse_time(ft, &t) < 0) { /* lib/parse: exact fast path for plain decimals */
+        if (parse_time(ft, &t) < 0) { /* lib/base/parse: exact fast path for plain decimals */
             sr_error(sr, "column '%s': invalid time '%s' (want epoch seconds or ISO 8601 UTC)", L->cname_t,
                      shown(ft, b, sizeof b));
             break;

@@ -3,11 +3,11 @@
  *   tracegen KIND [--seed N] [--count N] [--days D] [--start T] [--set k=v]... [--truth FILE] [-o FILE]
  *
  * The kinds and their schemas are in lib/gen_<kind>.c and tracegen(1). */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "gen.h"
-#include "outfile.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "gen/gen.h"
+#include "base/outfile.h"
 
 #include <argp.h>
 #include <stdio.h>

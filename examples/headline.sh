@@ -107,7 +107,7 @@ awk -F, 'FNR == 1 { next }
 # An independent check of replay's footprint: the plan's load on absolute time
 # over the replayed span, recomputed from the plan file (periodic rows every
 # day, one-off rows only at cycle * lcm + t), against the load folded over the
-# one-day cycle (lib/plan.h's conservative placement profile, which would
+# one-day cycle (lib/morpheus/plan.h's conservative placement profile, which would
 # count all nine days' one-offs on every day).
 awk -F, 'FNR == 1 { next }
     FILENAME ~ /plan.csv$/ { if ($3 == "end") next

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """plan_segment.py -- cut a plan into segments, written from the file format
-in lib/plan.h (not from lcmpack's code), to test that readers take trailers
+in lib/morpheus/plan.h (not from lcmpack's code), to test that readers take trailers
 in the middle of a plan.
 
 usage: plan_segment.py IN OUT K...

@@ -4,7 +4,7 @@
 usage: plan_validate.py PLAN --sky SKYLINE --slo SLO (--cap CORES,MEM | --cap-file FILE)
                         [--report REPORT] [--container CORES,MEM] [--peak X]
 
-Written from the file format in lib/plan.h and the model in lcmpack(1), not
+Written from the file format in lib/morpheus/plan.h and the model in lcmpack(1), not
 from lcmpack's code.  Checks:
   format    header, the version on every row, each row's CRC-32, the
             trailers (one after each segment, the last row of the file;

@@ -5,7 +5,7 @@ per-run results with the tool's output.
 
     replay_check.py USAGE SLO PROV PLAN CAP_CORES CAP_MEM IDLE REPLAY_OUT [ALIGN]
 
-Written from the man page, not from lib/replay.c: the plan is read row by row
+Written from the man page, not from lib/morpheus/replay.c: the plan is read row by row
 (allocations summed per job and offset, no reservation geometry), idle
 capacity is shared by bisection on the fair-share level (the tool sorts), and
 the whole grid is simulated step by step.  Exits 1 listing the runs whose

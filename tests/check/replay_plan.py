@@ -4,7 +4,7 @@
 Reads CSV rows job,kind,instance,cycle,t,step,lcm,stage,gang,containers,cores,
 mem_mb,period,a,d,problematic on stdin and writes them as a plan (the literal
 plan column, a CRC-32 per row, the trailer), computed independently of
-lib/plan with zlib.crc32, so tests can feed reprov and replay exact plans.
+lib/morpheus/plan with zlib.crc32, so tests can feed reprov and replay exact plans.
 """
 import csv
 import sys

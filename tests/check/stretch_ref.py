@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """stretch_ref.py -- an independent reference simulator for stretch(1).
 
-Written from the model in stretch(1), not from lib/vcsim.c: at every event
+Written from the model in stretch(1), not from lib/vc/vcsim.c: at every event
 it recomputes every allocation and every job rate from scratch (no lazy
 updates, no per-VC completion heap) and steps all jobs forward together.
 

@@ -1,12 +1,12 @@
 # lcmpack_append: adding jobs to a plan file in place (plan segments, the
-# PLAN.idx index, torn tails; lib/plan.h SEGMENTS, lib/planidx.h).
+# PLAN.idx index, torn tails; lib/morpheus/plan.h SEGMENTS, lib/morpheus/planidx.h).
 # Every run on F (-o the --plan file itself, with its index) is repeated on S
 # with --no-index (the plan read, validated and rewritten whole, as before the
 # index existed): plans, reports, load profiles and summaries must be the same
 # bytes.  The summary says which path ran: "(appended in place)" or "(from the
 # index: plan file unchanged)" only when the index was used.  Plans are also
 # checked by the independent validator tests/check/plan_validate.py, which
-# knows segments from lib/plan.h, and tests/check/plan_segment.py cuts plans
+# knows segments from lib/morpheus/plan.h, and tests/check/plan_segment.py cuts plans
 # into segments independently of lcmpack.
 D="$ROOT/tests/data/lcmpack"
 PY=/usr/bin/python3

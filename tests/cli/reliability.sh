@@ -1,4 +1,4 @@
-# Reliability properties shared by every tool through lib/outfile and lib/diag:
+# Reliability properties shared by every tool through lib/base/outfile and lib/base/diag:
 # kill -9 at random points while writing -o FILE never leaves FILE truncated
 # or mixed; a closed downstream pipe ends a tool quietly by SIGPIPE.
 C="$ROOT/$BUILD/tests/csvcat"

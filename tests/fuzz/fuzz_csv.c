@@ -1,12 +1,12 @@
-/* fuzz_csv — libFuzzer target for the CSV layer (lib/csvio, lib/parse).
+/* fuzz_csv — libFuzzer target for the CSV layer (lib/base/csvio, lib/base/parse).
  *
  * The first input byte picks the dialect (delimiter, header or not) so one
  * corpus covers them all; the rest is the CSV text.  Every record is read,
  * every field goes through each typed getter, and the record is written
  * back, so reader, converters and writer are all exercised. */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
 
 #include <stdint.h>
 #include <stdio.h>

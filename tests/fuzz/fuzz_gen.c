@@ -8,11 +8,11 @@
  * picks one of the kind's accepted keys, the remainder is the value text
  * (any number: negative, zero, huge, 1e308, nan; text that is not a number
  * is tracegen's usage error and skipped).  Output goes to /dev/null. */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "gen.h"
-#include "parse.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "gen/gen.h"
+#include "base/parse.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -2,10 +2,10 @@
  * Reads CSV with the common options and writes it back; with --sum COL also
  * checks numbers in COL and prints their sum on stderr.  Used by
  * tests/cli/csv.sh and bench/csv.sh. */
-#include "cli.h"
-#include "csvio.h"
-#include "diag.h"
-#include "outfile.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/outfile.h"
 
 #include <argp.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
-/* Unit tests for lib/fft (against a naive O(n^2) DFT) and lib/kmeans
+/* Unit tests for lib/harvest/fft (against a naive O(n^2) DFT) and lib/kmeans
  * (against hand-worked clusterings). */
-#include "fft.h"
-#include "kmeans.h"
-#include "rng.h"
+#include "harvest/fft.h"
+#include "harvest/kmeans.h"
+#include "base/rng.h"
 #include "unit.h"
 
 #include <stdlib.h>

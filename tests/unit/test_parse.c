@@ -1,6 +1,6 @@
-/* Unit tests for lib/parse and number formatting in lib/csvio. */
-#include "csvio.h"
-#include "parse.h"
+/* Unit tests for lib/base/parse and number formatting in lib/csvio. */
+#include "base/csvio.h"
+#include "base/parse.h"
 #include "unit.h"
 
 #include <stdlib.h>

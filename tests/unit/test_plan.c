@@ -1,4 +1,4 @@
-/* Unit test for plan_reserved_at (lib/plan): capacity reserved at an absolute
+/* Unit test for plan_reserved_at (lib/morpheus/plan): capacity reserved at an absolute
  * time, worked by hand.  Cycle: 1 day of 60 s steps (1440 steps).
  *   P: periodic, period 6 h (4 instances a day), start step 10, 2 steps of
  *      3 and 5 containers of 2 cores / 100 MB.
@@ -8,7 +8,7 @@
  * cores; the same step of cycle 20001: P only = 6 cores (the folded load
  * profile says 13 for both).  Step 11 + 360 (instance 1, second step): 5 x 2
  * = 10 cores.  Step 12 of cycle 20000: Q only (P's 2 steps are 10, 11) = 7. */
-#include "plan.h"
+#include "morpheus/plan.h"
 #include "unit.h"
 
 int main(void)

@@ -1,14 +1,14 @@
-/* Unit test for plan segments (lib/plan: plan_write, plan_read, plan_append)
- * and the plan index (lib/planidx).  Cycle: 10 minutes of 60 s steps.
+/* Unit test for plan segments (lib/morpheus/plan: plan_write, plan_read, plan_append)
+ * and the plan index (lib/morpheus/planidx).  Cycle: 10 minutes of 60 s steps.
  *   A: periodic, period 600, steps 0-1, 4 containers of 1 core / 1024 MB.
  *   B: periodic, period 300 (2 instances), step 2, 3 containers of 2 cores.
  * f1 = A (one segment); f2 = f1 read back + B (two segments: A, then B);
  * f3 = f1 with B appended in place: byte for byte f2.  The expected trailer
  * rows are written out by hand: "end,<rows so far>" and the CRC chain, the
  * chain checked against zlib-style CRC-32 of the concatenated row crcs. */
-#include "diag.h"
-#include "plan.h"
-#include "planidx.h"
+#include "base/diag.h"
+#include "morpheus/plan.h"
+#include "morpheus/planidx.h"
 #include "unit.h"
 
 #include <fcntl.h>

@@ -1,8 +1,8 @@
-/* Unit tests for lib/stats, lib/rng, lib/heap, lib/keyset against hand-worked values. */
-#include "heap.h"
-#include "keyset.h"
-#include "rng.h"
-#include "stats.h"
+/* Unit tests for lib/base/stats, lib/base/rng, lib/base/heap, lib/base/keyset against hand-worked values. */
+#include "base/heap.h"
+#include "base/keyset.h"
+#include "base/rng.h"
+#include "base/stats.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -1,0 +1,232 @@
+/* cli — the options every tool shares, as one argp child (see cli.h). */
+#include "base/cli.h"
+#include "base/diag.h"
+#include "base/parse.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct slk_common slk_opt = {
+    .delim = ',',
+    .precision = -1,
+    .seed = 1,
+    .progress = -1,
+};
+
+enum {
+    OPT_TSV = 1000, OPT_NAMES, OPT_NO_OUT_HEADER, OPT_COL, OPT_PRECISION,
+    OPT_SEED, OPT_PROGRESS, OPT_NO_PROGRESS
+};
+
+static const struct argp_option options[] = {
+    {"output", 'o', "FILE", 0, "Write to FILE (replaced only when complete) instead of standard output", 0},
+    {"delimiter", 'd', "C", 0, "Field delimiter of input and output (default ',')", 0},
+    {"tsv", OPT_TSV, NULL, 0, "Tab-separated input and output (same as -d '\\t')", 0},
+    {"no-header", 'H', NULL, 0, "Input has no header row; names from --names, else c1,c2,...", 0},
+    {"names", OPT_NAMES, "LIST", 0, "Comma-separated column names for input without a header", 0},
+    {"no-output-header", OPT_NO_OUT_HEADER, NULL, 0, "Do not write a header row", 0},
+    {"col", OPT_COL, "KEY=NAME", 0, "Read the column the tool calls KEY from input column NAME (repeatable)", 0},
+    {"precision", OPT_PRECISION, "N", 0, "Write numbers with N decimals (default: shortest exact form)", 0},
+    {"quiet", 'q', NULL, 0, "No summary or warnings on standard error", 0},
+    {"seed", OPT_SEED, "N", 0, "Seed for every random choice (default 1)", 0},
+    {"progress", OPT_PROGRESS, NULL, 0, "Show progress on standard error (default: when it is a terminal)", 0},
+    {"no-progress", OPT_NO_PROGRESS, NULL, 0, "Never show progress", 0},
+    {0}
+};
+
+int cli_colmap_add(const char *key, const char *name)
+{
+    for (int i = 0; i < slk_opt.ncolmap; i++)
+        if (strcmp(slk_opt.colmap_key[i], key) == 0) {
+            slk_opt.colmap_name[i] = name;
+            return 0;
+        }
+    if (slk_opt.ncolmap >= CLI_MAX_COLMAP)
+        return -1;
+    slk_opt.colmap_key[slk_opt.ncolmap] = key;
+    slk_opt.colmap_name[slk_opt.ncolmap] = name;
+    slk_opt.ncolmap++;
+    return 0;
+}
+
+const char *cli_colmap_lookup(const char *key)
+{
+    for (int i = 0; i < slk_opt.ncolmap; i++)
+        if (strcmp(slk_opt.colmap_key[i], key) == 0)
+            return slk_opt.colmap_name[i];
+    return key;
+}
+
+double cli_double(struct argp_state *st, const char *opt, const char *arg, double min, double max)
+{
+    double v;
+    if (parse_double(arg, &v, 0) < 0)
+        argp_error(st, "invalid value for --%s: '%s' (not a number)", opt, arg);
+    if (v < min || v > max)
+        argp_error(st, "invalid value for --%s: '%s' (must be between %g and %g)", opt, arg, min, max);
+    return v;
+}
+
+long long cli_int(struct argp_state *st, const char *opt, const char *arg, long long min, long long max)
+{
+    int64_t v;
+    if (parse_int64(arg, &v) < 0)
+        argp_error(st, "invalid value for --%s: '%s' (not an integer)", opt, arg);
+    if (v < min || v > max)
+        argp_error(st, "invalid value for --%s: '%s' (must be between %lld and %lld)", opt, arg, min, max);
+    return v;
+}
+
+double cli_duration(struct argp_state *st, const char *opt, const char *arg, double min)
+{
+    double v;
+    if (parse_duration(arg, &v) < 0)
+        argp_error(st, "invalid value for --%s: '%s' (want seconds, or e.g. 90s, 15m, 1h, 1d)", opt, arg);
+    if (v < min)
+        argp_error(st, "invalid value for --%s: '%s' (must be at least %g s)", opt, arg, min);
+    return v;
+}
+
+double cli_time(struct argp_state *st, const char *opt, const char *arg)
+{
+    double v;
+    if (parse_time(arg, &v) < 0)
+        argp_error(st, "invalid value for --%s: '%s' (want epoch seconds or ISO 8601 UTC)", opt, arg);
+    return v;
+}
+
+struct shape {
+    double cores, mem;
+    int has_c, has_m, unknown;
+    char badkey[64];
+};
+
+static int shape_key(const char *k, const char *v, void *ctx)
+{
+    struct shape *c = ctx;
+    double x;
+    int is_c = strcmp(k, "cores") == 0, is_m = strcmp(k, "mem") == 0 || strcmp(k, "mem_mb") == 0;
+    if (!is_c && !is_m) {
+        c->unknown = 1;
+        snprintf(c->badkey, sizeof c->badkey, "%s", k);
+        return -1;
+    }
+    if (parse_double(v, &x, 0) < 0 || !(x > 0) || x > 1e15)
+        return -1;
+    if (is_c) {
+        c->cores = x;
+        c->has_c = 1;
+    } else {
+        c->mem = x;
+        c->has_m = 1;
+    }
+    return 0;
+}
+
+void cli_resources(struct argp_state *st, const char *opt, const char *arg, double *cores, double *mem_mb)
+{
+    struct shape c = {0};
+    char *s = xstrdup(arg);
+    int rc = parse_kv_list(s, shape_key, &c);
+    free(s);
+    if (rc < 0 || !c.has_c || !c.has_m)
+        argp_error(st, "invalid value for --%s: '%s' (want cores=N,mem=M with positive numbers%s%s)", opt, arg,
+                   c.unknown ? "; unknown key " : "", c.unknown ? c.badkey : "");
+    *cores = c.cores;
+    *mem_mb = c.mem;
+}
+
+int cli_choice(struct argp_state *st, const char *opt, const char *arg, const char *const *choices)
+{
+    char want[256] = "";
+    int n = 0;
+    for (; choices[n]; n++)
+        if (strcmp(arg, choices[n]) == 0)
+            return n;
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(want);
+        snprintf(want + len, sizeof want - len, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", choices[i]);
+    }
+    argp_error(st, "invalid value for --%s: '%s' (want %s)", opt, arg, want);
+    return -1;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+    switch (key) {
+    case 'o':
+        /* An empty name would only fail at the final rename, after all the work. */
+        if (!*arg)
+            argp_error(st, "invalid value for --output: '' (want a file name)");
+        slk_opt.output = arg;
+        break;
+    case 'd':
+        if (strcmp(arg, "\\t") == 0 || strcmp(arg, "tab") == 0)
+            slk_opt.delim = '\t';
+        else if (strlen(arg) != 1 || arg[0] == '"' || arg[0] == '\n' || arg[0] == '\r')
+            argp_error(st, "invalid value for --delimiter: '%s' (want one character, not a quote or newline)", arg);
+        else
+            slk_opt.delim = arg[0];
+        break;
+    case OPT_TSV:
+        slk_opt.delim = '\t';
+        break;
+    case 'H':
+        slk_opt.no_header = 1;
+        break;
+    case OPT_NAMES:
+        slk_opt.names = arg;
+        break;
+    case OPT_NO_OUT_HEADER:
+        slk_opt.no_output_header = 1;
+        break;
+    case OPT_COL: {
+        char *eq = strchr(arg, '=');
+        if (!eq || eq == arg || !eq[1])
+            argp_error(st, "invalid value for --col: '%s' (want KEY=NAME)", arg);
+        *eq = 0;
+        if (cli_colmap_add(arg, eq + 1) < 0)
+            argp_error(st, "too many --col options");
+        break;
+    }
+    case OPT_PRECISION:
+        slk_opt.precision = (int)cli_int(st, "precision", arg, 0, 17);
+        break;
+    case 'q':
+        slk_opt.quiet = 1;
+        break;
+    case OPT_SEED: {
+        int64_t v;
+        if (parse_int64(arg, &v) < 0 || v < 0)
+            argp_error(st, "invalid value for --seed: '%s' (want a non-negative integer)", arg);
+        slk_opt.seed = (uint64_t)v;
+        break;
+    }
+    case OPT_PROGRESS:
+        slk_opt.progress = 1;
+        break;
+    case OPT_NO_PROGRESS:
+        slk_opt.progress = 0;
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+const struct argp cli_argp = {options, parse_opt, NULL, NULL, NULL, NULL, NULL};
+
+int cli_progress_on(void)
+{
+    static int cached = -2;
+    if (cached == -2) {
+        if (slk_opt.progress >= 0)
+            cached = slk_opt.progress;
+        else
+            cached = !slk_opt.quiet && isatty(STDERR_FILENO);
+    }
+    return cached;
+}

@@ -1,0 +1,784 @@
+/* csvio — streaming CSV/TSV reading and writing over libcsv (see csvio.h).
+ *
+ * How line numbers are kept: libcsv does not count lines, so the reader
+ * feeds it one physical line at a time (found with memchr in a 1 MiB read
+ * buffer) and notes the line on which each record starts.  Feeding per line
+ * costs one function call per line, a small fraction of libcsv's own
+ * per-byte work.
+ *
+ * Record storage: completed records are queued (a line may end more than one
+ * record when a lone CR is used as a terminator).  Field bytes live in one
+ * arena and are referred to by offset while libcsv is running, because the
+ * arena may move as it grows; pointers are made only when a record is handed
+ * out.
+ */
+#include "base/csvio.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "base/parse.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define READ_CHUNK (1u << 20)
+#define MAX_RECORD_BYTES ((size_t)64 << 20)
+#define NO_FIELD ((size_t)-1)
+
+struct csvr {
+    FILE *fp;
+    int own_fp;
+    char *name;
+    struct csv_parser p;
+    int parser_live;
+
+    char *buf;            /* read buffer */
+    size_t blen, bpos;
+    int at_eof, started;
+    int stream;           /* csvr_open_stream: read(2) what is there, do not wait for a full chunk */
+
+    char *arena;          /* field bytes, NUL-terminated */
+    size_t alen, acap;
+    size_t *foff;         /* field offsets into arena (NO_FIELD: empty) */
+    size_t nf, fcap;
+    size_t *rstart;       /* first field index of each completed record */
+    long *rline;          /* its starting line */
+    size_t nrec, rcap, rcur;
+    size_t rec_bytes;     /* bytes of the record being built */
+
+    long line;            /* physical line being fed (1-based) */
+    long pend_line;       /* line where the record being built starts */
+    int in_record;
+    int cb_error;         /* set by callbacks: 1 NUL byte, 2 record too long */
+    long cb_error_line;
+
+    char **hdr;           /* header names */
+    int ncols;
+    const char **cur;     /* current record's fields */
+    int cur_nf;
+    long cur_line;
+    int status;
+    int have_pending;     /* --no-header: first record already parsed */
+    int fast;             /* the fast path for plain lines is usable */
+    char delim;
+};
+
+/* ---- libcsv callbacks ------------------------------------------------------- */
+
+/* copy_field: copy len bytes of a field to dst; returns whether they hold a
+ * NUL byte.  libcsv has just written the field byte by byte, so wide loads
+ * of it (memcpy, memchr) stall on store forwarding; short fields, the common
+ * case, are copied and checked a byte at a time instead. */
+static inline int copy_field(char *dst, const char *s, size_t len)
+{
+    if (len > 32) {
+        memcpy(dst, s, len);
+        return memchr(s, 0, len) != NULL;
+    }
+    unsigned char all = 1;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        all &= c != 0;
+        dst[i] = c;
+    }
+    return !all;
+}
+
+static void on_field(void *data, size_t len, void *ud)
+{
+    csvr *r = ud;
+    if (r->nf + 1 > r->fcap)
+        r->foff = xgrow(r->foff, &r->fcap, r->nf + 1, sizeof *r->foff);
+    if (!data || len == 0) {
+        r->foff[r->nf++] = NO_FIELD;
+        return;
+    }
+    if (r->alen + len + 1 > r->acap)
+        r->arena = xgrow(r->arena, &r->acap, r->alen + len + 1, 1);
+    if (copy_field(r->arena + r->alen, data, len) && !r->cb_error) {
+        r->cb_error = 1;
+        r->cb_error_line = r->line;
+    }
+    r->rec_bytes += len + 1;
+    if (r->rec_bytes > MAX_RECORD_BYTES && !r->cb_error) {
+        r->cb_error = 2;
+        r->cb_error_line = r->pend_line;
+    }
+    r->arena[r->alen + len] = 0;
+    r->foff[r->nf++] = r->alen;
+    r->alen += len + 1;
+}
+
+static void on_record(int c, void *ud)
+{
+    csvr *r = ud;
+    (void)c;
+    /* rstart holds the end of each record: record k spans [end(k-1), end(k)). */
+    if (r->nrec + 1 > r->rcap || !r->rline) {
+        r->rstart = xgrow(r->rstart, &r->rcap, r->nrec + 1, sizeof *r->rstart);
+        r->rline = xreallocarray(r->rline, r->rcap, sizeof *r->rline);
+    }
+    r->rstart[r->nrec] = r->nf;
+    r->rline[r->nrec] = r->pend_line;
+    r->nrec++;
+    r->in_record = 0;
+    r->rec_bytes = 0;
+}
+
+static int no_space(unsigned char c)
+{
+    (void)c;
+    return 0; /* keep blanks: data stays exactly as written */
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+static int reader_error(csvr *r, long line, int status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int reader_error(csvr *r, long line, int status, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    slk_error_at(r->name, line, "%s", msg);
+    r->status = status;
+    return -1;
+}
+
+/* Drop consumed records from the arena, keeping a partly built record. */
+static void compact(csvr *r)
+{
+    size_t keep_from = r->nrec ? r->rstart[r->nrec - 1] : 0;
+    if (keep_from == 0 && r->nrec == 0)
+        return;
+    size_t nkeep = r->nf - keep_from;
+    size_t abase = NO_FIELD;
+    for (size_t i = keep_from; i < r->nf; i++)
+        if (r->foff[i] != NO_FIELD) {
+            abase = r->foff[i];
+            break;
+        }
+    if (abase == NO_FIELD) {
+        r->alen = 0;
+    } else {
+        memmove(r->arena, r->arena + abase, r->alen - abase);
+        r->alen -= abase;
+    }
+    for (size_t i = 0; i < nkeep; i++) {
+        size_t o = r->foff[keep_from + i];
+        r->foff[i] = o == NO_FIELD ? NO_FIELD : o - abase;
+    }
+    r->nf = nkeep;
+    r->nrec = 0;
+    r->rcur = 0;
+}
+
+/* The fast path.  Most lines of real telemetry hold no quote, no CR (other
+ * than a CRLF ending) and no NUL byte; for such a line, when libcsv is between
+ * records, libcsv (with our options: strict, empty is NULL, blanks kept)
+ * would give exactly the fields between the delimiters.  fast_line splits it
+ * directly into the arena, several times faster than libcsv's byte-at-a-time
+ * state machine, and returns 1; it returns 0 without side effects for any
+ * other line, which then goes through libcsv as before.  libcsv's state is
+ * read from its public struct: ROW_NOT_BEGUN is 0 in libcsv.c, and
+ * csvr_open_fp turns the fast path off if a fresh parser does not say so. */
+#define LIBCSV_ROW_NOT_BEGUN 0
+
+static int fast_line(csvr *r, const char *seg, size_t len)
+{
+    size_t clen = len - 1; /* without the LF */
+    if (clen && seg[clen - 1] == '\r')
+        clen--;
+    if (clen == 0)
+        return 1; /* a blank line: libcsv skips it too */
+    if (r->alen + clen + 1 > r->acap)
+        r->arena = xgrow(r->arena, &r->acap, r->alen + clen + 1, 1);
+    char *d = r->arena + r->alen;
+    memcpy(d, seg, clen);
+    d[clen] = 0;
+    const unsigned char delim = (unsigned char)r->delim;
+    size_t nf0 = r->nf, from = 0;
+    for (size_t i = 0; i <= clen; i++) {
+        unsigned char c = (unsigned char)d[i];
+        if (c == delim || i == clen) {
+            if (r->nf + 1 > r->fcap)
+                r->foff = xgrow(r->foff, &r->fcap, r->nf + 1, sizeof *r->foff);
+            d[i] = 0;
+            r->foff[r->nf++] = i > from ? r->alen + from : NO_FIELD;
+            from = i + 1;
+        } else if (c == '"' || c == '\r' || c == 0) {
+            r->nf = nf0; /* not for the fast path: undo */
+            return 0;
+        }
+    }
+    r->alen += clen + 1;
+    if (r->nrec + 1 > r->rcap || !r->rline) {
+        r->rstart = xgrow(r->rstart, &r->rcap, r->nrec + 1, sizeof *r->rstart);
+        r->rline = xreallocarray(r->rline, r->rcap, sizeof *r->rline);
+    }
+    r->rstart[r->nrec] = r->nf;
+    r->rline[r->nrec] = r->line;
+    r->nrec++;
+    return 1;
+}
+
+/* Feed input to libcsv until at least one record is complete or input ends.
+ * Returns 1 if records are queued, 0 at end, -1 on error. */
+static int fill(csvr *r)
+{
+    while (r->rcur >= r->nrec) {
+        compact(r);
+        if (r->bpos >= r->blen) {
+            if (r->at_eof) {
+                if (r->parser_live) {
+                    int rc = csv_fini(&r->p, on_field, on_record, r);
+                    r->parser_live = 0;
+                    if (rc != 0 || csv_error(&r->p) == CSV_EPARSE)
+                        return reader_error(r, r->pend_line, SLK_EDATA,
+                                            "unterminated quoted field");
+                    if (r->cb_error)
+                        break;
+                    if (r->nrec > 0)
+                        break;
+                }
+                return 0;
+            }
+            size_t n;
+            if (r->stream) {
+                ssize_t k;
+                do
+                    k = read(fileno(r->fp), r->buf, READ_CHUNK);
+                while (k < 0 && errno == EINTR);
+                if (k < 0)
+                    return reader_error(r, r->line, SLK_EIO, "read error: %s", strerror(errno));
+                n = (size_t)k;
+                if (n == 0)
+                    r->at_eof = 1;
+            } else {
+                n = fread(r->buf, 1, READ_CHUNK, r->fp);
+                if (n < READ_CHUNK) {
+                    if (ferror(r->fp))
+                        return reader_error(r, r->line, SLK_EIO, "read error: %s", strerror(errno));
+                    r->at_eof = 1;
+                }
+            }
+            r->blen = n;
+            r->bpos = 0;
+            if (!r->started) {
+                r->started = 1;
+                if (n >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0)
+                    r->bpos = 3; /* UTF-8 byte order mark */
+            }
+            continue;
+        }
+        char *seg = r->buf + r->bpos;
+        size_t avail = r->blen - r->bpos;
+        char *nl = memchr(seg, '\n', avail);
+        size_t len = nl ? (size_t)(nl - seg) + 1 : avail;
+        if (nl && r->fast && r->p.pstate == LIBCSV_ROW_NOT_BEGUN && fast_line(r, seg, len)) {
+            r->bpos += len;
+            r->line++;
+            continue;
+        }
+        if (r->fast && r->p.pstate == LIBCSV_ROW_NOT_BEGUN)
+            r->in_record = 0; /* libcsv skipped the last line (e.g. "\r\r\n"): no record is open */
+        if (!r->in_record) {
+            int blank = (len == 1 && seg[0] == '\n') || (len == 2 && seg[0] == '\r' && seg[1] == '\n');
+            if (!blank) {
+                r->in_record = 1;
+                r->pend_line = r->line;
+            }
+        }
+        if (csv_parse(&r->p, seg, len, on_field, on_record, r) != len)
+            return reader_error(r, r->line, SLK_EDATA, "malformed quoting (a quote inside an unquoted field, or text after a closing quote)");
+        r->bpos += len;
+        if (nl)
+            r->line++;
+        if (r->cb_error)
+            break;
+    }
+    if (r->cb_error == 1)
+        return reader_error(r, r->cb_error_line, SLK_EDATA, "NUL byte in field");
+    if (r->cb_error == 2)
+        return reader_error(r, r->cb_error_line, SLK_EDATA, "record longer than %zu bytes", MAX_RECORD_BYTES);
+    return 1;
+}
+
+/* Pop the next raw record into r->cur. Returns 1, 0 at end, -1 on error. */
+static int next_raw(csvr *r)
+{
+    int rc = fill(r);
+    if (rc <= 0)
+        return rc;
+    size_t from = r->rcur ? r->rstart[r->rcur - 1] : 0;
+    size_t to = r->rstart[r->rcur];
+    r->cur_line = r->rline[r->rcur];
+    r->rcur++;
+    r->cur_nf = (int)(to - from);
+    if (r->cur_nf > r->ncols || !r->cur) {
+        int want = r->cur_nf > r->ncols ? r->cur_nf : r->ncols;
+        r->cur = xreallocarray(r->cur, (size_t)want + 1, sizeof *r->cur);
+    }
+    for (size_t i = from; i < to; i++) {
+        size_t o = r->foff[i];
+        r->cur[i - from] = o == NO_FIELD ? NULL : r->arena + o;
+    }
+    return 1;
+}
+
+static int set_header_from_current(csvr *r)
+{
+    r->ncols = r->cur_nf;
+    r->hdr = xcalloc((size_t)r->ncols + 1, sizeof *r->hdr);
+    for (int i = 0; i < r->ncols; i++) {
+        const char *h = r->cur[i];
+        if (!h || !*h)
+            return reader_error(r, r->cur_line, SLK_EDATA, "empty name for column %d in header", i + 1);
+        for (int j = 0; j < i; j++)
+            if (strcmp(r->hdr[j], h) == 0)
+                return reader_error(r, r->cur_line, SLK_EDATA, "duplicate column '%s' in header", h);
+        r->hdr[i] = xstrdup(h);
+    }
+    return 0;
+}
+
+static int set_header_from_names(csvr *r, int nfields)
+{
+    if (slk_opt.names) {
+        char *copy = xstrdup(slk_opt.names);
+        int n = 1;
+        for (char *c = copy; *c; c++)
+            n += *c == ',';
+        r->hdr = xcalloc((size_t)n + 1, sizeof *r->hdr);
+        char *save = NULL;
+        int i = 0;
+        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+            r->hdr[i++] = xstrdup(t);
+        r->ncols = i;
+        free(copy);
+    } else {
+        r->ncols = nfields;
+        r->hdr = xcalloc((size_t)nfields + 1, sizeof *r->hdr);
+        for (int i = 0; i < nfields; i++) {
+            char b[24];
+            snprintf(b, sizeof b, "c%d", i + 1);
+            r->hdr[i] = xstrdup(b);
+        }
+    }
+    return 0;
+}
+
+static csvr *open_fp(FILE *fp, const char *name, int allow_empty, int *status, int stream)
+{
+    csvr *r = xcalloc(1, sizeof *r);
+    r->fp = fp;
+    r->stream = stream;
+    r->name = xstrdup(name ? name : "<stdin>");
+    r->buf = xmalloc(READ_CHUNK);
+    r->line = 1;
+    if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_EMPTY_IS_NULL) != 0) {
+        slk_error("cannot initialise the CSV parser");
+        *status = SLK_ESOFTWARE;
+        csvr_close(r);
+        return NULL;
+    }
+    r->parser_live = 1;
+    csv_set_delim(&r->p, (unsigned char)slk_opt.delim);
+    csv_set_space_func(&r->p, no_space);
+    r->delim = slk_opt.delim;
+    r->fast = r->p.pstate == LIBCSV_ROW_NOT_BEGUN && r->delim != '"' && r->delim != '\r' && r->delim != '\n' &&
+              r->delim != 0;
+    int rc = next_raw(r);
+    if (rc < 0) {
+        *status = r->status;
+        csvr_close(r);
+        return NULL;
+    }
+    if (rc == 0) {
+        if (allow_empty) {
+            r->ncols = 0;
+            r->hdr = xcalloc(1, sizeof *r->hdr);
+            *status = SLK_OK;
+            return r;
+        }
+        slk_error_at(r->name, 1, "empty input (no header row)");
+        *status = SLK_EDATA;
+        csvr_close(r);
+        return NULL;
+    }
+    if (slk_opt.no_header) {
+        set_header_from_names(r, r->cur_nf);
+        r->have_pending = 1;
+    } else if (set_header_from_current(r) < 0) {
+        *status = r->status;
+        csvr_close(r);
+        return NULL;
+    }
+    *status = SLK_OK;
+    return r;
+}
+
+csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status)
+{
+    return open_fp(fp, name, allow_empty, status, 0);
+}
+
+csvr *csvr_open_stream(const char *path, int allow_empty, int *status)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return open_fp(stdin, "<stdin>", allow_empty, status, 1);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        slk_error("%s: cannot open: %s", path, strerror(errno));
+        *status = SLK_ENOINPUT;
+        return NULL;
+    }
+    csvr *r = open_fp(fp, path, allow_empty, status, 1);
+    if (r)
+        r->own_fp = 1;
+    else
+        fclose(fp);
+    return r;
+}
+
+csvr *csvr_open(const char *path, int allow_empty, int *status)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return csvr_open_fp(stdin, "<stdin>", allow_empty, status);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        slk_error("%s: cannot open: %s", path, strerror(errno));
+        *status = SLK_ENOINPUT;
+        return NULL;
+    }
+    csvr *r = csvr_open_fp(fp, path, allow_empty, status);
+    if (r)
+        r->own_fp = 1;
+    else
+        fclose(fp);
+    return r;
+}
+
+void csvr_close(csvr *r)
+{
+    if (!r)
+        return;
+    csv_free(&r->p);
+    if (r->own_fp)
+        fclose(r->fp);
+    if (r->hdr)
+        for (int i = 0; i < r->ncols; i++)
+            free(r->hdr[i]);
+    free(r->hdr);
+    free(r->cur);
+    free(r->buf);
+    free(r->arena);
+    free(r->foff);
+    free(r->rstart);
+    free(r->rline);
+    free(r->name);
+    free(r);
+}
+
+int csvr_next(csvr *r)
+{
+    if (r->status)
+        return -1;
+    int rc;
+    if (r->have_pending) {
+        r->have_pending = 0;
+        rc = 1;
+    } else {
+        rc = next_raw(r);
+    }
+    if (rc <= 0)
+        return rc;
+    if (r->cur_nf != r->ncols)
+        return reader_error(r, r->cur_line, SLK_EDATA, "expected %d fields (as in the header), found %d",
+                            r->ncols, r->cur_nf);
+    return 1;
+}
+
+int csvr_col(const csvr *r, const char *name)
+{
+    const char *want = cli_colmap_lookup(name);
+    for (int i = 0; i < r->ncols; i++)
+        if (strcmp(r->hdr[i], want) == 0)
+            return i;
+    return -1;
+}
+
+int csvr_require(csvr *r, const char *name)
+{
+    int c = csvr_col(r, name);
+    if (c >= 0)
+        return c;
+    const char *want = cli_colmap_lookup(name);
+    if (strcmp(want, name) != 0)
+        slk_error_at(r->name, 1, "missing required column '%s' (for %s)", want, name);
+    else
+        slk_error_at(r->name, 1, "missing required column '%s'", name);
+    r->status = SLK_EDATA;
+    return -1;
+}
+
+const char *csvr_field(const csvr *r, int i)
+{
+    if (i < 0 || i >= r->cur_nf)
+        return NULL;
+    return r->cur[i];
+}
+
+int csvr_ncols(const csvr *r) { return r->ncols; }
+const char *csvr_colname(const csvr *r, int i) { return i >= 0 && i < r->ncols ? r->hdr[i] : NULL; }
+long csvr_line(const csvr *r) { return r->cur_line; }
+const char *csvr_path(const csvr *r) { return r->name; }
+int csvr_status(const csvr *r) { return r->status; }
+
+int csvr_fail(csvr *r, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return reader_error(r, r->cur_line, SLK_EDATA, "%s", msg);
+}
+
+/* Quote at most 60 bytes of a bad value so one message stays one line. */
+static const char *shown(const char *s, char *buf, size_t cap)
+{
+    size_t n = strlen(s);
+    if (n + 1 <= cap && n <= 60)
+        return s;
+    snprintf(buf, cap, "%.57s...", s);
+    return buf;
+}
+
+static int check_range(csvr *r, int col, double v, const char *s, unsigned flags)
+{
+    char b[80];
+    if ((flags & CSVR_POSITIVE) && !(v > 0))
+        return csvr_fail(r, "column '%s': must be positive, got '%s'", r->hdr[col], shown(s, b, sizeof b));
+    if ((flags & CSVR_NONNEG) && v < 0)
+        return csvr_fail(r, "column '%s': must not be negative, got '%s'", r->hdr[col], shown(s, b, sizeof b));
+    return 1;
+}
+
+static int get_common(csvr *r, int col, unsigned flags, const char **s)
+{
+    if (col < 0 || col >= r->cur_nf)
+        return 0;
+    *s = r->cur[col];
+    if (!*s) {
+        if (flags & CSVR_REQUIRED)
+            return csvr_fail(r, "column '%s': missing value", r->hdr[col]);
+        return 0;
+    }
+    return 1;
+}
+
+/* The double-valued getters differ only in the parser and what they call the
+ * value in messages. */
+static int parse_number(const char *s, double *out) { return parse_double(s, out, 0); }
+static int parse_any_number(const char *s, double *out) { return parse_double(s, out, PARSE_ALLOW_NONFINITE); }
+
+static int get_parsed(csvr *r, int col, double *out, unsigned flags,
+                      int (*parse)(const char *, double *), const char *what, const char *hint, double limit)
+{
+    const char *s;
+    int rc = get_common(r, col, flags, &s);
+    if (rc <= 0)
+        return rc;
+    double v;
+    char b[80];
+    if (parse(s, &v) < 0)
+        return csvr_fail(r, "column '%s': invalid %s '%s'%s", r->hdr[col], what, shown(s, b, sizeof b), hint);
+    if (check_range(r, col, v, s, flags) < 0)
+        return -1;
+    if (fabs(v) > limit)
+        return csvr_fail(r, "column '%s': %s '%s' out of range (|value| <= %g)", r->hdr[col], what,
+                         shown(s, b, sizeof b), limit);
+    *out = v;
+    return 1;
+}
+
+int csvr_get_double(csvr *r, int col, double *out, unsigned flags)
+{
+    return get_parsed(r, col, out, flags, (flags & CSVR_NONFINITE) ? parse_any_number : parse_number, "number", "",
+                      (flags & CSVR_BOUNDED) ? CSVR_MAX_VALUE : INFINITY);
+}
+
+int csvr_get_time(csvr *r, int col, double *out, unsigned flags)
+{
+    return get_parsed(r, col, out, flags, parse_time, "time", " (want epoch seconds or ISO 8601 UTC)",
+                      CSVR_MAX_TIME);
+}
+
+int csvr_get_duration(csvr *r, int col, double *out, unsigned flags)
+{
+    return get_parsed(r, col, out, flags, parse_duration, "duration",
+                      " (want seconds, or e.g. 90s, 15m, 1h, 1d)", (flags & CSVR_BOUNDED) ? CSVR_MAX_VALUE : INFINITY);
+}
+
+int csvr_get_int64(csvr *r, int col, int64_t *out, unsigned flags)
+{
+    const char *s;
+    int rc = get_common(r, col, flags, &s);
+    if (rc <= 0)
+        return rc;
+    int64_t v;
+    char b[80];
+    if (parse_int64(s, &v) < 0)
+        return csvr_fail(r, "column '%s': invalid integer '%s'", r->hdr[col], shown(s, b, sizeof b));
+    if (check_range(r, col, (double)v, s, flags) < 0)
+        return -1;
+    if ((flags & CSVR_BOUNDED) && fabs((double)v) > CSVR_MAX_VALUE)
+        return csvr_fail(r, "column '%s': integer '%s' out of range (|value| <= %g)", r->hdr[col],
+                         shown(s, b, sizeof b), CSVR_MAX_VALUE);
+    *out = v;
+    return 1;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+struct csvw {
+    FILE *fp;
+    char delim;
+    int prec;
+    int nf;
+};
+
+csvw *csvw_new(FILE *fp)
+{
+    csvw *w = xcalloc(1, sizeof *w);
+    w->fp = fp;
+    w->delim = slk_opt.delim ? slk_opt.delim : ',';
+    w->prec = slk_opt.precision;
+    return w;
+}
+
+void csvw_free(csvw *w) { free(w); }
+
+void csvw_header(csvw *w, const char *const *names)
+{
+    if (slk_opt.no_output_header)
+        return;
+    for (; *names; names++)
+        csvw_str(w, *names);
+    csvw_end(w);
+}
+
+static inline void sep(csvw *w)
+{
+    if (w->nf++)
+        putc_unlocked(w->delim, w->fp);
+}
+
+void csvw_strn(csvw *w, const char *s, size_t n)
+{
+    sep(w);
+    if (!s)
+        return;
+    int quote = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == w->delim || c == '"' || c == '\n' || c == '\r') {
+            quote = 1;
+            break;
+        }
+    }
+    if (!quote) {
+        fwrite_unlocked(s, 1, n, w->fp);
+        return;
+    }
+    putc_unlocked('"', w->fp);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            putc_unlocked('"', w->fp);
+        putc_unlocked(s[i], w->fp);
+    }
+    putc_unlocked('"', w->fp);
+}
+
+void csvw_str(csvw *w, const char *s)
+{
+    csvw_strn(w, s, s ? strlen(s) : 0);
+}
+
+int csv_format_double(char *buf, double v, int prec)
+{
+    if (!isfinite(v)) {
+        buf[0] = 0;
+        return 0;
+    }
+    if (prec >= 0) {
+        int n = snprintf(buf, 40, "%.*f", prec > 17 ? 17 : prec, v);
+        if (n >= 40)
+            n = snprintf(buf, 40, "%.17g", v);
+        /* "-0.00" reads badly; a rounded zero is zero. */
+        if (buf[0] == '-') {
+            int allzero = 1;
+            for (int i = 1; buf[i]; i++)
+                if (buf[i] != '0' && buf[i] != '.')
+                    allzero = 0;
+            if (allzero) {
+                memmove(buf, buf + 1, (size_t)n);
+                n--;
+            }
+        }
+        return n;
+    }
+    if (v == 0) {
+        buf[0] = '0';
+        buf[1] = 0;
+        return 1;
+    }
+    if (fabs(v) < 9007199254740992.0 && v == floor(v))
+        return snprintf(buf, 40, "%lld", (long long)v);
+    for (int p = 15; p <= 17; p++) {
+        int n = snprintf(buf, 40, "%.*g", p, v);
+        if (p == 17 || strtod(buf, NULL) == v)
+            return n;
+    }
+    return (int)strlen(buf);
+}
+
+void csvw_num(csvw *w, double v)
+{
+    char b[48];
+    int n = csv_format_double(b, v, w->prec);
+    sep(w);
+    fwrite_unlocked(b, 1, (size_t)n, w->fp);
+}
+
+void csvw_num_prec(csvw *w, double v, int decimals)
+{
+    char b[48];
+    int n = csv_format_double(b, v, decimals);
+    sep(w);
+    fwrite_unlocked(b, 1, (size_t)n, w->fp);
+}
+
+void csvw_int(csvw *w, int64_t v)
+{
+    char b[24];
+    int n = snprintf(b, sizeof b, "%lld", (long long)v);
+    sep(w);
+    fwrite_unlocked(b, 1, (size_t)n, w->fp);
+}
+
+void csvw_end(csvw *w)
+{
+    putc_unlocked('\n', w->fp);
+    w->nf = 0;
+}
+
+int csvw_error(const csvw *w) { return ferror(w->fp); }

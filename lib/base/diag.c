@@ -1,0 +1,198 @@
+/* diag — exit codes, error messages, memory helpers and progress (see diag.h). */
+#include "base/diag.h"
+#include "base/cli.h"
+
+#include <argp.h>
+#include <errno.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SLOKIT_VERSION
+#define SLOKIT_VERSION "0.0.0"
+#endif
+
+const char *slk_progname = "slokit";
+static char version_text[128];
+static char stdout_buf[1 << 16];
+
+void slk_init(const char *progname)
+{
+    slk_progname = progname;
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
+    snprintf(version_text, sizeof version_text,
+             "%s (slokit) %s\nLicense: MIT. There is NO WARRANTY, to the extent permitted by law.",
+             progname, SLOKIT_VERSION);
+    argp_program_version = version_text;
+    argp_err_exit_status = SLK_EUSAGE;
+    setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
+}
+
+static void vmsg(const char *file, long line, const char *prefix, const char *fmt, va_list ap)
+{
+    /* Build the whole line first so concurrent tools in a pipeline do not interleave. */
+    char buf[2048];
+    int n = 0;
+    if (file && line > 0)
+        n = snprintf(buf, sizeof buf, "%s: %s:%ld: %s", slk_progname, file, line, prefix);
+    else if (file)
+        n = snprintf(buf, sizeof buf, "%s: %s: %s", slk_progname, file, prefix);
+    else
+        n = snprintf(buf, sizeof buf, "%s: %s", slk_progname, prefix);
+    if (n < 0 || (size_t)n >= sizeof buf)
+        n = (int)sizeof buf - 1;
+    vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+    size_t len = strlen(buf);
+    /* One line: fold embedded newlines so a bad value cannot forge extra lines. */
+    for (size_t i = 0; i < len; i++)
+        if (buf[i] == '\n' || buf[i] == '\r')
+            buf[i] = ' ';
+    if (len > sizeof buf - 2)
+        len = sizeof buf - 2;
+    buf[len++] = '\n';
+    buf[len] = 0;
+    fputs(buf, stderr);
+}
+
+void slk_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(NULL, 0, "", fmt, ap);
+    va_end(ap);
+}
+
+void slk_error_at(const char *file, long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(file ? file : "<stdin>", line, "", fmt, ap);
+    va_end(ap);
+}
+
+void slk_warn_at(const char *file, long line, const char *fmt, ...)
+{
+    if (slk_opt.quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(file, line, "warning: ", fmt, ap);
+    va_end(ap);
+}
+
+int slk_finish(int status)
+{
+    slk_progress_done();
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (errno != EPIPE)
+            slk_error("write error on standard output: %s", strerror(errno));
+        return status ? status : SLK_EIO;
+    }
+    if (fclose(stdout) != 0) {
+        slk_error("write error on standard output: %s", strerror(errno));
+        return status ? status : SLK_EIO;
+    }
+    return status;
+}
+
+static void oom(void)
+{
+    fprintf(stderr, "%s: out of memory\n", slk_progname);
+    exit(SLK_ESOFTWARE);
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        oom();
+    return xrealloc(p, n * size);
+}
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = xmalloc(n);
+    memcpy(d, s, n);
+    return d;
+}
+
+void *xgrow(void *p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    size_t c = *cap ? *cap : 16;
+    while (c < need) {
+        if (c > SIZE_MAX / 2)
+            oom();
+        c *= 2;
+    }
+    p = xreallocarray(p, c, size);
+    *cap = c;
+    return p;
+}
+
+double slk_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double progress_last;
+static int progress_shown;
+
+void slk_progress(const char *what, uint64_t done, uint64_t total)
+{
+    if (!cli_progress_on())
+        return;
+    /* Checking the clock on every call would cost more than the work itself. */
+    if ((done & 1023) != 0 && done != total)
+        return;
+    double now = slk_now();
+    if (now - progress_last < 0.25 && done != total)
+        return;
+    progress_last = now;
+    progress_shown = 1;
+    if (total)
+        fprintf(stderr, "\r%s: %s: %llu of %llu (%.0f%%)\033[K", slk_progname, what,
+                (unsigned long long)done, (unsigned long long)total, 100.0 * (double)done / (double)total);
+    else
+        fprintf(stderr, "\r%s: %s: %llu\033[K", slk_progname, what, (unsigned long long)done);
+}
+
+void slk_progress_done(void)
+{
+    if (progress_shown) {
+        fputs("\r\033[K", stderr);
+        progress_shown = 0;
+    }
+}

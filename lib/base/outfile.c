@@ -1,0 +1,241 @@
+/* outfile — outputs that are either complete or not there at all (see outfile.h).
+ *
+ * Temporary files still open are remembered in a small table so that a
+ * signal or an exit without commit removes them: a killed run leaves the
+ * old output and no debris (except for SIGKILL, which leaves only a hidden
+ * temporary, never a truncated output).
+ */
+#include "base/outfile.h"
+#include "base/diag.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct outf {
+    FILE *fp;
+    char *path;  /* final path, NULL for stdout */
+    char *tmp;   /* temporary path */
+    int slot;
+    int direct;  /* path is not a regular file: written in place, never renamed over */
+};
+
+#define MAX_OPEN 16
+static char *volatile open_tmps[MAX_OPEN];
+static int handlers_set;
+
+static void remove_tmps(void)
+{
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (open_tmps[i])
+            unlink(open_tmps[i]);
+}
+
+static void on_signal(int sig)
+{
+    remove_tmps();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void set_handlers(void)
+{
+    if (handlers_set)
+        return;
+    handlers_set = 1;
+    atexit(remove_tmps);
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sigaction(sigs[i], NULL, &sa);
+        if (sa.sa_handler == SIG_IGN)
+            continue;
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = 0;
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+int outf_is_special(const char *path)
+{
+    return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+}
+
+outf *outf_open(const char *path, int *status)
+{
+    outf *o = xcalloc(1, sizeof *o);
+    o->slot = -1;
+    if (!path || strcmp(path, "-") == 0) {
+        o->fp = stdout;
+        *status = SLK_OK;
+        return o;
+    }
+    /* A device, FIFO or /dev/stdout cannot be replaced atomically, and renaming
+     * a temporary over it would destroy it (as root: /dev/null becomes a
+     * regular file).  Such outputs are written in place. */
+    struct stat st0;
+    int exists = stat(path, &st0) == 0;
+    /* /dev/stdout may point at a regular file (tool -o /dev/stdout > f):
+     * anything under /dev or /proc is written in place too. */
+    int special = outf_is_special(path);
+    if ((exists && !S_ISREG(st0.st_mode)) || special) {
+        if (!exists)
+            memset(&st0, 0, sizeof st0);
+        if (S_ISDIR(st0.st_mode) || !(o->fp = fopen(path, "w"))) {
+            slk_error("%s: cannot create: %s", path, S_ISDIR(st0.st_mode) ? strerror(EISDIR) : strerror(errno));
+            *status = SLK_ECANTCREAT;
+            free(o);
+            return NULL;
+        }
+        o->path = xstrdup(path);
+        o->direct = 1;
+        *status = SLK_OK;
+        return o;
+    }
+    set_handlers();
+    /* A symlink to a regular file: replace the file it points to, not the link. */
+    struct stat lst;
+    char *real = NULL;
+    if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        real = realpath(path, NULL);
+    o->path = xstrdup(real ? real : path);
+    path = o->path;
+    free(real);
+    char *d1 = xstrdup(path), *b1 = xstrdup(path);
+    const char *dir = dirname(d1), *base = basename(b1);
+    size_t n = strlen(dir) + strlen(base) + 16;
+    o->tmp = xmalloc(n);
+    snprintf(o->tmp, n, "%s/.%s.XXXXXX", dir, base);
+    free(d1);
+    free(b1);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        slk_error("%s: cannot create: %s", path, strerror(errno));
+        *status = SLK_ECANTCREAT;
+        free(o->tmp);
+        free(o->path);
+        free(o);
+        return NULL;
+    }
+    /* mkstemp makes 0600; an output should get the usual 0666 & ~umask,
+     * or keep the mode of the file it replaces. */
+    struct stat st;
+    mode_t mode;
+    if (stat(path, &st) == 0)
+        mode = st.st_mode & 07777;
+    else {
+        mode_t um = umask(0);
+        umask(um);
+        mode = 0666 & ~um;
+    }
+    fchmod(fd, mode);
+    o->fp = fdopen(fd, "w");
+    if (!o->fp) {
+        slk_error("%s: cannot create: %s", path, strerror(errno));
+        close(fd);
+        unlink(o->tmp);
+        *status = SLK_ECANTCREAT;
+        free(o->tmp);
+        free(o->path);
+        free(o);
+        return NULL;
+    }
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (!open_tmps[i]) {
+            open_tmps[i] = o->tmp;
+            o->slot = i;
+            break;
+        }
+    *status = SLK_OK;
+    return o;
+}
+
+FILE *outf_fp(outf *o) { return o->fp; }
+
+static void forget(outf *o)
+{
+    if (o->slot >= 0)
+        open_tmps[o->slot] = NULL;
+    free(o->tmp);
+    free(o->path);
+    free(o);
+}
+
+int outf_commit(outf *o)
+{
+    if (!o->path) {
+        int bad = fflush(o->fp) != 0 || ferror(o->fp);
+        int err = errno;
+        free(o);
+        if (bad) {
+            if (err != EPIPE)
+                slk_error("write error on standard output: %s", strerror(err));
+            return SLK_EIO;
+        }
+        return SLK_OK;
+    }
+    if (o->direct) {
+        int bad = fflush(o->fp) != 0 || ferror(o->fp);
+        int err = errno;
+        if (fclose(o->fp) != 0 && !bad) {
+            bad = 1;
+            err = errno;
+        }
+        if (bad && err != EPIPE)
+            slk_error("%s: write error: %s", o->path, strerror(err));
+        forget(o);
+        return bad ? SLK_EIO : SLK_OK;
+    }
+    int bad = fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0;
+    int err = errno;
+    if (fclose(o->fp) != 0 && !bad) {
+        bad = 1;
+        err = errno;
+    }
+    if (bad) {
+        slk_error("%s: write error: %s (old file left unchanged)", o->path, strerror(err));
+        unlink(o->tmp);
+        forget(o);
+        return SLK_EIO;
+    }
+    if (rename(o->tmp, o->path) != 0) {
+        slk_error("%s: cannot replace: %s (old file left unchanged)", o->path, strerror(errno));
+        unlink(o->tmp);
+        forget(o);
+        return SLK_ECANTCREAT;
+    }
+    forget(o);
+    return SLK_OK;
+}
+
+void outf_abort(outf *o)
+{
+    if (!o)
+        return;
+    if (!o->path) {
+        fflush(o->fp);
+        free(o);
+        return;
+    }
+    fclose(o->fp);
+    if (!o->direct)
+        unlink(o->tmp);
+    forget(o);
+}
+
+int outf_finish(outf *o, int status)
+{
+    if (!o)
+        return status;
+    if (status == SLK_OK)
+        return outf_commit(o);
+    outf_abort(o);
+    return status;
+}

@@ -1,0 +1,896 @@
+/* gen_jobs — periodic production jobs for tracegen: the `runs`, `usage` and
+ * `events` kinds over one shared model (see gen_jobs.h for the contract and
+ * tracegen(1) for the schemas).
+ *
+ * The life of one period of a job (all times epoch seconds, ps = period start):
+ *   1. its producer (src00042) writes each input file of the period one to
+ *      three times; the last of these writes is at ps + a_base + U(0, a_width);
+ *   2. the scheduler submits the run at ps + submit_off (+ a few seconds of
+ *      cron delay); it starts after a queueing delay, and never before the
+ *      input is complete;
+ *   3. it runs for the job's runtime (drifting over the weeks, with a step at
+ *      a large code change, lognormal noise, and sometimes a straggler tail),
+ *      or fails part-way; a failed run is often retried, a period is
+ *      sometimes skipped, and an operator sometimes adds a manual run;
+ *   4. its consumer (rpt00042) reads the output around ps + d_off, or as
+ *      soon as the output appears if the run is late (actionable jobs); at a
+ *      random time (high_cv); right after the run ends (no_slack); or never
+ *      (no_consumer).  A longer-period consumer reads the outputs of all the
+ *      job's runs since its previous read at once.
+ * input_avail and output_read are computed from the generated provenance
+ * events by the rule of Morpheus §4, so the events kind reproduces them.
+ */
+#include "gen/gen_jobs.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "base/parse.h"
+#include "base/rng.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEF_COUNT 100
+#define DEF_DAYS 14.0
+#define WEEK 604800.0
+
+/* ---- the mix (--set keys) ------------------------------------------------ */
+
+static const struct {
+    const char *key;
+    double def, min, max;
+    size_t off;
+} mix_keys[] = {
+#define K(name, def, lo, hi) {#name, def, lo, hi, offsetof(struct gj_mix, name)}
+    K(hourly_frac, 0.40, 0, 1),
+    K(daily_frac, 0.30, 0, 1),
+    K(offkilter_frac, 0.06, 0, 1),
+    K(actionable_frac, 0.75, 0, 1),
+    K(long_consumer_frac, 0.10, 0, 1),
+    K(fail_prob, 0.02, 0, 1),
+    K(retry_prob, 0.70, 0, 1),
+    K(straggler_prob, 0.04, 0, 1),
+    K(miss_prob, 0.01, 0, 1),
+    K(extra_prob, 0.01, 0, 1),
+    K(drift, 0.05, 0, 1),
+    K(code_change_prob, 0.20, 0, 1),
+    K(jitter, 1.0, 0, 10),
+#undef K
+};
+#define NMIX (sizeof mix_keys / sizeof mix_keys[0])
+
+/* The three kinds accept the same keys, so one --set list can be given to
+ * all three (failed_usage only changes usage). */
+static const char *const keys_jobs[] = {
+    "hourly_frac", "daily_frac", "offkilter_frac", "actionable_frac", "long_consumer_frac",
+    "fail_prob", "retry_prob", "straggler_prob", "miss_prob", "extra_prob", "drift",
+    "code_change_prob", "jitter", "failed_usage", NULL};
+
+int gj_mix_read(const struct gen_params *p, struct gj_mix *m)
+{
+    memset(m, 0, sizeof *m);
+    for (size_t i = 0; i < NMIX; i++) {
+        double v = mix_keys[i].def;
+        const char *s = gen_get_str(p, mix_keys[i].key, NULL);
+        if (s && (parse_double(s, &v, 0) < 0 || v < mix_keys[i].min || v > mix_keys[i].max)) {
+            slk_error("invalid value for --set %s: '%s' (want a number in [%g, %g])", mix_keys[i].key, s,
+                      mix_keys[i].min, mix_keys[i].max);
+            return -1;
+        }
+        *(double *)((char *)m + mix_keys[i].off) = v;
+    }
+    const char *s = gen_get_str(p, "failed_usage", NULL);
+    if (s) {
+        if (strcmp(s, "0") && strcmp(s, "1")) {
+            slk_error("invalid value for --set failed_usage: '%s' (want 0 or 1)", s);
+            return -1;
+        }
+        m->failed_usage = s[0] == '1';
+    }
+    /* the period fractions the user set are kept; the defaults of the others
+     * shrink so that the three add up to at most 1 */
+    double *fr[3] = {&m->hourly_frac, &m->daily_frac, &m->offkilter_frac};
+    static const char *const frk[3] = {"hourly_frac", "daily_frac", "offkilter_frac"};
+    double set = 0, unset = 0;
+    for (int i = 0; i < 3; i++)
+        *(gen_get_str(p, frk[i], NULL) ? &set : &unset) += *fr[i];
+    if (set > 1 + 1e-9) {
+        slk_error("invalid --set mix: hourly_frac + daily_frac + offkilter_frac = %g is more than 1", set);
+        return -1;
+    }
+    if (set + unset > 1 && unset > 0)
+        for (int i = 0; i < 3; i++)
+            if (!gen_get_str(p, frk[i], NULL))
+                *fr[i] *= (1 - set) / unset;
+    return 0;
+}
+
+double gj_days(const struct gen_params *p) { return p->days > 0 ? p->days : DEF_DAYS; }
+long gj_count(const struct gen_params *p) { return p->count > 0 ? p->count : DEF_COUNT; }
+
+const char *gj_class_name(enum gj_class c)
+{
+    switch (c) {
+    case GJ_ACTIONABLE: return "actionable";
+    case GJ_HIGH_CV: return "high_cv";
+    case GJ_NO_SLACK: return "no_slack";
+    case GJ_NO_CONSUMER: return "no_consumer";
+    }
+    return "?";
+}
+
+char *gj_instance(const struct gj_job *j, long seq, char *buf)
+{
+    snprintf(buf, 40, "%s-%06ld", j->name, seq);
+    return buf;
+}
+
+/* ---- the job ----------------------------------------------------------------- */
+
+static double unif(rng *r, double lo, double hi) { return lo + (hi - lo) * rng_uniform(r); }
+
+/* pick_period: the period mix.  Two uniforms are always drawn so that a
+ * job's other parameters do not shift when the mix changes. */
+static int64_t pick_period(rng *r, const struct gj_mix *m)
+{
+    double u = rng_uniform(r), v = rng_uniform(r);
+    static const int64_t offkilter[] = {35 * 60, 50 * 60, 5 * 3600, 7 * 3600, 11 * 3600};
+    static const int64_t other[] = {15 * 60, 2 * 3600, 4 * 3600, 6 * 3600, 12 * 3600, 7 * 86400};
+    static const double other_w[] = {0.25, 0.20, 0.15, 0.15, 0.10, 0.15};
+    if (u < m->hourly_frac)
+        return 3600;
+    u -= m->hourly_frac;
+    if (u < m->daily_frac)
+        return 86400;
+    u -= m->daily_frac;
+    if (u < m->offkilter_frac)
+        return offkilter[(int)(v * 5) % 5];
+    for (int i = 0; i < 6; i++) {
+        if (v < other_w[i])
+            return other[i];
+        v -= other_w[i];
+    }
+    return other[5];
+}
+
+static void job_make(const struct gen_params *p, const struct gj_mix *m, long index, struct gj_job *j)
+{
+    memset(j, 0, sizeof *j);
+    snprintf(j->name, sizeof j->name, "job%05ld", index);
+    snprintf(j->producer, sizeof j->producer, "src%05ld", index);
+    snprintf(j->consumer, sizeof j->consumer, "rpt%05ld", index);
+    rng r;
+    rng_seed_key(&r, p->seed, j->name);
+
+    int64_t P = j->period = pick_period(&r, m);
+    double u = rng_uniform(&r);
+    if (u < m->actionable_frac)
+        j->cls = GJ_ACTIONABLE;
+    else {
+        int c = (int)(3 * (u - m->actionable_frac) / (1 - m->actionable_frac));
+        j->cls = (enum gj_class)(1 + (c > 2 ? 2 : c));
+    }
+    double ulong = rng_uniform(&r);
+
+    double jit = m->jitter;
+    j->a_base = (int64_t)(unif(&r, 0, 0.2) * P * (j->cls == GJ_HIGH_CV ? 0.25 : 1));
+    j->a_width = (int64_t)(unif(&r, 0.01, 0.05) * P * jit);
+    if (j->a_width < 2)
+        j->a_width = 2;
+    int64_t sub = j->a_base + j->a_width + (int64_t)(unif(&r, 0, 0.04) * P);
+    sub = (sub + 59) / 60 * 60;  /* cron: whole minutes */
+    j->submit_off = sub;
+    double rt = unif(&r, 0.04, 0.25) * P;
+    double sf = unif(&r, 1.2, 3.0); /* actionable slack, in runtimes */
+    double dsd = unif(&r, 0.002, 0.008) * P * jit;
+    int64_t queue = 30;
+    switch (j->cls) {
+    case GJ_ACTIONABLE:
+        if (sub + queue + rt * (1 + sf) > 0.95 * P)
+            rt = (0.95 * P - sub - queue) / (1 + sf);
+        break;
+    case GJ_HIGH_CV: /* ends early, so reads spread over most of the period */
+        if (sub + queue + rt > 0.15 * P)
+            rt = 0.15 * P - sub - queue;
+        break;
+    case GJ_NO_SLACK: /* long enough that a read a minute after the end is no slack */
+        if (sub + queue + rt > 0.9 * P)
+            rt = 0.9 * P - sub - queue;
+        if (rt < 0.1 * P)
+            rt = 0.1 * P;
+        if (rt < 300)
+            rt = 300;
+        break;
+    default:
+        if (sub + queue + rt > 0.9 * P)
+            rt = 0.9 * P - sub - queue;
+        break;
+    }
+    if (rt < 60)
+        rt = 60;
+    j->runtime = (int64_t)rt;
+    j->d_sd = (int64_t)(dsd < 5 ? 5 : dsd);
+    int64_t end_nom = sub + queue + j->runtime;
+    switch (j->cls) {
+    case GJ_ACTIONABLE:
+        j->d_off = end_nom + (int64_t)(sf * rt);
+        if (j->d_off > P - 1 - 3 * j->d_sd)
+            j->d_off = P - 1 - 3 * j->d_sd;
+        j->d_true = (double)j->d_off;
+        j->consumer_period = P;
+        if (ulong < m->long_consumer_frac && P <= 86400 && 86400 % P == 0)
+            j->consumer_period = P == 86400 ? 7 * 86400 : 86400;
+        break;
+    case GJ_HIGH_CV: /* read uniformly in [end + 60, 0.98 P] */
+        j->d_off = end_nom + 60;
+        j->d_true = (double)(end_nom + 60 + (int64_t)(0.98 * P)) / 2;
+        j->consumer_period = P;
+        break;
+    case GJ_NO_SLACK: /* read right after the end */
+        j->d_off = end_nom;
+        j->d_true = (double)end_nom + 5 + (20 * jit + 1) * log(2);
+        j->consumer_period = P;
+        break;
+    case GJ_NO_CONSUMER:
+        j->d_true = -1;
+        j->consumer_period = 0;
+        break;
+    }
+    j->a_true = (double)j->a_base + 0.95 * (double)j->a_width;
+
+    j->ninputs = 1 + (int)rng_below(&r, GJ_MAX_INPUTS);
+    j->nparts = 1 + (int)rng_below(&r, 2);
+    j->has_state = rng_uniform(&r) < 0.3;
+    j->drift_rate = unif(&r, -m->drift, m->drift);
+    double days = gj_days(p);
+    double ucc = rng_uniform(&r), tcc = unif(&r, 0.2, 0.9), fcc = exp(unif(&r, -0.4, 0.4));
+    j->code_change_t = INT64_MAX;
+    if (ucc < m->code_change_prob) {
+        j->code_change_t = (int64_t)(p->start + tcc * days * 86400);
+        j->code_change_factor = fcc;
+    }
+
+    /* usage shape: stages of different parallelism */
+    static const int nst_w[] = {1, 2, 2, 3, 3, 4, 5};
+    j->nstages = nst_w[rng_below(&r, 7)];
+    double wsum = 0;
+    for (int s = 0; s < j->nstages; s++)
+        wsum += (j->stage_frac[s] = unif(&r, 0.3, 1.0));
+    j->peak = (int)lround(exp(unif(&r, log(2), log(300))));
+    int top = (int)rng_below(&r, (uint64_t)j->nstages);
+    for (int s = 0; s < j->nstages; s++) {
+        j->stage_frac[s] /= wsum;
+        j->stage_par[s] = s == top ? j->peak : j->peak * unif(&r, 0.1, 1.0);
+    }
+    static const int cores_w[] = {1, 1, 2, 2, 4};
+    j->cores = cores_w[rng_below(&r, 5)];
+    j->mem_mb = j->cores * (rng_uniform(&r) < 0.5 ? 2048 : 4096);
+    /* Morpheus Fig. 2a: 75% of jobs over-provisioned, 20% more than 10x */
+    double ratio = exp(1.024 + 1.519 * rng_normal(&r));
+    double prov = ceil(j->peak * ratio);
+    j->provisioned = (int)(prov < 1 ? 1 : prov > 1e6 ? 1e6 : prov);
+    j->usage_noise = unif(&r, 0.05, 0.2);
+}
+
+/* ---- the runs of a job -------------------------------------------------------- */
+
+/* producer writes of the current period, for the input_avail rule */
+struct pwrite {
+    int64_t t;
+    int input;
+};
+
+static struct gj_event *ev_add(struct gj_trace *tr)
+{
+    tr->ev = xgrow(tr->ev, &tr->capev, tr->nev + 1, sizeof *tr->ev);
+    struct gj_event *e = &tr->ev[tr->nev];
+    memset(e, 0, sizeof *e);
+    e->order = (long)tr->nev++;
+    return e;
+}
+
+static struct gj_run *run_add(struct gj_trace *tr)
+{
+    tr->runs = xgrow(tr->runs, &tr->caprun, tr->nruns + 1, sizeof *tr->runs);
+    struct gj_run *r = &tr->runs[tr->nruns++];
+    memset(r, 0, sizeof *r);
+    r->output_read = -1;
+    return r;
+}
+
+/* run_time: a run's duration drawn for submission time t. */
+static void run_duration(const struct gj_job *j, const struct gj_mix *m, rng *r, double trace_start, int64_t t,
+                         struct gj_run *run)
+{
+    double mult = exp(j->drift_rate * (double)(t - trace_start) / WEEK);
+    if (t >= j->code_change_t)
+        mult *= j->code_change_factor;
+    double cap = 0.9 * (double)j->period;
+    double rn = (double)j->runtime * mult * exp(0.08 * m->jitter * rng_normal(r));
+    rn = rn < 60 ? 60 : rn > cap ? cap : rn;
+    double rr = rn;
+    if (rng_uniform(r) < m->straggler_prob) {
+        rr = rn * unif(r, 1.5, 3.0);
+        if (rr > cap)
+            rr = cap;
+        run->straggler = rr > rn + 60;
+    }
+    run->nominal = (int64_t)rn;
+    int64_t dur = (int64_t)rr;
+    if (rng_uniform(r) < m->fail_prob) {
+        run->status = GJ_FAILED;
+        dur = (int64_t)(dur * unif(r, 0.05, 0.9));
+        if (dur < 1)
+            dur = 1;
+        if (run->nominal > dur)
+            run->nominal = dur;
+    }
+    run->end = run->start + dur;
+}
+
+/* input_avail rule: the last producer write of an input before start. */
+static int64_t last_write_before(const struct pwrite *w, size_t n, int64_t start)
+{
+    int64_t best = INT64_MIN;
+    for (size_t i = 0; i < n; i++)
+        if (w[i].t < start && w[i].t > best)
+            best = w[i].t;
+    return best;
+}
+
+static int cmp_run(const void *a, const void *b)
+{
+    const struct gj_run *x = a, *y = b;
+    if (x->submit != y->submit)
+        return x->submit < y->submit ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_ev(const void *a, const void *b)
+{
+    const struct gj_event *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Every consumer read of a run: its first read (output_read), the part
+ * reads after it, and sometimes a later re-read, which must not count. */
+struct cread {
+    long run;        /* index in runs (before sorting: creation order) */
+    int64_t t;       /* first read */
+    int64_t key;     /* consumer instance key */
+    int64_t reread;  /* -1 or time of a re-read */
+};
+
+void gj_trace_make(const struct gen_params *p, const struct gj_mix *m, long index, int events,
+                   struct gj_trace *tr)
+{
+    struct gj_job *j = &tr->job;
+    job_make(p, m, index, j);
+    tr->nruns = 0;
+    tr->nev = 0;
+
+    char key[48];
+    snprintf(key, sizeof key, "%s/runs", j->name);
+    rng r;
+    rng_seed_key(&r, p->seed, key);
+
+    const int64_t P = j->period;
+    const double t0 = p->start, t1 = p->start + gj_days(p) * 86400;
+    const double jit = m->jitter;
+    int64_t k0 = (int64_t)ceil(t0 / (double)P);
+    int64_t mcons = j->consumer_period > 0 ? j->consumer_period / P : 0;
+
+    struct pwrite *pw = NULL;
+    size_t npw = 0, cappw = 0;
+    struct cread *cr = NULL;
+    size_t ncr = 0, capcr = 0;
+    long *pending = NULL; /* long consumer: ok runs not read yet */
+    size_t npend = 0, cappend = 0;
+    /* producer write events are kept per period (pw) for the rule, and, when
+     * events are wanted, in the trace directly */
+    if (events) {
+        struct gj_event *e = ev_add(tr); /* the reference file, written long before the trace */
+        e->time = (int64_t)t0 - 8 * 86400;
+        e->who = 1;
+        e->op = 1;
+        e->ftype = 4;
+        e->run = -1;
+    }
+
+    for (int64_t k = k0; (double)(k * P) < t1; k++) {
+        const int64_t ps = k * P;
+        npw = 0;
+        /* 1. the producer writes the period's inputs */
+        int last = (int)rng_below(&r, (uint64_t)j->ninputs);
+        int64_t t_last = ps + j->a_base + (int64_t)rng_below(&r, (uint64_t)j->a_width + 1);
+        for (int i = 0; i < j->ninputs; i++) {
+            int64_t tf = i == last ? t_last : t_last - 1 - (int64_t)rng_below(&r, (uint64_t)(j->a_base + j->a_width + 1));
+            int nw = 1 + (int)rng_below(&r, 3);
+            for (int w = 0; w < nw; w++) {
+                int64_t tw = w == 0 ? tf : tf - 1 - (int64_t)rng_below(&r, (uint64_t)(P / 4 + 1));
+                pw = xgrow(pw, &cappw, npw + 1, sizeof *pw);
+                pw[npw++] = (struct pwrite){tw, i};
+            }
+        }
+        /* 2-3. the scheduled run, a retry, a manual run */
+        size_t first_run = tr->nruns;
+        long cand = -1; /* the run the consumer reads this period */
+        double umiss = rng_uniform(&r);
+        if (umiss >= m->miss_prob) {
+            struct gj_run *run = run_add(tr);
+            run->seq = (long)tr->nruns; /* creation order until sorted */
+            run->kind = GJ_SCHEDULED;
+            run->period_start = ps;
+            run->submit = ps + j->submit_off + (int64_t)rng_below(&r, (uint64_t)(10 * jit) + 1);
+            int64_t queued = run->submit + 1 + (int64_t)rng_exp(&r, 20 * jit + 1);
+            int64_t ready = t_last + 1 + (int64_t)rng_below(&r, 30);
+            run->start = queued > ready ? queued : ready;
+            run_duration(j, m, &r, t0, run->submit, run);
+            if (run->status == GJ_OK)
+                cand = (long)(run - tr->runs);
+            else if (rng_uniform(&r) < m->retry_prob) {
+                int64_t sub = run->end + 60 + (int64_t)rng_below(&r, 600);
+                if (sub < ps + P - 60) {
+                    struct gj_run *re = run_add(tr);
+                    re->seq = (long)tr->nruns;
+                    re->kind = GJ_RETRY;
+                    re->period_start = ps;
+                    re->submit = sub;
+                    re->start = sub + 1 + (int64_t)rng_exp(&r, 20 * jit + 1);
+                    run_duration(j, m, &r, t0, sub, re);
+                    if (re->status == GJ_OK)
+                        cand = (long)(re - tr->runs);
+                }
+            }
+        }
+        if (rng_uniform(&r) < m->extra_prob) {
+            int64_t sub = ps + (int64_t)rng_below(&r, (uint64_t)P);
+            if (sub < t_last + 60)
+                sub = t_last + 60;
+            if (sub < ps + P - 60) {
+                struct gj_run *mr = run_add(tr);
+                mr->seq = (long)tr->nruns;
+                mr->kind = GJ_MANUAL;
+                mr->period_start = ps;
+                mr->submit = sub;
+                mr->start = sub + 1 + (int64_t)rng_exp(&r, 20 * jit + 1);
+                run_duration(j, m, &r, t0, sub, mr);
+            }
+        }
+        /* a late append to an input after the scheduled run started: a later
+         * run sees it, the scheduled one must not */
+        if (tr->nruns > first_run && rng_uniform(&r) < 0.05) {
+            const struct gj_run *run = &tr->runs[first_run];
+            int64_t tl = run->start + 1 + (int64_t)rng_below(&r, (uint64_t)(run->end - run->start) / 2 + 1);
+            pw = xgrow(pw, &cappw, npw + 1, sizeof *pw);
+            pw[npw++] = (struct pwrite){tl, (int)rng_below(&r, (uint64_t)j->ninputs)};
+        }
+        for (size_t i = first_run; i < tr->nruns; i++)
+            tr->runs[i].input_avail = last_write_before(pw, npw, tr->runs[i].start);
+        if (events)
+            for (size_t i = 0; i < npw; i++) {
+                struct gj_event *e = ev_add(tr);
+                e->time = pw[i].t;
+                e->who = 1;
+                e->op = 1;
+                e->ftype = 0;
+                e->fkey = ps;
+                e->fidx = pw[i].input;
+                e->run = ps;
+            }
+
+        /* 4. the consumer */
+        if (cand >= 0 && j->cls != GJ_NO_CONSUMER) {
+            struct gj_run *c = &tr->runs[cand];
+            int64_t t = -1;
+            double reread = rng_uniform(&r);
+            switch (j->cls) {
+            case GJ_ACTIONABLE:
+                if (mcons > 1) {
+                    pending = xgrow(pending, &cappend, npend + 1, sizeof *pending);
+                    pending[npend++] = cand;
+                } else {
+                    t = ps + j->d_off + (int64_t)lround(rng_normal(&r) * (double)j->d_sd);
+                    if (t <= c->end)
+                        t = c->end + 5 + (int64_t)rng_exp(&r, 60 * jit + 1);
+                }
+                break;
+            case GJ_HIGH_CV: {
+                /* spread over the rest of the period, with no typical time: a
+                 * golden-ratio sequence keeps even a short trace spread out */
+                int64_t lo = c->end + 60, hi = ps + (int64_t)(0.98 * P);
+                double x = fmod((double)k * 0.6180339887498949 + 0.1 * rng_uniform(&r), 1.0);
+                t = hi > lo ? lo + (int64_t)(x * (double)(hi - lo)) : lo;
+                break;
+            }
+            case GJ_NO_SLACK:
+                t = c->end + 5 + (int64_t)rng_exp(&r, 20 * jit + 1);
+                break;
+            default:
+                break;
+            }
+            if (t >= 0) {
+                cr = xgrow(cr, &capcr, ncr + 1, sizeof *cr);
+                cr[ncr++] = (struct cread){cand, t, ps, reread < 0.3 ? t + 60 + (int64_t)(reread * P) : -1};
+            }
+        }
+        /* a longer-period consumer reads everything new in the last job
+         * period of its own period */
+        if (mcons > 1 && (k % mcons) == mcons - 1 && npend > 0) {
+            int64_t t = ps + j->d_off + (int64_t)lround(rng_normal(&r) * (double)j->d_sd);
+            size_t keep = 0;
+            for (size_t i = 0; i < npend; i++) {
+                if (tr->runs[pending[i]].end < t) {
+                    cr = xgrow(cr, &capcr, ncr + 1, sizeof *cr);
+                    cr[ncr++] = (struct cread){pending[i], t, ps, -1};
+                } else
+                    pending[keep++] = pending[i];
+            }
+            npend = keep;
+        }
+    }
+    for (size_t i = 0; i < ncr; i++)
+        tr->runs[cr[i].run].output_read = cr[i].t;
+
+    if (events) {
+        /* the job's own reads and writes, and the consumer's reads; runs are
+         * referenced by creation index, remapped after sorting below */
+        for (size_t i = 0; i < tr->nruns; i++) {
+            const struct gj_run *run = &tr->runs[i];
+            for (int f = 0; f < j->ninputs; f++) {
+                struct gj_event *e = ev_add(tr);
+                *e = (struct gj_event){run->start, e->order, 0, 0, (long)i, 0, run->period_start, f};
+            }
+            struct gj_event *e = ev_add(tr);
+            *e = (struct gj_event){run->start, e->order, 0, 0, (long)i, 4, 0, 0};
+            if (j->has_state) {
+                e = ev_add(tr);
+                *e = (struct gj_event){run->start, e->order, 0, 0, (long)i, 2, 0, 0};
+            }
+            if (run->status == GJ_OK) {
+                int64_t dur = run->end - run->start;
+                for (int part = 0; part < j->nparts; part++) {
+                    e = ev_add(tr);
+                    int64_t tw = part == j->nparts - 1 ? run->end : run->start + dur * 6 / 10;
+                    *e = (struct gj_event){tw, e->order, 0, 1, (long)i, 1, (int64_t)i, part};
+                }
+                /* the job validates its own output: a read that is not a consumer's */
+                e = ev_add(tr);
+                *e = (struct gj_event){run->end, e->order, 0, 0, (long)i, 1, (int64_t)i, j->nparts - 1};
+                if (j->has_state) {
+                    e = ev_add(tr);
+                    *e = (struct gj_event){run->end, e->order, 0, 1, (long)i, 2, 0, 0};
+                }
+            } else {
+                e = ev_add(tr);
+                *e = (struct gj_event){run->start + (run->end - run->start) / 2, e->order, 0, 1, (long)i, 3,
+                                       (int64_t)i, 0};
+            }
+        }
+        for (size_t i = 0; i < ncr; i++)
+            for (int part = 0; part < j->nparts; part++) {
+                struct gj_event *e = ev_add(tr);
+                *e = (struct gj_event){cr[i].t + part, e->order, 2, 0, cr[i].key, 1, (int64_t)cr[i].run, part};
+                if (part == 0 && cr[i].reread >= 0) {
+                    e = ev_add(tr);
+                    *e = (struct gj_event){cr[i].reread, e->order, 2, 0, cr[i].key, 1, (int64_t)cr[i].run, 0};
+                }
+            }
+    }
+
+    /* sort runs by submit, number them, and remap event references */
+    qsort(tr->runs, tr->nruns, sizeof *tr->runs, cmp_run);
+    if (events) {
+        long *newidx = xmalloc((tr->nruns + 1) * sizeof *newidx);
+        for (size_t i = 0; i < tr->nruns; i++)
+            newidx[tr->runs[i].seq - 1] = (long)i;
+        for (size_t i = 0; i < tr->nev; i++) {
+            struct gj_event *e = &tr->ev[i];
+            if (e->who == 0)
+                e->run = newidx[e->run];
+            if (e->ftype == 1 || e->ftype == 3)
+                e->fkey = newidx[e->fkey];
+        }
+        free(newidx);
+        qsort(tr->ev, tr->nev, sizeof *tr->ev, cmp_ev);
+    }
+    for (size_t i = 0; i < tr->nruns; i++)
+        tr->runs[i].seq = (long)i + 1;
+    free(pw);
+    free(cr);
+    free(pending);
+}
+
+void gj_trace_free(struct gj_trace *tr)
+{
+    free(tr->runs);
+    free(tr->ev);
+    memset(tr, 0, sizeof *tr);
+}
+
+/* ---- the kinds --------------------------------------------------------------- */
+
+static void write_truth_runs(csvw *t, const struct gj_job *j)
+{
+    csvw_str(t, j->name);
+    csvw_int(t, j->period);
+    csvw_int(t, llround(j->a_true));
+    if (j->d_true >= 0)
+        csvw_int(t, llround(j->d_true));
+    else
+        csvw_str(t, NULL);
+    if (j->consumer_period > 0)
+        csvw_int(t, j->consumer_period);
+    else
+        csvw_str(t, NULL);
+    csvw_int(t, j->cls == GJ_ACTIONABLE);
+    csvw_str(t, gj_class_name(j->cls));
+    csvw_end(t);
+}
+
+static const char *const truth_runs_cols[] = {"job", "period", "a", "d", "consumer_period", "actionable", "reason", NULL};
+
+struct tally {
+    long jobs, runs, failed, retries, manual, stragglers, missing, unread, rows;
+};
+
+static void summary(const char *kind, const struct gen_params *p, const struct tally *t)
+{
+    if (slk_opt.quiet)
+        return;
+    char when[32];
+    fprintf(stderr,
+            "tracegen: %s: %ld jobs over %g days from %s: %ld runs (%ld failed, %ld retries, %ld manual, "
+            "%ld stragglers, %ld periods skipped, %ld outputs never read), %ld rows\n",
+            kind, t->jobs, gj_days(p), parse_time_format(p->start, when), t->runs, t->failed, t->retries, t->manual, t->stragglers,
+            t->missing, t->unread, t->rows);
+}
+
+static void tally_job(struct tally *t, const struct gj_trace *tr, const struct gen_params *p)
+{
+    t->jobs++;
+    t->runs += (long)tr->nruns;
+    long sched = 0;
+    for (size_t i = 0; i < tr->nruns; i++) {
+        const struct gj_run *r = &tr->runs[i];
+        t->failed += r->status == GJ_FAILED;
+        t->retries += r->kind == GJ_RETRY;
+        t->manual += r->kind == GJ_MANUAL;
+        t->stragglers += r->straggler;
+        t->unread += r->status == GJ_OK && r->output_read < 0;
+        sched += r->kind == GJ_SCHEDULED;
+    }
+    int64_t P = tr->job.period;
+    int64_t k0 = (int64_t)ceil(p->start / (double)P);
+    long periods = 0;
+    for (int64_t k = k0; (double)(k * P) < p->start + gj_days(p) * 86400; k++)
+        periods++;
+    t->missing += periods - sched;
+}
+
+static int gen_runs(const struct gen_params *p, csvw *out, csvw *truth)
+{
+    struct gj_mix m;
+    if (gj_mix_read(p, &m) < 0)
+        return SLK_EUSAGE;
+    static const char *const cols[] = {"job", "instance", "submit", "start", "end", "input_avail", "output_read", "status", NULL};
+    csvw_header(out, cols);
+    if (truth)
+        csvw_header(truth, truth_runs_cols);
+    struct gj_trace tr = {0};
+    struct tally t = {0};
+    long n = gj_count(p);
+    char inst[40];
+    for (long i = 0; i < n; i++) {
+        gj_trace_make(p, &m, i, 0, &tr);
+        tally_job(&t, &tr, p);
+        for (size_t k = 0; k < tr.nruns; k++) {
+            const struct gj_run *r = &tr.runs[k];
+            csvw_str(out, tr.job.name);
+            csvw_str(out, gj_instance(&tr.job, r->seq, inst));
+            csvw_int(out, r->submit);
+            csvw_int(out, r->start);
+            csvw_int(out, r->end);
+            csvw_int(out, r->input_avail);
+            if (r->output_read >= 0)
+                csvw_int(out, r->output_read);
+            else
+                csvw_str(out, NULL);
+            csvw_str(out, r->status == GJ_OK ? "ok" : "failed");
+            csvw_end(out);
+            t.rows++;
+        }
+        if (truth)
+            write_truth_runs(truth, &tr.job);
+        if (csvw_error(out))
+            break;
+        slk_progress("jobs", (uint64_t)i + 1, (uint64_t)n);
+    }
+    slk_progress_done();
+    gj_trace_free(&tr);
+    summary("runs", p, &t);
+    return SLK_OK;
+}
+
+static int gen_usage(const struct gen_params *p, csvw *out, csvw *truth)
+{
+    struct gj_mix m;
+    if (gj_mix_read(p, &m) < 0)
+        return SLK_EUSAGE;
+    static const char *const cols[] = {"job", "run", "t", "containers", "cores", "mem_mb", NULL};
+    static const char *const tcols[] = {"job", "period", "stages", "peak_containers", "provisioned", "cores",
+                                        "mem_mb", "runtime", NULL};
+    csvw_header(out, cols);
+    if (truth)
+        csvw_header(truth, tcols);
+    struct gj_trace tr = {0};
+    struct tally t = {0};
+    long n = gj_count(p);
+    char inst[40], key[48];
+    for (long i = 0; i < n; i++) {
+        gj_trace_make(p, &m, i, 0, &tr);
+        tally_job(&t, &tr, p);
+        const struct gj_job *j = &tr.job;
+        rng r;
+        snprintf(key, sizeof key, "%s/usage", j->name);
+        rng_seed_key(&r, p->seed, key);
+        double nz = j->usage_noise;
+        for (size_t k = 0; k < tr.nruns; k++) {
+            const struct gj_run *run = &tr.runs[k];
+            if (run->status != GJ_OK && !m.failed_usage)
+                continue;
+            gj_instance(j, run->seq, inst);
+            int64_t dur = run->end - run->start;
+            double nominal = (double)(run->nominal > 0 ? run->nominal : 1);
+            for (int64_t s = 0; s * 60 < dur; s++) {
+                double mid = (double)s * 60 + 30;
+                double c;
+                if (mid < nominal) {
+                    double x = mid / nominal, acc = 0;
+                    int st = 0;
+                    for (; st < j->nstages - 1; st++) {
+                        acc += j->stage_frac[st];
+                        if (x < acc)
+                            break;
+                    }
+                    c = j->stage_par[st];
+                } else /* the straggler's tail: a few slow tasks */
+                    c = j->stage_par[j->nstages - 1] * 0.05;
+                c *= exp(nz * rng_normal(&r) - nz * nz / 2);
+                int64_t ci = (int64_t)lround(c);
+                if (ci < 1)
+                    ci = 1;
+                csvw_str(out, j->name);
+                csvw_str(out, inst);
+                csvw_int(out, run->start + s * 60);
+                csvw_int(out, ci);
+                csvw_int(out, j->cores);
+                csvw_int(out, j->mem_mb);
+                csvw_end(out);
+                t.rows++;
+            }
+        }
+        if (truth) {
+            csvw_str(truth, j->name);
+            csvw_int(truth, j->period);
+            csvw_int(truth, j->nstages);
+            csvw_int(truth, j->peak);
+            csvw_int(truth, j->provisioned);
+            csvw_int(truth, j->cores);
+            csvw_int(truth, j->mem_mb);
+            csvw_int(truth, j->runtime);
+            csvw_end(truth);
+        }
+        if (csvw_error(out))
+            break;
+        slk_progress("jobs", (uint64_t)i + 1, (uint64_t)n);
+    }
+    slk_progress_done();
+    gj_trace_free(&tr);
+    summary("usage", p, &t);
+    return SLK_OK;
+}
+
+/* event_file: the path of an event's file. */
+static void event_file(const struct gj_trace *tr, const struct gj_event *e, char *buf, size_t n)
+{
+    const struct gj_job *j = &tr->job;
+    char inst[40];
+    switch (e->ftype) {
+    case 0: snprintf(buf, n, "/data/%s/in%d/%lld", j->name, e->fidx, (long long)e->fkey); break;
+    case 1:
+        snprintf(buf, n, "/out/%s/%s/part-%05d", j->name, gj_instance(j, tr->runs[e->fkey].seq, inst), e->fidx);
+        break;
+    case 2: snprintf(buf, n, "/state/%s", j->name); break;
+    case 3: snprintf(buf, n, "/tmp/%s/%s", j->name, gj_instance(j, tr->runs[e->fkey].seq, inst)); break;
+    default: snprintf(buf, n, "/ref/%s/dim", j->name); break;
+    }
+}
+
+static int gen_events(const struct gen_params *p, csvw *out, csvw *truth)
+{
+    struct gj_mix m;
+    if (gj_mix_read(p, &m) < 0)
+        return SLK_EUSAGE;
+    static const char *const cols[] = {"time", "job", "instance", "file", "op", NULL};
+    csvw_header(out, cols);
+    if (truth)
+        csvw_header(truth, truth_runs_cols);
+    struct gj_trace tr = {0};
+    struct tally t = {0};
+    long n = gj_count(p);
+    char inst[64], file[128];
+    for (long i = 0; i < n; i++) {
+        gj_trace_make(p, &m, i, 1, &tr);
+        tally_job(&t, &tr, p);
+        const struct gj_job *j = &tr.job;
+        for (size_t k = 0; k < tr.nev; k++) {
+            const struct gj_event *e = &tr.ev[k];
+            csvw_int(out, e->time);
+            switch (e->who) {
+            case 0:
+                csvw_str(out, j->name);
+                csvw_str(out, gj_instance(j, tr.runs[e->run].seq, inst));
+                break;
+            case 1:
+                csvw_str(out, j->producer);
+                if (e->ftype == 4)
+                    snprintf(inst, sizeof inst, "%s-ref", j->producer);
+                else
+                    snprintf(inst, sizeof inst, "%s-%lld", j->producer, (long long)e->run);
+                csvw_str(out, inst);
+                break;
+            default:
+                csvw_str(out, j->consumer);
+                snprintf(inst, sizeof inst, "%s-%lld", j->consumer, (long long)e->run);
+                csvw_str(out, inst);
+                break;
+            }
+            event_file(&tr, e, file, sizeof file);
+            csvw_str(out, file);
+            csvw_str(out, e->op ? "write" : "read");
+            csvw_end(out);
+            t.rows++;
+        }
+        if (truth)
+            write_truth_runs(truth, j);
+        if (csvw_error(out))
+            break;
+        slk_progress("jobs", (uint64_t)i + 1, (uint64_t)n);
+    }
+    slk_progress_done();
+    gj_trace_free(&tr);
+    summary("events", p, &t);
+    return SLK_OK;
+}
+
+const struct gen_kind gen_kind_runs = {
+    "runs",
+    "periodic job runs: submit/start/end, input available, output first read, status (Morpheus §4)",
+    "job,instance,submit,start,end,input_avail,output_read,status",
+    "job,period,a,d,consumer_period,actionable,reason",
+    keys_jobs,
+    gen_runs,
+};
+
+const struct gen_kind gen_kind_usage = {
+    "usage",
+    "per-run resource skylines of the runs kind's ok runs at 1-minute steps (Morpheus §5)",
+    "job,run,t,containers,cores,mem_mb",
+    "job,period,stages,peak_containers,provisioned,cores,mem_mb,runtime",
+    keys_jobs,
+    gen_usage,
+};
+
+const struct gen_kind gen_kind_events = {
+    "events",
+    "provenance events (reads and writes of files) behind the runs kind's input_avail/output_read",
+    "time,job,instance,file,op",
+    "job,period,a,d,consumer_period,actionable,reason",
+    keys_jobs,
+    gen_events,
+};

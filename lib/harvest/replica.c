@@ -1,0 +1,1038 @@
+/* replica — Algorithm 2 replica placement, the stock HDFS-like policy and the
+ * durability/availability simulator (see replica.h for the model).
+ *
+ * Tuned for streams of millions of blocks over thousands of tenants: a
+ * placement touches only the nine per-class lists of tenants that still have
+ * space (kept as arrays with swap-remove), draws a handful of random numbers,
+ * and falls back to a scan only when random draws keep hitting used
+ * environments or full tenants.  The simulator keeps, per block, its replica
+ * slots and live count; per server, the blocks it holds; and per reimage, a
+ * queue of destroyed replicas drained at the re-creation rate. */
+#include "harvest/replica.h"
+#include "base/diag.h"
+#include "base/heap.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tenant {
+    char *name;
+    int env;
+    int32_t first, n;
+    double space, rate, peak;
+    int cls;
+    int64_t cap, used;
+    int pos; /* index in its class's active list, -1 when not a destination */
+    int ci;  /* index among all tenants of its class (Fenwick tree slot) */
+    double phase, trough;
+};
+
+/* a string -> index map (open addressing) for tenant and environment names */
+struct strmap {
+    char **keys;
+    int *vals;
+    size_t cap, n;
+};
+
+struct rp_cluster {
+    double block_mb;
+    int rack_size;
+    uint64_t seed;
+    struct tenant *t;
+    size_t nt, capt;
+    char **envs;
+    size_t nenv, capenv;
+    struct strmap tmap, emap;
+    int32_t nservers;
+    int *srv_tenant;
+    uint8_t *down;
+    int *cls_act[RP_NCLASS]; /* tenants of the class with free space */
+    int cls_n[RP_NCLASS];
+    int nactive;
+    int *cls_all[RP_NCLASS];     /* every tenant of the class, by ci */
+    int cls_alln[RP_NCLASS];
+    int64_t *fen[RP_NCLASS];     /* Fenwick trees of free blocks, 1-based over ci */
+    int by_space;                /* draw tenants in proportion to free space */
+    int *env_start, *env_tenants; /* CSR: tenants of environment e */
+    int built;
+};
+
+/* ---- string map ------------------------------------------------------------- */
+
+static size_t sm_slot(const struct strmap *m, const char *k)
+{
+    size_t i = (size_t)rng_hash_str(k) & (m->cap - 1);
+    while (m->keys[i] && strcmp(m->keys[i], k) != 0)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static int sm_get(const struct strmap *m, const char *k)
+{
+    if (!m->cap)
+        return -1;
+    size_t i = sm_slot(m, k);
+    return m->keys[i] ? m->vals[i] : -1;
+}
+
+/* sm_put: insert k -> v (k must be absent); the map copies k. */
+static void sm_put(struct strmap *m, const char *k, int v)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        struct strmap o = *m;
+        m->cap = o.cap ? 2 * o.cap : 64;
+        m->keys = xcalloc(m->cap, sizeof *m->keys);
+        m->vals = xcalloc(m->cap, sizeof *m->vals);
+        m->n = 0;
+        for (size_t i = 0; i < o.cap; i++)
+            if (o.keys[i]) {
+                size_t j = sm_slot(m, o.keys[i]);
+                m->keys[j] = o.keys[i];
+                m->vals[j] = o.vals[i];
+                m->n++;
+            }
+        free(o.keys);
+        free(o.vals);
+    }
+    size_t i = sm_slot(m, k);
+    m->keys[i] = xstrdup(k);
+    m->vals[i] = v;
+    m->n++;
+}
+
+static void sm_free(struct strmap *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->keys[i]);
+    free(m->keys);
+    free(m->vals);
+}
+
+/* ---- cluster ------------------------------------------------------------------ */
+
+rp_cluster *rp_cluster_new(double block_mb, int rack_size, uint64_t seed)
+{
+    rp_cluster *c = xcalloc(1, sizeof *c);
+    c->block_mb = block_mb;
+    c->rack_size = rack_size < 1 ? 1 : rack_size;
+    c->seed = seed;
+    return c;
+}
+
+void rp_cluster_free(rp_cluster *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->nt; i++)
+        free(c->t[i].name);
+    for (size_t i = 0; i < c->nenv; i++)
+        free(c->envs[i]);
+    free(c->t);
+    free(c->envs);
+    sm_free(&c->tmap);
+    sm_free(&c->emap);
+    free(c->srv_tenant);
+    free(c->down);
+    for (int k = 0; k < RP_NCLASS; k++) {
+        free(c->cls_act[k]);
+        free(c->cls_all[k]);
+        free(c->fen[k]);
+    }
+    free(c->env_start);
+    free(c->env_tenants);
+    free(c);
+}
+
+int rp_cluster_add(rp_cluster *c, const char *tenant, const char *env, int64_t servers,
+                   double space_gb, double reimage_rate, double peak_util)
+{
+    if (sm_get(&c->tmap, tenant) >= 0)
+        return -1;
+    if (servers > (int64_t)INT32_MAX - 1 - c->nservers)
+        return -2;
+    int e = sm_get(&c->emap, env);
+    if (e < 0) {
+        e = (int)c->nenv;
+        c->envs = xgrow(c->envs, &c->capenv, c->nenv + 1, sizeof *c->envs);
+        c->envs[c->nenv++] = xstrdup(env);
+        sm_put(&c->emap, env, e);
+    }
+    c->t = xgrow(c->t, &c->capt, c->nt + 1, sizeof *c->t);
+    struct tenant *T = &c->t[c->nt];
+    memset(T, 0, sizeof *T);
+    T->name = xstrdup(tenant);
+    T->env = e;
+    T->first = c->nservers;
+    T->n = (int32_t)servers;
+    T->space = space_gb;
+    T->rate = reimage_rate;
+    T->peak = peak_util;
+    T->pos = -1;
+    c->nservers += (int32_t)servers;
+    sm_put(&c->tmap, tenant, (int)c->nt);
+    return (int)c->nt++;
+}
+
+static const rp_cluster *sort_ctx;
+
+/* order for the rows: reimage rate, then peak, then name (total, deterministic) */
+static int by_rate(const void *a, const void *b)
+{
+    const struct tenant *x = &sort_ctx->t[*(const int *)a], *y = &sort_ctx->t[*(const int *)b];
+    if (x->rate != y->rate)
+        return x->rate < y->rate ? -1 : 1;
+    if (x->peak != y->peak)
+        return x->peak < y->peak ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static int by_peak(const void *a, const void *b)
+{
+    const struct tenant *x = &sort_ctx->t[*(const int *)a], *y = &sort_ctx->t[*(const int *)b];
+    if (x->peak != y->peak)
+        return x->peak < y->peak ? -1 : 1;
+    if (x->rate != y->rate)
+        return x->rate < y->rate ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* split idx[0..n-1] (already sorted) into thirds of equal weight; a tenant goes
+ * to the third holding the midpoint of its weight.  Writes 0..2 to third[]. */
+static void split_thirds(const rp_cluster *c, const int *idx, size_t n, int *third)
+{
+    double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += c->t[idx[i]].space;
+    int by_count = !(total > 0);
+    if (by_count)
+        total = (double)n;
+    double cum = 0;
+    for (size_t i = 0; i < n; i++) {
+        double w = by_count ? 1.0 : c->t[idx[i]].space;
+        double mid = cum + w / 2;
+        int g = (int)floor(3.0 * mid / total);
+        third[i] = g < 0 ? 0 : g > 2 ? 2 : g;
+        cum += w;
+    }
+}
+
+static void fen_add(rp_cluster *c, int k, int i, int64_t d)
+{
+    int n = c->cls_alln[k];
+    for (i++; i <= n; i += i & -i)
+        c->fen[k][i] += d;
+}
+
+/* the class-k tenant holding free block r (0 <= r < total free blocks of k) */
+static int fen_find(const rp_cluster *c, int k, int64_t r)
+{
+    int n = c->cls_alln[k], pos = 0, step = 1;
+    while (step * 2 <= n)
+        step *= 2;
+    for (; step > 0; step /= 2)
+        if (pos + step <= n && c->fen[k][pos + step] <= r) {
+            pos += step;
+            r -= c->fen[k][pos];
+        }
+    return c->cls_all[k][pos];
+}
+
+static int64_t fen_total(const rp_cluster *c, int k)
+{
+    int64_t t = 0;
+    for (int i = c->cls_alln[k]; i > 0; i -= i & -i)
+        t += c->fen[k][i];
+    return t;
+}
+
+static void act_add(rp_cluster *c, int ti)
+{
+    struct tenant *T = &c->t[ti];
+    if (T->pos >= 0)
+        return;
+    T->pos = c->cls_n[T->cls];
+    c->cls_act[T->cls][c->cls_n[T->cls]++] = ti;
+    c->nactive++;
+}
+
+static void act_del(rp_cluster *c, int ti)
+{
+    struct tenant *T = &c->t[ti];
+    if (T->pos < 0)
+        return;
+    int k = T->cls, last = c->cls_act[k][--c->cls_n[k]];
+    c->cls_act[k][T->pos] = last;
+    c->t[last].pos = T->pos;
+    T->pos = -1;
+    c->nactive--;
+}
+
+static void reset_space(rp_cluster *c)
+{
+    for (int k = 0; k < RP_NCLASS; k++) {
+        c->cls_n[k] = 0;
+        memset(c->fen[k], 0, ((size_t)c->cls_alln[k] + 1) * sizeof(int64_t));
+    }
+    c->nactive = 0;
+    for (size_t i = 0; i < c->nt; i++) {
+        c->t[i].used = 0;
+        c->t[i].pos = -1;
+        if (c->t[i].cap > 0) {
+            act_add(c, (int)i);
+            fen_add(c, c->t[i].cls, c->t[i].ci, c->t[i].cap);
+        }
+    }
+    memset(c->down, 0, (size_t)c->nservers);
+}
+
+void rp_cluster_build(rp_cluster *c)
+{
+    size_t n = c->nt;
+    int *idx = xmalloc(n * sizeof *idx), *third = xmalloc(n * sizeof *third);
+    int *row = xmalloc(n * sizeof *row);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (int)i;
+    sort_ctx = c;
+    qsort(idx, n, sizeof *idx, by_rate);
+    split_thirds(c, idx, n, third);
+    for (size_t i = 0; i < n; i++)
+        row[idx[i]] = third[i];
+    for (int r = 0; r < 3; r++) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (row[i] == r)
+                idx[m++] = (int)i;
+        qsort(idx, m, sizeof *idx, by_peak);
+        split_thirds(c, idx, m, third);
+        for (size_t i = 0; i < m; i++)
+            c->t[idx[i]].cls = 3 * r + third[i];
+    }
+    sort_ctx = NULL;
+    free(idx);
+    free(third);
+    free(row);
+
+    c->srv_tenant = xmalloc((size_t)(c->nservers ? c->nservers : 1) * sizeof *c->srv_tenant);
+    c->down = xcalloc((size_t)(c->nservers ? c->nservers : 1), 1);
+    for (int k = 0; k < RP_NCLASS; k++) {
+        c->cls_act[k] = xmalloc((n ? n : 1) * sizeof(int));
+        c->cls_all[k] = xmalloc((n ? n : 1) * sizeof(int));
+        c->fen[k] = xcalloc(n + 1, sizeof(int64_t));
+        c->cls_alln[k] = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int k = c->t[i].cls;
+        c->t[i].ci = c->cls_alln[k];
+        c->cls_all[k][c->cls_alln[k]++] = (int)i;
+    }
+    c->env_start = xcalloc(c->nenv + 1, sizeof(int));
+    c->env_tenants = xmalloc((n ? n : 1) * sizeof(int));
+    for (size_t i = 0; i < n; i++) {
+        struct tenant *T = &c->t[i];
+        for (int32_t s = 0; s < T->n; s++)
+            c->srv_tenant[T->first + s] = (int)i;
+        double blocks = floor(T->space * 1024.0 / c->block_mb);
+        T->cap = blocks > 4e18 ? (int64_t)4e18 : (int64_t)blocks;
+        rng g;
+        char key[64];
+        snprintf(key, sizeof key, "util:%zu:", i);
+        rng_seed_key(&g, c->seed ^ rng_hash_str(T->name), key);
+        T->phase = 14.0 / 24 + 0.1 * rng_normal(&g);
+        T->trough = 0.3 + 0.5 * rng_uniform(&g);
+        c->env_start[T->env + 1]++;
+    }
+    for (size_t e = 0; e < c->nenv; e++)
+        c->env_start[e + 1] += c->env_start[e];
+    int *fill = xcalloc(c->nenv + 1, sizeof(int));
+    for (size_t i = 0; i < n; i++) {
+        int e = c->t[i].env;
+        c->env_tenants[c->env_start[e] + fill[e]++] = (int)i;
+    }
+    free(fill);
+    reset_space(c);
+    c->built = 1;
+}
+
+void rp_cluster_pick_by_space(rp_cluster *c, int on) { c->by_space = on; }
+
+int rp_ntenants(const rp_cluster *c) { return (int)c->nt; }
+int32_t rp_nservers(const rp_cluster *c) { return c->nservers; }
+int rp_nenvs(const rp_cluster *c) { return (int)c->nenv; }
+int rp_server_tenant(const rp_cluster *c, int32_t s) { return c->srv_tenant[s]; }
+const char *rp_tenant_name(const rp_cluster *c, int t) { return c->t[t].name; }
+const char *rp_tenant_env(const rp_cluster *c, int t) { return c->envs[c->t[t].env]; }
+int rp_tenant_class(const rp_cluster *c, int t) { return c->t[t].cls; }
+int32_t rp_tenant_first_server(const rp_cluster *c, int t) { return c->t[t].first; }
+int64_t rp_tenant_capacity(const rp_cluster *c, int t) { return c->t[t].cap; }
+int64_t rp_tenant_used(const rp_cluster *c, int t) { return c->t[t].used; }
+
+const char *rp_class_name(int k)
+{
+    static const char *const names[RP_NCLASS] = {"r0p0", "r0p1", "r0p2", "r1p0", "r1p1",
+                                                 "r1p2", "r2p0", "r2p1", "r2p2"};
+    return k >= 0 && k < RP_NCLASS ? names[k] : "?";
+}
+
+void rp_class_info(const rp_cluster *c, int k, struct rp_class_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->rate_min = out->rate_max = out->peak_min = out->peak_max = NAN;
+    for (size_t i = 0; i < c->nt; i++) {
+        const struct tenant *T = &c->t[i];
+        if (T->cls != k)
+            continue;
+        if (out->tenants == 0) {
+            out->rate_min = out->rate_max = T->rate;
+            out->peak_min = out->peak_max = T->peak;
+        }
+        out->tenants++;
+        out->servers += T->n;
+        out->space_gb += T->space;
+        out->rate_min = fmin(out->rate_min, T->rate);
+        out->rate_max = fmax(out->rate_max, T->rate);
+        out->peak_min = fmin(out->peak_min, T->peak);
+        out->peak_max = fmax(out->peak_max, T->peak);
+    }
+}
+
+/* ---- placement ---------------------------------------------------------------- */
+
+static inline void take(rp_cluster *c, int32_t s)
+{
+    int ti = c->srv_tenant[s];
+    fen_add(c, c->t[ti].cls, c->t[ti].ci, -1);
+    if (++c->t[ti].used >= c->t[ti].cap)
+        act_del(c, ti);
+}
+
+static inline void give(rp_cluster *c, int ti, int64_t n)
+{
+    c->t[ti].used -= n;
+    fen_add(c, c->t[ti].cls, c->t[ti].ci, n);
+    if (c->t[ti].used < c->t[ti].cap)
+        act_add(c, ti);
+}
+
+static inline int holds(const int32_t *slots, int R, int k, int32_t s)
+{
+    for (int j = 0; j < R; j++)
+        if (j != k && slots[j] == s)
+            return 1;
+    return 0;
+}
+
+/* a usable destination: up, its tenant has space, not already holding the block */
+static inline int usable(const rp_cluster *c, const int32_t *slots, int R, int k, int32_t s)
+{
+    return !c->down[s] && c->t[c->srv_tenant[s]].pos >= 0 && !holds(slots, R, k, s);
+}
+
+/* a random usable server of tenant ti, or -1 */
+static int32_t tenant_server(const rp_cluster *c, rng *g, int ti, const int32_t *slots, int R, int k)
+{
+    const struct tenant *T = &c->t[ti];
+    for (int tries = 0; tries < 8; tries++) {
+        int32_t s = T->first + (int32_t)rng_below(g, (uint64_t)T->n);
+        if (!c->down[s] && !holds(slots, R, k, s))
+            return s;
+    }
+    int32_t off = (int32_t)rng_below(g, (uint64_t)T->n);
+    for (int32_t i = 0; i < T->n; i++) {
+        int32_t s = T->first + (off + i) % T->n;
+        if (!c->down[s] && !holds(slots, R, k, s))
+            return s;
+    }
+    return -1;
+}
+
+static inline int env_used(const int *envs, int ne, int e)
+{
+    for (int i = 0; i < ne; i++)
+        if (envs[i] == e)
+            return 1;
+    return 0;
+}
+
+/* a tenant drawn uniformly among the active tenants of class cl whose
+ * environment is not in envs (ne < 0: any), or -1 */
+static int class_tenant(const rp_cluster *c, rng *g, int cl, const int *envs, int ne)
+{
+    int n = c->cls_n[cl];
+    const int *list = c->cls_act[cl];
+    if (n == 0)
+        return -1;
+    if (c->by_space) {
+        int64_t total = fen_total(c, cl);
+        if (total <= 0)
+            return -1;
+        for (int tries = 0; tries < 8; tries++) {
+            int ti = fen_find(c, cl, (int64_t)rng_below(g, (uint64_t)total));
+            if (ne < 0 || !env_used(envs, ne, c->t[ti].env))
+                return ti;
+        }
+        int64_t m = 0;
+        for (int i = 0; i < n; i++)
+            if (!env_used(envs, ne, c->t[list[i]].env))
+                m += c->t[list[i]].cap - c->t[list[i]].used;
+        if (m <= 0)
+            return -1;
+        int64_t j = (int64_t)rng_below(g, (uint64_t)m);
+        for (int i = 0; i < n; i++)
+            if (!env_used(envs, ne, c->t[list[i]].env) && (j -= c->t[list[i]].cap - c->t[list[i]].used) < 0)
+                return list[i];
+        return -1;
+    }
+    for (int tries = 0; tries < 8; tries++) {
+        int ti = list[rng_below(g, (uint64_t)n)];
+        if (ne < 0 || !env_used(envs, ne, c->t[ti].env))
+            return ti;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        m += !env_used(envs, ne, c->t[list[i]].env);
+    if (m == 0)
+        return -1;
+    int j = (int)rng_below(g, (uint64_t)m);
+    for (int i = 0; i < n; i++)
+        if (!env_used(envs, ne, c->t[list[i]].env) && j-- == 0)
+            return list[i];
+    return -1;
+}
+
+/* Algorithm 2 destination for slot k given the other slots (-1: empty).
+ * Level 0 obeys every rule; level 1 drops the row/column rule; level 2 also
+ * the environment rule.  Returns the server and sets *level, or -1. */
+static int32_t alg2_slot(rp_cluster *c, rng *g, const int32_t *slots, int R, int k, int maxlevel,
+                         int *level)
+{
+    int envs[RP_MAX_REPLICAS], ne = 0;
+    unsigned rows = 0, cols = 0;
+    for (int j = 0; j < R; j++) {
+        if (j == k || slots[j] < 0)
+            continue;
+        const struct tenant *T = &c->t[c->srv_tenant[slots[j]]];
+        envs[ne++] = T->env;
+        if (j / 3 == k / 3) {
+            rows |= 1u << (T->cls / 3);
+            cols |= 1u << (T->cls % 3);
+        }
+    }
+    for (int lv = 0; lv <= maxlevel; lv++) {
+        int cand[RP_NCLASS], nc = 0;
+        for (int cl = 0; cl < RP_NCLASS; cl++) {
+            if (c->cls_n[cl] == 0)
+                continue;
+            if (lv == 0 && ((rows >> (cl / 3)) & 1 || (cols >> (cl % 3)) & 1))
+                continue;
+            cand[nc++] = cl;
+        }
+        while (nc > 0) {
+            int i = (int)rng_below(g, (uint64_t)nc);
+            int ti = class_tenant(c, g, cand[i], envs, lv < 2 ? ne : -1);
+            if (ti >= 0) {
+                int32_t s = tenant_server(c, g, ti, slots, R, k);
+                if (s >= 0) {
+                    *level = lv;
+                    return s;
+                }
+            }
+            cand[i] = cand[--nc];
+        }
+    }
+    return -1;
+}
+
+/* a random usable server in [lo, hi) whose rack is none of racks[0..nr-1], or -1 */
+static int32_t range_server(const rp_cluster *c, rng *g, int32_t lo, int32_t hi, const int32_t *slots,
+                            int R, int k, const int32_t *racks, int nr)
+{
+    if (hi <= lo)
+        return -1;
+    uint64_t span = (uint64_t)(hi - lo);
+    for (int tries = 0; tries < 32; tries++) {
+        int32_t s = lo + (int32_t)rng_below(g, span);
+        int ok = usable(c, slots, R, k, s);
+        for (int i = 0; ok && i < nr; i++)
+            ok = s / c->rack_size != racks[i];
+        if (ok)
+            return s;
+    }
+    int32_t off = (int32_t)rng_below(g, span);
+    for (uint64_t i = 0; i < span; i++) {
+        int32_t s = lo + (int32_t)((off + i) % span);
+        int ok = usable(c, slots, R, k, s);
+        for (int j = 0; ok && j < nr; j++)
+            ok = s / c->rack_size != racks[j];
+        if (ok)
+            return s;
+    }
+    return -1;
+}
+
+/* stock HDFS-like destination for slot k.  Placement: slot 1 on the rack of
+ * slot 0, slot 2 on another rack, later slots anywhere.  Re-creation: on
+ * another rack when every surviving replica shares one rack, else anywhere. */
+static int32_t stock_slot(rp_cluster *c, rng *g, const int32_t *slots, int R, int k, int recovery)
+{
+    int32_t racks[RP_MAX_REPLICAS];
+    int nr = 0;
+    for (int j = 0; j < R; j++)
+        if (j != k && slots[j] >= 0)
+            racks[nr++] = slots[j] / c->rack_size;
+    int32_t s = -1;
+    int remote = 0;
+    if (!recovery) {
+        if (k == 1 && slots[0] >= 0) {
+            int32_t lo = racks[0] * c->rack_size, hi = lo + c->rack_size;
+            s = range_server(c, g, lo, hi < c->nservers ? hi : c->nservers, slots, R, k, NULL, 0);
+            remote = s < 0;
+        } else if (k == 2) {
+            remote = 1;
+        }
+    } else if (nr > 0) {
+        remote = 1;
+        for (int j = 1; j < nr; j++)
+            if (racks[j] != racks[0])
+                remote = 0;
+        nr = remote ? 1 : 0;
+    }
+    if (s < 0 && remote)
+        s = range_server(c, g, 0, c->nservers, slots, R, k, racks, nr);
+    if (s < 0)
+        s = range_server(c, g, 0, c->nservers, slots, R, k, NULL, 0);
+    return s;
+}
+
+/* one greedy pass over the R replicas; alg2 slots use relaxation levels up to
+ * maxlevel.  Returns 0 with out[] placed (space taken), or the 1-based replica
+ * that found no destination (nothing taken). */
+static int place_pass(rp_cluster *c, rng *g, enum rp_policy policy, int32_t creator, int R, int maxlevel,
+                      int32_t *out, int *levels)
+{
+    for (int j = 0; j < R; j++) {
+        out[j] = -1;
+        levels[j] = 0;
+    }
+    for (int k = 0; k < R; k++) {
+        int32_t s;
+        int lv = 0;
+        if (k == 0 && usable(c, out, R, 0, creator))
+            s = creator;
+        else if (policy == RP_ALG2)
+            s = alg2_slot(c, g, out, R, k, maxlevel, &lv);
+        else
+            s = stock_slot(c, g, out, R, k, 0);
+        if (s < 0) {
+            for (int j = 0; j < k; j++)
+                give(c, c->srv_tenant[out[j]], 1);
+            return k + 1;
+        }
+        out[k] = s;
+        levels[k] = lv;
+        take(c, s);
+    }
+    return 0;
+}
+
+/* Algorithm 2 is greedy: an early choice can leave no class for a later
+ * replica although another choice would have worked, so a failed pass is
+ * retried with fresh random choices before diversity is declared exhausted. */
+#define RP_RETRIES 16
+
+int rp_place(rp_cluster *c, rng *g, enum rp_policy policy, int32_t creator, int R, int soft,
+             int32_t *out, int *failed_replica, struct rp_place_stats *st)
+{
+    int levels[RP_MAX_REPLICAS], fk = 0, worst = 0;
+    if (policy == RP_ALG2) {
+        for (int attempt = 0; attempt < RP_RETRIES; attempt++) {
+            fk = place_pass(c, g, policy, creator, R, 0, out, levels);
+            if (fk == 0 || c->nactive == 0)
+                break;
+            if (fk > worst)
+                worst = fk;
+        }
+        if (fk != 0 && c->nactive > 0 && !soft) {
+            *failed_replica = worst;
+            return RP_EXHAUSTED;
+        }
+        if (fk != 0 && c->nactive > 0)
+            fk = place_pass(c, g, policy, creator, R, 2, out, levels);
+    } else {
+        fk = place_pass(c, g, policy, creator, R, 0, out, levels);
+    }
+    if (fk != 0) {
+        *failed_replica = fk;
+        return RP_FULL;
+    }
+    if (out[0] != creator)
+        st->relaxed_local++;
+    for (int k = 1; k < R; k++) {
+        st->relaxed_grid += levels[k] == 1;
+        st->relaxed_env += levels[k] == 2;
+    }
+    st->blocks++;
+    st->replicas += (uint64_t)R;
+    return RP_OK;
+}
+
+/* ---- utilization model ----------------------------------------------------------- */
+
+static inline double hash01(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return (double)(x >> 11) * 0x1.0p-53;
+}
+
+double rp_util(const rp_cluster *c, int32_t s, double t, double scale)
+{
+    const struct tenant *T = &c->t[c->srv_tenant[s]];
+    double x = (1 + cos(2 * M_PI * (t / 86400.0 - T->phase))) / 2;
+    double u = scale * T->peak * (T->trough + (1 - T->trough) * x * x);
+    uint64_t hour = (uint64_t)(t / 3600.0);
+    u *= 0.9 + 0.2 * hash01(c->seed ^ ((uint64_t)s * 0x9e3779b97f4a7c15ULL) ^ (hour * 0xd1b54a32d192ed03ULL));
+    return u > 1 ? 1 : u < 0 ? 0 : u;
+}
+
+/* ---- reimage events --------------------------------------------------------------- */
+
+const char *rp_event_kind_name(int kind)
+{
+    return kind == RP_EV_REIMAGE ? "reimage" : kind == RP_EV_FAIL ? "fail" : kind == RP_EV_ADD ? "add" : "?";
+}
+
+int rp_event_kind_parse(const char *s)
+{
+    if (strcmp(s, "reimage") == 0)
+        return RP_EV_REIMAGE;
+    if (strcmp(s, "fail") == 0)
+        return RP_EV_FAIL;
+    if (strcmp(s, "add") == 0)
+        return RP_EV_ADD;
+    return -1;
+}
+
+struct evbuf {
+    struct rp_event *a;
+    size_t n, cap;
+    double horizon;
+};
+
+static void ev_push(struct evbuf *b, double t, int32_t s)
+{
+    if (!(t < b->horizon))
+        return;
+    b->a = xgrow(b->a, &b->cap, b->n + 1, sizeof *b->a);
+    b->a[b->n++] = (struct rp_event){t, s, RP_EV_REIMAGE};
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+    const struct rp_event *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->server != y->server)
+        return x->server < y->server ? -1 : 1;
+    return x->kind - y->kind;
+}
+
+/* reimage a random fraction of tenant T's servers starting at t0 */
+static void burst_tenant(struct evbuf *b, rng *g, const struct tenant *T, double t0, double f,
+                         double window, int32_t *scratch)
+{
+    int32_t size = (int32_t)lround(f * T->n);
+    if (size < 1)
+        size = 1;
+    if (size > T->n)
+        size = T->n;
+    for (int32_t i = 0; i < T->n; i++)
+        scratch[i] = T->first + i;
+    for (int32_t i = 0; i < size; i++) {
+        int32_t j = i + (int32_t)rng_below(g, (uint64_t)(T->n - i));
+        int32_t x = scratch[i];
+        scratch[i] = scratch[j];
+        scratch[j] = x;
+        ev_push(b, t0 + window * rng_uniform(g), scratch[i]);
+    }
+}
+
+struct rp_event *rp_gen_events(const rp_cluster *c, uint64_t seed, double days,
+                               const struct rp_burst_model *m, size_t *n)
+{
+    struct evbuf b = {NULL, 0, 0, days * 86400.0};
+    double months = days / 30.4375, H = b.horizon;
+    double ind = 1 - m->burst_share - m->env_burst_share;
+    if (ind < 0)
+        ind = 0;
+    double mean_f = (m->frac_min + m->frac_max) / 2;
+    int32_t maxn = 1;
+    for (size_t i = 0; i < c->nt; i++)
+        if (c->t[i].n > maxn)
+            maxn = c->t[i].n;
+    int32_t *scratch = xmalloc((size_t)maxn * sizeof *scratch);
+    for (size_t i = 0; i < c->nt; i++) {
+        const struct tenant *T = &c->t[i];
+        rng g;
+        rng_seed_key(&g, seed, T->name);
+        rng_u64(&g); /* decorrelate from other uses of the name key */
+        uint64_t k = rng_poisson(&g, ind * T->rate * T->n * months);
+        for (uint64_t j = 0; j < k; j++)
+            ev_push(&b, H * rng_uniform(&g), T->first + (int32_t)rng_below(&g, (uint64_t)T->n));
+        if (mean_f > 0) {
+            uint64_t nb = rng_poisson(&g, m->burst_share * T->rate * months / mean_f);
+            for (uint64_t j = 0; j < nb; j++) {
+                double t0 = H * rng_uniform(&g);
+                double f = m->frac_min + (m->frac_max - m->frac_min) * rng_uniform(&g);
+                burst_tenant(&b, &g, T, t0, f, m->window, scratch);
+            }
+        }
+    }
+    for (size_t e = 0; e < c->nenv && mean_f > 0 && m->env_burst_share > 0; e++) {
+        double w = 0, ns = 0;
+        for (int j = c->env_start[e]; j < c->env_start[e + 1]; j++) {
+            const struct tenant *T = &c->t[c->env_tenants[j]];
+            w += T->rate * T->n;
+            ns += T->n;
+        }
+        rng g;
+        char key[32];
+        snprintf(key, sizeof key, "env-burst:%zu", e);
+        rng_seed_key(&g, seed ^ rng_hash_str(c->envs[e]), key);
+        uint64_t nb = rng_poisson(&g, m->env_burst_share * (ns > 0 ? w / ns : 0) * months / mean_f);
+        for (uint64_t j = 0; j < nb; j++) {
+            double t0 = H * rng_uniform(&g);
+            double f = m->frac_min + (m->frac_max - m->frac_min) * rng_uniform(&g);
+            for (int q = c->env_start[e]; q < c->env_start[e + 1]; q++)
+                burst_tenant(&b, &g, &c->t[c->env_tenants[q]], t0, f, m->window, scratch);
+        }
+    }
+    free(scratch);
+    if (b.n > 1)
+        qsort(b.a, b.n, sizeof *b.a, ev_cmp);
+    *n = b.n;
+    return b.a;
+}
+
+/* ---- simulation ------------------------------------------------------------------ */
+
+#define UNPLACED 255
+
+struct srvlist {
+    uint32_t *b;
+    uint32_t n, cap;
+};
+
+struct rqueue {
+    uint64_t *it; /* block << 5 | slot */
+    size_t n, pos;
+    int sorted;
+};
+
+static void sl_push(struct srvlist *l, uint32_t b)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 16;
+        l->b = xreallocarray(l->b, l->cap, sizeof *l->b);
+    }
+    l->b[l->n++] = b;
+}
+
+void rp_simulate(rp_cluster *c, const struct rp_sim_config *cfg, struct rp_sim_result *res,
+                 const char *progress)
+{
+    memset(res, 0, sizeof *res);
+    res->first_loss = NAN;
+    reset_space(c);
+    const int R = cfg->replicas;
+    const size_t N = (size_t)cfg->blocks;
+    int32_t *slots = xmalloc((N ? N : 1) * (size_t)R * sizeof *slots);
+    uint8_t *live = xcalloc(N ? N : 1, 1);
+    double *dt = cfg->on_loss ? xcalloc((N ? N : 1) * (size_t)R, sizeof *dt) : NULL;
+    struct srvlist *sl = xcalloc((size_t)c->nservers, sizeof *sl);
+    rng gp, gb, ga;
+    rng_seed_key(&gp, cfg->seed, cfg->policy == RP_ALG2 ? "sim-place-alg2" : "sim-place-stock");
+    rng_seed_key(&gb, cfg->seed, "sim-creators");
+    rng_seed_key(&ga, cfg->seed, "sim-accesses");
+    struct rp_place_stats pst = {0};
+    uint64_t unplaced = 0;
+
+    for (size_t b = 0; b < N; b++) {
+        int32_t creator = (int32_t)rng_below(&gb, (uint64_t)c->nservers);
+        int32_t *o = slots + b * (size_t)R;
+        int failed;
+        if (rp_place(c, &gp, cfg->policy, creator, R, 1, o, &failed, &pst) != RP_OK) {
+            unplaced++;
+            live[b] = UNPLACED;
+            continue;
+        }
+        live[b] = (uint8_t)R;
+        for (int k = 0; k < R; k++)
+            sl_push(&sl[o[k]], (uint32_t)b);
+        if (progress && (b & 0xffff) == 0)
+            slk_progress(progress, b, N + cfg->nevents);
+    }
+    res->blocks = N - unplaced;
+    res->unplaced = unplaced;
+
+    heap h;
+    heap_init(&h);
+    struct rqueue *qs = NULL;
+    size_t nq = 0, capq = 0;
+    uint64_t backlog = 0;
+    double step = 3600.0 / cfg->rate;
+    double ta = cfg->accesses > 0 && res->blocks > 0 ? rng_exp(&ga, cfg->horizon / (double)cfg->accesses)
+                                                     : INFINITY;
+    size_t ei = 0;
+    for (;;) {
+        const struct heap_item *top = heap_peek(&h);
+        double tq = top ? top->key : INFINITY;
+        double te = ei < cfg->nevents ? cfg->events[ei].t : INFINITY;
+        double t = fmin(tq, fmin(te, ta));
+        if (!(t < cfg->horizon))
+            break;
+        if (tq <= te && tq <= ta) {
+            struct heap_item hi;
+            heap_pop(&h, &hi);
+            struct rqueue *q = &qs[hi.val];
+            if (!q->sorted) {
+                /* fewest surviving replicas first (stable counting sort) */
+                size_t cnt[RP_MAX_REPLICAS + 2] = {0};
+                for (size_t i = q->pos; i < q->n; i++) {
+                    if (i + 16 < q->n)
+                        __builtin_prefetch(live + (q->it[i + 16] >> 5));
+                    cnt[live[q->it[i] >> 5] + 1]++;
+                }
+                for (int v = 1; v <= R + 1; v++)
+                    cnt[v] += cnt[v - 1];
+                uint64_t *tmp = xmalloc((q->n - q->pos) * sizeof *tmp);
+                for (size_t i = q->pos; i < q->n; i++)
+                    tmp[cnt[live[q->it[i] >> 5]]++] = q->it[i];
+                memcpy(q->it + q->pos, tmp, (q->n - q->pos) * sizeof *tmp);
+                free(tmp);
+                q->sorted = 1;
+            }
+            while (q->pos < q->n) {
+                uint64_t it = q->it[q->pos++];
+                size_t b = (size_t)(it >> 5);
+                int k = (int)(it & 31);
+                backlog--;
+                int32_t *o = slots + b * (size_t)R;
+                if (live[b] == 0 || o[k] >= 0)
+                    continue;
+                int lv = 0;
+                int32_t s = cfg->policy == RP_ALG2 ? alg2_slot(c, &gp, o, R, k, 2, &lv)
+                                                   : stock_slot(c, &gp, o, R, k, 1);
+                if (s < 0)
+                    continue; /* nowhere to put it: the block stays under-replicated */
+                if (lv > 0)
+                    res->relaxed++;
+                o[k] = s;
+                live[b]++;
+                take(c, s);
+                sl_push(&sl[s], (uint32_t)b);
+                res->rereplicated++;
+                break;
+            }
+            if (q->pos < q->n) {
+                heap_push(&h, t + step, hi.val);
+            } else {
+                free(q->it);
+                q->it = NULL;
+            }
+        } else if (te <= ta) {
+            const struct rp_event *ev = &cfg->events[ei++];
+            int32_t s = ev->server;
+            if (ev->kind == RP_EV_ADD) {
+                c->down[s] = 0;
+                continue;
+            }
+            if (ev->kind == RP_EV_FAIL)
+                c->down[s] = 1;
+            res->reimages++;
+            struct srvlist *l = &sl[s];
+            uint64_t *items = l->n ? xmalloc(l->n * sizeof *items) : NULL;
+            size_t ni = 0;
+            for (uint32_t i = 0; i < l->n; i++) {
+                uint32_t b = l->b[i];
+                /* the lists are mostly in block order but the blocks are far
+                 * apart: fetch ahead, the loop is bound by these misses */
+                if (i + 16 < l->n) {
+                    __builtin_prefetch(slots + (size_t)l->b[i + 16] * R, 1);
+                    __builtin_prefetch(live + l->b[i + 16], 1);
+                }
+                int32_t *o = slots + (size_t)b * R;
+                for (int k = 0; k < R; k++) {
+                    if (o[k] != s)
+                        continue;
+                    o[k] = -2 - s; /* destroyed: remember where it was */
+                    live[b]--;
+                    res->replicas_destroyed++;
+                    if (dt)
+                        dt[(size_t)b * R + k] = ev->t;
+                    if (live[b] == 0) {
+                        res->lost++;
+                        if (isnan(res->first_loss))
+                            res->first_loss = ev->t;
+                        if (cfg->on_loss) {
+                            int32_t last[RP_MAX_REPLICAS];
+                            for (int j = 0; j < R; j++)
+                                last[j] = o[j] <= -2 ? -2 - o[j] : -1;
+                            cfg->on_loss(cfg->on_loss_ctx, b, ev->t, R, last, dt + (size_t)b * R);
+                        }
+                    } else {
+                        items[ni++] = (uint64_t)b << 5 | (uint64_t)k;
+                    }
+                }
+            }
+            give(c, c->srv_tenant[s], (int64_t)l->n);
+            l->n = 0;
+            if (ni > 0) {
+                qs = xgrow(qs, &capq, nq + 1, sizeof *qs);
+                qs[nq] = (struct rqueue){items, ni, 0, 0};
+                heap_push(&h, ev->t + cfg->detect, nq++);
+                backlog += ni;
+                if (backlog > res->max_backlog)
+                    res->max_backlog = backlog;
+            } else {
+                free(items);
+            }
+            if (progress && (ei & 0xff) == 0)
+                slk_progress(progress, N + ei, N + cfg->nevents);
+        } else {
+            size_t b = (size_t)rng_below(&ga, (uint64_t)N);
+            ta += rng_exp(&ga, cfg->horizon / (double)cfg->accesses);
+            if (live[b] == UNPLACED)
+                continue; /* never created (cluster full): nothing to read */
+            res->accesses++;
+            res->util_sum += rp_util(c, (int32_t)rng_below(&ga, (uint64_t)c->nservers), t, cfg->util_scale);
+            if (live[b] == 0) {
+                res->failed_lost++;
+                continue;
+            }
+            const int32_t *o = slots + b * (size_t)R;
+            int ok = 0;
+            for (int k = 0; k < R && !ok; k++)
+                ok = o[k] >= 0 && !c->down[o[k]] && rp_util(c, o[k], t, cfg->util_scale) <= cfg->busy;
+            if (!ok)
+                res->failed_busy++;
+        }
+    }
+    if (progress)
+        slk_progress_done();
+    res->relaxed += pst.relaxed_env + pst.relaxed_grid + pst.relaxed_local;
+    for (size_t i = 0; i < nq; i++)
+        free(qs[i].it);
+    free(qs);
+    heap_free(&h);
+    for (int32_t s = 0; s < c->nservers; s++)
+        free(sl[s].b);
+    free(sl);
+    free(slots);
+    free(live);
+    free(dt);
+}

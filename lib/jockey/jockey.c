@@ -1,0 +1,664 @@
+/* jockey — the Jockey control loop (see jockey.h).
+ *
+ * Tables and utility curves are loaded once, keyed by job (the key "" holds
+ * rows without a job column, used for every job without its own).  Per job
+ * the controller keeps its first sample time and its allocation state; a
+ * sample costs one hash lookup and a few model evaluations (a binary search
+ * over the allocation range for Amdahl, a scan of the table's allocations).
+ */
+#include "jockey/jockey.h"
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a string -> index map ------------------------------------------------------ */
+
+struct smap {
+    char **keys;
+    size_t n, cap;
+    size_t *slots;          /* index + 1; 0 empty */
+    size_t nslots;
+};
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static size_t smap_get(const struct smap *m, const char *k)
+{
+    if (!m->nslots)
+        return SIZE_MAX;
+    for (size_t i = hash_str(k) & (m->nslots - 1);; i = (i + 1) & (m->nslots - 1)) {
+        if (!m->slots[i])
+            return SIZE_MAX;
+        if (!strcmp(m->keys[m->slots[i] - 1], k))
+            return m->slots[i] - 1;
+    }
+}
+
+static size_t smap_put(struct smap *m, const char *k)
+{
+    size_t id = smap_get(m, k);
+    if (id != SIZE_MAX)
+        return id;
+    if (2 * (m->n + 1) > m->nslots) {
+        size_t ns = m->nslots ? 2 * m->nslots : 64;
+        free(m->slots);
+        m->slots = xcalloc(ns, sizeof *m->slots);
+        m->nslots = ns;
+        for (size_t j = 0; j < m->n; j++) {
+            size_t i = hash_str(m->keys[j]) & (ns - 1);
+            while (m->slots[i])
+                i = (i + 1) & (ns - 1);
+            m->slots[i] = j + 1;
+        }
+    }
+    m->keys = xgrow(m->keys, &m->cap, m->n + 1, sizeof *m->keys);
+    m->keys[m->n] = xstrdup(k);
+    size_t i = hash_str(k) & (m->nslots - 1);
+    while (m->slots[i])
+        i = (i + 1) & (m->nslots - 1);
+    m->slots[i] = m->n + 1;
+    return m->n++;
+}
+
+static void smap_free(struct smap *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        free(m->keys[i]);
+    free(m->keys);
+    free(m->slots);
+}
+
+/* ---- models ---------------------------------------------------------------------- */
+
+struct table {              /* rows of one key sorted by (alloc, p) */
+    double *alloc, *p, *rem;
+    size_t n, cap;
+    size_t *first;          /* [nalloc + 1]: row index of each distinct alloc */
+    size_t nalloc;
+};
+
+struct curve {
+    double *t, *u;
+    size_t n, cap;
+};
+
+struct jstate {
+    double first, A, last_dec, last_p;
+    size_t table, curve;    /* SIZE_MAX: none */
+};
+
+struct jockey {
+    struct jockey_opts o;
+    struct smap tkeys, ckeys, jobs;
+    struct table *tables;
+    size_t ntab, tabcap;
+    struct curve *curves;
+    size_t ncur, curcap;
+    struct jstate *st;
+    size_t stcap;
+    struct jockey_stats stats;
+};
+
+void jockey_opts_default(struct jockey_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->penalty = 1;
+    o->slack = 1.2;
+    o->alpha = 0.5;
+    o->dead_zone = 0.1;
+    o->min_alloc = 1;
+    o->max_alloc = 1000;
+    o->grid = 0.01;
+}
+
+struct trow {
+    double a, p, r;
+};
+
+static int trow_cmp(const void *x, const void *y)
+{
+    const struct trow *a = x, *b = y;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    return (a->p > b->p) - (a->p < b->p);
+}
+
+static int load_table(jockey *j, const char *path)
+{
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_col(r, "job"), cp = csvr_require(r, "progress"), ca = csvr_require(r, "alloc"),
+        cr = csvr_require(r, "remaining");
+    if (cp < 0 || ca < 0 || cr < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    struct trow **rows = NULL;
+    size_t *nrows = NULL, *caps = NULL, rcap = 0, ccap = 0, ncap = 0;
+    while (csvr_next(r) > 0) {
+        const char *job = cj >= 0 ? csvr_field(r, cj) : NULL;
+        struct trow x;
+        if (csvr_get_double(r, cp, &x.p, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+            csvr_get_double(r, ca, &x.a, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
+            csvr_get_duration(r, cr, &x.r, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            break;
+        if (x.p > 1) {
+            csvr_fail(r, "column 'progress': %g is above 1", x.p);
+            break;
+        }
+        size_t k = smap_put(&j->tkeys, job ? job : "");
+        if (k >= j->ntab) {
+            rows = xgrow(rows, &rcap, k + 1, sizeof *rows);
+            nrows = xgrow(nrows, &ncap, k + 1, sizeof *nrows);
+            caps = xgrow(caps, &ccap, k + 1, sizeof *caps);
+            rows[k] = NULL;
+            nrows[k] = caps[k] = 0;
+            j->ntab = k + 1;
+        }
+        rows[k] = xgrow(rows[k], &caps[k], nrows[k] + 1, sizeof **rows);
+        rows[k][nrows[k]++] = x;
+    }
+    st = csvr_status(r);
+    const char *pname = csvr_path(r);
+    j->tables = xcalloc(j->ntab ? j->ntab : 1, sizeof *j->tables);
+    for (size_t k = 0; k < j->ntab; k++) {
+        struct table *t = &j->tables[k];
+        qsort(rows[k], nrows[k], sizeof **rows, trow_cmp);
+        t->n = nrows[k];
+        t->alloc = xcalloc(t->n, sizeof *t->alloc);
+        t->p = xcalloc(t->n, sizeof *t->p);
+        t->rem = xcalloc(t->n, sizeof *t->rem);
+        t->first = xcalloc(t->n + 1, sizeof *t->first);
+        for (size_t i = 0; i < t->n; i++) {
+            t->alloc[i] = rows[k][i].a;
+            t->p[i] = rows[k][i].p;
+            t->rem[i] = rows[k][i].r;
+            if (i == 0 || t->alloc[i] != t->alloc[i - 1])
+                t->first[t->nalloc++] = i;
+            else if (t->p[i] == t->p[i - 1] && st == SLK_OK) {
+                slk_error_at(pname, 0, "table: job '%s' has two rows for progress %g at alloc %g",
+                             j->tkeys.keys[k], t->p[i], t->alloc[i]);
+                st = SLK_EDATA;
+            }
+        }
+        t->first[t->nalloc] = t->n;
+        free(rows[k]);
+    }
+    free(rows), free(nrows), free(caps);
+    if (st == SLK_OK && j->ntab == 0) {
+        slk_error_at(pname, 0, "table has no rows");
+        st = SLK_EDATA;
+    }
+    csvr_close(r);
+    return st;
+}
+
+static int load_utility(jockey *j, const char *path)
+{
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_col(r, "job"), ct = csvr_require(r, "t"), cu = csvr_require(r, "utility");
+    if (ct < 0 || cu < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    while (csvr_next(r) > 0) {
+        const char *job = cj >= 0 ? csvr_field(r, cj) : NULL;
+        double t, u;
+        if (csvr_get_duration(r, ct, &t, CSVR_REQUIRED) < 0 || csvr_get_double(r, cu, &u, CSVR_REQUIRED) < 0)
+            break;
+        size_t k = smap_put(&j->ckeys, job ? job : "");
+        if (k >= j->ncur) {
+            j->curves = xgrow(j->curves, &j->curcap, k + 1, sizeof *j->curves);
+            memset(&j->curves[k], 0, sizeof *j->curves);
+            j->ncur = k + 1;
+        }
+        struct curve *c = &j->curves[k];
+        if (c->n && t <= c->t[c->n - 1]) {
+            csvr_fail(r, "utility of '%s': t %g not after the previous %g (rows sorted by t per job)",
+                      job ? job : "", t, c->t[c->n - 1]);
+            break;
+        }
+        if (c->n && u > c->u[c->n - 1]) {
+            csvr_fail(r, "utility of '%s' rises from %g to %g: it must not increase with the completion time",
+                      job ? job : "", c->u[c->n - 1], u);
+            break;
+        }
+        size_t cap2 = c->cap;
+        c->t = xgrow(c->t, &cap2, c->n + 1, sizeof *c->t);
+        c->u = xgrow(c->u, &c->cap, c->n + 1, sizeof *c->u);
+        c->t[c->n] = t;
+        c->u[c->n++] = u;
+    }
+    st = csvr_status(r);
+    if (st == SLK_OK && j->ncur == 0) {
+        slk_error_at(csvr_path(r), 0, "utility file has no rows");
+        st = SLK_EDATA;
+    }
+    csvr_close(r);
+    return st;
+}
+
+int jockey_new(const struct jockey_opts *o, const char *table, const char *utility, jockey **out)
+{
+    jockey *j = xcalloc(1, sizeof *j);
+    j->o = *o;
+    int st = SLK_OK;
+    if (table)
+        st = load_table(j, table);
+    if (st == SLK_OK && utility)
+        st = load_utility(j, utility);
+    if (st != SLK_OK) {
+        jockey_free(j);
+        return st;
+    }
+    *out = j;
+    return SLK_OK;
+}
+
+void jockey_free(jockey *j)
+{
+    if (!j)
+        return;
+    for (size_t k = 0; k < j->ntab; k++) {
+        free(j->tables[k].alloc), free(j->tables[k].p), free(j->tables[k].rem), free(j->tables[k].first);
+    }
+    for (size_t k = 0; k < j->ncur; k++)
+        free(j->curves[k].t), free(j->curves[k].u);
+    free(j->tables);
+    free(j->curves);
+    free(j->st);
+    smap_free(&j->tkeys);
+    smap_free(&j->ckeys);
+    smap_free(&j->jobs);
+    free(j);
+}
+
+void jockey_get_stats(const jockey *j, struct jockey_stats *s)
+{
+    *s = j->stats;
+    s->jobs = j->jobs.n;
+}
+
+/* C(p, a) from rows [lo, hi) of one allocation, sorted by p. */
+static double table_rows(const struct table *t, size_t lo, size_t hi, double p)
+{
+    if (p <= t->p[lo])
+        return t->rem[lo];
+    size_t last = hi - 1;
+    if (p >= t->p[last]) {
+        if (t->p[last] >= 1)
+            return t->rem[last];
+        return t->rem[last] * (1 - p) / (1 - t->p[last]);
+    }
+    size_t a = lo, b = last; /* p[a] < p <= p[b] */
+    while (b - a > 1) {
+        size_t m = (a + b) / 2;
+        if (t->p[m] < p)
+            a = m;
+        else
+            b = m;
+    }
+    double f = (p - t->p[a]) / (t->p[b] - t->p[a]);
+    return t->rem[a] + f * (t->rem[b] - t->rem[a]);
+}
+
+static double amdahl(const struct jockey_opts *o, double p, double a)
+{
+    return (1 - p) * (o->serial + o->parallel / a);
+}
+
+static size_t table_of(const jockey *j, const char *job)
+{
+    size_t k = smap_get(&j->tkeys, job);
+    return k != SIZE_MAX ? k : smap_get(&j->tkeys, "");
+}
+
+double jockey_predict(const jockey *j, const char *job, double p, double a)
+{
+    if (j->o.parallel > 0)
+        return a > 0 ? amdahl(&j->o, p, a) : NAN;
+    size_t k = table_of(j, job);
+    if (k == SIZE_MAX)
+        return NAN;
+    const struct table *t = &j->tables[k];
+    for (size_t i = 0; i < t->nalloc; i++)
+        if (t->alloc[t->first[i]] == a)
+            return table_rows(t, t->first[i], t->first[i + 1], p);
+    return NAN;
+}
+
+static double utility(const jockey *j, const struct jstate *s, double T)
+{
+    if (s->curve == SIZE_MAX)
+        return T <= j->o.deadline + 1e-9 ? 1 : -j->o.penalty;
+    const struct curve *c = &j->curves[s->curve];
+    if (T <= c->t[0])
+        return c->u[0];
+    if (T >= c->t[c->n - 1])
+        return c->u[c->n - 1];
+    size_t a = 0, b = c->n - 1;
+    while (b - a > 1) {
+        size_t m = (a + b) / 2;
+        if (c->t[m] < T)
+            a = m;
+        else
+            b = m;
+    }
+    return c->u[a] + (T - c->t[a]) / (c->t[b] - c->t[a]) * (c->u[b] - c->u[a]);
+}
+
+/* A_r: the smallest candidate with the best utility; *pred its prediction. */
+static int target(const jockey *j, const struct jstate *s, double tr, double p, double *ar, double *ur,
+                  double *pred)
+{
+    const struct jockey_opts *o = &j->o;
+    if (o->parallel > 0) {
+        double lo = ceil(o->min_alloc), hi = floor(o->max_alloc);
+        double best = utility(j, s, tr + o->slack * amdahl(o, p, hi));
+        while (lo < hi) { /* U is non-decreasing in a: C falls with a, U does not rise with T */
+            double m = floor((lo + hi) / 2);
+            if (utility(j, s, tr + o->slack * amdahl(o, p, m)) >= best - 1e-12)
+                hi = m;
+            else
+                lo = m + 1;
+        }
+        *ar = lo;
+        *ur = best;
+        *pred = amdahl(o, p, lo);
+        return 0;
+    }
+    if (s->table == SIZE_MAX)
+        return -1;
+    const struct table *t = &j->tables[s->table];
+    int found = 0;
+    double bu = -INFINITY;
+    for (size_t i = 0; i < t->nalloc; i++) {
+        double a = t->alloc[t->first[i]];
+        if (a < o->min_alloc || a > o->max_alloc)
+            continue;
+        double c = table_rows(t, t->first[i], t->first[i + 1], p);
+        double u = utility(j, s, tr + o->slack * c);
+        if (!found || u > bu + 1e-12) { /* ascending allocations: strictly better only */
+            found = 1;
+            bu = u;
+            *ar = a;
+            *pred = c;
+        }
+    }
+    *ur = bu;
+    return found ? 0 : -1;
+}
+
+int jockey_sample(jockey *j, const char *job, const char *run, double t, double p, double alloc,
+                  struct jockey_decision *out)
+{
+    j->stats.samples++;
+    /* state per run: keyed by job and run (one state per job without runs,
+     * restarted when progress goes back) */
+    char kb[256], *key = kb;
+    size_t need = strlen(job) + (run ? strlen(run) + 2 : 1);
+    if (need > sizeof kb)
+        key = xmalloc(need);
+    if (run)
+        snprintf(key, need, "%s\x1f%s", job, run);
+    else
+        memcpy(key, job, need);
+    size_t id = smap_get(&j->jobs, key);
+    int fresh = id == SIZE_MAX;
+    if (fresh) {
+        id = smap_put(&j->jobs, key);
+        j->st = xgrow(j->st, &j->stcap, id + 1, sizeof *j->st);
+    }
+    if (key != kb)
+        free(key);
+    if (!fresh && !run && p < j->st[id].last_p - 1e-9) {
+        fresh = 1; /* a new run of the recurring job */
+        j->stats.restarts++;
+    }
+    if (fresh) {
+        struct jstate *s = &j->st[id];
+        s->first = t;
+        s->A = alloc;
+        s->last_dec = -INFINITY;
+        s->table = j->o.parallel > 0 ? SIZE_MAX : table_of(j, job);
+        size_t c = smap_get(&j->ckeys, job);
+        s->curve = c != SIZE_MAX ? c : smap_get(&j->ckeys, "");
+        if ((j->o.parallel <= 0 && s->table == SIZE_MAX) || (j->ncur && s->curve == SIZE_MAX))
+            j->stats.nomodel++;
+    }
+    struct jstate *s = &j->st[id];
+    s->last_p = p;
+    if (t < s->last_dec + j->o.interval)
+        return 0;
+    if (j->ncur && s->curve == SIZE_MAX)
+        return 0;
+    double tr = t - s->first, ar = 0, ur = 0, pred = 0;
+    if (target(j, s, tr, p, &ar, &ur, &pred) < 0)
+        return 0;
+    s->last_dec = t;
+    double prev = s->A, next = prev + j->o.alpha * (ar - prev);
+    if (fabs(next - prev) < j->o.dead_zone * prev) {
+        if (ceil(ar - 1e-9) != ceil(prev - 1e-9))
+            j->stats.dead_zone++;
+        return 0;
+    }
+    s->A = next;
+    double oldi = ceil(prev - 1e-9), newi = ceil(next - 1e-9);
+    if (oldi == newi)
+        return 0;
+    j->stats.changes++;
+    out->old_alloc = oldi;
+    out->new_alloc = newi;
+    out->target = ar;
+    out->until = j->o.interval > 0 ? t + j->o.interval : NAN;
+    snprintf(out->reason, sizeof out->reason,
+             "target %g: smallest allocation with the best utility %g (predicted %.0f s left at progress %.4g "
+             "x slack %g, %.0f s elapsed)%s",
+             ar, ur, pred, p, j->o.slack, tr, next != ar ? "; hysteresis" : "");
+    return 1;
+}
+
+int jockey_progress(const char *completed, const char *total, double *p, char *why, size_t whylen)
+{
+    if (!completed || !total) {
+        snprintf(why, whylen, "missing value in column '%s'", completed ? "total" : "completed");
+        return -1;
+    }
+    double sc = 0, sn = 0;
+    const char *a = completed, *b = total;
+    for (int stage = 1;; stage++) {
+        char *ea, *eb;
+        double c = strtod(a, &ea), n = strtod(b, &eb);
+        if (ea == a || eb == b || !isfinite(c) || !isfinite(n) || c < 0 || n <= 0 || c > n) {
+            snprintf(why, whylen, "stage %d: completed '%.40s' / total '%.40s' is not 0 <= completed <= total, "
+                                  "total > 0", stage, a, b);
+            return -1;
+        }
+        sc += c;
+        sn += n;
+        if ((*ea == ';') != (*eb == ';') || (*ea && *ea != ';') || (*eb && *eb != ';')) {
+            snprintf(why, whylen, "columns 'completed' and 'total' must be numbers or ';'-lists of the same "
+                                  "length ('%.40s', '%.40s')", completed, total);
+            return -1;
+        }
+        if (!*ea)
+            break;
+        a = ea + 1;
+        b = eb + 1;
+    }
+    *p = sc / sn;
+    return 0;
+}
+
+/* ---- building the table from history --------------------------------------------- */
+
+struct grp {
+    char *job;
+    double a;
+    double *v;              /* runs x G */
+    size_t nruns, cap;
+};
+
+static int grp_cmp(const void *x, const void *y)
+{
+    const struct grp *a = x, *b = y;
+    int c = strcmp(a->job, b->job);
+    if (c)
+        return c;
+    return (a->a > b->a) - (a->a < b->a);
+}
+
+struct hs {
+    double t, p, a;
+};
+
+int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
+{
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_require(r, "job"), cr = csvr_require(r, "run"), ct = csvr_require(r, "t"),
+        cp = csvr_require(r, "progress"), ca = csvr_require(r, "alloc");
+    if (cj < 0 || cr < 0 || ct < 0 || cp < 0 || ca < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    size_t G = (size_t)ceil(1 / o->grid - 1e-9);
+    struct smap keys = {0};
+    struct grp *g = NULL;
+    size_t ng = 0, gcap = 0;
+    struct hs *h = NULL;
+    size_t nh = 0, hcap = 0;
+    char *run = NULL, *job = NULL;
+    long nruns = 0, skipped = 0;
+    int rc;
+    for (;;) {
+        rc = csvr_next(r);
+        const char *jn = rc > 0 ? csvr_field(r, cj) : NULL, *rn = rc > 0 ? csvr_field(r, cr) : NULL;
+        if (rc > 0 && (!jn || !rn)) {
+            csvr_fail(r, "column '%s': missing value", jn ? "run" : "job");
+            break;
+        }
+        if (run && (rc <= 0 || strcmp(rn, run) != 0 || strcmp(jn, job) != 0)) {
+            /* finish the run */
+            nruns++;
+            size_t e = 0;
+            while (e < nh && h[e].p < 1 - 1e-9)
+                e++;
+            if (e == nh) {
+                skipped++;
+            } else {
+                double sa = 0;
+                for (size_t i = 0; i <= e; i++)
+                    sa += h[i].a;
+                double a = floor(sa / (double)(e + 1) + 0.5);
+                if (a < 1)
+                    a = 1;
+                char key[400];
+                snprintf(key, sizeof key, "%s\x1f%.17g", job, a);
+                size_t k = smap_put(&keys, key);
+                if (k >= ng) {
+                    g = xgrow(g, &gcap, k + 1, sizeof *g);
+                    memset(&g[k], 0, sizeof *g);
+                    g[k].job = xstrdup(job);
+                    g[k].a = a;
+                    ng = k + 1;
+                }
+                struct grp *x = &g[k];
+                x->v = xgrow(x->v, &x->cap, (x->nruns + 1) * G, sizeof *x->v);
+                double end = h[e].t;
+                size_t i = 0;
+                for (size_t q = 0; q < G; q++) {
+                    double pg = (double)q * o->grid;
+                    while (i < e && h[i].p < pg)
+                        i++;
+                    double when = h[i].t;
+                    if (i > 0 && h[i].p > h[i - 1].p && h[i].p >= pg)
+                        when = h[i - 1].t + (pg - h[i - 1].p) / (h[i].p - h[i - 1].p) * (h[i].t - h[i - 1].t);
+                    if (when < h[0].t)
+                        when = h[0].t;
+                    x->v[x->nruns * G + q] = end - when;
+                }
+                x->nruns++;
+            }
+            nh = 0;
+        }
+        if (rc <= 0)
+            break;
+        if (!run || strcmp(rn, run) != 0) {
+            free(run);
+            free(job);
+            run = xstrdup(rn);
+            job = xstrdup(jn);
+        }
+        struct hs s;
+        if (csvr_get_time(r, ct, &s.t, CSVR_REQUIRED) < 0 || csvr_get_double(r, cp, &s.p, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+            csvr_get_double(r, ca, &s.a, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            break;
+        if (s.p > 1) {
+            csvr_fail(r, "column 'progress': %g is above 1", s.p);
+            break;
+        }
+        if (nh && (s.t <= h[nh - 1].t || s.p < h[nh - 1].p)) {
+            csvr_fail(r, "run '%s': t must increase and progress must not decrease within a run", rn);
+            break;
+        }
+        h = xgrow(h, &hcap, nh + 1, sizeof *h);
+        h[nh++] = s;
+    }
+    st = csvr_status(r);
+    if (st == SLK_OK) {
+        qsort(g, ng, sizeof *g, grp_cmp);
+        csvw *w = csvw_new(fp);
+        static const char *const cols[] = {"job", "progress", "alloc", "remaining", NULL};
+        csvw_header(w, cols);
+        double *col = xcalloc(1, sizeof *col);
+        size_t colcap = 1;
+        for (size_t k = 0; k < ng; k++) {
+            col = xgrow(col, &colcap, g[k].nruns, sizeof *col);
+            for (size_t q = 0; q < G; q++) {
+                for (size_t i = 0; i < g[k].nruns; i++)
+                    col[i] = g[k].v[i * G + q];
+                csvw_str(w, g[k].job);
+                csvw_num(w, floor((double)q * o->grid * 1e9 + 0.5) / 1e9);
+                csvw_num(w, g[k].a);
+                csvw_num(w, stats_median(col, g[k].nruns));
+                csvw_end(w);
+            }
+        }
+        free(col);
+        if (csvw_error(w))
+            st = SLK_EIO;
+        csvw_free(w);
+        if (!slk_opt.quiet)
+            fprintf(stderr, "%s: build-table: %ld runs read, %ld never reached progress 1 (skipped); %zu "
+                            "(job, alloc) tables of %zu progress points\n",
+                    slk_progname, nruns, skipped, ng, G);
+    }
+    for (size_t k = 0; k < ng; k++)
+        free(g[k].job), free(g[k].v);
+    free(g);
+    free(h);
+    free(run);
+    free(job);
+    smap_free(&keys);
+    csvr_close(r);
+    return st;
+}

@@ -1,0 +1,216 @@
+/* memgate — one-peak-at-a-time node simulation (see memgate.h).
+ *
+ * Tuned for long runs of few tasks (100 tasks x 604,800 one-second steps):
+ * per step and task the loop does a comparison and, for model tasks, one
+ * model step; the cyclic token scan runs only in steps where some task asks. */
+#include "memory/memgate.h"
+#include "base/diag.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *memgate_state_name(int s)
+{
+    static const char *const names[] = {"run", "peak", "paused", "done"};
+    return s >= 0 && s <= MEMGATE_DONE ? names[s] : "?";
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+/* sum(base) + sum of the k largest extras */
+static double base_plus_topk(double sum_base, double *extra, size_t n, int k)
+{
+    qsort(extra, n, sizeof *extra, cmp_desc);
+    double s = sum_base;
+    for (size_t i = 0; i < n && (long long)i < k; i++)
+        if (extra[i] > 0)
+            s += extra[i];
+    return s;
+}
+
+double memgate_bound(const struct memgate_task *t, size_t n, int k, double approach)
+{
+    double *extra = xcalloc(n ? n : 1, sizeof *extra), sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        double b = approach * t[i].normal < t[i].peak ? approach * t[i].normal : t[i].peak;
+        sum += b;
+        extra[i] = t[i].peak - b;
+    }
+    double r = base_plus_topk(sum, extra, n, k);
+    free(extra);
+    return r;
+}
+
+double memgate_bound_simple(const struct memgate_task *t, size_t n, int k)
+{
+    double *extra = xcalloc(n ? n : 1, sizeof *extra), sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum += t[i].normal;
+        extra[i] = t[i].peak - t[i].normal;
+    }
+    double r = base_plus_topk(sum, extra, n, k);
+    free(extra);
+    return r;
+}
+
+/* The simulation state of one run (arrays of n). */
+struct gate {
+    const struct memgate_task *t;
+    struct memgate_task_result *tr;
+    double *cur, *thr, *nextv;
+    size_t *pos;
+    unsigned char *hold, *want, *done, *state;
+    long long *pause_run;
+    struct memmodel *models;
+    size_t ndone;
+};
+
+/* advance task i by one step of its trajectory (it is allowed to). */
+static void gate_advance(struct gate *g, size_t i, long long s)
+{
+    const struct memgate_task *t = &g->t[i];
+    struct memgate_task_result *tr = &g->tr[i];
+    double v = t->series ? t->series[g->pos[i]] : g->nextv[i];
+    if (g->cur[i] <= g->thr[i] && v > g->thr[i])
+        tr->peaks++;
+    g->cur[i] = v;
+    g->state[i] = (g->hold[i] || v > g->thr[i]) ? MEMGATE_PEAK : MEMGATE_RUN;
+    tr->progress++;
+    g->pause_run[i] = 0;
+    if (v > tr->max_mem)
+        tr->max_mem = v;
+    if (t->series) {
+        if (++g->pos[i] == t->len) {
+            g->done[i] = 1;
+            g->ndone++;
+            tr->elapsed = s + 1;
+        }
+    } else {
+        g->nextv[i] = memmodel_next(&g->models[i]);
+    }
+}
+
+int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opts *o,
+                double node_mb, memgate_step_fn fn, void *ctx,
+                struct memgate_task_result *tr, struct memgate_result *res)
+{
+    memset(res, 0, sizeof *res);
+    memset(tr, 0, n * sizeof *tr);
+    if (n == 0)
+        return SLK_OK;
+    int k = o->k;
+    struct gate g = {
+        .t = t, .tr = tr,
+        .cur = xcalloc(n, sizeof(double)), .thr = xcalloc(n, sizeof(double)),
+        .nextv = xcalloc(n, sizeof(double)), .pos = xcalloc(n, sizeof(size_t)),
+        .hold = xcalloc(n, 1), .want = xcalloc(n, 1), .done = xcalloc(n, 1),
+        .state = xcalloc(n, 1), .pause_run = xcalloc(n, sizeof(long long)),
+        .models = xcalloc(n, sizeof(struct memmodel)),
+    };
+    int holders = 0, status = SLK_OK;
+    size_t ptr = n - 1;             /* the last task served; the scan starts after it */
+    long long horizon = o->steps, cap = 1;
+    for (size_t i = 0; i < n; i++) {
+        g.thr[i] = o->approach * t[i].normal;
+        if (!t[i].series) {
+            memmodel_init(&g.models[i], t[i].model, t[i].seed, t[i].name);
+            g.nextv[i] = memmodel_next(&g.models[i]);
+        } else {
+            cap += (long long)t[i].len + 1;
+            if (t[i].len == 0) {
+                g.done[i] = 1;
+                g.ndone++;
+            }
+        }
+    }
+    if (horizon <= 0)
+        horizon = cap;  /* every step some task progresses, so all series end before this */
+    res->bound = memgate_bound(t, n, k > 0 ? k : (int)n, o->approach);
+    /* a relative slack absorbs the rounding of the sums */
+    double bound_tol = res->bound * (1 + 1e-12);
+    double total_sum = 0;
+
+    long long s;
+    for (s = 0; s < horizon; s++) {
+        if (o->steps <= 0 && g.ndone == n)
+            break;
+        /* A: holders back at or below their threshold give their token back */
+        if (holders)
+            for (size_t i = 0; i < n; i++)
+                if (g.hold[i] && (g.done[i] || g.cur[i] <= g.thr[i])) {
+                    g.hold[i] = 0;
+                    holders--;
+                }
+        /* B: tasks that stay at or below their threshold (or hold a token) advance */
+        int nreq = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (g.done[i]) {
+                g.state[i] = MEMGATE_DONE;
+                g.cur[i] = 0;
+                continue;
+            }
+            double v = t[i].series ? t[i].series[g.pos[i]] : g.nextv[i];
+            if (k > 0 && !g.hold[i] && v > g.thr[i]) {
+                g.want[i] = 1;
+                nreq++;
+            } else {
+                gate_advance(&g, i, s);
+            }
+        }
+        /* C: free tokens to the waiting tasks in cyclic order after the last served */
+        if (nreq) {
+            size_t from = ptr;
+            for (size_t j = 1; j <= n; j++) {
+                size_t i = (from + j) % n;
+                if (!g.want[i])
+                    continue;
+                g.want[i] = 0;
+                if (holders < k) {
+                    g.hold[i] = 1;
+                    holders++;
+                    ptr = i;
+                    tr[i].grants++;
+                    gate_advance(&g, i, s);
+                } else {
+                    g.state[i] = MEMGATE_PAUSED;
+                    tr[i].paused++;
+                    if (++g.pause_run[i] > tr[i].longest_pause)
+                        tr[i].longest_pause = g.pause_run[i];
+                }
+            }
+        }
+        double total = 0;
+        for (size_t i = 0; i < n; i++)
+            total += g.cur[i];
+        total_sum += total;
+        if (total > res->max_mem)
+            res->max_mem = total;
+        if (total > node_mb)
+            res->over_node++;
+        if (total > bound_tol)
+            res->over_bound++;
+        if (fn && (status = fn(ctx, s, g.cur, g.state, n)) != 0)
+            break;
+    }
+    res->steps = s;
+    res->mean_mem = s > 0 ? total_sum / (double)s : 0;
+    for (size_t i = 0; i < n; i++)
+        if (!g.done[i] || tr[i].elapsed == 0)
+            tr[i].elapsed = s;
+    free(g.cur);
+    free(g.thr);
+    free(g.nextv);
+    free(g.pos);
+    free(g.hold);
+    free(g.want);
+    free(g.done);
+    free(g.state);
+    free(g.pause_run);
+    free(g.models);
+    return status;
+}

@@ -1,0 +1,388 @@
+/* dra — the Morpheus Dynamic Reprovisioning Algorithm (see dra.h).
+ *
+ * Per job: its container shape and window (from its first reservation), the
+ * extension in force (plan index, extra, until) and a refusal hold.  Each
+ * job has at most one extension reservation in the plan, reused for every
+ * grant (marked removed, its load subtracted, while none is in force), so the
+ * plan does not grow with the length of the stream.  A
+ * min-heap of `until` times lets extensions lapse in time order whatever
+ * jobs send samples.  Tuned for streams of millions of samples: a sample
+ * that does not trigger costs one hash lookup here and one plan_alloc_at.
+ */
+#include "morpheus/dra.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "base/heap.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dra_hist {
+    double t0, until;       /* the extension was in force over [t0, until) */
+    int64_t extra;
+};
+
+struct dra_job {
+    char *name;
+    double cores, mem_mb, period, a, d;
+    size_t res;             /* plan index of the extension in force, or SIZE_MAX */
+    size_t slot;            /* plan index of the job's extension reservation, reused
+                               for every grant (removed while none is in force), or SIZE_MAX */
+    int64_t extra;          /* its containers */
+    double until;           /* its end */
+    double last_until;      /* end of the previous extension (-inf: none) */
+    int64_t last_extra;
+    double hold_until;      /* no new attempt before this (after a refusal) */
+    struct dra_hist *hist;  /* granted extensions still inside a recent window, by time */
+    size_t h0, nh, hcap;    /* live entries hist[h0 .. nh) */
+};
+
+struct dra {
+    plan *p;
+    struct dra_opts o;
+    struct dra_job *jobs;
+    size_t njobs, jobcap;
+    size_t *slots;          /* open addressing: index + 1, 0 empty */
+    size_t nslots;
+    heap expiries;          /* key until, val job index */
+    struct dra_stats st;
+};
+
+void dra_opts_default(struct dra_opts *o)
+{
+    o->grant = 60;
+    o->window = 120;
+    o->rho = 2;
+    o->recent = DRA_RECENT_INSTANCE;
+}
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static struct dra_job *find_job(const dra *d, const char *name)
+{
+    size_t m = d->nslots - 1;
+    for (size_t i = hash_str(name) & m;; i = (i + 1) & m) {
+        size_t v = d->slots[i];
+        if (!v)
+            return NULL;
+        if (strcmp(d->jobs[v - 1].name, name) == 0)
+            return &d->jobs[v - 1];
+    }
+}
+
+static void insert_slot(dra *d, size_t idx)
+{
+    size_t m = d->nslots - 1;
+    size_t i = hash_str(d->jobs[idx].name) & m;
+    while (d->slots[i])
+        i = (i + 1) & m;
+    d->slots[i] = idx + 1;
+}
+
+dra *dra_new(plan *p, const struct dra_opts *o)
+{
+    dra *d = xcalloc(1, sizeof *d);
+    d->p = p;
+    d->o = *o;
+    heap_init(&d->expiries);
+    d->nslots = 16;
+    while (d->nslots < 2 * p->nres + 16)
+        d->nslots *= 2;
+    d->slots = xcalloc(d->nslots, sizeof *d->slots);
+    for (size_t k = 0; k < p->nres; k++) {
+        const struct plan_res *r = &p->res[k];
+        if (r->removed || find_job(d, r->job))
+            continue;
+        d->jobs = xgrow(d->jobs, &d->jobcap, d->njobs + 1, sizeof *d->jobs);
+        struct dra_job *j = &d->jobs[d->njobs];
+        memset(j, 0, sizeof *j);
+        j->name = xstrdup(r->job);
+        j->cores = r->cores;
+        j->mem_mb = r->mem_mb;
+        j->period = r->period;
+        j->a = r->a;
+        j->d = r->d;
+        j->res = SIZE_MAX;
+        j->slot = SIZE_MAX;
+        j->last_until = -INFINITY;
+        j->hold_until = -INFINITY;
+        insert_slot(d, d->njobs);
+        d->njobs++;
+    }
+    return d;
+}
+
+/* Take extension r out of the plan: mark it removed and subtract exactly the
+ * load plan_add added (plan_recompute_load would rebuild every reservation's
+ * load on each lapse, far too slow for a stream). */
+static void remove_extension(dra *d, struct dra_job *j)
+{
+    plan *p = d->p;
+    struct plan_res *r = &p->res[j->res];
+    r->removed = 1;
+    for (long k = 0; k < r->len; k++) {
+        long s = plan_slot(p, r, 0, k);
+        p->load_cores[s] -= r->containers[k] * r->cores;
+        p->load_mem[s] -= r->containers[k] * r->mem_mb;
+        if (p->load_cores[s] < 1e-9)
+            p->load_cores[s] = 0;
+        if (p->load_mem[s] < 1e-9)
+            p->load_mem[s] = 0;
+    }
+    j->last_until = j->until;
+    j->last_extra = j->extra;
+    j->res = SIZE_MAX;
+    j->extra = 0;
+}
+
+void dra_expire(dra *d, double t)
+{
+    const struct heap_item *it;
+    while ((it = heap_peek(&d->expiries)) && it->key <= t) {
+        struct heap_item x;
+        heap_pop(&d->expiries, &x);
+        struct dra_job *j = &d->jobs[x.val];
+        if (j->res != SIZE_MAX && j->until == x.key)
+            remove_extension(d, j);
+    }
+}
+
+void dra_free(dra *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->njobs; i++) {
+        if (d->jobs[i].res != SIZE_MAX)
+            remove_extension(d, &d->jobs[i]);
+        free(d->jobs[i].name);
+        free(d->jobs[i].hist);
+    }
+    free(d->jobs);
+    free(d->slots);
+    heap_free(&d->expiries);
+    free(d);
+}
+
+int64_t dra_extra_at(const dra *d, const char *job, double t)
+{
+    const struct dra_job *j = find_job(d, job);
+    return j && j->res != SIZE_MAX && t < j->until ? j->extra : 0;
+}
+
+void dra_get_stats(const dra *d, struct dra_stats *s)
+{
+    *s = d->st;
+}
+
+static int64_t base_at(const dra *d, const char *job, double t)
+{
+    int64_t n = 0;
+    plan_alloc_at(d->p, job, t, &n, NULL, NULL);
+    return n;
+}
+
+int dra_sample(dra *d, const char *job, double t, double used, double pending, struct dra_decision *out)
+{
+    plan *p = d->p;
+    d->st.samples++;
+    dra_expire(d, t);
+    memset(out, 0, sizeof *out);
+    out->window = d->o.window;
+    out->recent = d->o.recent;
+    struct dra_job *j = find_job(d, job);
+    if (!j) {
+        d->st.noplan++;
+        out->action = DRA_NOPLAN;
+        return 0;
+    }
+    int64_t base = base_at(d, job, t);
+    out->base = base;
+    out->alloc = base;
+    if (j->res != SIZE_MAX) { /* an extension is in force until j->until > t */
+        out->alloc = base + j->extra;
+        out->extra = j->extra;
+        out->until = j->until;
+        return 0;
+    }
+    if (t < j->hold_until)
+        return 0;
+    double dem = used + pending;
+    int64_t demand = (int64_t)ceil(dem - 1e-9);
+    out->demand = demand;
+    if (demand <= base)
+        return 0;
+    d->st.triggers++;
+
+    /* R = the largest allocation over the plan steps covering [t - window, t]:
+     * the plan's, plus (instance reading) the extensions granted in them */
+    double step = (double)p->step;
+    int64_t rmax = 0;
+    double k0 = floor((t - d->o.window) / step), k1 = floor(t / step);
+    int inst = d->o.recent == DRA_RECENT_INSTANCE;
+    if (inst) /* forget extensions that ended before the window's first step */
+        while (j->h0 < j->nh && j->hist[j->h0].until <= k0 * step)
+            j->h0++;
+    size_t h = j->h0; /* the history is in time order and without overlaps: one pass */
+    for (double k = k0; k <= k1; k++) {
+        int64_t b = k == k1 ? base : base_at(d, job, k * step);
+        if (inst) {
+            int64_t x = 0;
+            while (h < j->nh && j->hist[h].until <= k * step)
+                h++;
+            for (size_t i = h; i < j->nh && j->hist[i].t0 < (k + 1) * step; i++)
+                if (j->hist[i].extra > x)
+                    x = j->hist[i].extra;
+            b += x;
+        }
+        if (b > rmax)
+            rmax = b;
+    }
+    double capd = floor(d->o.rho * (double)rmax + 1e-9);
+    int64_t cap = capd > 1e15 ? (int64_t)1e15 : (int64_t)capd;
+    int64_t extra = demand - base < cap ? demand - base : cap;
+    out->cap = cap;
+    int renew = j->last_until > -INFINITY && t - j->last_until <= d->o.grant;
+    out->old_alloc = base;
+    out->new_alloc = base;
+    out->until = t + d->o.grant;
+    if (extra <= 0) {
+        d->st.refused_nocap++;
+        j->hold_until = out->until;
+        out->action = DRA_REFUSE;
+        return 1;
+    }
+
+    /* the extension: extra containers over the plan steps covering [t, t + grant) */
+    double s0 = floor(t / step), s1 = ceil((t + d->o.grant) / step - 1e-9);
+    if (s1 <= s0)
+        s1 = s0 + 1;
+    double cyc = floor(s0 / (double)p->nsteps);
+    struct plan_res r;
+    plan_res_init(&r, job, PLAN_ONCE, (long)(s1 - s0));
+    r.cycle = (int64_t)cyc;
+    r.instance = j->period > 0 ? (int64_t)floor(t / j->period) : 0;
+    r.start = (long)(s0 - cyc * (double)p->nsteps);
+    r.period = j->period;
+    r.a = j->a;
+    r.d = j->d;
+    r.cores = j->cores;
+    r.mem_mb = j->mem_mb;
+    for (long k = 0; k < r.len; k++)
+        r.containers[k] = (int32_t)(extra > INT32_MAX ? INT32_MAX : extra);
+    long bad = -1;
+    if (!plan_fits(p, &r, &bad)) {
+        int64_t room = bad >= 0 ? plan_headroom(p, bad, j->cores, j->mem_mb) : 0;
+        plan_res_free(&r);
+        d->st.refused_full++;
+        j->hold_until = out->until;
+        out->action = DRA_REFUSE;
+        out->extra = extra;
+        out->full = 1;
+        out->bad_offset = (int64_t)bad * p->step;
+        out->room = room;
+        return 1;
+    }
+    if (j->slot == SIZE_MAX) {
+        j->slot = plan_add(p, &r);
+    } else {
+        /* reuse the job's lapsed extension: one plan entry per job however
+         * long the stream (plan_add would grow the plan by one per grant) */
+        struct plan_res *x = &p->res[j->slot];
+        char *name = x->job; /* keep the string: the plan's job index may point at it */
+        free(x->containers);
+        free(x->gang);
+        free(x->stage);
+        free(r.job);
+        *x = r;
+        x->job = name;
+        for (long k = 0; k < x->len; k++) {
+            long sl = plan_slot(p, x, 0, k);
+            p->load_cores[sl] += x->containers[k] * x->cores;
+            p->load_mem[sl] += x->containers[k] * x->mem_mb;
+        }
+    }
+    if (d->o.recent == DRA_RECENT_INSTANCE) {
+        if (j->h0 > 0 && j->h0 == j->nh)
+            j->h0 = j->nh = 0;
+        else if (j->h0 > 0 && j->nh == j->hcap) {
+            memmove(j->hist, j->hist + j->h0, (j->nh - j->h0) * sizeof *j->hist);
+            j->nh -= j->h0;
+            j->h0 = 0;
+        }
+        j->hist = xgrow(j->hist, &j->hcap, j->nh + 1, sizeof *j->hist);
+        j->hist[j->nh++] = (struct dra_hist){t, out->until, extra};
+    }
+    j->res = j->slot;
+    j->extra = extra;
+    j->until = out->until;
+    heap_push(&d->expiries, j->until, (uint64_t)(j - d->jobs));
+    d->st.extra_container_s += (double)extra * d->o.grant;
+    out->extra = extra;
+    out->new_alloc = base + extra;
+    out->alloc = base + extra;
+    if (renew) {
+        d->st.renewed++;
+        out->action = DRA_RENEW;
+        out->old_alloc = base + j->last_extra;
+    } else {
+        d->st.extended++;
+        out->action = DRA_EXTEND;
+    }
+    return 1;
+}
+
+void dra_reason(const struct dra_decision *d, char *buf, size_t n)
+{
+    if (d->action == DRA_REFUSE && d->full)
+        snprintf(buf, n, "refused: plan full: %lld more containers do not fit at offset %lld s (room for %lld)",
+                 (long long)d->extra, (long long)d->bad_offset, (long long)d->room);
+    else if (d->action == DRA_REFUSE)
+        snprintf(buf, n, "refused: demand %lld > planned %lld, but no %s in the last %g s to scale",
+                 (long long)d->demand, (long long)d->base,
+                 d->recent == DRA_RECENT_PLAN ? "planned allocation" : "allocation (planned or extended)", d->window);
+    else if (d->action == DRA_EXTEND || d->action == DRA_RENEW)
+        snprintf(buf, n, "%s: demand %lld > planned %lld; extra %lld %s rho*max recent %lld",
+                 d->action == DRA_RENEW ? "renew" : "extend", (long long)d->demand, (long long)d->base,
+                 (long long)d->extra, d->extra < d->demand - d->base ? "capped at" : "within", (long long)d->cap);
+    else if (n)
+        buf[0] = 0;
+}
+
+/* ---- options ---------------------------------------------------------------- */
+
+enum { DRA_OPT_GRANT = 0x4400, DRA_OPT_WINDOW, DRA_OPT_RHO, DRA_OPT_RECENT };
+
+static const struct argp_option dra_options[] = {
+    {"grant", DRA_OPT_GRANT, "DUR", 0, "An extension lasts DUR, then the DRA re-evaluates (default 60s)", 0},
+    {"window", DRA_OPT_WINDOW, "DUR", 0, "Recent window whose max allocation caps the extra (default 120s)", 0},
+    {"rho", DRA_OPT_RHO, "X", 0, "The extra is at most X times that max (default 2)", 0},
+    {"recent", DRA_OPT_RECENT, "WHAT", 0, "What that max counts: instance (the plan plus the extensions granted, "
+                                          "the paper's reading; default) or plan (the original plan only)", 0},
+    {0}
+};
+
+static error_t dra_parse_opt(int key, char *arg, struct argp_state *st)
+{
+    struct dra_opts *o = st->input;
+    switch (key) {
+    case DRA_OPT_GRANT: o->grant = cli_duration(st, "grant", arg, 1); break;
+    case DRA_OPT_WINDOW: o->window = cli_duration(st, "window", arg, 0); break;
+    case DRA_OPT_RHO: o->rho = cli_double(st, "rho", arg, 0, 1e6); break;
+    case DRA_OPT_RECENT:
+        o->recent = cli_choice(st, "recent", arg, (const char *const[]){"instance", "plan", NULL}) == 0
+                        ? DRA_RECENT_INSTANCE : DRA_RECENT_PLAN;
+        break;
+    default: return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+const struct argp dra_argp = {dra_options, dra_parse_opt, NULL, NULL, NULL, NULL, NULL};

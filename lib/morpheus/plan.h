@@ -1,0 +1,279 @@
+/* plan — the reservation plan shared by lcmpack (writes it), reprov (reads it,
+ * adds local extra allocations) and replay (reads it).
+ *
+ * TIME MODEL.  The plan covers one cycle of length `lcm` seconds (the LCM of
+ * the periods, capped; default one day), cut into `nsteps = lcm / step` steps
+ * of `step` seconds (integers, step divides lcm).  Cycles are epoch-aligned:
+ * cycle c covers absolute times [c*lcm, (c+1)*lcm), so with lcm = 1d a cycle
+ * is a UTC day.  Periods are epoch-aligned too: instance n of a job with
+ * period p has the window [n*p + a, n*p + d] (a, d = earliest start and
+ * deadline, offsets in seconds within the period, as sloinfer writes them).
+ * The plan offset of an absolute time T is  t = T mod lcm  (floor modulo),
+ * its step  s = floor(t / step).
+ *
+ * RESERVATIONS.  A reservation (struct plan_res) is a contiguous run of `len`
+ * steps, step j holding containers[j] containers of (cores, mem_mb) each.
+ *   PLAN_PERIODIC: the job's period divides lcm; the same allocation repeats
+ *     for each of its lcm/period instances, at the same offset in every
+ *     period, and in every cycle.  Instance i occupies the steps
+ *     (start + i*period/step + j) mod nsteps.  Instance 0 is the instance
+ *     whose window starts in [0, period): start*step >= a and
+ *     (start+len)*step <= d (start may exceed nsteps when d > period: the
+ *     allocation wraps into the next cycle and is folded modulo the cycle).
+ *   PLAN_ONCE: one instance (`instance` = n above) in one cycle (`cycle`):
+ *     absolute step of j = cycle*nsteps + start + j.  Used for jobs whose
+ *     period does not divide the LCM, and for reprov's local additions (a
+ *     PLAN_ONCE reservation with the job's name, period and instance n, and
+ *     a, d spanning the addition, which may pass the SLO's deadline:
+ *     plan_read checks start..start+len against [n*period + a, n*period + d]
+ *     and d - a <= period).
+ *     Its load is folded into the cyclic load profile too (conservative: the
+ *     profile holds the worst case over the cycles the plan is used for).
+ *
+ * LOAD AND COST.  load_cores[s], load_mem[s] = sum over every reservation
+ * slot folded onto step s of containers * cores (mem_mb).  With the capacity
+ * profile cap_cores[s], cap_mem[s] (constant, or a capacity-over-time CSV),
+ *     c(s) = max(load_mem[s] / cap_mem[s], load_cores[s] / cap_cores[s])
+ * (a zero capacity with zero load counts 0, with some load +inf).  A plan is
+ * feasible when c(s) <= 1 at every step.
+ *
+ * FILE FORMAT (version "slokit-plan/1").  Pure CSV with this header, one row
+ * per allocated step of each instance:
+ *   plan,job,kind,instance,cycle,t,step,lcm,stage,gang,containers,cores,mem_mb,period,a,d,problematic,crc
+ *   plan        the literal "slokit-plan/1" on every row (format and version)
+ *   job         job name
+ *   kind        "periodic" or "once" ("end" on the trailer row, see below)
+ *   instance    periodic: 0 .. lcm/period-1; once: the epoch instance number n
+ *   cycle       once: the cycle c of this row (absolute time = c*lcm + t);
+ *               periodic: empty (the row repeats in every cycle)
+ *   t           offset in seconds from the cycle start, 0 <= t < lcm, a multiple of step
+ *   step, lcm   the plan geometry, seconds (the same on every row)
+ *   stage       skyline stage (1-based) this step allocates (non-decreasing in time)
+ *   gang        minimum parallelism of the stage: containers is a multiple of gang
+ *   containers  containers allocated during [t, t+step)  (>= 1)
+ *   cores, mem_mb  per container
+ *   period, a, d   the request window (seconds; a, d offsets within the period)
+ *   problematic 0 or 1 (the alignment penalty applied when placing)
+ *   crc         CRC-32 (IEEE, 8 lowercase hex digits) of the row's other 17
+ *               field values joined by ',' (unquoted, as read)
+ * Rows of a reservation are consecutive, by instance then time.
+ *
+ * SEGMENTS.  After the header, a plan is one or more segments, each = data
+ * rows followed by a trailer row: kind "end", instance = the number of data
+ * rows in the file SO FAR, step and lcm set, crc = CRC-32 of the
+ * concatenated crc fields of all data rows so far (a chain over the whole
+ * file, not the segment), the other fields empty.  A plan written in one go
+ * is one segment (the single trailer of every plan before segments existed);
+ * lcmpack adds jobs to a plan file in place by appending one segment (its
+ * rows and a cumulative trailer) after the last trailer.  A reservation
+ * never spans a trailer.  Every trailer must match the rows before it.
+ *   Which segment a reservation goes to: plan_read records the segment each
+ *   reservation came from (plan_res.seg) and the number of segments
+ *   (plan.nseg); reservations added afterwards get seg = nseg, a new
+ *   segment.  plan_write writes segments 0, 1, ... in order, each followed
+ *   by its trailer (an empty segment is a trailer alone).  When any
+ *   reservation was removed (plan_remove_job, or `removed` set by hand) it
+ *   compacts instead: every live reservation, in plan order, in one segment.
+ *   So the bytes written depend only on the file read and the changes made,
+ *   and appending a segment in place (plan_append) gives the very bytes
+ *   plan_write gives.
+ *   Interrupted append: the file must end with a trailer, except that bytes
+ *   after the last complete trailer row ('\n'-terminated) which hold no
+ *   complete trailer row are the torn tail of an append that did not finish:
+ *   plan_read warns once ("tool: FILE:LINE: warning: ignoring an incomplete
+ *   append after the trailer at line N", silent with -q) and returns the
+ *   plan as of that trailer.  A tail that does hold a complete trailer row is
+ *   not a torn append (an append writes its trailer last): it is read and
+ *   checked like the rest.  A torn tail is recognised in regular files only
+ *   (read from a pipe, it is refused as a truncated plan), and a file with no
+ *   valid trailer at all is refused as truncated, as before.
+ *
+ * Any CSV tool reads the plan; filter kind != "end".
+ * Reading refuses (exit 65, "tool: FILE:LINE: ...") a wrong header or
+ * version, a bad crc, a missing/short trailer (truncation), a trailer that
+ * does not match the rows before it, a row out of place, a non-contiguous
+ * reservation, instances that differ, and values out of range.  Edited plans
+ * are refused: regenerate them with lcmpack.
+ *
+ * OWNERSHIP.  A plan owns its reservations, their arrays and job strings.
+ * plan_add takes ownership of the reservation it is given.  Functions that
+ * read files print their errors and return an exit status (diag.h).
+ */
+#ifndef SLOKIT_PLAN_H
+#define SLOKIT_PLAN_H
+
+#include "base/csvio.h"
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PLAN_FORMAT "slokit-plan/1"
+
+enum plan_kind { PLAN_PERIODIC = 0, PLAN_ONCE = 1 };
+
+struct plan_res {
+    char *job;              /* owned */
+    enum plan_kind kind;
+    int64_t instance;       /* ONCE: epoch instance number; PERIODIC: 0 */
+    int64_t cycle;          /* ONCE: cycle the offsets count from; PERIODIC: 0 */
+    double period, a, d;    /* request window, seconds (0 <= a < d, d - a <= period) */
+    double cores, mem_mb;   /* per container (>= 0, not both 0) */
+    int problematic;        /* 0 or 1 */
+    long start;             /* first step, counted from the start of cycle `cycle` (>= 0) */
+    long len;               /* number of steps (>= 1) */
+    int32_t *containers;    /* [len], each >= 1; owned */
+    int32_t *gang;          /* [len], each >= 1, divides containers[j]; owned */
+    int32_t *stage;         /* [len], >= 1, non-decreasing; owned */
+    int removed;            /* set by plan_remove_job; skipped everywhere */
+    long seg;               /* file segment it was read from; set by plan_add to
+                               the plan's nseg (the next segment) */
+};
+
+typedef struct plan {
+    long step;              /* seconds per step (>= 1) */
+    long lcm;               /* cycle length in seconds (multiple of step) */
+    long nsteps;            /* lcm / step */
+    struct plan_res *res;   /* reservations in plan order (file order, then added) */
+    size_t nres, rescap;
+    double *load_cores, *load_mem;   /* [nsteps], folded over the cycle */
+    double *cap_cores, *cap_mem;     /* [nsteps]; +inf until a capacity is set */
+    void *index;            /* job name -> reservations (private) */
+    long nseg;              /* segments (trailers) of the file read; 0 for a new plan */
+} plan;
+
+/* Where a plan file ends: what appending one more segment needs. */
+struct plan_mark {
+    int64_t size;           /* bytes up to and including the last trailer row */
+    long nrows;             /* data rows in the file (the last trailer's instance) */
+    uint32_t chain;         /* CRC chain over their crc fields (the last trailer's crc) */
+    long nseg;              /* segments (trailer rows) */
+    char trailer[160];      /* the last trailer row's text, '\n' included */
+};
+
+/* plan_new: an empty plan of nsteps = lcm/step steps with infinite capacity.
+ * Requires step >= 1, lcm a positive multiple of step (callers validate
+ * options first); returns NULL when they are not. */
+plan *plan_new(long step, long lcm);
+/* plan_free: free the plan and everything it owns.  NULL is fine. */
+void plan_free(plan *p);
+
+/* plan_read: read a plan file written by plan_write (path "-" = stdin) into a
+ * new plan, validating everything listed under FILE FORMAT.  The geometry
+ * comes from the file; nseg and each reservation's seg from its segments.
+ * Returns SLK_OK with *out set, or prints "tool: FILE:LINE: why" and returns
+ * SLK_EDATA (SLK_ENOINPUT, SLK_EIO).  A torn tail (SEGMENTS) is ignored with
+ * a warning.  A file with only the header and trailer is a valid empty plan.
+ * The capacity is left infinite: set it after reading. */
+int plan_read(const char *path, plan **out);
+
+/* plan_write: write the plan (header, segments, a trailer after each) to fp
+ * in the FILE FORMAT (always ','-separated, whatever --tsv says: it is a
+ * machine format).  Removed reservations are skipped, and compact the plan
+ * into one segment (see SEGMENTS).  When mark is not NULL it receives where
+ * the written file ends.  Returns SLK_OK or SLK_EIO (nothing printed). */
+int plan_write(const plan *p, FILE *fp, struct plan_mark *mark);
+/* plan_save: plan_write into path atomically (outfile: the old file stays
+ * intact on any error); NULL or "-" is stdout.  mark as for plan_write (may
+ * be NULL).  Returns an exit status (message printed). */
+int plan_save(const plan *p, const char *path, struct plan_mark *mark);
+/* plan_append: add p's reservations of segment at->nseg (those added since
+ * the file was read, or since the index described it) to the plan file
+ * `path` in place, as one new segment: the file is cut back to at->size
+ * (dropping a torn tail), the rows and a cumulative trailer are written after
+ * it and fsynced.  The bytes are those plan_write would give.  The caller
+ * makes sure the file is the one `at` describes (planidx stamps) and that no
+ * reservation was removed (that needs a compacting rewrite: plan_save).
+ * Reservations of other segments are ignored.  On success fills *out (may be
+ * `at` itself) and returns SLK_OK; on any error the file is cut back to
+ * at->size, the message is "tool: PATH: write error: why (plan left as it
+ * was)" and the status SLK_EIO (SLK_ENOINPUT when it cannot be opened). */
+int plan_append(const plan *p, const char *path, const struct plan_mark *at, struct plan_mark *out);
+
+/* plan_set_capacity: a constant capacity (cores > 0, mem_mb > 0; else -1). */
+int plan_set_capacity(plan *p, double cores, double mem_mb);
+/* plan_read_capacity: a capacity-over-time CSV with columns t,cores,mem_mb:
+ * t = offset in seconds within the cycle, rows sorted by t, the first at
+ * t = 0; each row holds from its t to the next row's t (the last to the end
+ * of the cycle); values >= 0.  Prints errors, returns an exit status. */
+int plan_read_capacity(plan *p, const char *path);
+
+/* plan_cost: c(s) at step s in [0, nsteps) (see LOAD AND COST). */
+double plan_cost(const plan *p, long s);
+/* plan_cost_add: c(s) if n more containers of (cores, mem_mb) were added at s. */
+double plan_cost_add(const plan *p, long s, double n, double cores, double mem_mb);
+/* plan_headroom: how many more containers of (cores, mem_mb) fit at step s
+ * (cost stays <= 1); a large number (INT32_MAX) when neither resource binds. */
+int64_t plan_headroom(const plan *p, long s, double cores, double mem_mb);
+
+/* plan_offset: the step within the cycle of absolute time T (epoch seconds),
+ * and its cycle in *cycle (may be NULL). */
+long plan_offset(const plan *p, double T, int64_t *cycle);
+
+/* plan_ninst: instances of r in one cycle (lcm/period for PERIODIC, 1 for ONCE). */
+long plan_ninst(const plan *p, const struct plan_res *r);
+/* plan_slot: the folded step in [0, nsteps) of step j of instance i of r. */
+long plan_slot(const plan *p, const struct plan_res *r, long i, long j);
+
+/* plan_reserved_at: the capacity reserved at absolute time T (epoch seconds):
+ * every periodic reservation (they repeat in every cycle) plus the once
+ * reservations whose own cycle and steps cover T -- unlike load_cores[] and
+ * load_mem[], which fold every once reservation onto the one cycle (the
+ * conservative profile used for placement).  Sets *cores and *mem_mb.
+ * O(reservations x instances per cycle). */
+void plan_reserved_at(const plan *p, double T, double *cores, double *mem_mb);
+
+/* plan_alloc_at: the allocation planned for `job` at absolute time T, summed
+ * over its reservations (periodic ones in every cycle, once ones only in
+ * their cycle): containers, and total cores and mem_mb.  Returns the number
+ * of reservations that contribute (0: nothing planned at T; outputs 0). */
+int plan_alloc_at(const plan *p, const char *job, double T, int64_t *containers,
+                  double *cores, double *mem_mb);
+
+/* plan_peak: the highest c(s) over the cycle, and its first step in *at
+ * (may be NULL); 0 and step 0 for an empty plan. */
+double plan_peak(const plan *p, long *at);
+/* plan_res_peak: the highest c(s) over the slots reservation r occupies
+ * (all its instances), with the load as it stands. */
+double plan_res_peak(const plan *p, const struct plan_res *r);
+/* plan_fits: 1 when adding r (not yet in the plan) keeps c(s) <= 1 at every
+ * slot it occupies, 0 otherwise, with the first offending step in *bad_step
+ * (may be NULL).  This is the check reprov's DRA makes before growing an
+ * instance locally (build a PLAN_ONCE reservation for the extra containers). */
+int plan_fits(const plan *p, const struct plan_res *r, long *bad_step);
+
+/* plan_res_init: zero r and allocate its three arrays for len steps
+ * (containers 0, gang 1, stage 1); job is copied. */
+void plan_res_init(struct plan_res *r, const char *job, enum plan_kind kind, long len);
+/* plan_res_free: free what r owns (not r itself). */
+void plan_res_free(struct plan_res *r);
+
+/* plan_add: append r to the plan (taking ownership of its arrays and job:
+ * the caller must not free them), in segment p->nseg, and add its load.  No capacity check: call
+ * plan_fits first when that matters.  Returns the reservation's index. */
+size_t plan_add(plan *p, struct plan_res *r);
+/* plan_lift: take reservation k's load out of the profile, to try moving it
+ * (lowcost_improve).  Until plan_settle(p, k, ...) it stays in res[] but its
+ * load is not counted: settle it before writing, lifting or removing again. */
+void plan_lift(plan *p, size_t k);
+/* plan_settle: end plan_lift(p, k).  When r is not NULL, reservation k takes
+ * r's placement (start, len and the arrays, which the plan now owns; r's
+ * other fields are ignored and its job string freed) -- r must be a placement
+ * of the same request.  Then k's load is added back. */
+void plan_settle(plan *p, size_t k, struct plan_res *r);
+/* plan_remove_job: mark every reservation of job removed and subtract its
+ * load; returns how many were removed. */
+int plan_remove_job(plan *p, const char *job);
+/* plan_recompute_load: rebuild the load profile from the reservations not
+ * marked removed (after setting `removed` on some by hand). */
+void plan_recompute_load(plan *p);
+/* plan_has_job: 1 when job has a (not removed) reservation. */
+int plan_has_job(const plan *p, const char *job);
+
+/* plan_write_load: write the load profile "t,cores,mem_mb,cost" (one row per
+ * step, t in seconds within the cycle) with w. */
+void plan_write_load(const plan *p, csvw *w);
+
+/* plan_crc32: CRC-32 (IEEE 802.3) of n bytes, continuing from crc (start 0). */
+uint32_t plan_crc32(uint32_t crc, const void *buf, size_t n);
+
+#endif

@@ -1,0 +1,935 @@
+/* slo — SLO inference for periodic jobs and the provenance join (see slo.h).
+ *
+ * The period estimator is tuned for what schedulers produce: submit times on
+ * a fixed grid with jitter of a few percent of the period, some periods
+ * missing (the job did not run), some extra submits (re-runs, ad-hoc runs).
+ * It costs O(n log n) per job for n submits plus O(n) per candidate period
+ * (about 20 candidates). */
+#include "morpheus/slo.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/rng.h"
+#include "base/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const double default_natural[] = {
+    60, 300, 600, 900, 1200, 1800,                 /* 1, 5, 10, 15, 20, 30 min */
+    3600, 7200, 10800, 14400, 21600, 28800, 43200, /* 1, 2, 3, 4, 6, 8, 12 h */
+    86400, 604800                                  /* 1 d, 1 w */
+};
+
+void slo_opts_default(struct slo_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->anchor = 0; /* epoch-aligned periods, as tracegen(1) and lcmpack's plan (lib/plan.h) use */
+    o->period = 0;
+    o->nnatural = (int)(sizeof default_natural / sizeof default_natural[0]);
+    for (int i = 0; i < o->nnatural; i++)
+        o->natural[i] = default_natural[i];
+    o->snap_tol = 0.05;
+    o->match_tol = 0.25;
+    o->score_tol = 0.1; /* random submit times land within 0.1 P of a grid 20% of the time */
+    o->min_score = 0.5;
+    o->min_runs = 5;
+    o->max_cv = 0.1;
+    o->min_slack = 0.25;
+    o->a_pct = 95;
+    o->d_pct = 50;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* sort_doubles: ascending; run logs are usually in submit order already, and
+ * checking costs one pass where qsort costs n log n comparisons */
+static void sort_doubles(double *x, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (x[i] < x[i - 1]) {
+            qsort(x, n, sizeof *x, cmp_double);
+            return;
+        }
+}
+
+/* ---- period estimation ---------------------------------------------------- */
+
+/* Circular location of phases ph[0..n-1] in [0, P): the window of width w
+ * (< P) holding the most phases (the first such window on ties), and the
+ * median of the phases in it.  A mode, not a median, so that a second cluster
+ * (an hourly job seen with a 2 h period, manual runs at another hour) cannot
+ * pull the phase into the empty space between clusters.  Sorts ph. */
+static double circ_mode(double *ph, size_t n, double P, double w)
+{
+    sort_doubles(ph, n);
+    /* element j of the doubled sequence ph[0..n-1], ph[0..n-1] + P */
+#define PH2(j) ((j) < n ? ph[(j)] : ph[(j) - n] + P)
+    size_t best_lo = 0, best_n = 0, hi = 0;
+    for (size_t lo = 0; lo < n; lo++) {
+        if (hi < lo)
+            hi = lo;
+        while (hi < lo + n && PH2(hi) <= PH2(lo) + w)
+            hi++;
+        if (hi - lo > best_n) {
+            best_n = hi - lo;
+            best_lo = lo;
+        }
+    }
+    size_t a = best_lo + (best_n - 1) / 2, b = best_lo + best_n / 2;
+    double m = 0.5 * (PH2(a) + PH2(b));
+#undef PH2
+    m = fmod(m, P);
+    if (m < 0)
+        m += P;
+    return m;
+}
+
+double slo_phase(const double *t, size_t n, double anchor, double period)
+{
+    double *ph = xmalloc(n * sizeof *ph);
+    for (size_t i = 0; i < n; i++) {
+        double x = fmod(t[i] - anchor, period);
+        ph[i] = x < 0 ? x + period : x;
+        if (ph[i] >= period)
+            ph[i] = 0;
+    }
+    double m = circ_mode(ph, n, period, 0.2 * period);
+    free(ph);
+    return m;
+}
+
+/* Least-squares fit of u = alpha + P k over the submits within thr seconds
+ * of the current grid among u[0..lim] (sorted).  Centred sums keep it exact
+ * enough for 10^6 periods.  Returns 0 when fewer than two distinct periods
+ * are on the grid (alpha, P untouched). */
+static int fit_once(const double *u, size_t lim, double thr, double *alpha, double *P)
+{
+    double sk = 0, su = 0;
+    size_t m = 0;
+    double kmin = 0, kmax = 0;
+    for (size_t i = 0; i < lim; i++) {
+        double k = floor((u[i] - *alpha) / *P + 0.5);
+        double r = u[i] - *alpha - k * *P;
+        if (fabs(r) > thr)
+            continue;
+        if (m == 0 || k < kmin)
+            kmin = k;
+        if (m == 0 || k > kmax)
+            kmax = k;
+        sk += k;
+        su += u[i];
+        m++;
+    }
+    if (m < 2 || kmax <= kmin)
+        return 0;
+    double mk = sk / (double)m, mu = su / (double)m, sxx = 0, sxy = 0;
+    for (size_t i = 0; i < lim; i++) {
+        double k = floor((u[i] - *alpha) / *P + 0.5);
+        double r = u[i] - *alpha - k * *P;
+        if (fabs(r) > thr)
+            continue;
+        sxx += (k - mk) * (k - mk);
+        sxy += (k - mk) * (u[i] - mu);
+    }
+    double slope = sxy / sxx;
+    if (!(slope > 0.5 * *P && slope < 1.5 * *P))
+        return 0;
+    *P = slope;
+    *alpha = mu - slope * mk;
+    return 1;
+}
+
+/* Progressive fit from candidate c: start on the first 8 periods (so an
+ * inexact c cannot drift by half a period before it is corrected), then
+ * double the window until it covers every submit. */
+static void fit_grid(const double *u, size_t n, double c, double tol, double *alpha_out, double *P_out)
+{
+    double P = c;
+    size_t m = 0;
+    while (m < n && u[m] <= 8 * c)
+        m++;
+    if (m == 0)
+        m = 1;
+    double *ph = xmalloc(m * sizeof *ph);
+    for (size_t i = 0; i < m; i++) {
+        ph[i] = fmod(u[i], c);
+        if (ph[i] >= c || ph[i] < 0)
+            ph[i] = 0;
+    }
+    double alpha = circ_mode(ph, m, c, 0.2 * c);
+    free(ph);
+    int full_passes = 0;
+    for (double span = 8 * c; full_passes < 2; span *= 2) {
+        size_t lim = 0;
+        while (lim < n && u[lim] <= span + 0.5 * P)
+            lim++;
+        if (lim == n)
+            full_passes++;
+        fit_once(u, lim, tol * P, &alpha, &P);
+        if (!(span < 1e300))
+            break;
+    }
+    /* trim: extra runs that happen to fall inside the band pull the slope;
+     * refit on the submits within 3 robust sigmas of the grid */
+    double *res = xmalloc(n * sizeof *res);
+    for (int it = 0; it < 3; it++) {
+        size_t m2 = 0;
+        for (size_t i = 0; i < n; i++) {
+            double r = u[i] - alpha - floor((u[i] - alpha) / P + 0.5) * P;
+            if (fabs(r) <= tol * P)
+                res[m2++] = r;
+        }
+        if (m2 < 3)
+            break;
+        double thr = fmax(3 * 1.4826 * stats_mad(res, m2), 1.0);
+        if (thr > tol * P)
+            thr = tol * P;
+        double before = P;
+        if (!fit_once(u, n, thr, &alpha, &P) || fabs(P - before) <= 1e-9 * P)
+            break; /* converged: the same submits are inliers again */
+    }
+    free(res);
+    *alpha_out = alpha;
+    *P_out = P;
+}
+
+/* How well the grid alpha + P k explains the sorted submits u[0..n-1]. */
+static double grid_eval(const double *u, size_t n, double alpha, double P, double tol, size_t *matched_out,
+                        size_t *slots_out, double *jitter_out)
+{
+    double *res = xmalloc(n * sizeof *res);
+    size_t matched = 0;
+    double kfirst = 0, klast = 0;
+    for (size_t i = 0; i < n; i++) {
+        double k = floor((u[i] - alpha) / P + 0.5);
+        double r = u[i] - alpha - k * P;
+        if (fabs(r) > tol * P)
+            continue;
+        if (matched > 0 && k == klast) {
+            if (fabs(r) < fabs(res[matched - 1]))
+                res[matched - 1] = r;
+            continue;
+        }
+        if (matched == 0)
+            kfirst = k;
+        klast = k;
+        res[matched++] = r;
+    }
+    size_t slots = matched ? (size_t)(klast - kfirst) + 1 : 0;
+    double jitter = 0;
+    if (matched > 0)
+        jitter = 1.4826 * stats_mad(res, matched);
+    free(res);
+    *matched_out = matched;
+    *slots_out = slots;
+    *jitter_out = jitter;
+    if (matched == 0)
+        return 0;
+    return ((double)matched / (double)n) * ((double)matched / (double)slots);
+}
+
+/* Centre of the densest cluster of sorted gaps: the window [g, 1.2 g] holding
+ * the most gaps (first one on ties); its median. */
+static double densest_gap(const double *g, size_t n)
+{
+    size_t best_lo = 0, best_n = 0, hi = 0;
+    for (size_t lo = 0; lo < n; lo++) {
+        if (hi < lo)
+            hi = lo;
+        while (hi < n && g[hi] <= 1.2 * g[lo])
+            hi++;
+        if (hi - lo > best_n) {
+            best_n = hi - lo;
+            best_lo = lo;
+        }
+    }
+    return g[best_lo + best_n / 2];
+}
+
+/* Accept a snapped period q when it is within snap_tol of the fit and the
+ * grid it implies drifts from the fitted one by at most `drift` over the
+ * periods spanned. */
+static int snap_ok(double raw, double q, double snap_tol, size_t slots, double drift)
+{
+    if (!(q > 0))
+        return 0;
+    double diff = fabs(raw - q);
+    double span = slots > 1 ? (double)(slots - 1) : 1;
+    return diff <= snap_tol * q && diff * span <= drift;
+}
+
+void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *o, struct slo_period *out)
+{
+    memset(out, 0, sizeof *out);
+    out->period = out->raw = NAN;
+    if (n < 2)
+        return;
+    double *u = xmalloc(n * sizeof *u);
+    memcpy(u, submit, n * sizeof *u);
+    sort_doubles(u, n);
+    size_t m = 1;
+    for (size_t i = 1; i < n; i++)
+        if (u[i] != u[m - 1])
+            u[m++] = u[i];
+    if (m < 2) {
+        free(u);
+        return;
+    }
+    double t0 = u[0];
+    for (size_t i = 0; i < m; i++)
+        u[i] -= t0;
+    double span = u[m - 1];
+
+    double *g = xmalloc((m - 1) * sizeof *g);
+    for (size_t i = 0; i + 1 < m; i++)
+        g[i] = u[i + 1] - u[i];
+    qsort(g, m - 1, sizeof *g, cmp_double);
+    double cand[2 + SLO_MAX_NATURAL];
+    int nc = 0;
+    cand[nc++] = stats_percentile_sorted(g, m - 1, 50);
+    cand[nc++] = densest_gap(g, m - 1);
+    /* natural periods near the gap statistics rescue jobs whose gaps are
+     * dominated by missing or extra runs; far ones cannot win, skip them */
+    double lo = fmin(cand[0], cand[1]), hi = fmax(cand[0], cand[1]);
+    for (int i = 0; i < o->nnatural; i++) {
+        double q = o->natural[i];
+        if (q >= 0.5 * g[0] && q <= span && q >= 0.4 * lo && q <= 2.5 * hi)
+            cand[nc++] = q;
+    }
+    free(g);
+
+    double best_score = -1, best_P = NAN, best_jit = 0, nuniq = (double)m;
+    size_t best_matched = 0, best_slots = 0;
+    for (int c = 0; c < nc; c++) {
+        if (!(cand[c] > 0))
+            continue;
+        /* the natural candidates (c >= 2) only rescue messy histories: a
+         * multiple or divisor of a fit scoring 0.9 scores at most 0.5 */
+        if (c >= 2 && best_score >= 0.9)
+            break;
+        int seen = 0; /* candidates within 1% converge to the same fit */
+        for (int e = 0; e < c; e++)
+            if (fabs(cand[e] - cand[c]) <= 0.01 * cand[c])
+                seen = 1;
+        if (seen)
+            continue;
+        double alpha, P, jit;
+        size_t mt, sl;
+        fit_grid(u, m, cand[c], o->match_tol, &alpha, &P);
+        double s = grid_eval(u, m, alpha, P, o->score_tol, &mt, &sl, &jit);
+        if (s > best_score + 1e-12) {
+            best_score = s;
+            best_P = P;
+            best_jit = jit;
+            best_matched = mt;
+            best_slots = sl;
+        }
+    }
+    free(u);
+    out->raw = best_P;
+    out->score = best_score < 0 ? 0 : best_score;
+    out->jitter = best_jit;
+    out->matched = best_matched;
+    out->precision = (double)best_matched / nuniq;
+    out->slots = best_slots;
+    if (!(best_P > 0)) {
+        out->period = NAN;
+        return;
+    }
+
+    /* the snapped grid may drift from the fit by what the data cannot tell
+     * apart: three jitters, a thousandth of a period (timestamps in whole
+     * seconds on a weekly job fitted from four runs), or one second */
+    double drift = fmax(fmax(3 * best_jit, 1e-3 * best_P), 1.0);
+    double q = NAN, qd = INFINITY;
+    for (int i = 0; i < o->nnatural; i++)
+        if (snap_ok(best_P, o->natural[i], o->snap_tol, best_slots, drift) && fabs(best_P - o->natural[i]) < qd) {
+            q = o->natural[i];
+            qd = fabs(best_P - q);
+        }
+    if (q > 0) {
+        out->period = q;
+        out->snap = SLO_SNAP_NATURAL;
+    } else if (snap_ok(best_P, 60 * floor(best_P / 60 + 0.5), o->snap_tol, best_slots, drift)) {
+        out->period = 60 * floor(best_P / 60 + 0.5);
+        out->snap = SLO_SNAP_MINUTE;
+    } else if (snap_ok(best_P, floor(best_P + 0.5), o->snap_tol, best_slots, drift)) {
+        out->period = floor(best_P + 0.5);
+        out->snap = SLO_SNAP_SECOND;
+    } else {
+        out->period = best_P;
+        out->snap = SLO_SNAP_NONE;
+    }
+}
+
+/* ---- per-job inference ---------------------------------------------------------- */
+
+struct slot_ref {
+    double k, resid;
+    size_t idx;
+};
+
+/* order of runs for choosing one per period: by period, successful first,
+ * nearest the schedule first, then input order (qsort_r comparator) */
+static int cmp_slot(const void *a, const void *b, void *ctx)
+{
+    const struct slo_run *runs = ctx;
+    const struct slot_ref *x = a, *y = b;
+    if (x->k != y->k)
+        return x->k < y->k ? -1 : 1;
+    int ox = runs[x->idx].ok, oy = runs[y->idx].ok;
+    if (ox != oy)
+        return oy - ox; /* successful runs first */
+    double rx = fabs(x->resid), ry = fabs(y->resid);
+    if (rx != ry)
+        return rx < ry ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+
+/* median of the finite values of x[0..n-1] (copied) */
+static double median_of(const double *x, size_t n)
+{
+    double *c = xmalloc((n ? n : 1) * sizeof *c);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i]))
+            c[m++] = x[i];
+    double r = m ? stats_median(c, m) : NAN;
+    free(c);
+    return r;
+}
+
+/* The consumers' period seen from the read times: reads closer than P/2
+ * belong to the same consumer run.  Only when the consumer runs are clearly
+ * fewer than the reads (1.5 runs' outputs per consumer run on average) is
+ * the consumer slower than the job: one cluster means "longer than the
+ * history" (INFINITY), else the period of the cluster starts.  Otherwise
+ * every run has its own read and the consumer keeps the job's period P. */
+static double consumer_period_from_reads(const double *reads, size_t n, double P, const struct slo_opts *o)
+{
+    if (n < 2)
+        return NAN;
+    double *c = xmalloc(n * sizeof *c);
+    memcpy(c, reads, n * sizeof *c);
+    sort_doubles(c, n);
+    size_t k = 1;
+    double last = c[0];
+    for (size_t i = 1; i < n; i++) {
+        if (c[i] - last > 0.5 * P)
+            c[k++] = c[i];
+        last = c[i];
+    }
+    double cp;
+    if (1.5 * (double)k > (double)n) {
+        cp = P;
+    } else if (k == 1) {
+        cp = INFINITY;
+    } else {
+        struct slo_period per;
+        slo_period_estimate(c, k, o, &per);
+        cp = per.period;
+    }
+    free(c);
+    return cp;
+}
+
+/* A window lcmpack can place: 0 <= a < P, a < d, d - a <= P. */
+static int window_ok(const struct slo_result *r)
+{
+    return r->a >= 0 && r->a < r->period && r->d > r->a && r->d - r->a <= r->period;
+}
+
+void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, const struct slo_override *ov,
+                   struct slo_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->period = res->a = res->d = res->cv = res->slack_ratio = res->consumer_period = NAN;
+    res->per.period = res->per.raw = NAN;
+    res->submits = n;
+    for (size_t i = 0; i < n; i++)
+        if (!runs[i].ok)
+            res->failed++;
+
+    double *sub = xmalloc((n ? n : 1) * sizeof *sub);
+    for (size_t i = 0; i < n; i++)
+        sub[i] = runs[i].submit;
+    int given = 0;
+    double P;
+    if (ov && ov->has_period) {
+        P = ov->period;
+        given = 1;
+    } else if (o->period > 0) {
+        P = o->period;
+        given = 1;
+    } else {
+        slo_period_estimate(sub, n, o, &res->per);
+        P = res->per.period;
+    }
+    if (given) {
+        res->per.period = res->per.raw = P;
+        res->per.snap = SLO_SNAP_GIVEN;
+    }
+    res->period = P;
+    if (!(P > 0) || n == 0) {
+        free(sub);
+        res->runs = n - res->failed;
+        res->status = "too_few_runs";
+        goto apply_override;
+    }
+
+    /* slot (period index) of every run, relative to the job's schedule */
+    double phase = slo_phase(sub, n, o->anchor, P);
+    free(sub);
+    struct slot_ref *sl = xmalloc(n * sizeof *sl);
+    for (size_t i = 0; i < n; i++) {
+        double kf = (runs[i].submit - o->anchor - phase) / P;
+        sl[i].k = floor(kf + 0.5);
+        sl[i].resid = (kf - sl[i].k) * P;
+        sl[i].idx = i;
+    }
+    qsort_r(sl, n, sizeof *sl, cmp_slot, runs);
+    if (given) {
+        /* diagnostics of a given period: how many periods have a submit */
+        size_t matched = 0;
+        double kfirst = 0, klast = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (fabs(sl[i].resid) > o->score_tol * P || (matched && sl[i].k == klast))
+                continue;
+            if (!matched)
+                kfirst = sl[i].k;
+            klast = sl[i].k;
+            matched++;
+        }
+        res->per.matched = matched;
+        res->per.slots = matched ? (size_t)(klast - kfirst) + 1 : 0;
+        res->per.precision = (double)matched / (double)n;
+        res->per.score = matched ? res->per.precision * ((double)matched / (double)res->per.slots) : 0;
+    }
+
+    /* one usable run per period: the successful on-schedule run nearest the schedule */
+    double *ia = xmalloc(n * sizeof *ia), *rd = xmalloc(n * sizeof *rd), *rdabs = xmalloc(n * sizeof *rdabs);
+    double *st = xmalloc(n * sizeof *st), *en = xmalloc(n * sizeof *en), *cpv = xmalloc(n * sizeof *cpv);
+    size_t u = 0, nreads = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct slo_run *r = &runs[sl[i].idx];
+        if (!r->ok)
+            continue;
+        if (fabs(sl[i].resid) > o->match_tol * P || (i > 0 && sl[i - 1].k == sl[i].k && runs[sl[i - 1].idx].ok)) {
+            res->extra++;
+            continue;
+        }
+        double S = o->anchor + sl[i].k * P;
+        st[u] = r->start - S;
+        en[u] = r->end - S;
+        ia[u] = (isnan(r->input_avail) ? r->submit : r->input_avail) - S;
+        rd[u] = isnan(r->output_read) ? NAN : r->output_read - S;
+        cpv[u] = r->consumer_period;
+        if (!isnan(r->output_read))
+            rdabs[nreads++] = r->output_read;
+        u++;
+    }
+    free(sl);
+    res->runs = u;
+    res->reads = nreads;
+
+    /* footnote 5: a consumer with a longer period reads several runs' outputs
+     * at once; the deadline then recurs with the job's own (smaller) period:
+     * fold each read into the first recurrence after the run's end. */
+    double cp = median_of(cpv, u);
+    if (isnan(cp))
+        cp = consumer_period_from_reads(rdabs, nreads, P, o);
+    res->consumer_period = cp;
+    if (cp > P * (1 + o->snap_tol)) {
+        res->folded = 1;
+        for (size_t i = 0; i < u; i++)
+            if (!isnan(rd[i])) {
+                double x = fmod(rd[i] - en[i], P);
+                if (x < 0)
+                    x += P;
+                rd[i] = en[i] + x;
+            }
+    }
+
+    if (u > 0) {
+        double a = stats_percentile(ia, u, o->a_pct);
+        res->a = a < 0 ? 0 : a;
+    }
+    size_t m = 0;
+    double *slack = xmalloc((u ? u : 1) * sizeof *slack);
+    for (size_t i = 0; i < u; i++)
+        if (!isnan(rd[i])) {
+            if (en[i] > st[i])
+                slack[m++] = (rd[i] - en[i]) / (en[i] - st[i]);
+        }
+    res->slack_ratio = m ? stats_median(slack, m) : NAN;
+    m = 0;
+    for (size_t i = 0; i < u; i++)
+        if (!isnan(rd[i]))
+            rd[m++] = rd[i];
+    if (m > 0) {
+        res->d = stats_percentile(rd, m, o->d_pct);
+        if (res->d - res->a > P) {
+            /* a window longer than the period would overlap the next
+             * instance's: the run must be done when the next one may start */
+            res->d = res->a + P;
+            res->capped = 1;
+        }
+        double med = stats_median(rd, m);
+        double mad = stats_mad(rd, m);
+        res->cv = med > 0 ? mad / med : NAN;
+    }
+    free(ia);
+    free(rd);
+    free(rdabs);
+    free(st);
+    free(en);
+    free(cpv);
+    free(slack);
+
+    if (res->runs < (size_t)o->min_runs)
+        res->status = "too_few_runs";
+    else if (!given && res->per.precision < o->min_score)
+        res->status = "not_periodic";
+    else if (res->reads == 0)
+        res->status = "no_consumer";
+    else if (res->reads < (size_t)o->min_runs)
+        res->status = "too_few_reads";
+    else if (!(res->cv <= o->max_cv))
+        res->status = "high_cv";
+    else if (!(res->slack_ratio >= o->min_slack))
+        res->status = "no_slack";
+    else if (!window_ok(res))
+        res->status = "no_window";
+    else
+        res->status = "actionable";
+
+apply_override:
+    if (!ov)
+        return;
+    if (ov->has_a)
+        res->a = ov->a;
+    if (ov->has_d)
+        res->d = ov->d;
+    if (ov->has_d) {
+        /* the user signed the deadline off: usable whatever the statistics say */
+        if (res->period > 0 && isfinite(res->a))
+            res->status = window_ok(res) ? "actionable" : "no_window";
+    } else if (ov->has_a && strcmp(res->status, "actionable") == 0 && !window_ok(res)) {
+        res->status = "no_window";
+    }
+    res->overridden = (ov->has_period ? SLO_OV_PERIOD : 0) | (ov->has_a ? SLO_OV_A : 0) | (ov->has_d ? SLO_OV_D : 0);
+}
+
+/* ---- provenance join ---------------------------------------------------------------- */
+
+/* string -> index map, open addressing; keys are copied */
+struct smap {
+    char **key;
+    long *val;
+    size_t cap, n;
+};
+
+static void smap_init(struct smap *m)
+{
+    m->cap = 256;
+    m->n = 0;
+    m->key = xcalloc(m->cap, sizeof *m->key);
+    m->val = xcalloc(m->cap, sizeof *m->val);
+}
+
+static void smap_free(struct smap *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->key[i]);
+    free(m->key);
+    free(m->val);
+}
+
+static size_t smap_find(const struct smap *m, const char *k)
+{
+    size_t i = rng_hash_str(k) & (m->cap - 1);
+    while (m->key[i] && strcmp(m->key[i], k) != 0)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static long smap_get(const struct smap *m, const char *k)
+{
+    size_t i = smap_find(m, k);
+    return m->key[i] ? m->val[i] : -1;
+}
+
+/* smap_put: insert k -> v when absent; returns the existing value or -1 when inserted */
+static long smap_put(struct smap *m, const char *k, long v)
+{
+    size_t i = smap_find(m, k);
+    if (m->key[i])
+        return m->val[i];
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t oc = m->cap;
+        char **ok = m->key;
+        long *ov = m->val;
+        m->cap *= 2;
+        m->key = xcalloc(m->cap, sizeof *m->key);
+        m->val = xcalloc(m->cap, sizeof *m->val);
+        for (size_t j = 0; j < oc; j++)
+            if (ok[j]) {
+                size_t s = smap_find(m, ok[j]);
+                m->key[s] = ok[j];
+                m->val[s] = ov[j];
+            }
+        free(ok);
+        free(ov);
+        i = smap_find(m, k);
+    }
+    m->key[i] = xstrdup(k);
+    m->val[i] = v;
+    m->n++;
+    return -1;
+}
+
+struct prov_ver {
+    double wtime; /* NaN: no such version */
+    long writer_run, writer_job;
+    int read_seen;
+};
+
+struct prov_file {
+    struct prov_ver cur, prev;
+    double last; /* time of the file's latest event, to check their order */
+};
+
+struct prov_run {
+    double start, ia, rd;
+};
+
+struct slo_prov {
+    struct smap files, runs, jobs;
+    struct prov_file *f;
+    size_t nf, capf;
+    struct prov_run *r;
+    size_t nr, capr;
+    char *key;
+    size_t keycap;
+};
+
+slo_prov *slo_prov_new(void)
+{
+    slo_prov *p = xcalloc(1, sizeof *p);
+    smap_init(&p->files);
+    smap_init(&p->runs);
+    smap_init(&p->jobs);
+    return p;
+}
+
+void slo_prov_free(slo_prov *p)
+{
+    if (!p)
+        return;
+    smap_free(&p->files);
+    smap_free(&p->runs);
+    smap_free(&p->jobs);
+    free(p->f);
+    free(p->r);
+    free(p->key);
+    free(p);
+}
+
+static long job_id(slo_prov *p, const char *job)
+{
+    long id = smap_put(&p->jobs, job, (long)p->jobs.n);
+    return id >= 0 ? id : (long)p->jobs.n - 1;
+}
+
+/* "job\x1finstance" in p->key */
+static const char *run_key(slo_prov *p, const char *job, const char *instance)
+{
+    size_t lj = strlen(job), li = strlen(instance);
+    p->key = xgrow(p->key, &p->keycap, lj + li + 2, 1);
+    memcpy(p->key, job, lj);
+    p->key[lj] = '\x1f';
+    memcpy(p->key + lj + 1, instance, li + 1);
+    return p->key;
+}
+
+long slo_prov_add_run(slo_prov *p, const char *job, const char *instance, double start)
+{
+    job_id(p, job);
+    if (smap_put(&p->runs, run_key(p, job, instance), (long)p->nr) >= 0)
+        return -1;
+    p->r = xgrow(p->r, &p->capr, p->nr + 1, sizeof *p->r);
+    p->r[p->nr] = (struct prov_run){start, NAN, NAN};
+    return (long)p->nr++;
+}
+
+int slo_prov_event(slo_prov *p, double t, const char *job, const char *instance, const char *file,
+                   enum slo_op op)
+{
+    long fid = smap_put(&p->files, file, (long)p->nf);
+    if (fid < 0) {
+        fid = (long)p->nf;
+        p->f = xgrow(p->f, &p->capf, p->nf + 1, sizeof *p->f);
+        p->f[p->nf].cur = p->f[p->nf].prev = (struct prov_ver){NAN, -1, -1, 0};
+        p->f[p->nf].last = t;
+        p->nf++;
+    }
+    struct prov_file *f = &p->f[fid];
+    if (t < f->last)
+        return -1;
+    f->last = t;
+    long jid = job_id(p, job);
+    long rid = smap_get(&p->runs, run_key(p, job, instance));
+    if (op == SLO_WRITE) {
+        if (!isnan(f->cur.wtime) && rid >= 0 && f->cur.writer_run == rid) {
+            f->cur.wtime = t; /* the same run writing again: its last write counts */
+            return 0;
+        }
+        f->prev = f->cur;
+        f->cur = (struct prov_ver){t, rid, jid, 0};
+        return 0;
+    }
+    /* a read: the version the run saw is the newest written by its start */
+    struct prov_ver *v = &f->cur;
+    if (rid >= 0 && !isnan(v->wtime) && v->wtime > p->r[rid].start)
+        v = &f->prev;
+    if (isnan(v->wtime) || (rid >= 0 && v->wtime > p->r[rid].start))
+        return 0;
+    if (v->writer_job == jid)
+        return 0; /* a job reading its own output is neither producer nor consumer */
+    if (rid >= 0 && !(p->r[rid].ia >= v->wtime))
+        p->r[rid].ia = v->wtime;
+    if (!v->read_seen) {
+        v->read_seen = 1;
+        if (v->writer_run >= 0 && !(p->r[v->writer_run].rd <= t))
+            p->r[v->writer_run].rd = t;
+    }
+    return 0;
+}
+
+void slo_prov_result(const slo_prov *p, long idx, double *input_avail, double *output_read)
+{
+    *input_avail = p->r[idx].ia;
+    *output_read = p->r[idx].rd;
+}
+
+size_t slo_prov_nfiles(const slo_prov *p) { return p->nf; }
+
+int slo_is_request(int has_status, const char *status, const char *source)
+{
+    return !has_status || (status && (!strcmp(status, "actionable") || !strcmp(status, "overridden"))) ||
+           (source && !strcmp(source, "overridden"));
+}
+
+/* ---- reading an SLO file ------------------------------------------------- */
+
+static int req_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct slo_req *)a)->job, ((const struct slo_req *)b)->job);
+}
+
+struct slo_req *slo_find_request(const struct slo_reqs *r, const char *job)
+{
+    struct slo_req key = {.job = (char *)job};
+    return r->n ? bsearch(&key, r->v, r->n, sizeof *r->v, req_cmp) : NULL;
+}
+
+void slo_reqs_free(struct slo_reqs *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->v[i].job);
+        free(r->v[i].status);
+    }
+    free(r->v);
+    memset(r, 0, sizeof *r);
+}
+
+static int parse_bool(const char *s, int *v)
+{
+    if (!strcasecmp(s, "1") || !strcasecmp(s, "true") || !strcasecmp(s, "yes"))
+        *v = 1;
+    else if (!strcasecmp(s, "0") || !strcasecmp(s, "false") || !strcasecmp(s, "no"))
+        *v = 0;
+    else
+        return -1;
+    return 0;
+}
+
+/* check_request: the checks of a usable row (see slo_read_requests). */
+static int check_request(csvr *r, struct slo_req *s, int cp, int ca, int cd, int ccv, int cpr)
+{
+    if (csvr_get_duration(r, cp, &s->period, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
+        csvr_get_duration(r, ca, &s->a, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
+        csvr_get_duration(r, cd, &s->d, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
+        return -1;
+    const char *job = s->job;
+    if (s->period > 366 * 86400.0)
+        return csvr_fail(r, "job '%s': period %g s is longer than a year", job, s->period);
+    if (!(s->a < s->d))
+        return csvr_fail(r, "job '%s': deadline d %g is not after the earliest start a %g", job, s->d, s->a);
+    if (s->a >= s->period)
+        return csvr_fail(r, "job '%s': earliest start a %g is not inside the period %g", job, s->a, s->period);
+    if (s->d - s->a > s->period)
+        return csvr_fail(r, "job '%s': window d - a = %g s is longer than the period %g s", job, s->d - s->a,
+                         s->period);
+    if (ccv >= 0 && csvr_get_double(r, ccv, &s->cv, CSVR_NONNEG) < 0)
+        return -1;
+    const char *pv = cpr >= 0 ? csvr_field(r, cpr) : NULL;
+    if (pv && parse_bool(pv, &s->problematic) < 0)
+        return csvr_fail(r, "column 'problematic': invalid value '%s' (0/1, true/false, yes/no)", pv);
+    return 0;
+}
+
+int slo_read_requests(const char *path, struct slo_reqs *out)
+{
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_require(r, "job"), cp = csvr_require(r, "period"), ca = csvr_require(r, "a"),
+        cd = csvr_require(r, "d");
+    int cs = csvr_col(r, "status"), csrc = csvr_col(r, "source"), ccv = csvr_col(r, "cv"),
+        cpr = csvr_col(r, "problematic");
+    if (cj < 0 || cp < 0 || ca < 0 || cd < 0) {
+        st = csvr_status(r);
+        csvr_close(r);
+        return st ? st : SLK_EDATA;
+    }
+    while (csvr_next(r) > 0) {
+        const char *job = csvr_field(r, cj);
+        if (!job) {
+            csvr_fail(r, "column 'job': missing value");
+            break;
+        }
+        const char *status = cs >= 0 ? csvr_field(r, cs) : NULL;
+        const char *source = csrc >= 0 ? csvr_field(r, csrc) : NULL;
+        struct slo_req s = {.job = (char *)job, .line = csvr_line(r), .problematic = -1, .cv = NAN};
+        s.usable = slo_is_request(cs >= 0, status, source);
+        if (s.usable && check_request(r, &s, cp, ca, cd, ccv, cpr) < 0)
+            break;
+        s.job = xstrdup(job);
+        s.status = xstrdup(status ? status : "");
+        out->v = xgrow(out->v, &out->cap, out->n + 1, sizeof *out->v);
+        out->v[out->n++] = s;
+    }
+    st = csvr_status(r);
+    if (st == SLK_OK && out->n) {
+        qsort(out->v, out->n, sizeof *out->v, req_cmp);
+        for (size_t i = 1; i < out->n; i++)
+            if (strcmp(out->v[i].job, out->v[i - 1].job) == 0) {
+                long l1 = out->v[i].line, l2 = out->v[i - 1].line;
+                slk_error_at(csvr_path(r), l1 > l2 ? l1 : l2, "job '%s' has a second SLO row (first at line %ld)",
+                             out->v[i].job, l1 < l2 ? l1 : l2);
+                st = SLK_EDATA;
+                break;
+            }
+    }
+    csvr_close(r);
+    return st;
+}

@@ -1,0 +1,313 @@
+/* plot — charts drawn by gnuplot (see plot.h for the model and the safety rule). */
+#include "plot/plot.h"
+#include "base/diag.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct series {
+    char *name;
+    enum plot_style style;
+    int panel;
+    double *x, *y, *lo;
+    size_t n, cap;
+};
+
+struct panel {
+    char *xlabel, *ylabel;
+    enum plot_xkind xkind;
+};
+
+struct plot {
+    char *title;
+    struct panel *panels;
+    size_t npanels, pcap;
+    struct series *s;
+    size_t ns, scap;
+};
+
+/* Keep what cannot change the meaning of a single-quoted gnuplot string. */
+static char *safe_text(const char *s)
+{
+    if (!s)
+        return xstrdup("");
+    size_t n = strlen(s);
+    if (n > 200)
+        n = 200;
+    char *d = xmalloc(n + 1);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        d[i] = (isalnum(c) || strchr(" _-.,:;/()[]+=#%<>", c)) ? (char)c : '?';
+    }
+    d[n] = 0;
+    return d;
+}
+
+plot *plot_new(const char *title)
+{
+    plot *p = xcalloc(1, sizeof *p);
+    p->title = safe_text(title);
+    return p;
+}
+
+void plot_free(plot *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->ns; i++) {
+        free(p->s[i].name);
+        free(p->s[i].x);
+        free(p->s[i].y);
+        free(p->s[i].lo);
+    }
+    for (size_t i = 0; i < p->npanels; i++) {
+        free(p->panels[i].xlabel);
+        free(p->panels[i].ylabel);
+    }
+    free(p->panels);
+    free(p->s);
+    free(p->title);
+    free(p);
+}
+
+void plot_panel(plot *p, const char *xlabel, const char *ylabel, enum plot_xkind xkind)
+{
+    p->panels = xgrow(p->panels, &p->pcap, p->npanels + 1, sizeof *p->panels);
+    struct panel *pn = &p->panels[p->npanels++];
+    pn->xlabel = safe_text(xlabel);
+    pn->ylabel = safe_text(ylabel);
+    pn->xkind = xkind;
+}
+
+int plot_series(plot *p, const char *name, enum plot_style style)
+{
+    if (p->npanels == 0)
+        plot_panel(p, NULL, NULL, PLOT_X_NUMBER);
+    p->s = xgrow(p->s, &p->scap, p->ns + 1, sizeof *p->s);
+    struct series *s = &p->s[p->ns];
+    memset(s, 0, sizeof *s);
+    s->name = xstrdup(name ? name : "");
+    s->style = style;
+    s->panel = (int)p->npanels - 1;
+    return (int)p->ns++;
+}
+
+static void add(struct series *s, double x, double lo, double y)
+{
+    if (!isfinite(x) || !isfinite(y) || !isfinite(lo))
+        return;
+    if (s->n == s->cap) {
+        size_t c = s->cap;
+        s->x = xgrow(s->x, &c, s->n + 1, sizeof *s->x);
+        c = s->cap;
+        s->y = xgrow(s->y, &c, s->n + 1, sizeof *s->y);
+        c = s->cap;
+        s->lo = xgrow(s->lo, &c, s->n + 1, sizeof *s->lo);
+        s->cap = c;
+    }
+    s->x[s->n] = x;
+    s->lo[s->n] = lo;
+    s->y[s->n] = y;
+    s->n++;
+}
+
+void plot_point(plot *p, int s, double x, double y) { add(&p->s[s], x, 0, y); }
+void plot_band(plot *p, int s, double x, double ylow, double yhigh) { add(&p->s[s], x, ylow, yhigh); }
+int plot_nseries(const plot *p) { return (int)p->ns; }
+
+/* A series name as a data-file header token: one double-quoted word.
+ * gnuplot's data reader has no escape for '"', so it becomes '\''. */
+static void write_name(FILE *f, const char *name)
+{
+    fputc('"', f);
+    for (const char *c = name; *c; c++) {
+        unsigned char ch = (unsigned char)*c;
+        fputc(ch == '"' ? '\'' : (ch < 32 || ch == 127) ? ' ' : ch, f);
+    }
+    fputs("\" \"y\" \"z\"\n", f);
+}
+
+static void rm_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char path[1400];
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.')
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+static const char *const palette[] = {
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"
+};
+
+static int write_script(plot *p, const char *dir, const char *term, int w, int h, FILE *sc)
+{
+    if (strcmp(term, "svg") == 0)
+        fprintf(sc, "set terminal svg size %d,%d dynamic background rgb 'white' font 'sans,11'\n", w, h);
+    else if (strcmp(term, "png") == 0)
+        fprintf(sc, "set terminal pngcairo size %d,%d background rgb 'white' font 'sans,10'\n", w, h);
+    else
+        fprintf(sc, "set terminal dumb size %d,%d\n", w, h);
+    fprintf(sc, "set output\nset termoption noenhanced\nset datafile missing '?'\n"
+                "set key outside right top vertical noenhanced\nset grid\nset style fill solid 0.6 noborder\n"
+                "set offsets graph 0, graph 0, graph 0.08, graph 0\n");
+    int multi = p->npanels > 1;
+    if (multi)
+        fprintf(sc, "set multiplot layout %zu,1 title '%s'\n", p->npanels, p->title);
+    else
+        fprintf(sc, "set title '%s'\n", p->title);
+    for (size_t k = 0; k < p->npanels; k++) {
+        struct panel *pn = &p->panels[k];
+        fprintf(sc, "set xlabel '%s'\nset ylabel '%s'\n", pn->xlabel, pn->ylabel);
+        if (pn->xkind == PLOT_X_EPOCH)
+            fprintf(sc, "set xdata time\nset timefmt '%%s'\nset format x '%%m-%%d %%H:%%M'\nset xtics rotate by -30\n");
+        else
+            fprintf(sc, "set xdata\nset format x '%%g'\nset xtics norotate\n");
+        int first = 1, color = 0;
+        for (size_t i = 0; i < p->ns; i++) {
+            struct series *s = &p->s[i];
+            if ((size_t)s->panel != k)
+                continue;
+            char path[1100];
+            snprintf(path, sizeof path, "%s/s%zu.dat", dir, i);
+            FILE *f = fopen(path, "w");
+            if (!f) {
+                slk_error("cannot write plot data: %s", strerror(errno));
+                return -1;
+            }
+            write_name(f, s->name);
+            if (s->n == 0)
+                fputs("? ? ?\n", f);  /* gnuplot refuses an empty file */
+            for (size_t j = 0; j < s->n; j++)
+                fprintf(f, "%.10g %.10g %.10g\n", s->x[j], s->lo[j], s->y[j]);
+            if (fclose(f) != 0) {
+                slk_error("cannot write plot data: %s", strerror(errno));
+                return -1;
+            }
+            const char *col = palette[color++ % (sizeof palette / sizeof *palette)];
+            fprintf(sc, "%s '%s/s%zu.dat' ", first ? "plot" : ", \\\n    ", dir, i);
+            switch (s->style) {
+            case PLOT_BAND:
+                fprintf(sc, "using 1:2:3 with filledcurves lc rgb '%s'", col);
+                break;
+            case PLOT_STEPS:
+                fprintf(sc, "using 1:3 with steps lw 3 lc rgb '#000000'");
+                break;
+            case PLOT_BOLD:
+                fprintf(sc, "using 1:3 with lines lw 2.5 lc rgb '%s'", col);
+                break;
+            case PLOT_POINTS:
+                fprintf(sc, "using 1:3 with points pt 7 ps 0.5 lc rgb '%s'", col);
+                break;
+            default:
+                fprintf(sc, "using 1:3 with lines lw 1 lc rgb '%s'", col);
+                break;
+            }
+            fprintf(sc, " title columnheader(1)");
+            first = 0;
+        }
+        if (first)
+            fprintf(sc, "plot NaN notitle");
+        fprintf(sc, "\n");
+    }
+    if (multi)
+        fprintf(sc, "unset multiplot\n");
+    return 0;
+}
+
+int plot_render(plot *p, const char *term, int width, int height, FILE *out)
+{
+    int dumb = strcmp(term, "dumb") == 0;
+    if (width <= 0)
+        width = dumb ? 120 : 1100;
+    if (height <= 0)
+        height = dumb ? (int)(12 * (p->npanels ? p->npanels : 1) + 4) : (int)(420 * (p->npanels ? p->npanels : 1) + 60);
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/skyplot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        slk_error("cannot make a temporary directory: %s", strerror(errno));
+        return SLK_ECANTCREAT;
+    }
+    char script[1100], img[1100], errf[1100];
+    snprintf(script, sizeof script, "%s/plot.gp", dir);
+    snprintf(img, sizeof img, "%s/out.img", dir);
+    snprintf(errf, sizeof errf, "%s/gnuplot.err", dir);
+    int status = SLK_OK;
+    FILE *sc = fopen(script, "w");
+    if (!sc || write_script(p, dir, term, width, height, sc) < 0) {
+        if (sc)
+            fclose(sc);
+        rm_tree(dir);
+        return SLK_ECANTCREAT;
+    }
+    fclose(sc);
+
+    pid_t pid = fork();
+    if (pid < 0) {
+        slk_error("cannot start gnuplot: %s", strerror(errno));
+        rm_tree(dir);
+        return SLK_ESOFTWARE;
+    }
+    if (pid == 0) {
+        FILE *o = freopen(img, "w", stdout);
+        FILE *e = freopen(errf, "w", stderr);
+        (void)o;
+        (void)e;
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+        if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
+            slk_error("gnuplot not found (install it: apt-get install gnuplot-nox)");
+        else {
+            char line[512] = "";
+            FILE *e = fopen(errf, "r");
+            if (e) {
+                while (fgets(line, sizeof line, e))
+                    if (strstr(line, "rror") || strstr(line, "arning"))
+                        break;
+                fclose(e);
+            }
+            line[strcspn(line, "\n")] = 0;
+            slk_error("gnuplot failed: %s", line[0] ? line : "no message");
+        }
+        status = SLK_ESOFTWARE;
+    } else {
+        FILE *in = fopen(img, "rb");
+        char buf[1 << 16];
+        size_t n;
+        while (in && (n = fread(buf, 1, sizeof buf, in)) > 0)
+            if (fwrite(buf, 1, n, out) != n) {
+                status = SLK_EIO;
+                break;
+            }
+        if (in)
+            fclose(in);
+        else
+            status = SLK_ESOFTWARE;
+    }
+    if (getenv("SKYPLOT_KEEP"))
+        fprintf(stderr, "%s: kept the gnuplot script and data in %s\n", slk_progname, dir);
+    else
+        rm_tree(dir);
+    return status;
+}

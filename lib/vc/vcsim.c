@@ -1,0 +1,513 @@
+/* vcsim — virtual-cluster sharing simulator (see vcsim.h for the model).
+ *
+ * Tuned for a month of a large cluster: about a million jobs, a hundred VCs,
+ * tens of thousands of servers.  State is O(jobs + VCs).  Per decision point
+ * the cost is O(VCs) for accounting and allocation plus O(active jobs) of the
+ * VCs whose allocation changed; job progress is brought up to date lazily,
+ * only when its VC is touched, which is exact because rates are constant
+ * between a VC's reallocations. */
+#include "vc/vcsim.h"
+#include "base/diag.h"
+#include "base/heap.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct vcstate {
+    double cap;       /* c_i */
+    double a;         /* current allocation */
+    double anew;      /* allocation being decided */
+    double d;         /* demand: sum of capped p_j of active jobs */
+    double credit;    /* server-seconds */
+    double next_done; /* time of the next completion, INFINITY when none */
+    double t_jobs;    /* time up to which the jobs' remaining work is current */
+    uint32_t *act;    /* active jobs: FAIR sorted by (p, index), FIFO in arrival order */
+    size_t n, capn;
+    int dirty;        /* jobs arrived or finished since the last decision */
+};
+
+struct sim {
+    const struct vcsim_config *cfg;
+    struct vcsim_job *jobs;
+    size_t nvc;
+    struct vcstate *vc;
+    struct vcsim_vc_stats *st;
+    struct vcsim_totals tot;
+    double M;          /* total servers */
+    double *rem, *rate, *p;
+    uint32_t *over;    /* scratch: over-demanding VCs */
+    double *key, *key2; /* scratch: sort keys of `over` */
+    heap ev;           /* (next completion time, vc) */
+    int contended;     /* sum d > M during the current interval */
+    double lent_used;  /* fraction of idle owned servers used by other VCs */
+    size_t nactive;
+};
+
+const char *vcsim_policy_name(enum vcsim_policy p)
+{
+    switch (p) {
+    case VCSIM_MAXMIN: return "maxmin";
+    case VCSIM_DRR: return "drr";
+    case VCSIM_BALANCED: return "balanced";
+    }
+    return "?";
+}
+
+int vcsim_policy_parse(const char *s, enum vcsim_policy *out)
+{
+    static const enum vcsim_policy all[] = {VCSIM_MAXMIN, VCSIM_DRR, VCSIM_BALANCED};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(s, vcsim_policy_name(all[i])) == 0) {
+            *out = all[i];
+            return 0;
+        }
+    return -1;
+}
+
+double vcsim_waterfill(const double *cap_sorted, size_t n, double amount)
+{
+    double left = amount;
+    for (size_t i = 0; i < n; i++) {
+        double share = left / (double)(n - i);
+        if (cap_sorted[i] > share)
+            return share;
+        left -= cap_sorted[i];
+    }
+    return n ? cap_sorted[n - 1] : 0;
+}
+
+/* Sort idx[0..n) by key ascending, ties by idx: insertion sort, since the
+ * number of over-demanding VCs at one instant is small; n log n beyond 32. */
+static const double *sort_keys;
+static int cmp_key(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    if (sort_keys[a] != sort_keys[b])
+        return sort_keys[a] < sort_keys[b] ? -1 : 1;
+    return (a > b) - (a < b);
+}
+static void sort_by_key(uint32_t *idx, size_t n, const double *key)
+{
+    if (n > 32) {
+        sort_keys = key;
+        qsort(idx, n, sizeof *idx, cmp_key);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint32_t v = idx[i];
+        size_t j = i;
+        while (j > 0 && (key[idx[j - 1]] > key[v] || (key[idx[j - 1]] == key[v] && idx[j - 1] > v))) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = v;
+    }
+}
+
+/* Bring VC k's jobs' remaining work up to time t at their current rates. */
+static void vc_advance(struct sim *s, size_t k, double t)
+{
+    struct vcstate *v = &s->vc[k];
+    double dt = t - v->t_jobs;
+    if (dt > 0) {
+        for (size_t i = 0; i < v->n; i++) {
+            uint32_t j = v->act[i];
+            double w = s->rate[j] * dt;
+            s->rem[j] -= w;
+            s->tot.work_done += w;
+        }
+    }
+    v->t_jobs = t;
+}
+
+/* A job is finished at t when what is left is below rounding: 1e-9 of its
+ * size, or less time than the clock can resolve at t. */
+static int job_done(const struct sim *s, uint32_t j, double t)
+{
+    double r = s->rem[j];
+    return r <= 1e-9 * s->jobs[j].work || r <= s->rate[j] * 8 * DBL_EPSILON * (fabs(t) + 1);
+}
+
+/* Remove VC k's finished jobs (its work is current at t).  If none finished
+ * although this was its completion event, finish the one closest to done:
+ * its remaining time is below what the clock resolves. */
+static void vc_remove_finished(struct sim *s, size_t k, double t, int force)
+{
+    struct vcstate *v = &s->vc[k];
+    size_t out = 0, best = SIZE_MAX;
+    double best_time = INFINITY;
+    for (size_t i = 0; i < v->n; i++) {
+        uint32_t j = v->act[i];
+        if (s->rate[j] > 0 && s->rem[j] / s->rate[j] < best_time) {
+            best_time = s->rem[j] / s->rate[j];
+            best = i;
+        }
+    }
+    for (size_t i = 0; i < v->n; i++) {
+        uint32_t j = v->act[i];
+        if (job_done(s, j, t)) {
+            s->jobs[j].finish = t;
+            s->tot.work_rounding += s->rem[j];
+            s->rem[j] = 0;
+            s->rate[j] = 0;
+            s->nactive--;
+            continue;
+        }
+        v->act[out++] = j;
+    }
+    if (force && out == v->n && best != SIZE_MAX && t + best_time <= t) {
+        uint32_t j = v->act[best];
+        s->jobs[j].finish = t;
+        s->tot.work_rounding += s->rem[j];
+        s->rem[j] = 0;
+        s->rate[j] = 0;
+        s->nactive--;
+        memmove(v->act + best, v->act + best + 1, (v->n - best - 1) * sizeof *v->act);
+        out--;
+    }
+    if (out != v->n)
+        v->dirty = 1;
+    v->n = out;
+}
+
+static void vc_insert(struct sim *s, size_t k, uint32_t j)
+{
+    struct vcstate *v = &s->vc[k];
+    v->act = xgrow(v->act, &v->capn, v->n + 1, sizeof *v->act);
+    size_t pos = v->n;
+    if (s->cfg->within == VCSIM_FAIR) {
+        /* keep sorted by (p, index) so water-filling is one pass */
+        size_t lo = 0, hi = v->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            uint32_t m = v->act[mid];
+            if (s->p[m] < s->p[j] || (s->p[m] == s->p[j] && m < j))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        pos = lo;
+        memmove(v->act + pos + 1, v->act + pos, (v->n - pos) * sizeof *v->act);
+    }
+    v->act[pos] = j;
+    v->n++;
+    s->rem[j] = s->jobs[j].work;
+    s->rate[j] = 0;
+    s->nactive++;
+    v->dirty = 1;
+}
+
+/* Share VC k's allocation among its jobs and schedule its next completion. */
+static void vc_set_rates(struct sim *s, size_t k, double t)
+{
+    struct vcstate *v = &s->vc[k];
+    double left = v->a;
+    if (s->cfg->within == VCSIM_FAIR) {
+        size_t i = 0;
+        for (; i < v->n; i++) {
+            uint32_t j = v->act[i];
+            double share = left / (double)(v->n - i);
+            if (s->p[j] > share)
+                break;
+            s->rate[j] = s->p[j];
+            left -= s->p[j];
+        }
+        if (i < v->n) {
+            double share = left / (double)(v->n - i);
+            for (; i < v->n; i++)
+                s->rate[v->act[i]] = share;
+        }
+    } else {
+        for (size_t i = 0; i < v->n; i++) {
+            uint32_t j = v->act[i];
+            double r = s->p[j] < left ? s->p[j] : left;
+            if (r < 0)
+                r = 0;
+            s->rate[j] = r;
+            left -= r;
+        }
+    }
+    s->tot.job_updates += v->n;
+    s->tot.vc_updates++;
+    double next = INFINITY;
+    for (size_t i = 0; i < v->n; i++) {
+        uint32_t j = v->act[i];
+        if (s->rate[j] > 0) {
+            double tf = t + s->rem[j] / s->rate[j];
+            if (tf < next)
+                next = tf;
+        }
+    }
+    if (next != v->next_done) {
+        v->next_done = next;
+        if (next < INFINITY)
+            heap_push(&s->ev, next, k);
+    }
+}
+
+/* Give *extra servers to the over-demanding VCs idx[0..n) by max-min:
+ * equal shares, each capped by its excess demand d - c (water-filling);
+ * reorders idx by excess. */
+static void waterfill_extra(struct sim *s, uint32_t *idx, size_t n, double *extra)
+{
+    for (size_t i = 0; i < n; i++)
+        s->key2[idx[i]] = s->vc[idx[i]].d - s->vc[idx[i]].cap;
+    sort_by_key(idx, n, s->key2);
+    for (size_t i = 0; i < n && *extra > 0; i++) {
+        struct vcstate *v = &s->vc[idx[i]];
+        double excess = v->d - v->cap, share = *extra / (double)(n - i);
+        double give = excess < share ? excess : share;
+        v->anew += give;
+        *extra -= give;
+    }
+    if (*extra < 0)
+        *extra = 0;
+}
+
+/* Decide every VC's allocation from demands (and credits): fills anew. */
+static void allocate(struct sim *s)
+{
+    double extra = s->M, total_d = 0;
+    size_t nover = 0;
+    for (size_t k = 0; k < s->nvc; k++) {
+        struct vcstate *v = &s->vc[k];
+        double base = v->d < v->cap ? v->d : v->cap;
+        v->anew = base;
+        extra -= base;
+        total_d += v->d;
+        if (v->d > v->cap)
+            s->over[nover++] = (uint32_t)k;
+    }
+    s->contended = total_d > s->M * (1 + 1e-12);
+    s->lent_used = 0;
+    if (nover == 0 || extra <= 0)
+        return;
+    if (s->cfg->policy == VCSIM_MAXMIN) {
+        waterfill_extra(s, s->over, nover, &extra);
+    } else {
+        /* highest credit per server first; VCs whose credits are equal (to
+         * 1e-9 of the window, e.g. all at the floor) share max-min */
+        for (size_t i = 0; i < nover; i++)
+            s->key[s->over[i]] = -s->vc[s->over[i]].credit / s->vc[s->over[i]].cap;
+        sort_by_key(s->over, nover, s->key);
+        double tie = 1e-9 * s->cfg->credit_window;
+        for (size_t i = 0; i < nover && extra > 0;) {
+            size_t e = i + 1;
+            while (e < nover && s->key[s->over[e]] - s->key[s->over[i]] <= tie)
+                e++;
+            waterfill_extra(s, s->over + i, e - i, &extra);
+            i = e;
+        }
+    }
+    /* borrowers are served from the owners' idle servers first and from the
+     * system servers last (those are kept for system jobs), every lender in
+     * proportion to what it leaves idle: each is credited for the same
+     * fraction u of its idle servers */
+    double borrowed = 0, idle = 0;
+    for (size_t k = 0; k < s->nvc; k++) {
+        const struct vcstate *v = &s->vc[k];
+        if (v->anew > v->cap)
+            borrowed += v->anew - v->cap;
+        else
+            idle += v->cap - v->anew;
+    }
+    if (idle > 0 && borrowed > 0)
+        s->lent_used = borrowed >= idle ? 1 : borrowed / idle;
+}
+
+static double overlap(double a, double b, double w0, double w1)
+{
+    double lo = a > w0 ? a : w0, hi = b < w1 ? b : w1;
+    return hi > lo ? hi - lo : 0;
+}
+
+/* Account the interval [t0, t1] at the current allocations: integrals, and
+ * credit for the history-based policies. */
+static void account(struct sim *s, double t0, double t1)
+{
+    double dt = t1 - t0;
+    if (dt <= 0)
+        return;
+    const struct vcsim_config *c = s->cfg;
+    double ov = overlap(t0, t1, c->window_start, c->window_start + c->window_len);
+    if (s->contended)
+        s->tot.contended += ov;
+    for (size_t k = 0; k < s->nvc; k++) {
+        struct vcstate *v = &s->vc[k];
+        struct vcsim_vc_stats *st = &s->st[k];
+        st->used += v->a * dt;
+        st->used_window += v->a * ov;
+        if (v->a > v->cap)
+            st->borrowed += (v->a - v->cap) * dt;
+        if (v->d > v->cap)
+            st->overdemand += ov;
+        if (c->policy != VCSIM_MAXMIN) {
+            double rate = v->cap - v->a; /* DRR: lending earns, borrowing spends */
+            if (c->policy == VCSIM_BALANCED) {
+                if (rate > 0)
+                    rate *= s->lent_used;   /* earn only for servers others used */
+                else if (!s->contended)
+                    rate = 0;               /* idle capacity is free when nobody waits */
+            }
+            double lim = v->cap * c->credit_window;
+            double cr = v->credit + rate * dt;
+            v->credit = cr > lim ? lim : cr < -lim ? -lim : cr;
+        }
+    }
+}
+
+static const struct vcsim_job *sort_jobs;
+static int cmp_submit(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    double sa = sort_jobs[a].submit, sb = sort_jobs[b].submit;
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity, size_t njobs,
+              struct vcsim_job *jobs, struct vcsim_vc_stats *vcstats, struct vcsim_totals *tot)
+{
+    if (!cfg || nvc == 0 || nvc > UINT32_MAX || njobs > UINT32_MAX || !(cfg->system_servers >= 0) ||
+        !isfinite(cfg->system_servers) || !(cfg->quantum >= 0) || !(cfg->credit_window > 0) ||
+        !(cfg->window_len > 0) || !isfinite(cfg->window_start))
+        return -1;
+    struct sim s;
+    memset(&s, 0, sizeof s);
+    s.cfg = cfg;
+    s.jobs = jobs;
+    s.nvc = nvc;
+    s.M = cfg->system_servers;
+    for (size_t k = 0; k < nvc; k++) {
+        if (!(capacity[k] > 0) || !isfinite(capacity[k]))
+            return -1;
+        s.M += capacity[k];
+    }
+    for (size_t j = 0; j < njobs; j++)
+        if (jobs[j].vc >= nvc || !isfinite(jobs[j].submit) || !(jobs[j].work > 0) ||
+            !isfinite(jobs[j].work) || !(jobs[j].maxpar > 0))
+            return -1;
+
+    s.vc = xcalloc(nvc, sizeof *s.vc);
+    s.st = vcstats ? vcstats : xcalloc(nvc, sizeof *s.st);
+    memset(s.st, 0, nvc * sizeof *s.st);
+    s.over = xcalloc(nvc, sizeof *s.over);
+    s.key = xcalloc(nvc, sizeof *s.key);
+    s.key2 = xcalloc(nvc, sizeof *s.key2);
+    s.rem = xcalloc(njobs ? njobs : 1, sizeof *s.rem);
+    s.rate = xcalloc(njobs ? njobs : 1, sizeof *s.rate);
+    s.p = xcalloc(njobs ? njobs : 1, sizeof *s.p);
+    uint32_t *order = xcalloc(njobs ? njobs : 1, sizeof *order);
+    heap_init(&s.ev);
+    for (size_t k = 0; k < nvc; k++) {
+        s.vc[k].cap = capacity[k];
+        s.vc[k].next_done = INFINITY;
+    }
+    for (size_t j = 0; j < njobs; j++) {
+        order[j] = (uint32_t)j;
+        s.p[j] = jobs[j].maxpar < s.M ? jobs[j].maxpar : s.M;
+        jobs[j].finish = NAN;
+    }
+    sort_jobs = jobs;
+    qsort(order, njobs, sizeof *order, cmp_submit);
+
+    size_t ai = 0;
+    double t_prev = njobs ? jobs[order[0]].submit : 0;
+    double next_tick = INFINITY;
+    int history = cfg->policy != VCSIM_MAXMIN && cfg->quantum > 0;
+    s.tot.start = t_prev;
+    s.tot.end = t_prev;
+    for (;;) {
+        const struct heap_item *top;
+        while ((top = heap_peek(&s.ev)) && top->key != s.vc[top->val].next_done) {
+            struct heap_item junk;
+            heap_pop(&s.ev, &junk);
+        }
+        double t = INFINITY;
+        if (ai < njobs)
+            t = jobs[order[ai]].submit;
+        if (top && top->key < t)
+            t = top->key;
+        if (next_tick < t)
+            t = next_tick;
+        if (t == INFINITY)
+            break;
+        account(&s, t_prev, t);
+        t_prev = t;
+
+        /* completions first, so servers freed at t serve jobs arriving at t */
+        while ((top = heap_peek(&s.ev)) && top->key == t) {
+            struct heap_item it;
+            heap_pop(&s.ev, &it);
+            size_t k = it.val;
+            if (it.key != s.vc[k].next_done)
+                continue;
+            s.tot.events++;
+            vc_advance(&s, k, t);
+            s.vc[k].next_done = INFINITY;
+            vc_remove_finished(&s, k, t, 1);
+            if (s.tot.end < t)
+                s.tot.end = t;
+            s.vc[k].dirty = 1;
+        }
+        if (next_tick == t)
+            s.tot.events++;
+        while (ai < njobs && jobs[order[ai]].submit == t) {
+            uint32_t j = order[ai++];
+            size_t k = jobs[j].vc;
+            vc_advance(&s, k, t);
+            vc_insert(&s, k, j);
+            s.tot.events++;
+            if (cfg->progress && (ai & 4095) == 0)
+                cfg->progress(ai, njobs);
+        }
+        for (size_t k = 0; k < nvc; k++) {
+            struct vcstate *v = &s.vc[k];
+            if (v->dirty) {
+                double d = 0;
+                for (size_t i = 0; i < v->n; i++)
+                    d += s.p[v->act[i]];
+                v->d = d;
+            }
+        }
+        allocate(&s);
+        s.tot.decisions++;
+        for (size_t k = 0; k < nvc; k++) {
+            struct vcstate *v = &s.vc[k];
+            if (v->dirty || v->anew != v->a) {
+                vc_advance(&s, k, t);
+                v->a = v->anew;
+                v->dirty = 0;
+                vc_set_rates(&s, k, t);
+            }
+        }
+        next_tick = INFINITY;
+        if (history && s.nactive > 0) {
+            double q = cfg->quantum, n = floor((t - s.tot.start) / q) + 1;
+            next_tick = s.tot.start + n * q;
+            if (next_tick <= t)
+                next_tick = nextafter(t, INFINITY);
+        }
+    }
+    for (size_t k = 0; k < nvc; k++) {
+        s.st[k].credit_end = s.vc[k].credit;
+        free(s.vc[k].act);
+    }
+    if (tot)
+        *tot = s.tot;
+    heap_free(&s.ev);
+    free(order);
+    free(s.p);
+    free(s.rate);
+    free(s.rem);
+    free(s.key);
+    free(s.key2);
+    free(s.over);
+    if (!vcstats)
+        free(s.st);
+    free(s.vc);
+    return 0;
+}
