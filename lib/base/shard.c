@@ -154,7 +154,7 @@ static int rin_next(rin *r)
             r->n = len;
             r->pos += len;
             r->next_line += 1 + inner;
-            if (len == 1 || (len == 2 && s[0] == '\r'))
+            if ((len == 1 && s[0] == '\n') || (len == 2 && s[0] == '\r' && s[1] == '\n'))
                 continue; /* a blank line, as libcsv skips it */
             return 1;
         }
