@@ -34,7 +34,7 @@ engines_run() {
         _fail "the lab does not start"; CASE=lab; tail -20 "$TMP/lab.up"
         engines_skip "the lab did not start"; return
     fi
-    local run=("$LAB" run "$D") ssh=(-e "ssh -F $D/ssh/config") hosts=1/10.251.0.4,1/10.251.0.5
+    local run=(timeout 300 "$LAB" run "$D") ssh=(-e "ssh -F $D/ssh/config") hosts=1/10.251.0.4,1/10.251.0.5
     local pids0; pids0=$(cat "$D/pids")
     "$LAB" up "$D"
     tcheck "lab: start is idempotent" test "$(cat "$D/pids")" = "$pids0"

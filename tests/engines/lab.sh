@@ -19,8 +19,10 @@
 # created inside C, at 10.251.0.2 to .5.  Namespaces are named slk<PID><x>
 # after the starting shell's pid, so two labs never collide.  munged runs in
 # the root namespace (it only needs its own unix socket, key and files in DIR).
-# h1 and h2 see DIR/remote as a private tmpfs (a mount namespace of their
-# own): a file copied there by `parallel --trc` is really on that host only.
+# h1 and h2 each see their own directory (DIR/disk-h1, DIR/disk-h2) at
+# DIR/remote, bound there in a mount namespace of their own: a file copied
+# there by `parallel --trc` is on that host only, and DIR/remote stays empty
+# for everyone else.
 #
 # Every wait is bounded (LAB_TIMEOUT seconds, default 30).  Needs root,
 # ip, nsenter, unshare, munged, slurmctld, slurmd, sshd, ssh, rsync.
@@ -169,9 +171,12 @@ StrictModes no
 Subsystem sftp internal-sftp
 EOF
         # exec all the way down: $! is sshd itself
+        # the host's own disk, DIR/disk-hN, is bound over DIR/remote in its
+        # private mount namespace only
+        mkdir -p "$D/disk-$h"
         unshare --mount --propagation private sh -c '
-            mount -t tmpfs -o size=256m "slkremote-$1" "$2/remote" && exec nsenter --net="/run/netns/$1" /usr/sbin/sshd -D -e -f "$3"' \
-            _ "$tag$h" "$D" "$D/ssh/sshd-$h" >"$D/ssh/sshd-$h.log" 2>&1 &
+            mount --bind "$2/disk-$4" "$2/remote" && exec nsenter --net="/run/netns/$1" /usr/sbin/sshd -D -e -f "$3"' \
+            _ "$tag$h" "$D" "$D/ssh/sshd-$h" "$h" >"$D/ssh/sshd-$h.log" 2>&1 &
         echo $! >>"$D/pids"
         waitfor "$LAB_TIMEOUT" lab_run "$D" ssh -F "$D/ssh/config" "10.251.0.$i" true ||
             { cat "$D/ssh/sshd-$h.log" >&2; return 1; }
@@ -196,7 +201,7 @@ up() {
     fi
     why=$(why_not) || die "$why"
     local tag="slk$$"
-    rm -rf "$D/ssh" "$D/slurm" "$D/munge" "$D/remote"
+    rm -rf "$D/ssh" "$D/slurm" "$D/munge" "$D/remote" "$D"/disk-h?
     echo "$tag" >"$D/tag"
     : >"$D/pids"; : >"$D/netns"
     net_up "$D" "$tag" && munge_up "$D" && slurm_up "$D" "$tag" && sshd_up "$D" "$tag" ||
@@ -240,7 +245,7 @@ leftovers() {
         kill -0 "$p" 2>/dev/null && { echo "process $p still running: $(tr '\0' ' ' </proc/$p/cmdline)"; bad=1; }
     done
     ip netns list | grep "^$tag" && { echo "namespaces above still there"; bad=1; }
-    grep -e "$tag" -e "slkremote-$tag" /proc/mounts && { echo "mounts above still there"; bad=1; }
+    grep -e "$tag" -e " $D/" /proc/mounts && { echo "mounts above still there"; bad=1; }
     ip -o link show | grep -e "v[nh][12]@" -e "$tag" && { echo "veths above in the root namespace"; bad=1; }
     for p in /proc/[0-9]*; do  # a daemon of ours that escaped the pid list
         case $(cat "$p/comm" 2>/dev/null) in munged|slurmctld|slurmd|slurmstepd|sshd) ;; *) continue ;; esac
