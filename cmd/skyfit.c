@@ -191,6 +191,7 @@ struct job {
     size_t out_cap;
     char *excluded;     /* names of the excluded runs, ';'-separated */
     size_t excluded_len, excluded_cap;
+    size_t longest;     /* pool offset of the longest run fitted (sets the skyline's length) */
 };
 
 static uint64_t hash_str(const char *s)
@@ -265,7 +266,7 @@ struct totals {
 static const char *const out_cols[] = {"job", "step", "offset", "alloc", "cores", "mem_mb", NULL};
 static const char *const out_cols_plain[] = {"job", "step", "offset", "alloc", NULL};
 static const char *const stats_cols[] = {"job", "runs", "steps", "objective", "a_o", "a_u", "eps",
-                                         "beta", "solve_ms", "status", "excluded", "excluded_runs", NULL};
+                                         "beta", "solve_ms", "status", "excluded", "excluded_runs", "longest_run", NULL};
 
 static int by_run_then_t(const void *a, const void *b)
 {
@@ -412,6 +413,7 @@ static void stats_row(csvw *ws, const char *job, long runs, long steps,
     }
     csvw_int(ws, nx);
     csvw_str(ws, nx ? j->excluded : NULL);
+    csvw_str(ws, j && res ? j->pool + j->longest : NULL);
     csvw_end(ws);
 }
 
@@ -494,7 +496,12 @@ static size_t build_matrix(struct job *j, int *sel, size_t n, long *k)
     }
     j->out = xgrow(j->out, &j->out_cap, n, 1);
     j->excluded_len = 0;
-    if (!outlier_mark(len, area, n, &opt.outliers, j->out)) {
+    size_t nout = outlier_mark(len, area, n, &opt.outliers, j->out), best = n;
+    for (size_t a = 0; a < n; a++)
+        if (!j->out[a] && (best == n || len[a] > len[best]))
+            best = a;  /* the first of the longest, in start order */
+    j->longest = j->runs[sel[best]].name;
+    if (!nout) {
         free(len);
         return n;
     }
