@@ -32,7 +32,7 @@ static const char *events_path;
 static const char *override_path;
 static const char *ok_status_list = "ok,success,succeeded,completed,finished,done";
 static struct slo_opts so;
-static size_t max_runs = 10000000;
+static size_t max_runs = 5000000;
 static int basis_opt = -1; /* -1 auto, else enum slo_basis */
 
 enum {
@@ -51,7 +51,7 @@ static const struct argp_option options[] = {
     {"ok-status", OPT_OK_STATUS, "LIST", 0, "Status values of successful runs, comma-separated, case-insensitive "
                                             "(default ok,success,succeeded,completed,finished,done; an empty status is successful)", 1},
     {"job-col", OPT_JOB_COL, "NAME", 0, "Read the job name from column NAME (same as --col job=NAME)", 1},
-    {"max-runs", OPT_MAX_RUNS, "N", 0, "Hold at most N runs in memory, about 120 bytes each (default 10000000); "
+    {"max-runs", OPT_MAX_RUNS, "N", 0, "Hold at most N runs in memory, about 220 bytes each (default 5000000); "
                                        "more is an error", 1},
     {0, 0, 0, 0, "Period:", 2},
     {"period", OPT_PERIOD, "DURATION", 0, "Use this period for every job instead of estimating it (e.g. 1h, 1d)", 2},
@@ -459,7 +459,7 @@ static int read_table(csvr *r, slotab *t, slo_prov *prov)
             break;
         }
         if (slotab_add(t, j, in, &run, csvr_line(r), tag) < 0) {
-            csvr_fail(r, "more than %zu runs (--max-runs): sloinfer holds its input, about 120 bytes a run; "
+            csvr_fail(r, "more than %zu runs (--max-runs): sloinfer holds its input, about 220 bytes a run; "
                          "raise --max-runs or split the runs by job (the output is per job)", max_runs);
             break;
         }

@@ -7,8 +7,8 @@
  * input order) and slotab_job hands out each job's runs as one array, so the
  * per-job inference sees exactly what a grouped stream would give it.
  *
- * Memory: about 120 bytes a run plus each distinct job name and instance
- * once; slotab_add refuses rows beyond the max_runs given to slotab_new, so
+ * Memory: about 220 bytes a run at peak (the run, its row, its instance
+ * name; job names once); slotab_add refuses rows beyond max_runs, so
  * a caller can stop with a clear message before the machine swaps.
  * The table copies the strings it is given.  One table per thread.
  */
