@@ -39,7 +39,7 @@ static struct {
 
 enum { OPT_POLICY = 1, OPT_PLAN, OPT_CAP, OPT_TABLE, OPT_BUILD, OPT_AMDAHL,
        OPT_DEADLINE, OPT_PENALTY, OPT_UTILITY, OPT_SLACK, OPT_ALPHA, OPT_DEADZONE, OPT_MINA, OPT_MAXA,
-       OPT_GRID, OPT_INTERVAL };
+       OPT_GRID, OPT_INTERVAL, OPT_LATE };
 
 static const struct argp_option options[] = {
     {"policy", OPT_POLICY, "NAME", 0, "dra (Morpheus) or jockey (default dra)", 1},
@@ -54,7 +54,11 @@ static const struct argp_option options[] = {
                                      "path and P the total work of a whole run (container-seconds)", 3},
     {"deadline", OPT_DEADLINE, "DUR", 0, "Deadline after the job's first sample (utility 1 before, -penalty "
                                          "after); required unless --utility", 3},
-    {"penalty", OPT_PENALTY, "X", 0, "Utility of missing the deadline is -X (default 1)", 3},
+    {"penalty", OPT_PENALTY, "X", 0, "Utility of missing the deadline is -X (default 1), times the lateness "
+                                     "factor with --late linear", 3},
+    {"late", OPT_LATE, "RULE", 0, "After the deadline: linear (default; -X (1 + lateness / deadline), so a "
+                                  "late job gets the allocation that minimizes its lateness) or flat (-X, "
+                                  "a late job falls back to the smallest allocation)", 3},
     {"utility", OPT_UTILITY, "FILE", 0, "Piecewise-linear utility [job,]t,utility of the completion time t after "
                                         "the first sample (non-increasing; replaces --deadline)", 3},
     {"slack", OPT_SLACK, "X", 0, "Predictions are multiplied by X >= 1 (default 1.2)", 3},
@@ -103,6 +107,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         break;
     }
     case OPT_DEADLINE: opt.jk.deadline = cli_duration(st, "deadline", arg, 1); opt.have_deadline = 1; break;
+    case OPT_LATE:
+        if (!strcmp(arg, "linear"))
+            opt.jk.late_flat = 0;
+        else if (!strcmp(arg, "flat"))
+            opt.jk.late_flat = 1;
+        else
+            argp_error(st, "invalid value for --late: '%s' (linear or flat)", arg);
+        break;
     case OPT_PENALTY: opt.jk.penalty = cli_double(st, "penalty", arg, 0, 1e300); break;
     case OPT_UTILITY: opt.utility = arg; break;
     case OPT_SLACK: opt.jk.slack = cli_double(st, "slack", arg, 1, 1e6); break;

@@ -345,8 +345,11 @@ double jockey_predict(const jockey *j, const char *job, double p, double a)
 
 static double utility(const jockey *j, const struct jstate *s, double T)
 {
-    if (s->curve == SIZE_MAX)
-        return T <= j->o.deadline + 1e-9 ? 1 : -j->o.penalty;
+    if (s->curve == SIZE_MAX) {
+        if (T <= j->o.deadline + 1e-9)
+            return 1;
+        return j->o.late_flat ? -j->o.penalty : -j->o.penalty * (1 + (T - j->o.deadline) / j->o.deadline);
+    }
     const struct curve *c = &j->curves[s->curve];
     if (T <= c->t[0])
         return c->u[0];

@@ -10,16 +10,19 @@
  *     allocations are the table's own (within --min/--max-alloc); or
  *   - Amdahl: C(p, a) = (1 - p) (S + P / a), S the critical path and P the
  *     total work of a whole run; candidates min_alloc .. max_alloc.
- * A utility U of the completion time t_r + slack * C(p, a) (seconds after the
- * first sample) is either 1 up to the deadline and -penalty after it, or a
- * piecewise-linear curve (t, utility) that must be non-increasing.  Each
+ * A utility U of the completion time T = t_r + slack * C(p, a) (seconds after
+ * the first sample) is either the deadline's (1 up to the deadline D; after
+ * it, with late = LINEAR (default), -penalty (1 + (T - D) / D), which keeps
+ * falling with lateness; with late = FLAT, -penalty whatever the lateness),
+ * or a piecewise-linear curve (t, utility) that must be non-increasing.  Each
  * decision takes  A_r = the smallest a with U_a = max_b U_b, then
  *   hysteresis  A_t = A_t-1 + alpha (A_r - A_t-1)   (A_0 = the sample's alloc)
  *   dead zone   no change while |A_t - A_t-1| < dead_zone * A_t-1,
- * and reports ceil(A_t) when it differs from the allocation in force.  With
- * a flat penalty a job that cannot make its deadline at any allocation falls
- * back to the smallest one (every allocation has the same utility); a
- * decreasing --utility curve keeps pushing it instead.
+ * and reports ceil(A_t) when it differs from the allocation in force.  A
+ * job that can no longer make its deadline gets, under LINEAR, the
+ * allocation that minimizes its predicted lateness (the smallest one among
+ * equals); under FLAT every allocation has the same utility and it falls
+ * back to the smallest (the behaviour before LINEAR, kept as an option).
  *
  * OWNERSHIP.  A jockey owns its tables, curves and per-job state.  Loading
  * functions print "tool: FILE:LINE: why" and return an exit status (diag.h).
@@ -44,6 +47,7 @@ struct jockey_opts {
     double interval;        /* at most one decision per job per interval seconds (default 0) */
     double serial, parallel;/* Amdahl S and P (parallel > 0 selects Amdahl) */
     double grid;            /* --build-table: progress step (default 0.01) */
+    int late_flat;          /* 1: -penalty after the deadline (FLAT); 0: LINEAR (default) */
 };
 
 /* jockey_opts_default: the defaults above. */

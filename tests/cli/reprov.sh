@@ -166,10 +166,11 @@ t "dra: time out of range" 65 $'job,t,used\nS,1e300,1\n' '*' "<stdin>:2: column 
 t "jockey: table allocations above 1000 are candidates" 0 $'job,t,progress,alloc\nJ,0,0,1\n' '0,J,jockey,1,2000' '' \
     sh -c "printf 'progress,alloc,remaining\n0,1000,100\n0,2000,50\n' > '$TMP/big.csv'; reprov -q --policy jockey --table '$TMP/big.csv' --deadline 60 --slack 1 --alpha 1 --dead-zone 0 | tail -1 | cut -d, -f1-5"
 # A recurring job: a run's elapsed time counts from its own first sample.  At
-# 5000 s the first run is past its 60 min deadline: every allocation has the
-# flat penalty, so the smallest (1) is chosen; at 8000 s progress goes back to
-# 0: a new run, elapsed 0 again, 12 containers (600 + 36000/a <= 3600).
-AM="--policy jockey --amdahl 600,36000 --deadline 60m --slack 1 --alpha 1 --dead-zone 0"
+# 5000 s the first run is past its 60 min deadline.  --late flat (the old
+# rule): every allocation has the same penalty, so the smallest (1) is
+# chosen; at 8000 s progress goes back to 0: a new run, elapsed 0 again, 12
+# containers (600 + 36000/a <= 3600).
+AM="--policy jockey --amdahl 600,36000 --deadline 60m --slack 1 --alpha 1 --dead-zone 0 --late flat"
 t "jockey: new run detected by progress going back" 0 $'job,t,progress,alloc\nJ,0,0,1\nJ,5000,0.5,12\nJ,8000,0,1\n' \
 '0,J,jockey,1,12
 5000,J,jockey,12,1
@@ -178,6 +179,24 @@ t "jockey: runs named by a run column" 0 $'job,run,t,progress,alloc\nJ,r1,0,0,1\
 '0,J,jockey,1,12
 100,J,jockey,1,12
 5000,J,jockey,12,1' '' sh -c "reprov -q $AM | tail -n +2 | cut -d, -f1-5"
+
+# --late linear (the default): past the deadline U = -(1 + (T - 3600)/3600)
+# keeps falling, so the late run gets the allocation that minimizes T: at
+# 5000 s, p 0.5, T = 5000 + .5 (600 + 36000/a) is least at --max-alloc 100
+# (T = 5480, U = -(1 + 1880/3600) = -1.52222).
+t "jockey: a late job gets the allocation that minimizes lateness" 0 $'job,t,progress,alloc\nJ,0,0,1\nJ,5000,0.5,12\n' \
+'0,J,jockey,1,12
+5000,J,jockey,12,100' '' sh -c "reprov -q --policy jockey --amdahl 600,36000 --deadline 60m --slack 1 --alpha 1 --dead-zone 0 --max-alloc 100 | tail -n +2 | cut -d, -f1-5"
+# The same with the slides' table and a 25 min deadline: at 1% (0 s) only
+# 30 nodes make it (25 min) -> 30.  At 5% with 70 min elapsed the job is
+# late: linear keeps 30 (20 min left, the least lateness); flat gives every
+# allocation -1 and falls back to the smallest, 10.
+t "jockey: late, table: least lateness" 0 $'job,t,progress,alloc\nJ,0,0.01,10\nJ,4200,0.05,30\n' \
+'0,J,jockey,10,30' '' sh -c "reprov -q --policy jockey --table $D/slides.csv --slack 1 --deadline 25m --alpha 1 --dead-zone 0 | tail -n +2 | cut -d, -f1-5"
+t "jockey: late, table, --late flat: smallest" 0 $'job,t,progress,alloc\nJ,0,0.01,10\nJ,4200,0.05,30\n' \
+'0,J,jockey,10,30
+4200,J,jockey,30,10' '' sh -c "reprov -q --policy jockey --table $D/slides.csv --slack 1 --deadline 25m --alpha 1 --dead-zone 0 --late flat | tail -n +2 | cut -d, -f1-5"
+t "jockey: bad --late" 64 '' '' "invalid value for --late: 'steep'" reprov --policy jockey --amdahl 1,2 --deadline 1h --late steep
 
 # An independent model of the DRA (tests/check/reprov_dra_check.py, written
 # from reprov(1)) on random plans, capacities, options and streams: every

@@ -1,0 +1,59 @@
+#!/bin/sh
+# vc-fairness.sh — the VC-fairness paper's experiment (seed 002, §3-4) as it
+# sets it up: six VCs (two under-, three fully, one over-utilized), 2,750
+# owned + 1,250 system servers = 4,000, a month of malleable jobs, replayed
+# under the instantaneous MaxMin scheduler (max-min fairness of total
+# allocation, capacities as guaranteed shares) and the two history-based
+# ones; then the two real traces.  Prints mean stretch per VC and the
+# consistency figure per scheduler.
+#
+#   examples/vc-fairness.sh [DAYS [OUTDIR]]     (default 30 days, a temp dir)
+#
+# The trace is synthetic (tracegen vcjobs, built like the paper's Figure 2;
+# the Cosmos trace is not public).  Runs in about 10 s on 2 cores.
+set -eu
+days=${1:-30}
+out=${2:-$(mktemp -d)}
+here=$(cd "$(dirname "$0")" && pwd)
+PATH=$here/../build/bin:$PATH
+data=${SLOKIT_DATA:-$here/../../shared/data}
+mkdir -p "$out"
+tracegen vcs -o "$out/vcs.csv"
+tracegen vcjobs --days "$days" -o "$out/jobs.csv"
+table() { # DIR LABEL: one row per VC, a column per scheduler, then consistency
+    awk -F, -v label="$2" '
+        FNR == 1 { f++; next }
+        FILENAME ~ /per-vc-/ { vc[$1] = 1; load[$1] = $5; m[$1, f] = $6; order[$1] = order[$1] ? order[$1] : ++nv; name[nv] = $1 }
+        END {
+            printf "%s\n%-8s %6s %9s %9s %9s\n", label, "vc", "load", "maxmin", "drr", "balanced"
+            for (i = 1; i <= nv; i++) { v = name[i]; printf "%-8s %6.2f %9.2f %9.2f %9.2f\n", v, load[v], m[v, 1], m[v, 2], m[v, 3] }
+        }' "$1/per-vc-maxmin.csv" "$1/per-vc-drr.csv" "$1/per-vc-balanced.csv"
+    for s in maxmin drr balanced; do
+        awk -F, -v s=$s '$1 == "consistency" { c = $2 } $1 == "utilization" { u = $2 }
+            END { printf "%-8s consistency %.2fx  utilization %.1f%%\n", s, c, 100 * u }' "$1/sum-$s.csv"
+    done
+}
+for s in maxmin drr balanced; do
+    stretch -q -s $s --system-servers 1250 "$out/vcs.csv" "$out/jobs.csv" --vcs "$out/per-vc-$s.csv" \
+        --summary "$out/sum-$s.csv" -o /dev/null
+done
+table "$out" "paper-like scenario, $days days (tracegen vcjobs)"
+swim=$data/swim/FB-2009_samples_24_times_1hr_0.tsv
+ali=$data/alibaba-v2017/batch_task.csv
+if [ -r "$swim" ]; then
+    "$here/swim-to-stretch.sh" "$swim" "$out/sw" > /dev/null 2>&1
+    for s in maxmin drr balanced; do
+        stretch -q -s $s --horizon 86400s "$out/sw/vcs.csv" "$out/sw/jobs.csv" --vcs "$out/sw/per-vc-$s.csv" \
+            --summary "$out/sw/sum-$s.csv" -o /dev/null
+    done
+    table "$out/sw" "SWIM Facebook 2009"
+fi
+if [ -r "$ali" ]; then
+    "$here/alibaba-to-stretch.sh" "$ali" "$out/al" > /dev/null 2>&1
+    for s in maxmin drr balanced; do
+        stretch -q -s $s --horizon 64800s "$out/al/vcs.csv" "$out/al/jobs.csv" --vcs "$out/al/per-vc-$s.csv" \
+            --summary "$out/al/sum-$s.csv" -o /dev/null
+    done
+    table "$out/al" "Alibaba v2017 batch tasks"
+fi
+echo "outputs in $out"
