@@ -4,6 +4,7 @@
  *   reprov --policy dra --plan PLAN --capacity cores=N,mem=M [OPTION...] [SAMPLES]
  *   reprov --policy jockey [--table FILE | --amdahl S,P] --deadline DUR [OPTION...] [SAMPLES]
  *   reprov --build-table [OPTION...] [HISTORY]
+ *   reprov --compare-models [--train F] [--reps N] [TASK-RECORDS]
  *
  * dra: Morpheus §7 (lib/morpheus/dra); jockey: the Jockey control loop (lib/jockey/jockey).
  * Output rows t,job,policy,old_alloc,new_alloc,until,reason, flushed one by
@@ -13,6 +14,7 @@
 #include "base/csvio.h"
 #include "base/diag.h"
 #include "morpheus/dra.h"
+#include "jockey/jobsim.h"
 #include "jockey/jockey.h"
 #include "base/outfile.h"
 #include "base/parse.h"
@@ -29,7 +31,9 @@ enum policy { POL_DRA = 0, POL_JOCKEY };
 static struct {
     const char *input, *plan, *table, *utility;
     enum policy policy;
-    int have_policy, build;
+    int have_policy, build, compare;
+    double train;
+    int reps;
     double cap_cores, cap_mem;
     int have_cap;
     struct dra_opts dra;
@@ -39,7 +43,7 @@ static struct {
 
 enum { OPT_POLICY = 1, OPT_PLAN, OPT_CAP, OPT_TABLE, OPT_BUILD, OPT_AMDAHL,
        OPT_DEADLINE, OPT_PENALTY, OPT_UTILITY, OPT_SLACK, OPT_ALPHA, OPT_DEADZONE, OPT_MINA, OPT_MAXA,
-       OPT_GRID, OPT_INTERVAL, OPT_LATE };
+       OPT_GRID, OPT_INTERVAL, OPT_LATE, OPT_COMPARE, OPT_TRAIN, OPT_REPS };
 
 static const struct argp_option options[] = {
     {"policy", OPT_POLICY, "NAME", 0, "dra (Morpheus) or jockey (default dra)", 1},
@@ -71,6 +75,12 @@ static const struct argp_option options[] = {
     {0, 0, 0, 0, "Building a table (--build-table; history job,run,t,progress,alloc):", 4},
     {"build-table", OPT_BUILD, 0, 0, "Read past runs and write the table job,progress,alloc,remaining", 4},
     {"grid", OPT_GRID, "X", 0, "Progress points every X (default 0.01)", 4},
+    {0, 0, 0, 0, "Comparing remaining-time models (--compare-models; task records "
+                 "job,run,alloc,stage,start,end,failed):", 5},
+    {"compare-models", OPT_COMPARE, 0, 0, "Learn the table, the Amdahl model and the job simulator from the "
+                                          "first runs of each job and predict the remaining time of the rest", 5},
+    {"train", OPT_TRAIN, "F", 0, "Share of each job's runs (in input order) to learn from (default 0.75)", 5},
+    {"reps", OPT_REPS, "N", 0, "Simulated runs per prediction (default 30)", 5},
     {0}};
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
@@ -124,6 +134,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_MAXA: opt.jk.max_alloc = (double)cli_int(st, "max-alloc", arg, 1, 100000000); opt.have_max = 1; break;
     case OPT_INTERVAL: opt.jk.interval = cli_duration(st, "interval", arg, 0); break;
     case OPT_BUILD: opt.build = 1; break;
+    case OPT_COMPARE: opt.compare = 1; break;
+    case OPT_TRAIN:
+        opt.train = cli_double(st, "train", arg, 0, 1);
+        if (!(opt.train > 0 && opt.train < 1))
+            argp_error(st, "invalid value for --train: '%s' (want 0 < F < 1)", arg);
+        break;
+    case OPT_REPS: opt.reps = (int)cli_int(st, "reps", arg, 1, 100000); break;
     case OPT_GRID: opt.jk.grid = cli_double(st, "grid", arg, 1e-6, 1); break;
     case ARGP_KEY_ARG:
         if (opt.input)
@@ -131,6 +148,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         opt.input = arg;
         break;
     case ARGP_KEY_END:
+        if (opt.compare) {
+            if (opt.build || opt.have_policy || opt.plan || opt.table)
+                argp_error(st, "--compare-models reads task records only (no --build-table, --policy, --plan "
+                               "or --table)");
+            break;
+        }
+        if (opt.train > 0 || opt.reps)
+            argp_error(st, "--train and --reps go with --compare-models");
         if (opt.build) {
             if (opt.have_policy || opt.plan || opt.table)
                 argp_error(st, "--build-table reads run history only (no --policy, --plan or --table)");
@@ -336,11 +361,20 @@ int main(int argc, char **argv)
         "  reprov --recent plan --plan plan.csv --capacity cores=2000,mem=1e9 samples.csv\n"
         "  reprov --policy jockey --table remaining.csv --deadline 60m progress.csv\n"
         "  reprov --policy jockey --amdahl 300,36000 --deadline 1h --slack 1.2 progress.csv\n"
-        "  reprov --build-table history.csv > remaining.csv",
+        "  reprov --build-table history.csv > remaining.csv\n"
+        "  tracegen jobruns > tasks.csv && reprov --compare-models tasks.csv > pred.csv",
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     int st;
+    if (opt.compare) {
+        outf *o = outf_open(slk_opt.output, &st);
+        if (!o)
+            return slk_finish(st);
+        st = jobsim_compare(opt.input, opt.train > 0 ? opt.train : 0.75, opt.reps ? opt.reps : 30, slk_opt.seed,
+                            outf_fp(o));
+        return slk_finish(outf_finish(o, st));
+    }
     if (opt.build) {
         outf *o = outf_open(slk_opt.output, &st);
         if (!o)

@@ -204,3 +204,29 @@ t "jockey: bad --late" 64 '' '' "invalid value for --late: 'steep'" reprov --pol
 mkdir -p "$TMP/dc"
 tcheck "dra: random streams agree with an independent model" \
     /usr/bin/python3 "$ROOT/tests/check/reprov_dra_check.py" "$(command -v reprov)" 7 150 "$TMP/dc"
+
+# --- Comparing remaining-time models (tests/data/reprov/tasks.csv): job J,
+# one stage of two 10 s tasks on 1 token; r1 learns (--train 0.5), r2 is
+# held back.  Checkpoint 0: 20 s left; table (r1) 20; Amdahl with the
+# slides' terms S = 10 (one task on the critical path) + P/N = 20/1 -> 30;
+# whole-run (1 - p)(S + P/a) = 30; simulator (durations {10, 10}) 20.
+# Progress 0.1 (1 of 2 done, at 110 s): 10 left; table 10; Amdahl 10 + 10 =
+# 20; whole-run 0.9 x 30 = 27; simulator 10.  From 0.6 (both done): 0, and
+# whole-run still (1 - p) 30.
+t "compare-models: hand-worked" 0 "@$D/tasks.csv" 'job,run,alloc,progress,actual_s,table_s,amdahl_s,amdahl_whole_s,simulator_s
+J,r2,1,0,20,20,30,30,20
+J,r2,1,0.1,10,10,20,27,10
+J,r2,1,0.5,10,10,20,15,10
+J,r2,1,0.6,0,0,0,12,0
+J,r2,1,0.9,0,0,0,3,0' "simulator                mean 0.000" sh -c "reprov --compare-models --train 0.5 | awk -F, -v OFS=, 'NR == 1 { print; next } \$4 == 0 || \$4 == 0.1 || \$4 == 0.5 || \$4 == 0.6 || \$4 == 0.9 { for (i = 5; i <= 9; i++) \$i = sprintf(\"%.10g\", \$i); print }'"
+t "compare-models: one run cannot be split" 65 "@$D/tasks.csv" '*' "job 'J': 2 runs cannot be split by --train 0.2" reprov --compare-models --train 0.2
+t "compare-models: no policy" 64 '' '' "--compare-models reads task records only" reprov --compare-models --policy jockey
+t "compare-models: --reps needs it" 64 '' '' "--train and --reps go with --compare-models" reprov --policy jockey --amdahl 1,2 --deadline 1h --reps 3
+t "compare-models: end before start" 65 $'job,run,alloc,stage,start,end,failed\nJ,r,1,0,10,5,0\n' '*' "<stdin>:2: attempt ends (5) before it starts (10)" reprov --compare-models
+# tracegen jobruns: determinism, and on its default jobs the simulator and
+# the fixed Amdahl beat the whole-run Amdahl (the old reading)
+tcheck "tracegen jobruns: same seed, same records" bash -c 'cmp <(tracegen -q jobruns --count 6) <(tracegen -q jobruns --count 6)'
+tcheck "compare-models: whole-run Amdahl is the worst" bash -c '
+    tracegen -q jobruns --count 12 | reprov --compare-models --reps 10 2>&1 >/dev/null |
+    awk "/amdahl \\(remaining/ { a = \$7 } /whole-run/ { w = \$7 } /simulator/ { s = \$4 }
+         END { if (!(w > a && w > s)) { print \"whole \" w \" amdahl \" a \" sim \" s; exit 1 } }"'
