@@ -343,6 +343,59 @@ static int run_jockey(csvr *r, jockey *jk)
     return st;
 }
 
+/* --compare-models and --build-table: read history, write one table. */
+static int run_offline(void)
+{
+    int st;
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o)
+        return st;
+    if (opt.compare)
+        st = jobsim_compare(opt.input, opt.train > 0 ? opt.train : 0.75, opt.reps ? opt.reps : 30, slk_opt.seed,
+                            outf_fp(o));
+    else
+        st = jockey_build_table(opt.input, &opt.jk, outf_fp(o));
+    return outf_finish(o, st);
+}
+
+/* The controllers: read the model (a bad plan or table fails before any
+ * input is read), then the samples, writing decisions as they are made. */
+static int run_stream(void)
+{
+    int st;
+    /* the model first: a bad plan or table fails before any input is read */
+    plan *p = NULL;
+    jockey *jk = NULL;
+    if (opt.policy == POL_DRA) {
+        st = plan_read(opt.plan, &p);
+        if (st == SLK_OK && plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
+            st = SLK_EUSAGE;
+    } else {
+        st = jockey_new(&opt.jk, opt.table, opt.utility, &jk);
+    }
+    csvr *r = st == SLK_OK ? csvr_open_stream(opt.input, 0, &st) : NULL;
+    outf *o = r ? outf_open(slk_opt.output, &st) : NULL;
+    if (!o) {
+        csvr_close(r);
+        plan_free(p);
+        jockey_free(jk);
+        return st;
+    }
+    wfp = outf_fp(o);
+    w = csvw_new(wfp);
+    static const char *const cols[] = {"t", "job", "policy", "old_alloc", "new_alloc", "until", "reason", NULL};
+    csvw_header(w, cols);
+    fflush(wfp);
+    st = opt.policy == POL_DRA ? run_dra(r, p) : run_jockey(r, jk);
+    plan_free(p);
+    jockey_free(jk);
+    if (csvw_error(w) && st == SLK_OK)
+        st = SLK_EIO;
+    csvw_free(w);
+    csvr_close(r);
+    return outf_finish(o, st);
+}
+
 int main(int argc, char **argv)
 {
     slk_init("reprov");
@@ -366,51 +419,5 @@ int main(int argc, char **argv)
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
-    int st;
-    if (opt.compare) {
-        outf *o = outf_open(slk_opt.output, &st);
-        if (!o)
-            return slk_finish(st);
-        st = jobsim_compare(opt.input, opt.train > 0 ? opt.train : 0.75, opt.reps ? opt.reps : 30, slk_opt.seed,
-                            outf_fp(o));
-        return slk_finish(outf_finish(o, st));
-    }
-    if (opt.build) {
-        outf *o = outf_open(slk_opt.output, &st);
-        if (!o)
-            return slk_finish(st);
-        st = jockey_build_table(opt.input, &opt.jk, outf_fp(o));
-        return slk_finish(outf_finish(o, st));
-    }
-    /* the model first: a bad plan or table fails before any input is read */
-    plan *p = NULL;
-    jockey *jk = NULL;
-    if (opt.policy == POL_DRA) {
-        st = plan_read(opt.plan, &p);
-        if (st == SLK_OK && plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
-            st = SLK_EUSAGE;
-    } else {
-        st = jockey_new(&opt.jk, opt.table, opt.utility, &jk);
-    }
-    csvr *r = st == SLK_OK ? csvr_open_stream(opt.input, 0, &st) : NULL;
-    outf *o = r ? outf_open(slk_opt.output, &st) : NULL;
-    if (!o) {
-        csvr_close(r);
-        plan_free(p);
-        jockey_free(jk);
-        return slk_finish(st);
-    }
-    wfp = outf_fp(o);
-    w = csvw_new(wfp);
-    static const char *const cols[] = {"t", "job", "policy", "old_alloc", "new_alloc", "until", "reason", NULL};
-    csvw_header(w, cols);
-    fflush(wfp);
-    st = opt.policy == POL_DRA ? run_dra(r, p) : run_jockey(r, jk);
-    plan_free(p);
-    jockey_free(jk);
-    if (csvw_error(w) && st == SLK_OK)
-        st = SLK_EIO;
-    csvw_free(w);
-    csvr_close(r);
-    return slk_finish(outf_finish(o, st));
+    return slk_finish(opt.compare || opt.build ? run_offline() : run_stream());
 }

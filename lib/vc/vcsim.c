@@ -390,6 +390,52 @@ static void account(struct sim *s, double t0, double t1)
     }
 }
 
+/* Process the completion events at t. */
+static void complete_at(struct sim *s, double t)
+{
+    const struct heap_item *top;
+    while ((top = heap_peek(&s->ev)) && top->key == t) {
+        struct heap_item it;
+        heap_pop(&s->ev, &it);
+        size_t k = it.val;
+        if (it.key != s->vc[k].next_done)
+            continue;
+        s->tot.events++;
+        vc_advance(s, k, t);
+        s->vc[k].next_done = INFINITY;
+        vc_remove_finished(s, k, t, 1);
+        if (s->tot.end < t)
+            s->tot.end = t;
+        s->vc[k].dirty = 1;
+    }
+}
+
+/* A decision at t: demands of the VCs whose jobs changed, allocations, and
+ * new job rates where a VC's allocation or jobs changed. */
+static void decide(struct sim *s, double t)
+{
+    for (size_t k = 0; k < s->nvc; k++) {
+        struct vcstate *v = &s->vc[k];
+        if (v->dirty) {
+            double d = 0;
+            for (size_t i = 0; i < v->n; i++)
+                d += s->p[v->act[i]];
+            v->d = d;
+        }
+    }
+    allocate(s);
+    s->tot.decisions++;
+    for (size_t k = 0; k < s->nvc; k++) {
+        struct vcstate *v = &s->vc[k];
+        if (v->dirty || v->anew != v->a) {
+            vc_advance(s, k, t);
+            v->a = v->anew;
+            v->dirty = 0;
+            vc_set_rates(s, k, t);
+        }
+    }
+}
+
 static int cmp_submit(const void *x, const void *y, void *ctx)
 {
     const struct vcsim_job *jobs = ctx;
@@ -471,20 +517,7 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
         t_prev = t;
 
         /* completions first, so servers freed at t serve jobs arriving at t */
-        while ((top = heap_peek(&s.ev)) && top->key == t) {
-            struct heap_item it;
-            heap_pop(&s.ev, &it);
-            size_t k = it.val;
-            if (it.key != s.vc[k].next_done)
-                continue;
-            s.tot.events++;
-            vc_advance(&s, k, t);
-            s.vc[k].next_done = INFINITY;
-            vc_remove_finished(&s, k, t, 1);
-            if (s.tot.end < t)
-                s.tot.end = t;
-            s.vc[k].dirty = 1;
-        }
+        complete_at(&s, t);
         if (next_tick == t)
             s.tot.events++;
         while (ai < njobs && jobs[order[ai]].submit == t) {
@@ -496,26 +529,7 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
             if (cfg->progress && (ai & 4095) == 0)
                 cfg->progress(ai, njobs);
         }
-        for (size_t k = 0; k < nvc; k++) {
-            struct vcstate *v = &s.vc[k];
-            if (v->dirty) {
-                double d = 0;
-                for (size_t i = 0; i < v->n; i++)
-                    d += s.p[v->act[i]];
-                v->d = d;
-            }
-        }
-        allocate(&s);
-        s.tot.decisions++;
-        for (size_t k = 0; k < nvc; k++) {
-            struct vcstate *v = &s.vc[k];
-            if (v->dirty || v->anew != v->a) {
-                vc_advance(&s, k, t);
-                v->a = v->anew;
-                v->dirty = 0;
-                vc_set_rates(&s, k, t);
-            }
-        }
+        decide(&s, t);
         next_tick = INFINITY;
         if (history && s.nactive > 0) {
             double q = cfg->quantum, n = floor((t - s.tot.start) / q) + 1;
