@@ -27,9 +27,10 @@
 #include <string.h>
 
 enum policy { POL_DRA = 0, POL_JOCKEY };
+#define JOCKEY_MAX_STAGES 1024
 
 static struct {
-    const char *input, *plan, *table, *utility;
+    const char *input, *plan, *table, *utility, *records;
     enum policy policy;
     int have_policy, build, compare;
     double train;
@@ -43,7 +44,7 @@ static struct {
 
 enum { OPT_POLICY = 1, OPT_PLAN, OPT_CAP, OPT_TABLE, OPT_BUILD, OPT_AMDAHL,
        OPT_DEADLINE, OPT_PENALTY, OPT_UTILITY, OPT_SLACK, OPT_ALPHA, OPT_DEADZONE, OPT_MINA, OPT_MAXA,
-       OPT_GRID, OPT_INTERVAL, OPT_LATE, OPT_COMPARE, OPT_TRAIN, OPT_REPS };
+       OPT_GRID, OPT_INTERVAL, OPT_LATE, OPT_COMPARE, OPT_TRAIN, OPT_REPS, OPT_SIMULATOR, OPT_STAGE_AMDAHL };
 
 static const struct argp_option options[] = {
     {"policy", OPT_POLICY, "NAME", 0, "dra (Morpheus) or jockey (default dra)", 1},
@@ -56,6 +57,11 @@ static const struct argp_option options[] = {
                                     "allocations in it are the candidates", 3},
     {"amdahl", OPT_AMDAHL, "S,P", 0, "Amdahl model instead: remaining = (1-p)(S + P/a) seconds, S the critical "
                                      "path and P the total work of a whole run (container-seconds)", 3},
+    {"simulator", OPT_SIMULATOR, "RECORDS", 0, "The slides' event-based job simulator, learned per job from task "
+                                               "records (job,run,alloc,stage,start,end,failed); samples need "
+                                               "per-stage completed;total lists", 3},
+    {"stage-amdahl", OPT_STAGE_AMDAHL, "RECORDS", 0, "Amdahl with the remaining critical path and work, learned "
+                                                     "from task records; samples need per-stage lists", 3},
     {"deadline", OPT_DEADLINE, "DUR", 0, "Deadline after the job's first sample (utility 1 before, -penalty "
                                          "after); required unless --utility", 3},
     {"penalty", OPT_PENALTY, "X", 0, "Utility of missing the deadline is -X (default 1), times the lateness "
@@ -104,6 +110,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         st->child_inputs[0] = &opt.dra;
         break;
     case OPT_TABLE: opt.table = arg; break;
+    case OPT_SIMULATOR:
+    case OPT_STAGE_AMDAHL:
+        if (opt.records)
+            argp_error(st, "--simulator and --stage-amdahl exclude each other");
+        opt.records = arg;
+        opt.jk.job_model = key == OPT_SIMULATOR ? JOCKEY_SIM : JOCKEY_STAGE_AMDAHL;
+        break;
     case OPT_AMDAHL: {
         char *s = xstrdup(arg), *comma = strchr(s, ',');
         double a, b;
@@ -154,8 +167,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
                                "or --table)");
             break;
         }
-        if (opt.train > 0 || opt.reps)
-            argp_error(st, "--train and --reps go with --compare-models");
+        if (opt.train > 0)
+            argp_error(st, "--train goes with --compare-models");
+        if (opt.reps && !(opt.records && opt.jk.job_model == JOCKEY_SIM))
+            argp_error(st, "--reps goes with --compare-models or --simulator");
         if (opt.build) {
             if (opt.have_policy || opt.plan || opt.table)
                 argp_error(st, "--build-table reads run history only (no --policy, --plan or --table)");
@@ -166,13 +181,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
                 argp_error(st, "--policy dra needs --plan FILE (the reservations to extend)");
             if (!opt.have_cap)
                 argp_error(st, "--policy dra needs --capacity cores=N,mem=M (what the plan may use)");
+            if (opt.records)
+                argp_error(st, "--simulator and --stage-amdahl go with --policy jockey");
             if (opt.table || opt.have_amdahl || opt.have_deadline || opt.utility)
                 argp_error(st, "--table, --amdahl, --deadline and --utility go with --policy jockey");
         } else {
             if (opt.plan)
                 argp_error(st, "--plan goes with --policy dra");
-            if (!opt.table == !opt.have_amdahl)
-                argp_error(st, "--policy jockey needs one remaining-time model: --table FILE or --amdahl S,P");
+            if ((opt.table != NULL) + opt.have_amdahl + (opt.records != NULL) != 1)
+                argp_error(st, "--policy jockey needs one remaining-time model: --table FILE, --amdahl S,P, "
+                               "--simulator RECORDS or --stage-amdahl RECORDS");
             if (!opt.have_deadline && !opt.utility)
                 argp_error(st, "--policy jockey needs --deadline DUR or --utility FILE");
             if (opt.have_deadline && opt.utility)
@@ -284,7 +302,8 @@ static int run_jockey(csvr *r, jockey *jk)
         slk_error_at(csvr_path(r), 1, "missing column 'progress' (or the columns 'completed' and 'total')");
         return SLK_EDATA;
     }
-    double last_t = -INFINITY;
+    double last_t = -INFINITY, done[JOCKEY_MAX_STAGES];
+    size_t nst = 0;
     struct jockey_decision dec;
     double t0 = slk_now();
     while (csvr_next(r) > 0) {
@@ -302,8 +321,13 @@ static int run_jockey(csvr *r, jockey *jk)
                 break;
         } else {
             char why[160];
-            if (jockey_progress(csvr_field(r, cc), csvr_field(r, cn), &prog, why, sizeof why) < 0) {
+            if (jockey_progress(csvr_field(r, cc), csvr_field(r, cn), &prog, done, JOCKEY_MAX_STAGES, &nst, why,
+                                sizeof why) < 0) {
                 csvr_fail(r, "%s", why);
+                break;
+            }
+            if (nst > JOCKEY_MAX_STAGES) {
+                csvr_fail(r, "more than %d stages", JOCKEY_MAX_STAGES);
                 break;
             }
         }
@@ -324,7 +348,8 @@ static int run_jockey(csvr *r, jockey *jk)
             break;
         }
         last_t = t;
-        if (jockey_sample(jk, job, cr >= 0 ? csvr_field(r, cr) : NULL, t, prog, alloc, &dec))
+        if (jockey_sample(jk, job, cr >= 0 ? csvr_field(r, cr) : NULL, t, prog, cp >= 0 ? NULL : done,
+                          cp >= 0 ? 0 : nst, alloc, &dec))
             emit(t, job, "jockey", dec.old_alloc, dec.new_alloc, dec.until, dec.reason);
     }
     st = csvr_status(r);
@@ -339,6 +364,10 @@ static int run_jockey(csvr *r, jockey *jk)
                 (unsigned long long)s.restarts,
                 (unsigned long long)s.changes, (unsigned long long)s.dead_zone, (unsigned long long)s.nomodel,
                 el > 0 ? (double)s.samples / el : 0.0);
+        if (s.nostages)
+            fprintf(stderr, "%s: jockey: %llu samples without the per-stage task counts the job model needs "
+                            "(columns completed and total as ';'-lists, one per stage of the model)\n",
+                    slk_progname, (unsigned long long)s.nostages);
     }
     return st;
 }
@@ -371,7 +400,10 @@ static int run_stream(void)
         if (st == SLK_OK && plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
             st = SLK_EUSAGE;
     } else {
-        st = jockey_new(&opt.jk, opt.table, opt.utility, &jk);
+        opt.jk.seed = slk_opt.seed;
+        if (opt.reps)
+            opt.jk.reps = opt.reps;
+        st = jockey_new(&opt.jk, opt.table, opt.records, opt.utility, &jk);
     }
     csvr *r = st == SLK_OK ? csvr_open_stream(opt.input, 0, &st) : NULL;
     outf *o = r ? outf_open(slk_opt.output, &st) : NULL;

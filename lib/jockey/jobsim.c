@@ -322,6 +322,78 @@ static int read_runs(const char *path, struct jrun **out, size_t *nout)
     return st;
 }
 
+static void free_runs(struct jrun *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(runs[i].job), free(runs[i].name), free(runs[i].a), free(runs[i].done_t);
+    }
+    free(runs);
+}
+
+/* Gather the runs of runs[i]'s job (input order) into job[]; their highest
+ * stage + 1 into *nst.  Returns how many. */
+static size_t job_runs(struct jrun *runs, size_t n, size_t i, struct jrun **job, size_t *nst)
+{
+    size_t k = 0;
+    *nst = 0;
+    for (size_t j = i; j < n; j++)
+        if (runs[j].nst != (size_t)-1 && !strcmp(runs[j].job, runs[i].job)) {
+            job[k++] = &runs[j];
+            if (runs[j].nst > *nst)
+                *nst = runs[j].nst;
+        }
+    return k;
+}
+
+int jobsim_learn_file(const char *path, struct jobsim_set *out)
+{
+    struct jrun *runs = NULL;
+    size_t n = 0;
+    int st = read_runs(path, &runs, &n);
+    memset(out, 0, sizeof *out);
+    struct jrun **job = xcalloc(n ? n : 1, sizeof *job);
+    size_t cap = 0, cap2 = 0;
+    for (size_t i = 0; st == SLK_OK && i < n; i++) {
+        if (runs[i].nst == (size_t)-1)
+            continue;
+        size_t nst, k = job_runs(runs, n, i, job, &nst);
+        out->job = xgrow(out->job, &cap, out->n + 1, sizeof *out->job);
+        out->m = xgrow(out->m, &cap2, out->n + 1, sizeof *out->m);
+        out->job[out->n] = xstrdup(runs[i].job);
+        learn(job, k, nst, &out->m[out->n++]);
+        for (size_t j = 0; j < k; j++)
+            job[j]->nst = (size_t)-1;
+    }
+    if (st == SLK_OK && out->n == 0) {
+        slk_error_at(path, 0, "no task records");
+        st = SLK_EDATA;
+    }
+    free(job);
+    free_runs(runs, n);
+    if (st != SLK_OK)
+        jobsim_set_free(out);
+    return st;
+}
+
+const struct jobsim_model *jobsim_set_find(const struct jobsim_set *s, const char *job)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (!strcmp(s->job[i], job))
+            return &s->m[i];
+    return NULL;
+}
+
+void jobsim_set_free(struct jobsim_set *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->job[i]);
+        jobsim_model_free(&s->m[i]);
+    }
+    free(s->job);
+    free(s->m);
+    memset(s, 0, sizeof *s);
+}
+
 static void print_errors(const struct errs *e, size_t jobs, size_t ntrain, size_t ntest)
 {
     static const char *const names[4] = {"table", "amdahl (remaining S, P)", "amdahl (whole-run S, P)",
@@ -351,17 +423,11 @@ int jobsim_compare(const char *path, double train, int reps, uint64_t seed, FILE
     struct jrun **job = xcalloc(n ? n : 1, sizeof *job);
     for (size_t i = 0; st == SLK_OK && i < n;) {
         /* one job: its runs, in input order, wherever they appear */
-        size_t k = 0, nst = 0;
         if (runs[i].nst == (size_t)-1) {
             i++;
             continue;
         }
-        for (size_t j = i; j < n; j++)
-            if (runs[j].nst != (size_t)-1 && !strcmp(runs[j].job, runs[i].job)) {
-                job[k++] = &runs[j];
-                if (runs[j].nst > nst)
-                    nst = runs[j].nst;
-            }
+        size_t nst, k = job_runs(runs, n, i, job, &nst);
         size_t nt = (size_t)floor(train * (double)k);
         if (nt < 1 || nt >= k) {
             slk_error_at(path, 0, "job '%s': %zu runs cannot be split by --train %g (both parts need a run)",
@@ -388,10 +454,7 @@ int jobsim_compare(const char *path, double train, int reps, uint64_t seed, FILE
     csvw_free(w);
     for (int k = 0; k < 4; k++)
         free(e.rel[k]);
-    for (size_t i = 0; i < n; i++) {
-        free(runs[i].job), free(runs[i].name), free(runs[i].a), free(runs[i].done_t);
-    }
-    free(runs);
+    free_runs(runs, n);
     free(job);
     return st;
 }

@@ -89,6 +89,21 @@ double jobsim_amdahl(const struct jobsim_model *m, const double *done, double al
  * whole-run reading (1 - p)(S + P / a). */
 void jobsim_whole_sp(const struct jobsim_model *m, double *S, double *P);
 
+/* A learned model per job. */
+struct jobsim_set {
+    char **job;
+    struct jobsim_model *m;
+    size_t n;
+};
+
+/* jobsim_learn_file: learn one model per job from every run of the task
+ * records at path (the format of jobsim_compare).  Returns an exit status
+ * after printing why; *out is filled (free with jobsim_set_free) on SLK_OK. */
+int jobsim_learn_file(const char *path, struct jobsim_set *out);
+/* jobsim_set_find: the model of job, or NULL. */
+const struct jobsim_model *jobsim_set_find(const struct jobsim_set *s, const char *job);
+void jobsim_set_free(struct jobsim_set *s);
+
 /* jobsim_compare: read task records (path or "-": job,run,alloc,stage,start,
  * end,failed, one row per attempt, grouped by run; stages numbered 0, 1, ...
  * in the order they run), split each job's runs in input order into the

@@ -221,7 +221,7 @@ J,r2,1,0.6,0,0,0,12,0
 J,r2,1,0.9,0,0,0,3,0' "simulator                mean 0.000" sh -c "reprov --compare-models --train 0.5 | awk -F, -v OFS=, 'NR == 1 { print; next } \$4 == 0 || \$4 == 0.1 || \$4 == 0.5 || \$4 == 0.6 || \$4 == 0.9 { for (i = 5; i <= 9; i++) \$i = sprintf(\"%.10g\", \$i); print }'"
 t "compare-models: one run cannot be split" 65 "@$D/tasks.csv" '*' "job 'J': 2 runs cannot be split by --train 0.2" reprov --compare-models --train 0.2
 t "compare-models: no policy" 64 '' '' "--compare-models reads task records only" reprov --compare-models --policy jockey
-t "compare-models: --reps needs it" 64 '' '' "--train and --reps go with --compare-models" reprov --policy jockey --amdahl 1,2 --deadline 1h --reps 3
+t "compare-models: --reps needs it" 64 '' '' "--reps goes with --compare-models or --simulator" reprov --policy jockey --amdahl 1,2 --deadline 1h --reps 3
 t "compare-models: end before start" 65 $'job,run,alloc,stage,start,end,failed\nJ,r,1,0,10,5,0\n' '*' "<stdin>:2: attempt ends (5) before it starts (10)" reprov --compare-models
 # tracegen jobruns: determinism, and on its default jobs the simulator and
 # the fixed Amdahl beat the whole-run Amdahl (the old reading)
@@ -230,3 +230,18 @@ tcheck "compare-models: whole-run Amdahl is the worst" bash -c '
     tracegen -q jobruns --count 12 | reprov --compare-models --reps 10 2>&1 >/dev/null |
     awk "/amdahl \\(remaining/ { a = \$7 } /whole-run/ { w = \$7 } /simulator/ { s = \$4 }
          END { if (!(w > a && w > s)) { print \"whole \" w \" amdahl \" a \" sim \" s; exit 1 } }"'
+
+# --- The job models in the control loop (tests/data/reprov/tasks.csv: one
+# stage of two 10 s tasks).  Deadline 15 s, slack 1, no hysteresis.  At 0 s
+# (0 of 2 done): simulator 20 s on 1 token, 10 s on 2 -> 2; Amdahl with
+# remaining terms 10 + 20/a <= 15 -> a >= 4.  At 12 s (1 done, 3 s left)
+# the job is late whatever it gets: the simulator predicts 10 s at every
+# allocation (one task left) -> least lateness, smallest: 1; Amdahl 10 +
+# 10/a falls with a -> --max-alloc 10.
+JS=$'job,t,completed,total,alloc\nJ,0,0,2,1\nJ,12,1,2,2\n'
+t "jockey: --simulator in the loop" 0 "$JS" '0,J,jockey,1,2
+12,J,jockey,2,1' '' sh -c "reprov -q --policy jockey --simulator '$D/tasks.csv' --deadline 15s --slack 1 --alpha 1 --dead-zone 0 --max-alloc 10 | tail -n +2 | cut -d, -f1-5"
+t "jockey: --stage-amdahl in the loop" 0 "$JS" '0,J,jockey,1,4
+12,J,jockey,4,10' '' sh -c "reprov -q --policy jockey --stage-amdahl '$D/tasks.csv' --deadline 15s --slack 1 --alpha 1 --dead-zone 0 --max-alloc 10 | tail -n +2 | cut -d, -f1-5"
+t "jockey: job models need per-stage samples" 0 $'job,t,progress,alloc\nJ,0,0,1\n' 't,job,policy,old_alloc,new_alloc,until,reason' '1 samples without the per-stage task counts' reprov --policy jockey --simulator "$D/tasks.csv" --deadline 15s
+t "jockey: one model only" 64 '' '' "needs one remaining-time model" reprov --policy jockey --amdahl 1,2 --simulator "$D/tasks.csv" --deadline 1h
