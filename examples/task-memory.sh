@@ -16,7 +16,7 @@ days=${1:-1}
 seeds=${2:-3}
 out=${3:-$(mktemp -d)}
 here=$(cd "$(dirname "$0")" && pwd)
-PATH=$here/../build/bin:$PATH
+PATH=$PATH:$here/../build/bin   # an installed or test build first
 mkdir -p "$out"
 row() { # LABEL SUMMARY: the gated k=1 row
     awk -F, -v l="$1" '$1 == "gated" && $2 == 1 {

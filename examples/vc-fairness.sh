@@ -15,7 +15,7 @@ set -eu
 days=${1:-30}
 out=${2:-$(mktemp -d)}
 here=$(cd "$(dirname "$0")" && pwd)
-PATH=$here/../build/bin:$PATH
+PATH=$PATH:$here/../build/bin   # an installed or test build first
 data=${SLOKIT_DATA:-$here/../../shared/data}
 mkdir -p "$out"
 tracegen vcs -o "$out/vcs.csv"
@@ -38,22 +38,15 @@ for s in maxmin drr balanced; do
         --summary "$out/sum-$s.csv" -o /dev/null
 done
 table "$out" "paper-like scenario, $days days (tracegen vcjobs)"
-swim=$data/swim/FB-2009_samples_24_times_1hr_0.tsv
-ali=$data/alibaba-v2017/batch_task.csv
-if [ -r "$swim" ]; then
-    "$here/swim-to-stretch.sh" "$swim" "$out/sw" > /dev/null 2>&1
+real() { # ADAPTER TRACE DIR HORIZON LABEL: one real trace through every scheduler
+    [ -r "$2" ] || return 0
+    "$here/$1" "$2" "$out/$3" > /dev/null 2>&1
     for s in maxmin drr balanced; do
-        stretch -q -s $s --horizon 86400s "$out/sw/vcs.csv" "$out/sw/jobs.csv" --vcs "$out/sw/per-vc-$s.csv" \
-            --summary "$out/sw/sum-$s.csv" -o /dev/null
+        stretch -q -s $s --horizon "$4" "$out/$3/vcs.csv" "$out/$3/jobs.csv" --vcs "$out/$3/per-vc-$s.csv" \
+            --summary "$out/$3/sum-$s.csv" -o /dev/null
     done
-    table "$out/sw" "SWIM Facebook 2009"
-fi
-if [ -r "$ali" ]; then
-    "$here/alibaba-to-stretch.sh" "$ali" "$out/al" > /dev/null 2>&1
-    for s in maxmin drr balanced; do
-        stretch -q -s $s --horizon 64800s "$out/al/vcs.csv" "$out/al/jobs.csv" --vcs "$out/al/per-vc-$s.csv" \
-            --summary "$out/al/sum-$s.csv" -o /dev/null
-    done
-    table "$out/al" "Alibaba v2017 batch tasks"
-fi
+    table "$out/$3" "$5"
+}
+real swim-to-stretch.sh "$data/swim/FB-2009_samples_24_times_1hr_0.tsv" sw 86400s "SWIM Facebook 2009"
+real alibaba-to-stretch.sh "$data/alibaba-v2017/batch_task.csv" al 64800s "Alibaba v2017 batch tasks"
 echo "outputs in $out"

@@ -254,3 +254,5 @@ t "train and profiles exclude" 64 '' '' "--train and --profiles exclude each oth
 t "train needs --simulate" 64 '' '' "need --simulate" peakgate --train 0.5
 t "profiles: task missing" 65 "@$D/oos.csv" '*' "no profile for task 'b'" sh -c "printf 'task,normal_mb,peak_mb\na,1,2\n' > '$TMP/p1.csv'; peakgate --simulate --profiles '$TMP/p1.csv'"
 t "profiles: peak below normal" 65 "@$D/oos.csv" '*' "peak_mb 1 is below normal_mb 2" sh -c "printf 'task,normal_mb,peak_mb\na,2,1\n' > '$TMP/p2.csv'; peakgate --simulate --profiles '$TMP/p2.csv'"
+# the headline script, small: 0.1 day, one seed
+tcheck "examples/task-memory.sh (0.1 day)" bash -c '"$1/examples/task-memory.sh" 0.1 1 "$2/tm" > "$2/tm.txt" && [ "$(grep -c " yes \| no " "$2/tm.txt")" = 4 ]' _ "$ROOT" "$TMP"

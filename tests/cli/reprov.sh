@@ -245,3 +245,5 @@ t "jockey: --stage-amdahl in the loop" 0 "$JS" '0,J,jockey,1,4
 12,J,jockey,4,10' '' sh -c "reprov -q --policy jockey --stage-amdahl '$D/tasks.csv' --deadline 15s --slack 1 --alpha 1 --dead-zone 0 --max-alloc 10 | tail -n +2 | cut -d, -f1-5"
 t "jockey: job models need per-stage samples" 0 $'job,t,progress,alloc\nJ,0,0,1\n' 't,job,policy,old_alloc,new_alloc,until,reason' '1 samples without the per-stage task counts' reprov --policy jockey --simulator "$D/tasks.csv" --deadline 15s
 t "jockey: one model only" 64 '' '' "needs one remaining-time model" reprov --policy jockey --amdahl 1,2 --simulator "$D/tasks.csv" --deadline 1h
+# the headline script, small: one seed, 8 runs per job
+tcheck "examples/jockey-models.sh (1 seed, 8 runs)" bash -c '"$1/examples/jockey-models.sh" 1 "$2/jm" 8 > "$2/jm.txt" && [ "$(grep -c "^[a-z0-9% ]* 1 " "$2/jm.txt")" = 5 ]' _ "$ROOT" "$TMP"

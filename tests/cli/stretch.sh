@@ -250,3 +250,5 @@ j2,a,600,4200,10" "dominated by max_parallelism caps: jobs alone in an idle clus
 tcheck "no cap warning when max_parallelism = capacity" bash -c '! stretch "$1/two.csv" "$1/alone.csv" 2>&1 >/dev/null | grep -q "max_parallelism caps"' _ "$D"
 tcheck "summary: parallelism floor 10" bash -c 'printf "job,vc,submit,size_server_hours,max_parallelism\nj1,a,0,1,1\n" |
     stretch -q "$1/one.csv" --summary "$2/fl.csv" >/dev/null && grep -qx "parallelism_floor_stretch,10" "$2/fl.csv"' _ "$D" "$TMP"
+# the headline script, small: 3 days of the paper-like month, both real traces
+tcheck "examples/vc-fairness.sh (3 days)" bash -c '"$1/examples/vc-fairness.sh" 3 "$2/vf" > "$2/vf.txt" && [ "$(grep -c consistency "$2/vf.txt")" -ge 3 ]' _ "$ROOT" "$TMP"
