@@ -7,13 +7,16 @@
 # ones; then the two real traces.  Prints mean stretch per VC and the
 # consistency figure per scheduler.
 #
-#   examples/vc-fairness.sh [DAYS [OUTDIR]]     (default 30 days, a temp dir)
+#   examples/vc-fairness.sh [DAYS [OUTDIR [SEEDS]]]   (default 30 days, a temp dir, 3 seeds)
+#
+# The per-VC table is seed 1's; then the consistency of every seed.
 #
 # The trace is synthetic (tracegen vcjobs, built like the paper's Figure 2;
 # the Cosmos trace is not public).  Runs in about 10 s on 2 cores.
 set -eu
 days=${1:-30}
 out=${2:-$(mktemp -d)}
+seeds=${3:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 PATH=$PATH:$here/../build/bin   # an installed or test build first
 data=${SLOKIT_DATA:-$here/../../shared/data}
@@ -37,7 +40,18 @@ for s in maxmin drr balanced; do
     stretch -q -s $s --system-servers 1250 "$out/vcs.csv" "$out/jobs.csv" --vcs "$out/per-vc-$s.csv" \
         --summary "$out/sum-$s.csv" -o /dev/null
 done
-table "$out" "paper-like scenario, $days days (tracegen vcjobs)"
+table "$out" "paper-like scenario, $days days (tracegen vcjobs, seed 1)"
+seed=2
+while [ $seed -le "$seeds" ]; do
+    mkdir -p "$out/seed$seed"
+    tracegen -q vcjobs --days "$days" --seed $seed -o "$out/seed$seed/jobs.csv"
+    for p in maxmin drr balanced; do
+        stretch -q -s $p --system-servers 1250 "$out/vcs.csv" "$out/seed$seed/jobs.csv" \
+            --vcs "$out/seed$seed/per-vc-$p.csv" --summary "$out/seed$seed/sum-$p.csv" -o /dev/null
+    done
+    table "$out/seed$seed" "paper-like scenario, $days days, seed $seed"
+    seed=$((seed + 1))
+done
 real() { # ADAPTER TRACE DIR HORIZON LABEL: one real trace through every scheduler
     [ -r "$2" ] || return 0
     "$here/$1" "$2" "$out/$3" > /dev/null 2>&1
