@@ -129,7 +129,7 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
         }
         struct jobsim_src src = {nst, t.ntasks, truth_draw, truth_fail, &t};
         for (long k = 0; k < runs; k++) {
-            char run[48];
+            char run[80];
             snprintf(run, sizeof run, "%s-r%04ld", name, k + 1);
             t.factor = exp(noise * rng_normal(&r));
             struct emit_ctx c = {out, name, run, allocs[k % nallocs], p->start + 86400.0 * (double)k};
