@@ -21,6 +21,7 @@
 
 #include <argp.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 enum fmt { F_GOOGLE_RUNS, F_GOOGLE_USAGE, F_SWF, F_ALIBABA_GPU, F_SWIM };
 static const char *const fmt_names[] = {"google-runs", "google-usage", "swf", "alibaba-gpu",
                                         "swim", NULL};
+static const char *const par_names[] = {"none", "trace", NULL};
 static const char *const unit_names[] = {"gpu", "cpu", NULL};
 static const char *const swf_vc_names[] = {"user", "group", "queue", "partition", NULL};
 static const char *const pod_vc_names[] = {"qos", "gpu_spec", NULL};
@@ -38,9 +40,9 @@ static struct {
     int nfiles;
     const char *capacities, *nodes, *vc_by;
     double epoch, step, cores, mem_mb, load, rate;
-    int unit, vcs, parallelism;
+    int unit, vcs, parallelism;  /* parallelism: -1 default, 0 none, 1 trace */
     long servers;
-} opt = {.fmt = -1, .step = 60, .load = 0.8, .rate = 5e6, .vcs = 4};
+} opt = {.fmt = -1, .step = 60, .load = 0.8, .rate = 5e6, .vcs = 4, .parallelism = -1};
 
 enum { O_CAPS = 1, O_NODES, O_EPOCH, O_STEP, O_MACHINE, O_VCBY, O_UNIT, O_VCS, O_LOAD,
        O_RATE, O_SERVERS, O_PAR };
@@ -57,7 +59,7 @@ static const struct argp_option options[] = {
     {"vcs", O_VCS, "N", 0, "swim: number of VCs, job N goes to fb(N mod VCS) (default 4)", 0},
     {"load", O_LOAD, "X", 0, "swim: each VC's load factor when --servers is not given (default 0.8)", 0},
     {"rate", O_RATE, "BYTES", 0, "swim: bytes one server moves a second (default 5e6)", 0},
-    {"parallelism", O_PAR, NULL, 0, "swim: max_parallelism = map tasks (input / 128 MiB)", 0},
+    {"max-parallelism", O_PAR, "trace|none", 0, "trace: each job's own size (swf: processors, alibaba-gpu: the pod's demand, swim: map tasks = input / 128 MiB); none: empty, fully malleable (default: trace, none for swim)", 0},
     {0}
 };
 
@@ -75,7 +77,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case O_LOAD: opt.load = cli_double(st, "load", arg, 1e-6, 1e6); break;
     case O_RATE: opt.rate = cli_double(st, "rate", arg, 1, 1e15); break;
     case O_SERVERS: opt.servers = (long)cli_int(st, "servers", arg, 1, 1000000000); break;
-    case O_PAR: opt.parallelism = 1; break;
+    case O_PAR: opt.parallelism = cli_choice(st, "max-parallelism", arg, par_names); break;
     case ARGP_KEY_ARG:
         if (opt.fmt < 0) {
             opt.fmt = cli_choice(st, "FORMAT", arg, fmt_names);
@@ -114,6 +116,8 @@ static void validate(void)
         why = "--epoch must be whole seconds";
     else if (opt.cores > 0 && opt.fmt != F_GOOGLE_USAGE)
         why = "--machine is for google-usage";
+    else if (!vc_fmt && opt.parallelism >= 0)
+        why = "--max-parallelism is for swf, alibaba-gpu and swim";
     else if (opt.capacities && slk_opt.output && strcmp(opt.capacities, slk_opt.output) == 0)
         why = "--capacities and -o name the same file";
     if (why) {
@@ -165,6 +169,19 @@ static int google(csvw *w)
     return st;
 }
 
+/* a problem with a whole input file: "traceconv: FILE: message", SLK_EDATA */
+static int file_fail(const rawin *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int file_fail(const rawin *in, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    slk_error_at(rawin_path(in), 0, "%s", msg);
+    return SLK_EDATA;
+}
+
 /* swf, alibaba-gpu, swim: read the jobs and set the capacities */
 static int vc_jobs(struct vcjobs *t)
 {
@@ -179,9 +196,9 @@ static int vc_jobs(struct vcjobs *t)
         st = by < 0 ? SLK_EUSAGE : swf_read(in, (enum swf_vc_by)by, t, &ss);
         long size = ss.max_procs > 0 ? ss.max_procs : ss.max_nodes;
         if (st == SLK_OK && size <= 0)
-            st = rawin_fail(in, "no MaxProcs or MaxNodes in the header: the cluster size is unknown");
+            st = file_fail(in, "no MaxProcs or MaxNodes in the header: the cluster size is unknown");
         else if (st == SLK_OK && vcjobs_capacity_share(t, size) != 0)
-            st = rawin_fail(in, "%zu VCs but only %ld processors", t->nvc, size);
+            st = file_fail(in, "%zu VCs but only %ld processors", t->nvc, size);
         if (st == SLK_OK && !slk_opt.quiet)
             fprintf(stderr, "traceconv: %ld jobs, %ld skipped (no run time or processors); "
                     "%ld processors in %zu VCs\n", ss.jobs, ss.skipped, size, t->nvc);
@@ -198,7 +215,7 @@ static int vc_jobs(struct vcjobs *t)
         if (by < 0)
             st = SLK_EUSAGE;
         if (st == SLK_OK && vcjobs_capacity_share(t, (long)floor(total)) != 0)
-            st = rawin_fail(in, "%zu VCs but the node list has %.0f %ss", t->nvc, total,
+            st = file_fail(in, "%zu VCs but the node list has %.0f %ss", t->nvc, total,
                             unit_names[opt.unit]);
         if (st == SLK_OK && !slk_opt.quiet)
             fprintf(stderr, "traceconv: %ld pods: %ld jobs; skipped %ld never scheduled, %ld with "
@@ -206,19 +223,21 @@ static int vc_jobs(struct vcjobs *t)
                     ps.unscheduled, ps.no_demand, unit_names[opt.unit], ps.no_duration, total,
                     unit_names[opt.unit], t->nvc);
     } else {
-        struct swim_params sp = {opt.vcs, opt.rate, opt.parallelism, opt.epoch};
+        struct swim_params sp = {opt.vcs, opt.rate, opt.parallelism == 1, opt.epoch};
         st = swim_read(in, &sp, t);
         if (st == SLK_OK && t->njobs == 0)
-            st = rawin_fail(in, "no jobs");
+            st = file_fail(in, "no jobs");
         if (st == SLK_OK && opt.servers > 0 && vcjobs_capacity_share(t, opt.servers) != 0)
-            st = rawin_fail(in, "%zu VCs but only %ld servers", t->nvc, opt.servers);
+            st = file_fail(in, "%zu VCs but only %ld servers", t->nvc, opt.servers);
         else if (st == SLK_OK && opt.servers == 0)
             vcjobs_capacity_load(t, opt.load, vcjobs_horizon(t));
         if (st == SLK_OK && !slk_opt.quiet)
             fprintf(stderr, "traceconv: %zu jobs in %zu VCs\n", t->njobs, t->nvc);
     }
     if (st == SLK_OK && t->njobs == 0)
-        st = rawin_fail(in, "no jobs to write");
+        st = file_fail(in, "no jobs to write");
+    for (size_t i = 0; opt.parallelism == 0 && i < t->njobs; i++)
+        t->jobs[i].maxpar = 0;
     rawin_close(in);
     return st;
 }

@@ -346,7 +346,7 @@ static size_t usage_tasks(google_trace *g, size_t *order)
             j->uend = t->end;
     }
     for (size_t i = 0; i < g->njobs; i++)
-        if (g->jobs[i].ustart >= 0) {
+        if (g->jobs[i].ustart >= 0 || g->jobs[i].incomplete) {
             g->st.usage_incomplete += g->jobs[i].incomplete;
             g->st.usage_unnamed += !g->jobs[i].incomplete && !g->jobs[i].name;
         }

@@ -45,12 +45,18 @@ static int header_line(rawin *in, struct swf_stats *st)
 static const char *const vc_field_name[] = {"user", "group", "queue", "partition"};
 static const int vc_field_index[] = {11, 12, 14, 15}; /* 0-based */
 
+static const char *const field_name[SWF_FIELDS] = {
+    "job number", "submit time", "wait time", "run time", "allocated processors",
+    "average cpu time", "used memory", "requested processors", "requested time",
+    "requested memory", "status", "user", "group", "executable", "queue", "partition",
+    "preceding job", "think time"};
+
 static int job_line(rawin *in, char **f, enum swf_vc_by by, struct vcjobs *t,
                     struct swf_stats *st)
 {
     double v[SWF_FIELDS];
     for (int i = 0; i < SWF_FIELDS; i++)
-        if (rawin_double(in, f[i], i + 1, "swf", &v[i]) != 0)
+        if (rawin_double(in, f[i], i + 1, field_name[i], &v[i]) != 0)
             return SLK_EDATA;
     if (v[1] < 0)
         return rawin_fail(in, "field 2 (submit time): negative '%s'", f[1]);
