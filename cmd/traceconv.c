@@ -285,14 +285,15 @@ int main(int argc, char **argv)
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
     validate();
 
-    int st;
+    int st = SLK_OK;
     outf *o = outf_open(slk_opt.output, &st), *oc = NULL;
-    if (!o)
-        return slk_finish(st);
-    csvw *w = csvw_new(outf_fp(o));
-    st = opt.fmt <= F_GOOGLE_USAGE ? google(w) : stretch_inputs(w, &oc);
-    csvw_free(w);
-    if (oc)
-        st = outf_finish(oc, st);
-    return slk_finish(outf_finish(o, st));
+    if (o) {
+        csvw *w = csvw_new(outf_fp(o));
+        st = opt.fmt <= F_GOOGLE_USAGE ? google(w) : stretch_inputs(w, &oc);
+        csvw_free(w);
+        if (oc)
+            st = outf_finish(oc, st);
+        st = outf_finish(o, st);
+    }
+    return slk_finish(st);
 }
