@@ -24,7 +24,7 @@
 
 static struct {
     const char *chart, *input, *fit, *job, *load, *classes, *term, *x, *y, *by, *title;
-    int top, width, height, panels, runs;
+    int top, top_set, width, height, panels, runs;
 } opt = {.top = 8, .runs = 5};
 
 enum { OPT_FIT = 1, OPT_JOB, OPT_LOAD, OPT_CLASSES, OPT_TERM, OPT_X, OPT_Y, OPT_BY, OPT_TOP,
@@ -35,7 +35,7 @@ static const struct argp_option options[] = {
     {"job", OPT_JOB, "NAME", 0, "skyline: the job to draw (default: the first in the input)", 0},
     {"runs", OPT_RUNS, "N", 0, "skyline: name at most N runs, the latest (default 5); with more runs, also draw their 10-90% band and median", 0},
     {"load", OPT_LOAD, "FILE", 0, "plan: lcmpack --load output (t,cost) for a cost-vs-capacity panel", 0},
-    {"top", OPT_TOP, "N", 0, "plan: stack the N largest jobs, the rest as 'other' (default 8)", 0},
+    {"top", OPT_TOP, "N", 0, "plan: stack the N largest jobs, the rest as 'other' (default 8; 6 with --term dumb)", 0},
     {"classes", OPT_CLASSES, "FILE", 0, "tenants: tenantclass output (tenant,class) mapping tenants to classes", 0},
     {"x", OPT_X, "COL", 0, "lines: the x column (default t)", 0},
     {"y", OPT_Y, "COLS", 0, "lines: comma-separated y columns (default: every other numeric column)", 0},
@@ -61,7 +61,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_PANELS: opt.panels = 1; break;
     case OPT_TITLE: opt.title = arg; break;
     case OPT_RUNS: opt.runs = (int)cli_int(st, "runs", arg, 0, 50); break;
-    case OPT_TOP: opt.top = (int)cli_int(st, "top", arg, 1, 50); break;
+    case OPT_TOP:
+        opt.top = (int)cli_int(st, "top", arg, 1, 50);
+        opt.top_set = 1;
+        break;
     case OPT_WIDTH: opt.width = (int)cli_int(st, "width", arg, 20, 10000); break;
     case OPT_HEIGHT: opt.height = (int)cli_int(st, "height", arg, 10, 10000); break;
     case OPT_TERM:
@@ -84,6 +87,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     default: return ARGP_ERR_UNKNOWN;
     }
     return 0;
+}
+
+static const char *pick_term(void)
+{
+    if (opt.term)
+        return opt.term;
+    const char *o = slk_opt.output;
+    size_t n = o ? strlen(o) : 0;
+    if (n > 4 && strcmp(o + n - 4, ".png") == 0)
+        return "png";
+    return "svg";
 }
 
 /* ---- a small string -> index table (names of jobs, runs, classes) ---- */
@@ -386,7 +400,9 @@ static int chart_plan(plot *p)
         int epoch = pts[0].x > 1e9;
         plot_panel(p, epoch ? "time (UTC)" : "hours into the plan", "reserved containers",
                    epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
-        stack_bands(p, &jobs, pts, n, opt.top);
+        /* a text terminal has 7 line characters: 6 jobs + "other" stay apart */
+        int dumb = strcmp(pick_term(), "dumb") == 0;
+        stack_bands(p, &jobs, pts, n, dumb && !opt.top_set ? 6 : opt.top);
         if (opt.load) {
             struct names g = {0};
             struct pt *lp = NULL;
@@ -611,17 +627,6 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
     return st;
 }
 
-static const char *pick_term(void)
-{
-    if (opt.term)
-        return opt.term;
-    const char *o = slk_opt.output;
-    size_t n = o ? strlen(o) : 0;
-    if (n > 4 && strcmp(o + n - 4, ".png") == 0)
-        return "png";
-    return "svg";
-}
-
 int main(int argc, char **argv)
 {
     slk_init("skyplot");
@@ -631,11 +636,13 @@ int main(int argc, char **argv)
         "Draw the toolkit's CSV time series as SVG, PNG or a text chart, with gnuplot.\n"
         "CHART is skyline, plan, tenants, vcs, memory or lines; FILE defaults to standard input."
         "\vExamples:\n"
-        "  skyplot skyline usage.csv --fit skyline.csv --job job00001 -o job1.svg\n"
+        "  # the runs' 10-90% band, median, 5 latest runs and the fitted skyline\n"
+        "  skyplot skyline usage.csv --fit skyline.csv --job job00001 -o job1.png\n"
         "  skyplot plan plan.csv --load load.csv -o plan.png\n"
+        "  skyplot plan plan.csv --term dumb          # one character per job\n"
         "  skyplot tenants util.csv --classes tenants.csv --term dumb\n"
-        "  skyplot vcs daily.csv -o vcs.svg\n"
-        "  skyplot lines series.csv --x t --y used_mb,bound_mb --term dumb",
+        "  skyplot vcs daily.csv -o vcs.svg           # dates on the x axis\n"
+        "  skyplot memory mem.csv --y used_mb,bound_mb --by policy,k -o mem.svg",
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 

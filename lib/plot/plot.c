@@ -248,7 +248,7 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, FILE 
     fprintf(sc, "set xlabel '%s'\nset ylabel '%s'\n", pn->xlabel, pn->ylabel);
     fprintf(sc, "set key outside right top vertical noenhanced\n");
     if (pn->xkind == PLOT_X_EPOCH)
-        fprintf(sc, "set xdata time\nset timefmt '%%s'\nset format x '%%Y-%%m-%%d\\n%%H:%%M'\n"
+        fprintf(sc, "set xdata time\nset timefmt '%%s'\nset format x \"%%Y-%%m-%%d\\n%%H:%%M\"\n"
                     "set xtics norotate\n");
     else
         fprintf(sc, "set xdata\nset format x '%%g'\nset xtics norotate\n");
