@@ -627,6 +627,40 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
     return st;
 }
 
+/* build the chart named by opt.chart into p */
+static int draw(plot *p)
+{
+    const char *c = opt.chart;
+    if (strcmp(c, "skyline") == 0)
+        return chart_skyline(p);
+    if (strcmp(c, "plan") == 0)
+        return chart_plan(p);
+    if (strcmp(c, "tenants") == 0)
+        return chart_tenants(p);
+    if (strcmp(c, "vcs") == 0)
+        return chart_lines(p, opt.x ? opt.x : "day", opt.y ? opt.y : "load,mean_stretch",
+                           opt.by ? opt.by : "vc", 1);
+    if (strcmp(c, "memory") == 0 || strcmp(c, "lines") == 0)
+        return chart_lines(p, opt.x ? opt.x : "t", opt.y, opt.by, opt.panels);
+    slk_error("unknown chart '%s' (want skyline, plan, tenants, vcs, memory or lines)", c);
+    return SLK_EUSAGE;
+}
+
+/* draw p with gnuplot into -o (atomically) or stdout, and say so */
+static int render(plot *p, const char *term)
+{
+    int st = SLK_OK;
+    outf *o = outf_open(slk_opt.output, &st);
+    if (o) {
+        st = plot_render(p, term, opt.width, opt.height, outf_fp(o));
+        st = outf_finish(o, st);
+    }
+    if (st == SLK_OK && !slk_opt.quiet && slk_opt.output)
+        fprintf(stderr, "skyplot: %s chart, %d series, %s -> %s\n", opt.chart, plot_nseries(p), term,
+                slk_opt.output);
+    return st;
+}
+
 int main(int argc, char **argv)
 {
     slk_init("skyplot");
@@ -646,35 +680,10 @@ int main(int argc, char **argv)
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
-    const char *term = pick_term();
     plot *p = plot_new(opt.title ? opt.title : opt.chart);
-    int st;
-    if (strcmp(opt.chart, "skyline") == 0)
-        st = chart_skyline(p);
-    else if (strcmp(opt.chart, "plan") == 0)
-        st = chart_plan(p);
-    else if (strcmp(opt.chart, "tenants") == 0)
-        st = chart_tenants(p);
-    else if (strcmp(opt.chart, "vcs") == 0)
-        st = chart_lines(p, opt.x ? opt.x : "day", opt.y ? opt.y : "load,mean_stretch", opt.by ? opt.by : "vc", 1);
-    else if (strcmp(opt.chart, "memory") == 0)
-        st = chart_lines(p, opt.x ? opt.x : "t", opt.y, opt.by, opt.panels);
-    else if (strcmp(opt.chart, "lines") == 0)
-        st = chart_lines(p, opt.x ? opt.x : "t", opt.y, opt.by, opt.panels);
-    else {
-        slk_error("unknown chart '%s' (want skyline, plan, tenants, vcs, memory or lines)", opt.chart);
-        st = SLK_EUSAGE;
-    }
-    if (st == SLK_OK) {
-        outf *o = outf_open(slk_opt.output, &st);
-        if (o) {
-            st = plot_render(p, term, opt.width, opt.height, outf_fp(o));
-            st = outf_finish(o, st);
-        }
-        if (st == SLK_OK && !slk_opt.quiet && slk_opt.output)
-            fprintf(stderr, "skyplot: %s chart, %d series, %s -> %s\n", opt.chart, plot_nseries(p), term,
-                    slk_opt.output);
-    }
+    int st = draw(p);
+    if (st == SLK_OK)
+        st = render(p, pick_term());
     plot_free(p);
     return slk_finish(st);
 }

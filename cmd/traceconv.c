@@ -21,7 +21,6 @@
 
 #include <argp.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,19 +168,6 @@ static int google(csvw *w)
     return st;
 }
 
-/* a problem with a whole input file: "traceconv: FILE: message", SLK_EDATA */
-static int file_fail(const rawin *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int file_fail(const rawin *in, const char *fmt, ...)
-{
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    slk_error_at(rawin_path(in), 0, "%s", msg);
-    return SLK_EDATA;
-}
-
 /* swf, alibaba-gpu, swim: read the jobs and set the capacities */
 static int vc_jobs(struct vcjobs *t)
 {
@@ -196,9 +182,9 @@ static int vc_jobs(struct vcjobs *t)
         st = by < 0 ? SLK_EUSAGE : swf_read(in, (enum swf_vc_by)by, t, &ss);
         long size = ss.max_procs > 0 ? ss.max_procs : ss.max_nodes;
         if (st == SLK_OK && size <= 0)
-            st = file_fail(in, "no MaxProcs or MaxNodes in the header: the cluster size is unknown");
+            st = rawin_fail_file(in, "no MaxProcs or MaxNodes in the header: the cluster size is unknown");
         else if (st == SLK_OK && vcjobs_capacity_share(t, size) != 0)
-            st = file_fail(in, "%zu VCs but only %ld processors", t->nvc, size);
+            st = rawin_fail_file(in, "%zu VCs but only %ld processors", t->nvc, size);
         if (st == SLK_OK && !slk_opt.quiet)
             fprintf(stderr, "traceconv: %ld jobs, %ld skipped (no run time or processors); "
                     "%ld processors in %zu VCs\n", ss.jobs, ss.skipped, size, t->nvc);
@@ -215,7 +201,7 @@ static int vc_jobs(struct vcjobs *t)
         if (by < 0)
             st = SLK_EUSAGE;
         if (st == SLK_OK && vcjobs_capacity_share(t, (long)floor(total)) != 0)
-            st = file_fail(in, "%zu VCs but the node list has %.0f %ss", t->nvc, total,
+            st = rawin_fail_file(in, "%zu VCs but the node list has %.0f %ss", t->nvc, total,
                             unit_names[opt.unit]);
         if (st == SLK_OK && !slk_opt.quiet)
             fprintf(stderr, "traceconv: %ld pods: %ld jobs; skipped %ld never scheduled, %ld with "
@@ -226,16 +212,16 @@ static int vc_jobs(struct vcjobs *t)
         struct swim_params sp = {opt.vcs, opt.rate, opt.parallelism == 1, opt.epoch};
         st = swim_read(in, &sp, t);
         if (st == SLK_OK && t->njobs == 0)
-            st = file_fail(in, "no jobs");
+            st = rawin_fail_file(in, "no jobs");
         if (st == SLK_OK && opt.servers > 0 && vcjobs_capacity_share(t, opt.servers) != 0)
-            st = file_fail(in, "%zu VCs but only %ld servers", t->nvc, opt.servers);
+            st = rawin_fail_file(in, "%zu VCs but only %ld servers", t->nvc, opt.servers);
         else if (st == SLK_OK && opt.servers == 0)
             vcjobs_capacity_load(t, opt.load, vcjobs_horizon(t));
         if (st == SLK_OK && !slk_opt.quiet)
             fprintf(stderr, "traceconv: %zu jobs in %zu VCs\n", t->njobs, t->nvc);
     }
     if (st == SLK_OK && t->njobs == 0)
-        st = file_fail(in, "no jobs to write");
+        st = rawin_fail_file(in, "no jobs to write");
     for (size_t i = 0; opt.parallelism == 0 && i < t->njobs; i++)
         t->jobs[i].maxpar = 0;
     rawin_close(in);

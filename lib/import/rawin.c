@@ -126,15 +126,30 @@ long rawin_line(const rawin *in) { return in->line; }
 const char *rawin_path(const rawin *in) { return in->path; }
 const char *rawin_text(const rawin *in) { return in->buf; }
 
-int rawin_fail(const rawin *in, const char *fmt, ...)
+static int vfail(const rawin *in, long line, const char *fmt, va_list ap)
 {
     char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    slk_error_at(in->path, line, "%s", msg);
+    return SLK_EDATA;
+}
+
+int rawin_fail(const rawin *in, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = vfail(in, in->line, fmt, ap);
     va_end(ap);
-    slk_error_at(in->path, in->line, "%s", msg);
-    return SLK_EDATA;
+    return rc;
+}
+
+int rawin_fail_file(const rawin *in, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vfail(in, 0, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int rawin_int64(const rawin *in, const char *s, int field, const char *what, int64_t *out)

@@ -41,8 +41,11 @@ const char *rawin_path(const rawin *in);
 /* rawin_text: the whole current line before splitting (for SWF comments). */
 const char *rawin_text(const rawin *in);
 
-/* rawin_fail: print "tool: FILE:LINE: message", returns SLK_EDATA. */
+/* rawin_fail: print "tool: FILE:LINE: message", returns SLK_EDATA.
+ * rawin_fail_file: the same for a problem of the whole file ("tool: FILE:
+ * message": no MaxProcs in an SWF header, no jobs at all). */
 int rawin_fail(const rawin *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int rawin_fail_file(const rawin *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Strict field conversions: return 0 and set *out, or print
  * "tool: FILE:LINE: field N (what): invalid number 'x'" and return SLK_EDATA.
