@@ -96,6 +96,57 @@ static const struct argp_option options[] = {
                                              "(default 1)", 5},
     {0}};
 
+/* Option combinations, checked before any input is read. */
+static void check_options(struct argp_state *st)
+{
+    if (opt.deadline_factor > 0 && !opt.loop)
+        argp_error(st, "--deadline-factor goes with --evaluate-loop");
+    if (opt.compare || opt.loop) {
+        if (opt.compare && opt.loop)
+            argp_error(st, "--compare-models and --evaluate-loop exclude each other");
+        if (opt.have_deadline || opt.utility || opt.records || opt.have_amdahl)
+            argp_error(st, "--compare-models and --evaluate-loop learn their models and set the deadline "
+                           "(no --deadline, --utility, --amdahl, --simulator or --stage-amdahl)");
+        if (opt.build || opt.have_policy || opt.plan || opt.table)
+            argp_error(st, "--compare-models reads task records only (no --build-table, --policy, --plan "
+                           "or --table)");
+        return;
+    }
+    if (opt.train > 0)
+        argp_error(st, "--train goes with --compare-models");
+    if (opt.reps && !opt.loop && !(opt.records && opt.jk.job_model == JOCKEY_SIM))
+        argp_error(st, "--reps goes with --compare-models or --simulator");
+    if (opt.build) {
+        if (opt.have_policy || opt.plan || opt.table)
+            argp_error(st, "--build-table reads run history only (no --policy, --plan or --table)");
+        return;
+    }
+    if (opt.policy == POL_DRA) {
+        if (!opt.plan)
+            argp_error(st, "--policy dra needs --plan FILE (the reservations to extend)");
+        if (!opt.have_cap)
+            argp_error(st, "--policy dra needs --capacity cores=N,mem=M (what the plan may use)");
+        if (opt.records)
+            argp_error(st, "--simulator and --stage-amdahl go with --policy jockey");
+        if (opt.table || opt.have_amdahl || opt.have_deadline || opt.utility)
+            argp_error(st, "--table, --amdahl, --deadline and --utility go with --policy jockey");
+    } else {
+        if (opt.plan)
+            argp_error(st, "--plan goes with --policy dra");
+        if ((opt.table != NULL) + opt.have_amdahl + (opt.records != NULL) != 1)
+            argp_error(st, "--policy jockey needs one remaining-time model: --table FILE, --amdahl S,P, "
+                           "--simulator RECORDS or --stage-amdahl RECORDS");
+        if (!opt.have_deadline && !opt.utility)
+            argp_error(st, "--policy jockey needs --deadline DUR or --utility FILE");
+        if (opt.have_deadline && opt.utility)
+            argp_error(st, "--deadline and --utility exclude each other");
+        if (opt.table && !opt.have_max)
+            opt.jk.max_alloc = INFINITY; /* every allocation of the table */
+        if (opt.jk.min_alloc > opt.jk.max_alloc)
+            argp_error(st, "--min-alloc %g is above --max-alloc %g", opt.jk.min_alloc, opt.jk.max_alloc);
+    }
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     switch (key) {
@@ -169,54 +220,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "one SAMPLES file only (got '%s' and '%s')", opt.input, arg);
         opt.input = arg;
         break;
-    case ARGP_KEY_END:
-        if (opt.deadline_factor > 0 && !opt.loop)
-            argp_error(st, "--deadline-factor goes with --evaluate-loop");
-        if (opt.compare || opt.loop) {
-            if (opt.compare && opt.loop)
-                argp_error(st, "--compare-models and --evaluate-loop exclude each other");
-            if (opt.have_deadline || opt.utility || opt.records || opt.have_amdahl)
-                argp_error(st, "--compare-models and --evaluate-loop learn their models and set the deadline "
-                               "(no --deadline, --utility, --amdahl, --simulator or --stage-amdahl)");
-            if (opt.build || opt.have_policy || opt.plan || opt.table)
-                argp_error(st, "--compare-models reads task records only (no --build-table, --policy, --plan "
-                               "or --table)");
-            break;
-        }
-        if (opt.train > 0)
-            argp_error(st, "--train goes with --compare-models");
-        if (opt.reps && !opt.loop && !(opt.records && opt.jk.job_model == JOCKEY_SIM))
-            argp_error(st, "--reps goes with --compare-models or --simulator");
-        if (opt.build) {
-            if (opt.have_policy || opt.plan || opt.table)
-                argp_error(st, "--build-table reads run history only (no --policy, --plan or --table)");
-            break;
-        }
-        if (opt.policy == POL_DRA) {
-            if (!opt.plan)
-                argp_error(st, "--policy dra needs --plan FILE (the reservations to extend)");
-            if (!opt.have_cap)
-                argp_error(st, "--policy dra needs --capacity cores=N,mem=M (what the plan may use)");
-            if (opt.records)
-                argp_error(st, "--simulator and --stage-amdahl go with --policy jockey");
-            if (opt.table || opt.have_amdahl || opt.have_deadline || opt.utility)
-                argp_error(st, "--table, --amdahl, --deadline and --utility go with --policy jockey");
-        } else {
-            if (opt.plan)
-                argp_error(st, "--plan goes with --policy dra");
-            if ((opt.table != NULL) + opt.have_amdahl + (opt.records != NULL) != 1)
-                argp_error(st, "--policy jockey needs one remaining-time model: --table FILE, --amdahl S,P, "
-                               "--simulator RECORDS or --stage-amdahl RECORDS");
-            if (!opt.have_deadline && !opt.utility)
-                argp_error(st, "--policy jockey needs --deadline DUR or --utility FILE");
-            if (opt.have_deadline && opt.utility)
-                argp_error(st, "--deadline and --utility exclude each other");
-            if (opt.table && !opt.have_max)
-                opt.jk.max_alloc = INFINITY; /* every allocation of the table */
-            if (opt.jk.min_alloc > opt.jk.max_alloc)
-                argp_error(st, "--min-alloc %g is above --max-alloc %g", opt.jk.min_alloc, opt.jk.max_alloc);
-        }
-        break;
+    case ARGP_KEY_END: check_options(st); break;
     default: return ARGP_ERR_UNKNOWN;
     }
     return 0;
