@@ -984,7 +984,8 @@ int main(int argc, char **argv)
         "\vExamples:\n"
         "  tracegen taskmem --count 50 | peakgate > profiles.csv\n"
         "  peakgate --alloc allocs.csv --normal p50 usage.csv\n"
-        "  peakgate --simulate --model --series series.csv      # the paper's six tasks on 4500 MB\n"
+        "  # the paper's six tasks on 4500 MB:\n"
+        "  peakgate --simulate --model --series series.csv\n"
         "  peakgate --simulate --model --k 1,2 --summary node.csv\n"
         "  tracegen taskmem --count 8 --set paper=1 | peakgate --simulate --normal p50\n"
         "  peakgate --fillers --node-mb 4500 --migrate-ms-per-mb 5 node7.csv",

@@ -471,10 +471,13 @@ int main(int argc, char **argv)
         "(Jockey).  Output: t,job,policy,old_alloc,new_alloc,until,reason.  Exit status: 0 done, 64 usage, "
         "65 bad input, plan or table, 66 missing file, 73/74 output errors."
         "\vExamples:\n"
-        "  tail -f telemetry.csv | reprov --policy dra --plan plan.csv --capacity cores=2000,mem=8192000\n"
-        "  reprov --recent plan --plan plan.csv --capacity cores=2000,mem=1e9 samples.csv\n"
+        "  tail -f telemetry.csv | reprov --policy dra --plan plan.csv \\\n"
+        "      --capacity cores=2000,mem=8192000\n"
+        "  reprov --recent plan --plan plan.csv --capacity cores=2000,mem=1e9 \\\n"
+        "      samples.csv\n"
         "  reprov --policy jockey --table remaining.csv --deadline 60m progress.csv\n"
-        "  reprov --policy jockey --amdahl 300,36000 --deadline 1h --slack 1.2 progress.csv\n"
+        "  reprov --policy jockey --amdahl 300,36000 --deadline 1h --slack 1.2 \\\n"
+        "      progress.csv\n"
         "  reprov --build-table history.csv > remaining.csv\n"
         "  tracegen jobruns > tasks.csv && reprov --compare-models tasks.csv > pred.csv",
         kids, NULL, NULL};

@@ -625,14 +625,19 @@ int main(int argc, char **argv)
         "job,vc,submit,size_server_hours[,max_parallelism] (submit in epoch seconds or ISO 8601; "
         "a missing max_parallelism means no limit).  Output: job,vc,submit,finish,stretch."
         "\vExamples:\n"
-        "  # the paper-like scenario: six VCs, 2,750 owned + 1,250 system servers, 30 days\n"
+        "  # the paper-like scenario: six VCs, 2,750 owned + 1,250 system\n"
+        "  # servers, 30 days\n"
         "  tracegen vcs -o vcs.csv && tracegen vcjobs -o jobs.csv\n"
-        "  stretch vcs.csv jobs.csv --system-servers 1250 --vcs per-vc.csv -o jobs-out.csv\n"
-        "  stretch -s balanced vcs.csv jobs.csv --system-servers 1250 --daily daily.csv > /dev/null\n"
+        "  stretch vcs.csv jobs.csv --system-servers 1250 --vcs per-vc.csv \\\n"
+        "      -o jobs-out.csv\n"
+        "  stretch -s balanced vcs.csv jobs.csv --system-servers 1250 \\\n"
+        "      --daily daily.csv > /dev/null\n"
         "  skyplot vcs daily.csv -o daily.svg\n"
-        "  # a real trace (SWIM Facebook 2009): see examples/swim-to-stretch.sh\n"
-        "  examples/swim-to-stretch.sh FB-2009_samples_24_times_1hr_0.tsv out && "
-        "stretch -s drr out/vcs.csv out/jobs.csv --vcs out/per-vc.csv > /dev/null",
+        "  # a real trace (SWIM Facebook 2009), converted by traceconv(1):\n"
+        "  traceconv swim FB-2009_samples_24_times_1hr_0.tsv \\\n"
+        "      --capacities vcs.csv > jobs.csv\n"
+        "  stretch -s drr --horizon 86400s vcs.csv jobs.csv --vcs per-vc.csv \\\n"
+        "      > /dev/null",
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
