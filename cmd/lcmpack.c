@@ -302,7 +302,7 @@ static int finish_job(csvr *r, struct job *j, struct skyrow *rows, size_t n, dou
 static int read_skylines(const char *path, double S)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect(NULL), 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cs = csvr_require(r, "step"), co = csvr_require(r, "offset"),
@@ -684,6 +684,7 @@ int main(int argc, char **argv)
         "  lcmpack --plan plan.csv --remove etl_daily --capacity cores=2000,mem=8192000 -o plan.csv\n"
         "  lcmpack --plan plan.csv --capacity cores=2000,mem=8192000 --format yarn --at 2026-01-06 > yarn.jsonl",
         kids, NULL, NULL};
+    cli_roles("skylines", "slo", "capacity-file", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     int st = SLK_OK;
@@ -709,7 +710,7 @@ int main(int argc, char **argv)
         }
     }
     if (opt.slo) {
-        st = slo_read_requests(opt.slo, &slos);
+        st = slo_read_requests(opt.slo, cli_dialect("slo"), &slos);
         if (st == SLK_OK)
             st = read_skylines(opt.input, p ? (double)p->step : opt.step);
         if (st != SLK_OK) {
@@ -732,7 +733,7 @@ int main(int argc, char **argv)
         lcm_periods = lcm_periods ? stats_lcm(lcm_periods, (long long)s->period) : (long long)s->period;
     }
     if (opt.cap_file)
-        st = plan_read_capacity(p, opt.cap_file);
+        st = plan_read_capacity(p, opt.cap_file, cli_dialect("capacity-file"));
     else if (plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
         st = SLK_EUSAGE;
     if (st != SLK_OK) {
@@ -747,7 +748,7 @@ int main(int argc, char **argv)
             plan_free(p);
             return slk_finish(st);
         }
-        rep = csvw_new(outf_fp(orep));
+        rep = csvw_new_with(outf_fp(orep), cli_dialect(NULL));
         static const char *const cols[] = {"job", "kind", "instance", "status", "t_start", "t_end",
                                            "cost", "penalty", "reason", NULL};
         csvw_header(rep, cols);
@@ -1041,7 +1042,7 @@ int main(int argc, char **argv)
     if (st == SLK_OK && opt.load_out) {
         outf *ol = outf_open(opt.load_out, &st);
         if (ol) {
-            csvw *w = csvw_new(outf_fp(ol));
+            csvw *w = csvw_new_with(outf_fp(ol), cli_dialect(NULL));
             plan_write_load(p, w);
             csvw_free(w);
             st = outf_finish(ol, st);
@@ -1053,7 +1054,7 @@ int main(int argc, char **argv)
         if (opt.have_query) {
             outf *o = outf_open(slk_opt.output, &st);
             if (o) {
-                csvw *w = csvw_new(outf_fp(o));
+                csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
                 static const char *const qcols[] = {"job", "containers", "cores", "mem_mb", NULL};
                 csvw_header(w, qcols);
                 keyset *seen = keyset_new();

@@ -195,7 +195,7 @@ static int cmp_alloc(const void *a, const void *b)
 static int load_allocs(const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect("alloc"), 0, &st);
     if (!r)
         return st;
     int ct = csvr_require(r, "task"), ca = ct < 0 ? -1 : csvr_require(r, "alloc_mb");
@@ -571,7 +571,7 @@ static int open_side(const char *path, outf **o, csvw **w, const char *const *hd
         return SLK_OK;
     if (!(*o = outf_open(path, &st)))
         return st;
-    *w = csvw_new(outf_fp(*o));
+    *w = csvw_new_with(outf_fp(*o), cli_dialect(NULL));
     csvw_header(*w, hdr);
     return SLK_OK;
 }
@@ -732,6 +732,7 @@ int main(int argc, char **argv)
         "  tracegen taskmem --count 8 --set paper=1 | peakgate --simulate --normal p50\n"
         "  peakgate --fillers --node-mb 4500 --migrate-ms-per-mb 5 node7.csv",
         kids, NULL, NULL};
+    cli_roles("usage", "alloc", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     int st = SLK_OK;
@@ -762,7 +763,7 @@ int main(int argc, char **argv)
         }
         outf *o = outf_open(slk_opt.output, &st);
         if (o) {
-            csvw *w = csvw_new(outf_fp(o));
+            csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
             char src[160];
             snprintf(src, sizeof src, "model: normal %g MB, peak %g MB, a peak every %g s for %g s",
                      opt.mp.normal_mb, opt.mp.peak_mb, opt.mp.gap_s, opt.mp.peak_s);
@@ -782,7 +783,7 @@ int main(int argc, char **argv)
         return slk_finish(st);
     }
     struct reader rd = {0};
-    rd.r = csvr_open(opt.input, 0, &st);
+    rd.r = csvr_open_with(opt.input, cli_dialect(NULL), 0, &st);
     if (!rd.r) {
         free_allocs();
         return slk_finish(st);
@@ -793,7 +794,7 @@ int main(int argc, char **argv)
         free_allocs();
         return slk_finish(st);
     }
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     if (opt.mode == MODE_PROFILE) {
         static const char *const hdr[] = {"task", "alloc_mb", "normal_mb", "p90_mb", "peak_mb", "waste_mb", "class",
                                           "samples", "mean_mb", "spread", "use", "growth_mb_s", NULL};

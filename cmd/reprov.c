@@ -311,6 +311,7 @@ int main(int argc, char **argv)
     slk_init("reprov");
     dra_opts_default(&opt.dra);
     jockey_opts_default(&opt.jk);
+    opt.jk.dialect = cli_dialect;
     static const struct argp_child kids[] = {{&dra_argp, 0, "DRA tuning (--policy dra):", 2}, CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {
         options, parse_opt, "[SAMPLES]",
@@ -326,6 +327,7 @@ int main(int argc, char **argv)
         "  reprov --policy jockey --amdahl 300,36000 --deadline 1h --slack 1.2 progress.csv\n"
         "  reprov --build-table history.csv > remaining.csv",
         kids, NULL, NULL};
+    cli_roles("samples", "table", "utility", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     int st;
@@ -346,7 +348,7 @@ int main(int argc, char **argv)
     } else {
         st = jockey_new(&opt.jk, opt.table, opt.utility, &jk);
     }
-    csvr *r = st == SLK_OK ? csvr_open_stream(opt.input, 0, &st) : NULL;
+    csvr *r = st == SLK_OK ? csvr_open_stream_with(opt.input, cli_dialect(NULL), 0, &st) : NULL;
     outf *o = r ? outf_open(slk_opt.output, &st) : NULL;
     if (!o) {
         csvr_close(r);
@@ -355,7 +357,7 @@ int main(int argc, char **argv)
         return slk_finish(st);
     }
     wfp = outf_fp(o);
-    w = csvw_new(wfp);
+    w = csvw_new_with(wfp, cli_dialect(NULL));
     static const char *const cols[] = {"t", "job", "policy", "old_alloc", "new_alloc", "until", "reason", NULL};
     csvw_header(w, cols);
     fflush(wfp);

@@ -545,7 +545,7 @@ static int ungrouped(const char *file, long line, const char *job)
 static int read_csv(csvw *w, csvw *ws, struct totals *tot)
 {
     int st;
-    csvr *r = csvr_open(opt.input, 0, &st);
+    csvr *r = csvr_open_with(opt.input, cli_dialect(NULL), 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cr = cj >= 0 ? csvr_require(r, "run") : -1;
@@ -782,6 +782,7 @@ int main(int argc, char **argv)
         "  skyfit --format native --step 5 tinySample.txt\n"
         "  skyfit --job-col pipeline --containers-col used usage.csv",
         kids, NULL, NULL};
+    cli_roles("usage", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     int st;
@@ -796,8 +797,8 @@ int main(int argc, char **argv)
         outf_abort(os);
         return slk_finish(st);
     }
-    csvw *w = csvw_new(outf_fp(o));
-    csvw *ws = fs ? csvw_new(fs) : NULL;
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+    csvw *ws = fs ? csvw_new_with(fs, cli_dialect(NULL)) : NULL;
     struct totals tot = {0};
     double t0 = slk_now();
     st = opt.native ? read_native(w, ws, &tot) : read_csv(w, ws, &tot);

@@ -124,7 +124,7 @@ static int read_points(const char *path, const char *gcol, const char *xcol, con
                        struct pt **pts, size_t *npts)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect(path == opt.input ? NULL : path == opt.fit ? "fit" : "load"), 0, &st);
     if (!r)
         return st;
     int cg = gcol ? csvr_require(r, gcol) : -1, cx = csvr_require(r, xcol), cy = csvr_require(r, ycol);
@@ -336,7 +336,7 @@ static int chart_tenants(plot *p)
         return SLK_EUSAGE;
     }
     int st;
-    csvr *c = csvr_open(opt.classes, 0, &st);
+    csvr *c = csvr_open_with(opt.classes, cli_dialect("classes"), 0, &st);
     if (!c)
         return st;
     int ct = csvr_require(c, "tenant"), cc = csvr_require(c, "class");
@@ -407,7 +407,7 @@ static int chart_tenants(plot *p)
 static int chart_lines(plot *p, const char *xcol, const char *ycols, const char *by, int panels)
 {
     int st;
-    csvr *r = csvr_open(opt.input, 0, &st);
+    csvr *r = csvr_open_with(opt.input, cli_dialect(NULL), 0, &st);
     if (!r)
         return st;
     int cx = csvr_require(r, xcol), cb = by ? csvr_require(r, by) : -1;
@@ -518,6 +518,7 @@ int main(int argc, char **argv)
         "  skyplot vcs daily.csv -o vcs.svg\n"
         "  skyplot lines series.csv --x t --y used_mb,bound_mb --term dumb",
         kids, NULL, NULL};
+    cli_roles("input", "fit", "load", "classes", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     const char *term = pick_term();

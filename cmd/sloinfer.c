@@ -237,7 +237,7 @@ static int cmp_ovrow(const void *a, const void *b)
 static int load_overrides(const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect("override"), 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job");
@@ -502,7 +502,7 @@ static int run_events(csvr *r, csvw *w)
 
     size_t nev = 0;
     if (st == SLK_OK) {
-        csvr *e = csvr_open(events_path, 0, &st);
+        csvr *e = csvr_open_with(events_path, cli_dialect("events"), 0, &st);
         if (e) {
             int ct = csvr_require(e, "time"), cj = ct < 0 ? -1 : csvr_require(e, "job");
             int ci = cj < 0 ? -1 : csvr_require(e, "instance"), cf = ci < 0 ? -1 : csvr_require(e, "file");
@@ -581,6 +581,7 @@ int main(int argc, char **argv)
     slo_opts_default(&so);
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {options, parse_opt, "[RUNS]", doc, kids, 0, 0};
+    cli_roles("runs", "events", "override", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
     int stdin_uses = (strcmp(input, "-") == 0) + (events_path && strcmp(events_path, "-") == 0) +
                      (override_path && strcmp(override_path, "-") == 0);
@@ -593,7 +594,7 @@ int main(int argc, char **argv)
     int st = SLK_OK;
     if (override_path && (st = load_overrides(override_path)) != SLK_OK)
         return slk_finish(st);
-    csvr *r = csvr_open(input, 0, &st);
+    csvr *r = csvr_open_with(input, cli_dialect(NULL), 0, &st);
     if (!r)
         return slk_finish(st);
     outf *o = outf_open(slk_opt.output, &st);
@@ -601,7 +602,7 @@ int main(int argc, char **argv)
         csvr_close(r);
         return slk_finish(st);
     }
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     static const char *const header[] = {"job", "period", "a", "d", "runs", "cv", "slack_ratio", "status",
                                          "consumer_period", "source", NULL};
     csvw_header(w, header);

@@ -135,11 +135,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_MAXJOBS: opt.max_jobs = cli_int(st, "max-jobs", arg, 1, UINT32_MAX - 2); break;
     case OPT_BINS: parse_bins(st, arg); break;
     case OPT_JOBCOL: cli_colmap_add("job", arg); break;
-    case OPT_VCCOL: cli_colmap_add("vc", arg); break;
+    case OPT_VCCOL: cli_colmap_add("vc", arg), cli_colmap_add_role("capacities", "vc", arg); break;
     case OPT_SUBMITCOL: cli_colmap_add("submit", arg); break;
     case OPT_SIZECOL: cli_colmap_add("size_server_hours", arg); break;
     case OPT_PARCOL: cli_colmap_add("max_parallelism", arg); break;
-    case OPT_CAPCOL: cli_colmap_add("capacity", arg); break;
+    case OPT_CAPCOL: cli_colmap_add_role("capacities", "capacity", arg); break;
     case ARGP_KEY_ARG:
         if (!opt.cap_path)
             opt.cap_path = arg;
@@ -199,7 +199,7 @@ static void vcs_index(struct vcs *v)
 static int read_vcs(struct vcs *v)
 {
     int st;
-    csvr *r = csvr_open(opt.cap_path, 0, &st);
+    csvr *r = csvr_open_with(opt.cap_path, cli_dialect("capacities"), 0, &st);
     if (!r)
         return st;
     int cvc = csvr_require(r, "vc"), ccap = csvr_require(r, "capacity");
@@ -255,7 +255,7 @@ struct jobs {
 static int read_jobs(struct jobs *J, const struct vcs *V)
 {
     int st;
-    csvr *r = csvr_open(opt.jobs_path, 0, &st);
+    csvr *r = csvr_open_with(opt.jobs_path, cli_dialect(NULL), 0, &st);
     if (!r)
         return st;
     int cjob = csvr_require(r, "job"), cvc = csvr_require(r, "vc"), csub = csvr_require(r, "submit"),
@@ -428,7 +428,7 @@ static int side_output(const char *path, int (*fn)(csvw *, const void *), const 
     outf *o = outf_open(path, &st);
     if (!o)
         return st;
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     st = fn(w, ctx);
     csvw_free(w);
     return outf_finish(o, st);
@@ -599,6 +599,7 @@ int main(int argc, char **argv)
         "  examples/swim-to-stretch.sh FB-2009_samples_24_times_1hr_0.tsv out && "
         "stretch -s drr out/vcs.csv out/jobs.csv --vcs out/per-vc.csv > /dev/null",
         kids, NULL, NULL};
+    cli_roles("jobs", "capacities", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     struct vcs V = {0};
@@ -684,7 +685,7 @@ int main(int argc, char **argv)
     struct report_ctx ctx = {&J, &V, rep, vst, w0, h};
     outf *o = outf_open(slk_opt.output, &st);
     if (o) {
-        csvw *w = csvw_new(outf_fp(o));
+        csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
         st = write_jobs(w, &J, &V);
         csvw_free(w);
         if (st == SLK_OK && opt.vcs_out)

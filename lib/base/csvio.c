@@ -13,9 +13,9 @@
  * out.
  */
 #include "base/csvio.h"
-#include "base/cli.h"
 #include "base/diag.h"
 #include "base/parse.h"
+#include "base/zin.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -32,6 +32,7 @@
 struct csvr {
     FILE *fp;
     int own_fp;
+    zin *in;              /* fp, decompressed when it is gzip or zstd */
     char *name;
     struct csv_parser p;
     int parser_live;
@@ -65,7 +66,30 @@ struct csvr {
     int have_pending;     /* --no-header: first record already parsed */
     int fast;             /* the fast path for plain lines is usable */
     char delim;
+    struct csv_dialect d; /* copied at open */
 };
+
+const struct csv_dialect csv_dialect_plain = {.delim = ',', .precision = -1};
+
+static int same_role(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+const char *csv_dialect_lookup(const struct csv_dialect *d, const char *key)
+{
+    const char *primary = NULL;
+    for (int i = 0; i < d->nrename; i++) {
+        const struct csv_rename *e = &d->rename[i];
+        if (strcmp(e->key, key) != 0)
+            continue;
+        if (e->role && same_role(e->role, d->role))
+            return e->name;
+        if (!e->role && d->primary)
+            primary = e->name;
+    }
+    return primary ? primary : key;
+}
 
 /* ---- libcsv callbacks ------------------------------------------------------- */
 
@@ -250,25 +274,13 @@ static int fill(csvr *r)
                 }
                 return 0;
             }
-            size_t n;
-            if (r->stream) {
-                ssize_t k;
-                do
-                    k = read(fileno(r->fp), r->buf, READ_CHUNK);
-                while (k < 0 && errno == EINTR);
-                if (k < 0)
-                    return reader_error(r, r->line, SLK_EIO, "read error: %s", strerror(errno));
-                n = (size_t)k;
-                if (n == 0)
-                    r->at_eof = 1;
-            } else {
-                n = fread(r->buf, 1, READ_CHUNK, r->fp);
-                if (n < READ_CHUNK) {
-                    if (ferror(r->fp))
-                        return reader_error(r, r->line, SLK_EIO, "read error: %s", strerror(errno));
-                    r->at_eof = 1;
-                }
-            }
+            ssize_t k = zin_read(r->in, r->buf, READ_CHUNK);
+            if (k < 0)
+                return reader_error(r, r->line, zin_status(r->in), "%s", zin_error(r->in));
+            size_t n = (size_t)k;
+            /* zin fills the buffer unless input ends; a live stream gives what has arrived */
+            if (r->stream ? n == 0 : n < READ_CHUNK)
+                r->at_eof = 1;
             r->blen = n;
             r->bpos = 0;
             if (!r->started) {
@@ -351,8 +363,8 @@ static int set_header_from_current(csvr *r)
 
 static int set_header_from_names(csvr *r, int nfields)
 {
-    if (slk_opt.names) {
-        char *copy = xstrdup(slk_opt.names);
+    if (r->d.names) {
+        char *copy = xstrdup(r->d.names);
         int n = 1;
         for (char *c = copy; *c; c++)
             n += *c == ',';
@@ -375,13 +387,18 @@ static int set_header_from_names(csvr *r, int nfields)
     return 0;
 }
 
-static csvr *open_fp(FILE *fp, const char *name, int allow_empty, int *status, int stream)
+static csvr *open_fp(FILE *fp, const char *name, const struct csv_dialect *d, int allow_empty, int *status,
+                     int stream)
 {
     csvr *r = xcalloc(1, sizeof *r);
+    r->d = d ? *d : csv_dialect_plain;
+    if (!r->d.delim)
+        r->d.delim = ',';
     r->fp = fp;
     r->stream = stream;
     r->name = xstrdup(name ? name : "<stdin>");
     r->buf = xmalloc(READ_CHUNK);
+    r->in = zin_open(fp, stream);
     r->line = 1;
     if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_EMPTY_IS_NULL) != 0) {
         slk_error("cannot initialise the CSV parser");
@@ -390,9 +407,9 @@ static csvr *open_fp(FILE *fp, const char *name, int allow_empty, int *status, i
         return NULL;
     }
     r->parser_live = 1;
-    csv_set_delim(&r->p, (unsigned char)slk_opt.delim);
+    csv_set_delim(&r->p, (unsigned char)r->d.delim);
     csv_set_space_func(&r->p, no_space);
-    r->delim = slk_opt.delim;
+    r->delim = r->d.delim;
     r->fast = r->p.pstate == LIBCSV_ROW_NOT_BEGUN && r->delim != '"' && r->delim != '\r' && r->delim != '\n' &&
               r->delim != 0;
     int rc = next_raw(r);
@@ -413,7 +430,7 @@ static csvr *open_fp(FILE *fp, const char *name, int allow_empty, int *status, i
         csvr_close(r);
         return NULL;
     }
-    if (slk_opt.no_header) {
+    if (r->d.no_header) {
         set_header_from_names(r, r->cur_nf);
         r->have_pending = 1;
     } else if (set_header_from_current(r) < 0) {
@@ -425,45 +442,52 @@ static csvr *open_fp(FILE *fp, const char *name, int allow_empty, int *status, i
     return r;
 }
 
-csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status)
+csvr *csvr_open_fp_with(FILE *fp, const char *name, const struct csv_dialect *d, int allow_empty, int *status)
 {
-    return open_fp(fp, name, allow_empty, status, 0);
+    return open_fp(fp, name, d, allow_empty, status, 0);
 }
 
-csvr *csvr_open_stream(const char *path, int allow_empty, int *status)
+static csvr *open_path(const char *path, const struct csv_dialect *d, int allow_empty, int *status, int stream)
 {
     if (!path || strcmp(path, "-") == 0)
-        return open_fp(stdin, "<stdin>", allow_empty, status, 1);
+        return open_fp(stdin, "<stdin>", d, allow_empty, status, stream);
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         slk_error("%s: cannot open: %s", path, strerror(errno));
         *status = SLK_ENOINPUT;
         return NULL;
     }
-    csvr *r = open_fp(fp, path, allow_empty, status, 1);
+    csvr *r = open_fp(fp, path, d, allow_empty, status, stream);
     if (r)
         r->own_fp = 1;
     else
         fclose(fp);
     return r;
+}
+
+csvr *csvr_open_stream_with(const char *path, const struct csv_dialect *d, int allow_empty, int *status)
+{
+    return open_path(path, d, allow_empty, status, 1);
+}
+
+csvr *csvr_open_with(const char *path, const struct csv_dialect *d, int allow_empty, int *status)
+{
+    return open_path(path, d, allow_empty, status, 0);
 }
 
 csvr *csvr_open(const char *path, int allow_empty, int *status)
 {
-    if (!path || strcmp(path, "-") == 0)
-        return csvr_open_fp(stdin, "<stdin>", allow_empty, status);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        slk_error("%s: cannot open: %s", path, strerror(errno));
-        *status = SLK_ENOINPUT;
-        return NULL;
-    }
-    csvr *r = csvr_open_fp(fp, path, allow_empty, status);
-    if (r)
-        r->own_fp = 1;
-    else
-        fclose(fp);
-    return r;
+    return open_path(path, NULL, allow_empty, status, 0);
+}
+
+csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status)
+{
+    return open_fp(fp, name, NULL, allow_empty, status, 0);
+}
+
+csvr *csvr_open_stream(const char *path, int allow_empty, int *status)
+{
+    return open_path(path, NULL, allow_empty, status, 1);
 }
 
 void csvr_close(csvr *r)
@@ -471,6 +495,7 @@ void csvr_close(csvr *r)
     if (!r)
         return;
     csv_free(&r->p);
+    zin_close(r->in);
     if (r->own_fp)
         fclose(r->fp);
     if (r->hdr)
@@ -508,7 +533,7 @@ int csvr_next(csvr *r)
 
 int csvr_col(const csvr *r, const char *name)
 {
-    const char *want = cli_colmap_lookup(name);
+    const char *want = csv_dialect_lookup(&r->d, name);
     for (int i = 0; i < r->ncols; i++)
         if (strcmp(r->hdr[i], want) == 0)
             return i;
@@ -520,7 +545,7 @@ int csvr_require(csvr *r, const char *name)
     int c = csvr_col(r, name);
     if (c >= 0)
         return c;
-    const char *want = cli_colmap_lookup(name);
+    const char *want = csv_dialect_lookup(&r->d, name);
     if (strcmp(want, name) != 0)
         slk_error_at(r->name, 1, "missing required column '%s' (for %s)", want, name);
     else
@@ -653,23 +678,29 @@ struct csvw {
     FILE *fp;
     char delim;
     int prec;
+    int no_header;
     int nf;
 };
 
-csvw *csvw_new(FILE *fp)
+csvw *csvw_new_with(FILE *fp, const struct csv_dialect *d)
 {
+    if (!d)
+        d = &csv_dialect_plain;
     csvw *w = xcalloc(1, sizeof *w);
     w->fp = fp;
-    w->delim = slk_opt.delim ? slk_opt.delim : ',';
-    w->prec = slk_opt.precision;
+    w->delim = d->delim ? d->delim : ',';
+    w->prec = d->precision;
+    w->no_header = d->no_output_header;
     return w;
 }
+
+csvw *csvw_new(FILE *fp) { return csvw_new_with(fp, NULL); }
 
 void csvw_free(csvw *w) { free(w); }
 
 void csvw_header(csvw *w, const char *const *names)
 {
-    if (slk_opt.no_output_header)
+    if (w->no_header)
         return;
     for (; *names; names++)
         csvw_str(w, *names);

@@ -67,6 +67,8 @@ void slk_error(const char *fmt, ...)
     va_end(ap);
 }
 
+int slk_quiet(void) { return slk_opt.quiet; }
+
 void slk_error_at(const char *file, long line, const char *fmt, ...)
 {
     va_list ap;
@@ -77,7 +79,7 @@ void slk_error_at(const char *file, long line, const char *fmt, ...)
 
 void slk_warn_at(const char *file, long line, const char *fmt, ...)
 {
-    if (slk_opt.quiet)
+    if (slk_quiet())
         return;
     va_list ap;
     va_start(ap, fmt);

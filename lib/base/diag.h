@@ -44,6 +44,11 @@ void slk_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void slk_error_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* slk_quiet: whether the user asked for no summaries or warnings (-q).  The
+ * message policy (-q, --progress) is process-wide, like the program name,
+ * so diag reads it from cli; library modules ask here, never slk_opt. */
+int slk_quiet(void);
+
 /* slk_warn_at: like slk_error_at with "warning: " before the message; silent with -q. */
 void slk_warn_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

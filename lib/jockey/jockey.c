@@ -7,7 +7,6 @@
  * over the allocation range for Amdahl, a scan of the table's allocations).
  */
 #include "jockey/jockey.h"
-#include "base/cli.h"
 #include "base/csvio.h"
 #include "base/diag.h"
 #include "base/stats.h"
@@ -137,7 +136,7 @@ static int trow_cmp(const void *x, const void *y)
 static int load_table(jockey *j, const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, j->o.dialect ? j->o.dialect("table") : NULL, 0, &st);
     if (!r)
         return st;
     int cj = csvr_col(r, "job"), cp = csvr_require(r, "progress"), ca = csvr_require(r, "alloc"),
@@ -209,7 +208,7 @@ static int load_table(jockey *j, const char *path)
 static int load_utility(jockey *j, const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, j->o.dialect ? j->o.dialect("utility") : NULL, 0, &st);
     if (!r)
         return st;
     int cj = csvr_col(r, "job"), ct = csvr_require(r, "t"), cu = csvr_require(r, "utility");
@@ -531,7 +530,7 @@ struct hs {
 int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, o->dialect ? o->dialect(NULL) : NULL, 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cr = csvr_require(r, "run"), ct = csvr_require(r, "t"),
@@ -626,7 +625,7 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
     st = csvr_status(r);
     if (st == SLK_OK) {
         qsort(g, ng, sizeof *g, grp_cmp);
-        csvw *w = csvw_new(fp);
+        csvw *w = csvw_new_with(fp, o->dialect ? o->dialect(NULL) : NULL);
         static const char *const cols[] = {"job", "progress", "alloc", "remaining", NULL};
         csvw_header(w, cols);
         double *col = xcalloc(1, sizeof *col);
@@ -647,7 +646,7 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
         if (csvw_error(w))
             st = SLK_EIO;
         csvw_free(w);
-        if (!slk_opt.quiet)
+        if (!slk_quiet())
             fprintf(stderr, "%s: build-table: %ld runs read, %ld never reached progress 1 (skipped); %zu "
                             "(job, alloc) tables of %zu progress points\n",
                     slk_progname, nruns, skipped, ng, G);

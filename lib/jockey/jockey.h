@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct csv_dialect;
+
 struct jockey_opts {
     double deadline;        /* seconds after the first sample (0: use a utility file) */
     double penalty;         /* utility after the deadline is -penalty (default 1) */
@@ -41,6 +43,9 @@ struct jockey_opts {
     double interval;        /* at most one decision per job per interval seconds (default 0) */
     double serial, parallel;/* Amdahl S and P (parallel > 0 selects Amdahl) */
     double grid;            /* --build-table: progress step (default 0.01) */
+    /* How to read the CSV inputs, by role: "table", "utility", and NULL for
+     * --build-table's input (the tool passes cli_dialect); NULL: plain CSV. */
+    const struct csv_dialect *(*dialect)(const char *role);
 };
 
 /* jockey_opts_default: the defaults above. */

@@ -11,7 +11,6 @@
  * the bytes a full rewrite gives.
  */
 #include "morpheus/plan.h"
-#include "base/cli.h"
 #include "base/diag.h"
 #include "base/outfile.h"
 #include "base/parse.h"
@@ -309,23 +308,10 @@ int plan_set_capacity(plan *p, double cores, double mem_mb)
     return 0;
 }
 
-/* The plan is always read and written with the plain CSV conventions,
- * whatever the user's --tsv/--col/-H say about the tool's other inputs. */
-static struct slk_common saved_opt;
-static void plain_csv_begin(void)
-{
-    saved_opt = slk_opt;
-    slk_opt.delim = ',';
-    slk_opt.no_header = 0;
-    slk_opt.names = NULL;
-    slk_opt.ncolmap = 0;
-}
-static void plain_csv_end(void) { slk_opt = saved_opt; }
-
-int plan_read_capacity(plan *p, const char *path)
+int plan_read_capacity(plan *p, const char *path, const struct csv_dialect *d)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
     int ct = csvr_require(r, "t"), cc = csvr_require(r, "cores"), cm = csvr_require(r, "mem_mb");
@@ -1086,9 +1072,10 @@ int plan_read(const char *path, plan **out)
             }
         }
     }
-    plain_csv_begin();
-    csvr *rd = fp ? csvr_open_fp(lim ? lim : fp, path, 0, &st) : csvr_open(path, 0, &st);
-    plain_csv_end();
+    /* The plan is always read in plain CSV, whatever the user's --tsv/--col/-H
+     * say about the tool's other inputs. */
+    csvr *rd = fp ? csvr_open_fp_with(lim ? lim : fp, path, &csv_dialect_plain, 0, &st)
+                  : csvr_open_with(path, &csv_dialect_plain, 0, &st);
     if (!rd) {
         if (lim)
             fclose(lim);

@@ -886,10 +886,10 @@ static int check_request(csvr *r, struct slo_req *s, int cp, int ca, int cd, int
     return 0;
 }
 
-int slo_read_requests(const char *path, struct slo_reqs *out)
+int slo_read_requests(const char *path, const struct csv_dialect *d, struct slo_reqs *out)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cp = csvr_require(r, "period"), ca = csvr_require(r, "a"),

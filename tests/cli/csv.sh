@@ -66,3 +66,54 @@ t "time -1e300 refused" 65 $'t,v\n-1e300,1\n' '*' "column 't': time '-1e300' out
 t "ISO time fine" 0 $'t,v\n2026-01-05T00:00:00Z,1\n' '*' '' "$C" --time t
 t "bounded 1e300 refused" 65 $'t,v\n1,1e300\n' '*' "csvcat: <stdin>:2: column 'v': number '1e300' out of range" "$C" --bounded v
 t "bounded 1e15 fine" 0 $'t,v\n1,1e15\n' '*' '' "$C" --bounded v
+
+# ---- compressed input: gzip and zstd told by their magic bytes (never the
+# name), decompressed as a stream, from a file or stdin; output byte-identical
+# to the uncompressed run.  Real files from ../shared/data, compressed here.
+POD="$DATA/alibaba-gpu-2023/openb_pod_list_gpushare40.csv"
+GJ="$DATA/google-2011/job_events-part-00001-of-00500.csv.gz"
+SW="$DATA/swim/FB-2009_samples_24_times_1hr_0.tsv"
+gzip -c "$POD" > "$TMP/pod.csv.gz"; zstd -q -c "$POD" > "$TMP/pod.csv.zst"
+cp "$TMP/pod.csv.gz" "$TMP/pod-gzip-no-extension"
+t "gzip file = plain"           0 '' "@$POD" '' "$C" "$TMP/pod.csv.gz"
+t "zstd file = plain"           0 '' "@$POD" '' "$C" "$TMP/pod.csv.zst"
+t "gzip on stdin"               0 "@$TMP/pod.csv.gz" "@$POD" '' "$C"
+t "zstd on stdin"               0 "@$TMP/pod.csv.zst" "@$POD" '' "$C"
+t "told by bytes, not name"     0 '' "@$POD" '' "$C" "$TMP/pod-gzip-no-extension"
+tcheck "google 2011 job_events .csv.gz as shipped" bash -c 'cmp <(zcat "$1") <("$2" -H --no-output-header "$1")' _ "$GJ" "$C"
+tcheck "swim tsv through zstd" bash -c 'cmp "$1" <(zstd -q -c "$1" | "$2" --tsv -H --no-output-header)' _ "$SW" "$C"
+# cat a.gz b.gz and multi-frame zstd read as one stream
+tail -n +2 "$POD" > "$TMP/pod-rows.csv"
+tcheck "concatenated gzip members" bash -c 'cmp <(cat "$1" "$2") <(cat "$3" <(gzip -c "$2") | "$4")' _ "$POD" "$TMP/pod-rows.csv" "$TMP/pod.csv.gz" "$C"
+tcheck "concatenated zstd frames" bash -c 'cmp <(cat "$1" "$2") <(cat "$3" <(zstd -q -c "$2") | "$4")' _ "$POD" "$TMP/pod-rows.csv" "$TMP/pod.csv.zst" "$C"
+# a truncated or corrupt stream is one clear line and exit 65, never garbage
+head -c 3000 "$TMP/pod.csv.gz" > "$TMP/trunc.gz"; head -c 3000 "$TMP/pod.csv.zst" > "$TMP/trunc.zst"
+python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[2000:2040]=bytes(40); open(sys.argv[2],"wb").write(b)' "$TMP/pod.csv.gz" "$TMP/bad.gz"
+python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[2000:2040]=bytes(40); open(sys.argv[2],"wb").write(b)' "$TMP/pod.csv.zst" "$TMP/bad.zst"
+t "truncated gzip"   65 '' '' "csvcat: $TMP/trunc.gz:1: truncated gzip input (unexpected end of compressed data)" "$C" "$TMP/trunc.gz"
+t "truncated zstd"   65 "@$TMP/trunc.zst" '' 'csvcat: <stdin>:1: truncated zstd input (unexpected end of compressed data)' "$C"
+t "corrupt gzip"     65 '' '' "csvcat: $TMP/bad.gz:1: corrupt gzip input: " "$C" "$TMP/bad.gz"
+t "corrupt zstd"     65 '' '' "csvcat: $TMP/bad.zst:1: corrupt zstd input: " "$C" "$TMP/bad.zst"
+t "gzip header only" 65 $'\x1f\x8b' '' 'truncated gzip input' "$C"
+t "empty gzip stream is empty input" 65 '' '' 'empty input (no header row)' bash -c 'printf "" | gzip -c | "$1"' _ "$C"
+# tools read compressed inputs, primary and side files alike, with the same output
+tcheck "sloinfer reads gzip"  bash -c 'cmp <(sloinfer -q "$1") <(gzip -c "$1" | sloinfer -q)' _ "$ROOT/tests/data/sloinfer/basic.csv"
+tcheck "skyfit reads zstd"    bash -c 'cmp <(skyfit -q "$1") <(zstd -q -c "$1" | skyfit -q)' _ "$ROOT/tests/data/skyfit/shape.csv"
+tcheck "stretch reads both compressed" bash -c '
+    gzip -c "$1/two.csv" > "$3/two.gz"; zstd -q -c "$1/alone.csv" > "$3/alone.zst"
+    cmp <(stretch -q "$1/two.csv" "$1/alone.csv") <(stretch -q "$3/two.gz" "$3/alone.zst")' _ "$ROOT/tests/data/stretch" x "$TMP"
+
+# ---- per-input renames: --col ROLE:KEY=NAME renames only in the input with
+# that role; plain --col KEY=NAME only in the tool's primary input.
+SD="$ROOT/tests/data/stretch"
+printf 'vc,servers\na,10\nb,30\n' > "$TMP/caps-servers.csv"
+printf 'job,group,submit,size_server_hours,max_parallelism\nj1,a,0,10,10\n' > "$TMP/jobs-group.csv"
+ALONE=$'job,vc,submit,finish,stretch\nj1,a,0,3600,1'
+t "role rename: capacities only"  0 '' "$ALONE" '' stretch -q --col capacities:capacity=servers "$TMP/caps-servers.csv" "$SD/alone.csv"
+t "role rename not in other input" 65 '' '' "stretch: $SD/two.csv:1: missing required column 'servers' (for capacity)" stretch -q --col capacities:capacity=servers "$SD/two.csv" "$SD/alone.csv"
+t "plain rename: primary only"    0 '' "$ALONE" '' stretch -q --col vc=group "$SD/two.csv" "$TMP/jobs-group.csv"
+t "primary role name = plain"     0 '' "$ALONE" '' stretch -q --col jobs:vc=group "$SD/two.csv" "$TMP/jobs-group.csv"
+t "unknown role"                  64 '' '' "stretch: invalid value for --col: 'job:vc=group' (unknown input role 'job'; this tool reads: jobs, capacities)" stretch -q --col job:vc=group "$SD/two.csv" "$TMP/jobs-group.csv"
+t "empty role"                    64 '' '' "invalid value for --col: ':vc=group' (want KEY=NAME or ROLE:KEY=NAME)" stretch -q --col :vc=group "$SD/two.csv" "$TMP/jobs-group.csv"
+t "tool option for two inputs"    65 '' '' "stretch: $SD/two.csv:1: missing required column 'group' (for vc)" stretch -q --vc-col group "$SD/two.csv" "$TMP/jobs-group.csv"
+t "csvcat accepts any role"       0 $'a,b\n1,2\n' '*' 'sum=2' "$C" --sum v --col v=b --col other:v=a

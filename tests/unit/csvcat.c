@@ -37,7 +37,7 @@ int main(int argc, char **argv)
     argp_parse(&argp, argc, argv, 0, 0, 0);
 
     int st;
-    csvr *r = csvr_open(input, 0, &st);
+    csvr *r = csvr_open_with(input, cli_dialect(NULL), 0, &st);
     if (!r)
         return slk_finish(st);
     int sc = -1, tc = time_col ? csvr_require(r, time_col) : -1, bc = bounded_col ? csvr_require(r, bounded_col) : -1;
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
         csvr_close(r);
         return slk_finish(st);
     }
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     int n = csvr_ncols(r);
     const char **names = calloc((size_t)n + 1, sizeof *names);
     for (int i = 0; i < n; i++)
