@@ -324,40 +324,45 @@ static int read_skylines(const char *path, double S)
     struct skyrow *rows = NULL;
     size_t n = 0, cap = 0;
     struct job *cur = NULL;
+    char *dropped = NULL; /* --on-error skip: the job a bad row took out */
     int rc;
     while ((rc = csvr_next(r)) > 0) {
         const char *job = csvr_field(r, cj);
         if (!job) {
             csvr_fail(r, "column 'job': missing value");
-            break;
+            goto bad_row;
         }
         int gc = group_check(&g, job);
         if (gc < 0) {
             csvr_fail(r, "job '%s' comes back after other jobs: input not grouped by job", job);
             break;
         }
+        if (dropped && strcmp(job, dropped) == 0) {
+            csvr_fail(r, "job '%s': dropped (an earlier row of it was skipped)", job);
+            goto bad_row;
+        }
         double off, alloc, step, c = opt.cont_cores, m = opt.cont_mem;
         int64_t gang = 1;
         if (csvr_get_double(r, cs, &step, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
             csvr_get_double(r, co, &off, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
             csvr_get_double(r, ca, &alloc, CSVR_REQUIRED | CSVR_NONNEG) < 0)
-            break;
+            goto bad_row;
         if (cc >= 0 && (csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
                         csvr_get_double(r, cm, &m, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0))
-            break;
+            goto bad_row;
         if (cg >= 0 && csvr_get_int64(r, cg, &gang, CSVR_POSITIVE) < 0)
-            break;
+            goto bad_row;
         if (gang > 1000000) {
             csvr_fail(r, "column 'gang': %lld is too large", (long long)gang);
-            break;
+            goto bad_row;
         }
         if (c == 0 && m == 0) {
             csvr_fail(r, "container of 0 cores and 0 MB");
-            break;
+            goto bad_row;
         }
         if (alloc > 1e8) {
             csvr_fail(r, "column 'alloc': %g containers is too large", alloc);
-            break;
+            goto bad_row;
         }
         if (gc == 1) {
             if (cur && n && finish_job(r, cur, rows, n, S) < 0) {
@@ -381,16 +386,16 @@ static int read_skylines(const char *path, double S)
             if (step != cur->step) {
                 csvr_fail(r, "job '%s': column 'step' changes within the job (%g s, then %g s)", job, cur->step,
                           step);
-                break;
+                goto bad_row;
             }
             if (off <= rows[n - 1].off) {
                 csvr_fail(r, "job '%s': offset %g not after the previous %g (rows sorted by offset)", job, off,
                           rows[n - 1].off);
-                break;
+                goto bad_row;
             }
             if (c != cur->cores || m != cur->mem_mb) {
                 csvr_fail(r, "job '%s': container size changes within the job", job);
-                break;
+                goto bad_row;
             }
         }
         rows = xgrow(rows, &cap, n + 1, sizeof *rows);
@@ -398,7 +403,25 @@ static int read_skylines(const char *path, double S)
         rows[n].alloc = alloc;
         rows[n].gang = (int32_t)gang;
         n++;
+        continue;
+    bad_row:
+        if (!csvr_skip(r))
+            break;
+        /* a skyline with a row missing is not the job's skyline: drop the job */
+        if (cur && job && strcmp(cur->job, job) == 0) {
+            csvr_reject_at(r, cur->line, "job '%s': skyline dropped (its row at line %ld was skipped)", job,
+                           csvr_line(r));
+            free(cur->job);
+            njobs--;
+            cur = NULL;
+            n = 0;
+        }
+        if (job && (!dropped || strcmp(dropped, job) != 0)) {
+            free(dropped);
+            dropped = xstrdup(job);
+        }
     }
+    free(dropped);
     if (st == SLK_OK)
         st = csvr_status(r);
     if (st == SLK_OK && cur && n && finish_job(r, cur, rows, n, S) < 0)

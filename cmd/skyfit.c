@@ -577,6 +577,8 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
         const char *job = csvr_field(r, cj), *run = csvr_field(r, cr);
         if (!job || !run) {
             csvr_fail(r, "column '%s': missing value", job ? "run" : "job");
+            if (csvr_skip(r))
+                continue;
             break;
         }
         int gc = group_check(&g, job);
@@ -585,22 +587,22 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
             break;
         }
         double t, c, cores = 0, mem = 0;
-        if (csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 ||
-            csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+        int bad = csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 ||
+                  csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+                  (shape && (csvr_get_double(r, ccores, &cores, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
+                             csvr_get_double(r, cmem, &mem, CSVR_REQUIRED | CSVR_POSITIVE) < 0)) ||
+                  (c > 1e12 && csvr_fail(r, "column 'containers': value '%s' is implausibly large",
+                                         csvr_field(r, cc)) < 0);
+        if (bad && !csvr_skip(r))
             break;
-        if (shape && (csvr_get_double(r, ccores, &cores, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
-                      csvr_get_double(r, cmem, &mem, CSVR_REQUIRED | CSVR_POSITIVE) < 0))
-            break;
-        if (c > 1e12) {
-            csvr_fail(r, "column 'containers': value '%s' is implausibly large", csvr_field(r, cc));
-            break;
-        }
         if (gc == 1) {
             if (have)
                 job_fit(&j, w, ws, shape, tot);
             job_reset(&j, job);
             have = 1;
         }
+        if (bad)
+            continue; /* skipped (--on-error skip); the job still starts here */
         job_add(&j, job_run(&j, run, t), t, c);
         if (shape) {
             j.w_sum += c;

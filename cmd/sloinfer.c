@@ -411,6 +411,8 @@ static int run_table(csvr *r, csvw *w)
         const char *j = csvr_field(r, c.job);
         if (!j) {
             csvr_fail(r, "column 'job': missing value");
+            if (csvr_skip(r))
+                continue;
             break;
         }
         int gc = group_check(&g, j);
@@ -428,11 +430,16 @@ static int run_table(csvr *r, csvw *w)
             inst = keyset_new();
         }
         runs = xgrow(runs, &cap, n + 1, sizeof *runs);
-        if (read_run(r, &c, &runs[n]) < 0)
+        if (read_run(r, &c, &runs[n]) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
+        }
         const char *in = csvr_field(r, c.instance);
         if (in && !keyset_add(inst, in)) {
             csvr_fail(r, "duplicate instance '%s' of job '%s'", in, job);
+            if (csvr_skip(r))
+                continue;
             break;
         }
         n++;
@@ -474,6 +481,8 @@ static int run_events(csvr *r, csvw *w)
         if (!j || !in) {
             csvr_fail(r, "column '%s': missing value (the events are joined on job and instance)",
                       !j ? "job" : "instance");
+            if (csvr_skip(r))
+                continue;
             break;
         }
         int gc = group_check(&g, j);
@@ -488,11 +497,16 @@ static int run_events(csvr *r, csvw *w)
         rows = xgrow(rows, &caprow, nrow + 1, sizeof *rows);
         struct row *rw = &rows[nrow];
         rw->job = nname - 1;
-        if (read_run(r, &c, &rw->run) < 0)
+        if (read_run(r, &c, &rw->run) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
+        }
         rw->prov = slo_prov_add_run(prov, j, in, rw->run.start);
         if (rw->prov < 0) {
             csvr_fail(r, "duplicate instance '%s' of job '%s'", in, j);
+            if (csvr_skip(r))
+                continue;
             break;
         }
         nrow++;

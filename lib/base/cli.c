@@ -1,6 +1,8 @@
 /* cli — the options every tool shares, as one argp child (see cli.h). */
 #include "base/cli.h"
 #include "base/diag.h"
+#include "base/outfile.h"
+#include "base/timeunit.h"
 #include "base/parse.h"
 
 #include <errno.h>
@@ -15,11 +17,12 @@ struct slk_common slk_opt = {
     .precision = -1,
     .seed = 1,
     .progress = -1,
+    .time_scale = 1,
 };
 
 enum {
     OPT_TSV = 1000, OPT_NAMES, OPT_NO_OUT_HEADER, OPT_COL, OPT_PRECISION,
-    OPT_SEED, OPT_PROGRESS, OPT_NO_PROGRESS
+    OPT_SEED, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_TIME_UNIT, OPT_ON_ERROR, OPT_REJECTS
 };
 
 static const struct argp_option options[] = {
@@ -33,6 +36,11 @@ static const struct argp_option options[] = {
      "Read the column the tool calls KEY from input column NAME (repeatable); plain: in the primary input, "
      "with ROLE: only in that input", 0},
     {"precision", OPT_PRECISION, "N", 0, "Write numbers with N decimals (default: shortest exact form)", 0},
+    {"time-unit", OPT_TIME_UNIT, "UNIT", 0, "Epoch times of the primary input are in s (default), ms or us", 0},
+    {"on-error", OPT_ON_ERROR, "MODE", 0,
+     "strict (default): a bad input row stops the run; skip: it is skipped, counted and reported", 0},
+    {"rejects", OPT_REJECTS, "FILE", 0,
+     "With --on-error skip: write the skipped rows' file,line,reason to FILE (default: warnings on stderr)", 0},
     {"quiet", 'q', NULL, 0, "No summary or warnings on standard error", 0},
     {"seed", OPT_SEED, "N", 0, "Seed for every random choice (default 1)", 0},
     {"progress", OPT_PROGRESS, NULL, 0, "Show progress on standard error (default: when it is a terminal)", 0},
@@ -41,6 +49,46 @@ static const struct argp_option options[] = {
 };
 
 #define CLI_MAX_ROLES 16
+
+/* --on-error skip: one csv_rejects for the run, its file committed and its
+ * count summarized when the tool finishes. */
+static csv_rejects *rejects;
+static outf *rejects_out;
+
+static int rejects_finish(int status)
+{
+    long n = csv_rejects_count(rejects);
+    if (n > 0 && !slk_opt.quiet)
+        fprintf(stderr, "%s: %ld bad row%s skipped (--on-error skip)%s%s\n", slk_progname, n, n == 1 ? "" : "s",
+                slk_opt.rejects ? "; file, line and reason in " : "", slk_opt.rejects ? slk_opt.rejects : "");
+    csv_rejects_free(rejects);
+    rejects = NULL;
+    if (rejects_out) {
+        /* kept even when the run failed: the rejects explain what was read */
+        int st = outf_commit(rejects_out);
+        rejects_out = NULL;
+        if (st != SLK_OK && status == SLK_OK)
+            status = st;
+    }
+    return status;
+}
+
+static csv_rejects *cli_rejects(void)
+{
+    if (rejects)
+        return rejects;
+    FILE *fp = NULL;
+    if (slk_opt.rejects) {
+        int st;
+        rejects_out = outf_open(slk_opt.rejects, &st);
+        if (!rejects_out)
+            exit(st);
+        fp = outf_fp(rejects_out);
+    }
+    rejects = csv_rejects_new(fp);
+    slk_at_finish(rejects_finish);
+    return rejects;
+}
 
 static const char *role_names[CLI_MAX_ROLES + 1];
 static const char *const *tool_roles; /* cli_roles: primary first; NULL: any role */
@@ -101,6 +149,8 @@ const struct csv_dialect *cli_dialect(const char *role)
         slot_role[i] = role;
     }
     slot[i] = (struct csv_dialect){
+        .time_scale = role == NULL ? slk_opt.time_scale : 1,
+        .rejects = slk_opt.on_error_skip ? cli_rejects() : NULL,
         .delim = slk_opt.delim ? slk_opt.delim : ',',
         .no_header = slk_opt.no_header,
         .names = slk_opt.names,
@@ -284,6 +334,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     }
     case OPT_PROGRESS:
         slk_opt.progress = 1;
+        break;
+    case OPT_TIME_UNIT: {
+        static const char *const units[] = {"s", "ms", "us", NULL};
+        slk_opt.time_scale = timeunit_scale(units[cli_choice(st, "time-unit", arg, units)]);
+        break;
+    }
+    case OPT_ON_ERROR: {
+        static const char *const modes[] = {"strict", "skip", NULL};
+        slk_opt.on_error_skip = cli_choice(st, "on-error", arg, modes) == 1;
+        break;
+    }
+    case OPT_REJECTS:
+        if (!*arg)
+            argp_error(st, "invalid value for --rejects: '' (want a file name)");
+        slk_opt.rejects = arg;
+        break;
+    case ARGP_KEY_END:
+        if (slk_opt.rejects && !slk_opt.on_error_skip)
+            argp_error(st, "--rejects needs --on-error skip");
         break;
     case OPT_NO_PROGRESS:
         slk_opt.progress = 0;

@@ -10,6 +10,11 @@
  *                          (repeatable); with ROLE only in that input
  *                          (cli_roles names a tool's inputs)
  *       --precision=N      write numbers with N decimals (default: shortest exact)
+ *       --time-unit=U      epoch numbers of the primary input are in s, ms or us
+ *       --on-error=MODE    strict (default): a bad row stops the run; skip: it
+ *                          is skipped, counted and reported (see csvr_skip)
+ *       --rejects=FILE     with skip: write file,line,reason rows to FILE
+ *                          (default: one warning line each on stderr)
  *   -q, --quiet            no summaries or warnings on stderr
  *       --seed=N           random seed (default 1)
  *       --progress / --no-progress
@@ -42,6 +47,9 @@ struct slk_common {
     int quiet;              /* -q */
     uint64_t seed;          /* --seed, default 1 */
     int progress;           /* -1 auto (stderr is a tty and not quiet), 0 off, 1 on */
+    double time_scale;      /* --time-unit: 1, 1e3 or 1e6 */
+    int on_error_skip;      /* --on-error skip */
+    const char *rejects;    /* --rejects FILE */
     int ncolmap;            /* --col renames, in the order given */
     struct csv_rename colmap[CLI_MAX_COLMAP];
 };
@@ -71,8 +79,11 @@ const char *cli_colmap_lookup(const char *key);
 void cli_roles(const char *primary, ...) __attribute__((sentinel));
 
 /* cli_dialect: the dialect the user's options describe, for the input with
- * this role (NULL: the primary input; plain --col renames apply only
- * there), and for outputs.  The pointer stays valid, and its value
+ * this role (NULL: the primary input; plain --col renames and --time-unit
+ * apply only there), and for outputs.  With --on-error skip every role
+ * shares one csv_rejects, created at the first call (--rejects FILE that
+ * cannot be created: message and exit 73); at slk_finish its count is
+ * summarized ("tool: 3 bad rows skipped ...") and FILE is committed.  The pointer stays valid, and its value
  * unchanged, until the next cli_dialect call with the same role. */
 const struct csv_dialect *cli_dialect(const char *role);
 

@@ -15,11 +15,13 @@
 #include "base/csvio.h"
 #include "base/diag.h"
 #include "base/parse.h"
+#include "base/timeunit.h"
 #include "base/zin.h"
 
 #include <csv.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,9 +69,12 @@ struct csvr {
     int fast;             /* the fast path for plain lines is usable */
     char delim;
     struct csv_dialect d; /* copied at open */
+    char *held;           /* --on-error skip: the error of the current row, until csvr_skip */
 };
 
 const struct csv_dialect csv_dialect_plain = {.delim = ',', .precision = -1};
+
+static void settle(csvr *r);
 
 static int same_role(const char *a, const char *b)
 {
@@ -494,6 +499,8 @@ void csvr_close(csvr *r)
 {
     if (!r)
         return;
+    settle(r);
+    free(r->held);
     csv_free(&r->p);
     zin_close(r->in);
     if (r->own_fp)
@@ -514,6 +521,7 @@ void csvr_close(csvr *r)
 
 int csvr_next(csvr *r)
 {
+    settle(r);
     if (r->status)
         return -1;
     int rc;
@@ -525,9 +533,16 @@ int csvr_next(csvr *r)
     }
     if (rc <= 0)
         return rc;
-    if (r->cur_nf != r->ncols)
-        return reader_error(r, r->cur_line, SLK_EDATA, "expected %d fields (as in the header), found %d",
-                            r->ncols, r->cur_nf);
+    while (r->cur_nf != r->ncols) {
+        if (!r->d.rejects)
+            return reader_error(r, r->cur_line, SLK_EDATA, "expected %d fields (as in the header), found %d",
+                                r->ncols, r->cur_nf);
+        char why[96];
+        snprintf(why, sizeof why, "expected %d fields (as in the header), found %d", r->ncols, r->cur_nf);
+        csv_rejects_add(r->d.rejects, r->name, r->cur_line, why);
+        if ((rc = next_raw(r)) <= 0)
+            return rc;
+    }
     return 1;
 }
 
@@ -565,7 +580,11 @@ int csvr_ncols(const csvr *r) { return r->ncols; }
 const char *csvr_colname(const csvr *r, int i) { return i >= 0 && i < r->ncols ? r->hdr[i] : NULL; }
 long csvr_line(const csvr *r) { return r->cur_line; }
 const char *csvr_path(const csvr *r) { return r->name; }
-int csvr_status(const csvr *r) { return r->status; }
+int csvr_status(const csvr *r)
+{
+    settle((csvr *)r); /* a held error the tool did not skip is an error now */
+    return r->status;
+}
 
 int csvr_fail(csvr *r, const char *fmt, ...)
 {
@@ -574,8 +593,97 @@ int csvr_fail(csvr *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (r->d.rejects && !r->status) {
+        if (!r->held) /* the first reason of a row is the one reported */
+            r->held = xstrdup(msg);
+        return -1;
+    }
     return reader_error(r, r->cur_line, SLK_EDATA, "%s", msg);
 }
+
+/* settle: a held error nobody skipped stops the reader as in strict mode. */
+static void settle(csvr *r)
+{
+    if (!r->held)
+        return;
+    char *msg = r->held;
+    r->held = NULL;
+    reader_error(r, r->cur_line, SLK_EDATA, "%s", msg);
+    free(msg);
+}
+
+int csvr_skip(csvr *r)
+{
+    if (!r->held)
+        return 0;
+    csv_rejects_add(r->d.rejects, r->name, r->cur_line, r->held);
+    free(r->held);
+    r->held = NULL;
+    return 1;
+}
+
+int csvr_reject_at(csvr *r, long line, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (r->d.rejects && !r->status) {
+        csv_rejects_add(r->d.rejects, r->name, line, msg);
+        return 1;
+    }
+    reader_error(r, line, SLK_EDATA, "%s", msg);
+    return 0;
+}
+
+/* ---- rejects ---------------------------------------------------------------- */
+
+struct csv_rejects {
+    FILE *fp;
+    csvw *w;
+    long n;
+    pthread_mutex_t mu;
+};
+
+csv_rejects *csv_rejects_new(FILE *fp)
+{
+    csv_rejects *j = xcalloc(1, sizeof *j);
+    j->fp = fp;
+    pthread_mutex_init(&j->mu, NULL);
+    if (fp) {
+        j->w = csvw_new_with(fp, &csv_dialect_plain);
+        static const char *const hdr[] = {"file", "line", "reason", NULL};
+        csvw_header(j->w, hdr);
+    }
+    return j;
+}
+
+void csv_rejects_free(csv_rejects *j)
+{
+    if (!j)
+        return;
+    csvw_free(j->w);
+    pthread_mutex_destroy(&j->mu);
+    free(j);
+}
+
+void csv_rejects_add(csv_rejects *j, const char *file, long line, const char *reason)
+{
+    pthread_mutex_lock(&j->mu);
+    j->n++;
+    if (j->w) {
+        csvw_str(j->w, file);
+        csvw_int(j->w, line);
+        csvw_str(j->w, reason);
+        csvw_end(j->w);
+    } else {
+        slk_warn_at(file, line, "skipped: %s", reason);
+    }
+    pthread_mutex_unlock(&j->mu);
+}
+
+long csv_rejects_count(const csv_rejects *j) { return j ? j->n : 0; }
 
 /* Quote at most 60 bytes of a bad value so one message stays one line. */
 static const char *shown(const char *s, char *buf, size_t cap)
@@ -643,8 +751,26 @@ int csvr_get_double(csvr *r, int col, double *out, unsigned flags)
 
 int csvr_get_time(csvr *r, int col, double *out, unsigned flags)
 {
-    return get_parsed(r, col, out, flags, parse_time, "time", " (want epoch seconds or ISO 8601 UTC)",
-                      CSVR_MAX_TIME);
+    const char *s;
+    int rc = get_common(r, col, flags, &s);
+    if (rc <= 0)
+        return rc;
+    double v, scale = r->d.time_scale > 0 ? r->d.time_scale : 1;
+    char b[80], hint[96];
+    if (parse_time(s, &v) < 0)
+        return csvr_fail(r, "column '%s': invalid time '%s' (want epoch %s or ISO 8601 UTC)", r->hdr[col],
+                         shown(s, b, sizeof b), scale == 1e3 ? "milliseconds" : scale == 1e6 ? "microseconds" : "seconds");
+    if (scale != 1 && parse_double(s, &v, 0) == 0)
+        v /= scale; /* an epoch number in the input's unit; ISO text is absolute */
+    if (check_range(r, col, v, s, flags) < 0)
+        return -1;
+    if (fabs(v) > CSVR_MAX_TIME) {
+        const char *h = timeunit_epoch_hint(v, scale, hint, sizeof hint);
+        return csvr_fail(r, "column '%s': time '%s' out of range (|value| <= %g)%s%s", r->hdr[col],
+                         shown(s, b, sizeof b), CSVR_MAX_TIME, h ? ": " : "", h ? h : "");
+    }
+    *out = v;
+    return 1;
 }
 
 int csvr_get_duration(csvr *r, int col, double *out, unsigned flags)

@@ -39,6 +39,7 @@
 
 typedef struct csvr csvr;
 typedef struct csvw csvw;
+typedef struct csv_rejects csv_rejects;
 
 /* ---- dialect ---------------------------------------------------------------- */
 
@@ -64,6 +65,9 @@ struct csv_dialect {
     int primary;                      /* the tool's primary input: renames with role NULL apply too */
     int nrename;
     const struct csv_rename *rename;  /* renames table (not owned) */
+    double time_scale;                /* epoch numbers in time columns are in 1/time_scale s
+                                       * (1e3: ms, 1e6: us); 0 or 1: seconds */
+    csv_rejects *rejects;             /* non-NULL: --on-error skip (see csvr_skip); not owned */
 };
 
 /* Plain CSV: ',' with a header, no renames, shortest numbers.  For files a
@@ -74,6 +78,20 @@ extern const struct csv_dialect csv_dialect_plain;
  * (key itself when not renamed).  A rename for d's role wins over one for
  * the primary input. */
 const char *csv_dialect_lookup(const struct csv_dialect *d, const char *key);
+
+/* ---- rejected rows (--on-error skip) ---------------------------------------- */
+
+/* A csv_rejects collects the rows a run skipped: each is counted and written
+ * as a CSV row file,line,reason to fp (with a header), or, when fp is NULL,
+ * reported on stderr as "tool: FILE:LINE: skipped: reason" (silent with -q).
+ * Readers share one; adding is serialized (a mutex), so threads may share it.
+ * The rejects do not own fp. */
+csv_rejects *csv_rejects_new(FILE *fp);
+void csv_rejects_free(csv_rejects *j);
+/* csv_rejects_add: record one skipped row. */
+void csv_rejects_add(csv_rejects *j, const char *file, long line, const char *reason);
+/* csv_rejects_count: how many rows were skipped so far. */
+long csv_rejects_count(const csv_rejects *j);
 
 /* ---- reading ---------------------------------------------------------------- */
 
@@ -139,8 +157,35 @@ const char *csvr_path(const csvr *r);
 int csvr_status(const csvr *r);
 
 /* csvr_fail: report a data error at the current record and stop the reader:
- * prints "tool: FILE:LINE: message", sets status SLK_EDATA, returns -1. */
+ * prints "tool: FILE:LINE: message", sets status SLK_EDATA, returns -1.
+ * With a dialect that has rejects (--on-error skip) the error is held
+ * instead: a tool that can go on without the row calls csvr_skip; anything
+ * else the tool does with the reader next (csvr_next, csvr_status,
+ * csvr_close) turns it into the error above, so a tool that does not
+ * support skipping stops exactly as in strict mode. */
 int csvr_fail(csvr *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* csvr_skip: after a getter or csvr_fail returned -1 for the current row:
+ * 1 when the row has been skipped (--on-error skip: written to the rejects,
+ * counted) and the read loop should `continue`; 0 when the error stands
+ * (message printed, reader stopped) and the loop should stop.  The idiom:
+ *     if (csvr_get_double(r, c, &v, CSVR_REQUIRED) < 0) {
+ *         if (csvr_skip(r)) continue;
+ *         break;
+ *     }
+ * Records with the wrong number of fields are skipped by csvr_next itself
+ * under --on-error skip; broken quoting or a NUL byte always stops the
+ * reader (where the next record starts is unknown). */
+int csvr_skip(csvr *r);
+
+/* csvr_reject_at: a data error about an earlier row, found after the fact
+ * (a duplicate key seen once a keyed table is loaded and sorted): under
+ * --on-error skip the row at `line` goes to the rejects and 1 is returned
+ * (the caller drops that row and goes on); otherwise "tool: FILE:LINE:
+ * message" is printed, the reader stops (status SLK_EDATA) and 0 is
+ * returned.  One duplicate rule for keyed tables: the first row (lowest
+ * line) is kept, every later one is the rejected one. */
+int csvr_reject_at(csvr *r, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Flags for the typed getters. */
 enum {
@@ -161,7 +206,10 @@ enum {
 #define CSVR_MAX_TIME 1e11
 
 /* csvr_get_double / _int64 / _time / _duration: convert field `col` of the
- * current record.  csvr_get_time also refuses |t| > CSVR_MAX_TIME.  Return 1 with *out set, 0 when the field is missing and not
+ * current record.  csvr_get_time divides epoch numbers by the dialect's
+ * time_scale (ISO 8601 text is absolute) and refuses |t| > CSVR_MAX_TIME
+ * with a hint naming the likely unit ("... out of range (|value| <= 1e+11):
+ * it looks like milliseconds since the epoch; use --time-unit ms").  Return 1 with *out set, 0 when the field is missing and not
  * CSVR_REQUIRED (*out untouched), -1 on error:
  * "tool: FILE:LINE: column 'value': invalid number '1x'" (reader stopped). */
 int csvr_get_double(csvr *r, int col, double *out, unsigned flags);

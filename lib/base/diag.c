@@ -87,9 +87,21 @@ void slk_warn_at(const char *file, long line, const char *fmt, ...)
     va_end(ap);
 }
 
+static int (*finish_fn[4])(int);
+static int nfinish;
+
+void slk_at_finish(int (*fn)(int status))
+{
+    if (nfinish < 4)
+        finish_fn[nfinish++] = fn;
+}
+
 int slk_finish(int status)
 {
     slk_progress_done();
+    for (int i = 0; i < nfinish; i++)
+        status = finish_fn[i](status);
+    nfinish = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         if (errno != EPIPE)
             slk_error("write error on standard output: %s", strerror(errno));
