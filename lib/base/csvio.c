@@ -586,19 +586,33 @@ int csvr_status(const csvr *r)
     return r->status;
 }
 
-int csvr_fail(csvr *r, const char *fmt, ...)
+/* rejectv: a data error at `line`.  Strict: printed, the reader stopped,
+ * returns 0.  Under --on-error skip returns 1: the error is held for
+ * csvr_skip (hold) or written to the rejects at once. */
+static int rejectv(csvr *r, long line, int hold, const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+
+static int rejectv(csvr *r, long line, int hold, const char *fmt, va_list ap)
 {
     char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (r->d.rejects && !r->status) {
+        if (!hold)
+            csv_rejects_add(r->d.rejects, r->name, line, msg);
+        else if (!r->held) /* the first reason of a row is the one reported */
+            r->held = xstrdup(msg);
+        return 1;
+    }
+    reader_error(r, line, SLK_EDATA, "%s", msg);
+    return 0;
+}
+
+int csvr_fail(csvr *r, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rejectv(r, r->cur_line, 1, fmt, ap);
     va_end(ap);
-    if (r->d.rejects && !r->status) {
-        if (!r->held) /* the first reason of a row is the one reported */
-            r->held = xstrdup(msg);
-        return -1;
-    }
-    return reader_error(r, r->cur_line, SLK_EDATA, "%s", msg);
+    return -1;
 }
 
 /* settle: a held error nobody skipped stops the reader as in strict mode. */
@@ -624,17 +638,11 @@ int csvr_skip(csvr *r)
 
 int csvr_reject_at(csvr *r, long line, const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int skipped = rejectv(r, line, 0, fmt, ap);
     va_end(ap);
-    if (r->d.rejects && !r->status) {
-        csv_rejects_add(r->d.rejects, r->name, line, msg);
-        return 1;
-    }
-    reader_error(r, line, SLK_EDATA, "%s", msg);
-    return 0;
+    return skipped;
 }
 
 /* ---- rejects ---------------------------------------------------------------- */
@@ -800,12 +808,20 @@ int csvr_get_int64(csvr *r, int col, int64_t *out, unsigned flags)
 
 /* ---- writing ---------------------------------------------------------------- */
 
+/* The writer builds each record in its own buffer (no stdio call, strlen or
+ * memmove per field: fields are copied and checked for quoting in one pass)
+ * and hands the record to stdio in one fwrite at csvw_end, so that after
+ * csvw_end every byte is in the FILE* (callers may write to it directly
+ * between records). */
 struct csvw {
     FILE *fp;
     char delim;
     int prec;
     int no_header;
     int nf;
+    char *buf;                  /* the record being built */
+    size_t len, cap;
+    unsigned char special[256]; /* bytes that make a field quoted */
 };
 
 csvw *csvw_new_with(FILE *fp, const struct csv_dialect *d)
@@ -817,12 +833,30 @@ csvw *csvw_new_with(FILE *fp, const struct csv_dialect *d)
     w->delim = d->delim ? d->delim : ',';
     w->prec = d->precision;
     w->no_header = d->no_output_header;
+    w->cap = 4096;
+    w->buf = xmalloc(w->cap);
+    w->special[(unsigned char)w->delim] = w->special['"'] = w->special['\n'] = w->special['\r'] = 1;
     return w;
 }
 
 csvw *csvw_new(FILE *fp) { return csvw_new_with(fp, NULL); }
 
-void csvw_free(csvw *w) { free(w); }
+/* flush: hand the bytes built so far to stdio. */
+static void flush(csvw *w)
+{
+    if (w->len)
+        fwrite_unlocked(w->buf, 1, w->len, w->fp);
+    w->len = 0;
+}
+
+void csvw_free(csvw *w)
+{
+    if (!w)
+        return;
+    flush(w); /* a record left unfinished is written as it is, as before */
+    free(w->buf);
+    free(w);
+}
 
 void csvw_header(csvw *w, const char *const *names)
 {
@@ -833,42 +867,81 @@ void csvw_header(csvw *w, const char *const *names)
     csvw_end(w);
 }
 
-static inline void sep(csvw *w)
+/* reserve: room for n more bytes. */
+static inline char *reserve(csvw *w, size_t n)
 {
-    if (w->nf++)
-        putc_unlocked(w->delim, w->fp);
+    if (w->len + n > w->cap)
+        w->buf = xgrow(w->buf, &w->cap, w->len + n, 1);
+    return w->buf + w->len;
+}
+
+/* sep: the delimiter before every field but the first; room for n more. */
+static inline char *sep(csvw *w, size_t n)
+{
+    char *d = reserve(w, n + 1);
+    if (w->nf++) {
+        *d++ = w->delim;
+        w->len++;
+    }
+    return d;
+}
+
+/* quoted: s (n bytes) as a quoted field at the end of the buffer. */
+static void quoted(csvw *w, const char *s, size_t n)
+{
+    char *d = reserve(w, 2 * n + 2);
+    *d++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            *d++ = '"';
+        *d++ = s[i];
+    }
+    *d++ = '"';
+    w->len = (size_t)(d - w->buf);
 }
 
 void csvw_strn(csvw *w, const char *s, size_t n)
 {
-    sep(w);
+    char *d = sep(w, n);
     if (!s)
         return;
-    int quote = 0;
+    unsigned char any = 0;
     for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == w->delim || c == '"' || c == '\n' || c == '\r') {
-            quote = 1;
-            break;
-        }
+        unsigned char c = (unsigned char)s[i];
+        d[i] = (char)c;
+        any |= w->special[c];
     }
-    if (!quote) {
-        fwrite_unlocked(s, 1, n, w->fp);
-        return;
-    }
-    putc_unlocked('"', w->fp);
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '"')
-            putc_unlocked('"', w->fp);
-        putc_unlocked(s[i], w->fp);
-    }
-    putc_unlocked('"', w->fp);
+    if (any)
+        quoted(w, s, n);
+    else
+        w->len += n;
 }
 
 void csvw_str(csvw *w, const char *s)
 {
-    csvw_strn(w, s, s ? strlen(s) : 0);
+    char *d = sep(w, 64);
+    if (!s)
+        return;
+    /* copy and check in one pass; the buffer grows when a field is long */
+    size_t start = w->len, i = 0, room = w->cap - start;
+    unsigned char any = 0, c;
+    while ((c = (unsigned char)s[i]) != 0) {
+        if (i == room) {
+            w->len = start + i;
+            d = reserve(w, 64) - i;
+            room = w->cap - start;
+        }
+        d[i++] = (char)c;
+        any |= w->special[c];
+    }
+    w->len = start;
+    if (any)
+        quoted(w, s, i);
+    else
+        w->len += i;
 }
+
+static int format_int(char *d, int64_t v);
 
 int csv_format_double(char *buf, double v, int prec)
 {
@@ -898,8 +971,11 @@ int csv_format_double(char *buf, double v, int prec)
         buf[1] = 0;
         return 1;
     }
-    if (fabs(v) < 9007199254740992.0 && v == floor(v))
-        return snprintf(buf, 40, "%lld", (long long)v);
+    if (fabs(v) < 9007199254740992.0 && v == floor(v)) {
+        int n = format_int(buf, (int64_t)v);
+        buf[n] = 0;
+        return n;
+    }
     for (int p = 15; p <= 17; p++) {
         int n = snprintf(buf, 40, "%.*g", p, v);
         if (p == 17 || strtod(buf, NULL) == v)
@@ -908,33 +984,46 @@ int csv_format_double(char *buf, double v, int prec)
     return (int)strlen(buf);
 }
 
+/* format_int: v in decimal at d (at least 21 bytes); returns the length. */
+static int format_int(char *d, int64_t v)
+{
+    char t[24];
+    int n = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        t[n++] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    int len = 0;
+    if (v < 0)
+        d[len++] = '-';
+    while (n)
+        d[len++] = t[--n];
+    return len;
+}
+
 void csvw_num(csvw *w, double v)
 {
-    char b[48];
-    int n = csv_format_double(b, v, w->prec);
-    sep(w);
-    fwrite_unlocked(b, 1, (size_t)n, w->fp);
+    char *d = sep(w, 48);
+    w->len += (size_t)csv_format_double(d, v, w->prec);
 }
 
 void csvw_num_prec(csvw *w, double v, int decimals)
 {
-    char b[48];
-    int n = csv_format_double(b, v, decimals);
-    sep(w);
-    fwrite_unlocked(b, 1, (size_t)n, w->fp);
+    char *d = sep(w, 48);
+    w->len += (size_t)csv_format_double(d, v, decimals);
 }
 
 void csvw_int(csvw *w, int64_t v)
 {
-    char b[24];
-    int n = snprintf(b, sizeof b, "%lld", (long long)v);
-    sep(w);
-    fwrite_unlocked(b, 1, (size_t)n, w->fp);
+    char *d = sep(w, 24);
+    w->len += (size_t)format_int(d, v);
 }
 
 void csvw_end(csvw *w)
 {
-    putc_unlocked('\n', w->fp);
+    *reserve(w, 1) = '\n';
+    w->len++;
+    flush(w);
     w->nf = 0;
 }
 

@@ -7,6 +7,7 @@
 #include "base/zin.h"
 #include "unit.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -265,6 +266,51 @@ static void test_timeunit(void)
     CHECK(timeunit_span_check("duration", 400 * 86400.0, 365 * 86400.0, b, sizeof b) == -1);
 }
 
+static void test_writer(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    struct csv_dialect d = csv_dialect_plain;
+    d.delim = ';';
+    csvw *w = csvw_new_with(fp, &d);
+    csvw_str(w, "plain");
+    csvw_str(w, "a;b");      /* the delimiter: quoted */
+    csvw_str(w, "a,b");      /* a comma is plain text under ';' */
+    csvw_str(w, "say \"hi\""); /* quotes doubled */
+    csvw_str(w, "two\nlines");
+    csvw_str(w, NULL);
+    csvw_str(w, "");
+    csvw_strn(w, "cr\rx", 4);
+    csvw_end(w);
+    csvw_int(w, INT64_MIN);
+    csvw_int(w, 0);
+    csvw_int(w, -42);
+    csvw_num(w, 3);
+    csvw_num(w, -0.0);
+    csvw_num(w, 0.1);
+    csvw_num(w, NAN);
+    csvw_num_prec(w, 2.5, 2);
+    csvw_end(w);
+    /* a field longer than the writer's first buffer, with a quote at its end */
+    char *big = malloc(10001);
+    memset(big, 'x', 10000);
+    big[9999] = '"';
+    big[10000] = 0;
+    csvw_str(w, big);
+    csvw_end(w);
+    csvw_free(w);
+    fclose(fp);
+    const char *want = "plain;\"a;b\";a,b;\"say \"\"hi\"\"\";\"two\nlines\";;;\"cr\rx\"\n"
+                       "-9223372036854775808;0;-42;3;0;0.1;;2.50\n";
+    size_t wl = strlen(want);
+    CHECK(len == wl + 10000 + 3 + 1);
+    CHECK(len > wl && memcmp(buf, want, wl) == 0);
+    CHECK(len == wl + 10004 && buf[wl] == '"' && buf[wl + 1] == 'x' && memcmp(buf + wl + 9999, "x\"\"\"\n", 5) == 0);
+    free(big);
+    free(buf);
+}
+
 int main(void)
 {
     slk_init("test_csvio");
@@ -272,5 +318,6 @@ int main(void)
     test_skip();
     test_zin();
     test_timeunit();
+    test_writer();
     return unit_done("csvio-dialect-skip-zin-timeunit");
 }
