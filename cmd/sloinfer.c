@@ -10,6 +10,7 @@
 #include "base/keyset.h"
 #include "base/outfile.h"
 #include "base/parse.h"
+#include "base/timeunit.h"
 #include "morpheus/slo.h"
 
 #include <argp.h>
@@ -329,6 +330,9 @@ static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n)
         ov->used = 1;
     struct slo_result res;
     slo_infer_job(runs, n, &so, ov ? &ov->ov : NULL, &res);
+    char why[200];
+    if (isfinite(res.period) && timeunit_span_check("period", res.period, 0, why, sizeof why) < 0)
+        slk_warn_at(NULL, 0, "job '%s': %s", job, why);
     csvw_str(w, job);
     csvw_num(w, res.period);
     csvw_num(w, res.a);

@@ -180,3 +180,10 @@ t "skyplot: a rename per input" 0 '' '' '' skyplot -q tenants "$TMP/util-vm.csv"
     --col tenant=vm --col classes:tenant=vm_id -o "$TMP/ten-roles.svg"
 tcheck "skyplot: same chart as without renames" bash -c '
     skyplot -q tenants "$1/util.csv" --classes "$1/classes.csv" -o "$2/ten-plain.svg" && cmp "$2/ten-plain.svg" "$2/ten-roles.svg"' _ "$PD" "$TMP"
+# derived periods: an hourly job whose times are microseconds from the trace
+# start (all below 1e11, so no epoch time gives it away) has a "period" of
+# 114 years: warned with the unit; --time-unit us gives 3600 s
+awk 'BEGIN { print "job,instance,submit,start,end,input_avail,output_read,status"
+    for (i = 0; i < 8; i++) { s = (i * 3600 + 30) * 1000000; printf "h,h-%d,%d,%d,%d,,,ok\n", i, s, s + 60000000, s + 660000000 } }' > "$TMP/hourly-us.csv"
+t "implausible derived period warned" 0 '' '*' "sloinfer: warning: job 'h': derived period of 114.1 years is implausible: are the input times in ms or us? (use --time-unit ms or --time-unit us)" sloinfer "$TMP/hourly-us.csv"
+t "with --time-unit us: the hour" 0 '' $'job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source\nh,3600,30,,8,,,no_consumer,,inferred' '' sloinfer -q --time-unit us "$TMP/hourly-us.csv"
