@@ -105,6 +105,8 @@ void cli_roles(const char *primary, ...)
     tool_roles = role_names;
 }
 
+static int role_eq(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
 /* The role a rename is stored under: NULL for the primary input, whether
  * given as "key=name" or "PRIMARY:key=name". */
 static const char *stored_role(const char *role)
@@ -117,7 +119,7 @@ int cli_colmap_add_role(const char *role, const char *key, const char *name)
     role = stored_role(role);
     for (int i = 0; i < slk_opt.ncolmap; i++) {
         struct csv_rename *e = &slk_opt.colmap[i];
-        if (strcmp(e->key, key) == 0 && (e->role == role || (e->role && role && strcmp(e->role, role) == 0))) {
+        if (strcmp(e->key, key) == 0 && role_eq(e->role, role)) {
             e->name = name;
             return 0;
         }
@@ -130,7 +132,11 @@ int cli_colmap_add_role(const char *role, const char *key, const char *name)
 
 int cli_colmap_add(const char *key, const char *name) { return cli_colmap_add_role(NULL, key, name); }
 
-const char *cli_colmap_lookup(const char *key) { return csv_dialect_lookup(cli_dialect(NULL), key); }
+const char *cli_colmap_lookup(const char *key)
+{
+    struct csv_dialect d = {.primary = 1, .nrename = slk_opt.ncolmap, .rename = slk_opt.colmap};
+    return csv_dialect_lookup(&d, key);
+}
 
 const struct csv_dialect *cli_dialect(const char *role)
 {
@@ -139,7 +145,7 @@ const struct csv_dialect *cli_dialect(const char *role)
     static int nslot;
     role = stored_role(role);
     int i = 0;
-    while (i < nslot && !(slot_role[i] == role || (slot_role[i] && role && strcmp(slot_role[i], role) == 0)))
+    while (i < nslot && !role_eq(slot_role[i], role))
         i++;
     if (i == nslot) {
         if (nslot == CLI_MAX_ROLES)
