@@ -25,6 +25,7 @@
 #include "morpheus/plan.h"
 #include "morpheus/planbound.h"
 #include "morpheus/planidx.h"
+#include "morpheus/refusal.h"
 #include "morpheus/slo.h"
 #include "morpheus/stages.h"
 #include "morpheus/yarn.h"
@@ -688,7 +689,7 @@ static void place_one(struct run *R, size_t i, const struct lowcost_opts *lo, st
         dec[i] = (struct decision){"placed", res.start, res.len, res.cost, res.penalty, NULL};
     } else {
         R->n.rejected++;
-        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, xstrdup(res.why)};
+        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(q, R->p->step, res.why)};
     }
 }
 
@@ -935,9 +936,12 @@ int main(int argc, char **argv)
         "  sloinfer runs.csv > slo.csv; skyfit usage.csv > sky.csv\n"
         "  lcmpack --slo slo.csv --capacity cores=2000,mem=8192000 sky.csv -o plan.csv\n"
         "  # next night: new jobs join, old reservations stay where they are\n"
-        "  lcmpack --plan plan.csv --slo slo.csv --capacity cores=2000,mem=8192000 sky.csv -o plan.csv\n"
-        "  lcmpack --plan plan.csv --remove etl_daily --capacity cores=2000,mem=8192000 -o plan.csv\n"
-        "  lcmpack --plan plan.csv --capacity cores=2000,mem=8192000 --format yarn --at 2026-01-06 > yarn.jsonl",
+        "  lcmpack --plan plan.csv --slo slo.csv \\\n"
+        "      --capacity cores=2000,mem=8192000 sky.csv -o plan.csv\n"
+        "  lcmpack --plan plan.csv --remove etl_daily \\\n"
+        "      --capacity cores=2000,mem=8192000 -o plan.csv\n"
+        "  lcmpack --plan plan.csv --capacity cores=2000,mem=8192000 \\\n"
+        "      --format yarn --at 2026-01-06 > yarn.jsonl",
         kids, NULL, NULL};
     struct opts o = OPTS_DEFAULT;
     cli_roles("skylines", "slo", "capacity-file", NULL);
