@@ -968,7 +968,7 @@ int main(int argc, char **argv)
             dec[i] = (struct decision){"placed", res.start, res.len, res.cost, res.penalty, NULL};
         } else {
             n_rejected++;
-            dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(q, p->step, res.why)};
+            dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(p, q, res.why)};
         }
         slk_progress("requests placed", i + 1, nreq);
     }
