@@ -205,3 +205,15 @@ t "refusal names the window, the need and the fixes" 0 '' '*' \
 printf 'job,period,a,d\nr,3600,0,210\n' > "$TMP/ref2.slo"
 t "with that d it is placed" 0 '' '*' 'lcmpack: 1 requests: 1 placed' \
     lcmpack --lcm 1h --capacity cores=4,mem=100000 --slo "$TMP/ref2.slo" "$TMP/ref.sky"
+
+# ---- -s/--sort: any row order ----------------------------------------------
+# the rows of three jobs interleaved (by time): -s gives the bytes the grouped
+# input gives without it (jobs c, q, z: -s writes them by name)
+{ cat "$D/catchup.csv"; tail -n +2 "$D/identical.csv"; tail -n +2 "$D/zero_run.csv"; } > "$TMP/grouped.csv"
+{ head -1 "$TMP/grouped.csv"; tail -n +2 "$TMP/grouped.csv" | sort -t, -k3,3n -k1,1; } > "$TMP/bytime.csv"
+tcheck "-s: interleaved jobs fit as grouped" bash -c '
+    skyfit -q --stats "$1/g.st" "$1/grouped.csv" > "$1/g.out" &&
+    skyfit -q -s --stats "$1/s.st" "$1/bytime.csv" > "$1/s.out" &&
+    cmp "$1/g.out" "$1/s.out" && cmp <(cut -d, -f1-8,10- "$1/g.st") <(cut -d, -f1-8,10- "$1/s.st")' _ "$TMP"
+t "without -s: interleaved jobs refused" 65 "@$TMP/bytime.csv" '*' 'input must be grouped by job (e.g. sort -s -t, -k1,1), or use -s' skyfit -q
+t "-s with the native format" 64 '' '' '--sort reads CSV input only' skyfit -s --format native
