@@ -11,7 +11,7 @@
 #include "base/cli.h"
 #include "base/csvio.h"
 #include "base/diag.h"
-#include "base/keyset.h"
+#include "base/group.h"
 #include "base/outfile.h"
 #include "base/parse.h"
 #include "morpheus/outlier.h"
@@ -628,14 +628,6 @@ static void job_free(struct job *j)
 
 /* ---- readers ------------------------------------------------------------------------ */
 
-static int ungrouped(const char *file, long line, const char *job)
-{
-    slk_error_at(file, line,
-                 "job '%s' appears again after other jobs: input must be grouped by job "
-                 "(e.g. sort -s -t, -k1,1), or use -s", job);
-    return SLK_EDATA;
-}
-
 /* One parsed usage row. */
 struct sample_row {
     double t, c, cores, mem;
@@ -735,8 +727,8 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
     if (ws)
         csvw_header(ws, stats_cols);
 
-    group_tracker g;
-    group_init(&g);
+    group_iter g;
+    group_begin(&g, "job");
     struct job j = {0};
     struct held *h = opt.sort ? xcalloc(1, sizeof *h) : NULL;
     int have = 0, rc;
@@ -747,9 +739,9 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
             csvr_fail(r, "column '%s': missing value", job ? "run" : "job");
             break;
         }
-        int gc = h ? 0 : group_check(&g, job);
-        if (gc < 0) {
-            st = ungrouped(csvr_path(r), csvr_line(r), job);
+        int gc = h ? GROUP_SAME : group_next(&g, csvr_path(r), csvr_line(r), job);
+        if (gc == GROUP_ERROR) {
+            st = SLK_EDATA;
             break;
         }
         struct sample_row x = {.cores = 0, .mem = 0};
@@ -767,7 +759,7 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
             held_add(h, job, run, &x);
             continue;
         }
-        if (gc == 1) {
+        if (gc == GROUP_NEW) {
             if (have)
                 job_fit(&j, w, ws, shape, tot);
             job_reset(&j, job);
@@ -785,7 +777,7 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
         job_fit(&j, w, ws, shape, tot);
     held_free(h);
     job_free(&j);
-    group_free(&g);
+    group_end(&g);
     csvr_close(r);
     return st;
 }
@@ -795,7 +787,7 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
  * skyline = units "containers:offset" joined (and optionally ended) by '|';
  * offsets are seconds after the start.  Blank lines and lines starting with
  * '#' or '//' are skipped. */
-static int native_line(const char *file, long line, char *s, struct job *j, group_tracker *g,
+static int native_line(const char *file, long line, char *s, struct job *j, group_iter *g,
                        csvw *w, csvw *ws, int *have, struct totals *tot)
 {
     char *f[9];
@@ -822,10 +814,10 @@ static int native_line(const char *file, long line, char *s, struct job *j, grou
         slk_error_at(file, line, "field 4 (start): invalid time '%s' (want epoch milliseconds)", f[3]);
         return SLK_EDATA;
     }
-    int gc = group_check(g, f[0]);
-    if (gc < 0)
-        return ungrouped(file, line, f[0]);
-    if (gc == 1) {
+    int gc = group_next(g, file, line, f[0]);
+    if (gc == GROUP_ERROR)
+        return SLK_EDATA;
+    if (gc == GROUP_NEW) {
         if (*have)
             job_fit(j, w, ws, 1, tot);
         job_reset(j, f[0]);
@@ -889,8 +881,8 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
     csvw_header(w, out_cols);
     if (ws)
         csvw_header(ws, stats_cols);
-    group_tracker g;
-    group_init(&g);
+    group_iter g;
+    group_begin(&g, "job");
     struct job j = {0};
     int have = 0, st = SLK_OK;
     char *line = NULL;
@@ -923,7 +915,7 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
         job_fit(&j, w, ws, 1, tot);
     free(line);
     job_free(&j);
-    group_free(&g);
+    group_end(&g);
     if (fp != stdin)
         fclose(fp);
     return st;

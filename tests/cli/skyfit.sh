@@ -142,14 +142,14 @@ t "native: bad unit" 65 $'j 1 0 0 1 r 8:0| 1:0|x:5|\n' '*' "<stdin>:1: field 8 (
 t "native: negative containers" 65 $'j 1 0 0 1 r 8:0| -1:0|\n' '*' "invalid unit '-1:0'" skyfit --format native
 t "native: field count" 65 $'j 1 0 0 1 r 1:0|\n' '*' '<stdin>:1: expected 8 blank-separated fields' skyfit --format native
 t "native: duplicate run" 65 $'j 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 r 8:0| 1:0|\n' '*' "<stdin>:2: run 'r' of job 'j' appears twice" skyfit --format native
-t "native: ungrouped" 65 $'j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 s 8:0| 1:0|\n' '*' "<stdin>:3: job 'j' appears again after other jobs" skyfit -q --format native
+t "native: ungrouped" 65 $'j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 s 8:0| 1:0|\n' '*' "<stdin>:3: input not grouped by job: job 'j' appears again after job 'k'" skyfit -q --format native
 : > "$TMP/empty"
 t "native: empty" 65 "@$TMP/empty" '*' '<stdin>: empty input' skyfit --format native
 t "native file fed as CSV" 65 '' '*' "missing required column 'job'" skyfit "$H/lp/tinySample.txt"
 
 # ---- bad input -------------------------------------------------------------------
 t "ungrouped jobs" 65 $'job,run,t,containers\na,r1,0,1\nb,r1,0,1\na,r2,0,1\n' '*' \
-    "skyfit: <stdin>:4: job 'a' appears again after other jobs: input must be grouped by job" skyfit -q
+    "skyfit: <stdin>:4: input not grouped by job: job 'a' appears again after job 'b' (sort by job first, e.g. sort -s -t, -k1,1, or use -s)" skyfit -q
 t "negative containers" 65 $'job,run,t,containers\na,r1,0,-1\n' '*' "<stdin>:2: column 'containers': must not be negative, got '-1'" skyfit
 t "nan containers" 65 $'job,run,t,containers\na,r1,0,nan\n' '*' "<stdin>:2: column 'containers': invalid number 'nan'" skyfit
 t "inf containers" 65 $'job,run,t,containers\na,r1,0,inf\n' '*' "invalid number 'inf'" skyfit
@@ -215,5 +215,5 @@ tcheck "-s: interleaved jobs fit as grouped" bash -c '
     skyfit -q --stats "$1/g.st" "$1/grouped.csv" > "$1/g.out" &&
     skyfit -q -s --stats "$1/s.st" "$1/bytime.csv" > "$1/s.out" &&
     cmp "$1/g.out" "$1/s.out" && cmp <(cut -d, -f1-8,10- "$1/g.st") <(cut -d, -f1-8,10- "$1/s.st")' _ "$TMP"
-t "without -s: interleaved jobs refused" 65 "@$TMP/bytime.csv" '*' 'input must be grouped by job (e.g. sort -s -t, -k1,1), or use -s' skyfit -q
+t "without -s: interleaved jobs refused" 65 "@$TMP/bytime.csv" '*' 'input not grouped by job: job ' skyfit -q
 t "-s with the native format" 64 '' '' '--sort reads CSV input only' skyfit -s --format native
