@@ -936,9 +936,12 @@ int main(int argc, char **argv)
         "  sloinfer runs.csv > slo.csv; skyfit usage.csv > sky.csv\n"
         "  lcmpack --slo slo.csv --capacity cores=2000,mem=8192000 sky.csv -o plan.csv\n"
         "  # next night: new jobs join, old reservations stay where they are\n"
-        "  lcmpack --plan plan.csv --slo slo.csv --capacity cores=2000,mem=8192000 sky.csv -o plan.csv\n"
-        "  lcmpack --plan plan.csv --remove etl_daily --capacity cores=2000,mem=8192000 -o plan.csv\n"
-        "  lcmpack --plan plan.csv --capacity cores=2000,mem=8192000 --format yarn --at 2026-01-06 > yarn.jsonl",
+        "  lcmpack --plan plan.csv --slo slo.csv \\\n"
+        "      --capacity cores=2000,mem=8192000 sky.csv -o plan.csv\n"
+        "  lcmpack --plan plan.csv --remove etl_daily \\\n"
+        "      --capacity cores=2000,mem=8192000 -o plan.csv\n"
+        "  lcmpack --plan plan.csv --capacity cores=2000,mem=8192000 \\\n"
+        "      --format yarn --at 2026-01-06 > yarn.jsonl",
         kids, NULL, NULL};
     struct opts o = OPTS_DEFAULT;
     argp_parse(&argp, argc, argv, 0, NULL, &o);

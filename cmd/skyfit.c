@@ -14,6 +14,7 @@
 #include "base/group.h"
 #include "base/outfile.h"
 #include "base/parse.h"
+#include "morpheus/native.h"
 #include "morpheus/outlier.h"
 #include "morpheus/skyline.h"
 
@@ -40,6 +41,7 @@ static struct {
     const char *stats;
     int strict;
     double native_interval;
+    int native_memory;   /* --native-resource memory */
     long max_steps;
     struct skyline_opts lp;
     struct outlier_opts outliers;
@@ -47,7 +49,7 @@ static struct {
 
 enum {
     OPT_FORMAT = 1, OPT_ALPHA, OPT_BETA, OPT_BETA_FRAC, OPT_STEP, OPT_AGG, OPT_MIN_RUNS,
-    OPT_LAST, OPT_WINDOW, OPT_ROUND, OPT_STATS, OPT_STRICT, OPT_SOLVER, OPT_NATIVE_INTERVAL,
+    OPT_LAST, OPT_WINDOW, OPT_ROUND, OPT_STATS, OPT_STRICT, OPT_SOLVER, OPT_NATIVE_INTERVAL, OPT_NATIVE_RESOURCE,
     OPT_MAX_STEPS, OPT_JOB_COL, OPT_RUN_COL, OPT_T_COL, OPT_CONTAINERS_COL, OPT_CORES_COL,
     OPT_MEM_COL, OPT_OUTLIER_K, OPT_KEEP_OUTLIERS, OPT_SORT = 's'
 };
@@ -71,6 +73,7 @@ static const struct argp_option options[] = {
     {"format", OPT_FORMAT, "csv|native", 0, "Input format: CSV usage rows (default) or the ResourceEstimator native skyline log", 2},
     {"native-interval", OPT_NATIVE_INTERVAL, "DUR", 0, "Native format: seconds each skyline unit lasts (default 5, the estimator's timeInterval)", 2},
     {"sort", OPT_SORT, NULL, 0, "Rows in any order: hold the input and group it by job first (memory: about 100 bytes a row; CSV only)", 2},
+    {"native-resource", OPT_NATIVE_RESOURCE, "containers|memory", 0, "Native format: fit the container skyline (default) or the memory skyline (containers x the log's MB per container, in 1024 MB containers)", 2},
     {"stats", OPT_STATS, "FILE", 0, "Write a per-job summary (runs, steps, objective, terms, solve time, status) to FILE", 2},
     {"strict", OPT_STRICT, NULL, 0, "Exit 1 when any job could not be fitted", 2},
     {"job-col", OPT_JOB_COL, "NAME", 0, "Column with the job name (default job)", 2},
@@ -135,6 +138,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         if (!(opt.native_interval > 0))
             argp_error(st, "invalid value for --native-interval: '%s' (must be positive)", arg);
         break;
+    case OPT_NATIVE_RESOURCE: {
+        static const char *const res[] = {"containers", "memory", NULL};
+        opt.native_memory = cli_choice(st, "native-resource", arg, res);
+        break;
+    }
     case OPT_STATS: opt.stats = arg; break;
     case OPT_SORT: opt.sort = 1; break;
     case OPT_STRICT: opt.strict = 1; break;
@@ -782,87 +790,44 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
     return st;
 }
 
-/* The native format, one run per line, fields separated by blanks:
- *   name instances submit_ms start_ms end_ms runId mem skyline
- * skyline = units "containers:offset" joined (and optionally ended) by '|';
- * offsets are seconds after the start.  Blank lines and lines starting with
- * '#' or '//' are skipped. */
+/* One line of the native format (lib/morpheus/native): warn when its skyline
+ * stops before the run's end, then add its units to the job. */
 static int native_line(const char *file, long line, char *s, struct job *j, group_iter *g,
-                       csvw *w, csvw *ws, int *have, struct totals *tot)
+                       csvw *w, csvw *ws, int *have, struct totals *tot, struct native_run *nr)
 {
-    char *f[9];
-    int nf = 0;
-    int rm_log = strstr(s, "resourcemanager") || strstr(s, "String1=") || strstr(s, "APPID=");
-    for (char *p = strtok(s, " \t\r\n"); p; p = strtok(NULL, " \t\r\n")) {
-        if (nf < 9)
-            f[nf] = p;
-        nf++;
+    char err[512];
+    int rc = native_parse(s, nr, err, sizeof err);
+    if (rc <= 0) {
+        if (rc < 0)
+            slk_error_at(file, line, "%s", err);
+        return rc < 0 ? SLK_EDATA : SLK_OK;
     }
-    if (nf == 0)
-        return SLK_OK;
-    if (nf != 8) {
-        if (rm_log)
-            slk_error_at(file, line, "this is a YARN ResourceManager log line, not a native skyline log "
-                         "(skyfit reads only the ResourceEstimator native format)");
-        else
-            slk_error_at(file, line, "expected 8 blank-separated fields "
-                         "(name instances submit start end runId mem skyline), found %d", nf);
-        return SLK_EDATA;
-    }
-    int64_t start_ms;
-    if (parse_int64(f[3], &start_ms) < 0 || start_ms < 0) {
-        slk_error_at(file, line, "field 4 (start): invalid time '%s' (want epoch milliseconds)", f[3]);
-        return SLK_EDATA;
-    }
-    int gc = group_next(g, file, line, f[0]);
+    int gc = group_next(g, file, line, nr->job);
     if (gc == GROUP_ERROR)
         return SLK_EDATA;
     if (gc == GROUP_NEW) {
         if (*have)
             job_fit(j, w, ws, 1, tot);
-        job_reset(j, f[0]);
+        job_reset(j, nr->job);
         *have = 1;
     }
     size_t before = j->nruns;
-    int run = job_run(j, f[5], start_ms / 1000.0);
+    int run = job_run(j, nr->run, (double)nr->start_ms / 1000.0);
     if (j->nruns == before) {
-        slk_error_at(file, line, "run '%s' of job '%s' appears twice", f[5], f[0]);
+        slk_error_at(file, line, "run '%s' of job '%s' appears twice", nr->run, nr->job);
         return SLK_EDATA;
     }
-    int units = 0;
-    for (char *u = f[7], *next; *u; u = next) {
-        next = strchr(u, '|');
-        if (next)
-            *next++ = 0;
-        else
-            next = u + strlen(u);
-        if (!*u) {
-            if (*next)
-                goto bad_unit;   /* "||" */
-            break;
-        }
-        char *colon = strchr(u, ':');
-        int64_t c, off;
-        if (!colon)
-            goto bad_unit;
-        *colon = 0;
-        if (parse_int64(u, &c) < 0 || parse_int64(colon + 1, &off) < 0 || c < 0 || off < 0 ||
-            c > 1000000000 || off > 100000000000LL) {
-            *colon = ':';
-            goto bad_unit;
-        }
-        job_add(j, run, (double)off, (double)c);
-        units++;
-        continue;
-    bad_unit:
-        slk_error_at(file, line, "field 8 (skyline): invalid unit '%s' (want containers:offset, "
-                     "non-negative integers)", u);
-        return SLK_EDATA;
-    }
-    if (!units) {
-        slk_error_at(file, line, "field 8 (skyline): no containers:offset units");
-        return SLK_EDATA;
-    }
+    double covered, length;
+    native_coverage(nr, opt.native_interval, &covered, &length);
+    if (covered + opt.native_interval < length)
+        slk_warn_at(file, line, "run '%s' of job '%s': the %s skyline ends at %g s of a %g s run "
+                    "(the rest is not in the log; fitted as a %g s run)", nr->run, nr->job,
+                    opt.native_memory ? "memory" : "container", covered, length, covered);
+    /* memory: the units' containers x the log's MB per container, counted in
+     * the 1024 MB containers skyfit writes for this format */
+    double scale = opt.native_memory ? nr->mem_mb / 1024 : 1;
+    for (size_t u = 0; u < nr->n; u++)
+        job_add(j, run, nr->u[u].offset, nr->u[u].containers * scale);
     return SLK_OK;
 }
 
@@ -885,6 +850,7 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
     group_begin(&g, "job");
     struct job j = {0};
     int have = 0, st = SLK_OK;
+    struct native_run nr = {0};
     char *line = NULL;
     size_t cap = 0;
     long lineno = 0;
@@ -899,7 +865,7 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
         const char *p = line + strspn(line, " \t\r\n");
         if (*p == '#' || (p[0] == '/' && p[1] == '/'))
             continue;
-        st = native_line(file, lineno, line, &j, &g, w, ws, &have, tot);
+        st = native_line(file, lineno, line, &j, &g, w, ws, &have, tot, &nr);
         if (st != SLK_OK)
             break;
     }
@@ -914,6 +880,7 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
     if (st == SLK_OK && have)
         job_fit(&j, w, ws, 1, tot);
     free(line);
+    native_free(&nr);
     job_free(&j);
     group_end(&g);
     if (fp != stdin)

@@ -73,7 +73,7 @@ CMDS=(
     "tenantclass --seed $SEED --step 1h $TMP/util.csv"
     "classpick --seed $SEED --classes $TMP/classes.csv $TMP/cjobs.csv"
     "replplace --seed $SEED $TMP/storage.csv $TMP/blocks.csv"
-    "skyplot skyline $TMP/u3.csv --term svg"
+    "skyplot lines $TMP/u3.csv --x t --y containers --by run --term svg"
     "reprov --capacity cores=3000,mem=1e9 --plan $ROOT/tests/bad/reprov/plan.csv $TMP/samples.csv"
     "replay --seed $SEED --slo $TMP/slo40.csv --plan $TMP/plan40.csv --provisioned $TMP/prov40.csv --capacity cores=2000,mem=10000000 $TMP/u40.csv"
 )

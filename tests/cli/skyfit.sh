@@ -146,6 +146,25 @@ t "native: ungrouped" 65 $'j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0
 : > "$TMP/empty"
 t "native: empty" 65 "@$TMP/empty" '*' '<stdin>: empty input' skyfit --format native
 t "native file fed as CSV" 65 '' '*' "missing required column 'job'" skyfit "$H/lp/tinySample.txt"
+# The real tpch_q12 runs last 425 s and 245 s but their skylines stop at
+# 20 s + one 5 s unit: a warning per run, naming file, line and both lengths.
+t "native: skyline ends before the run" 0 '' '*' \
+    "nativeLog.txt:1: warning: run 'tpch_q12_0' of job 'tpch_q12': the container skyline ends at 25 s of a 425 s run" \
+    skyfit --format native --min-runs 1 "$H/trace/nativeLog.txt"
+t "native: second tinySample run warned too" 0 '' '*' "tinySample.txt:2: warning: run 'tpch_q12_1' of job 'tpch_q12': the container skyline ends at 25 s of a 245 s run" \
+    skyfit --format native "$H/lp/tinySample.txt"
+t "native: -q silences the warning" 0 '' '*' '' skyfit -q --format native --min-runs 1 "$H/trace/nativeLog.txt"
+tcheck "native: no warning when the skyline covers the run" bash -c '
+    printf "j 1 0 0 10000 r 8:0| 1:0|1:5|\n" | skyfit --format native --min-runs 1 2>&1 >/dev/null | { ! grep -q warning; }'
+# Memory skyline: 8192 MB per container = 8 of the 1024 MB containers written;
+# one 60 s step holds (1 + 1 + 1074 + 2538 + 2468) x 5 s = 30410
+# container-seconds -> mean 506.8333 containers x 8 = 4054.6666666666665.
+t "native: --native-resource memory" 0 '' "job,step,offset,alloc,cores,mem_mb
+tpch_q12,60,0,4054.6666666666665,1,1024" '*' \
+    skyfit -q --format native --min-runs 1 --native-resource memory "$H/trace/nativeLog.txt"
+t "native: bad container spec" 65 $'j 1 0 0 1 r 8x:0| 1:0|\n' '*' "<stdin>:1: field 7 (container): invalid spec '8x:0'" skyfit --format native
+t "native: end before start" 65 $'j 1 0 5 1 r 8:0| 1:0|\n' '*' "<stdin>:1: field 5 (end): invalid time '1'" skyfit --format native
+t "native: bad --native-resource" 64 '' '' "invalid value for --native-resource: 'disk'" skyfit --format native --native-resource disk
 
 # ---- bad input -------------------------------------------------------------------
 t "ungrouped jobs" 65 $'job,run,t,containers\na,r1,0,1\nb,r1,0,1\na,r2,0,1\n' '*' \
