@@ -689,7 +689,7 @@ static void place_one(struct run *R, size_t i, const struct lowcost_opts *lo, st
         dec[i] = (struct decision){"placed", res.start, res.len, res.cost, res.penalty, NULL};
     } else {
         R->n.rejected++;
-        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(q, R->p->step, res.why)};
+        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(R->p, q, res.why)};
     }
 }
 
