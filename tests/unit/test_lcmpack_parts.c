@@ -16,9 +16,15 @@
  *   max(200/10000, 20/100) = 0.2; fixed: 5 cores of 10 = 0.5.
  * yarn_write_plan (lib/morpheus/yarn): a periodic reservation at step 2 of
  *   60 s steps, containers 3,3,5, period 600 s, at = 1000 s: arrival
- *   (1000 + 120) * 1000 ms, two request items of 120000 ms and 60000 ms. */
+ *   (1000 + 120) * 1000 ms, two request items of 120000 ms and 60000 ms.
+ * stable_keep (lib/morpheus/stable): the reservation of 3,3,5 containers
+ *   (area 11) at steps 2..4, window [0, 600) s: a request of one stage of
+ *   demand 12 (+9.1%) is kept at tol 0.10 and moved at 0.05; a window that
+ *   now starts at 180 s (step 3) moves it; 2-core containers instead of 1
+ *   move it; a stage of maxpar 1 needs 12 steps > 3: moved. */
 #include "morpheus/lookahead.h"
 #include "morpheus/planbound.h"
+#include "morpheus/stable.h"
 #include "morpheus/stages.h"
 #include "morpheus/yarn.h"
 #include "unit.h"
@@ -90,8 +96,37 @@ static void test_yarn(void)
     plan_free(p);
 }
 
+static void test_stable(void)
+{
+    plan *p = plan_new(60, 600);
+    plan_set_capacity(p, 100, 100000);
+    struct plan_res r;
+    plan_res_init(&r, "j", PLAN_PERIODIC, 3);
+    r.period = 600, r.a = 0, r.d = 600, r.cores = 1, r.mem_mb = 10, r.start = 2;
+    r.containers[0] = r.containers[1] = 3, r.containers[2] = 5;
+    size_t k = plan_add(p, &r);
+    struct lowcost_stage st = {12, 6, 1};
+    struct lowcost_req q = {.job = "j", .kind = PLAN_PERIODIC, .period = 600, .a = 0, .d = 600, .cores = 1,
+                            .mem_mb = 10, .nstages = 1, .stage = &st};
+    char why[200];
+    CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 1);
+    CHECK_STR(why, "area +9.1%, needs 2 of 3 steps, inside [a, d]");
+    CHECK(stable_keep(p, &p->res[k], &q, 0.05, why, sizeof why) == 0);
+    CHECK_STR(why, "area +9.1% (more than 5%)");
+    q.a = 180;
+    CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
+    q.a = 0, q.cores = 2;
+    CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
+    CHECK_STR(why, "request changed: container size");
+    q.cores = 1, st.maxpar = 1;
+    CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
+    CHECK_STR(why, "needs 12 steps at full parallelism, the reservation spans 3");
+    plan_free(p);
+}
+
 int main(void)
 {
+    test_stable();
     test_stages();
     test_lookahead();
     test_bound();
