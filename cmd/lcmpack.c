@@ -20,6 +20,7 @@
 #include "base/outfile.h"
 #include "base/parse.h"
 #include "base/stats.h"
+#include "morpheus/adhoc.h"
 #include "morpheus/lookahead.h"
 #include "morpheus/lowcost.h"
 #include "morpheus/plan.h"
@@ -73,6 +74,7 @@ struct opts {
     double stable;          /* --stable: tolerance (fraction); < 0: off */
     double horizon;         /* --horizon, seconds; 0: one cycle (the lcm) */
     const char *yarn_delta; /* --yarn-delta DIR */
+    const char *adhoc;      /* --adhoc FILE */
     long long cluster_ts;   /* --cluster-timestamp */
     int nremove, nprob;
     const char *remove[MAX_LIST];
@@ -88,7 +90,7 @@ enum {
     OPT_SLO = 1, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
     OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
     OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY, OPT_LOOKAHEAD,
-    OPT_IMPROVE, OPT_MAX_REQ, OPT_NO_INDEX, OPT_STABLE, OPT_HORIZON, OPT_YARN_DELTA, OPT_CLUSTER_TS
+    OPT_IMPROVE, OPT_MAX_REQ, OPT_NO_INDEX, OPT_STABLE, OPT_HORIZON, OPT_YARN_DELTA, OPT_CLUSTER_TS, OPT_ADHOC
 };
 
 static const struct argp_option options[] = {
@@ -102,6 +104,9 @@ static const struct argp_option options[] = {
                                      "the same (area within TOL, e.g. 10% or 0.1; inside the new window; same "
                                      "size), else move it; free reservations no longer requested.  Each job is "
                                      "reported kept, moved, placed (new) or removed, with why", 1},
+    {"adhoc", OPT_ADHOC, "FILE", 0, "Ad-hoc requests job,arrival,deadline,containers,duration[,cores,mem_mb]: "
+                                    "placed after all others on the capacity they leave; dropped once their "
+                                    "deadline is before --at (needs --at)", 1},
     {"horizon", OPT_HORIZON, "DUR", 0, "Plan one-off instances whose window opens in [--at, --at + DUR) "
                                        "(default: one cycle, the lcm)", 1},
     {"no-index", OPT_NO_INDEX, 0, 0, "Neither read nor write the plan's index PLAN.idx (which lets new jobs be "
@@ -212,6 +217,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     }
     case OPT_HORIZON: o->horizon = cli_duration(st, "horizon", arg, 1); break;
     case OPT_YARN_DELTA: o->yarn_delta = arg; break;
+    case OPT_ADHOC: o->adhoc = arg; break;
     case OPT_CLUSTER_TS: o->cluster_ts = cli_int(st, "cluster-timestamp", arg, 0, 4000000000000000LL); break;
     case OPT_QUERY: o->query = cli_time(st, "query", arg); o->have_query = 1; break;
     case OPT_ORDER:
@@ -245,6 +251,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--stable and --replan exclude each other (--replan moves every job)");
         if (o->stable >= 0 && !o->slo)
             argp_error(st, "--stable needs --slo FILE (the requests to compare the plan with)");
+        if (o->adhoc && !o->have_at)
+            argp_error(st, "--adhoc needs --at TIME (now: ad-hoc requests whose deadline passed are dropped)");
         if (o->yarn_delta && !o->have_at)
             argp_error(st, "--yarn-delta needs --at TIME (the cycle to date the reservations from)");
         if (o->yarn && !o->have_at)
@@ -280,6 +288,9 @@ struct run {
     struct slo_reqs slos;       /* the SLO file */
     struct stages_job *jobs;    /* the skyline file */
     size_t njobs;
+    struct adhoc *adhoc;        /* --adhoc */
+    size_t nadhoc;
+    size_t adhoc0;              /* reqs[adhoc0 ..] are the ad-hoc requests */
     plan *p;
     planidx *idx;               /* --plan's index when this run appends in place (else NULL) */
     keyset *have;               /* reservation keys the plan holds already */
@@ -313,6 +324,7 @@ static void run_free(struct run *R)
     keyset_free(R->have);
     free(R->reqs);
     stages_jobs_free(R->jobs, R->njobs);
+    adhoc_free(R->adhoc, R->nadhoc);
     slo_reqs_free(&R->slos);
     plan_free(R->p);
     planidx_free(R->idx);
@@ -466,6 +478,9 @@ static int read_inputs(struct run *R)
         if ((st = stages_read(o->input, R->p ? (double)R->p->step : o->step, &so, &R->jobs, &R->njobs)) != SLK_OK)
             return st;
     }
+    if (o->adhoc && (st = adhoc_read(o->adhoc, o->cont_cores, o->cont_mem, R->p ? (double)R->p->lcm : o->lcm,
+                                      &R->adhoc, &R->nadhoc)) != SLK_OK)
+        return st;
     /* The plan spans the whole --lcm, a multiple of the LCM of the periods
      * that divide it: the LCM-long pattern repeated, and a cycle that stays
      * the same from one night to the next whatever jobs come. */
@@ -654,6 +669,23 @@ static int build_requests(struct run *R)
     for (size_t i = 0; i < R->slos.n; i++)
         if (!R->slos.v[i].mark && R->slos.v[i].usable)
             skip(R, R->slos.v[i].job, "", "no skyline for the job");
+    /* ad-hoc requests last: lower priority, the capacity the others leave */
+    R->adhoc0 = R->nreq;
+    for (size_t i = 0; i < R->nadhoc; i++) {
+        struct lowcost_req q;
+        adhoc_request(R->p, &R->adhoc[i], &q);
+        if (R->adhoc[i].deadline <= R->o->at) {
+            R->n.expired++;
+            report(R, q.job, "adhoc", q.instance, "expired", 0, 0, NAN, NAN, "deadline before --at");
+            continue;
+        }
+        if ((long long)R->nreq >= R->o->max_requests) {
+            slk_error_at(R->o->adhoc, R->adhoc[i].line, "more than %lld requests (--max-requests)",
+                         R->o->max_requests);
+            return SLK_EDATA;
+        }
+        push_req(R, &q);
+    }
     if (R->need_at && !slk_opt.quiet)
         fprintf(stderr, "%s: warning: some jobs have periods that do not divide the lcm %ld s: give --at TIME to "
                         "plan their instances\n", slk_progname, R->p->lcm);
@@ -679,20 +711,22 @@ static int slack_cmp(const void *a, const void *b)
 /* order_tight: --order tight: least flexible first, periodic before once, stable. */
 static void order_tight(struct run *R)
 {
-    size_t nreq = R->nreq;
+    size_t nreq = R->adhoc0; /* the ad-hoc requests stay last, in file order */
     if (!R->o->tight || nreq < 2)
         return;
     struct slack_ix *ix = xmalloc(nreq * sizeof *ix);
     for (size_t i = 0; i < nreq; i++)
         ix[i] = (struct slack_ix){i, R->reqs[i].kind == PLAN_ONCE, lookahead_slack(R->p, &R->reqs[i])};
     qsort(ix, nreq, sizeof *ix, slack_cmp);
-    struct lowcost_req *sorted = xmalloc(nreq * sizeof *sorted);
+    struct lowcost_req *sorted = xmalloc(R->nreq * sizeof *sorted);
     for (size_t i = 0; i < nreq; i++)
         sorted[i] = R->reqs[ix[i].i];
+    for (size_t i = nreq; i < R->nreq; i++)
+        sorted[i] = R->reqs[i];
     free(R->reqs);
     free(ix);
     R->reqs = sorted;
-    R->reqcap = nreq;
+    R->reqcap = R->nreq;
 }
 
 /* replan_free: --replan frees the jobs that are requested again before
@@ -822,7 +856,7 @@ static void report_decisions(struct run *R, struct decision *dec)
 {
     for (size_t i = 0; i < R->nreq; i++) {
         const struct lowcost_req *q = &R->reqs[i];
-        const char *kind = q->kind == PLAN_ONCE ? "once" : "periodic";
+        const char *kind = i >= R->adhoc0 ? "adhoc" : q->kind == PLAN_ONCE ? "once" : "periodic";
         int64_t inst = q->kind == PLAN_ONCE ? q->instance : -1;
         if (!dec[i].status)
             continue;

@@ -458,3 +458,30 @@ t "horizon 48h: every instance opening in it" 0 '' '*' '' sh -c '
     want() { python3 -c "import math,sys; at=1767571200; h=int(sys.argv[1]); print(\" \".join(str(n) for n in range(math.ceil(at/25200), (at+h)//25200 + 1) if n*25200 < at+h))" $1; }
     got() { awk -F, "NR > 1 && \$3 == \"once\" { print \$4 }" "$1" | uniq | tr "\n" " " | sed "s/ $//"; }
     [ "$(got "$1/k48.csv")" = "$(want 172800)" ] && [ "$(got "$1/k24.csv")" = "$(want 86400)" ]' _ "$S"
+# --adhoc: capacity 10 cores; P (periodic, daily) must run 10 containers for
+# 60 min in [0, 1 h] of every day: it fills the first hour.  Q (ad-hoc) needs
+# 10 containers for 30 min in [at, at + 2 h]: only [1 h, 2 h] is left, so its
+# 300 container-steps must all lie there.  E's deadline is before --at:
+# expired.  Z needs 10 containers for 90 min in [at, at + 90 min]: no room:
+# rejected.  Placed after P although listed first.  Next night (--at + 1 d)
+# Q's once reservation has ended: expired and dropped.
+A="$TMP/adhoc"; mkdir -p "$A"
+printf 'job,period,a,d,status\nP,86400,0,3600,actionable\n' > "$A/slo.csv"
+awk 'BEGIN { print "job,step,offset,alloc"; for (i = 0; i < 60; i++) print "P,60," 60*i ",10" }' > "$A/sky.csv"
+printf 'job,arrival,deadline,containers,duration\nQ,2026-01-05T00:00:00Z,2026-01-05T02:00:00Z,10,30m\nE,2026-01-04T00:00:00Z,2026-01-04T05:00:00Z,1,60\nZ,2026-01-05T00:00:00Z,2026-01-05T01:30:00Z,10,90m\n' > "$A/req.csv"
+AC="--capacity cores=10,mem=1000000"
+t "adhoc: placed on what periodic reservations leave" 0 '' '*' '' \
+    lcmpack -q --slo "$A/slo.csv" $AC "$A/sky.csv" --adhoc "$A/req.csv" --at 2026-01-05 --report "$A/r.csv" -o "$A/p.csv"
+t "adhoc: decisions" 0 '' $'E,adhoc,expired\nP,periodic,placed\nQ,adhoc,placed\nZ,adhoc,rejected' '' \
+    awk -F, -v OFS=, 'NR > 1 { print $1, $2, $4 }' "$A/r.csv"
+tcheck "adhoc: Q's 300 container-steps all in [1 h, 2 h] of 2026-01-05" bash -c '
+    awk -F, "\$2 == \"Q\" { n += \$11; if (\$5 != 20458 || \$6 < 3600 || \$6 >= 7200) bad = 1 } END { exit !(n == 300 && !bad) }" "$1"' _ "$A/p.csv"
+tcheck "adhoc: at most 10 cores at any offset (summed here)" bash -c '
+    awk -F, "NR > 1 && \$3 != \"end\" { l[\$6] += \$11 * \$12 } END { for (t in l) if (l[t] > 10) exit 1 }" "$1"' _ "$A/p.csv"
+t "adhoc: expired the next night" 0 '' '*' '' \
+    lcmpack -q --plan "$A/p.csv" $AC --at 2026-01-06 --report "$A/r2.csv" -o "$A/p2.csv"
+tcheck "adhoc: Q gone, P kept" bash -c 'grep -q "^Q,once,20458,expired" "$1" && ! grep -q ",Q," "$2" && grep -q ",P,periodic," "$2"' _ "$A/r2.csv" "$A/p2.csv"
+t "adhoc needs --at" 64 '' '' '--adhoc needs --at' lcmpack --slo "$A/slo.csv" $AC "$A/sky.csv" --adhoc "$A/req.csv"
+t "adhoc: deadline before arrival" 65 '' '' "req2.csv:2: job 'B': deadline" sh -c '
+    printf "job,arrival,deadline,containers,duration\nB,2026-01-05T02:00:00Z,2026-01-05T01:00:00Z,1,60\n" > "$1/req2.csv"
+    lcmpack --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req2.csv" --at 2026-01-05' _ "$A"
