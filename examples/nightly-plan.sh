@@ -8,6 +8,9 @@
 #   usage.csv     per-run usage skylines (job,run,t,containers[,cores,mem_mb])
 #   capacity.csv  optional: cluster capacity over the day (t,cores,mem_mb);
 #                 otherwise $CAPACITY (default cores=1000,mem_mb=4096000)
+#   adhoc.csv     optional: ad-hoc (non-periodic) requests
+#                 job,arrival,deadline,containers,duration[,cores,mem_mb],
+#                 placed on the capacity periodic reservations leave
 # STATE_DIR (default ./nightly-state, or $SLOKIT_STATE) keeps each night's
 # results in a generation directory gen.N; STATE_DIR/current points at the
 # last complete one, and STATE_DIR/<file> at current/<file>:
@@ -104,6 +107,7 @@ at=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "submit") c = i; nex
               $c > m { m = $c } END { printf "%d\n", (int(m / 86400) + 1) * 86400 }' "$tel/runs.csv")
 plan_opt=()
 [ -n "$last" ] && plan_opt=(--plan "$last/plan.csv")
+[ -r "$tel/adhoc.csv" ] && plan_opt+=(--adhoc "$tel/adhoc.csv")
 step lcmpack
 # The whole night's batch is known here, so --improve polishes tonight's new
 # and moved placements (kept reservations never move).
@@ -135,6 +139,8 @@ count() { awk -F, -v s="$1" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$wo
     awk -F, 'NR > 1 && $2 == "once" && ($4 == "placed" || $4 == "kept" || $4 == "moved") { n++; if (!($1 in j)) o[++m] = $1; j[$1]++ }
              END { printf "one-off:   %d instances of %d off-kilter jobs reserved over the next '"$horizon"'\n", n, m;
                    for (i = 1; i <= m && i <= 20; i++) printf "  %s: %d instances\n", o[i], j[o[i]] }' "$work/decisions.csv"
+    awk -F, 'NR > 1 && $2 == "adhoc" { s[$4]++; n++ } END { if (n) { printf "ad-hoc:    %d requests:", n;
+             for (k in s) printf " %d %s", s[k], k; print "" } }' "$work/decisions.csv"
     awk -F, 'NR > 1 && $4 == "moved" && ++n <= 20 { gsub(/"/, "", $9); print "  moved: " $1 ($3 != "" ? " instance " $3 : "") " (" $9 ")" }' \
         "$work/decisions.csv"
     n=$(count rejected)
