@@ -306,6 +306,50 @@ static int run_jockey(csvr *r, jockey *jk)
     return st;
 }
 
+/* build_table: --build-table: the Jockey table from history. */
+static int build_table(void)
+{
+    int st;
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o)
+        return st;
+    return outf_finish(o, jockey_build_table(opt.input, &opt.jk, outf_fp(o)));
+}
+
+/* reprovision: the model first (a bad plan or table fails before any input
+ * is read), then the stream through the policy; one cleanup path. */
+static int reprovision(void)
+{
+    int st;
+    plan *p = NULL;
+    jockey *jk = NULL;
+    if (opt.policy == POL_DRA) {
+        st = plan_read(opt.plan, &p);
+        if (st == SLK_OK && plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
+            st = SLK_EUSAGE;
+    } else {
+        st = jockey_new(&opt.jk, opt.table, opt.utility, &jk);
+    }
+    csvr *r = st == SLK_OK ? csvr_open_stream(opt.input, 0, &st) : NULL;
+    outf *o = r ? outf_open(slk_opt.output, &st) : NULL;
+    if (o) {
+        wfp = outf_fp(o);
+        w = csvw_new(wfp);
+        static const char *const cols[] = {"t", "job", "policy", "old_alloc", "new_alloc", "until", "reason", NULL};
+        csvw_header(w, cols);
+        fflush(wfp);
+        st = opt.policy == POL_DRA ? run_dra(r, p) : run_jockey(r, jk);
+        if (csvw_error(w) && st == SLK_OK)
+            st = SLK_EIO;
+        csvw_free(w);
+        st = outf_finish(o, st);
+    }
+    plan_free(p);
+    jockey_free(jk);
+    csvr_close(r);
+    return st;
+}
+
 int main(int argc, char **argv)
 {
     slk_init("reprov");
@@ -328,43 +372,5 @@ int main(int argc, char **argv)
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
-    int st;
-    if (opt.build) {
-        outf *o = outf_open(slk_opt.output, &st);
-        if (!o)
-            return slk_finish(st);
-        st = jockey_build_table(opt.input, &opt.jk, outf_fp(o));
-        return slk_finish(outf_finish(o, st));
-    }
-    /* the model first: a bad plan or table fails before any input is read */
-    plan *p = NULL;
-    jockey *jk = NULL;
-    if (opt.policy == POL_DRA) {
-        st = plan_read(opt.plan, &p);
-        if (st == SLK_OK && plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
-            st = SLK_EUSAGE;
-    } else {
-        st = jockey_new(&opt.jk, opt.table, opt.utility, &jk);
-    }
-    csvr *r = st == SLK_OK ? csvr_open_stream(opt.input, 0, &st) : NULL;
-    outf *o = r ? outf_open(slk_opt.output, &st) : NULL;
-    if (!o) {
-        csvr_close(r);
-        plan_free(p);
-        jockey_free(jk);
-        return slk_finish(st);
-    }
-    wfp = outf_fp(o);
-    w = csvw_new(wfp);
-    static const char *const cols[] = {"t", "job", "policy", "old_alloc", "new_alloc", "until", "reason", NULL};
-    csvw_header(w, cols);
-    fflush(wfp);
-    st = opt.policy == POL_DRA ? run_dra(r, p) : run_jockey(r, jk);
-    plan_free(p);
-    jockey_free(jk);
-    if (csvw_error(w) && st == SLK_OK)
-        st = SLK_EIO;
-    csvw_free(w);
-    csvr_close(r);
-    return slk_finish(outf_finish(o, st));
+    return slk_finish(opt.build ? build_table() : reprovision());
 }
