@@ -123,5 +123,11 @@ else
     echo "skipped: nightly full-disk cases: cannot mount a tmpfs here (not root, or no mount permission)"
 fi
 
+# the goal: two nights on a sliding 30-day dump of 60 jobs with no
+# real change keep >= 95% of the reservations byte-identical (compared by
+# tests/check/nightly_stability.sh itself, row by row)
+tcheck "sliding 30-day dump: >= 95% of reservations byte-identical" \
+    bash "$ROOT/tests/check/nightly_stability.sh" "$ROOT/$BUILD/bin" "$TMP/slide" 60 cores=600,mem=2400000 10% 95
+
 t "missing telemetry" 1 '' '' 'nightly-plan: /nonexistent/runs.csv: missing' bash "$N" /nonexistent "$st"
 tcheck "crontab example in README" grep -qE "^[0-9]+ [0-9]+ \* \* \* .*nightly-plan.sh" "$ROOT/README.md"
