@@ -26,6 +26,7 @@
 #include "morpheus/plan.h"
 #include "morpheus/planbound.h"
 #include "morpheus/planidx.h"
+#include "morpheus/refusal.h"
 #include "morpheus/slo.h"
 #include "morpheus/stable.h"
 #include "morpheus/stages.h"
@@ -847,7 +848,7 @@ static void place_one(struct run *R, size_t i, const struct lowcost_opts *lo, st
                                    pre == 2 ? xstrdup(R->pre_why[i]) : NULL};
     } else {
         R->n.rejected++;
-        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, xstrdup(res.why)};
+        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(q, R->p->step, res.why)};
     }
 }
 
@@ -1134,9 +1135,12 @@ int main(int argc, char **argv)
         "  sloinfer runs.csv > slo.csv; skyfit usage.csv > sky.csv\n"
         "  lcmpack --slo slo.csv --capacity cores=2000,mem=8192000 sky.csv -o plan.csv\n"
         "  # next night: new jobs join, old reservations stay where they are\n"
-        "  lcmpack --plan plan.csv --slo slo.csv --capacity cores=2000,mem=8192000 sky.csv -o plan.csv\n"
-        "  lcmpack --plan plan.csv --remove etl_daily --capacity cores=2000,mem=8192000 -o plan.csv\n"
-        "  lcmpack --plan plan.csv --capacity cores=2000,mem=8192000 --format yarn --at 2026-01-06 > yarn.jsonl",
+        "  lcmpack --plan plan.csv --slo slo.csv \\\n"
+        "      --capacity cores=2000,mem=8192000 sky.csv -o plan.csv\n"
+        "  lcmpack --plan plan.csv --remove etl_daily \\\n"
+        "      --capacity cores=2000,mem=8192000 -o plan.csv\n"
+        "  lcmpack --plan plan.csv --capacity cores=2000,mem=8192000 \\\n"
+        "      --format yarn --at 2026-01-06 > yarn.jsonl",
         kids, NULL, NULL};
     struct opts o = OPTS_DEFAULT;
     argp_parse(&argp, argc, argv, 0, NULL, &o);

@@ -133,7 +133,8 @@ int main(int argc, char **argv)
         "Examples:\n"
         "  tracegen runs --count 50 --days 30 --truth truth.csv > runs.csv\n"
         "  tracegen usage --count 50 --days 30 | skyfit > skylines.csv\n"
-        "  tracegen events --count 50 --days 30 -o events.csv    # the same jobs' provenance\n"
+        "  # the same jobs' provenance:\n"
+        "  tracegen events --count 50 --days 30 -o events.csv\n"
         "  tracegen runs --set hourly_frac=1 --set fail_prob=0.1 --seed 7 > hourly.csv\n"
         "  tracegen tenants --count 1000 --truth patterns.csv | tenantclass",
         kids, NULL, NULL};

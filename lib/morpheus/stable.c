@@ -23,6 +23,22 @@ static double rel(double x, double ref)
     return (x - ref) / ref;
 }
 
+int stable_fits_inside(const struct plan_res *r, const struct lowcost_req *q)
+{
+    long j = 0;
+    for (long k = 0; k < q->nstages; k++) {
+        int64_t g = q->stage[k].gang, rem = (q->stage[k].demand + g - 1) / g * g;
+        while (rem > 0) {
+            if (j >= r->len)
+                return 0;
+            int64_t c = r->containers[j] < q->stage[k].maxpar ? r->containers[j] : q->stage[k].maxpar;
+            rem -= c / g * g;
+            j++;
+        }
+    }
+    return 1;
+}
+
 int stable_keep(const plan *p, const struct plan_res *r, const struct lowcost_req *q, double tol, char *why,
                 size_t n)
 {
@@ -44,6 +60,10 @@ int stable_keep(const plan *p, const struct plan_res *r, const struct lowcost_re
         old_area += r->containers[j];
     double da = rel(stable_area(q), old_area);
     long need = lookahead_need(q);
+    if (stable_fits_inside(r, q)) {
+        snprintf(why, n, "the new stages fit inside the reservation (area %+.1f%%), inside [a, d]", 100 * da);
+        return 1;
+    }
     if (fabs(da) > tol + 1e-12) {
         snprintf(why, n, "area %+.1f%% (more than %g%%)", 100 * da, 100 * tol);
         return 0;

@@ -5,15 +5,19 @@
  * A kept reservation stays exactly as it is: its rows (and the window a, d
  * they record) are not rewritten, so a plan with nothing moved is the same
  * bytes.  The request is "substantially the same", and the reservation kept,
- * when all of these hold:
+ * when 1 and 2 hold and either 3 or 4 and 5 do:
  *   1. the same kind (periodic / once), period and container size (cores,
  *      mem_mb);
  *   2. the reservation still lies inside the new window: its steps within
  *      lowcost_window of the new request (the new [a, d]);
- *   3. the area (container-steps at the plan step, gangs rounded up) of the
+ *   3. the new stages fit inside the existing allocation (stable_fits_inside:
+ *      the job, stage after stage, runs within the reservation's steps) --
+ *      a job that shrank keeps its reservation (it is over-reserved, never
+ *      short);
+ *   4. the area (container-steps at the plan step, gangs rounded up) of the
  *      new request is within tol (a fraction, lcmpack --stable) of the
  *      reservation's: |new - old| <= tol * old;
- *   4. the new request can still finish in the reservation's span: the
+ *   5. the new request can still finish in the reservation's span: the
  *      steps it needs at its maximum parallelism (lookahead_need) are at
  *      most the reservation's length.  (The skyline's own peak is not
  *      compared: the plan keeps the allocation, not the skyline it came
@@ -32,6 +36,13 @@
 /* stable_area: q's area in container-steps (each stage's demand rounded up
  * to whole gangs). */
 double stable_area(const struct lowcost_req *q);
+
+/* stable_fits_inside: 1 when request q can run inside reservation r's
+ * allocation: its stages in order, each step of r serving one stage with
+ * min(containers, the stage's maximum parallelism) rounded down to whole
+ * gangs, until each stage's demand (rounded up to gangs) is met within r's
+ * length; 0 otherwise. */
+int stable_fits_inside(const struct plan_res *r, const struct lowcost_req *q);
 
 /* stable_keep: 1 when reservation r (in p) still serves request q within
  * tol (>= 0), 0 when it must move.  why (n bytes; 160 is enough) says which

@@ -21,7 +21,12 @@
  *   (area 11) at steps 2..4, window [0, 600) s: a request of one stage of
  *   demand 12 (+9.1%) is kept at tol 0.10 and moved at 0.05; a window that
  *   now starts at 180 s (step 3) moves it; 2-core containers instead of 1
- *   move it; a stage of maxpar 1 needs 12 steps > 3: moved. */
+ *   move it; a stage of maxpar 1 needs 12 steps > 3: moved.  A request of
+ *   demand 6 (area -45%) fits inside (3 + 3 of the first two steps): kept
+ *   even at tol 0.  Stages (5, maxpar 3) then (5, maxpar 5): steps 1-2
+ *   serve the first (3 + 3 >= 5), step 3 (5 containers) the second: fits.
+ *   (7, maxpar 3) then (5, 5): the first needs all three steps (3 + 3 + 3),
+ *   none is left for the second: does not fit. */
 #include "morpheus/lookahead.h"
 #include "morpheus/planbound.h"
 #include "morpheus/stable.h"
@@ -121,6 +126,14 @@ static void test_stable(void)
     q.cores = 1, st.maxpar = 1;
     CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
     CHECK_STR(why, "needs 12 steps at full parallelism, the reservation spans 3");
+    st = (struct lowcost_stage){6, 6, 1};
+    CHECK(stable_keep(p, &p->res[k], &q, 0, why, sizeof why) == 1);
+    CHECK_STR(why, "the new stages fit inside the reservation (area -45.5%), inside [a, d]");
+    struct lowcost_stage two[2] = {{5, 3, 1}, {5, 5, 1}};
+    q.nstages = 2, q.stage = two;
+    CHECK(stable_fits_inside(&p->res[k], &q) == 1);
+    two[0].demand = 7;
+    CHECK(stable_fits_inside(&p->res[k], &q) == 0);
     plan_free(p);
 }
 
