@@ -939,6 +939,7 @@ int main(int argc, char **argv)
         lo.pressure = pres;
     }
     double t0 = slk_now();
+    lowcost_ws *ws = lowcost_ws_new();
     /* decisions are reported once placing (and --improve) is over */
     struct decision *dec = xcalloc(nreq ? nreq : 1, sizeof *dec);
     size_t *ids = xcalloc(nreq ? nreq : 1, sizeof *ids);
@@ -957,7 +958,7 @@ int main(int argc, char **argv)
             continue;
         }
         struct lowcost_result res;
-        int ok = opt.earliest ? lowcost_place_earliest(p, q, &res) : lowcost_place(p, q, &lo, &res);
+        int ok = opt.earliest ? lowcost_place_earliest(ws, p, q, &res) : lowcost_place(ws, p, q, &lo, &res);
         if (ok) {
             n_placed++;
             ids[i] = p->nres - 1;
@@ -974,7 +975,7 @@ int main(int argc, char **argv)
     slk_progress_done();
     struct lowcost_improve_stats imp = {0};
     if (opt.improve > 0 && !opt.earliest && n_placed) {
-        lowcost_improve(p, reqs, nreq, ids, &lo, opt.improve, &imp);
+        lowcost_improve(ws, p, reqs, nreq, ids, &lo, opt.improve, &imp);
         /* the report gives each job's cost in the final plan */
         for (size_t i = 0; i < nreq; i++)
             if (ids[i] != (size_t)-1) {
@@ -998,6 +999,7 @@ int main(int argc, char **argv)
     }
     free(dec);
     free(ids);
+    lowcost_ws_free(ws);
     double elapsed = slk_now() - t0;
     free(pres);
 
