@@ -168,10 +168,11 @@ struct lowcost_improve_stats {
 /* lowcost_improve: offline polish of reservations already placed (lcmpack
  * --improve); fills *st.  Each request q[i] (ids[i] = its reservation in p,
  * or (size_t)-1 to skip) is in turn lifted out of the plan and placed again
- * against everything else, twice: with LowCost as configured and rigid
- * (max_stretch 1: every stage at its maximum parallelism, which packs
- * tighter than LowCost's even stretch where the load is flat); the better
- * placement replaces the old one only when it scores lower.  Two phases of
+ * against everything else, twice: with LowCost's stretched trials as
+ * configured and rigid (max_stretch 1: every stage at its maximum
+ * parallelism), each choosing by the load score (flattening: the overflow);
+ * the better of the two replaces the old placement only when it scores
+ * lower.  Two phases of
  * at most `rounds` rounds each, a phase ending early after a round without
  * moves:
  *   - descent: the score is lowcost_score (the job's peak plus its
