@@ -13,6 +13,7 @@ void outlier_defaults(struct outlier_opts *o)
     o->k = 3;
     o->floor = 0.1;
     o->min_runs = 5;
+    o->unit = 0.5;
 }
 
 double outlier_threshold(const double *x, size_t n, const struct outlier_opts *o)
@@ -23,7 +24,7 @@ double outlier_threshold(const double *x, size_t n, const struct outlier_opts *o
     memcpy(c, x, n * sizeof *c);
     double med = stats_median(c, n);
     memcpy(c, x, n * sizeof *c);
-    double spread = fmax(1.4826 * stats_mad(c, n), o->floor * med);
+    double spread = fmax(fmax(1.4826 * stats_mad(c, n), o->floor * med), o->unit);
     free(c);
     return med + o->k * spread;
 }

@@ -6,11 +6,17 @@
  * The rule (one rule, documented in skyfit(1)): run i is an outlier when
  *     len_i  > median(len)  + k * spread(len)    or
  *     area_i > median(area) + k * spread(area)
- * where spread(x) = max(1.4826 * MAD(x), floor * median(x)).  1.4826 MAD is
+ * where spread(x) = max(1.4826 * MAD(x), floor * median(x), unit).  1.4826 MAD is
  * the robust standard deviation (a straggler cannot inflate it the way it
  * inflates a standard deviation); the floor (a fraction of the median) keeps
  * a job whose runs are nearly identical from losing runs to a few percent of
- * noise.  Only long or large runs are outliers: short runs (early finishes,
+ * noise; the unit (one step for lengths, one container-step for areas)
+ * keeps the spread from falling below the resolution the values are
+ * measured at: lengths are whole steps, so a job whose runs take 3 or 4
+ * steps in about equal numbers has MAD 0 or 1 depending on which side of
+ * half the 3s fall, and without the unit a one-day slide of the history
+ * would flip all its 4-step runs in or out of the fit (and its reservation
+ * with them).  Only long or large runs are outliers: short runs (early finishes,
  * light days) are normal behaviour the skyline must not over-cover anyway.
  * Fewer than min_runs runs: nothing is an outlier (a median of 3 is not a
  * norm).  Strictly fewer than half the runs can be outliers, since an
@@ -28,9 +34,10 @@ struct outlier_opts {
     double k;       /* spreads above the median; <= 0 turns the rule off */
     double floor;   /* minimum spread as a fraction of the median (0.1) */
     size_t min_runs;/* fewer runs: nothing is an outlier (5) */
+    double unit;    /* minimum spread, the values' resolution (1) */
 };
 
-/* outlier_defaults: k 3, floor 0.1, min_runs 5 (see skyfit(1)). */
+/* outlier_defaults: k 3, floor 0.1, min_runs 5, unit 1 (see skyfit(1)). */
 void outlier_defaults(struct outlier_opts *o);
 
 /* outlier_mark: out[i] = 1 when run i (length len[i], area area[i], both

@@ -51,27 +51,35 @@ int stable_keep(const plan *p, const struct plan_res *r, const struct lowcost_re
     /* a once reservation read back counts from the cycle of its first row,
      * the request from the cycle its window opens in */
     long shift = r->kind == PLAN_ONCE ? (long)(r->cycle - q->cycle) * p->nsteps : 0;
-    if (lowcost_window(p, q, &lo, &hi) < 0 || r->start + shift < lo || r->start + shift + r->len > hi) {
-        snprintf(why, n, "no longer inside the new window [%g, %g] s", q->a, q->d);
+    /* one step of slack at each end: the window is held in whole steps, so
+     * an a or d estimate that moved by less than a step (a median of 30
+     * runs after a one-day slide) must not move the reservation */
+    if (lowcost_window(p, q, &lo, &hi) < 0 || r->start + shift < lo - 1 || r->start + shift + r->len > hi + 1) {
+        snprintf(why, n, "no longer inside the new window [%g, %g] s (one step of slack)", q->a, q->d);
         return 0;
     }
+    int edge = r->start + shift < lo || r->start + shift + r->len > hi;
+    static const char *const inside[2] = {"inside [a, d]", "within a step of [a, d]"};
     double old_area = 0;
     for (long j = 0; j < r->len; j++)
         old_area += r->containers[j];
     double da = rel(stable_area(q), old_area);
     long need = lookahead_need(q);
     if (stable_fits_inside(r, q)) {
-        snprintf(why, n, "the new stages fit inside the reservation (area %+.1f%%), inside [a, d]", 100 * da);
+        snprintf(why, n, "the new stages fit inside the reservation (area %+.1f%%), %s", 100 * da, inside[edge]);
         return 1;
     }
     if (fabs(da) > tol + 1e-12) {
         snprintf(why, n, "area %+.1f%% (more than %g%%)", 100 * da, 100 * tol);
         return 0;
     }
-    if (need > r->len) {
-        snprintf(why, n, "needs %ld steps at full parallelism, the reservation spans %ld", need, r->len);
+    /* the span gets the same tolerance as the area: a new longest run a few
+     * percent longer is not a substantial change, its tail is the DRA's */
+    if (need > r->len && (double)(need - r->len) > tol * (double)r->len + 1e-9) {
+        snprintf(why, n, "needs %ld steps at full parallelism, the reservation spans %ld (more than %g%% short)",
+                 need, r->len, 100 * tol);
         return 0;
     }
-    snprintf(why, n, "area %+.1f%%, needs %ld of %ld steps, inside [a, d]", 100 * da, need, r->len);
+    snprintf(why, n, "area %+.1f%%, needs %ld of %ld steps, %s", 100 * da, need, r->len, inside[edge]);
     return 1;
 }

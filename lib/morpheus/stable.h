@@ -9,7 +9,11 @@
  *   1. the same kind (periodic / once), period and container size (cores,
  *      mem_mb);
  *   2. the reservation still lies inside the new window: its steps within
- *      lowcost_window of the new request (the new [a, d]);
+ *      lowcost_window of the new request (the new [a, d]), give or take one
+ *      step at each end (the window is held in whole steps; an a or d that
+ *      moved by less than a step, e.g. a median of 30 reads after a one-day
+ *      slide, must not move a reservation; the reason then says "within a
+ *      step of [a, d]");
  *   3. the new stages fit inside the existing allocation (stable_fits_inside:
  *      the job, stage after stage, runs within the reservation's steps) --
  *      a job that shrank keeps its reservation (it is over-reserved, never
@@ -17,9 +21,12 @@
  *   4. the area (container-steps at the plan step, gangs rounded up) of the
  *      new request is within tol (a fraction, lcmpack --stable) of the
  *      reservation's: |new - old| <= tol * old;
- *   5. the new request can still finish in the reservation's span: the
- *      steps it needs at its maximum parallelism (lookahead_need) are at
- *      most the reservation's length.  (The skyline's own peak is not
+ *   5. the new request can nearly finish in the reservation's span: the
+ *      steps it needs at its maximum parallelism (lookahead_need) exceed
+ *      the reservation's length by at most tol of that length (the same
+ *      tolerance as the area: a new longest run a few percent longer is not
+ *      a substantial change; the tail beyond the span is the DRA's, as for
+ *      any run longer than its skyline).  (The skyline's own peak is not
  *      compared: the plan keeps the allocation, not the skyline it came
  *      from, and LowCost's allocation is usually flatter than the skyline.)
  * Otherwise the job is moved: its reservation is freed and the new request

@@ -118,14 +118,28 @@ static void test_stable(void)
     CHECK_STR(why, "area +9.1%, needs 2 of 3 steps, inside [a, d]");
     CHECK(stable_keep(p, &p->res[k], &q, 0.05, why, sizeof why) == 0);
     CHECK_STR(why, "area +9.1% (more than 5%)");
-    q.a = 180;
+    q.a = 180; /* the window opens one step after the reservation: slack */
+    CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 1);
+    CHECK_STR(why, "area +9.1%, needs 2 of 3 steps, within a step of [a, d]");
+    q.a = 0, q.d = 240; /* ends at step 5, window closes at 4: slack */
+    CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 1);
+    q.d = 230; /* closes at step 3: two steps short */
+    CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
+    CHECK_STR(why, "no longer inside the new window [0, 230] s (one step of slack)");
+    q.d = 600, q.a = 181; /* opens at step 4: two steps late */
     CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
     q.a = 0, q.cores = 2;
     CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
     CHECK_STR(why, "request changed: container size");
     q.cores = 1, st.maxpar = 1;
     CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
-    CHECK_STR(why, "needs 12 steps at full parallelism, the reservation spans 3");
+    CHECK_STR(why, "needs 12 steps at full parallelism, the reservation spans 3 (more than 10% short)");
+    st = (struct lowcost_stage){12, 3, 1}; /* 4 steps of 3 into 3, 3, 5: one step short */
+    CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
+    CHECK_STR(why, "needs 4 steps at full parallelism, the reservation spans 3 (more than 10% short)");
+    CHECK(stable_keep(p, &p->res[k], &q, 0.34, why, sizeof why) == 1);
+    CHECK_STR(why, "area +9.1%, needs 4 of 3 steps, inside [a, d]");
+    CHECK(stable_keep(p, &p->res[k], &q, 0.33, why, sizeof why) == 0);
     st = (struct lowcost_stage){6, 6, 1};
     CHECK(stable_keep(p, &p->res[k], &q, 0, why, sizeof why) == 1);
     CHECK_STR(why, "the new stages fit inside the reservation (area -45.5%), inside [a, d]");
