@@ -11,7 +11,7 @@ paper's two-phase beta rule), and the checker verifies, for each job:
     definitions (debt recursion), equals glpsol's optimum to 1e-6 relative;
   - the stats columns objective, a_o, a_u, eps agree with that recomputation;
   - the outlier rule of skyfit(1), recomputed here: a run longer (steps) or
-    larger (sum of usage) than median + k * max(1.4826 MAD, 0.1 median) of
+    larger (sum of usage) than median + k * max(1.4826 MAD, 0.1 median, 0.5) of
     the job's runs, with 5 runs or more, is left out of the fit (so out of
     the glpsol model) and named in the stats column excluded_runs; k = 3,
     or none with --keep-outliers, or --outlier-k K.
@@ -34,7 +34,7 @@ def outliers(runs, k):
         x = [r[col] for r in runs]
         med = statistics.median(x)
         mad = statistics.median([abs(v - med) for v in x])
-        thr = med + k * max(1.4826 * mad, 0.1 * med)
+        thr = med + k * max(1.4826 * mad, 0.1 * med, 0.5)
         bad |= {i for i, v in enumerate(x) if v > thr}
     return bad
 

@@ -89,13 +89,23 @@ tcheck "random instances vs glpsol, --keep-outliers" $PY "$CHECK" skyfit "$MOD" 
 tcheck "random instances vs glpsol, --outlier-k 1.5" $PY "$CHECK" skyfit "$MOD" "$TMP/chk6" 4 --outlier-k 1.5
 # Outlier runs (skyfit(1)): five runs of 2 steps at 3 containers and one
 # straggler of 6 steps.  Lengths 2,2,2,2,2,6: median 2, MAD 0, spread
-# max(0, 0.1*2) = 0.2, bound 2 + 3*0.2 = 2.6, so run s (6 steps) is out and
-# the fit is the five identical runs: 3,3.
+# max(0, 0.1*2, half a step) = 0.5, bound 2 + 3*0.5 = 3.5, so run s (6 steps)
+# is out and the fit is the five identical runs: 3,3.
 OUTL=$'job,run,t,containers\no,a,0,3\no,a,60,3\no,b,0,3\no,b,60,3\no,c,0,3\no,c,60,3\no,d,0,3\no,d,60,3\no,e,0,3\no,e,60,3\no,s,0,3\no,s,60,3\no,s,120,3\no,s,180,3\no,s,240,3\no,s,300,3\n'
 t "outlier run kept out of the fit" 0 "$OUTL" "$HDR
 o,60,0,3
 o,60,60,3" 'skyfit: 1 outlier runs of 1 jobs kept out of the fit (median + 3 spreads; listed in --stats)' skyfit --stats "$TMP/outl.csv"
 tcheck "outlier run listed in --stats" grep -q '^o,5,2,.*,optimal,1,s,a$' "$TMP/outl.csv"
+# Quantized lengths: runs of 1 and 2 steps in about equal numbers (3 of 1
+# step, 2 of 2 at 1 container).  Median 1, MAD 0, spread max(0, 0.1, 0.5) =
+# 0.5, bound 1 + 1.5 = 2.5: no run is out (without the half-step floor the
+# bound would be 1.3 and both 2-step runs would leave the fit); areas 1,1,1,
+# 2,2 likewise.  Over-allocation is cheap, so the fit covers them: 1,1.
+t "quantized lengths: no outliers below half a step" 0 \
+    $'job,run,t,containers\nq,a,0,1\nq,b,0,1\nq,c,0,1\nq,d,0,1\nq,d,60,1\nq,e,0,1\nq,e,60,1\n' "$HDR
+q,60,0,1
+q,60,60,1" '' skyfit -q --stats "$TMP/quant.csv"
+tcheck "quantized lengths: nothing excluded" grep -q '^q,5,2,.*,optimal,0,,' "$TMP/quant.csv"
 # --keep-outliers: six runs; over-allocation costs 0.01/6 per container-step,
 # the straggler's debt 0.99/6, so the fit covers it: 3 for all 6 steps.
 t "--keep-outliers fits the straggler" 0 "$OUTL" "$HDR
