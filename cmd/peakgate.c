@@ -183,8 +183,10 @@ struct alloc_entry {
     char *task;
     double mb;
 };
-static struct alloc_entry *allocs;
-static size_t nallocs;
+struct allocs {
+    struct alloc_entry *e;
+    size_t n;
+};
 
 static int cmp_alloc(const void *a, const void *b)
 {
@@ -192,7 +194,7 @@ static int cmp_alloc(const void *a, const void *b)
 }
 
 /* load_allocs: read task,alloc_mb from path; returns SLK_OK or an exit status. */
-static int load_allocs(const char *path)
+static int load_allocs(const char *path, struct allocs *A)
 {
     int st;
     csvr *r = csvr_open(path, 0, &st);
@@ -218,32 +220,32 @@ static int load_allocs(const char *path)
             csvr_fail(r, "task '%s' listed twice", task);
             break;
         }
-        allocs = xgrow(allocs, &cap, nallocs + 1, sizeof *allocs);
-        allocs[nallocs].task = xstrdup(task);
-        allocs[nallocs++].mb = mb;
+        A->e = xgrow(A->e, &cap, A->n + 1, sizeof *A->e);
+        A->e[A->n].task = xstrdup(task);
+        A->e[A->n++].mb = mb;
     }
     keyset_free(seen);
     st = csvr_status(r);
     csvr_close(r);
-    if (nallocs)
-        qsort(allocs, nallocs, sizeof *allocs, cmp_alloc);
+    if (A->n)
+        qsort(A->e, A->n, sizeof *A->e, cmp_alloc);
     return st;
 }
 
-static double find_alloc(const char *task)
+static double find_alloc(const struct allocs *A, const char *task)
 {
-    if (!nallocs)
+    if (!A->n)
         return NAN;
     struct alloc_entry key = {.task = (char *)task};
-    struct alloc_entry *e = bsearch(&key, allocs, nallocs, sizeof *allocs, cmp_alloc);
+    struct alloc_entry *e = bsearch(&key, A->e, A->n, sizeof *A->e, cmp_alloc);
     return e ? e->mb : NAN;
 }
 
-static void free_allocs(void)
+static void free_allocs(struct allocs *A)
 {
-    for (size_t i = 0; i < nallocs; i++)
-        free(allocs[i].task);
-    free(allocs);
+    for (size_t i = 0; i < A->n; i++)
+        free(A->e[i].task);
+    free(A->e);
 }
 
 /* ---- reading tasks ------------------------------------------------------------- */
@@ -264,6 +266,7 @@ struct totals {
 
 struct reader {
     csvr *r;
+    struct allocs allocs;  /* from --alloc */
     csvw *w;               /* profile rows (MODE_PROFILE) */
     struct memprof_acc acc;
     struct totals tot;
@@ -383,7 +386,7 @@ static int read_tasks(struct reader *rd, int need_alloc)
             have = 1;
             memprof_acc_reset(&rd->acc);
             if (opt.alloc_path) {
-                alloc = find_alloc(task);
+                alloc = find_alloc(&rd->allocs, task);
                 if (isnan(alloc) && need_alloc) {
                     csvr_fail(r, "task '%s' has no allocation in '%s'", task, opt.alloc_path);
                     break;
@@ -709,6 +712,136 @@ static int run_simulate(struct memgate_task *t, size_t n, double step_s, long lo
     return st;
 }
 
+/* --simulate --model: the paper's probabilistic tasks on one node. */
+static int simulate_model(void)
+{
+    opt.mp.step_s = opt.step_s > 0 ? opt.step_s : 1;
+    double dur = opt.duration_s > 0 ? opt.duration_s : 3600;
+    long long steps = (long long)floor(dur / opt.mp.step_s + 1e-9);
+    if (steps < 1) {
+        slk_error("--duration %g s is shorter than one %g s step", dur, opt.mp.step_s);
+        return SLK_EUSAGE;
+    }
+    if ((double)steps * (double)opt.tasks * (opt.nk + 1) > MAX_TASK_STEPS) {
+        slk_error("simulation too large: %ld tasks x %lld steps x %d runs (at most %g task-steps; "
+                  "use a longer --step or a shorter --duration)", opt.tasks, steps, opt.nk + 1, MAX_TASK_STEPS);
+        return SLK_EUSAGE;
+    }
+    struct memgate_task *t = xcalloc((size_t)opt.tasks, sizeof *t);
+    char **names = xcalloc((size_t)opt.tasks, sizeof *names);
+    double top = opt.mp.normal_mb * (1 + opt.mp.noise);
+    for (long i = 0; i < opt.tasks; i++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "task%04ld", i + 1);
+        names[i] = xstrdup(nm);
+        t[i] = (struct memgate_task){
+            .name = names[i], .normal = opt.mp.normal_mb,
+            .peak = opt.mp.peak_mb > top ? opt.mp.peak_mb : top,
+            .model = &opt.mp, .seed = slk_opt.seed};
+    }
+    int st;
+    outf *o = outf_open(slk_opt.output, &st);
+    if (o) {
+        csvw *w = csvw_new(outf_fp(o));
+        char src[160];
+        snprintf(src, sizeof src, "model: normal %g MB, peak %g MB, a peak every %g s for %g s",
+                 opt.mp.normal_mb, opt.mp.peak_mb, opt.mp.gap_s, opt.mp.peak_s);
+        st = run_simulate(t, (size_t)opt.tasks, opt.mp.step_s, steps, w, src);
+        csvw_free(w);
+        st = outf_finish(o, st);
+    }
+    for (long i = 0; i < opt.tasks; i++)
+        free(names[i]);
+    free(names);
+    free(t);
+    return st;
+}
+
+/* --simulate on recorded series: the tasks read, replayed one sample a step. */
+static int simulate_series(struct reader *rd, csvw *w)
+{
+    int st = SLK_OK;
+    double step = opt.step_s > 0 ? opt.step_s : (isfinite(rd->min_dt) ? rd->min_dt : 1);
+    if (rd->gap_task && !opt.step_s)
+        slk_warn_at(csvr_path(rd->r), 0, "uneven sample intervals (task '%s': %g s vs %g s); "
+                    "samples are replayed one per %g s step", rd->gap_task, rd->gap_dt, rd->min_dt, step);
+    long long steps = opt.duration_s > 0 ? (long long)floor(opt.duration_s / step + 1e-9) : 0;
+    if (opt.duration_s > 0 && steps < 1) {
+        slk_error("--duration %g s is shorter than one %g s step", opt.duration_s, step);
+        return SLK_EUSAGE;
+    }
+    struct memgate_task *t = xcalloc(rd->ntasks, sizeof *t);
+    for (size_t i = 0; i < rd->ntasks; i++)
+        t[i] = (struct memgate_task){.name = rd->tasks[i].name, .normal = rd->tasks[i].prof.normal,
+                                     .peak = rd->tasks[i].prof.peak, .series = rd->tasks[i].series,
+                                     .len = rd->tasks[i].len};
+    char src[64];
+    snprintf(src, sizeof src, "series from %s", csvr_path(rd->r));
+    st = run_simulate(t, rd->ntasks, step, steps, w, src);
+    free(t);
+    return st;
+}
+
+static void reader_free(struct reader *rd)
+{
+    for (size_t i = 0; i < rd->ntasks; i++) {
+        free(rd->tasks[i].name);
+        free(rd->tasks[i].series);
+    }
+    free(rd->tasks);
+    free(rd->tot.first_over);
+    free(rd->gap_task);
+    csvr_close(rd->r);
+    free_allocs(&rd->allocs);
+}
+
+/* Profiles, --fillers or --simulate over the input: read it task by task,
+ * then run the mode. */
+static int run_input(void)
+{
+    struct reader rd = {0};
+    int st = SLK_OK;
+    outf *o = NULL;
+    csvw *w = NULL;
+    if (opt.alloc_path)
+        st = load_allocs(opt.alloc_path, &rd.allocs);
+    if (st == SLK_OK)
+        rd.r = csvr_open(opt.input, 0, &st);
+    if (rd.r)
+        o = outf_open(slk_opt.output, &st);
+    if (!o) {
+        reader_free(&rd);
+        return st;
+    }
+    w = csvw_new(outf_fp(o));
+    if (opt.mode == MODE_PROFILE) {
+        static const char *const hdr[] = {"task", "alloc_mb", "normal_mb", "p90_mb", "peak_mb", "waste_mb", "class",
+                                          "samples", "mean_mb", "spread", "use", "growth_mb_s", NULL};
+        const char *h[13];
+        memcpy(h, hdr, sizeof h);
+        if (!opt.details)
+            h[7] = NULL;
+        rd.w = w;
+        csvw_header(w, h);
+    }
+    st = read_tasks(&rd, opt.mode == MODE_FILLERS);
+    if (!st && rd.tot.tasks == 0 && opt.mode != MODE_PROFILE) {
+        slk_error("%s: no samples", csvr_path(rd.r));
+        st = SLK_EDATA;
+    }
+    if (!st)
+        summarize_profiles(&rd.tot);
+    if (!st && opt.mode == MODE_FILLERS)
+        st = run_fillers(&rd, w);
+    if (!st && opt.mode == MODE_SIMULATE)
+        st = simulate_series(&rd, w);
+    if (!st && csvw_error(w))
+        st = SLK_EIO;
+    csvw_free(w);
+    reader_free(&rd);
+    return outf_finish(o, st);
+}
+
 /* ---- main ---------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -735,117 +868,6 @@ int main(int argc, char **argv)
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
-    int st = SLK_OK;
-    if (opt.mode == MODE_SIMULATE && opt.model) {
-        opt.mp.step_s = opt.step_s > 0 ? opt.step_s : 1;
-        double dur = opt.duration_s > 0 ? opt.duration_s : 3600;
-        long long steps = (long long)floor(dur / opt.mp.step_s + 1e-9);
-        if (steps < 1) {
-            slk_error("--duration %g s is shorter than one %g s step", dur, opt.mp.step_s);
-            return slk_finish(SLK_EUSAGE);
-        }
-        if ((double)steps * (double)opt.tasks * (opt.nk + 1) > MAX_TASK_STEPS) {
-            slk_error("simulation too large: %ld tasks x %lld steps x %d runs (at most %g task-steps; "
-                      "use a longer --step or a shorter --duration)", opt.tasks, steps, opt.nk + 1, MAX_TASK_STEPS);
-            return slk_finish(SLK_EUSAGE);
-        }
-        struct memgate_task *t = xcalloc((size_t)opt.tasks, sizeof *t);
-        char **names = xcalloc((size_t)opt.tasks, sizeof *names);
-        double top = opt.mp.normal_mb * (1 + opt.mp.noise);
-        for (long i = 0; i < opt.tasks; i++) {
-            char nm[32];
-            snprintf(nm, sizeof nm, "task%04ld", i + 1);
-            names[i] = xstrdup(nm);
-            t[i] = (struct memgate_task){
-                .name = names[i], .normal = opt.mp.normal_mb,
-                .peak = opt.mp.peak_mb > top ? opt.mp.peak_mb : top,
-                .model = &opt.mp, .seed = slk_opt.seed};
-        }
-        outf *o = outf_open(slk_opt.output, &st);
-        if (o) {
-            csvw *w = csvw_new(outf_fp(o));
-            char src[160];
-            snprintf(src, sizeof src, "model: normal %g MB, peak %g MB, a peak every %g s for %g s",
-                     opt.mp.normal_mb, opt.mp.peak_mb, opt.mp.gap_s, opt.mp.peak_s);
-            st = run_simulate(t, (size_t)opt.tasks, opt.mp.step_s, steps, w, src);
-            csvw_free(w);
-            st = outf_finish(o, st);
-        }
-        for (long i = 0; i < opt.tasks; i++)
-            free(names[i]);
-        free(names);
-        free(t);
-        return slk_finish(st);
-    }
-
-    if (opt.alloc_path && (st = load_allocs(opt.alloc_path)) != SLK_OK) {
-        free_allocs();
-        return slk_finish(st);
-    }
-    struct reader rd = {0};
-    rd.r = csvr_open(opt.input, 0, &st);
-    if (!rd.r) {
-        free_allocs();
-        return slk_finish(st);
-    }
-    outf *o = outf_open(slk_opt.output, &st);
-    if (!o) {
-        csvr_close(rd.r);
-        free_allocs();
-        return slk_finish(st);
-    }
-    csvw *w = csvw_new(outf_fp(o));
-    if (opt.mode == MODE_PROFILE) {
-        static const char *const hdr[] = {"task", "alloc_mb", "normal_mb", "p90_mb", "peak_mb", "waste_mb", "class",
-                                          "samples", "mean_mb", "spread", "use", "growth_mb_s", NULL};
-        const char *h[13];
-        memcpy(h, hdr, sizeof h);
-        if (!opt.details)
-            h[7] = NULL;
-        rd.w = w;
-        csvw_header(w, h);
-    }
-    st = read_tasks(&rd, opt.mode == MODE_FILLERS);
-    if (!st && rd.tot.tasks == 0 && opt.mode != MODE_PROFILE) {
-        slk_error("%s: no samples", csvr_path(rd.r));
-        st = SLK_EDATA;
-    }
-    if (!st)
-        summarize_profiles(&rd.tot);
-    if (!st && opt.mode == MODE_FILLERS)
-        st = run_fillers(&rd, w);
-    if (!st && opt.mode == MODE_SIMULATE) {
-        double step = opt.step_s > 0 ? opt.step_s : (isfinite(rd.min_dt) ? rd.min_dt : 1);
-        if (rd.gap_task && !opt.step_s)
-            slk_warn_at(csvr_path(rd.r), 0, "uneven sample intervals (task '%s': %g s vs %g s); "
-                        "samples are replayed one per %g s step", rd.gap_task, rd.gap_dt, rd.min_dt, step);
-        long long steps = opt.duration_s > 0 ? (long long)floor(opt.duration_s / step + 1e-9) : 0;
-        if (opt.duration_s > 0 && steps < 1) {
-            slk_error("--duration %g s is shorter than one %g s step", opt.duration_s, step);
-            st = SLK_EUSAGE;
-        }
-        struct memgate_task *t = xcalloc(rd.ntasks, sizeof *t);
-        for (size_t i = 0; i < rd.ntasks; i++)
-            t[i] = (struct memgate_task){.name = rd.tasks[i].name, .normal = rd.tasks[i].prof.normal,
-                                         .peak = rd.tasks[i].prof.peak, .series = rd.tasks[i].series,
-                                         .len = rd.tasks[i].len};
-        char src[64];
-        snprintf(src, sizeof src, "series from %s", csvr_path(rd.r));
-        if (!st)
-            st = run_simulate(t, rd.ntasks, step, steps, w, src);
-        free(t);
-    }
-    if (!st && csvw_error(w))
-        st = SLK_EIO;
-    for (size_t i = 0; i < rd.ntasks; i++) {
-        free(rd.tasks[i].name);
-        free(rd.tasks[i].series);
-    }
-    free(rd.tasks);
-    free(rd.tot.first_over);
-    free(rd.gap_task);
-    csvw_free(w);
-    csvr_close(rd.r);
-    free_allocs();
-    return slk_finish(outf_finish(o, st));
+    int st = opt.mode == MODE_SIMULATE && opt.model ? simulate_model() : run_input();
+    return slk_finish(st);
 }

@@ -24,7 +24,8 @@
 enum {
     OPT_POLICY = 1, OPT_SOFT, OPT_BLOCK_MB, OPT_RACK, OPT_CLASSES, OPT_SIMULATE, OPT_BLOCKS,
     OPT_DAYS, OPT_EVENTS, OPT_WRITE_EVENTS, OPT_RATE, OPT_DETECT, OPT_BUSY, OPT_UTIL_SCALE,
-    OPT_ACCESSES, OPT_PICK, OPT_LOST, OPT_BURST, OPT_ENV_BURST, OPT_BURST_MIN, OPT_BURST_MAX, OPT_WINDOW
+    OPT_ACCESSES, OPT_PICK, OPT_LOST, OPT_BURST, OPT_ENV_BURST, OPT_BURST_MIN, OPT_BURST_MAX, OPT_WINDOW,
+    OPT_REBUILD, OPT_RACKS, OPT_BUSY_DEST
 };
 
 static const char *tenants_path, *blocks_path;
@@ -38,6 +39,8 @@ static double days = 365;
 static int days_given;
 static double rate = 30, detect = 600, busy = 0.66, util_scale = 1;
 static struct rp_burst_model burst = {0.5, 0.1, 0.05, 0.5, 7200};
+static enum rp_rebuild rebuild = RP_REBUILD_SERVER;
+static int racks_mixed = 0, busy_dest_avoid = 0;
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Placement:", 1},
@@ -52,7 +55,10 @@ static const struct argp_option options[] = {
      "How alg2 draws a tenant inside a class: uniform (the paper, default) or space (in proportion to free "
      "space)", 1},
     {"block-mb", OPT_BLOCK_MB, "MB", 0, "Block size for space accounting (default 256)", 1},
-    {"rack-size", OPT_RACK, "N", 0, "Servers per rack for the stock policy: ids 0..N-1 are rack 0, ... (default 20)", 1},
+    {"rack-size", OPT_RACK, "N", 0, "Servers per rack for the stock policy (default 20)", 1},
+    {"racks", OPT_RACKS, "HOW", 0,
+     "How servers form racks: mixed (shuffled from --seed, racks independent of tenants) or ids "
+     "(ids 0..N-1 are rack 0, ...; mostly one tenant per rack) (default ids)", 1},
     {"classes", OPT_CLASSES, "FILE", 0, "Also write the 3 x 3 class table to FILE", 1},
     {0, 0, 0, 0, "Simulation (--simulate):", 2},
     {"simulate", OPT_SIMULATE, NULL, 0, "Simulate reimages and reads; write one row per policy and replica count", 2},
@@ -61,7 +67,14 @@ static const struct argp_option options[] = {
     {"events", OPT_EVENTS, "FILE", 0, "Replay these events (t,server,event) instead of drawing them from the rates", 2},
     {"write-events", OPT_WRITE_EVENTS, "FILE", 0, "Write the events that are simulated to FILE", 2},
     {"lost", OPT_LOST, "FILE", 0, "Write every lost block's replicas (where and when each copy was destroyed) to FILE", 2},
-    {"rate", OPT_RATE, "N", 0, "Re-created blocks per hour per reimaged server (default 30)", 2},
+    {"rebuild", OPT_REBUILD, "HOW", 0,
+     "How lost replicas are re-created: sources (every server holding a surviving copy sends, each at --rate, "
+     "in parallel; HDFS-like) or server (the reimaged server's replicas one at a time at --rate) "
+     "(default server)", 2},
+    {"rate", OPT_RATE, "N", 0, "Re-created blocks per hour per sending server (default 30)", 2},
+    {"busy-dest", OPT_BUSY_DEST, "HOW", 0,
+     "avoid: alg2 puts no new replica on a server above --busy at that time (HDFS-H); any: it may "
+     "(default any).  stock never looks (HDFS-Stock)", 2},
     {"detect", OPT_DETECT, "DUR", 0, "Delay before re-creation starts (default 10m)", 2},
     {"busy", OPT_BUSY, "U", 0, "A server above this CPU utilization denies reads (default 0.66)", 2},
     {"util-scale", OPT_UTIL_SCALE, "K", 0, "Multiply every tenant's utilization curve by K (default 1)", 2},
@@ -94,6 +107,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_EVENTS: events_path = arg; break;
     case OPT_WRITE_EVENTS: write_events_path = arg; break;
     case OPT_LOST: lost_path = arg; break;
+    case OPT_REBUILD:
+        if (strcmp(arg, "sources") != 0 && strcmp(arg, "server") != 0)
+            argp_error(st, "invalid value for --rebuild: '%s' (want sources or server)", arg);
+        rebuild = strcmp(arg, "server") == 0 ? RP_REBUILD_SERVER : RP_REBUILD_SOURCES;
+        break;
+    case OPT_RACKS:
+        if (strcmp(arg, "mixed") != 0 && strcmp(arg, "ids") != 0)
+            argp_error(st, "invalid value for --racks: '%s' (want mixed or ids)", arg);
+        racks_mixed = strcmp(arg, "mixed") == 0;
+        break;
+    case OPT_BUSY_DEST:
+        if (strcmp(arg, "avoid") != 0 && strcmp(arg, "any") != 0)
+            argp_error(st, "invalid value for --busy-dest: '%s' (want avoid or any)", arg);
+        busy_dest_avoid = strcmp(arg, "avoid") == 0;
+        break;
     case OPT_RATE: rate = cli_double(st, "rate", arg, 1e-6, 1e9); break;
     case OPT_DETECT: detect = cli_duration(st, "detect", arg, 0); break;
     case OPT_BUSY: busy = cli_double(st, "busy", arg, 0, 1); break;
@@ -239,6 +267,7 @@ static rp_cluster *read_tenants(const char *path, int *status)
         rp_cluster_free(c);
         return NULL;
     }
+    rp_cluster_racks_mixed(c, racks_mixed);
     rp_cluster_build(c);
     rp_cluster_pick_by_space(c, pick_space);
     return c;
@@ -503,6 +532,34 @@ static void write_lost(void *ctx, uint64_t block, double t, int R, const int32_t
 
 static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : NAN; }
 
+/* one row of the --simulate table, and its line on stderr */
+static void write_result(csvw *w, enum rp_policy p, int R, const struct rp_sim_result *r, double secs)
+{
+    uint64_t failed = r->failed_busy + r->failed_lost;
+    csvw_str(w, policy_name(p));
+    csvw_int(w, R);
+    csvw_int(w, (int64_t)r->blocks);
+    csvw_int(w, (int64_t)r->lost);
+    csvw_num(w, pct(r->lost, r->blocks));
+    csvw_int(w, (int64_t)r->accesses);
+    csvw_int(w, (int64_t)failed);
+    csvw_num(w, pct(failed, r->accesses));
+    csvw_int(w, (int64_t)r->reimages);
+    csvw_int(w, (int64_t)r->replicas_destroyed);
+    csvw_int(w, (int64_t)r->rereplicated);
+    csvw_int(w, (int64_t)r->relaxed);
+    csvw_int(w, (int64_t)r->max_backlog);
+    csvw_num(w, r->first_loss / 86400);
+    csvw_num(w, r->accesses ? r->util_sum / (double)r->accesses : NAN);
+    csvw_end(w);
+    if (!slk_opt.quiet)
+        fprintf(stderr, "replplace: %-5s x%d: %llu lost blocks, %llu failed reads (%llu busy, %llu lost), "
+                        "%llu relaxed placements, %.1fs\n",
+                policy_name(p), R, (unsigned long long)r->lost, (unsigned long long)failed,
+                (unsigned long long)r->failed_busy, (unsigned long long)r->failed_lost,
+                (unsigned long long)r->relaxed, secs);
+}
+
 static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, const int *reps, int nrep, csvw *w)
 {
     struct rp_event *ev;
@@ -538,9 +595,9 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
         nre += ev[i].kind != RP_EV_ADD && ev[i].t < days * 86400;
     if (!slk_opt.quiet)
         fprintf(stderr, "replplace: simulating %.4g days: %zu reimage/fail events (%s), %ld blocks, %ld reads, "
-                        "re-creation %g blocks/h per reimaged server after %gs, busy above %g\n",
+                        "re-creation %g blocks/h per %s server after %gs, busy above %g\n",
                 days, nre, events_path ? events_path : "drawn from the tenants' rates with bursts", nblocks,
-                naccesses, rate, detect, busy);
+                naccesses, rate, rebuild == RP_REBUILD_SERVER ? "reimaged" : "sending", detect, busy);
     csvw_header(w, (const char *const[]){"policy", "replicas", "blocks", "lost_blocks", "lost_pct", "accesses",
                                          "failed_accesses", "failed_pct", "reimages", "replicas_destroyed",
                                          "rereplicated", "relaxed", "max_backlog", "first_loss_day", "mean_util", NULL});
@@ -548,7 +605,8 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
     for (int i = 0; i < nrep; i++) {
         for (int p = 0; p < npol; p++) {
             struct rp_sim_config cfg = {pol[p], reps[i], nblocks, days * 86400, detect, rate, busy, util_scale,
-                                        naccesses, slk_opt.seed, ev, nev, NULL, NULL};
+                                        naccesses, slk_opt.seed, ev, nev, NULL, NULL, rebuild,
+                                        busy_dest_avoid && pol[p] == RP_ALG2};
             struct lost_ctx lc = {c, lw, policy_name(pol[p]), reps[i]};
             if (lw) {
                 cfg.on_loss = write_lost;
@@ -570,29 +628,7 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
                 }
                 return SLK_FAIL;
             }
-            uint64_t failed = r->failed_busy + r->failed_lost;
-            csvw_str(w, policy_name(pol[p]));
-            csvw_int(w, reps[i]);
-            csvw_int(w, (int64_t)r->blocks);
-            csvw_int(w, (int64_t)r->lost);
-            csvw_num(w, pct(r->lost, r->blocks));
-            csvw_int(w, (int64_t)r->accesses);
-            csvw_int(w, (int64_t)failed);
-            csvw_num(w, pct(failed, r->accesses));
-            csvw_int(w, (int64_t)r->reimages);
-            csvw_int(w, (int64_t)r->replicas_destroyed);
-            csvw_int(w, (int64_t)r->rereplicated);
-            csvw_int(w, (int64_t)r->relaxed);
-            csvw_int(w, (int64_t)r->max_backlog);
-            csvw_num(w, r->first_loss / 86400);
-            csvw_num(w, r->accesses ? r->util_sum / (double)r->accesses : NAN);
-            csvw_end(w);
-            if (!slk_opt.quiet)
-                fprintf(stderr, "replplace: %-5s x%d: %llu lost blocks, %llu failed reads (%llu busy, %llu lost), "
-                                "%llu relaxed placements, %.1fs\n",
-                        policy_name(pol[p]), reps[i], (unsigned long long)r->lost, (unsigned long long)failed,
-                        (unsigned long long)r->failed_busy, (unsigned long long)r->failed_lost,
-                        (unsigned long long)r->relaxed, slk_now() - t0);
+            write_result(w, pol[p], reps[i], r, slk_now() - t0);
         }
         int pa = -1, ps = -1;
         for (int p = 0; p < npol; p++)

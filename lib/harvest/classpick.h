@@ -19,6 +19,9 @@
  *
  * Ownership: callers own every array; nothing here allocates except the DAG,
  * which owns its copies of vertex names.  Errors: -1 returns, no printing.
+ *
+ * Threads: no module state; a cp_dag or a class array may be used by one
+ * thread at a time, different ones in parallel.
  */
 #ifndef SLOKIT_CLASSPICK_H
 #define SLOKIT_CLASSPICK_H

@@ -122,13 +122,15 @@ static int lloyd(const double *x, size_t n, int dim, int k, int max_iter, double
     return it;
 }
 
-static int g_dim;
-static const double *g_cent;
-static int cmp_center(const void *pa, const void *pb)
+/* qsort_r context for cmp_center: the centers being ordered */
+struct center_ctx { const double *cent; int dim; };
+
+static int cmp_center(const void *pa, const void *pb, void *arg)
 {
-    const double *a = g_cent + (size_t)*(const int *)pa * (size_t)g_dim;
-    const double *b = g_cent + (size_t)*(const int *)pb * (size_t)g_dim;
-    for (int j = 0; j < g_dim; j++)
+    const struct center_ctx *cx = arg;
+    const double *a = cx->cent + (size_t)*(const int *)pa * (size_t)cx->dim;
+    const double *b = cx->cent + (size_t)*(const int *)pb * (size_t)cx->dim;
+    for (int j = 0; j < cx->dim; j++)
         if (a[j] != b[j])
             return a[j] < b[j] ? -1 : 1;
     return *(const int *)pa - *(const int *)pb;
@@ -164,9 +166,8 @@ int kmeans_fit(const double *x, size_t n, int dim, int k, uint64_t seed, int n_i
     for (int j = 0; j < k; j++)
         order[j] = j;
     memcpy(c, centers, kd * sizeof *c);
-    g_dim = dim;
-    g_cent = c;
-    qsort(order, (size_t)k, sizeof *order, cmp_center);
+    struct center_ctx cx = {c, dim};
+    qsort_r(order, (size_t)k, sizeof *order, cmp_center, &cx);
     for (int j = 0; j < k; j++) {
         rank[order[j]] = j;
         memcpy(centers + (size_t)j * (size_t)dim, c + (size_t)order[j] * (size_t)dim, (size_t)dim * sizeof *c);
@@ -185,11 +186,12 @@ int kmeans_fit(const double *x, size_t n, int dim, int k, uint64_t seed, int n_i
     return best_it;
 }
 
-static int g_cmp_dim;
-static int cmp_row(const void *pa, const void *pb)
+/* rows of dim doubles in lexicographic order; arg points to dim */
+static int cmp_row(const void *pa, const void *pb, void *arg)
 {
     const double *a = pa, *b = pb;
-    for (int j = 0; j < g_cmp_dim; j++)
+    int dim = *(const int *)arg;
+    for (int j = 0; j < dim; j++)
         if (a[j] != b[j])
             return a[j] < b[j] ? -1 : 1;
     return 0;
@@ -201,11 +203,10 @@ size_t kmeans_distinct(const double *x, size_t n, int dim)
         return 0;
     double *y = xmalloc(n * (size_t)dim * sizeof *y);
     memcpy(y, x, n * (size_t)dim * sizeof *y);
-    g_cmp_dim = dim;
-    qsort(y, n, (size_t)dim * sizeof *y, cmp_row);
+    qsort_r(y, n, (size_t)dim * sizeof *y, cmp_row, &dim);
     size_t d = 1;
     for (size_t i = 1; i < n; i++)
-        if (cmp_row(y + (i - 1) * (size_t)dim, y + i * (size_t)dim) != 0)
+        if (cmp_row(y + (i - 1) * (size_t)dim, y + i * (size_t)dim, &dim) != 0)
             d++;
     free(y);
     return d;

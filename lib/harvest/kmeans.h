@@ -11,6 +11,9 @@
  *
  * Ownership: the caller owns all arrays.  Errors: -1 for bad arguments
  * (n == 0, k < 1, k > n, dim < 1); nothing is printed.
+ *
+ * Threads: the module keeps no state; calls on different arrays may run in
+ * parallel threads (tenantclass clusters its patterns that way).
  */
 #ifndef SLOKIT_KMEANS_H
 #define SLOKIT_KMEANS_H

@@ -48,6 +48,13 @@ struct rp_cluster {
     int32_t nservers;
     int *srv_tenant;
     uint8_t *down;
+    int racks_mixed;             /* racks drawn across tenants (else runs of ids) */
+    int32_t *rack_srv;           /* servers in rack order: rack r is [r*rack_size, ...) */
+    int32_t *srv_rack;           /* the rack of each server */
+    /* busy-destination filter, set by the simulator for policies that avoid
+     * busy servers: a server above busy_thr at busy_now takes no new replica */
+    int busy_on;
+    double busy_now, busy_thr, busy_scale;
     int *cls_act[RP_NCLASS]; /* tenants of the class with free space */
     int cls_n[RP_NCLASS];
     int nactive;
@@ -135,6 +142,8 @@ void rp_cluster_free(rp_cluster *c)
     sm_free(&c->emap);
     free(c->srv_tenant);
     free(c->down);
+    free(c->rack_srv);
+    free(c->srv_rack);
     for (int k = 0; k < RP_NCLASS; k++) {
         free(c->cls_act[k]);
         free(c->cls_all[k]);
@@ -175,12 +184,12 @@ int rp_cluster_add(rp_cluster *c, const char *tenant, const char *env, int64_t s
     return (int)c->nt++;
 }
 
-static const rp_cluster *sort_ctx;
-
-/* order for the rows: reimage rate, then peak, then name (total, deterministic) */
-static int by_rate(const void *a, const void *b)
+/* order for the rows: reimage rate, then peak, then name (total,
+ * deterministic); qsort_r with the cluster as context */
+static int by_rate(const void *a, const void *b, void *ctx)
 {
-    const struct tenant *x = &sort_ctx->t[*(const int *)a], *y = &sort_ctx->t[*(const int *)b];
+    const rp_cluster *c = ctx;
+    const struct tenant *x = &c->t[*(const int *)a], *y = &c->t[*(const int *)b];
     if (x->rate != y->rate)
         return x->rate < y->rate ? -1 : 1;
     if (x->peak != y->peak)
@@ -188,9 +197,10 @@ static int by_rate(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static int by_peak(const void *a, const void *b)
+static int by_peak(const void *a, const void *b, void *ctx)
 {
-    const struct tenant *x = &sort_ctx->t[*(const int *)a], *y = &sort_ctx->t[*(const int *)b];
+    const rp_cluster *c = ctx;
+    const struct tenant *x = &c->t[*(const int *)a], *y = &c->t[*(const int *)b];
     if (x->peak != y->peak)
         return x->peak < y->peak ? -1 : 1;
     if (x->rate != y->rate)
@@ -287,6 +297,26 @@ static void reset_space(rp_cluster *c)
     memset(c->down, 0, (size_t)c->nservers);
 }
 
+/* racks: runs of rack_size consecutive server ids (one tenant, mostly), or
+ * with racks_mixed the servers in an order shuffled from the seed, so a rack
+ * holds servers of several tenants as in a datacenter where tenants are
+ * spread over racks */
+static void build_racks(rp_cluster *c)
+{
+    size_t ns = (size_t)(c->nservers ? c->nservers : 1);
+    c->rack_srv = xmalloc(ns * sizeof *c->rack_srv);
+    c->srv_rack = xmalloc(ns * sizeof *c->srv_rack);
+    for (int32_t s = 0; s < c->nservers; s++)
+        c->rack_srv[s] = s;
+    if (c->racks_mixed) {
+        rng g;
+        rng_seed_key(&g, c->seed, "racks");
+        rng_shuffle(&g, c->rack_srv, (size_t)c->nservers, sizeof *c->rack_srv);
+    }
+    for (int32_t i = 0; i < c->nservers; i++)
+        c->srv_rack[c->rack_srv[i]] = i / c->rack_size;
+}
+
 void rp_cluster_build(rp_cluster *c)
 {
     size_t n = c->nt;
@@ -294,8 +324,7 @@ void rp_cluster_build(rp_cluster *c)
     int *row = xmalloc(n * sizeof *row);
     for (size_t i = 0; i < n; i++)
         idx[i] = (int)i;
-    sort_ctx = c;
-    qsort(idx, n, sizeof *idx, by_rate);
+    qsort_r(idx, n, sizeof *idx, by_rate, c);
     split_thirds(c, idx, n, third);
     for (size_t i = 0; i < n; i++)
         row[idx[i]] = third[i];
@@ -304,12 +333,11 @@ void rp_cluster_build(rp_cluster *c)
         for (size_t i = 0; i < n; i++)
             if (row[i] == r)
                 idx[m++] = (int)i;
-        qsort(idx, m, sizeof *idx, by_peak);
+        qsort_r(idx, m, sizeof *idx, by_peak, c);
         split_thirds(c, idx, m, third);
         for (size_t i = 0; i < m; i++)
             c->t[idx[i]].cls = 3 * r + third[i];
     }
-    sort_ctx = NULL;
     free(idx);
     free(third);
     free(row);
@@ -351,9 +379,12 @@ void rp_cluster_build(rp_cluster *c)
         c->env_tenants[c->env_start[e] + fill[e]++] = (int)i;
     }
     free(fill);
+    build_racks(c);
     reset_space(c);
     c->built = 1;
 }
+
+void rp_cluster_racks_mixed(rp_cluster *c, int on) { c->racks_mixed = on; }
 
 void rp_cluster_pick_by_space(rp_cluster *c, int on) { c->by_space = on; }
 
@@ -423,10 +454,17 @@ static inline int holds(const int32_t *slots, int R, int k, int32_t s)
     return 0;
 }
 
+/* a server that can take a new replica now: up and, when the busy filter is
+ * on, not above the busy threshold */
+static inline int srv_ok(const rp_cluster *c, int32_t s)
+{
+    return !c->down[s] && !(c->busy_on && rp_util(c, s, c->busy_now, c->busy_scale) > c->busy_thr);
+}
+
 /* a usable destination: up, its tenant has space, not already holding the block */
 static inline int usable(const rp_cluster *c, const int32_t *slots, int R, int k, int32_t s)
 {
-    return !c->down[s] && c->t[c->srv_tenant[s]].pos >= 0 && !holds(slots, R, k, s);
+    return srv_ok(c, s) && c->t[c->srv_tenant[s]].pos >= 0 && !holds(slots, R, k, s);
 }
 
 /* a random usable server of tenant ti, or -1 */
@@ -435,13 +473,13 @@ static int32_t tenant_server(const rp_cluster *c, rng *g, int ti, const int32_t 
     const struct tenant *T = &c->t[ti];
     for (int tries = 0; tries < 8; tries++) {
         int32_t s = T->first + (int32_t)rng_below(g, (uint64_t)T->n);
-        if (!c->down[s] && !holds(slots, R, k, s))
+        if (srv_ok(c, s) && !holds(slots, R, k, s))
             return s;
     }
     int32_t off = (int32_t)rng_below(g, (uint64_t)T->n);
     for (int32_t i = 0; i < T->n; i++) {
         int32_t s = T->first + (off + i) % T->n;
-        if (!c->down[s] && !holds(slots, R, k, s))
+        if (srv_ok(c, s) && !holds(slots, R, k, s))
             return s;
     }
     return -1;
@@ -544,7 +582,8 @@ static int32_t alg2_slot(rp_cluster *c, rng *g, const int32_t *slots, int R, int
     return -1;
 }
 
-/* a random usable server in [lo, hi) whose rack is none of racks[0..nr-1], or -1 */
+/* a random usable server among positions [lo, hi) of the rack order whose
+ * rack is none of racks[0..nr-1], or -1 */
 static int32_t range_server(const rp_cluster *c, rng *g, int32_t lo, int32_t hi, const int32_t *slots,
                             int R, int k, const int32_t *racks, int nr)
 {
@@ -552,19 +591,19 @@ static int32_t range_server(const rp_cluster *c, rng *g, int32_t lo, int32_t hi,
         return -1;
     uint64_t span = (uint64_t)(hi - lo);
     for (int tries = 0; tries < 32; tries++) {
-        int32_t s = lo + (int32_t)rng_below(g, span);
+        int32_t s = c->rack_srv[lo + (int32_t)rng_below(g, span)];
         int ok = usable(c, slots, R, k, s);
         for (int i = 0; ok && i < nr; i++)
-            ok = s / c->rack_size != racks[i];
+            ok = c->srv_rack[s] != racks[i];
         if (ok)
             return s;
     }
     int32_t off = (int32_t)rng_below(g, span);
     for (uint64_t i = 0; i < span; i++) {
-        int32_t s = lo + (int32_t)((off + i) % span);
+        int32_t s = c->rack_srv[lo + (int32_t)((off + i) % span)];
         int ok = usable(c, slots, R, k, s);
         for (int j = 0; ok && j < nr; j++)
-            ok = s / c->rack_size != racks[j];
+            ok = c->srv_rack[s] != racks[j];
         if (ok)
             return s;
     }
@@ -580,7 +619,7 @@ static int32_t stock_slot(rp_cluster *c, rng *g, const int32_t *slots, int R, in
     int nr = 0;
     for (int j = 0; j < R; j++)
         if (j != k && slots[j] >= 0)
-            racks[nr++] = slots[j] / c->rack_size;
+            racks[nr++] = c->srv_rack[slots[j]];
     int32_t s = -1;
     int remote = 0;
     if (!recovery) {
@@ -827,10 +866,46 @@ struct srvlist {
     uint32_t n, cap;
 };
 
+/* RP_REBUILD_SERVER: the re-creation queue of one reimage event */
 struct rqueue {
     uint64_t *it; /* block << 5 | slot */
     size_t n, pos;
     int sorted;
+};
+
+/* RP_REBUILD_SOURCES: one FIFO per surviving-replica count at enqueue time,
+ * per source server; items become ready at their time */
+struct srcitem {
+    uint64_t it; /* block << 5 | slot */
+    double ready;
+};
+struct srcfifo {
+    struct srcitem *a;
+    size_t n, pos, cap;
+};
+struct srcq {
+    struct srcfifo f[RP_MAX_REPLICAS];
+    size_t pending;
+    int scheduled; /* in the heap */
+};
+
+struct sim {
+    rp_cluster *c;
+    const struct rp_sim_config *cfg;
+    struct rp_sim_result *res;
+    int R;
+    size_t N;
+    int32_t *slots;
+    uint8_t *live;
+    double *dt;
+    struct srvlist *sl;
+    rng gp, gb, ga;
+    heap h;
+    struct rqueue *qs; /* RP_REBUILD_SERVER */
+    size_t nq, capq;
+    struct srcq *src;  /* RP_REBUILD_SOURCES, one per server */
+    uint64_t backlog;
+    double step;
 };
 
 static void sl_push(struct srvlist *l, uint32_t b)
@@ -842,54 +917,355 @@ static void sl_push(struct srvlist *l, uint32_t b)
     l->b[l->n++] = b;
 }
 
+static void backlog_add(struct sim *S, uint64_t n)
+{
+    S->backlog += n;
+    if (S->backlog > S->res->max_backlog)
+        S->res->max_backlog = S->backlog;
+}
+
+/* turn the busy-destination filter on for time t (when the policy avoids busy servers) */
+static void busy_at(struct sim *S, double t)
+{
+    S->c->busy_on = S->cfg->avoid_busy;
+    S->c->busy_now = t;
+    S->c->busy_thr = S->cfg->busy;
+    S->c->busy_scale = S->cfg->util_scale;
+}
+
+/* create the cfg->blocks blocks at t = 0 on uniformly drawn servers.  When
+ * busy servers are avoided and a block finds no destination, it is placed
+ * without the filter (a block is never refused for load alone). */
+static void sim_place_blocks(struct sim *S, const char *progress)
+{
+    const int R = S->R;
+    struct rp_place_stats pst = {0};
+    uint64_t unplaced = 0;
+    for (size_t b = 0; b < S->N; b++) {
+        int32_t creator = (int32_t)rng_below(&S->gb, (uint64_t)S->c->nservers);
+        int32_t *o = S->slots + b * (size_t)R;
+        int failed;
+        busy_at(S, 0);
+        int rc = rp_place(S->c, &S->gp, S->cfg->policy, creator, R, 1, o, &failed, &pst);
+        if (rc != RP_OK && S->c->busy_on) {
+            S->c->busy_on = 0;
+            rc = rp_place(S->c, &S->gp, S->cfg->policy, creator, R, 1, o, &failed, &pst);
+        }
+        if (rc != RP_OK) {
+            unplaced++;
+            S->live[b] = UNPLACED;
+            continue;
+        }
+        S->live[b] = (uint8_t)R;
+        for (int k = 0; k < R; k++)
+            sl_push(&S->sl[o[k]], (uint32_t)b);
+        if (progress && (b & 0xffff) == 0)
+            slk_progress(progress, b, S->N + S->cfg->nevents);
+    }
+    S->c->busy_on = 0;
+    S->res->blocks = S->N - unplaced;
+    S->res->unplaced = unplaced;
+    S->res->relaxed += pst.relaxed_env + pst.relaxed_grid + pst.relaxed_local;
+}
+
+/* re-create slot k of block b at time t on a destination the policy
+ * chooses.  Returns 1 when placed, 0 when no destination was found. */
+static int recreate(struct sim *S, size_t b, int k, double t)
+{
+    int32_t *o = S->slots + b * (size_t)S->R;
+    int lv = 0;
+    busy_at(S, t);
+    int32_t s = S->cfg->policy == RP_ALG2 ? alg2_slot(S->c, &S->gp, o, S->R, k, 2, &lv)
+                                          : stock_slot(S->c, &S->gp, o, S->R, k, 1);
+    S->c->busy_on = 0;
+    if (s < 0)
+        return 0;
+    if (lv > 0)
+        S->res->relaxed++;
+    o[k] = s;
+    S->live[b]++;
+    take(S->c, s);
+    sl_push(&S->sl[s], (uint32_t)b);
+    S->res->rereplicated++;
+    return 1;
+}
+
+/* ---- RP_REBUILD_SERVER: the reimaged server's queue, one block at a time */
+
+/* fewest surviving replicas first (stable counting sort of the rest of q) */
+static void rq_sort(struct sim *S, struct rqueue *q)
+{
+    size_t cnt[RP_MAX_REPLICAS + 2] = {0};
+    for (size_t i = q->pos; i < q->n; i++) {
+        if (i + 16 < q->n)
+            __builtin_prefetch(S->live + (q->it[i + 16] >> 5));
+        cnt[S->live[q->it[i] >> 5] + 1]++;
+    }
+    for (int v = 1; v <= S->R + 1; v++)
+        cnt[v] += cnt[v - 1];
+    uint64_t *tmp = xmalloc((q->n - q->pos) * sizeof *tmp);
+    for (size_t i = q->pos; i < q->n; i++)
+        tmp[cnt[S->live[q->it[i] >> 5]]++] = q->it[i];
+    memcpy(q->it + q->pos, tmp, (q->n - q->pos) * sizeof *tmp);
+    free(tmp);
+    q->sorted = 1;
+}
+
+/* one step of queue qi at time t: re-create its next still-needed replica
+ * (a replica with no destination is dropped: the block stays
+ * under-replicated), then come back one step later while items remain */
+static void rq_step(struct sim *S, uint64_t qi, double t)
+{
+    struct rqueue *q = &S->qs[qi];
+    if (!q->sorted)
+        rq_sort(S, q);
+    while (q->pos < q->n) {
+        uint64_t it = q->it[q->pos++];
+        size_t b = (size_t)(it >> 5);
+        int k = (int)(it & 31);
+        S->backlog--;
+        if (S->live[b] == 0 || S->slots[b * (size_t)S->R + k] >= 0)
+            continue;
+        if (recreate(S, b, k, t))
+            break;
+    }
+    if (q->pos < q->n) {
+        heap_push(&S->h, t + S->step, qi);
+    } else {
+        free(q->it);
+        q->it = NULL;
+    }
+}
+
+static void rq_add(struct sim *S, uint64_t *items, size_t ni, double t)
+{
+    if (ni == 0) {
+        free(items);
+        return;
+    }
+    S->qs = xgrow(S->qs, &S->capq, S->nq + 1, sizeof *S->qs);
+    S->qs[S->nq] = (struct rqueue){items, ni, 0, 0};
+    heap_push(&S->h, t + S->cfg->detect, S->nq++);
+    backlog_add(S, ni);
+}
+
+/* ---- RP_REBUILD_SOURCES: every server holding a surviving copy sends,
+ * each throttled to cfg->rate blocks an hour, all in parallel */
+
+static void src_schedule(struct sim *S, int32_t q, double t)
+{
+    if (!S->src[q].scheduled) {
+        S->src[q].scheduled = 1;
+        heap_push(&S->h, t, (uint64_t)q);
+    }
+}
+
+/* queue slot k of block b on the surviving holder with the fewest pending
+ * items (the first slot on ties), ready at time `ready`.  0 when no copy is
+ * left. */
+static int src_enqueue(struct sim *S, size_t b, int k, double ready)
+{
+    const int32_t *o = S->slots + b * (size_t)S->R;
+    int32_t best = -1;
+    for (int j = 0; j < S->R; j++)
+        if (o[j] >= 0 && (best < 0 || S->src[o[j]].pending < S->src[best].pending))
+            best = o[j];
+    if (best < 0)
+        return 0;
+    int lv = S->live[b] > 0 ? S->live[b] - 1 : 0;
+    struct srcfifo *f = &S->src[best].f[lv];
+    f->a = xgrow(f->a, &f->cap, f->n + 1, sizeof *f->a);
+    f->a[f->n++] = (struct srcitem){(uint64_t)b << 5 | (uint64_t)k, ready};
+    S->src[best].pending++;
+    backlog_add(S, 1);
+    src_schedule(S, best, ready);
+    return 1;
+}
+
+/* the next ready item of source q at time t (fewest survivors first), or
+ * NULL with *next the earliest time one becomes ready (INFINITY: none) */
+static struct srcitem *src_next(struct sim *S, int32_t q, double t, double *next)
+{
+    *next = INFINITY;
+    for (int v = 0; v < S->R; v++) {
+        struct srcfifo *f = &S->src[q].f[v];
+        if (f->pos == f->n)
+            continue;
+        if (f->a[f->pos].ready <= t) {
+            S->src[q].pending--;
+            S->backlog--;
+            struct srcitem *it = &f->a[f->pos++];
+            if (f->pos == f->n) {
+                f->pos = f->n = 0;
+            } else if (f->pos > 4096 && f->pos > f->n / 2) {
+                /* compact a queue that never drains; *it is read before
+                 * anything is pushed, so it stays valid at its new place */
+                memmove(f->a, f->a + f->pos - 1, (f->n - f->pos + 1) * sizeof *f->a);
+                f->n -= f->pos - 1;
+                f->pos = 1;
+                it = &f->a[0];
+            }
+            return it;
+        }
+        if (f->a[f->pos].ready < *next)
+            *next = f->a[f->pos].ready;
+    }
+    return NULL;
+}
+
+/* source q's turn at time t: send one still-needed replica, then wait one
+ * step.  An item whose source lost its copy meanwhile moves to another
+ * holder; one with no destination now (all busy or full) is retried an
+ * hour later. */
+static void src_step(struct sim *S, int32_t q, double t)
+{
+    S->src[q].scheduled = 0;
+    double next;
+    struct srcitem *it;
+    while ((it = src_next(S, q, t, &next)) != NULL) {
+        size_t b = (size_t)(it->it >> 5);
+        int k = (int)(it->it & 31);
+        const int32_t *o = S->slots + b * (size_t)S->R;
+        if (S->live[b] == 0 || o[k] >= 0)
+            continue;
+        if (!holds(o, S->R, -1, q)) {
+            src_enqueue(S, b, k, t);
+            continue;
+        }
+        if (!recreate(S, b, k, t))
+            src_enqueue(S, b, k, t + 3600);
+        src_schedule(S, q, t + S->step);
+        return;
+    }
+    if (next < INFINITY)
+        src_schedule(S, q, next);
+}
+
+/* ---- events and reads ---------------------------------------------------------- */
+
+static void report_loss(struct sim *S, size_t b, double t)
+{
+    S->res->lost++;
+    if (isnan(S->res->first_loss))
+        S->res->first_loss = t;
+    if (S->cfg->on_loss) {
+        const int32_t *o = S->slots + b * (size_t)S->R;
+        int32_t last[RP_MAX_REPLICAS];
+        for (int j = 0; j < S->R; j++)
+            last[j] = o[j] <= -2 ? -2 - o[j] : -1;
+        S->cfg->on_loss(S->cfg->on_loss_ctx, b, t, S->R, last, S->dt + b * (size_t)S->R);
+    }
+}
+
+/* a reimage or failure of server s at time t: destroy its replicas, count
+ * the blocks that lost their last copy, queue the others' re-creation */
+static void sim_destroy(struct sim *S, int32_t s, double t)
+{
+    const int R = S->R;
+    struct srvlist *l = &S->sl[s];
+    int by_server = S->cfg->rebuild == RP_REBUILD_SERVER;
+    uint64_t *items = by_server && l->n ? xmalloc(l->n * sizeof *items) : NULL;
+    size_t ni = 0;
+    S->res->reimages++;
+    for (uint32_t i = 0; i < l->n; i++) {
+        uint32_t b = l->b[i];
+        /* the lists are mostly in block order but the blocks are far apart:
+         * fetch ahead, the loop is bound by these misses */
+        if (i + 16 < l->n) {
+            __builtin_prefetch(S->slots + (size_t)l->b[i + 16] * R, 1);
+            __builtin_prefetch(S->live + l->b[i + 16], 1);
+        }
+        int32_t *o = S->slots + (size_t)b * R;
+        for (int k = 0; k < R; k++) {
+            if (o[k] != s)
+                continue;
+            o[k] = -2 - s; /* destroyed: remember where it was */
+            S->live[b]--;
+            S->res->replicas_destroyed++;
+            if (S->dt)
+                S->dt[(size_t)b * R + k] = t;
+            if (S->live[b] == 0)
+                report_loss(S, b, t);
+            else if (by_server)
+                items[ni++] = (uint64_t)b << 5 | (uint64_t)k;
+            else
+                src_enqueue(S, b, k, t + S->cfg->detect);
+        }
+    }
+    give(S->c, S->c->srv_tenant[s], (int64_t)l->n);
+    l->n = 0;
+    if (by_server)
+        rq_add(S, items, ni, t);
+}
+
+/* one uniformly random read at time t: refused when the block is lost or
+ * every replica is down or busy; *ta advances to the next read */
+static void sim_read(struct sim *S, double t, double *ta)
+{
+    const struct rp_sim_config *cfg = S->cfg;
+    size_t b = (size_t)rng_below(&S->ga, (uint64_t)S->N);
+    *ta += rng_exp(&S->ga, cfg->horizon / (double)cfg->accesses);
+    if (S->live[b] == UNPLACED)
+        return; /* never created (cluster full): nothing to read */
+    S->res->accesses++;
+    S->res->util_sum += rp_util(S->c, (int32_t)rng_below(&S->ga, (uint64_t)S->c->nservers), t, cfg->util_scale);
+    if (S->live[b] == 0) {
+        S->res->failed_lost++;
+        return;
+    }
+    const int32_t *o = S->slots + b * (size_t)S->R;
+    int ok = 0;
+    for (int k = 0; k < S->R && !ok; k++)
+        ok = o[k] >= 0 && !S->c->down[o[k]] && rp_util(S->c, o[k], t, cfg->util_scale) <= cfg->busy;
+    if (!ok)
+        S->res->failed_busy++;
+}
+
+static void sim_free(struct sim *S)
+{
+    for (size_t i = 0; i < S->nq; i++)
+        free(S->qs[i].it);
+    free(S->qs);
+    if (S->src)
+        for (int32_t s = 0; s < S->c->nservers; s++)
+            for (int v = 0; v < RP_MAX_REPLICAS; v++)
+                free(S->src[s].f[v].a);
+    free(S->src);
+    heap_free(&S->h);
+    for (int32_t s = 0; s < S->c->nservers; s++)
+        free(S->sl[s].b);
+    free(S->sl);
+    free(S->slots);
+    free(S->live);
+    free(S->dt);
+}
+
 void rp_simulate(rp_cluster *c, const struct rp_sim_config *cfg, struct rp_sim_result *res,
                  const char *progress)
 {
     memset(res, 0, sizeof *res);
     res->first_loss = NAN;
     reset_space(c);
-    const int R = cfg->replicas;
-    const size_t N = (size_t)cfg->blocks;
-    int32_t *slots = xmalloc((N ? N : 1) * (size_t)R * sizeof *slots);
-    uint8_t *live = xcalloc(N ? N : 1, 1);
-    double *dt = cfg->on_loss ? xcalloc((N ? N : 1) * (size_t)R, sizeof *dt) : NULL;
-    struct srvlist *sl = xcalloc((size_t)c->nservers, sizeof *sl);
-    rng gp, gb, ga;
-    rng_seed_key(&gp, cfg->seed, cfg->policy == RP_ALG2 ? "sim-place-alg2" : "sim-place-stock");
-    rng_seed_key(&gb, cfg->seed, "sim-creators");
-    rng_seed_key(&ga, cfg->seed, "sim-accesses");
-    struct rp_place_stats pst = {0};
-    uint64_t unplaced = 0;
+    struct sim S = {.c = c, .cfg = cfg, .res = res, .R = cfg->replicas, .N = (size_t)cfg->blocks};
+    size_t n1 = S.N ? S.N : 1;
+    S.slots = xmalloc(n1 * (size_t)S.R * sizeof *S.slots);
+    S.live = xcalloc(n1, 1);
+    S.dt = cfg->on_loss ? xcalloc(n1 * (size_t)S.R, sizeof *S.dt) : NULL;
+    S.sl = xcalloc((size_t)c->nservers, sizeof *S.sl);
+    if (cfg->rebuild != RP_REBUILD_SERVER)
+        S.src = xcalloc((size_t)c->nservers, sizeof *S.src);
+    S.step = 3600.0 / cfg->rate;
+    rng_seed_key(&S.gp, cfg->seed, cfg->policy == RP_ALG2 ? "sim-place-alg2" : "sim-place-stock");
+    rng_seed_key(&S.gb, cfg->seed, "sim-creators");
+    rng_seed_key(&S.ga, cfg->seed, "sim-accesses");
+    heap_init(&S.h);
+    sim_place_blocks(&S, progress);
 
-    for (size_t b = 0; b < N; b++) {
-        int32_t creator = (int32_t)rng_below(&gb, (uint64_t)c->nservers);
-        int32_t *o = slots + b * (size_t)R;
-        int failed;
-        if (rp_place(c, &gp, cfg->policy, creator, R, 1, o, &failed, &pst) != RP_OK) {
-            unplaced++;
-            live[b] = UNPLACED;
-            continue;
-        }
-        live[b] = (uint8_t)R;
-        for (int k = 0; k < R; k++)
-            sl_push(&sl[o[k]], (uint32_t)b);
-        if (progress && (b & 0xffff) == 0)
-            slk_progress(progress, b, N + cfg->nevents);
-    }
-    res->blocks = N - unplaced;
-    res->unplaced = unplaced;
-
-    heap h;
-    heap_init(&h);
-    struct rqueue *qs = NULL;
-    size_t nq = 0, capq = 0;
-    uint64_t backlog = 0;
-    double step = 3600.0 / cfg->rate;
-    double ta = cfg->accesses > 0 && res->blocks > 0 ? rng_exp(&ga, cfg->horizon / (double)cfg->accesses)
+    double ta = cfg->accesses > 0 && res->blocks > 0 ? rng_exp(&S.ga, cfg->horizon / (double)cfg->accesses)
                                                      : INFINITY;
     size_t ei = 0;
     for (;;) {
-        const struct heap_item *top = heap_peek(&h);
+        const struct heap_item *top = heap_peek(&S.h);
         double tq = top ? top->key : INFINITY;
         double te = ei < cfg->nevents ? cfg->events[ei].t : INFINITY;
         double t = fmin(tq, fmin(te, ta));
@@ -897,142 +1273,27 @@ void rp_simulate(rp_cluster *c, const struct rp_sim_config *cfg, struct rp_sim_r
             break;
         if (tq <= te && tq <= ta) {
             struct heap_item hi;
-            heap_pop(&h, &hi);
-            struct rqueue *q = &qs[hi.val];
-            if (!q->sorted) {
-                /* fewest surviving replicas first (stable counting sort) */
-                size_t cnt[RP_MAX_REPLICAS + 2] = {0};
-                for (size_t i = q->pos; i < q->n; i++) {
-                    if (i + 16 < q->n)
-                        __builtin_prefetch(live + (q->it[i + 16] >> 5));
-                    cnt[live[q->it[i] >> 5] + 1]++;
-                }
-                for (int v = 1; v <= R + 1; v++)
-                    cnt[v] += cnt[v - 1];
-                uint64_t *tmp = xmalloc((q->n - q->pos) * sizeof *tmp);
-                for (size_t i = q->pos; i < q->n; i++)
-                    tmp[cnt[live[q->it[i] >> 5]]++] = q->it[i];
-                memcpy(q->it + q->pos, tmp, (q->n - q->pos) * sizeof *tmp);
-                free(tmp);
-                q->sorted = 1;
-            }
-            while (q->pos < q->n) {
-                uint64_t it = q->it[q->pos++];
-                size_t b = (size_t)(it >> 5);
-                int k = (int)(it & 31);
-                backlog--;
-                int32_t *o = slots + b * (size_t)R;
-                if (live[b] == 0 || o[k] >= 0)
-                    continue;
-                int lv = 0;
-                int32_t s = cfg->policy == RP_ALG2 ? alg2_slot(c, &gp, o, R, k, 2, &lv)
-                                                   : stock_slot(c, &gp, o, R, k, 1);
-                if (s < 0)
-                    continue; /* nowhere to put it: the block stays under-replicated */
-                if (lv > 0)
-                    res->relaxed++;
-                o[k] = s;
-                live[b]++;
-                take(c, s);
-                sl_push(&sl[s], (uint32_t)b);
-                res->rereplicated++;
-                break;
-            }
-            if (q->pos < q->n) {
-                heap_push(&h, t + step, hi.val);
-            } else {
-                free(q->it);
-                q->it = NULL;
-            }
+            heap_pop(&S.h, &hi);
+            if (S.src)
+                src_step(&S, (int32_t)hi.val, t);
+            else
+                rq_step(&S, hi.val, t);
         } else if (te <= ta) {
             const struct rp_event *ev = &cfg->events[ei++];
-            int32_t s = ev->server;
             if (ev->kind == RP_EV_ADD) {
-                c->down[s] = 0;
+                c->down[ev->server] = 0;
                 continue;
             }
             if (ev->kind == RP_EV_FAIL)
-                c->down[s] = 1;
-            res->reimages++;
-            struct srvlist *l = &sl[s];
-            uint64_t *items = l->n ? xmalloc(l->n * sizeof *items) : NULL;
-            size_t ni = 0;
-            for (uint32_t i = 0; i < l->n; i++) {
-                uint32_t b = l->b[i];
-                /* the lists are mostly in block order but the blocks are far
-                 * apart: fetch ahead, the loop is bound by these misses */
-                if (i + 16 < l->n) {
-                    __builtin_prefetch(slots + (size_t)l->b[i + 16] * R, 1);
-                    __builtin_prefetch(live + l->b[i + 16], 1);
-                }
-                int32_t *o = slots + (size_t)b * R;
-                for (int k = 0; k < R; k++) {
-                    if (o[k] != s)
-                        continue;
-                    o[k] = -2 - s; /* destroyed: remember where it was */
-                    live[b]--;
-                    res->replicas_destroyed++;
-                    if (dt)
-                        dt[(size_t)b * R + k] = ev->t;
-                    if (live[b] == 0) {
-                        res->lost++;
-                        if (isnan(res->first_loss))
-                            res->first_loss = ev->t;
-                        if (cfg->on_loss) {
-                            int32_t last[RP_MAX_REPLICAS];
-                            for (int j = 0; j < R; j++)
-                                last[j] = o[j] <= -2 ? -2 - o[j] : -1;
-                            cfg->on_loss(cfg->on_loss_ctx, b, ev->t, R, last, dt + (size_t)b * R);
-                        }
-                    } else {
-                        items[ni++] = (uint64_t)b << 5 | (uint64_t)k;
-                    }
-                }
-            }
-            give(c, c->srv_tenant[s], (int64_t)l->n);
-            l->n = 0;
-            if (ni > 0) {
-                qs = xgrow(qs, &capq, nq + 1, sizeof *qs);
-                qs[nq] = (struct rqueue){items, ni, 0, 0};
-                heap_push(&h, ev->t + cfg->detect, nq++);
-                backlog += ni;
-                if (backlog > res->max_backlog)
-                    res->max_backlog = backlog;
-            } else {
-                free(items);
-            }
+                c->down[ev->server] = 1;
+            sim_destroy(&S, ev->server, ev->t);
             if (progress && (ei & 0xff) == 0)
-                slk_progress(progress, N + ei, N + cfg->nevents);
+                slk_progress(progress, S.N + ei, S.N + cfg->nevents);
         } else {
-            size_t b = (size_t)rng_below(&ga, (uint64_t)N);
-            ta += rng_exp(&ga, cfg->horizon / (double)cfg->accesses);
-            if (live[b] == UNPLACED)
-                continue; /* never created (cluster full): nothing to read */
-            res->accesses++;
-            res->util_sum += rp_util(c, (int32_t)rng_below(&ga, (uint64_t)c->nservers), t, cfg->util_scale);
-            if (live[b] == 0) {
-                res->failed_lost++;
-                continue;
-            }
-            const int32_t *o = slots + b * (size_t)R;
-            int ok = 0;
-            for (int k = 0; k < R && !ok; k++)
-                ok = o[k] >= 0 && !c->down[o[k]] && rp_util(c, o[k], t, cfg->util_scale) <= cfg->busy;
-            if (!ok)
-                res->failed_busy++;
+            sim_read(&S, t, &ta);
         }
     }
     if (progress)
         slk_progress_done();
-    res->relaxed += pst.relaxed_env + pst.relaxed_grid + pst.relaxed_local;
-    for (size_t i = 0; i < nq; i++)
-        free(qs[i].it);
-    free(qs);
-    heap_free(&h);
-    for (int32_t s = 0; s < c->nservers; s++)
-        free(sl[s].b);
-    free(sl);
-    free(slots);
-    free(live);
-    free(dt);
+    sim_free(&S);
 }

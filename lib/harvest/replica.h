@@ -11,7 +11,8 @@
  * first into three reimage-frequency rows by cumulative space in increasing
  * rate order, then each row into three peak-utilization columns the same way.
  * A tenant belongs to the third that holds the midpoint of its space.  Racks
- * (for the stock policy only) are runs of rack_size consecutive server ids.
+ * (for the stock policy only) are runs of rack_size servers, in id order or
+ * shuffled (rp_cluster_racks_mixed).
  *
  * Space.  Each tenant holds at most floor(space_gb * 1024 / block_mb) replicas;
  * a tenant that is full is no longer a destination.  Servers inside a tenant
@@ -22,6 +23,10 @@
  * fail return a negative rp_status and print nothing: callers word the error.
  * Determinism: every random choice comes from the rng the caller passes or
  * from streams derived from the seed with rng_seed_key.
+ *
+ * Threads: no module state.  An rp_cluster is mutated by rp_place and
+ * rp_simulate (space, down servers), so each thread needs its own cluster;
+ * rp_util, rp_class_info and the getters only read it.
  */
 #ifndef SLOKIT_REPLICA_H
 #define SLOKIT_REPLICA_H
@@ -76,6 +81,13 @@ void rp_cluster_build(rp_cluster *c);
  * default), or in proportion to their free space (on != 0), which keeps the
  * replicas per server even when tenant sizes are skewed.  Any time. */
 void rp_cluster_pick_by_space(rp_cluster *c, int on);
+
+/* rp_cluster_racks_mixed: racks for the stock policy.  on == 0 (slokit <=
+ * 0.1): rack r is server ids r*rack_size .. (r+1)*rack_size-1, so a rack is
+ * mostly one tenant.  on != 0: the servers are shuffled from the seed before
+ * being cut into racks, so racks are independent of tenants.  Call before
+ * rp_cluster_build. */
+void rp_cluster_racks_mixed(rp_cluster *c, int on);
 
 int rp_ntenants(const rp_cluster *c);
 int32_t rp_nservers(const rp_cluster *c);
@@ -153,6 +165,12 @@ struct rp_burst_model {
 struct rp_event *rp_gen_events(const rp_cluster *c, uint64_t seed, double days,
                                const struct rp_burst_model *m, size_t *n);
 
+/* How lost replicas are re-created (see rp_simulate). */
+enum rp_rebuild {
+    RP_REBUILD_SOURCES = 0, /* every server holding a surviving copy sends, each throttled (HDFS-like) */
+    RP_REBUILD_SERVER = 1   /* the reimaged server's replicas one at a time (slokit <= 0.1) */
+};
+
 struct rp_sim_config {
     enum rp_policy policy;
     int replicas;
@@ -172,6 +190,8 @@ struct rp_sim_config {
     void (*on_loss)(void *ctx, uint64_t block, double t, int R, const int32_t *last_server,
                     const double *destroyed_at);
     void *on_loss_ctx;
+    enum rp_rebuild rebuild;
+    int avoid_busy;          /* new replicas never go to a server above `busy` at that time */
 };
 
 struct rp_sim_result {
@@ -187,10 +207,23 @@ struct rp_sim_result {
 
 /* rp_simulate: place cfg->blocks blocks, then replay the events and the
  * accesses over cfg->horizon.  A reimage or fail destroys the replicas on the
- * server; each destroyed replica is queued on its server and re-created
- * (from a surviving replica, at a destination the policy chooses) starting
- * cfg->detect later, one every 3600/cfg->rate seconds, blocks with the fewest
- * surviving replicas first.  A block with no surviving replica is lost.  A
+ * server; each destroyed replica is re-created at a destination the policy
+ * chooses, starting cfg->detect later.  A block with no surviving replica is
+ * lost.
+ *   RP_REBUILD_SOURCES (HDFS-like): each destroyed replica is queued on the
+ *   server holding a surviving copy that has the fewest items queued (the
+ *   first slot on ties); every server sends one block every 3600/cfg->rate
+ *   seconds from its own queue, all servers in parallel, blocks with the
+ *   fewest surviving replicas first.  An item whose source lost its copy
+ *   meanwhile moves to another holder; one that finds no destination (all
+ *   full, down or busy) is retried an hour later.
+ *   RP_REBUILD_SERVER: the replicas destroyed by one event form one queue,
+ *   re-created one every 3600/cfg->rate seconds, fewest survivors first; a
+ *   replica with no destination is dropped (the block stays
+ *   under-replicated).
+ * With cfg->avoid_busy no new replica (initial or re-created) goes to a
+ * server whose utilization is above cfg->busy at that moment; an initial
+ * block that finds no such server is placed without the filter.  A
  * failed server takes no new replicas until its next add event.  Placements
  * inside the simulation are always soft (relaxations counted).  The cluster's
  * space accounting is reset at the start, so one cluster can be simulated

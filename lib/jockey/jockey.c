@@ -528,6 +528,98 @@ struct hs {
     double t, p, a;
 };
 
+/* The runs read so far, one group per (job, rounded mean allocation): for
+ * each run, the remaining time at each of G progress points. */
+struct history {
+    size_t G;
+    double grid;
+    struct smap keys;
+    struct grp *g;
+    size_t ng, gcap;
+    long nruns, skipped;
+};
+
+/* A run's samples h[0..nh) are complete: add its remaining-time profile to
+ * its (job, allocation) group, or count it as skipped if it never reached
+ * progress 1. */
+static void history_add_run(struct history *H, const char *job, const struct hs *h, size_t nh)
+{
+    size_t G = H->G;
+    H->nruns++;
+    size_t e = 0;
+    while (e < nh && h[e].p < 1 - 1e-9)
+        e++;
+    if (e == nh) {
+        H->skipped++;
+        return;
+    }
+    double sa = 0;
+    for (size_t i = 0; i <= e; i++)
+        sa += h[i].a;
+    double a = floor(sa / (double)(e + 1) + 0.5);
+    if (a < 1)
+        a = 1;
+    char key[400];
+    snprintf(key, sizeof key, "%s\x1f%.17g", job, a);
+    size_t k = smap_put(&H->keys, key);
+    if (k >= H->ng) {
+        H->g = xgrow(H->g, &H->gcap, k + 1, sizeof *H->g);
+        memset(&H->g[k], 0, sizeof *H->g);
+        H->g[k].job = xstrdup(job);
+        H->g[k].a = a;
+        H->ng = k + 1;
+    }
+    struct grp *x = &H->g[k];
+    x->v = xgrow(x->v, &x->cap, (x->nruns + 1) * G, sizeof *x->v);
+    double end = h[e].t;
+    size_t i = 0;
+    for (size_t q = 0; q < G; q++) {
+        double pg = (double)q * H->grid;
+        while (i < e && h[i].p < pg)
+            i++;
+        double when = h[i].t;
+        if (i > 0 && h[i].p > h[i - 1].p && h[i].p >= pg)
+            when = h[i - 1].t + (pg - h[i - 1].p) / (h[i].p - h[i - 1].p) * (h[i].t - h[i - 1].t);
+        if (when < h[0].t)
+            when = h[0].t;
+        x->v[x->nruns * G + q] = end - when;
+    }
+    x->nruns++;
+}
+
+/* Write the table: per group (sorted by job, allocation), the median over
+ * its runs at each progress point. */
+static int history_write(struct history *H, FILE *fp)
+{
+    size_t G = H->G;
+    qsort(H->g, H->ng, sizeof *H->g, grp_cmp);
+    csvw *w = csvw_new(fp);
+    static const char *const cols[] = {"job", "progress", "alloc", "remaining", NULL};
+    csvw_header(w, cols);
+    double *col = xcalloc(1, sizeof *col);
+    size_t colcap = 1;
+    for (size_t k = 0; k < H->ng; k++) {
+        col = xgrow(col, &colcap, H->g[k].nruns, sizeof *col);
+        for (size_t q = 0; q < G; q++) {
+            for (size_t i = 0; i < H->g[k].nruns; i++)
+                col[i] = H->g[k].v[i * G + q];
+            csvw_str(w, H->g[k].job);
+            csvw_num(w, floor((double)q * H->grid * 1e9 + 0.5) / 1e9);
+            csvw_num(w, H->g[k].a);
+            csvw_num(w, stats_median(col, H->g[k].nruns));
+            csvw_end(w);
+        }
+    }
+    free(col);
+    int st = csvw_error(w) ? SLK_EIO : SLK_OK;
+    csvw_free(w);
+    if (!slk_opt.quiet)
+        fprintf(stderr, "%s: build-table: %ld runs read, %ld never reached progress 1 (skipped); %zu "
+                        "(job, alloc) tables of %zu progress points\n",
+                slk_progname, H->nruns, H->skipped, H->ng, G);
+    return st;
+}
+
 int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
 {
     int st;
@@ -540,14 +632,10 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
         csvr_close(r);
         return SLK_EDATA;
     }
-    size_t G = (size_t)ceil(1 / o->grid - 1e-9);
-    struct smap keys = {0};
-    struct grp *g = NULL;
-    size_t ng = 0, gcap = 0;
+    struct history H = {.G = (size_t)ceil(1 / o->grid - 1e-9), .grid = o->grid};
     struct hs *h = NULL;
     size_t nh = 0, hcap = 0;
     char *run = NULL, *job = NULL;
-    long nruns = 0, skipped = 0;
     int rc;
     for (;;) {
         rc = csvr_next(r);
@@ -557,47 +645,7 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
             break;
         }
         if (run && (rc <= 0 || strcmp(rn, run) != 0 || strcmp(jn, job) != 0)) {
-            /* finish the run */
-            nruns++;
-            size_t e = 0;
-            while (e < nh && h[e].p < 1 - 1e-9)
-                e++;
-            if (e == nh) {
-                skipped++;
-            } else {
-                double sa = 0;
-                for (size_t i = 0; i <= e; i++)
-                    sa += h[i].a;
-                double a = floor(sa / (double)(e + 1) + 0.5);
-                if (a < 1)
-                    a = 1;
-                char key[400];
-                snprintf(key, sizeof key, "%s\x1f%.17g", job, a);
-                size_t k = smap_put(&keys, key);
-                if (k >= ng) {
-                    g = xgrow(g, &gcap, k + 1, sizeof *g);
-                    memset(&g[k], 0, sizeof *g);
-                    g[k].job = xstrdup(job);
-                    g[k].a = a;
-                    ng = k + 1;
-                }
-                struct grp *x = &g[k];
-                x->v = xgrow(x->v, &x->cap, (x->nruns + 1) * G, sizeof *x->v);
-                double end = h[e].t;
-                size_t i = 0;
-                for (size_t q = 0; q < G; q++) {
-                    double pg = (double)q * o->grid;
-                    while (i < e && h[i].p < pg)
-                        i++;
-                    double when = h[i].t;
-                    if (i > 0 && h[i].p > h[i - 1].p && h[i].p >= pg)
-                        when = h[i - 1].t + (pg - h[i - 1].p) / (h[i].p - h[i - 1].p) * (h[i].t - h[i - 1].t);
-                    if (when < h[0].t)
-                        when = h[0].t;
-                    x->v[x->nruns * G + q] = end - when;
-                }
-                x->nruns++;
-            }
+            history_add_run(&H, job, h, nh);
             nh = 0;
         }
         if (rc <= 0)
@@ -624,41 +672,15 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
         h[nh++] = s;
     }
     st = csvr_status(r);
-    if (st == SLK_OK) {
-        qsort(g, ng, sizeof *g, grp_cmp);
-        csvw *w = csvw_new(fp);
-        static const char *const cols[] = {"job", "progress", "alloc", "remaining", NULL};
-        csvw_header(w, cols);
-        double *col = xcalloc(1, sizeof *col);
-        size_t colcap = 1;
-        for (size_t k = 0; k < ng; k++) {
-            col = xgrow(col, &colcap, g[k].nruns, sizeof *col);
-            for (size_t q = 0; q < G; q++) {
-                for (size_t i = 0; i < g[k].nruns; i++)
-                    col[i] = g[k].v[i * G + q];
-                csvw_str(w, g[k].job);
-                csvw_num(w, floor((double)q * o->grid * 1e9 + 0.5) / 1e9);
-                csvw_num(w, g[k].a);
-                csvw_num(w, stats_median(col, g[k].nruns));
-                csvw_end(w);
-            }
-        }
-        free(col);
-        if (csvw_error(w))
-            st = SLK_EIO;
-        csvw_free(w);
-        if (!slk_opt.quiet)
-            fprintf(stderr, "%s: build-table: %ld runs read, %ld never reached progress 1 (skipped); %zu "
-                            "(job, alloc) tables of %zu progress points\n",
-                    slk_progname, nruns, skipped, ng, G);
-    }
-    for (size_t k = 0; k < ng; k++)
-        free(g[k].job), free(g[k].v);
-    free(g);
+    if (st == SLK_OK)
+        st = history_write(&H, fp);
+    for (size_t k = 0; k < H.ng; k++)
+        free(H.g[k].job), free(H.g[k].v);
+    free(H.g);
     free(h);
     free(run);
     free(job);
-    smap_free(&keys);
+    smap_free(&H.keys);
     csvr_close(r);
     return st;
 }

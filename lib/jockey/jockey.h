@@ -23,6 +23,9 @@
  *
  * OWNERSHIP.  A jockey owns its tables, curves and per-job state.  Loading
  * functions print "tool: FILE:LINE: why" and return an exit status (diag.h).
+ * Thread safety: a jockey belongs to one thread at a time (jockey_sample
+ * updates its per-run state); distinct jockeys are independent, and the
+ * module has no file-static state.
  */
 #ifndef SLOKIT_JOCKEY_H
 #define SLOKIT_JOCKEY_H

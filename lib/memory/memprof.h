@@ -30,6 +30,9 @@
  * fall over the last quarter.  Same parameters, seed and key give the same
  * trajectory.
  *
+ * Thread safety: no shared state; an accumulator or a struct memmodel
+ * belongs to one thread at a time, parameters are only read.
+ *
  * Errors: nothing here prints or fails; callers validate parameters (the
  * ranges are in the contract comments).
  */

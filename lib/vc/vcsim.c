@@ -80,19 +80,18 @@ double vcsim_waterfill(const double *cap_sorted, size_t n, double amount)
 
 /* Sort idx[0..n) by key ascending, ties by idx: insertion sort, since the
  * number of over-demanding VCs at one instant is small; n log n beyond 32. */
-static const double *sort_keys;
-static int cmp_key(const void *x, const void *y)
+static int cmp_key(const void *x, const void *y, void *ctx)
 {
+    const double *key = ctx;
     uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    if (sort_keys[a] != sort_keys[b])
-        return sort_keys[a] < sort_keys[b] ? -1 : 1;
+    if (key[a] != key[b])
+        return key[a] < key[b] ? -1 : 1;
     return (a > b) - (a < b);
 }
 static void sort_by_key(uint32_t *idx, size_t n, const double *key)
 {
     if (n > 32) {
-        sort_keys = key;
-        qsort(idx, n, sizeof *idx, cmp_key);
+        qsort_r(idx, n, sizeof *idx, cmp_key, (void *)key);
         return;
     }
     for (size_t i = 1; i < n; i++) {
@@ -358,11 +357,11 @@ static void account(struct sim *s, double t0, double t1)
     }
 }
 
-static const struct vcsim_job *sort_jobs;
-static int cmp_submit(const void *x, const void *y)
+static int cmp_submit(const void *x, const void *y, void *ctx)
 {
+    const struct vcsim_job *jobs = ctx;
     uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    double sa = sort_jobs[a].submit, sb = sort_jobs[b].submit;
+    double sa = jobs[a].submit, sb = jobs[b].submit;
     if (sa != sb)
         return sa < sb ? -1 : 1;
     return (a > b) - (a < b);
@@ -411,8 +410,7 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
         s.p[j] = jobs[j].maxpar < s.M ? jobs[j].maxpar : s.M;
         jobs[j].finish = NAN;
     }
-    sort_jobs = jobs;
-    qsort(order, njobs, sizeof *order, cmp_submit);
+    qsort_r(order, njobs, sizeof *order, cmp_submit, jobs);
 
     size_t ai = 0;
     double t_prev = njobs ? jobs[order[0]].submit : 0;

@@ -49,6 +49,8 @@
  *
  * Ownership: vcsim_run reads the caller's arrays and writes only
  * jobs[].finish and the stats arrays; it allocates and frees its own state.
+ * Thread safety: no file-static state (comparators take their keys through
+ * qsort_r); concurrent runs on distinct job and stats arrays are safe.
  */
 #ifndef SLOKIT_VCSIM_H
 #define SLOKIT_VCSIM_H
