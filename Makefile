@@ -3,6 +3,7 @@
 #   make            build every tool into build/bin (fails early if a dependency is missing)
 #   make deps       install the Debian packages the build, tests and benches need
 #   make check      build (normal + ASan/UBSan) and run the whole test suite
+#   make check-engines   the Slurm and ssh tests alone (root, network namespaces)
 #   make bench      run every benchmark in bench/ (prints ratios, asserts nothing)
 #   make lint       cppcheck + clang-tidy;  make arch  the architecture targets
 #   make compile_commands.json   for editors and clang-tidy (bear)
@@ -30,6 +31,8 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 # Debian packages: what builds, what the tests use, what the benches compare against.
 DEPS_BUILD := gcc make libglpk-dev libfftw3-dev libcsv-dev zlib1g-dev
 DEPS_TEST  := glpk-utils gnuplot-nox parallel python3 gawk valgrind
+# the real engines tests/cli/engines.sh starts (a Slurm cluster, sshd hosts)
+DEPS_TEST  += slurm-wlm munge openssh-server openssh-client rsync
 DEPS_BENCH := miller python3-numpy python3-sklearn hyperfine
 DEPS_FUZZ  := clang libclang-rt-14-dev afl++
 DEPS_LINT  := bear cppcheck clang-tidy clang-format universal-ctags
@@ -44,7 +47,7 @@ B        := build
 BA       := build-asan
 ASANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all asan deps depcheck check check-fast bench install uninstall clean valgrind fuzz run lint format-check arch
+.PHONY: all asan deps depcheck check check-fast check-engines bench install uninstall clean valgrind fuzz run lint format-check arch
 .DEFAULT_GOAL := all
 
 all: depcheck $(addprefix $(B)/bin/,$(TOOLS)) $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNITSRC))
@@ -115,6 +118,12 @@ check: deps
 # check-fast: the -O2 build only, for the edit-compile-test loop.
 check-fast: all
 	LC_ALL=C SLOKIT_BUILDS=$(B) bash tests/run.sh
+
+# check-engines: only the real-engine tests (a Slurm cluster and sshd hosts in
+# network namespaces; skipped, and counted so, without root).  make check
+# runs them too, on the -O2 build (tests/cli/engines.sh says why).
+check-engines: all
+	LC_ALL=C SLOKIT_BUILDS=$(B) SLOKIT_ONLY=engines bash tests/run.sh
 
 valgrind: all
 	LC_ALL=C SLOKIT_BUILDS=$(B) SLOKIT_WRAP="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99" bash tests/run.sh

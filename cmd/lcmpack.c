@@ -25,6 +25,7 @@
 #include "morpheus/plan.h"
 #include "morpheus/planbound.h"
 #include "morpheus/planidx.h"
+#include "morpheus/refusal.h"
 #include "morpheus/slo.h"
 #include "morpheus/stages.h"
 #include "morpheus/yarn.h"
@@ -688,7 +689,7 @@ static void place_one(struct run *R, size_t i, const struct lowcost_opts *lo, st
         dec[i] = (struct decision){"placed", res.start, res.len, res.cost, res.penalty, NULL};
     } else {
         R->n.rejected++;
-        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, xstrdup(res.why)};
+        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(q, R->p->step, res.why)};
     }
 }
 

@@ -27,6 +27,10 @@
 
 #define DAY 86400.0
 #define MAX_BINS 32
+/* warn when the caps alone explain this share of the mean stretch, and
+ * the jobs alone would have a mean stretch of at least FLOOR_MIN */
+#define FLOOR_SHARE 0.8
+#define FLOOR_MIN 1.5
 
 static struct {
     const char *cap_path, *jobs_path;
@@ -432,6 +436,7 @@ struct summary {
     const char *scheduler;
     size_t vcs, jobs;
     double owned, servers, horizon, start, utilization, contended, makespan, mean_stretch, spread;
+    double floor_stretch; /* mean over jobs of capacity / min(max_parallelism, servers) */
     double work_h, used_h, events_per_job, seconds;
     struct vcrep_bin bins[MAX_BINS + 1];
     int nbins;
@@ -455,6 +460,7 @@ static int write_summary(csvw *w, const void *p)
     ROWN("contended_share", s->contended);
     ROWN("makespan_s", s->makespan);
     ROWN("mean_stretch", s->mean_stretch);
+    ROWN("parallelism_floor_stretch", s->floor_stretch);
     ROWN("consistency", s->spread);
     ROWN("work_server_hours", s->work_h);
     ROWN("used_server_hours", s->used_h);
@@ -529,15 +535,16 @@ static void summarize(const struct vcs *V, const struct jobs *J, const struct vc
                       const struct vcsim_vc_stats *vst, const struct vcsim_totals *tot, double w0, double h,
                       struct summary *sum)
 {
-    double work = 0, used = 0, owned = 0, used_w = 0, ssum = 0;
-    for (size_t i = 0; i < J->n; i++) {
-        work += J->j[i].work;
-        ssum += vcrep_stretch(&J->j[i], V->cap[J->j[i].vc]);
-    }
+    double work = 0, used = 0, owned = 0, used_w = 0, ssum = 0, fsum = 0;
     for (size_t k = 0; k < V->n; k++) {
         used += vst[k].used;
         used_w += vst[k].used_window;
         owned += V->cap[k];
+    }
+    for (size_t i = 0; i < J->n; i++) {
+        work += J->j[i].work;
+        ssum += vcrep_stretch(&J->j[i], V->cap[J->j[i].vc]);
+        fsum += vcrep_floor(&J->j[i], V->cap[J->j[i].vc], owned + opt.system_servers);
     }
     *sum = (struct summary){.scheduler = vcsim_policy_name(opt.policy), .vcs = V->n, .jobs = J->n,
                             .owned = owned, .servers = owned + opt.system_servers, .horizon = h, .start = w0,
@@ -546,6 +553,7 @@ static void summarize(const struct vcs *V, const struct jobs *J, const struct vc
     sum->contended = tot->contended / h;
     sum->makespan = J->n ? tot->end - tot->start : 0;
     sum->mean_stretch = J->n ? ssum / (double)J->n : NAN;
+    sum->floor_stretch = J->n ? fsum / (double)J->n : NAN;
     sum->spread = vcrep_consistency(rep, V->n, opt.bins, opt.nbins, sum->bins, &sum->nbins);
     sum->events_per_job = J->n ? (double)tot->events / (double)J->n : 0;
 }
@@ -592,6 +600,12 @@ static void print_summary(const struct summary *sum, const struct vcsim_totals *
                 sum->spread);
     else
         fprintf(stderr, "stretch: consistency: no load bin holds two VCs\n");
+    if (sum->floor_stretch >= FLOOR_MIN && sum->floor_stretch >= FLOOR_SHARE * sum->mean_stretch)
+        slk_warn_at(opt.jobs_path && strcmp(opt.jobs_path, "-") ? opt.jobs_path : "<stdin>", 0,
+                    "the result is dominated by max_parallelism caps: jobs alone in an idle cluster would "
+                    "have mean stretch %.4g of the %.4g measured (contended %.1f%% of the time); the "
+                    "schedulers can only differ in the rest", sum->floor_stretch, sum->mean_stretch,
+                    100 * sum->contended);
     fprintf(stderr, "stretch: %llu events (%.3g per job), %llu decisions, %llu job rate updates in "
             "%.3f s (%.3g us per job)\n", (unsigned long long)tot->events, sum->events_per_job,
             (unsigned long long)tot->decisions, (unsigned long long)tot->job_updates, sum->seconds,

@@ -13,6 +13,11 @@ double vcrep_stretch(const struct vcsim_job *j, double cap)
     return (j->finish - j->submit) / (j->work / cap);
 }
 
+double vcrep_floor(const struct vcsim_job *j, double cap, double servers)
+{
+    return cap / (j->maxpar < servers ? j->maxpar : servers);
+}
+
 int vcrep_in_window(double t, double w0, double h) { return t >= w0 && t <= w0 + h; }
 
 void vcrep_window(const struct vcsim_job *jobs, size_t n, int have_start, double start, double horizon,

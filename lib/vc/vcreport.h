@@ -23,6 +23,11 @@
 /* vcrep_stretch: the job's stretch in a VC of capacity cap (> 0). */
 double vcrep_stretch(const struct vcsim_job *j, double cap);
 
+/* vcrep_floor: the job's stretch alone in an idle cluster of `servers`:
+ * cap / min(maxpar, servers).  Above 1 the job's own parallelism cap, not
+ * sharing, keeps it from its ideal time. */
+double vcrep_floor(const struct vcsim_job *j, double cap, double servers);
+
 /* vcrep_in_window: 1 when w0 <= t <= w0 + h. */
 int vcrep_in_window(double t, double w0, double h);
 

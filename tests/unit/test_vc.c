@@ -62,8 +62,41 @@ static void test_waterfill(void)
     CHECK_NEAR(vcsim_waterfill(caps, 3, 100), 30, 0);
 }
 
+/* The notes' case: capacities 100/300/600, demands 400/500/500, no system
+ * servers (M = 1000).  Max-min of total allocation with capacities as
+ * guaranteed shares: a_i = min(d_i, max(c_i, x)); x = 200 gives
+ * 200 + 300 + 500 = 1000.  Each VC runs one job whose work is its max-min
+ * allocation times one hour, so every job ends at exactly 3600 s; any other
+ * split of the 1000 servers (equal extras: 150/350/500) ends some job
+ * early and another late. */
+static void test_maxmin_total(void)
+{
+    double cap[3] = {100, 300, 600};
+    struct vcsim_job jobs[3] = {
+        {.vc = 0, .submit = 0, .work = 200 * 3600.0, .maxpar = 400},
+        {.vc = 1, .submit = 0, .work = 300 * 3600.0, .maxpar = 500},
+        {.vc = 2, .submit = 0, .work = 500 * 3600.0, .maxpar = 500},
+    };
+    struct vcsim_config cfg = {.policy = VCSIM_MAXMIN, .within = VCSIM_FAIR, .credit_window = 86400,
+                               .window_len = 86400};
+    CHECK(vcsim_run(&cfg, 3, cap, 3, jobs, NULL, NULL) == 0);
+    for (int i = 0; i < 3; i++)
+        CHECK_NEAR(jobs[i].finish, 3600, 1e-6);
+    /* with 500 system servers (M = 1500) all demand fits: 400/500/500 */
+    struct vcsim_job more[3] = {
+        {.vc = 0, .submit = 0, .work = 400 * 3600.0, .maxpar = 400},
+        {.vc = 1, .submit = 0, .work = 500 * 3600.0, .maxpar = 500},
+        {.vc = 2, .submit = 0, .work = 500 * 3600.0, .maxpar = 500},
+    };
+    cfg.system_servers = 500;
+    CHECK(vcsim_run(&cfg, 3, cap, 3, more, NULL, NULL) == 0);
+    for (int i = 0; i < 3; i++)
+        CHECK_NEAR(more[i].finish, 3600, 1e-6);
+}
+
 int main(void)
 {
+    test_maxmin_total();
     test_stretch_and_window();
     test_per_vc_and_consistency();
     test_waterfill();
