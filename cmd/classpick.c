@@ -40,13 +40,15 @@ static struct {
     double load;
     double tasks_mean;
     double never_seen;   /* share of jobs without a last run */
-} opt = {.step = 120, .load = 0.5, .tasks_mean = 40, .never_seen = 0.1};
+    int in_sample;       /* replay the whole series (else from the split on) */
+    double split;        /* first replayed time; NaN: the middle of the series */
+} opt = {.step = 120, .load = 0.5, .tasks_mean = 40, .never_seen = 0.1, .split = NAN};
 static const char *input;
 
 enum {
     OPT_CLASSES = 1000, OPT_CURRENT, OPT_DAG, OPT_SCALE, OPT_SHORT_MAX, OPT_LONG_MIN, OPT_WEIGHT, OPT_RESERVE,
     OPT_CORES, OPT_NO_BOOK, OPT_SIMULATE, OPT_SERIES, OPT_TENANTS, OPT_SERVERS, OPT_STEP, OPT_JOBS, OPT_LOAD,
-    OPT_TASKS, OPT_NEVER
+    OPT_TASKS, OPT_NEVER, OPT_SAMPLE, OPT_SPLIT
 };
 
 static const struct argp_option options[] = {
@@ -72,6 +74,11 @@ static const struct argp_option options[] = {
     {"load", OPT_LOAD, "F", 0, "Offered load as a share of the mean harvestable cores (default 0.5)", 3},
     {"tasks", OPT_TASKS, "N", 0, "Mean tasks (containers) per job (default 40)", 3},
     {"never-seen", OPT_NEVER, "F", 0, "Share of jobs with no last run (default 0.1)", 3},
+    {"sample", OPT_SAMPLE, "out|in", 0,
+     "out: replay --series from --split on, the part after the history --tenants and --classes were "
+     "learned from (default); in: replay all of it (the history is the replayed period)", 3},
+    {"split", OPT_SPLIT, "TIME", 0,
+     "First replayed time with --sample out (default: the middle of the series)", 3},
     {0}
 };
 
@@ -113,6 +120,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_LOAD: opt.load = cli_double(st, "load", arg, 0.001, 10); break;
     case OPT_TASKS: opt.tasks_mean = cli_double(st, "tasks", arg, 1, 1e6); break;
     case OPT_NEVER: opt.never_seen = cli_double(st, "never-seen", arg, 0, 1); break;
+    case OPT_SAMPLE:
+        opt.in_sample = cli_choice(st, "sample", arg, (const char *const[]){"out", "in", NULL});
+        break;
+    case OPT_SPLIT: opt.split = cli_time(st, "split", arg); break;
     case ARGP_KEY_ARG:
         if (input)
             argp_error(st, "one jobs file at a time (got '%s' and '%s')", input, arg);
@@ -125,6 +136,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--short-max (%g s) must not exceed --long-min (%g s)", P.short_max, P.long_min);
         if (opt.simulate && (!opt.series_path || !opt.tenants_path))
             argp_error(st, "--simulate needs --series FILE and --tenants FILE");
+        if (opt.in_sample && !isnan(opt.split))
+            argp_error(st, "--split needs --sample out (an in-sample run replays the whole series)");
         if (opt.simulate && (input || opt.dag_path))
             argp_error(st, "--simulate makes its own job stream (no jobs FILE or --dag)");
         break;
@@ -951,6 +964,30 @@ static int read_sim_series(struct simtenant *t, size_t n, long *nticks, double *
     return SLK_OK;
 }
 
+/* --sample out: keep only the ticks from the split on (the replayed
+ * period); the history before it is what --tenants and --classes were
+ * learned from.  *skipped: the ticks dropped. */
+static int replay_window(struct simtenant *tn, size_t nt, long *nticks, double t0, long *skipped)
+{
+    *skipped = 0;
+    if (opt.in_sample)
+        return SLK_OK;
+    long ks = isnan(opt.split) ? *nticks / 2 : (long)ceil((opt.split - t0) / opt.step - 1e-9);
+    if (ks <= 0 || ks >= *nticks) {
+        slk_error_at(opt.series_path, 0,
+                     "--split %.0f leaves nothing to replay or no history (the series spans %.0f to %.0f); "
+                     "use --sample in to replay it all",
+                     isnan(opt.split) ? t0 + (double)ks * opt.step : opt.split, t0,
+                     t0 + (double)*nticks * opt.step);
+        return SLK_EDATA;
+    }
+    for (size_t i = 0; i < nt; i++)
+        memmove(tn[i].u, tn[i].u + ks, (size_t)(*nticks - ks) * sizeof *tn[i].u);
+    *nticks -= ks;
+    *skipped = ks;
+    return SLK_OK;
+}
+
 static int run_simulation(struct classtab *ct, csvw *w)
 {
     struct simtenant *tn = NULL;
@@ -962,8 +999,11 @@ static int run_simulation(struct classtab *ct, csvw *w)
         slk_error_at(opt.tenants_path, 0, "no tenants");
         st = SLK_EDATA;
     }
+    long skipped = 0;
     if (!st)
         st = read_sim_series(tn, nt, &nticks, &t0);
+    if (!st)
+        st = replay_window(tn, nt, &nticks, t0, &skipped);
     if (st) {
         for (size_t i = 0; i < nt; i++) {
             free(tn[i].name);
@@ -1031,6 +1071,9 @@ static int run_simulation(struct classtab *ct, csvw *w)
         csvw_num(w, res[a].p95);
         csvw_end(w);
     }
+    if (!slk_opt.quiet && !opt.in_sample)
+        fprintf(stderr, "classpick: out of sample: replaying from %.0f (%ld ticks of history before it)\n",
+                t0 + (double)skipped * opt.step, skipped);
     if (!slk_opt.quiet) {
         double srv = 0;
         for (size_t i = 0; i < nt; i++)
