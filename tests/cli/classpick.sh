@@ -109,3 +109,15 @@ t "--split: first replayed time" 0 '' '*' 'replaying from 1767574800 (30 ticks o
     $SPLIT --split 2026-01-05T01:00:00Z -o /dev/null
 t "--split outside the series" 65 '' '' 'leaves nothing to replay or no history' $SPLIT --split 2027-01-01
 t "--split with --sample in" 64 '' '' '--split needs --sample out' $SPLIT --sample in --split 2026-01-05T01:00:00Z
+tcheck "primary_util: day 2 only out of sample (0.9), both days in sample (0.45)" bash -c "
+    awk -F, 'NR > 1 { d = \$9 - 0.9; if (d > 1e-6 || d < -1e-6) exit 1 }' '$TMP/split-out.csv' &&
+    $SPLIT -q --sample in | awk -F, 'NR > 1 { d = \$9 - 0.45; if (d > 1e-6 || d < -1e-6) exit 1; n++ } END { exit n != 2 }'"
+
+# ---- examples/harvest-scheduling.sh at a small size ----------------------------------
+t "harvest-scheduling.sh runs (small)" 0 '' '*' '' env TENANTS=6 SEEDS="1 2" LINEAR="1" ROOT="2" \
+    bash "$ROOT/examples/harvest-scheduling.sh" "$TMP/hs"
+tcheck "harvest-scheduling: 2 points x 2 seeds x 2 policies, one job stream" awk -F, '
+    NR > 1 { n++; j[$5] = 1 } END { exit !(n == 8 && length(j) == 1) }' "$TMP/hs/runs.csv"
+# sqrt(u) >= u on [0, 1]: root scaling with n = 2 raises the mean utilization
+tcheck "harvest-scheduling: root 2 raises the primary utilization" awk -F, '
+    NR > 1 && $1 == "linear" { a = $12 } NR > 1 && $1 == "root" { b = $12 } END { exit !(a > 0 && b > a) }' "$TMP/hs/runs.csv"

@@ -305,3 +305,12 @@ tcheck "--racks ids: replicas 0 and 1 always in one tenant" bash -c "
     replplace -q -r 2 --policy stock --rack-size 10 --racks ids '$TMP/tworack.csv' '$TMP/tworack-blocks.csv' | $SAMEPAIR | grep -qx 1"
 tcheck "--racks mixed (default): replicas 0 and 1 in one tenant for 20-80% of blocks" bash -c "
     replplace -q -r 2 --policy stock --rack-size 10 '$TMP/tworack.csv' '$TMP/tworack-blocks.csv' | $SAMEPAIR | awk '{ exit !(\$1 > 0.2 && \$1 < 0.8) }'"
+
+# ---- examples/harvest-durability.sh at a small size ----------------------------------
+t "harvest-durability.sh runs (small)" 0 '' '*' '' env SERVERS=300 TENANTS=30 BLOCKS=3000 DAYS=20 SEEDS="1 2 3" GOOGLE=/nonexistent \
+    bash "$ROOT/examples/harvest-durability.sh" "$TMP/hd"
+tcheck "harvest-durability: 3 seeds x 2 policies x 2 replica counts" awk -F, '
+    NR == 1 { if ($1 != "seed") exit 1; next } { n[$1]++ } END { exit !(n[1] == 4 && n[2] == 4 && n[3] == 4 && NR == 13) }' "$TMP/hd/synthetic.csv"
+tcheck "harvest-durability: min <= avg <= max of the lost blocks in the table" bash -c "
+    env SERVERS=300 TENANTS=30 BLOCKS=3000 DAYS=20 SEEDS='1 2 3' GOOGLE=/nonexistent bash '$ROOT/examples/harvest-durability.sh' '$TMP/hd2' |
+    awk -F'|' '/^\| (stock|Algorithm)/ { split(\$4, a, \" / \"); n++; if (!(a[1] + 0 <= a[2] + 0 && a[2] + 0 <= a[3] + 0)) exit 1 } END { exit n != 4 }'"
