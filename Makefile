@@ -3,7 +3,10 @@
 #   make            build every tool into build/bin (fails early if a dependency is missing)
 #   make deps       install the Debian packages the build, tests and benches need
 #   make check      build (normal + ASan/UBSan) and run the whole test suite
+#   make check-engines   the Slurm and ssh tests alone (root, network namespaces)
 #   make bench      run every benchmark in bench/ (prints ratios, asserts nothing)
+#   make lint       cppcheck + clang-tidy;  make arch  the architecture targets
+#   make compile_commands.json   for editors and clang-tidy (bear)
 #   make install PREFIX=/usr/local DESTDIR=
 #
 # Tools, lib modules, unit tests, CLI tests and benches are discovered by
@@ -22,15 +25,18 @@ WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
 CPPFLAGS += -Ilib -D_GNU_SOURCE
 DEPFLAGS := -MMD -MP
 STD      := -std=c11
-LDLIBS   := -lglpk -lfftw3 -lcsv -lm
+LDLIBS   := -lglpk -lfftw3 -lcsv -lz -lm
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 
 # Debian packages: what builds, what the tests use, what the benches compare against.
-DEPS_BUILD := gcc make libglpk-dev libfftw3-dev libcsv-dev
+DEPS_BUILD := gcc make libglpk-dev libfftw3-dev libcsv-dev zlib1g-dev
 DEPS_TEST  := glpk-utils gnuplot-nox parallel python3 gawk valgrind
+# the real engines tests/cli/engines.sh starts (a Slurm cluster, sshd hosts)
+DEPS_TEST  += slurm-wlm munge openssh-server openssh-client rsync
 DEPS_BENCH := miller python3-numpy python3-sklearn hyperfine
 DEPS_FUZZ  := clang libclang-rt-14-dev afl++
-DEPS_ALL   := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_BENCH) $(DEPS_FUZZ)
+DEPS_LINT  := bear cppcheck clang-tidy clang-format universal-ctags
+DEPS_ALL   := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_BENCH) $(DEPS_FUZZ) $(DEPS_LINT)
 
 TOOLS    := $(sort $(basename $(notdir $(wildcard cmd/*.c))))
 LIBSRC   := $(sort $(wildcard lib/*/*.c))
@@ -41,7 +47,7 @@ B        := build
 BA       := build-asan
 ASANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all asan deps depcheck check check-fast bench install uninstall clean valgrind fuzz run
+.PHONY: all asan deps depcheck check check-fast check-engines bench install uninstall clean valgrind fuzz run lint format-check arch
 .DEFAULT_GOAL := all
 
 all: depcheck $(addprefix $(B)/bin/,$(TOOLS)) $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNITSRC))
@@ -51,7 +57,7 @@ asan: depcheck $(addprefix $(BA)/bin/,$(TOOLS)) $(patsubst tests/unit/%.c,$(BA)/
 # depcheck fails before any compiler error when a header or library is missing.
 depcheck:
 	@missing=""; \
-	for h in glpk.h fftw3.h csv.h argp.h; do \
+	for h in glpk.h fftw3.h csv.h argp.h zlib.h; do \
 	  printf '#include <%s>\n' $$h | $(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || missing="$$missing $$h"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -113,6 +119,12 @@ check: deps
 check-fast: all
 	LC_ALL=C SLOKIT_BUILDS=$(B) bash tests/run.sh
 
+# check-engines: only the real-engine tests (a Slurm cluster and sshd hosts in
+# network namespaces; skipped, and counted so, without root).  make check
+# runs them too, on the -O2 build (tests/cli/engines.sh says why).
+check-engines: all
+	LC_ALL=C SLOKIT_BUILDS=$(B) SLOKIT_ONLY=engines bash tests/run.sh
+
 valgrind: all
 	LC_ALL=C SLOKIT_BUILDS=$(B) SLOKIT_WRAP="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99" bash tests/run.sh
 
@@ -123,6 +135,34 @@ bench: all
 run: deps
 	$(MAKE) all
 	bash examples/nightly-plan.sh examples/telemetry $(B)/nightly-state
+
+# ---- code habits -------------------------------------------------------------
+# compile_commands.json: the compiler's view of every file (bear records a
+# full build in a scratch directory), for editors and clang-tidy.
+compile_commands.json: $(LIBSRC) $(LIBHDR) $(wildcard cmd/*.c tests/unit/*.c) Makefile
+	rm -rf build-bear
+	bear --output $@ -- $(MAKE) --no-print-directory B=build-bear all >/dev/null
+	rm -rf build-bear
+
+# lint: cppcheck and clang-tidy (checks and the reasons for what is off are in
+# .clang-tidy; cppcheck's false positives, each explained, in .lint/).
+# Fails when either reports a finding.
+lint: compile_commands.json
+	cppcheck -q --enable=warning,portability,performance --std=c11 -Ilib -D_GNU_SOURCE \
+	  --inline-suppr --suppressions-list=.lint/cppcheck.supp --error-exitcode=1 lib cmd
+	@out=$$(clang-tidy -p . --quiet $(LIBSRC) $(wildcard cmd/*.c) 2>/dev/null | grep -E '(warning|error):'); \
+	if [ -n "$$out" ]; then printf '%s\n' "$$out"; echo "lint: $$(printf '%s\n' "$$out" | wc -l) clang-tidy findings"; exit 1; fi; \
+	echo "lint: clean"
+
+# arch: the architecture targets (cmd/ share of the lines, function length,
+# one exit path per main), measured by tests/check/arch_targets.py.
+arch:
+	python3 tests/check/arch_targets.py
+
+# format-check: changed C lines that .clang-format would lay out differently
+# (the tree is not reformatted wholesale; new code follows it).
+format-check:
+	git clang-format --diff --quiet HEAD -- '*.c' '*.h' || true
 
 # ---- install ----------------------------------------------------------------
 install: all
@@ -140,6 +180,6 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/bash-completion/completions/,$(TOOLS))
 
 clean:
-	rm -rf $(B) $(BA) build-fuzz tests/out
+	rm -rf $(B) $(BA) build-fuzz build-bear tests/out compile_commands.json
 
 -include fuzz.mk

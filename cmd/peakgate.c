@@ -32,7 +32,8 @@ enum mode { MODE_PROFILE, MODE_SIMULATE, MODE_FILLERS };
 
 static struct {
     enum mode mode;
-    const char *input, *alloc_path, *series_path, *node_series_path, *summary_path;
+    const char *input, *alloc_path, *series_path, *node_series_path, *summary_path, *profiles_path;
+    double train;          /* --train: share of each series that learns the profile (0: in-sample) */
     struct memprof_opts prof;
     int details, model, strict;
     int nk, k[MAX_K];
@@ -50,7 +51,7 @@ enum {
     OPT_SIMULATE = 1000, OPT_FILLERS, OPT_ALLOC, OPT_NORMAL, OPT_WELL_USE, OPT_WELL_SPREAD,
     OPT_DETAILS, OPT_MODEL, OPT_TASKS, OPT_M_NORMAL, OPT_M_PEAK, OPT_M_GAP, OPT_M_LEN, OPT_M_AMP,
     OPT_M_PERIOD, OPT_M_NOISE, OPT_K, OPT_APPROACH, OPT_NODE, OPT_STEP, OPT_DURATION, OPT_SERIES,
-    OPT_NODE_SERIES, OPT_SUMMARY, OPT_STRICT, OPT_MIGRATE, OPT_GROWTH, OPT_STATE
+    OPT_NODE_SERIES, OPT_SUMMARY, OPT_STRICT, OPT_MIGRATE, OPT_GROWTH, OPT_STATE, OPT_TRAIN, OPT_PROFILES
 };
 
 static const struct argp_option options[] = {
@@ -59,7 +60,7 @@ static const struct argp_option options[] = {
     {"fillers", OPT_FILLERS, NULL, 0, "Size the largest safe filler task for the node and its kill/migrate threshold", 1},
     {0, 0, 0, 0, "Profiles:", 2},
     {"alloc", OPT_ALLOC, "FILE", 0, "Allocations from FILE (task,alloc_mb) instead of an alloc_mb column", 2},
-    {"normal", OPT_NORMAL, "STAT", 0, "Normal usage: mean (default), median, or pN (a percentile, e.g. p50)", 2},
+    {"normal", OPT_NORMAL, "STAT", 0, "Normal usage: median (default), mean, or pN (a percentile, e.g. p90)", 2},
     {"well-use", OPT_WELL_USE, "F", 0, "Well-behaved needs normal >= F * alloc (default 0.75)", 2},
     {"well-spread", OPT_WELL_SPREAD, "F", 0, "... and peak <= (1 + F) * normal (default 0.30)", 2},
     {"details", OPT_DETAILS, NULL, 0, "Also write samples, mean_mb, spread, use, growth_mb_s", 2},
@@ -73,6 +74,10 @@ static const struct argp_option options[] = {
     {"node-series", OPT_NODE_SERIES, "FILE", 0, "Write the node's memory per step (policy,k,t,used_mb,bound_mb,node_mb,paused)", 3},
     {"summary", OPT_SUMMARY, "FILE", 0, "Write the node-level results, one row per run", 3},
     {"strict", OPT_STRICT, NULL, 0, "Exit 1 when a gated run used more than --node-mb", 3},
+    {"train", OPT_TRAIN, "F", 0, "Out of sample: learn each task's normal and peak from the first F of its "
+     "samples (0 < F < 1) and replay the rest (default: in-sample, the whole series)", 3},
+    {"profiles", OPT_PROFILES, "FILE", 0, "Out of sample: normal and peak from FILE (task,normal_mb,peak_mb; "
+     "peakgate's output on earlier runs) and replay the whole input", 3},
     {"model", OPT_MODEL, NULL, 0, "Simulate the paper's probabilistic peak model instead of reading series", 3},
     {"tasks", OPT_TASKS, "N", 0, "--model: number of tasks (default 6)", 3},
     {"model-normal", OPT_M_NORMAL, "MB", 0, "--model: normal level (default 500)", 3},
@@ -142,6 +147,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_NODE_SERIES: opt.node_series_path = arg; break;
     case OPT_SUMMARY: opt.summary_path = arg; break;
     case OPT_STRICT: opt.strict = 1; break;
+    case OPT_TRAIN:
+        opt.train = cli_double(st, "train", arg, 0, 1);
+        if (!(opt.train > 0 && opt.train < 1))
+            argp_error(st, "invalid value for --train: '%s' (want 0 < F < 1)", arg);
+        break;
+    case OPT_PROFILES: opt.profiles_path = arg; break;
     case OPT_MODEL: opt.model = 1; break;
     case OPT_TASKS: opt.tasks = (long)cli_int(st, "tasks", arg, 1, 100000); opt.set_model_opt = 1; break;
     case OPT_M_NORMAL: opt.mp.normal_mb = cli_double(st, "model-normal", arg, 1e-3, 1e9); opt.set_model_opt = 1; break;
@@ -161,8 +172,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         break;
     case ARGP_KEY_END:
         if (opt.mode != MODE_SIMULATE &&
-            (opt.model || opt.series_path || opt.node_series_path || opt.summary_path || opt.strict))
-            argp_error(st, "--model, --series, --node-series, --summary and --strict need --simulate");
+            (opt.model || opt.series_path || opt.node_series_path || opt.summary_path || opt.strict ||
+             opt.train > 0 || opt.profiles_path))
+            argp_error(st, "--model, --series, --node-series, --summary, --strict, --train and --profiles "
+                           "need --simulate");
+        if (opt.train > 0 && opt.profiles_path)
+            argp_error(st, "--train and --profiles exclude each other");
+        if (opt.model && (opt.train > 0 || opt.profiles_path))
+            argp_error(st, "--model has no recorded series to learn from (drop --train/--profiles)");
         if (opt.set_model_opt && !opt.model)
             argp_error(st, "--tasks and --model-* options need --model");
         if (opt.model && (opt.input || opt.alloc_path))
@@ -183,8 +200,10 @@ struct alloc_entry {
     char *task;
     double mb;
 };
-static struct alloc_entry *allocs;
-static size_t nallocs;
+struct allocs {
+    struct alloc_entry *e;
+    size_t n;
+};
 
 static int cmp_alloc(const void *a, const void *b)
 {
@@ -192,7 +211,7 @@ static int cmp_alloc(const void *a, const void *b)
 }
 
 /* load_allocs: read task,alloc_mb from path; returns SLK_OK or an exit status. */
-static int load_allocs(const char *path)
+static int load_allocs(const char *path, struct allocs *A)
 {
     int st;
     csvr *r = csvr_open(path, 0, &st);
@@ -218,32 +237,32 @@ static int load_allocs(const char *path)
             csvr_fail(r, "task '%s' listed twice", task);
             break;
         }
-        allocs = xgrow(allocs, &cap, nallocs + 1, sizeof *allocs);
-        allocs[nallocs].task = xstrdup(task);
-        allocs[nallocs++].mb = mb;
+        A->e = xgrow(A->e, &cap, A->n + 1, sizeof *A->e);
+        A->e[A->n].task = xstrdup(task);
+        A->e[A->n++].mb = mb;
     }
     keyset_free(seen);
     st = csvr_status(r);
     csvr_close(r);
-    if (nallocs)
-        qsort(allocs, nallocs, sizeof *allocs, cmp_alloc);
+    if (A->n)
+        qsort(A->e, A->n, sizeof *A->e, cmp_alloc);
     return st;
 }
 
-static double find_alloc(const char *task)
+static double find_alloc(const struct allocs *A, const char *task)
 {
-    if (!nallocs)
+    if (!A->n)
         return NAN;
     struct alloc_entry key = {.task = (char *)task};
-    struct alloc_entry *e = bsearch(&key, allocs, nallocs, sizeof *allocs, cmp_alloc);
+    struct alloc_entry *e = bsearch(&key, A->e, A->n, sizeof *A->e, cmp_alloc);
     return e ? e->mb : NAN;
 }
 
-static void free_allocs(void)
+static void free_allocs(struct allocs *A)
 {
-    for (size_t i = 0; i < nallocs; i++)
-        free(allocs[i].task);
-    free(allocs);
+    for (size_t i = 0; i < A->n; i++)
+        free(A->e[i].task);
+    free(A->e);
 }
 
 /* ---- reading tasks ------------------------------------------------------------- */
@@ -254,6 +273,8 @@ struct task {
     struct memprof prof;
     double *series;
     size_t len;
+    double normal, peak;   /* the profile the gate uses (learned out of sample with --train/--profiles) */
+    size_t off;            /* first replayed sample (--train: after the learning part) */
 };
 
 struct totals {
@@ -264,6 +285,7 @@ struct totals {
 
 struct reader {
     csvr *r;
+    struct allocs allocs;  /* from --alloc */
     csvw *w;               /* profile rows (MODE_PROFILE) */
     struct memprof_acc acc;
     struct totals tot;
@@ -272,6 +294,8 @@ struct reader {
     double min_dt;         /* smallest sample interval seen */
     char *gap_task;        /* a task whose intervals are uneven */
     double gap_dt;
+    char *short_task;      /* --train: a task too short to split */
+    size_t short_n;
 };
 
 static void write_profile(csvw *w, const char *task, const struct memprof *p)
@@ -322,8 +346,24 @@ static void finish_task(struct reader *rd, const char *task, double alloc)
         write_profile(rd->w, task, &p);
         return;
     }
+    struct task kept = {xstrdup(task), p, copy, p.n, p.normal, p.peak, 0};
+    if (opt.mode == MODE_SIMULATE && opt.train > 0) {
+        size_t m = (size_t)floor(opt.train * (double)p.n);
+        if (m < 1 || m >= p.n) {
+            if (!rd->short_task) {
+                rd->short_task = xstrdup(task);
+                rd->short_n = p.n;
+            }
+        } else {
+            struct memprof learned;
+            memprof_of_series(copy, m, alloc, &opt.prof, &learned);
+            kept.normal = learned.normal;
+            kept.peak = learned.peak;
+            kept.off = m;
+        }
+    }
     rd->tasks = xgrow(rd->tasks, &rd->tcap, rd->ntasks + 1, sizeof *rd->tasks);
-    rd->tasks[rd->ntasks++] = (struct task){xstrdup(task), p, copy, p.n};
+    rd->tasks[rd->ntasks++] = kept;
 }
 
 /* read_tasks: stream the input, task by task.  Returns SLK_OK or an exit status. */
@@ -383,7 +423,7 @@ static int read_tasks(struct reader *rd, int need_alloc)
             have = 1;
             memprof_acc_reset(&rd->acc);
             if (opt.alloc_path) {
-                alloc = find_alloc(task);
+                alloc = find_alloc(&rd->allocs, task);
                 if (isnan(alloc) && need_alloc) {
                     csvr_fail(r, "task '%s' has no allocation in '%s'", task, opt.alloc_path);
                     break;
@@ -584,8 +624,45 @@ static int close_side(outf *o, csvw *w, int st)
     return outf_finish(o, st);
 }
 
+/* The per-task rows of one run; accumulates the slowdowns and the longest
+ * pause for the summary. */
+static void write_task_rows(csvw *w, const struct sim_out *so, const struct memgate_task_result *tr, size_t n,
+                            double *sd_sum, double *sd_max, long long *longest)
+{
+    const struct memgate_task *t = so->t;
+    int k = so->k;
+    double step_s = so->step_s;
+    for (size_t i = 0; i < n; i++) {
+        double sd = tr[i].progress > 0 ? (double)tr[i].elapsed / (double)tr[i].progress : NAN;
+        csvw_str(w, so->policy);
+        csvw_int(w, k);
+        csvw_str(w, t[i].name);
+        csvw_num(w, t[i].normal);
+        csvw_num(w, t[i].peak);
+        csvw_num(w, opt.approach * t[i].normal);
+        csvw_num(w, (double)tr[i].progress * step_s);
+        csvw_num(w, (double)tr[i].elapsed * step_s);
+        csvw_num(w, sd);
+        csvw_num(w, (double)tr[i].paused * step_s);
+        csvw_num(w, (double)tr[i].longest_pause * step_s);
+        csvw_int(w, tr[i].peaks);
+        csvw_int(w, tr[i].grants);
+        csvw_end(w);
+        double sdv = isnan(sd) ? INFINITY : sd;
+        *sd_sum += sdv;
+        if (sdv > *sd_max)
+            *sd_max = sdv;
+        if (tr[i].longest_pause > *longest)
+            *longest = tr[i].longest_pause;
+    }
+}
+
+/* Run the unpaced node and each gated one.  in_sample: the profiles come
+ * from the replayed series, so the gate's bound must hold (a violation is a
+ * bug); out of sample a violation is the learned profile's miss and is
+ * reported (bound_held "no"). */
 static int run_simulate(struct memgate_task *t, size_t n, double step_s, long long steps, csvw *w,
-                        const char *source)
+                        const char *source, int in_sample)
 {
     static const char *const hdr[] = {
         "policy", "k", "task", "normal_mb", "peak_mb", "threshold_mb", "progress_s", "elapsed_s",
@@ -630,34 +707,12 @@ static int run_simulate(struct memgate_task *t, size_t n, double step_s, long lo
             break;
         double sd_sum = 0, sd_max = 0;
         long long longest = 0;
-        for (size_t i = 0; i < n; i++) {
-            double sd = tr[i].progress > 0 ? (double)tr[i].elapsed / (double)tr[i].progress : NAN;
-            csvw_str(w, so.policy);
-            csvw_int(w, k);
-            csvw_str(w, t[i].name);
-            csvw_num(w, t[i].normal);
-            csvw_num(w, t[i].peak);
-            csvw_num(w, opt.approach * t[i].normal);
-            csvw_num(w, (double)tr[i].progress * step_s);
-            csvw_num(w, (double)tr[i].elapsed * step_s);
-            csvw_num(w, sd);
-            csvw_num(w, (double)tr[i].paused * step_s);
-            csvw_num(w, (double)tr[i].longest_pause * step_s);
-            csvw_int(w, tr[i].peaks);
-            csvw_int(w, tr[i].grants);
-            csvw_end(w);
-            double sdv = isnan(sd) ? INFINITY : sd;
-            sd_sum += sdv;
-            if (sdv > sd_max)
-                sd_max = sdv;
-            if (tr[i].longest_pause > longest)
-                longest = tr[i].longest_pause;
-        }
+        write_task_rows(w, &so, tr, n, &sd_sum, &sd_max, &longest);
         int held = res.max_mem <= bound * (1 + 1e-12);
         int sheld = res.max_mem <= simple * (1 + 1e-12);
         if (k > 0 && res.over_node)
             fail_node = 1;
-        if (k > 0 && !held) {
+        if (k > 0 && !held && in_sample) {
             /* the gate guarantees the bound: a violation is a bug here, not in the data */
             slk_error("internal error: gated run k=%d used %.17g MB, above its bound %.17g MB", k, res.max_mem, bound);
             st = SLK_ESOFTWARE;
@@ -681,6 +736,10 @@ static int run_simulate(struct memgate_task *t, size_t n, double step_s, long lo
             csvw_num(wsum, (double)longest * step_s);
             csvw_end(wsum);
         }
+        if (!slk_opt.quiet && k > 0 && !held && !in_sample)
+            fprintf(stderr, "peakgate: gated k=%d: the bound %.0f MB from the learned profiles was exceeded "
+                            "(max %.0f MB): the replayed series went above what the profiles saw\n",
+                    k, bound, res.max_mem);
         if (!slk_opt.quiet) {
             if (k == 0)
                 fprintf(stderr, "peakgate: unpaced: max %.0f MB, mean %.0f MB; above the %.0f MB node for %g s; "
@@ -709,91 +768,176 @@ static int run_simulate(struct memgate_task *t, size_t n, double step_s, long lo
     return st;
 }
 
-/* ---- main ---------------------------------------------------------------------- */
-
-int main(int argc, char **argv)
+/* --simulate --model: the paper's probabilistic tasks on one node. */
+static int simulate_model(void)
 {
-    slk_init("peakgate");
-    opt.prof = memprof_opts_default();
-    opt.mp = memmodel_params_paper();
-    opt.nk = 1;
-    opt.k[0] = 1;
-    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
-    static const struct argp argp = {
-        options, parse_opt, "[FILE]",
-        "Profile task memory (normal, p90, peak, waste, well- or poorly-behaved), simulate a node that lets "
-        "only k tasks approach their peaks at once, and size filler tasks for wasted memory.\n"
-        "Input: task,t,mem_mb[,alloc_mb] grouped by task; FILE defaults to standard input."
-        "\vExamples:\n"
-        "  tracegen taskmem --count 50 | peakgate > profiles.csv\n"
-        "  peakgate --alloc allocs.csv --normal p50 usage.csv\n"
-        "  peakgate --simulate --model --series series.csv      # the paper's six tasks on 4500 MB\n"
-        "  peakgate --simulate --model --k 1,2 --summary node.csv\n"
-        "  tracegen taskmem --count 8 --set paper=1 | peakgate --simulate --normal p50\n"
-        "  peakgate --fillers --node-mb 4500 --migrate-ms-per-mb 5 node7.csv",
-        kids, NULL, NULL};
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
-
-    int st = SLK_OK;
-    if (opt.mode == MODE_SIMULATE && opt.model) {
-        opt.mp.step_s = opt.step_s > 0 ? opt.step_s : 1;
-        double dur = opt.duration_s > 0 ? opt.duration_s : 3600;
-        long long steps = (long long)floor(dur / opt.mp.step_s + 1e-9);
-        if (steps < 1) {
-            slk_error("--duration %g s is shorter than one %g s step", dur, opt.mp.step_s);
-            return slk_finish(SLK_EUSAGE);
-        }
-        if ((double)steps * (double)opt.tasks * (opt.nk + 1) > MAX_TASK_STEPS) {
-            slk_error("simulation too large: %ld tasks x %lld steps x %d runs (at most %g task-steps; "
-                      "use a longer --step or a shorter --duration)", opt.tasks, steps, opt.nk + 1, MAX_TASK_STEPS);
-            return slk_finish(SLK_EUSAGE);
-        }
-        struct memgate_task *t = xcalloc((size_t)opt.tasks, sizeof *t);
-        char **names = xcalloc((size_t)opt.tasks, sizeof *names);
-        double top = opt.mp.normal_mb * (1 + opt.mp.noise);
-        for (long i = 0; i < opt.tasks; i++) {
-            char nm[32];
-            snprintf(nm, sizeof nm, "task%04ld", i + 1);
-            names[i] = xstrdup(nm);
-            t[i] = (struct memgate_task){
-                .name = names[i], .normal = opt.mp.normal_mb,
-                .peak = opt.mp.peak_mb > top ? opt.mp.peak_mb : top,
-                .model = &opt.mp, .seed = slk_opt.seed};
-        }
-        outf *o = outf_open(slk_opt.output, &st);
-        if (o) {
-            csvw *w = csvw_new(outf_fp(o));
-            char src[160];
-            snprintf(src, sizeof src, "model: normal %g MB, peak %g MB, a peak every %g s for %g s",
-                     opt.mp.normal_mb, opt.mp.peak_mb, opt.mp.gap_s, opt.mp.peak_s);
-            st = run_simulate(t, (size_t)opt.tasks, opt.mp.step_s, steps, w, src);
-            csvw_free(w);
-            st = outf_finish(o, st);
-        }
-        for (long i = 0; i < opt.tasks; i++)
-            free(names[i]);
-        free(names);
-        free(t);
-        return slk_finish(st);
+    opt.mp.step_s = opt.step_s > 0 ? opt.step_s : 1;
+    double dur = opt.duration_s > 0 ? opt.duration_s : 3600;
+    long long steps = (long long)floor(dur / opt.mp.step_s + 1e-9);
+    if (steps < 1) {
+        slk_error("--duration %g s is shorter than one %g s step", dur, opt.mp.step_s);
+        return SLK_EUSAGE;
     }
-
-    if (opt.alloc_path && (st = load_allocs(opt.alloc_path)) != SLK_OK) {
-        free_allocs();
-        return slk_finish(st);
+    if ((double)steps * (double)opt.tasks * (opt.nk + 1) > MAX_TASK_STEPS) {
+        slk_error("simulation too large: %ld tasks x %lld steps x %d runs (at most %g task-steps; "
+                  "use a longer --step or a shorter --duration)", opt.tasks, steps, opt.nk + 1, MAX_TASK_STEPS);
+        return SLK_EUSAGE;
     }
-    struct reader rd = {0};
-    rd.r = csvr_open(opt.input, 0, &st);
-    if (!rd.r) {
-        free_allocs();
-        return slk_finish(st);
+    struct memgate_task *t = xcalloc((size_t)opt.tasks, sizeof *t);
+    char **names = xcalloc((size_t)opt.tasks, sizeof *names);
+    double top = opt.mp.normal_mb * (1 + opt.mp.noise);
+    for (long i = 0; i < opt.tasks; i++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "task%04ld", i + 1);
+        names[i] = xstrdup(nm);
+        t[i] = (struct memgate_task){
+            .name = names[i], .normal = opt.mp.normal_mb,
+            .peak = opt.mp.peak_mb > top ? opt.mp.peak_mb : top,
+            .model = &opt.mp, .seed = slk_opt.seed};
     }
+    int st;
     outf *o = outf_open(slk_opt.output, &st);
-    if (!o) {
-        csvr_close(rd.r);
-        free_allocs();
-        return slk_finish(st);
+    if (o) {
+        csvw *w = csvw_new(outf_fp(o));
+        char src[160];
+        snprintf(src, sizeof src, "model: normal %g MB, peak %g MB, a peak every %g s for %g s",
+                 opt.mp.normal_mb, opt.mp.peak_mb, opt.mp.gap_s, opt.mp.peak_s);
+        st = run_simulate(t, (size_t)opt.tasks, opt.mp.step_s, steps, w, src, 1);
+        csvw_free(w);
+        st = outf_finish(o, st);
     }
-    csvw *w = csvw_new(outf_fp(o));
+    for (long i = 0; i < opt.tasks; i++)
+        free(names[i]);
+    free(names);
+    free(t);
+    return st;
+}
+
+/* --profiles: each replayed task's normal and peak from FILE
+ * (task,normal_mb,peak_mb, e.g. peakgate's output on earlier runs). */
+static int apply_profiles(struct reader *rd)
+{
+    int st;
+    csvr *r = csvr_open(opt.profiles_path, 0, &st);
+    if (!r)
+        return st;
+    int ct = csvr_require(r, "task"), cn = csvr_require(r, "normal_mb"), cp = csvr_require(r, "peak_mb");
+    if (ct < 0 || cn < 0 || cp < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    keyset *seen = keyset_new();
+    unsigned char *got = xcalloc(rd->ntasks ? rd->ntasks : 1, 1);
+    while (csvr_next(r) > 0) {
+        const char *task = csvr_field(r, ct);
+        double normal, peak;
+        if (!task) {
+            csvr_fail(r, "column 'task': missing value");
+            break;
+        }
+        if (csvr_get_double(r, cn, &normal, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
+            csvr_get_double(r, cp, &peak, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
+            break;
+        if (peak < normal) {
+            csvr_fail(r, "task '%s': peak_mb %g is below normal_mb %g", task, peak, normal);
+            break;
+        }
+        if (!keyset_add(seen, task)) {
+            csvr_fail(r, "task '%s' listed twice", task);
+            break;
+        }
+        for (size_t i = 0; i < rd->ntasks; i++)
+            if (strcmp(rd->tasks[i].name, task) == 0) {
+                rd->tasks[i].normal = normal;
+                rd->tasks[i].peak = peak;
+                got[i] = 1;
+            }
+    }
+    st = csvr_status(r);
+    for (size_t i = 0; st == SLK_OK && i < rd->ntasks; i++)
+        if (!got[i]) {
+            slk_error_at(csvr_path(r), 0, "no profile for task '%s' of %s", rd->tasks[i].name, csvr_path(rd->r));
+            st = SLK_EDATA;
+        }
+    free(got);
+    keyset_free(seen);
+    csvr_close(r);
+    return st;
+}
+
+/* --simulate on recorded series: the tasks read, replayed one sample a step. */
+static int simulate_series(struct reader *rd, csvw *w)
+{
+    int st = SLK_OK;
+    double step = opt.step_s > 0 ? opt.step_s : (isfinite(rd->min_dt) ? rd->min_dt : 1);
+    if (rd->gap_task && !opt.step_s)
+        slk_warn_at(csvr_path(rd->r), 0, "uneven sample intervals (task '%s': %g s vs %g s); "
+                    "samples are replayed one per %g s step", rd->gap_task, rd->gap_dt, rd->min_dt, step);
+    long long steps = opt.duration_s > 0 ? (long long)floor(opt.duration_s / step + 1e-9) : 0;
+    if (opt.duration_s > 0 && steps < 1) {
+        slk_error("--duration %g s is shorter than one %g s step", opt.duration_s, step);
+        return SLK_EUSAGE;
+    }
+    if (rd->short_task) {
+        slk_error_at(csvr_path(rd->r), 0, "task '%s': %zu samples cannot be split by --train %g (both parts "
+                     "need a sample)", rd->short_task, rd->short_n, opt.train);
+        return SLK_EDATA;
+    }
+    if (opt.profiles_path && (st = apply_profiles(rd)) != SLK_OK)
+        return st;
+    struct memgate_task *t = xcalloc(rd->ntasks, sizeof *t);
+    for (size_t i = 0; i < rd->ntasks; i++) {
+        const struct task *k = &rd->tasks[i];
+        t[i] = (struct memgate_task){.name = k->name, .normal = k->normal, .peak = k->peak,
+                                     .series = k->series + k->off, .len = k->len - k->off};
+    }
+    char src[200];
+    if (opt.train > 0)
+        snprintf(src, sizeof src, "out of sample: profiles from the first %g of each series, the rest "
+                 "replayed, from %s", opt.train, csvr_path(rd->r));
+    else if (opt.profiles_path)
+        snprintf(src, sizeof src, "out of sample: profiles from %s, series from %s", opt.profiles_path,
+                 csvr_path(rd->r));
+    else
+        snprintf(src, sizeof src, "series from %s", csvr_path(rd->r));
+    st = run_simulate(t, rd->ntasks, step, steps, w, src, !(opt.train > 0 || opt.profiles_path));
+    free(t);
+    return st;
+}
+
+static void reader_free(struct reader *rd)
+{
+    for (size_t i = 0; i < rd->ntasks; i++) {
+        free(rd->tasks[i].name);
+        free(rd->tasks[i].series);
+    }
+    free(rd->tasks);
+    free(rd->tot.first_over);
+    free(rd->gap_task);
+    free(rd->short_task);
+    csvr_close(rd->r);
+    free_allocs(&rd->allocs);
+}
+
+/* Profiles, --fillers or --simulate over the input: read it task by task,
+ * then run the mode. */
+static int run_input(void)
+{
+    struct reader rd = {0};
+    int st = SLK_OK;
+    outf *o = NULL;
+    csvw *w = NULL;
+    if (opt.alloc_path)
+        st = load_allocs(opt.alloc_path, &rd.allocs);
+    if (st == SLK_OK)
+        rd.r = csvr_open(opt.input, 0, &st);
+    if (rd.r)
+        o = outf_open(slk_opt.output, &st);
+    if (!o) {
+        reader_free(&rd);
+        return st;
+    }
+    w = csvw_new(outf_fp(o));
     if (opt.mode == MODE_PROFILE) {
         static const char *const hdr[] = {"task", "alloc_mb", "normal_mb", "p90_mb", "peak_mb", "waste_mb", "class",
                                           "samples", "mean_mb", "spread", "use", "growth_mb_s", NULL};
@@ -813,38 +957,41 @@ int main(int argc, char **argv)
         summarize_profiles(&rd.tot);
     if (!st && opt.mode == MODE_FILLERS)
         st = run_fillers(&rd, w);
-    if (!st && opt.mode == MODE_SIMULATE) {
-        double step = opt.step_s > 0 ? opt.step_s : (isfinite(rd.min_dt) ? rd.min_dt : 1);
-        if (rd.gap_task && !opt.step_s)
-            slk_warn_at(csvr_path(rd.r), 0, "uneven sample intervals (task '%s': %g s vs %g s); "
-                        "samples are replayed one per %g s step", rd.gap_task, rd.gap_dt, rd.min_dt, step);
-        long long steps = opt.duration_s > 0 ? (long long)floor(opt.duration_s / step + 1e-9) : 0;
-        if (opt.duration_s > 0 && steps < 1) {
-            slk_error("--duration %g s is shorter than one %g s step", opt.duration_s, step);
-            st = SLK_EUSAGE;
-        }
-        struct memgate_task *t = xcalloc(rd.ntasks, sizeof *t);
-        for (size_t i = 0; i < rd.ntasks; i++)
-            t[i] = (struct memgate_task){.name = rd.tasks[i].name, .normal = rd.tasks[i].prof.normal,
-                                         .peak = rd.tasks[i].prof.peak, .series = rd.tasks[i].series,
-                                         .len = rd.tasks[i].len};
-        char src[64];
-        snprintf(src, sizeof src, "series from %s", csvr_path(rd.r));
-        if (!st)
-            st = run_simulate(t, rd.ntasks, step, steps, w, src);
-        free(t);
-    }
+    if (!st && opt.mode == MODE_SIMULATE)
+        st = simulate_series(&rd, w);
     if (!st && csvw_error(w))
         st = SLK_EIO;
-    for (size_t i = 0; i < rd.ntasks; i++) {
-        free(rd.tasks[i].name);
-        free(rd.tasks[i].series);
-    }
-    free(rd.tasks);
-    free(rd.tot.first_over);
-    free(rd.gap_task);
     csvw_free(w);
-    csvr_close(rd.r);
-    free_allocs();
-    return slk_finish(outf_finish(o, st));
+    reader_free(&rd);
+    return outf_finish(o, st);
+}
+
+/* ---- main ---------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    slk_init("peakgate");
+    opt.prof = memprof_opts_default();
+    opt.mp = memmodel_params_paper();
+    opt.nk = 1;
+    opt.k[0] = 1;
+    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {
+        options, parse_opt, "[FILE]",
+        "Profile task memory (normal, p90, peak, waste, well- or poorly-behaved), simulate a node that lets "
+        "only k tasks approach their peaks at once, and size filler tasks for wasted memory.\n"
+        "Input: task,t,mem_mb[,alloc_mb] grouped by task; FILE defaults to standard input."
+        "\vExamples:\n"
+        "  tracegen taskmem --count 50 | peakgate > profiles.csv\n"
+        "  peakgate --alloc allocs.csv --normal p50 usage.csv\n"
+        "  # the paper's six tasks on 4500 MB:\n"
+        "  peakgate --simulate --model --series series.csv\n"
+        "  peakgate --simulate --model --k 1,2 --summary node.csv\n"
+        "  tracegen taskmem --count 8 --set paper=1 | peakgate --simulate --normal p50\n"
+        "  peakgate --fillers --node-mb 4500 --migrate-ms-per-mb 5 node7.csv",
+        kids, NULL, NULL};
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+
+    int st = opt.mode == MODE_SIMULATE && opt.model ? simulate_model() : run_input();
+    return slk_finish(st);
 }

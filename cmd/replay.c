@@ -519,7 +519,8 @@ int main(int argc, char **argv)
         "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s.  Exit status: 0 done, "
         "64 usage, 65 bad input or plan, 66 missing file, 73/74 output errors."
         "\vExamples:\n"
-        "  replay --slo slo.csv --plan plan.csv --provisioned truth.csv --capacity cores=2000,mem=8192000 \\\n"
+        "  replay --slo slo.csv --plan plan.csv --provisioned truth.csv \\\n"
+        "         --capacity cores=2000,mem=8192000 \\\n"
         "         --from 2026-01-26 usage.csv --summary totals.csv > runs.csv\n"
         "  replay --regime static --idle none --slo slo.csv --provisioned truth.csv \\\n"
         "         --capacity cores=2000,mem=8192000 usage.csv   # the paper's worst case",

@@ -665,11 +665,13 @@ int main(int argc, char **argv)
         "\vExamples:\n"
         "  tracegen storage --count 300 > tenants.csv\n"
         "  printf 'block,server\\nb1,0\\nb2,17\\n' | replplace tenants.csv\n"
-        "  replplace -r 4 --soft --classes classes.csv tenants.csv blocks.csv > placements.csv\n"
-        "  replplace --simulate --blocks 4000000 tenants.csv      # alg2 vs stock at 3 and 4 replicas\n"
+        "  replplace -r 4 --soft --classes classes.csv tenants.csv blocks.csv \\\n"
+        "      > placements.csv\n"
+        "  # alg2 vs stock at 3 and 4 replicas:\n"
+        "  replplace --simulate --blocks 4000000 tenants.csv\n"
         "  replplace --simulate --events events.csv --days 29 tenants.csv\n"
-        "\nExit status: 0 ok, 1 diversity or space exhausted, 64 usage, 65 bad data, 66 no input, "
-        "73 cannot create output, 74 I/O error.",
+        "\nExit status: 0 ok, 1 diversity or space exhausted, 64 usage, 65 bad data,\n"
+        "66 no input, 73 cannot create output, 74 I/O error.",
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 

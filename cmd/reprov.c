@@ -4,6 +4,7 @@
  *   reprov --policy dra --plan PLAN --capacity cores=N,mem=M [OPTION...] [SAMPLES]
  *   reprov --policy jockey [--table FILE | --amdahl S,P] --deadline DUR [OPTION...] [SAMPLES]
  *   reprov --build-table [OPTION...] [HISTORY]
+ *   reprov --compare-models [--train F] [--reps N] [TASK-RECORDS]
  *
  * dra: Morpheus §7 (lib/morpheus/dra); jockey: the Jockey control loop (lib/jockey/jockey).
  * Output rows t,job,policy,old_alloc,new_alloc,until,reason, flushed one by
@@ -13,6 +14,7 @@
 #include "base/csvio.h"
 #include "base/diag.h"
 #include "morpheus/dra.h"
+#include "jockey/jobsim.h"
 #include "jockey/jockey.h"
 #include "base/outfile.h"
 #include "base/parse.h"
@@ -25,11 +27,14 @@
 #include <string.h>
 
 enum policy { POL_DRA = 0, POL_JOCKEY };
+#define JOCKEY_MAX_STAGES 1024
 
 static struct {
-    const char *input, *plan, *table, *utility;
+    const char *input, *plan, *table, *utility, *records;
     enum policy policy;
-    int have_policy, build;
+    int have_policy, build, compare;
+    double train;
+    int reps;
     double cap_cores, cap_mem;
     int have_cap;
     struct dra_opts dra;
@@ -39,7 +44,7 @@ static struct {
 
 enum { OPT_POLICY = 1, OPT_PLAN, OPT_CAP, OPT_TABLE, OPT_BUILD, OPT_AMDAHL,
        OPT_DEADLINE, OPT_PENALTY, OPT_UTILITY, OPT_SLACK, OPT_ALPHA, OPT_DEADZONE, OPT_MINA, OPT_MAXA,
-       OPT_GRID, OPT_INTERVAL };
+       OPT_GRID, OPT_INTERVAL, OPT_LATE, OPT_COMPARE, OPT_TRAIN, OPT_REPS, OPT_SIMULATOR, OPT_STAGE_AMDAHL };
 
 static const struct argp_option options[] = {
     {"policy", OPT_POLICY, "NAME", 0, "dra (Morpheus) or jockey (default dra)", 1},
@@ -52,9 +57,18 @@ static const struct argp_option options[] = {
                                     "allocations in it are the candidates", 3},
     {"amdahl", OPT_AMDAHL, "S,P", 0, "Amdahl model instead: remaining = (1-p)(S + P/a) seconds, S the critical "
                                      "path and P the total work of a whole run (container-seconds)", 3},
+    {"simulator", OPT_SIMULATOR, "RECORDS", 0, "The slides' event-based job simulator, learned per job from task "
+                                               "records (job,run,alloc,stage,start,end,failed); samples need "
+                                               "per-stage completed;total lists", 3},
+    {"stage-amdahl", OPT_STAGE_AMDAHL, "RECORDS", 0, "Amdahl with the remaining critical path and work, learned "
+                                                     "from task records; samples need per-stage lists", 3},
     {"deadline", OPT_DEADLINE, "DUR", 0, "Deadline after the job's first sample (utility 1 before, -penalty "
                                          "after); required unless --utility", 3},
-    {"penalty", OPT_PENALTY, "X", 0, "Utility of missing the deadline is -X (default 1)", 3},
+    {"penalty", OPT_PENALTY, "X", 0, "Utility of missing the deadline is -X (default 1), times the lateness "
+                                     "factor with --late linear", 3},
+    {"late", OPT_LATE, "RULE", 0, "After the deadline: linear (default; -X (1 + lateness / deadline), so a "
+                                  "late job gets the allocation that minimizes its lateness) or flat (-X, "
+                                  "a late job falls back to the smallest allocation)", 3},
     {"utility", OPT_UTILITY, "FILE", 0, "Piecewise-linear utility [job,]t,utility of the completion time t after "
                                         "the first sample (non-increasing; replaces --deadline)", 3},
     {"slack", OPT_SLACK, "X", 0, "Predictions are multiplied by X >= 1 (default 1.2)", 3},
@@ -67,6 +81,12 @@ static const struct argp_option options[] = {
     {0, 0, 0, 0, "Building a table (--build-table; history job,run,t,progress,alloc):", 4},
     {"build-table", OPT_BUILD, 0, 0, "Read past runs and write the table job,progress,alloc,remaining", 4},
     {"grid", OPT_GRID, "X", 0, "Progress points every X (default 0.01)", 4},
+    {0, 0, 0, 0, "Comparing remaining-time models (--compare-models; task records "
+                 "job,run,alloc,stage,start,end,failed):", 5},
+    {"compare-models", OPT_COMPARE, 0, 0, "Learn the table, the Amdahl model and the job simulator from the "
+                                          "first runs of each job and predict the remaining time of the rest", 5},
+    {"train", OPT_TRAIN, "F", 0, "Share of each job's runs (in input order) to learn from (default 0.75)", 5},
+    {"reps", OPT_REPS, "N", 0, "Simulated runs per prediction (default 30)", 5},
     {0}};
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
@@ -90,6 +110,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         st->child_inputs[0] = &opt.dra;
         break;
     case OPT_TABLE: opt.table = arg; break;
+    case OPT_SIMULATOR:
+    case OPT_STAGE_AMDAHL:
+        if (opt.records)
+            argp_error(st, "--simulator and --stage-amdahl exclude each other");
+        opt.records = arg;
+        opt.jk.job_model = key == OPT_SIMULATOR ? JOCKEY_SIM : JOCKEY_STAGE_AMDAHL;
+        break;
     case OPT_AMDAHL: {
         char *s = xstrdup(arg), *comma = strchr(s, ',');
         double a, b;
@@ -103,6 +130,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         break;
     }
     case OPT_DEADLINE: opt.jk.deadline = cli_duration(st, "deadline", arg, 1); opt.have_deadline = 1; break;
+    case OPT_LATE:
+        if (!strcmp(arg, "linear"))
+            opt.jk.late_flat = 0;
+        else if (!strcmp(arg, "flat"))
+            opt.jk.late_flat = 1;
+        else
+            argp_error(st, "invalid value for --late: '%s' (linear or flat)", arg);
+        break;
     case OPT_PENALTY: opt.jk.penalty = cli_double(st, "penalty", arg, 0, 1e300); break;
     case OPT_UTILITY: opt.utility = arg; break;
     case OPT_SLACK: opt.jk.slack = cli_double(st, "slack", arg, 1, 1e6); break;
@@ -112,6 +147,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_MAXA: opt.jk.max_alloc = (double)cli_int(st, "max-alloc", arg, 1, 100000000); opt.have_max = 1; break;
     case OPT_INTERVAL: opt.jk.interval = cli_duration(st, "interval", arg, 0); break;
     case OPT_BUILD: opt.build = 1; break;
+    case OPT_COMPARE: opt.compare = 1; break;
+    case OPT_TRAIN:
+        opt.train = cli_double(st, "train", arg, 0, 1);
+        if (!(opt.train > 0 && opt.train < 1))
+            argp_error(st, "invalid value for --train: '%s' (want 0 < F < 1)", arg);
+        break;
+    case OPT_REPS: opt.reps = (int)cli_int(st, "reps", arg, 1, 100000); break;
     case OPT_GRID: opt.jk.grid = cli_double(st, "grid", arg, 1e-6, 1); break;
     case ARGP_KEY_ARG:
         if (opt.input)
@@ -119,6 +161,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         opt.input = arg;
         break;
     case ARGP_KEY_END:
+        if (opt.compare) {
+            if (opt.build || opt.have_policy || opt.plan || opt.table)
+                argp_error(st, "--compare-models reads task records only (no --build-table, --policy, --plan "
+                               "or --table)");
+            break;
+        }
+        if (opt.train > 0)
+            argp_error(st, "--train goes with --compare-models");
+        if (opt.reps && !(opt.records && opt.jk.job_model == JOCKEY_SIM))
+            argp_error(st, "--reps goes with --compare-models or --simulator");
         if (opt.build) {
             if (opt.have_policy || opt.plan || opt.table)
                 argp_error(st, "--build-table reads run history only (no --policy, --plan or --table)");
@@ -129,13 +181,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
                 argp_error(st, "--policy dra needs --plan FILE (the reservations to extend)");
             if (!opt.have_cap)
                 argp_error(st, "--policy dra needs --capacity cores=N,mem=M (what the plan may use)");
+            if (opt.records)
+                argp_error(st, "--simulator and --stage-amdahl go with --policy jockey");
             if (opt.table || opt.have_amdahl || opt.have_deadline || opt.utility)
                 argp_error(st, "--table, --amdahl, --deadline and --utility go with --policy jockey");
         } else {
             if (opt.plan)
                 argp_error(st, "--plan goes with --policy dra");
-            if (!opt.table == !opt.have_amdahl)
-                argp_error(st, "--policy jockey needs one remaining-time model: --table FILE or --amdahl S,P");
+            if ((opt.table != NULL) + opt.have_amdahl + (opt.records != NULL) != 1)
+                argp_error(st, "--policy jockey needs one remaining-time model: --table FILE, --amdahl S,P, "
+                               "--simulator RECORDS or --stage-amdahl RECORDS");
             if (!opt.have_deadline && !opt.utility)
                 argp_error(st, "--policy jockey needs --deadline DUR or --utility FILE");
             if (opt.have_deadline && opt.utility)
@@ -247,7 +302,8 @@ static int run_jockey(csvr *r, jockey *jk)
         slk_error_at(csvr_path(r), 1, "missing column 'progress' (or the columns 'completed' and 'total')");
         return SLK_EDATA;
     }
-    double last_t = -INFINITY;
+    double last_t = -INFINITY, done[JOCKEY_MAX_STAGES];
+    size_t nst = 0;
     struct jockey_decision dec;
     double t0 = slk_now();
     while (csvr_next(r) > 0) {
@@ -265,8 +321,13 @@ static int run_jockey(csvr *r, jockey *jk)
                 break;
         } else {
             char why[160];
-            if (jockey_progress(csvr_field(r, cc), csvr_field(r, cn), &prog, why, sizeof why) < 0) {
+            if (jockey_progress(csvr_field(r, cc), csvr_field(r, cn), &prog, done, JOCKEY_MAX_STAGES, &nst, why,
+                                sizeof why) < 0) {
                 csvr_fail(r, "%s", why);
+                break;
+            }
+            if (nst > JOCKEY_MAX_STAGES) {
+                csvr_fail(r, "more than %d stages", JOCKEY_MAX_STAGES);
                 break;
             }
         }
@@ -287,7 +348,8 @@ static int run_jockey(csvr *r, jockey *jk)
             break;
         }
         last_t = t;
-        if (jockey_sample(jk, job, cr >= 0 ? csvr_field(r, cr) : NULL, t, prog, alloc, &dec))
+        if (jockey_sample(jk, job, cr >= 0 ? csvr_field(r, cr) : NULL, t, prog, cp >= 0 ? NULL : done,
+                          cp >= 0 ? 0 : nst, alloc, &dec))
             emit(t, job, "jockey", dec.old_alloc, dec.new_alloc, dec.until, dec.reason);
     }
     st = csvr_status(r);
@@ -302,8 +364,68 @@ static int run_jockey(csvr *r, jockey *jk)
                 (unsigned long long)s.restarts,
                 (unsigned long long)s.changes, (unsigned long long)s.dead_zone, (unsigned long long)s.nomodel,
                 el > 0 ? (double)s.samples / el : 0.0);
+        if (s.nostages)
+            fprintf(stderr, "%s: jockey: %llu samples without the per-stage task counts the job model needs "
+                            "(columns completed and total as ';'-lists, one per stage of the model)\n",
+                    slk_progname, (unsigned long long)s.nostages);
     }
     return st;
+}
+
+/* --compare-models and --build-table: read history, write one table. */
+static int run_offline(void)
+{
+    int st;
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o)
+        return st;
+    if (opt.compare)
+        st = jobsim_compare(opt.input, opt.train > 0 ? opt.train : 0.75, opt.reps ? opt.reps : 30, slk_opt.seed,
+                            outf_fp(o));
+    else
+        st = jockey_build_table(opt.input, &opt.jk, outf_fp(o));
+    return outf_finish(o, st);
+}
+
+/* The controllers: read the model (a bad plan or table fails before any
+ * input is read), then the samples, writing decisions as they are made. */
+static int run_stream(void)
+{
+    int st;
+    /* the model first: a bad plan or table fails before any input is read */
+    plan *p = NULL;
+    jockey *jk = NULL;
+    if (opt.policy == POL_DRA) {
+        st = plan_read(opt.plan, &p);
+        if (st == SLK_OK && plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
+            st = SLK_EUSAGE;
+    } else {
+        opt.jk.seed = slk_opt.seed;
+        if (opt.reps)
+            opt.jk.reps = opt.reps;
+        st = jockey_new(&opt.jk, opt.table, opt.records, opt.utility, &jk);
+    }
+    csvr *r = st == SLK_OK ? csvr_open_stream(opt.input, 0, &st) : NULL;
+    outf *o = r ? outf_open(slk_opt.output, &st) : NULL;
+    if (!o) {
+        csvr_close(r);
+        plan_free(p);
+        jockey_free(jk);
+        return st;
+    }
+    wfp = outf_fp(o);
+    w = csvw_new(wfp);
+    static const char *const cols[] = {"t", "job", "policy", "old_alloc", "new_alloc", "until", "reason", NULL};
+    csvw_header(w, cols);
+    fflush(wfp);
+    st = opt.policy == POL_DRA ? run_dra(r, p) : run_jockey(r, jk);
+    plan_free(p);
+    jockey_free(jk);
+    if (csvw_error(w) && st == SLK_OK)
+        st = SLK_EIO;
+    csvw_free(w);
+    csvr_close(r);
+    return outf_finish(o, st);
 }
 
 int main(int argc, char **argv)
@@ -320,51 +442,17 @@ int main(int argc, char **argv)
         "(Jockey).  Output: t,job,policy,old_alloc,new_alloc,until,reason.  Exit status: 0 done, 64 usage, "
         "65 bad input, plan or table, 66 missing file, 73/74 output errors."
         "\vExamples:\n"
-        "  tail -f telemetry.csv | reprov --policy dra --plan plan.csv --capacity cores=2000,mem=8192000\n"
-        "  reprov --recent plan --plan plan.csv --capacity cores=2000,mem=1e9 samples.csv\n"
+        "  tail -f telemetry.csv | reprov --policy dra --plan plan.csv \\\n"
+        "      --capacity cores=2000,mem=8192000\n"
+        "  reprov --recent plan --plan plan.csv --capacity cores=2000,mem=1e9 \\\n"
+        "      samples.csv\n"
         "  reprov --policy jockey --table remaining.csv --deadline 60m progress.csv\n"
-        "  reprov --policy jockey --amdahl 300,36000 --deadline 1h --slack 1.2 progress.csv\n"
-        "  reprov --build-table history.csv > remaining.csv",
+        "  reprov --policy jockey --amdahl 300,36000 --deadline 1h --slack 1.2 \\\n"
+        "      progress.csv\n"
+        "  reprov --build-table history.csv > remaining.csv\n"
+        "  tracegen jobruns > tasks.csv && reprov --compare-models tasks.csv > pred.csv",
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
-    int st;
-    if (opt.build) {
-        outf *o = outf_open(slk_opt.output, &st);
-        if (!o)
-            return slk_finish(st);
-        st = jockey_build_table(opt.input, &opt.jk, outf_fp(o));
-        return slk_finish(outf_finish(o, st));
-    }
-    /* the model first: a bad plan or table fails before any input is read */
-    plan *p = NULL;
-    jockey *jk = NULL;
-    if (opt.policy == POL_DRA) {
-        st = plan_read(opt.plan, &p);
-        if (st == SLK_OK && plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
-            st = SLK_EUSAGE;
-    } else {
-        st = jockey_new(&opt.jk, opt.table, opt.utility, &jk);
-    }
-    csvr *r = st == SLK_OK ? csvr_open_stream(opt.input, 0, &st) : NULL;
-    outf *o = r ? outf_open(slk_opt.output, &st) : NULL;
-    if (!o) {
-        csvr_close(r);
-        plan_free(p);
-        jockey_free(jk);
-        return slk_finish(st);
-    }
-    wfp = outf_fp(o);
-    w = csvw_new(wfp);
-    static const char *const cols[] = {"t", "job", "policy", "old_alloc", "new_alloc", "until", "reason", NULL};
-    csvw_header(w, cols);
-    fflush(wfp);
-    st = opt.policy == POL_DRA ? run_dra(r, p) : run_jockey(r, jk);
-    plan_free(p);
-    jockey_free(jk);
-    if (csvw_error(w) && st == SLK_OK)
-        st = SLK_EIO;
-    csvw_free(w);
-    csvr_close(r);
-    return slk_finish(outf_finish(o, st));
+    return slk_finish(opt.compare || opt.build ? run_offline() : run_stream());
 }

@@ -14,6 +14,8 @@
 #include "base/keyset.h"
 #include "base/outfile.h"
 #include "base/parse.h"
+#include "morpheus/native.h"
+#include "morpheus/outlier.h"
 #include "morpheus/skyline.h"
 
 #include <argp.h>
@@ -38,15 +40,17 @@ static struct {
     const char *stats;
     int strict;
     double native_interval;
+    int native_memory;   /* --native-resource memory */
     long max_steps;
     struct skyline_opts lp;
+    struct outlier_opts outliers;
 } opt = {.step = 60, .min_runs = 2, .native_interval = 5, .max_steps = 100000};
 
 enum {
     OPT_FORMAT = 1, OPT_ALPHA, OPT_BETA, OPT_BETA_FRAC, OPT_STEP, OPT_AGG, OPT_MIN_RUNS,
-    OPT_LAST, OPT_WINDOW, OPT_ROUND, OPT_STATS, OPT_STRICT, OPT_SOLVER, OPT_NATIVE_INTERVAL,
+    OPT_LAST, OPT_WINDOW, OPT_ROUND, OPT_STATS, OPT_STRICT, OPT_SOLVER, OPT_NATIVE_INTERVAL, OPT_NATIVE_RESOURCE,
     OPT_MAX_STEPS, OPT_JOB_COL, OPT_RUN_COL, OPT_T_COL, OPT_CONTAINERS_COL, OPT_CORES_COL,
-    OPT_MEM_COL
+    OPT_MEM_COL, OPT_OUTLIER_K, OPT_KEEP_OUTLIERS
 };
 
 static const struct argp_option options[] = {
@@ -60,11 +64,14 @@ static const struct argp_option options[] = {
     {"last", OPT_LAST, "N", 0, "Use only each job's N most recent runs (by start time)", 1},
     {"window", OPT_WINDOW, "DUR", 0, "Use only runs that started within DUR of the job's latest run, e.g. 30d", 1},
     {"round", OPT_ROUND, NULL, 0, "Round the allocation up to whole containers", 1},
+    {"outlier-k", OPT_OUTLIER_K, "K", 0, "Keep runs longer or larger than median + K spreads out of the fit (default 3; spread = max(1.4826 MAD, 0.1 median); jobs with 5 runs or more)", 1},
+    {"keep-outliers", OPT_KEEP_OUTLIERS, NULL, 0, "Fit every selected run (no outlier rule)", 1},
     {"max-steps", OPT_MAX_STEPS, "N", 0, "Jobs whose longest run spans more steps get status too_many_steps (default 100000)", 1},
     {"solver", OPT_SOLVER, "NAME", 0, "network (default: the LP's dual min-cost flow by network simplex, certified), glpk-flow (the same flow by GLPK) or glpk-plain (the LP as written, by GLPK)", 1},
     {0, 0, 0, 0, "Input and output:", 2},
     {"format", OPT_FORMAT, "csv|native", 0, "Input format: CSV usage rows (default) or the ResourceEstimator native skyline log", 2},
     {"native-interval", OPT_NATIVE_INTERVAL, "DUR", 0, "Native format: seconds each skyline unit lasts (default 5, the estimator's timeInterval)", 2},
+    {"native-resource", OPT_NATIVE_RESOURCE, "containers|memory", 0, "Native format: fit the container skyline (default) or the memory skyline (containers x the log's MB per container, in 1024 MB containers)", 2},
     {"stats", OPT_STATS, "FILE", 0, "Write a per-job summary (runs, steps, objective, terms, solve time, status) to FILE", 2},
     {"strict", OPT_STRICT, NULL, 0, "Exit 1 when any job could not be fitted", 2},
     {"job-col", OPT_JOB_COL, "NAME", 0, "Column with the job name (default job)", 2},
@@ -111,6 +118,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "invalid value for --window: '%s' (must be positive)", arg);
         break;
     case OPT_ROUND: opt.round_up = 1; break;
+    case OPT_OUTLIER_K: opt.outliers.k = cli_double(st, "outlier-k", arg, 0.5, 1e6); break;
+    case OPT_KEEP_OUTLIERS: opt.outliers.k = 0; break;
     case OPT_MAX_STEPS: opt.max_steps = (long)cli_int(st, "max-steps", arg, 1, 100000000); break;
     case OPT_SOLVER:
         if (strcmp(arg, "network") == 0)
@@ -127,6 +136,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         if (!(opt.native_interval > 0))
             argp_error(st, "invalid value for --native-interval: '%s' (must be positive)", arg);
         break;
+    case OPT_NATIVE_RESOURCE: {
+        static const char *const res[] = {"containers", "memory", NULL};
+        opt.native_memory = cli_choice(st, "native-resource", arg, res);
+        break;
+    }
     case OPT_STATS: opt.stats = arg; break;
     case OPT_STRICT: opt.strict = 1; break;
     case OPT_JOB_COL: cli_colmap_add("job", arg); break;
@@ -181,6 +195,11 @@ struct job {
     size_t use_cap, alloc_cap;
     int *order;
     size_t order_cap;
+    unsigned char *out; /* outlier flags of the selected runs */
+    size_t out_cap;
+    char *excluded;     /* names of the excluded runs, ';'-separated */
+    size_t excluded_len, excluded_cap;
+    size_t longest;     /* pool offset of the longest run fitted (sets the skyline's length) */
 };
 
 static uint64_t hash_str(const char *s)
@@ -247,7 +266,7 @@ static void job_add(struct job *j, int run, double t, double c)
 #define MAX_CELLS 20000000.0
 
 struct totals {
-    long jobs, fitted, failed, too_few, too_long, fallback;
+    long jobs, fitted, failed, too_few, too_long, fallback, excluded_runs, excluded_jobs;
     double solve_s;
     int first_reported;
 };
@@ -255,7 +274,7 @@ struct totals {
 static const char *const out_cols[] = {"job", "step", "offset", "alloc", "cores", "mem_mb", NULL};
 static const char *const out_cols_plain[] = {"job", "step", "offset", "alloc", NULL};
 static const char *const stats_cols[] = {"job", "runs", "steps", "objective", "a_o", "a_u", "eps",
-                                         "beta", "solve_ms", "status", NULL};
+                                         "beta", "solve_ms", "status", "excluded", "excluded_runs", "longest_run", NULL};
 
 static int by_run_then_t(const void *a, const void *b)
 {
@@ -265,13 +284,13 @@ static int by_run_then_t(const void *a, const void *b)
     return (x->t > y->t) - (x->t < y->t);
 }
 
-static const struct job *cmp_job;
-static int by_start_then_name(const void *a, const void *b)
+static int by_start_then_name(const void *a, const void *b, void *ctx)
 {
-    const struct run *x = &cmp_job->runs[*(const int *)a], *y = &cmp_job->runs[*(const int *)b];
+    const struct job *jb = ctx;
+    const struct run *x = &jb->runs[*(const int *)a], *y = &jb->runs[*(const int *)b];
     if (x->start != y->start)
         return x->start < y->start ? -1 : 1;
-    return strcmp(cmp_job->pool + x->name, cmp_job->pool + y->name);
+    return strcmp(jb->pool + x->name, jb->pool + y->name);
 }
 
 /* quantize_csv: samples of one run -> usage per step (mean or max of the
@@ -373,8 +392,9 @@ static void report(struct totals *tot, const char *job, const char *what, const 
     tot->first_reported++;
 }
 
+/* stats_row: one --stats row; j (may be NULL) lists the excluded runs. */
 static void stats_row(csvw *ws, const char *job, long runs, long steps,
-                      const struct skyline_result *res, double ms, const char *status)
+                      const struct skyline_result *res, double ms, const char *status, const struct job *j)
 {
     if (!ws)
         return;
@@ -393,13 +413,22 @@ static void stats_row(csvw *ws, const char *job, long runs, long steps,
             csvw_str(ws, NULL);
     }
     csvw_str(ws, status);
+    int nx = 0;
+    if (j && j->excluded_len) {
+        nx = 1;
+        for (const char *p = j->excluded; *p; p++)
+            nx += *p == ';';
+    }
+    csvw_int(ws, nx);
+    csvw_str(ws, nx ? j->excluded : NULL);
+    csvw_str(ws, j && res ? j->pool + j->longest : NULL);
     csvw_end(ws);
 }
 
-/* job_fit: select, quantize and fit one complete job, and write its rows. */
-static void job_fit(struct job *j, csvw *w, csvw *ws, int shape_cols, struct totals *tot)
+/* select_runs: sort the job's samples and runs and choose the runs --window
+ * and --last keep; returns their count, *sel points into j->order. */
+static size_t select_runs(struct job *j, int **sel)
 {
-    tot->jobs++;
     /* samples by run, then time; runs by start time, then name */
     qsort(j->s, j->ns, sizeof *j->s, by_run_then_t);
     for (size_t a = 0, r = 0; r < j->nruns; r++) {
@@ -413,8 +442,7 @@ static void job_fit(struct job *j, csvw *w, csvw *ws, int shape_cols, struct tot
     j->order = xgrow(j->order, &j->order_cap, j->nruns, sizeof *j->order);
     for (size_t r = 0; r < j->nruns; r++)
         j->order[r] = (int)r;
-    cmp_job = j;
-    qsort(j->order, j->nruns, sizeof *j->order, by_start_then_name);
+    qsort_r(j->order, j->nruns, sizeof *j->order, by_start_then_name, j);
     size_t from = 0, n;
     if (opt.window > 0 && j->nruns) {
         double latest = j->runs[j->order[j->nruns - 1]].start;
@@ -426,71 +454,92 @@ static void job_fit(struct job *j, csvw *w, csvw *ws, int shape_cols, struct tot
         from += n - (size_t)opt.last;
         n = (size_t)opt.last;
     }
-    int *sel = j->order + from;
+    *sel = j->order + from;
+    return n;
+}
 
-    if (n < (size_t)opt.min_runs) {
-        char d[96];
-        snprintf(d, sizeof d, " (%zu < --min-runs %d)", n, opt.min_runs);
-        report(tot, j->name, "not fitted: too few runs", d);
-        stats_row(ws, j->name, (long)n, 0, NULL, 0, "too_few_runs");
-        tot->too_few++;
-        return;
-    }
-    long k = 1;
-    for (size_t a = 0; a < n; a++) {
-        const struct run *r = &j->runs[sel[a]];
-        long kr = opt.native ? run_steps_native(j, r) : run_steps_csv(j, r);
-        if (kr > k)
-            k = kr;
-    }
+/* check_size: 0 when n runs of at most k steps can be fitted, else report
+ * the job (too_many_steps) and return -1. */
+static int check_size(struct job *j, size_t n, long k, csvw *ws, struct totals *tot)
+{
+    char d[192];
     if (k <= opt.max_steps && (double)n * k > MAX_CELLS) {
-        char d[160];
         snprintf(d, sizeof d, " (%zu runs x %ld steps is more than %.0f values; use --last, --window or a longer --step)",
                  n, k, (double)MAX_CELLS);
         report(tot, j->name, "not fitted: too much history", d);
-        stats_row(ws, j->name, (long)n, k, NULL, 0, "too_many_steps");
-        tot->too_long++;
-        return;
-    }
-    if (k > opt.max_steps) {
-        char d[128];
+    } else if (k > opt.max_steps) {
         snprintf(d, sizeof d, " (a run spans %ld steps of %g s, more than --max-steps %ld; is t in seconds?)",
                  k, opt.step, opt.max_steps);
         report(tot, j->name, "not fitted: run too long", d);
-        stats_row(ws, j->name, (long)n, k, NULL, 0, "too_many_steps");
-        tot->too_long++;
-        return;
+    } else {
+        return 0;
     }
-    j->use = xgrow(j->use, &j->use_cap, n * (size_t)k, sizeof *j->use);
-    j->alloc = xgrow(j->alloc, &j->alloc_cap, (size_t)k, sizeof *j->alloc);
+    stats_row(ws, j->name, (long)n, k, NULL, 0, "too_many_steps", NULL);
+    tot->too_long++;
+    return -1;
+}
+
+/* build_matrix: quantize the n selected runs into j->use (n x *k, rows in
+ * sel order), then drop the outlier runs (outlier.h) from it, listing them
+ * in j->excluded.  Returns the number of runs kept; *k becomes the longest
+ * kept run's steps. */
+static size_t build_matrix(struct job *j, int *sel, size_t n, long *k)
+{
+    j->use = xgrow(j->use, &j->use_cap, n * (size_t)*k, sizeof *j->use);
+    double *len = xmalloc(2 * n * sizeof *len), *area = len + n;
     for (size_t a = 0; a < n; a++) {
         const struct run *r = &j->runs[sel[a]];
-        double *u = j->use + a * (size_t)k;
+        double *u = j->use + a * (size_t)*k;
         long kr = opt.native ? run_steps_native(j, r) : run_steps_csv(j, r);
         if (opt.native)
             quantize_native(j, r, u, kr);
         else
             quantize_csv(j, r, u, kr);
-        for (long b = kr; b < k; b++)
+        len[a] = (double)kr;
+        area[a] = 0;
+        for (long b = 0; b < kr; b++)
+            area[a] += u[b];
+        for (long b = kr; b < *k; b++)
             u[b] = 0;   /* the run has ended */
     }
-
-    struct skyline_result res;
-    double t0 = slk_now();
-    int st = skyline_fit(j->use, (int)n, (int)k, &opt.lp, j->alloc, &res);
-    double ms = (slk_now() - t0) * 1000;
-    tot->solve_s += ms / 1000;
-    if (st != SKYLINE_OK) {
-        report(tot, j->name, "not fitted: the LP solver failed", NULL);
-        stats_row(ws, j->name, (long)n, k, NULL, ms, "solver_failed");
-        tot->failed++;
-        return;
+    j->out = xgrow(j->out, &j->out_cap, n, 1);
+    j->excluded_len = 0;
+    size_t nout = outlier_mark(len, area, n, &opt.outliers, j->out), best = n;
+    for (size_t a = 0; a < n; a++)
+        if (!j->out[a] && (best == n || len[a] > len[best]))
+            best = a;  /* the first of the longest, in start order */
+    j->longest = j->runs[sel[best]].name;
+    if (!nout) {
+        free(len);
+        return n;
     }
-    if (res.fallback)
-        tot->fallback++;
-    tot->fitted++;
-    stats_row(ws, j->name, (long)n, k, &res, ms, "optimal");
+    long knew = 1;
+    for (size_t a = 0; a < n; a++)
+        if (!j->out[a] && len[a] > knew)
+            knew = (long)len[a];
+    size_t m = 0;
+    for (size_t a = 0; a < n; a++) {
+        if (j->out[a]) {
+            const char *name = j->pool + j->runs[sel[a]].name;
+            size_t l = strlen(name);
+            j->excluded = xgrow(j->excluded, &j->excluded_cap, j->excluded_len + l + 2, 1);
+            if (j->excluded_len)
+                j->excluded[j->excluded_len++] = ';';
+            memcpy(j->excluded + j->excluded_len, name, l + 1);
+            j->excluded_len += l;
+            continue;
+        }
+        memmove(j->use + m * (size_t)knew, j->use + a * (size_t)*k, (size_t)knew * sizeof *j->use);
+        m++;
+    }
+    free(len);
+    *k = knew;
+    return m;
+}
 
+/* write_alloc: the job's rows job,step,offset,alloc[,cores,mem_mb]. */
+static void write_alloc(const struct job *j, long k, csvw *w, int shape_cols)
+{
     double cores = NAN, mem = NAN;
     if (opt.native) {
         cores = 1;      /* the ResourceEstimator's container: <1 core, 1024 MB> */
@@ -520,6 +569,54 @@ static void job_fit(struct job *j, csvw *w, csvw *ws, int shape_cols, struct tot
     }
 }
 
+/* job_fit: select, quantize and fit one complete job, and write its rows. */
+static void job_fit(struct job *j, csvw *w, csvw *ws, int shape_cols, struct totals *tot)
+{
+    tot->jobs++;
+    int *sel;
+    size_t n = select_runs(j, &sel);
+    j->excluded_len = 0;
+    if (n < (size_t)opt.min_runs) {
+        char d[96];
+        snprintf(d, sizeof d, " (%zu < --min-runs %d)", n, opt.min_runs);
+        report(tot, j->name, "not fitted: too few runs", d);
+        stats_row(ws, j->name, (long)n, 0, NULL, 0, "too_few_runs", NULL);
+        tot->too_few++;
+        return;
+    }
+    long k = 1;
+    for (size_t a = 0; a < n; a++) {
+        const struct run *r = &j->runs[sel[a]];
+        long kr = opt.native ? run_steps_native(j, r) : run_steps_csv(j, r);
+        if (kr > k)
+            k = kr;
+    }
+    if (check_size(j, n, k, ws, tot) < 0)
+        return;
+    size_t kept = build_matrix(j, sel, n, &k);
+    if (kept < n) {
+        tot->excluded_runs += (long)(n - kept);
+        tot->excluded_jobs++;
+    }
+    j->alloc = xgrow(j->alloc, &j->alloc_cap, (size_t)k, sizeof *j->alloc);
+    struct skyline_result res;
+    double t0 = slk_now();
+    int st = skyline_fit(j->use, (int)kept, (int)k, &opt.lp, j->alloc, &res);
+    double ms = (slk_now() - t0) * 1000;
+    tot->solve_s += ms / 1000;
+    if (st != SKYLINE_OK) {
+        report(tot, j->name, "not fitted: the LP solver failed", NULL);
+        stats_row(ws, j->name, (long)kept, k, NULL, ms, "solver_failed", j);
+        tot->failed++;
+        return;
+    }
+    if (res.fallback)
+        tot->fallback++;
+    tot->fitted++;
+    stats_row(ws, j->name, (long)kept, k, &res, ms, "optimal", j);
+    write_alloc(j, k, w, shape_cols);
+}
+
 static void job_free(struct job *j)
 {
     free(j->name);
@@ -530,6 +627,8 @@ static void job_free(struct job *j)
     free(j->use);
     free(j->alloc);
     free(j->order);
+    free(j->out);
+    free(j->excluded);
 }
 
 /* ---- readers ------------------------------------------------------------------------ */
@@ -623,87 +722,44 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
     return st;
 }
 
-/* The native format, one run per line, fields separated by blanks:
- *   name instances submit_ms start_ms end_ms runId mem skyline
- * skyline = units "containers:offset" joined (and optionally ended) by '|';
- * offsets are seconds after the start.  Blank lines and lines starting with
- * '#' or '//' are skipped. */
+/* One line of the native format (lib/morpheus/native): warn when its skyline
+ * stops before the run's end, then add its units to the job. */
 static int native_line(const char *file, long line, char *s, struct job *j, group_tracker *g,
-                       csvw *w, csvw *ws, int *have, struct totals *tot)
+                       csvw *w, csvw *ws, int *have, struct totals *tot, struct native_run *nr)
 {
-    char *f[9];
-    int nf = 0;
-    int rm_log = strstr(s, "resourcemanager") || strstr(s, "String1=") || strstr(s, "APPID=");
-    for (char *p = strtok(s, " \t\r\n"); p; p = strtok(NULL, " \t\r\n")) {
-        if (nf < 9)
-            f[nf] = p;
-        nf++;
+    char err[512];
+    int rc = native_parse(s, nr, err, sizeof err);
+    if (rc <= 0) {
+        if (rc < 0)
+            slk_error_at(file, line, "%s", err);
+        return rc < 0 ? SLK_EDATA : SLK_OK;
     }
-    if (nf == 0)
-        return SLK_OK;
-    if (nf != 8) {
-        if (rm_log)
-            slk_error_at(file, line, "this is a YARN ResourceManager log line, not a native skyline log "
-                         "(skyfit reads only the ResourceEstimator native format)");
-        else
-            slk_error_at(file, line, "expected 8 blank-separated fields "
-                         "(name instances submit start end runId mem skyline), found %d", nf);
-        return SLK_EDATA;
-    }
-    int64_t start_ms;
-    if (parse_int64(f[3], &start_ms) < 0 || start_ms < 0) {
-        slk_error_at(file, line, "field 4 (start): invalid time '%s' (want epoch milliseconds)", f[3]);
-        return SLK_EDATA;
-    }
-    int gc = group_check(g, f[0]);
+    int gc = group_check(g, nr->job);
     if (gc < 0)
-        return ungrouped(file, line, f[0]);
+        return ungrouped(file, line, nr->job);
     if (gc == 1) {
         if (*have)
             job_fit(j, w, ws, 1, tot);
-        job_reset(j, f[0]);
+        job_reset(j, nr->job);
         *have = 1;
     }
     size_t before = j->nruns;
-    int run = job_run(j, f[5], start_ms / 1000.0);
+    int run = job_run(j, nr->run, (double)nr->start_ms / 1000.0);
     if (j->nruns == before) {
-        slk_error_at(file, line, "run '%s' of job '%s' appears twice", f[5], f[0]);
+        slk_error_at(file, line, "run '%s' of job '%s' appears twice", nr->run, nr->job);
         return SLK_EDATA;
     }
-    int units = 0;
-    for (char *u = f[7], *next; *u; u = next) {
-        next = strchr(u, '|');
-        if (next)
-            *next++ = 0;
-        else
-            next = u + strlen(u);
-        if (!*u) {
-            if (*next)
-                goto bad_unit;   /* "||" */
-            break;
-        }
-        char *colon = strchr(u, ':');
-        int64_t c, off;
-        if (!colon)
-            goto bad_unit;
-        *colon = 0;
-        if (parse_int64(u, &c) < 0 || parse_int64(colon + 1, &off) < 0 || c < 0 || off < 0 ||
-            c > 1000000000 || off > 100000000000LL) {
-            *colon = ':';
-            goto bad_unit;
-        }
-        job_add(j, run, (double)off, (double)c);
-        units++;
-        continue;
-    bad_unit:
-        slk_error_at(file, line, "field 8 (skyline): invalid unit '%s' (want containers:offset, "
-                     "non-negative integers)", u);
-        return SLK_EDATA;
-    }
-    if (!units) {
-        slk_error_at(file, line, "field 8 (skyline): no containers:offset units");
-        return SLK_EDATA;
-    }
+    double covered, length;
+    native_coverage(nr, opt.native_interval, &covered, &length);
+    if (covered + opt.native_interval < length)
+        slk_warn_at(file, line, "run '%s' of job '%s': the %s skyline ends at %g s of a %g s run "
+                    "(the rest is not in the log; fitted as a %g s run)", nr->run, nr->job,
+                    opt.native_memory ? "memory" : "container", covered, length, covered);
+    /* memory: the units' containers x the log's MB per container, counted in
+     * the 1024 MB containers skyfit writes for this format */
+    double scale = opt.native_memory ? nr->mem_mb / 1024 : 1;
+    for (size_t u = 0; u < nr->n; u++)
+        job_add(j, run, nr->u[u].offset, nr->u[u].containers * scale);
     return SLK_OK;
 }
 
@@ -726,6 +782,7 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
     group_init(&g);
     struct job j = {0};
     int have = 0, st = SLK_OK;
+    struct native_run nr = {0};
     char *line = NULL;
     size_t cap = 0;
     long lineno = 0;
@@ -740,7 +797,7 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
         const char *p = line + strspn(line, " \t\r\n");
         if (*p == '#' || (p[0] == '/' && p[1] == '/'))
             continue;
-        st = native_line(file, lineno, line, &j, &g, w, ws, &have, tot);
+        st = native_line(file, lineno, line, &j, &g, w, ws, &have, tot, &nr);
         if (st != SLK_OK)
             break;
     }
@@ -755,6 +812,7 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
     if (st == SLK_OK && have)
         job_fit(&j, w, ws, 1, tot);
     free(line);
+    native_free(&nr);
     job_free(&j);
     group_free(&g);
     if (fp != stdin)
@@ -770,6 +828,7 @@ int main(int argc, char **argv)
 {
     slk_init("skyfit");
     skyline_defaults(&opt.lp);
+    outlier_defaults(&opt.outliers);
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {
         options, parse_opt, "[FILE]",
@@ -816,6 +875,9 @@ int main(int argc, char **argv)
                 slk_progname, tot.jobs, tot.fitted, tot.too_few, tot.too_long, tot.failed,
                 opt.lp.alpha, beta, opt.step, opt.agg_max ? "max" : "mean",
                 solver_names[opt.lp.solver], tot.solve_s, slk_now() - t0);
+        if (tot.excluded_runs)
+            fprintf(stderr, "%s: %ld outlier runs of %ld jobs kept out of the fit (median + %g spreads; "
+                    "listed in --stats)\n", slk_progname, tot.excluded_runs, tot.excluded_jobs, opt.outliers.k);
         if (tot.fallback)
             fprintf(stderr, "%s: %ld jobs solved again by GLPK after the optimality certificate of %s failed\n",
                     slk_progname, tot.fallback, solver_names[opt.lp.solver]);

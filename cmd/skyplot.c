@@ -13,7 +13,9 @@
 #include "base/csvio.h"
 #include "base/diag.h"
 #include "base/outfile.h"
+#include "base/stats.h"
 #include "plot/plot.h"
+#include "plot/runband.h"
 
 #include <argp.h>
 #include <math.h>
@@ -22,21 +24,22 @@
 
 static struct {
     const char *chart, *input, *fit, *job, *load, *classes, *term, *x, *y, *by, *title;
-    int top, width, height, panels;
-} opt = {.top = 8};
+    int top, top_set, width, height, panels, runs;
+} opt = {.top = 8, .runs = 5};
 
 enum { OPT_FIT = 1, OPT_JOB, OPT_LOAD, OPT_CLASSES, OPT_TERM, OPT_X, OPT_Y, OPT_BY, OPT_TOP,
-       OPT_WIDTH, OPT_HEIGHT, OPT_PANELS, OPT_TITLE };
+       OPT_WIDTH, OPT_HEIGHT, OPT_PANELS, OPT_TITLE, OPT_RUNS };
 
 static const struct argp_option options[] = {
     {"fit", OPT_FIT, "FILE", 0, "skyline: skyfit output (job,step,offset,alloc) to draw over the runs", 0},
     {"job", OPT_JOB, "NAME", 0, "skyline: the job to draw (default: the first in the input)", 0},
+    {"runs", OPT_RUNS, "N", 0, "skyline: name at most N runs, the latest (default 5); with more runs, also draw their 10-90% band and median", 0},
     {"load", OPT_LOAD, "FILE", 0, "plan: lcmpack --load output (t,cost) for a cost-vs-capacity panel", 0},
-    {"top", OPT_TOP, "N", 0, "plan: stack the N largest jobs, the rest as 'other' (default 8)", 0},
+    {"top", OPT_TOP, "N", 0, "plan: stack the N largest jobs, the rest as 'other' (default 8; 6 with --term dumb)", 0},
     {"classes", OPT_CLASSES, "FILE", 0, "tenants: tenantclass output (tenant,class) mapping tenants to classes", 0},
     {"x", OPT_X, "COL", 0, "lines: the x column (default t)", 0},
     {"y", OPT_Y, "COLS", 0, "lines: comma-separated y columns (default: every other numeric column)", 0},
-    {"by", OPT_BY, "COL", 0, "lines: one series per value of COL", 0},
+    {"by", OPT_BY, "COL[,COL]", 0, "lines, memory, vcs: one series per value of COL (per combination of up to 4 columns)", 0},
     {"panels", OPT_PANELS, NULL, 0, "lines: one panel per y column", 0},
     {"title", OPT_TITLE, "TEXT", 0, "Chart title", 0},
     {"term", OPT_TERM, "T", 0, "svg, png or dumb (text for a terminal); default from -o's extension, else svg", 0},
@@ -57,7 +60,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_BY: opt.by = arg; break;
     case OPT_PANELS: opt.panels = 1; break;
     case OPT_TITLE: opt.title = arg; break;
-    case OPT_TOP: opt.top = (int)cli_int(st, "top", arg, 1, 50); break;
+    case OPT_RUNS: opt.runs = (int)cli_int(st, "runs", arg, 0, 50); break;
+    case OPT_TOP:
+        opt.top = (int)cli_int(st, "top", arg, 1, 50);
+        opt.top_set = 1;
+        break;
     case OPT_WIDTH: opt.width = (int)cli_int(st, "width", arg, 20, 10000); break;
     case OPT_HEIGHT: opt.height = (int)cli_int(st, "height", arg, 10, 10000); break;
     case OPT_TERM:
@@ -80,6 +87,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     default: return ARGP_ERR_UNKNOWN;
     }
     return 0;
+}
+
+static const char *pick_term(void)
+{
+    if (opt.term)
+        return opt.term;
+    const char *o = slk_opt.output;
+    size_t n = o ? strlen(o) : 0;
+    if (n > 4 && strcmp(o + n - 4, ".png") == 0)
+        return "png";
+    return "svg";
 }
 
 /* ---- a small string -> index table (names of jobs, runs, classes) ---- */
@@ -162,6 +180,94 @@ static int read_points(const char *path, const char *gcol, const char *xcol, con
     return st;
 }
 
+/* Points [i, j) of one series, with the pen lifted across gaps: a step
+ * more than 3 times the series' median step (a VC idle for days, a tenant
+ * missing from the export) is not drawn as a line. */
+static void draw_with_gaps(plot *p, int s, const struct pt *pts, size_t i, size_t j, double xscale)
+{
+    double *d = xmalloc((j - i + 1) * sizeof *d);
+    size_t m = 0;
+    for (size_t q = i + 1; q < j; q++)
+        if (pts[q].x > pts[q - 1].x)
+            d[m++] = pts[q].x - pts[q - 1].x;
+    double gap = m ? 3 * stats_median(d, m) : INFINITY;
+    free(d);
+    for (size_t q = i; q < j; q++) {
+        if (q > i && pts[q].x - pts[q - 1].x > gap)
+            plot_break(p, s);
+        plot_point(p, s, pts[q].x * xscale, pts[q].y);
+    }
+}
+
+/* the usage sample step: the most common gap between a run's samples */
+static double sample_step(const struct pt *pts, size_t n)
+{
+    double *d = xmalloc((n + 1) * sizeof *d);
+    size_t m = 0;
+    for (size_t i = 1; i < n; i++)
+        if (pts[i].g == pts[i - 1].g && pts[i].x > pts[i - 1].x)
+            d[m++] = pts[i].x - pts[i - 1].x;
+    double step = m ? stats_median(d, m) : 60;
+    free(d);
+    return step;
+}
+
+/* Many runs: a 10-90% band and the median per step, plus the latest
+ * opt.runs runs by name; few runs: every run by name. */
+static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, size_t n)
+{
+    size_t nr = runs->n, *cnt = xcalloc(nr, sizeof *cnt), *first = xcalloc(nr, sizeof *first);
+    double **x = xcalloc(nr, sizeof *x), **y = xcalloc(nr, sizeof *y);
+    for (size_t i = n; i-- > 0;) {
+        first[pts[i].g] = i;
+        cnt[pts[i].g]++;
+    }
+    for (size_t r = 0; r < nr; r++) {
+        x[r] = xcalloc(cnt[r] + 1, sizeof **x);
+        y[r] = xcalloc(cnt[r] + 1, sizeof **y);
+        for (size_t k = 0; k < cnt[r]; k++) {
+            x[r][k] = pts[first[r] + k].x - pts[first[r]].x;
+            y[r][k] = pts[first[r] + k].y;
+        }
+    }
+    struct runband b;
+    if (nr > (size_t)opt.runs && runband_compute(nr, cnt, x, y, sample_step(pts, n), 10, 90, &b) == 0) {
+        char name[96];
+        snprintf(name, sizeof name, "10-90%% of %zu runs", nr);
+        int sb = plot_series(p, name, PLOT_SHADE);
+        snprintf(name, sizeof name, "median of %zu runs", nr);
+        int sm = plot_series(p, name, PLOT_BOLD);
+        for (size_t k = 0; k < b.nbins; k++)
+            for (int e = 0; e < 2; e++) { /* each step held for its whole width */
+                double t = (double)(k + (size_t)e) * b.width / 60.0;
+                plot_band(p, sb, t, b.lo[k], b.hi[k]);
+                plot_point(p, sm, t, b.mid[k]);
+            }
+        runband_free(&b);
+    }
+    /* the named runs: the latest opt.runs by start time (all when few) */
+    for (size_t r = 0; r < nr; r++) {
+        size_t later = 0;
+        for (size_t q = 0; q < nr; q++)
+            later += pts[first[q]].x > pts[first[r]].x;
+        if (later >= (size_t)opt.runs)
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "run %s", runs->v[r]);
+        int s = plot_series(p, name, PLOT_LINES);
+        for (size_t k = 0; k < cnt[r]; k++)
+            plot_point(p, s, x[r][k] / 60.0, y[r][k]);
+    }
+    for (size_t r = 0; r < nr; r++) {
+        free(x[r]);
+        free(y[r]);
+    }
+    free(x);
+    free(y);
+    free(cnt);
+    free(first);
+}
+
 /* skyline: each run aligned at its start, and the fitted skyline as steps. */
 static int chart_skyline(plot *p)
 {
@@ -178,16 +284,7 @@ static int chart_skyline(plot *p)
         goto out;
     }
     plot_panel(p, "minutes since run start", "containers", PLOT_X_NUMBER);
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        double t0 = pts[i].x;
-        char name[256];
-        snprintf(name, sizeof name, "run %s", runs.v[pts[i].g]);
-        int s = plot_series(p, name, PLOT_LINES);
-        for (; j < n && pts[j].g == pts[i].g; j++)
-            plot_point(p, s, (pts[j].x - t0) / 60.0, pts[j].y);
-        i = j;
-    }
+    draw_runs(p, &runs, pts, n);
     if (opt.fit) {
         struct names dummy = {0};
         struct pt *f = NULL;
@@ -303,7 +400,9 @@ static int chart_plan(plot *p)
         int epoch = pts[0].x > 1e9;
         plot_panel(p, epoch ? "time (UTC)" : "hours into the plan", "reserved containers",
                    epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
-        stack_bands(p, &jobs, pts, n, opt.top);
+        /* a text terminal has 7 line characters: 6 jobs + "other" stay apart */
+        int dumb = strcmp(pick_term(), "dumb") == 0;
+        stack_bands(p, &jobs, pts, n, dumb && !opt.top_set ? 6 : opt.top);
         if (opt.load) {
             struct names g = {0};
             struct pt *lp = NULL;
@@ -383,15 +482,16 @@ static int chart_tenants(plot *p)
             char name[256];
             snprintf(name, sizeof name, "class %s", classes.v[pts[i].g]);
             int s = plot_series(p, name, PLOT_LINES);
-            size_t j = i;
+            size_t j = i, e = i; /* class means per time, in place over [i, e) */
             while (j < n && pts[j].g == pts[i].g) {
                 size_t k = j;
                 double sum = 0;
                 for (; k < n && pts[k].g == pts[j].g && pts[k].x == pts[j].x; k++)
                     sum += pts[k].y;
-                plot_point(p, s, pts[j].x, sum / (double)(k - j));
+                pts[e++] = (struct pt){pts[j].g, pts[j].x, sum / (double)(k - j)};
                 j = k;
             }
+            draw_with_gaps(p, s, pts, i, e, 1);
             i = j;
         }
     }
@@ -403,6 +503,35 @@ static int chart_tenants(plot *p)
     return st;
 }
 
+/* --by COL[,COL...]: the columns' indices into cb (at most 4).  Returns
+ * how many, or -1 after a message (a missing column, too many). */
+static int by_columns(csvr *r, const char *by, int *cb)
+{
+    char *list = xstrdup(by), *save = NULL;
+    int nb = 0;
+    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (nb == 4) {
+            slk_error("--by: at most 4 columns ('%s')", by);
+            nb = -1;
+            break;
+        }
+        if ((cb[nb++] = csvr_require(r, t)) < 0) {
+            nb = -1;
+            break;
+        }
+    }
+    free(list);
+    return nb;
+}
+
+static int in_list(int i, const int *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (v[k] == i)
+            return 1;
+    return 0;
+}
+
 /* lines (and the vcs and memory presets): x against y columns, by group. */
 static int chart_lines(plot *p, const char *xcol, const char *ycols, const char *by, int panels)
 {
@@ -410,8 +539,8 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
     csvr *r = csvr_open(opt.input, 0, &st);
     if (!r)
         return st;
-    int cx = csvr_require(r, xcol), cb = by ? csvr_require(r, by) : -1;
-    if (cx < 0 || (by && cb < 0)) {
+    int cx = csvr_require(r, xcol), cb[4], nb = by ? by_columns(r, by, cb) : 0;
+    if (cx < 0 || nb < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -427,7 +556,7 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
             }
     } else {
         for (int i = 0; i < csvr_ncols(r) && ny < 32; i++)
-            if (i != cx && i != cb)
+            if (i != cx && !in_list(i, cb, nb))
                 cy[ny++] = i;
     }
     free(ylist);
@@ -438,8 +567,16 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
         double x;
         if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0)
             break;
-        const char *g = cb >= 0 ? csvr_field(r, cb) : NULL;
-        int gi = name_index(&groups, g ? g : "");
+        char g[512] = "";
+        for (int b = 0, len = 0; b < nb && len < (int)sizeof g; b++) {
+            const char *v = csvr_field(r, cb[b]);
+            if (nb > 1) /* several columns: "k=1 task=a" */
+                len += snprintf(g + len, sizeof g - (size_t)len, "%s%s=", b ? " " : "",
+                                csvr_colname(r, cb[b]));
+            if (len < (int)sizeof g)
+                len += snprintf(g + len, sizeof g - (size_t)len, "%s", v ? v : "-");
+        }
+        int gi = name_index(&groups, g);
         for (int k = 0; k < ny; k++) {
             double y;
             int rc = csvr_get_double(r, cy[k], &y, CSVR_BOUNDED);
@@ -478,9 +615,7 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
                         snprintf(name, sizeof name, "%s %s", gname, csvr_colname(r, cy[k]));
                     else
                         snprintf(name, sizeof name, "%s", csvr_colname(r, cy[k]));
-                    int s = plot_series(p, name, PLOT_LINES);
-                    for (size_t q = i; q < j; q++)
-                        plot_point(p, s, pts[q].x, pts[q].y);
+                    draw_with_gaps(p, plot_series(p, name, PLOT_LINES), pts, i, j, 1);
                 }
                 i = j;
             }
@@ -492,15 +627,38 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
     return st;
 }
 
-static const char *pick_term(void)
+/* build the chart named by opt.chart into p */
+static int draw(plot *p)
 {
-    if (opt.term)
-        return opt.term;
-    const char *o = slk_opt.output;
-    size_t n = o ? strlen(o) : 0;
-    if (n > 4 && strcmp(o + n - 4, ".png") == 0)
-        return "png";
-    return "svg";
+    const char *c = opt.chart;
+    if (strcmp(c, "skyline") == 0)
+        return chart_skyline(p);
+    if (strcmp(c, "plan") == 0)
+        return chart_plan(p);
+    if (strcmp(c, "tenants") == 0)
+        return chart_tenants(p);
+    if (strcmp(c, "vcs") == 0)
+        return chart_lines(p, opt.x ? opt.x : "day", opt.y ? opt.y : "load,mean_stretch",
+                           opt.by ? opt.by : "vc", 1);
+    if (strcmp(c, "memory") == 0 || strcmp(c, "lines") == 0)
+        return chart_lines(p, opt.x ? opt.x : "t", opt.y, opt.by, opt.panels);
+    slk_error("unknown chart '%s' (want skyline, plan, tenants, vcs, memory or lines)", c);
+    return SLK_EUSAGE;
+}
+
+/* draw p with gnuplot into -o (atomically) or stdout, and say so */
+static int render(plot *p, const char *term)
+{
+    int st = SLK_OK;
+    outf *o = outf_open(slk_opt.output, &st);
+    if (o) {
+        st = plot_render(p, term, opt.width, opt.height, outf_fp(o));
+        st = outf_finish(o, st);
+    }
+    if (st == SLK_OK && !slk_opt.quiet && slk_opt.output)
+        fprintf(stderr, "skyplot: %s chart, %d series, %s -> %s\n", opt.chart, plot_nseries(p), term,
+                slk_opt.output);
+    return st;
 }
 
 int main(int argc, char **argv)
@@ -512,43 +670,20 @@ int main(int argc, char **argv)
         "Draw the toolkit's CSV time series as SVG, PNG or a text chart, with gnuplot.\n"
         "CHART is skyline, plan, tenants, vcs, memory or lines; FILE defaults to standard input."
         "\vExamples:\n"
-        "  skyplot skyline usage.csv --fit skyline.csv --job job00001 -o job1.svg\n"
+        "  # the runs' 10-90% band, median, 5 latest runs and the fitted skyline\n"
+        "  skyplot skyline usage.csv --fit skyline.csv --job job00001 -o job1.png\n"
         "  skyplot plan plan.csv --load load.csv -o plan.png\n"
+        "  skyplot plan plan.csv --term dumb          # one character per job\n"
         "  skyplot tenants util.csv --classes tenants.csv --term dumb\n"
-        "  skyplot vcs daily.csv -o vcs.svg\n"
-        "  skyplot lines series.csv --x t --y used_mb,bound_mb --term dumb",
+        "  skyplot vcs daily.csv -o vcs.svg           # dates on the x axis\n"
+        "  skyplot memory mem.csv --y used_mb,bound_mb --by policy,k -o mem.svg",
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
-    const char *term = pick_term();
     plot *p = plot_new(opt.title ? opt.title : opt.chart);
-    int st;
-    if (strcmp(opt.chart, "skyline") == 0)
-        st = chart_skyline(p);
-    else if (strcmp(opt.chart, "plan") == 0)
-        st = chart_plan(p);
-    else if (strcmp(opt.chart, "tenants") == 0)
-        st = chart_tenants(p);
-    else if (strcmp(opt.chart, "vcs") == 0)
-        st = chart_lines(p, opt.x ? opt.x : "day", opt.y ? opt.y : "load,mean_stretch", opt.by ? opt.by : "vc", 1);
-    else if (strcmp(opt.chart, "memory") == 0)
-        st = chart_lines(p, opt.x ? opt.x : "t", opt.y, opt.by, opt.panels);
-    else if (strcmp(opt.chart, "lines") == 0)
-        st = chart_lines(p, opt.x ? opt.x : "t", opt.y, opt.by, opt.panels);
-    else {
-        slk_error("unknown chart '%s' (want skyline, plan, tenants, vcs, memory or lines)", opt.chart);
-        st = SLK_EUSAGE;
-    }
-    if (st == SLK_OK) {
-        outf *o = outf_open(slk_opt.output, &st);
-        if (o) {
-            st = plot_render(p, term, opt.width, opt.height, outf_fp(o));
-            st = outf_finish(o, st);
-        }
-        if (st == SLK_OK && !slk_opt.quiet && slk_opt.output)
-            fprintf(stderr, "skyplot: %s chart, %d series, %s -> %s\n", opt.chart, plot_nseries(p), term,
-                    slk_opt.output);
-    }
+    int st = draw(p);
+    if (st == SLK_OK)
+        st = render(p, pick_term());
     plot_free(p);
     return slk_finish(st);
 }

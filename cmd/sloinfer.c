@@ -1,8 +1,11 @@
 /* sloinfer — deadlines (SLOs) of periodic jobs from their run history
  * (Morpheus §4).  Reads one row per run, grouped by job, or raw provenance
- * events plus the run table (--events), and writes one row per job:
- *   job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source
- * The inference itself is lib/morpheus/slo.c; this file reads, validates and writes.
+ * events plus the run table (--events), in any order, and writes one row
+ * per job, sorted by job:
+ *   job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source,
+ *   basis,cv_start,cv_read,problematic
+ * The inference is lib/morpheus/slo.c, the held run table
+ * lib/morpheus/slotable.c; this file reads, validates and writes.
  * See sloinfer(1). */
 #include "base/cli.h"
 #include "base/csvio.h"
@@ -11,6 +14,7 @@
 #include "base/outfile.h"
 #include "base/parse.h"
 #include "morpheus/slo.h"
+#include "morpheus/slotable.h"
 
 #include <argp.h>
 #include <math.h>
@@ -28,10 +32,13 @@ static const char *events_path;
 static const char *override_path;
 static const char *ok_status_list = "ok,success,succeeded,completed,finished,done";
 static struct slo_opts so;
+static size_t max_runs = 5000000;
+static int basis_opt = -1; /* -1 auto, else enum slo_basis */
 
 enum {
     OPT_EVENTS = 1, OPT_OVERRIDE, OPT_PERIOD, OPT_ANCHOR, OPT_NATURAL, OPT_SNAP_TOL, OPT_MATCH_TOL,
-    OPT_MIN_SCORE, OPT_MIN_RUNS, OPT_MAX_CV, OPT_MIN_SLACK, OPT_A_PCT, OPT_D_PCT, OPT_OK_STATUS, OPT_JOB_COL
+    OPT_MIN_SCORE, OPT_MIN_RUNS, OPT_MAX_CV, OPT_MIN_SLACK, OPT_A_PCT, OPT_D_PCT, OPT_OK_STATUS, OPT_JOB_COL,
+    OPT_MAX_RUNS, OPT_BASIS, OPT_DONE_PCT, OPT_DONE_SLACK, OPT_PROB_CV
 };
 
 static const struct argp_option options[] = {
@@ -44,6 +51,8 @@ static const struct argp_option options[] = {
     {"ok-status", OPT_OK_STATUS, "LIST", 0, "Status values of successful runs, comma-separated, case-insensitive "
                                             "(default ok,success,succeeded,completed,finished,done; an empty status is successful)", 1},
     {"job-col", OPT_JOB_COL, "NAME", 0, "Read the job name from column NAME (same as --col job=NAME)", 1},
+    {"max-runs", OPT_MAX_RUNS, "N", 0, "Hold at most N runs in memory, about 220 bytes each (default 5000000); "
+                                       "more is an error", 1},
     {0, 0, 0, 0, "Period:", 2},
     {"period", OPT_PERIOD, "DURATION", 0, "Use this period for every job instead of estimating it (e.g. 1h, 1d)", 2},
     {"anchor", OPT_ANCHOR, "TIME", 0, "Periods start at ANCHOR + k*period (default 0: epoch-aligned, "
@@ -62,6 +71,12 @@ static const struct argp_option options[] = {
     {"min-runs", OPT_MIN_RUNS, "N", 0, "Fewer usable runs (or reads) than N: too_few_runs/too_few_reads (default 5)", 3},
     {"max-cv", OPT_MAX_CV, "X", 0, "CV = MAD/median of output_read offsets above X: high_cv (default 0.1)", 3},
     {"min-slack", OPT_MIN_SLACK, "X", 0, "median (output_read-end)/(end-start) below X: no_slack (default 0.25)", 3},
+    {"basis", OPT_BASIS, "auto|provenance|completion", 0, "Where d comes from: output_read (provenance), or the "
+                                                          "runs' ends plus slack (completion); auto (default): "
+                                                          "completion when no run has an output_read", 3},
+    {"done-pct", OPT_DONE_PCT, "P", 0, "Completion basis: d is the P-th percentile of end offsets (default 95) ...", 3},
+    {"done-slack", OPT_DONE_SLACK, "X", 0, "... plus X median run lengths (default 0.25)", 3},
+    {"problematic-cv", OPT_PROB_CV, "X", 0, "cv_start or cv_read above X: problematic (default 1)", 3},
     {0}
 };
 
@@ -113,6 +128,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_MIN_SLACK: so.min_slack = cli_double(st, "min-slack", arg, -1e9, 1e9); break;
     case OPT_A_PCT: so.a_pct = pct_arg(st, "a-pct", arg); break;
     case OPT_D_PCT: so.d_pct = pct_arg(st, "d-pct", arg); break;
+    case OPT_DONE_PCT: so.done_pct = pct_arg(st, "done-pct", arg); break;
+    case OPT_DONE_SLACK: so.done_slack = cli_double(st, "done-slack", arg, 0, 100); break;
+    case OPT_PROB_CV: so.problematic_cv = cli_double(st, "problematic-cv", arg, 0, 1e9); break;
+    case OPT_MAX_RUNS: max_runs = (size_t)cli_int(st, "max-runs", arg, 1, 1000000000); break;
+    case OPT_BASIS:
+        if (strcmp(arg, "auto") == 0)
+            basis_opt = -1;
+        else if (strcmp(arg, "provenance") == 0)
+            basis_opt = SLO_BASIS_PROVENANCE;
+        else if (strcmp(arg, "completion") == 0)
+            basis_opt = SLO_BASIS_COMPLETION;
+        else
+            argp_error(st, "invalid value for --basis: '%s' (want auto, provenance or completion)", arg);
+        break;
     case ARGP_KEY_ARG:
         if (st->arg_num > 0)
             argp_error(st, "one input file only (got '%s' and '%s')", input, arg);
@@ -125,23 +154,27 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 static const char doc[] =
     "Infer the deadline (SLO) of each periodic job from its run history (Morpheus §4).\v"
-    "Input: one row per run, grouped by job, with the columns\n"
+    "Input: one row per run, in any order, with the columns\n"
     "  job,instance,submit,start,end,input_avail,output_read,status\n"
-    "  and optionally consumer_period (input_avail, output_read and status\n"
-    "  may be empty); with --events, the run table plus provenance events\n"
-    "  time,job,instance,file,op.\n"
-    "Output: one row per job,\n"
-    "  job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source\n"
-    "  where a and d are offsets in seconds from the start of the job's\n"
-    "  period and status is 'actionable' or why not (too_few_runs,\n"
-    "  not_periodic, no_consumer, too_few_reads, high_cv, no_slack, no_window).\n"
+    "  and optionally consumer_period (input_avail, output_read, status and\n"
+    "  the instance may be empty or absent); with --events, the run table\n"
+    "  plus provenance events time,job,instance,file,op.\n"
+    "Output: one row per job, sorted by job,\n"
+    "  job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source,\n"
+    "  basis,cv_start,cv_read,problematic\n"
+    "  where a and d are offsets in seconds from the start of the period\n"
+    "  (epoch grid), status is 'actionable' or why not (too_few_runs,\n"
+    "  not_periodic, no_consumer, too_few_reads, high_cv, no_slack,\n"
+    "  no_window) and basis says where d came from: provenance\n"
+    "  (output_read), completion (the runs' ends; a from input_avail) or\n"
+    "  schedule (the runs' ends; a from the submits).\n"
     "\n"
     "Examples:\n"
     "  tracegen runs --count 100 --days 30 | sloinfer > slo.csv\n"
     "  sloinfer --events events.csv runs.csv -o slo.csv\n"
     "  sloinfer --override signoff.csv --max-cv 0.2 runs.csv\n"
     "  sloinfer --period 1d --a-pct 90 --d-pct 25 runs.csv\n"
-    "  { head -1 runs.csv; tail -n +2 runs.csv | sort -t, -k1,1 -s; } | sloinfer";
+    "  sloinfer --basis completion --done-slack 0.5 runs.csv";
 
 /* ---- reading runs ---------------------------------------------------------------- */
 
@@ -322,6 +355,8 @@ static const char *const statuses[] = {"actionable", "too_few_runs", "not_period
 static size_t status_count[sizeof statuses / sizeof statuses[0]];
 static size_t njobs, nrows, nfolded, noverridden, snap_count[SLO_SNAP_GIVEN + 1], nextra, nfailed;
 
+static size_t nproblematic, basis_count[3];
+
 static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n)
 {
     struct ovrow *ov = novs ? find_override(job) : NULL;
@@ -345,7 +380,13 @@ static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n)
                  res.overridden & SLO_OV_A ? "a" : "", (res.overridden & SLO_OV_A) && (res.overridden & SLO_OV_D) ? "+" : "",
                  res.overridden & SLO_OV_D ? "d" : "");
     csvw_str(w, src);
+    csvw_str(w, res.basis);
+    csvw_num(w, res.cv_start);
+    csvw_num(w, res.cv_read);
+    csvw_int(w, res.problematic);
     csvw_end(w);
+    nproblematic += res.problematic;
+    basis_count[res.basis[0] == 'p' ? 0 : res.basis[0] == 'c' ? 1 : 2]++;
 
     njobs++;
     nrows += n;
@@ -381,6 +422,11 @@ static void summary(void)
                         "job's own period (footnote 5)\n", nfolded);
     if (noverridden)
         fprintf(stderr, "sloinfer: %zu jobs overridden by %s\n", noverridden, override_path);
+    if (basis_count[1] + basis_count[2])
+        fprintf(stderr, "sloinfer: no output_read in the input: d from the runs' ends (%zu jobs basis "
+                        "completion, %zu schedule)\n", basis_count[1], basis_count[2]);
+    fprintf(stderr, "sloinfer: %zu jobs problematic (cv_start or cv_read above %g)\n", nproblematic,
+            so.problematic_cv);
     for (size_t i = 0; i < novs; i++)
         if (!ovs[i].used)
             slk_warn_at(override_path, ovs[i].line, "override for job '%s' matches no job in the input", ovs[i].job);
@@ -388,190 +434,151 @@ static void summary(void)
 
 /* ---- the two input forms ------------------------------------------------------------------------ */
 
-static int not_grouped(csvr *r, const char *job)
-{
-    return csvr_fail(r, "input not grouped by job: job '%s' appears again after other jobs "
-                        "(sort the runs by job, e.g. with a stable sort on the job column)", job);
-}
-
-/* Form 1: stream the run table, one job in memory at a time. */
-static int run_table(csvr *r, csvw *w)
+/* read_table: every run of the table into t (any order).  With prov (form
+ * 2) each run is also registered for the provenance join, its tag the
+ * join's index.  0, or a data error (reported). */
+static int read_table(csvr *r, slotab *t, slo_prov *prov)
 {
     struct cols c;
-    if (find_cols(r, &c, 0, 0) < 0)
+    if (find_cols(r, &c, prov != NULL, prov != NULL) < 0)
         return SLK_EDATA;
-    group_tracker g;
-    group_init(&g);
-    keyset *inst = NULL;
-    struct slo_run *runs = NULL;
-    size_t n = 0, cap = 0;
-    char *job = NULL;
     int rc;
     while ((rc = csvr_next(r)) > 0) {
-        const char *j = csvr_field(r, c.job);
-        if (!j) {
-            csvr_fail(r, "column 'job': missing value");
+        const char *j = csvr_field(r, c.job), *in = csvr_field(r, c.instance);
+        if (!j || (prov && !in)) {
+            csvr_fail(r, "column '%s': missing value%s", !j ? "job" : "instance",
+                      prov ? " (the events are joined on job and instance)" : "");
             break;
         }
-        int gc = group_check(&g, j);
-        if (gc < 0) {
-            not_grouped(r, j);
+        struct slo_run run;
+        if (read_run(r, &c, &run) < 0)
+            break;
+        long tag = prov ? slo_prov_add_run(prov, j, in, run.start) : 0;
+        if (tag < 0) {
+            csvr_fail(r, "duplicate instance '%s' of job '%s'", in, j);
             break;
         }
-        if (gc == 1) {
-            if (job)
-                emit(w, job, runs, n);
-            free(job);
-            job = xstrdup(j);
-            n = 0;
-            keyset_free(inst);
-            inst = keyset_new();
-        }
-        runs = xgrow(runs, &cap, n + 1, sizeof *runs);
-        if (read_run(r, &c, &runs[n]) < 0)
-            break;
-        const char *in = csvr_field(r, c.instance);
-        if (in && !keyset_add(inst, in)) {
-            csvr_fail(r, "duplicate instance '%s' of job '%s'", in, job);
+        if (slotab_add(t, j, in, &run, csvr_line(r), tag) < 0) {
+            csvr_fail(r, "more than %zu runs (--max-runs): sloinfer holds its input, about 220 bytes a run; "
+                         "raise --max-runs or split the runs by job (the output is per job)", max_runs);
             break;
         }
-        n++;
         slk_progress("runs", (uint64_t)csvr_line(r), 0);
     }
     slk_progress_done();
     int st = csvr_status(r);
-    if (rc == 0 && st == SLK_OK && job)
-        emit(w, job, runs, n);
-    free(job);
-    free(runs);
-    keyset_free(inst);
-    group_free(&g);
+    long line;
+    const char *dj, *di;
+    if (st == SLK_OK && !prov && slotab_dup_instance(t, &line, &dj, &di)) {
+        slk_error_at(csvr_path(r), line, "duplicate instance '%s' of job '%s'", di, dj);
+        st = SLK_EDATA;
+    }
     return st;
 }
 
-/* Form 2: the run table in memory (runs are joined to events by job and
- * instance), then one pass over the time-ordered events. */
-struct row {
-    size_t job; /* index into names */
-    long prov;
-    struct slo_run run;
-};
-
-static int run_events(csvr *r, csvw *w)
+/* read_events: apply the provenance events at events_path to prov. */
+static int read_events(slo_prov *prov, size_t *nev)
 {
-    struct cols c;
-    if (find_cols(r, &c, 1, 1) < 0)
-        return SLK_EDATA;
-    group_tracker g;
-    group_init(&g);
-    slo_prov *prov = slo_prov_new();
-    struct row *rows = NULL;
-    char **names = NULL;
-    size_t nrow = 0, caprow = 0, nname = 0, capname = 0;
-    int rc, st = SLK_OK;
-    while ((rc = csvr_next(r)) > 0) {
-        const char *j = csvr_field(r, c.job), *in = csvr_field(r, c.instance);
-        if (!j || !in) {
-            csvr_fail(r, "column '%s': missing value (the events are joined on job and instance)",
-                      !j ? "job" : "instance");
+    int st, rc = 0;
+    csvr *e = csvr_open(events_path, 0, &st);
+    if (!e)
+        return st;
+    int ct = csvr_require(e, "time"), cj = ct < 0 ? -1 : csvr_require(e, "job");
+    int ci = cj < 0 ? -1 : csvr_require(e, "instance"), cf = ci < 0 ? -1 : csvr_require(e, "file");
+    int co = cf < 0 ? -1 : csvr_require(e, "op");
+    while (co >= 0 && (rc = csvr_next(e)) > 0) {
+        double t;
+        if (get_time(e, ct, &t, CSVR_REQUIRED, "time") < 0)
+            break;
+        const char *f = csvr_field(e, cf), *op = csvr_field(e, co);
+        const char *ej = csvr_field(e, cj), *ei = csvr_field(e, ci);
+        if (!f) {
+            csvr_fail(e, "column 'file': missing value");
             break;
         }
-        int gc = group_check(&g, j);
-        if (gc < 0) {
-            not_grouped(r, j);
+        enum slo_op o;
+        if (op && (strcasecmp(op, "read") == 0 || strcasecmp(op, "r") == 0))
+            o = SLO_READ;
+        else if (op && (strcasecmp(op, "write") == 0 || strcasecmp(op, "w") == 0))
+            o = SLO_WRITE;
+        else {
+            csvr_fail(e, "column 'op': want 'read' or 'write', got '%s'", op ? op : "");
             break;
         }
-        if (gc == 1) {
-            names = xgrow(names, &capname, nname + 1, sizeof *names);
-            names[nname++] = xstrdup(j);
-        }
-        rows = xgrow(rows, &caprow, nrow + 1, sizeof *rows);
-        struct row *rw = &rows[nrow];
-        rw->job = nname - 1;
-        if (read_run(r, &c, &rw->run) < 0)
-            break;
-        rw->prov = slo_prov_add_run(prov, j, in, rw->run.start);
-        if (rw->prov < 0) {
-            csvr_fail(r, "duplicate instance '%s' of job '%s'", in, j);
+        if (slo_prov_event(prov, t, ej ? ej : "", ei ? ei : "", f, o) < 0) {
+            csvr_fail(e, "events of file '%s' not in time order ('%s' after a later event); "
+                         "sort the events by time first", f, csvr_field(e, ct));
             break;
         }
-        nrow++;
+        (*nev)++;
+        slk_progress("events", (uint64_t)csvr_line(e), 0);
     }
-    st = csvr_status(r);
-    group_free(&g);
+    slk_progress_done();
+    st = co < 0 ? SLK_EDATA : csvr_status(e);
+    csvr_close(e);
+    return st;
+}
 
+/* join_events: the joined input_avail and output_read into every run. */
+static void join_events(slotab *t, size_t ngroups, const slo_prov *prov, size_t nev)
+{
+    size_t got_ia = 0, got_rd = 0;
+    for (size_t j = 0; j < ngroups; j++) {
+        struct slo_run *runs;
+        const long *tags;
+        size_t n;
+        slotab_job(t, j, &runs, &tags, &n);
+        for (size_t i = 0; i < n; i++) {
+            slo_prov_result(prov, tags[i], &runs[i].input_avail, &runs[i].output_read);
+            got_ia += !isnan(runs[i].input_avail);
+            got_rd += !isnan(runs[i].output_read);
+        }
+    }
+    if (!slk_opt.quiet)
+        fprintf(stderr, "sloinfer: %zu events on %zu files joined to %zu runs: %zu got an input_avail, %zu an "
+                        "output_read\n", nev, slo_prov_nfiles(prov), slotab_runs(t), got_ia, got_rd);
+}
+
+/* choose_basis: --basis, or auto: completion when no run has an output_read. */
+static void choose_basis(slotab *t, size_t ngroups)
+{
+    int has_rd = 0, has_ia = 0;
+    for (size_t j = 0; j < ngroups; j++) {
+        struct slo_run *runs;
+        size_t n;
+        slotab_job(t, j, &runs, NULL, &n);
+        for (size_t i = 0; i < n; i++) {
+            has_rd |= !isnan(runs[i].output_read);
+            has_ia |= !isnan(runs[i].input_avail);
+        }
+    }
+    so.basis = basis_opt >= 0 ? (enum slo_basis)basis_opt : has_rd ? SLO_BASIS_PROVENANCE : SLO_BASIS_COMPLETION;
+    so.has_input = has_ia;
+}
+
+/* infer_all: read the runs (and events), then one row per job, sorted. */
+static int infer_all(csvr *r, csvw *w)
+{
+    slotab *t = slotab_new(max_runs);
+    slo_prov *prov = events_path ? slo_prov_new() : NULL;
     size_t nev = 0;
+    int st = read_table(r, t, prov);
+    if (st == SLK_OK && prov)
+        st = read_events(prov, &nev);
     if (st == SLK_OK) {
-        csvr *e = csvr_open(events_path, 0, &st);
-        if (e) {
-            int ct = csvr_require(e, "time"), cj = ct < 0 ? -1 : csvr_require(e, "job");
-            int ci = cj < 0 ? -1 : csvr_require(e, "instance"), cf = ci < 0 ? -1 : csvr_require(e, "file");
-            int co = cf < 0 ? -1 : csvr_require(e, "op");
-            while (co >= 0 && (rc = csvr_next(e)) > 0) {
-                double t;
-                if (get_time(e, ct, &t, CSVR_REQUIRED, "time") < 0)
-                    break;
-                const char *f = csvr_field(e, cf), *op = csvr_field(e, co);
-                const char *ej = csvr_field(e, cj), *ei = csvr_field(e, ci);
-                if (!f) {
-                    csvr_fail(e, "column 'file': missing value");
-                    break;
-                }
-                enum slo_op o;
-                if (op && (strcasecmp(op, "read") == 0 || strcasecmp(op, "r") == 0))
-                    o = SLO_READ;
-                else if (op && (strcasecmp(op, "write") == 0 || strcasecmp(op, "w") == 0))
-                    o = SLO_WRITE;
-                else {
-                    csvr_fail(e, "column 'op': want 'read' or 'write', got '%s'", op ? op : "");
-                    break;
-                }
-                if (slo_prov_event(prov, t, ej ? ej : "", ei ? ei : "", f, o) < 0) {
-                    csvr_fail(e, "events of file '%s' not in time order ('%s' after a later event); "
-                                 "sort the events by time first", f, csvr_field(e, ct));
-                    break;
-                }
-                nev++;
-                slk_progress("events", (uint64_t)csvr_line(e), 0);
-            }
-            slk_progress_done();
-            st = co < 0 ? SLK_EDATA : csvr_status(e);
-            csvr_close(e);
+        size_t ngroups = slotab_group(t);
+        if (prov)
+            join_events(t, ngroups, prov, nev);
+        choose_basis(t, ngroups);
+        for (size_t j = 0; j < ngroups; j++) {
+            struct slo_run *runs;
+            size_t n;
+            const char *job = slotab_job(t, j, &runs, NULL, &n);
+            emit(w, job, runs, n);
         }
     }
-    if (st == SLK_OK) {
-        size_t got_ia = 0, got_rd = 0;
-        for (size_t i = 0; i < nrow; i++) {
-            double x, y;
-            slo_prov_result(prov, rows[i].prov, &x, &y);
-            got_ia += !isnan(x);
-            got_rd += !isnan(y);
-        }
-        if (!slk_opt.quiet)
-            fprintf(stderr,
-                    "sloinfer: %zu events on %zu files joined to %zu runs: %zu got an input_avail, %zu an "
-                    "output_read\n", nev, slo_prov_nfiles(prov), nrow, got_ia, got_rd);
-        struct slo_run *runs = NULL;
-        size_t cap = 0;
-        for (size_t i = 0; i < nrow;) {
-            size_t k = i, n = 0;
-            while (k < nrow && rows[k].job == rows[i].job) {
-                runs = xgrow(runs, &cap, n + 1, sizeof *runs);
-                runs[n] = rows[k].run;
-                slo_prov_result(prov, rows[k].prov, &runs[n].input_avail, &runs[n].output_read);
-                n++;
-                k++;
-            }
-            emit(w, names[rows[i].job], runs, n);
-            i = k;
-        }
-        free(runs);
-    }
-    for (size_t i = 0; i < nname; i++)
-        free(names[i]);
-    free(names);
-    free(rows);
     slo_prov_free(prov);
+    slotab_free(t);
     return st;
 }
 
@@ -603,9 +610,10 @@ int main(int argc, char **argv)
     }
     csvw *w = csvw_new(outf_fp(o));
     static const char *const header[] = {"job", "period", "a", "d", "runs", "cv", "slack_ratio", "status",
-                                         "consumer_period", "source", NULL};
+                                         "consumer_period", "source", "basis", "cv_start", "cv_read",
+                                         "problematic", NULL};
     csvw_header(w, header);
-    st = events_path ? run_events(r, w) : run_table(r, w);
+    st = infer_all(r, w);
     csvr_close(r);
     if (st == SLK_OK)
         summary();

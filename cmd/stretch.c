@@ -16,6 +16,7 @@
 #include "base/parse.h"
 #include "base/rng.h"
 #include "base/stats.h"
+#include "vc/vcreport.h"
 #include "vc/vcsim.h"
 
 #include <argp.h>
@@ -26,6 +27,10 @@
 
 #define DAY 86400.0
 #define MAX_BINS 32
+/* warn when the caps alone explain this share of the mean stretch, and
+ * the jobs alone would have a mean stretch of at least FLOOR_MIN */
+#define FLOOR_SHARE 0.8
+#define FLOOR_MIN 1.5
 
 static struct {
     const char *cap_path, *jobs_path;
@@ -320,91 +325,6 @@ static int read_jobs(struct jobs *J, const struct vcs *V)
 
 /* ---- reports ----------------------------------------------------------- */
 
-struct vcreport {
-    size_t jobs;          /* jobs submitted in the window */
-    double work;          /* their work, server-seconds */
-    double load;          /* work / (capacity x horizon) */
-    double mean, median, p95;
-};
-
-static double job_stretch(const struct vcsim_job *j, double cap)
-{
-    return (j->finish - j->submit) / (j->work / cap);
-}
-
-static int in_window(double t, double w0, double h) { return t >= w0 && t <= w0 + h; }
-
-/* Per-VC load and stretch statistics over the jobs submitted in the window. */
-static void vc_reports(const struct jobs *J, const struct vcs *V, double w0, double h, struct vcreport *rep)
-{
-    size_t *cnt = xcalloc(V->n + 1, sizeof *cnt);
-    for (size_t i = 0; i < J->n; i++)
-        if (in_window(J->j[i].submit, w0, h))
-            cnt[J->j[i].vc + 1]++;
-    for (size_t k = 0; k < V->n; k++)
-        cnt[k + 1] += cnt[k];
-    double *s = xmalloc((cnt[V->n] ? cnt[V->n] : 1) * sizeof *s);
-    size_t *fill = xcalloc(V->n, sizeof *fill);
-    for (size_t k = 0; k < V->n; k++)
-        rep[k] = (struct vcreport){0};
-    for (size_t i = 0; i < J->n; i++) {
-        const struct vcsim_job *j = &J->j[i];
-        if (!in_window(j->submit, w0, h))
-            continue;
-        s[cnt[j->vc] + fill[j->vc]++] = job_stretch(j, V->cap[j->vc]);
-        rep[j->vc].work += j->work;
-    }
-    for (size_t k = 0; k < V->n; k++) {
-        size_t n = cnt[k + 1] - cnt[k];
-        double *x = s + cnt[k];
-        rep[k].jobs = n;
-        rep[k].load = rep[k].work / (V->cap[k] * h);
-        double sum = 0;
-        for (size_t i = 0; i < n; i++)
-            sum += x[i];
-        rep[k].mean = n ? sum / (double)n : NAN;
-        stats_sort(x, n);
-        rep[k].median = stats_percentile_sorted(x, n, 50);
-        rep[k].p95 = stats_percentile_sorted(x, n, 95);
-    }
-    free(fill);
-    free(s);
-    free(cnt);
-}
-
-/* Consistency: VCs (with jobs) binned by load factor on the --load-bins
- * edges; in each bin with at least two VCs, spread = max / min mean stretch.
- * The figure is the largest spread (1 = VCs of similar load see the same
- * stretch).  Returns it, NaN when no bin has two VCs. */
-struct bin { double lo, hi, min, max; size_t n; };
-
-static double consistency(const struct vcs *V, const struct vcreport *rep, struct bin *bins, int *nb)
-{
-    *nb = opt.nbins + 1;
-    for (int b = 0; b < *nb; b++)
-        bins[b] = (struct bin){b ? opt.bins[b - 1] : 0, b < opt.nbins ? opt.bins[b] : INFINITY, INFINITY, 0, 0};
-    for (size_t k = 0; k < V->n; k++) {
-        if (!rep[k].jobs || !isfinite(rep[k].mean))
-            continue;
-        int b = 0;
-        while (b < opt.nbins && rep[k].load >= opt.bins[b])
-            b++;
-        bins[b].n++;
-        if (rep[k].mean < bins[b].min)
-            bins[b].min = rep[k].mean;
-        if (rep[k].mean > bins[b].max)
-            bins[b].max = rep[k].mean;
-    }
-    double worst = NAN;
-    for (int b = 0; b < *nb; b++)
-        if (bins[b].n >= 2) {
-            double s = bins[b].max / bins[b].min;
-            if (!(worst >= s))
-                worst = s;
-        }
-    return worst;
-}
-
 static int write_jobs(csvw *w, const struct jobs *J, const struct vcs *V)
 {
     static const char *const hdr[] = {"job", "vc", "submit", "finish", "stretch", NULL};
@@ -415,7 +335,7 @@ static int write_jobs(csvw *w, const struct jobs *J, const struct vcs *V)
         csvw_str(w, V->name[j->vc]);
         csvw_num(w, j->submit);
         csvw_num(w, j->finish);
-        csvw_num(w, job_stretch(j, V->cap[j->vc]));
+        csvw_num(w, vcrep_stretch(j, V->cap[j->vc]));
         csvw_end(w);
     }
     return csvw_error(w) ? SLK_EIO : SLK_OK;
@@ -437,7 +357,7 @@ static int side_output(const char *path, int (*fn)(csvw *, const void *), const 
 struct report_ctx {
     const struct jobs *J;
     const struct vcs *V;
-    const struct vcreport *rep;
+    const struct vcrep_vc *rep;
     const struct vcsim_vc_stats *vst;
     double w0, h;
 };
@@ -488,7 +408,7 @@ static int write_daily(csvw *w, const void *p)
     size_t n = 0;
     uint32_t *idx = xmalloc((c->J->n ? c->J->n : 1) * sizeof *idx);
     for (size_t i = 0; i < c->J->n; i++)
-        if (in_window(c->J->j[i].submit, c->w0, c->h))
+        if (vcrep_in_window(c->J->j[i].submit, c->w0, c->h))
             idx[n++] = (uint32_t)i;
     qsort_r(idx, n, sizeof *idx, cmp_vc_day, (void *)c->J->j);
     for (size_t i = 0; i < n;) {
@@ -497,7 +417,7 @@ static int write_daily(csvw *w, const void *p)
         size_t e = i;
         while (e < n && c->J->j[idx[e]].vc == first->vc && floor(c->J->j[idx[e]].submit / DAY) == day) {
             work += c->J->j[idx[e]].work;
-            ssum += job_stretch(&c->J->j[idx[e]], cap);
+            ssum += vcrep_stretch(&c->J->j[idx[e]], cap);
             e++;
         }
         csvw_str(w, c->V->name[first->vc]);
@@ -516,8 +436,9 @@ struct summary {
     const char *scheduler;
     size_t vcs, jobs;
     double owned, servers, horizon, start, utilization, contended, makespan, mean_stretch, spread;
+    double floor_stretch; /* mean over jobs of capacity / min(max_parallelism, servers) */
     double work_h, used_h, events_per_job, seconds;
-    struct bin bins[MAX_BINS + 1];
+    struct vcrep_bin bins[MAX_BINS + 1];
     int nbins;
 };
 
@@ -539,6 +460,7 @@ static int write_summary(csvw *w, const void *p)
     ROWN("contended_share", s->contended);
     ROWN("makespan_s", s->makespan);
     ROWN("mean_stretch", s->mean_stretch);
+    ROWN("parallelism_floor_stretch", s->floor_stretch);
     ROWN("consistency", s->spread);
     ROWN("work_server_hours", s->work_h);
     ROWN("used_server_hours", s->used_h);
@@ -577,6 +499,119 @@ static void fmt_dur(double s, char *buf, size_t n)
         snprintf(buf, n, "%.4g s", s);
 }
 
+
+/* Run the simulator over the window [w0, w0+h] and check conservation (the
+ * servers allocated to VCs over time did exactly the work). */
+static int simulate(const struct vcs *V, struct jobs *J, double w0, double h, struct vcsim_vc_stats *vst,
+                    struct vcsim_totals *tot, double *secs)
+{
+    struct vcsim_config cfg = {
+        .policy = opt.policy, .within = opt.within, .system_servers = opt.system_servers,
+        .quantum = opt.quantum, .credit_window = opt.credit_window,
+        .window_start = w0, .window_len = h,
+        .progress = cli_progress_on() ? progress : NULL,
+    };
+    double t0 = slk_now();
+    if (vcsim_run(&cfg, V->n, V->cap, J->n, J->j, vst, tot) < 0) {
+        slk_error("internal error: simulator rejected its input");
+        return SLK_ESOFTWARE;
+    }
+    *secs = slk_now() - t0;
+    slk_progress_done();
+    double work = 0, used = 0;
+    for (size_t i = 0; i < J->n; i++)
+        work += J->j[i].work;
+    for (size_t k = 0; k < V->n; k++)
+        used += vst[k].used;
+    if (fabs(used - work) > 1e-6 * work) {
+        slk_error("internal error: allocated %.17g server-seconds for %.17g of work", used, work);
+        return SLK_ESOFTWARE;
+    }
+    return SLK_OK;
+}
+
+/* The summary of a finished run (rep filled by vcrep_per_vc). */
+static void summarize(const struct vcs *V, const struct jobs *J, const struct vcrep_vc *rep,
+                      const struct vcsim_vc_stats *vst, const struct vcsim_totals *tot, double w0, double h,
+                      struct summary *sum)
+{
+    double work = 0, used = 0, owned = 0, used_w = 0, ssum = 0, fsum = 0;
+    for (size_t k = 0; k < V->n; k++) {
+        used += vst[k].used;
+        used_w += vst[k].used_window;
+        owned += V->cap[k];
+    }
+    for (size_t i = 0; i < J->n; i++) {
+        work += J->j[i].work;
+        ssum += vcrep_stretch(&J->j[i], V->cap[J->j[i].vc]);
+        fsum += vcrep_floor(&J->j[i], V->cap[J->j[i].vc], owned + opt.system_servers);
+    }
+    *sum = (struct summary){.scheduler = vcsim_policy_name(opt.policy), .vcs = V->n, .jobs = J->n,
+                            .owned = owned, .servers = owned + opt.system_servers, .horizon = h, .start = w0,
+                            .work_h = work / 3600, .used_h = used / 3600};
+    sum->utilization = used_w / (sum->servers * h);
+    sum->contended = tot->contended / h;
+    sum->makespan = J->n ? tot->end - tot->start : 0;
+    sum->mean_stretch = J->n ? ssum / (double)J->n : NAN;
+    sum->floor_stretch = J->n ? fsum / (double)J->n : NAN;
+    sum->spread = vcrep_consistency(rep, V->n, opt.bins, opt.nbins, sum->bins, &sum->nbins);
+    sum->events_per_job = J->n ? (double)tot->events / (double)J->n : 0;
+}
+
+/* The per-job output and the side outputs asked for. */
+static int write_outputs(const struct report_ctx *ctx, const struct summary *sum)
+{
+    int st;
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o)
+        return st;
+    csvw *w = csvw_new(outf_fp(o));
+    st = write_jobs(w, ctx->J, ctx->V);
+    csvw_free(w);
+    if (st == SLK_OK && opt.vcs_out)
+        st = side_output(opt.vcs_out, write_vcs, ctx);
+    if (st == SLK_OK && opt.daily_out)
+        st = side_output(opt.daily_out, write_daily, ctx);
+    if (st == SLK_OK && opt.summary_out)
+        st = side_output(opt.summary_out, write_summary, sum);
+    return outf_finish(o, st);
+}
+
+static void print_summary(const struct summary *sum, const struct vcsim_totals *tot, int horizon_derived)
+{
+    char hb[32], mb[32], tb[32];
+    fmt_dur(sum->horizon, hb, sizeof hb);
+    fmt_dur(sum->makespan, mb, sizeof mb);
+    parse_time_format(sum->start, tb);
+    fprintf(stderr, "stretch: %s: %zu VCs (%g servers) + %g system = %g servers; %zu jobs, "
+            "%.6g server-hours of work\n", sum->scheduler, sum->vcs, sum->owned, opt.system_servers, sum->servers,
+            sum->jobs, sum->work_h);
+    fprintf(stderr, "stretch: window %s from %s%s; utilization %.1f%%; contended (demand > servers) "
+            "%.1f%% of the time; makespan %s\n", hb, tb,
+            horizon_derived ? " (submit span rounded up to days)" : "", 100 * sum->utilization,
+            100 * sum->contended, mb);
+    for (int b = 0; b < sum->nbins; b++)
+        if (sum->bins[b].n >= 2)
+            fprintf(stderr, "stretch: load %g..%g: %zu VCs, mean stretch %.4g..%.4g (spread %.3gx)\n",
+                    sum->bins[b].lo, sum->bins[b].hi, sum->bins[b].n, sum->bins[b].min, sum->bins[b].max,
+                    sum->bins[b].max / sum->bins[b].min);
+    if (isfinite(sum->spread))
+        fprintf(stderr, "stretch: consistency (worst max/min mean stretch within a load bin): %.3gx\n",
+                sum->spread);
+    else
+        fprintf(stderr, "stretch: consistency: no load bin holds two VCs\n");
+    if (sum->floor_stretch >= FLOOR_MIN && sum->floor_stretch >= FLOOR_SHARE * sum->mean_stretch)
+        slk_warn_at(opt.jobs_path && strcmp(opt.jobs_path, "-") ? opt.jobs_path : "<stdin>", 0,
+                    "the result is dominated by max_parallelism caps: jobs alone in an idle cluster would "
+                    "have mean stretch %.4g of the %.4g measured (contended %.1f%% of the time); the "
+                    "schedulers can only differ in the rest", sum->floor_stretch, sum->mean_stretch,
+                    100 * sum->contended);
+    fprintf(stderr, "stretch: %llu events (%.3g per job), %llu decisions, %llu job rate updates in "
+            "%.3f s (%.3g us per job)\n", (unsigned long long)tot->events, sum->events_per_job,
+            (unsigned long long)tot->decisions, (unsigned long long)tot->job_updates, sum->seconds,
+            sum->jobs ? 1e6 * sum->seconds / (double)sum->jobs : 0.0);
+}
+
 int main(int argc, char **argv)
 {
     slk_init("stretch");
@@ -590,140 +625,48 @@ int main(int argc, char **argv)
         "job,vc,submit,size_server_hours[,max_parallelism] (submit in epoch seconds or ISO 8601; "
         "a missing max_parallelism means no limit).  Output: job,vc,submit,finish,stretch."
         "\vExamples:\n"
-        "  # the paper-like scenario: six VCs, 2,750 owned + 1,250 system servers, 30 days\n"
+        "  # the paper-like scenario: six VCs, 2,750 owned + 1,250 system\n"
+        "  # servers, 30 days\n"
         "  tracegen vcs -o vcs.csv && tracegen vcjobs -o jobs.csv\n"
-        "  stretch vcs.csv jobs.csv --system-servers 1250 --vcs per-vc.csv -o jobs-out.csv\n"
-        "  stretch -s balanced vcs.csv jobs.csv --system-servers 1250 --daily daily.csv > /dev/null\n"
+        "  stretch vcs.csv jobs.csv --system-servers 1250 --vcs per-vc.csv \\\n"
+        "      -o jobs-out.csv\n"
+        "  stretch -s balanced vcs.csv jobs.csv --system-servers 1250 \\\n"
+        "      --daily daily.csv > /dev/null\n"
         "  skyplot vcs daily.csv -o daily.svg\n"
-        "  # a real trace (SWIM Facebook 2009): see examples/swim-to-stretch.sh\n"
-        "  examples/swim-to-stretch.sh FB-2009_samples_24_times_1hr_0.tsv out && "
-        "stretch -s drr out/vcs.csv out/jobs.csv --vcs out/per-vc.csv > /dev/null",
+        "  # a real trace (SWIM Facebook 2009), converted by traceconv(1):\n"
+        "  traceconv swim FB-2009_samples_24_times_1hr_0.tsv \\\n"
+        "      --capacities vcs.csv > jobs.csv\n"
+        "  stretch -s drr --horizon 86400s vcs.csv jobs.csv --vcs per-vc.csv \\\n"
+        "      > /dev/null",
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     struct vcs V = {0};
     struct jobs J = {0};
+    struct vcsim_vc_stats *vst = NULL;
+    struct vcrep_vc *rep = NULL;
+    struct vcsim_totals tot;
+    struct summary sum;
+    double w0, h, secs = 0;
+    int derived;
     int st = read_vcs(&V);
     if (st == SLK_OK)
         st = read_jobs(&J, &V);
-    if (st != SLK_OK) {
-        free_inputs(&V, &J);
-        return slk_finish(st);
+    if (st == SLK_OK) {
+        vcrep_window(J.j, J.n, opt.have_start, opt.start, opt.horizon, &w0, &h, &derived);
+        vst = xcalloc(V.n, sizeof *vst);
+        st = simulate(&V, &J, w0, h, vst, &tot, &secs);
     }
-
-    /* accounting window: default from the first submit over the submit span,
-     * rounded up to whole days (a month of submits -> 30 days) */
-    double first = INFINITY, last = -INFINITY;
-    for (size_t i = 0; i < J.n; i++) {
-        if (J.j[i].submit < first)
-            first = J.j[i].submit;
-        if (J.j[i].submit > last)
-            last = J.j[i].submit;
+    if (st == SLK_OK) {
+        rep = xcalloc(V.n, sizeof *rep);
+        vcrep_per_vc(J.j, J.n, V.cap, V.n, w0, h, rep);
+        summarize(&V, &J, rep, vst, &tot, w0, h, &sum);
+        sum.seconds = secs;
+        struct report_ctx ctx = {&J, &V, rep, vst, w0, h};
+        st = write_outputs(&ctx, &sum);
     }
-    if (J.n == 0)
-        first = last = 0;
-    double w0 = opt.have_start ? opt.start : first;
-    double h = opt.horizon;
-    int horizon_derived = h <= 0;
-    if (horizon_derived) {
-        double days = ceil((last - w0) / DAY);
-        h = (days < 1 ? 1 : days) * DAY;
-    }
-
-    struct vcsim_config cfg = {
-        .policy = opt.policy, .within = opt.within, .system_servers = opt.system_servers,
-        .quantum = opt.quantum, .credit_window = opt.credit_window,
-        .window_start = w0, .window_len = h,
-        .progress = cli_progress_on() ? progress : NULL,
-    };
-    struct vcsim_vc_stats *vst = xcalloc(V.n, sizeof *vst);
-    struct vcsim_totals tot;
-    double t0 = slk_now();
-    if (vcsim_run(&cfg, V.n, V.cap, J.n, J.j, vst, &tot) < 0) {
-        slk_error("internal error: simulator rejected its input");
-        free(vst);
-        free_inputs(&V, &J);
-        return slk_finish(SLK_ESOFTWARE);
-    }
-    double secs = slk_now() - t0;
-    slk_progress_done();
-
-    /* conservation: the servers allocated to VCs over time did exactly the work */
-    double work = 0, used = 0, owned = 0;
-    for (size_t i = 0; i < J.n; i++)
-        work += J.j[i].work;
-    for (size_t k = 0; k < V.n; k++) {
-        used += vst[k].used;
-        owned += V.cap[k];
-    }
-    if (fabs(used - work) > 1e-6 * work) {
-        slk_error("internal error: allocated %.17g server-seconds for %.17g of work", used, work);
-        free(vst);
-        free_inputs(&V, &J);
-        return slk_finish(SLK_ESOFTWARE);
-    }
-
-    struct vcreport *rep = xcalloc(V.n, sizeof *rep);
-    vc_reports(&J, &V, w0, h, rep);
-    struct summary sum = {.scheduler = vcsim_policy_name(opt.policy), .vcs = V.n, .jobs = J.n,
-                          .owned = owned, .servers = owned + opt.system_servers, .horizon = h, .start = w0,
-                          .work_h = work / 3600, .used_h = used / 3600, .seconds = secs};
-    double used_w = 0;
-    for (size_t k = 0; k < V.n; k++)
-        used_w += vst[k].used_window;
-    sum.utilization = used_w / (sum.servers * h);
-    sum.contended = tot.contended / h;
-    sum.makespan = J.n ? tot.end - tot.start : 0;
-    double ssum = 0;
-    for (size_t i = 0; i < J.n; i++)
-        ssum += job_stretch(&J.j[i], V.cap[J.j[i].vc]);
-    sum.mean_stretch = J.n ? ssum / (double)J.n : NAN;
-    sum.spread = consistency(&V, rep, sum.bins, &sum.nbins);
-    sum.events_per_job = J.n ? (double)tot.events / (double)J.n : 0;
-
-    struct report_ctx ctx = {&J, &V, rep, vst, w0, h};
-    outf *o = outf_open(slk_opt.output, &st);
-    if (o) {
-        csvw *w = csvw_new(outf_fp(o));
-        st = write_jobs(w, &J, &V);
-        csvw_free(w);
-        if (st == SLK_OK && opt.vcs_out)
-            st = side_output(opt.vcs_out, write_vcs, &ctx);
-        if (st == SLK_OK && opt.daily_out)
-            st = side_output(opt.daily_out, write_daily, &ctx);
-        if (st == SLK_OK && opt.summary_out)
-            st = side_output(opt.summary_out, write_summary, &sum);
-        st = outf_finish(o, st);
-    }
-
-    if (!slk_opt.quiet && st == SLK_OK) {
-        char hb[32], mb[32], tb[32];
-        fmt_dur(h, hb, sizeof hb);
-        fmt_dur(sum.makespan, mb, sizeof mb);
-        parse_time_format(w0, tb);
-        fprintf(stderr, "stretch: %s: %zu VCs (%g servers) + %g system = %g servers; %zu jobs, "
-                "%.6g server-hours of work\n", sum.scheduler, V.n, owned, opt.system_servers, sum.servers,
-                J.n, work / 3600);
-        fprintf(stderr, "stretch: window %s from %s%s; utilization %.1f%%; contended (demand > servers) "
-                "%.1f%% of the time; makespan %s\n", hb, tb,
-                horizon_derived ? " (submit span rounded up to days)" : "", 100 * sum.utilization,
-                100 * sum.contended, mb);
-        for (int b = 0; b < sum.nbins; b++)
-            if (sum.bins[b].n >= 2)
-                fprintf(stderr, "stretch: load %g..%g: %zu VCs, mean stretch %.4g..%.4g (spread %.3gx)\n",
-                        sum.bins[b].lo, sum.bins[b].hi, sum.bins[b].n, sum.bins[b].min, sum.bins[b].max,
-                        sum.bins[b].max / sum.bins[b].min);
-        if (isfinite(sum.spread))
-            fprintf(stderr, "stretch: consistency (worst max/min mean stretch within a load bin): %.3gx\n",
-                    sum.spread);
-        else
-            fprintf(stderr, "stretch: consistency: no load bin holds two VCs\n");
-        fprintf(stderr, "stretch: %llu events (%.3g per job), %llu decisions, %llu job rate updates in "
-                "%.3f s (%.3g us per job)\n", (unsigned long long)tot.events, sum.events_per_job,
-                (unsigned long long)tot.decisions, (unsigned long long)tot.job_updates, secs,
-                J.n ? 1e6 * secs / (double)J.n : 0.0);
-    }
-
+    if (st == SLK_OK && !slk_opt.quiet)
+        print_summary(&sum, &tot, derived);
     free(rep);
     free(vst);
     free_inputs(&V, &J);

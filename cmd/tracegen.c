@@ -76,6 +76,52 @@ static void print_kinds(void)
     }
 }
 
+/* Option combinations that cannot work, refused before anything is written.
+ * Returns SLK_OK or SLK_EUSAGE (the message is printed); *kind is the kind. */
+static int check_options(const struct gen_kind **kind)
+{
+    const struct gen_kind *k = gen_find(kind_name);
+    if (!k) {
+        slk_error("unknown kind '%s' (tracegen --list shows the kinds)", kind_name);
+        return SLK_EUSAGE;
+    }
+    if (gen_check(k, &params) < 0)
+        return SLK_EUSAGE;
+    if (truth_path && !k->truth_columns) {
+        slk_error("kind '%s' has no ground truth to write (--truth)", k->name);
+        return SLK_EUSAGE;
+    }
+    if (truth_path && slk_opt.output && strcmp(truth_path, slk_opt.output) == 0) {
+        slk_error("--truth and -o name the same file '%s'", truth_path);
+        return SLK_EUSAGE;
+    }
+    *kind = k;
+    return SLK_OK;
+}
+
+/* Generate kind k into -o (and its ground truth into --truth); both files
+ * are replaced only when both are complete. */
+static int generate(const struct gen_kind *k)
+{
+    int st;
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o)
+        return st;
+    outf *ot = NULL;
+    if (truth_path && !(ot = outf_open(truth_path, &st))) {
+        outf_abort(o);
+        return st;
+    }
+    csvw *w = csvw_new(outf_fp(o));
+    csvw *wt = ot ? csvw_new(outf_fp(ot)) : NULL;
+    st = k->generate(&params, w, wt);
+    csvw_free(w);
+    csvw_free(wt);
+    if (ot)
+        st = outf_finish(ot, st);
+    return outf_finish(o, st);
+}
+
 int main(int argc, char **argv)
 {
     slk_init("tracegen");
@@ -87,49 +133,19 @@ int main(int argc, char **argv)
         "Examples:\n"
         "  tracegen runs --count 50 --days 30 --truth truth.csv > runs.csv\n"
         "  tracegen usage --count 50 --days 30 | skyfit > skylines.csv\n"
-        "  tracegen events --count 50 --days 30 -o events.csv    # the same jobs' provenance\n"
+        "  # the same jobs' provenance:\n"
+        "  tracegen events --count 50 --days 30 -o events.csv\n"
         "  tracegen runs --set hourly_frac=1 --set fail_prob=0.1 --seed 7 > hourly.csv\n"
         "  tracegen tenants --count 1000 --truth patterns.csv | tenantclass",
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
     params.seed = slk_opt.seed;
 
-    if (list_kinds) {
+    const struct gen_kind *k = NULL;
+    int st = SLK_OK;
+    if (list_kinds)
         print_kinds();
-        return slk_finish(SLK_OK);
-    }
-    const struct gen_kind *k = gen_find(kind_name);
-    if (!k) {
-        slk_error("unknown kind '%s' (tracegen --list shows the kinds)", kind_name);
-        return slk_finish(SLK_EUSAGE);
-    }
-    if (gen_check(k, &params) < 0)
-        return slk_finish(SLK_EUSAGE);
-    if (truth_path && !k->truth_columns) {
-        slk_error("kind '%s' has no ground truth to write (--truth)", k->name);
-        return slk_finish(SLK_EUSAGE);
-    }
-    if (truth_path && slk_opt.output && strcmp(truth_path, slk_opt.output) == 0) {
-        slk_error("--truth and -o name the same file '%s'", truth_path);
-        return slk_finish(SLK_EUSAGE);
-    }
-
-    int st;
-    outf *o = outf_open(slk_opt.output, &st);
-    if (!o)
-        return slk_finish(st);
-    outf *ot = NULL;
-    if (truth_path && !(ot = outf_open(truth_path, &st))) {
-        outf_abort(o);
-        return slk_finish(st);
-    }
-    csvw *w = csvw_new(outf_fp(o));
-    csvw *wt = ot ? csvw_new(outf_fp(ot)) : NULL;
-    st = k->generate(&params, w, wt);
-    csvw_free(w);
-    csvw_free(wt);
-    if (ot)
-        st = outf_finish(ot, st);
-    st = outf_finish(o, st);
+    else if ((st = check_options(&k)) == SLK_OK)
+        st = generate(k);
     return slk_finish(st);
 }

@@ -4,7 +4,11 @@
 # status, cpus, memory; CRLF; with or without the header row) into stretch(1)'s
 # inputs OUTDIR/vcs.csv and OUTDIR/jobs.csv.
 #
-#   examples/alibaba-to-stretch.sh [-n VCS] [-l LOAD] [-p] batch_task.csv OUTDIR
+#   examples/alibaba-to-stretch.sh [-n VCS] [-l LOAD] [-p] [batch_task.csv [OUTDIR]]
+#
+# Defaults: ../shared/data/alibaba-v2017/batch_task.csv beside the repository,
+# OUTDIR = out/alibaba (created).  (The Alibaba GPU 2023 pods are read by
+# traceconv alibaba-gpu; see traceconv(1).)
 #
 # Mapping (the trace has no users; a "job" of stretch is one Alibaba task):
 #   rows kept           = status Terminated with task_end_time > task_create_time
@@ -24,16 +28,18 @@
 #                         as --horizon (the script prints the command))
 #   max_parallelism     = empty (fully malleable); with -p, number_of_instances
 set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
 vcs=6 load=0.8 par=0
 while getopts n:l:p o; do
     case $o in
     n) vcs=$OPTARG ;; l) load=$OPTARG ;; p) par=1 ;;
-    *) echo "usage: $0 [-n VCS] [-l LOAD] [-p] batch_task.csv OUTDIR" >&2; exit 64 ;;
+    *) echo "usage: $0 [-n VCS] [-l LOAD] [-p] [batch_task.csv [OUTDIR]]" >&2; exit 64 ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# = 2 ] || { echo "usage: $0 [-n VCS] [-l LOAD] [-p] batch_task.csv OUTDIR" >&2; exit 64; }
-in=$1 out=$2
+[ $# -le 2 ] || { echo "usage: $0 [-n VCS] [-l LOAD] [-p] [batch_task.csv [OUTDIR]]" >&2; exit 64; }
+in=${1:-$repo/../shared/data/alibaba-v2017/batch_task.csv}
+out=${2:-out/alibaba}
 mkdir -p "$out"
 awk -F, -v tool=alibaba-to-stretch -v vcs="$vcs" -v lf="$load" -v par="$par" -v out="$out" '
 function fail(m) { printf "alibaba-to-stretch: %s:%d: %s\n", FILENAME, FNR, m > "/dev/stderr"; bad = 1; exit 65 }

@@ -4,7 +4,10 @@
 # first half of the trace (history), and the events of the second half to
 # replay with `replplace --simulate --events`.
 #
-#   examples/google-to-replplace.sh MACHINE_EVENTS.csv[.gz] OUTDIR [TENANTS] [SEED]
+#   examples/google-to-replplace.sh [MACHINE_EVENTS.csv[.gz] [OUTDIR [TENANTS [SEED]]]]
+#
+# Defaults: ../shared/data/google-2011/machine_events-part-00000.csv.gz beside
+# the repository, OUTDIR = out/google-replplace (created), 300 tenants, seed 1.
 #
 # Input: the machine_events table (no header): time (microseconds, 0 = before
 # the trace), machine ID, event type (0 ADD, 1 REMOVE, 2 UPDATE), platform,
@@ -28,8 +31,10 @@
 # sizes in machine-ID order; the environments, space and peak utilizations are
 # synthetic.  Only the reimage rates and the events are real.
 set -euo pipefail
-in=${1:?usage: google-to-replplace.sh MACHINE_EVENTS.csv[.gz] OUTDIR [TENANTS] [SEED]}
-out=${2:?usage: google-to-replplace.sh MACHINE_EVENTS.csv[.gz] OUTDIR [TENANTS] [SEED]}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+PATH=$repo/build/bin:$PATH
+in=${1:-$repo/../shared/data/google-2011/machine_events-part-00000.csv.gz}
+out=${2:-out/google-replplace}
 ntenants=${3:-300}
 seed=${4:-1}
 mkdir -p "$out"

@@ -15,8 +15,10 @@
 # with commas inside quotes are not supported by this mapper (use --tsv
 # input for those).
 #
-# Example (the 'local' mode simulates the shuffle with sort, which does not
-# keep the order of lines within a key, like Hadoop):
+# This is a contract, not a tested Hadoop run: Hadoop has no Debian package,
+# so make check runs the mapper and reducer through the 'local' mode, which
+# simulates the shuffle with sort (which, like Hadoop, does not keep the
+# order of lines within a key).  Example:
 #   tracegen usage --count 100 --days 30 > usage.csv
 #   examples/hadoop-streaming.sh local job,run,t,containers,cores,mem_mb skyfit < usage.csv
 # On a cluster (print the command, then run it):

@@ -16,6 +16,11 @@
 # for a job whatever else is in its block, so the result is the same as one
 # process; the repeated headers are dropped here.  With --sshlogin, TOOL must
 # be on the remote PATH.  Tab-separated input: SLOKIT_SEP=$'\t' and TOOL --tsv.
+# --colsep is not optional: Debian 12's parallel (20221122) needs it for
+# --group-by with --header : ("Column 'job' not found in header" otherwise).
+# Every byte goes through one Perl process (and through ssh with --sshlogin),
+# which is slower than one process for the CSV-speed tools: across hosts,
+# shard first (examples/parallel-shards.sh, examples/slurm/array.sh).
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 KEY [PARALLEL-OPTIONS...] -- TOOL [ARGS...]" >&2; exit 64; }
 key=$1; shift

@@ -2,7 +2,10 @@
 # planetlab-to-tenantclass.sh — classify the PlanetLab VMs of 2011-03-03 with
 # tenantclass.  Each VM is taken as one primary tenant with one server.
 #
-#   examples/planetlab-to-tenantclass.sh [DATA.csv] [OUTDIR]
+#   examples/planetlab-to-tenantclass.sh [DATA.csv [OUTDIR]]
+#
+# Defaults: ../shared/data/planetlab/20110303.csv beside the repository,
+# OUTDIR = out/planetlab (created).
 #
 # The source (../shared/data/planetlab/20110303.csv) is vm,t,cpu: CPU percent
 # at 300 s steps, one day, sorted by vm.  The adapter renames the columns
@@ -13,9 +16,11 @@
 # Writes OUTDIR/planetlab-tenants.csv and OUTDIR/planetlab-classes.csv and
 # prints the class mix (tenants per pattern) on stdout.
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-data=${1:-$here/../../shared/data/planetlab/20110303.csv}
-out=${2:-.}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+PATH=$repo/build/bin:$PATH
+data=${1:-$repo/../shared/data/planetlab/20110303.csv}
+out=${2:-out/planetlab}
+mkdir -p "$out"
 tenantclass --col tenant=vm --col util=cpu --step 5m --scale percent \
     --periods 1h,2h,3h,4h,6h,8h --classes "$out/planetlab-classes.csv" \
     -o "$out/planetlab-tenants.csv" "$data"

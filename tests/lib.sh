@@ -11,11 +11,15 @@
 #                               results against an independent computation);
 #                               its output is shown when it fails.
 #
+#   tskip NAME WHY              a case that cannot run here (missing package or
+#                               capability): counted as skipped, never passed.
+#
 # Tools are found on PATH ($BIN first); $TMP is a scratch directory of this file;
 # $DATA is ../shared/data; $ROOT is the project.
 
 PASS=0
 FAIL=0
+SKIP=0
 
 _fail() {
     FAIL=$((FAIL + 1))
@@ -68,4 +72,9 @@ tcheck() {
     else
         _fail "check failed"; tail -20 "$log"
     fi
+}
+
+tskip() {
+    SKIP=$((SKIP + 1))
+    printf 'skipped %s: %s\n' "$1" "$2"
 }

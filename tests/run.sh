@@ -5,7 +5,8 @@
 #   SLOKIT_WRAP    a command to run every tool under (e.g. valgrind ...)
 #   SLOKIT_ONLY    run only CLI files whose name contains this
 #
-# Ends with the line "N passed, N failed"; exits 1 when anything failed.
+# Ends with the line "N passed, N failed, N skipped"; exits 1 when anything
+# failed.  Skipped cases (a package or capability missing) never count as passed.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export ROOT
@@ -16,6 +17,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 builds=${SLOKIT_BUILDS:-"build build-asan"}
 total_pass=0
 total_fail=0
+total_skip=0
 
 for b in $builds; do
     bin=$ROOT/$b/bin
@@ -52,16 +54,17 @@ for b in $builds; do
         [ -n "${SLOKIT_ONLY:-}" ] && [ "${name#*$SLOKIT_ONLY}" = "$name" ] && continue
         tmp=$out/$name; mkdir -p "$tmp"
         res=$(cd "$tmp" && PATH="$path:$PATH" TMP="$tmp" BUILD="$b" bash -c '
-            source "$ROOT/tests/lib.sh"; source "$1"; echo "#cli $PASS $FAIL"' _ "$f" 2>&1)
+            source "$ROOT/tests/lib.sh"; source "$1"; echo "#cli $PASS $FAIL $SKIP"' _ "$f" 2>&1)
         line=$(printf '%s\n' "$res" | grep '^#cli' | tail -1)
         printf '%s\n' "$res" | grep -v '^#cli' | head -60
         if [ -z "$line" ]; then
             echo "FAIL cli $name: the test file did not finish"; total_fail=$((total_fail + 1)); continue
         fi
         set -- $line
-        total_pass=$((total_pass + $2)); total_fail=$((total_fail + $3))
-        printf '   cli  %-28s %4d passed, %d failed\n' "$name" "$2" "$3"
+        total_pass=$((total_pass + $2)); total_fail=$((total_fail + $3)); total_skip=$((total_skip + $4))
+        skipped=""; [ "$4" = 0 ] || skipped=", $4 skipped"
+        printf '   cli  %-28s %4d passed, %d failed%s\n' "$name" "$2" "$3" "$skipped"
     done
 done
-echo "$total_pass passed, $total_fail failed"
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" = 0 ]

@@ -25,7 +25,7 @@ struct outf {
     int direct;  /* path is not a regular file: written in place, never renamed over */
 };
 
-#define MAX_OPEN 16
+#define MAX_OPEN 4100 /* keyshard writes up to SHARD_MAX shards at once */
 static char *volatile open_tmps[MAX_OPEN];
 static int handlers_set;
 

@@ -11,6 +11,7 @@
 /* ---- registry (one line per kind) ---- */
 extern const struct gen_kind gen_kind_tenants;
 extern const struct gen_kind gen_kind_taskmem;
+extern const struct gen_kind gen_kind_jobruns;
 extern const struct gen_kind gen_kind_storage;
 extern const struct gen_kind gen_kind_runs, gen_kind_usage, gen_kind_events;
 extern const struct gen_kind gen_kind_vcs, gen_kind_vcjobs;
@@ -21,6 +22,7 @@ const struct gen_kind *const gen_kinds[] = {
     &gen_kind_events,
     &gen_kind_tenants,
     &gen_kind_taskmem,
+    &gen_kind_jobruns,
     &gen_kind_storage,
     &gen_kind_vcs,
     &gen_kind_vcjobs,

@@ -7,6 +7,7 @@
  * over the allocation range for Amdahl, a scan of the table's allocations).
  */
 #include "jockey/jockey.h"
+#include "jockey/jobsim.h"
 #include "base/cli.h"
 #include "base/csvio.h"
 #include "base/diag.h"
@@ -96,6 +97,7 @@ struct curve {
 struct jstate {
     double first, A, last_dec, last_p;
     size_t table, curve;    /* SIZE_MAX: none */
+    const struct jobsim_model *model; /* learned job model, or NULL */
 };
 
 struct jockey {
@@ -108,6 +110,9 @@ struct jockey {
     struct jstate *st;
     size_t stcap;
     struct jockey_stats stats;
+    struct jobsim_set models;   /* learned from task records (none: empty) */
+    const double *done;         /* the current sample's per-stage state */
+    size_t nst;
 };
 
 void jockey_opts_default(struct jockey_opts *o)
@@ -120,6 +125,8 @@ void jockey_opts_default(struct jockey_opts *o)
     o->min_alloc = 1;
     o->max_alloc = 1000;
     o->grid = 0.01;
+    o->reps = 30;
+    o->seed = 1;
 }
 
 struct trow {
@@ -254,13 +261,16 @@ static int load_utility(jockey *j, const char *path)
     return st;
 }
 
-int jockey_new(const struct jockey_opts *o, const char *table, const char *utility, jockey **out)
+int jockey_new(const struct jockey_opts *o, const char *table, const char *records, const char *utility,
+               jockey **out)
 {
     jockey *j = xcalloc(1, sizeof *j);
     j->o = *o;
     int st = SLK_OK;
     if (table)
         st = load_table(j, table);
+    if (st == SLK_OK && records)
+        st = jobsim_learn_file(records, &j->models);
     if (st == SLK_OK && utility)
         st = load_utility(j, utility);
     if (st != SLK_OK) {
@@ -283,6 +293,7 @@ void jockey_free(jockey *j)
     free(j->tables);
     free(j->curves);
     free(j->st);
+    jobsim_set_free(&j->models);
     smap_free(&j->tkeys);
     smap_free(&j->ckeys);
     smap_free(&j->jobs);
@@ -323,6 +334,47 @@ static double amdahl(const struct jockey_opts *o, double p, double a)
     return (1 - p) * (o->serial + o->parallel / a);
 }
 
+static double utility(const jockey *j, const struct jstate *s, double T);
+
+/* C(state, a) under the learned job model m (the sample's done[]). */
+static double job_model(const jockey *j, const struct jobsim_model *m, double a)
+{
+    if (j->o.job_model == JOCKEY_STAGE_AMDAHL)
+        return jobsim_amdahl(m, j->done, a);
+    return jobsim_simulate(m, j->done, a, j->o.reps, j->o.seed);
+}
+
+/* The smallest candidate in [lo, hi] whose predicted utility is the best
+ * (the prediction C falls with a and U does not rise with T, so U rises
+ * with a: bisection). */
+static double bisect_alloc(const jockey *j, const struct jstate *s, double tr, double lo, double hi,
+                           double (*C)(const jockey *, const void *, double, double), const void *ctx,
+                           double p, double *ur)
+{
+    double best = utility(j, s, tr + j->o.slack * C(j, ctx, p, hi));
+    while (lo < hi) {
+        double m = floor((lo + hi) / 2);
+        if (utility(j, s, tr + j->o.slack * C(j, ctx, p, m)) >= best - 1e-12)
+            hi = m;
+        else
+            lo = m + 1;
+    }
+    *ur = best;
+    return lo;
+}
+
+static double c_amdahl(const jockey *j, const void *ctx, double p, double a)
+{
+    (void)ctx;
+    return amdahl(&j->o, p, a);
+}
+
+static double c_model(const jockey *j, const void *ctx, double p, double a)
+{
+    (void)p;
+    return job_model(j, ctx, a);
+}
+
 static size_t table_of(const jockey *j, const char *job)
 {
     size_t k = smap_get(&j->tkeys, job);
@@ -345,8 +397,11 @@ double jockey_predict(const jockey *j, const char *job, double p, double a)
 
 static double utility(const jockey *j, const struct jstate *s, double T)
 {
-    if (s->curve == SIZE_MAX)
-        return T <= j->o.deadline + 1e-9 ? 1 : -j->o.penalty;
+    if (s->curve == SIZE_MAX) {
+        if (T <= j->o.deadline + 1e-9)
+            return 1;
+        return j->o.late_flat ? -j->o.penalty : -j->o.penalty * (1 + (T - j->o.deadline) / j->o.deadline);
+    }
     const struct curve *c = &j->curves[s->curve];
     if (T <= c->t[0])
         return c->u[0];
@@ -364,23 +419,25 @@ static double utility(const jockey *j, const struct jstate *s, double T)
 }
 
 /* A_r: the smallest candidate with the best utility; *pred its prediction. */
-static int target(const jockey *j, const struct jstate *s, double tr, double p, double *ar, double *ur,
+static int target(jockey *j, const struct jstate *s, double tr, double p, double *ar, double *ur,
                   double *pred)
 {
     const struct jockey_opts *o = &j->o;
     if (o->parallel > 0) {
-        double lo = ceil(o->min_alloc), hi = floor(o->max_alloc);
-        double best = utility(j, s, tr + o->slack * amdahl(o, p, hi));
-        while (lo < hi) { /* U is non-decreasing in a: C falls with a, U does not rise with T */
-            double m = floor((lo + hi) / 2);
-            if (utility(j, s, tr + o->slack * amdahl(o, p, m)) >= best - 1e-12)
-                hi = m;
-            else
-                lo = m + 1;
+        *ar = bisect_alloc(j, s, tr, ceil(o->min_alloc), floor(o->max_alloc), c_amdahl, NULL, p, ur);
+        *pred = amdahl(o, p, *ar);
+        return 0;
+    }
+    if (j->models.n) {
+        const struct jobsim_model *m = s->model;
+        if (!m)
+            return -1;
+        if (!j->done || j->nst != m->nst) {
+            j->stats.nostages++;
+            return -1;
         }
-        *ar = lo;
-        *ur = best;
-        *pred = amdahl(o, p, lo);
+        *ar = bisect_alloc(j, s, tr, ceil(o->min_alloc), floor(o->max_alloc), c_model, m, p, ur);
+        *pred = job_model(j, m, *ar);
         return 0;
     }
     if (s->table == SIZE_MAX)
@@ -405,9 +462,11 @@ static int target(const jockey *j, const struct jstate *s, double tr, double p, 
     return found ? 0 : -1;
 }
 
-int jockey_sample(jockey *j, const char *job, const char *run, double t, double p, double alloc,
-                  struct jockey_decision *out)
+int jockey_sample(jockey *j, const char *job, const char *run, double t, double p, const double *done,
+                  size_t nst, double alloc, struct jockey_decision *out)
 {
+    j->done = done;
+    j->nst = nst;
     j->stats.samples++;
     /* state per run: keyed by job and run (one state per job without runs,
      * restarted when progress goes back) */
@@ -436,10 +495,12 @@ int jockey_sample(jockey *j, const char *job, const char *run, double t, double 
         s->first = t;
         s->A = alloc;
         s->last_dec = -INFINITY;
-        s->table = j->o.parallel > 0 ? SIZE_MAX : table_of(j, job);
+        s->table = j->o.parallel > 0 || j->models.n ? SIZE_MAX : table_of(j, job);
+        s->model = j->models.n ? jobsim_set_find(&j->models, job) : NULL;
         size_t c = smap_get(&j->ckeys, job);
         s->curve = c != SIZE_MAX ? c : smap_get(&j->ckeys, "");
-        if ((j->o.parallel <= 0 && s->table == SIZE_MAX) || (j->ncur && s->curve == SIZE_MAX))
+        if ((j->o.parallel <= 0 && !j->models.n && s->table == SIZE_MAX) || (j->models.n && !s->model) ||
+            (j->ncur && s->curve == SIZE_MAX))
             j->stats.nomodel++;
     }
     struct jstate *s = &j->st[id];
@@ -474,7 +535,8 @@ int jockey_sample(jockey *j, const char *job, const char *run, double t, double 
     return 1;
 }
 
-int jockey_progress(const char *completed, const char *total, double *p, char *why, size_t whylen)
+int jockey_progress(const char *completed, const char *total, double *p, double *done, size_t maxst,
+                    size_t *nst, char *why, size_t whylen)
 {
     if (!completed || !total) {
         snprintf(why, whylen, "missing value in column '%s'", completed ? "total" : "completed");
@@ -492,6 +554,10 @@ int jockey_progress(const char *completed, const char *total, double *p, char *w
         }
         sc += c;
         sn += n;
+        if (done && (size_t)stage <= maxst)
+            done[stage - 1] = c;
+        if (nst)
+            *nst = (size_t)stage;
         if ((*ea == ';') != (*eb == ';') || (*ea && *ea != ';') || (*eb && *eb != ';')) {
             snprintf(why, whylen, "columns 'completed' and 'total' must be numbers or ';'-lists of the same "
                                   "length ('%.40s', '%.40s')", completed, total);
@@ -528,6 +594,98 @@ struct hs {
     double t, p, a;
 };
 
+/* The runs read so far, one group per (job, rounded mean allocation): for
+ * each run, the remaining time at each of G progress points. */
+struct history {
+    size_t G;
+    double grid;
+    struct smap keys;
+    struct grp *g;
+    size_t ng, gcap;
+    long nruns, skipped;
+};
+
+/* A run's samples h[0..nh) are complete: add its remaining-time profile to
+ * its (job, allocation) group, or count it as skipped if it never reached
+ * progress 1. */
+static void history_add_run(struct history *H, const char *job, const struct hs *h, size_t nh)
+{
+    size_t G = H->G;
+    H->nruns++;
+    size_t e = 0;
+    while (e < nh && h[e].p < 1 - 1e-9)
+        e++;
+    if (e == nh) {
+        H->skipped++;
+        return;
+    }
+    double sa = 0;
+    for (size_t i = 0; i <= e; i++)
+        sa += h[i].a;
+    double a = floor(sa / (double)(e + 1) + 0.5);
+    if (a < 1)
+        a = 1;
+    char key[400];
+    snprintf(key, sizeof key, "%s\x1f%.17g", job, a);
+    size_t k = smap_put(&H->keys, key);
+    if (k >= H->ng) {
+        H->g = xgrow(H->g, &H->gcap, k + 1, sizeof *H->g);
+        memset(&H->g[k], 0, sizeof *H->g);
+        H->g[k].job = xstrdup(job);
+        H->g[k].a = a;
+        H->ng = k + 1;
+    }
+    struct grp *x = &H->g[k];
+    x->v = xgrow(x->v, &x->cap, (x->nruns + 1) * G, sizeof *x->v);
+    double end = h[e].t;
+    size_t i = 0;
+    for (size_t q = 0; q < G; q++) {
+        double pg = (double)q * H->grid;
+        while (i < e && h[i].p < pg)
+            i++;
+        double when = h[i].t;
+        if (i > 0 && h[i].p > h[i - 1].p && h[i].p >= pg)
+            when = h[i - 1].t + (pg - h[i - 1].p) / (h[i].p - h[i - 1].p) * (h[i].t - h[i - 1].t);
+        if (when < h[0].t)
+            when = h[0].t;
+        x->v[x->nruns * G + q] = end - when;
+    }
+    x->nruns++;
+}
+
+/* Write the table: per group (sorted by job, allocation), the median over
+ * its runs at each progress point. */
+static int history_write(struct history *H, FILE *fp)
+{
+    size_t G = H->G;
+    qsort(H->g, H->ng, sizeof *H->g, grp_cmp);
+    csvw *w = csvw_new(fp);
+    static const char *const cols[] = {"job", "progress", "alloc", "remaining", NULL};
+    csvw_header(w, cols);
+    double *col = xcalloc(1, sizeof *col);
+    size_t colcap = 1;
+    for (size_t k = 0; k < H->ng; k++) {
+        col = xgrow(col, &colcap, H->g[k].nruns, sizeof *col);
+        for (size_t q = 0; q < G; q++) {
+            for (size_t i = 0; i < H->g[k].nruns; i++)
+                col[i] = H->g[k].v[i * G + q];
+            csvw_str(w, H->g[k].job);
+            csvw_num(w, floor((double)q * H->grid * 1e9 + 0.5) / 1e9);
+            csvw_num(w, H->g[k].a);
+            csvw_num(w, stats_median(col, H->g[k].nruns));
+            csvw_end(w);
+        }
+    }
+    free(col);
+    int st = csvw_error(w) ? SLK_EIO : SLK_OK;
+    csvw_free(w);
+    if (!slk_opt.quiet)
+        fprintf(stderr, "%s: build-table: %ld runs read, %ld never reached progress 1 (skipped); %zu "
+                        "(job, alloc) tables of %zu progress points\n",
+                slk_progname, H->nruns, H->skipped, H->ng, G);
+    return st;
+}
+
 int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
 {
     int st;
@@ -540,14 +698,10 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
         csvr_close(r);
         return SLK_EDATA;
     }
-    size_t G = (size_t)ceil(1 / o->grid - 1e-9);
-    struct smap keys = {0};
-    struct grp *g = NULL;
-    size_t ng = 0, gcap = 0;
+    struct history H = {.G = (size_t)ceil(1 / o->grid - 1e-9), .grid = o->grid};
     struct hs *h = NULL;
     size_t nh = 0, hcap = 0;
     char *run = NULL, *job = NULL;
-    long nruns = 0, skipped = 0;
     int rc;
     for (;;) {
         rc = csvr_next(r);
@@ -557,47 +711,7 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
             break;
         }
         if (run && (rc <= 0 || strcmp(rn, run) != 0 || strcmp(jn, job) != 0)) {
-            /* finish the run */
-            nruns++;
-            size_t e = 0;
-            while (e < nh && h[e].p < 1 - 1e-9)
-                e++;
-            if (e == nh) {
-                skipped++;
-            } else {
-                double sa = 0;
-                for (size_t i = 0; i <= e; i++)
-                    sa += h[i].a;
-                double a = floor(sa / (double)(e + 1) + 0.5);
-                if (a < 1)
-                    a = 1;
-                char key[400];
-                snprintf(key, sizeof key, "%s\x1f%.17g", job, a);
-                size_t k = smap_put(&keys, key);
-                if (k >= ng) {
-                    g = xgrow(g, &gcap, k + 1, sizeof *g);
-                    memset(&g[k], 0, sizeof *g);
-                    g[k].job = xstrdup(job);
-                    g[k].a = a;
-                    ng = k + 1;
-                }
-                struct grp *x = &g[k];
-                x->v = xgrow(x->v, &x->cap, (x->nruns + 1) * G, sizeof *x->v);
-                double end = h[e].t;
-                size_t i = 0;
-                for (size_t q = 0; q < G; q++) {
-                    double pg = (double)q * o->grid;
-                    while (i < e && h[i].p < pg)
-                        i++;
-                    double when = h[i].t;
-                    if (i > 0 && h[i].p > h[i - 1].p && h[i].p >= pg)
-                        when = h[i - 1].t + (pg - h[i - 1].p) / (h[i].p - h[i - 1].p) * (h[i].t - h[i - 1].t);
-                    if (when < h[0].t)
-                        when = h[0].t;
-                    x->v[x->nruns * G + q] = end - when;
-                }
-                x->nruns++;
-            }
+            history_add_run(&H, job, h, nh);
             nh = 0;
         }
         if (rc <= 0)
@@ -624,41 +738,15 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
         h[nh++] = s;
     }
     st = csvr_status(r);
-    if (st == SLK_OK) {
-        qsort(g, ng, sizeof *g, grp_cmp);
-        csvw *w = csvw_new(fp);
-        static const char *const cols[] = {"job", "progress", "alloc", "remaining", NULL};
-        csvw_header(w, cols);
-        double *col = xcalloc(1, sizeof *col);
-        size_t colcap = 1;
-        for (size_t k = 0; k < ng; k++) {
-            col = xgrow(col, &colcap, g[k].nruns, sizeof *col);
-            for (size_t q = 0; q < G; q++) {
-                for (size_t i = 0; i < g[k].nruns; i++)
-                    col[i] = g[k].v[i * G + q];
-                csvw_str(w, g[k].job);
-                csvw_num(w, floor((double)q * o->grid * 1e9 + 0.5) / 1e9);
-                csvw_num(w, g[k].a);
-                csvw_num(w, stats_median(col, g[k].nruns));
-                csvw_end(w);
-            }
-        }
-        free(col);
-        if (csvw_error(w))
-            st = SLK_EIO;
-        csvw_free(w);
-        if (!slk_opt.quiet)
-            fprintf(stderr, "%s: build-table: %ld runs read, %ld never reached progress 1 (skipped); %zu "
-                            "(job, alloc) tables of %zu progress points\n",
-                    slk_progname, nruns, skipped, ng, G);
-    }
-    for (size_t k = 0; k < ng; k++)
-        free(g[k].job), free(g[k].v);
-    free(g);
+    if (st == SLK_OK)
+        st = history_write(&H, fp);
+    for (size_t k = 0; k < H.ng; k++)
+        free(H.g[k].job), free(H.g[k].v);
+    free(H.g);
     free(h);
     free(run);
     free(job);
-    smap_free(&keys);
+    smap_free(&H.keys);
     csvr_close(r);
     return st;
 }

@@ -23,7 +23,9 @@
  *
  * Ownership: the caller owns the task array and its series; results are
  * written into caller-provided structs.  Errors: memgate_run returns SLK_OK,
- * or the callback's non-zero status.
+ * or the callback's non-zero status.  Thread safety: no shared state;
+ * concurrent runs are safe when each has its own result arrays (the tasks,
+ * their series and model parameters are only read).
  */
 #ifndef SLOKIT_MEMGATE_H
 #define SLOKIT_MEMGATE_H

@@ -10,7 +10,7 @@
 
 struct memprof_opts memprof_opts_default(void)
 {
-    struct memprof_opts o = {.normal_pct = -1, .well_use = 0.75, .well_spread = 0.30};
+    struct memprof_opts o = {.normal_pct = 50, .well_use = 0.75, .well_spread = 0.30};
     return o;
 }
 
@@ -54,6 +54,17 @@ enum memprof_class memprof_classify(double normal, double peak, double alloc,
     if (!isnan(alloc) && !(alloc > 0 && normal / alloc >= o->well_use))
         return MEMPROF_POOR;
     return MEMPROF_WELL;
+}
+
+void memprof_of_series(const double *mem, size_t n, double alloc, const struct memprof_opts *o,
+                       struct memprof *out)
+{
+    struct memprof_acc a;
+    memprof_acc_init(&a);
+    for (size_t i = 0; i < n; i++)
+        memprof_acc_add(&a, (double)i, mem[i]);
+    memprof_finish(&a, alloc, o, out);
+    memprof_acc_free(&a);
 }
 
 void memprof_finish(struct memprof_acc *a, double alloc, const struct memprof_opts *o,

@@ -30,6 +30,9 @@
  * fall over the last quarter.  Same parameters, seed and key give the same
  * trajectory.
  *
+ * Thread safety: no shared state; an accumulator or a struct memmodel
+ * belongs to one thread at a time, parameters are only read.
+ *
  * Errors: nothing here prints or fails; callers validate parameters (the
  * ranges are in the contract comments).
  */
@@ -89,6 +92,13 @@ static inline double memprof_acc_last_t(const struct memprof_acc *a) { return a-
  * spread).  Reorders a->mem.  Never fails. */
 void memprof_finish(struct memprof_acc *a, double alloc, const struct memprof_opts *o,
                     struct memprof *out);
+
+/* memprof_of_series: the profile of mem[0..n) (n >= 1) as if streamed one
+ * sample a second, with allocation alloc; mem is not modified.  Used to
+ * learn a task's profile from the earlier part of its series (peakgate
+ * --simulate --train) and replay the rest.  Never fails. */
+void memprof_of_series(const double *mem, size_t n, double alloc, const struct memprof_opts *o,
+                       struct memprof *out);
 
 /* memprof_classify: the class rule of the header comment on given numbers
  * (alloc NaN: only the spread counts). */

@@ -37,63 +37,7 @@
  * (a zero capacity with zero load counts 0, with some load +inf).  A plan is
  * feasible when c(s) <= 1 at every step.
  *
- * FILE FORMAT (version "slokit-plan/1").  Pure CSV with this header, one row
- * per allocated step of each instance:
- *   plan,job,kind,instance,cycle,t,step,lcm,stage,gang,containers,cores,mem_mb,period,a,d,problematic,crc
- *   plan        the literal "slokit-plan/1" on every row (format and version)
- *   job         job name
- *   kind        "periodic" or "once" ("end" on the trailer row, see below)
- *   instance    periodic: 0 .. lcm/period-1; once: the epoch instance number n
- *   cycle       once: the cycle c of this row (absolute time = c*lcm + t);
- *               periodic: empty (the row repeats in every cycle)
- *   t           offset in seconds from the cycle start, 0 <= t < lcm, a multiple of step
- *   step, lcm   the plan geometry, seconds (the same on every row)
- *   stage       skyline stage (1-based) this step allocates (non-decreasing in time)
- *   gang        minimum parallelism of the stage: containers is a multiple of gang
- *   containers  containers allocated during [t, t+step)  (>= 1)
- *   cores, mem_mb  per container
- *   period, a, d   the request window (seconds; a, d offsets within the period)
- *   problematic 0 or 1 (the alignment penalty applied when placing)
- *   crc         CRC-32 (IEEE, 8 lowercase hex digits) of the row's other 17
- *               field values joined by ',' (unquoted, as read)
- * Rows of a reservation are consecutive, by instance then time.
- *
- * SEGMENTS.  After the header, a plan is one or more segments, each = data
- * rows followed by a trailer row: kind "end", instance = the number of data
- * rows in the file SO FAR, step and lcm set, crc = CRC-32 of the
- * concatenated crc fields of all data rows so far (a chain over the whole
- * file, not the segment), the other fields empty.  A plan written in one go
- * is one segment (the single trailer of every plan before segments existed);
- * lcmpack adds jobs to a plan file in place by appending one segment (its
- * rows and a cumulative trailer) after the last trailer.  A reservation
- * never spans a trailer.  Every trailer must match the rows before it.
- *   Which segment a reservation goes to: plan_read records the segment each
- *   reservation came from (plan_res.seg) and the number of segments
- *   (plan.nseg); reservations added afterwards get seg = nseg, a new
- *   segment.  plan_write writes segments 0, 1, ... in order, each followed
- *   by its trailer (an empty segment is a trailer alone).  When any
- *   reservation was removed (plan_remove_job, or `removed` set by hand) it
- *   compacts instead: every live reservation, in plan order, in one segment.
- *   So the bytes written depend only on the file read and the changes made,
- *   and appending a segment in place (plan_append) gives the very bytes
- *   plan_write gives.
- *   Interrupted append: the file must end with a trailer, except that bytes
- *   after the last complete trailer row ('\n'-terminated) which hold no
- *   complete trailer row are the torn tail of an append that did not finish:
- *   plan_read warns once ("tool: FILE:LINE: warning: ignoring an incomplete
- *   append after the trailer at line N", silent with -q) and returns the
- *   plan as of that trailer.  A tail that does hold a complete trailer row is
- *   not a torn append (an append writes its trailer last): it is read and
- *   checked like the rest.  A torn tail is recognised in regular files only
- *   (read from a pipe, it is refused as a truncated plan), and a file with no
- *   valid trailer at all is refused as truncated, as before.
- *
- * Any CSV tool reads the plan; filter kind != "end".
- * Reading refuses (exit 65, "tool: FILE:LINE: ...") a wrong header or
- * version, a bad crc, a missing/short trailer (truncation), a trailer that
- * does not match the rows before it, a row out of place, a non-contiguous
- * reservation, instances that differ, and values out of range.  Edited plans
- * are refused: regenerate them with lcmpack.
+ * FILE FORMAT: morpheus/planfile.h (slokit-plan/1), included below.
  *
  * OWNERSHIP.  A plan owns its reservations, their arrays and job strings.
  * plan_add takes ownership of the reservation it is given.  Functions that
@@ -106,8 +50,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-#define PLAN_FORMAT "slokit-plan/1"
 
 enum plan_kind { PLAN_PERIODIC = 0, PLAN_ONCE = 1 };
 
@@ -141,53 +83,12 @@ typedef struct plan {
     long nseg;              /* segments (trailers) of the file read; 0 for a new plan */
 } plan;
 
-/* Where a plan file ends: what appending one more segment needs. */
-struct plan_mark {
-    int64_t size;           /* bytes up to and including the last trailer row */
-    long nrows;             /* data rows in the file (the last trailer's instance) */
-    uint32_t chain;         /* CRC chain over their crc fields (the last trailer's crc) */
-    long nseg;              /* segments (trailer rows) */
-    char trailer[160];      /* the last trailer row's text, '\n' included */
-};
-
 /* plan_new: an empty plan of nsteps = lcm/step steps with infinite capacity.
  * Requires step >= 1, lcm a positive multiple of step (callers validate
  * options first); returns NULL when they are not. */
 plan *plan_new(long step, long lcm);
 /* plan_free: free the plan and everything it owns.  NULL is fine. */
 void plan_free(plan *p);
-
-/* plan_read: read a plan file written by plan_write (path "-" = stdin) into a
- * new plan, validating everything listed under FILE FORMAT.  The geometry
- * comes from the file; nseg and each reservation's seg from its segments.
- * Returns SLK_OK with *out set, or prints "tool: FILE:LINE: why" and returns
- * SLK_EDATA (SLK_ENOINPUT, SLK_EIO).  A torn tail (SEGMENTS) is ignored with
- * a warning.  A file with only the header and trailer is a valid empty plan.
- * The capacity is left infinite: set it after reading. */
-int plan_read(const char *path, plan **out);
-
-/* plan_write: write the plan (header, segments, a trailer after each) to fp
- * in the FILE FORMAT (always ','-separated, whatever --tsv says: it is a
- * machine format).  Removed reservations are skipped, and compact the plan
- * into one segment (see SEGMENTS).  When mark is not NULL it receives where
- * the written file ends.  Returns SLK_OK or SLK_EIO (nothing printed). */
-int plan_write(const plan *p, FILE *fp, struct plan_mark *mark);
-/* plan_save: plan_write into path atomically (outfile: the old file stays
- * intact on any error); NULL or "-" is stdout.  mark as for plan_write (may
- * be NULL).  Returns an exit status (message printed). */
-int plan_save(const plan *p, const char *path, struct plan_mark *mark);
-/* plan_append: add p's reservations of segment at->nseg (those added since
- * the file was read, or since the index described it) to the plan file
- * `path` in place, as one new segment: the file is cut back to at->size
- * (dropping a torn tail), the rows and a cumulative trailer are written after
- * it and fsynced.  The bytes are those plan_write would give.  The caller
- * makes sure the file is the one `at` describes (planidx stamps) and that no
- * reservation was removed (that needs a compacting rewrite: plan_save).
- * Reservations of other segments are ignored.  On success fills *out (may be
- * `at` itself) and returns SLK_OK; on any error the file is cut back to
- * at->size, the message is "tool: PATH: write error: why (plan left as it
- * was)" and the status SLK_EIO (SLK_ENOINPUT when it cannot be opened). */
-int plan_append(const plan *p, const char *path, const struct plan_mark *at, struct plan_mark *out);
 
 /* plan_set_capacity: a constant capacity (cores > 0, mem_mb > 0; else -1). */
 int plan_set_capacity(plan *p, double cores, double mem_mb);
@@ -273,7 +174,6 @@ int plan_has_job(const plan *p, const char *job);
  * step, t in seconds within the cycle) with w. */
 void plan_write_load(const plan *p, csvw *w);
 
-/* plan_crc32: CRC-32 (IEEE 802.3) of n bytes, continuing from crc (start 0). */
-uint32_t plan_crc32(uint32_t crc, const void *buf, size_t n);
+#include "morpheus/planfile.h"
 
 #endif

@@ -39,6 +39,11 @@ void slo_opts_default(struct slo_opts *o)
     o->min_slack = 0.25;
     o->a_pct = 95;
     o->d_pct = 50;
+    o->done_pct = 95;
+    o->done_slack = 0.25;
+    o->problematic_cv = 1.0;
+    o->basis = SLO_BASIS_PROVENANCE;
+    o->has_input = 1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -446,77 +451,97 @@ static int window_ok(const struct slo_result *r)
     return r->a >= 0 && r->a < r->period && r->d > r->a && r->d - r->a <= r->period;
 }
 
-void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, const struct slo_override *ov,
-                   struct slo_result *res)
+/* robust CV of x[0..n-1] (reordered): MAD / median, the median counted as at
+ * least `floor` (a wait of a few seconds is not a scale); NaN when n == 0 */
+static double robust_cv(double *x, size_t n, double floor)
 {
-    memset(res, 0, sizeof *res);
-    res->period = res->a = res->d = res->cv = res->slack_ratio = res->consumer_period = NAN;
-    res->per.period = res->per.raw = NAN;
-    res->submits = n;
-    for (size_t i = 0; i < n; i++)
-        if (!runs[i].ok)
-            res->failed++;
+    if (n == 0)
+        return NAN;
+    double med = stats_median(x, n);
+    double mad = stats_mad(x, n);
+    return mad / fmax(med, floor);
+}
 
-    double *sub = xmalloc((n ? n : 1) * sizeof *sub);
-    for (size_t i = 0; i < n; i++)
-        sub[i] = runs[i].submit;
-    int given = 0;
+/* The usable runs of one job as offsets from their scheduled submit
+ * T_k = anchor + phase + k P (the job's own phase, so a job shifted in time
+ * has the same offsets), one array per quantity, u entries each. */
+struct job_offsets {
+    double *ia, *rd, *st, *en, *cpv, *rdabs, *wait_start;
+    size_t u, nreads, nia;
+};
+
+static void offsets_alloc(struct job_offsets *x, size_t n)
+{
+    double *b = xmalloc(7 * (n ? n : 1) * sizeof *b);
+    size_t m = n ? n : 1;
+    x->ia = b;
+    x->rd = b + m;
+    x->st = b + 2 * m;
+    x->en = b + 3 * m;
+    x->cpv = b + 4 * m;
+    x->rdabs = b + 5 * m;
+    x->wait_start = b + 6 * m;
+    x->u = x->nreads = x->nia = 0;
+}
+
+static void offsets_free(struct job_offsets *x) { free(x->ia); }
+
+/* infer_period: the job's period (given by the override or --period, else
+ * estimated) into res; returns it, and sets *given. */
+static double infer_period(const struct slo_run *runs, size_t n, const struct slo_opts *o,
+                           const struct slo_override *ov, struct slo_result *res, int *given)
+{
     double P;
+    *given = 0;
     if (ov && ov->has_period) {
         P = ov->period;
-        given = 1;
+        *given = 1;
     } else if (o->period > 0) {
         P = o->period;
-        given = 1;
+        *given = 1;
     } else {
+        double *sub = xmalloc((n ? n : 1) * sizeof *sub);
+        for (size_t i = 0; i < n; i++)
+            sub[i] = runs[i].submit;
         slo_period_estimate(sub, n, o, &res->per);
+        free(sub);
         P = res->per.period;
     }
-    if (given) {
+    if (*given) {
         res->per.period = res->per.raw = P;
         res->per.snap = SLO_SNAP_GIVEN;
     }
     res->period = P;
-    if (!(P > 0) || n == 0) {
-        free(sub);
-        res->runs = n - res->failed;
-        res->status = "too_few_runs";
-        goto apply_override;
-    }
+    return P;
+}
 
-    /* slot (period index) of every run, relative to the job's schedule */
-    double phase = slo_phase(sub, n, o->anchor, P);
-    free(sub);
-    struct slot_ref *sl = xmalloc(n * sizeof *sl);
+/* given_period_fit: diagnostics of a given period from the sorted slots:
+ * how many periods have a submit */
+static void given_period_fit(const struct slot_ref *sl, size_t n, double P, const struct slo_opts *o,
+                             struct slo_period *per)
+{
+    size_t matched = 0;
+    double kfirst = 0, klast = 0;
     for (size_t i = 0; i < n; i++) {
-        double kf = (runs[i].submit - o->anchor - phase) / P;
-        sl[i].k = floor(kf + 0.5);
-        sl[i].resid = (kf - sl[i].k) * P;
-        sl[i].idx = i;
+        if (fabs(sl[i].resid) > o->score_tol * P || (matched && sl[i].k == klast))
+            continue;
+        if (!matched)
+            kfirst = sl[i].k;
+        klast = sl[i].k;
+        matched++;
     }
-    qsort_r(sl, n, sizeof *sl, cmp_slot, runs);
-    if (given) {
-        /* diagnostics of a given period: how many periods have a submit */
-        size_t matched = 0;
-        double kfirst = 0, klast = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (fabs(sl[i].resid) > o->score_tol * P || (matched && sl[i].k == klast))
-                continue;
-            if (!matched)
-                kfirst = sl[i].k;
-            klast = sl[i].k;
-            matched++;
-        }
-        res->per.matched = matched;
-        res->per.slots = matched ? (size_t)(klast - kfirst) + 1 : 0;
-        res->per.precision = (double)matched / (double)n;
-        res->per.score = matched ? res->per.precision * ((double)matched / (double)res->per.slots) : 0;
-    }
+    per->matched = matched;
+    per->slots = matched ? (size_t)(klast - kfirst) + 1 : 0;
+    per->precision = (double)matched / (double)n;
+    per->score = matched ? per->precision * ((double)matched / (double)per->slots) : 0;
+}
 
-    /* one usable run per period: the successful on-schedule run nearest the schedule */
-    double *ia = xmalloc(n * sizeof *ia), *rd = xmalloc(n * sizeof *rd), *rdabs = xmalloc(n * sizeof *rdabs);
-    double *st = xmalloc(n * sizeof *st), *en = xmalloc(n * sizeof *en), *cpv = xmalloc(n * sizeof *cpv);
-    size_t u = 0, nreads = 0;
+/* usable_offsets: one usable run per period (the successful on-schedule run
+ * nearest the schedule), as offsets from its scheduled submit; counts the
+ * successful runs left out in res->extra. */
+static void usable_offsets(const struct slo_run *runs, const struct slot_ref *sl, size_t n, double P,
+                           double phase, const struct slo_opts *o, struct slo_result *res, struct job_offsets *x)
+{
     for (size_t i = 0; i < n; i++) {
         const struct slo_run *r = &runs[sl[i].idx];
         if (!r->ok)
@@ -525,94 +550,138 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
             res->extra++;
             continue;
         }
-        double S = o->anchor + sl[i].k * P;
-        st[u] = r->start - S;
-        en[u] = r->end - S;
-        ia[u] = (isnan(r->input_avail) ? r->submit : r->input_avail) - S;
-        rd[u] = isnan(r->output_read) ? NAN : r->output_read - S;
-        cpv[u] = r->consumer_period;
+        double T = o->anchor + phase + sl[i].k * P;
+        size_t u = x->u++;
+        x->st[u] = r->start - T;
+        x->en[u] = r->end - T;
+        x->ia[u] = (isnan(r->input_avail) ? r->submit : r->input_avail) - T;
+        x->rd[u] = isnan(r->output_read) ? NAN : r->output_read - T;
+        x->cpv[u] = r->consumer_period;
+        if (!isnan(r->input_avail))
+            x->wait_start[x->nia++] = r->start - r->input_avail;
         if (!isnan(r->output_read))
-            rdabs[nreads++] = r->output_read;
-        u++;
+            x->rdabs[x->nreads++] = r->output_read;
     }
-    free(sl);
-    res->runs = u;
-    res->reads = nreads;
+}
 
-    /* footnote 5: a consumer with a longer period reads several runs' outputs
-     * at once; the deadline then recurs with the job's own (smaller) period:
-     * fold each read into the first recurrence after the run's end. */
-    double cp = median_of(cpv, u);
+/* fold_reads: footnote 5: a consumer with a longer period reads several
+ * runs' outputs at once; the deadline then recurs with the job's own
+ * (smaller) period: fold each read into the first recurrence after the
+ * run's end. */
+static void fold_reads(struct job_offsets *x, double P, const struct slo_opts *o, struct slo_result *res)
+{
+    double cp = median_of(x->cpv, x->u);
     if (isnan(cp))
-        cp = consumer_period_from_reads(rdabs, nreads, P, o);
+        cp = consumer_period_from_reads(x->rdabs, x->nreads, P, o);
     res->consumer_period = cp;
-    if (cp > P * (1 + o->snap_tol)) {
-        res->folded = 1;
-        for (size_t i = 0; i < u; i++)
-            if (!isnan(rd[i])) {
-                double x = fmod(rd[i] - en[i], P);
-                if (x < 0)
-                    x += P;
-                rd[i] = en[i] + x;
-            }
-    }
-
-    if (u > 0) {
-        double a = stats_percentile(ia, u, o->a_pct);
-        res->a = a < 0 ? 0 : a;
-    }
-    size_t m = 0;
-    double *slack = xmalloc((u ? u : 1) * sizeof *slack);
-    for (size_t i = 0; i < u; i++)
-        if (!isnan(rd[i])) {
-            if (en[i] > st[i])
-                slack[m++] = (rd[i] - en[i]) / (en[i] - st[i]);
-        }
-    res->slack_ratio = m ? stats_median(slack, m) : NAN;
-    m = 0;
-    for (size_t i = 0; i < u; i++)
-        if (!isnan(rd[i]))
-            rd[m++] = rd[i];
-    if (m > 0) {
-        res->d = stats_percentile(rd, m, o->d_pct);
-        if (res->d - res->a > P) {
-            /* a window longer than the period would overlap the next
-             * instance's: the run must be done when the next one may start */
-            res->d = res->a + P;
-            res->capped = 1;
-        }
-        double med = stats_median(rd, m);
-        double mad = stats_mad(rd, m);
-        res->cv = med > 0 ? mad / med : NAN;
-    }
-    free(ia);
-    free(rd);
-    free(rdabs);
-    free(st);
-    free(en);
-    free(cpv);
-    free(slack);
-
-    if (res->runs < (size_t)o->min_runs)
-        res->status = "too_few_runs";
-    else if (!given && res->per.precision < o->min_score)
-        res->status = "not_periodic";
-    else if (res->reads == 0)
-        res->status = "no_consumer";
-    else if (res->reads < (size_t)o->min_runs)
-        res->status = "too_few_reads";
-    else if (!(res->cv <= o->max_cv))
-        res->status = "high_cv";
-    else if (!(res->slack_ratio >= o->min_slack))
-        res->status = "no_slack";
-    else if (!window_ok(res))
-        res->status = "no_window";
-    else
-        res->status = "actionable";
-
-apply_override:
-    if (!ov)
+    if (!(cp > P * (1 + o->snap_tol)))
         return;
+    res->folded = 1;
+    for (size_t i = 0; i < x->u; i++)
+        if (!isnan(x->rd[i])) {
+            double f = fmod(x->rd[i] - x->en[i], P);
+            if (f < 0)
+                f += P;
+            x->rd[i] = x->en[i] + f;
+        }
+}
+
+/* window: d (offset from the scheduled submit), cv, slack ratio and the
+ * problematic CVs from the offsets; a is already in res->a.  Basis
+ * completion: d is the o->done_pct percentile of the end offsets plus
+ * o->done_slack median run lengths, and cv is the CV of the end offsets. */
+static void window(struct job_offsets *x, const struct slo_opts *o, int completion, struct slo_result *res)
+{
+    size_t u = x->u, m = 0;
+    double *dv = xmalloc((u ? u : 1) * sizeof *dv), *slack = xmalloc((u ? u : 1) * sizeof *slack);
+    if (completion) {
+        for (size_t i = 0; i < u; i++)
+            slack[i] = x->en[i] - x->st[i];
+        double len = u ? stats_median(slack, u) : NAN;
+        memcpy(dv, x->en, u * sizeof *dv);
+        if (u)
+            res->d = stats_percentile(dv, u, o->done_pct) + o->done_slack * len;
+        for (size_t i = 0; i < u; i++)
+            x->rd[i] = res->d; /* the deadline stands in for the read */
+        memcpy(dv, x->en, u * sizeof *dv);
+        m = u;
+    } else {
+        for (size_t i = 0; i < u; i++)
+            if (!isnan(x->rd[i]))
+                dv[m++] = x->rd[i];
+        if (m)
+            res->d = stats_percentile(dv, m, o->d_pct);
+        m = 0;
+        for (size_t i = 0; i < u; i++)
+            if (!isnan(x->rd[i]))
+                dv[m++] = x->rd[i];
+    }
+    res->cv = m ? robust_cv(dv, m, 1) : NAN;
+    size_t ns = 0, nw = 0;
+    for (size_t i = 0; i < u; i++)
+        if (!isnan(x->rd[i]) && x->en[i] > x->st[i])
+            slack[ns++] = (x->rd[i] - x->en[i]) / (x->en[i] - x->st[i]);
+    res->slack_ratio = ns ? stats_median(slack, ns) : NAN;
+    if (!completion) {
+        for (size_t i = 0; i < u; i++)
+            if (!isnan(x->rd[i]))
+                dv[nw++] = x->rd[i] - x->en[i];
+        res->cv_read = robust_cv(dv, nw, 60);
+    }
+    res->cv_start = robust_cv(x->wait_start, x->nia, 60);
+    res->problematic = res->cv_start > o->problematic_cv || res->cv_read > o->problematic_cv;
+    free(dv);
+    free(slack);
+}
+
+/* job_status: "actionable" or the first reason it is not. */
+static const char *job_status(const struct slo_result *res, const struct slo_opts *o, int given)
+{
+    int completion = strcmp(res->basis, "provenance") != 0;
+    if (res->runs < (size_t)o->min_runs)
+        return "too_few_runs";
+    if (!given && res->per.precision < o->min_score)
+        return "not_periodic";
+    if (!completion && res->reads == 0)
+        return "no_consumer";
+    if (!completion && res->reads < (size_t)o->min_runs)
+        return "too_few_reads";
+    if (!(res->cv <= o->max_cv))
+        return "high_cv";
+    if (!(res->slack_ratio >= o->min_slack))
+        return "no_slack";
+    if (!window_ok(res) || (completion && res->capped))
+        return "no_window"; /* completion: the runs need more than a period */
+    return "actionable";
+}
+
+/* to_grid: a and d from offsets of the scheduled submit to offsets of the
+ * epoch grid anchor + k P that lcmpack and replay use: a in [0, P), d - a
+ * kept (d may pass the period's end; windows longer than P are capped). */
+static void to_grid(struct slo_result *res, double phase)
+{
+    double P = res->period;
+    if (!isfinite(res->a))
+        return;
+    double w = res->d - res->a;
+    if (w > P) {
+        /* a window longer than the period would overlap the next
+         * instance's: the run must be done when the next one may start */
+        w = P;
+        res->capped = 1;
+    }
+    double a = fmod(phase + res->a, P);
+    if (a < 0)
+        a += P;
+    if (a >= P)
+        a = 0;
+    res->a = a;
+    if (isfinite(w))
+        res->d = a + w;
+}
+
+static void apply_override(const struct slo_override *ov, struct slo_result *res)
+{
     if (ov->has_a)
         res->a = ov->a;
     if (ov->has_d)
@@ -625,6 +694,64 @@ apply_override:
         res->status = "no_window";
     }
     res->overridden = (ov->has_period ? SLO_OV_PERIOD : 0) | (ov->has_a ? SLO_OV_A : 0) | (ov->has_d ? SLO_OV_D : 0);
+}
+
+void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, const struct slo_override *ov,
+                   struct slo_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->period = res->a = res->d = res->cv = res->slack_ratio = res->consumer_period = NAN;
+    res->cv_start = res->cv_read = NAN;
+    res->per.period = res->per.raw = NAN;
+    res->submits = n;
+    res->basis = o->basis == SLO_BASIS_PROVENANCE ? "provenance" : o->has_input ? "completion" : "schedule";
+    for (size_t i = 0; i < n; i++)
+        if (!runs[i].ok)
+            res->failed++;
+    int given;
+    double P = infer_period(runs, n, o, ov, res, &given);
+    if (!(P > 0) || n == 0) {
+        res->runs = n - res->failed;
+        res->status = "too_few_runs";
+        if (ov)
+            apply_override(ov, res);
+        return;
+    }
+
+    /* slot (period index) of every run, relative to the job's schedule */
+    double *sub = xmalloc(n * sizeof *sub);
+    for (size_t i = 0; i < n; i++)
+        sub[i] = runs[i].submit;
+    double phase = slo_phase(sub, n, o->anchor, P);
+    free(sub);
+    struct slot_ref *sl = xmalloc(n * sizeof *sl);
+    for (size_t i = 0; i < n; i++) {
+        double kf = (runs[i].submit - o->anchor - phase) / P;
+        sl[i].k = floor(kf + 0.5);
+        sl[i].resid = (kf - sl[i].k) * P;
+        sl[i].idx = i;
+    }
+    qsort_r(sl, n, sizeof *sl, cmp_slot, runs);
+    if (given)
+        given_period_fit(sl, n, P, o, &res->per);
+
+    struct job_offsets x;
+    offsets_alloc(&x, n);
+    usable_offsets(runs, sl, n, P, phase, o, res, &x);
+    free(sl);
+    res->runs = x.u;
+    res->reads = x.nreads;
+    int completion = o->basis != SLO_BASIS_PROVENANCE;
+    if (!completion)
+        fold_reads(&x, P, o, res);
+    if (x.u > 0)
+        res->a = stats_percentile(x.ia, x.u, o->a_pct);
+    window(&x, o, completion, res);
+    offsets_free(&x);
+    to_grid(res, phase);
+    res->status = job_status(res, o, given);
+    if (ov)
+        apply_override(ov, res);
 }
 
 /* ---- provenance join ---------------------------------------------------------------- */

@@ -35,6 +35,12 @@
 
 #define SLO_MAX_NATURAL 64
 
+/* Where a job's deadline d comes from.  PROVENANCE: the output_read times
+ * (Morpheus §4).  COMPLETION: no output_read anywhere in the input (an
+ * export without provenance): d is a high percentile of the runs' end
+ * offsets plus slack (see sloinfer(1), "SLOs without provenance"). */
+enum slo_basis { SLO_BASIS_PROVENANCE = 0, SLO_BASIS_COMPLETION };
+
 struct slo_opts {
     double anchor;       /* period k of a job spans [anchor + kP, anchor + (k+1)P) */
     double period;       /* > 0: use this period for every job (no estimation) */
@@ -48,6 +54,11 @@ struct slo_opts {
     double max_cv;       /* cv above: high_cv */
     double min_slack;    /* slack ratio below: no_slack */
     double a_pct, d_pct; /* percentiles (0..100) of input_avail and output_read offsets */
+    enum slo_basis basis;/* where d comes from (slo_basis_choose) */
+    int has_input;       /* the input carries input_avail values (basis completion vs schedule) */
+    double done_pct;     /* completion basis: d = this percentile (0..100) of end offsets ... */
+    double done_slack;   /* ... plus this many median run lengths */
+    double problematic_cv; /* cv_start or cv_read above: problematic (Morpheus §7) */
 };
 
 /* slo_is_request: whether an SLO row (sloinfer output) is a reservation
@@ -153,11 +164,19 @@ struct slo_result {
     int overridden;       /* which fields the override supplied: SLO_OV_* bits, 0 for none */
     struct slo_period per;
     const char *status;   /* "actionable" or the reason (static string) */
+    const char *basis;    /* "provenance", "completion" (a from input_avail) or "schedule" (a from submit) */
+    double cv_start;      /* robust CV (MAD/median, median >= 60 s) of start - input_avail; NaN: no input_avail */
+    double cv_read;       /* the same of output_read - end; NaN: no reads (or basis completion) */
+    int problematic;      /* cv_start or cv_read above o->problematic_cv (Morpheus §7) */
 };
 
 /* slo_infer_job: infer the SLO of one job from its n runs (the array is
  * reordered).  ov may be NULL.  Always fills *res (a job never disappears:
- * when nothing can be inferred the status says why). */
+ * when nothing can be inferred the status says why).  Offsets are taken
+ * from the job's scheduled submit anchor + phase + k P (phase: slo_phase of
+ * its submits), so the same history shifted by any time gets the same
+ * d - a, cv and status; a and d are then written as offsets of the epoch
+ * grid anchor + k P (0 <= a < P; d may pass P). */
 void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, const struct slo_override *ov,
                    struct slo_result *res);
 

@@ -118,6 +118,15 @@ static void add(struct series *s, double x, double lo, double y)
 }
 
 void plot_point(plot *p, int s, double x, double y) { add(&p->s[s], x, 0, y); }
+
+void plot_break(plot *p, int s)
+{
+    struct series *se = &p->s[s];
+    if (se->n == 0 || isnan(se->x[se->n - 1]))
+        return; /* nothing to lift the pen from */
+    add(se, 0, 0, 0);
+    se->x[se->n - 1] = NAN;
+}
 void plot_band(plot *p, int s, double x, double ylow, double yhigh) { add(&p->s[s], x, ylow, yhigh); }
 int plot_nseries(const plot *p) { return (int)p->ns; }
 
@@ -155,7 +164,7 @@ static const char *const palette[] = {
     "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"
 };
 
-static int write_script(plot *p, const char *dir, const char *term, int w, int h, FILE *sc)
+static void script_head(const plot *p, const char *term, int w, int h, FILE *sc)
 {
     if (strcmp(term, "svg") == 0)
         fprintf(sc, "set terminal svg size %d,%d dynamic background rgb 'white' font 'sans,11'\n", w, h);
@@ -164,68 +173,117 @@ static int write_script(plot *p, const char *dir, const char *term, int w, int h
     else
         fprintf(sc, "set terminal dumb size %d,%d\n", w, h);
     fprintf(sc, "set output\nset termoption noenhanced\nset datafile missing '?'\n"
-                "set key outside right top vertical noenhanced\nset grid\nset style fill solid 0.6 noborder\n"
+                "set grid\nset style fill solid 0.6 noborder\n"
                 "set offsets graph 0, graph 0, graph 0.08, graph 0\n");
-    int multi = p->npanels > 1;
-    if (multi)
+    if (p->npanels > 1)
         fprintf(sc, "set multiplot layout %zu,1 title '%s'\n", p->npanels, p->title);
     else
         fprintf(sc, "set title '%s'\n", p->title);
-    for (size_t k = 0; k < p->npanels; k++) {
-        struct panel *pn = &p->panels[k];
-        fprintf(sc, "set xlabel '%s'\nset ylabel '%s'\n", pn->xlabel, pn->ylabel);
-        if (pn->xkind == PLOT_X_EPOCH)
-            fprintf(sc, "set xdata time\nset timefmt '%%s'\nset format x '%%m-%%d %%H:%%M'\nset xtics rotate by -30\n");
-        else
-            fprintf(sc, "set xdata\nset format x '%%g'\nset xtics norotate\n");
-        int first = 1, color = 0;
-        for (size_t i = 0; i < p->ns; i++) {
-            struct series *s = &p->s[i];
-            if ((size_t)s->panel != k)
-                continue;
-            char path[1100];
-            snprintf(path, sizeof path, "%s/s%zu.dat", dir, i);
-            FILE *f = fopen(path, "w");
-            if (!f) {
-                slk_error("cannot write plot data: %s", strerror(errno));
-                return -1;
-            }
-            write_name(f, s->name);
-            if (s->n == 0)
-                fputs("? ? ?\n", f);  /* gnuplot refuses an empty file */
-            for (size_t j = 0; j < s->n; j++)
-                fprintf(f, "%.10g %.10g %.10g\n", s->x[j], s->lo[j], s->y[j]);
-            if (fclose(f) != 0) {
-                slk_error("cannot write plot data: %s", strerror(errno));
-                return -1;
-            }
-            const char *col = palette[color++ % (sizeof palette / sizeof *palette)];
-            fprintf(sc, "%s '%s/s%zu.dat' ", first ? "plot" : ", \\\n    ", dir, i);
-            switch (s->style) {
-            case PLOT_BAND:
-                fprintf(sc, "using 1:2:3 with filledcurves lc rgb '%s'", col);
-                break;
-            case PLOT_STEPS:
-                fprintf(sc, "using 1:3 with steps lw 3 lc rgb '#000000'");
-                break;
-            case PLOT_BOLD:
-                fprintf(sc, "using 1:3 with lines lw 2.5 lc rgb '%s'", col);
-                break;
-            case PLOT_POINTS:
-                fprintf(sc, "using 1:3 with points pt 7 ps 0.5 lc rgb '%s'", col);
-                break;
-            default:
-                fprintf(sc, "using 1:3 with lines lw 1 lc rgb '%s'", col);
-                break;
-            }
-            fprintf(sc, " title columnheader(1)");
-            first = 0;
-        }
-        if (first)
-            fprintf(sc, "plot NaN notitle");
-        fprintf(sc, "\n");
+}
+
+/* The series' data file: the name as header, then x lo y rows; a break
+ * (plot_break) is a blank line, where gnuplot lifts the pen. */
+static int write_data(const struct series *s, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        slk_error("cannot write plot data: %s", strerror(errno));
+        return -1;
     }
-    if (multi)
+    write_name(f, s->name);
+    if (s->n == 0)
+        fputs("? ? ?\n", f);  /* gnuplot refuses an empty file */
+    for (size_t j = 0; j < s->n; j++) {
+        if (isnan(s->x[j]))
+            fputs("\n", f);
+        else
+            fprintf(f, "%.10g %.10g %.10g\n", s->x[j], s->lo[j], s->y[j]);
+    }
+    if (fclose(f) != 0) {
+        slk_error("cannot write plot data: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* "using ... with ..." of one series.  A text terminal cannot fill a band
+ * (every band would be the same 'X'), so there bands are drawn as their top
+ * edge, each with its own line type: its own character. */
+static void series_style(FILE *sc, const struct series *s, const char *col, int dumb, int lt)
+{
+    if (dumb) {
+        if (s->style == PLOT_STEPS)
+            fprintf(sc, "using 1:3 with steps lt %d", lt);
+        else if (s->style == PLOT_POINTS)
+            fprintf(sc, "using 1:3 with points lt %d", lt);
+        else
+            fprintf(sc, "using 1:3 with lines lt %d", lt);
+        return;
+    }
+    switch (s->style) {
+    case PLOT_BAND: fprintf(sc, "using 1:2:3 with filledcurves lc rgb '%s'", col); break;
+    case PLOT_SHADE: fprintf(sc, "using 1:2:3 with filledcurves lc rgb '#b0c4de'"); break;
+    case PLOT_STEPS: fprintf(sc, "using 1:3 with steps lw 3 lc rgb '#000000'"); break;
+    case PLOT_BOLD: fprintf(sc, "using 1:3 with lines lw 2.5 lc rgb '%s'", col); break;
+    case PLOT_POINTS: fprintf(sc, "using 1:3 with points pt 7 ps 0.5 lc rgb '%s'", col); break;
+    default: fprintf(sc, "using 1:3 with lines lw 1 lc rgb '%s'", col); break;
+    }
+}
+
+/* One panel: axes, key placement, and its series (titles capped). */
+static int write_panel(const plot *p, size_t k, const char *dir, int dumb, FILE *sc)
+{
+    const struct panel *pn = &p->panels[k];
+    int nlines = 0;
+    for (size_t i = 0; i < p->ns; i++) {
+        nlines += (size_t)p->s[i].panel == k && p->s[i].style == PLOT_LINES;
+    }
+    /* thin lines beyond the cap go untitled; the summary series keep theirs */
+    int cap = dumb ? PLOT_KEY_MAX_DUMB : PLOT_KEY_MAX;
+    int untitled = nlines > cap + 1 ? nlines - cap : 0;
+    if (untitled) /* digits only: safe in the script */
+        fprintf(sc, "set key title '(%d more lines not listed)'\n", untitled);
+    else
+        fprintf(sc, "set key title ''\n");
+    fprintf(sc, "set xlabel '%s'\nset ylabel '%s'\n", pn->xlabel, pn->ylabel);
+    fprintf(sc, "set key outside right top vertical noenhanced\n");
+    if (pn->xkind == PLOT_X_EPOCH)
+        fprintf(sc, "set xdata time\nset timefmt '%%s'\nset format x \"%%Y-%%m-%%d\\n%%H:%%M\"\n"
+                    "set xtics norotate\n");
+    else
+        fprintf(sc, "set xdata\nset format x '%%g'\nset xtics norotate\n");
+    int first = 1, color = 0, shown = 0;
+    for (size_t i = 0; i < p->ns; i++) {
+        const struct series *s = &p->s[i];
+        if ((size_t)s->panel != k)
+            continue;
+        char path[1100];
+        snprintf(path, sizeof path, "%s/s%zu.dat", dir, i);
+        if (write_data(s, path) < 0)
+            return -1;
+        const char *col = palette[color % (sizeof palette / sizeof *palette)];
+        fprintf(sc, "%s '%s' ", first ? "plot" : ", \\\n    ", path);
+        series_style(sc, s, col, dumb, ++color);
+        if (s->style != PLOT_LINES || shown++ < nlines - untitled)
+            fprintf(sc, " title columnheader(1)");
+        else
+            fprintf(sc, " notitle");
+        first = 0;
+    }
+    if (first)
+        fprintf(sc, "plot NaN notitle");
+    fprintf(sc, "\n");
+    return 0;
+}
+
+static int write_script(plot *p, const char *dir, const char *term, int w, int h, FILE *sc)
+{
+    int dumb = strcmp(term, "dumb") == 0;
+    script_head(p, term, w, h, sc);
+    for (size_t k = 0; k < p->npanels; k++)
+        if (write_panel(p, k, dir, dumb, sc) < 0)
+            return -1;
+    if (p->npanels > 1)
         fprintf(sc, "unset multiplot\n");
     return 0;
 }

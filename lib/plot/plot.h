@@ -12,7 +12,13 @@
  * the script, the chart title, is reduced to letters, digits and harmless
  * punctuation first.  So a job named `"; system "rm -rf ~` is just a name.
  *
+ * Legends: a panel shows at most PLOT_KEY_MAX entries (PLOT_KEY_MAX_DUMB on
+ * a text terminal), below the plot when there are more than six; a text
+ * terminal draws every series with its own character (bands as their top
+ * edge).  Epoch x axes are labelled with UTC dates and times.
+ *
  * Ownership: the plot copies every string it is given and owns its points.
+ * Not shared between threads.
  */
 #ifndef SLOKIT_PLOT_H
 #define SLOKIT_PLOT_H
@@ -26,8 +32,14 @@ enum plot_style {
     PLOT_BOLD,    /* thick lines, drawn on top */
     PLOT_STEPS,   /* thick step function (a skyline): value holds until the next x */
     PLOT_BAND,    /* filled band between ylow and y (stacked areas) */
-    PLOT_POINTS
+    PLOT_POINTS,
+    PLOT_SHADE    /* a light filled band between ylow and y (a percentile range) */
 };
+
+/* At most this many key entries per panel (the rest are drawn untitled and
+ * counted as "... and N more"); fewer on a text terminal. */
+#define PLOT_KEY_MAX 12
+#define PLOT_KEY_MAX_DUMB 6
 
 enum plot_xkind {
     PLOT_X_NUMBER,   /* plain numbers */
@@ -47,7 +59,10 @@ int plot_series(plot *p, const char *name, enum plot_style style);
 
 /* plot_point: append (x, y) to series s; non-finite values are skipped. */
 void plot_point(plot *p, int s, double x, double y);
-/* plot_band: append (x, ylow, yhigh) to a PLOT_BAND series. */
+/* plot_break: lift the pen: no line (or fill) joins the points before and
+ * after (a gap in the data).  Nothing happens on an empty series. */
+void plot_break(plot *p, int s);
+/* plot_band: append (x, ylow, yhigh) to a PLOT_BAND or PLOT_SHADE series. */
 void plot_band(plot *p, int s, double x, double ylow, double yhigh);
 
 /* plot_nseries: total series over all panels (what the chart will draw). */

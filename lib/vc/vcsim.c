@@ -9,6 +9,7 @@
 #include "vc/vcsim.h"
 #include "base/diag.h"
 #include "base/heap.h"
+#include "base/stats.h"
 
 #include <float.h>
 #include <math.h>
@@ -38,7 +39,8 @@ struct sim {
     double M;          /* total servers */
     double *rem, *rate, *p;
     uint32_t *over;    /* scratch: over-demanding VCs */
-    double *key, *key2; /* scratch: sort keys of `over` */
+    double *key;       /* scratch: sort keys of `over` */
+    double *lo, *hi;   /* scratch: capacities and demands of a group of `over` */
     heap ev;           /* (next completion time, vc) */
     int contended;     /* sum d > M during the current interval */
     double lent_used;  /* fraction of idle owned servers used by other VCs */
@@ -80,19 +82,18 @@ double vcsim_waterfill(const double *cap_sorted, size_t n, double amount)
 
 /* Sort idx[0..n) by key ascending, ties by idx: insertion sort, since the
  * number of over-demanding VCs at one instant is small; n log n beyond 32. */
-static const double *sort_keys;
-static int cmp_key(const void *x, const void *y)
+static int cmp_key(const void *x, const void *y, void *ctx)
 {
+    const double *key = ctx;
     uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    if (sort_keys[a] != sort_keys[b])
-        return sort_keys[a] < sort_keys[b] ? -1 : 1;
+    if (key[a] != key[b])
+        return key[a] < key[b] ? -1 : 1;
     return (a > b) - (a < b);
 }
 static void sort_by_key(uint32_t *idx, size_t n, const double *key)
 {
     if (n > 32) {
-        sort_keys = key;
-        qsort(idx, n, sizeof *idx, cmp_key);
+        qsort_r(idx, n, sizeof *idx, cmp_key, (void *)key);
         return;
     }
     for (size_t i = 1; i < n; i++) {
@@ -247,18 +248,49 @@ static void vc_set_rates(struct sim *s, size_t k, double t)
     }
 }
 
-/* Give *extra servers to the over-demanding VCs idx[0..n) by max-min:
- * equal shares, each capped by its excess demand d - c (water-filling);
- * reorders idx by excess. */
-static void waterfill_extra(struct sim *s, uint32_t *idx, size_t n, double *extra)
+/* Max-min fairness of total allocation among the over-demanding VCs
+ * idx[0..n), each already holding its capacity c (its guaranteed share):
+ * water-fill to the level x with
+ *     sum_i (min(d_i, max(c_i, x)) - c_i) = *extra
+ * (or every d_i when *extra covers all excess demand), so a VC below the
+ * level is raised to it, a VC whose capacity is above it keeps its
+ * capacity, and none gets more than its demand.  x is found exactly by a
+ * sweep over the sorted capacities and demands, where the filled amount
+ * is piecewise linear in x.  *extra is reduced by what was given. */
+static void waterfill_total(struct sim *s, const uint32_t *idx, size_t n, double *extra)
 {
-    for (size_t i = 0; i < n; i++)
-        s->key2[idx[i]] = s->vc[idx[i]].d - s->vc[idx[i]].cap;
-    sort_by_key(idx, n, s->key2);
-    for (size_t i = 0; i < n && *extra > 0; i++) {
+    double excess = 0;
+    for (size_t i = 0; i < n; i++) {
+        s->lo[i] = s->vc[idx[i]].cap;
+        s->hi[i] = s->vc[idx[i]].d;
+        excess += s->hi[i] - s->lo[i];
+    }
+    double level = INFINITY;
+    if (*extra < excess) {
+        stats_sort(s->lo, n);
+        stats_sort(s->hi, n);
+        double x = s->lo[0], filled = 0;
+        size_t i = 0, j = 0, slope = 0;
+        level = s->hi[n - 1];
+        while (i < n || j < n) {
+            double next = i < n && (j >= n || s->lo[i] <= s->hi[j]) ? s->lo[i] : s->hi[j];
+            double at = filled + (double)slope * (next - x);
+            if (slope > 0 && at >= *extra) {
+                level = x + (*extra - filled) / (double)slope;
+                break;
+            }
+            filled = at;
+            x = next;
+            while (i < n && s->lo[i] == x)
+                i++, slope++;
+            while (j < n && s->hi[j] == x)
+                j++, slope--;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
         struct vcstate *v = &s->vc[idx[i]];
-        double excess = v->d - v->cap, share = *extra / (double)(n - i);
-        double give = excess < share ? excess : share;
+        double to = v->d < level ? v->d : level;
+        double give = to > v->cap ? to - v->cap : 0;
         v->anew += give;
         *extra -= give;
     }
@@ -285,7 +317,7 @@ static void allocate(struct sim *s)
     if (nover == 0 || extra <= 0)
         return;
     if (s->cfg->policy == VCSIM_MAXMIN) {
-        waterfill_extra(s, s->over, nover, &extra);
+        waterfill_total(s, s->over, nover, &extra);
     } else {
         /* highest credit per server first; VCs whose credits are equal (to
          * 1e-9 of the window, e.g. all at the floor) share max-min */
@@ -297,7 +329,7 @@ static void allocate(struct sim *s)
             size_t e = i + 1;
             while (e < nover && s->key[s->over[e]] - s->key[s->over[i]] <= tie)
                 e++;
-            waterfill_extra(s, s->over + i, e - i, &extra);
+            waterfill_total(s, s->over + i, e - i, &extra);
             i = e;
         }
     }
@@ -358,11 +390,57 @@ static void account(struct sim *s, double t0, double t1)
     }
 }
 
-static const struct vcsim_job *sort_jobs;
-static int cmp_submit(const void *x, const void *y)
+/* Process the completion events at t. */
+static void complete_at(struct sim *s, double t)
 {
+    const struct heap_item *top;
+    while ((top = heap_peek(&s->ev)) && top->key == t) {
+        struct heap_item it;
+        heap_pop(&s->ev, &it);
+        size_t k = it.val;
+        if (it.key != s->vc[k].next_done)
+            continue;
+        s->tot.events++;
+        vc_advance(s, k, t);
+        s->vc[k].next_done = INFINITY;
+        vc_remove_finished(s, k, t, 1);
+        if (s->tot.end < t)
+            s->tot.end = t;
+        s->vc[k].dirty = 1;
+    }
+}
+
+/* A decision at t: demands of the VCs whose jobs changed, allocations, and
+ * new job rates where a VC's allocation or jobs changed. */
+static void decide(struct sim *s, double t)
+{
+    for (size_t k = 0; k < s->nvc; k++) {
+        struct vcstate *v = &s->vc[k];
+        if (v->dirty) {
+            double d = 0;
+            for (size_t i = 0; i < v->n; i++)
+                d += s->p[v->act[i]];
+            v->d = d;
+        }
+    }
+    allocate(s);
+    s->tot.decisions++;
+    for (size_t k = 0; k < s->nvc; k++) {
+        struct vcstate *v = &s->vc[k];
+        if (v->dirty || v->anew != v->a) {
+            vc_advance(s, k, t);
+            v->a = v->anew;
+            v->dirty = 0;
+            vc_set_rates(s, k, t);
+        }
+    }
+}
+
+static int cmp_submit(const void *x, const void *y, void *ctx)
+{
+    const struct vcsim_job *jobs = ctx;
     uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    double sa = sort_jobs[a].submit, sb = sort_jobs[b].submit;
+    double sa = jobs[a].submit, sb = jobs[b].submit;
     if (sa != sb)
         return sa < sb ? -1 : 1;
     return (a > b) - (a < b);
@@ -396,7 +474,8 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
     memset(s.st, 0, nvc * sizeof *s.st);
     s.over = xcalloc(nvc, sizeof *s.over);
     s.key = xcalloc(nvc, sizeof *s.key);
-    s.key2 = xcalloc(nvc, sizeof *s.key2);
+    s.lo = xcalloc(nvc, sizeof *s.lo);
+    s.hi = xcalloc(nvc, sizeof *s.hi);
     s.rem = xcalloc(njobs ? njobs : 1, sizeof *s.rem);
     s.rate = xcalloc(njobs ? njobs : 1, sizeof *s.rate);
     s.p = xcalloc(njobs ? njobs : 1, sizeof *s.p);
@@ -411,8 +490,7 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
         s.p[j] = jobs[j].maxpar < s.M ? jobs[j].maxpar : s.M;
         jobs[j].finish = NAN;
     }
-    sort_jobs = jobs;
-    qsort(order, njobs, sizeof *order, cmp_submit);
+    qsort_r(order, njobs, sizeof *order, cmp_submit, jobs);
 
     size_t ai = 0;
     double t_prev = njobs ? jobs[order[0]].submit : 0;
@@ -439,20 +517,7 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
         t_prev = t;
 
         /* completions first, so servers freed at t serve jobs arriving at t */
-        while ((top = heap_peek(&s.ev)) && top->key == t) {
-            struct heap_item it;
-            heap_pop(&s.ev, &it);
-            size_t k = it.val;
-            if (it.key != s.vc[k].next_done)
-                continue;
-            s.tot.events++;
-            vc_advance(&s, k, t);
-            s.vc[k].next_done = INFINITY;
-            vc_remove_finished(&s, k, t, 1);
-            if (s.tot.end < t)
-                s.tot.end = t;
-            s.vc[k].dirty = 1;
-        }
+        complete_at(&s, t);
         if (next_tick == t)
             s.tot.events++;
         while (ai < njobs && jobs[order[ai]].submit == t) {
@@ -464,26 +529,7 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
             if (cfg->progress && (ai & 4095) == 0)
                 cfg->progress(ai, njobs);
         }
-        for (size_t k = 0; k < nvc; k++) {
-            struct vcstate *v = &s.vc[k];
-            if (v->dirty) {
-                double d = 0;
-                for (size_t i = 0; i < v->n; i++)
-                    d += s.p[v->act[i]];
-                v->d = d;
-            }
-        }
-        allocate(&s);
-        s.tot.decisions++;
-        for (size_t k = 0; k < nvc; k++) {
-            struct vcstate *v = &s.vc[k];
-            if (v->dirty || v->anew != v->a) {
-                vc_advance(&s, k, t);
-                v->a = v->anew;
-                v->dirty = 0;
-                vc_set_rates(&s, k, t);
-            }
-        }
+        decide(&s, t);
         next_tick = INFINITY;
         if (history && s.nactive > 0) {
             double q = cfg->quantum, n = floor((t - s.tot.start) / q) + 1;
@@ -504,7 +550,8 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
     free(s.rate);
     free(s.rem);
     free(s.key);
-    free(s.key2);
+    free(s.lo);
+    free(s.hi);
     free(s.over);
     if (!vcstats)
         free(s.st);

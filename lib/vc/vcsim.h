@@ -11,12 +11,15 @@
  *
  *   base:    a_i = min(d_i, c_i)            (a VC always gets its own servers)
  *   extra:   E = M - sum a_i idle servers go to over-demanding VCs (d_i > c_i):
- *     MAXMIN    water-filled equally: every over-demanding VC gets
- *               min(d_i - c_i, x) more, x the level at which E is used up
- *               (instantaneous max-min fairness, Hadoop Fair Scheduler with
- *               min shares = capacities);
+ *     MAXMIN    max-min fairness of total allocation, each VC's capacity its
+ *               guaranteed (minimum) share: a_i = min(d_i, max(c_i, x)), x
+ *               the level at which E is used up (water-filling; the Hadoop
+ *               Fair Scheduler's fair share with min shares = capacities).
+ *               Capacities 100/300/600, demands 400/500/500, M = 1000:
+ *               x = 200, allocations 200/300/500;
  *     DRR       in order of normalised credit k_i / c_i, highest first, each
- *               taking min(d_i - c_i, what is left) (deficit round robin);
+ *               taking min(d_i - c_i, what is left) (deficit round robin;
+ *               VCs of equal credit share as MAXMIN does);
  *     BALANCED  as DRR; only the credit differs (below).
  *
  *   Credit (server-seconds, DRR and BALANCED) starts at 0 and is clamped to
@@ -49,6 +52,8 @@
  *
  * Ownership: vcsim_run reads the caller's arrays and writes only
  * jobs[].finish and the stats arrays; it allocates and frees its own state.
+ * Thread safety: no file-static state (comparators take their keys through
+ * qsort_r); concurrent runs on distinct job and stats arrays are safe.
  */
 #ifndef SLOKIT_VCSIM_H
 #define SLOKIT_VCSIM_H

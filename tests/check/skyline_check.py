@@ -9,7 +9,12 @@ paper's two-phase beta rule), and the checker verifies, for each job:
   - status optimal, one row per step, offsets k*step, alloc >= 0;
   - the objective of skyfit's allocation, recomputed here from the paper's
     definitions (debt recursion), equals glpsol's optimum to 1e-6 relative;
-  - the stats columns objective, a_o, a_u, eps agree with that recomputation.
+  - the stats columns objective, a_o, a_u, eps agree with that recomputation;
+  - the outlier rule of skyfit(1), recomputed here: a run longer (steps) or
+    larger (sum of usage) than median + k * max(1.4826 MAD, 0.1 median) of
+    the job's runs, with 5 runs or more, is left out of the fit (so out of
+    the glpsol model) and named in the stats column excluded_runs; k = 3,
+    or none with --keep-outliers, or --outlier-k K.
 Exit 0 when all pass; prints every mismatch.
 
 usage: skyline_check.py SKYFIT_CMD MODEL TMPDIR SEEDS [skyfit options...]
@@ -18,7 +23,20 @@ The --native form reads a ResourceEstimator native skyline log itself (units
 containers:offset lasting 5 s, overlapping units adding up), fits it with
 `skyfit --format native --step 5` and checks every job the same way.
 """
-import csv, os, random, subprocess, sys, time
+import csv, os, random, statistics, subprocess, sys, time
+
+def outliers(runs, k):
+    """indices of the outlier runs; runs = [(length, area)]"""
+    if k <= 0 or len(runs) < 5:
+        return set()
+    bad = set()
+    for col in (0, 1):
+        x = [r[col] for r in runs]
+        med = statistics.median(x)
+        mad = statistics.median([abs(v - med) for v in x])
+        thr = med + k * max(1.4826 * mad, 0.1 * med)
+        bad |= {i for i, v in enumerate(x) if v > thr}
+    return bad
 
 def evaluate(use, alloc, alpha, beta):
     n = len(use)
@@ -125,6 +143,8 @@ def main():
         return main_native()
     cmd, model, tmp, seeds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     extra = sys.argv[5:]
+    ok = 0.0 if "--keep-outliers" in extra else float(extra[extra.index("--outlier-k") + 1]) if "--outlier-k" in extra else 3.0
+    nexcl = 0
     os.makedirs(tmp, exist_ok=True)
     bad = 0
     checked = 0
@@ -169,9 +189,15 @@ def main():
             # steps of the fit = the longest run as written
             kk = max(int(len([r for r in jrows if r[1] == "r%d" % i])) for i in range(n))
             use = [run[:kk] for run in use]
+            lens = [len([r for r in jrows if r[1] == "r%d" % i]) for i in range(n)]
+            out = outliers([(lens[i], sum(use[i][:lens[i]])) for i in range(n)], ok)
+            if out:
+                nexcl += len(out)
+                kk = max(lens[i] for i in range(n) if i not in out)
+                use = [use[i][:kk] for i in range(n) if i not in out]
             rnd.shuffle(jrows)
             rows += jrows
-            jobs.append((name, use))
+            jobs.append((name, use, out))
         inp = os.path.join(tmp, "in.csv")
         with open(inp, "w") as f:
             f.write("job,run,t,containers\n")
@@ -190,11 +216,16 @@ def main():
         for r in csv.DictReader(out.stdout.splitlines()):
             fit.setdefault(r["job"], []).append(r)
         st = {r["job"]: r for r in csv.DictReader(open(stats))}
-        for name, use in jobs:
+        for name, use, out in jobs:
             checked += 1
             tag = "seed %d %s (N=%d K=%d alpha=%g beta=%s)" % (seed, name, len(use), len(use[0]), alpha, beta)
             bad += check_job(tag, model, tmp, use, alpha, beta, st.get(name), fit.get(name, []), 60)
-    print("%d jobs checked, %d mismatches" % (checked, bad))
+            s = st.get(name)
+            got = set(s["excluded_runs"].split(";")) if s and s["excluded_runs"] else set()
+            if s and (got != {"r%d" % i for i in out} or int(s["excluded"]) != len(out)):
+                print(tag, "excluded runs %s, recomputed %s" % (sorted(got), sorted("r%d" % i for i in out)))
+                bad += 1
+    print("%d jobs checked, %d mismatches, %d outlier runs" % (checked, bad, nexcl))
     return 1 if bad else 0
 
 sys.exit(main())

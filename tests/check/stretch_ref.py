@@ -33,7 +33,7 @@ def gen(seed, d):
 
 
 def waterfill(amount, caps):
-    """Max-min: equal shares, capped; returns the shares (same order)."""
+    """Max-min inside a VC: equal shares, capped; returns the shares (same order)."""
     order = sorted(range(len(caps)), key=lambda i: caps[i])
     out = [0.0] * len(caps)
     left = amount
@@ -43,6 +43,25 @@ def waterfill(amount, caps):
         out[i] = g
         left -= g
     return out
+
+
+def maxmin_total(extra, c, d):
+    """Max-min of total allocation, capacities as guaranteed shares: each VC
+    holds c[i] and gets min(d[i], max(c[i], x)) - c[i] more, the level x
+    found by bisection (not the sweep stretch uses)."""
+    def filled(x):
+        return sum(min(di, max(ci, x)) - ci for ci, di in zip(c, d))
+    if filled(max(d)) <= extra:
+        return [di - ci for ci, di in zip(c, d)]
+    lo, hi = min(c), max(d)
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if filled(mid) < extra:
+            lo = mid
+        else:
+            hi = mid
+    x = (lo + hi) / 2
+    return [min(di, max(ci, x)) - ci for ci, di in zip(c, d)]
 
 
 def simulate(vcs, jobs, policy, S, Q, W, within):
@@ -86,7 +105,7 @@ def simulate(vcs, jobs, policy, S, Q, W, within):
             for g in groups:
                 if extra <= 0:
                     break
-                shares = waterfill(extra, [d[i] - cap[i] for i in g])
+                shares = maxmin_total(extra, [cap[i] for i in g], [d[i] for i in g])
                 for i, s in zip(g, shares):
                     a[i] += s
                     extra -= s

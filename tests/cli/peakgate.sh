@@ -18,15 +18,18 @@ CK="$ROOT/tests/check"
 # e: 720 640 1040 800, alloc 1000: mean 800, p90 800 + 0.7*240 = 968, spread exactly 0.30:
 #    well-behaved; its peak 1040 is above its allocation (warned)
 # With --normal p50: a 1100 (well), b 1300 (poorly), e 760: spread 280/760 = 0.37: poorly.
-t "hand-worked profiles (mean)"   0 "@$D/hand.csv" "@$D/hand_mean.csv" '*' peakgate --precision 3
+t "hand-worked profiles (mean)"   0 "@$D/hand.csv" "@$D/hand_mean.csv" '*' peakgate --normal mean --precision 3
+# the default normal is the median (issue 21 item 5, docs/peakgate.md): the
+# same as --normal p50
+tcheck "default normal is the median" bash -c 'cmp <(peakgate -q "$1/hand.csv") <(peakgate -q --normal p50 "$1/hand.csv") && ! cmp -s <(peakgate -q "$1/hand.csv") <(peakgate -q --normal mean "$1/hand.csv")' _ "$D"
 t "hand-worked profiles (p50)"    0 "@$D/hand.csv" "@$D/hand_p50.csv" '*' peakgate --precision 3 --normal p50
 t "median is p50"                 0 "@$D/hand.csv" "@$D/hand_p50.csv" '*' peakgate --precision 3 --normal median
-t "summary counts classes"        0 "@$D/hand.csv" '*' '5 tasks from 18 samples: 3 well-behaved, 2 poorly-behaved' peakgate
+t "summary counts classes"        0 "@$D/hand.csv" '*' '5 tasks from 18 samples: 3 well-behaved, 2 poorly-behaved' peakgate --normal mean
 t "summary names thresholds"      0 "@$D/hand.csv" '*' 'well-behaved: normal >= 75% of alloc and peak <= 130% of normal' peakgate
-t "summary waste"                 0 "@$D/hand.csv" '*' 'allocated 6400 MB, normal use 4600 MB, waste 1800 MB (28.1% of the allocation)' peakgate
+t "summary waste"                 0 "@$D/hand.csv" '*' 'allocated 6400 MB, normal use 4600 MB, waste 1800 MB (28.1% of the allocation)' peakgate --normal mean
 t "over-allocation warned"        0 "@$D/hand.csv" '*' "1 task(s) went above their allocation (first: 'e')" peakgate
 t "quiet"                         0 "@$D/hand.csv" '*' '' peakgate -q
-t "alloc table"                   0 "@$D/hand_noalloc.csv" "@$D/hand_mean.csv" '*' peakgate --precision 3 --alloc "$D/allocs.csv"
+t "alloc table"                   0 "@$D/hand_noalloc.csv" "@$D/hand_mean.csv" '*' peakgate --normal mean --precision 3 --alloc "$D/allocs.csv"
 t "thresholds are options"        0 "@$D/hand.csv" '*' '' bash -c 'peakgate -q --well-use 0.5 --well-spread 1 | grep -c well-behaved | grep -qx 5'
 t "stricter spread"               0 "@$D/hand.csv" '*' '' bash -c 'peakgate -q --well-spread 0.2 | grep -q "^e,.*,poorly-behaved$"'
 t "details columns"               0 $'task,t,mem_mb,alloc_mb\nq,0,100,200\nq,10,300,200\n' \
@@ -75,7 +78,7 @@ t "bad --normal"         64 '' '' "invalid value for --normal: 'p200'" peakgate 
 t "bad --normal word"    64 '' '' "invalid value for --normal: 'avg'" peakgate --normal avg
 t "bad --well-use"       64 '' '' "invalid value for --well-use: '2'" peakgate --well-use 2
 t "modes exclude"        64 '' '' '--simulate and --fillers exclude each other' peakgate --simulate --fillers
-t "model needs simulate" 64 '' '' '--model, --series, --node-series, --summary and --strict need --simulate' peakgate --model
+t "model needs simulate" 64 '' '' '--model, --series, --node-series, --summary, --strict, --train and --profiles need --simulate' peakgate --model
 t "model options need model" 64 '' '' '--tasks and --model-* options need --model' peakgate --simulate --tasks 3
 t "model reads no input" 64 '' '' "--model reads no input (drop 'x.csv')" peakgate --simulate --model x.csv
 t "peak below normal"    64 '' '' '--model-peak (100) is below --model-normal (500)' peakgate --simulate --model --model-peak 100
@@ -91,7 +94,7 @@ t "help has examples"    0 '' '*' '' bash -c 'peakgate --help | grep -q "peakgat
 # ---- shard safety and streaming ---------------------------------------------------------
 tracegen taskmem --count 30 --seed 5 --set step=60 --truth "$TMP/truth.csv" > "$TMP/tm.csv"
 tcheck "profiles agree with numpy (mean)" bash -c '
-    peakgate -q "$1" > "$2/p_mean.csv" && "$3" "$4/peakgate_profiles.py" "$1" "$2/p_mean.csv"' _ "$TMP/tm.csv" "$TMP" "$PY" "$CK"
+    peakgate -q --normal mean "$1" > "$2/p_mean.csv" && "$3" "$4/peakgate_profiles.py" "$1" "$2/p_mean.csv"' _ "$TMP/tm.csv" "$TMP" "$PY" "$CK"
 tcheck "profiles agree with numpy (p50) and recover the generator's truth" bash -c '
     peakgate -q --normal p50 "$1" > "$2/p50.csv" &&
     "$3" "$4/peakgate_profiles.py" "$1" "$2/p50.csv" --normal p50 --truth "$2/truth.csv" --tol 0.05' _ "$TMP/tm.csv" "$TMP" "$PY" "$CK"
@@ -207,13 +210,13 @@ t "fillers: need allocations"       65 "@$D/hand_noalloc.csv" '*' 'the allocatio
 printf 'old\n' > "$TMP/keep.csv"
 t "failed run keeps -o file"  65 "@$D/ungrouped.csv" '' '*' peakgate -o "$TMP/keep.csv"
 tcheck "old content intact" grep -qx old "$TMP/keep.csv"
-t "-o written when done"      0 "@$D/hand.csv" '' '*' peakgate --precision 3 -o "$TMP/keep.csv"
+t "-o written when done"      0 "@$D/hand.csv" '' '*' peakgate --normal mean --precision 3 -o "$TMP/keep.csv"
 tcheck "-o content" cmp "$TMP/keep.csv" "$D/hand_mean.csv"
 t "unwritable --series"       73 '' '' 'cannot create' peakgate --simulate --model --series /nonexistent-dir/s.csv
 tcheck "-o to a FIFO writes through it (never renamed over it)" bash -c '
     rm -f "$1/fifo"; mkfifo "$1/fifo"
     timeout 10 cat "$1/fifo" > "$1/fifo.out" & r=$!
-    peakgate -q --precision 3 -o "$1/fifo" < "$2/hand.csv"; wait $r &&
+    peakgate -q --normal mean --precision 3 -o "$1/fifo" < "$2/hand.csv"; wait $r &&
     [ -p "$1/fifo" ] && cmp "$1/fifo.out" "$2/hand_mean.csv"' _ "$TMP" "$D"
 tcheck "full disk is an error" bash -c 'peakgate --simulate --model -q > /dev/full; [ $? = 74 ]'
 
@@ -221,4 +224,35 @@ tcheck "full disk is an error" bash -c 'peakgate --simulate --model -q > /dev/fu
 head -n $((40 * 288 + 1)) "$DATA/planetlab/20110303.csv" > "$TMP/planetlab.csv"
 tcheck "real data (PlanetLab): profiles agree with numpy" bash -c '
     peakgate -q --col task=vm --col mem_mb=cpu "$1" > "$2/pl.csv" &&
-    "$3" "$4/peakgate_profiles.py" "$1" "$2/pl.csv" --task-col vm --mem-col cpu' _ "$TMP/planetlab.csv" "$TMP" "$PY" "$CK"
+    "$3" "$4/peakgate_profiles.py" "$1" "$2/pl.csv" --task-col vm --mem-col cpu --normal p50' _ "$TMP/planetlab.csv" "$TMP" "$PY" "$CK"
+
+# ---- --simulate out of sample (issue 21 item 5; tests/data/peakgate/oos.csv) --------------
+# Two tasks, each 100 100 100 400 MB at 60 s.  --train 0.5 learns from the
+# first two samples: normal 100, peak 100 -> threshold 110, bound
+# min(110,100) x 2 + max rest 0 = 200 MB.  Replayed: 100 100 | 100 400 (the
+# last two samples).  Unpaced: 200, 800 -> max 800, mean 500.  Gated k=1:
+# step 0: 200; step 1: a crosses 110 and takes the token (400), b pauses at
+# 100 -> 500; step 2: a done, b 400 -> max 500, mean 1100/3; b's slowdown
+# 3 steps / 2 = 1.5.  The learned bound (200) is exceeded: reported, not an
+# internal error.
+t "train: hand-worked out of sample" 0 '' "policy,k,task,normal_mb,peak_mb,progress_s,elapsed_s,slowdown,paused_s,longest_pause_s,peaks,grants
+unpaced,0,a,100,100,120,120,1,0,0,1,0
+unpaced,0,b,100,100,120,120,1,0,0,1,0
+gated,1,a,100,100,120,120,1,0,0,1,1
+gated,1,b,100,100,120,180,1.5,60,60,1,1" "the bound 200 MB from the learned profiles was exceeded (max 500 MB)" sh -c "peakgate --simulate --train 0.5 --normal p50 '$D/oos.csv' | cut -d, -f1-5,7-"
+tcheck "train: summary says the bound was not held" bash -c '
+    peakgate -q --simulate --train 0.5 --normal p50 --summary "$2/oos_sum.csv" "$1/oos.csv" >/dev/null &&
+    [ "$(cut -d, -f1,2,7,8,9,10 "$2/oos_sum.csv" | tail -1)" = "gated,1,500,366.6666666666667,200,no" ]' _ "$D" "$TMP"
+# --profiles from an earlier run: normal 100, peak 400 -> bound 110 x 2 +
+# (400 - 110) = 510 over the whole series (100 100 100 400): held (max 500).
+tcheck "profiles: from an earlier run, bound held" bash -c '
+    peakgate -q --simulate --profiles "$1/oos_prof.csv" --summary "$2/oos_p.csv" "$1/oos.csv" >/dev/null &&
+    [ "$(cut -d, -f1,2,7,9,10 "$2/oos_p.csv" | tail -1)" = "gated,1,500,510,yes" ]' _ "$D" "$TMP"
+t "train: too short to split" 65 $'task,t,mem_mb\na,0,1\n' '*' "task 'a': 1 samples cannot be split by --train 0.5" peakgate --simulate --train 0.5
+t "train: bad fraction" 64 '' '' "invalid value for --train: '1'" peakgate --simulate --train 1
+t "train and profiles exclude" 64 '' '' "--train and --profiles exclude each other" peakgate --simulate --train 0.5 --profiles x
+t "train needs --simulate" 64 '' '' "need --simulate" peakgate --train 0.5
+t "profiles: task missing" 65 "@$D/oos.csv" '*' "no profile for task 'b'" sh -c "printf 'task,normal_mb,peak_mb\na,1,2\n' > '$TMP/p1.csv'; peakgate --simulate --profiles '$TMP/p1.csv'"
+t "profiles: peak below normal" 65 "@$D/oos.csv" '*' "peak_mb 1 is below normal_mb 2" sh -c "printf 'task,normal_mb,peak_mb\na,2,1\n' > '$TMP/p2.csv'; peakgate --simulate --profiles '$TMP/p2.csv'"
+# the headline script, small: 0.1 day, one seed
+tcheck "examples/task-memory.sh (0.1 day)" bash -c '"$1/examples/task-memory.sh" 0.1 1 "$2/tm" > "$2/tm.txt" && [ "$(grep -c " yes \| no " "$2/tm.txt")" = 4 ]' _ "$ROOT" "$TMP"

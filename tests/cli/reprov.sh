@@ -166,10 +166,11 @@ t "dra: time out of range" 65 $'job,t,used\nS,1e300,1\n' '*' "<stdin>:2: column 
 t "jockey: table allocations above 1000 are candidates" 0 $'job,t,progress,alloc\nJ,0,0,1\n' '0,J,jockey,1,2000' '' \
     sh -c "printf 'progress,alloc,remaining\n0,1000,100\n0,2000,50\n' > '$TMP/big.csv'; reprov -q --policy jockey --table '$TMP/big.csv' --deadline 60 --slack 1 --alpha 1 --dead-zone 0 | tail -1 | cut -d, -f1-5"
 # A recurring job: a run's elapsed time counts from its own first sample.  At
-# 5000 s the first run is past its 60 min deadline: every allocation has the
-# flat penalty, so the smallest (1) is chosen; at 8000 s progress goes back to
-# 0: a new run, elapsed 0 again, 12 containers (600 + 36000/a <= 3600).
-AM="--policy jockey --amdahl 600,36000 --deadline 60m --slack 1 --alpha 1 --dead-zone 0"
+# 5000 s the first run is past its 60 min deadline.  --late flat (the old
+# rule): every allocation has the same penalty, so the smallest (1) is
+# chosen; at 8000 s progress goes back to 0: a new run, elapsed 0 again, 12
+# containers (600 + 36000/a <= 3600).
+AM="--policy jockey --amdahl 600,36000 --deadline 60m --slack 1 --alpha 1 --dead-zone 0 --late flat"
 t "jockey: new run detected by progress going back" 0 $'job,t,progress,alloc\nJ,0,0,1\nJ,5000,0.5,12\nJ,8000,0,1\n' \
 '0,J,jockey,1,12
 5000,J,jockey,12,1
@@ -179,9 +180,70 @@ t "jockey: runs named by a run column" 0 $'job,run,t,progress,alloc\nJ,r1,0,0,1\
 100,J,jockey,1,12
 5000,J,jockey,12,1' '' sh -c "reprov -q $AM | tail -n +2 | cut -d, -f1-5"
 
+# --late linear (the default): past the deadline U = -(1 + (T - 3600)/3600)
+# keeps falling, so the late run gets the allocation that minimizes T: at
+# 5000 s, p 0.5, T = 5000 + .5 (600 + 36000/a) is least at --max-alloc 100
+# (T = 5480, U = -(1 + 1880/3600) = -1.52222).
+t "jockey: a late job gets the allocation that minimizes lateness" 0 $'job,t,progress,alloc\nJ,0,0,1\nJ,5000,0.5,12\n' \
+'0,J,jockey,1,12
+5000,J,jockey,12,100' '' sh -c "reprov -q --policy jockey --amdahl 600,36000 --deadline 60m --slack 1 --alpha 1 --dead-zone 0 --max-alloc 100 | tail -n +2 | cut -d, -f1-5"
+# The same with the slides' table and a 25 min deadline: at 1% (0 s) only
+# 30 nodes make it (25 min) -> 30.  At 5% with 70 min elapsed the job is
+# late: linear keeps 30 (20 min left, the least lateness); flat gives every
+# allocation -1 and falls back to the smallest, 10.
+t "jockey: late, table: least lateness" 0 $'job,t,progress,alloc\nJ,0,0.01,10\nJ,4200,0.05,30\n' \
+'0,J,jockey,10,30' '' sh -c "reprov -q --policy jockey --table $D/slides.csv --slack 1 --deadline 25m --alpha 1 --dead-zone 0 | tail -n +2 | cut -d, -f1-5"
+t "jockey: late, table, --late flat: smallest" 0 $'job,t,progress,alloc\nJ,0,0.01,10\nJ,4200,0.05,30\n' \
+'0,J,jockey,10,30
+4200,J,jockey,30,10' '' sh -c "reprov -q --policy jockey --table $D/slides.csv --slack 1 --deadline 25m --alpha 1 --dead-zone 0 --late flat | tail -n +2 | cut -d, -f1-5"
+t "jockey: bad --late" 64 '' '' "invalid value for --late: 'steep'" reprov --policy jockey --amdahl 1,2 --deadline 1h --late steep
+
 # An independent model of the DRA (tests/check/reprov_dra_check.py, written
 # from reprov(1)) on random plans, capacities, options and streams: every
 # decision row must agree.
 mkdir -p "$TMP/dc"
 tcheck "dra: random streams agree with an independent model" \
     /usr/bin/python3 "$ROOT/tests/check/reprov_dra_check.py" "$(command -v reprov)" 7 150 "$TMP/dc"
+
+# --- Comparing remaining-time models (tests/data/reprov/tasks.csv): job J,
+# one stage of two 10 s tasks on 1 token; r1 learns (--train 0.5), r2 is
+# held back.  Checkpoint 0: 20 s left; table (r1) 20; Amdahl with the
+# slides' terms S = 10 (one task on the critical path) + P/N = 20/1 -> 30;
+# whole-run (1 - p)(S + P/a) = 30; simulator (durations {10, 10}) 20.
+# Progress 0.1 (1 of 2 done, at 110 s): 10 left; table 10; Amdahl 10 + 10 =
+# 20; whole-run 0.9 x 30 = 27; simulator 10.  From 0.6 (both done): 0, and
+# whole-run still (1 - p) 30.
+t "compare-models: hand-worked" 0 "@$D/tasks.csv" 'job,run,alloc,progress,actual_s,table_s,amdahl_s,amdahl_whole_s,simulator_s
+J,r2,1,0,20,20,30,30,20
+J,r2,1,0.1,10,10,20,27,10
+J,r2,1,0.5,10,10,20,15,10
+J,r2,1,0.6,0,0,0,12,0
+J,r2,1,0.9,0,0,0,3,0' "simulator                mean 0.000" sh -c "reprov --compare-models --train 0.5 | awk -F, -v OFS=, 'NR == 1 { print; next } \$4 == 0 || \$4 == 0.1 || \$4 == 0.5 || \$4 == 0.6 || \$4 == 0.9 { for (i = 5; i <= 9; i++) \$i = sprintf(\"%.10g\", \$i); print }'"
+t "compare-models: one run cannot be split" 65 "@$D/tasks.csv" '*' "job 'J': 2 runs cannot be split by --train 0.2" reprov --compare-models --train 0.2
+t "compare-models: no policy" 64 '' '' "--compare-models reads task records only" reprov --compare-models --policy jockey
+t "compare-models: --reps needs it" 64 '' '' "--reps goes with --compare-models or --simulator" reprov --policy jockey --amdahl 1,2 --deadline 1h --reps 3
+t "compare-models: end before start" 65 $'job,run,alloc,stage,start,end,failed\nJ,r,1,0,10,5,0\n' '*' "<stdin>:2: attempt ends (5) before it starts (10)" reprov --compare-models
+# tracegen jobruns: determinism, and on its default jobs the simulator and
+# the fixed Amdahl beat the whole-run Amdahl (the old reading)
+tcheck "tracegen jobruns: same seed, same records" bash -c 'cmp <(tracegen -q jobruns --count 6) <(tracegen -q jobruns --count 6)'
+tcheck "compare-models: whole-run Amdahl is the worst" bash -c '
+    tracegen -q jobruns --count 12 | reprov --compare-models --reps 10 2>&1 >/dev/null |
+    awk "/amdahl \\(remaining/ { a = \$7 } /whole-run/ { w = \$7 } /simulator/ { s = \$4 }
+         END { if (!(w > a && w > s)) { print \"whole \" w \" amdahl \" a \" sim \" s; exit 1 } }"'
+
+# --- The job models in the control loop (tests/data/reprov/tasks.csv: one
+# stage of two 10 s tasks).  Deadline 15 s, slack 1, no hysteresis.  At 0 s
+# (0 of 2 done): simulator 20 s on 1 token, 10 s on 2 -> 2; Amdahl with
+# remaining terms 10 + 20/a <= 15 -> a >= 4.  At 12 s (1 done, 3 s left)
+# the job is late whatever it gets: the simulator predicts 10 s at every
+# allocation (one task left) -> least lateness, smallest: 1; Amdahl 10 +
+# 10/a falls with a -> --max-alloc 10.
+JS=$'job,t,completed,total,alloc\nJ,0,0,2,1\nJ,12,1,2,2\n'
+t "jockey: --simulator in the loop" 0 "$JS" '0,J,jockey,1,2
+12,J,jockey,2,1' '' sh -c "reprov -q --policy jockey --simulator '$D/tasks.csv' --deadline 15s --slack 1 --alpha 1 --dead-zone 0 --max-alloc 10 | tail -n +2 | cut -d, -f1-5"
+t "jockey: --stage-amdahl in the loop" 0 "$JS" '0,J,jockey,1,4
+12,J,jockey,4,10' '' sh -c "reprov -q --policy jockey --stage-amdahl '$D/tasks.csv' --deadline 15s --slack 1 --alpha 1 --dead-zone 0 --max-alloc 10 | tail -n +2 | cut -d, -f1-5"
+t "jockey: job models need per-stage samples" 0 $'job,t,progress,alloc\nJ,0,0,1\n' 't,job,policy,old_alloc,new_alloc,until,reason' '1 samples without the per-stage task counts' reprov --policy jockey --simulator "$D/tasks.csv" --deadline 15s
+t "jockey: one model only" 64 '' '' "needs one remaining-time model" reprov --policy jockey --amdahl 1,2 --simulator "$D/tasks.csv" --deadline 1h
+# the headline script, small: one seed, 8 runs per job
+tcheck "examples/jockey-models.sh (1 seed, 8 runs)" bash -c '"$1/examples/jockey-models.sh" 1 "$2/jm" 8 > "$2/jm.txt" && [ "$(grep -c "^[a-z0-9% ]* 1 " "$2/jm.txt")" = 5 ]' _ "$ROOT" "$TMP"

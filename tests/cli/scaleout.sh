@@ -29,10 +29,12 @@ tcheck "tenantclass: clustering of sharded features == one process" bash -c '
     tenantclass -q --from-features "$1/feat.par" > "$1/tc.b"
     cmp "$1/tc.a" "$1/tc.b"' _ "$TMP" "$P" "$TMP/util.csv"
 
-# Hadoop Streaming contract: map | shuffle (sort) | reduce == direct run
+# Hadoop Streaming, as a contract: the mapper and reducer command lines run
+# through a local shuffle (map | sort | reduce), not on Hadoop (no Debian
+# package); the result must equal a direct run. run
 hadoop() {  # NAME COLUMNS INPUT TOOL ARGS...
     local name=$1 cols=$2 in=$3; shift 3
-    tcheck "$name: map | sort | reduce == direct" bash -c '
+    tcheck "$name: hadoop contract, local shuffle (not a Hadoop run): map | sort | reduce == direct" bash -c '
         "$1" local "$2" "${@:4}" < "$3" > "$TMP/h.out" &&
         "${@:4}" -q --no-output-header < "$3" | tr , "\t" | cmp - "$TMP/h.out"' _ "$H" "$cols" "$in" "$@"
 }

@@ -34,14 +34,14 @@ t "run with zeros" 0 "@$D/zero_run.csv" "$HDR
 z,60,0,4
 z,60,60,4
 z,60,120,4" '' skyfit -q --stats "$TMP/zero.csv"
-tcheck "run with zeros: stats" grep -qx 'z,2,3,0.06,6,0,0,0.006,[0-9.]*,optimal' "$TMP/zero.csv"
+tcheck "run with zeros: stats" grep -qx 'z,2,3,0.06,6,0,0,0.006,[0-9.]*,optimal,0,,busy' "$TMP/zero.csv"
 # late = 0,4 and early = 4,0, alpha 0.5, beta 0: on [0,4]^2 the objective is
 # 2 - b/4 when a + b <= 4 and 1 + a/4 otherwise, so s = (0,4) with objective 1:
 # early's debt of 4 after step 1 is caught up in step 2 (a_o 2, a_u 0, eps 0.5).
 t "catch-up of debt" 0 "@$D/catchup.csv" "$HDR
 c,60,0,0
 c,60,60,4" '' skyfit -q --alpha 0.5 --beta 0 --stats "$TMP/catchup.csv"
-tcheck "catch-up stats" grep -qx 'c,2,2,1,2,0,0.5,0,[0-9.]*,optimal' "$TMP/catchup.csv"
+tcheck "catch-up stats" grep -qx 'c,2,2,1,2,0,0.5,0,[0-9.]*,optimal,0,,late' "$TMP/catchup.csv"
 t "catch-up, plain LP" 0 "@$D/catchup.csv" "$HDR
 c,60,0,0
 c,60,60,4" '' skyfit -q --alpha 0.5 --beta 0 --solver glpk-plain
@@ -53,7 +53,7 @@ c,60,60,0" '' skyfit -q --alpha 1
 # alpha 0: only the final debt counts; any optimum leaves no debt in any run.
 tcheck "alpha 0: no final debt" bash -c '
     skyfit -q --alpha 0 --stats "$2/a0.csv" "$1/catchup.csv" > "$2/a0.out" &&
-    grep -q "^c,2,2,0,[^,]*,0,[^,]*,0,[0-9.]*,optimal$" "$2/a0.csv" &&
+    grep -q "^c,2,2,0,[^,]*,0,[^,]*,0,[0-9.]*,optimal,0,,late$" "$2/a0.csv" &&
     awk -F, "NR>1 { a[NR-1] = \$4 } END {
         d1 = 0; d1 = d1 + 0 - a[1]; if (d1 < 0) d1 = 0; d1 = d1 + 4 - a[2]; if (d1 < 0) d1 = 0;
         d2 = 0; d2 = d2 + 4 - a[1]; if (d2 < 0) d2 = 0; d2 = d2 + 0 - a[2]; if (d2 < 0) d2 = 0;
@@ -85,6 +85,30 @@ t "summary on stderr" 0 "@$D/identical.csv" '*' 'skyfit: 1 jobs: 1 fitted' skyfi
 tcheck "random instances vs glpsol (network)" $PY "$CHECK" skyfit "$MOD" "$TMP/chk1" 14
 tcheck "random instances vs glpsol (glpk-flow)" $PY "$CHECK" "skyfit --solver glpk-flow" "$MOD" "$TMP/chk4" 4
 tcheck "random instances vs glpsol (plain)" $PY "$CHECK" skyfit "$MOD" "$TMP/chk2" 6 --solver glpk-plain
+tcheck "random instances vs glpsol, --keep-outliers" $PY "$CHECK" skyfit "$MOD" "$TMP/chk5" 4 --keep-outliers
+tcheck "random instances vs glpsol, --outlier-k 1.5" $PY "$CHECK" skyfit "$MOD" "$TMP/chk6" 4 --outlier-k 1.5
+# Outlier runs (skyfit(1)): five runs of 2 steps at 3 containers and one
+# straggler of 6 steps.  Lengths 2,2,2,2,2,6: median 2, MAD 0, spread
+# max(0, 0.1*2) = 0.2, bound 2 + 3*0.2 = 2.6, so run s (6 steps) is out and
+# the fit is the five identical runs: 3,3.
+OUTL=$'job,run,t,containers\no,a,0,3\no,a,60,3\no,b,0,3\no,b,60,3\no,c,0,3\no,c,60,3\no,d,0,3\no,d,60,3\no,e,0,3\no,e,60,3\no,s,0,3\no,s,60,3\no,s,120,3\no,s,180,3\no,s,240,3\no,s,300,3\n'
+t "outlier run kept out of the fit" 0 "$OUTL" "$HDR
+o,60,0,3
+o,60,60,3" 'skyfit: 1 outlier runs of 1 jobs kept out of the fit (median + 3 spreads; listed in --stats)' skyfit --stats "$TMP/outl.csv"
+tcheck "outlier run listed in --stats" grep -q '^o,5,2,.*,optimal,1,s,a$' "$TMP/outl.csv"
+# --keep-outliers: six runs; over-allocation costs 0.01/6 per container-step,
+# the straggler's debt 0.99/6, so the fit covers it: 3 for all 6 steps.
+t "--keep-outliers fits the straggler" 0 "$OUTL" "$HDR
+o,60,0,3
+o,60,60,3
+o,60,120,3
+o,60,180,3
+o,60,240,3
+o,60,300,3" '' skyfit -q --keep-outliers
+# a bound of 2 + 20*0.2 = 6 steps: the 6-step run is not above it
+t "--outlier-k 20 keeps it" 0 "$OUTL" '*' '' skyfit -q --outlier-k 20 --stats "$TMP/outl20.csv"
+tcheck "--outlier-k 20: nothing excluded" grep -q '^o,6,6,.*,optimal,0,,s$' "$TMP/outl20.csv"
+t "bad --outlier-k" 64 '' '' "invalid value for --outlier-k" skyfit --outlier-k 0
 
 # per-job streaming: the same output when the input is split by job
 tcheck "split by job gives the same output" bash -c '
@@ -98,7 +122,7 @@ tcheck "split by job gives the same output" bash -c '
 # ---- too few runs, --strict ----------------------------------------------------
 t "too few runs: status, exit 0" 0 "@$D/one_run.csv" "$HDR" "job 'a': not fitted: too few runs (1 < --min-runs 2)" \
     skyfit --stats "$TMP/few.csv"
-tcheck "too few runs: stats row" grep -qx 'a,1,0,,,,,,,too_few_runs' "$TMP/few.csv"
+tcheck "too few runs: stats row" grep -qx 'a,1,0,,,,,,,too_few_runs,0,,' "$TMP/few.csv"
 t "too few runs: --strict exits 1" 1 "@$D/one_run.csv" "$HDR" 'too few runs' skyfit --strict
 t "absurd time span" 65 $'job,run,t,containers\nx,a,0,1\nx,a,1e300,1\nx,b,0,1\n' '*' "<stdin>:3: column 't': time '1e300' out of range" skyfit
 t "too many steps" 0 $'job,run,t,containers\nx,a,0,1\nx,a,1e9,1\nx,b,0,1\n' "$HDR" 'more than --max-steps 100000; is t in seconds?' skyfit
@@ -122,6 +146,25 @@ t "native: ungrouped" 65 $'j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0
 : > "$TMP/empty"
 t "native: empty" 65 "@$TMP/empty" '*' '<stdin>: empty input' skyfit --format native
 t "native file fed as CSV" 65 '' '*' "missing required column 'job'" skyfit "$H/lp/tinySample.txt"
+# The real tpch_q12 runs last 425 s and 245 s but their skylines stop at
+# 20 s + one 5 s unit: a warning per run, naming file, line and both lengths.
+t "native: skyline ends before the run" 0 '' '*' \
+    "nativeLog.txt:1: warning: run 'tpch_q12_0' of job 'tpch_q12': the container skyline ends at 25 s of a 425 s run" \
+    skyfit --format native --min-runs 1 "$H/trace/nativeLog.txt"
+t "native: second tinySample run warned too" 0 '' '*' "tinySample.txt:2: warning: run 'tpch_q12_1' of job 'tpch_q12': the container skyline ends at 25 s of a 245 s run" \
+    skyfit --format native "$H/lp/tinySample.txt"
+t "native: -q silences the warning" 0 '' '*' '' skyfit -q --format native --min-runs 1 "$H/trace/nativeLog.txt"
+tcheck "native: no warning when the skyline covers the run" bash -c '
+    printf "j 1 0 0 10000 r 8:0| 1:0|1:5|\n" | skyfit --format native --min-runs 1 2>&1 >/dev/null | { ! grep -q warning; }'
+# Memory skyline: 8192 MB per container = 8 of the 1024 MB containers written;
+# one 60 s step holds (1 + 1 + 1074 + 2538 + 2468) x 5 s = 30410
+# container-seconds -> mean 506.8333 containers x 8 = 4054.6666666666665.
+t "native: --native-resource memory" 0 '' "job,step,offset,alloc,cores,mem_mb
+tpch_q12,60,0,4054.6666666666665,1,1024" '*' \
+    skyfit -q --format native --min-runs 1 --native-resource memory "$H/trace/nativeLog.txt"
+t "native: bad container spec" 65 $'j 1 0 0 1 r 8x:0| 1:0|\n' '*' "<stdin>:1: field 7 (container): invalid spec '8x:0'" skyfit --format native
+t "native: end before start" 65 $'j 1 0 5 1 r 8:0| 1:0|\n' '*' "<stdin>:1: field 5 (end): invalid time '1'" skyfit --format native
+t "native: bad --native-resource" 64 '' '' "invalid value for --native-resource: 'disk'" skyfit --format native --native-resource disk
 
 # ---- bad input -------------------------------------------------------------------
 t "ungrouped jobs" 65 $'job,run,t,containers\na,r1,0,1\nb,r1,0,1\na,r2,0,1\n' '*' \
@@ -159,3 +202,12 @@ t "duplicate t: samples averaged" 0 $'job,run,t,containers\nm,r1,0,1\nm,r1,0,5\n
     $'job,step,offset,alloc\nm,60,0,4' '' skyfit -q
 t "duplicate t: --agg max" 0 $'job,run,t,containers\nm,r1,0,1\nm,r1,0,6\nm,r2,0,6\n' \
     $'job,step,offset,alloc\nm,60,0,6' '' skyfit -q --agg max
+
+# ---- stragglers on tracegen ground truth (tests/check/skyfit_stragglers.py) ----
+# 40 jobs over 21 days, 10% of runs stragglers, --last 10: with the outlier
+# rule at most 5% of the skylines are more than 1.3x the length fitted on the
+# same jobs without stragglers, and the normal runs' under-allocation grows by
+# at most 1 point (measured: 2.5% and +0.7 points; --keep-outliers: 60% of
+# the skylines too long, +0.9 points)
+tcheck "stragglers: skyline keeps the normal shape" $PY "$ROOT/tests/check/skyfit_stragglers.py" "$TMP/strag" \
+    --count 40 --prob 0.1 --max-long 0.05 --max-under 0.01

@@ -52,3 +52,37 @@ t "absurd value refused" 65 $'job,run,t,containers\nj,r,0,1e300\n' '' "<stdin>:2
 t "absurd time refused" 65 $'job,run,t,containers\nj,r,1e300,1\n' '' "<stdin>:2: column 't': time '1e300' out of range" skyplot skyline
 t "SKYPLOT_KEEP keeps the script" 0 '' '' "kept the gnuplot script and data in" env SKYPLOT_KEEP=1 TMPDIR="$TMP" skyplot -q skyline "$D/usage.csv" --fit "$D/fit.csv" -o "$TMP/keep.svg"
 tcheck "kept script runs in gnuplot alone" bash -c 's=$(ls "$1"/skyplot.*/plot.gp | head -1); gnuplot "$s" | /usr/bin/python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.stdin)"' _ "$TMP"
+
+# ---- production scale ----
+# 9 runs (tests/data/skyplot/manyruns.csv) with --runs 3: the 10-90% band and
+# the median of all runs plus the 3 latest runs by name = 5 series; the band
+# and median values against numpy (tests/check/runband_check.py).
+mkdir -p "$TMP/rb"
+t "skyline many runs: band, median, 3 named" 0 '' '' '*' env SKYPLOT_KEEP=1 TMPDIR="$TMP/rb" \
+    skyplot -q skyline "$D/manyruns.csv" --runs 3 -o "$TMP/many.svg"
+tcheck "skyline many runs has 5 series" $SVG "$TMP/many.svg" 5 "10-90% of 9 runs"
+tcheck "skyline many runs names the latest" $SVG "$TMP/many.svg" 5 "run r8"
+tcheck "skyline band and median match numpy" bash -c '/usr/bin/python3 "$1" "$2" "$(ls -d "$3"/skyplot.* | head -1)"' \
+    _ "$ROOT/tests/check/runband_check.py" "$D/manyruns.csv" "$TMP/rb"
+t "skyline few runs: each by name, no band" 0 '' '' '' skyplot -q skyline "$D/manyruns.csv" --runs 20 -o "$TMP/few.svg"
+tcheck "skyline few runs has 9 series" $SVG "$TMP/few.svg" 9 "run r0"
+# legends capped: 20 lines -> 12 named, "(8 more lines not listed)"
+tcheck "legend capped at 12 lines" bash -c '
+    awk "BEGIN { print \"t,g,y\"; for (g = 0; g < 20; g++) for (t = 0; t < 3; t++) print t \",g\" g \",\" g + t }" |
+        skyplot -q lines --by g -o "$1/cap.svg" && grep -q "(8 more lines not listed)" "$1/cap.svg" &&
+        [ "$(grep -c "<title>g[0-9]*</title>" "$1/cap.svg")" -le 12 ]' _ "$TMP"
+# no line across a gap: samples every 1 s, then a 7 s hole -> the data file
+# has a blank line between x=3 and x=10 (gnuplot lifts the pen there)
+mkdir -p "$TMP/gap"
+t "lines: a gap is not drawn" 0 $'t,y\n1,5\n2,6\n3,7\n10,7\n11,8\n' '' '*' env SKYPLOT_KEEP=1 TMPDIR="$TMP/gap" skyplot -q lines -o "$TMP/gap.svg"
+tcheck "gap is a blank line in the data" bash -c '[ "$(sed -n 2,7p "$(ls -d "$1"/skyplot.* | head -1)/s0.dat" | tr "\n" "|")" = "1 0 5|2 0 6|3 0 7||10 0 7|11 0 8|" ]' _ "$TMP/gap"
+# --by on two columns: one series per (k, task), named k=1 task=a
+t "lines --by two columns" 0 $'t,k,task,used\n1,1,a,5\n2,1,a,6\n1,2,a,3\n2,2,a,4\n1,2,b,1\n2,2,b,1\n' '' '' \
+    skyplot -q lines --by k,task --y used -o "$TMP/by2.svg"
+tcheck "lines --by two columns: 3 series" $SVG "$TMP/by2.svg" 3 "k=2 task=b"
+t "lines --by five columns refused" 65 $'t,a,b,c,d,e,y\n1,1,1,1,1,1,1\n' '' '--by: at most 4 columns' skyplot lines --by a,b,c,d,e
+# a text terminal gives every job of a plan its own character
+tcheck "dumb plan: each job its own character" bash -c '
+    skyplot -q plan "$1/plan.csv" --term dumb --width 90 --height 20 |
+        awk "NR > 3 && /\\|/ { line = substr(\$0, index(\$0, \"|\") + 1, 55); for (i = 1; i <= length(line); i++) { c = substr(line, i, 1); if (c ~ /[*#\$%@&=]/) seen[c] = 1 } }
+             END { n = 0; for (c in seen) n++; exit n < 3 }"' _ "$D"

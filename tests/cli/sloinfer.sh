@@ -4,7 +4,7 @@
 # by tests/check/sloinfer_accuracy.py, bad input, determinism and sharding.
 D="$ROOT/tests/data/sloinfer"
 H='job,instance,submit,start,end,input_avail,output_read,status'
-O='job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source'
+O='job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source,basis,cv_start,cv_read,problematic'
 S="sloinfer -q --precision 4"
 
 # ---- hand-worked --------------------------------------------------------------
@@ -17,22 +17,75 @@ S="sloinfer -q --precision 4"
 #   slack: end offsets 7260+s, (read-end)/3600 = 7.9833 8.1417 7.8139 8.3028 7.9778 8.0556;
 #          median = (7.9833 + 8.0556)/2 = 28870/3600 = 8.0194
 t "basic daily job" 0 '' "$O
-etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" '' $S "$D/basic.csv"
+etl,86400.0000,3275.0000,36150.0000,6,0.0092,8.0194,actionable,86400.0000,inferred,provenance,0.1452,0.0102,0" '' $S "$D/basic.csv"
 # a = p50 of input_avail: h = 2.5 -> 3050 + .5*50 = 3075; d = p90 of reads: h = 4.5 -> 36600 + .5*600 = 36900
 t "percentile options" 0 '' "$O
-etl,86400.0000,3075.0000,36900.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" '' $S --a-pct 50 --d-pct 90 "$D/basic.csv"
+etl,86400.0000,3075.0000,36900.0000,6,0.0092,8.0194,actionable,86400.0000,inferred,provenance,0.1452,0.0102,0" '' $S --a-pct 50 --d-pct 90 "$D/basic.csv"
 t "cv threshold" 0 '' "$O
-etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,high_cv,86400.0000,inferred" '' $S --max-cv 0.008 "$D/basic.csv"
+etl,86400.0000,3275.0000,36150.0000,6,0.0092,8.0194,high_cv,86400.0000,inferred,provenance,0.1452,0.0102,0" '' $S --max-cv 0.008 "$D/basic.csv"
 t "slack threshold" 0 '' "$O
-etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,no_slack,86400.0000,inferred" '' $S --min-slack 8.1 "$D/basic.csv"
+etl,86400.0000,3275.0000,36150.0000,6,0.0092,8.0194,no_slack,86400.0000,inferred,provenance,0.1452,0.0102,0" '' $S --min-slack 8.1 "$D/basic.csv"
 t "min runs" 0 '' "$O
-etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,too_few_runs,86400.0000,inferred" '' $S --min-runs 7 "$D/basic.csv"
+etl,86400.0000,3275.0000,36150.0000,6,0.0092,8.0194,too_few_runs,86400.0000,inferred,provenance,0.1452,0.0102,0" '' $S --min-runs 7 "$D/basic.csv"
 t "given period" 0 '' "$O
-etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" '' $S --period 1d "$D/basic.csv"
+etl,86400.0000,3275.0000,36150.0000,6,0.0092,8.0194,actionable,86400.0000,inferred,provenance,0.1452,0.0102,0" '' $S --period 1d "$D/basic.csv"
 t "iso 8601 times" 0 '' "$O
-etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" '' $S "$D/iso.csv"
+etl,86400.0000,3275.0000,36150.0000,6,0.0092,8.0194,actionable,86400.0000,inferred,provenance,0.1452,0.0102,0" '' $S "$D/iso.csv"
 t "stdin and summary" 0 "@$D/basic.csv" '*' 'sloinfer: 1 jobs from 6 runs: 1 actionable' sloinfer
 t "summary says natural period" 0 "@$D/basic.csv" '*' 'periods: 1 natural' sloinfer
+
+# cv and the problematic CVs are taken from the job's scheduled submit (its
+# phase: the median submit offset 3600 + median{0,10,20,30,40,50} = 3625):
+#   cv = 300 / (36150 - 3625) = 0.0092
+#   cv_start: start - input_avail = 660,590,770,410,480,650: median 620,
+#     MAD median{210,140,30,30,40,150} = 90: 90/620 = 0.1452
+#   cv_read: output_read - end = 28740,29310,28130,29890,28720,29000: median
+#     28870, MAD median{130,130,150,440,740,1020} = 295: 295/28870 = 0.0102
+# Elsewhere in this file cv = (the MAD in the comment) / (d_median - phase).
+
+# ---- SLOs without provenance (basis) ------------------------------------------
+# basic.csv without input_avail and output_read (a Google-2011-style export):
+#   a = p95 of submit offsets 3600+{0,10,20,30,40,50}: 3600 + 40 + .75*10 = 3647.5
+#   d = p95 of end offsets (7260 + same) + 0.25 * median run (3600 s):
+#       7307.5 + 900 = 8207.5
+#   cv of end offsets from the phase: 3635 + s, median 3660, MAD 15: 0.0041
+#   slack = median (8207.5 - 7260 - s)/3600 = (947.5 - 25)/3600 = 0.2562
+t "no provenance: basis schedule" 0 "$(cut -d, -f1-5,8 "$D/basic.csv")" "$O
+etl,86400.0000,3647.5000,8207.5000,6,0.0041,0.2562,actionable,,inferred,schedule,,,0" '' $S
+# input_avail kept: a = 3275 as in basic.csv, cv_start as above
+t "no output_read: basis completion" 0 "$(cut -d, -f1-6,8 "$D/basic.csv")" "$O
+etl,86400.0000,3275.0000,8207.5000,6,0.0041,0.2562,actionable,,inferred,completion,0.1452,,0" '' $S
+t "no provenance: summary says so" 0 "$(cut -d, -f1-5,8 "$D/basic.csv")" '*' \
+    "sloinfer: no output_read in the input: d from the runs' ends (0 jobs basis completion, 1 schedule)" sloinfer
+# d = p90 of ends 7260 + {0..50}: 7260 + 45 = 7305, + 0.5 * 3600 = 9105;
+# slack = (9105 - 7285)/3600 = 0.5056
+t "--done-pct and --done-slack" 0 "$(cut -d, -f1-5,8 "$D/basic.csv")" "$O
+etl,86400.0000,3647.5000,9105.0000,6,0.0041,0.5056,actionable,,inferred,schedule,,,0" '' \
+    $S --done-pct 90 --done-slack 0.5
+t "--basis provenance: no reads is no_consumer" 0 "$(cut -d, -f1-5,8 "$D/basic.csv")" "$O
+etl,86400.0000,3647.5000,,6,,,no_consumer,,inferred,provenance,,,0" '' $S --basis provenance
+
+# ---- problematic jobs (Morpheus §7) -----------------------------------------------
+# problematic.csv: daily, submit 01:00, start +60, 1 h; input waits (start -
+# input_avail) 100,200,1000,2000,3000,150; reads at 36000 + 60 i.
+#   a = p95 of input offsets {3560,3460,2660,1660,660,3510}: 3510 + .75*50 = 3547.5
+#   d = median{36000..36300} = 36150; cv = 90/(36150 - 3600) = 0.0028
+#   cv_start: median 600, MAD median{500,450,400,400,1400,2400} = 475: 0.7917
+#   cv_read: 28740 + 60 i: median 28890, MAD 90: 0.0031; slack 28890/3600 = 8.025
+t "problematic: cv_start 0.79 under the default 1" 0 '' "$O
+prob,86400.0000,3547.5000,36150.0000,6,0.0028,8.0250,actionable,86400.0000,inferred,provenance,0.7917,0.0031,0" '' \
+    $S "$D/problematic.csv"
+t "problematic: --problematic-cv 0.5" 0 '' "$O
+prob,86400.0000,3547.5000,36150.0000,6,0.0028,8.0250,actionable,86400.0000,inferred,provenance,0.7917,0.0031,1" '' \
+    $S --problematic-cv 0.5 "$D/problematic.csv"
+# lcmpack reads the flag and pulls the reservation to the window's middle:
+# without it the one-step job starts at a = 3547.5 -> step 60 (3600 s)
+printf 'job,step,offset,alloc\nprob,60,0,1\n' > "$TMP/prob.sky"
+tcheck "problematic flag reaches lcmpack" bash -c '
+    sloinfer -q --problematic-cv 0.5 "$1" | lcmpack -q --slo - --capacity cores=4,mem=100000 "$2" |
+        awk -F, "NR == 2 { exit !(\$17 == 1 && \$6 > 3600) }" &&
+    sloinfer -q "$1" | lcmpack -q --slo - --capacity cores=4,mem=100000 "$2" |
+        awk -F, "NR == 2 { exit !(\$17 == 0 && \$6 == 3600) }"' _ "$D/problematic.csv" "$TMP/prob.sky"
 
 # missing_extra.csv: hourly job hr, periods 0..11 with 3 and 7 missing; period 5
 # has an extra ok run 1700 s off schedule (input 1900, read 3500: it would move
@@ -43,7 +96,7 @@ t "summary says natural period" 0 "@$D/basic.csv" '*' 'periods: 1 natural' sloin
 # slack (read-end)/600 with end 930+5*(k%3) (retry: 1530): median of
 # {1.55, 2.4333, 2.4417, 2.45, 2.5333, 2.5417, ...} = (2.5333+2.5417)/2 = 2.5375
 t "missing, extra and failed runs" 0 '' "$O
-hr,3600.0000,200.0000,2460.0000,10,0.0244,2.5375,actionable,3600.0000,inferred" '' $S "$D/missing_extra.csv"
+hr,3600.0000,200.0000,2460.0000,10,0.0278,2.5375,actionable,3600.0000,inferred,provenance,0.0182,0.0394,0" '' $S "$D/missing_extra.csv"
 t "extra and failed runs counted in the summary" 0 '' '*' '1 failed and 1 extra or off-schedule runs not used' \
     sloinfer "$D/missing_extra.csv"
 
@@ -53,7 +106,7 @@ t "extra and failed runs counted in the summary" 0 '' '*' '1 failed and 1 extra 
 # half (0.5 x 5/8 = 0.31): period 1 d, 10 runs.  a = 3000, d = 36000, cv = 0,
 # slack median (28740 - 20)/3600 = 7.9778 (jitter 20*(i%3) s)
 t "median gap of two periods" 0 '' "$O
-skip,86400.0000,3000.0000,36000.0000,10,0.0000,7.9778,actionable,86400.0000,inferred" '' $S "$D/gaps.csv"
+skip,86400.0000,3000.0000,36000.0000,10,0.0000,7.9778,actionable,86400.0000,inferred,provenance,0.0294,0.0007,0" '' $S "$D/gaps.csv"
 
 # offkilter.csv: epoch-aligned periods of 5400 s (90 min: not natural, a whole
 # minute), 5430 s (a whole second) and 87300 s (24h15m: within 5% of a day, but
@@ -66,10 +119,10 @@ skip,86400.0000,3000.0000,36000.0000,10,0.0000,7.9778,actionable,86400.0000,infe
 # dj: daily, jitter 0,10,0,10,20 s: least-squares slope 86400 + 40/10 = 86404,
 # snapped to 1 d by default (drift 16 s); slack median (30000-9010-10)/1800 = 11.6556.
 t "off-kilter periods and snapping" 0 '' "$O
-k90,5400.0000,500.0000,4030.0000,8,0.0074,1.8417,actionable,5400.0000,inferred
-k5430,5430.0000,500.0000,4030.0000,8,0.0074,1.8417,actionable,5430.0000,inferred
-d2415,87300.0000,3000.0000,30060.0000,10,0.0020,13.6833,actionable,87300.0000,inferred
-dj,86400.0000,5000.0000,30000.0000,5,0.0000,11.6556,actionable,86400.0000,inferred" '' $S "$D/offkilter.csv"
+d2415,87300.0000,3000.0000,30060.0000,10,0.0023,13.6833,actionable,87300.0000,inferred,provenance,0.0161,0.0020,0
+dj,86400.0000,5000.0000,30000.0000,5,0.0000,11.6556,actionable,86400.0000,inferred,provenance,0.0045,0.0005,0
+k5430,5430.0000,500.0000,4030.0000,8,0.0088,1.8417,actionable,5430.0000,inferred,provenance,0.0833,0.0090,0
+k90,5400.0000,500.0000,4030.0000,8,0.0088,1.8417,actionable,5400.0000,inferred,provenance,0.0833,0.0090,0" '' $S "$D/offkilter.csv"
 tcheck "snap-tol 0 keeps the fitted 86404 s" bash -c \
     'sloinfer -q --snap-tol 0 "$1" | awk -F, "\$1==\"dj\" { exit !(\$2 == 86404) }"' _ "$D/offkilter.csv"
 t "natural list without 1d: whole minutes" 0 '' '*' 'periods: 0 natural, 3 whole minutes, 1 whole seconds' \
@@ -81,12 +134,12 @@ t "summary counts snapping" 0 '' '*' 'periods: 1 natural, 2 whole minutes, 1 who
 # reads 7320+s -> d = 7345, cv = 15/7345 = 0.0020; noc: never read; few: 3 runs
 # (a = p95{2900,3000,3100} = 3090); one: a single run, no period; tfr: 2 reads of 6.
 t "every status, no job disappears" 0 '' "$O
-hcv,86400.0000,3275.0000,45000.0000,6,0.3333,10.4736,high_cv,86400.0000,inferred
-nsl,86400.0000,3275.0000,7345.0000,6,0.0020,0.0167,no_slack,86400.0000,inferred
-noc,86400.0000,3275.0000,,6,,,no_consumer,,inferred
-few,86400.0000,3090.0000,36000.0000,3,0.0000,7.9806,too_few_runs,86400.0000,inferred
-one,,,,1,,,too_few_runs,,inferred
-tfr,86400.0000,3275.0000,36000.0000,6,0.0000,7.9792,too_few_reads,86400.0000,inferred" '' $S "$D/statuses.csv"
+few,86400.0000,3090.0000,36000.0000,3,0.0000,7.9806,too_few_runs,86400.0000,inferred,provenance,0.1061,0.0003,0
+hcv,86400.0000,3275.0000,45000.0000,6,0.3625,10.4736,high_cv,86400.0000,inferred,provenance,0.1452,0.3984,0
+noc,86400.0000,3275.0000,,6,,,no_consumer,,inferred,provenance,0.1452,,0
+nsl,86400.0000,3275.0000,7345.0000,6,0.0040,0.0167,no_slack,86400.0000,inferred,provenance,0.1452,0.0000,0
+one,,,,1,,,too_few_runs,,inferred,provenance,,,0
+tfr,86400.0000,3275.0000,36000.0000,6,0.0000,7.9792,too_few_reads,86400.0000,inferred,provenance,0.1452,0.0005,0" '' $S "$D/statuses.csv"
 t "irregular submits are not periodic" 0 '' '*' '' $S "$D/notperiodic.csv"
 tcheck "not_periodic status" bash -c 'sloinfer -q "$1" | grep -q ",not_periodic,"' _ "$D/notperiodic.csv"
 
@@ -100,31 +153,31 @@ tcheck "not_periodic status" bash -c 'sloinfer -q "$1" | grep -q ",not_periodic,
 # consumer_period 3600 in the column: no folding, reads spread: high_cv, and
 # d capped at a + period = 3720.
 t "footnote 5: smaller period wins" 0 '' "$O
-hourly,3600.0000,120.0000,3600.0000,48,0.0000,2.6667,actionable,86400.0000,inferred
-hourly_col,3600.0000,120.0000,3600.0000,48,0.0000,2.6667,actionable,86400.0000,inferred
-hourly_same,3600.0000,120.0000,3720.0000,48,0.4800,48.6667,high_cv,3600.0000,inferred" '' $S "$D/footnote5.csv"
+hourly,3600.0000,120.0000,3600.0000,48,0.0000,2.6667,actionable,86400.0000,inferred,provenance,0.0000,0.0000,0
+hourly_col,3600.0000,120.0000,3600.0000,48,0.0000,2.6667,actionable,86400.0000,inferred,provenance,0.0000,0.0000,0
+hourly_same,3600.0000,120.0000,3720.0000,48,0.4826,48.6667,high_cv,3600.0000,inferred,provenance,0.0000,0.4932,0" '' $S "$D/footnote5.csv"
 # footnote5_once.csv: etl's runs (end offsets 7260+s), all read by ONE weekly
 # rollup on day 6 at 06:00: one consumer run, longer than the history (empty
 # consumer_period); folded, every read is at 06:00 = 21600 of the run's own day:
 # d = 21600, cv = 0, slack = median (14340 - s)/3600 = (3.9778 + 3.975)/2 = 3.9764
 t "footnote 5: one rollup read of every run" 0 '' "$O
-rollup,86400.0000,3275.0000,21600.0000,6,0.0000,3.9764,actionable,,inferred" '' $S "$D/footnote5_once.csv"
+rollup,86400.0000,3275.0000,21600.0000,6,0.0000,3.9764,actionable,,inferred,provenance,0.1452,0.0010,0" '' $S "$D/footnote5_once.csv"
 t "footnote 5 in the summary" 0 '' '*' '2 jobs read by consumers with a longer period' sloinfer "$D/footnote5.csv"
 
 # ---- overrides -------------------------------------------------------------------
 cat "$D/basic.csv" > "$TMP/bs.csv"; tail -n +2 "$D/statuses.csv" >> "$TMP/bs.csv"
 t "overrides replace and mark" 0 '' "$O
-etl,86400.0000,3275.0000,40000.0000,6,0.0083,8.0194,actionable,86400.0000,overridden:d
-hcv,86400.0000,3275.0000,45000.0000,6,0.3333,10.4736,high_cv,86400.0000,inferred
-nsl,86400.0000,3275.0000,20000.0000,6,0.0020,0.0167,actionable,86400.0000,overridden:d
-noc,86400.0000,3275.0000,,6,,,no_consumer,,inferred
-few,86400.0000,3090.0000,36000.0000,3,0.0000,7.9806,too_few_runs,86400.0000,overridden:period
-one,,,,1,,,too_few_runs,,inferred
-tfr,86400.0000,3275.0000,36000.0000,6,0.0000,7.9792,too_few_reads,86400.0000,inferred" \
+etl,86400.0000,3275.0000,40000.0000,6,0.0092,8.0194,actionable,86400.0000,overridden:d,provenance,0.1452,0.0102,0
+few,86400.0000,3090.0000,36000.0000,3,0.0000,7.9806,too_few_runs,86400.0000,overridden:period,provenance,0.1061,0.0003,0
+hcv,86400.0000,3275.0000,45000.0000,6,0.3625,10.4736,high_cv,86400.0000,inferred,provenance,0.1452,0.3984,0
+noc,86400.0000,3275.0000,,6,,,no_consumer,,inferred,provenance,0.1452,,0
+nsl,86400.0000,3275.0000,20000.0000,6,0.0040,0.0167,actionable,86400.0000,overridden:d,provenance,0.1452,0.0000,0
+one,,,,1,,,too_few_runs,,inferred,provenance,,,0
+tfr,86400.0000,3275.0000,36000.0000,6,0.0000,7.9792,too_few_reads,86400.0000,inferred,provenance,0.1452,0.0005,0" \
     "overrides.csv:5: warning: override for job 'ghost' matches no job in the input" \
     sloinfer --precision 4 --override "$D/overrides.csv" "$TMP/bs.csv"
 t "override a after d: no_window" 0 '' "$O
-etl,86400.0000,40000.0000,36150.0000,6,0.0083,8.0194,no_window,86400.0000,overridden:a" '' \
+etl,86400.0000,40000.0000,36150.0000,6,0.0092,8.0194,no_window,86400.0000,overridden:a,provenance,0.1452,0.0102,0" '' \
     $S --override "$D/override_a.csv" "$D/basic.csv"
 # an overridden period re-derives a and d: missing_extra.csv seen with 2 h
 # periods: the phase is the densest cluster of submits (even hours, at 305 s),
@@ -133,7 +186,7 @@ etl,86400.0000,40000.0000,36150.0000,6,0.0083,8.0194,no_window,86400.0000,overri
 # (2.45 + 2.6333)/2 = 2.5417
 printf 'job,period\nhr,2h\n' > "$TMP/op.csv"
 t "override period re-derives a and d" 0 '' "$O
-hr,7200.0000,200.0000,2460.0000,6,0.0244,2.5417,actionable,7200.0000,overridden:period" '' \
+hr,7200.0000,200.0000,2460.0000,6,0.0278,2.5417,actionable,7200.0000,overridden:period,provenance,0.0370,0.0393,0" '' \
     $S --override "$TMP/op.csv" "$D/missing_extra.csv"
 t "override duplicate job" 65 '' '*' "dup.csv:3: duplicate job 'etl' (first at line 2)" \
     bash -c 'printf "job,d\netl,1\netl,2\n" > "$1/dup.csv"; sloinfer --override "$1/dup.csv" "$2"' _ "$TMP" "$D/basic.csv"
@@ -143,10 +196,10 @@ t "override window longer than the period" 65 '' '*' "the window from a to d is 
     bash -c 'printf "job,period,a,d\netl,1h,100,4000\n" > "$1/wl.csv"; sloinfer --override "$1/wl.csv" "$2"' _ "$TMP" "$D/basic.csv"
 # an overridden d more than a period after the inferred a: not a usable window
 t "override d beyond a + period: no_window" 0 '' "$O
-etl,86400.0000,3275.0000,90000.0000,6,0.0083,8.0194,no_window,86400.0000,overridden:d" '' \
+etl,86400.0000,3275.0000,90000.0000,6,0.0092,8.0194,no_window,86400.0000,overridden:d,provenance,0.1452,0.0102,0" '' \
     bash -c 'printf "job,d\netl,90000\n" > "$1/dl.csv"; sloinfer -q --precision 4 --override "$1/dl.csv" "$2"' _ "$TMP" "$D/basic.csv"
-t "override of every field" 0 '' "job,period,a,d,runs,status,consumer_period,source
-etl,3600.0000,100.0000,200.0000,6,actionable,3600.0000,overridden:period+a+d" '' \
+t "override of every field" 0 '' "job,period,a,d,runs,status,consumer_period,source,basis,cv_start,cv_read,problematic
+etl,3600.0000,100.0000,200.0000,6,actionable,3600.0000,overridden:period+a+d,provenance,0.1452,0.0102,0" '' \
     bash -c 'printf "job,period,a,d\netl,1h,100,200\n" > "$1/all.csv"; sloinfer -q --precision 4 --override "$1/all.csv" "$2" | cut -d, -f1-5,8-' _ "$TMP" "$D/basic.csv"
 t "override without values" 65 '' '*' "override file has none of the columns 'period', 'a', 'd'" \
     bash -c 'printf "job,x\netl,1\n" > "$1/nx.csv"; sloinfer --override "$1/nx.csv" "$2"' _ "$TMP" "$D/basic.csv"
@@ -161,7 +214,7 @@ t "override file missing" 66 '' '' "sloinfer: /nonexistent.csv: cannot open" slo
 # state file and its own validation read of its output (not a consumer), and a
 # consumer re-read (not the first read).  Same result as basic.csv.
 t "provenance events give the same SLO" 0 '' "$O
-etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" '' \
+etl,86400.0000,3275.0000,36150.0000,6,0.0092,8.0194,actionable,86400.0000,inferred,provenance,0.1452,0.0102,0" '' \
     $S --events "$D/prov_events.csv" "$D/prov_runs.csv"
 t "events summary" 0 '' '*' 'sloinfer: 74 events on 20 files joined to 6 runs: 6 got an input_avail, 6 an output_read' \
     sloinfer --events "$D/prov_events.csv" "$D/prov_runs.csv"
@@ -178,11 +231,28 @@ t "events need instance in the run table" 65 "$(printf 'job,submit,start,end\na,
 t "events file missing" 66 '' '*' "/nonexistent.csv: cannot open" sloinfer --events /nonexistent.csv "$D/prov_runs.csv"
 
 # ---- bad input ------------------------------------------------------------------
-t "ungrouped input" 65 "$H
+# any row order: job a's runs in reverse order, job b's in between.  a has
+# period 3600 (3 runs, too few) and no provenance: a = submit offset 100,
+# d = end offset 120 + 0.25 * 10 s run = 122.5, slack 2.5/10 = 0.25
+t "rows in any order" 0 "$H
+a,a3,7300,7310,7320,,,ok
+b,b1,100,110,120,,,ok
+a,a2,3700,3710,3720,,,ok
+a,a1,100,110,120,,,ok
+" "$O
+a,3600,100,122.5,3,0,0.25,too_few_runs,,inferred,schedule,,,0
+b,,,,1,,,too_few_runs,,inferred,schedule,,,0" '' sloinfer -q
+# an error in the last row: no row for the complete job before it
+t "no row before a later error" 65 "$(cat "$D/basic.csv"; printf '\nb,b1,100,110,105,,,ok\n')" "$O" \
+    "<stdin>:9: end before start" sloinfer
+t "duplicate instance across the input" 65 "$H
 a,a1,100,110,120,,,ok
 b,b1,100,110,120,,,ok
-a,a2,200,210,220,,,ok
-" '*' "sloinfer: <stdin>:4: input not grouped by job: job 'a' appears again after other jobs" sloinfer
+a,a1,200,210,220,,,ok
+" '*' "sloinfer: <stdin>:4: duplicate instance 'a1' of job 'a'" sloinfer
+t "more runs than --max-runs" 65 "@$D/basic.csv" '*' \
+    "sloinfer: <stdin>:5: more than 3 runs (--max-runs): sloinfer holds its input" sloinfer --max-runs 3
+t "bad --basis" 64 '' '' "invalid value for --basis: 'reads'" sloinfer --basis reads
 t "end before start" 65 "$H
 a,a1,100,110,105,,,ok
 " '*' "sloinfer: <stdin>:2: end before start (start '110', end '105')" sloinfer
@@ -212,7 +282,7 @@ t "missing column" 65 "$(printf 'job,submit,start\na,1,2\n')" '*' "sloinfer: <st
 t "one run" 0 "$H
 a,a1,100,110,120,90,500,ok
 " "$O
-a,,,,1,,,too_few_runs,,inferred" '' sloinfer -q
+a,,,,1,,,too_few_runs,,inferred,provenance,,,0" '' sloinfer -q
 t "empty input" 65 '' '' "sloinfer: <stdin>:1: empty input" sloinfer
 t "header only" 0 "$H
 " "$O" '' sloinfer -q
@@ -221,18 +291,18 @@ a,a1,100,110,120,,,FAILED
 a,a2,3700,3710,3720,,,killed
 a,a3,7300,7310,7320,,,failed
 " "$O
-a,3600,,,0,,,too_few_runs,,inferred" '' sloinfer -q
+a,3600,,,0,,,too_few_runs,,inferred,schedule,,,0" '' sloinfer -q
 t "unknown status is a failure" 0 "$H
 a,a1,100,110,120,,,GOOD
 " "$O
-a,,,,0,,,too_few_runs,,inferred" '' sloinfer -q
+a,,,,0,,,too_few_runs,,inferred,schedule,,,0" '' sloinfer -q
 t "--ok-status, case-insensitive" 0 "$H
 a,a1,100,110,120,,,GOOD
 " "$O
-a,,,,1,,,too_few_runs,,inferred" '' sloinfer -q --ok-status ok,good
+a,,,,1,,,too_few_runs,,inferred,schedule,,,0" '' sloinfer -q --ok-status ok,good
 t "renamed job column" 0 "$(sed '1s/^job,/name,/' "$D/basic.csv")" "$O
-etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" '' $S --job-col name
-t "tsv" 0 "$(tr , '\t' < "$D/basic.csv")" "$(printf '%s\n%s' "$O" "etl,86400.0000,3275.0000,36150.0000,6,0.0083,8.0194,actionable,86400.0000,inferred" | tr , '\t')" '' \
+etl,86400.0000,3275.0000,36150.0000,6,0.0092,8.0194,actionable,86400.0000,inferred,provenance,0.1452,0.0102,0" '' $S --job-col name
+t "tsv" 0 "$(tr , '\t' < "$D/basic.csv")" "$(printf '%s\n%s' "$O" "etl,86400.0000,3275.0000,36150.0000,6,0.0092,8.0194,actionable,86400.0000,inferred,provenance,0.1452,0.0102,0" | tr , '\t')" '' \
     $S --tsv
 t "bad percentile" 64 '' '' "invalid value for --a-pct: '101'" sloinfer --a-pct 101
 t "bad period" 64 '' '' "invalid value for --period: '0'" sloinfer --period 0
@@ -268,3 +338,29 @@ awk -F, -v d="$TMP" 'NR == 1 { print > (d "/w0.csv"); print > (d "/w1.csv"); nex
 tcheck "same output when split by job" bash -c '
     { sloinfer -q "$1/w0.csv"; sloinfer -q --no-output-header "$1/w1.csv"; } | sort > "$1/split.out"
     sort "$1/slo.csv" | cmp - "$1/split.out"' _ "$TMP"
+# time-ordered input (the usual export order) gives the grouped output
+{ head -1 "$TMP/runs.csv"; tail -n +2 "$TMP/runs.csv" | sort -t, -k3,3n; } > "$TMP/bytime.csv"
+t "time-ordered runs" 0 '' "@$TMP/slo.csv" '' sloinfer -q "$TMP/bytime.csv"
+# the same jobs shifted by 0..23 h: one SLO (same d - a, cv, status; a moved by the shift)
+tcheck "shifted by 0..23 h: one SLO" /usr/bin/python3 "$ROOT/tests/check/sloinfer_shift.py" sloinfer "$TMP/runs.csv" "$TMP/shift"
+# a daily job whose inputs and reads straddle 00:00 UTC: basic.csv moved 23 h
+# later (submit 00:00, input 23:10 the day before, read 09:02): same window
+tcheck "straddling midnight: same d - a" /usr/bin/python3 "$ROOT/tests/check/sloinfer_shift.py" sloinfer "$D/basic.csv" "$TMP/shift1" 23 22 21
+
+# ---- Google 2011 job events (../shared/data/google-2011, first 4 of 500 parts) ----
+# converted to runs: job = logical job name, instance = job ID, submit / start
+# / end = the first SUBMIT / SCHEDULE / terminal event (s), status from the
+# terminal event type.  No input_avail, no output_read: basis schedule.
+G=$DATA/google-2011
+zcat "$G"/job_events-part-0000[1-4]-of-00500.csv.gz | awk -F, 'BEGIN { OFS = ","; print "job,instance,submit,start,end,status" }
+    { id = $3; t = int($1 / 1000000) + 1304233200; ev = $4
+      if (ev == 0 && !(id in su)) { su[id] = t; nm[id] = $8 }
+      else if (ev == 1 && !(id in st)) st[id] = t
+      else if (ev >= 2 && ev <= 6 && !(id in en)) { en[id] = t; x[id] = ev == 4 ? "finished" : "failed" } }
+    END { for (id in su) if ((id in st) && (id in en)) print nm[id], id, su[id], st[id], en[id], x[id] }' > "$TMP/google.csv"
+t "google 2011 runs" 0 '' '' '' sloinfer -q "$TMP/google.csv" -o "$TMP/google.slo"
+# 24 actionable jobs (of 1,861 names, 1,786 with fewer than 5 runs in these
+# 5.6 hours); each: basis schedule, 0 <= a < P, d - a <= P, and its window
+# at the grid instance nearest each successful run holds >= 90% of them
+tcheck "google 2011: actionable SLOs with their basis" /usr/bin/python3 "$ROOT/tests/check/sloinfer_noprov.py" \
+    "$TMP/google.csv" "$TMP/google.slo" --min-actionable 20

@@ -31,6 +31,17 @@ x1,x,0,3600,0.8333333333333334
 y1,y,0,7200,0.40816326530612246
 z1,z,0,10800,0.30303030303030304" '' stretch -q --system-servers 30 "$D/three.csv" "$D/waterfill.csv"
 
+# Max-min of total allocation (../shared/notes/evaluation-fidelity.md):
+# capacities 100/300/600, demands 400/500/500, no system servers (M = 1000).
+# a_i = min(d_i, max(c_i, x)): x = 200 -> 200 + 300 + 500 = 1000.  Each job's
+# size is its allocation x 1 h, so all three end at 3600 s; stretch = 1 h /
+# (size / capacity): small 1 / 2 = 0.5, mid 1 / 1 = 1, big 1 / (500/600) = 1.2.
+# (The old rule, equal extras on top of capacities, gave 150/350/500.)
+t "maxmin: max-min of total allocation, the notes' case" 0 '' "$H
+s1,small,0,3600,0.5
+m1,mid,0,3600,1
+b1,big,0,3600,1.2" '' stretch -q -s maxmin "$D/notes.csv" "$D/notesjobs.csv"
+
 # Two VCs A, B of 10 + 10 system servers (M = 30).  [0,1h): B's b1 (p=30,
 # 30 sh) runs on 30 servers, lending A's idle 10.  At 1 h a1 (A) and b2 (B),
 # each p=20, 20 sh: base 10 each, 10 extra.
@@ -229,3 +240,15 @@ j1,zz,0,1,1
 tcheck "old content intact" grep -qx old "$TMP/keep.csv"
 t "unwritable --vcs" 73 '' '*' 'cannot create' stretch -q "$D/two.csv" "$D/alone.csv" --vcs /nonexistent-dir/v.csv
 t "help has examples" 0 '' '*' '' stretch --help
+
+# Parallelism caps (issue 18 item 8): single-server jobs in a 10-server VC,
+# never contended, have stretch 1 h / (1 sh / 10) = 10 whatever the
+# scheduler; the floor cap / min(p, servers) = 10 is all of it -> warning.
+t "caps dominate: warning" 0 $'job,vc,submit,size_server_hours,max_parallelism\nj1,a,0,1,1\nj2,a,600,1,1\n' "$H
+j1,a,0,3600,10
+j2,a,600,4200,10" "dominated by max_parallelism caps: jobs alone in an idle cluster would have mean stretch 10 of the 10 measured" stretch "$D/one.csv"
+tcheck "no cap warning when max_parallelism = capacity" bash -c '! stretch "$1/two.csv" "$1/alone.csv" 2>&1 >/dev/null | grep -q "max_parallelism caps"' _ "$D"
+tcheck "summary: parallelism floor 10" bash -c 'printf "job,vc,submit,size_server_hours,max_parallelism\nj1,a,0,1,1\n" |
+    stretch -q "$1/one.csv" --summary "$2/fl.csv" >/dev/null && grep -qx "parallelism_floor_stretch,10" "$2/fl.csv"' _ "$D" "$TMP"
+# the headline script, small: 3 days of the paper-like month, both real traces
+tcheck "examples/vc-fairness.sh (3 days)" bash -c '"$1/examples/vc-fairness.sh" 3 "$2/vf" > "$2/vf.txt" && [ "$(grep -c consistency "$2/vf.txt")" -ge 3 ]' _ "$ROOT" "$TMP"

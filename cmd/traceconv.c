@@ -1,0 +1,285 @@
+/* traceconv — public cluster traces into slokit's inputs.
+ *
+ *   traceconv google-runs  JOB_EVENTS...                 > runs.csv    (sloinfer)
+ *   traceconv google-usage JOB_EVENTS... TASK_EVENTS...  > usage.csv   (skyfit)
+ *   traceconv swf LOG.swf            --capacities vcs.csv > jobs.csv   (stretch)
+ *   traceconv alibaba-gpu PODS.csv --nodes NODES.csv --capacities vcs.csv > jobs.csv
+ *   traceconv swim WORKLOAD.tsv      --capacities vcs.csv > jobs.csv
+ *
+ * The formats and mappings live in lib/import/ (google, swf, gpupods, swim);
+ * this file holds the options and the plumbing. */
+#include "base/cli.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/outfile.h"
+#include "import/google.h"
+#include "import/gpupods.h"
+#include "import/rawin.h"
+#include "import/swf.h"
+#include "import/swim.h"
+#include "import/vcjobs.h"
+
+#include <argp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum fmt { F_GOOGLE_RUNS, F_GOOGLE_USAGE, F_SWF, F_ALIBABA_GPU, F_SWIM };
+static const char *const fmt_names[] = {"google-runs", "google-usage", "swf", "alibaba-gpu",
+                                        "swim", NULL};
+static const char *const par_names[] = {"none", "trace", NULL};
+static const char *const unit_names[] = {"gpu", "cpu", NULL};
+static const char *const swf_vc_names[] = {"user", "group", "queue", "partition", NULL};
+static const char *const pod_vc_names[] = {"qos", "gpu_spec", NULL};
+
+static struct {
+    int fmt;                  /* -1 until the first argument */
+    char **files;
+    int nfiles;
+    const char *capacities, *nodes, *vc_by;
+    double epoch, step, cores, mem_mb, load, rate;
+    int unit, vcs, parallelism;  /* parallelism: -1 default, 0 none, 1 trace */
+    long servers;
+} opt = {.fmt = -1, .step = 60, .load = 0.8, .rate = 5e6, .vcs = 4, .parallelism = -1};
+
+enum { O_CAPS = 1, O_NODES, O_EPOCH, O_STEP, O_MACHINE, O_VCBY, O_UNIT, O_VCS, O_LOAD,
+       O_RATE, O_SERVERS, O_PAR };
+
+static const struct argp_option options[] = {
+    {"capacities", O_CAPS, "FILE", 0, "swf, alibaba-gpu, swim: write the VCs' capacities (vc,capacity) to FILE", 0},
+    {"epoch", O_EPOCH, "TIME", 0, "Epoch seconds (or ISO 8601) of the trace's time 0 (default 0)", 0},
+    {"step", O_STEP, "DUR", 0, "google-usage: sample step (default 60s, at least 1s)", 0},
+    {"machine", O_MACHINE, "cores=N,mem=M", 0, "google-usage: size of the trace's largest machine; adds cores and mem_mb per container", 0},
+    {"vc-by", O_VCBY, "FIELD", 0, "swf: user, group (default), queue or partition; alibaba-gpu: qos (default) or gpu_spec", 0},
+    {"nodes", O_NODES, "FILE", 0, "alibaba-gpu: the node list (capacity)", 0},
+    {"unit", O_UNIT, "gpu|cpu", 0, "alibaba-gpu: the resource a server stands for (default gpu)", 0},
+    {"servers", O_SERVERS, "N", 0, "swim: cluster size split among the VCs by work (default: from --load)", 0},
+    {"vcs", O_VCS, "N", 0, "swim: number of VCs, job N goes to fb(N mod VCS) (default 4)", 0},
+    {"load", O_LOAD, "X", 0, "swim: each VC's load factor when --servers is not given (default 0.8)", 0},
+    {"rate", O_RATE, "BYTES", 0, "swim: bytes one server moves a second (default 5e6)", 0},
+    {"max-parallelism", O_PAR, "trace|none", 0, "trace: each job's own size (swf: processors, alibaba-gpu: the pod's demand, swim: map tasks = input / 128 MiB); none: empty, fully malleable (default: trace, none for swim)", 0},
+    {0}
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+    switch (key) {
+    case O_CAPS: opt.capacities = arg; break;
+    case O_NODES: opt.nodes = arg; break;
+    case O_EPOCH: opt.epoch = cli_time(st, "epoch", arg); break;
+    case O_STEP: opt.step = cli_duration(st, "step", arg, 1); break;
+    case O_MACHINE: cli_resources(st, "machine", arg, &opt.cores, &opt.mem_mb); break;
+    case O_VCBY: opt.vc_by = arg; break;
+    case O_UNIT: opt.unit = cli_choice(st, "unit", arg, unit_names); break;
+    case O_VCS: opt.vcs = (int)cli_int(st, "vcs", arg, 1, 1000000); break;
+    case O_LOAD: opt.load = cli_double(st, "load", arg, 1e-6, 1e6); break;
+    case O_RATE: opt.rate = cli_double(st, "rate", arg, 1, 1e15); break;
+    case O_SERVERS: opt.servers = (long)cli_int(st, "servers", arg, 1, 1000000000); break;
+    case O_PAR: opt.parallelism = cli_choice(st, "max-parallelism", arg, par_names); break;
+    case ARGP_KEY_ARG:
+        if (opt.fmt < 0) {
+            opt.fmt = cli_choice(st, "FORMAT", arg, fmt_names);
+            break;
+        }
+        return ARGP_ERR_UNKNOWN;
+    case ARGP_KEY_ARGS:
+        opt.files = st->argv + st->next;
+        opt.nfiles = st->argc - st->next;
+        break;
+    case ARGP_KEY_END:
+        if (opt.fmt < 0)
+            argp_error(st, "which FORMAT? (google-runs, google-usage, swf, alibaba-gpu, swim)");
+        break;
+    default: return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+/* option combinations, before any input is read; exits 64 */
+static void validate(void)
+{
+    int vc_fmt = opt.fmt >= F_SWF;
+    const char *why = NULL;
+    if (opt.nfiles == 0)
+        why = "no input files";
+    else if (!vc_fmt && opt.capacities)
+        why = "--capacities is for swf, alibaba-gpu and swim";
+    else if (vc_fmt && !opt.capacities)
+        why = "--capacities FILE is required: stretch needs the VCs' capacities";
+    else if (vc_fmt && opt.nfiles > 1)
+        why = "one input file";
+    else if ((opt.fmt == F_ALIBABA_GPU) != (opt.nodes != NULL))
+        why = "--nodes FILE is required with alibaba-gpu, and only there";
+    else if (opt.epoch != floor(opt.epoch))
+        why = "--epoch must be whole seconds";
+    else if (opt.cores > 0 && opt.fmt != F_GOOGLE_USAGE)
+        why = "--machine is for google-usage";
+    else if (!vc_fmt && opt.parallelism >= 0)
+        why = "--max-parallelism is for swf, alibaba-gpu and swim";
+    else if (opt.capacities && slk_opt.output && strcmp(opt.capacities, slk_opt.output) == 0)
+        why = "--capacities and -o name the same file";
+    if (why) {
+        slk_error("%s (traceconv --help)", why);
+        slk_finish(SLK_EUSAGE);
+        exit(SLK_EUSAGE);
+    }
+}
+
+static int vc_by(const char *const *names, int dflt)
+{
+    if (!opt.vc_by)
+        return dflt;
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], opt.vc_by) == 0)
+            return i;
+    slk_error("invalid value for --vc-by: '%s' (want %s%s%s...)", opt.vc_by, names[0],
+              names[1] ? ", " : "", names[1] ? names[1] : "");
+    return -1;
+}
+
+static int google(csvw *w)
+{
+    struct google_opts go = {(int64_t)opt.epoch, opt.step, opt.cores, opt.mem_mb};
+    google_trace *g = google_new(&go);
+    int st = SLK_OK;
+    for (int i = 0; st == SLK_OK && i < opt.nfiles; i++) {
+        rawin *in = rawin_open(opt.files[i], ',', &st);
+        if (in)
+            st = google_read(g, in, opt.fmt == F_GOOGLE_USAGE);
+        rawin_close(in);
+    }
+    const struct google_stats *s = google_stats(g);
+    if (st == SLK_OK && opt.fmt == F_GOOGLE_RUNS) {
+        google_write_runs(g, w);
+        if (!slk_opt.quiet)
+            fprintf(stderr, "traceconv: %ld job events, %ld jobs: %ld runs written; skipped %ld "
+                    "submitted before the window, %ld never scheduled, %ld not ended\n",
+                    s->events, s->jobs, s->runs, s->before_window, s->never_started, s->not_ended);
+    } else if (st == SLK_OK) {
+        google_write_usage(g, w);
+        if (!slk_opt.quiet)
+            fprintf(stderr, "traceconv: %ld task events, %ld task runs: %ld job runs written "
+                    "(%ld rows); skipped %ld with a task outside the files, %ld not in the "
+                    "job events, %ld with no requests\n", s->task_events, s->tasks, s->usage_runs,
+                    s->usage_rows, s->usage_incomplete, s->usage_unnamed, s->usage_norequest);
+    }
+    google_free(g);
+    return st;
+}
+
+/* swf, alibaba-gpu, swim: read the jobs and set the capacities */
+static int vc_jobs(struct vcjobs *t)
+{
+    int st = SLK_OK;
+    rawin *in = rawin_open(opt.files[0], opt.fmt == F_SWF ? RAWIN_BLANKS
+                                         : opt.fmt == F_SWIM ? '\t' : ',', &st);
+    if (!in)
+        return st;
+    if (opt.fmt == F_SWF) {
+        struct swf_stats ss;
+        int by = vc_by(swf_vc_names, SWF_VC_GROUP);
+        st = by < 0 ? SLK_EUSAGE : swf_read(in, (enum swf_vc_by)by, t, &ss);
+        long size = ss.max_procs > 0 ? ss.max_procs : ss.max_nodes;
+        if (st == SLK_OK && size <= 0)
+            st = rawin_fail_file(in, "no MaxProcs or MaxNodes in the header: the cluster size is unknown");
+        else if (st == SLK_OK && vcjobs_capacity_share(t, size) != 0)
+            st = rawin_fail_file(in, "%zu VCs but only %ld processors", t->nvc, size);
+        if (st == SLK_OK && !slk_opt.quiet)
+            fprintf(stderr, "traceconv: %ld jobs, %ld skipped (no run time or processors); "
+                    "%ld processors in %zu VCs\n", ss.jobs, ss.skipped, size, t->nvc);
+    } else if (opt.fmt == F_ALIBABA_GPU) {
+        struct gpupods_stats ps;
+        double total = 0;
+        int by = vc_by(pod_vc_names, GPUPODS_VC_QOS);
+        rawin *nodes = rawin_open(opt.nodes, ',', &st);
+        if (nodes && by >= 0)
+            st = gpupods_read_nodes(nodes, (enum gpupods_unit)opt.unit, &total);
+        rawin_close(nodes);
+        if (st == SLK_OK && by >= 0)
+            st = gpupods_read(in, (enum gpupods_unit)opt.unit, (enum gpupods_vc_by)by, opt.epoch, t, &ps);
+        if (by < 0)
+            st = SLK_EUSAGE;
+        if (st == SLK_OK && vcjobs_capacity_share(t, (long)floor(total)) != 0)
+            st = rawin_fail_file(in, "%zu VCs but the node list has %.0f %ss", t->nvc, total,
+                            unit_names[opt.unit]);
+        if (st == SLK_OK && !slk_opt.quiet)
+            fprintf(stderr, "traceconv: %ld pods: %ld jobs; skipped %ld never scheduled, %ld with "
+                    "no %s, %ld deleted when scheduled; %.0f %ss in %zu VCs\n", ps.pods, ps.jobs,
+                    ps.unscheduled, ps.no_demand, unit_names[opt.unit], ps.no_duration, total,
+                    unit_names[opt.unit], t->nvc);
+    } else {
+        struct swim_params sp = {opt.vcs, opt.rate, opt.parallelism == 1, opt.epoch};
+        st = swim_read(in, &sp, t);
+        if (st == SLK_OK && t->njobs == 0)
+            st = rawin_fail_file(in, "no jobs");
+        if (st == SLK_OK && opt.servers > 0 && vcjobs_capacity_share(t, opt.servers) != 0)
+            st = rawin_fail_file(in, "%zu VCs but only %ld servers", t->nvc, opt.servers);
+        else if (st == SLK_OK && opt.servers == 0)
+            vcjobs_capacity_load(t, opt.load, vcjobs_horizon(t));
+        if (st == SLK_OK && !slk_opt.quiet)
+            fprintf(stderr, "traceconv: %zu jobs in %zu VCs\n", t->njobs, t->nvc);
+    }
+    if (st == SLK_OK && t->njobs == 0)
+        st = rawin_fail_file(in, "no jobs to write");
+    for (size_t i = 0; opt.parallelism == 0 && i < t->njobs; i++)
+        t->jobs[i].maxpar = 0;
+    rawin_close(in);
+    return st;
+}
+
+static int stretch_inputs(csvw *w, outf **oc)
+{
+    struct vcjobs t = {0};
+    int st = vc_jobs(&t);
+    if (st == SLK_OK && (*oc = outf_open(opt.capacities, &st))) {
+        csvw *wc = csvw_new(outf_fp(*oc));
+        vcjobs_write_capacities(&t, wc);
+        csvw_free(wc);
+        vcjobs_write_jobs(&t, w);
+        if (!slk_opt.quiet)
+            fprintf(stderr, "traceconv: next: stretch --horizon %.0fs %s %s\n", vcjobs_horizon(&t),
+                    opt.capacities, slk_opt.output ? slk_opt.output : "JOBS.csv");
+    }
+    vcjobs_free(&t);
+    return st;
+}
+
+int main(int argc, char **argv)
+{
+    slk_init("traceconv");
+    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {
+        options, parse_opt, "FORMAT FILE...",
+        "Convert a public cluster trace into slokit's inputs: runs for sloinfer, usage for "
+        "skyfit, jobs and VC capacities for stretch.  FORMAT: google-runs, google-usage, "
+        "swf, alibaba-gpu, swim.  Files may be gzip.  Mappings: traceconv(1)."
+        "\vExamples:\n"
+        "  # with the files of ../shared/data (gzip is read as is)\n"
+        "  traceconv google-runs job_events-*.csv.gz > runs.csv\n"
+        "  sloinfer runs.csv > slo.csv\n"
+        "  traceconv google-usage job_events-*.csv.gz \\\n"
+        "      task_events-part-00001-of-00500.csv.gz > usage.csv\n"
+        "  skyfit usage.csv > skylines.csv\n"
+        "  traceconv swf log.swf --capacities vcs.csv > jobs.csv\n"
+        "  traceconv alibaba-gpu openb_pod_list_gpushare40.csv \\\n"
+        "      --nodes openb_node_list_all_node.csv --capacities vcs.csv > jobs.csv\n"
+        "  traceconv swim FB-2009_samples_24_times_1hr_0.tsv \\\n"
+        "      --capacities vcs.csv > jobs.csv\n"
+        "  stretch --horizon 86400s vcs.csv jobs.csv > stretch.csv",
+        kids, NULL, NULL};
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    validate();
+
+    int st = SLK_OK;
+    outf *o = outf_open(slk_opt.output, &st), *oc = NULL;
+    if (o) {
+        csvw *w = csvw_new(outf_fp(o));
+        st = opt.fmt <= F_GOOGLE_USAGE ? google(w) : stretch_inputs(w, &oc);
+        csvw_free(w);
+        if (oc)
+            st = outf_finish(oc, st);
+        st = outf_finish(o, st);
+    }
+    return slk_finish(st);
+}

@@ -1,0 +1,86 @@
+#!/bin/bash
+# examples/slurm/array.sh — run a per-key slokit tool as a Slurm job array:
+# shard the input by key, one array task per shard, merge the outputs in the
+# order one process writes them; fail if any task failed.
+#
+#   examples/slurm/array.sh [OPTIONS] TOOL [TOOL-ARGS...]
+#     -i FILE     input (default: standard input)
+#     -o FILE     output (default: standard output); replaced only on success
+#     -n N        shards = array tasks (default 4; at most MaxArraySize)
+#     -k KEY      key column (default: job for sloinfer and skyfit, task for
+#                 peakgate, tenant for tenantclass --features-only)
+#     -w DIR      work directory on a file system every node mounts at the
+#                 same path (default: a new ./slokit-array.XXXXXX, removed on
+#                 success; kept on failure for the logs)
+#     -p PART     Slurm partition (default: the cluster's default)
+#     -m M        at most M tasks running at once (--array=0-N%M)
+#     -s OPTS     more sbatch options, e.g. -s '--time=30 --mem=4G'
+#     -t SECS     give up (scancel) after SECS (default 0: wait as long as it takes)
+#     -P SECS     poll squeue every SECS (default 2; sbatch --wait polls at
+#                 2, 8, 32 s and loses most of a short job)
+#
+#   examples/slurm/array.sh -i usage.csv -o skylines.csv -n 16 -p batch skyfit
+#   examples/slurm/array.sh -i runs.csv -n 8 sloinfer > slo.csv
+#   examples/slurm/array.sh -i mem.csv -n 8 peakgate > profiles.csv
+#   examples/slurm/array.sh -i util.csv -n 8 tenantclass --features-only > f.csv
+#
+# The tools must be installed at the same path on every node (resolved here
+# with command -v); sbatch exports this environment (PATH included) to the
+# tasks.  Exit status: 0, or the first failed task's status (1 when a task
+# left no status: killed, node lost, timeout), with the failed tasks and
+# the ends of their logs on standard error.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../shardlib.sh"
+in="" out="" n=4 key="" work="" part="" maxrun="" sbopts="" timeout=0 poll=2
+while getopts i:o:n:k:w:p:m:s:t:P: o; do
+    case $o in
+        i) in=$OPTARG ;; o) out=$OPTARG ;; n) n=$OPTARG ;; k) key=$OPTARG ;;
+        w) work=$OPTARG ;; p) part=$OPTARG ;; m) maxrun=$OPTARG ;; s) sbopts=$OPTARG ;;
+        t) timeout=$OPTARG ;; P) poll=$OPTARG ;; *) sed -n '6,21p' "$0" >&2; exit 64 ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || { sed -n '6,21p' "$0" >&2; exit 64; }
+[ -n "$key" ] || key=$(shards_key "$1") || exit
+tool=$(shards_tool "$1") || exit
+shift
+command -v sbatch >/dev/null || { echo "$0: sbatch not found (a Slurm client is needed)" >&2; exit 69; }
+keep=1
+[ -n "$work" ] || { work=$(mktemp -d "$PWD/slokit-array.XXXXXX") || exit 73; keep=0; }
+mkdir -p "$work" && work=$(cd "$work" && pwd) || exit 73
+rm -f "$work"/status-* "$work"/out-*.csv "$work"/log-*.txt
+
+shards_split "$in" "$key" "$n" "$work" || exit
+# shellcheck disable=SC2086
+job=$(sbatch --parsable --array="0-$((n - 1))${maxrun:+%$maxrun}" ${part:+--partition="$part"} \
+    --job-name="slokit-$(basename "$tool")" --output="$work/log-%a.txt" --chdir="$work" $sbopts \
+    "$here/task.sh" "$work" "$tool" "$@") || { echo "$0: sbatch failed; work directory $work" >&2; exit 69; }
+job=${job%%;*}
+
+# Wait for the array to leave the queue (bounded by -t); a failing squeue
+# (slurmctld busy) is retried, never taken for "done".
+t0=$SECONDS
+while :; do
+    if q=$(squeue -h -j "$job" -o %i 2>/dev/null); then
+        [ -n "$q" ] || break
+    fi
+    if [ "$timeout" != 0 ] && [ $((SECONDS - t0)) -ge "$timeout" ]; then
+        scancel "$job"; echo "$0: job $job timed out after ${timeout}s; cancelled" >&2; exit 75
+    fi
+    sleep "$poll"
+done
+
+rc=0
+for ((i = 0; i < n; i++)); do
+    s=$(cat "$work/status-$i" 2>/dev/null) || s=""
+    [ "$s" = 0 ] && continue
+    why="failed with exit $s"
+    [ -n "$s" ] || why="left no status (killed, timed out, node lost?)"
+    echo "$0: task $i of job $job $why; log $work/log-$i.txt:" >&2
+    tail -5 "$work/log-$i.txt" 2>/dev/null | sed 's/^/    /' >&2
+    [ $rc != 0 ] || rc=${s:-1}
+done
+[ $rc = 0 ] || { echo "$0: work directory kept: $work" >&2; exit "$rc"; }
+shards_merge "$key" "$n" "$work" "$out" || { echo "$0: merge failed; work directory $work" >&2; exit 65; }
+[ $keep = 1 ] || rm -rf "$work"

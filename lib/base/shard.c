@@ -1,0 +1,657 @@
+/* shard — split a grouped CSV input into shards of whole keys by a hash of
+ * the key, and merge per-shard outputs back into input order (see shard.h). */
+#include "base/shard.h"
+
+#include "base/diag.h"
+#include "base/outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* ---- raw record reader ---------------------------------------------------- */
+
+/* A raw reader hands out whole records (with their line end) as byte ranges of
+ * its buffer, valid until the next rin_next.  zlib reads plain files
+ * transparently, so gzip input costs nothing extra to support. */
+typedef struct {
+    gzFile gz;
+    const char *name;
+    char delim;
+    char *buf;
+    size_t cap, pos, end;
+    int eof;
+    const char *rec;   /* current record */
+    size_t n;          /* its length, line end included */
+    int quoted;        /* it holds a quote character */
+    long line, next_line;
+    void (*before_fill)(void *); /* called before the buffer moves */
+    void *ctx;
+} rin;
+
+static int rin_open(rin *r, const char *path, char delim)
+{
+    memset(r, 0, sizeof *r);
+    r->delim = delim;
+    r->next_line = 1;
+    int use_stdin = !path || strcmp(path, "-") == 0;
+    r->name = use_stdin ? "<stdin>" : path;
+    int fd = use_stdin ? dup(0) : open(path, O_RDONLY);
+    if (fd < 0 || !(r->gz = gzdopen(fd, "rb"))) {
+        slk_error("%s: cannot open: %s", r->name, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return SLK_ENOINPUT;
+    }
+    gzbuffer(r->gz, 1u << 20);
+    r->cap = 4u << 20;
+    r->buf = xmalloc(r->cap);
+    return SLK_OK;
+}
+
+static void rin_close(rin *r)
+{
+    if (r->gz)
+        gzclose(r->gz);
+    free(r->buf);
+    r->gz = NULL;
+    r->buf = NULL;
+}
+
+/* rin_fill: keep [pos, end), read more behind it; grows the buffer when a
+ * single record fills it.  Returns 0, or -1 on a read error (message printed). */
+static int rin_fill(rin *r)
+{
+    if (r->before_fill)
+        r->before_fill(r->ctx);
+    if (r->pos > 0) {
+        memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+        r->end -= r->pos;
+        r->pos = 0;
+    }
+    if (r->end == r->cap)
+        r->buf = xgrow(r->buf, &r->cap, r->cap * 2, 1);
+    size_t want = r->cap - r->end;
+    if (want > (1u << 30))
+        want = 1u << 30;
+    int got = gzread(r->gz, r->buf + r->end, (unsigned)want);
+    if (got < 0) {
+        int zerr;
+        const char *msg = gzerror(r->gz, &zerr);
+        slk_error("%s: read error: %s", r->name, zerr == Z_ERRNO ? strerror(errno) : msg);
+        return -1;
+    }
+    if (got == 0)
+        r->eof = 1;
+    r->end += (size_t)got;
+    return 0;
+}
+
+/* scan_quoted: find the end of a record that holds quotes, as libcsv reads it
+ * (a quote opens a field only at its start; "" inside is a quote).  Returns
+ * the length up to and including the newline that ends it, or 0 when the
+ * buffer ends first; *lines counts the newlines inside quotes. */
+static size_t scan_quoted(const char *s, size_t n, char delim, long *lines, int *open_quote)
+{
+    enum { START, PLAIN, QUOTED, QUOTE_SEEN } state = START;
+    *lines = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        switch (state) {
+        case START:
+            if (c == '"') { state = QUOTED; break; }
+            /* fall through */
+        case PLAIN:
+        case QUOTE_SEEN:
+            if (c == '\n')
+                return i + 1;
+            state = c == delim ? START : state == QUOTE_SEEN && c == '"' ? QUOTED : PLAIN;
+            break;
+        case QUOTED:
+            if (c == '"')
+                state = QUOTE_SEEN;
+            else if (c == '\n')
+                ++*lines;
+            break;
+        }
+    }
+    *open_quote = state == QUOTED;
+    return 0;
+}
+
+/* rin_next: the next non-blank record.  1 ready, 0 end of input, -1 error. */
+static int rin_next(rin *r)
+{
+    for (;;) {
+        r->line = r->next_line;
+        char *s = r->buf + r->pos;
+        size_t avail = r->end - r->pos, len = 0;
+        long inner = 0;
+        int open_quote = 0;
+        char *nl = avail ? memchr(s, '\n', avail) : NULL;
+        r->quoted = 0;
+        if (nl && !memchr(s, '"', (size_t)(nl - s)))
+            len = (size_t)(nl - s) + 1;
+        else if (nl || (r->eof && avail)) {
+            r->quoted = 1;
+            len = scan_quoted(s, avail, r->delim, &inner, &open_quote);
+            if (!len && r->eof) {
+                if (open_quote) {
+                    slk_error_at(r->name, r->line, "unterminated quoted field");
+                    return -1;
+                }
+                len = avail;
+            }
+        } else if (r->eof)
+            return 0;
+        if (len) {
+            r->rec = s;
+            r->n = len;
+            r->pos += len;
+            r->next_line += 1 + inner;
+            if ((len == 1 && s[0] == '\n') || (len == 2 && s[0] == '\r' && s[1] == '\n'))
+                continue; /* a blank line, as libcsv skips it */
+            return 1;
+        }
+        if (rin_fill(r) < 0)
+            return -1;
+    }
+}
+
+/* rec_content: the record's length without its line end. */
+static size_t rec_content(const char *s, size_t n)
+{
+    if (n && s[n - 1] == '\n')
+        n--;
+    if (n && s[n - 1] == '\r')
+        n--;
+    return n;
+}
+
+/* rec_field: field `col` of a record (unquoted into *scratch when quoted).
+ * Returns 0 with *f, *fl set, or -1 when the record has fewer fields. */
+static int rec_field(const char *s, size_t n, int quoted, char delim, int col,
+                     char **scratch, size_t *scap, const char **f, size_t *fl)
+{
+    n = rec_content(s, n);
+    if (!quoted) {
+        const char *p = s, *e = s + n;
+        for (int i = 0; i < col; i++) {
+            const char *d = memchr(p, delim, (size_t)(e - p));
+            if (!d)
+                return -1;
+            p = d + 1;
+        }
+        const char *d = memchr(p, delim, (size_t)(e - p));
+        *f = p;
+        *fl = (size_t)((d ? d : e) - p);
+        return 0;
+    }
+    size_t i = 0, k = 0;
+    for (int c = 0; c < col; c++) { /* skip col fields */
+        int q = i < n && s[i] == '"';
+        for (i += (size_t)q; i < n; i++) {
+            if (q && s[i] == '"') {
+                if (i + 1 < n && s[i + 1] == '"') { i++; continue; }
+                q = 0;
+            } else if (!q && s[i] == delim)
+                break;
+        }
+        if (i >= n)
+            return -1;
+        i++;
+    }
+    *scratch = xgrow(*scratch, scap, n + 1, 1);
+    int q = i < n && s[i] == '"';
+    for (i += (size_t)q; i < n; i++) {
+        if (q && s[i] == '"') {
+            if (i + 1 < n && s[i + 1] == '"') { (*scratch)[k++] = '"'; i++; continue; }
+            q = 0;
+            continue;
+        }
+        if (!q && s[i] == delim)
+            break;
+        (*scratch)[k++] = s[i];
+    }
+    *f = *scratch;
+    *fl = k;
+    return 0;
+}
+
+/* find_column: the index of column `name` in a header record, or in the
+ * comma-separated names (header-less input: c1, c2, ... without names). */
+static int find_column(const rin *hdr, const char *names, char delim, const char *name)
+{
+    if (!hdr) {
+        if (!names) {
+            char *end;
+            long c = name[0] == 'c' ? strtol(name + 1, &end, 10) : 0;
+            return c >= 1 && c < 100000 && !*end ? (int)c - 1 : -1;
+        }
+        hdr = NULL;
+    }
+    const char *s = hdr ? hdr->rec : names;
+    size_t n = hdr ? hdr->n : strlen(names);
+    int quoted = hdr ? hdr->quoted : 0;
+    char d = hdr ? delim : ',';
+    if (hdr && n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) { s += 3; n -= 3; }
+    char *scratch = NULL;
+    size_t cap = 0, fl;
+    const char *f;
+    int found = -1;
+    for (int c = 0; found < 0 && rec_field(s, n, quoted, d, c, &scratch, &cap, &f, &fl) == 0; c++)
+        if (fl == strlen(name) && memcmp(f, name, fl) == 0)
+            found = c;
+    free(scratch);
+    return found;
+}
+
+/* ---- the hash ---------------------------------------------------------------- */
+
+uint64_t shard_hash(const char *key, size_t len)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)key[i];
+        h *= 1099511628211ULL;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+int shard_of(const char *key, size_t len, int n) { return (int)(shard_hash(key, len) % (uint64_t)n); }
+
+char *shard_path(const struct shard_opts *o, int i)
+{
+    const char *ext = o->delim == '\t' ? ".tsv" : ".csv";
+    size_t n = strlen(o->prefix) + 32;
+    char *p = xmalloc(n);
+    snprintf(p, n, "%s%04d%s%s", o->prefix, i, ext, o->gzip_level ? ".gz" : "");
+    return p;
+}
+
+/* ---- splitting ------------------------------------------------------------ */
+
+struct sout {
+    outf *o;
+    FILE *fp;
+    gzFile gz;
+    uint64_t records;
+};
+
+struct splitter {
+    const struct shard_opts *opt;
+    rin in;
+    struct sout *out;
+    int keycol, cur, bad;
+    size_t run_beg, run_end; /* pending bytes of in.buf for shard cur */
+    char *prev, *scratch;
+    size_t prevlen, prevcap, scap;
+    int have_prev;
+    outf *order_o;
+};
+
+static void sout_write(struct splitter *sp, int i, const char *p, size_t n)
+{
+    struct sout *s = &sp->out[i];
+    if (!n)
+        return;
+    if (s->gz ? gzwrite(s->gz, p, (unsigned)n) != (int)n : fwrite_unlocked(p, 1, n, s->fp) != n)
+        sp->bad = 1;
+}
+
+static void flush_run(void *ctx)
+{
+    struct splitter *sp = ctx;
+    if (sp->run_end > sp->run_beg)
+        sout_write(sp, sp->cur, sp->in.buf + sp->run_beg, sp->run_end - sp->run_beg);
+    sp->run_beg = sp->run_end = 0;
+}
+
+/* write_order_row: "shard,key" with the key quoted when it must be. */
+static void write_order_row(FILE *fp, int shard, const char *k, size_t n)
+{
+    fprintf(fp, "%d,", shard);
+    if (memchr(k, ',', n) || memchr(k, '"', n) || memchr(k, '\n', n) || memchr(k, '\r', n)) {
+        putc('"', fp);
+        for (size_t i = 0; i < n; i++) {
+            if (k[i] == '"')
+                putc('"', fp);
+            putc(k[i], fp);
+        }
+        putc('"', fp);
+    } else
+        fwrite(k, 1, n, fp);
+    putc('\n', fp);
+}
+
+/* open_outputs: the shards (written aside) and the order file. */
+static int open_outputs(struct splitter *sp)
+{
+    const struct shard_opts *o = sp->opt;
+    struct rlimit rl;
+    rlim_t need = (rlim_t)o->nshards + 32;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < need) {
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need ? need : rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    size_t bufsize = (64u << 20) / (size_t)o->nshards;
+    bufsize = bufsize < (64u << 10) ? 64u << 10 : bufsize > (1u << 20) ? 1u << 20 : bufsize;
+    int st = SLK_OK;
+    sp->out = xcalloc((size_t)o->nshards, sizeof *sp->out);
+    for (int i = 0; i < o->nshards && st == SLK_OK; i++) {
+        char *path = shard_path(o, i);
+        struct sout *s = &sp->out[i];
+        if ((s->o = outf_open(path, &st))) {
+            s->fp = outf_fp(s->o);
+            setvbuf(s->fp, NULL, _IOFBF, bufsize);
+            if (o->gzip_level) {
+                char mode[8];
+                snprintf(mode, sizeof mode, "wb%d", o->gzip_level);
+                int fd = dup(fileno(s->fp));
+                if (fd < 0 || !(s->gz = gzdopen(fd, mode))) {
+                    slk_error("%s: cannot create: %s", path, strerror(errno));
+                    st = SLK_ECANTCREAT;
+                } else
+                    gzbuffer(s->gz, (unsigned)bufsize);
+            }
+        }
+        free(path);
+    }
+    if (st == SLK_OK && o->order && (sp->order_o = outf_open(o->order, &st)))
+        fputs("shard,key\n", outf_fp(sp->order_o));
+    return st;
+}
+
+/* close_outputs: finish every shard; commit them all only when status is OK. */
+static int close_outputs(struct splitter *sp, int st, struct shard_stats *stats)
+{
+    const struct shard_opts *o = sp->opt;
+    for (int i = 0; i < o->nshards; i++) {
+        struct sout *s = &sp->out[i];
+        if (s->gz && gzclose(s->gz) != Z_OK && st == SLK_OK) {
+            slk_error("%s: write error: %s", o->prefix, strerror(errno));
+            st = SLK_EIO;
+        }
+        if (st == SLK_OK && sp->bad) {
+            slk_error("%s: write error: %s", o->prefix, strerror(errno));
+            st = SLK_EIO;
+        }
+        if (stats && s->o) {
+            if (i == 0 || s->records < stats->min_records)
+                stats->min_records = s->records;
+            if (s->records > stats->max_records)
+                stats->max_records = s->records;
+        }
+    }
+    for (int i = 0; i < o->nshards; i++)
+        if (sp->out[i].o)
+            st = outf_finish(sp->out[i].o, st);
+    st = outf_finish(sp->order_o, st);
+    free(sp->out);
+    return st;
+}
+
+/* split_record: route the current record; same-key runs are written at once. */
+static int split_record(struct splitter *sp, struct shard_stats *stats)
+{
+    rin *in = &sp->in;
+    const char *k;
+    size_t kl;
+    if (rec_field(in->rec, in->n, in->quoted, in->delim, sp->keycol, &sp->scratch, &sp->scap, &k, &kl) < 0) {
+        slk_error_at(in->name, in->line, "no column %d (the key '%s') in this record", sp->keycol + 1,
+                     sp->opt->key);
+        return SLK_EDATA;
+    }
+    size_t off = (size_t)(in->rec - in->buf);
+    int same = sp->have_prev && kl == sp->prevlen && memcmp(k, sp->prev, kl) == 0;
+    if (!same || off != sp->run_end) {
+        flush_run(sp);
+        if (!same) {
+            sp->cur = shard_of(k, kl, sp->opt->nshards);
+            sp->prev = xgrow(sp->prev, &sp->prevcap, kl + 1, 1);
+            memcpy(sp->prev, k, kl);
+            sp->prevlen = kl;
+            sp->have_prev = 1;
+            stats->groups++;
+            if (sp->order_o)
+                write_order_row(outf_fp(sp->order_o), sp->cur, k, kl);
+        }
+        sp->run_beg = off;
+    }
+    sp->run_end = off + in->n;
+    sp->out[sp->cur].records++;
+    stats->records++;
+    stats->bytes += in->n;
+    if (in->rec[in->n - 1] != '\n') { /* the last record, without a line end */
+        flush_run(sp);
+        sout_write(sp, sp->cur, "\n", 1);
+    }
+    return SLK_OK;
+}
+
+int shard_split(const struct shard_opts *o, struct shard_stats *stats_out)
+{
+    struct splitter sp = {.opt = o};
+    struct shard_stats stats = {0};
+    int st = rin_open(&sp.in, o->input, o->delim);
+    if (st != SLK_OK)
+        return st;
+    int got = o->no_header ? 1 : rin_next(&sp.in);
+    if (got == 0) {
+        slk_error_at(sp.in.name, 1, "empty input (no header row)");
+        st = SLK_EDATA;
+    } else if (got < 0)
+        st = SLK_EDATA;
+    else if ((sp.keycol = find_column(o->no_header ? NULL : &sp.in, o->names, o->delim, o->key)) < 0) {
+        slk_error_at(sp.in.name, o->no_header ? 0 : 1, "missing key column '%s'", o->key);
+        st = SLK_EDATA;
+    }
+    if (st != SLK_OK) {
+        rin_close(&sp.in);
+        return st;
+    }
+    st = open_outputs(&sp);
+    if (st == SLK_OK && !o->no_header) {
+        int nl = sp.in.rec[sp.in.n - 1] == '\n';
+        for (int i = 0; i < o->nshards; i++) {
+            sout_write(&sp, i, sp.in.rec, sp.in.n);
+            if (!nl)
+                sout_write(&sp, i, "\n", 1);
+        }
+    }
+    sp.in.before_fill = flush_run;
+    sp.in.ctx = &sp;
+    while (st == SLK_OK && !sp.bad && (got = rin_next(&sp.in)) > 0)
+        st = split_record(&sp, &stats);
+    if (st == SLK_OK && got < 0)
+        st = sp.in.eof ? SLK_EDATA : SLK_EIO;
+    if (st == SLK_OK)
+        flush_run(&sp);
+    st = close_outputs(&sp, st, &stats);
+    rin_close(&sp.in);
+    free(sp.prev);
+    free(sp.scratch);
+    if (stats_out)
+        *stats_out = stats;
+    return st;
+}
+
+/* ---- merging -------------------------------------------------------------- */
+
+struct merger {
+    const struct shard_merge_opts *m;
+    rin *in;
+    int *pending; /* input i holds an unconsumed record */
+    int keycol;
+    char *scratch;
+    size_t scap;
+    FILE *out;
+    uint64_t rows;
+};
+
+static int merge_headers(struct merger *g)
+{
+    const struct shard_merge_opts *m = g->m;
+    size_t h0 = 0;
+    for (int i = 0; i < m->ninputs; i++) {
+        int got = rin_next(&g->in[i]);
+        if (got < 0)
+            return SLK_EDATA;
+        if (got == 0) {
+            slk_error_at(g->in[i].name, 1, "empty output (no header row): did its task fail?");
+            return SLK_EDATA;
+        }
+        size_t hl = rec_content(g->in[i].rec, g->in[i].n);
+        if (i == 0) {
+            h0 = hl;
+            fwrite(g->in[0].rec, 1, hl, g->out);
+            putc('\n', g->out);
+            g->keycol = m->key ? find_column(&g->in[0], NULL, m->delim, m->key) : 0;
+            if (g->keycol < 0) {
+                slk_error_at(g->in[0].name, 1, "missing key column '%s'", m->key);
+                return SLK_EDATA;
+            }
+            /* keep a copy: input 0's buffer moves */
+            g->scratch = xgrow(g->scratch, &g->scap, hl + 1, 1);
+            memcpy(g->scratch, g->in[0].rec, hl);
+        } else if (hl != h0 || memcmp(g->in[i].rec, g->scratch, hl) != 0) {
+            slk_error_at(g->in[i].name, 1, "header differs from %s's", g->in[0].name);
+            return SLK_EDATA;
+        }
+    }
+    return SLK_OK;
+}
+
+static void merge_write(struct merger *g, const rin *r)
+{
+    fwrite_unlocked(r->rec, 1, r->n, g->out);
+    if (r->rec[r->n - 1] != '\n')
+        putc('\n', g->out);
+    g->rows++;
+}
+
+/* merge_group: copy input s's leading rows whose key is k. */
+static int merge_group(struct merger *g, int s, const char *k, size_t kl)
+{
+    rin *r = &g->in[s];
+    for (;;) {
+        if (!g->pending[s]) {
+            int got = rin_next(r);
+            if (got <= 0)
+                return got < 0 ? SLK_EDATA : SLK_OK;
+            g->pending[s] = 1;
+        }
+        const char *f;
+        size_t fl;
+        if (rec_field(r->rec, r->n, r->quoted, r->delim, g->keycol, &g->scratch, &g->scap, &f, &fl) < 0) {
+            slk_error_at(r->name, r->line, "no key column %d in this record", g->keycol + 1);
+            return SLK_EDATA;
+        }
+        if (fl != kl || memcmp(f, k, kl) != 0)
+            return SLK_OK;
+        merge_write(g, r);
+        g->pending[s] = 0;
+    }
+}
+
+static int merge_ordered(struct merger *g)
+{
+    const struct shard_merge_opts *m = g->m;
+    rin ord;
+    int st = rin_open(&ord, m->order, ',');
+    if (st != SLK_OK)
+        return st;
+    char *kbuf = NULL, *sbuf = NULL;
+    size_t kcap = 0, scap = 0;
+    int got = rin_next(&ord);
+    if (got > 0 && (rec_content(ord.rec, ord.n) != 9 || memcmp(ord.rec, "shard,key", 9) != 0)) {
+        slk_error_at(ord.name, 1, "not an order file (want the header 'shard,key')");
+        st = SLK_EDATA;
+    } else if (got <= 0) {
+        slk_error_at(ord.name, 1, "empty order file");
+        st = SLK_EDATA;
+    }
+    while (st == SLK_OK && (got = rin_next(&ord)) > 0) {
+        const char *f, *k;
+        size_t fl, kl;
+        char *end;
+        long s = -1;
+        if (rec_field(ord.rec, ord.n, ord.quoted, ',', 0, &sbuf, &scap, &f, &fl) == 0 && fl > 0 && fl < 12) {
+            char num[16];
+            memcpy(num, f, fl);
+            num[fl] = 0;
+            s = strtol(num, &end, 10);
+            if (*end)
+                s = -1;
+        }
+        if (s < 0 || s >= m->ninputs || rec_field(ord.rec, ord.n, ord.quoted, ',', 1, &kbuf, &kcap, &k, &kl) < 0) {
+            slk_error_at(ord.name, ord.line, "bad row (want a shard below %d and a key)", m->ninputs);
+            st = SLK_EDATA;
+            break;
+        }
+        if (k != kbuf) { /* keep the key: the order buffer may move */
+            kbuf = xgrow(kbuf, &kcap, kl + 1, 1);
+            memmove(kbuf, k, kl);
+        }
+        st = merge_group(g, (int)s, kbuf, kl);
+    }
+    if (st == SLK_OK && got < 0)
+        st = SLK_EDATA;
+    for (int i = 0; st == SLK_OK && i < m->ninputs; i++)
+        if (g->pending[i] || (got = rin_next(&g->in[i])) != 0) {
+            if (got < 0 && !g->pending[i])
+                st = SLK_EDATA;
+            else {
+                slk_error_at(g->in[i].name, g->in[i].line,
+                             "row out of the order file's key order (an output of another split?)");
+                st = SLK_EDATA;
+            }
+        }
+    rin_close(&ord);
+    free(kbuf);
+    free(sbuf);
+    return st;
+}
+
+int shard_merge(const struct shard_merge_opts *m, FILE *out, uint64_t *rows)
+{
+    struct merger g = {.m = m, .out = out};
+    g.in = xcalloc((size_t)m->ninputs, sizeof *g.in);
+    g.pending = xcalloc((size_t)m->ninputs, sizeof *g.pending);
+    int st = SLK_OK, opened = 0;
+    for (; opened < m->ninputs && st == SLK_OK; opened++)
+        st = rin_open(&g.in[opened], m->inputs[opened], m->delim);
+    if (st == SLK_OK && !m->no_header)
+        st = merge_headers(&g);
+    else if (st == SLK_OK && m->key && (g.keycol = find_column(NULL, m->names, m->delim, m->key)) < 0) {
+        slk_error("missing key column '%s' in --names", m->key);
+        st = SLK_EUSAGE;
+    }
+    if (st == SLK_OK && m->order)
+        st = merge_ordered(&g);
+    for (int i = 0; st == SLK_OK && !m->order && i < m->ninputs; i++) {
+        int got;
+        while ((got = rin_next(&g.in[i])) > 0)
+            merge_write(&g, &g.in[i]);
+        if (got < 0)
+            st = SLK_EDATA;
+    }
+    for (int i = 0; i < opened; i++)
+        rin_close(&g.in[i]);
+    free(g.in);
+    free(g.pending);
+    free(g.scratch);
+    if (rows)
+        *rows = g.rows;
+    return st;
+}

@@ -1,0 +1,59 @@
+/* rawin — line-by-line reading of raw public trace files.
+ *
+ * Public traces are not slokit CSV: Google 2011 tables have no header, SWF
+ * logs are blank-separated with ';' comment lines, SWIM is TSV without a
+ * header.  None of them quotes fields, so a rawin splits each physical line
+ * on one delimiter (or on runs of blanks) and counts lines, so every error
+ * reads "tool: FILE:LINE: message".  Input may be plain or gzip (zlib reads
+ * both, streaming); "-" is standard input.
+ *
+ * Ownership: a rawin owns its buffers; fields returned by rawin_next point
+ * into them and are valid until the next call.  Not shared between threads
+ * (one reader per thread is fine).
+ */
+#ifndef SLOKIT_RAWIN_H
+#define SLOKIT_RAWIN_H
+
+#include <stdint.h>
+
+typedef struct rawin rawin;
+
+/* RAWIN_BLANKS as the delimiter splits on runs of spaces and tabs and
+ * ignores leading and trailing blanks (SWF). */
+#define RAWIN_BLANKS 0
+
+/* rawin_open: open path ("-": stdin), plain or gzip.  On failure prints
+ * "tool: PATH: cannot open: why" and returns NULL with *status =
+ * SLK_ENOINPUT. */
+rawin *rawin_open(const char *path, char delim, int *status);
+
+/* rawin_next: read the next non-empty line and split it.  Returns the field
+ * count (> 0) with *fields set (at most max fields are stored; a line with
+ * more fields returns max + 1 so the caller can say "too many"), 0 at end of
+ * input, -1 on a read error (message printed, status SLK_EIO).  A trailing
+ * CR is removed. */
+int rawin_next(rawin *in, char **fields, int max);
+
+/* rawin_line: the current line number (1-based); rawin_path: the name used
+ * in messages ("<stdin>" for "-"). */
+long rawin_line(const rawin *in);
+const char *rawin_path(const rawin *in);
+/* rawin_text: the whole current line before splitting (for SWF comments). */
+const char *rawin_text(const rawin *in);
+
+/* rawin_fail: print "tool: FILE:LINE: message", returns SLK_EDATA.
+ * rawin_fail_file: the same for a problem of the whole file ("tool: FILE:
+ * message": no MaxProcs in an SWF header, no jobs at all). */
+int rawin_fail(const rawin *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int rawin_fail_file(const rawin *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Strict field conversions: return 0 and set *out, or print
+ * "tool: FILE:LINE: field N (what): invalid number 'x'" and return SLK_EDATA.
+ * An empty field is invalid unless the caller checks for it first. */
+int rawin_int64(const rawin *in, const char *s, int field, const char *what, int64_t *out);
+int rawin_double(const rawin *in, const char *s, int field, const char *what, double *out);
+
+/* rawin_close: close and free; NULL is fine. */
+void rawin_close(rawin *in);
+
+#endif

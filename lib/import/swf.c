@@ -1,0 +1,101 @@
+/* swf — Standard Workload Format logs into stretch jobs (see swf.h). */
+#include "import/swf.h"
+
+#include "base/diag.h"
+#include "base/parse.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#define SWF_FIELDS 18
+
+/* "; MaxProcs: 1024" and the like; other header lines are kept as comments */
+static int header_line(rawin *in, struct swf_stats *st)
+{
+    const char *p = rawin_text(in);
+    p += strspn(p, " \t");
+    p++; /* ';' */
+    p += strspn(p, " \t");
+    static const char *const labels[] = {"MaxProcs:", "MaxNodes:", "UnixStartTime:"};
+    for (int k = 0; k < 3; k++) {
+        size_t n = strlen(labels[k]);
+        if (strncasecmp(p, labels[k], n) != 0)
+            continue;
+        char val[64];
+        const char *v = p + n + strspn(p + n, " \t");
+        size_t len = strcspn(v, " \t");
+        if (len == 0 || len >= sizeof val)
+            return rawin_fail(in, "header %.*s has no value", (int)n - 1, labels[k]);
+        memcpy(val, v, len);
+        val[len] = 0;
+        int64_t x;
+        if (parse_int64(val, &x) != 0 || x < 0 || x > 1000000000000LL)
+            return rawin_fail(in, "header %.*s: invalid value '%s'", (int)n - 1, labels[k], val);
+        if (k == 0)
+            st->max_procs = x;
+        else if (k == 1)
+            st->max_nodes = x;
+        else
+            st->unix_start = (double)x;
+    }
+    return 0;
+}
+
+static const char *const vc_field_name[] = {"user", "group", "queue", "partition"};
+static const int vc_field_index[] = {11, 12, 14, 15}; /* 0-based */
+
+static const char *const field_name[SWF_FIELDS] = {
+    "job number", "submit time", "wait time", "run time", "allocated processors",
+    "average cpu time", "used memory", "requested processors", "requested time",
+    "requested memory", "status", "user", "group", "executable", "queue", "partition",
+    "preceding job", "think time"};
+
+static int job_line(rawin *in, char **f, enum swf_vc_by by, struct vcjobs *t,
+                    struct swf_stats *st)
+{
+    double v[SWF_FIELDS];
+    for (int i = 0; i < SWF_FIELDS; i++)
+        if (rawin_double(in, f[i], i + 1, field_name[i], &v[i]) != 0)
+            return SLK_EDATA;
+    if (v[1] < 0)
+        return rawin_fail(in, "field 2 (submit time): negative '%s'", f[1]);
+    double procs = v[4] > 0 ? v[4] : v[7];
+    if (v[3] <= 0 || procs <= 0) {
+        st->skipped++;
+        return 0;
+    }
+    char vc[64];
+    const char *id = f[vc_field_index[by]];
+    if (strcmp(id, "-1") == 0)
+        snprintf(vc, sizeof vc, "none");
+    else
+        snprintf(vc, sizeof vc, "%s%.40s", vc_field_name[by], id);
+    vcjobs_add(t, f[0], vc, st->unix_start + v[1], procs * v[3] / 3600, procs);
+    st->jobs++;
+    return 0;
+}
+
+int swf_read(rawin *in, enum swf_vc_by by, struct vcjobs *t, struct swf_stats *st)
+{
+    *st = (struct swf_stats){.max_procs = -1, .max_nodes = -1};
+    char *f[SWF_FIELDS + 1];
+    int n, in_header = 1;
+    while ((n = rawin_next(in, f, SWF_FIELDS)) > 0) {
+        if (f[0][0] == ';') {
+            if (!in_header)
+                continue; /* comments after the jobs carry no header fields */
+            if (header_line(in, st) != 0)
+                return SLK_EDATA;
+            continue;
+        }
+        in_header = 0;
+        if (n > SWF_FIELDS)
+            return rawin_fail(in, "expected 18 fields, found more");
+        if (n != SWF_FIELDS)
+            return rawin_fail(in, "expected 18 fields, found %d", n);
+        if (job_line(in, f, by, t, st) != 0)
+            return SLK_EDATA;
+    }
+    return n < 0 ? SLK_EIO : 0;
+}

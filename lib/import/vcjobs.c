@@ -1,0 +1,146 @@
+/* vcjobs — stretch jobs and VC capacities built by importers (see vcjobs.h). */
+#include "import/vcjobs.h"
+
+#include "base/diag.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int vc_index(struct vcjobs *t, const char *name)
+{
+    for (size_t i = 0; i < t->nvc; i++) /* a trace has a handful of VCs */
+        if (strcmp(t->vc[i], name) == 0)
+            return (int)i;
+    size_t c = t->vccap;
+    t->vc = xgrow(t->vc, &c, t->nvc + 1, sizeof *t->vc);
+    c = t->vccap;
+    t->work_sh = xgrow(t->work_sh, &c, t->nvc + 1, sizeof *t->work_sh);
+    c = t->vccap;
+    t->capacity = xgrow(t->capacity, &c, t->nvc + 1, sizeof *t->capacity);
+    t->vccap = c;
+    t->vc[t->nvc] = xstrdup(name);
+    t->work_sh[t->nvc] = 0;
+    t->capacity[t->nvc] = 0;
+    return (int)t->nvc++;
+}
+
+void vcjobs_add(struct vcjobs *t, const char *job, const char *vc, double submit,
+                double size_sh, double maxpar)
+{
+    t->jobs = xgrow(t->jobs, &t->cap, t->njobs + 1, sizeof *t->jobs);
+    int v = vc_index(t, vc);
+    t->jobs[t->njobs++] = (struct vcjob){xstrdup(job), v, submit, size_sh, maxpar};
+    t->work_sh[v] += size_sh;
+    if (t->njobs == 1 || submit < t->first)
+        t->first = submit;
+    if (t->njobs == 1 || submit > t->last)
+        t->last = submit;
+}
+
+struct share_ctx { const double *rem; };
+
+static int by_remainder(const void *a, const void *b, void *ctx)
+{
+    const double *rem = ((const struct share_ctx *)ctx)->rem;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    if (rem[i] != rem[j])
+        return rem[i] > rem[j] ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+int vcjobs_capacity_share(struct vcjobs *t, long servers)
+{
+    if (servers < (long)t->nvc || t->nvc == 0)
+        return -1;
+    double total = 0;
+    for (size_t i = 0; i < t->nvc; i++)
+        total += t->work_sh[i];
+    /* one server each first, the rest by work */
+    long left = servers - (long)t->nvc, given = 0;
+    double *rem = xcalloc(t->nvc, sizeof *rem);
+    size_t *order = xcalloc(t->nvc, sizeof *order);
+    for (size_t i = 0; i < t->nvc; i++) {
+        double exact = total > 0 ? (double)left * t->work_sh[i] / total : 0;
+        long whole = (long)floor(exact);
+        t->capacity[i] = 1 + whole;
+        given += whole;
+        rem[i] = exact - (double)whole;
+        order[i] = i;
+    }
+    struct share_ctx ctx = {rem};
+    qsort_r(order, t->nvc, sizeof *order, by_remainder, &ctx);
+    for (size_t k = 0; given < left; k = (k + 1) % t->nvc, given++)
+        t->capacity[order[k]]++;
+    free(rem);
+    free(order);
+    return 0;
+}
+
+void vcjobs_capacity_load(struct vcjobs *t, double load, double horizon_s)
+{
+    for (size_t i = 0; i < t->nvc; i++) {
+        double c = floor(t->work_sh[i] * 3600 / (load * horizon_s) + 0.5);
+        t->capacity[i] = c < 1 ? 1 : (long)c;
+    }
+}
+
+double vcjobs_horizon(const struct vcjobs *t)
+{
+    double h = ceil((t->last - t->first) / 3600);
+    return (h < 1 ? 1 : h) * 3600;
+}
+
+void vcjobs_write_jobs(const struct vcjobs *t, csvw *w)
+{
+    static const char *const head[] = {"job", "vc", "submit", "size_server_hours",
+                                       "max_parallelism", NULL};
+    csvw_header(w, head);
+    for (size_t i = 0; i < t->njobs; i++) {
+        const struct vcjob *j = &t->jobs[i];
+        csvw_str(w, j->job);
+        csvw_str(w, t->vc[j->vc]);
+        csvw_num(w, j->submit);
+        csvw_num(w, j->size_sh);
+        if (j->maxpar > 0)
+            csvw_num(w, j->maxpar);
+        else
+            csvw_str(w, NULL);
+        csvw_end(w);
+    }
+}
+
+static int by_name(const void *a, const void *b, void *ctx)
+{
+    char *const *names = ctx;
+    return strcmp(names[*(const size_t *)a], names[*(const size_t *)b]);
+}
+
+void vcjobs_write_capacities(const struct vcjobs *t, csvw *w)
+{
+    static const char *const head[] = {"vc", "capacity", NULL};
+    size_t *order = xcalloc(t->nvc ? t->nvc : 1, sizeof *order);
+    for (size_t i = 0; i < t->nvc; i++)
+        order[i] = i;
+    qsort_r(order, t->nvc, sizeof *order, by_name, t->vc);
+    csvw_header(w, head);
+    for (size_t k = 0; k < t->nvc; k++) {
+        csvw_str(w, t->vc[order[k]]);
+        csvw_int(w, t->capacity[order[k]]);
+        csvw_end(w);
+    }
+    free(order);
+}
+
+void vcjobs_free(struct vcjobs *t)
+{
+    for (size_t i = 0; i < t->njobs; i++)
+        free(t->jobs[i].job);
+    for (size_t i = 0; i < t->nvc; i++)
+        free(t->vc[i]);
+    free(t->jobs);
+    free(t->vc);
+    free(t->work_sh);
+    free(t->capacity);
+    memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,44 @@
+/* outlier — the outlier-run rule of skyfit (see outlier.h).  O(n log n) per
+ * job for n runs (two medians and two MADs). */
+#include "morpheus/outlier.h"
+#include "base/diag.h"
+#include "base/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void outlier_defaults(struct outlier_opts *o)
+{
+    o->k = 3;
+    o->floor = 0.1;
+    o->min_runs = 5;
+}
+
+double outlier_threshold(const double *x, size_t n, const struct outlier_opts *o)
+{
+    if (n == 0)
+        return NAN;
+    double *c = xmalloc(n * sizeof *c);
+    memcpy(c, x, n * sizeof *c);
+    double med = stats_median(c, n);
+    memcpy(c, x, n * sizeof *c);
+    double spread = fmax(1.4826 * stats_mad(c, n), o->floor * med);
+    free(c);
+    return med + o->k * spread;
+}
+
+size_t outlier_mark(const double *len, const double *area, size_t n, const struct outlier_opts *o,
+                    unsigned char *out)
+{
+    memset(out, 0, n);
+    if (!(o->k > 0) || n < o->min_runs)
+        return 0;
+    double tl = outlier_threshold(len, n, o), ta = outlier_threshold(area, n, o);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[i] = len[i] > tl || area[i] > ta;
+        m += out[i];
+    }
+    return m;
+}

@@ -1,0 +1,36 @@
+/* refusal — the text of lcmpack's rejected rows (see refusal.h). */
+#include "morpheus/refusal.h"
+#include "base/diag.h"
+
+#include <stdio.h>
+#include <string.h>
+
+long refusal_steps(const struct lowcost_req *q)
+{
+    long tot = 0;
+    for (long k = 0; k < q->nstages; k++) {
+        const struct lowcost_stage *s = &q->stage[k];
+        int64_t g = s->gang > 0 ? s->gang : 1;
+        int64_t gangs = (s->demand + g - 1) / g, per = s->maxpar / g;
+        if (per < 1)
+            per = 1;
+        tot += (long)((gangs + per - 1) / per);
+    }
+    return tot;
+}
+
+char *refusal_text(const struct lowcost_req *q, long step, const char *why)
+{
+    long need = refusal_steps(q);
+    double len = (double)need * (double)step, win = q->d - q->a;
+    if (!(step > 0) || !(len > win))
+        return xstrdup(why);
+    char buf[640];
+    snprintf(buf, sizeof buf,
+             "window [%g, %g] s is %g s, shorter than the %g s (%ld steps) the skyline needs at its "
+             "maximum parallelism; fixes: a deadline d of at least %g s (sloinfer --override), a skyline "
+             "of fewer or more recent runs (skyfit --last N, a lower --outlier-k: it is as long as the "
+             "longest run kept, see longest_run in skyfit --stats), or more containers at once",
+             q->a, q->d, win, len, need, q->a + len);
+    return xstrdup(buf);
+}

@@ -1,0 +1,24 @@
+/* refusal — what lcmpack writes when it cannot place a request: the cause
+ * and what the user can do about it (Morpheus §5, §7: a window shorter than
+ * the skyline is usually one long run in the history, not the job).
+ *
+ * Pure text generation over a request; no state; safe from any thread.
+ */
+#ifndef SLOKIT_REFUSAL_H
+#define SLOKIT_REFUSAL_H
+
+#include "morpheus/lowcost.h"
+
+/* refusal_steps: the steps request q needs at its maximum parallelism (the
+ * sum over its stages of ceil(gangs / gangs per step)). */
+long refusal_steps(const struct lowcost_req *q);
+
+/* refusal_text: the reason for a rejected request (malloc'd; caller frees).
+ * When the window [a, d] is shorter than refusal_steps(q) steps of `step`
+ * seconds, it names both lengths and the fixes: a later d (at least the
+ * value given), fitting fewer or more recent runs (skyfit --last, a lower
+ * --outlier-k; skyfit --stats names the longest run kept), or a higher
+ * parallelism; otherwise it is lowcost's reason `why` as given. */
+char *refusal_text(const struct lowcost_req *q, long step, const char *why);
+
+#endif

@@ -1,0 +1,91 @@
+# keyshard: shards of whole keys by a fixed hash, checked by an independent
+# Python implementation of the hash (tests/check/keyshard_check.py); merge
+# checked against one process on the whole input.
+C="$ROOT/tests/check/keyshard_check.py"
+tracegen -q usage --count 30 --days 3 -o "$TMP/u.csv"
+tracegen -q runs --count 20 --days 10 -o "$TMP/r.csv"
+
+for n in 1 3 7; do
+    t "split into $n" 0 '' '' '' keyshard -q -k job -n $n -p "$TMP/u$n-" --order "$TMP/o$n.csv" "$TMP/u.csv"
+    tcheck "split into $n: rows, hash, header, order (independent check)" python3 "$C" "$TMP/u.csv" job $n "$TMP/u$n-" "$TMP/o$n.csv"
+done
+t "summary" 0 '' '' 'keyshard: 3745 rows, 20 key groups into 2 shards (1479 to 2266 rows a shard)' \
+    keyshard -k job -n 2 -p "$TMP/s-" "$TMP/r.csv"
+tcheck "stdin, and keys out of order still stay together" bash -c '
+    { head -1 "$1"; tail -n +2 "$1" | sort -t, -k3,3n; } > "$2/shuf.csv"
+    keyshard -q -k job -n 3 -p "$2/sh-" < "$2/shuf.csv" && python3 "$3" "$2/shuf.csv" job 3 "$2/sh-"' _ "$TMP/r.csv" "$TMP" "$C"
+
+# merge: one process's output, byte for byte, whatever the key order
+merge_case() {  # NAME INPUT KEY N TOOL...
+    local name=$1 in=$2 key=$3 n=$4; shift 4
+    tcheck "$name: shards + merge == one process" bash -c '
+        in=$1 key=$2 n=$3 d=$4/m-$5; shift 5
+        mkdir -p "$d" && keyshard -q -k "$key" -n "$n" -p "$d/in-" --order "$d/order.csv" "$in" || exit
+        for ((i = 0; i < n; i++)); do "$@" -q "$(printf "%s/in-%04d.csv" "$d" $i)" > "$d/out-$i.csv" || exit; done
+        "$@" -q "$in" > "$d/one.csv"
+        keyshard -q --merge --order "$d/order.csv" -k "$key" $(for ((i = 0; i < n; i++)); do echo "$d/out-$i.csv"; done) |
+            cmp - "$d/one.csv"' _ "$in" "$key" "$n" "$TMP" "$name" "$@"
+}
+{ head -1 "$TMP/u.csv"; tail -n +2 "$TMP/u.csv" | sort -t, -k1,1r -s; } >"$TMP/urev.csv"
+merge_case skyfit "$TMP/u.csv" job 4 skyfit
+merge_case skyfit-reversed "$TMP/urev.csv" job 3 skyfit
+merge_case sloinfer "$TMP/r.csv" job 5 sloinfer
+tracegen -q taskmem --count 25 -o "$TMP/mem.csv"
+merge_case peakgate "$TMP/mem.csv" task 3 peakgate
+t "merge without an order file concatenates, one header" 0 '' "$(printf 'a,b\n1,x\n2,y\n3,z')" '' \
+    bash -c 'printf "a,b\n1,x\n" > "$1/c1"; printf "a,b\n2,y\n3,z" > "$1/c2"; keyshard -q --merge "$1/c1" "$1/c2"' _ "$TMP"
+t "merge: a key with no output row is skipped" 0 '' "$(printf 'k,v\nb,2\na,1')" '' \
+    bash -c 'printf "shard,key\n1,b\n0,c\n0,a\n" > "$1/ord"; printf "k,v\na,1\n" > "$1/m0"; printf "k,v\nb,2\n" > "$1/m1"
+             keyshard -q --merge --order "$1/ord" -k k "$1/m0" "$1/m1"' _ "$TMP"
+t "merge: outputs given in the wrong shard order" 65 '' '*' 'row out of the order file' \
+    bash -c 'keyshard -q --merge --order "$1/ord" -k k "$1/m1" "$1/m0"' _ "$TMP"
+t "merge: headers differ" 65 '' '*' "header differs" \
+    bash -c 'printf "k,w\nb,2\n" > "$1/m2"; keyshard -q --merge "$1/m0" "$1/m2"' _ "$TMP"
+t "merge: an empty output (failed task)" 65 '' '*' "empty output (no header row): did its task fail?" \
+    bash -c ': > "$1/m3"; keyshard -q --merge "$1/m0" "$1/m3"' _ "$TMP"
+t "merge: not an order file" 65 '' '*' "not an order file" \
+    bash -c 'keyshard -q --merge --order "$1/m0" "$1/m0"' _ "$TMP"
+t "merge: shard number beyond the outputs" 65 '' '*' "ord2:2: bad row (want a shard below 2 and a key)" \
+    bash -c 'printf "shard,key\n5,a\n" > "$1/ord2"; keyshard -q --merge --order "$1/ord2" -k k "$1/m0" "$1/m1"' _ "$TMP"
+
+# bytes: quotes, embedded newlines, CRLF, a BOM, no final newline
+Q=$(printf '\xef\xbb\xbfk,v\r\n"a,1",x\r\n"a,1","two\r\nlines"\r\nb,"say ""hi"""\r\n"b",last')
+t "quoted keys: whole records, bytes kept, \"b\" and b are one key" 0 "$Q" '' '' keyshard -q -k k -n 1 -p "$TMP/q-"
+t "quoted keys: shard 0 is the input (final newline added)" 0 '' "$Q" '' cat "$TMP/q-0000.csv"
+t "quoted keys: one group per key" 0 "$Q" "$(printf 'shard,key\n0,"a,1"\n0,b')" '' \
+    bash -c 'keyshard -q -k k -n 1 -p "$1/q-" --order /dev/stdout' _ "$TMP"
+tcheck "quoted keys: hash on the unquoted value (independent check)" bash -c '
+    printf "%s" "$1" | tr -d "\357\273\277" > "$2/q.csv"; keyshard -q -k k -n 5 -p "$2/q5-" "$2/q.csv" &&
+    python3 "$3" "$2/q.csv" k 5 "$2/q5-"' _ "$Q" "$TMP" "$C"
+t "header only: every shard gets the header" 0 'job,x
+' 'job,x' '' bash -c 'keyshard -q -k job -n 3 -p "$1/h-" && cat "$1/h-0002.csv"' _ "$TMP"
+# (fmix64(fnv1a64(x)) % 2 is 1 for a, 0 for b: keyshard_check.py's hash)
+t "header-less input (-H --names)" 0 '' "$(printf 'b,2\nb,3\n--\na,1')" '' \
+    bash -c 'printf "a,1\nb,2\nb,3\n" | keyshard -q -H --names k,v -k k -n 2 -p "$1/nh-" &&
+             cat "$1/nh-0000.csv"; echo --; cat "$1/nh-0001.csv"' _ "$TMP"
+t "--tsv names shards .tsv" 0 '' "$(printf 'k\tv\na\t1')" '' \
+    bash -c 'printf "k\tv\na\t1\n" | keyshard -q --tsv -k k -n 1 -p "$1/t-" && cat "$1/t-0000.tsv"' _ "$TMP"
+tcheck "gzip shards hold the plain shards" bash -c '
+    keyshard -q -k job -n 3 -z9 -p "$1/z-" "$1/u.csv" && for i in 0 1 2; do zcat "$1/z-000$i.csv.gz" | cmp - "$1/u3-000$i.csv" || exit; done' _ "$TMP"
+tcheck "gzip input gives the same shards" bash -c '
+    gzip -c "$1/u.csv" > "$1/u.csv.gz" && keyshard -q -k job -n 3 -p "$1/g-" "$1/u.csv.gz" &&
+    for i in 0 1 2; do cmp "$1/g-000$i.csv" "$1/u3-000$i.csv" || exit; done' _ "$TMP"
+tcheck "1000 shards (more than the default open-file limit of many systems)" bash -c '
+    mkdir -p "$1/many" && keyshard -q -k job -n 1000 -p "$1/many/s-" "$1/r.csv" && [ $(ls "$1/many" | wc -l) = 1000 ] &&
+    [ $(cat "$1"/many/s-*.csv | grep -vc "^job,") = $(($(wc -l < "$1/r.csv") - 1)) ]' _ "$TMP"
+
+# errors
+t "missing key column" 65 "$(printf 'a,b\n1,2\n')" '' "keyshard: <stdin>:1: missing key column 'job'" keyshard -k job -n 2 -p "$TMP/e-"
+t "empty input" 65 '' '' "keyshard: <stdin>:1: empty input (no header row)" keyshard -k job -n 2 -p "$TMP/e-"
+t "unterminated quote" 65 "$(printf 'k,v\na,"open\n')" '' "keyshard: <stdin>:2: unterminated quoted field" keyshard -k k -n 2 -p "$TMP/e-"
+t "a record without the key column" 65 "$(printf 'a,k\n1,x\n2\n')" '' "keyshard: <stdin>:3: no column 2 (the key 'k') in this record" keyshard -k k -n 2 -p "$TMP/e-"
+t "no shard written on error" 1 '' '' '' test -e "$TMP/e-0000.csv"
+t "no such input" 66 '' '' "keyshard: $TMP/none.csv: cannot open" keyshard -k job -n 2 -p "$TMP/e-" "$TMP/none.csv"
+t "cannot create shards" 73 "$(printf 'k\na\n')" '' "cannot create" keyshard -k k -n 2 -p "$TMP/nodir/s-"
+t "-n 0" 64 '' '' "invalid value for --shards: '0'" keyshard -k job -n 0
+t "-n beyond 4000" 64 '' '' "invalid value for --shards: '4001'" keyshard -k job -n 4001
+t "-z 0" 64 '' '' "invalid value for --gzip: '0'" keyshard -k job -n 2 -z0
+t "split needs --key and --shards" 64 '' '' "splitting needs --key and --shards" keyshard -n 2
+t "-o is for --merge" 64 '' '' "-o is for --merge" keyshard -k job -n 2 -o x.csv
+t "--merge without outputs" 64 '' '' "--merge needs the per-shard outputs" keyshard --merge
+t "--merge with --gzip" 64 '' '' "--shards, --prefix and --gzip are for splitting" keyshard --merge -z x.csv

@@ -1,0 +1,168 @@
+# traceconv: public traces into slokit inputs.  Hand-made logs are checked
+# against hand-worked outputs (the arithmetic is in the comments); the real
+# files of ../shared/data against an independent Python reading of the raw
+# trace (tests/check/google_trace.py) or awk sums over the raw files.
+D="$ROOT/tests/data/traceconv"
+PY=/usr/bin/python3
+G="$DATA/google-2011"
+A="$DATA/alibaba-gpu-2023"
+S="$DATA/swim/FB-2009_samples_24_times_1hr_0.tsv"
+
+# ---- Google 2011, by hand (tests/data/traceconv/job_events.csv) ----
+# job 10: SUBMIT 1 s, SCHEDULE 1.5 s, FINISH 61.500001 s; job 11: SUBMIT 2,
+# SCHEDULE 2.000007, FAIL 3, SUBMIT 3.1, SCHEDULE 3.2, FINISH 64: one run from
+# its first SUBMIT and SCHEDULE to its last end.  Skipped: job 12 (SUBMIT at
+# 0 = before the window), 13 (never ends), 14 (killed while pending).
+t "google runs by hand" 0 '' "job,instance,submit,start,end,status
+L1,10,1,1.5,61.500001,finished
+L1,11,2,2.000007,64,finished" "2 runs written; skipped 1 submitted before the window, 1 never scheduled, 1 not ended" \
+    traceconv google-runs "$D/job_events.csv"
+t "google runs --epoch adds whole seconds exactly" 0 '' "job,instance,submit,start,end,status
+L1,10,1700000001,1700000001.5,1700000061.500001,finished
+L1,11,1700000002,1700000002.000007,1700000064,finished" '' \
+    traceconv -q google-runs --epoch 2023-11-14T22:13:20Z "$D/job_events.csv"
+# usage: job 10's tasks run [1.5, 61.5) and [31.5, 121.5): span 120 s = two
+# 60 s steps; step 1 holds 60 + 30 task-seconds -> 1.5 containers, step 2 60
+# -> 1.  Requests (x cores=8, mem=1000): step 1 cpu (60x0.5 + 30x0.25)/90 x 8
+# = 3.3333333333333335, mem (60x0.25 + 30x0.125)/90 x 1000 = 208.33333333333334;
+# step 2 0.25 x 8 = 2 and 0.125 x 1000 = 125.  Job 11's only task ends with no
+# SCHEDULE in the file: its run is incomplete and skipped.
+t "google usage by hand" 0 '' "job,run,t,containers,cores,mem_mb
+L1,10,1.5,1.5,3.3333333333333335,208.33333333333334
+L1,10,61.5,1,2,125" "1 job runs written (2 rows); skipped 1 with a task outside the files" \
+    traceconv google-usage --machine cores=8,mem=1000 "$D/job_events.csv" "$D/task_events.csv"
+t "google usage step 120s" 0 '' "job,run,t,containers
+L1,10,1.5,1.25" '' traceconv -q google-usage --step 2m "$D/job_events.csv" "$D/task_events.csv"
+t "google usage wants job files first" 65 '' '' \
+    "job_events.csv:1: a job_events file after task_events: give the job files first" \
+    traceconv google-usage "$D/task_events.csv" "$D/job_events.csv"
+t "google runs refuses task events" 65 '' '' "task_events.csv:1: a task_events file: google-runs reads job_events only" \
+    traceconv google-runs "$D/task_events.csv"
+t "google bad event type" 65 '1,,10,9,u,0,n,L
+' '' '<stdin>:1: field 4 (event type): not 0-8 '"'9'" traceconv google-runs -
+t "google wrong field count" 65 '1,,10,0,u,0,n,L
+2,,10,1,u,0,n
+' '' '<stdin>:2: expected 8 job_events fields, found 7' traceconv google-runs -
+t "google bad time" 65 '1x,,10,0,u,0,n,L
+' '' "<stdin>:1: field 1 (time): invalid integer '1x'" traceconv google-runs -
+gzip -c "$D/job_events.csv" >"$TMP/je.csv.gz"
+t "google gzip input" 0 '' "job,instance,submit,start,end,status
+L1,10,1,1.5,61.500001,finished
+L1,11,2,2.000007,64,finished" '' traceconv -q google-runs "$TMP/je.csv.gz"
+
+# ---- Google 2011, the real shards: every row against an independent reading ----
+t "google real runs" 0 '' '*' "4742 runs written" traceconv google-runs -o "$TMP/g-runs.csv" "$G"/job_events-part-0000[1-4]-of-00500.csv.gz
+tcheck "google real runs match python" $PY "$ROOT/tests/check/google_trace.py" runs "$TMP/g-runs.csv" \
+    "$G"/job_events-part-0000[1-4]-of-00500.csv.gz
+t "google real usage" 0 '' '*' "899 job runs written" traceconv google-usage -o "$TMP/g-usage.csv" \
+    "$G"/job_events-part-0000[1-4]-of-00500.csv.gz "$G/task_events-part-00001-of-00500.csv.gz"
+tcheck "google real usage areas match python" $PY "$ROOT/tests/check/google_trace.py" usage "$TMP/g-usage.csv" 60 \
+    "$G"/job_events-part-0000[1-4]-of-00500.csv.gz -- "$G/task_events-part-00001-of-00500.csv.gz"
+t "google runs feed sloinfer" 0 '' '*' "1861 jobs from 4742 runs" sloinfer -o "$TMP/g-slo.csv" "$TMP/g-runs.csv"
+t "google usage feeds skyfit" 0 '' '*' "125 fitted" skyfit -o "$TMP/g-sky.csv" "$TMP/g-usage.csv"
+
+# ---- SWF, by hand (tests/data/traceconv/tiny.swf: MaxProcs 16) ----
+# job 1: 4 procs x 100 s = 1/9 h (group 1); job 2: 8 x 50 s = 1/9 h (group 2);
+# job 3: cancelled (run time -1), skipped; job 4: allocated -1 -> requested 2
+# x 3600 s = 2 h (group 1).  Capacities: one each, the other 14 by work:
+# group1 14 x (19/9)/(20/9) = 13.3, group2 0.7 -> 13 + 0, the last processor
+# to the larger remainder (group2): group1 1+13 = 14, group2 1+0+1 = 2.
+t "swf by hand" 0 '' "job,vc,submit,size_server_hours,max_parallelism
+1,group1,1700000000,0.1111111111111111,4
+2,group2,1700000010,0.1111111111111111,8
+4,group1,1700000030,2,2" "3 jobs, 1 skipped (no run time or processors); 16 processors in 2 VCs" \
+    traceconv swf "$D/tiny.swf" --capacities "$TMP/swf-vcs.csv"
+t "swf capacities by hand" 0 '' "vc,capacity
+group1,14
+group2,2" '' cat "$TMP/swf-vcs.csv"
+# by queue: queue1 = jobs 1, 2 (2/9 h), queue2 = job 4 (2 h); 14 x 0.1 = 1.4,
+# 14 x 0.9 = 12.6 -> 1 + 12, the last to queue2 (0.6 > 0.4): 2 and 14.
+t "swf --vc-by queue" 0 '' "vc,capacity
+queue1,2
+queue2,14" '' sh -c 'traceconv -q swf --vc-by queue "$1" --capacities "$2" >/dev/null && cat "$2"' sh "$D/tiny.swf" "$TMP/q.csv"
+t "swf --max-parallelism none" 0 '' "job,vc,submit,size_server_hours,max_parallelism
+1,group1,1700000000,0.1111111111111111,
+2,group2,1700000010,0.1111111111111111,
+4,group1,1700000030,2," '' traceconv -q swf --max-parallelism none "$D/tiny.swf" --capacities "$TMP/n.csv"
+# MaxNodes when there is no MaxProcs: 3 split 2 h / 2 h -> 1 + 1, the last by
+# remainder tie to the first VC; group -1 reads "none".
+t "swf MaxNodes and missing group" 0 '' "vc,capacity
+group1,2
+none,1" '' sh -c 'traceconv -q swf "$1" --capacities "$2" >/dev/null && cat "$2"' sh "$D/nodes-only.swf" "$TMP/m.csv"
+gzip -c "$D/tiny.swf" >"$TMP/tiny.swf.gz"
+t "swf gzip" 0 '' '*' "3 jobs, 1 skipped" traceconv swf "$TMP/tiny.swf.gz" --capacities "$TMP/g.csv"
+t "swf 17 fields" 65 '' '' "short.swf:3: expected 18 fields, found 17" traceconv swf "$D/short.swf" --capacities "$TMP/x.csv"
+t "swf no size" 65 '' '' "nosize.swf: no MaxProcs or MaxNodes in the header" traceconv swf "$D/nosize.swf" --capacities "$TMP/x.csv"
+t "swf bad number" 65 '' '' "badnum.swf:2: field 4 (run time): invalid number '1e2x'" traceconv swf "$D/badnum.swf" --capacities "$TMP/x.csv"
+t "swf bad header value" 65 '; MaxProcs: lots
+' '' "<stdin>:1: header MaxProcs: invalid value 'lots'" traceconv swf - --capacities "$TMP/x.csv"
+t "swf negative submit" 65 '; MaxProcs: 4
+1 -5 0 100 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1
+' '' "<stdin>:2: field 2 (submit time): negative '-5'" traceconv swf - --capacities "$TMP/x.csv"
+t "swf error leaves the old capacities" 65 '' '' "short.swf:3:" traceconv swf "$D/short.swf" --capacities "$TMP/m.csv" -o "$TMP/m-jobs.csv"
+t "swf old capacities kept on error" 0 '' "vc,capacity
+group1,2
+none,1" '' cat "$TMP/m.csv"
+t "swf result feeds stretch" 0 '' '*' "3 jobs" sh -c 'traceconv -q swf "$1" --capacities "$2" >"$3" && stretch "$2" "$3" >/dev/null' \
+    sh "$D/tiny.swf" "$TMP/s-vcs.csv" "$TMP/s-jobs.csv"
+
+# ---- Alibaba GPU 2023, the real files: counts and sums against awk over the raw CSV ----
+t "alibaba-gpu real" 0 '' '*' "8152 pods: 6119 jobs; skipped 981 never scheduled, 1052 with no gpu, 0 deleted when scheduled; 6212 gpus in 4 VCs" \
+    traceconv alibaba-gpu "$A/openb_pod_list_gpushare40.csv" --nodes "$A/openb_node_list_all_node.csv" \
+    --capacities "$TMP/a-vcs.csv" -o "$TMP/a-jobs.csv"
+tcheck "alibaba-gpu capacities add up to the node list's GPUs" sh -c '
+    want=$(awk -F, "NR > 1 { s += \$4 } END { print s }" "$1")
+    got=$(awk -F, "NR > 1 { s += \$2 } END { print s }" "$2")
+    [ "$want" = "$got" ] && [ "$got" = 6212 ]' sh "$A/openb_node_list_all_node.csv" "$TMP/a-vcs.csv"
+tcheck "alibaba-gpu work per qos matches awk" sh -c '
+    awk -F, "NR > 1 && \$11 != \"\" && \$4 * \$5 > 0 && \$10 > \$11 { w[\$7] += \$4 * \$5 / 1000 * (\$10 - \$11) / 3600 }
+             END { for (q in w) printf \"%s %.6f\n\", q, w[q] }" "$1" | sort >"$3.want"
+    awk -F, "NR > 1 { w[\$2] += \$4 } END { for (q in w) printf \"%s %.6f\n\", q, w[q] }" "$2" | sort >"$3.got"
+    cmp "$3.want" "$3.got"' sh "$A/openb_pod_list_gpushare40.csv" "$TMP/a-jobs.csv" "$TMP/a-work"
+t "alibaba-gpu needs --nodes" 64 '' '' "--nodes FILE is required with alibaba-gpu" \
+    traceconv alibaba-gpu "$A/openb_pod_list_gpushare40.csv" --capacities "$TMP/x.csv"
+t "alibaba-gpu missing column" 65 'name,cpu_milli
+' '' "<stdin>:1: missing column 'num_gpu'" traceconv alibaba-gpu - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
+t "alibaba-gpu --unit cpu" 0 '' '' '' traceconv alibaba-gpu --unit cpu "$A/openb_pod_list_gpushare40.csv" \
+    --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/c-vcs.csv" -o "$TMP/c-jobs.csv" -q
+tcheck "alibaba-gpu cpu capacities add up to the node list's cores" sh -c '
+    want=$(awk -F, "NR > 1 { s += \$2 } END { printf \"%d\", s / 1000 }" "$1")
+    got=$(awk -F, "NR > 1 { s += \$2 } END { print s }" "$2")
+    [ "$want" = "$got" ]' sh "$A/openb_node_list_all_node.csv" "$TMP/c-vcs.csv"
+
+# ---- SWIM, the real file: sizes and capacities against awk ----
+# size = (1 + bytes / 5e6) / 3600; VC fb(N mod 4); capacity = work / (0.8 x
+# horizon), rounded, horizon = the submit span rounded up to whole hours.
+# One job by hand: 268435457 input bytes = 2 x 128 MiB + 1 -> 3 map tasks;
+# (1 + 268435457 / 5e6) / 3600 = 54.6870914 / 3600 = 0.0151908587...
+t "swim real" 0 '' '*' "5894 jobs in 4 VCs" traceconv swim "$S" --capacities "$TMP/w-vcs.csv" -o "$TMP/w-jobs.csv"
+tcheck "swim matches awk" bash -c '
+    awk -F"\t" "{ n = \$1; sub(/^job/, \"\", n); w[\"fb\" (n % 4)] += 1 + (\$4 + \$5 + \$6) / 5e6
+                  if (NR == 1 || \$2 < a) a = \$2; if (NR == 1 || \$2 > b) b = \$2 }
+        END { h = int((b - a) / 3600); if (h * 3600 < b - a) h++; for (v in w) printf \"%s,%d\n\", v, int(w[v] / (0.8 * h * 3600) + 0.5) }" "$1" | sort >"$3.want"
+    tail -n +2 "$2" | sort >"$3.got"
+    cmp "$3.want" "$3.got" || exit 1
+    paste -d, <(cut -f1,2,4,5,6 "$1" | tr "\t" ,) <(tail -n +2 "$4") | awk -F, "{ s = (1 + (\$3 + \$4 + \$5) / 5e6) / 3600
+        if (\$1 != \$6 || \$2 != \$8 || (s - \$9) > 1e-12 * s || (\$9 - s) > 1e-12 * s || \$10 != \"\") { print; bad = 1 } } END { exit bad }"' \
+    bash "$S" "$TMP/w-vcs.csv" "$TMP/w-caps" "$TMP/w-jobs.csv"
+t "swim --servers splits a given size" 0 '' '*' '' sh -c 'traceconv -q swim "$1" --servers 100 --capacities "$2" -o /dev/null &&
+    awk -F, "NR > 1 { s += \$2 } END { exit s != 100 }" "$2"' sh "$S" "$TMP/w100.csv"
+t "swim --max-parallelism trace: map tasks" 0 'job7	10	0	268435457	0	0
+' "job,vc,submit,size_server_hours,max_parallelism
+job7,fb3,10,0.015190858722222223,3" '' traceconv -q swim - --max-parallelism trace --capacities "$TMP/x.csv"
+t "swim not jobN" 65 'j7	10	0	1	0	0
+' '' "<stdin>:1: field 1 (job): not jobN: 'j7'" traceconv swim - --capacities "$TMP/x.csv"
+t "swim 5 fields" 65 'job7	10	0	1	0
+' '' "<stdin>:1: expected 6 tab-separated fields, found 5" traceconv swim - --capacities "$TMP/x.csv"
+
+# ---- usage errors ----
+t "no format" 64 '' '' "which FORMAT?" traceconv
+t "unknown format" 64 '' '' "invalid value for --FORMAT: 'sfw'" traceconv sfw x
+t "no files" 64 '' '' "no input files" traceconv swf --capacities "$TMP/x.csv"
+t "capacities required" 64 '' '' "--capacities FILE is required" traceconv swf "$D/tiny.swf"
+t "capacities only for stretch formats" 64 '' '' "--capacities is for swf, alibaba-gpu and swim" \
+    traceconv google-runs --capacities "$TMP/x.csv" "$D/job_events.csv"
+t "capacities and -o the same" 64 '' '' "--capacities and -o name the same file" \
+    traceconv swf "$D/tiny.swf" --capacities "$TMP/x.csv" -o "$TMP/x.csv"
+t "bad --vc-by" 64 '' '' "invalid value for --vc-by: 'team'" traceconv swf --vc-by team "$D/tiny.swf" --capacities "$TMP/x.csv"
+t "missing file" 66 '' '' "nope.swf: cannot open" traceconv swf "$TMP/nope.swf" --capacities "$TMP/x.csv"

@@ -1,0 +1,100 @@
+/* Unit tests for the modules lcmpack is built from, each against a
+ * hand-worked example.
+ *
+ * stages_resample (lib/morpheus/stages): a skyline of 30 s rows
+ *   alloc 4, 2, 0, 0, 6, 6 at offsets 0..150, plan step S = 60 s:
+ *   stage 0 = [0,60): area (4*30 + 2*30)/60 = 3, max 4;
+ *   [60,120) holds only zeros: no stage;  stage 1 = [120,180): 6, max 6.
+ *   Uneven offsets are refused.
+ * lookahead_need / lookahead_slack (lib/morpheus/lookahead): stages
+ *   (demand 10, maxpar 4, gang 2) and (demand 3, maxpar 1, gang 1):
+ *   5 gangs of 2 at 2 gangs per step = 3 steps, then 3 steps = 6.
+ *   Window [0, 600) s of 60 s steps = 10 steps: slack 4.
+ * planbound (lib/morpheus/planbound): capacity 10 cores / 1000 MB over a
+ *   10-step cycle (sums 100 and 10000); one periodic reservation (period =
+ *   cycle) of csteps 20 containers of 1 core, 10 MB, tallest 5: area bound
+ *   max(200/10000, 20/100) = 0.2; fixed: 5 cores of 10 = 0.5.
+ * yarn_write_plan (lib/morpheus/yarn): a periodic reservation at step 2 of
+ *   60 s steps, containers 3,3,5, period 600 s, at = 1000 s: arrival
+ *   (1000 + 120) * 1000 ms, two request items of 120000 ms and 60000 ms. */
+#include "morpheus/lookahead.h"
+#include "morpheus/planbound.h"
+#include "morpheus/stages.h"
+#include "morpheus/yarn.h"
+#include "unit.h"
+
+#include <stdlib.h>
+
+static void test_stages(void)
+{
+    struct stages_row rows[6] = {{0, 4, 1}, {30, 2, 1}, {60, 0, 1}, {90, 0, 1}, {120, 6, 2}, {150, 6, 1}};
+    struct stages_job j = {.job = "j", .step = 30};
+    char why[256] = "";
+    CHECK(stages_resample(&j, rows, 6, 60, why, sizeof why) == 0);
+    CHECK(j.nst == 2);
+    CHECK(j.st[0].demand == 3 && j.st[0].maxpar == 4 && j.st[0].gang == 1);
+    CHECK(j.st[1].demand == 6 && j.st[1].maxpar == 6 && j.st[1].gang == 2);
+    free(j.st);
+    rows[2].off = 70;
+    CHECK(stages_resample(&j, rows, 6, 60, why, sizeof why) == -1);
+    CHECK(strstr(why, "not evenly spaced") != NULL);
+}
+
+static void test_lookahead(void)
+{
+    struct lowcost_stage st[2] = {{10, 4, 2}, {3, 1, 1}};
+    struct lowcost_req q = {.job = "q", .kind = PLAN_PERIODIC, .period = 86400, .a = 0, .d = 600, .cores = 1,
+                            .mem_mb = 1, .nstages = 2, .stage = st};
+    CHECK(lookahead_need(&q) == 6);
+    plan *p = plan_new(60, 86400);
+    plan_set_capacity(p, 10, 1000);
+    CHECK(lookahead_slack(p, &q) == 4);
+    plan_free(p);
+}
+
+static void test_bound(void)
+{
+    plan *p = plan_new(60, 600);
+    plan_set_capacity(p, 10, 1000);
+    struct planbound b;
+    planbound_init(&b, p, 0);
+    struct planidx_res r = {.job = "r", .kind = PLAN_PERIODIC, .period = 600, .cores = 1, .mem_mb = 10,
+                            .maxc = 5, .csteps = 20};
+    planbound_add(&b, p, &r, 0);
+    CHECK_NEAR(planbound_area(&b), 0.2, 1e-12);
+    CHECK_NEAR(planbound_value(&b), 0.2, 1e-12);
+    planbound_add(&b, p, &r, 1);
+    CHECK_NEAR(planbound_value(&b), 0.5, 1e-12);
+    plan_free(p);
+}
+
+static void test_yarn(void)
+{
+    plan *p = plan_new(60, 600);
+    struct plan_res r;
+    plan_res_init(&r, "etl", PLAN_PERIODIC, 3);
+    r.period = 600, r.a = 0, r.d = 600, r.cores = 2, r.mem_mb = 1024, r.start = 2;
+    r.containers[0] = r.containers[1] = 3, r.containers[2] = 5;
+    plan_add(p, &r);
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *fp = open_memstream(&buf, &n);
+    struct yarn_opts yo = {.queue = "dedicated", .at = 1000};
+    CHECK(yarn_write_plan(p, fp, &yo) == 0);
+    fclose(fp);
+    CHECK(strstr(buf, "\"arrival\":1120000,") != NULL);
+    CHECK(strstr(buf, "\"recurrence-expression\":\"600000\"") != NULL);
+    CHECK(strstr(buf, "{\"duration\":120000,\"num-containers\":3,\"min-concurrency\":3,"
+                      "\"capability\":{\"memory\":1024,\"vCores\":2}},{\"duration\":60000,") != NULL);
+    free(buf);
+    plan_free(p);
+}
+
+int main(void)
+{
+    test_stages();
+    test_lookahead();
+    test_bound();
+    test_yarn();
+    return unit_done("lcmpack_parts");
+}

@@ -1,0 +1,31 @@
+/* Unit tests of lib/memory: profiles of a series (the default normal is the
+ * median) and the gate's bound, on hand-worked numbers. */
+#include "unit.h"
+#include "memory/memgate.h"
+#include "memory/memprof.h"
+
+#include <math.h>
+
+int main(void)
+{
+    double x[4] = {400, 100, 100, 100};
+    struct memprof_opts o = memprof_opts_default();
+    struct memprof p;
+    memprof_of_series(x, 4, NAN, &o, &p);
+    CHECK_NEAR(p.normal, 100, 0);          /* median (the default) */
+    CHECK_NEAR(p.mean, 175, 1e-12);
+    CHECK_NEAR(p.peak, 400, 0);
+    CHECK_NEAR(p.spread, 3, 1e-12);         /* (400 - 100) / 100 */
+    CHECK(x[0] == 400 && x[3] == 100);      /* the series is not reordered */
+    o.normal_pct = -1;
+    memprof_of_series(x, 4, 1000, &o, &p);
+    CHECK_NEAR(p.normal, 175, 1e-12);       /* --normal mean */
+    CHECK_NEAR(p.waste, 825, 1e-12);
+    memprof_of_series(x + 1, 2, NAN, &o, &p); /* a prefix: what --train learns from */
+    CHECK_NEAR(p.peak, 100, 0);
+    /* bound for k = 1, approach 1.1: min(110, 100) + min(110, 400) + (400 - 110) = 500 */
+    struct memgate_task t[2] = {{.name = "a", .normal = 100, .peak = 100}, {.name = "b", .normal = 100, .peak = 400}};
+    CHECK_NEAR(memgate_bound(t, 2, 1, 1.1), 500, 1e-9);
+    CHECK_NEAR(memgate_bound_simple(t, 2, 1), 500, 1e-9); /* 200 + max(0, 300) */
+    return unit_done("memory");
+}
