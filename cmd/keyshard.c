@@ -32,18 +32,29 @@ static const struct argp_option options[] = {
     {"gzip", 'z', "LEVEL", OPTION_ARG_OPTIONAL, "Write gzip shards (.csv.gz) at LEVEL 1-9 (default 1)", 0},
     {"order", OPT_ORDER, "FILE", 0, "Split: write the key groups' order here; merge: restore it", 0},
     {"merge", OPT_MERGE, NULL, 0, "Merge per-shard outputs (given in shard order) into one", 0},
-    {0}
-};
+    {0}};
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     switch (key) {
-    case 'k': opt.key = arg; break;
-    case 'n': opt.nshards = (int)cli_int(st, "shards", arg, 1, SHARD_MAX); break;
-    case 'p': opt.prefix = arg; break;
-    case 'z': opt.gzip_level = arg ? (int)cli_int(st, "gzip", arg, 1, 9) : 1; break;
-    case OPT_ORDER: opt.order = arg; break;
-    case OPT_MERGE: opt.merge = 1; break;
+    case 'k':
+        opt.key = arg;
+        break;
+    case 'n':
+        opt.nshards = (int)cli_int(st, "shards", arg, 1, SHARD_MAX);
+        break;
+    case 'p':
+        opt.prefix = arg;
+        break;
+    case 'z':
+        opt.gzip_level = arg ? (int)cli_int(st, "gzip", arg, 1, 9) : 1;
+        break;
+    case OPT_ORDER:
+        opt.order = arg;
+        break;
+    case OPT_MERGE:
+        opt.merge = 1;
+        break;
     case ARGP_KEY_ARG:
         opt.files = xreallocarray(opt.files, (size_t)opt.nfiles + 1, sizeof *opt.files);
         opt.files[opt.nfiles++] = arg;
@@ -63,36 +74,45 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
                 argp_error(st, "-o is for --merge; shards are named by --prefix");
         }
         break;
-    default: return ARGP_ERR_UNKNOWN;
+    default:
+        return ARGP_ERR_UNKNOWN;
     }
     return 0;
 }
 
 static int split(void)
 {
-    struct shard_opts o = {
-        .input = opt.nfiles ? opt.files[0] : NULL, .key = cli_colmap_lookup(opt.key),
-        .nshards = opt.nshards, .prefix = opt.prefix, .gzip_level = opt.gzip_level,
-        .order = opt.order, .delim = slk_opt.delim, .no_header = slk_opt.no_header,
-        .names = slk_opt.names};
+    struct shard_opts o = {.input = opt.nfiles ? opt.files[0] : NULL,
+                           .key = cli_colmap_lookup(opt.key),
+                           .nshards = opt.nshards,
+                           .prefix = opt.prefix,
+                           .gzip_level = opt.gzip_level,
+                           .order = opt.order,
+                           .delim = slk_opt.delim,
+                           .no_header = slk_opt.no_header,
+                           .names = slk_opt.names};
     struct shard_stats s;
     double t0 = slk_now();
     int st = shard_split(&o, &s);
     if (st == SLK_OK && !slk_opt.quiet)
-        fprintf(stderr, "keyshard: %llu rows, %llu key groups into %d shards "
+        fprintf(stderr,
+                "keyshard: %llu rows, %llu key groups into %d shards "
                 "(%llu to %llu rows a shard), %.1f MB in %.2f s\n",
                 (unsigned long long)s.records, (unsigned long long)s.groups, opt.nshards,
-                (unsigned long long)s.min_records, (unsigned long long)s.max_records,
-                (double)s.bytes / 1e6, slk_now() - t0);
+                (unsigned long long)s.min_records, (unsigned long long)s.max_records, (double)s.bytes / 1e6,
+                slk_now() - t0);
     return st;
 }
 
 static int merge(void)
 {
-    struct shard_merge_opts m = {
-        .inputs = opt.files, .ninputs = opt.nfiles, .order = opt.order,
-        .key = opt.key ? cli_colmap_lookup(opt.key) : NULL, .delim = slk_opt.delim,
-        .no_header = slk_opt.no_header, .names = slk_opt.names};
+    struct shard_merge_opts m = {.inputs = opt.files,
+                                 .ninputs = opt.nfiles,
+                                 .order = opt.order,
+                                 .key = opt.key ? cli_colmap_lookup(opt.key) : NULL,
+                                 .delim = slk_opt.delim,
+                                 .no_header = slk_opt.no_header,
+                                 .names = slk_opt.names};
     int st;
     outf *o = outf_open(slk_opt.output, &st);
     if (!o)
@@ -111,7 +131,9 @@ int main(int argc, char **argv)
     slk_init("keyshard");
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {
-        options, parse_opt, "[FILE]\n--merge OUTPUT...",
+        options,
+        parse_opt,
+        "[FILE]\n--merge OUTPUT...",
         "Split a CSV input into N shards of whole keys, by a hash of the key, so a"
         " per-key tool can run on each shard on another core, node or host; then"
         " merge the outputs back into the order one process writes."
@@ -124,7 +146,9 @@ int main(int argc, char **argv)
         "  keyshard --merge --order work/order.csv -k job work/s-?.csv > sky.csv\n"
         "  tracegen taskmem --count 2000 | keyshard -k task -n 8 -z -p mem-\n"
         "  keyshard --merge out-*.csv > all.csv     # concatenate, one header",
-        kids, NULL, NULL};
+        kids,
+        NULL,
+        NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
     int st = opt.merge ? merge() : split();
     free(opt.files);

@@ -26,9 +26,9 @@ typedef struct {
     char *buf;
     size_t cap, pos, end;
     int eof;
-    const char *rec;   /* current record */
-    size_t n;          /* its length, line end included */
-    int quoted;        /* it holds a quote character */
+    const char *rec; /* current record */
+    size_t n;        /* its length, line end included */
+    int quoted;      /* it holds a quote character */
     long line, next_line;
     void (*before_fill)(void *); /* called before the buffer moves */
     void *ctx;
@@ -104,7 +104,10 @@ static size_t scan_quoted(const char *s, size_t n, char delim, long *lines, int 
         char c = s[i];
         switch (state) {
         case START:
-            if (c == '"') { state = QUOTED; break; }
+            if (c == '"') {
+                state = QUOTED;
+                break;
+            }
             /* fall through */
         case PLAIN:
         case QUOTE_SEEN:
@@ -175,8 +178,8 @@ static size_t rec_content(const char *s, size_t n)
 
 /* rec_field: field `col` of a record (unquoted into *scratch when quoted).
  * Returns 0 with *f, *fl set, or -1 when the record has fewer fields. */
-static int rec_field(const char *s, size_t n, int quoted, char delim, int col,
-                     char **scratch, size_t *scap, const char **f, size_t *fl)
+static int rec_field(const char *s, size_t n, int quoted, char delim, int col, char **scratch, size_t *scap,
+                     const char **f, size_t *fl)
 {
     n = rec_content(s, n);
     if (!quoted) {
@@ -197,7 +200,10 @@ static int rec_field(const char *s, size_t n, int quoted, char delim, int col,
         int q = i < n && s[i] == '"';
         for (i += (size_t)q; i < n; i++) {
             if (q && s[i] == '"') {
-                if (i + 1 < n && s[i + 1] == '"') { i++; continue; }
+                if (i + 1 < n && s[i + 1] == '"') {
+                    i++;
+                    continue;
+                }
                 q = 0;
             } else if (!q && s[i] == delim)
                 break;
@@ -210,7 +216,11 @@ static int rec_field(const char *s, size_t n, int quoted, char delim, int col,
     int q = i < n && s[i] == '"';
     for (i += (size_t)q; i < n; i++) {
         if (q && s[i] == '"') {
-            if (i + 1 < n && s[i + 1] == '"') { (*scratch)[k++] = '"'; i++; continue; }
+            if (i + 1 < n && s[i + 1] == '"') {
+                (*scratch)[k++] = '"';
+                i++;
+                continue;
+            }
             q = 0;
             continue;
         }
@@ -239,7 +249,10 @@ static int find_column(const rin *hdr, const char *names, char delim, const char
     size_t n = hdr ? hdr->n : strlen(names);
     int quoted = hdr ? hdr->quoted : 0;
     char d = hdr ? delim : ',';
-    if (hdr && n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) { s += 3; n -= 3; }
+    if (hdr && n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+        s += 3;
+        n -= 3;
+    }
     char *scratch = NULL;
     size_t cap = 0, fl;
     const char *f;
@@ -594,7 +607,8 @@ static int merge_ordered(struct merger *g)
             if (*end)
                 s = -1;
         }
-        if (s < 0 || s >= m->ninputs || rec_field(ord.rec, ord.n, ord.quoted, ',', 1, &kbuf, &kcap, &k, &kl) < 0) {
+        if (s < 0 || s >= m->ninputs ||
+            rec_field(ord.rec, ord.n, ord.quoted, ',', 1, &kbuf, &kcap, &k, &kl) < 0) {
             slk_error_at(ord.name, ord.line, "bad row (want a shard below %d and a key)", m->ninputs);
             st = SLK_EDATA;
             break;

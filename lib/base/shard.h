@@ -39,15 +39,15 @@
 #define SHARD_MAX 4000
 
 struct shard_opts {
-    const char *input;     /* path, "-" or NULL for stdin; plain or gzip */
-    const char *key;       /* key column name (after --col renames; c1.. with -H) */
-    int nshards;           /* 1..SHARD_MAX */
-    const char *prefix;    /* shard i is PREFIX%04d.csv (".tsv" with --tsv), ".gz" with gzip */
-    int gzip_level;        /* 0: plain; 1..9: gzip at this level */
-    const char *order;     /* order file path, or NULL */
-    char delim;            /* field delimiter */
-    int no_header;         /* input has no header row (key found in names) */
-    const char *names;     /* column names for header-less input, or NULL */
+    const char *input;  /* path, "-" or NULL for stdin; plain or gzip */
+    const char *key;    /* key column name (after --col renames; c1.. with -H) */
+    int nshards;        /* 1..SHARD_MAX */
+    const char *prefix; /* shard i is PREFIX%04d.csv (".tsv" with --tsv), ".gz" with gzip */
+    int gzip_level;     /* 0: plain; 1..9: gzip at this level */
+    const char *order;  /* order file path, or NULL */
+    char delim;         /* field delimiter */
+    int no_header;      /* input has no header row (key found in names) */
+    const char *names;  /* column names for header-less input, or NULL */
 };
 
 struct shard_stats {
@@ -75,11 +75,11 @@ int shard_split(const struct shard_opts *o, struct shard_stats *st);
 struct shard_merge_opts {
     const char *const *inputs; /* the per-shard outputs, shard 0 first */
     int ninputs;
-    const char *order;         /* order file from shard_split, or NULL: concatenate */
-    const char *key;           /* key column of the outputs (NULL: the first column) */
+    const char *order; /* order file from shard_split, or NULL: concatenate */
+    const char *key;   /* key column of the outputs (NULL: the first column) */
     char delim;
-    int no_header;             /* outputs have no header row */
-    const char *names;         /* their column names when no_header */
+    int no_header;     /* outputs have no header row */
+    const char *names; /* their column names when no_header */
 };
 
 /* shard_merge: write the merged outputs to out (see the header comment).

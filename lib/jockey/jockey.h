@@ -44,6 +44,7 @@
 #include <stdio.h>
 
 enum { JOCKEY_SIM = 0, JOCKEY_STAGE_AMDAHL = 1 };
+struct csv_dialect;
 
 struct jockey_opts {
     double deadline;        /* seconds after the first sample (0: use a utility file) */
@@ -59,6 +60,9 @@ struct jockey_opts {
     int job_model;          /* with a records file: JOCKEY_SIM (default) or JOCKEY_STAGE_AMDAHL */
     int reps;               /* simulated runs per prediction (default 30) */
     uint64_t seed;          /* the simulator's stream */
+    /* How to read the CSV inputs, by role: "table", "utility", and NULL for
+     * --build-table's input (the tool passes cli_dialect); NULL: plain CSV. */
+    const struct csv_dialect *(*dialect)(const char *role);
 };
 
 /* jockey_opts_default: the defaults above. */
@@ -86,6 +90,11 @@ typedef struct jockey jockey;
 int jockey_new(const struct jockey_opts *o, const char *table, const char *records, const char *utility,
                jockey **out);
 void jockey_free(jockey *j);
+
+struct jobsim_set;
+/* jockey_adopt_models: use the learned job models in *set (the controller
+ * takes them over; *set is emptied) instead of a table or Amdahl. */
+void jockey_adopt_models(jockey *j, struct jobsim_set *set);
 
 /* jockey_sample: one sample (t non-decreasing across calls; 0 <= p <= 1;
  * alloc >= 0, the allocation the job has now) of a run of job.  run names
