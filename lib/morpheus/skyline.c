@@ -369,10 +369,21 @@ out:
 
 enum { NS_TREE = 0, NS_LOWER = 1, NS_UPPER = -1, NS_UP = 1, NS_DOWN = -1 };
 
+/* What pricing reads of an arc, 16 contiguous bytes with the sign folded in:
+ * an arc at its lower bound is (cost, src, tgt), at its upper bound
+ * (-cost, tgt, src), so its reduced cost is always cost - pot[a] + pot[b],
+ * no multiply and no int-to-double conversion.  A tree arc is kept as at
+ * lower bound: its reduced cost is 0 up to rounding, far above -eps. */
+struct ns_price_arc {
+    double cost;
+    int a, b;
+};
+
 struct ns {
     int nn, m;                  /* nodes, arcs */
     int *src, *tgt;
     double *cap, *cost, *flow;
+    struct ns_price_arc *pr;
     signed char *state;
     int *parent, *pred, *depth, *child, *next, *prev, *stack;
     signed char *dir;
@@ -421,29 +432,53 @@ static void ns_update_subtree(struct ns *g, int top)
     }
 }
 
+static void ns_set_state(struct ns *g, int e, int st)
+{
+    g->state[e] = (signed char)st;
+    int up = st == NS_UPPER;
+    g->pr[e].cost = up ? -g->cost[e] : g->cost[e];
+    g->pr[e].a = up ? g->tgt[e] : g->src[e];
+    g->pr[e].b = up ? g->src[e] : g->tgt[e];
+}
+
+/* the most negative reduced cost of arcs lo..hi-1 below *best, into *best, *in */
+static inline void ns_price(const struct ns_price_arc *a, const double *pot, int lo, int hi,
+                            double *best, int *in)
+{
+    double b = *best;
+    int bi = *in;
+    for (int e = lo; e < hi; e++) {
+        double c = a[e].cost - pot[a[e].a] + pot[a[e].b];
+        if (c < b) {
+            b = c;
+            bi = e;
+        }
+    }
+    *best = b;
+    *in = bi;
+}
+
+/* block pricing: the best arc of the first block, from where the last
+ * search stopped, that has one below -eps; -1 when none in all arcs */
 static int ns_entering(struct ns *g)
 {
     double best = 0;
-    int in = -1, e = g->next_arc, cnt = g->block;
-    for (int a = 0; a < g->m; a++) {
-        double c = g->state[e] * (g->cost[e] - g->pot[g->src[e]] + g->pot[g->tgt[e]]);
-        if (c < best) {
-            best = c;
-            in = e;
+    int in = -1, e = g->next_arc, m = g->m;
+    for (int done = 0; done < m;) {
+        int len = g->block < m - done ? g->block : m - done, end = e + len;
+        if (end <= m) {
+            ns_price(g->pr, g->pot, e, end, &best, &in);
+        } else {
+            ns_price(g->pr, g->pot, e, m, &best, &in);
+            ns_price(g->pr, g->pot, 0, end - m, &best, &in);
+            end -= m;
         }
-        if (++e == g->m)
-            e = 0;
-        if (--cnt == 0) {
-            if (best < -g->eps) {
-                g->next_arc = e;
-                return in;
-            }
-            cnt = g->block;
+        e = end == m ? 0 : end;
+        done += len;
+        if (best < -g->eps) {
+            g->next_arc = e;
+            return in;
         }
-    }
-    if (best < -g->eps) {
-        g->next_arc = e;
-        return in;
     }
     return -1;
 }
@@ -515,14 +550,14 @@ static int ns_run(struct ns *g, long max_pivots)
         }
         if (result == 0) {
             /* the entering arc goes from one bound to the other */
-            g->state[in] = (signed char)-g->state[in];
+            ns_set_state(g, in, -g->state[in]);
             g->flow[in] = g->state[in] == NS_LOWER ? 0 : g->cap[in];
             continue;
         }
         int out = g->pred[u_out];
         g->flow[out] = to_upper ? g->cap[out] : 0;
-        g->state[out] = to_upper ? NS_UPPER : NS_LOWER;
-        g->state[in] = NS_TREE;
+        ns_set_state(g, out, to_upper ? NS_UPPER : NS_LOWER);
+        ns_set_state(g, in, NS_TREE);
         /* re-hang the cut subtree from the entering arc: reverse the path
          * u_in .. u_out */
         int u_in = result == 1 ? first : second, v_in = result == 1 ? second : first;
@@ -541,6 +576,13 @@ static int ns_run(struct ns *g, long max_pivots)
     }
 }
 
+static void ns_free(struct ns *g)
+{
+    free(g->src); free(g->tgt); free(g->cost); free(g->pr); free(g->cap); free(g->flow); free(g->state);
+    free(g->parent); free(g->pred); free(g->depth); free(g->child); free(g->next); free(g->prev);
+    free(g->stack); free(g->dir); free(g->pot);
+}
+
 static int ns_solve(struct flow *f, double alpha, double beta, double *alloc, double *lower)
 {
     int n = f->n, k = f->k;
@@ -551,8 +593,9 @@ static int ns_solve(struct flow *f, double alpha, double beta, double *alloc, do
     size_t cap_arcs = (size_t)k + (size_t)n * k + (size_t)n * (k + 1);
     g.src = xmalloc(cap_arcs * sizeof *g.src);
     g.tgt = xmalloc(cap_arcs * sizeof *g.tgt);
-    g.cap = xmalloc(cap_arcs * sizeof *g.cap);
     g.cost = xmalloc(cap_arcs * sizeof *g.cost);
+    g.pr = xmalloc(cap_arcs * sizeof *g.pr);
+    g.cap = xmalloc(cap_arcs * sizeof *g.cap);
     g.flow = xmalloc(cap_arcs * sizeof *g.flow);
     g.state = xmalloc(cap_arcs);
     g.parent = xmalloc((size_t)g.nn * sizeof(int));
@@ -573,7 +616,7 @@ static int ns_solve(struct flow *f, double alpha, double beta, double *alloc, do
     int m = 0;
 #define ARC(s_, t_, cap_, cost_, flow_, st_) \
     (g.src[m] = (s_), g.tgt[m] = (t_), g.cap[m] = (cap_), g.cost[m] = (cost_), \
-     g.flow[m] = (flow_), g.state[m] = (signed char)(st_), m++)
+     g.flow[m] = (flow_), ns_set_state(&g, m, (st_)), m++)
     for (int j = 1; j <= k; j++) {
         double sigma0;
         int h = step_hinges(f, j, alpha, beta, &sigma0, &g0);
@@ -639,14 +682,10 @@ static int ns_solve(struct flow *f, double alpha, double beta, double *alloc, do
     }
     *lower = g0 - flow_cost;
     f->arcs = m;
-    free(g.src); free(g.tgt); free(g.cap); free(g.cost); free(g.flow); free(g.state);
-    free(g.parent); free(g.pred); free(g.depth); free(g.child); free(g.next); free(g.prev);
-    free(g.stack); free(g.dir); free(g.pot);
+    ns_free(&g);
     return SKYLINE_OK;
 fail:
-    free(g.src); free(g.tgt); free(g.cap); free(g.cost); free(g.flow); free(g.state);
-    free(g.parent); free(g.pred); free(g.depth); free(g.child); free(g.next); free(g.prev);
-    free(g.stack); free(g.dir); free(g.pot);
+    ns_free(&g);
     return SKYLINE_ESOLVER;
 }
 
