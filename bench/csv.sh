@@ -14,7 +14,7 @@ set -u
 . "$ROOT/bench/lib.sh"
 build=${SLOKIT_BUILD:-build}
 csvcat=$ROOT/$build/tests/csvcat
-count=${CSV_BENCH_COUNT:-1700}
+count=${CSV_BENCH_COUNT:-$(size 400 1700)}
 runs=${CSV_BENCH_RUNS:-3}
 [ -x "$csvcat" ] || { echo "bench csv: no $csvcat (run make B=$build)"; exit 1; }
 
@@ -38,14 +38,18 @@ got_raw=$("$raw" <"$f" | md5sum | cut -d' ' -f1)
 [ "$got_lib" = "$want" ] || echo "bench csv: WARNING: csvcat output differs from its input"
 [ "$got_raw" = "$want" ] || echo "bench csv: WARNING: csvraw output differs from its input"
 
+mark
 t_lib=$(best "$runs" "$csvcat" "$f") || exit 1
+p_lib=$(peak)
 t_raw=$(best "$runs" sh -c '"$1" <"$2"' _ "$raw" "$f") || exit 1
 mbs() { awk -v m="$mb" -v t="$1" 'BEGIN { printf "%.1f", m / t }'; }
 echo "bench csv: raw libcsv (csvraw): $(mbs "$t_raw") MB/s ($t_raw s)"
+row "copy $mb MB CSV (csvcat)" "$t_lib" "raw libcsv (csvraw)" "$t_raw" "$p_lib"
 echo "bench csv: lib (csvcat): $(mbs "$t_lib") MB/s ($t_lib s) ($(ratio "$t_raw" "$t_lib")x vs raw libcsv; goal >= 0.90)"
 if command -v mlr >/dev/null; then
     t_mlr=$(best 1 mlr --icsv --ocsv cat "$f") || exit 1
     echo "bench csv: miller (mlr --icsv --ocsv cat): $(mbs "$t_mlr") MB/s ($t_mlr s)"
+    row "copy $mb MB CSV (csvcat)" "$t_lib" "mlr --icsv --ocsv cat" "$t_mlr" "$p_lib"
     echo "bench csv: lib vs miller: $(ratio "$t_mlr" "$t_lib")x faster (goal >= 4)"
 else
     echo "bench csv: miller not installed (apt-get install miller): no Miller ratio"
