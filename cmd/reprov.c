@@ -5,6 +5,7 @@
  *   reprov --policy jockey [--table FILE | --amdahl S,P] --deadline DUR [OPTION...] [SAMPLES]
  *   reprov --build-table [OPTION...] [HISTORY]
  *   reprov --compare-models [--train F] [--reps N] [TASK-RECORDS]
+ *   reprov --evaluate-loop [--train F] [--deadline-factor X] [OPTION...] [TASK-RECORDS]
  *
  * dra: Morpheus §7 (lib/morpheus/dra); jockey: the Jockey control loop (lib/jockey/jockey).
  * Output rows t,job,policy,old_alloc,new_alloc,until,reason, flushed one by
@@ -16,6 +17,7 @@
 #include "morpheus/dra.h"
 #include "jockey/jobsim.h"
 #include "jockey/jockey.h"
+#include "jockey/loopeval.h"
 #include "base/outfile.h"
 #include "base/parse.h"
 #include "morpheus/plan.h"
@@ -32,8 +34,8 @@ enum policy { POL_DRA = 0, POL_JOCKEY };
 static struct {
     const char *input, *plan, *table, *utility, *records;
     enum policy policy;
-    int have_policy, build, compare;
-    double train;
+    int have_policy, build, compare, loop;
+    double train, deadline_factor;
     int reps;
     double cap_cores, cap_mem;
     int have_cap;
@@ -44,7 +46,7 @@ static struct {
 
 enum { OPT_POLICY = 1, OPT_PLAN, OPT_CAP, OPT_TABLE, OPT_BUILD, OPT_AMDAHL,
        OPT_DEADLINE, OPT_PENALTY, OPT_UTILITY, OPT_SLACK, OPT_ALPHA, OPT_DEADZONE, OPT_MINA, OPT_MAXA,
-       OPT_GRID, OPT_INTERVAL, OPT_LATE, OPT_COMPARE, OPT_TRAIN, OPT_REPS, OPT_SIMULATOR, OPT_STAGE_AMDAHL };
+       OPT_GRID, OPT_INTERVAL, OPT_LATE, OPT_COMPARE, OPT_TRAIN, OPT_REPS, OPT_SIMULATOR, OPT_STAGE_AMDAHL, OPT_LOOP, OPT_DFACTOR };
 
 static const struct argp_option options[] = {
     {"policy", OPT_POLICY, "NAME", 0, "dra (Morpheus) or jockey (default dra)", 1},
@@ -87,7 +89,63 @@ static const struct argp_option options[] = {
                                           "first runs of each job and predict the remaining time of the rest", 5},
     {"train", OPT_TRAIN, "F", 0, "Share of each job's runs (in input order) to learn from (default 0.75)", 5},
     {"reps", OPT_REPS, "N", 0, "Simulated runs per prediction (default 30)", 5},
+    {"evaluate-loop", OPT_LOOP, 0, 0, "Replay the held-back runs under the control loop with each model "
+                                      "(static, Amdahl whole-run, Amdahl remaining, simulator): deadlines met "
+                                      "and tokens used; the Jockey options apply", 5},
+    {"deadline-factor", OPT_DFACTOR, "X", 0, "--evaluate-loop: deadline = X times the median training run "
+                                             "(default 1)", 5},
     {0}};
+
+/* Option combinations, checked before any input is read. */
+static void check_options(struct argp_state *st)
+{
+    if (opt.deadline_factor > 0 && !opt.loop)
+        argp_error(st, "--deadline-factor goes with --evaluate-loop");
+    if (opt.compare || opt.loop) {
+        if (opt.compare && opt.loop)
+            argp_error(st, "--compare-models and --evaluate-loop exclude each other");
+        if (opt.have_deadline || opt.utility || opt.records || opt.have_amdahl)
+            argp_error(st, "--compare-models and --evaluate-loop learn their models and set the deadline "
+                           "(no --deadline, --utility, --amdahl, --simulator or --stage-amdahl)");
+        if (opt.build || opt.have_policy || opt.plan || opt.table)
+            argp_error(st, "--compare-models reads task records only (no --build-table, --policy, --plan "
+                           "or --table)");
+        return;
+    }
+    if (opt.train > 0)
+        argp_error(st, "--train goes with --compare-models");
+    if (opt.reps && !opt.loop && !(opt.records && opt.jk.job_model == JOCKEY_SIM))
+        argp_error(st, "--reps goes with --compare-models or --simulator");
+    if (opt.build) {
+        if (opt.have_policy || opt.plan || opt.table)
+            argp_error(st, "--build-table reads run history only (no --policy, --plan or --table)");
+        return;
+    }
+    if (opt.policy == POL_DRA) {
+        if (!opt.plan)
+            argp_error(st, "--policy dra needs --plan FILE (the reservations to extend)");
+        if (!opt.have_cap)
+            argp_error(st, "--policy dra needs --capacity cores=N,mem=M (what the plan may use)");
+        if (opt.records)
+            argp_error(st, "--simulator and --stage-amdahl go with --policy jockey");
+        if (opt.table || opt.have_amdahl || opt.have_deadline || opt.utility)
+            argp_error(st, "--table, --amdahl, --deadline and --utility go with --policy jockey");
+    } else {
+        if (opt.plan)
+            argp_error(st, "--plan goes with --policy dra");
+        if ((opt.table != NULL) + opt.have_amdahl + (opt.records != NULL) != 1)
+            argp_error(st, "--policy jockey needs one remaining-time model: --table FILE, --amdahl S,P, "
+                           "--simulator RECORDS or --stage-amdahl RECORDS");
+        if (!opt.have_deadline && !opt.utility)
+            argp_error(st, "--policy jockey needs --deadline DUR or --utility FILE");
+        if (opt.have_deadline && opt.utility)
+            argp_error(st, "--deadline and --utility exclude each other");
+        if (opt.table && !opt.have_max)
+            opt.jk.max_alloc = INFINITY; /* every allocation of the table */
+        if (opt.jk.min_alloc > opt.jk.max_alloc)
+            argp_error(st, "--min-alloc %g is above --max-alloc %g", opt.jk.min_alloc, opt.jk.max_alloc);
+    }
+}
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
@@ -148,6 +206,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_INTERVAL: opt.jk.interval = cli_duration(st, "interval", arg, 0); break;
     case OPT_BUILD: opt.build = 1; break;
     case OPT_COMPARE: opt.compare = 1; break;
+    case OPT_LOOP: opt.loop = 1; break;
+    case OPT_DFACTOR: opt.deadline_factor = cli_double(st, "deadline-factor", arg, 1e-3, 1e3); break;
     case OPT_TRAIN:
         opt.train = cli_double(st, "train", arg, 0, 1);
         if (!(opt.train > 0 && opt.train < 1))
@@ -160,47 +220,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "one SAMPLES file only (got '%s' and '%s')", opt.input, arg);
         opt.input = arg;
         break;
-    case ARGP_KEY_END:
-        if (opt.compare) {
-            if (opt.build || opt.have_policy || opt.plan || opt.table)
-                argp_error(st, "--compare-models reads task records only (no --build-table, --policy, --plan "
-                               "or --table)");
-            break;
-        }
-        if (opt.train > 0)
-            argp_error(st, "--train goes with --compare-models");
-        if (opt.reps && !(opt.records && opt.jk.job_model == JOCKEY_SIM))
-            argp_error(st, "--reps goes with --compare-models or --simulator");
-        if (opt.build) {
-            if (opt.have_policy || opt.plan || opt.table)
-                argp_error(st, "--build-table reads run history only (no --policy, --plan or --table)");
-            break;
-        }
-        if (opt.policy == POL_DRA) {
-            if (!opt.plan)
-                argp_error(st, "--policy dra needs --plan FILE (the reservations to extend)");
-            if (!opt.have_cap)
-                argp_error(st, "--policy dra needs --capacity cores=N,mem=M (what the plan may use)");
-            if (opt.records)
-                argp_error(st, "--simulator and --stage-amdahl go with --policy jockey");
-            if (opt.table || opt.have_amdahl || opt.have_deadline || opt.utility)
-                argp_error(st, "--table, --amdahl, --deadline and --utility go with --policy jockey");
-        } else {
-            if (opt.plan)
-                argp_error(st, "--plan goes with --policy dra");
-            if ((opt.table != NULL) + opt.have_amdahl + (opt.records != NULL) != 1)
-                argp_error(st, "--policy jockey needs one remaining-time model: --table FILE, --amdahl S,P, "
-                               "--simulator RECORDS or --stage-amdahl RECORDS");
-            if (!opt.have_deadline && !opt.utility)
-                argp_error(st, "--policy jockey needs --deadline DUR or --utility FILE");
-            if (opt.have_deadline && opt.utility)
-                argp_error(st, "--deadline and --utility exclude each other");
-            if (opt.table && !opt.have_max)
-                opt.jk.max_alloc = INFINITY; /* every allocation of the table */
-            if (opt.jk.min_alloc > opt.jk.max_alloc)
-                argp_error(st, "--min-alloc %g is above --max-alloc %g", opt.jk.min_alloc, opt.jk.max_alloc);
-        }
-        break;
+    case ARGP_KEY_END: check_options(st); break;
     default: return ARGP_ERR_UNKNOWN;
     }
     return 0;
@@ -372,14 +392,23 @@ static int run_jockey(csvr *r, jockey *jk)
     return st;
 }
 
-/* --compare-models and --build-table: read history, write one table. */
+/* --compare-models, --evaluate-loop and --build-table: read history, write one table. */
 static int run_offline(void)
 {
     int st;
     outf *o = outf_open(slk_opt.output, &st);
     if (!o)
         return st;
-    if (opt.compare)
+    if (opt.loop) {
+        struct loopeval_opts lo = {opt.train > 0 ? opt.train : 0.75,
+                                   opt.deadline_factor > 0 ? opt.deadline_factor : 1,
+                                   opt.jk.interval > 0 ? opt.jk.interval : 60};
+        opt.jk.seed = slk_opt.seed;
+        if (opt.reps)
+            opt.jk.reps = opt.reps;
+        opt.jk.interval = 0; /* the loop decides every lo.interval */
+        st = loopeval_run(opt.input, &opt.jk, &lo, outf_fp(o));
+    } else if (opt.compare)
         st = jobsim_compare(opt.input, opt.train > 0 ? opt.train : 0.75, opt.reps ? opt.reps : 30, slk_opt.seed,
                             outf_fp(o));
     else
@@ -454,5 +483,5 @@ int main(int argc, char **argv)
         kids, NULL, NULL};
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
-    return slk_finish(opt.compare || opt.build ? run_offline() : run_stream());
+    return slk_finish(opt.compare || opt.loop || opt.build ? run_offline() : run_stream());
 }

@@ -10,7 +10,8 @@
 #
 #   examples/jockey-models.sh [SEEDS [OUTDIR [RUNS]]]  (default 3 seeds, 40 runs per job)
 #
-# Prints the mean relative error of each predictor per setting and seed.
+# Prints the mean relative error of each predictor per setting and seed,
+# then the control loop end to end with each model (reprov --evaluate-loop).
 set -eu
 seeds=${1:-3}
 out=${2:-$(mktemp -d)}
@@ -32,5 +33,16 @@ for setting in "default:" "no cluster noise:--set noise=0" "heavy task tails:--s
             /simulator/ { m = $4 } END { printf "%-34s %4d %8.3f %8.3f %8.3f %8.3f\n", l, s, t, a, w, m }' "$out/err.txt"
         s=$((s + 1))
     done
+done
+# The control loop end to end (the slides' "SLO met? cluster impact?"):
+# each held-back run replayed with its own recorded task times under each
+# model, deadline = the median training run, decisions every 60 s.
+printf '\n%-13s %4s %10s %14s\n' policy seed "met %" "tokens/static"
+s=1
+while [ $s -le "$seeds" ]; do
+    tracegen -q jobruns --count "$runs" --seed $s -o "$out/runs.csv"
+    reprov --evaluate-loop --max-alloc 200 --seed $s "$out/runs.csv" -o "$out/loop-$s.csv" 2> "$out/loop-$s.txt"
+    awk -v s=$s '/loop:/ { sub(/%/, "", $6); printf "%-13s %4d %10s %14s\n", $3, s, $6, $11 }' "$out/loop-$s.txt"
+    s=$((s + 1))
 done
 echo "outputs in $out"

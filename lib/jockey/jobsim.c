@@ -123,32 +123,15 @@ void jobsim_whole_sp(const struct jobsim_model *m, double *S, double *P)
 
 /* ---- comparing the predictors on held-back runs ---------------------------------- */
 
-struct attempt {
-    size_t stage;
-    double start, end;
-    int failed;
-};
-
-struct jrun {
-    char *job, *name;
-    double alloc;
-    struct attempt *a;
-    size_t n, cap;
-    double t0, end;     /* first start, last end */
-    double *done_t;     /* completion times of successful attempts, sorted */
-    size_t ndone;
-    size_t nst;         /* highest stage + 1 */
-};
-
 #define NCHECK 10       /* progress checkpoints 0, 0.1, ..., 0.9 */
 
-static void run_finish(struct jrun *r)
+static void run_finish(struct jobsim_run *r)
 {
     r->t0 = INFINITY;
     r->end = -INFINITY;
     r->done_t = xcalloc(r->n ? r->n : 1, sizeof *r->done_t);
     for (size_t i = 0; i < r->n; i++) {
-        const struct attempt *x = &r->a[i];
+        const struct jobsim_attempt *x = &r->a[i];
         if (x->start < r->t0)
             r->t0 = x->start;
         if (x->end > r->end)
@@ -163,14 +146,13 @@ static void run_finish(struct jrun *r)
 
 /* When run r reaches progress q: its start for q = 0, else the end of its
  * ceil(q N)-th successful attempt. */
-static double reach(const struct jrun *r, int q)
+static double reach(const struct jobsim_run *r, int q)
 {
     size_t k = (size_t)ceil((double)q / NCHECK * (double)r->ndone - 1e-9);
     return k == 0 ? r->t0 : r->done_t[k - 1];
 }
 
-/* Learn a model from runs[0..n) of one job. */
-static void learn(struct jrun *const *runs, size_t n, size_t nst, struct jobsim_model *m)
+void jobsim_learn(struct jobsim_run *const *runs, size_t n, size_t nst, struct jobsim_model *m)
 {
     m->nst = nst;
     m->st = xcalloc(nst ? nst : 1, sizeof *m->st);
@@ -181,7 +163,7 @@ static void learn(struct jrun *const *runs, size_t n, size_t nst, struct jobsim_
         for (size_t i = 0; i < n; i++) {
             cnt[i] = 0;
             for (size_t j = 0; j < runs[i]->n; j++) {
-                const struct attempt *x = &runs[i]->a[j];
+                const struct jobsim_attempt *x = &runs[i]->a[j];
                 if (x->stage != s)
                     continue;
                 st->dur = xgrow(st->dur, &cap, st->ndur + 1, sizeof *st->dur);
@@ -205,7 +187,7 @@ static void learn(struct jrun *const *runs, size_t n, size_t nst, struct jobsim_
 
 /* The table: the median over training runs at the same allocation of the
  * remaining time at checkpoint q (NaN when none ran at that allocation). */
-static double table_predict(struct jrun *const *train, size_t n, double alloc, int q)
+static double table_predict(struct jobsim_run *const *train, size_t n, double alloc, int q)
 {
     double *v = xcalloc(n ? n : 1, sizeof *v);
     size_t k = 0;
@@ -234,7 +216,7 @@ static void err_add(struct errs *e, int k, double pred, double actual)
 }
 
 /* Predict every checkpoint of a held-back run and write its rows. */
-static void evaluate_run(const struct jrun *r, struct jrun *const *train, size_t ntrain,
+static void evaluate_run(const struct jobsim_run *r, struct jobsim_run *const *train, size_t ntrain,
                          const struct jobsim_model *m, int reps, uint64_t seed, csvw *w, struct errs *e)
 {
     double S, P;
@@ -265,8 +247,7 @@ static void evaluate_run(const struct jrun *r, struct jrun *const *train, size_t
     free(done);
 }
 
-/* Read task records into runs (grouped by (job, run)); returns a status. */
-static int read_runs(const char *path, struct jrun **out, size_t *nout)
+int jobsim_read_runs(const char *path, struct jobsim_run **out, size_t *nout)
 {
     int st;
     csvr *r = csvr_open(path, 0, &st);
@@ -279,7 +260,7 @@ static int read_runs(const char *path, struct jrun **out, size_t *nout)
         csvr_close(r);
         return SLK_EDATA;
     }
-    struct jrun *runs = NULL;
+    struct jobsim_run *runs = NULL;
     size_t n = 0, cap = 0;
     while (csvr_next(r) > 0) {
         const char *job = csvr_field(r, cj), *name = csvr_field(r, cr);
@@ -304,14 +285,14 @@ static int read_runs(const char *path, struct jrun **out, size_t *nout)
         }
         if (!n || strcmp(runs[n - 1].job, job) || strcmp(runs[n - 1].name, name)) {
             runs = xgrow(runs, &cap, n + 1, sizeof *runs);
-            runs[n++] = (struct jrun){.job = xstrdup(job), .name = xstrdup(name), .alloc = alloc};
+            runs[n++] = (struct jobsim_run){.job = xstrdup(job), .name = xstrdup(name), .alloc = alloc};
         } else if (runs[n - 1].alloc != alloc) {
             csvr_fail(r, "run '%s': alloc changes within the run (%g, then %g)", name, runs[n - 1].alloc, alloc);
             break;
         }
-        struct jrun *x = &runs[n - 1];
+        struct jobsim_run *x = &runs[n - 1];
         x->a = xgrow(x->a, &x->cap, x->n + 1, sizeof *x->a);
-        x->a[x->n++] = (struct attempt){(size_t)stage, start, end, failed != 0};
+        x->a[x->n++] = (struct jobsim_attempt){(size_t)stage, start, end, failed != 0};
     }
     st = csvr_status(r);
     csvr_close(r);
@@ -322,7 +303,7 @@ static int read_runs(const char *path, struct jrun **out, size_t *nout)
     return st;
 }
 
-static void free_runs(struct jrun *runs, size_t n)
+void jobsim_free_runs(struct jobsim_run *runs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(runs[i].job), free(runs[i].name), free(runs[i].a), free(runs[i].done_t);
@@ -330,9 +311,7 @@ static void free_runs(struct jrun *runs, size_t n)
     free(runs);
 }
 
-/* Gather the runs of runs[i]'s job (input order) into job[]; their highest
- * stage + 1 into *nst.  Returns how many. */
-static size_t job_runs(struct jrun *runs, size_t n, size_t i, struct jrun **job, size_t *nst)
+size_t jobsim_job_runs(struct jobsim_run *runs, size_t n, size_t i, struct jobsim_run **job, size_t *nst)
 {
     size_t k = 0;
     *nst = 0;
@@ -347,20 +326,20 @@ static size_t job_runs(struct jrun *runs, size_t n, size_t i, struct jrun **job,
 
 int jobsim_learn_file(const char *path, struct jobsim_set *out)
 {
-    struct jrun *runs = NULL;
+    struct jobsim_run *runs = NULL;
     size_t n = 0;
-    int st = read_runs(path, &runs, &n);
+    int st = jobsim_read_runs(path, &runs, &n);
     memset(out, 0, sizeof *out);
-    struct jrun **job = xcalloc(n ? n : 1, sizeof *job);
+    struct jobsim_run **job = xcalloc(n ? n : 1, sizeof *job);
     size_t cap = 0, cap2 = 0;
     for (size_t i = 0; st == SLK_OK && i < n; i++) {
         if (runs[i].nst == (size_t)-1)
             continue;
-        size_t nst, k = job_runs(runs, n, i, job, &nst);
+        size_t nst, k = jobsim_job_runs(runs, n, i, job, &nst);
         out->job = xgrow(out->job, &cap, out->n + 1, sizeof *out->job);
         out->m = xgrow(out->m, &cap2, out->n + 1, sizeof *out->m);
         out->job[out->n] = xstrdup(runs[i].job);
-        learn(job, k, nst, &out->m[out->n++]);
+        jobsim_learn(job, k, nst, &out->m[out->n++]);
         for (size_t j = 0; j < k; j++)
             job[j]->nst = (size_t)-1;
     }
@@ -369,7 +348,7 @@ int jobsim_learn_file(const char *path, struct jobsim_set *out)
         st = SLK_EDATA;
     }
     free(job);
-    free_runs(runs, n);
+    jobsim_free_runs(runs, n);
     if (st != SLK_OK)
         jobsim_set_free(out);
     return st;
@@ -410,9 +389,9 @@ static void print_errors(const struct errs *e, size_t jobs, size_t ntrain, size_
 
 int jobsim_compare(const char *path, double train, int reps, uint64_t seed, FILE *fp)
 {
-    struct jrun *runs = NULL;
+    struct jobsim_run *runs = NULL;
     size_t n = 0;
-    int st = read_runs(path, &runs, &n);
+    int st = jobsim_read_runs(path, &runs, &n);
     struct errs e = {0};
     size_t jobs = 0, ntrain = 0, ntest = 0;
     csvw *w = csvw_new(fp);
@@ -420,14 +399,14 @@ int jobsim_compare(const char *path, double train, int reps, uint64_t seed, FILE
                                        "amdahl_whole_s", "simulator_s", NULL};
     if (st == SLK_OK)
         csvw_header(w, cols);
-    struct jrun **job = xcalloc(n ? n : 1, sizeof *job);
+    struct jobsim_run **job = xcalloc(n ? n : 1, sizeof *job);
     for (size_t i = 0; st == SLK_OK && i < n;) {
         /* one job: its runs, in input order, wherever they appear */
         if (runs[i].nst == (size_t)-1) {
             i++;
             continue;
         }
-        size_t nst, k = job_runs(runs, n, i, job, &nst);
+        size_t nst, k = jobsim_job_runs(runs, n, i, job, &nst);
         size_t nt = (size_t)floor(train * (double)k);
         if (nt < 1 || nt >= k) {
             slk_error_at(path, 0, "job '%s': %zu runs cannot be split by --train %g (both parts need a run)",
@@ -436,7 +415,7 @@ int jobsim_compare(const char *path, double train, int reps, uint64_t seed, FILE
             break;
         }
         struct jobsim_model m;
-        learn(job, nt, nst, &m);
+        jobsim_learn(job, nt, nst, &m);
         for (size_t j = nt; j < k; j++)
             evaluate_run(job[j], job, nt, &m, reps, seed, w, &e);
         jobsim_model_free(&m);
@@ -454,7 +433,7 @@ int jobsim_compare(const char *path, double train, int reps, uint64_t seed, FILE
     csvw_free(w);
     for (int k = 0; k < 4; k++)
         free(e.rel[k]);
-    free_runs(runs, n);
+    jobsim_free_runs(runs, n);
     free(job);
     return st;
 }

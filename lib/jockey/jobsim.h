@@ -89,6 +89,40 @@ double jobsim_amdahl(const struct jobsim_model *m, const double *done, double al
  * whole-run reading (1 - p)(S + P / a). */
 void jobsim_whole_sp(const struct jobsim_model *m, double *S, double *P);
 
+/* ---- task records of past runs ---- */
+
+struct jobsim_attempt {
+    size_t stage;
+    double start, end;
+    int failed;
+};
+
+struct jobsim_run {
+    char *job, *name;
+    double alloc;
+    struct jobsim_attempt *a;   /* in input order */
+    size_t n, cap;
+    double t0, end;             /* first start, last end */
+    double *done_t;             /* completion times of successful attempts, sorted */
+    size_t ndone;
+    size_t nst;                 /* highest stage + 1 (callers may overwrite it as a mark) */
+};
+
+/* jobsim_read_runs: read task records (path or "-": job,run,alloc,stage,
+ * start,end,failed, one row per attempt, grouped by run).  Returns an exit
+ * status after printing why; *runs and *n are set either way (free with
+ * jobsim_free_runs). */
+int jobsim_read_runs(const char *path, struct jobsim_run **runs, size_t *n);
+void jobsim_free_runs(struct jobsim_run *runs, size_t n);
+/* jobsim_job_runs: the runs of runs[i]'s job from i on (input order), skipping
+ * runs whose nst is (size_t)-1, into job[]; their stage count into *nst.
+ * Returns how many. */
+size_t jobsim_job_runs(struct jobsim_run *runs, size_t n, size_t i, struct jobsim_run **job, size_t *nst);
+/* jobsim_learn: the model of one job from its runs[0..n) with nst stages:
+ * per stage the attempt durations, the failure rate and the median count of
+ * successful tasks. */
+void jobsim_learn(struct jobsim_run *const *runs, size_t n, size_t nst, struct jobsim_model *m);
+
 /* A learned model per job. */
 struct jobsim_set {
     char **job;

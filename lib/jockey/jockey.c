@@ -300,6 +300,13 @@ void jockey_free(jockey *j)
     free(j);
 }
 
+void jockey_adopt_models(jockey *j, struct jobsim_set *set)
+{
+    jobsim_set_free(&j->models);
+    j->models = *set;
+    memset(set, 0, sizeof *set);
+}
+
 void jockey_get_stats(const jockey *j, struct jockey_stats *s)
 {
     *s = j->stats;

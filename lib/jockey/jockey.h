@@ -87,6 +87,11 @@ int jockey_new(const struct jockey_opts *o, const char *table, const char *recor
                jockey **out);
 void jockey_free(jockey *j);
 
+struct jobsim_set;
+/* jockey_adopt_models: use the learned job models in *set (the controller
+ * takes them over; *set is emptied) instead of a table or Amdahl. */
+void jockey_adopt_models(jockey *j, struct jobsim_set *set);
+
 /* jockey_sample: one sample (t non-decreasing across calls; 0 <= p <= 1;
  * alloc >= 0, the allocation the job has now) of a run of job.  run names
  * the run (NULL: runs are told apart by progress going back, a new run of

@@ -246,4 +246,25 @@ t "jockey: --stage-amdahl in the loop" 0 "$JS" '0,J,jockey,1,4
 t "jockey: job models need per-stage samples" 0 $'job,t,progress,alloc\nJ,0,0,1\n' 't,job,policy,old_alloc,new_alloc,until,reason' '1 samples without the per-stage task counts' reprov --policy jockey --simulator "$D/tasks.csv" --deadline 15s
 t "jockey: one model only" 64 '' '' "needs one remaining-time model" reprov --policy jockey --amdahl 1,2 --simulator "$D/tasks.csv" --deadline 1h
 # the headline script, small: one seed, 8 runs per job
-tcheck "examples/jockey-models.sh (1 seed, 8 runs)" bash -c '"$1/examples/jockey-models.sh" 1 "$2/jm" 8 > "$2/jm.txt" && [ "$(grep -c "^[a-z0-9% ]* 1 " "$2/jm.txt")" = 5 ]' _ "$ROOT" "$TMP"
+tcheck "examples/jockey-models.sh (1 seed, 8 runs)" bash -c '"$1/examples/jockey-models.sh" 1 "$2/jm" 8 > "$2/jm.txt" &&
+    [ "$(grep -cE "^(default|no cluster|heavy|10%|one alloc)" "$2/jm.txt")" = 5 ] &&
+    [ "$(grep -cE "^(static|amdahl-whole|stage-amdahl|simulator) " "$2/jm.txt")" = 4 ]' _ "$ROOT" "$TMP"
+
+# --- The control loop end to end (--evaluate-loop), tests/data/reprov/tasks.csv:
+# r2 (two 10 s tasks) replayed; deadline = median training run (r1: 20 s);
+# decisions every 5 s, slack 1, alpha 1, no dead zone, at most 4 tokens.
+# static: 1 token, 0-10, 10-20: finish 20, tokens 20.
+# stage-amdahl: t 0: 10 + 20/a <= 20 -> 2, both tasks 0-10; t 5: 10 + 20/a
+#   <= 15 -> 4; finish 10, tokens 2 x 5 + 4 x 5 = 30.  amdahl-whole (S 10,
+#   P 20): t 0: 10 + 20/a <= 20 -> 2; t 5: -> 4: the same 10 and 30.
+# simulator: t 0: 20 s at 1 token meets 20 -> 1 (task 1, 0-10); t 5: 20 s
+#   left at 1 (T 25), 10 at 2 (T 15) -> 2 (task 2, 5-15); t 10 (task 1 done):
+#   10 s left at any allocation, T 20 -> 1; finish 15, tokens 5 + 10 + 5 = 20.
+t "evaluate-loop: hand-worked" 0 "@$D/tasks.csv" 'job,run,policy,finish_s,deadline_s,met,token_s
+J,r2,static,20,20,1,20
+J,r2,amdahl-whole,10,20,1,30
+J,r2,stage-amdahl,10,20,1,30
+J,r2,simulator,15,20,1,20' "simulator     deadlines met 100.0% of 1 runs; tokens 1x static's" reprov --evaluate-loop --train 0.5 --slack 1 --alpha 1 --dead-zone 0 --interval 5 --max-alloc 4
+t "evaluate-loop: no --deadline" 64 '' '' "learn their models and set the deadline" reprov --evaluate-loop --deadline 1h
+t "evaluate-loop: not with compare" 64 '' '' "--compare-models and --evaluate-loop exclude each other" reprov --evaluate-loop --compare-models
+t "deadline-factor needs evaluate-loop" 64 '' '' "--deadline-factor goes with --evaluate-loop" reprov --compare-models --deadline-factor 2
