@@ -63,8 +63,8 @@ echo "bench skyfit: N=30 x K=5760, two-phase beta: wall $(w "$r_net") s, cpu $(c
 row "fit N=30 x K=5760, two-phase beta (cpu)" "$(c "$r_net")" "" "" "$(peak)"
 
 # ---- 2. N=$gn x K=$gk against glpsol on the plain model -------------------------------
-# glpsol needs about a minute of cpu at N=$gn x K=$gk: N=10 x K=360 by default
-gn=$(size 10 20) gk=$(size 360 720)
+# glpsol needs about a minute of cpu at N=20 x K=720: N=16 x K=480 by default
+gn=$(size 16 20) gk=$(size 480 720)
 f=$T/n${gn}k$gk.csv
 [ -s "$f" ] || gen 1 "$gn" "$gk" 2 >"$f"
 skyfit -q --stats "$T/c.stats" "$f" >/dev/null || exit 1
