@@ -200,7 +200,7 @@ static long n_unusable;
 static int read_slo(const char *path)
 {
     struct slo_reqs reqs = {0};
-    int st = slo_read_requests(path, &reqs);
+    int st = slo_read_requests(path, cli_dialect("slo"), &reqs);
     for (size_t i = 0; st == SLK_OK && i < reqs.n; i++) {
         const struct slo_req *s = &reqs.v[i];
         if (!s->usable) {
@@ -219,7 +219,7 @@ static int read_slo(const char *path)
 static int read_prov(const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect("provisioned"), 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cp = csvr_require(r, "provisioned");
@@ -260,7 +260,7 @@ static int avail_cmp(const void *a, const void *b)
 static int read_runs(const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect("runs"), 0, &st);
     if (!r)
         return st;
     int ci = csvr_require(r, "instance"), ca = csvr_require(r, "input_avail");
@@ -393,7 +393,7 @@ static int finish_run(csvr *r, const char *run, size_t job, struct sample *sm, s
 static int read_usage(const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect(NULL), 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cr = csvr_require(r, "run"), ct = csvr_require(r, "t"),
@@ -525,6 +525,7 @@ int main(int argc, char **argv)
         "  replay --regime static --idle none --slo slo.csv --provisioned truth.csv \\\n"
         "         --capacity cores=2000,mem=8192000 usage.csv   # the paper's worst case",
         kids, NULL, NULL};
+    cli_roles("usage", "slo", "provisioned", "runs", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     int st = read_slo(opt.slo);
@@ -565,7 +566,7 @@ int main(int argc, char **argv)
     outf *o = outf_open(slk_opt.output, &st);
     if (!o)
         goto out;
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     static const char *const cols[] = {"regime", "job", "run", "start", "deadline", "finish", "met",
                                        "over_container_s", "under_container_s", NULL};
     csvw_header(w, cols);
@@ -605,7 +606,7 @@ int main(int argc, char **argv)
     if (st == SLK_OK && opt.summary) {
         outf *so = outf_open(opt.summary, &st);
         if (so) {
-            csvw *sw = csvw_new(outf_fp(so));
+            csvw *sw = csvw_new_with(outf_fp(so), cli_dialect(NULL));
             static const char *const sc[] = {"regime", "idle", "runs", "met", "missed", "unfinished",
                                              "violation_rate", "footprint_cores", "footprint_mem_mb",
                                              "utilization", "over_container_s", "under_container_s",
