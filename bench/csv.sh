@@ -22,7 +22,7 @@ set -u
 . "$ROOT/bench/lib.sh"
 build=${SLOKIT_BUILD:-build}
 csvcat=$ROOT/$build/tests/csvcat
-count=${CSV_BENCH_COUNT:-1700}
+count=${CSV_BENCH_COUNT:-$(size 400 1700)}
 runs=${CSV_BENCH_RUNS:-3}
 [ -x "$csvcat" ] || { echo "bench csv: no $csvcat (run make B=$build)"; exit 1; }
 
@@ -71,10 +71,12 @@ read -r lw lc < <(run "$runs" "$csvcat" "$f") || exit 1
 read -r rw rc < <(run "$runs" sh -c '"$1" <"$2"' _ "$raw" "$f") || exit 1
 line "copy, lib (csvcat)" "$lw" "$lc"
 line "copy, raw libcsv (csvraw)" "$rw" "$rc"
+row "copy $mb MB CSV (csvcat, cpu)" "$lc" "raw libcsv (csvraw)" "$rc" ""
 echo "bench csv: copy: lib vs raw libcsv: $(ratio "$rw" "$lw")x wall, $(ratio "$rc" "$lc")x cpu (goal: lib >= 400 MB/s)"
 if command -v mlr >/dev/null; then
     read -r mw mc < <(run 1 mlr --icsv --ocsv cat "$f") || exit 1
     line "copy, miller (mlr --icsv --ocsv cat)" "$mw" "$mc"
+    row "copy $mb MB CSV (csvcat, cpu)" "$lc" "mlr --icsv --ocsv cat" "$mc" ""
     echo "bench csv: copy: lib vs miller: $(ratio "$mw" "$lw")x wall, $(ratio "$mc" "$lc")x cpu"
 else
     echo "bench csv: miller not installed (apt-get install miller): no Miller ratio"
@@ -89,6 +91,7 @@ if command -v datamash >/dev/null; then
     [ "$s_lib" = "$s_dm" ] || echo "bench csv: WARNING: sums differ: lib $s_lib, datamash $s_dm"
     read -r dw dc < <(run "$runs" sh -c 'datamash -t, --header-in sum 4 <"$1"' _ "$f") || exit 1
     line "parse+sum, datamash (datamash -t, --header-in sum 4)" "$dw" "$dc"
+    row "parse+sum $mb MB CSV (csvcat --sum-only, cpu)" "$sc" "datamash sum" "$dc" ""
     echo "bench csv: parse+sum: lib vs datamash: $(ratio "$dw" "$sw")x wall, $(ratio "$dc" "$sc")x cpu (goal >= 1)"
 else
     echo "bench csv: datamash not installed (apt-get install datamash): no datamash ratio"

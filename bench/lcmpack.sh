@@ -42,11 +42,11 @@ lb_of() { sed -n 's/.*; lower bound \([0-9.]*\) (.*/\1/p' "$1"; }
 place_of() { sed -n 's/.*placement \([0-9.]*\) s .*/\1/p' "$1"; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", 100 * (a - b) / b }'; }
 # run CMD, stderr to $1; prints "wall cpu"
-timed() {
+timed() {   # ERR CMD...: "wall cpu" seconds; peak RSS noted for peak (bench/lib.sh)
     local err=$1; shift
-    local TIMEFORMAT='%R %U %S' t
-    t=$( { time "$@" >/dev/null 2>"$err"; } 2>&1 ) || { echo "bench: failed: $*" >&2; cat "$err" >&2; return 1; }
-    awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.2f %.2f\n", a[1], a[2] + a[3] }'
+    /usr/bin/time -f '%e %U %S %M' -o "$T/time" "$@" >/dev/null 2>"$err" || { echo "bench: failed: $*" >&2; cat "$err" >&2; return 1; }
+    awk '{ print $4 }' "$T/time" >>"$BENCH_TMP/.rss"
+    awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }' "$T/time"
 }
 # the same in milliseconds: "wall cpu"
 timed_ms() {
@@ -56,15 +56,18 @@ timed_ms() {
     awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.1f %.1f\n", a[1] * 1000, (a[2] + a[3]) * 1000 }'
 }
 
-for n in 1000 10000; do
+for n in $(size 1000 "1000 10000"); do
     tracegen requests --seed 7 --count $n --truth "$T/slo$n.csv" >"$T/sky$n.csv"
+    mark
     read -r w c < <(timed "$T/lc$n.err" lcmpack --slo "$T/slo$n.csv" --capacity $CAP --at $AT "$T/sky$n.csv" -o "$T/plan$n.csv")
     timed "$T/ls$n.err" lcmpack --slo "$T/slo$n.csv" --capacity $CAP --at $AT --max-stretch 2 "$T/sky$n.csv" >/dev/null
     timed "$T/lt$n.err" lcmpack --slo "$T/slo$n.csv" --capacity $CAP --at $AT --order tight "$T/sky$n.csv" >/dev/null
     timed "$T/lk$n.err" lcmpack --slo "$T/slo$n.csv" --capacity $CAP --at $AT --lookahead 1 "$T/sky$n.csv" >/dev/null
     imp=10; [ $n -ge 10000 ] && imp=3
     read -r wi ci < <(timed "$T/li$n.err" lcmpack --slo "$T/slo$n.csv" --capacity $CAP --at $AT --improve $imp "$T/sky$n.csv")
-    timed "$T/ea$n.err" lcmpack --slo "$T/slo$n.csv" --capacity $CAP --at $AT --strategy earliest "$T/sky$n.csv" >/dev/null
+    p_lc=$(peak)
+    read -r we ce < <(timed "$T/ea$n.err" lcmpack --slo "$T/slo$n.csv" --capacity $CAP --at $AT --strategy earliest "$T/sky$n.csv")
+    row "plan $n jobs, lowcost (cpu)" "$c" "lcmpack --strategy earliest" "$ce" "$p_lc"
     p=$(peak_of "$T/lc$n.err"); lb=$(lb_of "$T/lc$n.err"); ps=$(peak_of "$T/ls$n.err"); pe=$(peak_of "$T/ea$n.err")
     pt=$(peak_of "$T/lt$n.err"); pk=$(peak_of "$T/lk$n.err"); pi=$(peak_of "$T/li$n.err")
     x=$(x_of "$T/lc$n.err"); xi=$(x_of "$T/li$n.err")
@@ -111,7 +114,7 @@ done
 
 # small rigid instances: the MILP optimum (5-minute steps)
 worst=0 worstt=0 worstk=0 worsti=0
-for seed in 1 2 3 4 5 6; do
+for seed in $(size "1 2" "1 2 3 4 5 6"); do
     tracegen requests --seed $seed --count 20 --set step=300 --set rigid=1 --set gangs=0 --set offkilter=0 \
         --set problematic=0 --set hourly=0.2 --truth "$T/m$seed.slo" >"$T/m$seed.sky"
     lcmpack --slo "$T/m$seed.slo" --step 300 --capacity cores=1000,mem=10000000 --ends 0 "$T/m$seed.sky" \
@@ -123,12 +126,12 @@ for seed in 1 2 3 4 5 6; do
     lcmpack --improve 10 --slo "$T/m$seed.slo" --step 300 --capacity cores=1000,mem=10000000 --ends 0 "$T/m$seed.sky" \
         -o /dev/null 2>"$T/mi$seed.err"
     p=$(peak_of "$T/m$seed.err"); pt=$(peak_of "$T/mt$seed.err"); pk=$(peak_of "$T/mk$seed.err"); pi=$(peak_of "$T/mi$seed.err")
-    res=$($PY "$CHK/plan_milp.py" "$T/m$seed.sky" "$T/m$seed.slo" 1000 10000000 86400 300 120)
+    res=$($PY "$CHK/plan_milp.py" "$T/m$seed.sky" "$T/m$seed.slo" 1000 10000000 86400 300 $(size 30 120))
     case $res in
     optimum*) opt=$(echo "$res" | cut -d" " -f2); r=$(ratio "$p" "$opt"); rt=$(ratio "$pt" "$opt"); rk=$(ratio "$pk" "$opt"); ri=$(ratio "$pi" "$opt")
         echo "bench lcmpack: 20 rigid jobs (seed $seed): peak $p, MILP optimum $opt: ${r}x vs optimum (--improve 10: ${ri}x; --order tight: ${rt}x; --lookahead 1: ${rk}x; goal <= 1.25)";;
     *) opt=$(echo "$res" | sed 's/bound \([^ ]*\) .*/\1/'); r=$(ratio "$p" "$opt"); rt=$(ratio "$pt" "$opt"); rk=$(ratio "$pk" "$opt"); ri=$(ratio "$pi" "$opt")
-        echo "bench lcmpack: 20 rigid jobs (seed $seed): peak $p, MILP not solved in 120 s ($res): <= ${r}x vs its bound";;
+        echo "bench lcmpack: 20 rigid jobs (seed $seed): peak $p, MILP not solved in $(size 30 120) s ($res): <= ${r}x vs its bound";;
     esac
     worst=$(awk -v a="$worst" -v b="$r" 'BEGIN { print (b > a ? b : a) }')
     worstt=$(awk -v a="$worstt" -v b="$rt" 'BEGIN { print (b > a ? b : a) }')
@@ -138,16 +141,17 @@ done
 echo "bench lcmpack: 20 rigid jobs: worst ${worst}x vs MILP optimum in input order, ${worsti}x with --improve 10, ${worstt}x with --order tight, ${worstk}x with --lookahead 1 (goal <= 1.25)"
 
 # speed: 10,000 periodic jobs, then one more job into that plan
-tracegen requests --seed 11 --count 10000 --set offkilter=0 --truth "$T/slop.csv" >"$T/skyp.csv"
+np=$(size 2000 10000)
+tracegen requests --seed 11 --count $np --set offkilter=0 --truth "$T/slop.csv" >"$T/skyp.csv"
 read -r w c < <(timed "$T/p.err" lcmpack --slo "$T/slop.csv" --capacity $CAP "$T/skyp.csv" -o "$T/planp.csv")
-echo "bench lcmpack: 10000 periodic jobs, 1-day LCM, 60 s steps: ${w} s wall, ${c} s cpu (placement $(place_of "$T/p.err") s; goal < 10 s)"
+echo "bench lcmpack: $np periodic jobs, 1-day LCM, 60 s steps: ${w} s wall, ${c} s cpu (placement $(place_of "$T/p.err") s; goal < 10 s)"
 { head -1 "$T/skyp.csv"; grep '^job00042,' "$T/skyp.csv" | sed 's/^job00042,/newjob,/'; } >"$T/one.sky"
 { head -1 "$T/slop.csv"; grep '^job00042,' "$T/slop.csv" | sed 's/^job00042,/newjob,/'; } >"$T/one.slo"
 read -r w c < <(timed "$T/one.err" lcmpack --plan "$T/planp.csv" --slo "$T/one.slo" --capacity $CAP "$T/one.sky" -o "$T/planp1.csv")
 pl=$(place_of "$T/one.err")
-echo "bench lcmpack: add 1 job to a plan of 10000: placement $(awk -v s="$pl" 'BEGIN { printf "%.1f", s * 1000 }') ms (goal < 50 ms); whole command ${w} s wall, ${c} s cpu (-o another file: loads and saves $(wc -l <"$T/planp.csv") plan rows)"
+echo "bench lcmpack: add 1 job to a plan of $np: placement $(awk -v s="$pl" 'BEGIN { printf "%.1f", s * 1000 }') ms (goal < 50 ms); whole command ${w} s wall, ${c} s cpu (-o another file: loads and saves $(wc -l <"$T/planp.csv") plan rows)"
 # the nightly case: -o the --plan file itself, appended in place through PLAN.idx
 read -r wi ci < <(timed_ms "$T/inplace.err" lcmpack --plan "$T/planp.csv" --slo "$T/one.slo" --capacity $CAP "$T/one.sky" -o "$T/planp.csv")
 grep -q '(appended in place)' "$T/inplace.err" || echo "bench lcmpack: warning: the in-place add did not use the index" >&2
 cmp -s "$T/planp.csv" "$T/planp1.csv" || echo "bench lcmpack: warning: the in-place plan differs from the rewritten one" >&2
-echo "bench lcmpack: add 1 job to a plan of 10000 in place (-o the plan itself, via PLAN.idx): whole command ${wi} ms wall, ${ci} ms cpu ($(ratio "$(awk -v w="$w" 'BEGIN { print w * 1000 }')" "$wi")x faster than reading and rewriting it; goal < 50 ms)"
+echo "bench lcmpack: add 1 job to a plan of $np in place (-o the plan itself, via PLAN.idx): whole command ${wi} ms wall, ${ci} ms cpu ($(ratio "$(awk -v w="$w" 'BEGIN { print w * 1000 }')" "$wi")x faster than reading and rewriting it; goal < 50 ms)"

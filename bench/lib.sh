@@ -1,13 +1,19 @@
 # bench/lib.sh — helpers for bench/<name>.sh (source it).
-#   secs CMD...        run CMD, print its wall-clock seconds (stdout of CMD discarded)
+#   secs CMD...        run CMD under GNU time, print its wall-clock seconds
+#                      (stdout of CMD discarded); its peak RSS is noted
 #   best N CMD...      the best of N runs
 #   ratio A B          A/B with 2 decimals
+#   mark; ...; peak    the largest peak RSS (MB) of the secs runs since mark
+#   size SMALL FULL    SMALL, or FULL when BENCH_SIZE=full
+#   row WORK SECS REFERENCE REF_SECS PEAK_MB
+#                      one row of the table bench/run.sh prints at the end:
+#                      the work, slokit's time, the reference (measured in
+#                      the same run) and its time, slokit's peak memory
 secs() {
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
-    t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+    local f=$BENCH_TMP/.time
+    /usr/bin/time -f '%e %M' -o "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
+    awk '{ print $2 }' "$f" >>"$BENCH_TMP/.rss"
+    awk '{ printf "%.3f\n", $1 }' "$f"
 }
 best() {
     local n=$1 b="" s
@@ -19,3 +25,9 @@ best() {
     echo "$b"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f\n", a / b; else print "inf" }'; }
+mark() { : >"$BENCH_TMP/.rss"; }
+peak() { awk '$1 > m { m = $1 } END { printf "%.0f\n", m / 1024 }' "$BENCH_TMP/.rss"; }
+size() { if [ "${BENCH_SIZE:-}" = full ]; then echo "$2"; else echo "$1"; fi; }
+row() {
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${BENCH_NAME:-?}" "$1" "$2" "$3" "$4" "$5" >>"$BENCH_TMP/table.tsv"
+}

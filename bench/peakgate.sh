@@ -16,7 +16,7 @@ set -u
 . "$ROOT/bench/lib.sh"
 build=${SLOKIT_BUILD:-build}
 csvcat=$ROOT/$build/tests/csvcat
-tasks=${PEAKGATE_BENCH_TASKS:-500}
+tasks=${PEAKGATE_BENCH_TASKS:-$(size 200 500)}
 runs=${PEAKGATE_BENCH_RUNS:-3}
 [ -x "$csvcat" ] || { echo "bench peakgate: no $csvcat (run make B=$build)"; exit 1; }
 
@@ -31,7 +31,9 @@ echo "bench peakgate: input: $f, $mb MB, $rows rows, $tasks tasks"
 
 t_cat=$(best "$runs" "$csvcat" "$f") || exit 1
 t_sum=$(best "$runs" bash -c '"$0" --sum mem_mb "$1" 2>/dev/null' "$csvcat" "$f") || exit 1
+mark
 t_prof=$(best "$runs" peakgate -q "$f") || exit 1
+row "profiles of $tasks tasks ($mb MB)" "$t_prof" "csvcat, a plain CSV pass" "$t_cat" "$(peak)"
 t_p50=$(best "$runs" peakgate -q --normal p50 "$f") || exit 1
 rate=$(awk -v r="$rows" -v t="$t_prof" 'BEGIN { printf "%.1f", r / t / 1e6 }')
 echo "bench peakgate: profiles (mean): $t_prof s, $rate M rows/s ($(ratio "$t_prof" "$t_cat")x vs csvcat plain pass $t_cat s; goal <= 1.20)"

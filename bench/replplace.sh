@@ -13,7 +13,7 @@ set -u
 . "$ROOT/bench/lib.sh"
 build=${SLOKIT_BUILD:-build}
 csvcat=$ROOT/$build/tests/csvcat
-n=${RP_BENCH_BLOCKS:-4000000}
+n=${RP_BENCH_BLOCKS:-$(size 1000000 4000000)}
 runs=${RP_BENCH_RUNS:-3}
 
 ten=$BENCH_TMP/replplace-tenants.csv
@@ -21,7 +21,8 @@ blk=$BENCH_TMP/replplace-blocks-$n.csv
 tracegen storage --seed 1 --count 300 -q -o "$ten" || exit 1
 nsrv=$(awk -F, 'NR > 1 { s += $3 } END { print s }' "$ten")
 if [ ! -s "$blk" ]; then
-    awk -v n="$n" -v s="$nsrv" 'BEGIN { srand(1); print "block,server"; for (i = 0; i < n; i++) printf "blk%d,%d\n", i, int(rand() * s) }' >"$blk"
+    # integer arithmetic only: the same file under every awk
+    awk -v n="$n" -v s="$nsrv" 'BEGIN { print "block,server"; for (i = 0; i < n; i++) printf "blk%d,%d\n", i, (i * 104729 + 7919) % s }' >"$blk"
 fi
 echo "bench replplace: $n blocks on $nsrv servers of 300 tenants ($(stat -c %s "$blk" | awk '{ printf "%.0f", $1 / 1e6 }') MB)"
 
@@ -30,7 +31,8 @@ rate() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.2f", n / t / 1e6;
 # (user + sys); rates are given for both, the best of $runs runs each.
 wallcpu() { # CMD...: prints "wall cpu" seconds
     local f=$BENCH_TMP/replplace-time.txt
-    /usr/bin/time -f '%e %U %S' -o "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
+    /usr/bin/time -f '%e %U %S %M' -o "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
+    awk '{ print $4 }' "$f" >>"$BENCH_TMP/.rss"
     awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$f"
 }
 bestwc() { # N CMD...: best wall and best CPU of N runs
@@ -45,7 +47,10 @@ bestwc() { # N CMD...: best wall and best CPU of N runs
     echo "$bw $bc"
 }
 read -r w_stock c_stock < <(bestwc "$runs" replplace -q --policy stock "$ten" "$blk")
+mark
 read -r w_alg2 c_alg2 < <(bestwc "$runs" replplace -q "$ten" "$blk")
+p_alg2=$(peak)
+row "place $n blocks x3, alg2 (cpu)" "$c_alg2" "replplace --policy stock" "$c_stock" "$p_alg2"
 read -r w_space c_space < <(bestwc "$runs" replplace -q --pick space "$ten" "$blk")
 read -r w_r4 c_r4 < <(bestwc "$runs" replplace -q -r 4 "$ten" "$blk")
 line() { # what wall cpu
@@ -62,7 +67,9 @@ fi
 
 # one simulated year, 4M blocks, one policy at a time, then the full table
 read -r w_ss c_ss < <(wallcpu replplace -q --simulate -r 3 --policy stock --blocks "$n" "$ten") || exit 1
+mark
 read -r w_sa c_sa < <(wallcpu replplace -q --simulate -r 3 --policy alg2 --blocks "$n" "$ten") || exit 1
+row "simulate 1 year, $n blocks x3, alg2 (cpu)" "$c_sa" "the same, --policy stock" "$c_ss" "$(peak)"
 echo "bench replplace: load average before the simulations: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bench replplace: simulate 1 year, $n blocks, stock x3: $w_ss s wall, $c_ss s CPU"
 echo "bench replplace: simulate 1 year, $n blocks, alg2 x3: $w_sa s wall, $c_sa s CPU ($(ratio "$c_ss" "$c_sa")x vs stock in CPU; goal < 60 s)"

@@ -20,26 +20,32 @@ run() {  # NAME KEY INPUT TOOL...
     local name=$1 key=$2 in=$3; shift 3
     one=$(best 1 bash -c '"${@:2}" -q < "$1" > "$BENCH_TMP/one.out"' _ "$in" "$@")
     two=$(best 1 bash -c '"$2" "$3" -j2 --block 20M -- "${@:4}" -q < "$1" > "$BENCH_TMP/two.out" 2>/dev/null' _ "$in" "$P" "$key" "$@")
+    row "$name on $(du -h "$in" | cut -f1), parallel -j2" "$two" "1 process" "$one" ""
     echo "bench scaleout: $name on $(du -h "$in" | cut -f1): 1 process ${one} s, parallel -j2 ${two} s ($(ratio "$one" "$two")x speed-up; $(same "$BENCH_TMP/one.out" "$BENCH_TMP/two.out"))"
 }
 run skyfit job "$u" skyfit
 run peakgate task "$m" peakgate
 
 # ---- part 2: real engines ---------------------------------------------------
-big="$BENCH_TMP/scaleout-usage-2000.csv"
-[ -s "$big" ] || tracegen -q usage --count 2000 --days 30 -o "$big"
+bc=$(size 500 2000)
+big="$BENCH_TMP/scaleout-usage-$bc.csv"
+[ -s "$big" ] || tracegen -q usage --count $bc --days 30 -o "$big"
 W="$BENCH_TMP/scaleout-work"; rm -rf "$W"; mkdir -p "$W"
 size=$(du -h "$big" | cut -f1)
 echo "bench scaleout: load average before: $(load)"
 awk_s=$(secs awk -F, -v d="$W" 'NR == 1 { h = $0; next }
     { s = $1; sub(/^job/, "", s); f = d "/awk-" (s % 4) ".csv"; if (!(f in seen)) { seen[f]; print h > f } print > f }' "$big")
+mark
 ks_s=$(secs keyshard -q -k job -n 4 -p "$W/ks-" "$big")
+row "split $size into 4 key shards (keyshard)" "$ks_s" "awk" "$awk_s" "$(peak)"
 echo "bench scaleout: split $size into 4 key shards: keyshard ${ks_s} s (fsync included), awk ${awk_s} s ($(ratio "$awk_s" "$ks_s")x)"
 one=$(secs bash -c 'skyfit -q "$1" > "$2/one.csv"' _ "$big" "$W")
 echo "bench scaleout: skyfit on $size, one process: ${one} s (load $(load))"
 
 LAB="$ROOT/tests/engines/lab.sh"; D="$BENCH_TMP/scaleout-lab"
-if ! why=$("$LAB" why-not); then
+if [ "$BENCH_SIZE" != full ]; then
+    echo "bench scaleout: Slurm and ssh with BENCH_SIZE=full"
+elif ! why=$("$LAB" why-not); then
     echo "bench scaleout: Slurm and ssh skipped: $why"
 elif ! "$LAB" up "$D" >"$W/lab.log" 2>&1; then
     echo "bench scaleout: Slurm and ssh skipped: the lab did not start ($(tail -1 "$W/lab.log"))"

@@ -2,49 +2,31 @@
 # bench/skyfit.sh — speed of the skyline LP (issue 3).
 #
 #   SLOKIT_BUILD=build-skyfit bash bench/run.sh skyfit
-#   SKYFIT_BENCH_JOBS=2000 ...   fewer jobs in the many-jobs case (default 10000)
+#   SKYFIT_BENCH_JOBS=2000 ...   jobs in the many-jobs case (default 2000,
+#                                10000 with BENCH_SIZE=full)
 #   SKYFIT_BENCH_GLPSOL=0 ...    skip the (slow, about a minute) glpsol reference
 #
-# Goals: N=30 runs x K=1440 steps in under 1 s; N=20 x K=720 at least 100x
+# Goals: N=30 runs x K=1440 steps in under 1 s; N=$gn x K=$gk at least 100x
 # faster than glpsol on the plain model (tests/check/skyline.mod) with the
 # same objective; 10,000 jobs of N=30 x K=60 in under 60 s on 2 cores.
 # Inputs are synthetic stage-shaped skylines with noise and ragged run ends
-# (gen below), the same for every run of the bench.  Times are wall clock,
+# (bench/skyfit_gen.py), the same on every machine.  Times are wall clock,
 # end to end (reading the CSV, quantizing, both phases of the beta rule,
 # writing the fit) unless said otherwise.
 set -u
 . "$ROOT/bench/lib.sh"
-jobs=${SKYFIT_BENCH_JOBS:-10000}
+jobs=${SKYFIT_BENCH_JOBS:-$(size 2000 10000)}
 do_glpsol=${SKYFIT_BENCH_GLPSOL:-1}
 MOD=$ROOT/tests/check/skyline.mod
 T=$BENCH_TMP/skyfit
 mkdir -p "$T"
 
-# gen JOBS N K SEED: usage rows job,run,t,containers; every job has N runs of
-# about K one-minute steps in 3-4 stages of random parallelism.
-gen() {
-    awk -v J="$1" -v N="$2" -v K="$3" -v seed="$4" 'BEGIN {
-        srand(seed); print "job,run,t,containers"
-        for (j = 0; j < J; j++) {
-            ns = 3 + int(rand() * 2)
-            for (s = 0; s < ns; s++) { lvl[s] = 5 + int(rand() * 200); cut[s] = (s + 1) / ns }
-            for (i = 0; i < N; i++) {
-                start = 1767571200 + i * 86400 + int(rand() * 600)
-                len = K - int(rand() * K * 0.1)
-                for (k = 0; k < len; k++) {
-                    s = 0; while (k >= cut[s] * len && s < ns - 1) s++
-                    v = lvl[s] * (0.75 + 0.5 * rand())
-                    if (rand() < 0.02) v = 0
-                    printf "job%05d,r%02d,%d,%d\n", j, i, start + 60 * k, int(v + 0.5)
-                }
-            }
-        }
-    }'
-}
+gen() { /usr/bin/python3 "$ROOT/bench/skyfit_gen.py" "$@"; }
 # cpu CMD...: "WALL CPU" seconds of CMD (CPU = user + sys; stdout discarded).
 # The machine is shared, so CPU time is the steadier measure; both are printed.
 cpu() {
-    /usr/bin/time -f '%e %U %S' -o "$T/time" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
+    /usr/bin/time -f '%e %U %S %M' -o "$T/time" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
+    awk '{ print $4 }' "$T/time" >>"$BENCH_TMP/.rss"
     awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$T/time"
 }
 # bestcpu N CMD...: the run with the least CPU time of N
@@ -67,18 +49,31 @@ same() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a < 
 # ---- 1. N=30 x K=1440 -------------------------------------------------------------
 f=$T/n30k1440.csv
 [ -s "$f" ] || gen 1 30 1440 1 >"$f"
+mark
 r_net=$(bestcpu 3 skyfit -q --stats "$T/a.stats" "$f") || exit 1
+p=$(peak)
 r_flow=$(cpu skyfit -q --solver glpk-flow --stats "$T/b.stats" "$f") || exit 1
 echo "bench skyfit: N=30 x K=1440, two-phase beta: wall $(w "$r_net") s, cpu $(c "$r_net") s ($(ratio "$(c "$r_flow")" "$(c "$r_net")")x vs GLPK on the flow form, cpu $(c "$r_flow") s; goal < 1 s; $(same "$(objective "$T/a.stats")" "$(objective "$T/b.stats")"))"
+row "fit N=30 x K=1440, two-phase beta (cpu)" "$(c "$r_net")" "skyfit --solver glpk-flow" "$(c "$r_flow")" "$p"
+f=$T/n30k5760.csv
+[ -s "$f" ] || gen 1 30 5760 1 >"$f"
+mark
+r_net=$(bestcpu "$(size 1 3)" skyfit -q --stats "$T/a.stats" "$f") || exit 1
+echo "bench skyfit: N=30 x K=5760, two-phase beta: wall $(w "$r_net") s, cpu $(c "$r_net") s"
+row "fit N=30 x K=5760, two-phase beta (cpu)" "$(c "$r_net")" "" "" "$(peak)"
 
-# ---- 2. N=20 x K=720 against glpsol on the plain model -------------------------------
-f=$T/n20k720.csv
-[ -s "$f" ] || gen 1 20 720 2 >"$f"
+# ---- 2. N=$gn x K=$gk against glpsol on the plain model -------------------------------
+# glpsol needs about a minute of cpu at N=20 x K=720: N=16 x K=480 by default
+gn=$(size 16 20) gk=$(size 480 720)
+f=$T/n${gn}k$gk.csv
+[ -s "$f" ] || gen 1 "$gn" "$gk" 2 >"$f"
 skyfit -q --stats "$T/c.stats" "$f" >/dev/null || exit 1
 beta=$(awk -F, 'NR == 2 { print $8 }' "$T/c.stats")
 r_two=$(bestcpu 3 skyfit -q "$f") || exit 1
+mark
 r_one=$(bestcpu 3 skyfit -q --beta "$beta" --stats "$T/d.stats" "$f") || exit 1
-echo "bench skyfit: N=20 x K=720, two-phase beta: wall $(w "$r_two") s, cpu $(c "$r_two") s"
+p=$(peak)
+echo "bench skyfit: N=$gn x K=$gk, two-phase beta: wall $(w "$r_two") s, cpu $(c "$r_two") s"
 if [ "$do_glpsol" = 1 ]; then
     # the plain model with the same (fixed) beta: one LP, like skyfit --beta
     awk -F, -v beta="$beta" '
@@ -86,26 +81,30 @@ if [ "$do_glpsol" = 1 ]; then
                  k = ($3 - t0[$2]) / 60 + 1; u[run[$2], k] = $4; if (k > K) K = k }
         END { printf "data;\nparam N := %d;\nparam K := %d;\nparam alpha := 0.01;\nparam beta := %s;\nparam s default 0 :=\n", n, K, beta
               for (key in u) { split(key, p, SUBSEP); printf " %d %d %s\n", p[1], p[2], u[key] }
-              print ";\nend;" }' "$f" >"$T/n20k720.dat"
-    /usr/bin/time -f '%e %U %S' -o "$T/time" glpsol -m "$MOD" -d "$T/n20k720.dat" >"$T/glpsol.log" 2>&1 || exit 1
+              print ";\nend;" }' "$f" >"$T/glpsol.dat"
+    /usr/bin/time -f '%e %U %S' -o "$T/time" glpsol -m "$MOD" -d "$T/glpsol.dat" >"$T/glpsol.log" 2>&1 || exit 1
     r_glp=$(awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$T/time")
     obj_glp=$(awk '/^OBJ / { print $2 }' "$T/glpsol.log")
-    echo "bench skyfit: N=20 x K=720, fixed beta $beta: wall $(w "$r_one") s, cpu $(c "$r_one") s ($(ratio "$(c "$r_glp")" "$(c "$r_one")")x cpu, $(ratio "$(w "$r_glp")" "$(w "$r_one")")x wall vs glpsol on the plain model, cpu $(c "$r_glp") s; goal >= 100x; $(same "$(objective "$T/d.stats")" "$obj_glp"))"
+    row "fit N=$gn x K=$gk, fixed beta (cpu)" "$(c "$r_one")" "glpsol, plain model" "$(c "$r_glp")" "$p"
+    echo "bench skyfit: N=$gn x K=$gk, fixed beta $beta: wall $(w "$r_one") s, cpu $(c "$r_one") s ($(ratio "$(c "$r_glp")" "$(c "$r_one")")x cpu, $(ratio "$(w "$r_glp")" "$(w "$r_one")")x wall vs glpsol on the plain model, cpu $(c "$r_glp") s; goal >= 100x; $(same "$(objective "$T/d.stats")" "$obj_glp"))"
 else
-    echo "bench skyfit: N=20 x K=720, fixed beta: wall $(w "$r_one") s, cpu $(c "$r_one") s (glpsol reference skipped)"
+    echo "bench skyfit: N=$gn x K=$gk, fixed beta: wall $(w "$r_one") s, cpu $(c "$r_one") s (glpsol reference skipped)"
 fi
 
 # ---- 3. many small jobs ------------------------------------------------------------------
 f=$T/jobs$jobs-n30k60.csv
 [ -s "$f" ] || gen "$jobs" 30 60 3 >"$f"
 mb=$(stat -c %s "$f" | awk '{ printf "%.0f", $1 / 1e6 }')
+mark
 r_one=$(cpu skyfit -q --stats "$T/e.stats" "$f") || exit 1
-fitted=$(grep -c ',optimal$' "$T/e.stats")
+p=$(peak)
+fitted=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i; next } $c == "optimal" { n++ } END { print n + 0 }' "$T/e.stats")
 # two processes, the input split by job (same output: per-job streaming)
 awk -F, -v a="$T/half0.csv" -v b="$T/half1.csv" 'NR == 1 { print > a; print > b; next }
     { n = substr($1, 4) + 0; print > (n % 2 ? b : a) }' "$f"
 r_two=$(cpu sh -c 'skyfit -q "$1" >"$3" & skyfit -q "$2" >"$4" & wait' _ \
     "$T/half0.csv" "$T/half1.csv" "$T/half0.out" "$T/half1.out") || exit 1
 t_lp=$(awk -F, 'NR > 1 { s += $9 } END { printf "%.1f", s / 1000 }' "$T/e.stats")
+row "fit $jobs jobs of N=30 x K=60, 2 processes" "$(w "$r_two")" "1 process" "$(w "$r_one")" "$p"
 echo "bench skyfit: $jobs jobs of N=30 x K=60 ($mb MB, $fitted fitted): 1 process wall $(w "$r_one") s, cpu $(c "$r_one") s (LP wall $t_lp s); 2 processes wall $(w "$r_two") s (goal < 60 s)"
 echo "bench skyfit: load average during the bench: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"

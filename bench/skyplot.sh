@@ -11,6 +11,7 @@ if [ ! -s "$d/plan.csv" ]; then
 fi
 rows=$(($(wc -l < "$d/plan.csv") - 2))
 for term in svg png dumb; do
+    mark
     t=$(best 3 skyplot -q plan "$d/plan.csv" --load "$d/load.csv" --term "$term")
     # the reference: keep skyplot's gnuplot script and data, run gnuplot alone on them
     rm -rf "$d/keep"; mkdir -p "$d/keep"
@@ -20,5 +21,6 @@ for term in svg png dumb; do
         s=$(ls "$d"/keep/skyplot.*/plot.gp 2>/dev/null | head -1)
         [ -n "$s" ] && g=$(best 3 gnuplot "$s")
     fi
+    row "plot a plan of $rows rows, $term" "$t" "$([ -n "$g" ] && echo "gnuplot alone, same data")" "$g" "$(peak)"
     echo "bench skyplot: plan of $rows rows, $term: ${t} s$([ -n "$g" ] && echo " ($(ratio "$t" "$g")x gnuplot alone on the same data, ${g} s)")"
 done

@@ -13,7 +13,7 @@ set -u
 . "$ROOT/bench/lib.sh"
 build=${SLOKIT_BUILD:-build}
 csvcat=$ROOT/$build/tests/csvcat
-count=${SLO_BENCH_COUNT:-2000}
+count=${SLO_BENCH_COUNT:-$(size 1000 2000)}
 evcount=${SLO_BENCH_EVCOUNT:-300}
 runs=${SLO_BENCH_RUNS:-3}
 [ -x "$csvcat" ] || { echo "bench sloinfer: no $csvcat (run make B=$build)"; exit 1; }
@@ -27,10 +27,13 @@ mb=$(stat -c %s "$f" | awk '{ printf "%.1f", $1 / 1e6 }')
 rows=$(($(wc -l <"$f") - 1))
 echo "bench sloinfer: input: $f, $mb MB, $rows runs of $count jobs"
 
+mark
 t_slo=$(best "$runs" sloinfer -q "$f") || exit 1
+p_slo=$(peak)
 t_wc=$(best "$runs" wc -l "$f") || exit 1
 t_cat=$(best "$runs" "$csvcat" "$f") || exit 1
 rate=$(awk -v n="$rows" -v t="$t_slo" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
+row "infer SLOs from $rows runs" "$t_slo" "csvcat of the runs" "$t_cat" "$p_slo"
 echo "bench sloinfer: run table: $t_slo s, $rate runs/s ($(ratio "$t_slo" "$t_wc")x vs wc -l $t_wc s, $(ratio "$t_slo" "$t_cat")x vs csvcat $t_cat s)"
 
 # CPU time is steadier than wall time on a shared machine; memory: one job
@@ -50,10 +53,13 @@ if [ ! -s "$ev" ] || [ ! -s "$rf" ]; then
     tracegen events --seed 1 --count "$evcount" --days 30 -q -o "$ev" || exit 1
 fi
 nev=$(($(wc -l <"$ev") - 1))
+mark
 t_ev=$(best "$runs" sloinfer -q --events "$ev" "$rf") || exit 1
+p_ev=$(peak)
 t_rf=$(best "$runs" sloinfer -q "$rf") || exit 1
 t_evcat=$(best "$runs" "$csvcat" "$ev") || exit 1
 evrate=$(awk -v n="$nev" -v t="$t_ev" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
+row "infer SLOs from $nev events" "$t_ev" "csvcat of the events" "$t_evcat" "$p_ev"
 echo "bench sloinfer: events: $nev events, $t_ev s, $evrate events/s ($(ratio "$t_ev" "$t_evcat")x vs csvcat of the events $t_evcat s, $(ratio "$t_ev" "$t_rf")x vs the run-table form $t_rf s)"
 if [ -x /usr/bin/time ]; then
     read -r cpu kb < <(/usr/bin/time -f '%U %M' sloinfer -q --events "$ev" "$rf" 2>&1 >/dev/null | tail -1)

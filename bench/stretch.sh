@@ -7,14 +7,16 @@
 d=$BENCH_TMP/stretch
 mkdir -p "$d"
 tracegen vcs --set scenario=mixed -o "$d/vcs.csv"
-tgen=$(secs tracegen vcjobs --set scenario=mixed --count 1000000 -o "$d/jobs.csv")
+tgen=$(secs tracegen vcjobs --set scenario=mixed --count "$(size 200000 1000000)" -o "$d/jobs.csv")
 jobs=$(($(wc -l < "$d/jobs.csv") - 1))
 echo "bench stretch: input: $jobs jobs, $(($(wc -l < "$d/vcs.csv") - 1)) VCs, $(awk -F, 'NR > 1 { c += $2 } END { print c }' "$d/vcs.csv") servers, 30 days"
 tmlr=$(best 1 mlr --icsv --ocsv cat "$d/jobs.csv")
 for s in maxmin drr balanced; do
+    mark
     t=$(secs stretch -s $s "$d/vcs.csv" "$d/jobs.csv" -o "$d/out.csv" --vcs "$d/v.csv" 2> "$d/err")
     sim=$(sed -n 's/.* in \([0-9.]*\) s (\([0-9.]*\) us per job).*/\1 \2/p' "$d/err")
     ev=$(sed -n 's/.*events (\([0-9.]*\) per job).*/\1/p' "$d/err")
+    row "stretch -s $s, $jobs jobs" "$t" "mlr cat of the jobs" "$tmlr" "$(peak)"
     echo "bench stretch: $s: total $t s ($(ratio "$t" "$tmlr")x vs mlr cat $tmlr s; $(ratio "$t" 30)x of the 30 s budget)"
     echo "bench stretch: $s: simulation ${sim% *} s, ${sim#* } us per job, $ev events per job ($(ratio "${sim% *}" "$tgen")x vs tracegen $tgen s)"
 done

@@ -7,7 +7,7 @@
 # time depends on the other load.
 #   TENANTS (default 10000), REF_TENANTS (default 1000)
 source "$ROOT/bench/lib.sh"
-n=${TENANTS:-10000}
+n=${TENANTS:-$(size 3000 10000)}
 nref=${REF_TENANTS:-1000}
 big=$BENCH_TMP/tenants-$n.csv
 small=$BENCH_TMP/tenants-$nref.csv
@@ -43,7 +43,10 @@ t_two=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
 same=$(cmp -s "$BENCH_TMP/tc-one.csv" "$BENCH_TMP/tc-two.csv" && echo "same output" || echo "OUTPUT DIFFERS")
 echo "bench tenantclass: same, two shards in parallel + clustering: $t_two s wall ($(ratio "$t_big" "$t_two")x vs one process; $same)"
 
+mark
 t_c=$(best 3 tenantclass -q -o "$BENCH_TMP/tc-c.csv" "$small") || exit 1
+p=$(peak)
 t_py=$(secs /usr/bin/python3 "$ROOT/bench/tenantclass_ref.py" "$small" "$BENCH_TMP/tc-py.csv") || exit 1
 agree=$(awk -F, 'NR==FNR{p[$1]=$2;next} FNR>1{n++; s+=(p[$1]==$2)} END{printf "%.4f", s/n}' "$BENCH_TMP/tc-py.csv" "$BENCH_TMP/tc-c.csv")
+row "classify $nref tenants" "$t_c" "numpy.fft + sklearn" "$t_py" "$p"
 echo "bench tenantclass: $nref tenants x $((rows / n)) samples: $t_c s ($(ratio "$t_py" "$t_c")x vs numpy.fft+sklearn reference, $t_py s; same pattern for $agree of tenants)"

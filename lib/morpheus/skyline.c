@@ -166,6 +166,8 @@ struct flow {
     double *slope;
     int *ord;
     double *hcost, *hcap;   /* the hinges of one step (step_hinges) */
+    struct ns *ns;          /* the network simplex's basis kept for phase 2 */
+    int warm;               /* phase 2 started from phase 1's basis */
 };
 
 /* qsort has no context argument: the key array of the current sort (the
@@ -369,15 +371,27 @@ out:
 
 enum { NS_TREE = 0, NS_LOWER = 1, NS_UPPER = -1, NS_UP = 1, NS_DOWN = -1 };
 
+/* What pricing reads of an arc, 16 contiguous bytes with the sign folded in:
+ * an arc at its lower bound is (cost, src, tgt), at its upper bound
+ * (-cost, tgt, src), so its reduced cost is always cost - pot[a] + pot[b],
+ * no multiply and no int-to-double conversion.  A tree arc is kept as at
+ * lower bound: its reduced cost is 0 up to rounding, far above -eps. */
+struct ns_price_arc {
+    double cost;
+    int a, b;
+};
+
 struct ns {
     int nn, m;                  /* nodes, arcs */
     int *src, *tgt;
     double *cap, *cost, *flow;
+    struct ns_price_arc *pr;
     signed char *state;
     int *parent, *pred, *depth, *child, *next, *prev, *stack;
     signed char *dir;
     double *pot;
     int next_arc, block;
+    int hinge_end;              /* arcs before the warm start's extra ones */
     double eps;
 };
 
@@ -421,29 +435,53 @@ static void ns_update_subtree(struct ns *g, int top)
     }
 }
 
+static void ns_set_state(struct ns *g, int e, int st)
+{
+    g->state[e] = (signed char)st;
+    int up = st == NS_UPPER;
+    g->pr[e].cost = up ? -g->cost[e] : g->cost[e];
+    g->pr[e].a = up ? g->tgt[e] : g->src[e];
+    g->pr[e].b = up ? g->src[e] : g->tgt[e];
+}
+
+/* the most negative reduced cost of arcs lo..hi-1 below *best, into *best, *in */
+static inline void ns_price(const struct ns_price_arc *a, const double *pot, int lo, int hi,
+                            double *best, int *in)
+{
+    double b = *best;
+    int bi = *in;
+    for (int e = lo; e < hi; e++) {
+        double c = a[e].cost - pot[a[e].a] + pot[a[e].b];
+        if (c < b) {
+            b = c;
+            bi = e;
+        }
+    }
+    *best = b;
+    *in = bi;
+}
+
+/* block pricing: the best arc of the first block, from where the last
+ * search stopped, that has one below -eps; -1 when none in all arcs */
 static int ns_entering(struct ns *g)
 {
     double best = 0;
-    int in = -1, e = g->next_arc, cnt = g->block;
-    for (int a = 0; a < g->m; a++) {
-        double c = g->state[e] * (g->cost[e] - g->pot[g->src[e]] + g->pot[g->tgt[e]]);
-        if (c < best) {
-            best = c;
-            in = e;
+    int in = -1, e = g->next_arc, m = g->m;
+    for (int done = 0; done < m;) {
+        int len = g->block < m - done ? g->block : m - done, end = e + len;
+        if (end <= m) {
+            ns_price(g->pr, g->pot, e, end, &best, &in);
+        } else {
+            ns_price(g->pr, g->pot, e, m, &best, &in);
+            ns_price(g->pr, g->pot, 0, end - m, &best, &in);
+            end -= m;
         }
-        if (++e == g->m)
-            e = 0;
-        if (--cnt == 0) {
-            if (best < -g->eps) {
-                g->next_arc = e;
-                return in;
-            }
-            cnt = g->block;
+        e = end == m ? 0 : end;
+        done += len;
+        if (best < -g->eps) {
+            g->next_arc = e;
+            return in;
         }
-    }
-    if (best < -g->eps) {
-        g->next_arc = e;
-        return in;
     }
     return -1;
 }
@@ -515,14 +553,14 @@ static int ns_run(struct ns *g, long max_pivots)
         }
         if (result == 0) {
             /* the entering arc goes from one bound to the other */
-            g->state[in] = (signed char)-g->state[in];
+            ns_set_state(g, in, -g->state[in]);
             g->flow[in] = g->state[in] == NS_LOWER ? 0 : g->cap[in];
             continue;
         }
         int out = g->pred[u_out];
         g->flow[out] = to_upper ? g->cap[out] : 0;
-        g->state[out] = to_upper ? NS_UPPER : NS_LOWER;
-        g->state[in] = NS_TREE;
+        ns_set_state(g, out, to_upper ? NS_UPPER : NS_LOWER);
+        ns_set_state(g, in, NS_TREE);
         /* re-hang the cut subtree from the entering arc: reverse the path
          * u_in .. u_out */
         int u_in = result == 1 ? first : second, v_in = result == 1 ? second : first;
@@ -541,113 +579,194 @@ static int ns_run(struct ns *g, long max_pivots)
     }
 }
 
-static int ns_solve(struct flow *f, double alpha, double beta, double *alloc, double *lower)
+static void ns_free(struct ns *g)
+{
+    if (!g)
+        return;
+    free(g->src); free(g->tgt); free(g->cost); free(g->pr); free(g->cap); free(g->flow); free(g->state);
+    free(g->parent); free(g->pred); free(g->depth); free(g->child); free(g->next); free(g->prev);
+    free(g->stack); free(g->dir); free(g->pot);
+    free(g);
+}
+
+static void ns_drop(struct flow *f)
+{
+    ns_free(f->ns);
+    f->ns = NULL;
+}
+
+/* ns_alloc: g sized for n runs of k steps: chain k, hinges <= n k (twice
+ * when warm-started), difference arcs <= n (k + 1). */
+static void ns_alloc(struct ns *g, int n, int k)
+{
+    memset(g, 0, sizeof *g);
+    g->nn = k + 1 + n;
+    size_t cap_arcs = (size_t)k + 2 * (size_t)n * k + (size_t)n * (k + 1);
+    g->src = xmalloc(cap_arcs * sizeof *g->src);
+    g->tgt = xmalloc(cap_arcs * sizeof *g->tgt);
+    g->cost = xmalloc(cap_arcs * sizeof *g->cost);
+    g->pr = xmalloc(cap_arcs * sizeof *g->pr);
+    g->cap = xmalloc(cap_arcs * sizeof *g->cap);
+    g->flow = xmalloc(cap_arcs * sizeof *g->flow);
+    g->state = xmalloc(cap_arcs);
+    g->parent = xmalloc((size_t)g->nn * sizeof(int));
+    g->pred = xmalloc((size_t)g->nn * sizeof(int));
+    g->depth = xmalloc((size_t)g->nn * sizeof(int));
+    g->child = xmalloc((size_t)g->nn * sizeof(int));
+    g->next = xmalloc((size_t)g->nn * sizeof(int));
+    g->prev = xmalloc((size_t)g->nn * sizeof(int));
+    g->stack = xmalloc((size_t)g->nn * sizeof(int));
+    g->dir = xmalloc((size_t)g->nn);
+    g->pot = xmalloc((size_t)g->nn * sizeof(double));
+    for (int v = 0; v < g->nn; v++)
+        g->child[v] = g->next[v] = g->prev[v] = g->parent[v] = g->pred[v] = -1;
+    g->depth[0] = 0;
+    g->pot[0] = 0;
+}
+
+static void ns_arc(struct ns *g, int s, int t, double cap, double cost, double flow, int st)
+{
+    int m = g->m++;
+    g->src[m] = s;
+    g->tgt[m] = t;
+    g->cap[m] = cap;
+    g->cost[m] = cost;
+    g->flow[m] = flow;
+    ns_set_state(g, m, st);
+}
+
+/* ns_cold: the network for alpha, beta with the start tree described above;
+ * adds g_j(0) of every step to *g0.  Returns 0, or -1 (cannot happen). */
+static int ns_cold(struct ns *g, struct flow *f, double alpha, double beta, double *g0)
 {
     int n = f->n, k = f->k;
-    double c = (1 - alpha) / n;
-    struct ns g = {0};
-    g.nn = k + 1 + n;
-    /* arcs: chain k, hinges <= n k, difference arcs <= n (k + 1) */
-    size_t cap_arcs = (size_t)k + (size_t)n * k + (size_t)n * (k + 1);
-    g.src = xmalloc(cap_arcs * sizeof *g.src);
-    g.tgt = xmalloc(cap_arcs * sizeof *g.tgt);
-    g.cap = xmalloc(cap_arcs * sizeof *g.cap);
-    g.cost = xmalloc(cap_arcs * sizeof *g.cost);
-    g.flow = xmalloc(cap_arcs * sizeof *g.flow);
-    g.state = xmalloc(cap_arcs);
-    g.parent = xmalloc((size_t)g.nn * sizeof(int));
-    g.pred = xmalloc((size_t)g.nn * sizeof(int));
-    g.depth = xmalloc((size_t)g.nn * sizeof(int));
-    g.child = xmalloc((size_t)g.nn * sizeof(int));
-    g.next = xmalloc((size_t)g.nn * sizeof(int));
-    g.prev = xmalloc((size_t)g.nn * sizeof(int));
-    g.stack = xmalloc((size_t)g.nn * sizeof(int));
-    g.dir = xmalloc((size_t)g.nn);
-    g.pot = xmalloc((size_t)g.nn * sizeof(double));
-    for (int v = 0; v < g.nn; v++)
-        g.child[v] = g.next[v] = g.prev[v] = g.parent[v] = g.pred[v] = -1;
-    g.depth[0] = 0;
-    g.pot[0] = 0;
-
-    double g0 = 0, maxcost = 1;
-    int m = 0;
-#define ARC(s_, t_, cap_, cost_, flow_, st_) \
-    (g.src[m] = (s_), g.tgt[m] = (t_), g.cap[m] = (cap_), g.cost[m] = (cost_), \
-     g.flow[m] = (flow_), g.state[m] = (signed char)(st_), m++)
+    double c = (1 - alpha) / n, maxcost = 1;
     for (int j = 1; j <= k; j++) {
-        double sigma0;
-        int h = step_hinges(f, j, alpha, beta, &sigma0, &g0);
+        double sigma0, r;
+        int h = step_hinges(f, j, alpha, beta, &sigma0, g0), tree = sigma0 >= 0;
         if (h > 0 && f->hcost[h - 1] > maxcost)
             maxcost = f->hcost[h - 1];
-        if (sigma0 >= 0) {
-            ARC(j - 1, j, HUGE_VAL, 0, sigma0, NS_TREE);
-            ns_link(&g, j, j - 1, m - 1);
-            for (int a = 0; a < h; a++)
-                ARC(j, j - 1, f->hcap[a], f->hcost[a], 0, NS_LOWER);
-        } else {
-            ARC(j - 1, j, HUGE_VAL, 0, 0, NS_LOWER);
-            double r = -sigma0;
-            int tree = 0;
-            for (int a = 0; a < h; a++) {
-                if (tree) {
-                    ARC(j, j - 1, f->hcap[a], f->hcost[a], 0, NS_LOWER);
-                } else if (r > f->hcap[a] && a + 1 < h) {
-                    ARC(j, j - 1, f->hcap[a], f->hcost[a], f->hcap[a], NS_UPPER);
-                    r -= f->hcap[a];
-                } else {
-                    ARC(j, j - 1, f->hcap[a], f->hcost[a], fmin(r, f->hcap[a]), NS_TREE);
-                    ns_link(&g, j, j - 1, m - 1);
-                    tree = 1;
-                }
+        ns_arc(g, j - 1, j, HUGE_VAL, 0, tree ? sigma0 : 0, tree ? NS_TREE : NS_LOWER);
+        if (tree)
+            ns_link(g, j, j - 1, g->m - 1);
+        r = -sigma0;
+        for (int a = 0; a < h; a++) {
+            if (tree) {
+                ns_arc(g, j, j - 1, f->hcap[a], f->hcost[a], 0, NS_LOWER);
+            } else if (r > f->hcap[a] && a + 1 < h) {
+                ns_arc(g, j, j - 1, f->hcap[a], f->hcost[a], f->hcap[a], NS_UPPER);
+                r -= f->hcap[a];
+            } else {
+                ns_arc(g, j, j - 1, f->hcap[a], f->hcost[a], fmin(r, f->hcap[a]), NS_TREE);
+                ns_link(g, j, j - 1, g->m - 1);
+                tree = 1;
             }
-            if (!tree)
-                goto fail;   /* cannot happen: the hinges can carry -sigma0 */
         }
+        if (!tree)
+            return -1;   /* cannot happen: the hinges can carry -sigma0 */
     }
-    int m_tree_q = m;
     for (int i = 0; i < n; i++) {
         const double *ci = f->cum + (size_t)i * (k + 1);
         const double *ui = f->use + (size_t)i * k;
         if (ci[k] > maxcost)
             maxcost = ci[k];
-        ARC(k, k + 1 + i, HUGE_VAL, 0, c, NS_TREE);
-        ns_link(&g, k + 1 + i, k, m - 1);
+        ns_arc(g, k, k + 1 + i, HUGE_VAL, 0, c, NS_TREE);
+        ns_link(g, k + 1 + i, k, g->m - 1);
         for (int j = 0; j < k; j++)
             if (ui[j] > 0)   /* else S_j -> S_j+1 -> Q_i costs the same */
-                ARC(j, k + 1 + i, HUGE_VAL, ci[j] - ci[k], 0, NS_LOWER);
+                ns_arc(g, j, k + 1 + i, HUGE_VAL, ci[j] - ci[k], 0, NS_LOWER);
     }
-    (void)m_tree_q;
-#undef ARC
-    g.m = m;
+    g->eps = 1e-12 * maxcost;
+    g->hinge_end = g->m;
+    return 0;
+}
+
+/* ns_warm: turn g, optimal for (alpha, 0) and built by ns_cold, into a
+ * feasible basis for (alpha, beta > 0).  Same arcs and costs; each hinge's
+ * capacity grows by its beta part, and the supplies change by exactly what
+ * the beta parts carry backward when saturated.  So: a hinge in the tree or
+ * at its upper bound takes its beta part (flow + part), and a hinge at its
+ * lower bound gets a parallel arc of the same cost holding the part at its
+ * upper bound.  The tree and its flows stay.  Adds g_j(0) to *g0; returns
+ * 0, or -1 when the steps' hinges differ (alpha = 0: no hinges at beta 0). */
+static int ns_warm(struct ns *g, struct flow *f, double alpha, double beta, double *g0)
+{
+    int k = f->k, e = 0, m0 = g->m;
+    for (int j = 1; j <= k; j++) {
+        double sigma0;
+        int h = step_hinges(f, j, alpha, beta, &sigma0, g0);
+        e++;   /* the chain arc */
+        for (int a = 0; a < h; a++, e++) {
+            if (e >= m0 || g->src[e] != j || g->tgt[e] != j - 1 || g->cost[e] != f->hcost[a])
+                return -1;
+            double part = f->hcap[a] - g->cap[e];
+            if (!(part >= 0))
+                return -1;
+            if (g->state[e] == NS_LOWER) {
+                if (part > 0)
+                    ns_arc(g, j, j - 1, part, f->hcost[a], part, NS_UPPER);
+            } else {
+                g->flow[e] += part;
+            }
+            g->cap[e] = f->hcap[a];
+        }
+        if (e < m0 && g->src[e] == j && g->tgt[e] == j - 1)
+            return -1;   /* a hinge more at beta 0 */
+    }
+    return 0;
+}
+
+/* ns_finish: pivot to optimality, then alloc from the potentials and
+ * *lower = g0 - flow cost.  Returns SKYLINE_OK or SKYLINE_ESOLVER. */
+static int ns_finish(struct ns *g, double g0, int k, double *alloc, double *lower)
+{
     /* small blocks: most arcs price out, and a pivot changes few potentials
      * (sqrt(m)/8 measured about 40% faster than sqrt(m) on N=30 x K=1440) */
-    g.block = (int)(sqrt((double)m) / 8);
-    if (g.block < 10)
-        g.block = 10;
-    g.eps = 1e-12 * maxcost;
-    ns_update_subtree(&g, 0);
+    g->block = (int)(sqrt((double)g->m) / 8);
+    if (g->block < 10)
+        g->block = 10;
+    g->next_arc = 0;
+    ns_update_subtree(g, 0);
     /* pivots seen: under one per arc; far more means cycling: let GLPK do it */
-    if (ns_run(&g, 20L * (m + g.nn) + 10000) < 0)
-        goto fail;
-    ns_update_subtree(&g, 0);   /* fresh potentials, no accumulated drift */
+    if (ns_run(g, 20L * (g->m + g->nn) + 10000) < 0)
+        return SKYLINE_ESOLVER;
+    ns_update_subtree(g, 0);   /* fresh potentials, no accumulated drift */
     double flow_cost = 0;
-    for (int a = 0; a < m; a++)
-        flow_cost += g.cost[a] * g.flow[a];
+    for (int a = 0; a < g->m; a++)
+        flow_cost += g->cost[a] * g->flow[a];
     for (int j = 0; j < k; j++) {
-        double v = g.pot[j + 1] - g.pot[j];
+        double v = g->pot[j + 1] - g->pot[j];
         alloc[j] = v > 0 ? v : 0;
     }
     *lower = g0 - flow_cost;
-    f->arcs = m;
-    free(g.src); free(g.tgt); free(g.cap); free(g.cost); free(g.flow); free(g.state);
-    free(g.parent); free(g.pred); free(g.depth); free(g.child); free(g.next); free(g.prev);
-    free(g.stack); free(g.dir); free(g.pot);
     return SKYLINE_OK;
-fail:
-    free(g.src); free(g.tgt); free(g.cap); free(g.cost); free(g.flow); free(g.state);
-    free(g.parent); free(g.pred); free(g.depth); free(g.child); free(g.next); free(g.prev);
-    free(g.stack); free(g.dir); free(g.pot);
-    return SKYLINE_ESOLVER;
+}
+
+/* ns_solve: the flow form for alpha, beta by the network simplex, from
+ * f->ns (the optimal basis of the same alpha at beta 0) when there is one,
+ * else from the cold start.  Keeps the final basis in f->ns when beta is 0
+ * (for the second phase), frees it otherwise. */
+static int ns_solve(struct flow *f, double alpha, double beta, double *alloc, double *lower)
+{
+    double g0 = 0;
+    struct ns *g = f->ns;
+    int st = SKYLINE_ESOLVER;
+    if (g && beta > 0 && ns_warm(g, f, alpha, beta, &g0) == 0) {
+        f->warm = 1;
+    } else {
+        ns_drop(f);
+        g = f->ns = xmalloc(sizeof *g);
+        ns_alloc(g, f->n, f->k);
+        g0 = 0;
+        if (ns_cold(g, f, alpha, beta, &g0) < 0)
+            goto out;
+    }
+    st = ns_finish(g, g0, f->k, alloc, lower);
+    f->arcs = g->hinge_end;
+out:
+    if (st != SKYLINE_OK || beta > 0)
+        ns_drop(f);
+    return st;
 }
 
 static int solve_one(struct flow *f, const struct skyline_opts *o, double beta,
@@ -746,5 +865,6 @@ out:
     free(f.ord);
     free(f.hcost);
     free(f.hcap);
+    ns_drop(&f);
     return st;
 }

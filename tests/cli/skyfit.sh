@@ -83,6 +83,9 @@ t "summary on stderr" 0 "@$D/identical.csv" '*' 'skyfit: 1 jobs: 1 fitted' skyfi
 
 # ---- the LP optimum against glpsol on the plain model ------------------------
 tcheck "random instances vs glpsol (network)" $PY "$CHECK" skyfit "$MOD" "$TMP/chk1" 14
+# objectives to 1e-9 against glpsol --exact (rational) on moderate sizes: the
+# network simplex's warm-started phase 2 included
+tcheck "N=6 x K=40 vs glpsol --exact to 1e-9" $PY "$ROOT/tests/check/skyfit_exact.py" skyfit "$MOD" "$TMP/chk7" 3 6 40
 tcheck "random instances vs glpsol (glpk-flow)" $PY "$CHECK" "skyfit --solver glpk-flow" "$MOD" "$TMP/chk4" 4
 tcheck "random instances vs glpsol (plain)" $PY "$CHECK" skyfit "$MOD" "$TMP/chk2" 6 --solver glpk-plain
 tcheck "random instances vs glpsol, --keep-outliers" $PY "$CHECK" skyfit "$MOD" "$TMP/chk5" 4 --keep-outliers
