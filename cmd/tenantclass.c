@@ -25,6 +25,7 @@
 #include "base/parse.h"
 #include "base/rng.h"
 #include "base/stats.h"
+#include "base/zin.h"
 
 #include <argp.h>
 #include <errno.h>
@@ -660,6 +661,7 @@ static int tenant_done(struct run *rs, fft_cache *fc, struct series *s, const ch
 
 struct sreader {
     FILE *fp;
+    zin *z;            /* the whole input read as one stream (gzip, zstd or plain); NULL for a range */
     int own;
     const char *name;
     struct msgsink *sink;
@@ -728,11 +730,21 @@ static char *sr_line(struct sreader *r, size_t *n)
         size_t want = r->cap - r->len;
         if (r->remain >= 0 && (long long)want > r->remain)
             want = (size_t)r->remain;
-        size_t got = want ? fread(r->buf + r->len, 1, want, r->fp) : 0;
+        size_t got = 0;
+        if (want && r->z) {
+            ssize_t g = zin_read(r->z, r->buf + r->len, want);
+            if (g < 0) {
+                sink_put(r->sink, 0, r->line + 1, "%s", zin_error(r->z));
+                r->status = zin_status(r->z);
+                return NULL;
+            }
+            got = (size_t)g;
+        } else if (want)
+            got = fread(r->buf + r->len, 1, want, r->fp);
         if (r->remain >= 0)
             r->remain -= (long long)got;
         if (got < want || r->remain == 0) {
-            if (ferror(r->fp)) {
+            if (!r->z && ferror(r->fp)) {
                 sink_put(r->sink, 0, r->line + 1, "read error: %s", strerror(errno));
                 r->status = SLK_EIO;
                 return NULL;
@@ -1009,6 +1021,7 @@ static void sr_close(struct sreader *sr)
 {
     free(sr->field);
     free(sr->buf);
+    zin_close(sr->z);
     if (sr->own && sr->fp)
         fclose(sr->fp);
 }
@@ -1084,6 +1097,7 @@ static int read_series(const char *path, struct run *rs, csvw *fw)
         slk_error("%s: cannot open: %s", path, strerror(errno));
         return SLK_ENOINPUT;
     }
+    sr.z = zin_open(sr.fp, 0); /* gzip and zstd are read as one stream, never by ranges */
     sr.cap = SR_CHUNK;
     sr.buf = xmalloc(sr.cap + 1);
     /* the header (or, with --no-header, the column count) goes through csvr */
@@ -1157,7 +1171,7 @@ static int read_series(const char *path, struct run *rs, csvw *fw)
     }
     struct stat fst;
     long long size = 0;
-    if (nth > 1 && sr.own && fstat(fileno(sr.fp), &fst) == 0 && S_ISREG(fst.st_mode))
+    if (nth > 1 && sr.own && zin_kind(sr.z) == ZIN_PLAIN && fstat(fileno(sr.fp), &fst) == 0 && S_ISREG(fst.st_mode))
         size = (long long)fst.st_size;
     if (size - data_start < ((long long)32 << 20))
         nth = 1;
