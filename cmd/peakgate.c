@@ -226,14 +226,8 @@ static void summarize_profiles(const struct memio_totals *t)
 
 static int run_fillers(struct memio_reader *rd, csvw *w)
 {
-    double growth = 0;
-    size_t nwell = 0;
-    for (size_t i = 0; i < rd->ntasks; i++)
-        if (rd->tasks[i].prof.cls == MEMPROF_WELL) {
-            nwell++;
-            if (rd->tasks[i].prof.growth > growth)
-                growth = rd->tasks[i].prof.growth;
-        }
+    size_t nwell;
+    double growth = memio_well_growth(rd, &nwell);
     int measured = opt.growth_mb_s < 0;
     if (!measured)
         growth = opt.growth_mb_s;
@@ -393,18 +387,7 @@ static int simulate_model(void)
                   "use a longer --step or a shorter --duration)", opt.tasks, steps, opt.nk + 1, MAX_TASK_STEPS);
         return SLK_EUSAGE;
     }
-    struct memgate_task *t = xcalloc((size_t)opt.tasks, sizeof *t);
-    char **names = xcalloc((size_t)opt.tasks, sizeof *names);
-    double top = opt.mp.normal_mb * (1 + opt.mp.noise);
-    for (long i = 0; i < opt.tasks; i++) {
-        char nm[32];
-        snprintf(nm, sizeof nm, "task%04ld", i + 1);
-        names[i] = xstrdup(nm);
-        t[i] = (struct memgate_task){
-            .name = names[i], .normal = opt.mp.normal_mb,
-            .peak = opt.mp.peak_mb > top ? opt.mp.peak_mb : top,
-            .model = &opt.mp, .seed = slk_opt.seed};
-    }
+    struct memgate_task *t = memio_model_tasks(&opt.mp, (size_t)opt.tasks, slk_opt.seed);
     int st;
     outf *o = outf_open(slk_opt.output, &st);
     if (o) {
@@ -416,10 +399,7 @@ static int simulate_model(void)
         csvw_free(w);
         st = outf_finish(o, st);
     }
-    for (long i = 0; i < opt.tasks; i++)
-        free(names[i]);
-    free(names);
-    free(t);
+    memio_model_tasks_free(t, (size_t)opt.tasks);
     return st;
 }
 
@@ -444,12 +424,7 @@ static int simulate_series(struct memio_reader *rd, const char *path, csvw *w)
     if (opt.profiles_path &&
         (st = memio_apply_profiles(opt.profiles_path, cli_dialect("profiles"), rd, path)) != SLK_OK)
         return st;
-    struct memgate_task *t = xcalloc(rd->ntasks, sizeof *t);
-    for (size_t i = 0; i < rd->ntasks; i++) {
-        const struct memio_task *k = &rd->tasks[i];
-        t[i] = (struct memgate_task){.name = k->name, .normal = k->normal, .peak = k->peak,
-                                     .series = k->series + k->off, .len = k->len - k->off};
-    }
+    struct memgate_task *t = memio_gate_tasks(rd);
     char src[200];
     if (opt.train > 0)
         snprintf(src, sizeof src, "out of sample: profiles from the first %g of each series, the rest "

@@ -284,6 +284,50 @@ void memio_reader_free(struct memio_reader *rd)
     free(rd->short_task);
 }
 
+struct memgate_task *memio_gate_tasks(const struct memio_reader *rd)
+{
+    struct memgate_task *t = xcalloc(rd->ntasks ? rd->ntasks : 1, sizeof *t);
+    for (size_t i = 0; i < rd->ntasks; i++) {
+        const struct memio_task *k = &rd->tasks[i];
+        t[i] = (struct memgate_task){.name = k->name, .normal = k->normal, .peak = k->peak,
+                                     .series = k->series + k->off, .len = k->len - k->off};
+    }
+    return t;
+}
+
+double memio_well_growth(const struct memio_reader *rd, size_t *nwell)
+{
+    double growth = 0;
+    *nwell = 0;
+    for (size_t i = 0; i < rd->ntasks; i++)
+        if (rd->tasks[i].prof.cls == MEMPROF_WELL) {
+            ++*nwell;
+            if (rd->tasks[i].prof.growth > growth)
+                growth = rd->tasks[i].prof.growth;
+        }
+    return growth;
+}
+
+struct memgate_task *memio_model_tasks(const struct memmodel_params *mp, size_t n, uint64_t seed)
+{
+    struct memgate_task *t = xcalloc(n ? n : 1, sizeof *t);
+    double top = mp->normal_mb * (1 + mp->noise);
+    for (size_t i = 0; i < n; i++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "task%04zu", i + 1);
+        t[i] = (struct memgate_task){.name = xstrdup(nm), .normal = mp->normal_mb,
+                                     .peak = mp->peak_mb > top ? mp->peak_mb : top, .model = mp, .seed = seed};
+    }
+    return t;
+}
+
+void memio_model_tasks_free(struct memgate_task *t, size_t n)
+{
+    for (size_t i = 0; t && i < n; i++)
+        free((char *)t[i].name);
+    free(t);
+}
+
 int memio_apply_profiles(const char *path, const struct csv_dialect *d, struct memio_reader *rd,
                          const char *series_path)
 {

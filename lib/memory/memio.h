@@ -89,6 +89,21 @@ struct memio_reader {
 int memio_read_tasks(csvr *r, const struct memio_read_opts *o, struct memio_reader *rd);
 void memio_reader_free(struct memio_reader *rd);
 
+/* memio_gate_tasks: the kept tasks as gate tasks (names and series are
+ * borrowed from rd: free only the array; the series start at each task's
+ * off). */
+struct memgate_task *memio_gate_tasks(const struct memio_reader *rd);
+
+/* memio_well_growth: the largest growth_mb_s among the kept well-behaved
+ * tasks (0 when none), their count in *nwell. */
+double memio_well_growth(const struct memio_reader *rd, size_t *nwell);
+
+/* memio_model_tasks: n tasks task0001.. of the peak model mp (normal
+ * mp->normal_mb, peak the larger of mp->peak_mb and the noise's top), model
+ * stream seed.  Free with memio_model_tasks_free. */
+struct memgate_task *memio_model_tasks(const struct memmodel_params *mp, size_t n, uint64_t seed);
+void memio_model_tasks_free(struct memgate_task *t, size_t n);
+
 /* memio_profile_header: the profile table's header (with the detail
  * columns samples, mean_mb, spread, use, growth_mb_s when details). */
 void memio_profile_header(csvw *w, int details);

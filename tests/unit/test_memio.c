@@ -55,8 +55,26 @@ int main(void)
     CHECK_STR(rd.tot.first_over, "a");
     CHECK_NEAR(rd.min_dt, 10, 0);
     CHECK(rd.gap_task == NULL);
+    struct memgate_task *gt = memio_gate_tasks(&rd);
+    CHECK_STR(gt[1].name, "b");
+    CHECK(gt[0].len == 3 && gt[0].series == rd.tasks[0].series);
+    free(gt);
+    size_t nwell = 9;
+    memio_well_growth(&rd, &nwell);
+    CHECK(nwell == (size_t)(rd.tasks[0].prof.cls == MEMPROF_WELL) + (rd.tasks[1].prof.cls == MEMPROF_WELL));
     memio_reader_free(&rd);
     csvr_close(r);
+
+    /* model tasks: peak is the larger of peak_mb and normal * (1 + noise) */
+    struct memmodel_params mp = memmodel_params_paper();
+    mp.normal_mb = 1000;
+    mp.noise = 0.5;
+    mp.peak_mb = 1200;
+    struct memgate_task *mt = memio_model_tasks(&mp, 2, 7);
+    CHECK_STR(mt[1].name, "task0002");
+    CHECK_NEAR(mt[0].peak, 1500, 1e-9);
+    CHECK(mt[0].model == &mp && mt[0].seed == 7);
+    memio_model_tasks_free(mt, 2);
 
     /* the same input out of order is a data error */
     char *bp = write_tmp("task,t,mem_mb\na,0,100\nb,0,300\na,10,100\n");
