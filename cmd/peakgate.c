@@ -281,25 +281,39 @@ static int close_side(outf *o, csvw *w, int st)
     return outf_finish(o, st);
 }
 
-/* print_run: the summary of one run on stderr. */
-static void print_run(int k, int kb, const struct memgate_result *res, double bound, int held, double simple,
-                      int sheld, const struct memio_run_stats *s, size_t n, double step_s)
+/* What print_run needs beyond the run. */
+struct run_ctx {
+    size_t n;
+    double step_s;
+    int in_sample, fail_node;  /* fail_node: a gated run went above the node */
+};
+
+/* print_run: one run's summary on stderr (ctx: struct run_ctx). */
+static void print_run(void *ctx, const struct memio_run *r)
 {
+    struct run_ctx *c = ctx;
+    const struct memgate_result *res = &r->res;
+    if (r->k > 0 && res->over_node)
+        c->fail_node = 1;
     if (slk_opt.quiet)
         return;
-    if (k == 0)
+    if (r->k > 0 && !r->held && !c->in_sample)
+        fprintf(stderr, "peakgate: gated k=%d: the bound %.0f MB from the learned profiles was exceeded "
+                        "(max %.0f MB): the replayed series went above what the profiles saw\n",
+                r->k, r->bound, res->max_mem);
+    if (r->k == 0)
         fprintf(stderr, "peakgate: unpaced: max %.0f MB, mean %.0f MB; above the %.0f MB node for %g s; "
                         "the k=%d gate's bound %.0f MB %s\n",
-                res->max_mem, res->mean_mem, opt.node_mb, (double)res->over_node * step_s, kb, bound,
-                held ? "held anyway" : "was exceeded");
+                res->max_mem, res->mean_mem, opt.node_mb, (double)res->over_node * c->step_s, r->kb, r->bound,
+                r->held ? "held anyway" : "was exceeded");
     else
         fprintf(stderr, "peakgate: gated k=%d: max %.0f MB, mean %.0f MB, bound %.0f MB "
                         "(sum min(%g normal, peak) + %d largest rest) %s; sum(normal) + %s(peak - normal) "
                         "= %.0f MB %s; %s the node; slowdown mean %.3g, max %.3g; longest pause %g s\n",
-                k, res->max_mem, res->mean_mem, bound, opt.approach, k, held ? "held" : "EXCEEDED",
-                k == 1 ? "max" : "top-k", simple, sheld ? "held" : "was exceeded",
-                res->over_node ? "over" : "within", s->sd_sum / (double)n, s->sd_max,
-                (double)s->longest * step_s);
+                r->k, res->max_mem, res->mean_mem, r->bound, opt.approach, r->k, r->held ? "held" : "EXCEEDED",
+                r->k == 1 ? "max" : "top-k", r->simple, r->sheld ? "held" : "was exceeded",
+                res->over_node ? "over" : "within", r->s.sd_sum / (double)c->n, r->s.sd_max,
+                (double)r->s.longest * c->step_s);
 }
 
 /* Run the unpaced node and each gated one.  in_sample: the profiles come
@@ -310,16 +324,14 @@ static int run_simulate(struct memgate_task *t, size_t n, double step_s, long lo
                         const char *source, int in_sample)
 {
     outf *os = NULL, *on = NULL, *osum = NULL;
-    csvw *ws = NULL, *wn = NULL, *wsum = NULL;
-    int st = open_side(opt.series_path, &os, &ws, memio_series_hdr);
+    struct memio_gate_cfg cfg = {opt.k, opt.nk, opt.approach, opt.node_mb, step_s, steps, in_sample, w, NULL, NULL, NULL};
+    int st = open_side(opt.series_path, &os, &cfg.series, memio_series_hdr);
     if (!st)
-        st = open_side(opt.node_series_path, &on, &wn, memio_node_hdr);
+        st = open_side(opt.node_series_path, &on, &cfg.node, memio_node_hdr);
     if (!st)
-        st = open_side(opt.summary_path, &osum, &wsum, memio_summary_hdr);
+        st = open_side(opt.summary_path, &osum, &cfg.summary, memio_summary_hdr);
     if (!st)
         csvw_header(w, memio_task_hdr);
-    struct memgate_task_result *tr = xcalloc(n, sizeof *tr);
-    int fail_node = 0;
     if (!slk_opt.quiet) {
         char len[64];
         if (steps > 0)
@@ -330,41 +342,13 @@ static int run_simulate(struct memgate_task *t, size_t n, double step_s, long lo
                         "its peak above %g x normal\n",
                 n, source, opt.node_mb, len, step_s, opt.approach);
     }
-    for (int run = 0; run <= opt.nk && !st; run++) {
-        int k = run == 0 ? 0 : opt.k[run - 1];
-        int kb = run == 0 ? opt.k[0] : k; /* the bound shown for the unpaced run: the first gate's */
-        struct memgate_opts mo = {.k = k, .approach = opt.approach, .steps = steps};
-        double bound = memgate_bound(t, n, kb, opt.approach);
-        double simple = memgate_bound_simple(t, n, kb);
-        struct memio_sim_out so = {ws, wn, t, k, step_s, bound, opt.node_mb, opt.approach,
-                                   run == 0 ? "unpaced" : "gated"};
-        struct memgate_result res;
-        st = memgate_run(t, n, &mo, opt.node_mb, (ws || wn) ? memio_on_step : NULL, &so, tr, &res);
-        if (st)
-            break;
-        struct memio_run_stats s = memio_task_rows(w, &so, tr, n);
-        int held = res.max_mem <= bound * (1 + 1e-12);
-        int sheld = res.max_mem <= simple * (1 + 1e-12);
-        if (k > 0 && res.over_node)
-            fail_node = 1;
-        if (k > 0 && !held && in_sample) {
-            /* the gate guarantees the bound: a violation is a bug here, not in the data */
-            slk_error("internal error: gated run k=%d used %.17g MB, above its bound %.17g MB", k, res.max_mem, bound);
-            st = SLK_ESOFTWARE;
-        }
-        if (wsum)
-            memio_summary_row(wsum, &so, n, &res, simple, held, sheld, &s);
-        if (!slk_opt.quiet && k > 0 && !held && !in_sample)
-            fprintf(stderr, "peakgate: gated k=%d: the bound %.0f MB from the learned profiles was exceeded "
-                            "(max %.0f MB): the replayed series went above what the profiles saw\n",
-                    k, bound, res.max_mem);
-        print_run(k, kb, &res, bound, held, simple, sheld, &s, n, step_s);
-    }
-    free(tr);
-    st = close_side(os, ws, st);
-    st = close_side(on, wn, st);
-    st = close_side(osum, wsum, st);
-    if (!st && opt.strict && fail_node) {
+    struct run_ctx rc = {n, step_s, in_sample, 0};
+    if (!st)
+        st = memio_gate_runs(t, n, &cfg, print_run, &rc);
+    st = close_side(os, cfg.series, st);
+    st = close_side(on, cfg.node, st);
+    st = close_side(osum, cfg.summary, st);
+    if (!st && opt.strict && rc.fail_node) {
         if (!slk_opt.quiet)
             fprintf(stderr, "peakgate: --strict: a gated run needed more than the %.0f MB node\n", opt.node_mb);
         st = SLK_FAIL;

@@ -504,3 +504,36 @@ void memio_summary_row(csvw *w, const struct memio_sim_out *so, size_t n, const 
     csvw_num(w, (double)s->longest * so->step_s);
     csvw_end(w);
 }
+
+int memio_gate_runs(const struct memgate_task *t, size_t n, const struct memio_gate_cfg *c,
+                    void (*done)(void *ctx, const struct memio_run *run), void *ctx)
+{
+    struct memgate_task_result *tr = xcalloc(n ? n : 1, sizeof *tr);
+    int st = SLK_OK;
+    for (int i = 0; i <= c->nk && !st; i++) {
+        struct memio_run run = {.k = i == 0 ? 0 : c->k[i - 1]};
+        run.kb = i == 0 ? c->k[0] : run.k;
+        struct memgate_opts mo = {.k = run.k, .approach = c->approach, .steps = c->steps};
+        run.bound = memgate_bound(t, n, run.kb, c->approach);
+        run.simple = memgate_bound_simple(t, n, run.kb);
+        struct memio_sim_out so = {c->series, c->node, t, run.k, c->step_s, run.bound, c->node_mb, c->approach,
+                                   i == 0 ? "unpaced" : "gated"};
+        st = memgate_run(t, n, &mo, c->node_mb, (c->series || c->node) ? memio_on_step : NULL, &so, tr, &run.res);
+        if (st)
+            break;
+        run.s = memio_task_rows(c->rows, &so, tr, n);
+        run.held = run.res.max_mem <= run.bound * (1 + 1e-12);
+        run.sheld = run.res.max_mem <= run.simple * (1 + 1e-12);
+        if (run.k > 0 && !run.held && c->in_sample) {
+            /* the gate guarantees the bound: a violation is a bug here, not in the data */
+            slk_error("internal error: gated run k=%d used %.17g MB, above its bound %.17g MB", run.k,
+                      run.res.max_mem, run.bound);
+            st = SLK_ESOFTWARE;
+        }
+        if (c->summary)
+            memio_summary_row(c->summary, &so, n, &run.res, run.simple, run.held, run.sheld, &run.s);
+        done(ctx, &run);
+    }
+    free(tr);
+    return st;
+}

@@ -153,4 +153,32 @@ struct memio_run_stats memio_task_rows(csvw *w, const struct memio_sim_out *so,
 void memio_summary_row(csvw *w, const struct memio_sim_out *so, size_t n, const struct memgate_result *res,
                        double simple, int held, int sheld, const struct memio_run_stats *s);
 
+/* One run of memio_gate_runs. */
+struct memio_run {
+    int k, kb;                 /* tokens (0: unpaced); the k whose bound is shown */
+    struct memgate_result res;
+    double bound, simple;      /* memgate_bound and memgate_bound_simple for kb */
+    int held, sheld;           /* max memory within them (relative 1e-12) */
+    struct memio_run_stats s;
+};
+
+/* The runs to make and where their rows go (series, node, summary: NULL
+ * when not requested; rows: the per-task rows, always). */
+struct memio_gate_cfg {
+    const int *k;              /* the gated runs' token counts, nk >= 1 */
+    int nk;
+    double approach, node_mb, step_s;
+    long long steps;
+    int in_sample;             /* the profiles come from the replayed series */
+    csvw *rows, *series, *node, *summary;
+};
+
+/* memio_gate_runs: the unpaced run (k = 0, its bound shown for k[0]), then
+ * one gated run per k, each writing its rows and calling done(ctx, run)
+ * after them.  In sample a gated run above its bound is a bug: reported as
+ * an internal error, SLK_ESOFTWARE, no further runs.  Returns SLK_OK or an
+ * exit status (a write error from the step rows stops the runs). */
+int memio_gate_runs(const struct memgate_task *t, size_t n, const struct memio_gate_cfg *c,
+                    void (*done)(void *ctx, const struct memio_run *run), void *ctx);
+
 #endif

@@ -23,6 +23,17 @@ static char *write_tmp(const char *text)
     return p;
 }
 
+struct got_runs {
+    struct memio_run *r;
+    int n;
+};
+
+static void keep_run(void *ctx, const struct memio_run *run)
+{
+    struct got_runs *g = ctx;
+    g->r[g->n++] = *run;
+}
+
 int main(void)
 {
     slk_init("test_memio");
@@ -88,5 +99,29 @@ int main(void)
     unlink(sp);
     unlink(bp);
     memio_allocs_free(&A);
+
+    /* gate runs: unpaced sums 200, 500, 500, 200 (max 500, within the k=1
+     * bound min(110,400) + min(110,400) + (400 - 110) = 510) in 4 steps;
+     * gated, a waits one step for b's token: 5 steps, still max 500 */
+    double sa[4] = {100, 100, 400, 100}, sb[4] = {100, 400, 100, 100};
+    struct memgate_task gt2[2] = {{.name = "a", .normal = 100, .peak = 400, .series = sa, .len = 4},
+                                  {.name = "b", .normal = 100, .peak = 400, .series = sb, .len = 4}};
+    FILE *tf = tmpfile();
+    csvw *w = csvw_new_with(tf, &csv_dialect_plain);
+    int ks[1] = {1};
+    struct memio_gate_cfg cfg = {ks, 1, 1.1, 1000, 1, 0, 1, w, NULL, NULL, NULL};
+    struct memio_run runs[2];
+    struct got_runs gr = {runs, 0};
+    CHECK(memio_gate_runs(gt2, 2, &cfg, keep_run, &gr) == SLK_OK);
+    CHECK(gr.n == 2);
+    CHECK(runs[0].k == 0 && runs[0].kb == 1);
+    CHECK_NEAR(runs[0].res.max_mem, 500, 1e-9);
+    CHECK_NEAR(runs[0].bound, 510, 1e-9);
+    CHECK(runs[0].held && runs[0].res.steps == 4);
+    CHECK(runs[1].k == 1 && runs[1].held && runs[1].res.steps == 5);
+    CHECK_NEAR(runs[1].res.max_mem, 500, 1e-9);
+    CHECK_NEAR(runs[1].s.sd_max, 1.25, 1e-12);  /* a: 5 steps for 4 of progress */
+    csvw_free(w);
+    fclose(tf);
     return unit_done("memio");
 }
