@@ -1489,34 +1489,15 @@ static int write_classes(const char *path, struct run *rs, struct pattern_classe
     return outf_finish(o, st);
 }
 
-int main(int argc, char **argv)
+/* Read the series (or the feature tables), classify every tenant and write
+ * -o (and --classes), replaced only when complete; the summary on stderr.
+ * Returns an exit status. */
+static int classify_all(double t0)
 {
-    slk_init("tenantclass");
-    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
-    static const struct argp argp = {
-        options, parse_opt, "[FILE...]",
-        "Classify primary tenants by their CPU utilization history: resample, FFT, pattern "
-        "(periodic, constant, unpredictable), then K-Means classes inside each pattern.\n"
-        "Input columns: tenant,t,util[,servers], grouped by tenant; util in 0-1 (or --scale percent).\n"
-        "Output: tenant,pattern,class,avg,peak,strength, sorted by tenant."
-        "\vExamples:\n"
-        "  tracegen tenants --count 500 --truth truth.csv -o util.csv\n"
-        "  tenantclass --servers truth.csv --classes cl.csv util.csv > tenants.csv\n"
-        "  tenantclass --step 5m --scale percent --periods 1h,2h usage.csv\n"
-        "  # sharded: per-tenant phase per shard, clustering on the feature tables\n"
-        "  parallel 'tenantclass --features-only {} > {.}.feat' ::: shard*.csv\n"
-        "  tenantclass --from-features --classes cl.csv shard*.feat > tenants.csv",
-        kids, NULL, NULL};
-    cli_roles("series", "servers", NULL);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
-
     int st = SLK_OK;
-    double t0 = slk_now();
-    if (opt.servers_path && (st = load_servers(opt.servers_path)) != SLK_OK)
-        return slk_finish(st);
     outf *o = outf_open(slk_opt.output, &st);
     if (!o)
-        return slk_finish(st);
+        return st;
     csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     struct run rs = {0};
 
@@ -1596,9 +1577,37 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < rs.n; i++)
         free(rs.rows[i].tenant);
     free(rs.rows);
+    return outf_finish(o, st);
+}
+
+int main(int argc, char **argv)
+{
+    slk_init("tenantclass");
+    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {
+        options, parse_opt, "[FILE...]",
+        "Classify primary tenants by their CPU utilization history: resample, FFT, pattern "
+        "(periodic, constant, unpredictable), then K-Means classes inside each pattern.\n"
+        "Input columns: tenant,t,util[,servers], grouped by tenant; util in 0-1 (or --scale percent).\n"
+        "Output: tenant,pattern,class,avg,peak,strength, sorted by tenant."
+        "\vExamples:\n"
+        "  tracegen tenants --count 500 --truth truth.csv -o util.csv\n"
+        "  tenantclass --servers truth.csv --classes cl.csv util.csv > tenants.csv\n"
+        "  tenantclass --step 5m --scale percent --periods 1h,2h usage.csv\n"
+        "  # sharded: per-tenant phase per shard, clustering on the feature tables\n"
+        "  parallel 'tenantclass --features-only {} > {.}.feat' ::: shard*.csv\n"
+        "  tenantclass --from-features --classes cl.csv shard*.feat > tenants.csv",
+        kids, NULL, NULL};
+    cli_roles("series", "servers", NULL);
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+
+    int st = SLK_OK;
+    double t0 = slk_now();
+    if (!opt.servers_path || (st = load_servers(opt.servers_path)) == SLK_OK)
+        st = classify_all(t0);
     for (size_t i = 0; i < nsrv; i++)
         free(srv_tab[i].tenant);
     free(srv_tab);
     free(inputs);
-    return slk_finish(outf_finish(o, st));
+    return slk_finish(st);
 }
