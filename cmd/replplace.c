@@ -651,6 +651,34 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
     return SLK_OK;
 }
 
+/* Read the tenants, write --classes, and place BLOCKS (or simulate) into
+ * -o, replaced only when complete.  Returns an exit status. */
+static int place_or_simulate(const enum rp_policy *pol, int npol, const int *reps, int nrep)
+{
+    int st;
+    rp_cluster *c = read_tenants(tenants_path, &st);
+    if (!c)
+        return st;
+    summarize_grid(c);
+    if (classes_path && (st = write_classes(c, classes_path)) != SLK_OK) {
+        rp_cluster_free(c);
+        return st;
+    }
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o) {
+        rp_cluster_free(c);
+        return st;
+    }
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+    st = simulate ? run_simulate(c, pol, npol, reps, nrep, w) : run_place(c, pol[0], reps[0], w);
+    if (st == SLK_OK && csvw_error(w))
+        st = SLK_EIO;
+    csvw_free(w);
+    st = outf_finish(o, st);
+    rp_cluster_free(c);
+    return st;
+}
+
 int main(int argc, char **argv)
 {
     slk_init("replplace");
@@ -695,26 +723,5 @@ int main(int argc, char **argv)
     if (!blocks_path && strcmp(tenants_path, "-") == 0 && !simulate)
         usage_error("%s", "TENANTS and BLOCKS cannot both be standard input");
 
-    int st;
-    rp_cluster *c = read_tenants(tenants_path, &st);
-    if (!c)
-        return slk_finish(st);
-    summarize_grid(c);
-    if (classes_path && (st = write_classes(c, classes_path)) != SLK_OK) {
-        rp_cluster_free(c);
-        return slk_finish(st);
-    }
-    outf *o = outf_open(slk_opt.output, &st);
-    if (!o) {
-        rp_cluster_free(c);
-        return slk_finish(st);
-    }
-    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-    st = simulate ? run_simulate(c, pol, npol, reps, nrep, w) : run_place(c, pol[0], reps[0], w);
-    if (st == SLK_OK && csvw_error(w))
-        st = SLK_EIO;
-    csvw_free(w);
-    st = outf_finish(o, st);
-    rp_cluster_free(c);
-    return slk_finish(st);
+    return slk_finish(place_or_simulate(pol, npol, reps, nrep));
 }

@@ -895,6 +895,52 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
 
 static const char *const solver_names[] = {"network", "glpk-flow", "glpk-plain"};
 
+/* Fit every job of the input into -o (and --stats); both files are
+ * replaced only when complete.  Returns an exit status; *tot the counts. */
+static int fit_all(struct totals *tot)
+{
+    int st;
+    outf *os = NULL;
+    FILE *fs = NULL;
+    if (opt.stats && !(os = outf_open(opt.stats, &st)))
+        return st;
+    if (os)
+        fs = outf_fp(os);
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o) {
+        outf_abort(os);
+        return st;
+    }
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+    csvw *ws = fs ? csvw_new_with(fs, cli_dialect(NULL)) : NULL;
+    st = opt.native ? read_native(w, ws, tot) : read_csv(w, ws, tot);
+    csvw_free(w);
+    csvw_free(ws);
+    st = outf_finish(os, st);
+    return outf_finish(o, st);
+}
+
+/* The summary on stderr: what was fitted, with which model, and why not. */
+static void print_summary(const struct totals *tot, double seconds)
+{
+    char beta[64];
+    if (opt.lp.beta >= 0)
+        snprintf(beta, sizeof beta, "beta %g (fixed)", opt.lp.beta);
+    else
+        snprintf(beta, sizeof beta, "beta %g*V (two-phase)", opt.lp.beta_frac);
+    fprintf(stderr, "%s: %ld jobs: %ld fitted, %ld too few runs, %ld too long, %ld solver failures; "
+            "alpha %g, %s, step %g s, agg %s, solver %s; LP %.3f s of %.3f s\n",
+            slk_progname, tot->jobs, tot->fitted, tot->too_few, tot->too_long, tot->failed,
+            opt.lp.alpha, beta, opt.step, opt.agg_max ? "max" : "mean",
+            solver_names[opt.lp.solver], tot->solve_s, seconds);
+    if (tot->excluded_runs)
+        fprintf(stderr, "%s: %ld outlier runs of %ld jobs kept out of the fit (median + %g spreads; "
+                "listed in --stats)\n", slk_progname, tot->excluded_runs, tot->excluded_jobs, opt.outliers.k);
+    if (tot->fallback)
+        fprintf(stderr, "%s: %ld jobs solved again by GLPK after the optimality certificate of %s failed\n",
+                slk_progname, tot->fallback, solver_names[opt.lp.solver]);
+}
+
 int main(int argc, char **argv)
 {
     slk_init("skyfit");
@@ -915,50 +961,16 @@ int main(int argc, char **argv)
         kids, NULL, NULL};
     cli_roles("usage", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
-    if (opt.sort && opt.native) {
-        slk_error("--sort reads CSV input only (the native log has one run per line: sort it by name)");
-        return slk_finish(SLK_EUSAGE);
-    }
-
-    int st;
-    outf *os = NULL;
-    FILE *fs = NULL;
-    if (opt.stats && !(os = outf_open(opt.stats, &st)))
-        return slk_finish(st);
-    if (os)
-        fs = outf_fp(os);
-    outf *o = outf_open(slk_opt.output, &st);
-    if (!o) {
-        outf_abort(os);
-        return slk_finish(st);
-    }
-    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-    csvw *ws = fs ? csvw_new_with(fs, cli_dialect(NULL)) : NULL;
     struct totals tot = {0};
     double t0 = slk_now();
-    st = opt.native ? read_native(w, ws, &tot) : read_csv(w, ws, &tot);
-    csvw_free(w);
-    csvw_free(ws);
-    st = outf_finish(os, st);
-    st = outf_finish(o, st);
-    if (st == SLK_OK && !slk_opt.quiet) {
-        char beta[64];
-        if (opt.lp.beta >= 0)
-            snprintf(beta, sizeof beta, "beta %g (fixed)", opt.lp.beta);
-        else
-            snprintf(beta, sizeof beta, "beta %g*V (two-phase)", opt.lp.beta_frac);
-        fprintf(stderr, "%s: %ld jobs: %ld fitted, %ld too few runs, %ld too long, %ld solver failures; "
-                "alpha %g, %s, step %g s, agg %s, solver %s; LP %.3f s of %.3f s\n",
-                slk_progname, tot.jobs, tot.fitted, tot.too_few, tot.too_long, tot.failed,
-                opt.lp.alpha, beta, opt.step, opt.agg_max ? "max" : "mean",
-                solver_names[opt.lp.solver], tot.solve_s, slk_now() - t0);
-        if (tot.excluded_runs)
-            fprintf(stderr, "%s: %ld outlier runs of %ld jobs kept out of the fit (median + %g spreads; "
-                    "listed in --stats)\n", slk_progname, tot.excluded_runs, tot.excluded_jobs, opt.outliers.k);
-        if (tot.fallback)
-            fprintf(stderr, "%s: %ld jobs solved again by GLPK after the optimality certificate of %s failed\n",
-                    slk_progname, tot.fallback, solver_names[opt.lp.solver]);
-    }
+    int st = SLK_OK;
+    if (opt.sort && opt.native) {
+        slk_error("--sort reads CSV input only (the native log has one run per line: sort it by name)");
+        st = SLK_EUSAGE;
+    } else
+        st = fit_all(&tot);
+    if (st == SLK_OK && !slk_opt.quiet)
+        print_summary(&tot, slk_now() - t0);
     if (st == SLK_OK && opt.strict && (tot.too_few || tot.too_long || tot.failed))
         st = SLK_FAIL;
     return slk_finish(st);

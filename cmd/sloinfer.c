@@ -616,32 +616,20 @@ static int infer_all(csvr *r, csvw *w)
     return st;
 }
 
-int main(int argc, char **argv)
+/* Infer every job's SLO from the runs into -o (replaced only when
+ * complete) and print the summary.  Returns an exit status. */
+static int infer_file(void)
 {
-    slk_init("sloinfer");
-    slo_opts_default(&so);
-    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
-    static const struct argp argp = {options, parse_opt, "[RUNS]", doc, kids, 0, 0};
-    cli_roles("runs", "events", "override", NULL);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
-    int stdin_uses = (strcmp(input, "-") == 0) + (events_path && strcmp(events_path, "-") == 0) +
-                     (override_path && strcmp(override_path, "-") == 0);
-    if (stdin_uses > 1) {
-        slk_error("only one input can be standard input (give the runs, --events and --override as files)");
-        return slk_finish(SLK_EUSAGE);
-    }
-    split_ok_status();
-
     int st = SLK_OK;
     if (override_path && (st = load_overrides(override_path)) != SLK_OK)
-        return slk_finish(st);
+        return st;
     csvr *r = csvr_open_with(input, cli_dialect(NULL), 0, &st);
     if (!r)
-        return slk_finish(st);
+        return st;
     outf *o = outf_open(slk_opt.output, &st);
     if (!o) {
         csvr_close(r);
-        return slk_finish(st);
+        return st;
     }
     csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     static const char *const header[] = {"job", "period", "a", "d", "runs", "cv", "slack_ratio", "status",
@@ -657,10 +645,31 @@ int main(int argc, char **argv)
         st = SLK_EIO;
     }
     csvw_free(w);
+    return outf_finish(o, st);
+}
+
+int main(int argc, char **argv)
+{
+    slk_init("sloinfer");
+    slo_opts_default(&so);
+    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {options, parse_opt, "[RUNS]", doc, kids, 0, 0};
+    cli_roles("runs", "events", "override", NULL);
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    int stdin_uses = (strcmp(input, "-") == 0) + (events_path && strcmp(events_path, "-") == 0) +
+                     (override_path && strcmp(override_path, "-") == 0);
+    int st = SLK_OK;
+    if (stdin_uses > 1) {
+        slk_error("only one input can be standard input (give the runs, --events and --override as files)");
+        st = SLK_EUSAGE;
+    } else {
+        split_ok_status();
+        st = infer_file();
+    }
     for (size_t i = 0; i < novs; i++)
         free(ovs[i].job);
     free(ovs);
     free(ok_status_buf);
     free(ok_status);
-    return slk_finish(outf_finish(o, st));
+    return slk_finish(st);
 }

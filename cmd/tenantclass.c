@@ -25,6 +25,7 @@
 #include "base/parse.h"
 #include "base/rng.h"
 #include "base/stats.h"
+#include "base/zin.h"
 
 #include <argp.h>
 #include <errno.h>
@@ -660,6 +661,7 @@ static int tenant_done(struct run *rs, fft_cache *fc, struct series *s, const ch
 
 struct sreader {
     FILE *fp;
+    zin *z;            /* the whole input read as one stream (gzip, zstd or plain); NULL for a range */
     int own;
     const char *name;
     struct msgsink *sink;
@@ -728,11 +730,21 @@ static char *sr_line(struct sreader *r, size_t *n)
         size_t want = r->cap - r->len;
         if (r->remain >= 0 && (long long)want > r->remain)
             want = (size_t)r->remain;
-        size_t got = want ? fread(r->buf + r->len, 1, want, r->fp) : 0;
+        size_t got = 0;
+        if (want && r->z) {
+            ssize_t g = zin_read(r->z, r->buf + r->len, want);
+            if (g < 0) {
+                sink_put(r->sink, 0, r->line + 1, "%s", zin_error(r->z));
+                r->status = zin_status(r->z);
+                return NULL;
+            }
+            got = (size_t)g;
+        } else if (want)
+            got = fread(r->buf + r->len, 1, want, r->fp);
         if (r->remain >= 0)
             r->remain -= (long long)got;
         if (got < want || r->remain == 0) {
-            if (ferror(r->fp)) {
+            if (!r->z && ferror(r->fp)) {
                 sink_put(r->sink, 0, r->line + 1, "read error: %s", strerror(errno));
                 r->status = SLK_EIO;
                 return NULL;
@@ -1009,6 +1021,7 @@ static void sr_close(struct sreader *sr)
 {
     free(sr->field);
     free(sr->buf);
+    zin_close(sr->z);
     if (sr->own && sr->fp)
         fclose(sr->fp);
 }
@@ -1084,6 +1097,7 @@ static int read_series(const char *path, struct run *rs, csvw *fw)
         slk_error("%s: cannot open: %s", path, strerror(errno));
         return SLK_ENOINPUT;
     }
+    sr.z = zin_open(sr.fp, 0); /* gzip and zstd are read as one stream, never by ranges */
     sr.cap = SR_CHUNK;
     sr.buf = xmalloc(sr.cap + 1);
     /* the header (or, with --no-header, the column count) goes through csvr */
@@ -1157,7 +1171,7 @@ static int read_series(const char *path, struct run *rs, csvw *fw)
     }
     struct stat fst;
     long long size = 0;
-    if (nth > 1 && sr.own && fstat(fileno(sr.fp), &fst) == 0 && S_ISREG(fst.st_mode))
+    if (nth > 1 && sr.own && zin_kind(sr.z) == ZIN_PLAIN && fstat(fileno(sr.fp), &fst) == 0 && S_ISREG(fst.st_mode))
         size = (long long)fst.st_size;
     if (size - data_start < ((long long)32 << 20))
         nth = 1;
@@ -1475,34 +1489,15 @@ static int write_classes(const char *path, struct run *rs, struct pattern_classe
     return outf_finish(o, st);
 }
 
-int main(int argc, char **argv)
+/* Read the series (or the feature tables), classify every tenant and write
+ * -o (and --classes), replaced only when complete; the summary on stderr.
+ * Returns an exit status. */
+static int classify_all(double t0)
 {
-    slk_init("tenantclass");
-    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
-    static const struct argp argp = {
-        options, parse_opt, "[FILE...]",
-        "Classify primary tenants by their CPU utilization history: resample, FFT, pattern "
-        "(periodic, constant, unpredictable), then K-Means classes inside each pattern.\n"
-        "Input columns: tenant,t,util[,servers], grouped by tenant; util in 0-1 (or --scale percent).\n"
-        "Output: tenant,pattern,class,avg,peak,strength, sorted by tenant."
-        "\vExamples:\n"
-        "  tracegen tenants --count 500 --truth truth.csv -o util.csv\n"
-        "  tenantclass --servers truth.csv --classes cl.csv util.csv > tenants.csv\n"
-        "  tenantclass --step 5m --scale percent --periods 1h,2h usage.csv\n"
-        "  # sharded: per-tenant phase per shard, clustering on the feature tables\n"
-        "  parallel 'tenantclass --features-only {} > {.}.feat' ::: shard*.csv\n"
-        "  tenantclass --from-features --classes cl.csv shard*.feat > tenants.csv",
-        kids, NULL, NULL};
-    cli_roles("series", "servers", NULL);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
-
     int st = SLK_OK;
-    double t0 = slk_now();
-    if (opt.servers_path && (st = load_servers(opt.servers_path)) != SLK_OK)
-        return slk_finish(st);
     outf *o = outf_open(slk_opt.output, &st);
     if (!o)
-        return slk_finish(st);
+        return st;
     csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     struct run rs = {0};
 
@@ -1582,9 +1577,37 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < rs.n; i++)
         free(rs.rows[i].tenant);
     free(rs.rows);
+    return outf_finish(o, st);
+}
+
+int main(int argc, char **argv)
+{
+    slk_init("tenantclass");
+    static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {
+        options, parse_opt, "[FILE...]",
+        "Classify primary tenants by their CPU utilization history: resample, FFT, pattern "
+        "(periodic, constant, unpredictable), then K-Means classes inside each pattern.\n"
+        "Input columns: tenant,t,util[,servers], grouped by tenant; util in 0-1 (or --scale percent).\n"
+        "Output: tenant,pattern,class,avg,peak,strength, sorted by tenant."
+        "\vExamples:\n"
+        "  tracegen tenants --count 500 --truth truth.csv -o util.csv\n"
+        "  tenantclass --servers truth.csv --classes cl.csv util.csv > tenants.csv\n"
+        "  tenantclass --step 5m --scale percent --periods 1h,2h usage.csv\n"
+        "  # sharded: per-tenant phase per shard, clustering on the feature tables\n"
+        "  parallel 'tenantclass --features-only {} > {.}.feat' ::: shard*.csv\n"
+        "  tenantclass --from-features --classes cl.csv shard*.feat > tenants.csv",
+        kids, NULL, NULL};
+    cli_roles("series", "servers", NULL);
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+
+    int st = SLK_OK;
+    double t0 = slk_now();
+    if (!opt.servers_path || (st = load_servers(opt.servers_path)) == SLK_OK)
+        st = classify_all(t0);
     for (size_t i = 0; i < nsrv; i++)
         free(srv_tab[i].tenant);
     free(srv_tab);
     free(inputs);
-    return slk_finish(outf_finish(o, st));
+    return slk_finish(st);
 }

@@ -24,6 +24,9 @@
 #                 tonight's YARN delta: the bodies to POST to the RM's
 #                 /ws/v1/cluster/reservation/{submit,update,delete}
 #   plan.svg      the plan drawn by skyplot
+#   rejects.csv   rows of the dump that were skipped, with file, line and
+#                 why (ON_ERROR=skip, the default; ON_ERROR=strict fails the
+#                 night on the first bad row instead)
 #   report.txt    tonight's report (also printed)
 #
 # What it does: infer SLOs (sloinfer), fit skylines (skyfit), place them into
@@ -58,6 +61,8 @@ export PATH="$bin:$PATH"
 capacity=${CAPACITY:-cores=1000,mem=4096000}
 horizon=${HORIZON:-48h}
 stable=${STABLE:-10%}
+on_error=${ON_ERROR:-skip}
+case $on_error in skip|strict) ;; *) echo "nightly-plan: ON_ERROR is skip or strict, not '$on_error'" >&2; exit 64 ;; esac
 lock_wait=${LOCK_WAIT:-0}
 
 die() { echo "nightly-plan: $*" >&2; exit 1; }
@@ -97,9 +102,16 @@ cap_opt=(--capacity "$capacity")
 
 # 1. SLOs and skylines from the dump.
 step slo
-sloinfer -q "$tel/runs.csv" -o "$work/slo.csv"
+# A bad row of a month's dump (a duplicate, a garbled number) is skipped and
+# listed in rejects.csv rather than costing the whole night (ON_ERROR=skip).
+err_opt() { [ "$on_error" = skip ] && printf '%s\n' --on-error skip --rejects "$work/rejects-$1.csv" || true; }
+mapfile -t e_slo < <(err_opt sloinfer)
+mapfile -t e_sky < <(err_opt skyfit)
+sloinfer -q "${e_slo[@]}" "$tel/runs.csv" -o "$work/slo.csv"
 step skyfit
-skyfit -q "$tel/usage.csv" --window 30d --stats "$work/skyfit-stats.csv" -o "$work/skyline.csv"
+skyfit -q "${e_sky[@]}" "$tel/usage.csv" --window 30d --stats "$work/skyfit-stats.csv" -o "$work/skyline.csv"
+{ echo "file,line,reason"; for f in "$work"/rejects-*.csv; do [ ! -r "$f" ] || tail -n +2 "$f"; done; } > "$work/rejects.csv"
+rm -f "$work"/rejects-*.csv
 
 # 2. The plan for the coming day, from the end of the dump: last night's
 #    reservations stay unless their job changed substantially or left.
@@ -141,11 +153,16 @@ count() { awk -F, -v s="$1" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$wo
                    for (i = 1; i <= m && i <= 20; i++) printf "  %s: %d instances\n", o[i], j[o[i]] }' "$work/decisions.csv"
     awk -F, 'NR > 1 && $2 == "adhoc" { s[$4]++; n++ } END { if (n) { printf "ad-hoc:    %d requests:", n;
              for (k in s) printf " %d %s", s[k], k; print "" } }' "$work/decisions.csv"
-    awk -F, 'NR > 1 && $4 == "moved" && ++n <= 20 { gsub(/"/, "", $9); print "  moved: " $1 ($3 != "" ? " instance " $3 : "") " (" $9 ")" }' \
+    awk -F, 'NR > 1 && $4 == "moved" && ++n <= 20 { r = $9; for (i = 10; i <= NF; i++) r = r "," $i; gsub(/"/, "", r)
+             print "  moved: " $1 ($3 != "" ? " instance " $3 : "") " (" r ")" }' \
         "$work/decisions.csv"
+    awk -F, 'NR > 1 { n++; if (!($1 in f)) o[++m] = $1; f[$1]++ }
+             END { if (n) { printf "bad rows:  %d skipped (", n; for (i = 1; i <= m; i++) printf "%s%s: %d", (i > 1 ? ", " : ""), o[i], f[o[i]];
+                   print "); each with its reason in rejects.csv" } }' "$work/rejects.csv"
     n=$(count rejected)
     [ "$n" -gt 0 ] && echo "refused:   $n requests (reasons in decisions.csv)"
-    awk -F, 'NR > 1 && $4 == "rejected" && ++n <= 20 { gsub(/"/, "", $9); print "  " $1 ($3 != "" ? " instance " $3 : "") ": " $9 }' \
+    awk -F, 'NR > 1 && $4 == "rejected" && ++n <= 20 { r = $9; for (i = 10; i <= NF; i++) r = r "," $i; gsub(/"/, "", r)
+             print "  " $1 ($3 != "" ? " instance " $3 : "") ": " r }' \
         "$work/decisions.csv"
     grep -E '^lcmpack: YARN delta' "$work/lcmpack.log" | sed "s|^lcmpack: YARN delta in [^:]*:|yarn:      delta|; s|\$| in $state/yarn/|"
     echo "yarn:      $(wc -l < "$work/yarn.jsonl") reservation bodies in $state/yarn.jsonl"
@@ -164,7 +181,7 @@ step switch
 ln -s "gen.$n" "$state/current.new"
 mv -T "$state/current.new" "$state/current"
 trap - EXIT
-for f in plan.csv slo.csv skyline.csv skyfit-stats.csv decisions.csv load.csv yarn.jsonl yarn plan.svg report.txt; do
+for f in plan.csv slo.csv skyline.csv skyfit-stats.csv decisions.csv load.csv yarn.jsonl yarn plan.svg rejects.csv report.txt; do
     [ -L "$state/$f" ] || { rm -rf "$state/$f"; ln -s "current/$f" "$state/$f"; }
 done
 step cleanup

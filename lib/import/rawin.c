@@ -3,6 +3,7 @@
 
 #include "base/diag.h"
 #include "base/parse.h"
+#include "base/zin.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -10,70 +11,86 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 struct rawin {
-    gzFile gz;
+    FILE *fp;    /* the file (NULL: stdin, not ours to close) */
+    zin *z;      /* plain, gzip or zstd, told by the first bytes */
     char *path;
     char delim;
     long line;
     char *buf;   /* the line as read */
     char *work;  /* the line split in place */
     size_t cap;
+    char *in;    /* decompressed bytes not yet returned as lines */
+    size_t in_pos, in_len, in_cap;
+    int eof;
 };
 
 rawin *rawin_open(const char *path, char delim, int *status)
 {
     int is_stdin = !path || strcmp(path, "-") == 0;
-    gzFile gz = is_stdin ? gzdopen(dup(STDIN_FILENO), "rb") : gzopen(path, "rb");
-    if (!gz) {
-        slk_error("%s: cannot open: %s", is_stdin ? "<stdin>" : path,
-                  errno ? strerror(errno) : "out of memory");
+    FILE *fp = is_stdin ? stdin : fopen(path, "rb");
+    if (!fp) {
+        slk_error("%s: cannot open: %s", path, strerror(errno));
         *status = SLK_ENOINPUT;
         return NULL;
     }
-    gzbuffer(gz, 1 << 18);
     rawin *in = xcalloc(1, sizeof *in);
-    in->gz = gz;
+    in->fp = is_stdin ? NULL : fp;
+    in->z = zin_open(fp, 0);
     in->path = xstrdup(is_stdin ? "<stdin>" : path);
     in->delim = delim;
     in->cap = 4096;
     in->buf = xmalloc(in->cap);
     in->work = xmalloc(in->cap);
+    in->in_cap = 1 << 18;
+    in->in = xmalloc(in->in_cap);
     return in;
 }
 
-/* read one physical line into in->buf (without its LF); 1, 0 at EOF, -1 error */
+/* read one physical line into in->buf (without its LF); 1, 0 at EOF, -1 error
+ * (a read error, a truncated or corrupt compressed stream, a NUL byte) */
 static int read_line(rawin *in)
 {
     size_t len = 0;
     for (;;) {
-        if (!gzgets(in->gz, in->buf + len, (int)(in->cap - len))) {
-            int err;
-            const char *msg = gzerror(in->gz, &err);
-            if (err == Z_BUF_ERROR) { /* zlib: the input ended inside a gzip stream */
-                slk_error_at(in->path, in->line + 1, "truncated gzip input");
+        if (in->in_pos == in->in_len) {
+            if (in->eof)
+                break;
+            ssize_t got = zin_read(in->z, in->in, in->in_cap);
+            if (got < 0) {
+                slk_error_at(in->path, in->line + 1, "%s", zin_error(in->z));
                 return -1;
             }
-            if (err != Z_OK) {
-                slk_error_at(in->path, in->line + 1, "read error: %s",
-                             err == Z_ERRNO ? strerror(errno) : msg);
-                return -1;
+            in->in_pos = 0;
+            in->in_len = (size_t)got;
+            if (got == 0) {
+                in->eof = 1;
+                break;
             }
-            if (len == 0)
-                return 0;
-            break;
         }
-        len += strlen(in->buf + len);
-        if (len > 0 && in->buf[len - 1] == '\n') {
-            in->buf[--len] = 0;
-            break;
+        const char *p = in->in + in->in_pos;
+        size_t avail = in->in_len - in->in_pos;
+        const char *nl = memchr(p, '\n', avail);
+        size_t take = nl ? (size_t)(nl - p) : avail;
+        if (memchr(p, 0, take)) {
+            slk_error_at(in->path, in->line + 1, "NUL byte in line");
+            return -1;
         }
-        if (len + 1 < in->cap) /* a last line without LF */
-            continue;
-        in->buf = xgrow(in->buf, &in->cap, in->cap * 2, 1);
-        in->work = xrealloc(in->work, in->cap);
+        if (len + take + 1 > in->cap) {
+            in->buf = xgrow(in->buf, &in->cap, len + take + 1, 1);
+            in->work = xrealloc(in->work, in->cap);
+        }
+        memcpy(in->buf + len, p, take);
+        len += take;
+        in->in_pos += take + (nl ? 1 : 0);
+        if (nl)
+            goto line;
     }
+    if (len == 0)
+        return 0; /* the end of input (a last line without LF is still a line) */
+line:
+    in->buf[len] = 0;
     if (len > 0 && in->buf[len - 1] == '\r')
         in->buf[--len] = 0;
     in->line++;
@@ -174,7 +191,10 @@ void rawin_close(rawin *in)
 {
     if (!in)
         return;
-    gzclose(in->gz);
+    zin_close(in->z);
+    if (in->fp)
+        fclose(in->fp);
+    free(in->in);
     free(in->path);
     free(in->buf);
     free(in->work);

@@ -4,8 +4,9 @@
  * logs are blank-separated with ';' comment lines, SWIM is TSV without a
  * header.  None of them quotes fields, so a rawin splits each physical line
  * on one delimiter (or on runs of blanks) and counts lines, so every error
- * reads "tool: FILE:LINE: message".  Input may be plain or gzip (zlib reads
- * both, streaming); "-" is standard input.
+ * reads "tool: FILE:LINE: message".  Input may be plain, gzip or zstd (told
+ * by its first bytes and decompressed as a stream by base/zin); "-" is
+ * standard input.
  *
  * Ownership: a rawin owns its buffers; fields returned by rawin_next point
  * into them and are valid until the next call.  Not shared between threads
@@ -22,7 +23,7 @@ typedef struct rawin rawin;
  * ignores leading and trailing blanks (SWF). */
 #define RAWIN_BLANKS 0
 
-/* rawin_open: open path ("-": stdin), plain or gzip.  On failure prints
+/* rawin_open: open path ("-": stdin), plain, gzip or zstd.  On failure prints
  * "tool: PATH: cannot open: why" and returns NULL with *status =
  * SLK_ENOINPUT. */
 rawin *rawin_open(const char *path, char delim, int *status);
@@ -30,8 +31,8 @@ rawin *rawin_open(const char *path, char delim, int *status);
 /* rawin_next: read the next non-empty line and split it.  Returns the field
  * count (> 0) with *fields set (at most max fields are stored; a line with
  * more fields returns max + 1 so the caller can say "too many"), 0 at end of
- * input, -1 on a read error or a truncated gzip file (message printed; the
- * caller's status is SLK_EIO).  A trailing CR is removed. */
+ * input, -1 on a read error, a truncated or corrupt compressed stream or a
+ * NUL byte (message printed; the caller's status is SLK_EIO).  A trailing CR is removed. */
 int rawin_next(rawin *in, char **fields, int max);
 
 /* rawin_line: the current line number (1-based); rawin_path: the name used

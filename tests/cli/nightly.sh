@@ -131,3 +131,22 @@ tcheck "sliding 30-day dump: >= 95% of reservations byte-identical" \
 
 t "missing telemetry" 1 '' '' 'nightly-plan: /nonexistent/runs.csv: missing' bash "$N" /nonexistent "$st"
 tcheck "crontab example in README" grep -qE "^[0-9]+ [0-9]+ \* \* \* .*nightly-plan.sh" "$ROOT/README.md"
+
+# ---- bad rows in the dump: skipped and listed (ON_ERROR=skip, the default),
+# or the night fails and last night's plan stays (ON_ERROR=strict)
+btel="$TMP/badtel"; bst="$TMP/badstate"; rm -rf "$btel" "$bst"; mkdir -p "$btel"
+cp "$tel/usage.csv" "$btel/usage.csv"
+# one run row twice (a duplicate (job, instance)) and a garbled containers value
+awk 'NR == 3 { print; print; next } { print }' "$tel/runs.csv" > "$btel/runs.csv"
+awk -F, -v OFS=, 'NR == 5 { $4 = "12x" } { print }' "$tel/usage.csv" > "$btel/usage.csv"
+t "bad rows: the night goes on" 0 '' '*' '' bash "$N" "$btel" "$bst"
+tcheck "bad rows: both listed with file and line" bash -c '
+    [ "$(tail -n +2 "$1/rejects.csv" | wc -l)" = 2 ] &&
+    grep -q "^$2/runs.csv,4," "$1/rejects.csv" && grep -q "^$2/usage.csv,5," "$1/rejects.csv"' _ "$bst" "$btel"
+tcheck "bad rows: the report counts them" grep -qE "^bad rows:  2 skipped \(" "$bst/report.txt"
+tcheck "bad rows: a plan was made" test -s "$bst/plan.csv"
+tcheck "no bad rows: rejects.csv is a bare header" bash -c '[ "$(cat "$1/rejects.csv")" = "file,line,reason" ]' _ "$st"
+cp "$bst/plan.csv" "$TMP/bad-plan-before.csv"
+t "ON_ERROR=strict: the night fails on the first bad row" 65 '' '*' 'runs.csv:4:' env ON_ERROR=strict bash "$N" "$btel" "$bst"
+tcheck "ON_ERROR=strict: last night's plan unchanged" cmp "$TMP/bad-plan-before.csv" "$bst/plan.csv"
+t "ON_ERROR=bogus" 64 '' '' "ON_ERROR is skip or strict, not 'bogus'" env ON_ERROR=bogus bash "$N" "$btel" "$bst"

@@ -157,3 +157,14 @@ t "--max-tenants refuses series, one reader" 65 '' '' "tenantclass: <stdin>:7560
     sh -c 'tenantclass -q --max-tenants 50 < "$1"' _ "$TMP/gen11.csv"
 t "--max-tenants: --features-only streams" 0 '' '*' '' tenantclass -q --features-only --max-tenants 1 "$TMP/shard0.csv"
 t "--max-tenants 0" 64 '' '' "invalid value for --max-tenants: '0'" tenantclass --max-tenants 0
+
+# ---- compressed series: read as one stream (threads only over a plain file)
+tracegen tenants --count 30 --days 3 --seed 5 > "$TMP/z.csv"
+tenantclass -q "$TMP/z.csv" > "$TMP/z.plain.out"
+gzip -c "$TMP/z.csv" > "$TMP/z.csv.gz"; zstd -q -c "$TMP/z.csv" > "$TMP/z.csv.zst"
+t "gzip series = plain"  0 '' "@$TMP/z.plain.out" '' tenantclass -q "$TMP/z.csv.gz"
+t "zstd series on stdin = plain" 0 '' "@$TMP/z.plain.out" '' sh -c 'tenantclass -q < "$1"' _ "$TMP/z.csv.zst"
+head -c 20000 "$TMP/z.csv.gz" > "$TMP/z.trunc.gz"
+t "truncated gzip series" 65 '' '' "tenantclass: $TMP/z.trunc.gz:1: truncated gzip input (unexpected end of compressed data)" \
+    tenantclass -q -o "$TMP/z.out" "$TMP/z.trunc.gz"
+tcheck "truncated gzip series: no output left" test ! -e "$TMP/z.out"

@@ -53,6 +53,12 @@ t "google absurd time" 65 '200000000000000000,,10,0,u,0,n,L
 t "google gzip input" 0 '' "job,instance,submit,start,end,status
 L1,10,1,1.5,61.500001,finished
 L1,11,2,2.000007,64,finished" '' traceconv -q google-runs "$TMP/je.csv.gz"
+zstd -q -c "$D/job_events.csv" >"$TMP/je.csv.zst"
+t "google zstd input = plain" 0 '' '*' '' sh -c 'traceconv -q google-runs "$1" > "$3" && traceconv -q google-runs "$2" | cmp - "$3"' _ "$TMP/je.csv.zst" "$D/job_events.csv" "$TMP/je-zst.out"
+head -c 30 "$TMP/je.csv.zst" >"$TMP/je-cut.csv.zst"
+t "google truncated zstd" 74 '' '' "je-cut.csv.zst:1: truncated zstd input" traceconv google-runs "$TMP/je-cut.csv.zst"
+printf 'x\0y,,10,0,u,0,n,L\n' >"$TMP/nul.csv"
+t "google NUL byte" 74 '' '' "nul.csv:1: NUL byte in line" traceconv google-runs "$TMP/nul.csv"
 
 # ---- Google 2011, the real shards: every row against an independent reading ----
 t "google real runs" 0 '' '*' "4742 runs written" traceconv google-runs -o "$TMP/g-runs.csv" "$G"/job_events-part-0000[1-4]-of-00500.csv.gz

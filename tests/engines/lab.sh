@@ -172,9 +172,15 @@ Subsystem sftp internal-sftp
 EOF
         # exec all the way down: $! is sshd itself
         # the host's own disk, DIR/disk-hN, is bound over DIR/remote in its
-        # private mount namespace only
+        # private mount namespace only; there too, root's ~/.bashrc (which
+        # bash reads for commands run through sshd) is hidden behind
+        # /dev/null, so a login set-up of the machine's (pyenv's rehash,
+        # conda) can neither race between parallel jobs nor print into the
+        # tools' stderr
         mkdir -p "$D/disk-$h"
         unshare --mount --propagation private sh -c '
+            rc=$(getent passwd root | cut -d: -f6)/.bashrc
+            { [ ! -f "$rc" ] || mount --bind /dev/null "$rc"; } &&
             mount --bind "$2/disk-$4" "$2/remote" && exec nsenter --net="/run/netns/$1" /usr/sbin/sshd -D -e -f "$3"' \
             _ "$tag$h" "$D" "$D/ssh/sshd-$h" "$h" >"$D/ssh/sshd-$h.log" 2>&1 &
         echo $! >>"$D/pids"

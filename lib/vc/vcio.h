@@ -1,0 +1,105 @@
+/* vcio — stretch's file formats: the capacities table (vc,capacity), the
+ * jobs table (job,vc,submit,size_server_hours[,max_parallelism]), and the
+ * per-job, per-VC, per-day and summary reports of a finished vcsim run.
+ * The simulator is lib/vc/vcsim and the per-VC statistics lib/vc/vcreport;
+ * this module reads, checks and writes their values.
+ *
+ * Thread safety: no shared state; a table or writer belongs to one thread
+ * at a time.
+ *
+ * Errors: readers report data errors at the line through csvr_fail and
+ * return an exit status from base/diag.h; writers return SLK_EIO on a write
+ * error.
+ */
+#ifndef SLOKIT_VCIO_H
+#define SLOKIT_VCIO_H
+
+#include "base/csvio.h"
+#include "vc/vcreport.h"
+#include "vc/vcsim.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VCIO_MAX_BINS 32
+
+/* VCs in input order with a name -> index hash. */
+struct vcio_vcs {
+    char **name;
+    double *cap;
+    size_t n, capn;
+    uint32_t *slot; /* open addressing, index + 1, 0 = empty */
+    size_t nslot;
+};
+
+/* vcio_vcs_read: read vc,capacity from path (dialect d) into v (zeroed):
+ * capacity positive and bounded, a vc once, 1 to 1,000,000 VCs.  Returns
+ * SLK_OK or an exit status; free v with vcio_vcs_free either way. */
+int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs *v);
+/* vcio_vcs_find: the index of VC name, or -1. */
+long vcio_vcs_find(const struct vcio_vcs *v, const char *name);
+void vcio_vcs_free(struct vcio_vcs *v);
+
+/* Jobs in input order: the simulator's records and their ids. */
+struct vcio_jobs {
+    struct vcsim_job *j;
+    size_t *id;      /* offset of the job id in ids */
+    char *ids;
+    size_t n, capn, ids_len, ids_cap;
+};
+
+/* vcio_jobs_read: read job,vc,submit,size_server_hours[,max_parallelism]
+ * from path into J (zeroed): the vc must be in V (cap_name names V's file
+ * in that message), submit within +-1e12 s, size positive and at most 1e15
+ * server-hours (work = size * 3600 server-seconds), max_parallelism
+ * positive (missing: no limit), a job once, at most max_jobs jobs.
+ * Returns SLK_OK or an exit status; free J with vcio_jobs_free either way. */
+int vcio_jobs_read(const char *path, const struct csv_dialect *d, const struct vcio_vcs *V, const char *cap_name,
+                   long long max_jobs, struct vcio_jobs *J);
+void vcio_jobs_free(struct vcio_jobs *J);
+
+/* vcio_write_jobs: job,vc,submit,finish,stretch for each job after a run. */
+int vcio_write_jobs(csvw *w, const struct vcio_jobs *J, const struct vcio_vcs *V);
+
+/* What the per-VC and per-day reports read. */
+struct vcio_report {
+    const struct vcio_jobs *J;
+    const struct vcio_vcs *V;
+    const struct vcrep_vc *rep;
+    const struct vcsim_vc_stats *vst;
+    double w0, h;    /* the measured window */
+};
+
+/* vcio_write_vcs: one row per VC (ctx: struct vcio_report). */
+int vcio_write_vcs(csvw *w, const void *ctx);
+/* vcio_write_daily: per (vc, UTC day of submission) of the jobs submitted
+ * in the window: jobs, load (their work / capacity-day) and mean stretch,
+ * sorted by VC (input order), then day (ctx: struct vcio_report). */
+int vcio_write_daily(csvw *w, const void *ctx);
+
+struct vcio_summary {
+    const char *scheduler;
+    size_t vcs, jobs;
+    double owned, servers, horizon, start, utilization, contended, makespan, mean_stretch, spread;
+    double floor_stretch; /* mean over jobs of capacity / min(max_parallelism, servers) */
+    double work_h, used_h, events_per_job, seconds;
+    struct vcrep_bin bins[VCIO_MAX_BINS + 1];
+    int nbins;
+};
+
+struct vcio_summary_opts {
+    enum vcsim_policy policy;
+    double system_servers;
+    const double *bins;   /* load-bin edges, nbins <= VCIO_MAX_BINS */
+    int nbins;
+};
+
+/* vcio_summarize: the summary of a finished run over the window [w0, w0+h]
+ * (rep filled by vcrep_per_vc); sum->seconds is left 0 for the caller. */
+void vcio_summarize(const struct vcio_vcs *V, const struct vcio_jobs *J, const struct vcrep_vc *rep,
+                    const struct vcsim_vc_stats *vst, const struct vcsim_totals *tot, double w0, double h,
+                    const struct vcio_summary_opts *o, struct vcio_summary *sum);
+/* vcio_write_summary: metric,value rows (ctx: struct vcio_summary). */
+int vcio_write_summary(csvw *w, const void *ctx);
+
+#endif
