@@ -54,7 +54,8 @@ static const struct argp_option options[] = {
                                 "or overridden are not replayed (required)", 1},
     {"plan", OPT_PLAN, "FILE", 0, "Reservation plan (lcmpack) for the plan and plan+dra regimes", 1},
     {"provisioned", OPT_PROV, "FILE", 0, "User provisioning job,provisioned (containers per run) for the static "
-                                         "regime (tracegen usage --truth writes it)", 1},
+                                         "regime, and in the plan regimes for the jobs the plan holds nothing "
+                                         "for (tracegen usage --truth writes it)", 1},
     {"from", OPT_FROM, "TIME", 0, "Replay only runs whose first sample is at or after TIME (the test split)", 1},
     {"until", OPT_UNTIL, "TIME", 0, "... and before TIME", 1},
     {"container", OPT_CONT, "cores=C,mem=M", 0, "Container size when USAGE has no cores/mem_mb columns "
@@ -382,6 +383,7 @@ static int finish_run(csvr *r, const char *run, size_t job, struct sample *sm, s
     x->run = xstrdup(run);
     x->job = job;
     x->first = first;
+    x->end = end;
     x->g0 = g0;
     x->len = len;
     x->use = use;

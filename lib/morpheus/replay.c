@@ -168,6 +168,7 @@ struct rctx {
     size_t *uidx;
     struct fill *uf;
     int64_t *st;        /* [n] grid step where each run starts */
+    char *inplan;       /* [nj] 1: the plan holds a reservation for the job */
     size_t *ord;        /* runs in start order */
 };
 
@@ -212,6 +213,9 @@ static void ctx_init(struct rctx *c)
         c->ord[i] = i;
     }
     qsort_r(c->ord, n, sizeof *c->ord, order_cmp, c->st);
+    c->inplan = xcalloc(nj ? nj : 1, 1);
+    for (size_t j = 0; j < nj && c->o->plan; j++)
+        c->inplan[j] = (char)(plan_has_job(c->o->plan, s->jobs[j].name) == 1);
     c->d = c->o->regime == REPLAY_PLAN_DRA ? dra_new(c->o->plan, &c->o->dra) : NULL;
 }
 
@@ -221,7 +225,7 @@ static void ctx_free(struct rctx *c)
         dra_get_stats(c->d, &c->tot->dra);
         dra_free(c->d);
     }
-    free(c->st), free(c->ord);
+    free(c->st), free(c->ord), free(c->inplan);
     free(c->rs), free(c->act), free(c->jg), free(c->jdem), free(c->jprev), free(c->jcnt), free(c->jstamp);
     free(c->ue), free(c->uc), free(c->um), free(c->ux), free(c->udsh), free(c->uidx), free(c->uf);
 }
@@ -272,10 +276,11 @@ static void step_guarantees(struct rctx *c, double t, double *res_c, double *res
         const struct replay_job *j = &c->s->jobs[r->job];
         struct rstate *x = &c->rs[i];
         size_t jb = r->job;
-        if (o->regime == REPLAY_STATIC) {
-            x->g = j->provisioned;
-            *res_c += j->provisioned * r->cores;
-            *res_m += j->provisioned * r->mem_mb;
+        if (o->regime == REPLAY_STATIC || !c->inplan[jb]) {
+            /* static, or a job the plan falls back on: manual provisioning */
+            x->g = j->provisioned >= 0 ? j->provisioned : 0;
+            *res_c += x->g * r->cores;
+            *res_m += x->g * r->mem_mb;
         } else {
             if (c->jg[jb] < 0)
                 c->jprev[jb] = c->jg[jb] = job_guarantee(c, jb, t);
@@ -349,11 +354,15 @@ static void step_progress(struct rctx *c, double t)
             c->res[i].under = debt * c->step;
         double tend = t + c->step;
         if (x->k >= r->len && debt == 0) {
+            /* served in full: the recorded end, moved with the start */
+            double fin = x->k == r->len ? r->end + (double)(c->st[i] - r->g0) * c->step : tend;
+            if (fin > tend)
+                fin = tend;
             if (c->res) {
-                c->res[i].finish = tend;
-                c->res[i].met = tend <= x->deadline + 1e-9;
+                c->res[i].finish = fin;
+                c->res[i].met = fin <= x->deadline + 1e-9;
             }
-            if (tend <= x->deadline + 1e-9)
+            if (fin <= x->deadline + 1e-9)
                 c->tot->met++;
             continue;
         }
