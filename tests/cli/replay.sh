@@ -179,3 +179,18 @@ plan,A,A-2,$((T0+7200)),$((T0+7800)),$((T0+7320)),1,0,120
 plan,B,B-1,$((T0+7200)),$((T0+7800)),$((T0+7260)),1,0,0" '' \
     replay -q --slo $D/slo.csv --plan $D/plan.csv --provisioned $D/prov2.csv --capacity cores=4,mem=100000 \
     --regime static,plan "$D/fair.csv"
+
+# tracegen --set preset=morpheus: the workload statistics of Morpheus §2
+# Fig. 2a, measured from the usage it writes by tests/check/tracegen_fig2a.py
+# (75% of jobs over-provisioned, 20% over 10x, large under-provisioned jobs);
+# the default mix has no large under-provisioned jobs, and the checker says so.
+for s in 1 2 3; do
+    tracegen -q usage --seed $s --count 400 --days 2 --set preset=morpheus --truth "$TMP/f2t$s.csv" > "$TMP/f2u$s.csv"
+    tcheck "tracegen preset=morpheus: Fig. 2a statistics (seed $s)" \
+        /usr/bin/python3 "$ROOT/tests/check/tracegen_fig2a.py" "$TMP/f2u$s.csv" "$TMP/f2t$s.csv"
+done
+tracegen -q usage --seed 1 --count 400 --days 2 --truth "$TMP/f2t0.csv" > "$TMP/f2u0.csv"
+t "tracegen default mix: not Fig. 2a's large under-provisioned jobs" 1 '' '*' '' \
+    /usr/bin/python3 "$ROOT/tests/check/tracegen_fig2a.py" "$TMP/f2u0.csv" "$TMP/f2t0.csv"
+t "tracegen bad preset" 64 '' '' "invalid value for --set preset: 'x' (want default or morpheus)" \
+    tracegen usage --count 2 --days 1 --set preset=x
