@@ -25,15 +25,15 @@ WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
 CPPFLAGS += -Ilib -D_GNU_SOURCE
 DEPFLAGS := -MMD -MP
 STD      := -std=c11
-LDLIBS   := -lglpk -lfftw3 -lcsv -lz -lm
+LDLIBS   := -lglpk -lfftw3 -lcsv -lz -lzstd -lm
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 
 # Debian packages: what builds, what the tests use, what the benches compare against.
-DEPS_BUILD := gcc make libglpk-dev libfftw3-dev libcsv-dev zlib1g-dev
+DEPS_BUILD := gcc make libglpk-dev libfftw3-dev libcsv-dev zlib1g-dev libzstd-dev
 DEPS_TEST  := glpk-utils gnuplot-nox parallel python3 gawk valgrind
 # the real engines tests/cli/engines.sh starts (a Slurm cluster, sshd hosts)
 DEPS_TEST  += slurm-wlm munge openssh-server openssh-client rsync
-DEPS_BENCH := miller python3-numpy python3-sklearn hyperfine
+DEPS_BENCH := miller datamash python3-numpy python3-sklearn hyperfine
 DEPS_FUZZ  := clang libclang-rt-14-dev afl++
 DEPS_LINT  := bear cppcheck clang-tidy clang-format universal-ctags
 DEPS_ALL   := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_BENCH) $(DEPS_FUZZ) $(DEPS_LINT)
@@ -57,7 +57,7 @@ asan: depcheck $(addprefix $(BA)/bin/,$(TOOLS)) $(patsubst tests/unit/%.c,$(BA)/
 # depcheck fails before any compiler error when a header or library is missing.
 depcheck:
 	@missing=""; \
-	for h in glpk.h fftw3.h csv.h argp.h zlib.h; do \
+	for h in glpk.h fftw3.h csv.h argp.h zlib.h zstd.h; do \
 	  printf '#include <%s>\n' $$h | $(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || missing="$$missing $$h"; \
 	done; \
 	if [ -n "$$missing" ]; then \

@@ -154,7 +154,7 @@ static long class_find(const struct classtab *ct, const char *name)
 static int read_classes(struct classtab *ct)
 {
     int st;
-    csvr *r = csvr_open(opt.classes_path, 0, &st);
+    csvr *r = csvr_open_with(opt.classes_path, cli_dialect("classes"), 0, &st);
     if (!r)
         return st;
     int cc = csvr_require(r, "class"), cp = cc < 0 ? -1 : csvr_require(r, "pattern");
@@ -219,7 +219,7 @@ static int read_classes(struct classtab *ct)
 static int read_current(struct classtab *ct)
 {
     int st;
-    csvr *r = csvr_open(opt.current_path, 0, &st);
+    csvr *r = csvr_open_with(opt.current_path, cli_dialect("current"), 0, &st);
     if (!r)
         return st;
     int cc = csvr_require(r, "class"), cu = cc < 0 ? -1 : csvr_require(r, "current_util");
@@ -281,7 +281,7 @@ static int dag_finish(const char *job, cp_dag *d, const char *path, long line)
 static int read_dags(void)
 {
     int st;
-    csvr *r = csvr_open(opt.dag_path, 0, &st);
+    csvr *r = csvr_open_with(opt.dag_path, cli_dialect("dag"), 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cv = cj < 0 ? -1 : csvr_require(r, "vertex");
@@ -391,7 +391,7 @@ static const struct dagdemand *dag_lookup(const char *job)
 static int pick_jobs(struct classtab *ct, csvw *w)
 {
     int st;
-    csvr *r = csvr_open(input ? input : "-", 0, &st);
+    csvr *r = csvr_open_with(input ? input : "-", cli_dialect(NULL), 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job");
@@ -773,7 +773,7 @@ static void simulate_policy(int aware, struct simtenant *tn, size_t nt, long nti
 static int read_sim_tenants(struct classtab *ct, struct simtenant **out, size_t *nout)
 {
     int st;
-    csvr *r = csvr_open(opt.tenants_path, 0, &st);
+    csvr *r = csvr_open_with(opt.tenants_path, cli_dialect("tenants"), 0, &st);
     if (!r)
         return st;
     int ct_ = csvr_require(r, "tenant"), cc = ct_ < 0 ? -1 : csvr_require(r, "class");
@@ -818,7 +818,7 @@ static int read_sim_tenants(struct classtab *ct, struct simtenant **out, size_t 
             st = SLK_EDATA;
         }
     if (!st && opt.servers_path) {
-        r = csvr_open(opt.servers_path, 0, &st);
+        r = csvr_open_with(opt.servers_path, cli_dialect("servers"), 0, &st);
         if (!r)
             return st;
         int a = csvr_require(r, "tenant"), b = a < 0 ? -1 : csvr_require(r, "servers");
@@ -847,7 +847,7 @@ static int read_sim_tenants(struct classtab *ct, struct simtenant **out, size_t 
 static int read_sim_series(struct simtenant *t, size_t n, long *nticks, double *t0out)
 {
     int st;
-    csvr *r = csvr_open(opt.series_path, 0, &st);
+    csvr *r = csvr_open_with(opt.series_path, cli_dialect("series"), 0, &st);
     if (!r)
         return st;
     int ct_ = csvr_require(r, "tenant"), ctime = ct_ < 0 ? -1 : csvr_require(r, "t");
@@ -1075,6 +1075,7 @@ int main(int argc, char **argv)
         "  classpick --simulate --classes cl.csv --tenants tenants.csv \\\n"
         "      --series util.csv --servers truth.csv",
         kids, NULL, NULL};
+    cli_roles("jobs", "classes", "current", "dag", "tenants", "servers", "series", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     struct classtab ct = {0};
@@ -1103,7 +1104,7 @@ int main(int argc, char **argv)
     if (!st)
         o = outf_open(slk_opt.output, &st);
     if (o) {
-        csvw *w = csvw_new(outf_fp(o));
+        csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
         st = opt.simulate ? run_simulation(&ct, w) : pick_jobs(&ct, w);
         if (!st && csvw_error(w))
             st = SLK_EIO;

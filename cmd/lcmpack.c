@@ -326,7 +326,7 @@ static int open_report(struct run *R)
     R->orep = outf_open(R->o->report, &st);
     if (!R->orep)
         return st;
-    R->rep = csvw_new(outf_fp(R->orep));
+    R->rep = csvw_new_with(outf_fp(R->orep), cli_dialect(NULL));
     static const char *const cols[] = {"job", "kind", "instance", "status", "t_start", "t_end",
                                        "cost", "penalty", "reason", NULL};
     csvw_header(R->rep, cols);
@@ -408,9 +408,9 @@ static int read_inputs(struct run *R)
     const struct opts *o = R->o;
     int st;
     if (o->slo) {
-        if ((st = slo_read_requests(o->slo, &R->slos)) != SLK_OK)
+        if ((st = slo_read_requests(o->slo, cli_dialect("slo"), &R->slos)) != SLK_OK)
             return st;
-        struct stages_opts so = {.cont_cores = o->cont_cores, .cont_mem = o->cont_mem,
+        struct stages_opts so = {.csv = cli_dialect(NULL), .cont_cores = o->cont_cores, .cont_mem = o->cont_mem,
                                  .max_jobs = o->max_requests};
         if ((st = stages_read(o->input, R->p ? (double)R->p->step : o->step, &so, &R->jobs, &R->njobs)) != SLK_OK)
             return st;
@@ -426,7 +426,7 @@ static int read_inputs(struct run *R)
             R->lcm_periods = R->lcm_periods ? stats_lcm(R->lcm_periods, (long long)s->period) : (long long)s->period;
     }
     if (o->cap_file)
-        return plan_read_capacity(R->p, o->cap_file);
+        return plan_read_capacity(R->p, o->cap_file, cli_dialect("capacity-file"));
     return plan_set_capacity(R->p, o->cap_cores, o->cap_mem) < 0 ? SLK_EUSAGE : SLK_OK;
 }
 
@@ -799,7 +799,7 @@ static int write_load(const plan *p, const char *path)
     outf *ol = outf_open(path, &st);
     if (!ol)
         return st;
-    csvw *w = csvw_new(outf_fp(ol));
+    csvw *w = csvw_new_with(outf_fp(ol), cli_dialect(NULL));
     plan_write_load(p, w);
     csvw_free(w);
     return outf_finish(ol, st);
@@ -812,7 +812,7 @@ static int write_query(const plan *p, double T)
     outf *o = outf_open(slk_opt.output, &st);
     if (!o)
         return st;
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     static const char *const qcols[] = {"job", "containers", "cores", "mem_mb", NULL};
     csvw_header(w, qcols);
     keyset *seen = keyset_new();
@@ -944,6 +944,7 @@ int main(int argc, char **argv)
         "      --format yarn --at 2026-01-06 > yarn.jsonl",
         kids, NULL, NULL};
     struct opts o = OPTS_DEFAULT;
+    cli_roles("skylines", "slo", "capacity-file", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, &o);
 
     struct run R = {.o = &o, .how = ""};

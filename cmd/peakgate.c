@@ -214,7 +214,7 @@ static int cmp_alloc(const void *a, const void *b)
 static int load_allocs(const char *path, struct allocs *A)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect("alloc"), 0, &st);
     if (!r)
         return st;
     int ct = csvr_require(r, "task"), ca = ct < 0 ? -1 : csvr_require(r, "alloc_mb");
@@ -611,7 +611,7 @@ static int open_side(const char *path, outf **o, csvw **w, const char *const *hd
         return SLK_OK;
     if (!(*o = outf_open(path, &st)))
         return st;
-    *w = csvw_new(outf_fp(*o));
+    *w = csvw_new_with(outf_fp(*o), cli_dialect(NULL));
     csvw_header(*w, hdr);
     return SLK_OK;
 }
@@ -798,7 +798,7 @@ static int simulate_model(void)
     int st;
     outf *o = outf_open(slk_opt.output, &st);
     if (o) {
-        csvw *w = csvw_new(outf_fp(o));
+        csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
         char src[160];
         snprintf(src, sizeof src, "model: normal %g MB, peak %g MB, a peak every %g s for %g s",
                  opt.mp.normal_mb, opt.mp.peak_mb, opt.mp.gap_s, opt.mp.peak_s);
@@ -818,7 +818,7 @@ static int simulate_model(void)
 static int apply_profiles(struct reader *rd)
 {
     int st;
-    csvr *r = csvr_open(opt.profiles_path, 0, &st);
+    csvr *r = csvr_open_with(opt.profiles_path, cli_dialect("profiles"), 0, &st);
     if (!r)
         return st;
     int ct = csvr_require(r, "task"), cn = csvr_require(r, "normal_mb"), cp = csvr_require(r, "peak_mb");
@@ -930,14 +930,14 @@ static int run_input(void)
     if (opt.alloc_path)
         st = load_allocs(opt.alloc_path, &rd.allocs);
     if (st == SLK_OK)
-        rd.r = csvr_open(opt.input, 0, &st);
+        rd.r = csvr_open_with(opt.input, cli_dialect(NULL), 0, &st);
     if (rd.r)
         o = outf_open(slk_opt.output, &st);
     if (!o) {
         reader_free(&rd);
         return st;
     }
-    w = csvw_new(outf_fp(o));
+    w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     if (opt.mode == MODE_PROFILE) {
         static const char *const hdr[] = {"task", "alloc_mb", "normal_mb", "p90_mb", "peak_mb", "waste_mb", "class",
                                           "samples", "mean_mb", "spread", "use", "growth_mb_s", NULL};
@@ -990,6 +990,7 @@ int main(int argc, char **argv)
         "  tracegen taskmem --count 8 --set paper=1 | peakgate --simulate --normal p50\n"
         "  peakgate --fillers --node-mb 4500 --migrate-ms-per-mb 5 node7.csv",
         kids, NULL, NULL};
+    cli_roles("usage", "alloc", "profiles", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     int st = opt.mode == MODE_SIMULATE && opt.model ? simulate_model() : run_input();

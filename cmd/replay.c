@@ -201,7 +201,7 @@ static long n_unusable;
 static int read_slo(const char *path)
 {
     struct slo_reqs reqs = {0};
-    int st = slo_read_requests(path, &reqs);
+    int st = slo_read_requests(path, cli_dialect("slo"), &reqs);
     for (size_t i = 0; st == SLK_OK && i < reqs.n; i++) {
         const struct slo_req *s = &reqs.v[i];
         if (!s->usable) {
@@ -220,7 +220,7 @@ static int read_slo(const char *path)
 static int read_prov(const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect("provisioned"), 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cp = csvr_require(r, "provisioned");
@@ -261,7 +261,7 @@ static int avail_cmp(const void *a, const void *b)
 static int read_runs(const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect("runs"), 0, &st);
     if (!r)
         return st;
     int ci = csvr_require(r, "instance"), ca = csvr_require(r, "input_avail");
@@ -395,7 +395,7 @@ static int finish_run(csvr *r, const char *run, size_t job, struct sample *sm, s
 static int read_usage(const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect(NULL), 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cr = csvr_require(r, "run"), ct = csvr_require(r, "t"),
@@ -604,7 +604,7 @@ static int write_summary(const char *path, const struct replay_totals *tot)
     outf *so = outf_open(path, &st);
     if (!so)
         return st;
-    csvw *sw = csvw_new(outf_fp(so));
+    csvw *sw = csvw_new_with(outf_fp(so), cli_dialect(NULL));
     static const char *const sc[] = {"regime", "idle", "runs", "met", "missed", "unfinished", "violation_rate",
                                      "footprint_cores", "footprint_mem_mb", "utilization", "over_container_s",
                                      "under_container_s", "dra_extended", "dra_renewed", "dra_refused", NULL};
@@ -671,6 +671,7 @@ int main(int argc, char **argv)
     dra_opts_default(&opt.dra);
     static const struct argp_child kids[] = {{&dra_argp, 0, "DRA (--regime plan+dra):", 2}, CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {options, parse_opt, "[USAGE]", DOC, kids, NULL, NULL};
+    cli_roles("usage", "slo", "provisioned", "runs", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     plan *p = NULL;
@@ -682,7 +683,7 @@ int main(int argc, char **argv)
         double elapsed[MAX_REGIMES];
         long moved = 0;
         starts = opt.align && p ? aligned_starts(p, &moved) : NULL;
-        csvw *w = csvw_new(outf_fp(o));
+        csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
         replay_all(p, starts, w, tot, elapsed);
         if (csvw_error(w))
             st = SLK_EIO;

@@ -208,7 +208,7 @@ static const char *policy_name(enum rp_policy p) { return p == RP_ALG2 ? "alg2" 
 /* read the tenants table into a new cluster; NULL after printing why */
 static rp_cluster *read_tenants(const char *path, int *status)
 {
-    csvr *r = csvr_open(path, 0, status);
+    csvr *r = csvr_open_with(path, cli_dialect("tenants"), 0, status);
     if (!r)
         return NULL;
     int ct = csvr_require(r, "tenant"), ce = csvr_require(r, "environment"), cs = csvr_require(r, "servers"),
@@ -279,7 +279,7 @@ static int write_classes(const rp_cluster *c, const char *path)
     outf *o = outf_open(path, &st);
     if (!o)
         return st;
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     csvw_header(w, (const char *const[]){"class", "reimage_row", "peak_col", "tenants", "servers", "space_gb",
                                          "space_share", "reimages_min", "reimages_max", "peak_min", "peak_max",
                                          NULL});
@@ -337,7 +337,7 @@ static void summarize_grid(const rp_cluster *c)
 static int run_place(rp_cluster *c, enum rp_policy policy, int R, csvw *w)
 {
     int st;
-    csvr *r = csvr_open(blocks_path, 1, &st);
+    csvr *r = csvr_open_with(blocks_path, cli_dialect(NULL), 1, &st);
     if (!r)
         return st;
     int cb = -1, cs = -1;
@@ -435,7 +435,7 @@ static int ev_order(const void *a, const void *b)
 
 static struct rp_event *read_events(const rp_cluster *c, const char *path, size_t *n, double *tmax, int *status)
 {
-    csvr *r = csvr_open(path, 0, status);
+    csvr *r = csvr_open_with(path, cli_dialect("events"), 0, status);
     if (!r)
         return NULL;
     int ct = csvr_require(r, "t"), cs = csvr_require(r, "server"), ce = csvr_require(r, "event");
@@ -487,7 +487,7 @@ static int write_events(const struct rp_event *ev, size_t n, const char *path)
     outf *o = outf_open(path, &st);
     if (!o)
         return st;
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     csvw_header(w, (const char *const[]){"t", "server", "event", NULL});
     for (size_t i = 0; i < n; i++) {
         csvw_num(w, ev[i].t);
@@ -586,7 +586,7 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
             free(ev);
             return st;
         }
-        lw = csvw_new(outf_fp(lo));
+        lw = csvw_new_with(outf_fp(lo), cli_dialect(NULL));
         csvw_header(lw, (const char *const[]){"policy", "replicas", "block", "lost_day", "replica", "server",
                                               "tenant", "environment", "class", "destroyed_day", NULL});
     }
@@ -673,6 +673,7 @@ int main(int argc, char **argv)
         "\nExit status: 0 ok, 1 diversity or space exhausted, 64 usage, 65 bad data,\n"
         "66 no input, 73 cannot create output, 74 I/O error.",
         kids, NULL, NULL};
+    cli_roles("blocks", "tenants", "events", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     enum rp_policy pol[2];
@@ -708,7 +709,7 @@ int main(int argc, char **argv)
         rp_cluster_free(c);
         return slk_finish(st);
     }
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     st = simulate ? run_simulate(c, pol, npol, reps, nrep, w) : run_place(c, pol[0], reps[0], w);
     if (st == SLK_OK && csvw_error(w))
         st = SLK_EIO;

@@ -407,9 +407,9 @@ static int run_offline(void)
         if (opt.reps)
             opt.jk.reps = opt.reps;
         opt.jk.interval = 0; /* the loop decides every lo.interval */
-        st = loopeval_run(opt.input, &opt.jk, &lo, outf_fp(o));
+        st = loopeval_run(opt.input, cli_dialect(NULL), &opt.jk, &lo, outf_fp(o));
     } else if (opt.compare)
-        st = jobsim_compare(opt.input, opt.train > 0 ? opt.train : 0.75, opt.reps ? opt.reps : 30, slk_opt.seed,
+        st = jobsim_compare(opt.input, cli_dialect(NULL), opt.train > 0 ? opt.train : 0.75, opt.reps ? opt.reps : 30, slk_opt.seed,
                             outf_fp(o));
     else
         st = jockey_build_table(opt.input, &opt.jk, outf_fp(o));
@@ -434,7 +434,7 @@ static int run_stream(void)
             opt.jk.reps = opt.reps;
         st = jockey_new(&opt.jk, opt.table, opt.records, opt.utility, &jk);
     }
-    csvr *r = st == SLK_OK ? csvr_open_stream(opt.input, 0, &st) : NULL;
+    csvr *r = st == SLK_OK ? csvr_open_stream_with(opt.input, cli_dialect(NULL), 0, &st) : NULL;
     outf *o = r ? outf_open(slk_opt.output, &st) : NULL;
     if (!o) {
         csvr_close(r);
@@ -443,7 +443,7 @@ static int run_stream(void)
         return st;
     }
     wfp = outf_fp(o);
-    w = csvw_new(wfp);
+    w = csvw_new_with(wfp, cli_dialect(NULL));
     static const char *const cols[] = {"t", "job", "policy", "old_alloc", "new_alloc", "until", "reason", NULL};
     csvw_header(w, cols);
     fflush(wfp);
@@ -462,6 +462,7 @@ int main(int argc, char **argv)
     slk_init("reprov");
     dra_opts_default(&opt.dra);
     jockey_opts_default(&opt.jk);
+    opt.jk.dialect = cli_dialect;
     static const struct argp_child kids[] = {{&dra_argp, 0, "DRA tuning (--policy dra):", 2}, CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {
         options, parse_opt, "[SAMPLES]",
@@ -481,6 +482,7 @@ int main(int argc, char **argv)
         "  reprov --build-table history.csv > remaining.csv\n"
         "  tracegen jobruns > tasks.csv && reprov --compare-models tasks.csv > pred.csv",
         kids, NULL, NULL};
+    cli_roles("samples", "table", "utility", "records", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     return slk_finish(opt.compare || opt.loop || opt.build ? run_offline() : run_stream());

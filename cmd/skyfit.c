@@ -644,7 +644,7 @@ static int ungrouped(const char *file, long line, const char *job)
 static int read_csv(csvw *w, csvw *ws, struct totals *tot)
 {
     int st;
-    csvr *r = csvr_open(opt.input, 0, &st);
+    csvr *r = csvr_open_with(opt.input, cli_dialect(NULL), 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cr = cj >= 0 ? csvr_require(r, "run") : -1;
@@ -676,6 +676,8 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
         const char *job = csvr_field(r, cj), *run = csvr_field(r, cr);
         if (!job || !run) {
             csvr_fail(r, "column '%s': missing value", job ? "run" : "job");
+            if (csvr_skip(r))
+                continue;
             break;
         }
         int gc = group_check(&g, job);
@@ -684,22 +686,22 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
             break;
         }
         double t, c, cores = 0, mem = 0;
-        if (csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 ||
-            csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+        int bad = csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 ||
+                  csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+                  (shape && (csvr_get_double(r, ccores, &cores, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
+                             csvr_get_double(r, cmem, &mem, CSVR_REQUIRED | CSVR_POSITIVE) < 0)) ||
+                  (c > 1e12 && csvr_fail(r, "column 'containers': value '%s' is implausibly large",
+                                         csvr_field(r, cc)) < 0);
+        if (bad && !csvr_skip(r))
             break;
-        if (shape && (csvr_get_double(r, ccores, &cores, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
-                      csvr_get_double(r, cmem, &mem, CSVR_REQUIRED | CSVR_POSITIVE) < 0))
-            break;
-        if (c > 1e12) {
-            csvr_fail(r, "column 'containers': value '%s' is implausibly large", csvr_field(r, cc));
-            break;
-        }
         if (gc == 1) {
             if (have)
                 job_fit(&j, w, ws, shape, tot);
             job_reset(&j, job);
             have = 1;
         }
+        if (bad)
+            continue; /* skipped (--on-error skip); the job still starts here */
         job_add(&j, job_run(&j, run, t), t, c);
         if (shape) {
             j.w_sum += c;
@@ -841,6 +843,7 @@ int main(int argc, char **argv)
         "  skyfit --format native --step 5 tinySample.txt\n"
         "  skyfit --job-col pipeline --containers-col used usage.csv",
         kids, NULL, NULL};
+    cli_roles("usage", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     int st;
@@ -855,8 +858,8 @@ int main(int argc, char **argv)
         outf_abort(os);
         return slk_finish(st);
     }
-    csvw *w = csvw_new(outf_fp(o));
-    csvw *ws = fs ? csvw_new(fs) : NULL;
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+    csvw *ws = fs ? csvw_new_with(fs, cli_dialect(NULL)) : NULL;
     struct totals tot = {0};
     double t0 = slk_now();
     st = opt.native ? read_native(w, ws, &tot) : read_csv(w, ws, &tot);

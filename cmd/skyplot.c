@@ -142,7 +142,7 @@ static int read_points(const char *path, const char *gcol, const char *xcol, con
                        struct pt **pts, size_t *npts)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect(path == opt.input ? NULL : path == opt.fit ? "fit" : "load"), 0, &st);
     if (!r)
         return st;
     int cg = gcol ? csvr_require(r, gcol) : -1, cx = csvr_require(r, xcol), cy = csvr_require(r, ycol);
@@ -435,7 +435,7 @@ static int chart_tenants(plot *p)
         return SLK_EUSAGE;
     }
     int st;
-    csvr *c = csvr_open(opt.classes, 0, &st);
+    csvr *c = csvr_open_with(opt.classes, cli_dialect("classes"), 0, &st);
     if (!c)
         return st;
     int ct = csvr_require(c, "tenant"), cc = csvr_require(c, "class");
@@ -536,7 +536,7 @@ static int in_list(int i, const int *v, int n)
 static int chart_lines(plot *p, const char *xcol, const char *ycols, const char *by, int panels)
 {
     int st;
-    csvr *r = csvr_open(opt.input, 0, &st);
+    csvr *r = csvr_open_with(opt.input, cli_dialect(NULL), 0, &st);
     if (!r)
         return st;
     int cx = csvr_require(r, xcol), cb[4], nb = by ? by_columns(r, by, cb) : 0;
@@ -678,6 +678,7 @@ int main(int argc, char **argv)
         "  skyplot vcs daily.csv -o vcs.svg           # dates on the x axis\n"
         "  skyplot memory mem.csv --y used_mb,bound_mb --by policy,k -o mem.svg",
         kids, NULL, NULL};
+    cli_roles("input", "fit", "load", "classes", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     plot *p = plot_new(opt.title ? opt.title : opt.chart);

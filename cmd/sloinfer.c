@@ -13,6 +13,7 @@
 #include "base/keyset.h"
 #include "base/outfile.h"
 #include "base/parse.h"
+#include "base/timeunit.h"
 #include "morpheus/slo.h"
 #include "morpheus/slotable.h"
 
@@ -270,7 +271,7 @@ static int cmp_ovrow(const void *a, const void *b)
 static int load_overrides(const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect("override"), 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job");
@@ -364,6 +365,9 @@ static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n)
         ov->used = 1;
     struct slo_result res;
     slo_infer_job(runs, n, &so, ov ? &ov->ov : NULL, &res);
+    char why[200];
+    if (isfinite(res.period) && timeunit_span_check("period", res.period, 0, why, sizeof why) < 0)
+        slk_warn_at(NULL, 0, "job '%s': %s", job, why);
     csvw_str(w, job);
     csvw_num(w, res.period);
     csvw_num(w, res.a);
@@ -434,28 +438,57 @@ static void summary(void)
 
 /* ---- the two input forms ------------------------------------------------------------------------ */
 
+/* seen_before: under --on-error skip, whether (job, instance) was read
+ * already (a later duplicate is the row skipped; strict runs find
+ * duplicates after reading, with slotab_dup_instance). */
+static int seen_before(keyset *seen, const char *job, const char *instance)
+{
+    if (!seen || !instance)
+        return 0;
+    size_t lj = strlen(job), li = strlen(instance);
+    char *k = xmalloc(lj + li + 2);
+    memcpy(k, job, lj);
+    k[lj] = '\x1f';
+    memcpy(k + lj + 1, instance, li + 1);
+    int dup = !keyset_add(seen, k);
+    free(k);
+    return dup;
+}
+
+/* table_row: the current row as a run and its join tag, checked: 0, or -1
+ * (csvr_fail: a missing key, a bad value, a duplicate instance). */
+static int table_row(csvr *r, const struct cols *c, slo_prov *prov, keyset *seen, struct slo_run *run, long *tag)
+{
+    const char *j = csvr_field(r, c->job), *in = csvr_field(r, c->instance);
+    if (!j || (prov && !in))
+        return csvr_fail(r, "column '%s': missing value%s", !j ? "job" : "instance",
+                         prov ? " (the events are joined on job and instance)" : "");
+    if (read_run(r, c, run) < 0)
+        return -1;
+    *tag = prov ? slo_prov_add_run(prov, j, in, run->start) : 0;
+    if (*tag < 0 || seen_before(seen, j, in))
+        return csvr_fail(r, "duplicate instance '%s' of job '%s'", in, j);
+    return 0;
+}
+
 /* read_table: every run of the table into t (any order).  With prov (form
  * 2) each run is also registered for the provenance join, its tag the
- * join's index.  0, or a data error (reported). */
+ * join's index.  Under --on-error skip a bad row is skipped (csvr_skip).
+ * 0, or a data error (reported). */
 static int read_table(csvr *r, slotab *t, slo_prov *prov)
 {
     struct cols c;
     if (find_cols(r, &c, prov != NULL, prov != NULL) < 0)
         return SLK_EDATA;
+    keyset *seen = slk_opt.on_error_skip && !prov ? keyset_new() : NULL;
     int rc;
     while ((rc = csvr_next(r)) > 0) {
         const char *j = csvr_field(r, c.job), *in = csvr_field(r, c.instance);
-        if (!j || (prov && !in)) {
-            csvr_fail(r, "column '%s': missing value%s", !j ? "job" : "instance",
-                      prov ? " (the events are joined on job and instance)" : "");
-            break;
-        }
         struct slo_run run;
-        if (read_run(r, &c, &run) < 0)
-            break;
-        long tag = prov ? slo_prov_add_run(prov, j, in, run.start) : 0;
-        if (tag < 0) {
-            csvr_fail(r, "duplicate instance '%s' of job '%s'", in, j);
+        long tag = 0;
+        if (table_row(r, &c, prov, seen, &run, &tag) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
         }
         if (slotab_add(t, j, in, &run, csvr_line(r), tag) < 0) {
@@ -466,6 +499,7 @@ static int read_table(csvr *r, slotab *t, slo_prov *prov)
         slk_progress("runs", (uint64_t)csvr_line(r), 0);
     }
     slk_progress_done();
+    keyset_free(seen);
     int st = csvr_status(r);
     long line;
     const char *dj, *di;
@@ -480,7 +514,7 @@ static int read_table(csvr *r, slotab *t, slo_prov *prov)
 static int read_events(slo_prov *prov, size_t *nev)
 {
     int st, rc = 0;
-    csvr *e = csvr_open(events_path, 0, &st);
+    csvr *e = csvr_open_with(events_path, cli_dialect("events"), 0, &st);
     if (!e)
         return st;
     int ct = csvr_require(e, "time"), cj = ct < 0 ? -1 : csvr_require(e, "job");
@@ -588,6 +622,7 @@ int main(int argc, char **argv)
     slo_opts_default(&so);
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {options, parse_opt, "[RUNS]", doc, kids, 0, 0};
+    cli_roles("runs", "events", "override", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
     int stdin_uses = (strcmp(input, "-") == 0) + (events_path && strcmp(events_path, "-") == 0) +
                      (override_path && strcmp(override_path, "-") == 0);
@@ -600,7 +635,7 @@ int main(int argc, char **argv)
     int st = SLK_OK;
     if (override_path && (st = load_overrides(override_path)) != SLK_OK)
         return slk_finish(st);
-    csvr *r = csvr_open(input, 0, &st);
+    csvr *r = csvr_open_with(input, cli_dialect(NULL), 0, &st);
     if (!r)
         return slk_finish(st);
     outf *o = outf_open(slk_opt.output, &st);
@@ -608,7 +643,7 @@ int main(int argc, char **argv)
         csvr_close(r);
         return slk_finish(st);
     }
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     static const char *const header[] = {"job", "period", "a", "d", "runs", "cv", "slack_ratio", "status",
                                          "consumer_period", "source", "basis", "cv_start", "cv_read",
                                          "problematic", NULL};

@@ -140,11 +140,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_MAXJOBS: opt.max_jobs = cli_int(st, "max-jobs", arg, 1, UINT32_MAX - 2); break;
     case OPT_BINS: parse_bins(st, arg); break;
     case OPT_JOBCOL: cli_colmap_add("job", arg); break;
-    case OPT_VCCOL: cli_colmap_add("vc", arg); break;
+    case OPT_VCCOL: cli_colmap_add("vc", arg), cli_colmap_add_role("capacities", "vc", arg); break;
     case OPT_SUBMITCOL: cli_colmap_add("submit", arg); break;
     case OPT_SIZECOL: cli_colmap_add("size_server_hours", arg); break;
     case OPT_PARCOL: cli_colmap_add("max_parallelism", arg); break;
-    case OPT_CAPCOL: cli_colmap_add("capacity", arg); break;
+    case OPT_CAPCOL: cli_colmap_add_role("capacities", "capacity", arg); break;
     case ARGP_KEY_ARG:
         if (!opt.cap_path)
             opt.cap_path = arg;
@@ -204,7 +204,7 @@ static void vcs_index(struct vcs *v)
 static int read_vcs(struct vcs *v)
 {
     int st;
-    csvr *r = csvr_open(opt.cap_path, 0, &st);
+    csvr *r = csvr_open_with(opt.cap_path, cli_dialect("capacities"), 0, &st);
     if (!r)
         return st;
     int cvc = csvr_require(r, "vc"), ccap = csvr_require(r, "capacity");
@@ -260,7 +260,7 @@ struct jobs {
 static int read_jobs(struct jobs *J, const struct vcs *V)
 {
     int st;
-    csvr *r = csvr_open(opt.jobs_path, 0, &st);
+    csvr *r = csvr_open_with(opt.jobs_path, cli_dialect(NULL), 0, &st);
     if (!r)
         return st;
     int cjob = csvr_require(r, "job"), cvc = csvr_require(r, "vc"), csub = csvr_require(r, "submit"),
@@ -348,7 +348,7 @@ static int side_output(const char *path, int (*fn)(csvw *, const void *), const 
     outf *o = outf_open(path, &st);
     if (!o)
         return st;
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     st = fn(w, ctx);
     csvw_free(w);
     return outf_finish(o, st);
@@ -565,7 +565,7 @@ static int write_outputs(const struct report_ctx *ctx, const struct summary *sum
     outf *o = outf_open(slk_opt.output, &st);
     if (!o)
         return st;
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     st = write_jobs(w, ctx->J, ctx->V);
     csvw_free(w);
     if (st == SLK_OK && opt.vcs_out)
@@ -639,6 +639,7 @@ int main(int argc, char **argv)
         "  stretch -s drr --horizon 86400s vcs.csv jobs.csv --vcs per-vc.csv \\\n"
         "      > /dev/null",
         kids, NULL, NULL};
+    cli_roles("jobs", "capacities", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     struct vcs V = {0};

@@ -221,7 +221,7 @@ static int cmp_srv(const void *a, const void *b)
 static int load_servers(const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, cli_dialect("servers"), 0, &st);
     if (!r)
         return st;
     int ct = csvr_require(r, "tenant"), cs = ct < 0 ? -1 : csvr_require(r, "servers");
@@ -1111,7 +1111,7 @@ static int read_series(const char *path, struct run *rs, csvw *fw)
     hcopy[hn] = '\n';
     hcopy[hn + 1] = 0;
     FILE *hf = fmemopen(hcopy, hn + 1, "r");
-    csvr *h = hf ? csvr_open_fp(hf, sr.name, 0, &st) : NULL;
+    csvr *h = hf ? csvr_open_fp_with(hf, sr.name, cli_dialect(NULL), 0, &st) : NULL;
     if (!hf) {
         slk_error("cannot read the header: %s", strerror(errno));
         st = SLK_ESOFTWARE;
@@ -1296,7 +1296,7 @@ static int read_series(const char *path, struct run *rs, csvw *fw)
 static int read_features(const char *path, struct run *rs)
 {
     int st;
-    csvr *r = csvr_open(path, 1, &st);
+    csvr *r = csvr_open_with(path, cli_dialect(NULL), 1, &st);
     if (!r)
         return st;
     if (csvr_ncols(r) == 0) { /* an empty shard */
@@ -1441,7 +1441,7 @@ static int write_classes(const char *path, struct run *rs, struct pattern_classe
     outf *o = outf_open(path, &st);
     if (!o)
         return st;
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     static const char *const hdr[] = {"class", "pattern", "avg_util", "peak_util", "tenants", "servers", NULL};
     csvw_header(w, hdr);
     for (int p = 0; p < NPAT; p++)
@@ -1493,6 +1493,7 @@ int main(int argc, char **argv)
         "  parallel 'tenantclass --features-only {} > {.}.feat' ::: shard*.csv\n"
         "  tenantclass --from-features --classes cl.csv shard*.feat > tenants.csv",
         kids, NULL, NULL};
+    cli_roles("series", "servers", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     int st = SLK_OK;
@@ -1502,7 +1503,7 @@ int main(int argc, char **argv)
     outf *o = outf_open(slk_opt.output, &st);
     if (!o)
         return slk_finish(st);
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     struct run rs = {0};
 
     if (opt.features_only) {

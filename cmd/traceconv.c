@@ -233,7 +233,7 @@ static int stretch_inputs(csvw *w, outf **oc)
     struct vcjobs t = {0};
     int st = vc_jobs(&t);
     if (st == SLK_OK && (*oc = outf_open(opt.capacities, &st))) {
-        csvw *wc = csvw_new(outf_fp(*oc));
+        csvw *wc = csvw_new_with(outf_fp(*oc), cli_dialect(NULL));
         vcjobs_write_capacities(&t, wc);
         csvw_free(wc);
         vcjobs_write_jobs(&t, w);
@@ -274,7 +274,7 @@ int main(int argc, char **argv)
     int st = SLK_OK;
     outf *o = outf_open(slk_opt.output, &st), *oc = NULL;
     if (o) {
-        csvw *w = csvw_new(outf_fp(o));
+        csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
         st = opt.fmt <= F_GOOGLE_USAGE ? google(w) : stretch_inputs(w, &oc);
         csvw_free(w);
         if (oc)

@@ -112,8 +112,8 @@ static int generate(const struct gen_kind *k)
         outf_abort(o);
         return st;
     }
-    csvw *w = csvw_new(outf_fp(o));
-    csvw *wt = ot ? csvw_new(outf_fp(ot)) : NULL;
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+    csvw *wt = ot ? csvw_new_with(outf_fp(ot), cli_dialect(NULL)) : NULL;
     st = k->generate(&params, w, wt);
     csvw_free(w);
     csvw_free(wt);

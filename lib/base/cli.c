@@ -1,9 +1,12 @@
 /* cli — the options every tool shares, as one argp child (see cli.h). */
 #include "base/cli.h"
 #include "base/diag.h"
+#include "base/outfile.h"
+#include "base/timeunit.h"
 #include "base/parse.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +17,12 @@ struct slk_common slk_opt = {
     .precision = -1,
     .seed = 1,
     .progress = -1,
+    .time_scale = 1,
 };
 
 enum {
     OPT_TSV = 1000, OPT_NAMES, OPT_NO_OUT_HEADER, OPT_COL, OPT_PRECISION,
-    OPT_SEED, OPT_PROGRESS, OPT_NO_PROGRESS
+    OPT_SEED, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_TIME_UNIT, OPT_ON_ERROR, OPT_REJECTS
 };
 
 static const struct argp_option options[] = {
@@ -28,8 +32,15 @@ static const struct argp_option options[] = {
     {"no-header", 'H', NULL, 0, "Input has no header row; names from --names, else c1,c2,...", 0},
     {"names", OPT_NAMES, "LIST", 0, "Comma-separated column names for input without a header", 0},
     {"no-output-header", OPT_NO_OUT_HEADER, NULL, 0, "Do not write a header row", 0},
-    {"col", OPT_COL, "KEY=NAME", 0, "Read the column the tool calls KEY from input column NAME (repeatable)", 0},
+    {"col", OPT_COL, "[ROLE:]KEY=NAME", 0,
+     "Read the column the tool calls KEY from input column NAME (repeatable); plain: in the primary input, "
+     "with ROLE: only in that input", 0},
     {"precision", OPT_PRECISION, "N", 0, "Write numbers with N decimals (default: shortest exact form)", 0},
+    {"time-unit", OPT_TIME_UNIT, "UNIT", 0, "Epoch times of the primary input are in s (default), ms or us", 0},
+    {"on-error", OPT_ON_ERROR, "MODE", 0,
+     "strict (default): a bad input row stops the run; skip: it is skipped, counted and reported", 0},
+    {"rejects", OPT_REJECTS, "FILE", 0,
+     "With --on-error skip: write the skipped rows' file,line,reason to FILE (default: warnings on stderr)", 0},
     {"quiet", 'q', NULL, 0, "No summary or warnings on standard error", 0},
     {"seed", OPT_SEED, "N", 0, "Seed for every random choice (default 1)", 0},
     {"progress", OPT_PROGRESS, NULL, 0, "Show progress on standard error (default: when it is a terminal)", 0},
@@ -37,27 +48,155 @@ static const struct argp_option options[] = {
     {0}
 };
 
-int cli_colmap_add(const char *key, const char *name)
+#define CLI_MAX_ROLES 16
+
+/* --on-error skip: one csv_rejects for the run, its file committed and its
+ * count summarized when the tool finishes. */
+static csv_rejects *rejects;
+static outf *rejects_out;
+
+static int rejects_finish(int status)
 {
-    for (int i = 0; i < slk_opt.ncolmap; i++)
-        if (strcmp(slk_opt.colmap_key[i], key) == 0) {
-            slk_opt.colmap_name[i] = name;
+    long n = csv_rejects_count(rejects);
+    if (n > 0 && !slk_opt.quiet)
+        fprintf(stderr, "%s: %ld bad row%s skipped (--on-error skip)%s%s\n", slk_progname, n, n == 1 ? "" : "s",
+                slk_opt.rejects ? "; file, line and reason in " : "", slk_opt.rejects ? slk_opt.rejects : "");
+    csv_rejects_free(rejects);
+    rejects = NULL;
+    if (rejects_out) {
+        /* kept even when the run failed: the rejects explain what was read */
+        int st = outf_commit(rejects_out);
+        rejects_out = NULL;
+        if (st != SLK_OK && status == SLK_OK)
+            status = st;
+    }
+    return status;
+}
+
+static csv_rejects *cli_rejects(void)
+{
+    if (rejects)
+        return rejects;
+    FILE *fp = NULL;
+    if (slk_opt.rejects) {
+        int st;
+        rejects_out = outf_open(slk_opt.rejects, &st);
+        if (!rejects_out)
+            exit(st);
+        fp = outf_fp(rejects_out);
+    }
+    rejects = csv_rejects_new(fp);
+    slk_at_finish(rejects_finish);
+    return rejects;
+}
+
+static const char *role_names[CLI_MAX_ROLES + 1];
+static const char *const *tool_roles; /* cli_roles: primary first; NULL: any role */
+
+void cli_roles(const char *primary, ...)
+{
+    va_list ap;
+    va_start(ap, primary);
+    int n = 0;
+    for (const char *r = primary; r && n < CLI_MAX_ROLES; r = va_arg(ap, const char *))
+        role_names[n++] = r;
+    va_end(ap);
+    role_names[n] = NULL;
+    tool_roles = role_names;
+}
+
+static int role_eq(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+/* The role a rename is stored under: NULL for the primary input, whether
+ * given as "key=name" or "PRIMARY:key=name". */
+static const char *stored_role(const char *role)
+{
+    return role && tool_roles && tool_roles[0] && strcmp(role, tool_roles[0]) == 0 ? NULL : role;
+}
+
+int cli_colmap_add_role(const char *role, const char *key, const char *name)
+{
+    role = stored_role(role);
+    for (int i = 0; i < slk_opt.ncolmap; i++) {
+        struct csv_rename *e = &slk_opt.colmap[i];
+        if (strcmp(e->key, key) == 0 && role_eq(e->role, role)) {
+            e->name = name;
             return 0;
         }
+    }
     if (slk_opt.ncolmap >= CLI_MAX_COLMAP)
         return -1;
-    slk_opt.colmap_key[slk_opt.ncolmap] = key;
-    slk_opt.colmap_name[slk_opt.ncolmap] = name;
-    slk_opt.ncolmap++;
+    slk_opt.colmap[slk_opt.ncolmap++] = (struct csv_rename){.role = role, .key = key, .name = name};
     return 0;
 }
 
+int cli_colmap_add(const char *key, const char *name) { return cli_colmap_add_role(NULL, key, name); }
+
 const char *cli_colmap_lookup(const char *key)
 {
-    for (int i = 0; i < slk_opt.ncolmap; i++)
-        if (strcmp(slk_opt.colmap_key[i], key) == 0)
-            return slk_opt.colmap_name[i];
-    return key;
+    struct csv_dialect d = {.primary = 1, .nrename = slk_opt.ncolmap, .rename = slk_opt.colmap};
+    return csv_dialect_lookup(&d, key);
+}
+
+const struct csv_dialect *cli_dialect(const char *role)
+{
+    static struct csv_dialect slot[CLI_MAX_ROLES];
+    static const char *slot_role[CLI_MAX_ROLES];
+    static int nslot;
+    role = stored_role(role);
+    int i = 0;
+    while (i < nslot && !role_eq(slot_role[i], role))
+        i++;
+    if (i == nslot) {
+        if (nslot == CLI_MAX_ROLES)
+            i = CLI_MAX_ROLES - 1; /* more roles than any tool has: reuse the last slot */
+        else
+            nslot++;
+        slot_role[i] = role;
+    }
+    slot[i] = (struct csv_dialect){
+        .time_scale = role == NULL ? slk_opt.time_scale : 1,
+        .rejects = slk_opt.on_error_skip ? cli_rejects() : NULL,
+        .delim = slk_opt.delim ? slk_opt.delim : ',',
+        .no_header = slk_opt.no_header,
+        .names = slk_opt.names,
+        .no_output_header = slk_opt.no_output_header,
+        .precision = slk_opt.precision,
+        .role = role,
+        .primary = role == NULL,
+        .nrename = slk_opt.ncolmap,
+        .rename = slk_opt.colmap,
+    };
+    return &slot[i];
+}
+
+/* --col [ROLE:]KEY=NAME.  A ROLE is told from a key by the ':' before '='. */
+static void parse_col(struct argp_state *st, char *arg)
+{
+    char *eq = strchr(arg, '=');
+    char *colon = eq ? memchr(arg, ':', (size_t)(eq - arg)) : NULL;
+    char *key = colon ? colon + 1 : arg;
+    if (!eq || eq == key || !eq[1] || colon == arg)
+        argp_error(st, "invalid value for --col: '%s' (want KEY=NAME or ROLE:KEY=NAME)", arg);
+    if (colon && tool_roles) {
+        int known = 0;
+        for (int i = 0; tool_roles[i]; i++)
+            known |= strlen(tool_roles[i]) == (size_t)(colon - arg) && memcmp(tool_roles[i], arg, (size_t)(colon - arg)) == 0;
+        if (!known) {
+            char want[256] = "";
+            for (int i = 0; tool_roles[i]; i++) {
+                size_t len = strlen(want);
+                snprintf(want + len, sizeof want - len, "%s%s", i ? ", " : "", tool_roles[i]);
+            }
+            argp_error(st, "invalid value for --col: '%s' (unknown input role '%.*s'; this tool reads: %s)", arg,
+                       (int)(colon - arg), arg, want);
+        }
+    }
+    *eq = 0;
+    if (colon)
+        *colon = 0;
+    if (cli_colmap_add_role(colon ? arg : NULL, key, eq + 1) < 0)
+        argp_error(st, "too many --col options");
 }
 
 double cli_double(struct argp_state *st, const char *opt, const char *arg, double min, double max)
@@ -183,15 +322,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_NO_OUT_HEADER:
         slk_opt.no_output_header = 1;
         break;
-    case OPT_COL: {
-        char *eq = strchr(arg, '=');
-        if (!eq || eq == arg || !eq[1])
-            argp_error(st, "invalid value for --col: '%s' (want KEY=NAME)", arg);
-        *eq = 0;
-        if (cli_colmap_add(arg, eq + 1) < 0)
-            argp_error(st, "too many --col options");
+    case OPT_COL:
+        parse_col(st, arg);
         break;
-    }
     case OPT_PRECISION:
         slk_opt.precision = (int)cli_int(st, "precision", arg, 0, 17);
         break;
@@ -207,6 +340,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     }
     case OPT_PROGRESS:
         slk_opt.progress = 1;
+        break;
+    case OPT_TIME_UNIT: {
+        static const char *const units[] = {"s", "ms", "us", NULL};
+        slk_opt.time_scale = timeunit_scale(units[cli_choice(st, "time-unit", arg, units)]);
+        break;
+    }
+    case OPT_ON_ERROR: {
+        static const char *const modes[] = {"strict", "skip", NULL};
+        slk_opt.on_error_skip = cli_choice(st, "on-error", arg, modes) == 1;
+        break;
+    }
+    case OPT_REJECTS:
+        if (!*arg)
+            argp_error(st, "invalid value for --rejects: '' (want a file name)");
+        slk_opt.rejects = arg;
+        break;
+    case ARGP_KEY_END:
+        if (slk_opt.rejects && !slk_opt.on_error_skip)
+            argp_error(st, "--rejects needs --on-error skip");
         break;
     case OPT_NO_PROGRESS:
         slk_opt.progress = 0;

@@ -6,16 +6,31 @@
  *   -H, --no-header        input has no header row (names from --names, else c1,c2,...)
  *       --names=LIST       column names for header-less input
  *       --no-output-header do not write a header row (Hadoop Streaming reducers)
- *       --col=KEY=NAME     read column KEY from the input column NAME (repeatable)
+ *       --col=[ROLE:]KEY=NAME  read column KEY from the input column NAME
+ *                          (repeatable); with ROLE only in that input
+ *                          (cli_roles names a tool's inputs)
  *       --precision=N      write numbers with N decimals (default: shortest exact)
+ *       --time-unit=U      epoch numbers of the primary input are in s, ms or us
+ *       --on-error=MODE    strict (default): a bad row stops the run; skip: it
+ *                          is skipped, counted and reported (see csvr_skip)
+ *       --rejects=FILE     with skip: write file,line,reason rows to FILE
+ *                          (default: one warning line each on stderr)
  *   -q, --quiet            no summaries or warnings on stderr
  *       --seed=N           random seed (default 1)
  *       --progress / --no-progress
  *
- * Tools put `cli_argp_child` in their argp children and read `slk_opt`.
+ * Tools put `cli_argp_child` in their argp children and read `slk_opt`; the
+ * CSV options reach the library only as a struct csv_dialect value built by
+ * cli_dialect.  Nothing in lib/ except cli and diag (the process-wide -q and
+ * --progress message policy) reads slk_opt.
+ *
+ * Threads: options are parsed and dialects built on the main thread; the
+ * returned dialects may then be read from any thread.
  */
 #ifndef SLOKIT_CLI_H
 #define SLOKIT_CLI_H
+
+#include "base/csvio.h"
 
 #include <argp.h>
 #include <stdint.h>
@@ -32,9 +47,11 @@ struct slk_common {
     int quiet;              /* -q */
     uint64_t seed;          /* --seed, default 1 */
     int progress;           /* -1 auto (stderr is a tty and not quiet), 0 off, 1 on */
-    int ncolmap;
-    const char *colmap_key[CLI_MAX_COLMAP];
-    const char *colmap_name[CLI_MAX_COLMAP];
+    double time_scale;      /* --time-unit: 1, 1e3 or 1e6 */
+    int on_error_skip;      /* --on-error skip */
+    const char *rejects;    /* --rejects FILE */
+    int ncolmap;            /* --col renames, in the order given */
+    struct csv_rename colmap[CLI_MAX_COLMAP];
 };
 
 extern struct slk_common slk_opt;
@@ -43,12 +60,32 @@ extern const struct argp cli_argp;
 /* The argp child every tool includes: {&cli_argp, 0, "Common options:", 50}. */
 #define CLI_ARGP_CHILD { &cli_argp, 0, "Common options:", 50 }
 
-/* cli_colmap_add: record that column `key` is read from input column `name`
- * (what --col key=name does; tools call it for their --job-col style options).
- * Returns 0, or -1 when the table is full. */
+/* cli_colmap_add: record that column `key` of the primary input is read from
+ * input column `name` (what --col key=name does; tools call it for their
+ * --job-col style options).  Returns 0, or -1 when the table is full. */
 int cli_colmap_add(const char *key, const char *name);
-/* cli_colmap_lookup: the input name for key (key itself when not renamed). */
+/* cli_colmap_add_role: the same for the input with role `role` only (what
+ * --col role:key=name does).  role NULL is cli_colmap_add. */
+int cli_colmap_add_role(const char *role, const char *key, const char *name);
+/* cli_colmap_lookup: the primary input's name for key (key itself when not
+ * renamed). */
 const char *cli_colmap_lookup(const char *key);
+
+/* cli_roles: name the tool's CSV inputs, primary first, then NULL (e.g.
+ * cli_roles("runs", "events", "override", NULL)); call before argp_parse.
+ * Then --col ROLE:KEY=NAME with any other ROLE is a usage error (exit 64),
+ * and the primary's role name addresses the primary input like a plain
+ * --col.  At most 16 roles; tools that do not call it accept any role. */
+void cli_roles(const char *primary, ...) __attribute__((sentinel));
+
+/* cli_dialect: the dialect the user's options describe, for the input with
+ * this role (NULL: the primary input; plain --col renames and --time-unit
+ * apply only there), and for outputs.  With --on-error skip every role
+ * shares one csv_rejects, created at the first call (--rejects FILE that
+ * cannot be created: message and exit 73); at slk_finish its count is
+ * summarized ("tool: 3 bad rows skipped ...") and FILE is committed.  The pointer stays valid, and its value
+ * unchanged, until the next cli_dialect call with the same role. */
+const struct csv_dialect *cli_dialect(const char *role);
 
 /* Checked option converters for argp parsers: on a bad value they call
  * argp_error (exit 64) with "invalid value for --NAME: 'TEXT' (what is wrong)". */

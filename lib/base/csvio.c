@@ -13,13 +13,15 @@
  * out.
  */
 #include "base/csvio.h"
-#include "base/cli.h"
 #include "base/diag.h"
 #include "base/parse.h"
+#include "base/timeunit.h"
+#include "base/zin.h"
 
 #include <csv.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,7 @@
 struct csvr {
     FILE *fp;
     int own_fp;
+    zin *in;              /* fp, decompressed when it is gzip or zstd */
     char *name;
     struct csv_parser p;
     int parser_live;
@@ -65,7 +68,33 @@ struct csvr {
     int have_pending;     /* --no-header: first record already parsed */
     int fast;             /* the fast path for plain lines is usable */
     char delim;
+    struct csv_dialect d; /* copied at open */
+    char *held;           /* --on-error skip: the error of the current row, until csvr_skip */
 };
+
+const struct csv_dialect csv_dialect_plain = {.delim = ',', .precision = -1};
+
+static void settle(csvr *r);
+
+static int same_role(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+const char *csv_dialect_lookup(const struct csv_dialect *d, const char *key)
+{
+    const char *primary = NULL;
+    for (int i = 0; i < d->nrename; i++) {
+        const struct csv_rename *e = &d->rename[i];
+        if (strcmp(e->key, key) != 0)
+            continue;
+        if (e->role && same_role(e->role, d->role))
+            return e->name;
+        if (!e->role && d->primary)
+            primary = e->name;
+    }
+    return primary ? primary : key;
+}
 
 /* ---- libcsv callbacks ------------------------------------------------------- */
 
@@ -250,25 +279,13 @@ static int fill(csvr *r)
                 }
                 return 0;
             }
-            size_t n;
-            if (r->stream) {
-                ssize_t k;
-                do
-                    k = read(fileno(r->fp), r->buf, READ_CHUNK);
-                while (k < 0 && errno == EINTR);
-                if (k < 0)
-                    return reader_error(r, r->line, SLK_EIO, "read error: %s", strerror(errno));
-                n = (size_t)k;
-                if (n == 0)
-                    r->at_eof = 1;
-            } else {
-                n = fread(r->buf, 1, READ_CHUNK, r->fp);
-                if (n < READ_CHUNK) {
-                    if (ferror(r->fp))
-                        return reader_error(r, r->line, SLK_EIO, "read error: %s", strerror(errno));
-                    r->at_eof = 1;
-                }
-            }
+            ssize_t k = zin_read(r->in, r->buf, READ_CHUNK);
+            if (k < 0)
+                return reader_error(r, r->line, zin_status(r->in), "%s", zin_error(r->in));
+            size_t n = (size_t)k;
+            /* zin fills the buffer unless input ends; a live stream gives what has arrived */
+            if (r->stream ? n == 0 : n < READ_CHUNK)
+                r->at_eof = 1;
             r->blen = n;
             r->bpos = 0;
             if (!r->started) {
@@ -351,8 +368,8 @@ static int set_header_from_current(csvr *r)
 
 static int set_header_from_names(csvr *r, int nfields)
 {
-    if (slk_opt.names) {
-        char *copy = xstrdup(slk_opt.names);
+    if (r->d.names) {
+        char *copy = xstrdup(r->d.names);
         int n = 1;
         for (char *c = copy; *c; c++)
             n += *c == ',';
@@ -375,13 +392,18 @@ static int set_header_from_names(csvr *r, int nfields)
     return 0;
 }
 
-static csvr *open_fp(FILE *fp, const char *name, int allow_empty, int *status, int stream)
+static csvr *open_fp(FILE *fp, const char *name, const struct csv_dialect *d, int allow_empty, int *status,
+                     int stream)
 {
     csvr *r = xcalloc(1, sizeof *r);
+    r->d = d ? *d : csv_dialect_plain;
+    if (!r->d.delim)
+        r->d.delim = ',';
     r->fp = fp;
     r->stream = stream;
     r->name = xstrdup(name ? name : "<stdin>");
     r->buf = xmalloc(READ_CHUNK);
+    r->in = zin_open(fp, stream);
     r->line = 1;
     if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_EMPTY_IS_NULL) != 0) {
         slk_error("cannot initialise the CSV parser");
@@ -390,9 +412,9 @@ static csvr *open_fp(FILE *fp, const char *name, int allow_empty, int *status, i
         return NULL;
     }
     r->parser_live = 1;
-    csv_set_delim(&r->p, (unsigned char)slk_opt.delim);
+    csv_set_delim(&r->p, (unsigned char)r->d.delim);
     csv_set_space_func(&r->p, no_space);
-    r->delim = slk_opt.delim;
+    r->delim = r->d.delim;
     r->fast = r->p.pstate == LIBCSV_ROW_NOT_BEGUN && r->delim != '"' && r->delim != '\r' && r->delim != '\n' &&
               r->delim != 0;
     int rc = next_raw(r);
@@ -413,7 +435,7 @@ static csvr *open_fp(FILE *fp, const char *name, int allow_empty, int *status, i
         csvr_close(r);
         return NULL;
     }
-    if (slk_opt.no_header) {
+    if (r->d.no_header) {
         set_header_from_names(r, r->cur_nf);
         r->have_pending = 1;
     } else if (set_header_from_current(r) < 0) {
@@ -425,52 +447,62 @@ static csvr *open_fp(FILE *fp, const char *name, int allow_empty, int *status, i
     return r;
 }
 
-csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status)
+csvr *csvr_open_fp_with(FILE *fp, const char *name, const struct csv_dialect *d, int allow_empty, int *status)
 {
-    return open_fp(fp, name, allow_empty, status, 0);
+    return open_fp(fp, name, d, allow_empty, status, 0);
 }
 
-csvr *csvr_open_stream(const char *path, int allow_empty, int *status)
+static csvr *open_path(const char *path, const struct csv_dialect *d, int allow_empty, int *status, int stream)
 {
     if (!path || strcmp(path, "-") == 0)
-        return open_fp(stdin, "<stdin>", allow_empty, status, 1);
+        return open_fp(stdin, "<stdin>", d, allow_empty, status, stream);
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         slk_error("%s: cannot open: %s", path, strerror(errno));
         *status = SLK_ENOINPUT;
         return NULL;
     }
-    csvr *r = open_fp(fp, path, allow_empty, status, 1);
+    csvr *r = open_fp(fp, path, d, allow_empty, status, stream);
     if (r)
         r->own_fp = 1;
     else
         fclose(fp);
     return r;
+}
+
+csvr *csvr_open_stream_with(const char *path, const struct csv_dialect *d, int allow_empty, int *status)
+{
+    return open_path(path, d, allow_empty, status, 1);
+}
+
+csvr *csvr_open_with(const char *path, const struct csv_dialect *d, int allow_empty, int *status)
+{
+    return open_path(path, d, allow_empty, status, 0);
 }
 
 csvr *csvr_open(const char *path, int allow_empty, int *status)
 {
-    if (!path || strcmp(path, "-") == 0)
-        return csvr_open_fp(stdin, "<stdin>", allow_empty, status);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        slk_error("%s: cannot open: %s", path, strerror(errno));
-        *status = SLK_ENOINPUT;
-        return NULL;
-    }
-    csvr *r = csvr_open_fp(fp, path, allow_empty, status);
-    if (r)
-        r->own_fp = 1;
-    else
-        fclose(fp);
-    return r;
+    return open_path(path, NULL, allow_empty, status, 0);
+}
+
+csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status)
+{
+    return open_fp(fp, name, NULL, allow_empty, status, 0);
+}
+
+csvr *csvr_open_stream(const char *path, int allow_empty, int *status)
+{
+    return open_path(path, NULL, allow_empty, status, 1);
 }
 
 void csvr_close(csvr *r)
 {
     if (!r)
         return;
+    settle(r);
+    free(r->held);
     csv_free(&r->p);
+    zin_close(r->in);
     if (r->own_fp)
         fclose(r->fp);
     if (r->hdr)
@@ -489,6 +521,7 @@ void csvr_close(csvr *r)
 
 int csvr_next(csvr *r)
 {
+    settle(r);
     if (r->status)
         return -1;
     int rc;
@@ -500,15 +533,22 @@ int csvr_next(csvr *r)
     }
     if (rc <= 0)
         return rc;
-    if (r->cur_nf != r->ncols)
-        return reader_error(r, r->cur_line, SLK_EDATA, "expected %d fields (as in the header), found %d",
-                            r->ncols, r->cur_nf);
+    while (r->cur_nf != r->ncols) {
+        if (!r->d.rejects)
+            return reader_error(r, r->cur_line, SLK_EDATA, "expected %d fields (as in the header), found %d",
+                                r->ncols, r->cur_nf);
+        char why[96];
+        snprintf(why, sizeof why, "expected %d fields (as in the header), found %d", r->ncols, r->cur_nf);
+        csv_rejects_add(r->d.rejects, r->name, r->cur_line, why);
+        if ((rc = next_raw(r)) <= 0)
+            return rc;
+    }
     return 1;
 }
 
 int csvr_col(const csvr *r, const char *name)
 {
-    const char *want = cli_colmap_lookup(name);
+    const char *want = csv_dialect_lookup(&r->d, name);
     for (int i = 0; i < r->ncols; i++)
         if (strcmp(r->hdr[i], want) == 0)
             return i;
@@ -520,7 +560,7 @@ int csvr_require(csvr *r, const char *name)
     int c = csvr_col(r, name);
     if (c >= 0)
         return c;
-    const char *want = cli_colmap_lookup(name);
+    const char *want = csv_dialect_lookup(&r->d, name);
     if (strcmp(want, name) != 0)
         slk_error_at(r->name, 1, "missing required column '%s' (for %s)", want, name);
     else
@@ -540,17 +580,118 @@ int csvr_ncols(const csvr *r) { return r->ncols; }
 const char *csvr_colname(const csvr *r, int i) { return i >= 0 && i < r->ncols ? r->hdr[i] : NULL; }
 long csvr_line(const csvr *r) { return r->cur_line; }
 const char *csvr_path(const csvr *r) { return r->name; }
-int csvr_status(const csvr *r) { return r->status; }
+int csvr_status(const csvr *r)
+{
+    settle((csvr *)r); /* a held error the tool did not skip is an error now */
+    return r->status;
+}
+
+/* rejectv: a data error at `line`.  Strict: printed, the reader stopped,
+ * returns 0.  Under --on-error skip returns 1: the error is held for
+ * csvr_skip (hold) or written to the rejects at once. */
+static int rejectv(csvr *r, long line, int hold, const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+
+static int rejectv(csvr *r, long line, int hold, const char *fmt, va_list ap)
+{
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (r->d.rejects && !r->status) {
+        if (!hold)
+            csv_rejects_add(r->d.rejects, r->name, line, msg);
+        else if (!r->held) /* the first reason of a row is the one reported */
+            r->held = xstrdup(msg);
+        return 1;
+    }
+    reader_error(r, line, SLK_EDATA, "%s", msg);
+    return 0;
+}
 
 int csvr_fail(csvr *r, const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rejectv(r, r->cur_line, 1, fmt, ap);
     va_end(ap);
-    return reader_error(r, r->cur_line, SLK_EDATA, "%s", msg);
+    return -1;
 }
+
+/* settle: a held error nobody skipped stops the reader as in strict mode. */
+static void settle(csvr *r)
+{
+    if (!r->held)
+        return;
+    char *msg = r->held;
+    r->held = NULL;
+    reader_error(r, r->cur_line, SLK_EDATA, "%s", msg);
+    free(msg);
+}
+
+int csvr_skip(csvr *r)
+{
+    if (!r->held)
+        return 0;
+    csv_rejects_add(r->d.rejects, r->name, r->cur_line, r->held);
+    free(r->held);
+    r->held = NULL;
+    return 1;
+}
+
+int csvr_reject_at(csvr *r, long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int skipped = rejectv(r, line, 0, fmt, ap);
+    va_end(ap);
+    return skipped;
+}
+
+/* ---- rejects ---------------------------------------------------------------- */
+
+struct csv_rejects {
+    FILE *fp;
+    csvw *w;
+    long n;
+    pthread_mutex_t mu;
+};
+
+csv_rejects *csv_rejects_new(FILE *fp)
+{
+    csv_rejects *j = xcalloc(1, sizeof *j);
+    j->fp = fp;
+    pthread_mutex_init(&j->mu, NULL);
+    if (fp) {
+        j->w = csvw_new_with(fp, &csv_dialect_plain);
+        static const char *const hdr[] = {"file", "line", "reason", NULL};
+        csvw_header(j->w, hdr);
+    }
+    return j;
+}
+
+void csv_rejects_free(csv_rejects *j)
+{
+    if (!j)
+        return;
+    csvw_free(j->w);
+    pthread_mutex_destroy(&j->mu);
+    free(j);
+}
+
+void csv_rejects_add(csv_rejects *j, const char *file, long line, const char *reason)
+{
+    pthread_mutex_lock(&j->mu);
+    j->n++;
+    if (j->w) {
+        csvw_str(j->w, file);
+        csvw_int(j->w, line);
+        csvw_str(j->w, reason);
+        csvw_end(j->w);
+    } else {
+        slk_warn_at(file, line, "skipped: %s", reason);
+    }
+    pthread_mutex_unlock(&j->mu);
+}
+
+long csv_rejects_count(const csv_rejects *j) { return j ? j->n : 0; }
 
 /* Quote at most 60 bytes of a bad value so one message stays one line. */
 static const char *shown(const char *s, char *buf, size_t cap)
@@ -618,8 +759,26 @@ int csvr_get_double(csvr *r, int col, double *out, unsigned flags)
 
 int csvr_get_time(csvr *r, int col, double *out, unsigned flags)
 {
-    return get_parsed(r, col, out, flags, parse_time, "time", " (want epoch seconds or ISO 8601 UTC)",
-                      CSVR_MAX_TIME);
+    const char *s;
+    int rc = get_common(r, col, flags, &s);
+    if (rc <= 0)
+        return rc;
+    double v, scale = r->d.time_scale > 0 ? r->d.time_scale : 1;
+    char b[80], hint[96];
+    if (parse_time(s, &v) < 0)
+        return csvr_fail(r, "column '%s': invalid time '%s' (want epoch %s or ISO 8601 UTC)", r->hdr[col],
+                         shown(s, b, sizeof b), scale == 1e3 ? "milliseconds" : scale == 1e6 ? "microseconds" : "seconds");
+    if (scale != 1 && parse_double(s, &v, 0) == 0)
+        v /= scale; /* an epoch number in the input's unit; ISO text is absolute */
+    if (check_range(r, col, v, s, flags) < 0)
+        return -1;
+    if (fabs(v) > CSVR_MAX_TIME) {
+        const char *h = timeunit_epoch_hint(v, scale, hint, sizeof hint);
+        return csvr_fail(r, "column '%s': time '%s' out of range (|value| <= %g)%s%s", r->hdr[col],
+                         shown(s, b, sizeof b), CSVR_MAX_TIME, h ? ": " : "", h ? h : "");
+    }
+    *out = v;
+    return 1;
 }
 
 int csvr_get_duration(csvr *r, int col, double *out, unsigned flags)
@@ -649,69 +808,140 @@ int csvr_get_int64(csvr *r, int col, int64_t *out, unsigned flags)
 
 /* ---- writing ---------------------------------------------------------------- */
 
+/* The writer builds each record in its own buffer (no stdio call, strlen or
+ * memmove per field: fields are copied and checked for quoting in one pass)
+ * and hands the record to stdio in one fwrite at csvw_end, so that after
+ * csvw_end every byte is in the FILE* (callers may write to it directly
+ * between records). */
 struct csvw {
     FILE *fp;
     char delim;
     int prec;
+    int no_header;
     int nf;
+    char *buf;                  /* the record being built */
+    size_t len, cap;
+    unsigned char special[256]; /* bytes that make a field quoted */
 };
 
-csvw *csvw_new(FILE *fp)
+csvw *csvw_new_with(FILE *fp, const struct csv_dialect *d)
 {
+    if (!d)
+        d = &csv_dialect_plain;
     csvw *w = xcalloc(1, sizeof *w);
     w->fp = fp;
-    w->delim = slk_opt.delim ? slk_opt.delim : ',';
-    w->prec = slk_opt.precision;
+    w->delim = d->delim ? d->delim : ',';
+    w->prec = d->precision;
+    w->no_header = d->no_output_header;
+    w->cap = 4096;
+    w->buf = xmalloc(w->cap);
+    w->special[(unsigned char)w->delim] = w->special['"'] = w->special['\n'] = w->special['\r'] = 1;
     return w;
 }
 
-void csvw_free(csvw *w) { free(w); }
+csvw *csvw_new(FILE *fp) { return csvw_new_with(fp, NULL); }
+
+/* flush: hand the bytes built so far to stdio. */
+static void flush(csvw *w)
+{
+    if (w->len)
+        fwrite_unlocked(w->buf, 1, w->len, w->fp);
+    w->len = 0;
+}
+
+void csvw_free(csvw *w)
+{
+    if (!w)
+        return;
+    flush(w); /* a record left unfinished is written as it is, as before */
+    free(w->buf);
+    free(w);
+}
 
 void csvw_header(csvw *w, const char *const *names)
 {
-    if (slk_opt.no_output_header)
+    if (w->no_header)
         return;
     for (; *names; names++)
         csvw_str(w, *names);
     csvw_end(w);
 }
 
-static inline void sep(csvw *w)
+/* reserve: room for n more bytes. */
+static inline char *reserve(csvw *w, size_t n)
 {
-    if (w->nf++)
-        putc_unlocked(w->delim, w->fp);
+    if (w->len + n > w->cap)
+        w->buf = xgrow(w->buf, &w->cap, w->len + n, 1);
+    return w->buf + w->len;
+}
+
+/* sep: the delimiter before every field but the first; room for n more. */
+static inline char *sep(csvw *w, size_t n)
+{
+    char *d = reserve(w, n + 1);
+    if (w->nf++) {
+        *d++ = w->delim;
+        w->len++;
+    }
+    return d;
+}
+
+/* quoted: s (n bytes) as a quoted field at the end of the buffer. */
+static void quoted(csvw *w, const char *s, size_t n)
+{
+    char *d = reserve(w, 2 * n + 2);
+    *d++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            *d++ = '"';
+        *d++ = s[i];
+    }
+    *d++ = '"';
+    w->len = (size_t)(d - w->buf);
 }
 
 void csvw_strn(csvw *w, const char *s, size_t n)
 {
-    sep(w);
+    char *d = sep(w, n);
     if (!s)
         return;
-    int quote = 0;
+    unsigned char any = 0;
     for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == w->delim || c == '"' || c == '\n' || c == '\r') {
-            quote = 1;
-            break;
-        }
+        unsigned char c = (unsigned char)s[i];
+        d[i] = (char)c;
+        any |= w->special[c];
     }
-    if (!quote) {
-        fwrite_unlocked(s, 1, n, w->fp);
-        return;
-    }
-    putc_unlocked('"', w->fp);
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '"')
-            putc_unlocked('"', w->fp);
-        putc_unlocked(s[i], w->fp);
-    }
-    putc_unlocked('"', w->fp);
+    if (any)
+        quoted(w, s, n);
+    else
+        w->len += n;
 }
 
 void csvw_str(csvw *w, const char *s)
 {
-    csvw_strn(w, s, s ? strlen(s) : 0);
+    char *d = sep(w, 64);
+    if (!s)
+        return;
+    /* copy and check in one pass; the buffer grows when a field is long */
+    size_t start = w->len, i = 0, room = w->cap - start;
+    unsigned char any = 0, c;
+    while ((c = (unsigned char)s[i]) != 0) {
+        if (i == room) {
+            w->len = start + i;
+            d = reserve(w, 64) - i;
+            room = w->cap - start;
+        }
+        d[i++] = (char)c;
+        any |= w->special[c];
+    }
+    w->len = start;
+    if (any)
+        quoted(w, s, i);
+    else
+        w->len += i;
 }
+
+static int format_int(char *d, int64_t v);
 
 int csv_format_double(char *buf, double v, int prec)
 {
@@ -741,8 +971,11 @@ int csv_format_double(char *buf, double v, int prec)
         buf[1] = 0;
         return 1;
     }
-    if (fabs(v) < 9007199254740992.0 && v == floor(v))
-        return snprintf(buf, 40, "%lld", (long long)v);
+    if (fabs(v) < 9007199254740992.0 && v == floor(v)) {
+        int n = format_int(buf, (int64_t)v);
+        buf[n] = 0;
+        return n;
+    }
     for (int p = 15; p <= 17; p++) {
         int n = snprintf(buf, 40, "%.*g", p, v);
         if (p == 17 || strtod(buf, NULL) == v)
@@ -751,33 +984,46 @@ int csv_format_double(char *buf, double v, int prec)
     return (int)strlen(buf);
 }
 
+/* format_int: v in decimal at d (at least 21 bytes); returns the length. */
+static int format_int(char *d, int64_t v)
+{
+    char t[24];
+    int n = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        t[n++] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    int len = 0;
+    if (v < 0)
+        d[len++] = '-';
+    while (n)
+        d[len++] = t[--n];
+    return len;
+}
+
 void csvw_num(csvw *w, double v)
 {
-    char b[48];
-    int n = csv_format_double(b, v, w->prec);
-    sep(w);
-    fwrite_unlocked(b, 1, (size_t)n, w->fp);
+    char *d = sep(w, 48);
+    w->len += (size_t)csv_format_double(d, v, w->prec);
 }
 
 void csvw_num_prec(csvw *w, double v, int decimals)
 {
-    char b[48];
-    int n = csv_format_double(b, v, decimals);
-    sep(w);
-    fwrite_unlocked(b, 1, (size_t)n, w->fp);
+    char *d = sep(w, 48);
+    w->len += (size_t)csv_format_double(d, v, decimals);
 }
 
 void csvw_int(csvw *w, int64_t v)
 {
-    char b[24];
-    int n = snprintf(b, sizeof b, "%lld", (long long)v);
-    sep(w);
-    fwrite_unlocked(b, 1, (size_t)n, w->fp);
+    char *d = sep(w, 24);
+    w->len += (size_t)format_int(d, v);
 }
 
 void csvw_end(csvw *w)
 {
-    putc_unlocked('\n', w->fp);
+    *reserve(w, 1) = '\n';
+    w->len++;
+    flush(w);
     w->nf = 0;
 }
 

@@ -1,8 +1,15 @@
 /* csvio — streaming CSV/TSV reading and writing over libcsv.
  *
+ * Dialect.  How an input is read and an output written (delimiter, header,
+ * names for header-less input, column renames, output precision) is a
+ * struct csv_dialect value passed to csvr_open_with / csvw_new_with.  The
+ * library never reads the command line: a tool gets the value the user's
+ * options describe from cli_dialect(ROLE) (base/cli.h), and a module that
+ * reads its own file format passes csv_dialect_plain.
+ *
  * Reading.  A csvr reads one input (a file or stdin) record by record.  The
- * first record is the header unless --no-header was given; columns are looked
- * up by name, after the user's renames (--col KEY=NAME).  Fields are
+ * first record is the header unless the dialect says no_header; columns are
+ * looked up by name, after the dialect's renames.  Fields are
  * NUL-terminated strings owned by the reader and valid until the next
  * csvr_next; an empty field is "missing" and reads as NULL.  A UTF-8 BOM,
  * CRLF line ends and quoted fields (with embedded delimiters, quotes and
@@ -18,6 +25,10 @@
  * locale-independent numbers, and either the shortest text that reads back
  * as the same double or a fixed number of decimals (--precision).  NaN and
  * infinities are written as an empty (missing) field, never as "nan".
+ *
+ * Threads: a csvr or csvw belongs to one thread at a time; distinct readers
+ * and writers may be used by different threads at once (messages go through
+ * diag, one line per fprintf).  csv_dialect_plain is read-only.
  */
 #ifndef SLOKIT_CSVIO_H
 #define SLOKIT_CSVIO_H
@@ -28,26 +39,90 @@
 
 typedef struct csvr csvr;
 typedef struct csvw csvw;
+typedef struct csv_rejects csv_rejects;
+
+/* ---- dialect ---------------------------------------------------------------- */
+
+/* One column rename: the column a tool calls `key` is read from the input
+ * column `name`.  role NULL: the rename applies to a tool's primary input;
+ * otherwise only to the input read with that role (see csv_dialect.role). */
+struct csv_rename {
+    const char *role;
+    const char *key;
+    const char *name;
+};
+
+/* struct csv_dialect: a plain value; the reader and writer copy it at open.
+ * Strings and the rename table are not copied: they must outlive the reader
+ * (cli's come from argv and static storage). */
+struct csv_dialect {
+    char delim;                       /* field delimiter, ',' by default */
+    int no_header;                    /* input has no header row */
+    const char *names;                /* comma-separated names for header-less input, or NULL (c1,c2,...) */
+    int no_output_header;             /* csvw_header writes nothing */
+    int precision;                    /* output decimals; -1: shortest round-trip */
+    const char *role;                 /* this input's role name, for ROLE:key renames (NULL: none) */
+    int primary;                      /* the tool's primary input: renames with role NULL apply too */
+    int nrename;
+    const struct csv_rename *rename;  /* renames table (not owned) */
+    double time_scale;                /* epoch numbers in time columns are in 1/time_scale s
+                                       * (1e3: ms, 1e6: us); 0 or 1: seconds */
+    csv_rejects *rejects;             /* non-NULL: --on-error skip (see csvr_skip); not owned */
+};
+
+/* Plain CSV: ',' with a header, no renames, shortest numbers.  For files a
+ * module reads in its own fixed format whatever the tool's options say. */
+extern const struct csv_dialect csv_dialect_plain;
+
+/* csv_dialect_lookup: the input column name that key is read from under d
+ * (key itself when not renamed).  A rename for d's role wins over one for
+ * the primary input. */
+const char *csv_dialect_lookup(const struct csv_dialect *d, const char *key);
+
+/* ---- rejected rows (--on-error skip) ---------------------------------------- */
+
+/* A csv_rejects collects the rows a run skipped: each is counted and written
+ * as a CSV row file,line,reason to fp (with a header), or, when fp is NULL,
+ * reported on stderr as "tool: FILE:LINE: skipped: reason" (silent with -q).
+ * Readers share one; adding is serialized (a mutex), so threads may share it.
+ * The rejects do not own fp. */
+csv_rejects *csv_rejects_new(FILE *fp);
+void csv_rejects_free(csv_rejects *j);
+/* csv_rejects_add: record one skipped row. */
+void csv_rejects_add(csv_rejects *j, const char *file, long line, const char *reason);
+/* csv_rejects_count: how many rows were skipped so far. */
+long csv_rejects_count(const csv_rejects *j);
 
 /* ---- reading ---------------------------------------------------------------- */
 
-/* csvr_open: open path ("-" or NULL: stdin) with the common options' delimiter
- * and header settings, and read the header.  On failure prints the reason and
+/* csvr_open_with: open path ("-" or NULL: stdin) with dialect d (NULL:
+ * csv_dialect_plain) and read the header.  On failure prints the reason and
  * returns NULL with *status set (SLK_ENOINPUT, SLK_EDATA for a bad or empty
  * header, SLK_EIO).  An input with no bytes at all is an error ("empty input")
  * unless allow_empty is set, in which case the reader has no columns and
  * csvr_next returns 0 at once. */
-csvr *csvr_open(const char *path, int allow_empty, int *status);
+csvr *csvr_open_with(const char *path, const struct csv_dialect *d, int allow_empty, int *status);
 
-/* csvr_open_fp: like csvr_open on an already open stream; name is used in
- * messages.  The reader does not close fp. */
-csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status);
+/* csvr_open_fp_with: like csvr_open_with on an already open stream; name is
+ * used in messages.  The reader does not close fp. */
+csvr *csvr_open_fp_with(FILE *fp, const char *name, const struct csv_dialect *d, int allow_empty, int *status);
 
-/* csvr_open_stream: like csvr_open, but input is read with read(2), so a
- * record is returned as soon as its line has arrived instead of when a 1 MB
- * chunk is full (for live streams: `tail -f log.csv | reprov`).  Same
- * records, errors and speed on files; only the buffering differs. */
-csvr *csvr_open_stream(const char *path, int allow_empty, int *status);
+/* csvr_open_stream_with: like csvr_open_with, but input is read with
+ * read(2), so a record is returned as soon as its line has arrived instead
+ * of when a 1 MB chunk is full (for live streams: `tail -f log.csv | reprov`).
+ * Same records, errors and speed on files; only the buffering differs. */
+csvr *csvr_open_stream_with(const char *path, const struct csv_dialect *d, int allow_empty, int *status);
+
+/* The dialect-less openers of before: they read plain CSV (csv_dialect_plain),
+ * NOT the user's options, so they are deprecated (a compile error under
+ * -Werror) to make every caller say which dialect it means. */
+#define CSVIO_DEPRECATED(alt) __attribute__((deprecated("pass a dialect: " alt)))
+csvr *csvr_open(const char *path, int allow_empty, int *status)
+    CSVIO_DEPRECATED("csvr_open_with(path, cli_dialect(NULL), allow_empty, status)");
+csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status)
+    CSVIO_DEPRECATED("csvr_open_fp_with(fp, name, cli_dialect(NULL), allow_empty, status)");
+csvr *csvr_open_stream(const char *path, int allow_empty, int *status)
+    CSVIO_DEPRECATED("csvr_open_stream_with(path, cli_dialect(NULL), allow_empty, status)");
 
 /* csvr_close: free the reader (and close its file if it opened it). NULL is fine. */
 void csvr_close(csvr *r);
@@ -58,7 +133,8 @@ void csvr_close(csvr *r);
 int csvr_next(csvr *r);
 
 /* csvr_col: index of the column named `name` (after renames), or -1.
- * Renames: a user's --col name=actual makes csvr_col("name") find "actual". */
+ * Renames: a dialect rename name->actual (the user's --col name=actual)
+ * makes csvr_col("name") find "actual". */
 int csvr_col(const csvr *r, const char *name);
 
 /* csvr_require: like csvr_col, but a missing column is an error:
@@ -81,8 +157,35 @@ const char *csvr_path(const csvr *r);
 int csvr_status(const csvr *r);
 
 /* csvr_fail: report a data error at the current record and stop the reader:
- * prints "tool: FILE:LINE: message", sets status SLK_EDATA, returns -1. */
+ * prints "tool: FILE:LINE: message", sets status SLK_EDATA, returns -1.
+ * With a dialect that has rejects (--on-error skip) the error is held
+ * instead: a tool that can go on without the row calls csvr_skip; anything
+ * else the tool does with the reader next (csvr_next, csvr_status,
+ * csvr_close) turns it into the error above, so a tool that does not
+ * support skipping stops exactly as in strict mode. */
 int csvr_fail(csvr *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* csvr_skip: after a getter or csvr_fail returned -1 for the current row:
+ * 1 when the row has been skipped (--on-error skip: written to the rejects,
+ * counted) and the read loop should `continue`; 0 when the error stands
+ * (message printed, reader stopped) and the loop should stop.  The idiom:
+ *     if (csvr_get_double(r, c, &v, CSVR_REQUIRED) < 0) {
+ *         if (csvr_skip(r)) continue;
+ *         break;
+ *     }
+ * Records with the wrong number of fields are skipped by csvr_next itself
+ * under --on-error skip; broken quoting or a NUL byte always stops the
+ * reader (where the next record starts is unknown). */
+int csvr_skip(csvr *r);
+
+/* csvr_reject_at: a data error about an earlier row, found after the fact
+ * (a duplicate key seen once a keyed table is loaded and sorted): under
+ * --on-error skip the row at `line` goes to the rejects and 1 is returned
+ * (the caller drops that row and goes on); otherwise "tool: FILE:LINE:
+ * message" is printed, the reader stops (status SLK_EDATA) and 0 is
+ * returned.  One duplicate rule for keyed tables: the first row (lowest
+ * line) is kept, every later one is the rejected one. */
+int csvr_reject_at(csvr *r, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Flags for the typed getters. */
 enum {
@@ -103,7 +206,10 @@ enum {
 #define CSVR_MAX_TIME 1e11
 
 /* csvr_get_double / _int64 / _time / _duration: convert field `col` of the
- * current record.  csvr_get_time also refuses |t| > CSVR_MAX_TIME.  Return 1 with *out set, 0 when the field is missing and not
+ * current record.  csvr_get_time divides epoch numbers by the dialect's
+ * time_scale (ISO 8601 text is absolute) and refuses |t| > CSVR_MAX_TIME
+ * with a hint naming the likely unit ("... out of range (|value| <= 1e+11):
+ * it looks like milliseconds since the epoch; use --time-unit ms").  Return 1 with *out set, 0 when the field is missing and not
  * CSVR_REQUIRED (*out untouched), -1 on error:
  * "tool: FILE:LINE: column 'value': invalid number '1x'" (reader stopped). */
 int csvr_get_double(csvr *r, int col, double *out, unsigned flags);
@@ -113,14 +219,15 @@ int csvr_get_duration(csvr *r, int col, double *out, unsigned flags);
 
 /* ---- writing ---------------------------------------------------------------- */
 
-/* csvw_new: a writer on fp using the common options' delimiter and precision.
- * The writer does not own fp. */
-csvw *csvw_new(FILE *fp);
+/* csvw_new_with: a writer on fp using d's delimiter, precision and
+ * no_output_header (NULL: csv_dialect_plain).  The writer does not own fp. */
+csvw *csvw_new_with(FILE *fp, const struct csv_dialect *d);
+csvw *csvw_new(FILE *fp) CSVIO_DEPRECATED("csvw_new_with(fp, cli_dialect(NULL))");
 /* csvw_free: free the writer (does not flush or close fp). */
 void csvw_free(csvw *w);
 
 /* csvw_header: write a header row from a NULL-terminated list of names, unless
- * the user asked for --no-output-header. */
+ * the dialect says no_output_header. */
 void csvw_header(csvw *w, const char *const *names);
 /* csvw_str: one field (NULL writes an empty field). */
 void csvw_str(csvw *w, const char *s);

@@ -67,6 +67,8 @@ void slk_error(const char *fmt, ...)
     va_end(ap);
 }
 
+int slk_quiet(void) { return slk_opt.quiet; }
+
 void slk_error_at(const char *file, long line, const char *fmt, ...)
 {
     va_list ap;
@@ -77,7 +79,7 @@ void slk_error_at(const char *file, long line, const char *fmt, ...)
 
 void slk_warn_at(const char *file, long line, const char *fmt, ...)
 {
-    if (slk_opt.quiet)
+    if (slk_quiet())
         return;
     va_list ap;
     va_start(ap, fmt);
@@ -85,9 +87,21 @@ void slk_warn_at(const char *file, long line, const char *fmt, ...)
     va_end(ap);
 }
 
+static int (*finish_fn[4])(int);
+static int nfinish;
+
+void slk_at_finish(int (*fn)(int status))
+{
+    if (nfinish < 4)
+        finish_fn[nfinish++] = fn;
+}
+
 int slk_finish(int status)
 {
     slk_progress_done();
+    for (int i = 0; i < nfinish; i++)
+        status = finish_fn[i](status);
+    nfinish = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         if (errno != EPIPE)
             slk_error("write error on standard output: %s", strerror(errno));

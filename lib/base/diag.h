@@ -44,6 +44,16 @@ void slk_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void slk_error_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* slk_at_finish: have slk_finish call fn(status) and use what it returns as
+ * the status (for outputs that belong to the whole run, such as the rejects
+ * of --on-error skip).  At most 4 functions, called in the order added. */
+void slk_at_finish(int (*fn)(int status));
+
+/* slk_quiet: whether the user asked for no summaries or warnings (-q).  The
+ * message policy (-q, --progress) is process-wide, like the program name,
+ * so diag reads it from cli; library modules ask here, never slk_opt. */
+int slk_quiet(void);
+
 /* slk_warn_at: like slk_error_at with "warning: " before the message; silent with -q. */
 void slk_warn_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

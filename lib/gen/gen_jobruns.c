@@ -19,7 +19,6 @@
  * Streams run by run; each job's numbers come from rng_seed_key(seed, job).
  */
 #include "gen/gen.h"
-#include "base/cli.h"
 #include "base/diag.h"
 #include "base/rng.h"
 #include "jockey/jobsim.h"
@@ -138,7 +137,7 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
                 return SLK_EIO;
         }
     }
-    if (!slk_opt.quiet)
+    if (!slk_quiet())
         fprintf(stderr, "tracegen: jobruns: %ld jobs x %ld runs, %g stages from %g tasks, sigma %g, noise %g, "
                         "fail %g\n", (long)jobs, runs, stages, tasks, sigma, noise, fail);
     return SLK_OK;

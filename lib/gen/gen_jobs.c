@@ -673,7 +673,7 @@ struct tally {
 
 static void summary(const char *kind, const struct gen_params *p, const struct tally *t)
 {
-    if (slk_opt.quiet)
+    if (slk_quiet())
         return;
     char when[32];
     fprintf(stderr,

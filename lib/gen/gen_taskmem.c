@@ -124,7 +124,7 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
         slk_progress("tasks", (uint64_t)(i + 1), (uint64_t)count);
     }
     slk_progress_done();
-    if (!slk_opt.quiet) {
+    if (!slk_quiet()) {
         char when[32];
         fprintf(stderr, "tracegen: taskmem: %ld tasks (%ld poorly-behaved, %ld well-behaved%s) over %g days "
                         "from %s, %lld samples each at %g s, %lld rows\n",

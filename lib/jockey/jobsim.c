@@ -6,7 +6,6 @@
  * attempt re-queues its task.  Cost: O(attempts log tokens) per run.
  */
 #include "jockey/jobsim.h"
-#include "base/cli.h"
 #include "base/csvio.h"
 #include "base/diag.h"
 #include "base/heap.h"
@@ -247,10 +246,10 @@ static void evaluate_run(const struct jobsim_run *r, struct jobsim_run *const *t
     free(done);
 }
 
-int jobsim_read_runs(const char *path, struct jobsim_run **out, size_t *nout)
+int jobsim_read_runs(const char *path, const struct csv_dialect *d, struct jobsim_run **out, size_t *nout)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cr = csvr_require(r, "run"), ca = csvr_require(r, "alloc"),
@@ -324,11 +323,11 @@ size_t jobsim_job_runs(struct jobsim_run *runs, size_t n, size_t i, struct jobsi
     return k;
 }
 
-int jobsim_learn_file(const char *path, struct jobsim_set *out)
+int jobsim_learn_file(const char *path, const struct csv_dialect *d, struct jobsim_set *out)
 {
     struct jobsim_run *runs = NULL;
     size_t n = 0;
-    int st = jobsim_read_runs(path, &runs, &n);
+    int st = jobsim_read_runs(path, d, &runs, &n);
     memset(out, 0, sizeof *out);
     struct jobsim_run **job = xcalloc(n ? n : 1, sizeof *job);
     size_t cap = 0, cap2 = 0;
@@ -387,14 +386,14 @@ static void print_errors(const struct errs *e, size_t jobs, size_t ntrain, size_
     }
 }
 
-int jobsim_compare(const char *path, double train, int reps, uint64_t seed, FILE *fp)
+int jobsim_compare(const char *path, const struct csv_dialect *d, double train, int reps, uint64_t seed, FILE *fp)
 {
     struct jobsim_run *runs = NULL;
     size_t n = 0;
-    int st = jobsim_read_runs(path, &runs, &n);
+    int st = jobsim_read_runs(path, d, &runs, &n);
     struct errs e = {0};
     size_t jobs = 0, ntrain = 0, ntest = 0;
-    csvw *w = csvw_new(fp);
+    csvw *w = csvw_new_with(fp, d);
     static const char *const cols[] = {"job", "run", "alloc", "progress", "actual_s", "table_s", "amdahl_s",
                                        "amdahl_whole_s", "simulator_s", NULL};
     if (st == SLK_OK)
@@ -428,7 +427,7 @@ int jobsim_compare(const char *path, double train, int reps, uint64_t seed, FILE
     }
     if (st == SLK_OK && csvw_error(w))
         st = SLK_EIO;
-    if (st == SLK_OK && !slk_opt.quiet)
+    if (st == SLK_OK && !slk_quiet())
         print_errors(&e, jobs, ntrain, ntest);
     csvw_free(w);
     for (int k = 0; k < 4; k++)

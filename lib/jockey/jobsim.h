@@ -37,6 +37,8 @@
 #ifndef SLOKIT_JOBSIM_H
 #define SLOKIT_JOBSIM_H
 
+struct csv_dialect;
+
 #include "base/rng.h"
 
 #include <stddef.h>
@@ -112,7 +114,7 @@ struct jobsim_run {
  * start,end,failed, one row per attempt, grouped by run).  Returns an exit
  * status after printing why; *runs and *n are set either way (free with
  * jobsim_free_runs). */
-int jobsim_read_runs(const char *path, struct jobsim_run **runs, size_t *n);
+int jobsim_read_runs(const char *path, const struct csv_dialect *d, struct jobsim_run **runs, size_t *n);
 void jobsim_free_runs(struct jobsim_run *runs, size_t n);
 /* jobsim_job_runs: the runs of runs[i]'s job from i on (input order), skipping
  * runs whose nst is (size_t)-1, into job[]; their stage count into *nst.
@@ -133,7 +135,7 @@ struct jobsim_set {
 /* jobsim_learn_file: learn one model per job from every run of the task
  * records at path (the format of jobsim_compare).  Returns an exit status
  * after printing why; *out is filled (free with jobsim_set_free) on SLK_OK. */
-int jobsim_learn_file(const char *path, struct jobsim_set *out);
+int jobsim_learn_file(const char *path, const struct csv_dialect *d, struct jobsim_set *out);
 /* jobsim_set_find: the model of job, or NULL. */
 const struct jobsim_model *jobsim_set_find(const struct jobsim_set *s, const char *job);
 void jobsim_set_free(struct jobsim_set *s);
@@ -149,6 +151,6 @@ void jobsim_set_free(struct jobsim_set *s);
  * at the same allocation of the remaining time at that progress, as
  * `reprov --build-table`), amdahl, the whole-run amdahl and the simulator
  * (reps runs, seed).  Returns an exit status (diag.h) after printing why. */
-int jobsim_compare(const char *path, double train, int reps, uint64_t seed, FILE *fp);
+int jobsim_compare(const char *path, const struct csv_dialect *d, double train, int reps, uint64_t seed, FILE *fp);
 
 #endif

@@ -8,7 +8,6 @@
  */
 #include "jockey/jockey.h"
 #include "jockey/jobsim.h"
-#include "base/cli.h"
 #include "base/csvio.h"
 #include "base/diag.h"
 #include "base/stats.h"
@@ -144,7 +143,7 @@ static int trow_cmp(const void *x, const void *y)
 static int load_table(jockey *j, const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, j->o.dialect ? j->o.dialect("table") : NULL, 0, &st);
     if (!r)
         return st;
     int cj = csvr_col(r, "job"), cp = csvr_require(r, "progress"), ca = csvr_require(r, "alloc"),
@@ -216,7 +215,7 @@ static int load_table(jockey *j, const char *path)
 static int load_utility(jockey *j, const char *path)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, j->o.dialect ? j->o.dialect("utility") : NULL, 0, &st);
     if (!r)
         return st;
     int cj = csvr_col(r, "job"), ct = csvr_require(r, "t"), cu = csvr_require(r, "utility");
@@ -270,7 +269,7 @@ int jockey_new(const struct jockey_opts *o, const char *table, const char *recor
     if (table)
         st = load_table(j, table);
     if (st == SLK_OK && records)
-        st = jobsim_learn_file(records, &j->models);
+        st = jobsim_learn_file(records, j->o.dialect ? j->o.dialect("records") : NULL, &j->models);
     if (st == SLK_OK && utility)
         st = load_utility(j, utility);
     if (st != SLK_OK) {
@@ -662,11 +661,11 @@ static void history_add_run(struct history *H, const char *job, const struct hs 
 
 /* Write the table: per group (sorted by job, allocation), the median over
  * its runs at each progress point. */
-static int history_write(struct history *H, FILE *fp)
+static int history_write(struct history *H, FILE *fp, const struct csv_dialect *d)
 {
     size_t G = H->G;
     qsort(H->g, H->ng, sizeof *H->g, grp_cmp);
-    csvw *w = csvw_new(fp);
+    csvw *w = csvw_new_with(fp, d);
     static const char *const cols[] = {"job", "progress", "alloc", "remaining", NULL};
     csvw_header(w, cols);
     double *col = xcalloc(1, sizeof *col);
@@ -686,7 +685,7 @@ static int history_write(struct history *H, FILE *fp)
     free(col);
     int st = csvw_error(w) ? SLK_EIO : SLK_OK;
     csvw_free(w);
-    if (!slk_opt.quiet)
+    if (!slk_quiet())
         fprintf(stderr, "%s: build-table: %ld runs read, %ld never reached progress 1 (skipped); %zu "
                         "(job, alloc) tables of %zu progress points\n",
                 slk_progname, H->nruns, H->skipped, H->ng, G);
@@ -696,7 +695,7 @@ static int history_write(struct history *H, FILE *fp)
 int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, o->dialect ? o->dialect(NULL) : NULL, 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cr = csvr_require(r, "run"), ct = csvr_require(r, "t"),
@@ -746,7 +745,7 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
     }
     st = csvr_status(r);
     if (st == SLK_OK)
-        st = history_write(&H, fp);
+        st = history_write(&H, fp, o->dialect ? o->dialect(NULL) : NULL);
     for (size_t k = 0; k < H.ng; k++)
         free(H.g[k].job), free(H.g[k].v);
     free(H.g);

@@ -44,6 +44,7 @@
 #include <stdio.h>
 
 enum { JOCKEY_SIM = 0, JOCKEY_STAGE_AMDAHL = 1 };
+struct csv_dialect;
 
 struct jockey_opts {
     double deadline;        /* seconds after the first sample (0: use a utility file) */
@@ -59,6 +60,9 @@ struct jockey_opts {
     int job_model;          /* with a records file: JOCKEY_SIM (default) or JOCKEY_STAGE_AMDAHL */
     int reps;               /* simulated runs per prediction (default 30) */
     uint64_t seed;          /* the simulator's stream */
+    /* How to read the CSV inputs, by role: "table", "utility", and NULL for
+     * --build-table's input (the tool passes cli_dialect); NULL: plain CSV. */
+    const struct csv_dialect *(*dialect)(const char *role);
 };
 
 /* jockey_opts_default: the defaults above. */

@@ -170,12 +170,13 @@ static void print_tally(const struct tally *ty)
                 ty->runs[k] - ty->met[k] > 0 ? ty->late[k] / (ty->runs[k] - ty->met[k]) : 0.0);
 }
 
-int loopeval_run(const char *path, const struct jockey_opts *jo, const struct loopeval_opts *o, FILE *fp)
+int loopeval_run(const char *path, const struct csv_dialect *d, const struct jockey_opts *jo, const struct loopeval_opts *o,
+                 FILE *fp)
 {
     struct jobsim_run *runs = NULL;
     size_t n = 0;
-    int st = jobsim_read_runs(path, &runs, &n);
-    csvw *w = csvw_new(fp);
+    int st = jobsim_read_runs(path, d, &runs, &n);
+    csvw *w = csvw_new_with(fp, d);
     static const char *const cols[] = {"job", "run", "policy", "finish_s", "deadline_s", "met", "token_s", NULL};
     if (st == SLK_OK)
         csvw_header(w, cols);

@@ -38,6 +38,7 @@ struct loopeval_opts {
  * write job,run,policy,finish_s,deadline_s,met,token_s (token_s: the
  * integral of the allocation) to fp and a summary per policy to stderr
  * (unless quiet).  Returns an exit status after printing why. */
-int loopeval_run(const char *path, const struct jockey_opts *jo, const struct loopeval_opts *o, FILE *fp);
+int loopeval_run(const char *path, const struct csv_dialect *d, const struct jockey_opts *jo, const struct loopeval_opts *o,
+                 FILE *fp);
 
 #endif

@@ -269,10 +269,10 @@ int plan_set_capacity(plan *p, double cores, double mem_mb)
 }
 
 
-int plan_read_capacity(plan *p, const char *path)
+int plan_read_capacity(plan *p, const char *path, const struct csv_dialect *d)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
     int ct = csvr_require(r, "t"), cc = csvr_require(r, "cores"), cm = csvr_require(r, "mem_mb");

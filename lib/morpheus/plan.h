@@ -95,8 +95,9 @@ int plan_set_capacity(plan *p, double cores, double mem_mb);
 /* plan_read_capacity: a capacity-over-time CSV with columns t,cores,mem_mb:
  * t = offset in seconds within the cycle, rows sorted by t, the first at
  * t = 0; each row holds from its t to the next row's t (the last to the end
- * of the cycle); values >= 0.  Prints errors, returns an exit status. */
-int plan_read_capacity(plan *p, const char *path);
+ * of the cycle); values >= 0; read with dialect d (NULL: plain CSV).  Prints
+ * errors, returns an exit status. */
+int plan_read_capacity(plan *p, const char *path, const struct csv_dialect *d);
 
 /* plan_cost: c(s) at step s in [0, nsteps) (see LOAD AND COST). */
 double plan_cost(const plan *p, long s);

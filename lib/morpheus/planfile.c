@@ -66,19 +66,6 @@ static long lmod(long a, long m)
     return r < 0 ? r + m : r;
 }
 
-/* The plan is always read and written with the plain CSV conventions,
- * whatever the user's --tsv/--col/-H say about the tool's other inputs. */
-static void plain_csv_begin(struct slk_common *saved)
-{
-    *saved = slk_opt;
-    slk_opt.delim = ',';
-    slk_opt.no_header = 0;
-    slk_opt.names = NULL;
-    slk_opt.ncolmap = 0;
-}
-
-static void plain_csv_end(const struct slk_common *saved) { slk_opt = *saved; }
-
 
 #define NFIELDS 18
 static const char *const plan_cols[NFIELDS + 1] = {
@@ -918,10 +905,10 @@ int plan_read(const char *path, plan **out)
     int st = pinput_open(path, &in);
     if (st != SLK_OK)
         return st;
-    struct slk_common saved;
-    plain_csv_begin(&saved);
-    csvr *rd = in.fp ? csvr_open_fp(in.lim ? in.lim : in.fp, path, 0, &st) : csvr_open(path, 0, &st);
-    plain_csv_end(&saved);
+    /* The plan is always read in plain CSV, whatever the user's --tsv/--col/-H
+     * say about the tool's other inputs. */
+    csvr *rd = in.fp ? csvr_open_fp_with(in.lim ? in.lim : in.fp, path, &csv_dialect_plain, 0, &st)
+                     : csvr_open_with(path, &csv_dialect_plain, 0, &st);
     if (!rd) {
         pinput_close(&in);
         return st;

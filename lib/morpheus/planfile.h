@@ -61,10 +61,10 @@
  * reservation, instances that differ, and values out of range.  Edited plans
  * are refused: regenerate them with lcmpack.
  *
- * Threads: plan_read and plan_write may run on different plans at once,
- * except that the reader swaps the global CSV options (slk_opt) while it
- * opens the file: read plans from one thread.  plan_crc32 builds its table on
- * the first call (call it once before starting threads).
+ * Threads: plan_read and plan_write may run on different plans at once (the
+ * reader passes its own plain CSV dialect; nothing global is touched).
+ * plan_crc32 builds its table on the first call (call it once before
+ * starting threads).
  */
 #ifndef SLOKIT_PLANFILE_H
 #define SLOKIT_PLANFILE_H

@@ -1013,10 +1013,10 @@ static int check_request(csvr *r, struct slo_req *s, int cp, int ca, int cd, int
     return 0;
 }
 
-int slo_read_requests(const char *path, struct slo_reqs *out)
+int slo_read_requests(const char *path, const struct csv_dialect *d, struct slo_reqs *out)
 {
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
     int cj = csvr_require(r, "job"), cp = csvr_require(r, "period"), ca = csvr_require(r, "a"),
@@ -1032,14 +1032,19 @@ int slo_read_requests(const char *path, struct slo_reqs *out)
         const char *job = csvr_field(r, cj);
         if (!job) {
             csvr_fail(r, "column 'job': missing value");
+            if (csvr_skip(r))
+                continue;
             break;
         }
         const char *status = cs >= 0 ? csvr_field(r, cs) : NULL;
         const char *source = csrc >= 0 ? csvr_field(r, csrc) : NULL;
         struct slo_req s = {.job = (char *)job, .line = csvr_line(r), .problematic = -1, .cv = NAN};
         s.usable = slo_is_request(cs >= 0, status, source);
-        if (s.usable && check_request(r, &s, cp, ca, cd, ccv, cpr) < 0)
+        if (s.usable && check_request(r, &s, cp, ca, cd, ccv, cpr) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
+        }
         s.job = xstrdup(job);
         s.status = xstrdup(status ? status : "");
         out->v = xgrow(out->v, &out->cap, out->n + 1, sizeof *out->v);
@@ -1048,14 +1053,31 @@ int slo_read_requests(const char *path, struct slo_reqs *out)
     st = csvr_status(r);
     if (st == SLK_OK && out->n) {
         qsort(out->v, out->n, sizeof *out->v, req_cmp);
-        for (size_t i = 1; i < out->n; i++)
-            if (strcmp(out->v[i].job, out->v[i - 1].job) == 0) {
-                long l1 = out->v[i].line, l2 = out->v[i - 1].line;
-                slk_error_at(csvr_path(r), l1 > l2 ? l1 : l2, "job '%s' has a second SLO row (first at line %ld)",
-                             out->v[i].job, l1 < l2 ? l1 : l2);
-                st = SLK_EDATA;
+        /* one row per job: the first (lowest line) is kept, a later one is an
+         * error, or dropped under --on-error skip (csvr_reject_at) */
+        size_t k = 0;
+        for (size_t i = 0; i < out->n; i++) {
+            struct slo_req *keep = k ? &out->v[k - 1] : NULL;
+            if (!keep || strcmp(out->v[i].job, keep->job) != 0) {
+                out->v[k++] = out->v[i];
+                continue;
+            }
+            struct slo_req dup = out->v[i];
+            if (dup.line < keep->line) {
+                out->v[i] = *keep;
+                *keep = dup;
+                dup = out->v[i];
+            }
+            if (!csvr_reject_at(r, dup.line, "job '%s' has a second SLO row (first at line %ld)", dup.job,
+                                keep->line)) {
+                st = SLK_EDATA; /* nothing has moved yet: k == i */
                 break;
             }
+            free(dup.job);
+            free(dup.status);
+        }
+        if (st == SLK_OK)
+            out->n = k;
     }
     csvr_close(r);
     return st;

@@ -29,6 +29,8 @@
 #ifndef SLOKIT_SLO_H
 #define SLOKIT_SLO_H
 
+struct csv_dialect;
+
 #include <stddef.h>
 
 /* ---- options ------------------------------------------------------------- */
@@ -86,13 +88,14 @@ struct slo_reqs {
     size_t n, cap;
 };
 
-/* slo_read_requests: read the SLO CSV at path ("-" for stdin) into *out
+/* slo_read_requests: read the SLO CSV at path ("-" for stdin) with dialect d
+ * (NULL: plain CSV) into *out
  * (zero it first; free with slo_reqs_free, also after an error).  Usable
  * rows must hold 0 < period <= 366 days, 0 <= a < d, a inside the period
  * and d - a no longer than it, cv >= 0, problematic 0/1 true/false yes/no;
  * a job may have one row only.  Prints `PATH:LINE: what is wrong` on the
  * first problem and returns its SLK_* status; SLK_OK otherwise. */
-int slo_read_requests(const char *path, struct slo_reqs *out);
+int slo_read_requests(const char *path, const struct csv_dialect *d, struct slo_reqs *out);
 
 /* slo_find_request: the row of job in r, or NULL. */
 struct slo_req *slo_find_request(const struct slo_reqs *r, const char *job);

@@ -164,6 +164,21 @@ static int finish(struct skyread *R)
     return -1;
 }
 
+/* drop_current: under --on-error skip, a job with a bad row is dropped
+ * whole (a skyline with a row missing is not the job's skyline): when job
+ * is the one being read, its rows so far go too, reported at its first line. */
+static void drop_current(struct skyread *R, const char *job)
+{
+    struct stages_job *cur = R->njobs ? &R->jobs[R->njobs - 1] : NULL;
+    if (!cur || cur->st || strcmp(cur->job, job) != 0)
+        return;
+    csvr_reject_at(R->r, cur->line, "job '%s': skyline dropped (its row at line %ld was skipped)", job,
+                   csvr_line(R->r));
+    free(cur->job);
+    R->njobs--;
+    R->n = 0;
+}
+
 /* read_one: one row into the reader.  0, or -1 (printed; *st set when the
  * error is not the reader's). */
 static int read_one(struct skyread *R, group_tracker *g, const struct skycols *c, const struct stages_opts *o,
@@ -205,7 +220,7 @@ int stages_read(const char *path, double S, const struct stages_opts *o, struct 
     *jobs = NULL;
     *njobs = 0;
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, o->csv, 0, &st);
     if (!r)
         return st;
     struct skycols c;
@@ -216,10 +231,24 @@ int stages_read(const char *path, double S, const struct stages_opts *o, struct 
     group_tracker g;
     group_init(&g);
     struct skyread R = {.r = r, .S = S};
+    char *dropped = NULL; /* --on-error skip: the job a bad row took out */
     int rc;
-    while ((rc = csvr_next(r)) > 0)
-        if (read_one(&R, &g, &c, o, &st) < 0)
+    while ((rc = csvr_next(r)) > 0) {
+        const char *job = csvr_field(r, c.job);
+        if (dropped && job && strcmp(job, dropped) == 0) {
+            csvr_fail(r, "job '%s': dropped (an earlier row of it was skipped)", job);
+        } else if (read_one(&R, &g, &c, o, &st) == 0) {
+            continue;
+        }
+        if (st != SLK_OK || !csvr_skip(r))
             break;
+        if (job && (!dropped || strcmp(dropped, job) != 0)) {
+            drop_current(&R, job);
+            free(dropped);
+            dropped = xstrdup(job);
+        }
+    }
+    free(dropped);
     if (st == SLK_OK)
         st = csvr_status(r);
     if (st == SLK_OK && finish(&R) < 0)

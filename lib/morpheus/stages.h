@@ -19,6 +19,8 @@
 #define SLOKIT_STAGES_H
 
 #include "morpheus/lowcost.h"
+
+struct csv_dialect;
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +44,8 @@ struct stages_job {
 struct stages_opts {
     double cont_cores, cont_mem;    /* container size when there are no cores/mem_mb columns */
     long long max_jobs;             /* refuse more jobs than this */
+    const struct csv_dialect *csv;  /* how to read the file (NULL: plain CSV); its rejects
+                                     * (--on-error skip) drop a job with a bad row whole */
 };
 
 /* stages_resample: the stages of rows[0..n-1] (offsets evenly spaced by

@@ -18,3 +18,16 @@ tcheck "completion offers skyplot options" bash -c '
     source "$ROOT/contrib/slokit.bash-completion"
     COMP_WORDS=(skyplot --te); COMP_CWORD=1; _slokit_complete skyplot --te skyplot
     [ "${COMPREPLY[*]}" = "--term" ]'
+# The CSV options every tool has (slokit(7) OPTIONS EVERY TOOL HAS): bad
+# values are usage errors, and each reading tool's input roles are the ones
+# slokit(7) lists under INPUT ROLES.
+for bin in $(ls "$ROOT/$BUILD/bin"); do
+    t "$bin --time-unit bad" 64 '' '' "invalid value for --time-unit: 'ns' (want s, ms or us)" "$bin" --time-unit ns
+    t "$bin --on-error bad" 64 '' '' "invalid value for --on-error: 'x' (want strict or skip)" "$bin" --on-error x
+    # (a tool that names no roles, e.g. one that reads raw traces, has no row)
+    tcheck "$bin input roles as in slokit(7)" bash -c '
+        got=$("$1" --col nosuchrole:a=b 2>&1 </dev/null | sed -n "s/.*this tool reads: \(.*\))\$/\1/p")
+        want=$(sed -n "/^\.SH INPUT ROLES/,/^\.TE/p" "$2" | awk -F "\t" -v t="$1" "\$1 == t { print \$2 }" |
+               sed -e "s/ (.*//" -e "s/\\\\-/-/g")
+        [ "$got" = "$want" ] || { echo "tool: [$got] slokit(7): [$want]"; exit 1; }' _ "$bin" "$ROOT/man/slokit.7"
+done

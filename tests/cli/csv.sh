@@ -66,3 +66,125 @@ t "time -1e300 refused" 65 $'t,v\n-1e300,1\n' '*' "column 't': time '-1e300' out
 t "ISO time fine" 0 $'t,v\n2026-01-05T00:00:00Z,1\n' '*' '' "$C" --time t
 t "bounded 1e300 refused" 65 $'t,v\n1,1e300\n' '*' "csvcat: <stdin>:2: column 'v': number '1e300' out of range" "$C" --bounded v
 t "bounded 1e15 fine" 0 $'t,v\n1,1e15\n' '*' '' "$C" --bounded v
+
+# ---- compressed input: gzip and zstd told by their magic bytes (never the
+# name), decompressed as a stream, from a file or stdin; output byte-identical
+# to the uncompressed run.  Real files from ../shared/data, compressed here.
+POD="$DATA/alibaba-gpu-2023/openb_pod_list_gpushare40.csv"
+GJ="$DATA/google-2011/job_events-part-00001-of-00500.csv.gz"
+SW="$DATA/swim/FB-2009_samples_24_times_1hr_0.tsv"
+gzip -c "$POD" > "$TMP/pod.csv.gz"; zstd -q -c "$POD" > "$TMP/pod.csv.zst"
+cp "$TMP/pod.csv.gz" "$TMP/pod-gzip-no-extension"
+t "gzip file = plain"           0 '' "@$POD" '' "$C" "$TMP/pod.csv.gz"
+t "zstd file = plain"           0 '' "@$POD" '' "$C" "$TMP/pod.csv.zst"
+t "gzip on stdin"               0 "@$TMP/pod.csv.gz" "@$POD" '' "$C"
+t "zstd on stdin"               0 "@$TMP/pod.csv.zst" "@$POD" '' "$C"
+t "told by bytes, not name"     0 '' "@$POD" '' "$C" "$TMP/pod-gzip-no-extension"
+tcheck "google 2011 job_events .csv.gz as shipped" bash -c 'cmp <(zcat "$1") <("$2" -H --no-output-header "$1")' _ "$GJ" "$C"
+tcheck "swim tsv through zstd" bash -c 'cmp "$1" <(zstd -q -c "$1" | "$2" --tsv -H --no-output-header)' _ "$SW" "$C"
+# cat a.gz b.gz and multi-frame zstd read as one stream
+tail -n +2 "$POD" > "$TMP/pod-rows.csv"
+tcheck "concatenated gzip members" bash -c 'cmp <(cat "$1" "$2") <(cat "$3" <(gzip -c "$2") | "$4")' _ "$POD" "$TMP/pod-rows.csv" "$TMP/pod.csv.gz" "$C"
+tcheck "concatenated zstd frames" bash -c 'cmp <(cat "$1" "$2") <(cat "$3" <(zstd -q -c "$2") | "$4")' _ "$POD" "$TMP/pod-rows.csv" "$TMP/pod.csv.zst" "$C"
+# a truncated or corrupt stream is one clear line and exit 65, never garbage
+head -c 3000 "$TMP/pod.csv.gz" > "$TMP/trunc.gz"; head -c 3000 "$TMP/pod.csv.zst" > "$TMP/trunc.zst"
+python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[2000:2040]=bytes(40); open(sys.argv[2],"wb").write(b)' "$TMP/pod.csv.gz" "$TMP/bad.gz"
+python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[2000:2040]=bytes(40); open(sys.argv[2],"wb").write(b)' "$TMP/pod.csv.zst" "$TMP/bad.zst"
+t "truncated gzip"   65 '' '' "csvcat: $TMP/trunc.gz:1: truncated gzip input (unexpected end of compressed data)" "$C" "$TMP/trunc.gz"
+t "truncated zstd"   65 "@$TMP/trunc.zst" '' 'csvcat: <stdin>:1: truncated zstd input (unexpected end of compressed data)' "$C"
+t "corrupt gzip"     65 '' '' "csvcat: $TMP/bad.gz:1: corrupt gzip input: " "$C" "$TMP/bad.gz"
+t "corrupt zstd"     65 '' '' "csvcat: $TMP/bad.zst:1: corrupt zstd input: " "$C" "$TMP/bad.zst"
+t "gzip header only" 65 $'\x1f\x8b' '' 'truncated gzip input' "$C"
+t "empty gzip stream is empty input" 65 '' '' 'empty input (no header row)' bash -c 'printf "" | gzip -c | "$1"' _ "$C"
+# tools read compressed inputs, primary and side files alike, with the same output
+tcheck "sloinfer reads gzip"  bash -c 'cmp <(sloinfer -q "$1") <(gzip -c "$1" | sloinfer -q)' _ "$ROOT/tests/data/sloinfer/basic.csv"
+tcheck "skyfit reads zstd"    bash -c 'cmp <(skyfit -q "$1") <(zstd -q -c "$1" | skyfit -q)' _ "$ROOT/tests/data/skyfit/shape.csv"
+tcheck "stretch reads both compressed" bash -c '
+    gzip -c "$1/two.csv" > "$3/two.gz"; zstd -q -c "$1/alone.csv" > "$3/alone.zst"
+    cmp <(stretch -q "$1/two.csv" "$1/alone.csv") <(stretch -q "$3/two.gz" "$3/alone.zst")' _ "$ROOT/tests/data/stretch" x "$TMP"
+
+# ---- per-input renames: --col ROLE:KEY=NAME renames only in the input with
+# that role; plain --col KEY=NAME only in the tool's primary input.
+SD="$ROOT/tests/data/stretch"
+printf 'vc,servers\na,10\nb,30\n' > "$TMP/caps-servers.csv"
+printf 'job,group,submit,size_server_hours,max_parallelism\nj1,a,0,10,10\n' > "$TMP/jobs-group.csv"
+ALONE=$'job,vc,submit,finish,stretch\nj1,a,0,3600,1'
+t "role rename: capacities only"  0 '' "$ALONE" '' stretch -q --col capacities:capacity=servers "$TMP/caps-servers.csv" "$SD/alone.csv"
+t "role rename not in other input" 65 '' '' "stretch: $SD/two.csv:1: missing required column 'servers' (for capacity)" stretch -q --col capacities:capacity=servers "$SD/two.csv" "$SD/alone.csv"
+t "plain rename: primary only"    0 '' "$ALONE" '' stretch -q --col vc=group "$SD/two.csv" "$TMP/jobs-group.csv"
+t "primary role name = plain"     0 '' "$ALONE" '' stretch -q --col jobs:vc=group "$SD/two.csv" "$TMP/jobs-group.csv"
+t "unknown role"                  64 '' '' "stretch: invalid value for --col: 'job:vc=group' (unknown input role 'job'; this tool reads: jobs, capacities)" stretch -q --col job:vc=group "$SD/two.csv" "$TMP/jobs-group.csv"
+t "empty role"                    64 '' '' "invalid value for --col: ':vc=group' (want KEY=NAME or ROLE:KEY=NAME)" stretch -q --col :vc=group "$SD/two.csv" "$TMP/jobs-group.csv"
+t "tool option for two inputs"    65 '' '' "stretch: $SD/two.csv:1: missing required column 'group' (for vc)" stretch -q --vc-col group "$SD/two.csv" "$TMP/jobs-group.csv"
+t "csvcat accepts any role"       0 $'a,b\n1,2\n' '*' 'sum=2' "$C" --sum v --col v=b --col other:v=a
+
+# ---- --time-unit: epoch numbers of the primary input in ms or us; a time
+# that is too large to be seconds gets an error naming the likely unit.
+SL="$ROOT/tests/data/sloinfer/basic.csv"
+awk -F, -v OFS=, 'NR > 1 { for (i = 3; i <= 7; i++) if ($i != "") $i = $i "000" } 1' "$SL" > "$TMP/basic-ms.csv"
+awk -F, -v OFS=, 'NR > 1 { for (i = 3; i <= 7; i++) if ($i != "") $i = $i "000000" } 1' "$SL" > "$TMP/basic-us.csv"
+sloinfer -q "$SL" > "$TMP/basic-s.out"
+t "sloinfer --time-unit ms = seconds" 0 '' "@$TMP/basic-s.out" '' sloinfer -q --time-unit ms "$TMP/basic-ms.csv"
+t "sloinfer --time-unit us = seconds" 0 '' "@$TMP/basic-s.out" '' sloinfer -q --time-unit us "$TMP/basic-us.csv"
+t "ms without --time-unit: hint" 65 '' '*' "sloinfer: $TMP/basic-ms.csv:2: column 'submit': time '1767574800000' out of range (|value| <= 1e+11): it looks like milliseconds since the epoch; use --time-unit ms" sloinfer -q "$TMP/basic-ms.csv"
+t "us given as ms: hint says us" 65 '' '*' "it looks like microseconds since the epoch; use --time-unit us" sloinfer -q --time-unit ms "$TMP/basic-us.csv"
+t "bad --time-unit" 64 '' '' "invalid value for --time-unit: 'ns' (want s, ms or us)" sloinfer --time-unit ns "$SL"
+tcheck "skyfit --time-unit ms = seconds" bash -c '
+    cmp <(skyfit -q "$1") <(awk -F, -v OFS=, "NR > 1 { \$3 = \$3 * 1000 } 1" "$1" | skyfit -q --time-unit ms)' _ "$ROOT/tests/data/skyfit/shape.csv"
+t "ISO times are not scaled" 0 $'t,v\n2026-01-05T00:00:00Z,1\n' '*' '' "$C" --time t --time-unit us
+
+# ---- --on-error skip: bad rows are skipped, counted and reported; the
+# default stays strict; tools that cannot go on without a row still stop.
+{ cat "$SL"; echo "etl,etl-x,1x,2,3,,,ok"; echo "etl,etl-y,1"; sed -n 2p "$SL"; } > "$TMP/basic-bad.csv"
+t "strict by default" 65 '' '*' "sloinfer: $TMP/basic-bad.csv:8: column 'submit': invalid time '1x'" sloinfer -q "$TMP/basic-bad.csv"
+t "skip: same result as the good rows" 0 '' "@$TMP/basic-s.out" '' sloinfer -q --on-error skip --rejects "$TMP/rej.csv" "$TMP/basic-bad.csv"
+tcheck "skip: rejects file" diff "$TMP/rej.csv" - <<REJ
+file,line,reason
+$TMP/basic-bad.csv,8,column 'submit': invalid time '1x' (want epoch seconds or ISO 8601 UTC)
+$TMP/basic-bad.csv,9,"expected 8 fields (as in the header), found 3"
+$TMP/basic-bad.csv,10,duplicate instance 'etl-1' of job 'etl'
+REJ
+t "skip: summary counts" 0 '' '*' "sloinfer: 3 bad rows skipped (--on-error skip); file, line and reason in $TMP/rej.csv" sloinfer --on-error skip --rejects "$TMP/rej.csv" "$TMP/basic-bad.csv"
+t "skip: default rejects on stderr" 0 '' '*' "sloinfer: $TMP/basic-bad.csv:8: warning: skipped: column 'submit': invalid time '1x'" sloinfer --on-error skip "$TMP/basic-bad.csv"
+t "--rejects needs skip" 64 '' '' '--rejects needs --on-error skip' sloinfer --rejects "$TMP/r.csv" "$SL"
+t "bad --on-error" 64 '' '' "invalid value for --on-error: 'ignore' (want strict or skip)" sloinfer --on-error ignore "$SL"
+# skyfit: a bad row, also the first of a job, is skipped; the job goes on
+SK="$ROOT/tests/data/skyfit/shape.csv"
+awk -F, -v OFS=, 'NR == 2 || NR == 5 { $4 = "x" } 1' "$SK" > "$TMP/shape-bad.csv"
+awk -F, 'NR != 2 && NR != 5' "$SK" > "$TMP/shape-good.csv"
+t "skyfit strict" 65 '' '*' "skyfit: $TMP/shape-bad.csv:2: column 'containers': invalid number 'x'" skyfit -q "$TMP/shape-bad.csv"
+tcheck "skyfit skip = without the rows" bash -c 'cmp <(skyfit -q "$1") <(skyfit -q --on-error skip "$2")' _ "$TMP/shape-good.csv" "$TMP/shape-bad.csv"
+# lcmpack: a second SLO row of a job is dropped (the first kept); a skyline
+# with a bad row drops its whole job
+LD="$ROOT/tests/data/lcmpack"
+{ cat "$LD/comp.slo.csv"; echo "A,600,0,300,actionable"; } > "$TMP/slo-dup.csv"
+awk -F, -v OFS=, '$1 == "B" && $3 == 60 { $4 = "x" } 1' "$LD/comp.sky.csv" > "$TMP/sky-bad.csv"
+grep -v '^B,' "$LD/comp.sky.csv" > "$TMP/sky-noB.csv"
+LCM="lcmpack -q --lcm 1h --capacity cores=12,mem=100000"
+t "lcmpack duplicate SLO strict" 65 '' '' "lcmpack: $TMP/slo-dup.csv:6: job 'A' has a second SLO row (first at line 2)" $LCM --slo "$TMP/slo-dup.csv" "$LD/comp.sky.csv"
+tcheck "lcmpack skip: duplicate dropped, skyline job dropped" bash -c '
+    cmp <($1 --slo "$2" "$3") <($1 --on-error skip --rejects "$5/lr.csv" --slo "$4" "$6")' _ "$LCM" "$LD/comp.slo.csv" "$TMP/sky-noB.csv" "$TMP/slo-dup.csv" "$TMP" "$TMP/sky-bad.csv"
+tcheck "lcmpack rejects" diff "$TMP/lr.csv" - <<REJ
+file,line,reason
+$TMP/slo-dup.csv,6,job 'A' has a second SLO row (first at line 2)
+$TMP/sky-bad.csv,5,column 'alloc': invalid number 'x'
+$TMP/sky-bad.csv,4,job 'B': skyline dropped (its row at line 5 was skipped)
+REJ
+# a tool that has no use for skipping stops as in strict mode
+t "stretch under skip still strict" 65 $'job,vc,submit,size_server_hours,max_parallelism\nj1,a,0,x,10\n' '' "stretch: <stdin>:2: column 'size_server_hours': invalid number 'x'" stretch -q --on-error skip "$SD/two.csv" -
+# skyplot tenants: the series and the class table each renamed on their own
+PD="$ROOT/tests/data/skyplot"
+sed '1s/^tenant,/vm,/' "$PD/util.csv" > "$TMP/util-vm.csv"
+sed '1s/^tenant,/vm_id,/' "$PD/classes.csv" > "$TMP/classes-vmid.csv"
+t "skyplot: a rename per input" 0 '' '' '' skyplot -q tenants "$TMP/util-vm.csv" --classes "$TMP/classes-vmid.csv" \
+    --col tenant=vm --col classes:tenant=vm_id -o "$TMP/ten-roles.svg"
+tcheck "skyplot: same chart as without renames" bash -c '
+    skyplot -q tenants "$1/util.csv" --classes "$1/classes.csv" -o "$2/ten-plain.svg" && cmp "$2/ten-plain.svg" "$2/ten-roles.svg"' _ "$PD" "$TMP"
+# derived periods: an hourly job whose times are microseconds from the trace
+# start (all below 1e11, so no epoch time gives it away) has a "period" of
+# 114 years: warned with the unit; --time-unit us gives 3600 s
+awk 'BEGIN { print "job,instance,submit,start,end,input_avail,output_read,status"
+    for (i = 0; i < 8; i++) { s = (i * 3600 + 30) * 1000000; printf "h,h-%d,%d,%d,%d,,,ok\n", i, s, s + 60000000, s + 660000000 } }' > "$TMP/hourly-us.csv"
+t "implausible derived period warned" 0 '' '*' "sloinfer: warning: job 'h': derived period of 114.1 years is implausible: are the input times in ms or us? (use --time-unit ms or --time-unit us)" sloinfer "$TMP/hourly-us.csv"
+tcheck "with --time-unit us: the hour" bash -c '
+    sloinfer -q --time-unit us "$1" | awk -F, "NR == 2 && \$1 == \"h\" && \$2 == 3600 { ok = 1 } END { exit !ok }"' _ "$TMP/hourly-us.csv"

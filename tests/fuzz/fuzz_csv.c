@@ -20,9 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     static const char delims[] = {',', '\t', ';', '|'};
     uint8_t mode = data[0];
-    slk_opt.delim = delims[mode & 3];
-    slk_opt.no_header = (mode >> 2) & 1;
-    slk_opt.precision = (mode >> 3) & 1 ? 3 : -1;
+    struct csv_dialect d = csv_dialect_plain;
+    d.delim = delims[mode & 3];
+    d.no_header = (mode >> 2) & 1;
+    d.precision = (mode >> 3) & 1 ? 3 : -1;
     slk_opt.quiet = 1;
     FILE *in = fmemopen((void *)(data + 1), size - 1, "rb");
     if (!in)
@@ -35,9 +36,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!sink)
         sink = fopen("/dev/null", "w");
     int st;
-    csvr *r = csvr_open_fp(in, "fuzz", mode & 16, &st);
+    csvr *r = csvr_open_fp_with(in, "fuzz", &d, mode & 16, &st);
     if (r) {
-        csvw *w = csvw_new(sink);
+        csvw *w = csvw_new_with(sink, &d);
         int n = csvr_ncols(r);
         csvr_col(r, "job");
         while (csvr_next(r) > 0) {

@@ -66,8 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             numeric = 0;
     }
     if (numeric && gen_check(k, &p) == 0) {
-        csvw *w = csvw_new(sink);
-        csvw *t = k->truth_columns ? csvw_new(sink) : NULL;
+        csvw *w = csvw_new_with(sink, NULL);
+        csvw *t = k->truth_columns ? csvw_new_with(sink, NULL) : NULL;
         k->generate(&p, w, t);
         csvw_free(w);
         if (t)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 static const char *sum_col, *time_col, *bounded_col;
+static int sum_only;
 static const char *input = "-";
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
@@ -19,6 +20,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case 's': sum_col = arg; break;
     case 't': time_col = arg; break;
     case 'b': bounded_col = arg; break;
+    case 'S': sum_col = arg; sum_only = 1; break;
     case ARGP_KEY_ARG: input = arg; break;
     default: return ARGP_ERR_UNKNOWN;
     }
@@ -31,13 +33,14 @@ int main(int argc, char **argv)
     static const struct argp_option opts[] = {{"sum", 's', "COL", 0, "Sum a numeric column", 0},
                                                     {"time", 't', "COL", 0, "Check a time column", 0},
                                                     {"bounded", 'b', "COL", 0, "Check a CSVR_BOUNDED column", 0},
+                                                    {"sum-only", 'S', "COL", 0, "Sum a column and print only the sum on stdout (bench/csv.sh)", 0},
                                                     {0}};
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {opts, parse_opt, "[FILE]", "Copy CSV through the slokit CSV layer.", kids, 0, 0};
     argp_parse(&argp, argc, argv, 0, 0, 0);
 
     int st;
-    csvr *r = csvr_open(input, 0, &st);
+    csvr *r = csvr_open_with(input, cli_dialect(NULL), 0, &st);
     if (!r)
         return slk_finish(st);
     int sc = -1, tc = time_col ? csvr_require(r, time_col) : -1, bc = bounded_col ? csvr_require(r, bounded_col) : -1;
@@ -54,12 +57,13 @@ int main(int argc, char **argv)
         csvr_close(r);
         return slk_finish(st);
     }
-    csvw *w = csvw_new(outf_fp(o));
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     int n = csvr_ncols(r);
     const char **names = calloc((size_t)n + 1, sizeof *names);
     for (int i = 0; i < n; i++)
         names[i] = csvr_colname(r, i);
-    csvw_header(w, names);
+    if (!sum_only)
+        csvw_header(w, names);
     double sum = 0;
     int rc;
     while ((rc = csvr_next(r)) > 0) {
@@ -73,13 +77,15 @@ int main(int argc, char **argv)
                 break;
             sum += v;
         }
+        if (sum_only)
+            continue;
         for (int i = 0; i < n; i++)
             csvw_str(w, csvr_field(r, i));
         csvw_end(w);
     }
     st = csvr_status(r);
     if (sc >= 0 && !st)
-        fprintf(stderr, "sum=%.17g\n", sum);
+        fprintf(sum_only ? stdout : stderr, "%s%.17g\n", sum_only ? "" : "sum=", sum);
     free(names);
     csvw_free(w);
     csvr_close(r);

@@ -1,0 +1,52 @@
+/* timeunit — time units and the checks that catch the wrong one (see timeunit.h). */
+#include "base/timeunit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+double timeunit_scale(const char *name)
+{
+    if (!name)
+        return 0;
+    if (strcmp(name, "s") == 0)
+        return 1;
+    if (strcmp(name, "ms") == 0)
+        return 1e3;
+    if (strcmp(name, "us") == 0)
+        return 1e6;
+    return 0;
+}
+
+const char *timeunit_epoch_hint(double seconds, double scale, char *buf, size_t cap)
+{
+    double raw = fabs(seconds) * (scale > 0 ? scale : 1);
+    /* Epoch seconds of real telemetry are below 1e11 (year 5138): a raw value
+     * in [1e11, 1e14) is ms, [1e14, 1e17) us, [1e17, 1e20) ns. */
+    if (!(raw >= 1e11) || raw >= 1e20)
+        return NULL;
+    if (raw < 1e14)
+        snprintf(buf, cap, "it looks like milliseconds since the epoch; use --time-unit ms");
+    else if (raw < 1e17)
+        snprintf(buf, cap, "it looks like microseconds since the epoch; use --time-unit us");
+    else
+        snprintf(buf, cap, "it looks like nanoseconds since the epoch; convert to us, ms or s first");
+    return buf;
+}
+
+int timeunit_span_check(const char *what, double seconds, double max_span, char *buf, size_t cap)
+{
+    if (max_span <= 0)
+        max_span = TIMEUNIT_MAX_SPAN;
+    if (!isfinite(seconds)) {
+        snprintf(buf, cap, "derived %s is not a finite number of seconds", what);
+        return -1;
+    }
+    if (fabs(seconds) <= max_span)
+        return 0;
+    snprintf(buf, cap,
+             "derived %s of %.1f years is implausible: are the input times in ms or us? "
+             "(use --time-unit ms or --time-unit us)",
+             what, fabs(seconds) / (365.25 * 86400));
+    return -1;
+}

@@ -1,0 +1,323 @@
+/* Unit tests for lib/base: the CSV dialect (renames by role, time units),
+ * --on-error skip (held errors, csvr_skip, csvr_reject_at), decompression
+ * (zin: gzip, zstd, concatenation, truncation, live pipes) and timeunit. */
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/timeunit.h"
+#include "base/zin.h"
+#include "unit.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+static FILE *mem(const char *s) { return fmemopen((void *)s, strlen(s), "rb"); }
+
+static void test_dialect(void)
+{
+    static const struct csv_rename ren[] = {
+        {NULL, "job", "name"},          /* primary input */
+        {"classes", "tenant", "user"},  /* only the classes input */
+        {"classes", "job", "pipeline"}, /* wins over the primary's rename there */
+    };
+    struct csv_dialect d = csv_dialect_plain;
+    d.rename = ren;
+    d.nrename = 3;
+    d.primary = 1;
+    CHECK_STR(csv_dialect_lookup(&d, "job"), "name");
+    CHECK_STR(csv_dialect_lookup(&d, "tenant"), "tenant");
+    CHECK_STR(csv_dialect_lookup(&d, "other"), "other");
+    d.primary = 0;
+    d.role = "classes";
+    CHECK_STR(csv_dialect_lookup(&d, "job"), "pipeline");
+    CHECK_STR(csv_dialect_lookup(&d, "tenant"), "user");
+    d.role = "servers";
+    CHECK_STR(csv_dialect_lookup(&d, "job"), "job"); /* plain renames are the primary's only */
+    CHECK_STR(csv_dialect_lookup(&csv_dialect_plain, "job"), "job");
+
+    /* delimiter, names and time_scale reach the reader */
+    struct csv_dialect t = csv_dialect_plain;
+    t.delim = ';';
+    t.no_header = 1;
+    t.names = "t,v";
+    t.time_scale = 1e3;
+    FILE *fp = mem("1767574800500;1\n2026-01-05T00:00:00Z;2\n");
+    int st;
+    csvr *r = csvr_open_fp_with(fp, "m", &t, 0, &st);
+    CHECK(r != NULL);
+    double v;
+    CHECK(csvr_next(r) == 1 && csvr_get_time(r, csvr_col(r, "t"), &v, CSVR_REQUIRED) == 1);
+    CHECK_NEAR(v, 1767574800.5, 1e-6);
+    CHECK(csvr_next(r) == 1 && csvr_get_time(r, 0, &v, CSVR_REQUIRED) == 1);
+    CHECK_NEAR(v, 1767571200, 0); /* ISO text is absolute, never scaled */
+    CHECK(csvr_next(r) == 0);
+    csvr_close(r);
+    fclose(fp);
+}
+
+static void test_skip(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *log = open_memstream(&buf, &len);
+    csv_rejects *j = csv_rejects_new(log);
+    struct csv_dialect d = csv_dialect_plain;
+    d.rejects = j;
+    FILE *fp = mem("k,v\na,1\nb,x\nc\nd,4\na,5\n");
+    int st;
+    csvr *r = csvr_open_fp_with(fp, "in.csv", &d, 0, &st);
+    double sum = 0, v;
+    int rows = 0;
+    while (csvr_next(r) > 0) {
+        if (csvr_get_double(r, 1, &v, CSVR_REQUIRED) < 0) {
+            CHECK(csvr_skip(r) == 1);
+            CHECK(csvr_skip(r) == 0); /* nothing held any more */
+            continue;
+        }
+        rows++;
+        sum += v;
+    }
+    CHECK(csvr_status(r) == SLK_OK);
+    CHECK(rows == 3 && sum == 10);
+    CHECK(csvr_reject_at(r, 6, "duplicate key 'a' (first at line 2)") == 1);
+    CHECK(csv_rejects_count(j) == 3); /* line 3 bad number, line 4 short, line 6 duplicate */
+    csvr_close(r);
+    fclose(fp);
+    csv_rejects_free(j);
+    fclose(log);
+    CHECK_STR(buf, "file,line,reason\nin.csv,3,column 'v': invalid number 'x'\n"
+                   "in.csv,4,\"expected 2 fields (as in the header), found 1\"\n"
+                   "in.csv,6,duplicate key 'a' (first at line 2)\n");
+    free(buf);
+
+    /* a held error the tool does not skip stops the reader as in strict mode */
+    j = csv_rejects_new(NULL);
+    d.rejects = j;
+    fp = mem("k,v\na,x\nb,2\n");
+    r = csvr_open_fp_with(fp, "in.csv", &d, 0, &st);
+    CHECK(csvr_next(r) == 1 && csvr_get_double(r, 1, &v, CSVR_REQUIRED) < 0);
+    CHECK(csvr_status(r) == SLK_EDATA);
+    CHECK(csvr_next(r) == -1);
+    CHECK(csv_rejects_count(j) == 0);
+    csvr_close(r);
+    fclose(fp);
+    csv_rejects_free(j);
+
+    /* strict: csvr_reject_at is an error */
+    fp = mem("k\na\n");
+    r = csvr_open_fp_with(fp, "in.csv", NULL, 0, &st);
+    CHECK(csvr_next(r) == 1 && csvr_next(r) == 0);
+    CHECK(csvr_reject_at(r, 2, "duplicate") == 0 && csvr_status(r) == SLK_EDATA);
+    csvr_close(r);
+    fclose(fp);
+}
+
+/* read all of z into a malloc'd buffer; *n its length; -1 on a zin error */
+static int slurp(zin *z, char **out, size_t *n, size_t chunk)
+{
+    size_t cap = 1 << 16;
+    char *b = malloc(cap);
+    *n = 0;
+    for (;;) {
+        if (*n + chunk > cap)
+            b = realloc(b, cap = 2 * (*n + chunk));
+        ssize_t k = zin_read(z, b + *n, chunk);
+        if (k < 0) {
+            free(b);
+            return -1;
+        }
+        if (k == 0)
+            break;
+        *n += (size_t)k;
+    }
+    *out = b;
+    return 0;
+}
+
+static size_t gzip_bytes(const char *s, size_t n, unsigned char *out, size_t cap)
+{
+    z_stream zs = {0};
+    deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    zs.next_in = (unsigned char *)s;
+    zs.avail_in = (uInt)n;
+    zs.next_out = out;
+    zs.avail_out = (uInt)cap;
+    deflate(&zs, Z_FINISH);
+    size_t len = cap - zs.avail_out;
+    deflateEnd(&zs);
+    return len;
+}
+
+static void test_zin(void)
+{
+    /* 200 KB of CSV text: bigger than one compressed-input buffer when stored */
+    size_t n = 0, cap = 300000;
+    char *text = malloc(cap);
+    for (int i = 0; n < 200000; i++)
+        n += (size_t)snprintf(text + n, cap - n, "job%d,%d,%d\n", i % 97, i, i * 7);
+    unsigned char *gz = malloc(cap), *zs = malloc(cap), *two = malloc(2 * cap);
+    size_t gn = gzip_bytes(text, n, gz, cap);
+    size_t zn = ZSTD_compress(zs, cap, text, n, 3);
+    CHECK(!ZSTD_isError(zn));
+
+    struct {
+        const unsigned char *b;
+        size_t n;
+        enum zin_kind k;
+    } cases[] = {{(const unsigned char *)text, n, ZIN_PLAIN}, {gz, gn, ZIN_GZIP}, {zs, zn, ZIN_ZSTD}};
+    for (int c = 0; c < 3; c++) {
+        for (size_t chunk = 1000; chunk <= 1000000; chunk *= 1000) {
+            FILE *fp = fmemopen((void *)cases[c].b, cases[c].n, "rb");
+            zin *z = zin_open(fp, 0);
+            CHECK(zin_kind(z) == cases[c].k);
+            char *got;
+            size_t gl;
+            CHECK(slurp(z, &got, &gl, chunk) == 0);
+            CHECK(gl == n && memcmp(got, text, n) == 0);
+            free(got);
+            zin_close(z);
+            fclose(fp);
+        }
+    }
+    /* concatenated members / frames read as one stream */
+    for (int c = 1; c < 3; c++) {
+        memcpy(two, cases[c].b, cases[c].n);
+        memcpy(two + cases[c].n, cases[c].b, cases[c].n);
+        FILE *fp = fmemopen(two, 2 * cases[c].n, "rb");
+        zin *z = zin_open(fp, 0);
+        char *got;
+        size_t gl;
+        CHECK(slurp(z, &got, &gl, 65536) == 0);
+        CHECK(gl == 2 * n && memcmp(got, text, n) == 0 && memcmp(got + n, text, n) == 0);
+        free(got);
+        zin_close(z);
+        fclose(fp);
+    }
+    /* truncation anywhere inside is an error with the kind's message, never a short success */
+    size_t cuts[] = {2, 10, 100, 1000};
+    for (int c = 1; c < 3; c++)
+        for (int i = 0; i < 4; i++) {
+            size_t cut = cases[c].n - cuts[i];
+            FILE *fp = fmemopen((void *)cases[c].b, cut, "rb");
+            zin *z = zin_open(fp, 0);
+            char *got;
+            size_t gl;
+            CHECK(slurp(z, &got, &gl, 65536) == -1);
+            CHECK(zin_status(z) == SLK_EDATA);
+            CHECK(strstr(zin_error(z), c == 1 ? "truncated gzip input" : "truncated zstd input") != NULL);
+            zin_close(z);
+            fclose(fp);
+        }
+    /* corrupt data */
+    memcpy(two, gz, gn);
+    memset(two + gn / 2, 0xff, 64);
+    FILE *fp = fmemopen(two, gn, "rb");
+    zin *z = zin_open(fp, 0);
+    char *got;
+    size_t gl;
+    CHECK(slurp(z, &got, &gl, 65536) == -1 && strstr(zin_error(z), "gzip input") != NULL);
+    zin_close(z);
+    fclose(fp);
+
+    /* live input (partial reads) through a pipe, a few bytes at a time */
+    int pfd[2];
+    CHECK(pipe(pfd) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pfd[0]);
+        for (size_t off = 0; off < gn; off += 7)
+            if (write(pfd[1], gz + off, gn - off < 7 ? gn - off : 7) < 0)
+                _exit(1);
+        _exit(0);
+    }
+    close(pfd[1]);
+    FILE *pf = fdopen(pfd[0], "rb");
+    z = zin_open(pf, 1);
+    CHECK(zin_kind(z) == ZIN_GZIP);
+    CHECK(slurp(z, &got, &gl, 1 << 20) == 0);
+    CHECK(gl == n && memcmp(got, text, n) == 0);
+    free(got);
+    zin_close(z);
+    fclose(pf);
+
+    free(text);
+    free(gz);
+    free(zs);
+    free(two);
+}
+
+static void test_timeunit(void)
+{
+    char b[128];
+    CHECK(timeunit_scale("s") == 1 && timeunit_scale("ms") == 1e3 && timeunit_scale("us") == 1e6);
+    CHECK(timeunit_scale("ns") == 0 && timeunit_scale(NULL) == 0);
+    CHECK(timeunit_epoch_hint(1.7e9, 1, b, sizeof b) == NULL);
+    CHECK(timeunit_epoch_hint(1.7e12, 1, b, sizeof b) && strstr(b, "--time-unit ms"));
+    CHECK(timeunit_epoch_hint(1.7e15, 1, b, sizeof b) && strstr(b, "--time-unit us"));
+    CHECK(timeunit_epoch_hint(1.7e12, 1e3, b, sizeof b) && strstr(b, "--time-unit us")); /* ms given, us meant */
+    CHECK(timeunit_epoch_hint(1.7e18, 1, b, sizeof b) && strstr(b, "nanoseconds"));
+    CHECK(timeunit_epoch_hint(-1e300, 1, b, sizeof b) == NULL);
+    CHECK(timeunit_span_check("period", 86400, 0, b, sizeof b) == 0);
+    /* a daily job whose times were microseconds: "period" 8.64e10 s */
+    CHECK(timeunit_span_check("period", 8.64e10, 0, b, sizeof b) == -1);
+    CHECK(strstr(b, "derived period of 2737.9 years is implausible") != NULL);
+    CHECK(timeunit_span_check("duration", 400 * 86400.0, 365 * 86400.0, b, sizeof b) == -1);
+}
+
+static void test_writer(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    struct csv_dialect d = csv_dialect_plain;
+    d.delim = ';';
+    csvw *w = csvw_new_with(fp, &d);
+    csvw_str(w, "plain");
+    csvw_str(w, "a;b");      /* the delimiter: quoted */
+    csvw_str(w, "a,b");      /* a comma is plain text under ';' */
+    csvw_str(w, "say \"hi\""); /* quotes doubled */
+    csvw_str(w, "two\nlines");
+    csvw_str(w, NULL);
+    csvw_str(w, "");
+    csvw_strn(w, "cr\rx", 4);
+    csvw_end(w);
+    csvw_int(w, INT64_MIN);
+    csvw_int(w, 0);
+    csvw_int(w, -42);
+    csvw_num(w, 3);
+    csvw_num(w, -0.0);
+    csvw_num(w, 0.1);
+    csvw_num(w, NAN);
+    csvw_num_prec(w, 2.5, 2);
+    csvw_end(w);
+    /* a field longer than the writer's first buffer, with a quote at its end */
+    char *big = malloc(10001);
+    memset(big, 'x', 10000);
+    big[9999] = '"';
+    big[10000] = 0;
+    csvw_str(w, big);
+    csvw_end(w);
+    csvw_free(w);
+    fclose(fp);
+    const char *want = "plain;\"a;b\";a,b;\"say \"\"hi\"\"\";\"two\nlines\";;;\"cr\rx\"\n"
+                       "-9223372036854775808;0;-42;3;0;0.1;;2.50\n";
+    size_t wl = strlen(want);
+    CHECK(len == wl + 10000 + 3 + 1);
+    CHECK(len > wl && memcmp(buf, want, wl) == 0);
+    CHECK(len == wl + 10004 && buf[wl] == '"' && buf[wl + 1] == 'x' && memcmp(buf + wl + 9999, "x\"\"\"\n", 5) == 0);
+    free(big);
+    free(buf);
+}
+
+int main(void)
+{
+    slk_init("test_csvio");
+    test_dialect();
+    test_skip();
+    test_zin();
+    test_timeunit();
+    test_writer();
+    return unit_done("csvio-dialect-skip-zin-timeunit");
+}
