@@ -20,6 +20,7 @@
 #include "base/outfile.h"
 #include "base/parse.h"
 #include "base/stats.h"
+#include "morpheus/adhoc.h"
 #include "morpheus/lookahead.h"
 #include "morpheus/lowcost.h"
 #include "morpheus/plan.h"
@@ -27,10 +28,12 @@
 #include "morpheus/planidx.h"
 #include "morpheus/refusal.h"
 #include "morpheus/slo.h"
+#include "morpheus/stable.h"
 #include "morpheus/stages.h"
 #include "morpheus/yarn.h"
 
 #include <argp.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +72,11 @@ struct opts {
     double lookahead;
     int improve;
     long long max_requests;
+    double stable;          /* --stable: tolerance (fraction); < 0: off */
+    double horizon;         /* --horizon, seconds; 0: one cycle (the lcm) */
+    const char *yarn_delta; /* --yarn-delta DIR */
+    const char *adhoc;      /* --adhoc FILE */
+    long long cluster_ts;   /* --cluster-timestamp */
     int nremove, nprob;
     const char *remove[MAX_LIST];
     const char *prob[MAX_LIST];
@@ -77,13 +85,13 @@ struct opts {
 #define OPTS_DEFAULT { \
     .lcm = 86400, .step = 60, .cont_cores = 1, .cont_mem = 1024, .queue = "dedicated", \
     .problematic_cv = -1, .align_weight = 0.25, .ends = 48, .chunks = 16, .stretch = 0, \
-    .max_requests = 10000000, }
+    .max_requests = 10000000, .stable = -1, }
 
 enum {
     OPT_SLO = 1, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
     OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
     OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY, OPT_LOOKAHEAD,
-    OPT_IMPROVE, OPT_MAX_REQ, OPT_NO_INDEX
+    OPT_IMPROVE, OPT_MAX_REQ, OPT_NO_INDEX, OPT_STABLE, OPT_HORIZON, OPT_YARN_DELTA, OPT_CLUSTER_TS, OPT_ADHOC
 };
 
 static const struct argp_option options[] = {
@@ -93,6 +101,15 @@ static const struct argp_option options[] = {
     {"plan", OPT_PLAN, "FILE", 0, "Existing plan: its reservations stay where they are", 1},
     {"replan", OPT_REPLAN, 0, 0, "Re-place jobs of --plan that have a new request (default: keep them)", 1},
     {"remove", OPT_REMOVE, "JOB", 0, "Free every reservation of JOB (repeatable)", 1},
+    {"stable", OPT_STABLE, "TOL", 0, "Keep a job's reservation of --plan while its new request is substantially "
+                                     "the same (area within TOL, e.g. 10% or 0.1; inside the new window; same "
+                                     "size), else move it; free reservations no longer requested.  Each job is "
+                                     "reported kept, moved, placed (new) or removed, with why", 1},
+    {"adhoc", OPT_ADHOC, "FILE", 0, "Ad-hoc requests job,arrival,deadline,containers,duration[,cores,mem_mb]: "
+                                    "placed after all others on the capacity they leave; dropped once their "
+                                    "deadline is before --at (needs --at)", 1},
+    {"horizon", OPT_HORIZON, "DUR", 0, "Plan one-off instances whose window opens in [--at, --at + DUR) "
+                                       "(default: one cycle, the lcm)", 1},
     {"no-index", OPT_NO_INDEX, 0, 0, "Neither read nor write the plan's index PLAN.idx (which lets new jobs be "
                                      "appended to -o PLAN in place without reading it)", 1},
     {"at", OPT_AT, "TIME", 0, "Start of the cycle to plan one-off instances in (off-kilter jobs) and to date "
@@ -129,6 +146,11 @@ static const struct argp_option options[] = {
     {"format", OPT_FORMAT, "FMT", 0, "plan (default) or yarn: one JSON body per line for YARN's "
                                      "reservation/submit REST call", 4},
     {"queue", OPT_QUEUE, "NAME", 0, "YARN reservation queue (default dedicated)", 4},
+    {"yarn-delta", OPT_YARN_DELTA, "DIR", 0, "Write DIR/submit.jsonl, update.jsonl, delete.jsonl: the YARN "
+                                            "REST bodies that take the RM from --plan to this run's plan "
+                                            "(needs --at)", 4},
+    {"cluster-timestamp", OPT_CLUSTER_TS, "MS", 0, "The RM's cluster timestamp in reservation ids "
+                                                  "reservation_MS_HASH (default 0)", 4},
     {"plan-out", OPT_PLAN_OUT, "FILE", 0, "Also write the plan to FILE (with --format yarn or --query)", 4},
     {"load", OPT_LOAD, "FILE", 0, "Write the load profile t,cores,mem_mb,cost to FILE", 4},
     {"report", OPT_REPORT, "FILE", 0, "Write one row per decision (placed, kept, rejected, skipped, removed, "
@@ -186,6 +208,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         o->earliest = cli_choice(st, "strategy", arg, (const char *const[]){"lowcost", "earliest", NULL});
         break;
     case OPT_QUEUE: o->queue = arg; break;
+    case OPT_STABLE: {
+        size_t n = strlen(arg);
+        int pct = n > 0 && arg[n - 1] == '%';
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.*s", (int)(pct ? n - 1 : n), arg);
+        o->stable = cli_double(st, "stable", buf, 0, pct ? 1e6 : 1e4) / (pct ? 100 : 1);
+        break;
+    }
+    case OPT_HORIZON: o->horizon = cli_duration(st, "horizon", arg, 1); break;
+    case OPT_YARN_DELTA: o->yarn_delta = arg; break;
+    case OPT_ADHOC: o->adhoc = arg; break;
+    case OPT_CLUSTER_TS: o->cluster_ts = cli_int(st, "cluster-timestamp", arg, 0, 4000000000000000LL); break;
     case OPT_QUERY: o->query = cli_time(st, "query", arg); o->have_query = 1; break;
     case OPT_ORDER:
         o->tight = cli_choice(st, "order", arg, (const char *const[]){"input", "tight", NULL});
@@ -214,6 +248,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--plan-out goes with --format yarn or --query (the plan itself is the output otherwise)");
         if (o->yarn && o->have_query)
             argp_error(st, "--format yarn and --query exclude each other");
+        if (o->stable >= 0 && o->replan)
+            argp_error(st, "--stable and --replan exclude each other (--replan moves every job)");
+        if (o->stable >= 0 && !o->slo)
+            argp_error(st, "--stable needs --slo FILE (the requests to compare the plan with)");
+        if (o->adhoc && !o->have_at)
+            argp_error(st, "--adhoc needs --at TIME (now: ad-hoc requests whose deadline passed are dropped)");
+        if (o->yarn_delta && !o->have_at)
+            argp_error(st, "--yarn-delta needs --at TIME (the cycle to date the reservations from)");
         if (o->yarn && !o->have_at)
             argp_error(st, "--format yarn needs --at TIME (the cycle to date the reservations from)");
         if (o->have_at && fmod(o->at, o->lcm) != 0) {
@@ -247,6 +289,9 @@ struct run {
     struct slo_reqs slos;       /* the SLO file */
     struct stages_job *jobs;    /* the skyline file */
     size_t njobs;
+    struct adhoc *adhoc;        /* --adhoc */
+    size_t nadhoc;
+    size_t adhoc0;              /* reqs[adhoc0 ..] are the ad-hoc requests */
     plan *p;
     planidx *idx;               /* --plan's index when this run appends in place (else NULL) */
     keyset *have;               /* reservation keys the plan holds already */
@@ -261,13 +306,26 @@ struct run {
     struct lowcost_improve_stats imp;
     const char *how;            /* how the plan was written, for the summary */
     struct counts n;
+    size_t nres_read;           /* reservations of --plan (the first ones of p->res) */
+    struct yarn_snapshot snap;  /* --yarn-delta: --plan as read */
+    struct yarn_delta_counts delta;
+    /* --stable: per request, decided before placing */
+    signed char *pre;           /* [nreq]: 0 no reservation, 1 kept, 2 moved */
+    char **pre_why;             /* [nreq]: owned */
+    long n_moved, n_gone, n_moved_placed;
 };
 
 static void run_free(struct run *R)
 {
+    for (size_t i = 0; R->pre_why && i < R->nreq; i++)
+        free(R->pre_why[i]);
+    free(R->pre_why);
+    free(R->pre);
+    yarn_snapshot_free(&R->snap);
     keyset_free(R->have);
     free(R->reqs);
     stages_jobs_free(R->jobs, R->njobs);
+    adhoc_free(R->adhoc, R->nadhoc);
     slo_reqs_free(&R->slos);
     plan_free(R->p);
     planidx_free(R->idx);
@@ -352,7 +410,8 @@ static int same_file(const char *a, const char *b)
 static planidx *fast_path_index(const struct opts *o)
 {
     const char *out = slk_opt.output;
-    if (!o->plan_in || o->no_index || o->nremove || o->replan || o->yarn || o->have_query || !out ||
+    if (!o->plan_in || o->no_index || o->nremove || o->replan || o->yarn || o->have_query || o->stable >= 0 ||
+        o->yarn_delta || !out ||
         strcmp(out, "-") == 0 || strncmp(out, "/dev/", 5) == 0 || strncmp(out, "/proc/", 6) == 0 ||
         !same_file(o->plan_in, out) || access(out, W_OK) != 0) /* read-only: replaced, as before */
         return NULL;
@@ -382,6 +441,11 @@ static int load_plan(struct run *R)
     else if ((st = plan_read(o->plan_in, &R->p)) != SLK_OK)
         return st;
     plan *p = R->p;
+    R->nres_read = p->nres;
+    if (o->yarn_delta) {
+        struct yarn_opts yo = {.queue = o->queue, .at = o->at, .cluster_ts = o->cluster_ts};
+        yarn_snapshot_take(p, &yo, &R->snap);
+    }
     if ((o->have_step && (long)o->step != p->step) || (o->have_lcm && (long)o->lcm != p->lcm)) {
         slk_error("%s: plan has step %ld s and lcm %ld s, but --step %g --lcm %g were given", o->plan_in,
                   p->step, p->lcm, o->step, o->lcm);
@@ -415,6 +479,9 @@ static int read_inputs(struct run *R)
         if ((st = stages_read(o->input, R->p ? (double)R->p->step : o->step, &so, &R->jobs, &R->njobs)) != SLK_OK)
             return st;
     }
+    if (o->adhoc && (st = adhoc_read(o->adhoc, o->cont_cores, o->cont_mem, R->p ? (double)R->p->lcm : o->lcm,
+                                      &R->adhoc, &R->nadhoc)) != SLK_OK)
+        return st;
     /* The plan spans the whole --lcm, a multiple of the LCM of the periods
      * that divide it: the LCM-long pattern repeated, and a cycle that stays
      * the same from one night to the next whatever jobs come. */
@@ -561,7 +628,7 @@ static int once_requests(struct run *R, const struct stages_job *j, const struct
         skip(R, j->job, "once", "period does not divide the lcm and no --at cycle was given");
         return SLK_OK;
     }
-    double c0 = o->at, c1 = o->at + (double)p->lcm;
+    double c0 = o->at, c1 = o->at + (o->horizon > 0 ? o->horizon : (double)p->lcm);
     int64_t n0 = (int64_t)ceil((c0 - s->a) / s->period - 1e-9);
     if (!((double)n0 * s->period + s->a < c1)) {
         skip(R, j->job, "once", "no instance of the job opens in the --at cycle");
@@ -603,6 +670,23 @@ static int build_requests(struct run *R)
     for (size_t i = 0; i < R->slos.n; i++)
         if (!R->slos.v[i].mark && R->slos.v[i].usable)
             skip(R, R->slos.v[i].job, "", "no skyline for the job");
+    /* ad-hoc requests last: lower priority, the capacity the others leave */
+    R->adhoc0 = R->nreq;
+    for (size_t i = 0; i < R->nadhoc; i++) {
+        struct lowcost_req q;
+        adhoc_request(R->p, &R->adhoc[i], &q);
+        if (R->adhoc[i].deadline <= R->o->at) {
+            R->n.expired++;
+            report(R, q.job, "adhoc", q.instance, "expired", 0, 0, NAN, NAN, "deadline before --at");
+            continue;
+        }
+        if ((long long)R->nreq >= R->o->max_requests) {
+            slk_error_at(R->o->adhoc, R->adhoc[i].line, "more than %lld requests (--max-requests)",
+                         R->o->max_requests);
+            return SLK_EDATA;
+        }
+        push_req(R, &q);
+    }
     if (R->need_at && !slk_opt.quiet)
         fprintf(stderr, "%s: warning: some jobs have periods that do not divide the lcm %ld s: give --at TIME to "
                         "plan their instances\n", slk_progname, R->p->lcm);
@@ -628,20 +712,22 @@ static int slack_cmp(const void *a, const void *b)
 /* order_tight: --order tight: least flexible first, periodic before once, stable. */
 static void order_tight(struct run *R)
 {
-    size_t nreq = R->nreq;
+    size_t nreq = R->adhoc0; /* the ad-hoc requests stay last, in file order */
     if (!R->o->tight || nreq < 2)
         return;
     struct slack_ix *ix = xmalloc(nreq * sizeof *ix);
     for (size_t i = 0; i < nreq; i++)
         ix[i] = (struct slack_ix){i, R->reqs[i].kind == PLAN_ONCE, lookahead_slack(R->p, &R->reqs[i])};
     qsort(ix, nreq, sizeof *ix, slack_cmp);
-    struct lowcost_req *sorted = xmalloc(nreq * sizeof *sorted);
+    struct lowcost_req *sorted = xmalloc(R->nreq * sizeof *sorted);
     for (size_t i = 0; i < nreq; i++)
         sorted[i] = R->reqs[ix[i].i];
+    for (size_t i = nreq; i < R->nreq; i++)
+        sorted[i] = R->reqs[i];
     free(R->reqs);
     free(ix);
     R->reqs = sorted;
-    R->reqcap = nreq;
+    R->reqcap = R->nreq;
 }
 
 /* replan_free: --replan frees the jobs that are requested again before
@@ -664,6 +750,74 @@ static void replan_free(struct run *R)
     keyset_free(again);
 }
 
+/* ---- --stable ---------------------------------------------------------------- */
+
+struct keyed {
+    char *key;
+    size_t k;
+};
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct keyed *)a)->key, ((const struct keyed *)b)->key);
+}
+
+/* stable_decide: --stable: for each request the plan holds a reservation
+ * for, keep it (stable_keep) or free it to be placed again (moved); free
+ * the reservations no request asks for tonight (a once reservation only
+ * when its window opens at or after --at: one that opened before is under
+ * way and expires when it ends).  The load is rebuilt once. */
+static void stable_decide(struct run *R)
+{
+    plan *p = R->p;
+    if (R->o->stable < 0)
+        return;
+    size_t n = 0;
+    struct keyed *ix = xcalloc(p->nres ? p->nres : 1, sizeof *ix);
+    for (size_t k = 0; k < p->nres; k++)
+        if (!p->res[k].removed)
+            ix[n++] = (struct keyed){res_key(p->res[k].job, p->res[k].kind == PLAN_ONCE, p->res[k].instance), k};
+    qsort(ix, n, sizeof *ix, keyed_cmp);
+    char *asked = xcalloc(n ? n : 1, 1);
+    R->pre = xcalloc(R->nreq ? R->nreq : 1, 1);
+    R->pre_why = xcalloc(R->nreq ? R->nreq : 1, sizeof *R->pre_why);
+    int changed = 0;
+    for (size_t i = 0; i < R->nreq; i++) {
+        const struct lowcost_req *q = &R->reqs[i];
+        struct keyed key = {res_key(q->job, q->kind == PLAN_ONCE, q->instance), 0};
+        struct keyed *hit = n ? bsearch(&key, ix, n, sizeof *ix, keyed_cmp) : NULL;
+        free(key.key);
+        if (!hit)
+            continue;
+        asked[hit - ix] = 1;
+        char why[200];
+        struct plan_res *r = &p->res[hit->k];
+        R->pre[i] = stable_keep(p, r, q, R->o->stable, why, sizeof why) ? 1 : 2;
+        R->pre_why[i] = xstrdup(why);
+        if (R->pre[i] == 2) {
+            r->removed = 1;
+            R->n_moved++;
+            changed = 1;
+        }
+    }
+    for (size_t x = 0; x < n; x++) {
+        struct plan_res *r = &p->res[ix[x].k];
+        int under_way = r->kind == PLAN_ONCE && R->o->have_at && (double)r->instance * r->period + r->a < R->o->at;
+        if (!asked[x] && !under_way) {
+            r->removed = 1;
+            R->n_gone++;
+            changed = 1;
+            report(R, r->job, r->kind == PLAN_ONCE ? "once" : "periodic", r->kind == PLAN_ONCE ? r->instance : -1,
+                   "removed", r->start, r->len, NAN, NAN, "no request tonight (--stable)");
+        }
+        free(ix[x].key);
+    }
+    if (changed)
+        plan_recompute_load(p);
+    free(ix);
+    free(asked);
+}
+
 /* ---- placing ----------------------------------------------------------------- */
 
 /* place_one: request i: kept when the plan has it (and no --replan), else
@@ -673,20 +827,25 @@ static void place_one(struct run *R, size_t i, const struct lowcost_opts *lo, st
     const struct lowcost_req *q = &R->reqs[i];
     ids[i] = (size_t)-1;
     R->n.requests++;
-    if (key_in(R->have, q->job, q->kind, q->instance) && !R->o->replan) {
+    int pre = R->pre ? R->pre[i] : -1;
+    if (pre == 1 || (pre < 0 && key_in(R->have, q->job, q->kind, q->instance) && !R->o->replan)) {
         R->n.kept++;
         dec[i].status = "kept";
+        if (pre == 1)
+            dec[i].why = xstrdup(R->pre_why[i]);
         return;
     }
     struct lowcost_result res;
     int ok = R->o->earliest ? lowcost_place_earliest(R->p, q, &res) : lowcost_place(R->p, q, lo, &res);
     if (ok) {
         R->n.placed++;
+        R->n_moved_placed += pre == 2;
         ids[i] = R->p->nres - 1;
         double h = lowcost_min_height(R->p, q);
         if (h > R->fixed_lb)
             R->fixed_lb = h;
-        dec[i] = (struct decision){"placed", res.start, res.len, res.cost, res.penalty, NULL};
+        dec[i] = (struct decision){pre == 2 ? "moved" : "placed", res.start, res.len, res.cost, res.penalty,
+                                   pre == 2 ? xstrdup(R->pre_why[i]) : NULL};
     } else {
         R->n.rejected++;
         dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(q, R->p->step, res.why)};
@@ -698,7 +857,7 @@ static void report_decisions(struct run *R, struct decision *dec)
 {
     for (size_t i = 0; i < R->nreq; i++) {
         const struct lowcost_req *q = &R->reqs[i];
-        const char *kind = q->kind == PLAN_ONCE ? "once" : "periodic";
+        const char *kind = i >= R->adhoc0 ? "adhoc" : q->kind == PLAN_ONCE ? "once" : "periodic";
         int64_t inst = q->kind == PLAN_ONCE ? q->instance : -1;
         if (!dec[i].status)
             continue;
@@ -776,7 +935,7 @@ static size_t bound(struct run *R, struct planbound *bd)
             continue;
         struct planidx_res sum;
         planidx_summary(p, r, &sum);
-        planbound_add(bd, p, &sum, fixed_ok && key_in(R->have, r->job, r->kind, r->instance));
+        planbound_add(bd, p, &sum, fixed_ok && k < R->nres_read);
         nres_live++;
     }
     return nres_live;
@@ -862,6 +1021,36 @@ static int write_in_place(struct run *R)
     return st;
 }
 
+/* write_delta: --yarn-delta DIR: submit, update and delete bodies, each
+ * file replaced atomically. */
+static int write_delta(struct run *R)
+{
+    const struct opts *o = R->o;
+    if (mkdir(o->yarn_delta, 0777) != 0 && errno != EEXIST) {
+        slk_error("%s: cannot create: %s", o->yarn_delta, strerror(errno));
+        return SLK_ECANTCREAT;
+    }
+    static const char *const names[3] = {"submit.jsonl", "update.jsonl", "delete.jsonl"};
+    outf *f[3] = {NULL, NULL, NULL};
+    int st = SLK_OK;
+    for (int i = 0; i < 3 && st == SLK_OK; i++) {
+        size_t n = strlen(o->yarn_delta) + 32;
+        char *path = xmalloc(n);
+        snprintf(path, n, "%s/%s", o->yarn_delta, names[i]);
+        f[i] = outf_open(path, &st);
+        free(path);
+    }
+    if (st == SLK_OK) {
+        struct yarn_opts yo = {.queue = o->queue, .at = o->at, .cluster_ts = o->cluster_ts};
+        if (yarn_write_delta(R->p, &R->snap, &yo, outf_fp(f[0]), outf_fp(f[1]), outf_fp(f[2]), &R->delta) < 0)
+            st = SLK_EIO;
+    }
+    for (int i = 0; i < 3; i++)
+        if (f[i])
+            st = outf_finish(f[i], st);
+    return st;
+}
+
 static int write_outputs(struct run *R)
 {
     const struct opts *o = R->o;
@@ -870,6 +1059,8 @@ static int write_outputs(struct run *R)
         st = write_load(R->p, o->load_out);
     if (st == SLK_OK && o->plan_out)
         st = save_plan(R->p, o->plan_out, o->no_index);
+    if (st == SLK_OK && o->yarn_delta)
+        st = write_delta(R);
     if (st != SLK_OK)
         return st;
     if (o->have_query)
@@ -910,6 +1101,14 @@ static void print_summary(struct run *R)
             "placement %.4f s (%s)\n",
             slk_progname, peak, peak_s * p->step, lb, bd.fixed_lb, area_lb, lb > 0 ? peak / lb : 1.0, R->elapsed,
             o->earliest ? "earliest start" : "lowcost");
+    if (o->stable >= 0)
+        fprintf(stderr, "%s: --stable %g%%: %ld kept, %ld moved (%ld placed again), %ld new, %ld removed (no "
+                "request)\n", slk_progname, 100 * o->stable, R->n.kept, R->n_moved, R->n_moved_placed,
+                R->n.placed - R->n_moved_placed, R->n_gone);
+    if (o->yarn_delta)
+        fprintf(stderr, "%s: YARN delta in %s: %ld submit, %ld update, %ld delete (%ld unchanged, %ld expired)\n",
+                slk_progname, o->yarn_delta, R->delta.submit, R->delta.update, R->delta.del, R->delta.same,
+                R->delta.expired);
     if (o->improve > 0 && !o->earliest)
         fprintf(stderr,
                 "%s: --improve: %ld moves in %ld rounds, then %ld moves in %ld flattening rounds "
@@ -961,6 +1160,7 @@ int main(int argc, char **argv)
     if (st == SLK_OK) {
         order_tight(&R);
         replan_free(&R);
+        stable_decide(&R);
         place_all(&R);
         st = write_outputs(&R);
         print_summary(&R);

@@ -285,7 +285,7 @@ static int run_dra(csvr *r, plan *p)
         }
         last_t = t;
         if (dra_sample(d, job, t, used, pending, &dec)) {
-            char why[200];
+            char why[320];
             dra_reason(&dec, why, sizeof why);
             emit(t, job, "dra", (double)dec.old_alloc, (double)dec.new_alloc, dec.until, why);
         }
@@ -299,11 +299,11 @@ static int run_dra(csvr *r, plan *p)
         fprintf(stderr,
                 "%s: dra: %llu samples (%llu of jobs without a reservation, ignored); %llu triggers: %llu extended, "
                 "%llu renewed, %llu refused (plan full), %llu refused (no recent allocation); %.0f extra "
-                "container-seconds granted; %.0f samples/s\n",
+                "container-seconds granted (%llu grants partial); %.0f samples/s\n",
                 slk_progname, (unsigned long long)s.samples, (unsigned long long)s.noplan,
                 (unsigned long long)s.triggers, (unsigned long long)s.extended, (unsigned long long)s.renewed,
                 (unsigned long long)s.refused_full, (unsigned long long)s.refused_nocap, s.extra_container_s,
-                el > 0 ? (double)s.samples / el : 0.0);
+                (unsigned long long)s.partial, el > 0 ? (double)s.samples / el : 0.0);
     }
     return st;
 }

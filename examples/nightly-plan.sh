@@ -8,25 +8,41 @@
 #   usage.csv     per-run usage skylines (job,run,t,containers[,cores,mem_mb])
 #   capacity.csv  optional: cluster capacity over the day (t,cores,mem_mb);
 #                 otherwise $CAPACITY (default cores=1000,mem_mb=4096000)
-# STATE_DIR (default ./nightly-state, or $SLOKIT_STATE) keeps the plan and
-# last night's SLOs and skylines between runs:
+#   adhoc.csv     optional: ad-hoc (non-periodic) requests
+#                 job,arrival,deadline,containers,duration[,cores,mem_mb],
+#                 placed on the capacity periodic reservations leave
+# STATE_DIR (default ./nightly-state, or $SLOKIT_STATE) keeps each night's
+# results in a generation directory gen.N; STATE_DIR/current points at the
+# last complete one, and STATE_DIR/<file> at current/<file>:
 #   plan.csv      the reservation plan (lcmpack's format, checksummed)
 #   slo.csv, skyline.csv, skyfit-stats.csv   what tonight's plan was built from
+#   decisions.csv one row per job: kept, moved, placed (new), removed, rejected,
+#                 skipped, expired, and why (lcmpack --report)
 #   load.csv      the load profile t,cores,mem_mb,cost
-#   yarn.jsonl    one YARN reservation/submit body per reservation
+#   yarn.jsonl    every reservation as a YARN reservation/submit body
+#   yarn/submit.jsonl, yarn/update.jsonl, yarn/delete.jsonl
+#                 tonight's YARN delta: the bodies to POST to the RM's
+#                 /ws/v1/cluster/reservation/{submit,update,delete}
 #   plan.svg      the plan drawn by skyplot
 #   report.txt    tonight's report (also printed)
 #
-# What it does: infer SLOs (sloinfer), fit skylines (skyfit), compare them
-# with last night's, remove the reservations of jobs that changed or
-# disappeared, place new and changed jobs into the existing plan
-# incrementally (lcmpack --plan: old reservations stay where they are),
-# emit YARN JSON, draw the plan and print what was decided.
+# What it does: infer SLOs (sloinfer), fit skylines (skyfit), place them into
+# last night's plan with lcmpack --stable: a job whose request is
+# substantially the same keeps its reservation byte for byte, a changed one
+# moves, a gone one is freed, a new one is placed; jobs whose period does not
+# divide the day (off-kilter, or longer than a day) get one-off reservations
+# for every instance opening in the next $HORIZON (default 48h) from the end
+# of the dump; then the YARN delta, the picture and the report.
 #
-# Safe to re-run: on the same input nothing changes and the plan is
-# byte-identical.  Never leaves a half-written plan: everything is built in
-# a scratch directory inside STATE_DIR and moved into place (rename(2)) only
-# when every step has succeeded; a failure leaves last night's state as it was.
+# Safe to re-run: on the same input nothing changes, the plan is
+# byte-identical and the YARN delta is empty.  Survives its night:
+#   - one run at a time: a second run on the same STATE_DIR waits up to
+#     $LOCK_WAIT seconds (default 0) for the lock STATE_DIR/.lock, then exits
+#     75 with "nightly-plan: STATE_DIR is locked by another run";
+#   - everything is built in a scratch directory and published by one
+#     rename(2) of the `current` link, so kill -9 at any point, a full disk
+#     or a failing step leaves last night's plan, YARN delta and report as
+#     they were; the next run removes the debris and starts over by itself.
 #
 # Cron (every night at 01:30, after the telemetry export):
 #   30 1 * * *  cd /srv/slokit && examples/nightly-plan.sh /data/telemetry/latest /srv/slokit/state >> /var/log/slokit-nightly.log 2>&1
@@ -40,12 +56,39 @@ state=${2:-${SLOKIT_STATE:-./nightly-state}}
 bin=${SLOKIT_BIN:-$root/build/bin}
 export PATH="$bin:$PATH"
 capacity=${CAPACITY:-cores=1000,mem=4096000}
+horizon=${HORIZON:-48h}
+stable=${STABLE:-10%}
+lock_wait=${LOCK_WAIT:-0}
 
 die() { echo "nightly-plan: $*" >&2; exit 1; }
+# test hooks: fail or kill -9 this run at a named step
+step() {
+    [ "${SLOKIT_NIGHTLY_FAIL_AT:-}" = "$1" ] && die "step $1 failed (SLOKIT_NIGHTLY_FAIL_AT); last night's state is unchanged"
+    [ "${SLOKIT_NIGHTLY_KILL_AT:-}" = "$1" ] && kill -9 $$
+    return 0
+}
 for f in runs.csv usage.csv; do [ -r "$tel/$f" ] || die "$tel/$f: missing (see the header of this script)"; done
 for t in sloinfer skyfit lcmpack skyplot; do command -v "$t" >/dev/null || die "$t not found (run make first)"; done
 
 mkdir -p "$state"
+exec 9>>"$state/.lock"
+if ! flock -w "$lock_wait" 9; then
+    echo "nightly-plan: $state is locked by another run (waited ${lock_wait}s; LOCK_WAIT=N to wait longer)" >&2
+    exit 75
+fi
+
+# Recover from a run that died (kill -9, power loss): its scratch directory
+# and any generation `current` does not point at are debris.
+cur=$(readlink "$state/current" 2>/dev/null || true)
+for d in "$state"/.tonight.* "$state"/gen.*; do
+    [ -e "$d" ] || continue
+    [ "$(basename "$d")" = "$cur" ] && continue
+    rm -rf "$d"
+done
+rm -f "$state/current.new"
+last=""
+[ -n "$cur" ] && [ -r "$state/$cur/plan.csv" ] && last="$state/$cur"
+
 work=$(mktemp -d "$state/.tonight.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -53,78 +96,78 @@ cap_opt=(--capacity "$capacity")
 [ -r "$tel/capacity.csv" ] && cap_opt=(--capacity-file "$tel/capacity.csv")
 
 # 1. SLOs and skylines from the dump.
+step slo
 sloinfer -q "$tel/runs.csv" -o "$work/slo.csv"
+step skyfit
 skyfit -q "$tel/usage.csv" --window 30d --stats "$work/skyfit-stats.csv" -o "$work/skyline.csv"
 
-# 2. What changed since last night: a job's request is its SLO row (period,
-#    a, d, status) and its skyline rows.  New, changed and gone jobs.
-fingerprints() {  # FILE... -> "job<TAB>all of its rows" per job, sorted by job
-    awk -F, 'FNR == 1 { next } { s[$1] = s[$1] "|" $0 } END { for (j in s) print j "\t" s[j] }' "$@" | sort
-}
-slo_key() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "job,period,a,d,status"; next }
-                     { print $c["job"] "," $c["period"] "," $c["a"] "," $c["d"] "," $c["status"] }' "$1"; }
-slo_key "$work/slo.csv" > "$work/slo.key"
-fingerprints "$work/slo.key" "$work/skyline.csv" > "$work/tonight.fp"
-if [ -r "$state/plan.csv" ] && [ -r "$state/slo.csv" ] && [ -r "$state/skyline.csv" ]; then
-    slo_key "$state/slo.csv" > "$work/last.key"
-    fingerprints "$work/last.key" "$state/skyline.csv" > "$work/last.fp"
-else
-    : > "$work/last.fp"
-fi
-join -t "$(printf '\t')" -a1 -a2 -e NONE -o 0,1.2,2.2 "$work/last.fp" "$work/tonight.fp" |
-    awk -F'\t' '$2 == "NONE" { print "new\t" $1; next }
-                $3 == "NONE" { print "gone\t" $1; next }
-                $2 != $3     { print "changed\t" $1 }' > "$work/changes"
-new=$(awk '$1 == "new"' "$work/changes" | wc -l)
-changed=$(awk '$1 == "changed"' "$work/changes" | wc -l)
-gone=$(awk '$1 == "gone"' "$work/changes" | wc -l)
-
-# 3. The plan: keep what did not change, free what changed or left, place the rest.
-remove=()
-if [ -r "$state/plan.csv" ]; then
-    while IFS=$'\t' read -r what job; do
-        [ "$what" = new ] && continue
-        if awk -F, -v j="$job" 'NR > 1 && $2 == j { found = 1; exit } END { exit !found }' "$state/plan.csv"; then
-            remove+=(--remove "$job")
-        fi
-    done < "$work/changes"
-    plan_opt=(--plan "$state/plan.csv" "${remove[@]}")
-else
-    plan_opt=()
-fi
-# The whole night's batch is known here, so --improve polishes tonight's new
-# placements (last night's reservations never move).
-lcmpack "${plan_opt[@]}" --improve 5 --slo "$work/slo.csv" "${cap_opt[@]}" "$work/skyline.csv" \
-    --load "$work/load.csv" -o "$work/plan.csv" 2> "$work/lcmpack.log" || {
-    cat "$work/lcmpack.log" >&2; die "lcmpack failed; last night's plan is unchanged"; }
-
-# 4. YARN reservations for the coming day, dated from the end of the dump.
+# 2. The plan for the coming day, from the end of the dump: last night's
+#    reservations stay unless their job changed substantially or left.
 at=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "submit") c = i; next }
               $c > m { m = $c } END { printf "%d\n", (int(m / 86400) + 1) * 86400 }' "$tel/runs.csv")
+plan_opt=()
+[ -n "$last" ] && plan_opt=(--plan "$last/plan.csv")
+[ -r "$tel/adhoc.csv" ] && plan_opt+=(--adhoc "$tel/adhoc.csv")
+step lcmpack
+# The whole night's batch is known here, so --improve polishes tonight's new
+# and moved placements (kept reservations never move).
+lcmpack "${plan_opt[@]}" --stable "$stable" --improve 5 --slo "$work/slo.csv" "${cap_opt[@]}" "$work/skyline.csv" \
+    --at "$at" --horizon "$horizon" --load "$work/load.csv" --report "$work/decisions.csv" \
+    --yarn-delta "$work/yarn" -o "$work/plan.csv" 2> "$work/lcmpack.log" || {
+    cat "$work/lcmpack.log" >&2; die "lcmpack failed; last night's plan is unchanged"; }
+
+# 3. Every reservation as a YARN body (the delta is in yarn/).
+step yarn
 lcmpack -q --plan "$work/plan.csv" "${cap_opt[@]}" --format yarn --at "$at" -o "$work/yarn.jsonl"
 
-# 5. The picture.
+# 4. The picture.
+step plot
 skyplot -q plan "$work/plan.csv" --load "$work/load.csv" --title "reservation plan" -o "$work/plan.svg"
 
-# 6. The report.
+# 5. The report.
+step report
+count() { awk -F, -v s="$1" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$work/decisions.csv"; }
 {
-    echo "slokit nightly plan — $(date -u +%Y-%m-%dT%H:%M:%SZ), telemetry $tel"
+    echo "slokit nightly plan — $(date -u +%Y-%m-%dT%H:%M:%SZ), telemetry $tel, plan from $(date -u -d "@$at" +%Y-%m-%dT%H:%M:%SZ)"
     awk -F, 'NR > 1 { n++; s[$8]++ } END { printf "SLOs:      %d jobs, %d actionable", n, s["actionable"];
              for (k in s) if (k != "actionable") printf ", %d %s", s[k], k; print "" }' "$work/slo.csv"
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n++; s[$c["status"]]++ }
              END { printf "skylines:  %d jobs", n; for (k in s) printf ", %d %s", s[k], k; print "" }' "$work/skyfit-stats.csv"
-    echo "changes:   $new new, $changed changed, $gone gone since last night"
+    echo "changes:   $(count kept) kept, $(count moved) moved, $(count placed) new, $(count removed) removed, $(count expired) expired since last night (--stable $stable)"
     grep -E '^lcmpack: [0-9]+ requests:|^lcmpack: peak cost' "$work/lcmpack.log" | sed 's/^lcmpack: /plan:      /'
-    grep -c "not placed" "$work/lcmpack.log" | awk '{ if ($1) print "refused:   " $1 " jobs (reasons below)" }'
-    grep "not placed" "$work/lcmpack.log" | sed 's/^lcmpack: /  /' | head -20
+    # (lists are cut in awk, not by head: with pipefail a closed pipe fails the night)
+    awk -F, 'NR > 1 && $2 == "once" && ($4 == "placed" || $4 == "kept" || $4 == "moved") { n++; if (!($1 in j)) o[++m] = $1; j[$1]++ }
+             END { printf "one-off:   %d instances of %d off-kilter jobs reserved over the next '"$horizon"'\n", n, m;
+                   for (i = 1; i <= m && i <= 20; i++) printf "  %s: %d instances\n", o[i], j[o[i]] }' "$work/decisions.csv"
+    awk -F, 'NR > 1 && $2 == "adhoc" { s[$4]++; n++ } END { if (n) { printf "ad-hoc:    %d requests:", n;
+             for (k in s) printf " %d %s", s[k], k; print "" } }' "$work/decisions.csv"
+    awk -F, 'NR > 1 && $4 == "moved" && ++n <= 20 { gsub(/"/, "", $9); print "  moved: " $1 ($3 != "" ? " instance " $3 : "") " (" $9 ")" }' \
+        "$work/decisions.csv"
+    n=$(count rejected)
+    [ "$n" -gt 0 ] && echo "refused:   $n requests (reasons in decisions.csv)"
+    awk -F, 'NR > 1 && $4 == "rejected" && ++n <= 20 { gsub(/"/, "", $9); print "  " $1 ($3 != "" ? " instance " $3 : "") ": " $9 }' \
+        "$work/decisions.csv"
+    grep -E '^lcmpack: YARN delta' "$work/lcmpack.log" | sed "s|^lcmpack: YARN delta in [^:]*:|yarn:      delta|; s|\$| in $state/yarn/|"
     echo "yarn:      $(wc -l < "$work/yarn.jsonl") reservation bodies in $state/yarn.jsonl"
     echo "picture:   $state/plan.svg"
 } > "$work/report.txt"
 
-# 7. Commit tonight's state: each rename is atomic; the plan goes last so a
-#    crash before it leaves last night's plan with last night's inputs.
-for f in slo.csv skyline.csv skyfit-stats.csv load.csv yarn.jsonl plan.svg report.txt; do
-    mv -f "$work/$f" "$state/$f"
+# 6. Publish: the scratch directory becomes generation gen.N and one rename
+#    of the `current` link switches every file at once.
+step publish
+n=1
+[ -n "$cur" ] && n=$(( ${cur#gen.} + 1 ))
+rm -f "$work/lcmpack.log"
+chmod 755 "$work"
+mv "$work" "$state/gen.$n"
+step switch
+ln -s "gen.$n" "$state/current.new"
+mv -T "$state/current.new" "$state/current"
+trap - EXIT
+for f in plan.csv slo.csv skyline.csv skyfit-stats.csv decisions.csv load.csv yarn.jsonl yarn plan.svg report.txt; do
+    [ -L "$state/$f" ] || { rm -rf "$state/$f"; ln -s "current/$f" "$state/$f"; }
 done
-mv -f "$work/plan.csv" "$state/plan.csv"
+step cleanup
+[ -n "$cur" ] && rm -rf "$state/$cur"
+sync -f "$state/current" 2>/dev/null || true
 cat "$state/report.txt"

@@ -35,6 +35,8 @@ struct dra_job {
     double last_until;      /* end of the previous extension (-inf: none) */
     int64_t last_extra;
     double hold_until;      /* no new attempt before this (after a refusal) */
+    int64_t last_alloc;     /* the allocation in force at the job's last sample
+                               that had one (> 0): R's floor after refusals */
     struct dra_hist *hist;  /* granted extensions still inside a recent window, by time */
     size_t h0, nh, hcap;    /* live entries hist[h0 .. nh) */
 };
@@ -189,41 +191,15 @@ static int64_t base_at(const dra *d, const char *job, double t)
     return n;
 }
 
-int dra_sample(dra *d, const char *job, double t, double used, double pending, struct dra_decision *out)
+/* recent_max: R, the largest allocation of the job over the plan steps
+ * covering [t - window, t]: the plan's, plus (instance reading) the
+ * extensions granted in them; with the instance reading, when that is 0
+ * (the job ran past its reservation and its extensions lapsed during
+ * refusals), the allocation in force at its last sample that had one, so a
+ * refused job is not starved for good.  *from_last says which. */
+static int64_t recent_max(dra *d, struct dra_job *j, const char *job, double t, int64_t base, int *from_last)
 {
-    plan *p = d->p;
-    d->st.samples++;
-    dra_expire(d, t);
-    memset(out, 0, sizeof *out);
-    out->window = d->o.window;
-    out->recent = d->o.recent;
-    struct dra_job *j = find_job(d, job);
-    if (!j) {
-        d->st.noplan++;
-        out->action = DRA_NOPLAN;
-        return 0;
-    }
-    int64_t base = base_at(d, job, t);
-    out->base = base;
-    out->alloc = base;
-    if (j->res != SIZE_MAX) { /* an extension is in force until j->until > t */
-        out->alloc = base + j->extra;
-        out->extra = j->extra;
-        out->until = j->until;
-        return 0;
-    }
-    if (t < j->hold_until)
-        return 0;
-    double dem = used + pending;
-    int64_t demand = (int64_t)ceil(dem - 1e-9);
-    out->demand = demand;
-    if (demand <= base)
-        return 0;
-    d->st.triggers++;
-
-    /* R = the largest allocation over the plan steps covering [t - window, t]:
-     * the plan's, plus (instance reading) the extensions granted in them */
-    double step = (double)p->step;
+    double step = (double)d->p->step;
     int64_t rmax = 0;
     double k0 = floor((t - d->o.window) / step), k1 = floor(t / step);
     int inst = d->o.recent == DRA_RECENT_INSTANCE;
@@ -245,53 +221,61 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
         if (b > rmax)
             rmax = b;
     }
-    double capd = floor(d->o.rho * (double)rmax + 1e-9);
-    int64_t cap = capd > 1e15 ? (int64_t)1e15 : (int64_t)capd;
-    int64_t extra = demand - base < cap ? demand - base : cap;
-    out->cap = cap;
-    int renew = j->last_until > -INFINITY && t - j->last_until <= d->o.grant;
-    out->old_alloc = base;
-    out->new_alloc = base;
-    out->until = t + d->o.grant;
-    if (extra <= 0) {
-        d->st.refused_nocap++;
-        j->hold_until = out->until;
-        out->action = DRA_REFUSE;
-        return 1;
+    *from_last = 0;
+    if (inst && rmax == 0 && j->last_alloc > 0) {
+        rmax = j->last_alloc;
+        *from_last = 1;
     }
+    return rmax;
+}
 
-    /* the extension: extra containers over the plan steps covering [t, t + grant) */
+/* extension_fit: build in *r the extension of `extra` containers over the
+ * plan steps covering [t, t + grant); returns how many containers of the
+ * job's size fit at every one of those steps (>= extra: all of it), with the
+ * first step that binds in *bad (-1 when none does). */
+static int64_t extension_fit(dra *d, struct dra_job *j, const char *job, double t, int64_t extra,
+                             struct plan_res *r, long *bad)
+{
+    plan *p = d->p;
+    double step = (double)p->step;
     double s0 = floor(t / step), s1 = ceil((t + d->o.grant) / step - 1e-9);
     if (s1 <= s0)
         s1 = s0 + 1;
     double cyc = floor(s0 / (double)p->nsteps);
-    struct plan_res r;
-    plan_res_init(&r, job, PLAN_ONCE, (long)(s1 - s0));
-    r.cycle = (int64_t)cyc;
-    r.instance = j->period > 0 ? (int64_t)floor(t / j->period) : 0;
-    r.start = (long)(s0 - cyc * (double)p->nsteps);
-    r.period = j->period;
-    r.a = j->a;
-    r.d = j->d;
-    r.cores = j->cores;
-    r.mem_mb = j->mem_mb;
-    for (long k = 0; k < r.len; k++)
-        r.containers[k] = (int32_t)(extra > INT32_MAX ? INT32_MAX : extra);
-    long bad = -1;
-    if (!plan_fits(p, &r, &bad)) {
-        int64_t room = bad >= 0 ? plan_headroom(p, bad, j->cores, j->mem_mb) : 0;
-        plan_res_free(&r);
-        d->st.refused_full++;
-        j->hold_until = out->until;
-        out->action = DRA_REFUSE;
-        out->extra = extra;
-        out->full = 1;
-        out->bad_offset = (int64_t)bad * p->step;
-        out->room = room;
-        return 1;
+    plan_res_init(r, job, PLAN_ONCE, (long)(s1 - s0));
+    r->cycle = (int64_t)cyc;
+    r->instance = j->period > 0 ? (int64_t)floor(t / j->period) : 0;
+    r->start = (long)(s0 - cyc * (double)p->nsteps);
+    r->period = j->period;
+    r->a = j->a;
+    r->d = j->d;
+    r->cores = j->cores;
+    r->mem_mb = j->mem_mb;
+    int64_t fit = extra;
+    *bad = -1;
+    /* an extension longer than the cycle folds onto itself: each slot then
+     * holds the extra as many times as it is covered */
+    long fold = (r->len + p->nsteps - 1) / p->nsteps;
+    for (long k = 0; k < r->len && k < p->nsteps; k++) {
+        long sl = plan_slot(p, r, 0, k);
+        int64_t room = plan_headroom(p, sl, j->cores, j->mem_mb) / fold;
+        if (room < fit) {
+            fit = room < 0 ? 0 : room;
+            *bad = sl;
+        }
     }
+    return fit;
+}
+
+/* install_extension: add extension r (extra containers each step, owned by
+ * the plan from here) for the job, reusing its plan slot, and record it. */
+static void install_extension(dra *d, struct dra_job *j, struct plan_res *r, double t, double until, int64_t extra)
+{
+    plan *p = d->p;
+    for (long k = 0; k < r->len; k++)
+        r->containers[k] = (int32_t)(extra > INT32_MAX ? INT32_MAX : extra);
     if (j->slot == SIZE_MAX) {
-        j->slot = plan_add(p, &r);
+        j->slot = plan_add(p, r);
     } else {
         /* reuse the job's lapsed extension: one plan entry per job however
          * long the stream (plan_add would grow the plan by one per grant) */
@@ -300,8 +284,8 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
         free(x->containers);
         free(x->gang);
         free(x->stage);
-        free(r.job);
-        *x = r;
+        free(r->job);
+        *x = *r;
         x->job = name;
         for (long k = 0; k < x->len; k++) {
             long sl = plan_slot(p, x, 0, k);
@@ -318,13 +302,59 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
             j->h0 = 0;
         }
         j->hist = xgrow(j->hist, &j->hcap, j->nh + 1, sizeof *j->hist);
-        j->hist[j->nh++] = (struct dra_hist){t, out->until, extra};
+        j->hist[j->nh++] = (struct dra_hist){t, until, extra};
     }
     j->res = j->slot;
     j->extra = extra;
-    j->until = out->until;
+    j->until = until;
     heap_push(&d->expiries, j->until, (uint64_t)(j - d->jobs));
     d->st.extra_container_s += (double)extra * d->o.grant;
+}
+
+/* decide: the DRA's decision for a job whose demand exceeds its plan and
+ * that holds no extension and no refusal. */
+static int decide(dra *d, struct dra_job *j, const char *job, double t, int64_t base, int64_t demand,
+                  struct dra_decision *out)
+{
+    d->st.triggers++;
+    int64_t rmax = recent_max(d, j, job, t, base, &out->from_last);
+    double capd = floor(d->o.rho * (double)rmax + 1e-9);
+    int64_t cap = capd > 1e15 ? (int64_t)1e15 : (int64_t)capd;
+    int64_t extra = demand - base < cap ? demand - base : cap;
+    out->cap = cap;
+    int renew = j->last_until > -INFINITY && t - j->last_until <= d->o.grant;
+    out->old_alloc = base;
+    out->new_alloc = base;
+    out->until = t + d->o.grant;
+    if (extra <= 0) {
+        d->st.refused_nocap++;
+        j->hold_until = out->until;
+        out->action = DRA_REFUSE;
+        return 1;
+    }
+    struct plan_res r;
+    long bad;
+    int64_t fit = extension_fit(d, j, job, t, extra, &r, &bad);
+    out->wanted = extra;
+    if (fit < 1) {
+        plan_res_free(&r);
+        d->st.refused_full++;
+        j->hold_until = out->until;
+        out->action = DRA_REFUSE;
+        out->extra = extra;
+        out->full = 1;
+        out->bad_offset = (int64_t)bad * d->p->step;
+        out->room = 0;
+        return 1;
+    }
+    if (fit < extra) { /* partial: what fits at every step of the extension */
+        out->partial = 1;
+        out->bad_offset = (int64_t)bad * d->p->step;
+        out->room = fit;
+        extra = fit;
+        d->st.partial++;
+    }
+    install_extension(d, j, &r, t, out->until, extra);
     out->extra = extra;
     out->new_alloc = base + extra;
     out->alloc = base + extra;
@@ -339,19 +369,64 @@ int dra_sample(dra *d, const char *job, double t, double used, double pending, s
     return 1;
 }
 
+int dra_sample(dra *d, const char *job, double t, double used, double pending, struct dra_decision *out)
+{
+    d->st.samples++;
+    dra_expire(d, t);
+    memset(out, 0, sizeof *out);
+    out->window = d->o.window;
+    out->recent = d->o.recent;
+    struct dra_job *j = find_job(d, job);
+    if (!j) {
+        d->st.noplan++;
+        out->action = DRA_NOPLAN;
+        return 0;
+    }
+    /* the plan's allocation without the job's own extension in force */
+    struct plan_res *ext = j->res != SIZE_MAX ? &d->p->res[j->res] : NULL;
+    if (ext)
+        ext->removed = 1;
+    int64_t base = base_at(d, job, t);
+    if (ext)
+        ext->removed = 0;
+    out->base = base;
+    out->alloc = base;
+    int rc = 0;
+    if (j->res != SIZE_MAX) { /* an extension is in force until j->until > t */
+        out->alloc = base + j->extra;
+        out->extra = j->extra;
+        out->until = j->until;
+    } else if (t >= j->hold_until) {
+        int64_t demand = (int64_t)ceil(used + pending - 1e-9);
+        out->demand = demand;
+        if (demand > base)
+            rc = decide(d, j, job, t, base, demand, out);
+    }
+    if (out->alloc > 0)
+        j->last_alloc = out->alloc;
+    return rc;
+}
+
 void dra_reason(const struct dra_decision *d, char *buf, size_t n)
 {
+    const char *rk = d->from_last ? " (its last allocation: nothing recent)" : "";
     if (d->action == DRA_REFUSE && d->full)
-        snprintf(buf, n, "refused: plan full: %lld more containers do not fit at offset %lld s (room for %lld)",
-                 (long long)d->extra, (long long)d->bad_offset, (long long)d->room);
+        snprintf(buf, n, "refused: plan full: %lld more containers do not fit at offset %lld s (room for 0)",
+                 (long long)d->extra, (long long)d->bad_offset);
     else if (d->action == DRA_REFUSE)
         snprintf(buf, n, "refused: demand %lld > planned %lld, but no %s in the last %g s to scale",
                  (long long)d->demand, (long long)d->base,
                  d->recent == DRA_RECENT_PLAN ? "planned allocation" : "allocation (planned or extended)", d->window);
-    else if (d->action == DRA_EXTEND || d->action == DRA_RENEW)
-        snprintf(buf, n, "%s: demand %lld > planned %lld; extra %lld %s rho*max recent %lld",
+    else if ((d->action == DRA_EXTEND || d->action == DRA_RENEW) && d->partial)
+        snprintf(buf, n, "partial (%s): demand %lld > planned %lld; wanted %lld (%s rho*max recent %lld%s), "
+                 "%lld fit (offset %lld s binds)",
                  d->action == DRA_RENEW ? "renew" : "extend", (long long)d->demand, (long long)d->base,
-                 (long long)d->extra, d->extra < d->demand - d->base ? "capped at" : "within", (long long)d->cap);
+                 (long long)d->wanted, d->wanted < d->demand - d->base ? "capped at" : "within", (long long)d->cap, rk,
+                 (long long)d->extra, (long long)d->bad_offset);
+    else if (d->action == DRA_EXTEND || d->action == DRA_RENEW)
+        snprintf(buf, n, "granted (%s): demand %lld > planned %lld; extra %lld %s rho*max recent %lld%s",
+                 d->action == DRA_RENEW ? "renew" : "extend", (long long)d->demand, (long long)d->base,
+                 (long long)d->extra, d->extra < d->demand - d->base ? "capped at" : "within", (long long)d->cap, rk);
     else if (n)
         buf[0] = 0;
 }

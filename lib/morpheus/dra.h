@@ -22,11 +22,22 @@
  *         skyline, Morpheus §7 and Fig. 8);
  *       DRA_RECENT_PLAN: base(k) only (the original plan), so nothing can be
  *         granted once the job is more than `window` past its reservation;
+ *     with the instance reading, when R is 0 (the job ran past its
+ *     reservation and its extensions lapsed while it was refused: without
+ *     this it would be refused for good, "no allocation to scale", even once
+ *     capacity frees), R is the allocation in force at the job's last
+ *     sample that had one (> 0): the reservation's own recent allocation;
  *   - the extra containers are a PLAN_ONCE reservation of the job's
  *     container size over the plan steps covering [t, t + grant); it is
- *     accepted only when plan_fits says the plan has free capacity for it
- *     at every step (the check lcmpack makes for a placement), and then
- *     added to the plan (plan_add: the current instance grows locally);
+ *     granted in full when the plan has free capacity for it at every step
+ *     (plan_headroom, the check lcmpack makes for a placement); when only
+ *     part fits, the part that fits at every step (the least headroom over
+ *     them, >= 1 container) is granted: a partial grant (the row says
+ *     "partial", with what was wanted and what fit); when not one container
+ *     fits, it is refused (plan full).  A grant is added to the plan
+ *     (plan_add: the current instance grows locally);
+ *   - each decision's reason starts with what was decided: "granted
+ *     (extend|renew): ...", "partial (extend|renew): ..." or "refused: ...";
  *   - at `until` = t + grant the extension lapses: it leaves the plan (its
  *     load is subtracted) and the next sample of the job re-evaluates;
  *   - a refused extension (plan full, or no recent allocation to scale) is
@@ -86,6 +97,9 @@ struct dra_decision {
     int64_t bad_offset; /* REFUSE full: the first plan offset (s) without room */
     int64_t room;       /* ... and how many containers still fit there */
     double window;      /* the recent window (s), for the reason */
+    int partial;        /* EXTEND/RENEW: only part of `wanted` fit (extra = what did) */
+    int64_t wanted;     /* the extra asked for (min(demand - base, cap)) */
+    int from_last;      /* R came from the job's last allocation (nothing recent) */
 };
 
 /* dra_reason: the decision's reason as text ("extend: ...", "renew: ...",
@@ -119,6 +133,7 @@ int64_t dra_extra_at(const dra *d, const char *job, double t);
 /* Counters for summaries. */
 struct dra_stats {
     uint64_t samples, noplan, triggers, extended, renewed, refused_full, refused_nocap;
+    uint64_t partial;           /* grants (extended or renewed) of only part of the ask */
     double extra_container_s;   /* granted containers x seconds */
 };
 void dra_get_stats(const dra *d, struct dra_stats *s);

@@ -54,23 +54,157 @@ static void write_name(const struct plan_res *r, FILE *fp)
     free(nm);
 }
 
+/* abs_window: r's allocation start and the SLO deadline of its instance,
+ * epoch seconds. */
+static void abs_window(const plan *p, const struct plan_res *r, const struct yarn_opts *o, double *start,
+                       double *deadline)
+{
+    double base = r->kind == PLAN_PERIODIC ? o->at : (double)r->cycle * (double)p->lcm;
+    *start = base + (double)r->start * p->step;
+    double end = *start + (double)r->len * p->step;
+    double dl = r->kind == PLAN_PERIODIC ? o->at + r->d : (double)r->instance * r->period + r->d;
+    *deadline = dl > end ? dl : end;
+}
+
+/* write_definition: the reservation-definition object of r. */
+static void write_definition(const plan *p, const struct plan_res *r, const struct yarn_opts *o, FILE *fp)
+{
+    double t0, dl;
+    abs_window(p, r, o, &t0, &dl);
+    fprintf(fp, "{\"arrival\":%lld,\"deadline\":%lld,\"reservation-name\":", llround(t0 * 1000), llround(dl * 1000));
+    write_name(r, fp);
+    if (r->kind == PLAN_PERIODIC)
+        fprintf(fp, ",\"recurrence-expression\":\"%lld\"", llround(r->period * 1000));
+    write_requests(p, r, fp);
+    fputc('}', fp);
+}
+
+static uint64_t fnv(uint64_t h, const void *buf, size_t n)
+{
+    const unsigned char *b = buf;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+#define FNV0 14695981039346656037ULL
+
+void yarn_reservation_id(const struct plan_res *r, long long cluster_ts, char *buf, size_t n)
+{
+    uint64_t h = fnv(FNV0, r->job, strlen(r->job));
+    if (r->kind == PLAN_ONCE) {
+        char inst[32];
+        int k = snprintf(inst, sizeof inst, "#%lld", (long long)r->instance);
+        h = fnv(h, inst, (size_t)k);
+    }
+    snprintf(buf, n, "reservation_%lld_%04llu", cluster_ts, (unsigned long long)(h & 0x3fffffffffffffffULL));
+}
+
+/* digest: what r's body says apart from the date of the cycle. */
+static uint64_t digest(const struct plan_res *r)
+{
+    double v[8] = {(double)r->kind, (double)r->instance, (double)r->cycle, (double)r->start, r->period, r->a,
+                   r->d, r->cores};
+    uint64_t h = fnv(FNV0, v, sizeof v);
+    h = fnv(h, &r->mem_mb, sizeof r->mem_mb);
+    h = fnv(h, &r->len, sizeof r->len);
+    return fnv(h, r->containers, (size_t)r->len * sizeof *r->containers);
+}
+
+static int item_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct yarn_snap_item *)a)->id, ((const struct yarn_snap_item *)b)->id);
+}
+
+void yarn_snapshot_take(const plan *p, const struct yarn_opts *o, struct yarn_snapshot *s)
+{
+    s->v = xcalloc(p->nres ? p->nres : 1, sizeof *s->v);
+    s->n = 0;
+    for (size_t k = 0; k < p->nres; k++) {
+        const struct plan_res *r = &p->res[k];
+        if (r->removed)
+            continue;
+        char id[96];
+        yarn_reservation_id(r, o->cluster_ts, id, sizeof id);
+        struct yarn_snap_item *it = &s->v[s->n++];
+        it->id = xstrdup(id);
+        it->digest = digest(r);
+        it->once = r->kind == PLAN_ONCE;
+        it->end = (double)r->cycle * (double)p->lcm + (double)(r->start + r->len) * p->step;
+    }
+    qsort(s->v, s->n, sizeof *s->v, item_cmp);
+}
+
+void yarn_snapshot_free(struct yarn_snapshot *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i].id);
+    free(s->v);
+    s->v = NULL;
+    s->n = 0;
+}
+
+int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struct yarn_opts *o, FILE *submit,
+                     FILE *update, FILE *del, struct yarn_delta_counts *c)
+{
+    *c = (struct yarn_delta_counts){0};
+    char *seen = xcalloc(old->n ? old->n : 1, 1);
+    for (size_t k = 0; k < p->nres; k++) {
+        const struct plan_res *r = &p->res[k];
+        if (r->removed)
+            continue;
+        char id[96];
+        yarn_reservation_id(r, o->cluster_ts, id, sizeof id);
+        struct yarn_snap_item key = {.id = id};
+        const struct yarn_snap_item *was = old->n ? bsearch(&key, old->v, old->n, sizeof *old->v, item_cmp) : NULL;
+        if (was)
+            seen[was - old->v] = 1;
+        if (was && was->digest == digest(r)) {
+            c->same++;
+            continue;
+        }
+        FILE *fp = was ? update : submit;
+        if (was) {
+            c->update++;
+            fprintf(fp, "{\"reservation-id\":\"%s\",\"reservation-definition\":", id);
+        } else {
+            c->submit++;
+            fprintf(fp, "{\"queue\":");
+            yarn_json_str(fp, o->queue);
+            fprintf(fp, ",\"reservation-id\":\"%s\",\"reservation-definition\":", id);
+        }
+        write_definition(p, r, o, fp);
+        fprintf(fp, "}\n");
+    }
+    for (size_t i = 0; i < old->n; i++) {
+        if (seen[i])
+            continue;
+        if (old->v[i].once && old->v[i].end <= o->at) {
+            c->expired++;
+            continue;
+        }
+        c->del++;
+        fprintf(del, "{\"reservation-id\":\"%s\"}\n", old->v[i].id);
+    }
+    free(seen);
+    return ferror(submit) || ferror(update) || ferror(del) ? -1 : 0;
+}
+
 int yarn_write_plan(const plan *p, FILE *fp, const struct yarn_opts *o)
 {
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
         if (r->removed)
             continue;
-        double base = r->kind == PLAN_PERIODIC ? o->at : (double)r->cycle * (double)p->lcm;
-        long long arr = llround((base + (double)r->start * p->step) * 1000);
-        long long dl = arr + (long long)r->len * p->step * 1000;
+        char id[96];
+        yarn_reservation_id(r, o->cluster_ts, id, sizeof id);
         fprintf(fp, "{\"queue\":");
         yarn_json_str(fp, o->queue);
-        fprintf(fp, ",\"reservation-definition\":{\"arrival\":%lld,\"deadline\":%lld,\"reservation-name\":", arr, dl);
-        write_name(r, fp);
-        if (r->kind == PLAN_PERIODIC)
-            fprintf(fp, ",\"recurrence-expression\":\"%lld\"", llround(r->period * 1000));
-        write_requests(p, r, fp);
-        fprintf(fp, "}}\n");
+        fprintf(fp, ",\"reservation-id\":\"%s\",\"reservation-definition\":", id);
+        write_definition(p, r, o, fp);
+        fprintf(fp, "}\n");
     }
     return ferror(fp) ? -1 : 0;
 }

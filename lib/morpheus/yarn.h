@@ -5,10 +5,36 @@
  * A reservation becomes one reservation-definition: its exact allocation as
  * consecutive reservation-request items (reservation-request-interpreter 3,
  * R_ORDER_NO_GAP), each {capability {memory, vCores}, num-containers,
- * min-concurrency, duration}; arrival its own first instant (ms); a periodic
- * one carries recurrence-expression = its period in ms.  Times come from the
- * plan: a periodic reservation is dated from the cycle starting at `at`, a
- * once reservation from its own cycle.
+ * min-concurrency, duration}; arrival its own first instant (ms); deadline
+ * the SLO deadline of the instance (the end of its window [a, d]: at + d for
+ * a periodic reservation, n*period + d for once instance n; never before the
+ * allocation ends); a periodic one carries recurrence-expression = its period
+ * in ms.  Times come from the plan: a periodic reservation is dated from the
+ * cycle starting at `at`, a once reservation from its own cycle.
+ *
+ * RESERVATION ID.  Derivable, the same every night for the same job (and
+ * instance): "reservation_<T>_<H>" with T = yarn_opts.cluster_ts (the RM's
+ * cluster timestamp; default 0) and H = FNV-1a 64 of the job name (periodic)
+ * or "job#instance" (once), its low 62 bits in decimal (at least 4 digits,
+ * as YARN's ReservationId prints them).  The RM's own ids come from
+ * POST .../reservation/new-reservation; an RM that insists on those needs a
+ * job -> id map kept beside the plan (not done here).
+ *
+ * DELTA.  yarn_snapshot_take records, before a night's changes, each live
+ * reservation's id and a digest of what its body says apart from the date
+ * of the cycle (kind, instance, cycle, start, len, containers, size, period,
+ * a, d).  yarn_write_delta then writes, for the plan after the changes:
+ *   submit  {"queue", "reservation-id", "reservation-definition"}  for an id
+ *           not in the snapshot;
+ *   update  {"reservation-id", "reservation-definition"}  for an id whose
+ *           digest changed;
+ *   delete  {"reservation-id"}  for an id of the snapshot no longer in the
+ *           plan, unless it was a once reservation that ended before `at`
+ *           (the RM drops those itself);
+ * nothing for an unchanged reservation, so a re-run on unchanged input
+ * writes an empty delta.  Field names and types are those of the Hadoop 3
+ * ResourceManager REST API (Cluster Reservation API: submit, update,
+ * delete); tests/check/yarn_api.py checks them.
  *
  * Threads: no shared state; distinct calls may run at once.
  */
@@ -16,16 +42,50 @@
 #define SLOKIT_YARN_H
 
 #include "morpheus/plan.h"
+#include <stdint.h>
 #include <stdio.h>
 
 /* What goes into every body. */
 struct yarn_opts {
     const char *queue;      /* the reservation queue (YARN's "dedicated" by default) */
     double at;              /* epoch seconds: the cycle periodic reservations are dated from */
+    long long cluster_ts;   /* T of the reservation ids */
+};
+
+/* The ids and digests of a plan's live reservations, sorted by id. */
+struct yarn_snap_item {
+    char *id;               /* owned */
+    uint64_t digest;
+    int once;               /* a once reservation ... */
+    double end;             /* ... and its absolute end, epoch seconds */
+};
+struct yarn_snapshot {
+    struct yarn_snap_item *v;
+    size_t n;
+};
+
+/* What a delta holds. */
+struct yarn_delta_counts {
+    long submit, update, del, same, expired;
 };
 
 /* yarn_json_str: s as a JSON string (quoted, escaped) to fp. */
 void yarn_json_str(FILE *fp, const char *s);
+
+/* yarn_reservation_id: r's id (RESERVATION ID) into buf (n >= 64). */
+void yarn_reservation_id(const struct plan_res *r, long long cluster_ts, char *buf, size_t n);
+
+/* yarn_snapshot_take: the ids and digests of p's live reservations into *s
+ * (allocated; free with yarn_snapshot_free). */
+void yarn_snapshot_take(const plan *p, const struct yarn_opts *o, struct yarn_snapshot *s);
+void yarn_snapshot_free(struct yarn_snapshot *s);
+
+/* yarn_write_delta: the bodies that take the RM from the snapshot `old` to
+ * plan p (DELTA), one per line, to submit, update and del (any may be the
+ * same stream); counts in *c.  Returns 0, or -1 when a stream reports a
+ * write error. */
+int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struct yarn_opts *o, FILE *submit,
+                     FILE *update, FILE *del, struct yarn_delta_counts *c);
 
 /* yarn_write_plan: one submit body per live reservation of p, one per line,
  * in plan order.  Returns 0, or -1 when fp reports a write error. */

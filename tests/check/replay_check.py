@@ -112,8 +112,15 @@ class Dra:
     def sample(self, j, t, demand):
         if j not in shape:
             return 0
-        x = self.st.setdefault(j, dict(ext=None, hold=-math.inf, last_until=-math.inf, last_extra=0, granted=[]))
+        x = self.st.setdefault(j, dict(ext=None, hold=-math.inf, last_until=-math.inf, last_extra=0, granted=[],
+                                       last=0))
         self.expire(t)
+        a = self.decide(j, x, t, demand)
+        if a > 0:  # the allocation in force at the job's last sample that had one
+            x["last"] = a
+        return a
+
+    def decide(self, j, x, t, demand):
         g_ = math.floor(t / step)
         b = alloc_at(j, g_)
         if x["ext"] and x["ext"]["until"] > t:
@@ -126,6 +133,8 @@ class Dra:
         R = max(alloc_at(j, k) + max([e for t0, u, e in x["granted"] if t0 < (k + 1) * step and u > k * step],
                                      default=0)
                 for k in range(math.floor((t - WINDOW) / step), g_ + 1))
+        if R == 0:  # nothing recent (refused past its reservation): its last allocation
+            R = x["last"]
         extra = min(dem - b, math.floor(RHO * R + 1e-9))
         until = t + GRANT
         if extra <= 0:
@@ -133,10 +142,13 @@ class Dra:
             return b
         slots = [k % self.nst for k in range(g_, max(math.ceil((t + GRANT) / step - 1e-9), g_ + 1))]
         c, m, _ = shape[j]
-        if any(math.floor((capc - self.lc[s_]) / c + 1e-9) < extra or
-               math.floor((capm - self.lm[s_]) / m + 1e-9) < extra for s_ in slots):
+        # partial grants: what fits at every slot of the extension; refused when not one container does
+        fit = min(min(math.floor((capc - self.lc[s_]) / c + 1e-9), math.floor((capm - self.lm[s_]) / m + 1e-9))
+                  for s_ in slots)
+        if fit < 1:
             x["hold"] = until
             return b
+        extra = min(extra, fit)
         for s_ in slots:
             self.lc[s_] += extra * c
             self.lm[s_] += extra * m

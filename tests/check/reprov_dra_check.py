@@ -92,7 +92,7 @@ def one_case(rng, k):
         s = (T % LCM) // STEP
         return jobs[name]["per"].get(s, 0)
 
-    st = {n: dict(ext=None, hold=-math.inf, last_until=-math.inf, last_extra=0, granted=[]) for n in jobs}
+    st = {n: dict(ext=None, hold=-math.inf, last_until=-math.inf, last_extra=0, granted=[], last=0) for n in jobs}
 
     def alloc(name, k):
         """the job's allocation at plan step k (absolute): the plan, plus with
@@ -103,6 +103,51 @@ def one_case(rng, k):
         return a
 
     want = []
+
+    def decide(job, x, t, used, pend, b):
+        if x["ext"] and x["ext"]["until"] > t:
+            return
+        if t < x["hold"]:
+            return
+        dem = used + pend
+        if dem <= b:
+            return
+        R = max(alloc(job, k) for k in range(math.floor((t - window) / STEP), t // STEP + 1))
+        from_last = recent == "instance" and R == 0 and x["last"] > 0
+        if from_last:
+            R = x["last"]
+        cap = math.floor(rho * R + 1e-9)
+        extra = min(dem - b, cap)
+        until = t + grant
+        if extra > min(dem - b, math.floor(rho * max(base(job, k * STEP) for k in range(
+                math.floor((t - window) / STEP), t // STEP + 1)) + 1e-9)):
+            stretched[0] += 1  # asked for more than the plan alone would have allowed
+        if extra <= 0:
+            x["hold"] = until
+            want.append((t, job, b, b, until, "refused"))
+            return
+        s0, s1 = t // STEP, math.ceil((t + grant) / STEP - 1e-9)
+        span = list(range(s0, max(s1, s0 + 1)))
+        fold = -(-len(span) // NST)
+        slots = [s % NST for s in span]
+        cores = jobs[job]["cores"]
+        fit = min(math.floor((capc - load[s]) / cores + 1e-9) // fold for s in slots[:NST])
+        if fit < 1:
+            x["hold"] = until
+            want.append((t, job, b, b, until, "full"))
+            return
+        partial = fit < extra
+        extra = min(extra, fit)
+        for s in slots:
+            load[s] += extra * cores
+        renew = t - x["last_until"] <= grant
+        x["ext"] = dict(extra=extra, until=until, slots=slots)
+        x["granted"].append((t, until, extra))
+        x["now"] = b + extra
+        how = "renew" if renew else "extend"
+        want.append((t, job, b + (x["last_extra"] if renew else 0), b + extra, until,
+                     ("partial (%s)" if partial else "granted (%s)") % how))
+
     for t, job, used, pend in samples:
         for n in jobs:  # lapse extensions with until <= t
             e = st[n]["ext"]
@@ -114,38 +159,13 @@ def one_case(rng, k):
         if job not in jobs:
             continue
         x = st[job]
-        if x["ext"] and x["ext"]["until"] > t:
-            continue
-        if t < x["hold"]:
-            continue
         b = base(job, t)
-        dem = used + pend
-        if dem <= b:
-            continue
-        R = max(alloc(job, k) for k in range(math.floor((t - window) / STEP), t // STEP + 1))
-        cap = math.floor(rho * R + 1e-9)
-        extra = min(dem - b, cap)
-        until = t + grant
-        if extra > min(dem - b, math.floor(rho * max(base(job, k * STEP) for k in range(
-                math.floor((t - window) / STEP), t // STEP + 1)) + 1e-9)):
-            stretched[0] += 1  # asked for more than the plan alone would have allowed
-        if extra <= 0:
-            x["hold"] = until
-            want.append((t, job, b, b, until, "refused"))
-            continue
-        s0, s1 = t // STEP, math.ceil((t + grant) / STEP - 1e-9)
-        slots = [s % NST for s in range(s0, max(s1, s0 + 1))]
-        cores = jobs[job]["cores"]
-        if any(math.floor((capc - load[s]) / cores + 1e-9) < extra for s in slots):
-            x["hold"] = until
-            want.append((t, job, b, b, until, "full"))
-            continue
-        for s in slots:
-            load[s] += extra * cores
-        renew = t - x["last_until"] <= grant
-        x["ext"] = dict(extra=extra, until=until, slots=slots)
-        x["granted"].append((t, until, extra))
-        want.append((t, job, b + (x["last_extra"] if renew else 0), b + extra, until, "renew" if renew else "extend"))
+        # the allocation in force after this sample; the last positive one is R's floor (instance reading)
+        x["now"] = b + (x["ext"]["extra"] if x["ext"] and x["ext"]["until"] > t else 0)
+        decide(job, x, t, used, pend, b)
+        if x["now"] > 0:
+            x["last"] = x["now"]
+
     global nrows
     for r in want:
         kinds[r[5]] = kinds.get(r[5], 0) + 1
@@ -170,6 +190,7 @@ for k in range(count):
         sys.exit(1)
 print("reprov_dra_check: %d random cases agree (%d decisions: %s; %d asks above the plan-only cap)" % (
     count, nrows, kinds, stretched[0]))
-if not all(kinds.get(k, 0) > 0 for k in ("extend", "renew", "refused", "full")) or not stretched[0]:
+if not all(kinds.get(k, 0) > 0 for k in ("granted (extend)", "granted (renew)", "partial (extend)", "refused",
+                                         "full")) or not stretched[0]:
     print("reprov_dra_check: the cases did not exercise every kind of decision")
     sys.exit(1)

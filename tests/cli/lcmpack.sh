@@ -224,13 +224,16 @@ b4, h = r[0]["reservation-definition"], r[1]["reservation-definition"]
 assert r[0]["queue"] == "dedicated"
 assert b4["reservation-name"] == "B4" and b4["recurrence-expression"] == "14400000", b4
 assert b4["arrival"] == at + 3600000 and b4["deadline"] == at + 3660000, b4
-assert h["recurrence-expression"] == "3600000" and h["arrival"] == at + 60000 and h["deadline"] == at + 120000, h
+# deadline: the SLO deadline d of the window [0, 600] s, not the allocation end (at + 120000)
+assert h["recurrence-expression"] == "3600000" and h["arrival"] == at + 60000 and h["deadline"] == at + 600000, h
+assert r[0]["reservation-id"] != r[1]["reservation-id"]
 req = h["reservation-requests"]
 assert req["reservation-request-interpreter"] == 3
 rr = req["reservation-request"]
 assert rr == [{"duration": 60000, "num-containers": 2, "min-concurrency": 2,
                "capability": {"memory": 1024, "vCores": 1}}], rr
 ' "$TMP/yarn.jsonl"
+tcheck "yarn: API field names and types (tests/check/yarn_api.py)" $PY "$ROOT/tests/check/yarn_api.py" plain "$TMP/yarn.jsonl" "$TMP/hourly.csv" 1767571200
 t "yarn needs --at"          64 '' '' '--format yarn needs --at TIME' lcmpack --plan "$TMP/hourly.csv" --capacity cores=4,mem=100000 --format yarn
 
 # ---- generated workloads: validator and brute force -----------------------------
@@ -390,3 +393,95 @@ t "--max-requests 0"         64 '' '' "invalid value for --max-requests: '0'" \
 t "empty skyline input"      65 '' '' 'empty input' lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
 t "-q is silent"             0 '' '*' '' lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$D/comp.sky.csv"
 t "help ends with examples"  0 '' '*' '' sh -c 'lcmpack --help | grep -q "lcmpack --plan plan.csv --remove"'
+
+# ---- --stable, --yarn-delta, --horizon (the nightly job's options) ----------------
+# Hand-worked: a 1-day cycle of 60 s steps, room for all.  A: 10 steps of 4
+# (area 40) in [0, 2 h]; B: 20 steps of 2 (area 40) in [1 h, 4 h]; C: 5 of 3.
+# Next night A has one step of 6 (area 42: +5.0%, within 10%: kept byte for
+# byte), B doubles (area 80: +100.0%: moved), C is gone (removed).  YARN:
+# one update (B), one delete (C), nothing for A.
+S="$TMP/stab"; mkdir -p "$S"
+printf 'job,period,a,d,status\nA,86400,0,7200,actionable\nB,86400,3600,14400,actionable\nC,86400,0,3600,actionable\n' > "$S/slo1.csv"
+printf 'job,period,a,d,status\nA,86400,0,7200,actionable\nB,86400,3600,14400,actionable\n' > "$S/slo2.csv"
+awk 'BEGIN { print "job,step,offset,alloc"; for (i = 0; i < 10; i++) print "A,60," 60*i ",4";
+             for (i = 0; i < 20; i++) print "B,60," 60*i ",2"; for (i = 0; i < 5; i++) print "C,60," 60*i ",3" }' > "$S/sky1.csv"
+awk 'BEGIN { print "job,step,offset,alloc"; for (i = 0; i < 10; i++) print "A,60," 60*i "," (i == 3 ? 6 : 4);
+             for (i = 0; i < 20; i++) print "B,60," 60*i ",4" }' > "$S/sky2.csv"
+SC="--capacity cores=100,mem=1000000"
+lcmpack -q --slo "$S/slo1.csv" $SC "$S/sky1.csv" -o "$S/p1.csv"
+t "stable: A kept, B moved, C removed" 0 '' '*' 'lcmpack: --stable 10%: 1 kept, 1 moved (1 placed again), 0 new, 1 removed (no request)' \
+    lcmpack --plan "$S/p1.csv" --stable 10% --slo "$S/slo2.csv" $SC "$S/sky2.csv" --at 2026-01-05 --report "$S/r2.csv" --yarn-delta "$S/d2" -o "$S/p2.csv"
+tcheck "stable: the report says why (A's span counted from the plan here)" bash -c '
+    len=$(awk -F, "\$2 == \"A\" && \$3 == \"periodic\"" "$1/p1.csv" | wc -l)
+    want="C,periodic,,removed,no request tonight (--stable)
+A,periodic,,kept,\"area +5.0%, needs 10 of $len steps, inside [a, d]\"
+B,periodic,,moved,area +100.0% (more than 10%)"
+    got=$(awk -F, -v OFS=, "NR > 1 { r = \$9; for (i = 10; i <= NF; i++) r = r \",\" \$i; print \$1, \$2, \$3, \$4, r }" "$1/r2.csv")
+    [ "$got" = "$want" ] || { echo "$got"; exit 1; }' _ "$S"
+tcheck "stable: A's rows byte-identical, C's gone" bash -c 'diff <(grep ",A,periodic," "$1") <(grep ",A,periodic," "$2") && ! grep -q ",C,periodic," "$2"' _ "$S/p1.csv" "$S/p2.csv"
+t "delta: B updated, C deleted, nothing submitted" 0 '' $'0 1 1' '' \
+    sh -c 'echo $(wc -l < "$1/submit.jsonl") $(wc -l < "$1/update.jsonl") $(wc -l < "$1/delete.jsonl")' _ "$S/d2"
+tcheck "delta: update is B's, API fields and types" sh -c 'grep -q "\"reservation-name\":\"B\"" "$2/update.jsonl" && $1 "$3" update "$2/update.jsonl" "$4" 1767571200 && $1 "$3" delete "$2/delete.jsonl"' _ "$PY" "$S/d2" "$ROOT/tests/check/yarn_api.py" "$S/p2.csv"
+tcheck "reservation-id: reservation_0_ + FNV-1a 64 of the job, low 62 bits (computed here)" $PY -c '
+import json, sys
+def fnv(s):
+    h = 14695981039346656037
+    for c in s.encode():
+        h = ((h ^ c) * 1099511628211) % 2**64
+    return h & (2**62 - 1)
+u = json.loads(open(sys.argv[1] + "/update.jsonl").readline())
+d = json.loads(open(sys.argv[1] + "/delete.jsonl").readline())
+assert u["reservation-id"] == "reservation_0_%04d" % fnv("B"), u["reservation-id"]
+assert d["reservation-id"] == "reservation_0_%04d" % fnv("C"), d["reservation-id"]
+' "$S/d2"
+t "stable re-run: nothing moves" 0 '' '*' 'lcmpack: YARN delta in' \
+    lcmpack --plan "$S/p2.csv" --stable 10% --slo "$S/slo2.csv" $SC "$S/sky2.csv" --at 2026-01-05 --yarn-delta "$S/d3" -o "$S/p3.csv"
+tcheck "stable re-run: plan byte-identical, empty delta" sh -c 'cmp "$1/p2.csv" "$1/p3.csv" && ! [ -s "$1/d3/submit.jsonl" ] && ! [ -s "$1/d3/update.jsonl" ] && ! [ -s "$1/d3/delete.jsonl" ]' _ "$S"
+t "stable 1%: A moves too" 0 '' '*' '--stable 1%: 0 kept, 2 moved' \
+    lcmpack --plan "$S/p1.csv" --stable 1% --slo "$S/slo2.csv" $SC "$S/sky2.csv" -o /dev/null
+t "stable as a fraction" 0 '' '*' '--stable 10%: 1 kept' \
+    lcmpack --plan "$S/p1.csv" --stable 0.1 --slo "$S/slo2.csv" $SC "$S/sky2.csv" -o /dev/null
+t "stable: window moved away" 0 '' '*' '' sh -c '
+    printf "job,period,a,d,status\nA,86400,40000,50000,actionable\nB,86400,3600,14400,actionable\n" > "$1/slo3.csv"
+    lcmpack -q --plan "$1/p1.csv" --stable 10% --slo "$1/slo3.csv" --capacity cores=100,mem=1000000 "$1/sky1.csv" --report "$1/r3.csv" -o /dev/null
+    grep -q "^A,periodic,,moved,.*no longer inside the new window \[40000, 50000\] s" "$1/r3.csv"' _ "$S"
+t "stable and replan exclude each other" 64 '' '' '--stable and --replan exclude each other' \
+    lcmpack --plan "$S/p1.csv" --stable 10% --replan --slo "$S/slo2.csv" $SC "$S/sky2.csv"
+t "bad --stable" 64 '' '' "stable" lcmpack --plan "$S/p1.csv" --stable x --slo "$S/slo2.csv" $SC "$S/sky2.csv"
+t "yarn-delta needs --at" 64 '' '' '--yarn-delta needs --at' lcmpack --slo "$S/slo2.csv" $SC "$S/sky2.csv" --yarn-delta "$S/d4"
+# --horizon: K every 7 h, window [0, 10 min]: instances opening in [at, at + 48 h)
+# (computed here) are all reserved; the default horizon is one cycle.
+t "horizon 48h: every instance opening in it" 0 '' '*' '' sh -c '
+    printf "job,period,a,d,status\nK,25200,0,600,actionable\n" > "$1/k.csv"; printf "job,step,offset,alloc\nK,60,0,1\n" > "$1/ksky.csv"
+    lcmpack -q --slo "$1/k.csv" --capacity cores=10,mem=100000 "$1/ksky.csv" --at 2026-01-05 --horizon 48h -o "$1/k48.csv"
+    lcmpack -q --slo "$1/k.csv" --capacity cores=10,mem=100000 "$1/ksky.csv" --at 2026-01-05 -o "$1/k24.csv"
+    want() { python3 -c "import math,sys; at=1767571200; h=int(sys.argv[1]); print(\" \".join(str(n) for n in range(math.ceil(at/25200), (at+h)//25200 + 1) if n*25200 < at+h))" $1; }
+    got() { awk -F, "NR > 1 && \$3 == \"once\" { print \$4 }" "$1" | uniq | tr "\n" " " | sed "s/ $//"; }
+    [ "$(got "$1/k48.csv")" = "$(want 172800)" ] && [ "$(got "$1/k24.csv")" = "$(want 86400)" ]' _ "$S"
+# --adhoc: capacity 10 cores; P (periodic, daily) must run 10 containers for
+# 60 min in [0, 1 h] of every day: it fills the first hour.  Q (ad-hoc) needs
+# 10 containers for 30 min in [at, at + 2 h]: only [1 h, 2 h] is left, so its
+# 300 container-steps must all lie there.  E's deadline is before --at:
+# expired.  Z needs 10 containers for 90 min in [at, at + 90 min]: no room:
+# rejected.  Placed after P although listed first.  Next night (--at + 1 d)
+# Q's once reservation has ended: expired and dropped.
+A="$TMP/adhoc"; mkdir -p "$A"
+printf 'job,period,a,d,status\nP,86400,0,3600,actionable\n' > "$A/slo.csv"
+awk 'BEGIN { print "job,step,offset,alloc"; for (i = 0; i < 60; i++) print "P,60," 60*i ",10" }' > "$A/sky.csv"
+printf 'job,arrival,deadline,containers,duration\nQ,2026-01-05T00:00:00Z,2026-01-05T02:00:00Z,10,30m\nE,2026-01-04T00:00:00Z,2026-01-04T05:00:00Z,1,60\nZ,2026-01-05T00:00:00Z,2026-01-05T01:30:00Z,10,90m\n' > "$A/req.csv"
+AC="--capacity cores=10,mem=1000000"
+t "adhoc: placed on what periodic reservations leave" 0 '' '*' '' \
+    lcmpack -q --slo "$A/slo.csv" $AC "$A/sky.csv" --adhoc "$A/req.csv" --at 2026-01-05 --report "$A/r.csv" -o "$A/p.csv"
+t "adhoc: decisions" 0 '' $'E,adhoc,expired\nP,periodic,placed\nQ,adhoc,placed\nZ,adhoc,rejected' '' \
+    awk -F, -v OFS=, 'NR > 1 { print $1, $2, $4 }' "$A/r.csv"
+tcheck "adhoc: Q's 300 container-steps all in [1 h, 2 h] of 2026-01-05" bash -c '
+    awk -F, "\$2 == \"Q\" { n += \$11; if (\$5 != 20458 || \$6 < 3600 || \$6 >= 7200) bad = 1 } END { exit !(n == 300 && !bad) }" "$1"' _ "$A/p.csv"
+tcheck "adhoc: at most 10 cores at any offset (summed here)" bash -c '
+    awk -F, "NR > 1 && \$3 != \"end\" { l[\$6] += \$11 * \$12 } END { for (t in l) if (l[t] > 10) exit 1 }" "$1"' _ "$A/p.csv"
+t "adhoc: expired the next night" 0 '' '*' '' \
+    lcmpack -q --plan "$A/p.csv" $AC --at 2026-01-06 --report "$A/r2.csv" -o "$A/p2.csv"
+tcheck "adhoc: Q gone, P kept" bash -c 'grep -q "^Q,once,20458,expired" "$1" && ! grep -q ",Q," "$2" && grep -q ",P,periodic," "$2"' _ "$A/r2.csv" "$A/p2.csv"
+t "adhoc needs --at" 64 '' '' '--adhoc needs --at' lcmpack --slo "$A/slo.csv" $AC "$A/sky.csv" --adhoc "$A/req.csv"
+t "adhoc: deadline before arrival" 65 '' '' "req2.csv:2: job 'B': deadline" sh -c '
+    printf "job,arrival,deadline,containers,duration\nB,2026-01-05T02:00:00Z,2026-01-05T01:00:00Z,1,60\n" > "$1/req2.csv"
+    lcmpack --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req2.csv" --at 2026-01-05' _ "$A"

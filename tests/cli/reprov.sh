@@ -30,16 +30,22 @@ $((T0+240)),S,dra,0,2000,$((T0+300))
 $((T0+300)),S,dra,2000,900,$((T0+360))
 $((T0+420)),S,dra,900,100,$((T0+480))" '' cut -d, -f1-6 "$TMP/dra.csv"
 t "dra: reasons say capped / within, R counts the extensions" 0 '' \
-'extend: demand 2500 > planned 0; extra 2000 capped at rho*max recent 2000
-renew: demand 900 > planned 0; extra 900 within rho*max recent 4000
-renew: demand 100 > planned 0; extra 100 within rho*max recent 1800' '' \
+'granted (extend): demand 2500 > planned 0; extra 2000 capped at rho*max recent 2000
+granted (renew): demand 900 > planned 0; extra 900 within rho*max recent 4000
+granted (renew): demand 100 > planned 0; extra 100 within rho*max recent 1800' '' \
     awk -F, 'NR > 1 { sub(/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,/, ""); print }' "$TMP/dra.csv"
 t "dra: summary counts" 0 '' '*' '' grep -q '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 2 renewed, 0 refused (plan full), 0 refused (no recent allocation); 180000 extra container-seconds' "$TMP/dra.err"
 # The straggler stream and then S at t=600, after the 100 lapsed at 480:
-# steps 8-10 (480-660 s) hold no plan and no extension: refused.
-t "dra: refused when nothing was allocated in the window" 0 '' \
-"$((T0+600)),S,dra,0,0,$((T0+660)),\"refused: demand 100 > planned 0, but no allocation (planned or extended) in the last 120 s to scale\"" '' \
+# steps 8-10 (480-660 s) hold no plan and no extension, so R would be 0 and
+# S refused for good; R is its last allocation instead (the 100 in force at
+# its sample at 420 s): cap 200, the 100 asked is granted (no starvation).
+t "dra: nothing recent: R is the job's last allocation" 0 '' \
+"$((T0+600)),S,dra,0,100,$((T0+660)),granted (extend): demand 100 > planned 0; extra 100 within rho*max recent 200 (its last allocation: nothing recent)" '' \
     sh -c "{ cat '$D/straggler.csv'; echo S,$((T0+600)),100,0; } | reprov -q $CAP --plan '$D/plan.csv' | tail -1"
+# A job that never had an allocation (its first sample at 600 s): refused.
+t "dra: refused when the job never had an allocation" 0 '' \
+"$((T0+600)),S,dra,0,0,$((T0+660)),\"refused: demand 100 > planned 0, but no allocation (planned or extended) in the last 120 s to scale\"" '' \
+    sh -c "printf 'job,t,used,pending\nS,$((T0+600)),100,0\n' | reprov -q $CAP --plan '$D/plan.csv' | tail -1"
 # The narrower reading (--recent plan): R from the original plan only.
 #   t=240 and t=300 as above but the cap at 300 is 2000 (steps 3-5 plan 1000,
 #   0, 0); t=420: nothing planned in steps 5-7: refused.
@@ -50,20 +56,35 @@ $((T0+240)),S,dra,0,2000,$((T0+300))
 $((T0+300)),S,dra,2000,900,$((T0+360))
 $((T0+420)),S,dra,0,0,$((T0+480))" '' cut -d, -f1-6 "$TMP/drap.csv"
 t "dra --recent plan: reasons" 0 '' \
-'extend: demand 2500 > planned 0; extra 2000 capped at rho*max recent 2000
-renew: demand 900 > planned 0; extra 900 within rho*max recent 2000
+'granted (extend): demand 2500 > planned 0; extra 2000 capped at rho*max recent 2000
+granted (renew): demand 900 > planned 0; extra 900 within rho*max recent 2000
 "refused: demand 100 > planned 0, but no planned allocation in the last 120 s to scale"' '' \
     awk -F, 'NR > 1 { sub(/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,/, ""); print }' "$TMP/drap.csv"
 t "dra --recent plan: summary counts" 0 '' '*' '' grep -q '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 1 renewed, 0 refused (plan full), 1 refused (no recent allocation); 174000 extra container-seconds' "$TMP/drap.err"
 t "dra: bad --recent" 64 '' '' "invalid value for --recent: 'both'" reprov --recent both $CAP --plan "$D/plan.csv"
 
 # full.spec adds job F with 2000 containers at 240-360 s: capacity 3000 leaves
-# room for 1000 < 2000 -> refused at 240; held at 270; refused again at 300.
-t "dra: refusal when the plan is full" 0 "@$D/full_stream.csv" \
+# room for 1000 < the 2000 wanted -> a partial grant of 1000 at 240; in force
+# at 270; at 300 it lapsed: R over steps 3-5 = 1000 (plan at 3, the 1000
+# granted at 4), cap 2000, room 1000 at step 5: partial again (a renewal:
+# old = the 1000 that just lapsed).
+t "dra: partial grants when the plan is nearly full" 0 "@$D/full_stream.csv" \
 "t,job,policy,old_alloc,new_alloc,until,reason
-$((T0+240)),S,dra,0,0,$((T0+300)),refused: plan full: 2000 more containers do not fit at offset 240 s (room for 1000)
-$((T0+300)),S,dra,0,0,$((T0+360)),refused: plan full: 2000 more containers do not fit at offset 300 s (room for 1000)" '' \
+$((T0+240)),S,dra,0,1000,$((T0+300)),\"partial (extend): demand 2500 > planned 0; wanted 2000 (capped at rho*max recent 2000), 1000 fit (offset 240 s binds)\"
+$((T0+300)),S,dra,1000,1000,$((T0+360)),\"partial (renew): demand 2500 > planned 0; wanted 2000 (capped at rho*max recent 2000), 1000 fit (offset 300 s binds)\"" '' \
     reprov -q $CAP --plan "$D/full.csv"
+# Starvation, and capacity freeing: capacity 2000, F takes all of it at
+# 240-360 s.  S runs 1000 at 180 s (its plan), then asks 2500 at 240, 300
+# and 360 s.  240: R = 1000, cap 2000, room 0: refused (plan full); 300: the
+# same at step 5; 360: the window (steps 4-6) holds nothing, R = S's last
+# allocation 1000, cap 2000, and F is gone: granted 2000 (before, R = 0 and
+# S was refused for good, "no allocation to scale").
+t "dra: a starved job is granted again once capacity frees" 0 '' \
+"t,job,policy,old_alloc,new_alloc,until,reason
+$((T0+240)),S,dra,0,0,$((T0+300)),refused: plan full: 2000 more containers do not fit at offset 240 s (room for 0)
+$((T0+300)),S,dra,0,0,$((T0+360)),refused: plan full: 2000 more containers do not fit at offset 300 s (room for 0)
+$((T0+360)),S,dra,0,2000,$((T0+420)),granted (extend): demand 2500 > planned 0; extra 2000 capped at rho*max recent 2000 (its last allocation: nothing recent)" '' \
+    sh -c "printf 'job,t,used,pending\nS,$((T0+180)),1000,0\nS,$((T0+240)),1000,1500\nS,$((T0+300)),1000,1500\nS,$((T0+360)),1000,1500\n' | reprov -q --capacity cores=2000,mem=1e9 --plan '$D/full.csv'"
 # with a larger cluster the same stream is granted (2000 fits in 5000 - 2000
 # at steps 4-5).  At 300 the 2000 granted over [240, 300) makes R = 2000,
 # cap 4000: the whole ask above the plan, 2500, fits (F 2000 + 2500 <= 5000

@@ -16,9 +16,20 @@
  *   max(200/10000, 20/100) = 0.2; fixed: 5 cores of 10 = 0.5.
  * yarn_write_plan (lib/morpheus/yarn): a periodic reservation at step 2 of
  *   60 s steps, containers 3,3,5, period 600 s, at = 1000 s: arrival
- *   (1000 + 120) * 1000 ms, two request items of 120000 ms and 60000 ms. */
+ *   (1000 + 120) * 1000 ms, two request items of 120000 ms and 60000 ms.
+ * stable_keep (lib/morpheus/stable): the reservation of 3,3,5 containers
+ *   (area 11) at steps 2..4, window [0, 600) s: a request of one stage of
+ *   demand 12 (+9.1%) is kept at tol 0.10 and moved at 0.05; a window that
+ *   now starts at 180 s (step 3) moves it; 2-core containers instead of 1
+ *   move it; a stage of maxpar 1 needs 12 steps > 3: moved.  A request of
+ *   demand 6 (area -45%) fits inside (3 + 3 of the first two steps): kept
+ *   even at tol 0.  Stages (5, maxpar 3) then (5, maxpar 5): steps 1-2
+ *   serve the first (3 + 3 >= 5), step 3 (5 containers) the second: fits.
+ *   (7, maxpar 3) then (5, 5): the first needs all three steps (3 + 3 + 3),
+ *   none is left for the second: does not fit. */
 #include "morpheus/lookahead.h"
 #include "morpheus/planbound.h"
+#include "morpheus/stable.h"
 #include "morpheus/stages.h"
 #include "morpheus/yarn.h"
 #include "unit.h"
@@ -90,8 +101,45 @@ static void test_yarn(void)
     plan_free(p);
 }
 
+static void test_stable(void)
+{
+    plan *p = plan_new(60, 600);
+    plan_set_capacity(p, 100, 100000);
+    struct plan_res r;
+    plan_res_init(&r, "j", PLAN_PERIODIC, 3);
+    r.period = 600, r.a = 0, r.d = 600, r.cores = 1, r.mem_mb = 10, r.start = 2;
+    r.containers[0] = r.containers[1] = 3, r.containers[2] = 5;
+    size_t k = plan_add(p, &r);
+    struct lowcost_stage st = {12, 6, 1};
+    struct lowcost_req q = {.job = "j", .kind = PLAN_PERIODIC, .period = 600, .a = 0, .d = 600, .cores = 1,
+                            .mem_mb = 10, .nstages = 1, .stage = &st};
+    char why[200];
+    CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 1);
+    CHECK_STR(why, "area +9.1%, needs 2 of 3 steps, inside [a, d]");
+    CHECK(stable_keep(p, &p->res[k], &q, 0.05, why, sizeof why) == 0);
+    CHECK_STR(why, "area +9.1% (more than 5%)");
+    q.a = 180;
+    CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
+    q.a = 0, q.cores = 2;
+    CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
+    CHECK_STR(why, "request changed: container size");
+    q.cores = 1, st.maxpar = 1;
+    CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
+    CHECK_STR(why, "needs 12 steps at full parallelism, the reservation spans 3");
+    st = (struct lowcost_stage){6, 6, 1};
+    CHECK(stable_keep(p, &p->res[k], &q, 0, why, sizeof why) == 1);
+    CHECK_STR(why, "the new stages fit inside the reservation (area -45.5%), inside [a, d]");
+    struct lowcost_stage two[2] = {{5, 3, 1}, {5, 5, 1}};
+    q.nstages = 2, q.stage = two;
+    CHECK(stable_fits_inside(&p->res[k], &q) == 1);
+    two[0].demand = 7;
+    CHECK(stable_fits_inside(&p->res[k], &q) == 0);
+    plan_free(p);
+}
+
 int main(void)
 {
+    test_stable();
     test_stages();
     test_lookahead();
     test_bound();

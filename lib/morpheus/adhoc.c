@@ -1,0 +1,95 @@
+/* adhoc — non-periodic reservation requests (see adhoc.h). */
+#include "morpheus/adhoc.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* read_row: the current row into *a.  0 or -1 (printed). */
+static int read_row(csvr *r, const int *c, double lcm, struct adhoc *a)
+{
+    const char *job = csvr_field(r, c[0]);
+    if (!job)
+        return csvr_fail(r, "column 'job': missing value");
+    double cont;
+    if (csvr_get_time(r, c[1], &a->arrival, CSVR_REQUIRED) < 0 ||
+        csvr_get_time(r, c[2], &a->deadline, CSVR_REQUIRED) < 0 ||
+        csvr_get_double(r, c[3], &cont, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
+        csvr_get_duration(r, c[4], &a->duration, CSVR_REQUIRED | CSVR_POSITIVE) < 0)
+        return -1;
+    if (c[5] >= 0 && (csvr_get_double(r, c[5], &a->cores, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
+                      csvr_get_double(r, c[6], &a->mem_mb, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0))
+        return -1;
+    if (cont != floor(cont) || cont > 1e8)
+        return csvr_fail(r, "column 'containers': '%g' is not a whole number of containers (at most 1e8)", cont);
+    if (a->cores == 0 && a->mem_mb == 0)
+        return csvr_fail(r, "container of 0 cores and 0 MB");
+    if (!(a->deadline > a->arrival))
+        return csvr_fail(r, "job '%s': deadline %.17g is not after the arrival %.17g", job, a->deadline, a->arrival);
+    if (a->duration > a->deadline - a->arrival)
+        return csvr_fail(r, "job '%s': duration %g s is longer than its window of %g s", job, a->duration,
+                         a->deadline - a->arrival);
+    if (a->deadline - a->arrival > lcm)
+        return csvr_fail(r, "job '%s': window of %g s is longer than the plan's cycle (%g s)", job,
+                         a->deadline - a->arrival, lcm);
+    a->containers = (int64_t)cont;
+    a->job = xstrdup(job);
+    a->line = csvr_line(r);
+    return 0;
+}
+
+int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct adhoc **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    int st;
+    csvr *r = csvr_open(path, 0, &st);
+    if (!r)
+        return st;
+    int c[7] = {csvr_require(r, "job"), csvr_require(r, "arrival"), csvr_require(r, "deadline"),
+                csvr_require(r, "containers"), csvr_require(r, "duration"), csvr_col(r, "cores"),
+                csvr_col(r, "mem_mb")};
+    if (c[0] < 0 || c[1] < 0 || c[2] < 0 || c[3] < 0 || c[4] < 0) {
+        st = csvr_status(r);
+        csvr_close(r);
+        return st ? st : SLK_EDATA;
+    }
+    if ((c[5] >= 0) != (c[6] >= 0)) {
+        slk_error_at(csvr_path(r), 1, "column '%s' without column '%s' (give both or neither)",
+                     c[5] >= 0 ? "cores" : "mem_mb", c[5] >= 0 ? "mem_mb" : "cores");
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    size_t cap = 0;
+    while (csvr_next(r) > 0) {
+        struct adhoc a = {.cores = cores, .mem_mb = mem_mb};
+        if (read_row(r, c, lcm, &a) < 0)
+            break;
+        *out = xgrow(*out, &cap, *n + 1, sizeof **out);
+        (*out)[(*n)++] = a;
+    }
+    st = csvr_status(r);
+    csvr_close(r);
+    return st;
+}
+
+void adhoc_request(const plan *p, struct adhoc *a, struct lowcost_req *q)
+{
+    double lcm = (double)p->lcm;
+    int64_t n = (int64_t)floor(a->arrival / lcm);
+    double steps = ceil(a->duration / (double)p->step - 1e-9);
+    a->stage = (struct lowcost_stage){.demand = a->containers * (int64_t)steps,
+                                      .maxpar = (int32_t)a->containers, .gang = 1};
+    *q = (struct lowcost_req){.job = a->job, .kind = PLAN_ONCE, .instance = n, .cycle = n, .period = lcm,
+                              .a = a->arrival - (double)n * lcm, .d = a->arrival - (double)n * lcm +
+                              (a->deadline - a->arrival), .cores = a->cores, .mem_mb = a->mem_mb,
+                              .nstages = 1, .stage = &a->stage};
+}
+
+void adhoc_free(struct adhoc *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(a[i].job);
+    free(a);
+}

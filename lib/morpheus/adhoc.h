@@ -1,0 +1,52 @@
+/* adhoc — non-periodic (ad-hoc) reservation requests (Morpheus §6: "the
+ * capacity left by periodic reservations ... non-periodic jobs").
+ *
+ * FILE.  CSV with columns job,arrival,deadline,containers,duration
+ * [,cores,mem_mb]: the job needs `containers` containers for `duration`
+ * seconds (its area: containers x duration, at most `containers` at a time,
+ * LowCost may stretch it at fewer) somewhere in [arrival, deadline] (epoch
+ * seconds or ISO 8601).  cores, mem_mb: per container (default: lcmpack's
+ * --container).  Rows in any order; one row per (job, arrival).
+ *
+ * AS A REQUEST.  A once request of one stage (demand = containers x
+ * ceil(duration / step) container-steps, maximum parallelism `containers`,
+ * gang 1) with period = the plan's lcm, instance n = floor(arrival / lcm),
+ * a = arrival - n lcm, d = a + (deadline - arrival): its window is exactly
+ * [arrival, deadline].  lcmpack places them after every periodic and
+ * off-kilter request (lower priority: they get the capacity the others
+ * leave), in file order; a request whose deadline is at or before --at has
+ * expired and is dropped (reported), and the once reservations they become
+ * expire like any other once reservation.
+ *
+ * OWNERSHIP.  adhoc_read returns an array it owns; free it with
+ * adhoc_free.  Errors are printed "tool: FILE:LINE: why".
+ * Threads: no shared state.
+ */
+#ifndef SLOKIT_ADHOC_H
+#define SLOKIT_ADHOC_H
+
+#include "morpheus/lowcost.h"
+#include <stddef.h>
+
+struct adhoc {
+    char *job;              /* owned */
+    long line;
+    double arrival, deadline, duration, cores, mem_mb;
+    int64_t containers;
+    struct lowcost_stage stage;   /* filled by adhoc_request */
+};
+
+/* adhoc_read: the requests of path into *out / *n (allocated), with
+ * (cores, mem_mb) when the file has no such columns.  Refuses a deadline
+ * not after the arrival, a duration longer than the window, a window longer
+ * than lcm seconds (exit 65).  Returns an exit status. */
+int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct adhoc **out, size_t *n);
+
+/* adhoc_request: a's request in plan p (AS A REQUEST) into *q; q->stage
+ * points into a. */
+void adhoc_request(const plan *p, struct adhoc *a, struct lowcost_req *q);
+
+/* adhoc_free: free n requests and the array.  NULL is fine. */
+void adhoc_free(struct adhoc *a, size_t n);
+
+#endif
