@@ -44,7 +44,7 @@ int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct
     *out = NULL;
     *n = 0;
     int st;
-    csvr *r = csvr_open(path, 0, &st);
+    csvr *r = csvr_open_with(path, &csv_dialect_plain, 0, &st);
     if (!r)
         return st;
     int c[7] = {csvr_require(r, "job"), csvr_require(r, "arrival"), csvr_require(r, "deadline"),
