@@ -31,7 +31,11 @@ SEEDS=${3:-1 2 3}
 W=${4:-morpheus-eval}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-export PATH="${SLOKIT_BIN:-$root/build/bin}:$PATH"
+# the tools: $SLOKIT_BIN, else those on PATH, else this checkout's build
+if [ -z "${SLOKIT_BIN:-}" ]; then
+    if command -v replay > /dev/null; then SLOKIT_BIN=$(dirname "$(command -v replay)"); else SLOKIT_BIN=$root/build/bin; fi
+fi
+export SLOKIT_BIN PATH="$SLOKIT_BIN:$PATH"
 START=1767571200                               # 2026-01-05T00:00:00Z, tracegen's default
 TRAIN=$((DAYS * 7 / 10))                       # training window, days
 SPLIT=$((START + TRAIN * 86400))
@@ -76,36 +80,41 @@ for s in $SEEDS; do
         replay -q --regime static --idle fair --capacity $BIG "${common[@]}" --summary "$D/day-floor-$day.csv" > /dev/null
         replay -q --regime plan+dra --plan "$D/plan-$day.csv" --capacity "$CAP" "${common[@]}" \
             --summary "$D/day-dra-$day.csv" > /dev/null
+        replay -q --regime plan --plan "$D/plan-$day.csv" --capacity "$CAP" "${common[@]}" \
+            --summary "$D/day-plan-$day.csv" > /dev/null
     done
     # per seed: runs, missed per regime, footprints (peak over the days)
     awk -F, -v seed="$s" -v cores="$CORES" 'FNR == 1 { next }
         { r = FILENAME; sub(/.*day-/, "", r); sub(/-[0-9]+\.csv$/, "", r)
           runs[r] += $3; miss[r] += $5; if ($8 > fp[r]) fp[r] = $8 }
-        END { printf "%s,%d,%d,%d,%d,%d,%d,%.0f,%.0f\n", seed, cores, runs["static"], miss["static"], miss["fair"],
-              miss["dra"], miss["floor"], fp["static"], fp["dra"] }' "$D"/day-*.csv > "$D/result.csv"
+        END { printf "%s,%d,%d,%d,%d,%d,%d,%d,%.0f,%.0f,%.0f\n", seed, cores, runs["static"], miss["static"],
+              miss["fair"], miss["plan"], miss["dra"], miss["floor"], fp["static"], fp["plan"], fp["dra"] }' \
+        "$D"/day-*.csv > "$D/result.csv"
 done
 
-echo "seed,cluster_cores,runs,missed_static,missed_static_fair,missed_plan_dra,missed_floor,footprint_static,footprint_plan_dra" > "$W/results.csv"
+echo "seed,cluster_cores,runs,missed_static,missed_static_fair,missed_plan,missed_plan_dra,missed_floor,footprint_static,footprint_plan,footprint_plan_dra" > "$W/results.csv"
 cat "$W"/seed*/result.csv >> "$W/results.csv"
 python3 - "$W/results.csv" <<'EOF'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 def ratio(a, b):
     return a / b if b else float("inf")
-print("%-6s %6s %6s %8s %8s %8s %6s %9s %9s %9s" % ("seed", "cores", "runs", "static", "st+fair", "plan+dra",
-      "floor", "fewer(x)", "above_fl", "footprint"))
+print("%-5s %6s %6s %7s %7s %6s %8s %6s %8s %8s %10s %10s" % ("seed", "cores", "runs", "static", "st+fair",
+      "plan", "plan+dra", "floor", "fewer(x)", "above_fl", "fp_plan", "fp_plan+dra"))
 fewer, above, foot = [], [], []
 for r in rows:
     n, st, dr, fl = int(r["runs"]), int(r["missed_static"]), int(r["missed_plan_dra"]), int(r["missed_floor"])
     f = ratio(st, dr)
     a = ratio(st - fl, dr - fl) if dr > fl else float("inf")
-    fp = float(r["footprint_plan_dra"]) / float(r["footprint_static"]) - 1
+    fs = float(r["footprint_static"])
+    fp = float(r["footprint_plan"]) / fs - 1
+    fd = float(r["footprint_plan_dra"]) / fs - 1
     fewer.append(f); above.append(a); foot.append(fp)
-    print("%-6s %6s %6d %8d %8s %8d %6d %9.2f %9.2f %+8.1f%%" % (r["seed"], r["cluster_cores"], n, st,
-          r["missed_static_fair"], dr, fl, f, a, 100 * fp))
+    print("%-5s %6s %6d %7d %7s %6s %8d %6d %8.2f %8.2f %+9.1f%% %+9.1f%%" % (r["seed"], r["cluster_cores"], n,
+          st, r["missed_static_fair"], r["missed_plan"], dr, fl, f, a, 100 * fp, 100 * fd))
 for name, v in (("fewer violations (static / plan+dra)", fewer),
                 ("fewer violations above the floor", above),
-                ("footprint change (plan+dra vs static)", foot)):
+                ("footprint change (plan vs static)", foot)):
     fmt = "%+.1f%%" if "footprint" in name else "%.2fx"
     conv = (lambda x: 100 * x) if "footprint" in name else (lambda x: x)
     print("%s: min %s median %s max %s" % (name, fmt % conv(min(v)), fmt % conv(statistics.median(v)),

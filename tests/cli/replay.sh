@@ -194,3 +194,12 @@ t "tracegen default mix: not Fig. 2a's large under-provisioned jobs" 1 '' '*' ''
     /usr/bin/python3 "$ROOT/tests/check/tracegen_fig2a.py" "$TMP/f2u0.csv" "$TMP/f2t0.csv"
 t "tracegen bad preset" 64 '' '' "invalid value for --set preset: 'x' (want default or morpheus)" \
     tracegen usage --count 2 --days 1 --set preset=x
+
+# examples/morpheus-eval.sh at a small size (20 jobs, 10 days, one seed):
+# the whole pipeline with daily retraining by the nightly job runs, and its
+# counts obey what holds whatever the workload: every regime replays the same
+# runs, and no regime misses fewer than the floor (each run alone with
+# unlimited containers ends at its recorded end, the earliest it can).
+t "morpheus-eval.sh small: runs, and no regime below the floor" 0 '' '*' '*' sh -c "
+    bash '$ROOT/examples/morpheus-eval.sh' 20 10 1 '$TMP/me' > /dev/null 2>&1 &&
+    awk -F, 'NR == 2 { ok = \$3 > 0 && \$4 >= \$8 && \$5 >= \$8 && \$6 >= \$8 && \$7 >= \$8 } END { exit !(NR == 2 && ok) }' '$TMP/me/results.csv'"
