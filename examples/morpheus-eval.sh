@@ -54,8 +54,8 @@ window() {
 
 for s in $SEEDS; do
     D="$W/seed$s"
+    rm -rf "$D/state" "$D"/day-*.csv
     mkdir -p "$D/tel" "$D/state"
-    rm -f "$D"/day-*.csv "$D/state"/*
     tracegen -q runs --seed "$s" --count "$N" --days "$DAYS" --set preset=morpheus > "$D/runs.csv"
     tracegen -q usage --seed "$s" --count "$N" --days "$DAYS" --set preset=morpheus --truth "$D/truth.csv" > "$D/usage.csv"
     for ((day = SPLIT; day < END; day += 86400)); do
