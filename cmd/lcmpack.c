@@ -848,7 +848,7 @@ static void place_one(struct run *R, size_t i, const struct lowcost_opts *lo, st
                                    pre == 2 ? xstrdup(R->pre_why[i]) : NULL};
     } else {
         R->n.rejected++;
-        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(q, R->p->step, res.why)};
+        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(R->p, q, res.why)};
     }
 }
 

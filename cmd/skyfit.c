@@ -11,7 +11,7 @@
 #include "base/cli.h"
 #include "base/csvio.h"
 #include "base/diag.h"
-#include "base/keyset.h"
+#include "base/group.h"
 #include "base/outfile.h"
 #include "base/parse.h"
 #include "morpheus/native.h"
@@ -37,6 +37,7 @@ static struct {
     long last;
     double window;
     int round_up;
+    int sort;
     const char *stats;
     int strict;
     double native_interval;
@@ -50,7 +51,7 @@ enum {
     OPT_FORMAT = 1, OPT_ALPHA, OPT_BETA, OPT_BETA_FRAC, OPT_STEP, OPT_AGG, OPT_MIN_RUNS,
     OPT_LAST, OPT_WINDOW, OPT_ROUND, OPT_STATS, OPT_STRICT, OPT_SOLVER, OPT_NATIVE_INTERVAL, OPT_NATIVE_RESOURCE,
     OPT_MAX_STEPS, OPT_JOB_COL, OPT_RUN_COL, OPT_T_COL, OPT_CONTAINERS_COL, OPT_CORES_COL,
-    OPT_MEM_COL, OPT_OUTLIER_K, OPT_KEEP_OUTLIERS
+    OPT_MEM_COL, OPT_OUTLIER_K, OPT_KEEP_OUTLIERS, OPT_SORT = 's'
 };
 
 static const struct argp_option options[] = {
@@ -71,6 +72,7 @@ static const struct argp_option options[] = {
     {0, 0, 0, 0, "Input and output:", 2},
     {"format", OPT_FORMAT, "csv|native", 0, "Input format: CSV usage rows (default) or the ResourceEstimator native skyline log", 2},
     {"native-interval", OPT_NATIVE_INTERVAL, "DUR", 0, "Native format: seconds each skyline unit lasts (default 5, the estimator's timeInterval)", 2},
+    {"sort", OPT_SORT, NULL, 0, "Rows in any order: hold the input and group it by job first (memory: about 100 bytes a row; CSV only)", 2},
     {"native-resource", OPT_NATIVE_RESOURCE, "containers|memory", 0, "Native format: fit the container skyline (default) or the memory skyline (containers x the log's MB per container, in 1024 MB containers)", 2},
     {"stats", OPT_STATS, "FILE", 0, "Write a per-job summary (runs, steps, objective, terms, solve time, status) to FILE", 2},
     {"strict", OPT_STRICT, NULL, 0, "Exit 1 when any job could not be fitted", 2},
@@ -142,6 +144,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         break;
     }
     case OPT_STATS: opt.stats = arg; break;
+    case OPT_SORT: opt.sort = 1; break;
     case OPT_STRICT: opt.strict = 1; break;
     case OPT_JOB_COL: cli_colmap_add("job", arg); break;
     case OPT_RUN_COL: cli_colmap_add("run", arg); break;
@@ -633,12 +636,77 @@ static void job_free(struct job *j)
 
 /* ---- readers ------------------------------------------------------------------------ */
 
-static int ungrouped(const char *file, long line, const char *job)
+/* One parsed usage row. */
+struct sample_row {
+    double t, c, cores, mem;
+};
+
+/* add_sample: a row of the current job. */
+static void add_sample(struct job *j, const char *run, const struct sample_row *x, int shape)
 {
-    slk_error_at(file, line,
-                 "job '%s' appears again after other jobs: input must be grouped by job "
-                 "(e.g. sort -s -t, -k1,1)", job);
-    return SLK_EDATA;
+    job_add(j, job_run(j, run, x->t), x->t, x->c);
+    if (shape) {
+        j->w_sum += x->c;
+        j->cores_sum += x->c * x->cores;
+        j->mem_sum += x->c * x->mem;
+        j->n_shape++;
+        j->cores_plain += x->cores;
+        j->mem_plain += x->mem;
+    }
+}
+
+/* -s: the whole input held, then grouped by job (stable: each job's rows in
+ * input order) and fitted job by job.  Memory: the rows (about 64 bytes
+ * each plus the job and run names). */
+struct held {
+    struct held_row {
+        char *job, *run;
+        size_t seq;
+        struct sample_row x;
+    } *v;
+    size_t n, cap;
+};
+
+static void held_add(struct held *h, const char *job, const char *run, const struct sample_row *x)
+{
+    h->v = xgrow(h->v, &h->cap, h->n + 1, sizeof *h->v);
+    h->v[h->n] = (struct held_row){xstrdup(job), xstrdup(run), h->n, *x};
+    h->n++;
+}
+
+static int by_job_then_seq(const void *a, const void *b)
+{
+    const struct held_row *x = a, *y = b;
+    int c = strcmp(x->job, y->job);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* held_fit: fit every held job but the last, which is left in j; returns
+ * whether j holds one. */
+static int held_fit(struct held *h, struct job *j, csvw *w, csvw *ws, int shape, struct totals *tot)
+{
+    qsort(h->v, h->n, sizeof *h->v, by_job_then_seq);
+    for (size_t i = 0; i < h->n; i++) {
+        if (i == 0 || strcmp(h->v[i].job, h->v[i - 1].job) != 0) {
+            if (i > 0)
+                job_fit(j, w, ws, shape, tot);
+            job_reset(j, h->v[i].job);
+        }
+        add_sample(j, h->v[i].run, &h->v[i].x, shape);
+    }
+    return h->n > 0;
+}
+
+static void held_free(struct held *h)
+{
+    if (!h)
+        return;
+    for (size_t i = 0; i < h->n; i++) {
+        free(h->v[i].job);
+        free(h->v[i].run);
+    }
+    free(h->v);
+    free(h);
 }
 
 static int read_csv(csvw *w, csvw *ws, struct totals *tot)
@@ -667,9 +735,10 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
     if (ws)
         csvw_header(ws, stats_cols);
 
-    group_tracker g;
-    group_init(&g);
+    group_iter g;
+    group_begin(&g, "job");
     struct job j = {0};
+    struct held *h = opt.sort ? xcalloc(1, sizeof *h) : NULL;
     int have = 0, rc;
     st = SLK_OK;
     while ((rc = csvr_next(r)) == 1) {
@@ -680,21 +749,26 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
                 continue;
             break;
         }
-        int gc = group_check(&g, job);
-        if (gc < 0) {
-            st = ungrouped(csvr_path(r), csvr_line(r), job);
+        int gc = h ? GROUP_SAME : group_next(&g, csvr_path(r), csvr_line(r), job);
+        if (gc == GROUP_ERROR) {
+            st = SLK_EDATA;
             break;
         }
-        double t, c, cores = 0, mem = 0;
-        int bad = csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 ||
-                  csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-                  (shape && (csvr_get_double(r, ccores, &cores, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
-                             csvr_get_double(r, cmem, &mem, CSVR_REQUIRED | CSVR_POSITIVE) < 0)) ||
-                  (c > 1e12 && csvr_fail(r, "column 'containers': value '%s' is implausibly large",
-                                         csvr_field(r, cc)) < 0);
+        struct sample_row x = {.cores = 0, .mem = 0};
+        int bad = csvr_get_time(r, ct, &x.t, CSVR_REQUIRED) < 0 ||
+                  csvr_get_double(r, cc, &x.c, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+                  (shape && (csvr_get_double(r, ccores, &x.cores, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
+                             csvr_get_double(r, cmem, &x.mem, CSVR_REQUIRED | CSVR_POSITIVE) < 0)) ||
+                  (x.c > 1e12 && csvr_fail(r, "column 'containers': value '%s' is implausibly large",
+                                           csvr_field(r, cc)) < 0);
         if (bad && !csvr_skip(r))
             break;
-        if (gc == 1) {
+        if (h) {
+            if (!bad)
+                held_add(h, job, run, &x);
+            continue;
+        }
+        if (gc == GROUP_NEW) {
             if (have)
                 job_fit(&j, w, ws, shape, tot);
             job_reset(&j, job);
@@ -702,31 +776,26 @@ static int read_csv(csvw *w, csvw *ws, struct totals *tot)
         }
         if (bad)
             continue; /* skipped (--on-error skip); the job still starts here */
-        job_add(&j, job_run(&j, run, t), t, c);
-        if (shape) {
-            j.w_sum += c;
-            j.cores_sum += c * cores;
-            j.mem_sum += c * mem;
-            j.n_shape++;
-            j.cores_plain += cores;
-            j.mem_plain += mem;
-        }
+        add_sample(&j, run, &x, shape);
         slk_progress("rows", (uint64_t)csvr_line(r), 0);
     }
     slk_progress_done();
     if (st == SLK_OK)
         st = csvr_status(r);
+    if (st == SLK_OK && h)
+        have = held_fit(h, &j, w, ws, shape, tot);
     if (st == SLK_OK && have)
         job_fit(&j, w, ws, shape, tot);
+    held_free(h);
     job_free(&j);
-    group_free(&g);
+    group_end(&g);
     csvr_close(r);
     return st;
 }
 
 /* One line of the native format (lib/morpheus/native): warn when its skyline
  * stops before the run's end, then add its units to the job. */
-static int native_line(const char *file, long line, char *s, struct job *j, group_tracker *g,
+static int native_line(const char *file, long line, char *s, struct job *j, group_iter *g,
                        csvw *w, csvw *ws, int *have, struct totals *tot, struct native_run *nr)
 {
     char err[512];
@@ -736,10 +805,10 @@ static int native_line(const char *file, long line, char *s, struct job *j, grou
             slk_error_at(file, line, "%s", err);
         return rc < 0 ? SLK_EDATA : SLK_OK;
     }
-    int gc = group_check(g, nr->job);
-    if (gc < 0)
-        return ungrouped(file, line, nr->job);
-    if (gc == 1) {
+    int gc = group_next(g, file, line, nr->job);
+    if (gc == GROUP_ERROR)
+        return SLK_EDATA;
+    if (gc == GROUP_NEW) {
         if (*have)
             job_fit(j, w, ws, 1, tot);
         job_reset(j, nr->job);
@@ -780,8 +849,8 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
     csvw_header(w, out_cols);
     if (ws)
         csvw_header(ws, stats_cols);
-    group_tracker g;
-    group_init(&g);
+    group_iter g;
+    group_begin(&g, "job");
     struct job j = {0};
     int have = 0, st = SLK_OK;
     struct native_run nr = {0};
@@ -816,7 +885,7 @@ static int read_native(csvw *w, csvw *ws, struct totals *tot)
     free(line);
     native_free(&nr);
     job_free(&j);
-    group_free(&g);
+    group_end(&g);
     if (fp != stdin)
         fclose(fp);
     return st;
@@ -841,10 +910,15 @@ int main(int argc, char **argv)
         "  tracegen usage --count 50 --days 30 | skyfit > skylines.csv\n"
         "  skyfit --alpha 0.1 --last 20 --round --stats fit.csv usage.csv > skylines.csv\n"
         "  skyfit --format native --step 5 tinySample.txt\n"
-        "  skyfit --job-col pipeline --containers-col used usage.csv",
+        "  skyfit --job-col pipeline --containers-col used usage.csv\n"
+        "  skyfit -s time-ordered-usage.csv > skylines.csv",
         kids, NULL, NULL};
     cli_roles("usage", NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    if (opt.sort && opt.native) {
+        slk_error("--sort reads CSV input only (the native log has one run per line: sort it by name)");
+        return slk_finish(SLK_EUSAGE);
+    }
 
     int st;
     outf *os = NULL;

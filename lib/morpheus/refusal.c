@@ -19,18 +19,19 @@ long refusal_steps(const struct lowcost_req *q)
     return tot;
 }
 
-char *refusal_text(const struct lowcost_req *q, long step, const char *why)
+char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why)
 {
-    long need = refusal_steps(q);
-    double len = (double)need * (double)step, win = q->d - q->a;
-    if (!(step > 0) || !(len > win))
+    long need = refusal_steps(q), lo, hi;
+    if (lowcost_window(p, q, &lo, &hi) < 0 || lo + need <= hi)
         return xstrdup(why);
+    /* each step added to d adds one whole step to the window */
+    double dmin = q->d + (double)(need - (hi - lo)) * (double)p->step;
     char buf[640];
     snprintf(buf, sizeof buf,
-             "window [%g, %g] s is %g s, shorter than the %g s (%ld steps) the skyline needs at its "
+             "window [%g, %g] s holds %ld whole steps of %ld s, fewer than the %ld the skyline needs at its "
              "maximum parallelism; fixes: a deadline d of at least %g s (sloinfer --override), a skyline "
              "of fewer or more recent runs (skyfit --last N, a lower --outlier-k: it is as long as the "
              "longest run kept, see longest_run in skyfit --stats), or more containers at once",
-             q->a, q->d, win, len, need, q->a + len);
+             q->a, q->d, hi - lo, p->step, need, dmin);
     return xstrdup(buf);
 }

@@ -13,12 +13,12 @@
  * sum over its stages of ceil(gangs / gangs per step)). */
 long refusal_steps(const struct lowcost_req *q);
 
-/* refusal_text: the reason for a rejected request (malloc'd; caller frees).
- * When the window [a, d] is shorter than refusal_steps(q) steps of `step`
- * seconds, it names both lengths and the fixes: a later d (at least the
- * value given), fitting fewer or more recent runs (skyfit --last, a lower
- * --outlier-k; skyfit --stats names the longest run kept), or a higher
- * parallelism; otherwise it is lowcost's reason `why` as given. */
-char *refusal_text(const struct lowcost_req *q, long step, const char *why);
+/* refusal_text: the reason for a rejected request q of plan p (malloc'd;
+ * caller frees).  When its window (lowcost_window) holds fewer whole steps
+ * than refusal_steps(q), it names both and the fixes: a later d (at least
+ * the value given), fitting fewer or more recent runs (skyfit --last, a
+ * lower --outlier-k; skyfit --stats names the longest run kept), or a
+ * higher parallelism; otherwise it is lowcost's reason `why` as given. */
+char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why);
 
 #endif

@@ -142,7 +142,7 @@ t "native: bad unit" 65 $'j 1 0 0 1 r 8:0| 1:0|x:5|\n' '*' "<stdin>:1: field 8 (
 t "native: negative containers" 65 $'j 1 0 0 1 r 8:0| -1:0|\n' '*' "invalid unit '-1:0'" skyfit --format native
 t "native: field count" 65 $'j 1 0 0 1 r 1:0|\n' '*' '<stdin>:1: expected 8 blank-separated fields' skyfit --format native
 t "native: duplicate run" 65 $'j 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 r 8:0| 1:0|\n' '*' "<stdin>:2: run 'r' of job 'j' appears twice" skyfit --format native
-t "native: ungrouped" 65 $'j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 s 8:0| 1:0|\n' '*' "<stdin>:3: job 'j' appears again after other jobs" skyfit -q --format native
+t "native: ungrouped" 65 $'j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 s 8:0| 1:0|\n' '*' "<stdin>:3: input not grouped by job: job 'j' appears again after job 'k'" skyfit -q --format native
 : > "$TMP/empty"
 t "native: empty" 65 "@$TMP/empty" '*' '<stdin>: empty input' skyfit --format native
 t "native file fed as CSV" 65 '' '*' "missing required column 'job'" skyfit "$H/lp/tinySample.txt"
@@ -168,7 +168,7 @@ t "native: bad --native-resource" 64 '' '' "invalid value for --native-resource:
 
 # ---- bad input -------------------------------------------------------------------
 t "ungrouped jobs" 65 $'job,run,t,containers\na,r1,0,1\nb,r1,0,1\na,r2,0,1\n' '*' \
-    "skyfit: <stdin>:4: job 'a' appears again after other jobs: input must be grouped by job" skyfit -q
+    "skyfit: <stdin>:4: input not grouped by job: job 'a' appears again after job 'b' (sort by job first, e.g. sort -s -t, -k1,1, or use -s)" skyfit -q
 t "negative containers" 65 $'job,run,t,containers\na,r1,0,-1\n' '*' "<stdin>:2: column 'containers': must not be negative, got '-1'" skyfit
 t "nan containers" 65 $'job,run,t,containers\na,r1,0,nan\n' '*' "<stdin>:2: column 'containers': invalid number 'nan'" skyfit
 t "inf containers" 65 $'job,run,t,containers\na,r1,0,inf\n' '*' "invalid number 'inf'" skyfit
@@ -211,3 +211,28 @@ t "duplicate t: --agg max" 0 $'job,run,t,containers\nm,r1,0,1\nm,r1,0,6\nm,r2,0,
 # the skylines too long, +0.9 points)
 tcheck "stragglers: skyline keeps the normal shape" $PY "$ROOT/tests/check/skyfit_stragglers.py" "$TMP/strag" \
     --count 40 --prob 0.1 --max-long 0.05 --max-under 0.01
+
+# ---- refusals that say what to do (lib/morpheus/refusal via lcmpack) ----------
+# window [0, 150] s on 60 s steps holds the whole steps [0,60) and [60,120):
+# 2 steps; the skyline needs 3 (one container per step): refused, and d must
+# grow by one step, to 210 s
+printf 'job,period,a,d\nr,3600,0,150\n' > "$TMP/ref.slo"
+printf 'job,step,offset,alloc\nr,60,0,1\nr,60,60,1\nr,60,120,1\n' > "$TMP/ref.sky"
+t "refusal names the window, the need and the fixes" 0 '' '*' \
+    "job 'r': not placed: window [0, 150] s holds 2 whole steps of 60 s, fewer than the 3 the skyline needs at its maximum parallelism; fixes: a deadline d of at least 210 s (sloinfer --override), a skyline of fewer or more recent runs (skyfit --last N, a lower --outlier-k" \
+    lcmpack --lcm 1h --capacity cores=4,mem=100000 --slo "$TMP/ref.slo" "$TMP/ref.sky"
+printf 'job,period,a,d\nr,3600,0,210\n' > "$TMP/ref2.slo"
+t "with that d it is placed" 0 '' '*' 'lcmpack: 1 requests: 1 placed' \
+    lcmpack --lcm 1h --capacity cores=4,mem=100000 --slo "$TMP/ref2.slo" "$TMP/ref.sky"
+
+# ---- -s/--sort: any row order ----------------------------------------------
+# the rows of three jobs interleaved (by time): -s gives the bytes the grouped
+# input gives without it (jobs c, q, z: -s writes them by name)
+{ cat "$D/catchup.csv"; tail -n +2 "$D/identical.csv"; tail -n +2 "$D/zero_run.csv"; } > "$TMP/grouped.csv"
+{ head -1 "$TMP/grouped.csv"; tail -n +2 "$TMP/grouped.csv" | sort -t, -k3,3n -k1,1; } > "$TMP/bytime.csv"
+tcheck "-s: interleaved jobs fit as grouped" bash -c '
+    skyfit -q --stats "$1/g.st" "$1/grouped.csv" > "$1/g.out" &&
+    skyfit -q -s --stats "$1/s.st" "$1/bytime.csv" > "$1/s.out" &&
+    cmp "$1/g.out" "$1/s.out" && cmp <(cut -d, -f1-8,10- "$1/g.st") <(cut -d, -f1-8,10- "$1/s.st")' _ "$TMP"
+t "without -s: interleaved jobs refused" 65 "@$TMP/bytime.csv" '*' 'input not grouped by job: job ' skyfit -q
+t "-s with the native format" 64 '' '' '--sort reads CSV input only' skyfit -s --format native
