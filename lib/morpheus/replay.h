@@ -44,7 +44,9 @@
  *
  * OWNERSHIP.  The caller owns the set; replay_run only reads it (the plan
  * it points to is modified during plan+dra and restored before returning).
- * Nothing prints.
+ * Nothing prints.  THREADS: no static state; replay_run calls may run
+ * concurrently on distinct plans (one set may be shared; a plan may not
+ * under plan+dra).
  */
 #ifndef SLOKIT_REPLAY_H
 #define SLOKIT_REPLAY_H
