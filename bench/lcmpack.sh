@@ -28,9 +28,16 @@ PY=/usr/bin/python3
 CHK=$ROOT/tests/check
 CAP="cores=100000,mem=400000000"
 AT=2026-01-05
-
-# summary fields: peak, lower bound, placement seconds
+ATS=$(date -u -d $AT +%s)
+# naive_x TIE SKY SLO: the naive baseline's peak / its own area bound
+naive_x() {
+    $PY "$ROOT/bench/naive_online.py" --tie "$1" "$2" "$3" 100000 400000000 86400 60 "$ATS" |
+        awk '{ printf "%.3f\n", $2 / $5 }'
+}
+x3() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f\n", a / b; else print "inf" }'; }
+# summary fields: peak, lower bound, peak / lower bound, placement seconds
 peak_of() { sed -n 's/.*peak cost \([0-9.]*\) at.*/\1/p' "$1"; }
+x_of() { sed -n 's/.*area\/lcm [0-9.]*): \([0-9.]*\)x;.*/\1/p' "$1"; }
 lb_of() { sed -n 's/.*; lower bound \([0-9.]*\) (.*/\1/p' "$1"; }
 place_of() { sed -n 's/.*placement \([0-9.]*\) s .*/\1/p' "$1"; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", 100 * (a - b) / b }'; }
@@ -60,7 +67,10 @@ for n in 1000 10000; do
     timed "$T/ea$n.err" lcmpack --slo "$T/slo$n.csv" --capacity $CAP --at $AT --strategy earliest "$T/sky$n.csv" >/dev/null
     p=$(peak_of "$T/lc$n.err"); lb=$(lb_of "$T/lc$n.err"); ps=$(peak_of "$T/ls$n.err"); pe=$(peak_of "$T/ea$n.err")
     pt=$(peak_of "$T/lt$n.err"); pk=$(peak_of "$T/lk$n.err"); pi=$(peak_of "$T/li$n.err")
-    echo "bench lcmpack: $n jobs: peak cost $p, lower bound $lb: $(ratio "$p" "$lb")x vs lower bound (goal <= 1.10)"
+    x=$(x_of "$T/lc$n.err"); xi=$(x_of "$T/li$n.err")
+    nv=$(naive_x earliest "$T/sky$n.csv" "$T/slo$n.csv"); nl=$(naive_x load "$T/sky$n.csv" "$T/slo$n.csv")
+    echo "bench lcmpack: $n jobs: peak cost $p, lower bound $lb: ${x}x vs lower bound (goal <= 1.10)"
+    echo "bench lcmpack: $n jobs: naive online baseline ${nv}x vs lower bound (ties to the lowest load: ${nl}x); LowCost online $(x3 "$x" "$nv")x the naive (goal <= 1.00), --improve $imp ${xi}x"
     echo "bench lcmpack: $n jobs: --max-stretch 2: peak $ps: $(ratio "$ps" "$lb")x vs lower bound"
     echo "bench lcmpack: $n jobs: --order tight: peak $pt: $(ratio "$pt" "$lb")x vs lower bound"
     echo "bench lcmpack: $n jobs: --lookahead 1 (input order): peak $pk: $(ratio "$pk" "$lb")x vs lower bound"
@@ -77,6 +87,27 @@ echo "bench lcmpack: 1000 jobs: LP relaxation bound $lp: $(ratio "$p" "$lp")x vs
 eb=$($PY "$CHK/plan_ebound.py" "$T/sky1000.csv" "$T/slo1000.csv" 100000 400000000 86400 60 $(date -u -d $AT +%s))
 ebv=$(echo "$eb" | cut -d" " -f2)
 echo "bench lcmpack: 1000 jobs: interval $eb: online $(ratio "$p" "$ebv")x, --improve 10 $(ratio "$pi" "$ebv")x vs interval bound (no plan can be below it)"
+
+# online quality on other seeds: online, naive, --improve 10, and times
+for seed in 1 2 3; do
+    tracegen requests --seed $seed --count 1000 --truth "$T/slo-s$seed.csv" >"$T/sky-s$seed.csv"
+    read -r w c < <(timed "$T/lc-s$seed.err" lcmpack --slo "$T/slo-s$seed.csv" --capacity $CAP --at $AT "$T/sky-s$seed.csv")
+    read -r wi ci < <(timed "$T/li-s$seed.err" lcmpack --slo "$T/slo-s$seed.csv" --capacity $CAP --at $AT --improve 10 "$T/sky-s$seed.csv")
+    nv=$(naive_x earliest "$T/sky-s$seed.csv" "$T/slo-s$seed.csv"); nl=$(naive_x load "$T/sky-s$seed.csv" "$T/slo-s$seed.csv")
+    x=$(x_of "$T/lc-s$seed.err")
+    echo "bench lcmpack: 1000 jobs (seed $seed): online ${x}x vs lower bound (goal <= 1.10) in ${c} s cpu; naive ${nv}x (lowest-load ties ${nl}x): online $(x3 "$x" "$nv")x the naive; --improve 10 $(x_of "$T/li-s$seed.err")x in ${ci} s cpu"
+done
+# what the periodic-first order costs (lcmpack places the one-off instances
+# of off-kilter jobs after every periodic job, Morpheus §6): the periodic
+# jobs alone (no --at), online and polished, then the one-off instances
+# placed online on the polished periodic plan
+for seed in 7 1; do
+    if [ $seed = 7 ]; then sky=$T/sky1000.csv slo=$T/slo1000.csv; else sky=$T/sky-s$seed.csv slo=$T/slo-s$seed.csv; fi
+    lcmpack --slo "$slo" --capacity $CAP "$sky" -o /dev/null 2>"$T/po$seed.err"
+    lcmpack --slo "$slo" --capacity $CAP --improve 10 "$sky" -o "$T/pi$seed.csv" 2>"$T/pi$seed.err"
+    lcmpack --plan "$T/pi$seed.csv" --slo "$slo" --capacity $CAP --at $AT "$sky" -o /dev/null 2>"$T/pio$seed.err"
+    echo "bench lcmpack: 1000 jobs (seed $seed): periodic jobs alone: online $(x_of "$T/po$seed.err")x, --improve 10 $(x_of "$T/pi$seed.err")x their lower bound; one-off instances online on that polished plan: $(x_of "$T/pio$seed.err")x the whole lower bound (the floor of any online run that places them last)"
+done
 
 # small rigid instances: the MILP optimum (5-minute steps)
 worst=0 worstt=0 worstk=0 worsti=0

@@ -40,13 +40,15 @@ static struct {
     double load;
     double tasks_mean;
     double never_seen;   /* share of jobs without a last run */
-} opt = {.step = 120, .load = 0.5, .tasks_mean = 40, .never_seen = 0.1};
+    int in_sample;       /* replay the whole series (else from the split on) */
+    double split;        /* first replayed time; NaN: the middle of the series */
+} opt = {.step = 120, .load = 0.5, .tasks_mean = 40, .never_seen = 0.1, .split = NAN};
 static const char *input;
 
 enum {
     OPT_CLASSES = 1000, OPT_CURRENT, OPT_DAG, OPT_SCALE, OPT_SHORT_MAX, OPT_LONG_MIN, OPT_WEIGHT, OPT_RESERVE,
     OPT_CORES, OPT_NO_BOOK, OPT_SIMULATE, OPT_SERIES, OPT_TENANTS, OPT_SERVERS, OPT_STEP, OPT_JOBS, OPT_LOAD,
-    OPT_TASKS, OPT_NEVER
+    OPT_TASKS, OPT_NEVER, OPT_SAMPLE, OPT_SPLIT
 };
 
 static const struct argp_option options[] = {
@@ -72,6 +74,11 @@ static const struct argp_option options[] = {
     {"load", OPT_LOAD, "F", 0, "Offered load as a share of the mean harvestable cores (default 0.5)", 3},
     {"tasks", OPT_TASKS, "N", 0, "Mean tasks (containers) per job (default 40)", 3},
     {"never-seen", OPT_NEVER, "F", 0, "Share of jobs with no last run (default 0.1)", 3},
+    {"sample", OPT_SAMPLE, "out|in", 0,
+     "out: replay --series from --split on, the part after the history --tenants and --classes were "
+     "learned from (default); in: replay all of it (the history is the replayed period)", 3},
+    {"split", OPT_SPLIT, "TIME", 0,
+     "First replayed time with --sample out (default: the middle of the series)", 3},
     {0}
 };
 
@@ -113,6 +120,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_LOAD: opt.load = cli_double(st, "load", arg, 0.001, 10); break;
     case OPT_TASKS: opt.tasks_mean = cli_double(st, "tasks", arg, 1, 1e6); break;
     case OPT_NEVER: opt.never_seen = cli_double(st, "never-seen", arg, 0, 1); break;
+    case OPT_SAMPLE:
+        opt.in_sample = cli_choice(st, "sample", arg, (const char *const[]){"out", "in", NULL});
+        break;
+    case OPT_SPLIT: opt.split = cli_time(st, "split", arg); break;
     case ARGP_KEY_ARG:
         if (input)
             argp_error(st, "one jobs file at a time (got '%s' and '%s')", input, arg);
@@ -125,6 +136,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--short-max (%g s) must not exceed --long-min (%g s)", P.short_max, P.long_min);
         if (opt.simulate && (!opt.series_path || !opt.tenants_path))
             argp_error(st, "--simulate needs --series FILE and --tenants FILE");
+        if (opt.in_sample && !isnan(opt.split))
+            argp_error(st, "--split needs --sample out (an in-sample run replays the whole series)");
         if (opt.simulate && (input || opt.dag_path))
             argp_error(st, "--simulate makes its own job stream (no jobs FILE or --dag)");
         break;
@@ -580,12 +593,222 @@ static void spread(rng *r, const size_t *cand, size_t nc, const double *room, lo
     }
 }
 
+/* one policy's run over the month: the tenants, the jobs, the class table
+ * and the per-tick scratch arrays */
+struct simrun {
+    int aware;
+    struct simtenant *tn;
+    size_t nt;
+    struct simjob *jobs;
+    size_t nj;
+    struct classtab *ct;
+    rng r;
+    double reserve_cores;
+    long killed, run;
+    size_t next_job, nactive;
+    size_t *active, *cand, *chosen;
+    double *roomh, *freec, *clsum, *clsrv;
+    long *got, *clrun;
+};
+
+/* 1. finish containers whose time is up (tick k, time now) */
+static void sim_finish(struct simrun *S, long k, double now)
+{
+    for (size_t i = 0; i < S->nt; i++) {
+        struct simtenant *t = &S->tn[i];
+        size_t w = 0;
+        for (size_t q = 0; q < t->nrun; q++) {
+            struct batch *b = &t->run[q];
+            if (b->end <= k) {
+                struct simjob *jb = &S->jobs[b->job];
+                jb->running -= b->count;
+                jb->done += b->count;
+                if (jb->done == jb->tasks)
+                    jb->finish = now;
+                t->ntask -= b->count;
+                if (t->cls >= 0)
+                    S->clrun[t->cls] -= b->count;
+            } else {
+                t->run[w++] = *b;
+            }
+        }
+        t->nrun = w;
+    }
+}
+
+/* 2. the primary grows: kill the youngest containers over the allowance;
+ * sets each tenant's free containers */
+static void sim_kill(struct simrun *S, long k)
+{
+    for (size_t i = 0; i < S->nt; i++) {
+        struct simtenant *t = &S->tn[i];
+        double f = tenant_free(t, k, S->reserve_cores);
+        while (f < 0 && t->nrun > 0) {
+            struct batch *b = &t->run[t->nrun - 1];
+            long kill = (long)fmin((double)b->count, ceil(-f));
+            struct simjob *jb = &S->jobs[b->job];
+            jb->running -= kill;
+            jb->pending += kill;
+            S->killed += kill;
+            t->ntask -= kill;
+            if (t->cls >= 0)
+                S->clrun[t->cls] -= kill;
+            b->count -= kill;
+            if (b->count == 0)
+                t->nrun--;
+            f += (double)kill;
+        }
+        S->freec[i] = f > 0 ? f : 0;
+    }
+}
+
+/* the classes' current utilization (server-weighted) and containers in use at tick k */
+static void sim_class_now(struct simrun *S, long k)
+{
+    struct classtab *ct = S->ct;
+    memset(S->clsum, 0, ct->n * sizeof *S->clsum);
+    memset(S->clsrv, 0, ct->n * sizeof *S->clsrv);
+    for (size_t i = 0; i < S->nt; i++)
+        if (S->tn[i].cls >= 0) {
+            S->clsum[S->tn[i].cls] += S->tn[i].servers * (double)S->tn[i].u[k];
+            S->clsrv[S->tn[i].cls] += S->tn[i].servers;
+        }
+    for (size_t c = 0; c < ct->n; c++) {
+        ct->c[c].current = S->clsrv[c] > 0 ? S->clsum[c] / S->clsrv[c] : ct->c[c].avg;
+        ct->c[c].used = (double)S->clrun[c];
+    }
+}
+
+/* the tenants job jb may use at tick k and their room; returns how many
+ * (cand[], roomh[]) and their total room in *tot */
+static size_t sim_candidates(struct simrun *S, const struct simjob *jb, int labelled, long k, double *tot)
+{
+    size_t nc = 0;
+    *tot = 0;
+    for (size_t i = 0; i < S->nt; i++) {
+        const struct simtenant *t = &S->tn[i];
+        if (S->freec[i] < 1)
+            continue;
+        if (labelled) {
+            int in = 0;
+            for (size_t q = 0; q < jb->nchosen && !in; q++)
+                in = t->cls >= 0 && (size_t)t->cls == jb->chosen[q];
+            if (!in)
+                continue;
+            /* the tenant's own room for this job type, from its history */
+            struct cp_class one = {.avg = t->avg, .peak = t->peak, .current = t->u[k], .servers = t->servers,
+                                   .used = (double)t->ntask};
+            S->roomh[i] = floor(fmin(S->freec[i], cp_room(&P, jb->type, &one)));
+        } else {
+            S->roomh[i] = floor(S->freec[i]);
+        }
+        if (S->roomh[i] >= 1) {
+            S->cand[nc++] = i;
+            *tot += S->roomh[i];
+        }
+    }
+    return nc;
+}
+
+/* 4. place job jb's pending containers at tick k */
+static void sim_place_job(struct simrun *S, struct simjob *jb, long k)
+{
+    if (S->aware && !jb->decided) {
+        size_t nfit, nch = 0;
+        double total;
+        int out = cp_select(&P, jb->type, (double)jb->pending, S->ct->c, S->ct->n, &S->r, S->chosen, &nch, &nfit,
+                            &total);
+        if (out != CP_NONE) {
+            jb->decided = 1;
+            jb->nchosen = nch < 64 ? nch : 64;
+            memcpy(jb->chosen, S->chosen, jb->nchosen * sizeof *S->chosen);
+            cp_book(&P, jb->type, (double)jb->pending, S->ct->c, S->chosen, nch);
+        }
+    }
+    /* a job for which Algorithm 1 picks no class names no label, and the
+     * scheduler's default policy places it (seed 003 §5) */
+    int labelled = S->aware && jb->decided;
+    double tot;
+    size_t nc = sim_candidates(S, jb, labelled, k, &tot);
+    if (labelled && nc == 0) {
+        jb->decided = 0; /* its classes are full: ask Algorithm 1 again next tick */
+        return;
+    }
+    if (nc == 0)
+        return;
+    long n = jb->pending < (long)tot ? jb->pending : (long)tot;
+    spread(&S->r, S->cand, nc, S->roomh, n, S->got);
+    long dur_ticks = (long)ceil(jb->dur / opt.step - 1e-9);
+    if (dur_ticks < 1)
+        dur_ticks = 1;
+    for (size_t q = 0; q < nc; q++) {
+        if (S->got[q] == 0)
+            continue;
+        struct simtenant *t = &S->tn[S->cand[q]];
+        t->run = xgrow(t->run, &t->cap, t->nrun + 1, sizeof *t->run);
+        t->run[t->nrun++] = (struct batch){(long)(jb - S->jobs), k, k + dur_ticks, S->got[q]};
+        t->ntask += S->got[q];
+        S->freec[S->cand[q]] -= (double)S->got[q];
+        if (t->cls >= 0)
+            S->clrun[t->cls] += S->got[q];
+        jb->pending -= S->got[q];
+        jb->running += S->got[q];
+        S->run += S->got[q];
+    }
+}
+
+/* one tick: finish, kill, arrivals, then place pending containers, oldest job first */
+static void sim_tick(struct simrun *S, long k)
+{
+    double now = (double)k * opt.step;
+    sim_finish(S, k, now);
+    sim_kill(S, k);
+    while (S->next_job < S->nj && S->jobs[S->next_job].submit <= now) {
+        S->jobs[S->next_job].pending = S->jobs[S->next_job].tasks;
+        S->active[S->nactive++] = S->next_job++;
+    }
+    if (S->aware)
+        sim_class_now(S, k);
+    size_t wa = 0;
+    for (size_t a = 0; a < S->nactive; a++) {
+        struct simjob *jb = &S->jobs[S->active[a]];
+        if (jb->finish >= 0)
+            continue; /* done: leaves the active list */
+        S->active[wa++] = S->active[a];
+        if (jb->pending > 0)
+            sim_place_job(S, jb, k);
+    }
+    S->nactive = wa;
+}
+
+static void sim_result(const struct simrun *S, struct simresult *res)
+{
+    double *times = xmalloc((S->nj ? S->nj : 1) * sizeof *times);
+    size_t nf = 0;
+    double sum = 0;
+    for (size_t j = 0; j < S->nj; j++)
+        if (S->jobs[j].finish >= 0) {
+            times[nf] = S->jobs[j].finish - S->jobs[j].submit;
+            sum += times[nf++];
+        }
+    res->finished = (long)nf;
+    res->tasks_run = S->run;
+    res->killed = S->killed;
+    res->mean = nf ? sum / (double)nf : NAN;
+    stats_sort(times, nf);
+    res->p50 = stats_percentile_sorted(times, nf, 50);
+    res->p95 = stats_percentile_sorted(times, nf, 95);
+    res->waiting = (long)S->nj - (long)nf;
+    free(times);
+}
+
 static void simulate_policy(int aware, struct simtenant *tn, size_t nt, long nticks, struct simjob *jobs, size_t nj,
                             struct classtab *ct, struct simresult *res)
 {
-    double reserve_cores = ceil(P.reserve * P.cores - 1e-9);
-    rng r;
-    rng_seed_key(&r, slk_opt.seed, aware ? "sim-class-aware" : "sim-yarn-pt");
+    size_t ncl = ct->n ? ct->n : 1;
+    struct simrun S = {.aware = aware, .tn = tn, .nt = nt, .jobs = jobs, .nj = nj, .ct = ct,
+                       .reserve_cores = ceil(P.reserve * P.cores - 1e-9)};
+    rng_seed_key(&S.r, slk_opt.seed, aware ? "sim-class-aware" : "sim-yarn-pt");
     for (size_t j = 0; j < nj; j++) {
         jobs[j].pending = jobs[j].running = jobs[j].done = 0;
         jobs[j].finish = -1;
@@ -594,180 +817,27 @@ static void simulate_policy(int aware, struct simtenant *tn, size_t nt, long nti
     }
     for (size_t i = 0; i < nt; i++)
         tn[i].nrun = 0, tn[i].ntask = 0;
-    long killed = 0, run = 0;
-    size_t next_job = 0;
-    size_t *active = xmalloc((nj ? nj : 1) * sizeof *active);
-    size_t nactive = 0;
-    double *roomh = xmalloc(nt * sizeof *roomh);
-    double *freec = xmalloc(nt * sizeof *freec), *clsum = xcalloc(ct->n ? ct->n : 1, sizeof *clsum),
-           *clsrv = xcalloc(ct->n ? ct->n : 1, sizeof *clsrv);
-    size_t *cand = xmalloc(nt * sizeof *cand);
-    long *got = xmalloc(nt * sizeof *got);
-    long *clrun = xcalloc(ct->n ? ct->n : 1, sizeof *clrun);
-    size_t *chosen = xmalloc((ct->n ? ct->n : 1) * sizeof *chosen);
-    for (long k = 0; k < nticks; k++) {
-        double now = (double)k * opt.step;
-        /* 1. finish containers whose time is up */
-        for (size_t i = 0; i < nt; i++) {
-            struct simtenant *t = &tn[i];
-            size_t w = 0;
-            for (size_t q = 0; q < t->nrun; q++) {
-                struct batch *b = &t->run[q];
-                if (b->end <= k) {
-                    struct simjob *jb = &jobs[b->job];
-                    jb->running -= b->count;
-                    jb->done += b->count;
-                    if (jb->done == jb->tasks)
-                        jb->finish = now;
-                    t->ntask -= b->count;
-                    if (t->cls >= 0)
-                        clrun[t->cls] -= b->count;
-                } else {
-                    t->run[w++] = *b;
-                }
-            }
-            t->nrun = w;
-        }
-        /* 2. the primary grows: kill the youngest containers over the allowance */
-        for (size_t i = 0; i < nt; i++) {
-            struct simtenant *t = &tn[i];
-            double f = tenant_free(t, k, reserve_cores);
-            while (f < 0 && t->nrun > 0) {
-                struct batch *b = &t->run[t->nrun - 1];
-                long kill = (long)fmin((double)b->count, ceil(-f));
-                struct simjob *jb = &jobs[b->job];
-                jb->running -= kill;
-                jb->pending += kill;
-                killed += kill;
-                t->ntask -= kill;
-                if (t->cls >= 0)
-                    clrun[t->cls] -= kill;
-                b->count -= kill;
-                if (b->count == 0)
-                    t->nrun--;
-                f += (double)kill;
-            }
-            freec[i] = f > 0 ? f : 0;
-        }
-        /* 3. arrivals */
-        while (next_job < nj && jobs[next_job].submit <= now) {
-            jobs[next_job].pending = jobs[next_job].tasks;
-            active[nactive++] = next_job++;
-        }
-        /* the classes' current utilization (server-weighted) and containers in use */
-        if (aware) {
-            memset(clsum, 0, ct->n * sizeof *clsum);
-            memset(clsrv, 0, ct->n * sizeof *clsrv);
-            for (size_t i = 0; i < nt; i++)
-                if (tn[i].cls >= 0) {
-                    clsum[tn[i].cls] += tn[i].servers * (double)tn[i].u[k];
-                    clsrv[tn[i].cls] += tn[i].servers;
-                }
-            for (size_t c = 0; c < ct->n; c++) {
-                ct->c[c].current = clsrv[c] > 0 ? clsum[c] / clsrv[c] : ct->c[c].avg;
-                ct->c[c].used = (double)clrun[c];
-            }
-        }
-        /* 4. place pending containers, oldest job first */
-        size_t wa = 0;
-        for (size_t a = 0; a < nactive; a++) {
-            struct simjob *jb = &jobs[active[a]];
-            if (jb->finish >= 0)
-                continue; /* done: leaves the active list */
-            active[wa++] = active[a];
-            if (jb->pending == 0)
-                continue;
-            if (aware && !jb->decided) {
-                size_t nfit, nch = 0;
-                double total;
-                int out = cp_select(&P, jb->type, (double)jb->pending, ct->c, ct->n, &r, chosen, &nch, &nfit, &total);
-                if (out != CP_NONE) {
-                    jb->decided = 1;
-                    jb->nchosen = nch < 64 ? nch : 64;
-                    memcpy(jb->chosen, chosen, jb->nchosen * sizeof *chosen);
-                    cp_book(&P, jb->type, (double)jb->pending, ct->c, chosen, nch);
-                }
-            }
-            /* a job for which Algorithm 1 picks no class names no label, and
-             * the scheduler's default policy places it (seed 003 §5) */
-            int labelled = aware && jb->decided;
-            size_t nc = 0;
-            double tot = 0;
-            for (size_t i = 0; i < nt; i++) {
-                if (freec[i] < 1)
-                    continue;
-                if (labelled) {
-                    int in = 0;
-                    for (size_t q = 0; q < jb->nchosen && !in; q++)
-                        in = tn[i].cls >= 0 && (size_t)tn[i].cls == jb->chosen[q];
-                    if (!in)
-                        continue;
-                    /* the tenant's own room for this job type, from its history */
-                    struct cp_class one = {.avg = tn[i].avg, .peak = tn[i].peak, .current = tn[i].u[k],
-                                           .servers = tn[i].servers, .used = (double)tn[i].ntask};
-                    roomh[i] = floor(fmin(freec[i], cp_room(&P, jb->type, &one)));
-                } else {
-                    roomh[i] = floor(freec[i]);
-                }
-                if (roomh[i] >= 1) {
-                    cand[nc++] = i;
-                    tot += roomh[i];
-                }
-            }
-            if (labelled && nc == 0) {
-                jb->decided = 0; /* its classes are full: ask Algorithm 1 again next tick */
-                continue;
-            }
-            if (nc == 0)
-                continue;
-            long n = jb->pending < (long)tot ? jb->pending : (long)tot;
-            spread(&r, cand, nc, roomh, n, got);
-            long dur_ticks = (long)ceil(jb->dur / opt.step - 1e-9);
-            if (dur_ticks < 1)
-                dur_ticks = 1;
-            for (size_t q = 0; q < nc; q++) {
-                if (got[q] == 0)
-                    continue;
-                struct simtenant *t = &tn[cand[q]];
-                t->run = xgrow(t->run, &t->cap, t->nrun + 1, sizeof *t->run);
-                t->run[t->nrun++] = (struct batch){(long)(jb - jobs), k, k + dur_ticks, got[q]};
-                t->ntask += got[q];
-                freec[cand[q]] -= (double)got[q];
-                if (t->cls >= 0)
-                    clrun[t->cls] += got[q];
-                jb->pending -= got[q];
-                jb->running += got[q];
-                run += got[q];
-            }
-        }
-        nactive = wa;
-    }
-    double *times = xmalloc((nj ? nj : 1) * sizeof *times);
-    size_t nf = 0;
-    double sum = 0;
-    for (size_t j = 0; j < nj; j++)
-        if (jobs[j].finish >= 0) {
-            times[nf] = jobs[j].finish - jobs[j].submit;
-            sum += times[nf++];
-        }
-    res->finished = (long)nf;
-    res->tasks_run = run;
-    res->killed = killed;
-    res->mean = nf ? sum / (double)nf : NAN;
-    stats_sort(times, nf);
-    res->p50 = stats_percentile_sorted(times, nf, 50);
-    res->p95 = stats_percentile_sorted(times, nf, 95);
-    res->waiting = (long)nj - (long)nf;
-    free(times);
-    free(active);
-    free(freec);
-    free(roomh);
-    free(clsum);
-    free(clsrv);
-    free(cand);
-    free(got);
-    free(clrun);
-    free(chosen);
+    S.active = xmalloc((nj ? nj : 1) * sizeof *S.active);
+    S.roomh = xmalloc(nt * sizeof *S.roomh);
+    S.freec = xmalloc(nt * sizeof *S.freec);
+    S.clsum = xcalloc(ncl, sizeof *S.clsum);
+    S.clsrv = xcalloc(ncl, sizeof *S.clsrv);
+    S.cand = xmalloc(nt * sizeof *S.cand);
+    S.got = xmalloc(nt * sizeof *S.got);
+    S.clrun = xcalloc(ncl, sizeof *S.clrun);
+    S.chosen = xmalloc(ncl * sizeof *S.chosen);
+    for (long k = 0; k < nticks; k++)
+        sim_tick(&S, k);
+    sim_result(&S, res);
+    free(S.active);
+    free(S.freec);
+    free(S.roomh);
+    free(S.clsum);
+    free(S.clsrv);
+    free(S.cand);
+    free(S.got);
+    free(S.clrun);
+    free(S.chosen);
 }
 
 static int read_sim_tenants(struct classtab *ct, struct simtenant **out, size_t *nout)
@@ -951,6 +1021,30 @@ static int read_sim_series(struct simtenant *t, size_t n, long *nticks, double *
     return SLK_OK;
 }
 
+/* --sample out: keep only the ticks from the split on (the replayed
+ * period); the history before it is what --tenants and --classes were
+ * learned from.  *skipped: the ticks dropped. */
+static int replay_window(struct simtenant *tn, size_t nt, long *nticks, double t0, long *skipped)
+{
+    *skipped = 0;
+    if (opt.in_sample)
+        return SLK_OK;
+    long ks = isnan(opt.split) ? *nticks / 2 : (long)ceil((opt.split - t0) / opt.step - 1e-9);
+    if (ks <= 0 || ks >= *nticks) {
+        slk_error_at(opt.series_path, 0,
+                     "--split %.0f leaves nothing to replay or no history (the series spans %.0f to %.0f); "
+                     "use --sample in to replay it all",
+                     isnan(opt.split) ? t0 + (double)ks * opt.step : opt.split, t0,
+                     t0 + (double)*nticks * opt.step);
+        return SLK_EDATA;
+    }
+    for (size_t i = 0; i < nt; i++)
+        memmove(tn[i].u, tn[i].u + ks, (size_t)(*nticks - ks) * sizeof *tn[i].u);
+    *nticks -= ks;
+    *skipped = ks;
+    return SLK_OK;
+}
+
 static int run_simulation(struct classtab *ct, csvw *w)
 {
     struct simtenant *tn = NULL;
@@ -962,8 +1056,11 @@ static int run_simulation(struct classtab *ct, csvw *w)
         slk_error_at(opt.tenants_path, 0, "no tenants");
         st = SLK_EDATA;
     }
+    long skipped = 0;
     if (!st)
         st = read_sim_series(tn, nt, &nticks, &t0);
+    if (!st)
+        st = replay_window(tn, nt, &nticks, t0, &skipped);
     if (st) {
         for (size_t i = 0; i < nt; i++) {
             free(tn[i].name);
@@ -980,15 +1077,21 @@ static int run_simulation(struct classtab *ct, csvw *w)
         ct->c[tn[i].cls].servers += tn[i].servers;
     /* the job stream: arrivals over the first 90% of the month so that most finish */
     double span = (double)nticks * opt.step;
-    double reserve_cores = ceil(P.reserve * P.cores - 1e-9), harvest = 0;
+    double reserve_cores = ceil(P.reserve * P.cores - 1e-9), harvest = 0, usum = 0, srvsum = 0;
     for (size_t i = 0; i < nt; i++) {
-        double s = 0;
+        double s = 0, us = 0;
         for (long k = 0; k < nticks; k++) {
             double per = P.cores - reserve_cores - ceil((double)tn[i].u[k] * P.cores - 1e-9);
             s += per > 0 ? per : 0;
+            us += (double)tn[i].u[k];
         }
         harvest += tn[i].servers * s / (double)nticks;
+        usum += tn[i].servers * us / (double)nticks;
+        srvsum += tn[i].servers;
     }
+    /* the primary tenants' mean utilization over the replay, server-weighted
+     * (the x axis of the paper's Figs. 13-16) */
+    double primary_util = srvsum > 0 ? usum / srvsum : NAN;
     rng r;
     rng_seed_key(&r, slk_opt.seed, "sim-jobs");
     double mean_dur = (115 + 303 + 1216.5) / 3; /* the three duration ranges below */
@@ -1018,7 +1121,7 @@ static int run_simulation(struct classtab *ct, csvw *w)
         slk_progress("policies", (uint64_t)a + 1, 2);
     }
     slk_progress_done();
-    static const char *const hdr[] = {"policy", "jobs", "finished", "tasks_started", "tasks_killed", "mean_exec_s", "p50_exec_s", "p95_exec_s", NULL};
+    static const char *const hdr[] = {"policy", "jobs", "finished", "tasks_started", "tasks_killed", "mean_exec_s", "p50_exec_s", "p95_exec_s", "primary_util", NULL};
     csvw_header(w, hdr);
     for (int a = 0; a < 2; a++) {
         csvw_str(w, pname[a]);
@@ -1029,8 +1132,12 @@ static int run_simulation(struct classtab *ct, csvw *w)
         csvw_num(w, res[a].mean);
         csvw_num(w, res[a].p50);
         csvw_num(w, res[a].p95);
+        csvw_num(w, opt.percent ? primary_util * 100 : primary_util);
         csvw_end(w);
     }
+    if (!slk_opt.quiet && !opt.in_sample)
+        fprintf(stderr, "classpick: out of sample: replaying from %.0f (%ld ticks of history before it)\n",
+                t0 + (double)skipped * opt.step, skipped);
     if (!slk_opt.quiet) {
         double srv = 0;
         for (size_t i = 0; i < nt; i++)

@@ -822,7 +822,8 @@ static void stable_decide(struct run *R)
 
 /* place_one: request i: kept when the plan has it (and no --replan), else
  * placed or rejected; ids[i] = its reservation when placed. */
-static void place_one(struct run *R, size_t i, const struct lowcost_opts *lo, struct decision *dec, size_t *ids)
+static void place_one(struct run *R, lowcost_ws *ws, size_t i, const struct lowcost_opts *lo, struct decision *dec,
+                      size_t *ids)
 {
     const struct lowcost_req *q = &R->reqs[i];
     ids[i] = (size_t)-1;
@@ -836,7 +837,7 @@ static void place_one(struct run *R, size_t i, const struct lowcost_opts *lo, st
         return;
     }
     struct lowcost_result res;
-    int ok = R->o->earliest ? lowcost_place_earliest(R->p, q, &res) : lowcost_place(R->p, q, lo, &res);
+    int ok = R->o->earliest ? lowcost_place_earliest(ws, R->p, q, &res) : lowcost_place(ws, R->p, q, lo, &res);
     if (ok) {
         R->n.placed++;
         R->n_moved_placed += pre == 2;
@@ -885,17 +886,18 @@ static void place_all(struct run *R)
         lo.pressure = pres;
     }
     double t0 = slk_now();
+    lowcost_ws *ws = lowcost_ws_new();
     struct decision *dec = xcalloc(nreq ? nreq : 1, sizeof *dec);
     size_t *ids = xcalloc(nreq ? nreq : 1, sizeof *ids);
     for (size_t i = 0; i < nreq; i++) {
         if (pres)
             lookahead_spread(p, &R->reqs[i], pres, -o->lookahead);
-        place_one(R, i, &lo, dec, ids);
+        place_one(R, ws, i, &lo, dec, ids);
         slk_progress("requests placed", i + 1, nreq);
     }
     slk_progress_done();
     if (o->improve > 0 && !o->earliest && R->n.placed) {
-        lowcost_improve(p, R->reqs, nreq, ids, &lo, o->improve, &R->imp);
+        lowcost_improve(ws, p, R->reqs, nreq, ids, &lo, o->improve, &R->imp);
         /* the report gives each job's cost in the final plan */
         for (size_t i = 0; i < nreq; i++)
             if (ids[i] != (size_t)-1) {
@@ -907,6 +909,7 @@ static void place_all(struct run *R)
             }
     }
     report_decisions(R, dec);
+    lowcost_ws_free(ws);
     free(dec);
     free(ids);
     R->elapsed = slk_now() - t0;

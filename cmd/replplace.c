@@ -39,8 +39,8 @@ static double days = 365;
 static int days_given;
 static double rate = 30, detect = 600, busy = 0.66, util_scale = 1;
 static struct rp_burst_model burst = {0.5, 0.1, 0.05, 0.5, 7200};
-static enum rp_rebuild rebuild = RP_REBUILD_SERVER;
-static int racks_mixed = 0, busy_dest_avoid = 0;
+static enum rp_rebuild rebuild = RP_REBUILD_SOURCES;
+static int racks_mixed = 1, busy_dest_avoid = 1;
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Placement:", 1},
@@ -58,7 +58,7 @@ static const struct argp_option options[] = {
     {"rack-size", OPT_RACK, "N", 0, "Servers per rack for the stock policy (default 20)", 1},
     {"racks", OPT_RACKS, "HOW", 0,
      "How servers form racks: mixed (shuffled from --seed, racks independent of tenants) or ids "
-     "(ids 0..N-1 are rack 0, ...; mostly one tenant per rack) (default ids)", 1},
+     "(ids 0..N-1 are rack 0, ...; mostly one tenant per rack) (default mixed)", 1},
     {"classes", OPT_CLASSES, "FILE", 0, "Also write the 3 x 3 class table to FILE", 1},
     {0, 0, 0, 0, "Simulation (--simulate):", 2},
     {"simulate", OPT_SIMULATE, NULL, 0, "Simulate reimages and reads; write one row per policy and replica count", 2},
@@ -70,11 +70,11 @@ static const struct argp_option options[] = {
     {"rebuild", OPT_REBUILD, "HOW", 0,
      "How lost replicas are re-created: sources (every server holding a surviving copy sends, each at --rate, "
      "in parallel; HDFS-like) or server (the reimaged server's replicas one at a time at --rate) "
-     "(default server)", 2},
+     "(default sources)", 2},
     {"rate", OPT_RATE, "N", 0, "Re-created blocks per hour per sending server (default 30)", 2},
     {"busy-dest", OPT_BUSY_DEST, "HOW", 0,
      "avoid: alg2 puts no new replica on a server above --busy at that time (HDFS-H); any: it may "
-     "(default any).  stock never looks (HDFS-Stock)", 2},
+     "(default avoid).  stock never looks (HDFS-Stock)", 2},
     {"detect", OPT_DETECT, "DUR", 0, "Delay before re-creation starts (default 10m)", 2},
     {"busy", OPT_BUSY, "U", 0, "A server above this CPU utilization denies reads (default 0.66)", 2},
     {"util-scale", OPT_UTIL_SCALE, "K", 0, "Multiply every tenant's utilization curve by K (default 1)", 2},

@@ -599,9 +599,13 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
         if (n)
             qsort(pts, n, sizeof *pts, cmp_pt);
         int epoch = pts[0].x > 1e9;
+        /* a "day" column before 2001 (a trace with time 0 at its start) is
+         * shown in days, not seconds */
+        int days = !epoch && strcmp(xcol, "day") == 0;
+        const char *xlabel = days ? "day (days since time 0)" : xcol;
         for (int k = 0; k < ny; k++) {
             if (panels || k == 0)
-                plot_panel(p, xcol, panels ? csvr_colname(r, cy[k]) : "", epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
+                plot_panel(p, xlabel, panels ? csvr_colname(r, cy[k]) : "", epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
             for (size_t i = 0; i < n;) {
                 size_t j = i;
                 while (j < n && pts[j].g == pts[i].g)
@@ -615,7 +619,7 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
                         snprintf(name, sizeof name, "%s %s", gname, csvr_colname(r, cy[k]));
                     else
                         snprintf(name, sizeof name, "%s", csvr_colname(r, cy[k]));
-                    draw_with_gaps(p, plot_series(p, name, PLOT_LINES), pts, i, j, 1);
+                    draw_with_gaps(p, plot_series(p, name, PLOT_LINES), pts, i, j, days ? 1.0 / 86400 : 1);
                 }
                 i = j;
             }

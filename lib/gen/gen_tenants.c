@@ -5,6 +5,11 @@
  * level: energy concentrated at low frequencies).
  *
  *   tenant,t,util        util in 0-1 (or percent with --set percent=1)
+ *
+ * Utilization scaling (seed 003 §6, to study a spectrum of utilizations):
+ * --set scale=K multiplies every value by K and saturates at 1 (linear);
+ * --set root=N then takes the N-th root (N > 1 raises low values more than
+ * high ones, so fewer saturate; N < 1 is a power and lowers them).
  *   truth: tenant,pattern,servers,environment
  *
  * Streams tenant by tenant; memory is a few dozen numbers per tenant, so
@@ -21,7 +26,7 @@
 #include <stdio.h>
 
 static const char *const keys[] = {"step", "periodic", "unpredictable", "weekly", "noise", "decimals",
-                                   "first", "percent", "drop", NULL};
+                                   "first", "percent", "drop", "scale", "root", NULL};
 
 enum { P_DAILY, P_WEEKLY, P_CONSTANT, P_UNPRED };
 
@@ -132,6 +137,16 @@ static double model_util(struct tenant_model *m, rng *r, double s)
     return clamp01(v + m->noise * rng_normal(r));
 }
 
+/* linear scaling with saturation, then the root-th root (seed 003 §6) */
+static double scale_util(double v, double scale, double root)
+{
+    if (scale != 1)
+        v = clamp01(v * scale);
+    if (root != 1)
+        v = pow(v, 1 / root);
+    return v;
+}
+
 static int generate(const struct gen_params *p, csvw *out, csvw *truth)
 {
     double step = gen_get(p, "step", 120);
@@ -139,11 +154,14 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
     double f_week = gen_get(p, "weekly", 0.3), noise = gen_get(p, "noise", 0.03);
     double dec = gen_get(p, "decimals", 4), first = gen_get(p, "first", 1);
     double percent = gen_get(p, "percent", 0), drop = gen_get(p, "drop", 0);
+    double scale = gen_get(p, "scale", 1), root = gen_get(p, "root", 1);
     if (!(step >= 1 && step <= 86400) || !(f_per >= 0 && f_unp >= 0 && f_per + f_unp <= 1) ||
         !(f_week >= 0 && f_week <= 1) || !(noise >= 0 && noise <= 0.5) || !(dec >= 0 && dec <= 12) ||
-        !(first >= 1 && first <= 1e9) || !(drop >= 0 && drop < 1)) {
+        !(first >= 1 && first <= 1e9) || !(drop >= 0 && drop < 1) || !(scale >= 0 && scale <= 100) ||
+        !(root >= 0.01 && root <= 100)) {
         slk_error("tenants: --set values out of range (step 1..86400 s, periodic+unpredictable <= 1, "
-                  "weekly 0..1, noise 0..0.5, decimals 0..12, first >= 1, drop 0..<1)");
+                  "weekly 0..1, noise 0..0.5, decimals 0..12, first >= 1, drop 0..<1, scale 0..100, "
+                  "root 0.01..100)");
         return SLK_EUSAGE;
     }
     double days = p->days > 0 ? p->days : 30;
@@ -177,7 +195,7 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
         model_init(&m, &r, kind, span, step, noise);
         for (long k = 0; k < nsamp; k++) {
             double s = (double)k * step;
-            double v = model_util(&m, &r, s);
+            double v = scale_util(model_util(&m, &r, s), scale, root);
             if (drop > 0 && rng_uniform(&r) < drop)
                 continue;
             csvw_str(out, name);

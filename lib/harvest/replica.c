@@ -968,15 +968,35 @@ static void sim_place_blocks(struct sim *S, const char *progress)
     S->res->relaxed += pst.relaxed_env + pst.relaxed_grid + pst.relaxed_local;
 }
 
+/* Algorithm 2's destination for a re-created replica when busy servers are
+ * avoided: diversity comes first, so when every destination that keeps the
+ * rules is busy now, a queue that can retry later (can_defer) waits
+ * instead of relaxing the rules; relaxed only when the rules cannot be kept
+ * even counting busy servers.  -1: none now. */
+static int32_t alg2_busy_slot(struct sim *S, int32_t *o, int k, int can_defer, int *lv)
+{
+    int32_t s = alg2_slot(S->c, &S->gp, o, S->R, k, 0, lv);
+    if (s >= 0 || !can_defer)
+        return s >= 0 ? s : alg2_slot(S->c, &S->gp, o, S->R, k, 2, lv);
+    S->c->busy_on = 0;
+    int32_t any = alg2_slot(S->c, &S->gp, o, S->R, k, 0, lv);
+    S->c->busy_on = 1;
+    if (any >= 0)
+        return -1;
+    return alg2_slot(S->c, &S->gp, o, S->R, k, 2, lv);
+}
+
 /* re-create slot k of block b at time t on a destination the policy
- * chooses.  Returns 1 when placed, 0 when no destination was found. */
-static int recreate(struct sim *S, size_t b, int k, double t)
+ * chooses.  Returns 1 when placed, 0 when no destination was found (or,
+ * with can_defer, none that keeps the rules is free of load now). */
+static int recreate(struct sim *S, size_t b, int k, double t, int can_defer)
 {
     int32_t *o = S->slots + b * (size_t)S->R;
     int lv = 0;
     busy_at(S, t);
-    int32_t s = S->cfg->policy == RP_ALG2 ? alg2_slot(S->c, &S->gp, o, S->R, k, 2, &lv)
-                                          : stock_slot(S->c, &S->gp, o, S->R, k, 1);
+    int32_t s = S->cfg->policy != RP_ALG2 ? stock_slot(S->c, &S->gp, o, S->R, k, 1)
+                : S->c->busy_on          ? alg2_busy_slot(S, o, k, can_defer, &lv)
+                                         : alg2_slot(S->c, &S->gp, o, S->R, k, 2, &lv);
     S->c->busy_on = 0;
     if (s < 0)
         return 0;
@@ -1026,7 +1046,7 @@ static void rq_step(struct sim *S, uint64_t qi, double t)
         S->backlog--;
         if (S->live[b] == 0 || S->slots[b * (size_t)S->R + k] >= 0)
             continue;
-        if (recreate(S, b, k, t))
+        if (recreate(S, b, k, t, 0))
             break;
     }
     if (q->pos < q->n) {
@@ -1132,7 +1152,7 @@ static void src_step(struct sim *S, int32_t q, double t)
             src_enqueue(S, b, k, t);
             continue;
         }
-        if (!recreate(S, b, k, t))
+        if (!recreate(S, b, k, t, 1))
             src_enqueue(S, b, k, t + 3600);
         src_schedule(S, q, t + S->step);
         return;

@@ -223,7 +223,10 @@ struct rp_sim_result {
  *   under-replicated).
  * With cfg->avoid_busy no new replica (initial or re-created) goes to a
  * server whose utilization is above cfg->busy at that moment; an initial
- * block that finds no such server is placed without the filter.  A
+ * block that finds no such server is placed without the filter.  Algorithm
+ * 2 keeps diversity first: under RP_REBUILD_SOURCES a re-creation whose
+ * rule-keeping destinations are all busy waits an hour rather than relax
+ * the rules.  A
  * failed server takes no new replicas until its next add event.  Placements
  * inside the simulation are always soft (relaxations counted).  The cluster's
  * space accounting is reset at the start, so one cluster can be simulated

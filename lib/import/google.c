@@ -12,6 +12,7 @@
 #define JOB_FIELDS 8
 #define TASK_FIELDS 13
 #define T_AFTER INT64_MAX            /* "after the window" */
+#define MAX_TIME_US INT64_C(100000000000000000) /* 1e11 s: beyond any real trace */
 #define MAX_JOB_ID (INT64_C(1) << 40)
 #define MAX_TASK_INDEX (INT64_C(1) << 23)
 
@@ -125,8 +126,8 @@ static int event_head(rawin *in, char **f, int ev, int64_t *t, int64_t *id, int6
     if (rawin_int64(in, f[0], 1, "time", t) != 0 || rawin_int64(in, f[2], 3, "job ID", id) != 0 ||
         rawin_int64(in, f[ev], ev + 1, "event type", type) != 0)
         return SLK_EDATA;
-    if (*t < 0)
-        return rawin_fail(in, "field 1 (time): negative '%s'", f[0]);
+    if (*t < 0 || (*t > MAX_TIME_US && *t != T_AFTER))
+        return rawin_fail(in, "field 1 (time): out of range '%s'", f[0]);
     if (*id < 0 || *id >= MAX_JOB_ID)
         return rawin_fail(in, "field 3 (job ID): out of range '%s'", f[2]);
     if (*type < EV_SUBMIT || *type > EV_UPDATE_RUNNING)

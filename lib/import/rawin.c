@@ -51,7 +51,11 @@ static int read_line(rawin *in)
         if (!gzgets(in->gz, in->buf + len, (int)(in->cap - len))) {
             int err;
             const char *msg = gzerror(in->gz, &err);
-            if (err != Z_OK && err != Z_BUF_ERROR) {
+            if (err == Z_BUF_ERROR) { /* zlib: the input ended inside a gzip stream */
+                slk_error_at(in->path, in->line + 1, "truncated gzip input");
+                return -1;
+            }
+            if (err != Z_OK) {
                 slk_error_at(in->path, in->line + 1, "read error: %s",
                              err == Z_ERRNO ? strerror(errno) : msg);
                 return -1;

@@ -30,8 +30,8 @@ rawin *rawin_open(const char *path, char delim, int *status);
 /* rawin_next: read the next non-empty line and split it.  Returns the field
  * count (> 0) with *fields set (at most max fields are stored; a line with
  * more fields returns max + 1 so the caller can say "too many"), 0 at end of
- * input, -1 on a read error (message printed, status SLK_EIO).  A trailing
- * CR is removed. */
+ * input, -1 on a read error or a truncated gzip file (message printed; the
+ * caller's status is SLK_EIO).  A trailing CR is removed. */
 int rawin_next(rawin *in, char **fields, int max);
 
 /* rawin_line: the current line number (1-based); rawin_path: the name used

@@ -58,6 +58,9 @@ static int job_line(rawin *in, char **f, enum swf_vc_by by, struct vcjobs *t,
     for (int i = 0; i < SWF_FIELDS; i++)
         if (rawin_double(in, f[i], i + 1, field_name[i], &v[i]) != 0)
             return SLK_EDATA;
+    for (int i = 0; i < SWF_FIELDS; i++) /* -1 is "missing"; beyond 1e11 is no real log */
+        if (v[i] < -1 || v[i] > 1e11)
+            return rawin_fail(in, "field %d (%s): out of range '%s'", i + 1, field_name[i], f[i]);
     if (v[1] < 0)
         return rawin_fail(in, "field 2 (submit time): negative '%s'", f[1]);
     double procs = v[4] > 0 ? v[4] : v[7];

@@ -1,10 +1,12 @@
 /* lowcost — LowCost placement of one reservation request (see lowcost.h).
  *
  * Work per request: one pass over the window to build the job's view of the
- * cost (worst over its instances), then for each end point tried a greedy
- * over the stages driven by a min-heap of eligible steps.  Scratch arrays
- * live in a static workspace that grows to the largest window seen, so
- * placing 10,000 jobs allocates almost nothing.
+ * cost (each instance's, and the worst over its instances), then for each
+ * end point tried a greedy over the stages driven by a min-heap of eligible
+ * steps, and a rigid try.  Scratch arrays live in the caller's workspace
+ * (struct lowcost_ws), which grows to the largest window seen, so placing
+ * 10,000 jobs allocates almost nothing and two threads with two workspaces
+ * never share state.
  */
 #include "morpheus/lowcost.h"
 #include "base/diag.h"
@@ -15,9 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The job's view of the window, offset o in [0, W) meaning step lo + o. */
-struct view {
-    long lo, W;
+/* Per-stage figures derived from the request. */
+struct stagefig {
+    int64_t gangs;      /* whole gangs of the stage */
+    int64_t perstep;    /* most gangs per step */
+    long minlen;        /* steps needed at most parallelism */
+    double dem;         /* containers (gangs * gang) */
+};
+
+/* The workspace: the job's view of its window, offset o in [0, W) meaning
+ * step lo + o, and the scratch of one request's trials. */
+struct lowcost_ws {
+    long lo, W, ni;
     double *um, *uc;        /* worst utilisation over instances (mem, cores) */
     double *im, *ic;        /* worst cost increment per container */
     int64_t *room;          /* free containers (min over instances) */
@@ -25,25 +36,58 @@ struct view {
     int32_t *stg;           /* trial: stage at o */
     int32_t *bx, *bstg;     /* best trial */
     size_t cap;
+    double *ium, *iuc, *iim, *iic; /* the same per instance, [o * ni + i] */
+    size_t icap;
+    double sharp;           /* B of the load score for this request (0: the peak) */
+    struct stagefig *sf;
+    size_t sfcap;
+    long *minrest;          /* [k]: steps the stages before k need at least */
+    size_t mrcap;
+    heap h;
 };
 
-static struct view V;
-
-static void view_reserve(long W)
+lowcost_ws *lowcost_ws_new(void)
 {
-    if ((size_t)W <= V.cap)
+    lowcost_ws *ws = xcalloc(1, sizeof *ws);
+    heap_init(&ws->h);
+    return ws;
+}
+
+void lowcost_ws_free(lowcost_ws *ws)
+{
+    if (!ws)
         return;
-    size_t n = (size_t)W;
-    V.um = xreallocarray(V.um, n, sizeof(double));
-    V.uc = xreallocarray(V.uc, n, sizeof(double));
-    V.im = xreallocarray(V.im, n, sizeof(double));
-    V.ic = xreallocarray(V.ic, n, sizeof(double));
-    V.room = xreallocarray(V.room, n, sizeof(int64_t));
-    V.x = xreallocarray(V.x, n, sizeof(int32_t));
-    V.stg = xreallocarray(V.stg, n, sizeof(int32_t));
-    V.bx = xreallocarray(V.bx, n, sizeof(int32_t));
-    V.bstg = xreallocarray(V.bstg, n, sizeof(int32_t));
-    V.cap = n;
+    free(ws->um), free(ws->uc), free(ws->im), free(ws->ic), free(ws->room);
+    free(ws->x), free(ws->stg), free(ws->bx), free(ws->bstg);
+    free(ws->ium), free(ws->iuc), free(ws->iim), free(ws->iic);
+    free(ws->sf), free(ws->minrest);
+    heap_free(&ws->h);
+    free(ws);
+}
+
+static void view_reserve(lowcost_ws *ws, long W, long ni)
+{
+    if ((size_t)W > ws->cap) {
+        size_t n = (size_t)W;
+        ws->um = xreallocarray(ws->um, n, sizeof(double));
+        ws->uc = xreallocarray(ws->uc, n, sizeof(double));
+        ws->im = xreallocarray(ws->im, n, sizeof(double));
+        ws->ic = xreallocarray(ws->ic, n, sizeof(double));
+        ws->room = xreallocarray(ws->room, n, sizeof(int64_t));
+        ws->x = xreallocarray(ws->x, n, sizeof(int32_t));
+        ws->stg = xreallocarray(ws->stg, n, sizeof(int32_t));
+        ws->bx = xreallocarray(ws->bx, n, sizeof(int32_t));
+        ws->bstg = xreallocarray(ws->bstg, n, sizeof(int32_t));
+        ws->cap = n;
+    }
+    size_t ni_n = (size_t)W * (size_t)ni;
+    if (ni_n > ws->icap) {
+        ws->ium = xreallocarray(ws->ium, ni_n, sizeof(double));
+        ws->iuc = xreallocarray(ws->iuc, ni_n, sizeof(double));
+        ws->iim = xreallocarray(ws->iim, ni_n, sizeof(double));
+        ws->iic = xreallocarray(ws->iic, ni_n, sizeof(double));
+        ws->icap = ni_n;
+    }
 }
 
 static inline double over2(double c, double T)
@@ -52,9 +96,17 @@ static inline double over2(double c, double T)
     return d > 0 ? d * d : 0;
 }
 
-static inline double vcost(long o, double x)
+static inline double vcost(const lowcost_ws *ws, long o, double x)
 {
-    double a = V.um[o] + x * V.im[o], b = V.uc[o] + x * V.ic[o];
+    double a = ws->um[o] + x * ws->im[o], b = ws->uc[o] + x * ws->ic[o];
+    return a > b ? a : b;
+}
+
+/* icost: the cost at offset o of instance i after adding x containers */
+static inline double icost(const lowcost_ws *ws, long o, long i, double x)
+{
+    size_t k = (size_t)o * (size_t)ws->ni + (size_t)i;
+    double a = ws->ium[k] + x * ws->iim[k], b = ws->iuc[k] + x * ws->iic[k];
     return a > b ? a : b;
 }
 
@@ -105,88 +157,96 @@ static long lmod(long a, long m)
     return r < 0 ? r + m : r;
 }
 
-static void build_view(const plan *p, const struct lowcost_req *q, long lo, long W, const double *pres)
+/* slot_view: instance i's figures at slot s for q: utilisation (with the
+ * pressure), cost per container, free containers. */
+static int64_t slot_view(const plan *p, const struct lowcost_req *q, long s, const double *pres, double *a,
+                         double *b, double *ia, double *ib)
+{
+    double cm = p->cap_mem[s], cc = p->cap_cores[s];
+    *a = p->load_mem[s] > 0 ? (cm > 0 ? p->load_mem[s] / cm : INFINITY) : 0;
+    *b = p->load_cores[s] > 0 ? (cc > 0 ? p->load_cores[s] / cc : INFINITY) : 0;
+    if (pres) {
+        *a += pres[s];
+        *b += pres[s];
+    }
+    *ia = q->mem_mb > 0 ? (cm > 0 ? q->mem_mb / cm : INFINITY) : 0;
+    *ib = q->cores > 0 ? (cc > 0 ? q->cores / cc : INFINITY) : 0;
+    return plan_headroom(p, s, q->cores, q->mem_mb);
+}
+
+/* build_view: the job's view of its window [lo, lo + W) and the sharpness
+ * of the load score: LOWCOST_SHARPNESS (or o->sharpness) over the plan's
+ * peak so far (at least one container's cost). */
+static void build_view(lowcost_ws *ws, const plan *p, const struct lowcost_req *q, long lo, long W,
+                       const struct lowcost_opts *opt)
 {
     long pp, ni = instances(p, q, &pp);
-    view_reserve(W);
-    V.lo = lo;
-    V.W = W;
+    view_reserve(ws, W, ni);
+    ws->lo = lo;
+    ws->W = W;
+    ws->ni = ni;
+    double ref = plan_peak(p, NULL);
     for (long o = 0; o < W; o++) {
         double um = 0, uc = 0, im = 0, ic = 0;
         int64_t room = INT64_MAX;
         for (long i = 0; i < ni; i++) {
-            long s = lmod(lo + o + i * pp, p->nsteps);
-            double cm = p->cap_mem[s], cc = p->cap_cores[s];
-            double a = p->load_mem[s] > 0 ? (cm > 0 ? p->load_mem[s] / cm : INFINITY) : 0;
-            double b = p->load_cores[s] > 0 ? (cc > 0 ? p->load_cores[s] / cc : INFINITY) : 0;
-            if (pres) {
-                a += pres[s];
-                b += pres[s];
-            }
-            double ia = q->mem_mb > 0 ? (cm > 0 ? q->mem_mb / cm : INFINITY) : 0;
-            double ib = q->cores > 0 ? (cc > 0 ? q->cores / cc : INFINITY) : 0;
-            if (a > um) um = a;
-            if (b > uc) uc = b;
-            if (ia > im) im = ia;
-            if (ib > ic) ic = ib;
-            int64_t h = plan_headroom(p, s, q->cores, q->mem_mb);
+            size_t k = (size_t)o * (size_t)ni + (size_t)i;
+            int64_t h = slot_view(p, q, lmod(lo + o + i * pp, p->nsteps), opt->pressure, &ws->ium[k], &ws->iuc[k],
+                                  &ws->iim[k], &ws->iic[k]);
+            um = fmax(um, ws->ium[k]);
+            uc = fmax(uc, ws->iuc[k]);
+            im = fmax(im, ws->iim[k]);
+            ic = fmax(ic, ws->iic[k]);
             if (h < room)
                 room = h;
         }
-        V.um[o] = um;
-        V.uc[o] = uc;
-        V.im[o] = im;
-        V.ic[o] = ic;
-        V.room[o] = room;
+        ws->um[o] = um;
+        ws->uc[o] = uc;
+        ws->im[o] = im;
+        ws->ic[o] = ic;
+        ws->room[o] = room;
+        ref = fmax(ref, fmax(fmax(um, uc), fmax(im, ic)));
     }
+    double k = opt->sharpness > 0 ? opt->sharpness : LOWCOST_SHARPNESS;
+    ws->sharp = isfinite(k) && ref > 0 && isfinite(ref) ? k / ref : 0;
 }
 
-/* Per-stage figures derived from the request. */
-struct stagefig {
-    int64_t gangs;      /* whole gangs of the stage */
-    int64_t perstep;    /* most gangs per step */
-    long minlen;        /* steps needed at most parallelism */
-    double dem;         /* containers (gangs * gang) */
-};
-
-static struct stagefig *SF;
-static size_t SFcap;
-static long *MINREST;
-static size_t MRcap;
-
-static void stage_figures(const struct lowcost_req *q, long *total_minlen)
+/* stage_figures: ws->sf and ws->minrest for q; the steps all stages need at
+ * their maximum parallelism in *total_minlen. */
+static void stage_figures(lowcost_ws *ws, const struct lowcost_req *q, long *total_minlen)
 {
-    SF = xgrow(SF, &SFcap, (size_t)q->nstages, sizeof *SF);
-    MINREST = xgrow(MINREST, &MRcap, (size_t)q->nstages + 1, sizeof *MINREST);
+    ws->sf = xgrow(ws->sf, &ws->sfcap, (size_t)q->nstages, sizeof *ws->sf);
+    ws->minrest = xgrow(ws->minrest, &ws->mrcap, (size_t)q->nstages + 1, sizeof *ws->minrest);
+    struct stagefig *sf = ws->sf;
     long tot = 0;
     for (long k = 0; k < q->nstages; k++) {
         const struct lowcost_stage *s = &q->stage[k];
         int64_t g = s->gang;
-        SF[k].gangs = (s->demand + g - 1) / g;
-        SF[k].perstep = s->maxpar / g;
-        if (SF[k].perstep < 1)
-            SF[k].perstep = 1;
-        SF[k].minlen = (long)((SF[k].gangs + SF[k].perstep - 1) / SF[k].perstep);
-        SF[k].dem = (double)(SF[k].gangs * g);
-        MINREST[k] = tot; /* steps the stages before k need at least */
-        tot += SF[k].minlen;
+        sf[k].gangs = (s->demand + g - 1) / g;
+        sf[k].perstep = s->maxpar / g;
+        if (sf[k].perstep < 1)
+            sf[k].perstep = 1;
+        sf[k].minlen = (long)((sf[k].gangs + sf[k].perstep - 1) / sf[k].perstep);
+        sf[k].dem = (double)(sf[k].gangs * g);
+        ws->minrest[k] = tot;
+        tot += sf[k].minlen;
     }
-    MINREST[q->nstages] = tot;
+    ws->minrest[q->nstages] = tot;
     *total_minlen = tot;
 }
 
 /* request_window: clear res, then the window [*lo, *hi) and the steps the
  * request needs at full parallelism (*need; stage figures made).  Returns 1,
  * or 0 with res->why set when the window cannot hold the request. */
-static int request_window(const plan *p, const struct lowcost_req *q, long *lo, long *hi, long *need,
-                          struct lowcost_result *res)
+static int request_window(lowcost_ws *ws, const plan *p, const struct lowcost_req *q, long *lo, long *hi,
+                          long *need, struct lowcost_result *res)
 {
     memset(res, 0, sizeof *res);
     if (lowcost_window(p, q, lo, hi) < 0) {
         snprintf(res->why, sizeof res->why, "window [%g, %g] s holds no whole %ld s step", q->a, q->d, p->step);
         return 0;
     }
-    stage_figures(q, need);
+    stage_figures(ws, q, need);
     if (*lo + *need > *hi) {
         snprintf(res->why, sizeof res->why,
                  "window of %ld steps is shorter than the %ld steps the skyline needs at its maximum parallelism",
@@ -212,14 +272,106 @@ static void res_of_request(struct plan_res *r, const struct lowcost_req *q, long
     r->start = start;
 }
 
-/* One trial: place all stages ending at step e-1 (absolute, e in (lo, hi]).
- * Returns 1 and sets *first (absolute first step) when every stage fits. */
-static heap H;
-static int trial(const struct lowcost_req *q, const struct lowcost_opts *opt, long e, long need, long *first,
-                 char *why, size_t whylen)
+/* chunk_at: how many gangs of stage k a chunk puts at offset o now */
+static int64_t chunk_at(const lowcost_ws *ws, long k, int32_t g, int64_t chunk, int64_t left, long o)
 {
-    long lo = V.lo;
-    long tr = e - 1 - lo; /* view offsets from here on */
+    int64_t a = chunk < left ? chunk : left;
+    int64_t ps = ws->sf[k].perstep - ws->x[o] / g;
+    int64_t rm = (ws->room[o] - ws->x[o]) / g;
+    if (a > ps) a = ps;
+    if (a > rm) a = rm;
+    return a;
+}
+
+static void push_step(lowcost_ws *ws, long k, int32_t g, int64_t chunk, int64_t left, long o)
+{
+    int64_t a = chunk_at(ws, k, g, chunk, left, o);
+    if (a > 0)
+        heap_push_seq(&ws->h, vcost(ws, o, (double)ws->x[o] + (double)(a * g)), (uint64_t)(ws->W - o), (uint64_t)o);
+}
+
+/* stage_greedy: the gangs of stage k one chunk at a time on the cheapest
+ * eligible offset of [tcur - 1, tr], never left of tl (see lowcost.h).
+ * Returns the leftmost offset used, or -1 with why set (offsets a trial
+ * touches are cleared as they become eligible, so a failed trial needs no
+ * cleaning). */
+static long stage_greedy(lowcost_ws *ws, const struct lowcost_req *q, const struct lowcost_opts *opt, long k, long tl,
+                         long tr, char *why, size_t whylen)
+{
+    int32_t g = q->stage[k].gang;
+    int64_t left = ws->sf[k].gangs;
+    int64_t chunk = opt->chunks > 0 ? (left + opt->chunks - 1) / opt->chunks : 1;
+    if (chunk < 1)
+        chunk = 1;
+    long tcur = tr + 1;
+    ws->h.n = 0;
+    ws->x[tr] = 0;
+    push_step(ws, k, g, chunk, left, tr);
+    while (left > 0) {
+        struct heap_item it;
+        if (!heap_pop(&ws->h, &it)) {
+            snprintf(why, whylen, "stage %ld: no free capacity for %lld more container(s)", k + 1,
+                     (long long)(left * g));
+            return -1;
+        }
+        long o = (long)it.val;
+        int64_t a = chunk_at(ws, k, g, chunk, left, o);
+        if (a <= 0)
+            continue;
+        if (o < tcur) { /* the stage grows one step to the left */
+            tcur = o;
+            ws->stg[o] = (int32_t)(k + 1);
+            if (o - 1 >= tl) {
+                ws->x[o - 1] = 0;
+                push_step(ws, k, g, chunk, left, o - 1);
+            }
+        }
+        ws->x[o] += (int32_t)(a * g);
+        left -= a;
+        if (left > 0)
+            push_step(ws, k, g, chunk, left, o);
+    }
+    return tcur;
+}
+
+/* rigid_fill: every stage of q at its maximum parallelism, in order, the
+ * remainder of a stage on its last step: containers and stages of the
+ * `need` steps into x and stg. */
+static void rigid_fill(const lowcost_ws *ws, const struct lowcost_req *q, int32_t *x, int32_t *stg)
+{
+    long j = 0;
+    for (long k = 0; k < q->nstages; k++) {
+        int64_t left = ws->sf[k].gangs;
+        for (long s = 0; s < ws->sf[k].minlen; s++, j++) {
+            int64_t a = left < ws->sf[k].perstep ? left : ws->sf[k].perstep;
+            x[j] = (int32_t)(a * q->stage[k].gang);
+            stg[j] = (int32_t)(k + 1);
+            left -= a;
+        }
+    }
+}
+
+/* trial_rigid: q rigid (rigid_fill), ending at step e - 1.  Returns 1 and
+ * the first offset in *first when every step has room. */
+static int trial_rigid(lowcost_ws *ws, const struct lowcost_req *q, long e, long need, long *first)
+{
+    long o0 = e - ws->lo - need;
+    rigid_fill(ws, q, ws->x + o0, ws->stg + o0);
+    for (long o = o0; o < o0 + need; o++)
+        if (ws->x[o] > ws->room[o])
+            return 0;
+    *first = o0;
+    return 1;
+}
+
+/* trial_stretch: LowCost's trial for end point e (absolute, e in (lo, hi]):
+ * stages in reverse order, each in its demand-proportional interval ending
+ * right before the next stage (stage_greedy).  Returns 1 and the first
+ * offset in *first when every stage fits, else 0 with why set. */
+static int trial_stretch(lowcost_ws *ws, const struct lowcost_req *q, const struct lowcost_opts *opt, long e,
+                         long need, long *first, char *why, size_t whylen)
+{
+    long tr = e - 1 - ws->lo; /* view offsets from here on */
     /* the stages share [base, e): the whole window before e, or at most
      * max_stretch times the steps the job needs at full parallelism */
     long base = 0;
@@ -230,158 +382,101 @@ static int trial(const struct lowcost_req *q, const struct lowcost_opts *opt, lo
     }
     double remaining = 0;
     for (long k = 0; k < q->nstages; k++)
-        remaining += SF[k].dem;
-    long touched_lo = tr + 1;
-    int ok = 1;
-    for (long k = q->nstages - 1; k >= 0 && ok; k--) {
-        long span = tr + 1 - base - MINREST[k]; /* steps stage k may use at most */
-        if (span < SF[k].minlen) {
+        remaining += ws->sf[k].dem;
+    for (long k = q->nstages - 1; k >= 0; k--) {
+        long span = tr + 1 - base - ws->minrest[k]; /* steps stage k may use at most */
+        if (span < ws->sf[k].minlen) {
             snprintf(why, whylen, "window too short for stage %ld", k + 1);
-            ok = 0;
-            break;
+            return 0;
         }
-        long L = (long)llround((double)(tr + 1 - base) * SF[k].dem / remaining);
-        if (L < SF[k].minlen)
-            L = SF[k].minlen;
+        long L = (long)llround((double)(tr + 1 - base) * ws->sf[k].dem / remaining);
+        if (L < ws->sf[k].minlen)
+            L = ws->sf[k].minlen;
         if (L > span)
             L = span;
-        long tl = tr - L + 1;
-        int32_t g = q->stage[k].gang;
-        int64_t left = SF[k].gangs;
-        int64_t chunk = opt->chunks > 0 ? (left + opt->chunks - 1) / opt->chunks : 1;
-        if (chunk < 1)
-            chunk = 1;
-        long tcur = tr + 1;
-        H.n = 0;
-        /* push step o with the amount a chunk would place there now */
-#define PUSH(o_)                                                                                        \
-    do {                                                                                                \
-        long o2 = (o_);                                                                                 \
-        int64_t a_ = chunk;                                                                             \
-        if (a_ > left) a_ = left;                                                                       \
-        int64_t ps_ = SF[k].perstep - V.x[o2] / g;                                                      \
-        if (a_ > ps_) a_ = ps_;                                                                         \
-        int64_t rm_ = (V.room[o2] - V.x[o2]) / g;                                                       \
-        if (a_ > rm_) a_ = rm_;                                                                         \
-        if (a_ > 0)                                                                                     \
-            heap_push_seq(&H, vcost(o2, (double)V.x[o2] + (double)(a_ * g)), (uint64_t)(V.W - o2),      \
-                          (uint64_t)o2);                                                                \
-    } while (0)
-        V.x[tr] = 0;
-        PUSH(tr);
-        while (left > 0) {
-            struct heap_item it;
-            if (!heap_pop(&H, &it)) {
-                snprintf(why, whylen, "stage %ld: no free capacity for %lld more container(s)", k + 1,
-                         (long long)(left * g));
-                ok = 0;
-                break;
-            }
-            long o = (long)it.val;
-            int64_t a = chunk;
-            if (a > left) a = left;
-            int64_t ps = SF[k].perstep - V.x[o] / g;
-            if (a > ps) a = ps;
-            int64_t rm = (V.room[o] - V.x[o]) / g;
-            if (a > rm) a = rm;
-            if (a <= 0)
-                continue;
-            if (o < tcur) { /* the stage grows one step to the left */
-                tcur = o;
-                V.stg[o] = (int32_t)(k + 1);
-                if (o - 1 >= tl) {
-                    V.x[o - 1] = 0;
-                    PUSH(o - 1);
-                }
-            }
-            V.x[o] += (int32_t)(a * g);
-            left -= a;
-            if (left > 0)
-                PUSH(o);
-        }
-#undef PUSH
-        if (!ok)
-            break;
-        remaining -= SF[k].dem;
-        touched_lo = tcur;
+        long tcur = stage_greedy(ws, q, opt, k, tr - L + 1, tr, why, whylen);
+        if (tcur < 0)
+            return 0;
+        remaining -= ws->sf[k].dem;
         tr = tcur - 1;
     }
-    *first = touched_lo;
-    return ok;
+    *first = tr + 1;
+    return 1;
 }
 
-int lowcost_choose(const plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
-                   struct lowcost_result *res, struct plan_res *out)
+/* trial_score: the score of the trial on offsets [first, end) (see
+ * lowcost.h): with target > 0 its overflow above the target, else the load
+ * score peak + ln(S) / B with S = sum over its steps and instances of
+ * exp(B (c - peak)) - exp(B (c0 - peak)) (c0, c: the cost there before and
+ * after; the hard peak when B is 0).  The highest cost after it in *peak,
+ * the tie-breaker (sum of cost x containers) in *sum. */
+static double trial_score(const lowcost_ws *ws, long first, long end, double target, double *peak, double *sum)
 {
-    long lo, hi, need;
-    if (!request_window(p, q, &lo, &hi, &need, res))
-        return 0;
-    long W = hi - lo;
-    build_view(p, q, lo, W, opt->pressure);
-    long emin = lo + need, ne = hi - emin + 1;
-    long tries = opt->max_ends > 0 && ne > opt->max_ends ? opt->max_ends : ne;
-    double best = INFINITY, best_sum = INFINITY, best_pen = 0;
-    long best_first = -1, best_e = -1;
-    char why[256] = "";
-    double base = once_base(p, q->kind, q->instance, q->period, q->cycle);
-    for (long ti = 0; ti < tries; ti++) {
-        long e = tries == ne ? emin + ti
-                             : emin + (long)llround((double)ti * (double)(ne - 1) / (double)(tries - 1));
-        if (tries == 1)
-            e = emin;
-        long first;
-        why[0] = 0;
-        res->tried++;
-        if (!trial(q, opt, e, need, &first, why, sizeof why)) {
-            /* clean the trial's marks */
-            for (long o = first; o < e - lo; o++)
-                V.x[o] = 0;
-            continue;
-        }
-        double peak = 0, sum = 0;
-        for (long o = first; o < e - lo; o++) {
-            double c = vcost(o, V.x[o]);
-            if (opt->target > 0) {
-                peak += over2(c, opt->target) - over2(vcost(o, 0), opt->target);
-            } else if (c > peak)
-                peak = c;
-            sum += c * V.x[o];
-        }
-        double pen = align_penalty(p, opt, q->problematic, base, q->a, q->d, first + lo, e);
-        double score = peak + pen;
-        if (opt->target > 0) {
-            if (pen > opt->max_penalty + 1e-12) {
-                for (long o = first; o < e - lo; o++)
-                    V.x[o] = 0;
-                continue;
-            }
-            score = peak;
-        }
-        if (score < best - 1e-12 || (score <= best + 1e-12 && sum < best_sum - 1e-9)) {
-            best = score;
-            best_sum = sum;
-            best_pen = pen;
-            best_first = first;
-            best_e = e;
-            memcpy(V.bx + first, V.x + first, (size_t)(e - lo - first) * sizeof(int32_t));
-            memcpy(V.bstg + first, V.stg + first, (size_t)(e - lo - first) * sizeof(int32_t));
-        }
-        for (long o = first; o < e - lo; o++)
-            V.x[o] = 0;
+    double pk = 0, ov = 0, s = 0;
+    for (long o = first; o < end; o++) {
+        double c = vcost(ws, o, ws->x[o]);
+        if (target > 0)
+            ov += over2(c, target) - over2(vcost(ws, o, 0), target);
+        s += c * ws->x[o];
+        for (long i = 0; i < ws->ni; i++)
+            pk = fmax(pk, icost(ws, o, i, ws->x[o]));
     }
-    if (best_first < 0) {
-        snprintf(res->why, sizeof res->why, "no capacity: %.160s%s", why[0] ? why : "every end point failed",
-                 tries < ne ? " (some end points not tried: --ends)" : "");
-        return 0;
+    *peak = pk;
+    *sum = s;
+    if (target > 0)
+        return ov;
+    double B = ws->sharp, S = 0;
+    if (!(B > 0) || !isfinite(pk))
+        return pk;
+    for (long o = first; o < end; o++)
+        for (long i = 0; i < ws->ni; i++) {
+            double c0 = icost(ws, o, i, 0), c = icost(ws, o, i, ws->x[o]);
+            S += exp(B * (c0 - pk)) * expm1(B * (c - c0));
+        }
+    return S > 0 ? pk + log(S) / B : pk;
+}
+
+/* The best trial so far. */
+struct best {
+    double score, sum, pen, peak;
+    long first, e;
+};
+
+/* consider: score the trial ending at e whose allocation starts at offset
+ * first; keep it in *b (and its allocation in bx, bstg) when it beats b:
+ * a lower score, then a lower sum. */
+static void consider(lowcost_ws *ws, const plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
+                     long first, long e, struct best *b)
+{
+    long end = e - ws->lo;
+    double sum, peak, score = trial_score(ws, first, end, opt->target, &peak, &sum);
+    double pen = align_penalty(p, opt, q->problematic, once_base(p, q->kind, q->instance, q->period, q->cycle),
+                               q->a, q->d, first + ws->lo, e);
+    if (opt->target > 0) {
+        if (pen > opt->max_penalty + 1e-12)
+            return;
+    } else
+        score += pen;
+    if (score < b->score - 1e-12 || (score <= b->score + 1e-12 && sum < b->sum - 1e-9)) {
+        *b = (struct best){score, sum, pen, peak, first, e};
+        memcpy(ws->bx + first, ws->x + first, (size_t)(end - first) * sizeof(int32_t));
+        memcpy(ws->bstg + first, ws->stg + first, (size_t)(end - first) * sizeof(int32_t));
     }
+}
+
+/* best_to_res: the reservation of the best trial into *out (res filled);
+ * 0 with res->why when it does not fit the plan after all. */
+static int best_to_res(const lowcost_ws *ws, const plan *p, const struct lowcost_req *q, const struct best *b,
+                       struct lowcost_result *res, struct plan_res *out)
+{
     struct plan_res r;
-    long len = best_e - lo - best_first;
-    res_of_request(&r, q, lo + best_first, len);
+    long len = b->e - ws->lo - b->first;
+    res_of_request(&r, q, ws->lo + b->first, len);
     for (long j = 0; j < len; j++) {
-        long o = best_first + j;
-        r.containers[j] = V.bx[o];
-        r.stage[j] = V.bstg[o];
-        r.gang[j] = q->stage[V.bstg[o] - 1].gang;
+        long o = b->first + j;
+        r.containers[j] = ws->bx[o];
+        r.stage[j] = ws->bstg[o];
+        r.gang[j] = q->stage[ws->bstg[o] - 1].gang;
     }
     long bad;
     if (!plan_fits(p, &r, &bad)) {
@@ -393,17 +488,50 @@ int lowcost_choose(const plan *p, const struct lowcost_req *q, const struct lowc
     res->placed = 1;
     res->start = r.start;
     res->len = len;
-    res->penalty = best_pen;
-    res->cost = best - best_pen;
+    res->penalty = b->pen;
+    res->cost = b->peak;
     *out = r;
     return 1;
 }
 
-int lowcost_place(plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
+int lowcost_choose(lowcost_ws *ws, const plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
+                   struct lowcost_result *res, struct plan_res *out)
+{
+    long lo, hi, need;
+    if (!request_window(ws, p, q, &lo, &hi, &need, res))
+        return 0;
+    build_view(ws, p, q, lo, hi - lo, opt);
+    long emin = lo + need, ne = hi - emin + 1;
+    long tries = opt->max_ends > 0 && ne > opt->max_ends ? opt->max_ends : ne;
+    int rigid = !opt->no_rigid && opt->max_stretch != 1; /* else the stretched trial is rigid */
+    struct best b = {INFINITY, INFINITY, 0, 0, -1, -1};
+    char why[256] = "";
+    for (long ti = 0; ti < tries; ti++) {
+        long e = tries == ne ? emin + ti
+                             : emin + (long)llround((double)ti * (double)(ne - 1) / (double)(tries - 1));
+        if (tries == 1)
+            e = emin;
+        long first;
+        why[0] = 0;
+        res->tried++;
+        if (trial_stretch(ws, q, opt, e, need, &first, why, sizeof why))
+            consider(ws, p, q, opt, first, e, &b);
+        if (rigid && trial_rigid(ws, q, e, need, &first))
+            consider(ws, p, q, opt, first, e, &b);
+    }
+    if (b.first < 0) {
+        snprintf(res->why, sizeof res->why, "no capacity: %.160s%s", why[0] ? why : "every end point failed",
+                 tries < ne ? " (some end points not tried: --ends)" : "");
+        return 0;
+    }
+    return best_to_res(ws, p, q, &b, res, out);
+}
+
+int lowcost_place(lowcost_ws *ws, plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
                   struct lowcost_result *res)
 {
     struct plan_res r;
-    if (!lowcost_choose(p, q, opt, res, &r))
+    if (!lowcost_choose(ws, p, q, opt, res, &r))
         return 0;
     plan_add(p, &r);
     return 1;
@@ -508,7 +636,7 @@ static void mark_changed(const plan *p, const struct plan_res *r, struct stamps 
  * LowCost's own stretch (o->max_stretch) and rigid (every stage at its
  * maximum parallelism: max_stretch 1) -- and the better of the two kept
  * when it lowers the job's improve_score, then the sum.  Returns the moves. */
-static long improve_round(plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
+static long improve_round(lowcost_ws *ws, plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
                           const struct lowcost_opts *user, struct lowcost_opts *o, struct stamps *sp)
 {
     const double stretch[2] = {o->max_stretch, 1};
@@ -532,7 +660,7 @@ static long improve_round(plan *p, const struct lowcost_req *q, size_t n, const 
             struct lowcost_result res;
             struct plan_res c;
             o->max_stretch = stretch[si];
-            if (!lowcost_choose(p, &q[i], o, &res, &c))
+            if (!lowcost_choose(ws, p, &q[i], o, &res, &c))
                 continue;
             double sum, sc = improve_score(p, &c, o, &sum);
             if (sc < best - eps || (sc <= best + eps && sum < best_sum * (1 - 1e-9) - 1e-12)) {
@@ -591,12 +719,13 @@ static void snap_restore(plan *p, size_t n, const size_t *ids, struct plan_res *
     }
 }
 
-void lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
+void lowcost_improve(lowcost_ws *ws, plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
                      const struct lowcost_opts *opt, int rounds, struct lowcost_improve_stats *st)
 {
     struct lowcost_opts o = *opt;
     o.pressure = NULL; /* everything is placed now: no demand to come */
     o.target = 0;
+    o.no_rigid = 1;    /* each round tries the two shapes itself */
     memset(st, 0, sizeof *st);
     st->peak_before = plan_peak(p, NULL);
     struct stamps sp = {0, xcalloc((size_t)p->nsteps, sizeof(int64_t)), xmalloc((n ? n : 1) * sizeof(int64_t))};
@@ -604,7 +733,7 @@ void lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_
     /* descent: no job's own score ever rises */
     while (st->rounds < rounds) {
         st->rounds++;
-        long moved = improve_round(p, q, n, ids, opt, &o, &sp);
+        long moved = improve_round(ws, p, q, n, ids, opt, &o, &sp);
         st->moves += moved;
         if (!moved)
             break;
@@ -620,7 +749,7 @@ void lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_
         if (!snap)
             snap = snap_take(p, n, ids, NULL);
         st->flat_rounds++;
-        long moved = improve_round(p, q, n, ids, opt, &o, &sp);
+        long moved = improve_round(ws, p, q, n, ids, opt, &o, &sp);
         st->flat_moves += moved;
         double pk = plan_peak(p, NULL);
         if (pk < best - 1e-12) {
@@ -645,43 +774,26 @@ void lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_
      * it does not list (lcmpack's in-place append starts from the index) */
 }
 
-int lowcost_place_earliest(plan *p, const struct lowcost_req *q, struct lowcost_result *res)
+int lowcost_place_earliest(lowcost_ws *ws, plan *p, const struct lowcost_req *q, struct lowcost_result *res)
 {
     long lo, hi, need;
-    if (!request_window(p, q, &lo, &hi, &need, res))
+    if (!request_window(ws, p, q, &lo, &hi, &need, res))
         return 0;
     struct plan_res r;
     res_of_request(&r, q, lo, need);
-    long j = 0;
-    for (long k = 0; k < q->nstages; k++) {
-        int64_t left = SF[k].gangs;
-        for (long s = 0; s < SF[k].minlen; s++, j++) {
-            int64_t a = left < SF[k].perstep ? left : SF[k].perstep;
-            r.containers[j] = (int32_t)(a * q->stage[k].gang);
-            r.gang[j] = q->stage[k].gang;
-            r.stage[j] = (int32_t)(k + 1);
-            left -= a;
-        }
-    }
+    rigid_fill(ws, q, r.containers, r.stage);
+    for (long j = 0; j < need; j++)
+        r.gang[j] = q->stage[r.stage[j] - 1].gang;
     long bad;
     if (!plan_fits(p, &r, &bad)) {
         snprintf(res->why, sizeof res->why, "no capacity at t %ld s", bad * p->step);
         plan_res_free(&r);
         return 0;
     }
-    double peak = 0;
-    long ni = plan_ninst(p, &r);
-    for (long i = 0; i < ni; i++)
-        for (long jj = 0; jj < r.len; jj++) {
-            long s = plan_slot(p, &r, i, jj);
-            double c = plan_cost_add(p, s, r.containers[jj], r.cores, r.mem_mb);
-            if (c > peak)
-                peak = c;
-        }
     res->placed = 1;
     res->start = lo;
     res->len = need;
-    res->cost = peak;
+    res->cost = lowcost_score(p, &r, &(struct lowcost_opts){0}, NULL);
     res->tried = 1;
     plan_add(p, &r);
     return 1;
@@ -699,21 +811,19 @@ double lowcost_min_height(const plan *p, const struct lowcost_req *q)
         unit = q->mem_mb / cm;
     if (q->cores > 0 && cc > 0 && isfinite(cc) && q->cores / cc > unit)
         unit = q->cores / cc;
-    long lo, hi, need;
+    long lo, hi;
     if (lowcost_window(p, q, &lo, &hi) < 0)
         return 0;
-    stage_figures(q, &need);
     double h = 0, area = 0;
     for (long k = 0; k < q->nstages; k++) {
-        double g = q->stage[k].gang;
+        int64_t g = q->stage[k].gang;
         /* a stage cannot be spread thinner than one gang per step */
-        if (g > h)
-            h = g;
-        area += SF[k].dem;
+        if ((double)g > h)
+            h = (double)g;
+        area += (double)((q->stage[k].demand + g - 1) / g * g);
     }
     double spread = area / (double)(hi - lo);
     if (spread > h)
         h = spread;
     return h * unit;
 }
-

@@ -17,8 +17,9 @@
  *     cores), which is exact for a constant capacity; the capacity check
  *     (headroom) is always exact.
  *   - For each end point e (the step after the last stage; all feasible
- *     ones, or `max_ends` of them evenly spread when there are more), stages
- *     are placed in reverse order.  Stage k may use the interval ending
+ *     ones, or `max_ends` of them evenly spread when there are more), two
+ *     trials.  Stretched (the paper's): stages are placed in reverse order.
+ *     Stage k may use the interval ending
  *     right before stage k+1's first step, of length proportional to
  *     D_k / (D_1 + ... + D_k) of what remains of the window (at least the
  *     steps it needs at its maximum parallelism, and leaving room for the
@@ -28,19 +29,36 @@
  *     so the allocation stays contiguous; a step takes at most the stage's
  *     maximum parallelism and never more than the free capacity.  A chunk is
  *     ceil(gangs / chunks) gangs (chunks = 0: one gang at a time, the paper's
- *     rule; larger chunks are faster on big stages).
- *   - The trial's cost is the highest cost(o, x_o) over its steps, plus, for
- *     problematic jobs, the alignment penalty
+ *     rule; larger chunks are faster on big stages).  Rigid: every stage at
+ *     its maximum parallelism, ending at e (skipped when max_stretch is 1,
+ *     where the stretched trial is rigid, or with no_rigid).
+ *   - The trial's cost is its load score: what the job sees over all its
+ *     time steps, every instance's slot counted (c0 before, c after it),
+ *         score = peak + ln(S) / B,
+ *         S = sum over its steps and instances of exp(B (c - peak)) - exp(B (c0 - peak)),
+ *     peak = the highest c, B = sharpness / (the plan's peak so far, at
+ *     least one container's cost).  It is the growth of sum_t exp(B c(t)),
+ *     the exponential load cost of online load balancing, written in cost
+ *     units: near the peak when one step dominates, and among placements of
+ *     equal peak the one over the lower load wins (the paper's "sum of the
+ *     costs"; the hard peak alone spreads every job thin over the window's
+ *     start and fills the night early).  Plus, for problematic jobs, the
+ *     alignment penalty
  *         align_weight * |mid - (a+d)/2| / ((d-a)/2)
  *     (mid = the allocation's mid-point); ties are broken by the sum of
- *     cost(o, x_o) x_o, then by the earliest end.  The cheapest trial wins.
+ *     c x_o over its steps, then by the stretched trial, then by the
+ *     earliest end.  The cheapest trial wins.
  *   - A request that fits in no trial is not placed; `why` says what stopped it.
  *
  * Ownership: lowcost never keeps pointers to the request; on success it adds
- * a new reservation (it owns nothing afterwards).  It keeps a static scratch
- * workspace that grows to the largest window seen (so placing many jobs
- * allocates almost nothing): not thread-safe, and the workspace is never
- * freed (it stays reachable).
+ * a new reservation (it owns nothing afterwards).  Scratch space lives in a
+ * workspace (lowcost_ws_new) that grows to the largest window seen, so
+ * placing many jobs allocates almost nothing.
+ *
+ * Threads: no function keeps state outside its arguments.  A workspace is
+ * used by one thread at a time; a plan read by lowcost_choose or
+ * lowcost_score may be shared by threads that only read it (each with its
+ * own workspace), never while another thread changes it.
  */
 #ifndef SLOKIT_LOWCOST_H
 #define SLOKIT_LOWCOST_H
@@ -79,7 +97,24 @@ struct lowcost_opts {
                                and trials whose alignment penalty exceeds max_penalty
                                are not taken */
     double max_penalty;     /* with target > 0 only (see above) */
+    double sharpness;       /* K of the load score's B = K / peak (0: LOWCOST_SHARPNESS;
+                               INFINITY: the hard peak, the trial's highest cost) */
+    int no_rigid;           /* 1: no rigid trials (lowcost_improve tries shapes itself) */
 };
+
+/* The default sharpness of the load score: a step 10% of the plan's peak
+ * above another weighs e (2.7) times as much.  Measured on tracegen's
+ * enterprise mix, seeds 7, 1, 2, 3 (docs/lcmpack.md): 5 to 20 are within
+ * 0.01 of each other, the hard peak (INFINITY) 0.03-0.05 worse. */
+#define LOWCOST_SHARPNESS 10
+
+/* The workspace: scratch arrays for one thread's placements. */
+typedef struct lowcost_ws lowcost_ws;
+
+/* lowcost_ws_new: an empty workspace (never NULL: exits on no memory).
+ * lowcost_ws_free: frees it (NULL is fine). */
+lowcost_ws *lowcost_ws_new(void);
+void lowcost_ws_free(lowcost_ws *ws);
 
 struct lowcost_result {
     int placed;             /* 1 placed, 0 not */
@@ -100,13 +135,13 @@ int lowcost_window(const plan *p, const struct lowcost_req *q, long *lo, long *h
  * otherwise leaves p unchanged, sets res->why and returns 0.  The request
  * must be valid (stages >= 1, window inside the period, PERIODIC period
  * dividing the lcm in whole steps): callers validate input first. */
-int lowcost_place(plan *p, const struct lowcost_req *q, const struct lowcost_opts *o,
+int lowcost_place(lowcost_ws *ws, plan *p, const struct lowcost_req *q, const struct lowcost_opts *o,
                   struct lowcost_result *res);
 
 /* lowcost_choose: lowcost_place without the last step: on success fills
  * *out with the chosen reservation (the caller owns it: plan_add it or
  * plan_res_free it) and leaves p unchanged. */
-int lowcost_choose(const plan *p, const struct lowcost_req *q, const struct lowcost_opts *o,
+int lowcost_choose(lowcost_ws *ws, const plan *p, const struct lowcost_req *q, const struct lowcost_opts *o,
                    struct lowcost_result *res, struct plan_res *out);
 
 /* lowcost_score: what LowCost minimises, for reservation r (not in p's load)
@@ -133,10 +168,11 @@ struct lowcost_improve_stats {
 /* lowcost_improve: offline polish of reservations already placed (lcmpack
  * --improve); fills *st.  Each request q[i] (ids[i] = its reservation in p,
  * or (size_t)-1 to skip) is in turn lifted out of the plan and placed again
- * against everything else, twice: with LowCost as configured and rigid
- * (max_stretch 1: every stage at its maximum parallelism, which packs
- * tighter than LowCost's even stretch where the load is flat); the better
- * placement replaces the old one only when it scores lower.  Two phases of
+ * against everything else, twice: with LowCost's stretched trials as
+ * configured and rigid (max_stretch 1: every stage at its maximum
+ * parallelism), each choosing by the load score (flattening: the overflow);
+ * the better of the two replaces the old placement only when it scores
+ * lower.  Two phases of
  * at most `rounds` rounds each, a phase ending early after a round without
  * moves:
  *   - descent: the score is lowcost_score (the job's peak plus its
@@ -149,13 +185,13 @@ struct lowcost_improve_stats {
  *     descent's.
  * A job never loses its place; reservations stay at their index (plan
  * order is kept). */
-void lowcost_improve(plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
+void lowcost_improve(lowcost_ws *ws, plan *p, const struct lowcost_req *q, size_t n, const size_t *ids,
                      const struct lowcost_opts *opt, int rounds, struct lowcost_improve_stats *st);
 
 /* lowcost_place_earliest: the no-planning reference: every stage at its
  * maximum parallelism, the first stage at the window's first step.  Same
  * return and effects as lowcost_place (not placed when capacity is short). */
-int lowcost_place_earliest(plan *p, const struct lowcost_req *q, struct lowcost_result *res);
+int lowcost_place_earliest(lowcost_ws *ws, plan *p, const struct lowcost_req *q, struct lowcost_result *res);
 
 /* lowcost_min_height: a lower bound, in cost units, on the peak that q alone
  * causes wherever it is placed: the largest of its stages' minimum per-step

@@ -226,7 +226,9 @@ static void series_style(FILE *sc, const struct series *s, const char *col, int 
     case PLOT_STEPS: fprintf(sc, "using 1:3 with steps lw 3 lc rgb '#000000'"); break;
     case PLOT_BOLD: fprintf(sc, "using 1:3 with lines lw 2.5 lc rgb '%s'", col); break;
     case PLOT_POINTS: fprintf(sc, "using 1:3 with points pt 7 ps 0.5 lc rgb '%s'", col); break;
-    default: fprintf(sc, "using 1:3 with lines lw 1 lc rgb '%s'", col); break;
+    default: /* few points (days): marked, so a lone point is still seen */
+        fprintf(sc, "using 1:3 with %s lw 1 lc rgb '%s'", s->n < 60 ? "linespoints pt 7 ps 0.5" : "lines", col);
+        break;
     }
 }
 

@@ -77,15 +77,47 @@ t "simulate needs series" 64 '' '' "--simulate needs --series FILE and --tenants
 # ---- --simulate ----
 # Two tenants of 20 servers for 7 days: A flat at 0.1 (constant), B at 0.1 and 0.9 in turns of 6 h.
 tenantclass -q --servers "$D/simservers.csv" --classes "$TMP/simc.csv" -o "$TMP/simo.csv" "$D/simseries.csv"
-t "simulate runs" 0 '' '*' 'classpick: killed tasks: yarn-pt' classpick --simulate --classes "$TMP/simc.csv" --tenants "$TMP/simo.csv" \
+# (--sample in: the classes are learned from the replayed week itself)
+t "simulate runs" 0 '' '*' 'classpick: killed tasks: yarn-pt' classpick --simulate --sample in --classes "$TMP/simc.csv" --tenants "$TMP/simo.csv" \
     --series "$D/simseries.csv" --servers "$D/simservers.csv" --tasks 20 -o "$TMP/sim.csv"
 tcheck "simulate: two policies, same jobs, all finish" awk -F, 'NR>1{n++; j[$2]=1; if ($3!=$2) exit 1} END{exit !(n==2 && length(j)==1)}' "$TMP/sim.csv"
 tcheck "simulate: B's 6-hour steps kill; class-aware kills fewer" awk -F, 'NR==2{pt=$5} NR==3{h=$5} END{exit !(pt>0 && h<pt)}' "$TMP/sim.csv"
-tcheck "simulate: deterministic" bash -c 'classpick -q --simulate --classes "$1/simc.csv" --tenants "$1/simo.csv" --series "$2/simseries.csv" --servers "$2/simservers.csv" --tasks 20 | cmp - "$1/sim.csv"' _ "$TMP" "$D"
+tcheck "simulate: deterministic" bash -c 'classpick -q --simulate --sample in --classes "$1/simc.csv" --tenants "$1/simo.csv" --series "$2/simseries.csv" --servers "$2/simservers.csv" --tasks 20 | cmp - "$1/sim.csv"' _ "$TMP" "$D"
 # a cluster whose primaries never change never kills, whatever the policy
 tcheck "simulate: flat primaries, no kills" bash -c '
     awk -F, -v OFS=, "NR>1{\$3=0.1} {print}" "$2/simseries.csv" > "$1/flat.csv" &&
     tenantclass -q --classes "$1/flatc.csv" -o "$1/flato.csv" "$1/flat.csv" &&
-    classpick -q --simulate --classes "$1/flatc.csv" --tenants "$1/flato.csv" --series "$1/flat.csv" --servers "$2/simservers.csv" --tasks 20 |
+    classpick -q --simulate --sample in --classes "$1/flatc.csv" --tenants "$1/flato.csv" --series "$1/flat.csv" --servers "$2/simservers.csv" --tasks 20 |
     awk -F, "NR>1{if (\$5!=0 || \$3!=\$2) exit 1; n++} END{exit n!=2}"' _ "$TMP" "$D"
 t "simulate: tenant with an unknown class" 65 '' '' "class 'nope-1' is not in --classes" sh -c 'printf "tenant,pattern,class,avg,peak,strength\nA,constant,nope-1,0.1,0.1,0\n" > "$1/bad.csv" && classpick --simulate --classes "$2" --tenants "$1/bad.csv" --series "$3"' _ "$TMP" "$TMP/simc.csv" "$D/simseries.csv"
+
+# ---- --sample out (default) / in ----------------------------------------------
+# one 1-server tenant over 2 days of 2-minute ticks: idle (util 0) on day 1,
+# at 0.9 on day 2.  12 cores, 4 reserved: idle leaves 8 cores to harvest;
+# at 0.9 the primary takes ceil(10.8) = 11, so nothing is left.  Out of
+# sample (the default) replays day 2 only: no task can ever start.  In
+# sample replays both days: the jobs that arrive on day 1 run.
+awk 'BEGIN { print "tenant,t,util"; for (k = 0; k < 1440; k++) print "A," 1767571200 + 120 * k "," (k < 720 ? 0 : 0.9) }' >"$TMP/split.csv"
+printf 'tenant,pattern,class,avg,peak,strength\nA,constant,constant-1,0,0,0\n' >"$TMP/split-t.csv"
+printf 'class,pattern,avg_util,peak_util,servers\nconstant-1,constant,0,0,1\n' >"$TMP/split-c.csv"
+SPLIT="classpick --simulate --classes $TMP/split-c.csv --tenants $TMP/split-t.csv --series $TMP/split.csv --jobs 20 --tasks 2"
+t "--sample out: says what it replays" 0 '' '*' 'classpick: out of sample: replaying from 1767657600 (720 ticks of history before it)' \
+    $SPLIT -o "$TMP/split-out.csv"
+tcheck "--sample out: day 2 has no room, no task starts" awk -F, 'NR > 1 { n++; if ($4 != 0 || $3 != 0) exit 1 } END { exit n != 2 }' "$TMP/split-out.csv"
+tcheck "--sample in: day 1 is replayed too, tasks start" bash -c "$SPLIT -q --sample in | awk -F, 'NR > 1 { n++; if (\$4 == 0) exit 1 } END { exit n != 2 }'"
+t "--split: first replayed time" 0 '' '*' 'replaying from 1767574800 (30 ticks of history before it)' \
+    $SPLIT --split 2026-01-05T01:00:00Z -o /dev/null
+t "--split outside the series" 65 '' '' 'leaves nothing to replay or no history' $SPLIT --split 2027-01-01
+t "--split with --sample in" 64 '' '' '--split needs --sample out' $SPLIT --sample in --split 2026-01-05T01:00:00Z
+tcheck "primary_util: day 2 only out of sample (0.9), both days in sample (0.45)" bash -c "
+    awk -F, 'NR > 1 { d = \$9 - 0.9; if (d > 1e-6 || d < -1e-6) exit 1 }' '$TMP/split-out.csv' &&
+    $SPLIT -q --sample in | awk -F, 'NR > 1 { d = \$9 - 0.45; if (d > 1e-6 || d < -1e-6) exit 1; n++ } END { exit n != 2 }'"
+
+# ---- examples/harvest-scheduling.sh at a small size ----------------------------------
+t "harvest-scheduling.sh runs (small)" 0 '' '*' '' env TENANTS=6 SEEDS="1 2" LINEAR="1" ROOT="2" \
+    bash "$ROOT/examples/harvest-scheduling.sh" "$TMP/hs"
+tcheck "harvest-scheduling: 2 points x 2 seeds x 2 policies, one job stream" awk -F, '
+    NR > 1 { n++; j[$5] = 1 } END { exit !(n == 8 && length(j) == 1) }' "$TMP/hs/runs.csv"
+# sqrt(u) >= u on [0, 1]: root scaling with n = 2 raises the mean utilization
+tcheck "harvest-scheduling: root 2 raises the primary utilization" awk -F, '
+    NR > 1 && $1 == "linear" { a = $12 } NR > 1 && $1 == "root" { b = $12 } END { exit !(a > 0 && b > a) }' "$TMP/hs/runs.csv"

@@ -90,10 +90,10 @@ t "full local tenant: replica 1 moves, counted" 0 $'block,server\nb1,0\nb2,0\nb3
     '1 first replicas not local' replplace --soft "$TMP/small.csv"
 
 # ---- stock policy --------------------------------------------------------------------
-# racks of 2 servers = one tenant each: replica 2 is the other server of the
-# creator's rack, replica 3 on another rack.
-t "stock: local, same rack, remote rack" 0 $'block,server\nb1,4\n' '*' '' replplace -q --policy stock --rack-size 2 "$TINY"
-tcheck "stock rack rule" bash -c "printf 'block,server\nb1,4\nb2,9\nb3,17\n' | replplace -q --policy stock --rack-size 2 '$TINY' | awk -F, '
+# --racks ids, racks of 2 servers = one tenant each: replica 2 is the other
+# server of the creator's rack, replica 3 on another rack.
+t "stock: local, same rack, remote rack" 0 $'block,server\nb1,4\n' '*' '' replplace -q --policy stock --rack-size 2 --racks ids "$TINY"
+tcheck "stock rack rule" bash -c "printf 'block,server\nb1,4\nb2,9\nb3,17\n' | replplace -q --policy stock --rack-size 2 --racks ids '$TINY' | awk -F, '
     NR > 1 && \$2 == 1 { r = int(\$3 / 2); s1 = \$3 } NR > 1 && \$2 == 2 && (int(\$3 / 2) != r || \$3 == s1) { exit 1 }
     NR > 1 && \$2 == 3 && int(\$3 / 2) == r { exit 1 }'"
 
@@ -107,7 +107,8 @@ replplace -q -r 6 --pick space "$TMP/ten.csv" "$TMP/blocks.csv" >"$TMP/p6.csv"
 tcheck "checker: alg2 x6 --pick space" $CHECK --replicas 6 "$TMP/ten.csv" "$TMP/blocks.csv" "$TMP/p6.csv"
 replplace -q --block-mb 60000 -r 4 --soft "$TMP/ten.csv" "$TMP/blocks.csv" >"$TMP/pfull.csv"
 tcheck "checker: nearly full cluster, --soft, capacity respected" $CHECK --soft --replicas 4 --block-mb 60000 "$TMP/ten.csv" "$TMP/blocks.csv" "$TMP/pfull.csv"
-replplace -q --policy stock "$TMP/ten.csv" "$TMP/blocks.csv" >"$TMP/ps.csv"
+# the checker knows id racks (a shuffled rack map is not in the output)
+replplace -q --policy stock --racks ids "$TMP/ten.csv" "$TMP/blocks.csv" >"$TMP/ps.csv"
 tcheck "checker: stock x3" $CHECK --policy stock "$TMP/ten.csv" "$TMP/blocks.csv" "$TMP/ps.csv"
 tcheck "checker catches a broken placement" bash -c "
     awk -F, -v OFS=, 'NR == 3 { \$3 = \$3 == 0 ? 1 : 0 } 1' '$TMP/p3.csv' >'$TMP/bad.csv'
@@ -191,8 +192,8 @@ tcheck "2 servers x 2 replicas, reimaged 60 s apart: all 500 lost" awk -F, 'NR =
 printf 'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\np,e1,1,1000,0,0.1\nq,e2,1,1000,0,0.1\nr,e3,1,1000,0,0.1\n' >"$TMP/three2.csv"
 replplace -q --simulate -r 2 --policy stock --rack-size 1 --blocks 500 --accesses 0 --events "$TMP/ev3.csv" --days 2 "$TMP/three2.csv" >"$TMP/sim4.csv"
 tcheck "reimaged a day apart at 30/h: re-created in time, none lost" awk -F, 'NR == 2 { exit !($4 == 0 && $11 > 0) }' "$TMP/sim4.csv"
-replplace -q --simulate -r 2 --policy stock --rack-size 1 --rate 10 --blocks 500 --accesses 0 --events "$TMP/ev3.csv" --days 2 "$TMP/three2.csv" >"$TMP/sim5.csv"
-# server 0 holds ~333 blocks; (86500 - 700) s at 10/h re-creates 238 of them;
+replplace -q --simulate -r 2 --policy stock --rack-size 1 --rate 10 --rebuild server --blocks 500 --accesses 0 --events "$TMP/ev3.csv" --days 2 "$TMP/three2.csv" >"$TMP/sim5.csv"
+# --rebuild server: server 0 holds ~333 blocks; (86500 - 700) s at 10/h re-creates 238 of them;
 # of the ~95 left, those whose other copy is on server 1 (about half) are lost
 tcheck "at 10/h ~48 blocks are still waiting when server 1 goes" awk -F, '
     NR == 2 { exit !($4 > 15 && $4 < 100 && $14 * 86400 > 86499.9 && $14 * 86400 < 86500.1) }' "$TMP/sim5.csv"
@@ -262,3 +263,54 @@ tcheck "--lost: 500 blocks x 2 rows, servers 0 and 1, destroyed at t=100 and 160
 t "storage: non-numeric --set" 64 '' '' "tracegen: invalid value for --set servers: 'abc' (want a number)" tracegen storage --set servers=abc
 t "storage: servers below count" 64 '' '' 'want at least --count=300' tracegen storage --set servers=10
 t "storage: unknown key" 64 '' '' "unknown --set key 'racks' for kind 'storage'" tracegen storage --set racks=3
+
+# ---- re-creation models (--rebuild), racks (--racks), busy destinations (--busy-dest)
+# three one-server tenants and 3 replicas: every block is on all three
+# servers.  Server 0 is reimaged at t=100; re-creation starts at 700 s and a
+# sender sends one block every 120 s (30/h).  By the end (0.05 days, 4320 s)
+# a sender has sent at 700, 820, ..., 4300: 31 blocks.  sources: servers 1
+# and 2 both send (300 items split between them), 62 blocks; server: the
+# reimaged server's one queue, 31 blocks.
+printf 't,server,event\n100,0,reimage\n' >"$TMP/ev-r0.csv"
+RB="replplace -q --simulate -r 3 --policy stock --rack-size 1 --blocks 300 --accesses 0 --events $TMP/ev-r0.csv --days 0.05 $TMP/three2.csv"
+tcheck "--rebuild sources: two senders x 31 blocks by 4320 s" bash -c "$RB --rebuild sources | awk -F, 'NR == 2 { exit !(\$10 == 300 && \$11 == 62 && \$4 == 0) }'"
+tcheck "--rebuild server: one queue, 31 blocks by 4320 s" bash -c "$RB --rebuild server | awk -F, 'NR == 2 { exit !(\$10 == 300 && \$11 == 31 && \$4 == 0) }'"
+tcheck "default is --rebuild sources" bash -c "diff <($RB) <($RB --rebuild sources)"
+# 20 blocks; servers 0 and 1 reimaged at 100 and 200 s (inside the detection
+# delay): each block has one copy left, on server 2, and two to re-create.
+# The items first queued on server 1 move to server 2 when server 1 finds it
+# no longer holds the block; server 2 sends all 40 in 40 x 120 s < 1 day.
+printf 't,server,event\n100,0,reimage\n200,1,reimage\n' >"$TMP/ev-r01.csv"
+tcheck "--rebuild sources: items of a reimaged sender move to the last holder" bash -c "
+    replplace -q --simulate -r 3 --policy stock --rack-size 1 --blocks 20 --accesses 0 --events '$TMP/ev-r01.csv' \
+        --days 1 '$TMP/three2.csv' | awk -F, 'NR == 2 { exit !(\$4 == 0 && \$10 == 40 && \$11 == 40) }'"
+# --busy 0: every server with any load is busy.  avoid: alg2 finds no
+# destination and retries every hour, re-creating nothing; any: as before
+# (server mode, 31).  At --util-scale 0 no server is busy and avoid changes
+# nothing.  Blocks are still created (the filter is dropped when it leaves
+# no room).  three-env.csv tenants are one server each in distinct classes.
+printf 'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\np,e1,1,1000,0.1,0.1\nq,e2,1,1000,1,0.5\nr,e3,1,1000,5,0.9\n' >"$TMP/three3.csv"
+BD="replplace -q --simulate -r 3 --policy alg2 --soft --blocks 300 --accesses 0 --events $TMP/ev-r0.csv --days 0.05 --rebuild server $TMP/three3.csv"
+tcheck "--busy-dest avoid --busy 0: nothing re-created onto busy servers" bash -c "$BD --busy 0 --busy-dest avoid | awk -F, 'NR == 2 { exit !(\$3 == 300 && \$10 == 300 && \$11 == 0) }'"
+tcheck "--busy-dest any --busy 0: re-created as without the filter" bash -c "$BD --busy 0 --busy-dest any | awk -F, 'NR == 2 { exit !(\$11 == 31) }'"
+tcheck "--busy-dest avoid at --util-scale 0: no server busy, 31 re-created" bash -c "$BD --busy 0 --util-scale 0 --busy-dest avoid | awk -F, 'NR == 2 { exit !(\$11 == 31) }'"
+tcheck "stock never avoids busy servers" bash -c "$BD --policy stock --rack-size 1 --busy 0 --busy-dest avoid | awk -F, 'NR == 2 { exit !(\$11 == 31) }'"
+# racks: two tenants of 10 servers, racks of 10.  ids: a rack is one tenant,
+# so stock's second replica (same rack as the first) is always in the first
+# replica's tenant; mixed: racks are shuffled across tenants, so it often is not.
+printf 'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\na,e1,10,1000,1,0.5\nb,e2,10,1000,1,0.5\n' >"$TMP/tworack.csv"
+awk 'BEGIN { print "block,server"; for (i = 0; i < 400; i++) print "b" i "," (i % 20) }' >"$TMP/tworack-blocks.csv"
+SAMEPAIR="awk -F, 'NR > 1 { t[\$1, \$2] = \$4 } END { for (k in t) { split(k, p, SUBSEP); if (p[2] == 1) { n++; s += t[p[1], 1] == t[p[1], 2] } } print s / n }'"
+tcheck "--racks ids: replicas 0 and 1 always in one tenant" bash -c "
+    replplace -q -r 2 --policy stock --rack-size 10 --racks ids '$TMP/tworack.csv' '$TMP/tworack-blocks.csv' | $SAMEPAIR | grep -qx 1"
+tcheck "--racks mixed (default): replicas 0 and 1 in one tenant for 20-80% of blocks" bash -c "
+    replplace -q -r 2 --policy stock --rack-size 10 '$TMP/tworack.csv' '$TMP/tworack-blocks.csv' | $SAMEPAIR | awk '{ exit !(\$1 > 0.2 && \$1 < 0.8) }'"
+
+# ---- examples/harvest-durability.sh at a small size ----------------------------------
+t "harvest-durability.sh runs (small)" 0 '' '*' '' env SERVERS=300 TENANTS=30 BLOCKS=3000 DAYS=20 SEEDS="1 2 3" GOOGLE=/nonexistent \
+    bash "$ROOT/examples/harvest-durability.sh" "$TMP/hd"
+tcheck "harvest-durability: 3 seeds x 2 policies x 2 replica counts" awk -F, '
+    NR == 1 { if ($1 != "seed") exit 1; next } { n[$1]++ } END { exit !(n[1] == 4 && n[2] == 4 && n[3] == 4 && NR == 13) }' "$TMP/hd/synthetic.csv"
+tcheck "harvest-durability: min <= avg <= max of the lost blocks in the table" bash -c "
+    env SERVERS=300 TENANTS=30 BLOCKS=3000 DAYS=20 SEEDS='1 2 3' GOOGLE=/nonexistent bash '$ROOT/examples/harvest-durability.sh' '$TMP/hd2' |
+    awk -F'|' '/^\| (stock|Algorithm)/ { split(\$4, a, \" / \"); n++; if (!(a[1] + 0 <= a[2] + 0 && a[2] + 0 <= a[3] + 0)) exit 1 } END { exit n != 4 }'"

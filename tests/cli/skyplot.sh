@@ -86,3 +86,9 @@ tcheck "dumb plan: each job its own character" bash -c '
     skyplot -q plan "$1/plan.csv" --term dumb --width 90 --height 20 |
         awk "NR > 3 && /\\|/ { line = substr(\$0, index(\$0, \"|\") + 1, 55); for (i = 1; i <= length(line); i++) { c = substr(line, i, 1); if (c ~ /[*#\$%@&=]/) seen[c] = 1 } }
              END { n = 0; for (c in seen) n++; exit n < 3 }"' _ "$D"
+# vcs of a trace whose time 0 is its start (day 0, 86400, ...): drawn in days
+mkdir -p "$TMP/days"
+t "vcs day column before 2001 in days" 0 $'vc,day,load,mean_stretch\na,0,1,1\na,86400,2,1\n' '' '*' \
+    env SKYPLOT_KEEP=1 TMPDIR="$TMP/days" skyplot -q vcs -o "$TMP/days.svg"
+tcheck "vcs days: x is 0 and 1" bash -c '[ "$(sed -n 2,3p "$(ls -d "$1"/skyplot.* | head -1)/s0.dat" | tr "\n" "|")" = "0 0 1|1 0 2|" ]' _ "$TMP/days"
+tcheck "vcs days: axis says days" grep -q "days since time 0" "$TMP/days.svg"

@@ -46,6 +46,10 @@ t "google wrong field count" 65 '1,,10,0,u,0,n,L
 t "google bad time" 65 '1x,,10,0,u,0,n,L
 ' '' "<stdin>:1: field 1 (time): invalid integer '1x'" traceconv google-runs -
 gzip -c "$D/job_events.csv" >"$TMP/je.csv.gz"
+head -c 60 "$TMP/je.csv.gz" >"$TMP/je-cut.csv.gz"
+t "google truncated gzip" 74 '' '' "je-cut.csv.gz:1: truncated gzip input" traceconv google-runs "$TMP/je-cut.csv.gz"
+t "google absurd time" 65 '200000000000000000,,10,0,u,0,n,L
+' '' "<stdin>:1: field 1 (time): out of range '200000000000000000'" traceconv google-runs -
 t "google gzip input" 0 '' "job,instance,submit,start,end,status
 L1,10,1,1.5,61.500001,finished
 L1,11,2,2.000007,64,finished" '' traceconv -q google-runs "$TMP/je.csv.gz"
@@ -97,8 +101,14 @@ t "swf bad number" 65 '' '' "badnum.swf:2: field 4 (run time): invalid number '1
 t "swf bad header value" 65 '; MaxProcs: lots
 ' '' "<stdin>:1: header MaxProcs: invalid value 'lots'" traceconv swf - --capacities "$TMP/x.csv"
 t "swf negative submit" 65 '; MaxProcs: 4
-1 -5 0 100 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1
-' '' "<stdin>:2: field 2 (submit time): negative '-5'" traceconv swf - --capacities "$TMP/x.csv"
+1 -1 0 100 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1
+' '' "<stdin>:2: field 2 (submit time): negative '-1'" traceconv swf - --capacities "$TMP/x.csv"
+t "swf below -1" 65 '; MaxProcs: 4
+1 5 0 -7 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1
+' '' "<stdin>:2: field 4 (run time): out of range '-7'" traceconv swf - --capacities "$TMP/x.csv"
+t "swf absurd run time" 65 '; MaxProcs: 4
+1 5 0 1e300 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1
+' '' "<stdin>:2: field 4 (run time): out of range '1e300'" traceconv swf - --capacities "$TMP/x.csv"
 t "swf error leaves the old capacities" 65 '' '' "short.swf:3:" traceconv swf "$D/short.swf" --capacities "$TMP/m.csv" -o "$TMP/m-jobs.csv"
 t "swf old capacities kept on error" 0 '' "vc,capacity
 group1,2
