@@ -54,7 +54,8 @@ static const struct argp_option options[] = {
                                 "or overridden are not replayed (required)", 1},
     {"plan", OPT_PLAN, "FILE", 0, "Reservation plan (lcmpack) for the plan and plan+dra regimes", 1},
     {"provisioned", OPT_PROV, "FILE", 0, "User provisioning job,provisioned (containers per run) for the static "
-                                         "regime (tracegen usage --truth writes it)", 1},
+                                         "regime, and in the plan regimes for the jobs the plan holds nothing "
+                                         "for (tracegen usage --truth writes it)", 1},
     {"from", OPT_FROM, "TIME", 0, "Replay only runs whose first sample is at or after TIME (the test split)", 1},
     {"until", OPT_UNTIL, "TIME", 0, "... and before TIME", 1},
     {"container", OPT_CONT, "cores=C,mem=M", 0, "Container size when USAGE has no cores/mem_mb columns "
@@ -382,6 +383,7 @@ static int finish_run(csvr *r, const char *run, size_t job, struct sample *sm, s
     x->run = xstrdup(run);
     x->job = job;
     x->first = first;
+    x->end = end;
     x->g0 = g0;
     x->len = len;
     x->use = use;
@@ -504,45 +506,39 @@ static void fmt_time(double t, char *buf)
         strcpy(buf, "-");
 }
 
-int main(int argc, char **argv)
-{
-    slk_init("replay");
-    dra_opts_default(&opt.dra);
-    static const struct argp_child kids[] = {{&dra_argp, 0, "DRA (--regime plan+dra):", 2}, CLI_ARGP_CHILD, {0}};
-    static const struct argp argp = {
-        options, parse_opt, "[USAGE]",
-        "Replay recorded job runs against their SLOs under an allocation regime: static (the user's provisioned "
-        "containers plus a fair share of idle capacity), plan (lcmpack reservations) or plan+dra (reservations "
-        "corrected by the Morpheus DRA, the code reprov runs).  Jobs are elastic: work that does not fit in a "
-        "step carries over (the skyline LP's debt).\n"
-        "Input USAGE (or stdin): job,run,t,containers[,cores,mem_mb], grouped by run (tracegen usage).  Output: "
-        "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s.  Exit status: 0 done, "
-        "64 usage, 65 bad input or plan, 66 missing file, 73/74 output errors."
-        "\vExamples:\n"
-        "  replay --slo slo.csv --plan plan.csv --provisioned truth.csv \\\n"
-        "         --capacity cores=2000,mem=8192000 \\\n"
-        "         --from 2026-01-26 usage.csv --summary totals.csv > runs.csv\n"
-        "  replay --regime static --idle none --slo slo.csv --provisioned truth.csv \\\n"
-        "         --capacity cores=2000,mem=8192000 usage.csv   # the paper's worst case",
-        kids, NULL, NULL};
-    cli_roles("usage", "slo", "provisioned", "runs", NULL);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+#define DOC \
+        "Replay recorded job runs against their SLOs under an allocation regime: static (the user's provisioned " \
+        "containers plus a fair share of idle capacity), plan (lcmpack reservations) or plan+dra (reservations " \
+        "corrected by the Morpheus DRA, the code reprov runs).  Jobs are elastic: work that does not fit in a " \
+        "step carries over (the skyline LP's debt).\n" \
+        "Input USAGE (or stdin): job,run,t,containers[,cores,mem_mb], grouped by run (tracegen usage).  Output: " \
+        "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s.  Exit status: 0 done, " \
+        "64 usage, 65 bad input or plan, 66 missing file, 73/74 output errors." \
+        "\vExamples:\n" \
+        "  replay --slo slo.csv --plan plan.csv --provisioned truth.csv \\\n" \
+        "         --capacity cores=2000,mem=8192000 \\\n" \
+        "         --from 2026-01-26 usage.csv --summary totals.csv > runs.csv\n" \
+        "  replay --regime static --idle none --slo slo.csv --provisioned truth.csv \\\n" \
+        "         --capacity cores=2000,mem=8192000 usage.csv   # the paper's worst case"
 
+/* load: the SLOs, provisioning, run table, plan and usage, in that order;
+ * the runs sorted by start.  *p receives the plan (--plan). */
+static int load(plan **p)
+{
     int st = read_slo(opt.slo);
-    plan *p = NULL;
     if (st == SLK_OK && opt.prov)
         st = read_prov(opt.prov);
     if (st == SLK_OK && opt.runs)
         st = read_runs(opt.runs);
     if (st == SLK_OK && opt.plan) {
-        st = plan_read(opt.plan, &p);
+        st = plan_read(opt.plan, p);
         if (st == SLK_OK) {
-            if (opt.have_step && (long)opt.step != p->step) {
-                slk_error("--step %g s differs from the plan's step %ld s", opt.step, p->step);
+            if (opt.have_step && (long)opt.step != (*p)->step) {
+                slk_error("--step %g s differs from the plan's step %ld s", opt.step, (*p)->step);
                 st = SLK_EUSAGE;
             }
-            opt.step = (double)p->step;
-            if (st == SLK_OK && plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
+            opt.step = (double)(*p)->step;
+            if (st == SLK_OK && plan_set_capacity(*p, opt.cap_cores, opt.cap_mem) < 0)
                 st = SLK_EUSAGE;
         }
     }
@@ -550,7 +546,7 @@ int main(int argc, char **argv)
     if (st == SLK_OK)
         st = read_usage(opt.input);
     if (st != SLK_OK)
-        goto out;
+        return st;
     replay_set_sort(&set);
     for (int i = 0; i < opt.nreg && opt.reg[i] == REPLAY_STATIC; i++)
         for (size_t k = 0; k < set.nruns; k++) {
@@ -558,29 +554,29 @@ int main(int argc, char **argv)
             if (!(j->provisioned >= 0)) {
                 slk_error("%s: job '%s' has no provisioned row (the static regime needs one per job)", opt.prov,
                           j->name);
-                st = SLK_EDATA;
-                goto out;
+                return SLK_EDATA;
             }
         }
+    return SLK_OK;
+}
 
-    outf *o = outf_open(slk_opt.output, &st);
-    if (!o)
-        goto out;
-    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+static int idle_of(int i)
+{
+    return opt.idle >= 0 ? opt.idle : opt.reg[i] == REPLAY_STATIC;
+}
+
+/* replay_all: every regime asked for, one row per run and regime to w. */
+static void replay_all(plan *p, const int64_t *starts, csvw *w, struct replay_totals *tot, double *elapsed)
+{
     static const char *const cols[] = {"regime", "job", "run", "start", "deadline", "finish", "met",
                                        "over_container_s", "under_container_s", NULL};
     csvw_header(w, cols);
     struct replay_result *res = xcalloc(set.nruns ? set.nruns : 1, sizeof *res);
-    struct replay_totals tot[MAX_REGIMES];
-    double elapsed[MAX_REGIMES];
-    long moved = 0;
-    int64_t *starts = opt.align && p ? aligned_starts(p, &moved) : NULL;
     for (int i = 0; i < opt.nreg; i++) {
         struct replay_opts ro = {.regime = opt.reg[i], .cap_cores = opt.cap_cores, .cap_mem = opt.cap_mem,
-                                 .plan = p, .dra = opt.dra};
+                                 .plan = p, .dra = opt.dra, .idle = idle_of(i)};
         if (opt.reg[i] != REPLAY_STATIC)
             ro.start = starts;
-        ro.idle = opt.idle >= 0 ? opt.idle : opt.reg[i] == REPLAY_STATIC;
         double t0 = slk_now();
         replay_run(&set, &ro, res, &tot[i]);
         elapsed[i] = slk_now() - t0;
@@ -599,77 +595,106 @@ int main(int argc, char **argv)
         }
     }
     free(res);
+}
+
+/* write_summary: the totals per regime as CSV to path (--summary). */
+static int write_summary(const char *path, const struct replay_totals *tot)
+{
+    int st;
+    outf *so = outf_open(path, &st);
+    if (!so)
+        return st;
+    csvw *sw = csvw_new_with(outf_fp(so), cli_dialect(NULL));
+    static const char *const sc[] = {"regime", "idle", "runs", "met", "missed", "unfinished", "violation_rate",
+                                     "footprint_cores", "footprint_mem_mb", "utilization", "over_container_s",
+                                     "under_container_s", "dra_extended", "dra_renewed", "dra_refused", NULL};
+    csvw_header(sw, sc);
+    for (int i = 0; i < opt.nreg; i++) {
+        const struct replay_totals *x = &tot[i];
+        csvw_str(sw, replay_regime_name(opt.reg[i]));
+        csvw_str(sw, idle_of(i) ? "fair" : "none");
+        csvw_int(sw, x->runs);
+        csvw_int(sw, x->met);
+        csvw_int(sw, x->missed);
+        csvw_int(sw, x->unfinished);
+        csvw_num(sw, x->runs ? (double)x->missed / (double)x->runs : NAN);
+        csvw_num(sw, x->peak_cores);
+        csvw_num(sw, x->peak_mem);
+        csvw_num(sw, x->reserved_core_s > 0 ? x->used_core_s / x->reserved_core_s : NAN);
+        csvw_num(sw, x->over);
+        csvw_num(sw, x->under);
+        csvw_int(sw, (int64_t)x->dra.extended);
+        csvw_int(sw, (int64_t)x->dra.renewed);
+        csvw_int(sw, (int64_t)(x->dra.refused_full + x->dra.refused_nocap));
+        csvw_end(sw);
+    }
+    st = csvw_error(sw) ? SLK_EIO : SLK_OK;
+    csvw_free(sw);
+    return outf_finish(so, st);
+}
+
+/* report: what was read and the totals per regime, to stderr. */
+static void report(const struct replay_totals *tot, const double *elapsed, int aligned, long moved)
+{
+    char b0[32], b1[32];
+    fmt_time(set.nruns ? set.runs[0].first : NAN, b0);
+    fmt_time(set.nruns ? set.runs[set.nruns - 1].first : NAN, b1);
+    fprintf(stderr, "%s: %ld runs read (%ld rows); replaying %zu runs of %zu jobs starting %s .. %s "
+                    "(%ld runs of jobs without a usable SLO, %ld outside --from/--until; %ld SLO rows not "
+                    "actionable)\n",
+            slk_progname, n_runs_in + n_runs_noslo, n_rows, set.nruns, set.njobs, b0, b1, n_runs_noslo,
+            n_runs_outside, n_unusable);
+    if (aligned)
+        fprintf(stderr, "%s: --align reservation: %ld runs start at their reservation (or input) instead of "
+                        "their recorded start in the plan regimes\n", slk_progname, moved);
+    fprintf(stderr, "%s: %-9s %-5s %8s %8s %9s %15s %10s %8s\n", slk_progname, "regime", "idle", "runs",
+            "missed", "miss_rate", "footprint_cores", "util", "time_s");
+    for (int i = 0; i < opt.nreg; i++) {
+        const struct replay_totals *x = &tot[i];
+        fprintf(stderr, "%s: %-9s %-5s %8ld %8ld %8.2f%% %15.1f %10.3f %8.2f", slk_progname,
+                replay_regime_name(opt.reg[i]), idle_of(i) ? "fair" : "none", x->runs, x->missed,
+                x->runs ? 100.0 * (double)x->missed / (double)x->runs : 0.0, x->peak_cores,
+                x->reserved_core_s > 0 ? x->used_core_s / x->reserved_core_s : 0.0, elapsed[i]);
+        if (opt.reg[i] == REPLAY_PLAN_DRA)
+            fprintf(stderr, "  (dra: %llu extended, %llu renewed, %llu refused: %llu plan full, %llu nothing "
+                            "allocated in the recent window)",
+                    (unsigned long long)x->dra.extended, (unsigned long long)x->dra.renewed,
+                    (unsigned long long)(x->dra.refused_full + x->dra.refused_nocap),
+                    (unsigned long long)x->dra.refused_full, (unsigned long long)x->dra.refused_nocap);
+        fputc('\n', stderr);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    slk_init("replay");
+    dra_opts_default(&opt.dra);
+    static const struct argp_child kids[] = {{&dra_argp, 0, "DRA (--regime plan+dra):", 2}, CLI_ARGP_CHILD, {0}};
+    static const struct argp argp = {options, parse_opt, "[USAGE]", DOC, kids, NULL, NULL};
+    cli_roles("usage", "slo", "provisioned", "runs", NULL);
+    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+
+    plan *p = NULL;
+    int64_t *starts = NULL;
+    int st = load(&p);
+    outf *o = st == SLK_OK ? outf_open(slk_opt.output, &st) : NULL;
+    if (o) {
+        struct replay_totals tot[MAX_REGIMES];
+        double elapsed[MAX_REGIMES];
+        long moved = 0;
+        starts = opt.align && p ? aligned_starts(p, &moved) : NULL;
+        csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+        replay_all(p, starts, w, tot, elapsed);
+        if (csvw_error(w))
+            st = SLK_EIO;
+        csvw_free(w);
+        if (st == SLK_OK && opt.summary)
+            st = write_summary(opt.summary, tot);
+        st = outf_finish(o, st);
+        if (st == SLK_OK && !slk_opt.quiet)
+            report(tot, elapsed, starts != NULL, moved);
+    }
     free(starts);
-    if (csvw_error(w))
-        st = SLK_EIO;
-    csvw_free(w);
-    if (st == SLK_OK && opt.summary) {
-        outf *so = outf_open(opt.summary, &st);
-        if (so) {
-            csvw *sw = csvw_new_with(outf_fp(so), cli_dialect(NULL));
-            static const char *const sc[] = {"regime", "idle", "runs", "met", "missed", "unfinished",
-                                             "violation_rate", "footprint_cores", "footprint_mem_mb",
-                                             "utilization", "over_container_s", "under_container_s",
-                                             "dra_extended", "dra_renewed", "dra_refused", NULL};
-            csvw_header(sw, sc);
-            for (int i = 0; i < opt.nreg; i++) {
-                struct replay_totals *x = &tot[i];
-                int idle = opt.idle >= 0 ? opt.idle : opt.reg[i] == REPLAY_STATIC;
-                csvw_str(sw, replay_regime_name(opt.reg[i]));
-                csvw_str(sw, idle ? "fair" : "none");
-                csvw_int(sw, x->runs);
-                csvw_int(sw, x->met);
-                csvw_int(sw, x->missed);
-                csvw_int(sw, x->unfinished);
-                csvw_num(sw, x->runs ? (double)x->missed / (double)x->runs : NAN);
-                csvw_num(sw, x->peak_cores);
-                csvw_num(sw, x->peak_mem);
-                csvw_num(sw, x->reserved_core_s > 0 ? x->used_core_s / x->reserved_core_s : NAN);
-                csvw_num(sw, x->over);
-                csvw_num(sw, x->under);
-                csvw_int(sw, (int64_t)x->dra.extended);
-                csvw_int(sw, (int64_t)x->dra.renewed);
-                csvw_int(sw, (int64_t)(x->dra.refused_full + x->dra.refused_nocap));
-                csvw_end(sw);
-            }
-            if (csvw_error(sw))
-                st = SLK_EIO;
-            csvw_free(sw);
-            st = outf_finish(so, st);
-        }
-    }
-    st = outf_finish(o, st);
-    if (st == SLK_OK && !slk_opt.quiet) {
-        char b0[32], b1[32];
-        fmt_time(set.nruns ? set.runs[0].first : NAN, b0);
-        fmt_time(set.nruns ? set.runs[set.nruns - 1].first : NAN, b1);
-        fprintf(stderr, "%s: %ld runs read (%ld rows); replaying %zu runs of %zu jobs starting %s .. %s "
-                        "(%ld runs of jobs without a usable SLO, %ld outside --from/--until; %ld SLO rows not "
-                        "actionable)\n",
-                slk_progname, n_runs_in + n_runs_noslo, n_rows, set.nruns, set.njobs, b0, b1, n_runs_noslo,
-                n_runs_outside, n_unusable);
-        if (starts)
-            fprintf(stderr, "%s: --align reservation: %ld runs start at their reservation (or input) instead of "
-                            "their recorded start in the plan regimes\n", slk_progname, moved);
-        fprintf(stderr, "%s: %-9s %-5s %8s %8s %9s %15s %10s %8s\n", slk_progname, "regime", "idle", "runs",
-                "missed", "miss_rate", "footprint_cores", "util", "time_s");
-        for (int i = 0; i < opt.nreg; i++) {
-            struct replay_totals *x = &tot[i];
-            int idle = opt.idle >= 0 ? opt.idle : opt.reg[i] == REPLAY_STATIC;
-            fprintf(stderr, "%s: %-9s %-5s %8ld %8ld %8.2f%% %15.1f %10.3f %8.2f", slk_progname,
-                    replay_regime_name(opt.reg[i]), idle ? "fair" : "none", x->runs, x->missed,
-                    x->runs ? 100.0 * (double)x->missed / (double)x->runs : 0.0, x->peak_cores,
-                    x->reserved_core_s > 0 ? x->used_core_s / x->reserved_core_s : 0.0, elapsed[i]);
-            if (opt.reg[i] == REPLAY_PLAN_DRA)
-                fprintf(stderr, "  (dra: %llu extended, %llu renewed, %llu refused: %llu plan full, %llu nothing "
-                                "allocated in the recent window)",
-                        (unsigned long long)x->dra.extended, (unsigned long long)x->dra.renewed,
-                        (unsigned long long)(x->dra.refused_full + x->dra.refused_nocap),
-                        (unsigned long long)x->dra.refused_full, (unsigned long long)x->dra.refused_nocap);
-            fputc('\n', stderr);
-        }
-    }
-out:
     plan_free(p);
     replay_set_free(&set);
     for (size_t i = 0; i < navail; i++)

@@ -66,7 +66,7 @@ static const struct {
 static const char *const keys_jobs[] = {
     "hourly_frac", "daily_frac", "offkilter_frac", "actionable_frac", "long_consumer_frac",
     "fail_prob", "retry_prob", "straggler_prob", "miss_prob", "extra_prob", "drift",
-    "code_change_prob", "jitter", "failed_usage", NULL};
+    "code_change_prob", "jitter", "failed_usage", "preset", NULL};
 
 int gj_mix_read(const struct gen_params *p, struct gj_mix *m)
 {
@@ -88,6 +88,14 @@ int gj_mix_read(const struct gen_params *p, struct gj_mix *m)
             return -1;
         }
         m->failed_usage = s[0] == '1';
+    }
+    s = gen_get_str(p, "preset", NULL);
+    if (s) {
+        if (strcmp(s, "default") && strcmp(s, "morpheus")) {
+            slk_error("invalid value for --set preset: '%s' (want default or morpheus)", s);
+            return -1;
+        }
+        m->preset_morpheus = !strcmp(s, "morpheus");
     }
     /* the period fractions the user set are kept; the defaults of the others
      * shrink so that the three add up to at most 1 */
@@ -153,6 +161,22 @@ static int64_t pick_period(rng *r, const struct gj_mix *m)
         v -= other_w[i];
     }
     return other[5];
+}
+
+
+/* --set preset=morpheus (§2: "large under-provisioned jobs partially offset
+ * the impact of over-provisioning"): an under-provisioned job is large, its
+ * peak drawn log-uniform in [100, 600] containers when that is more than the
+ * one it has; its stages keep their shape. */
+static void underprov_big(struct gj_job *j, rng *r)
+{
+    int big = (int)lround(exp(unif(r, log(100), log(600))));
+    if (big <= j->peak)
+        return;
+    double f = (double)big / (double)j->peak;
+    for (int s = 0; s < j->nstages; s++)
+        j->stage_par[s] *= f;
+    j->peak = big;
 }
 
 static void job_make(const struct gen_params *p, const struct gj_mix *m, long index, struct gj_job *j)
@@ -267,8 +291,17 @@ static void job_make(const struct gen_params *p, const struct gj_mix *m, long in
     static const int cores_w[] = {1, 1, 2, 2, 4};
     j->cores = cores_w[rng_below(&r, 5)];
     j->mem_mb = j->cores * (rng_uniform(&r) < 0.5 ? 2048 : 4096);
-    /* Morpheus Fig. 2a: 75% of jobs over-provisioned, 20% more than 10x */
+    /* Morpheus Fig. 2a: 75% of jobs over-provisioned, 20% more than 10x
+     * (log-normal: P(ratio > 1) = 0.75, P(ratio > 10) = 0.20) */
     double ratio = exp(1.024 + 1.519 * rng_normal(&r));
+    if (m->preset_morpheus) {
+        /* the same draw, calibrated against the peak the usage shows (noise
+         * and stragglers put it about 1.37x above `peak`, so the ratio is
+         * scaled by that), and large under-provisioned jobs */
+        ratio *= 1.37;
+        if (ratio < 1)
+            underprov_big(j, &r);
+    }
     double prov = ceil(j->peak * ratio);
     j->provisioned = (int)(prov < 1 ? 1 : prov > 1e6 ? 1e6 : prov);
     j->usage_noise = unif(&r, 0.05, 0.2);

@@ -39,6 +39,7 @@ struct gj_mix {
     double code_change_prob;   /* probability of one large code change (runtime step) in the trace */
     double jitter;             /* multiplier of every timing jitter */
     int failed_usage;          /* usage: also the (truncated) skylines of failed runs */
+    int preset_morpheus;       /* --set preset=morpheus: Morpheus §2 Fig. 2a provisioning (tracegen(1)) */
 };
 
 /* Why a job is (not) actionable — the truth's `reason` column. */

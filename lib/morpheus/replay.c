@@ -135,12 +135,12 @@ int64_t replay_reservation_start(const plan *p, const char *job, int64_t from, i
     return -1;
 }
 
-static const int64_t *order_key;
-static int order_cmp(const void *a, const void *b)
+static int order_cmp(const void *a, const void *b, void *ctx)
 {
+    const int64_t *key = ctx;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    if (order_key[x] != order_key[y])
-        return order_key[x] < order_key[y] ? -1 : 1;
+    if (key[x] != key[y])
+        return key[x] < key[y] ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 
@@ -150,191 +150,272 @@ struct rstate {
     double deadline, cutoff;
 };
 
+/* One replay's working state: per run, per job, and the scratch arrays of
+ * the idle sharing. */
+struct rctx {
+    const struct replay_set *s;
+    const struct replay_opts *o;
+    struct replay_result *res;
+    struct replay_totals *tot;
+    dra *d;
+    double step;
+    struct rstate *rs;
+    size_t *act, nact;
+    double *jg, *jdem, *jprev;
+    long *jcnt;
+    int64_t *jstamp;
+    double *ue, *uc, *um, *ux, *udsh;
+    size_t *uidx;
+    struct fill *uf;
+    int64_t *st;        /* [n] grid step where each run starts */
+    char *inplan;       /* [nj] 1: the plan holds a reservation for the job */
+    size_t *ord;        /* runs in start order */
+};
+
+static void ctx_init(struct rctx *c)
+{
+    const struct replay_set *s = c->s;
+    size_t n = s->nruns, nj = s->njobs;
+    c->step = s->step;
+    c->rs = xcalloc(n, sizeof *c->rs);
+    c->act = xcalloc(n, sizeof *c->act);
+    c->nact = 0;
+    c->jg = xcalloc(nj, sizeof *c->jg);
+    c->jdem = xcalloc(nj, sizeof *c->jdem);
+    c->jprev = xcalloc(nj, sizeof *c->jprev);
+    c->jcnt = xcalloc(nj, sizeof *c->jcnt);
+    c->jstamp = xcalloc(nj, sizeof *c->jstamp);
+    c->ue = xcalloc(n, sizeof *c->ue), c->uc = xcalloc(n, sizeof *c->uc), c->um = xcalloc(n, sizeof *c->um);
+    c->ux = xcalloc(n, sizeof *c->ux), c->udsh = xcalloc(n, sizeof *c->udsh);
+    c->uidx = xcalloc(n, sizeof *c->uidx);
+    c->uf = xcalloc(n, sizeof *c->uf);
+    for (size_t i = 0; i < nj; i++)
+        c->jstamp[i] = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        const struct replay_run *r = &s->runs[i];
+        const struct replay_job *j = &s->jobs[r->job];
+        double pstart = floor(r->first / j->period) * j->period;
+        c->rs[i].deadline = pstart + j->d;
+        c->rs[i].cutoff = c->rs[i].deadline + j->period;
+        if (c->res) {
+            struct replay_result *x = &c->res[i];
+            x->start = c->o->start ? (double)c->o->start[i] * c->step : r->first;
+            x->deadline = c->rs[i].deadline;
+            x->finish = NAN;
+            x->met = 0;
+            x->over = x->under = 0;
+        }
+    }
+    c->st = xcalloc(n, sizeof *c->st);
+    c->ord = xcalloc(n, sizeof *c->ord);
+    for (size_t i = 0; i < n; i++) {
+        c->st[i] = c->o->start ? c->o->start[i] : s->runs[i].g0;
+        c->ord[i] = i;
+    }
+    qsort_r(c->ord, n, sizeof *c->ord, order_cmp, c->st);
+    c->inplan = xcalloc(nj ? nj : 1, 1);
+    for (size_t j = 0; j < nj && c->o->plan; j++)
+        c->inplan[j] = (char)(plan_has_job(c->o->plan, s->jobs[j].name) == 1);
+    c->d = c->o->regime == REPLAY_PLAN_DRA ? dra_new(c->o->plan, &c->o->dra) : NULL;
+}
+
+static void ctx_free(struct rctx *c)
+{
+    if (c->d) {
+        dra_get_stats(c->d, &c->tot->dra);
+        dra_free(c->d);
+    }
+    free(c->st), free(c->ord), free(c->inplan);
+    free(c->rs), free(c->act), free(c->jg), free(c->jdem), free(c->jprev), free(c->jcnt), free(c->jstamp);
+    free(c->ue), free(c->uc), free(c->um), free(c->ux), free(c->udsh), free(c->uidx), free(c->uf);
+}
+
+/* Each running run's demand at step g, and the per-job totals. */
+static void step_demands(struct rctx *c, int64_t g)
+{
+    for (size_t a = 0; a < c->nact; a++) {
+        size_t i = c->act[a];
+        const struct replay_run *r = &c->s->runs[i];
+        struct rstate *x = &c->rs[i];
+        x->dem = (x->k < r->len ? r->use[x->k] : 0) + x->debt;
+        if (c->jstamp[r->job] != g) {
+            c->jstamp[r->job] = g;
+            c->jdem[r->job] = 0;
+            c->jcnt[r->job] = 0;
+            c->jg[r->job] = -1;
+        }
+        c->jdem[r->job] += x->dem;
+        c->jcnt[r->job]++;
+    }
+}
+
+/* The job's guarantee at time t under a plan regime (DRA-corrected in
+ * plan+dra). */
+static double job_guarantee(struct rctx *c, size_t jb, double t)
+{
+    const struct replay_job *j = &c->s->jobs[jb];
+    if (c->d) {
+        struct dra_decision dec;
+        double used = c->jdem[jb] < c->jprev[jb] ? c->jdem[jb] : c->jprev[jb];
+        dra_sample(c->d, j->name, t, used, c->jdem[jb] - used, &dec);
+        return (double)dec.alloc;
+    }
+    int64_t n = 0;
+    plan_alloc_at(c->o->plan, j->name, t, &n, NULL, NULL);
+    return (double)n;
+}
+
+/* Guarantees (per job, shared oldest first), squeezed into the capacity;
+ * adds the reserved and used cores/mem of the step. */
+static void step_guarantees(struct rctx *c, double t, double *res_c, double *res_m, double *used_c, double *used_m)
+{
+    const struct replay_opts *o = c->o;
+    for (size_t a = 0; a < c->nact; a++) {
+        size_t i = c->act[a];
+        const struct replay_run *r = &c->s->runs[i];
+        const struct replay_job *j = &c->s->jobs[r->job];
+        struct rstate *x = &c->rs[i];
+        size_t jb = r->job;
+        if (o->regime == REPLAY_STATIC || !c->inplan[jb]) {
+            /* static, or a job the plan falls back on: manual provisioning */
+            x->g = j->provisioned >= 0 ? j->provisioned : 0;
+            *res_c += x->g * r->cores;
+            *res_m += x->g * r->mem_mb;
+        } else {
+            if (c->jg[jb] < 0)
+                c->jprev[jb] = c->jg[jb] = job_guarantee(c, jb, t);
+            c->jcnt[jb]--;
+            double give = c->jcnt[jb] == 0 ? c->jg[jb] : (x->dem < c->jg[jb] ? x->dem : c->jg[jb]);
+            x->g = give;
+            c->jg[jb] -= give;
+        }
+        x->alloc = x->dem < x->g ? x->dem : x->g;
+        if (x->g > x->dem && c->res)
+            c->res[i].over += (x->g - x->dem) * c->step;
+        *used_c += x->alloc * r->cores;
+        *used_m += x->alloc * r->mem_mb;
+    }
+    /* guarantees beyond the cluster (static quotas on a small cluster) are
+     * squeezed in proportionally */
+    double fc = *used_c > o->cap_cores ? o->cap_cores / *used_c : 1;
+    double fm = *used_m > o->cap_mem ? o->cap_mem / *used_m : 1;
+    double f = fc < fm ? fc : fm;
+    if (f < 1) {
+        *used_c = *used_m = 0;
+        for (size_t a = 0; a < c->nact; a++) {
+            size_t i = c->act[a];
+            c->rs[i].alloc *= f;
+            *used_c += c->rs[i].alloc * c->s->runs[i].cores;
+            *used_m += c->rs[i].alloc * c->s->runs[i].mem_mb;
+        }
+        c->tot->squeezed_steps++;
+    }
+}
+
+/* Idle capacity to the runs with unmet demand, max-min fair. */
+static void step_idle(struct rctx *c, double used_c, double used_m)
+{
+    const struct replay_opts *o = c->o;
+    double idle_c = o->cap_cores - used_c, idle_m = o->cap_mem - used_m;
+    size_t nu = 0;
+    for (size_t a = 0; a < c->nact; a++) {
+        size_t i = c->act[a];
+        double e = c->rs[i].dem - c->rs[i].alloc;
+        if (e > 1e-12) {
+            c->ue[nu] = e;
+            c->uc[nu] = c->s->runs[i].cores;
+            c->um[nu] = c->s->runs[i].mem_mb;
+            c->uidx[nu++] = i;
+        }
+    }
+    if (nu && idle_c > 0 && idle_m > 0) {
+        waterfill(nu, c->ue, c->uc, c->um, idle_c, idle_m, o->cap_cores, o->cap_mem, c->udsh, c->uf, c->ux);
+        for (size_t u = 0; u < nu; u++)
+            c->rs[c->uidx[u]].alloc += c->ux[u];
+    }
+}
+
+/* Debts carried over, runs that finish or are cut off at the end of the
+ * step starting at t leave the active set. */
+static void step_progress(struct rctx *c, double t)
+{
+    size_t keep = 0;
+    for (size_t a = 0; a < c->nact; a++) {
+        size_t i = c->act[a];
+        const struct replay_run *r = &c->s->runs[i];
+        struct rstate *x = &c->rs[i];
+        double debt = x->dem - x->alloc;
+        if (debt < 1e-9 * (x->dem > 1 ? x->dem : 1))
+            debt = 0;
+        x->debt = debt;
+        c->tot->used_core_s += x->alloc * r->cores * c->step;
+        x->k++;
+        if (x->k == r->len && c->res)
+            c->res[i].under = debt * c->step;
+        double tend = t + c->step;
+        if (x->k >= r->len && debt == 0) {
+            /* served in full: the recorded end, moved with the start */
+            double fin = x->k == r->len ? r->end + (double)(c->st[i] - r->g0) * c->step : tend;
+            if (fin > tend)
+                fin = tend;
+            if (c->res) {
+                c->res[i].finish = fin;
+                c->res[i].met = fin <= x->deadline + 1e-9;
+            }
+            if (fin <= x->deadline + 1e-9)
+                c->tot->met++;
+            continue;
+        }
+        if (tend >= x->cutoff) {
+            c->tot->unfinished++;
+            continue;
+        }
+        c->act[keep++] = i;
+    }
+    c->nact = keep;
+}
+
 int replay_run(const struct replay_set *s, const struct replay_opts *o, struct replay_result *res,
                struct replay_totals *tot)
 {
     memset(tot, 0, sizeof *tot);
     if (o->regime != REPLAY_STATIC && !o->plan)
         return -1;
-    for (size_t i = 0; i < s->nruns; i++) {
-        const struct replay_job *j = &s->jobs[s->runs[i].job];
-        if (o->regime == REPLAY_STATIC && !(j->provisioned >= 0))
+    for (size_t i = 0; i < s->nruns; i++)
+        if (o->regime == REPLAY_STATIC && !(s->jobs[s->runs[i].job].provisioned >= 0))
             return -1;
-    }
-    size_t n = s->nruns, nj = s->njobs;
+    size_t n = s->nruns;
     tot->runs = (long)n;
     if (n == 0)
         return 0;
-    double step = s->step;
-    struct rstate *rs = xcalloc(n, sizeof *rs);
-    size_t *act = xcalloc(n, sizeof *act), nact = 0;
-    double *jg = xcalloc(nj, sizeof *jg), *jdem = xcalloc(nj, sizeof *jdem), *jprev = xcalloc(nj, sizeof *jprev);
-    long *jcnt = xcalloc(nj, sizeof *jcnt);
-    int64_t *jstamp = xcalloc(nj, sizeof *jstamp);
-    double *ue = xcalloc(n, sizeof *ue), *uc = xcalloc(n, sizeof *uc), *um = xcalloc(n, sizeof *um),
-           *ux = xcalloc(n, sizeof *ux), *udsh = xcalloc(n, sizeof *udsh);
-    size_t *uidx = xcalloc(n, sizeof *uidx);
-    struct fill *uf = xcalloc(n, sizeof *uf);
-    for (size_t i = 0; i < nj; i++)
-        jstamp[i] = INT64_MIN;
-    for (size_t i = 0; i < n; i++) {
-        const struct replay_run *r = &s->runs[i];
-        const struct replay_job *j = &s->jobs[r->job];
-        double pstart = floor(r->first / j->period) * j->period;
-        rs[i].deadline = pstart + j->d;
-        rs[i].cutoff = rs[i].deadline + j->period;
-        if (res) {
-            res[i].start = o->start ? (double)o->start[i] * step : r->first;
-            res[i].deadline = rs[i].deadline;
-            res[i].finish = NAN;
-            res[i].met = 0;
-            res[i].over = res[i].under = 0;
-        }
-    }
-    /* the order runs start in */
-    int64_t *st = xcalloc(n, sizeof *st);
-    size_t *ord = xcalloc(n, sizeof *ord);
-    for (size_t i = 0; i < n; i++) {
-        st[i] = o->start ? o->start[i] : s->runs[i].g0;
-        ord[i] = i;
-    }
-    order_key = st;
-    qsort(ord, n, sizeof *ord, order_cmp);
-    dra *d = o->regime == REPLAY_PLAN_DRA ? dra_new(o->plan, &o->dra) : NULL;
+    struct rctx c = {.s = s, .o = o, .res = res, .tot = tot};
+    ctx_init(&c);
+    double step = c.step;
     size_t next = 0;
-    int64_t g = st[ord[0]];
+    int64_t g = c.st[c.ord[0]];
     tot->t0 = (double)g * step;
-    while (next < n || nact > 0) {
+    while (next < n || c.nact > 0) {
         double t = (double)g * step;
-        while (next < n && st[ord[next]] <= g)
-            act[nact++] = ord[next++];
-        if (d)
-            dra_expire(d, t);
-        /* demands, and per-job totals */
-        for (size_t a = 0; a < nact; a++) {
-            size_t i = act[a];
-            const struct replay_run *r = &s->runs[i];
-            rs[i].dem = (rs[i].k < r->len ? r->use[rs[i].k] : 0) + rs[i].debt;
-            if (jstamp[r->job] != g) {
-                jstamp[r->job] = g;
-                jdem[r->job] = 0;
-                jcnt[r->job] = 0;
-                jg[r->job] = -1;
-            }
-            jdem[r->job] += rs[i].dem;
-            jcnt[r->job]++;
-        }
-        /* guarantees: per job, shared oldest first */
+        while (next < n && c.st[c.ord[next]] <= g)
+            c.act[c.nact++] = c.ord[next++];
+        if (c.d)
+            dra_expire(c.d, t);
+        step_demands(&c, g);
         double reserved_c = 0, reserved_m = 0, used_c = 0, used_m = 0;
-        for (size_t a = 0; a < nact; a++) {
-            size_t i = act[a];
-            const struct replay_run *r = &s->runs[i];
-            const struct replay_job *j = &s->jobs[r->job];
-            size_t jb = r->job;
-            if (o->regime == REPLAY_STATIC) {
-                rs[i].g = j->provisioned;
-                reserved_c += j->provisioned * r->cores;
-                reserved_m += j->provisioned * r->mem_mb;
-            } else {
-                if (jg[jb] < 0) {
-                    if (d) {
-                        struct dra_decision dec;
-                        double used = jdem[jb] < jprev[jb] ? jdem[jb] : jprev[jb];
-                        dra_sample(d, j->name, t, used, jdem[jb] - used, &dec);
-                        jg[jb] = (double)dec.alloc;
-                    } else {
-                        int64_t c = 0;
-                        plan_alloc_at(o->plan, j->name, t, &c, NULL, NULL);
-                        jg[jb] = (double)c;
-                    }
-                    jprev[jb] = jg[jb];
-                }
-                jcnt[jb]--;
-                double give = jcnt[jb] == 0 ? jg[jb] : (rs[i].dem < jg[jb] ? rs[i].dem : jg[jb]);
-                rs[i].g = give;
-                jg[jb] -= give;
-            }
-            rs[i].alloc = rs[i].dem < rs[i].g ? rs[i].dem : rs[i].g;
-            if (rs[i].g > rs[i].dem && res)
-                res[i].over += (rs[i].g - rs[i].dem) * step;
-            used_c += rs[i].alloc * r->cores;
-            used_m += rs[i].alloc * r->mem_mb;
-        }
-        /* guarantees beyond the cluster (static quotas on a small cluster)
-         * are squeezed in proportionally */
-        double fc = used_c > o->cap_cores ? o->cap_cores / used_c : 1, fm = used_m > o->cap_mem ? o->cap_mem / used_m : 1;
-        double f = fc < fm ? fc : fm;
-        if (f < 1) {
-            used_c = used_m = 0;
-            for (size_t a = 0; a < nact; a++) {
-                size_t i = act[a];
-                rs[i].alloc *= f;
-                used_c += rs[i].alloc * s->runs[i].cores;
-                used_m += rs[i].alloc * s->runs[i].mem_mb;
-            }
-            tot->squeezed_steps++;
-        }
+        step_guarantees(&c, t, &reserved_c, &reserved_m, &used_c, &used_m);
         if (o->regime != REPLAY_STATIC) /* on absolute time: one-offs only in their own cycle */
             plan_reserved_at(o->plan, t, &reserved_c, &reserved_m);
-        /* idle capacity to the runs with unmet demand */
-        size_t nu = 0;
-        if (o->idle) {
-            double idle_c = o->cap_cores - used_c, idle_m = o->cap_mem - used_m;
-            for (size_t a = 0; a < nact; a++) {
-                size_t i = act[a];
-                double e = rs[i].dem - rs[i].alloc;
-                if (e > 1e-12) {
-                    ue[nu] = e;
-                    uc[nu] = s->runs[i].cores;
-                    um[nu] = s->runs[i].mem_mb;
-                    uidx[nu++] = i;
-                }
-            }
-            if (nu && idle_c > 0 && idle_m > 0) {
-                waterfill(nu, ue, uc, um, idle_c, idle_m, o->cap_cores, o->cap_mem, udsh, uf, ux);
-                for (size_t u = 0; u < nu; u++)
-                    rs[uidx[u]].alloc += ux[u];
-            }
-        }
-        /* progress */
-        size_t keep = 0;
-        for (size_t a = 0; a < nact; a++) {
-            size_t i = act[a];
-            const struct replay_run *r = &s->runs[i];
-            struct rstate *x = &rs[i];
-            double debt = x->dem - x->alloc;
-            if (debt < 1e-9 * (x->dem > 1 ? x->dem : 1))
-                debt = 0;
-            x->debt = debt;
-            tot->used_core_s += x->alloc * r->cores * step;
-            x->k++;
-            if (x->k == r->len && res)
-                res[i].under = debt * step;
-            double tend = t + step;
-            if (x->k >= r->len && debt == 0) {
-                if (res) {
-                    res[i].finish = tend;
-                    res[i].met = tend <= x->deadline + 1e-9;
-                }
-                if (tend <= x->deadline + 1e-9)
-                    tot->met++;
-                continue;
-            }
-            if (tend >= x->cutoff) {
-                tot->unfinished++;
-                continue;
-            }
-            act[keep++] = i;
-        }
-        nact = keep;
+        if (o->idle)
+            step_idle(&c, used_c, used_m);
+        step_progress(&c, t);
         if (reserved_c > tot->peak_cores)
             tot->peak_cores = reserved_c;
         if (reserved_m > tot->peak_mem)
             tot->peak_mem = reserved_m;
         tot->reserved_core_s += reserved_c * step;
         g++;
-        if (nact == 0 && next < n && o->regime == REPLAY_STATIC && st[ord[next]] > g)
-            g = st[ord[next]]; /* nothing is reserved between runs in static */
+        if (c.nact == 0 && next < n && o->regime == REPLAY_STATIC && c.st[c.ord[next]] > g)
+            g = c.st[c.ord[next]]; /* nothing is reserved between runs in static */
     }
     tot->t1 = (double)g * step;
     tot->missed = tot->runs - tot->met;
@@ -343,12 +424,6 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
             tot->over += res[i].over;
             tot->under += res[i].under;
         }
-    if (d) {
-        dra_get_stats(d, &tot->dra);
-        dra_free(d);
-    }
-    free(st), free(ord);
-    free(rs), free(act), free(jg), free(jdem), free(jprev), free(jcnt), free(jstamp);
-    free(ue), free(uc), free(um), free(ux), free(udsh), free(uidx), free(uf);
+    ctx_free(&c);
     return 0;
 }

@@ -8,12 +8,17 @@
  * step of its first sample.  Jobs are elastic, with the skyline LP's debt
  * model: at its k-th step a run demands  dem = use[k] + debt  (after the
  * skyline ends, dem = debt), receives alloc <= dem, and debt = dem - alloc
- * carries over.  A run finishes at the end of the first step at or after
- * its skyline's last one where its debt is zero.
+ * carries over.  A run served in full finishes at its recorded end (shifted
+ * by as much as its start was moved), not at the end of its last grid step;
+ * a run left with debt finishes at the end of the first later step where
+ * its debt is zero.
  *
  * REGIMES give each job a guaranteed allocation G at every step:
  *   static    the user's fixed provisioned containers, for each running run;
  *   plan      plan_alloc_at(job, t) of the reservation plan (lcmpack);
+ *             a job the plan holds nothing for (skipped or refused by
+ *             lcmpack) keeps its manual provisioning, as in static, when
+ *             it is known (replay_job.provisioned), else 0;
  *   plan+dra  the plan, corrected at each step by the DRA (lib/dra, the code
  *             reprov runs): the job's demand is its DRA sample, and G is
  *             what the DRA has in force (plan + extension).
@@ -35,11 +40,13 @@
  * deadline + period is cut off (unfinished, missed).  Totals: missed runs,
  * footprint = the peak of reserved capacity (static: sum of the running
  * runs' provisioned containers; plan regimes: the plan's load, DRA
- * extensions included), and utilization = used / reserved (cores x s).
+ * extensions included, plus the provisioning of the jobs it falls back on), and utilization = used / reserved (cores x s).
  *
  * OWNERSHIP.  The caller owns the set; replay_run only reads it (the plan
  * it points to is modified during plan+dra and restored before returning).
- * Nothing prints.
+ * Nothing prints.  THREADS: no static state; replay_run calls may run
+ * concurrently on distinct plans (one set may be shared; a plan may not
+ * under plan+dra).
  */
 #ifndef SLOKIT_REPLAY_H
 #define SLOKIT_REPLAY_H
@@ -63,6 +70,7 @@ struct replay_run {
     char *run;                  /* run id, owned */
     size_t job;                 /* index into jobs */
     double first;               /* time of the first sample */
+    double end;                 /* recorded end: last sample + its duration (>= first) */
     int64_t g0;                 /* grid step of use[0] */
     long len;                   /* steps of the skyline (>= 1) */
     double *use;                /* [len] containers, owned */

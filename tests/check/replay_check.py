@@ -76,7 +76,7 @@ for run, job, c, m in order:
             k += 1
     P, a, d = slo[job]
     ps = math.floor(first / P) * P
-    runs.append(dict(run=run, job=job, c=c, m=m, first=first, g0=g0, use=use,
+    runs.append(dict(run=run, job=job, c=c, m=m, first=first, g0=g0, use=use, end=sm[-1][0] + dt,
                      deadline=ps + d, cutoff=ps + d + P, a=ps + a, dd=ps + d))
 
 
@@ -188,14 +188,16 @@ def simulate(regime):
             jd = defaultdict(float)
             for i in active:
                 jd[runs[i]["job"]] += dem[i]
-        if regime == "static":
-            for i in active:
-                give[i] = prov[runs[i]["job"]]
-        else:
+        # static, and the jobs the plan holds nothing for: manual provisioning
+        manual = [i for i in active if regime == "static" or runs[i]["job"] not in shape]
+        for i in manual:
+            give[i] = prov.get(runs[i]["job"], 0.0)
+        if regime != "static":
             left, cnt = {}, defaultdict(int)
-            for i in active:
+            planned = [i for i in active if runs[i]["job"] in shape]
+            for i in planned:
                 cnt[runs[i]["job"]] += 1
-            for i in active:
+            for i in planned:
                 j = runs[i]["job"]
                 if j not in left:
                     left[j] = float(dra.sample(j, g * step, jd[j]) if dra else alloc_at(j, g))
@@ -246,8 +248,12 @@ def simulate(regime):
                 x["under"] = debt * step
             tend = (g + 1) * step
             if x["k"] >= len(r["use"]) and debt == 0:
-                res[r["run"]] = (starts[i] * step if align and regime != "static" else r["first"], tend,
-                                 int(tend <= r["deadline"] + 1e-9), x["over"], x["under"])
+                # served in full at its last step: the recorded end, moved with the start
+                fin = tend
+                if x["k"] == len(r["use"]):
+                    fin = min(tend, r["end"] + (starts[i] - r["g0"]) * step)
+                res[r["run"]] = (starts[i] * step if align and regime != "static" else r["first"], fin,
+                                 int(fin <= r["deadline"] + 1e-9), x["over"], x["under"])
             elif tend >= r["cutoff"]:
                 res[r["run"]] = (starts[i] * step if align and regime != "static" else r["first"], None, 0,
                                  x["over"], x["under"])

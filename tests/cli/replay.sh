@@ -137,7 +137,8 @@ for cap in 150 5000; do
         tcheck "checker: tracegen workload, $cap cores, idle $idle" $CK $cap 1e9 $idle "$W/out.csv"
     done
 done
-replay -q --regime plan,plan+dra --align reservation --slo "$W/slo.csv" --plan "$W/plan.csv" --capacity cores=300,mem=1e9 \
+replay -q --regime plan,plan+dra --align reservation --slo "$W/slo.csv" --plan "$W/plan.csv" --provisioned "$W/truth.csv" \
+    --capacity cores=300,mem=1e9 \
     "$W/usage.csv" > "$W/out.csv"
 tcheck "checker: aligned to reservations" $CK 300 1e9 none "$W/out.csv" reservation
 t "checker: workload has met and missed runs" 0 '' '*' '' sh -c "cut -d, -f7 '$W/out.csv' | sort -u | tr '\n' ' ' | grep -q '0 1 met'"
@@ -149,3 +150,56 @@ t "time out of range" 65 $'job,run,t,containers\nA,a1,1e300,1\n' '*' "<stdin>:2:
 t "span beyond --max-steps" 65 '' '' "run 'A-2': the runs span 3333333335 steps of 60 s, more than --max-steps 10000000" $R "$ROOT/tests/bad/replay/span_2e11.csv"
 t "--max-steps small" 65 '' '' "more than --max-steps 2" $R --max-steps 2 "$D/one.csv"
 t "--max-steps 0 refused" 64 '' '' "invalid value for --max-steps: '0'" $R --max-steps 0 "$D/one.csv"
+
+# Runs end at their recorded end: A's last sample (2 containers at 170 s)
+# lasts as long as the gap before it (50 s): the run ends at 220 s, not at
+# the end of its grid step (240 s).  On the 60 s grid it uses 2, 1,
+# 2 (50 s of 2 + 10 s of 2) and 4/3 (40 s of 2) containers.
+#  static (idle fair): served in full: finish 220 s, met.
+#  plan: 2 reserved at 0-180 s: step 1 wastes 1 (over 60); step 3 has no
+#    reservation: 4/3 of debt (under 80), served at 3600 s by the next
+#    hour's 2 (over 2/3 x 60 = 40): finish 3660 s, missed, over 100.
+#  plan+dra: extended at step 3 with 2 containers (over 40 more): served in
+#    full, so it ends at its recorded end, 220 s.
+t "hand: runs end at their recorded end" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+static,A,A-1,$T0,$((T0+600)),$((T0+220)),1,0,0
+plan,A,A-1,$T0,$((T0+600)),$((T0+3660)),0,100,80
+plan+dra,A,A-1,$T0,$((T0+600)),$((T0+220)),1,100,0" '' $R "$D/shortend.csv"
+# Jobs the plan holds nothing for keep their manual provisioning: B
+# (provisioned 2 in prov2.csv, no reservation) gets its 2 containers in the
+# plan regime too and finishes its one 60 s sample at 2h + 60 s, met.  A
+# (provisioned 1): static gives 1 + the 1 idle core of 4 (B holds 2): debt 2
+# (under 120), done the next step; plan gives its 2 reserved twice.
+t "hand: a job without reservation keeps its manual provisioning" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+static,A,A-2,$((T0+7200)),$((T0+7800)),$((T0+7320)),1,0,120
+static,B,B-1,$((T0+7200)),$((T0+7800)),$((T0+7260)),1,0,0
+plan,A,A-2,$((T0+7200)),$((T0+7800)),$((T0+7320)),1,0,120
+plan,B,B-1,$((T0+7200)),$((T0+7800)),$((T0+7260)),1,0,0" '' \
+    replay -q --slo $D/slo.csv --plan $D/plan.csv --provisioned $D/prov2.csv --capacity cores=4,mem=100000 \
+    --regime static,plan "$D/fair.csv"
+
+# tracegen --set preset=morpheus: the workload statistics of Morpheus §2
+# Fig. 2a, measured from the usage it writes by tests/check/tracegen_fig2a.py
+# (75% of jobs over-provisioned, 20% over 10x, large under-provisioned jobs);
+# the default mix has no large under-provisioned jobs, and the checker says so.
+for s in 1 2 3; do
+    tracegen -q usage --seed $s --count 400 --days 2 --set preset=morpheus --truth "$TMP/f2t$s.csv" > "$TMP/f2u$s.csv"
+    tcheck "tracegen preset=morpheus: Fig. 2a statistics (seed $s)" \
+        /usr/bin/python3 "$ROOT/tests/check/tracegen_fig2a.py" "$TMP/f2u$s.csv" "$TMP/f2t$s.csv"
+done
+tracegen -q usage --seed 1 --count 400 --days 2 --truth "$TMP/f2t0.csv" > "$TMP/f2u0.csv"
+t "tracegen default mix: not Fig. 2a's large under-provisioned jobs" 1 '' '*' '' \
+    /usr/bin/python3 "$ROOT/tests/check/tracegen_fig2a.py" "$TMP/f2u0.csv" "$TMP/f2t0.csv"
+t "tracegen bad preset" 64 '' '' "invalid value for --set preset: 'x' (want default or morpheus)" \
+    tracegen usage --count 2 --days 1 --set preset=x
+
+# examples/morpheus-eval.sh at a small size (20 jobs, 10 days, one seed):
+# the whole pipeline with daily retraining by the nightly job runs, and its
+# counts obey what holds whatever the workload: every regime replays the same
+# runs, and no regime misses fewer than the floor (each run alone with
+# unlimited containers ends at its recorded end, the earliest it can).
+t "morpheus-eval.sh small: runs, and no regime below the floor" 0 '' '*' '*' sh -c "
+    bash '$ROOT/examples/morpheus-eval.sh' 20 10 1 '$TMP/me' > /dev/null 2>&1 &&
+    awk -F, 'NR == 2 { ok = \$3 > 0 && \$4 >= \$8 && \$5 >= \$8 && \$6 >= \$8 && \$7 >= \$8 } END { exit !(NR == 2 && ok) }' '$TMP/me/results.csv'"
