@@ -1182,7 +1182,7 @@ int main(int argc, char **argv)
         "  classpick --simulate --classes cl.csv --tenants tenants.csv \\\n"
         "      --series util.csv --servers truth.csv",
         kids, NULL, NULL};
-    cli_roles("jobs", "classes", "current", "dag", "tenants", "servers", "series", NULL);
+    cli_roles("jobs", "classes", "current", "dag", "tenants", "servers", "series", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     struct classtab ct = {0};

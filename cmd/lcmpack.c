@@ -1146,7 +1146,7 @@ int main(int argc, char **argv)
         "      --format yarn --at 2026-01-06 > yarn.jsonl",
         kids, NULL, NULL};
     struct opts o = OPTS_DEFAULT;
-    cli_roles("skylines", "slo", "capacity-file", NULL);
+    cli_roles("skylines", "slo", "capacity-file", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, &o);
 
     struct run R = {.o = &o, .how = ""};

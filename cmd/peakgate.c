@@ -494,7 +494,7 @@ int main(int argc, char **argv)
         "  tracegen taskmem --count 8 --set paper=1 | peakgate --simulate --normal p50\n"
         "  peakgate --fillers --node-mb 4500 --migrate-ms-per-mb 5 node7.csv",
         kids, NULL, NULL};
-    cli_roles("usage", "alloc", "profiles", NULL);
+    cli_roles("usage", "alloc", "profiles", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     int st = opt.mode == MODE_SIMULATE && opt.model ? simulate_model() : run_input();

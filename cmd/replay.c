@@ -671,7 +671,7 @@ int main(int argc, char **argv)
     dra_opts_default(&opt.dra);
     static const struct argp_child kids[] = {{&dra_argp, 0, "DRA (--regime plan+dra):", 2}, CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {options, parse_opt, "[USAGE]", DOC, kids, NULL, NULL};
-    cli_roles("usage", "slo", "provisioned", "runs", NULL);
+    cli_roles("usage", "slo", "provisioned", "runs", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     plan *p = NULL;

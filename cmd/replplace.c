@@ -701,7 +701,7 @@ int main(int argc, char **argv)
         "\nExit status: 0 ok, 1 diversity or space exhausted, 64 usage, 65 bad data,\n"
         "66 no input, 73 cannot create output, 74 I/O error.",
         kids, NULL, NULL};
-    cli_roles("blocks", "tenants", "events", NULL);
+    cli_roles("blocks", "tenants", "events", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     enum rp_policy pol[2];

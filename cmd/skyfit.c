@@ -423,7 +423,7 @@ static void stats_row(csvw *ws, const char *job, long runs, long steps,
             nx += *p == ';';
     }
     csvw_int(ws, nx);
-    csvw_str(ws, nx ? j->excluded : NULL);
+    csvw_str(ws, j && nx ? j->excluded : NULL);
     csvw_str(ws, j && res ? j->pool + j->longest : NULL);
     csvw_end(ws);
 }
@@ -959,7 +959,7 @@ int main(int argc, char **argv)
         "  skyfit --job-col pipeline --containers-col used usage.csv\n"
         "  skyfit -s time-ordered-usage.csv > skylines.csv",
         kids, NULL, NULL};
-    cli_roles("usage", NULL);
+    cli_roles("usage", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
     struct totals tot = {0};
     double t0 = slk_now();

@@ -682,7 +682,7 @@ int main(int argc, char **argv)
         "  skyplot vcs daily.csv -o vcs.svg           # dates on the x axis\n"
         "  skyplot memory mem.csv --y used_mb,bound_mb --by policy,k -o mem.svg",
         kids, NULL, NULL};
-    cli_roles("input", "fit", "load", "classes", NULL);
+    cli_roles("input", "fit", "load", "classes", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     plot *p = plot_new(opt.title ? opt.title : opt.chart);

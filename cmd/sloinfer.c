@@ -654,7 +654,7 @@ int main(int argc, char **argv)
     slo_opts_default(&so);
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {options, parse_opt, "[RUNS]", doc, kids, 0, 0};
-    cli_roles("runs", "events", "override", NULL);
+    cli_roles("runs", "events", "override", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
     int stdin_uses = (strcmp(input, "-") == 0) + (events_path && strcmp(events_path, "-") == 0) +
                      (override_path && strcmp(override_path, "-") == 0);

@@ -299,7 +299,7 @@ int main(int argc, char **argv)
         "  stretch -s drr --horizon 86400s vcs.csv jobs.csv --vcs per-vc.csv \\\n"
         "      > /dev/null",
         kids, NULL, NULL};
-    cli_roles("jobs", "capacities", NULL);
+    cli_roles("jobs", "capacities", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     struct vcio_vcs V = {0};

@@ -1598,7 +1598,7 @@ int main(int argc, char **argv)
         "  parallel 'tenantclass --features-only {} > {.}.feat' ::: shard*.csv\n"
         "  tenantclass --from-features --classes cl.csv shard*.feat > tenants.csv",
         kids, NULL, NULL};
-    cli_roles("series", "servers", NULL);
+    cli_roles("series", "servers", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     int st = SLK_OK;

@@ -189,7 +189,7 @@ static int vc_jobs(struct vcjobs *t)
             fprintf(stderr, "traceconv: %ld jobs, %ld skipped (no run time or processors); "
                     "%ld processors in %zu VCs\n", ss.jobs, ss.skipped, size, t->nvc);
     } else if (opt.fmt == F_ALIBABA_GPU) {
-        struct gpupods_stats ps;
+        struct gpupods_stats ps = {0};
         double total = 0;
         int by = vc_by(pod_vc_names, GPUPODS_VC_QOS);
         rawin *nodes = rawin_open(opt.nodes, ',', &st);

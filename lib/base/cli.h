@@ -72,7 +72,7 @@ int cli_colmap_add_role(const char *role, const char *key, const char *name);
 const char *cli_colmap_lookup(const char *key);
 
 /* cli_roles: name the tool's CSV inputs, primary first, then NULL (e.g.
- * cli_roles("runs", "events", "override", NULL)); call before argp_parse.
+ * cli_roles("runs", "events", "override", (const char *)NULL)); call before argp_parse.
  * Then --col ROLE:KEY=NAME with any other ROLE is a usage error (exit 64),
  * and the primary's role name addresses the primary input like a plain
  * --col.  At most 16 roles; tools that do not call it accept any role. */
