@@ -423,16 +423,6 @@ static int run_place(rp_cluster *c, enum rp_policy policy, int R, csvw *w)
 
 /* ---- simulation mode ----------------------------------------------------------- */
 
-static int ev_order(const void *a, const void *b)
-{
-    const struct rp_event *x = a, *y = b;
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
-    if (x->server != y->server)
-        return x->server < y->server ? -1 : 1;
-    return x->kind - y->kind;
-}
-
 static struct rp_event *read_events(const rp_cluster *c, const char *path, size_t *n, double *tmax, int *status)
 {
     csvr *r = csvr_open_with(path, cli_dialect("events"), 0, status);
@@ -477,7 +467,7 @@ static struct rp_event *read_events(const rp_cluster *c, const char *path, size_
         return NULL;
     }
     if (*n > 1)
-        qsort(ev, *n, sizeof *ev, ev_order);
+        qsort(ev, *n, sizeof *ev, rp_event_cmp);
     return ev;
 }
 

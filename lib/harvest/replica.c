@@ -770,7 +770,7 @@ static void ev_push(struct evbuf *b, double t, int32_t s)
     b->a[b->n++] = (struct rp_event){t, s, RP_EV_REIMAGE};
 }
 
-static int ev_cmp(const void *a, const void *b)
+int rp_event_cmp(const void *a, const void *b)
 {
     const struct rp_event *x = a, *y = b;
     if (x->t != y->t)
@@ -852,7 +852,7 @@ struct rp_event *rp_gen_events(const rp_cluster *c, uint64_t seed, double days,
     }
     free(scratch);
     if (b.n > 1)
-        qsort(b.a, b.n, sizeof *b.a, ev_cmp);
+        qsort(b.a, b.n, sizeof *b.a, rp_event_cmp);
     *n = b.n;
     return b.a;
 }

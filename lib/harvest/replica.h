@@ -147,6 +147,10 @@ struct rp_event {
     int kind;       /* enum rp_event_kind */
 };
 
+/* rp_event_cmp: qsort order of events: by time, then server, then kind
+ * (the order rp_simulate expects). */
+int rp_event_cmp(const void *a, const void *b);
+
 /* rp_event_kind_name / rp_event_kind_parse: "reimage", "fail", "add". */
 const char *rp_event_kind_name(int kind);
 int rp_event_kind_parse(const char *s); /* -1 when unknown */
