@@ -1,0 +1,22 @@
+# bench/traceconv.sh — how fast traceconv turns the real Google 2011
+# job_events (four gzip parts in ../shared/data) into sloinfer's runs, against
+# the same conversion written in gawk over zcat (the 8-line adapter users
+# wrote before traceconv; exact %d/%.6f formats, not awk's %.6g), timed in
+# this run.  The parts are real and small, so they are concatenated 40 times
+# (400 with BENCH_SIZE=full).
+source "$ROOT/bench/lib.sh"
+G=${SLOKIT_DATA:-$ROOT/../shared/data}/google-2011
+ls "$G"/job_events-part-*.gz >/dev/null 2>&1 || { echo "bench traceconv: no $G/job_events-part-*.gz (skipped)"; exit 0; }
+in="$BENCH_TMP/traceconv-job_events.csv.gz"
+rm -f "$in"
+for _ in $(seq "$(size 40 400)"); do cat "$G"/job_events-part-*.gz >> "$in"; done
+mb=$(awk -v b="$(stat -c %s "$in")" 'BEGIN { printf "%.1f", b / 1e6 }')
+mark
+tc=$(best 3 traceconv -q google-runs "$in")
+p=$(peak)
+aw=$(best 3 bash -c 'zcat "$1" | gawk -F, -v OFS=, '\''
+    $4 == 0 { sb[$3] = $1 } $4 == 1 { st[$3] = $1 }
+    $4 >= 2 && $4 <= 6 { printf "%s,%s,%.6f,%.6f,%.6f,%d\n", $8, $3, sb[$3] / 1e6, st[$3] / 1e6, $1 / 1e6, $4 }'\''' _ "$in")
+row "google job_events ($mb MB gzip) to runs" "$tc" "zcat | gawk" "$aw" "$p"
+echo "bench traceconv: google-runs on $mb MB of gzip: ${tc} s, zcat | gawk ${aw} s ($(ratio "$aw" "$tc")x)"
+rm -f "$in"
