@@ -233,10 +233,15 @@ static int read_prov(const char *path)
         double v;
         if (!job) {
             csvr_fail(r, "column 'job': missing value");
+            if (csvr_skip(r))
+                continue;
             break;
         }
-        if (csvr_get_double(r, cp, &v, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+        if (csvr_get_double(r, cp, &v, CSVR_REQUIRED | CSVR_NONNEG) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
+        }
         struct replay_job *j = job_find(job);
         if (j)
             j->provisioned = v;
@@ -276,10 +281,15 @@ static int read_runs(const char *path)
         int got;
         if (!id) {
             csvr_fail(r, "column 'instance': missing value");
+            if (csvr_skip(r))
+                continue;
             break;
         }
-        if ((got = csvr_get_time(r, ca, &t, 0)) < 0)
+        if ((got = csvr_get_time(r, ca, &t, 0)) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
+        }
         if (got == 0)
             continue;
         avails = xgrow(avails, &cap, navail + 1, sizeof *avails);
@@ -425,29 +435,45 @@ static int read_usage(const char *path)
         const char *jn = csvr_field(r, cj), *rn = csvr_field(r, cr);
         if (!jn || !rn) {
             csvr_fail(r, "column '%s': missing value", jn ? "run" : "job");
+            if (csvr_skip(r))
+                continue;
             break;
         }
         double t, c, rc_ = opt.cont_cores, rm = opt.cont_mem;
-        if (csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 || csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+        if (csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 || csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
+        }
         if (ccore >= 0 && (csvr_get_double(r, ccore, &rc_, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-                           csvr_get_double(r, cmem, &rm, CSVR_REQUIRED | CSVR_NONNEG) < 0))
+                           csvr_get_double(r, cmem, &rm, CSVR_REQUIRED | CSVR_NONNEG) < 0)) {
+            if (csvr_skip(r))
+                continue;
             break;
+        }
         if (rc_ == 0 && rm == 0) {
             csvr_fail(r, "container of 0 cores and 0 MB");
+            if (csvr_skip(r))
+                continue;
             break;
         }
         if (c > 1e8) {
             csvr_fail(r, "column 'containers': %g is too large", c);
+            if (csvr_skip(r))
+                continue;
             break;
         }
         if (fabs(t) > 1e11) {
             csvr_fail(r, "column 't': %.17g is out of range (epoch seconds within +-1e11)", t);
+            if (csvr_skip(r))
+                continue;
             break;
         }
         int gc = group_check(&gt, rn);
         if (gc < 0) {
             csvr_fail(r, "run '%s' comes back after other runs: input not grouped by run", rn);
+            if (csvr_skip(r))
+                continue;
             break;
         }
         if (gc == 1) {
@@ -469,14 +495,20 @@ static int read_usage(const char *path)
         } else {
             if (t <= sm[n - 1].t) {
                 csvr_fail(r, "run '%s': t %.17g not after the previous %.17g (rows sorted by t)", rn, t, sm[n - 1].t);
+                if (csvr_skip(r))
+                    continue;
                 break;
             }
             if (rc_ != cores || rm != mem) {
                 csvr_fail(r, "run '%s': container size changes within the run", rn);
+                if (csvr_skip(r))
+                    continue;
                 break;
             }
             if (!skip && strcmp(jn, set.jobs[job].name) != 0) {
                 csvr_fail(r, "run '%s' changes job ('%s', then '%s')", rn, set.jobs[job].name, jn);
+                if (csvr_skip(r))
+                    continue;
                 break;
             }
         }

@@ -265,22 +265,33 @@ static int run_dra(csvr *r, plan *p)
         double t, used, pending = 0;
         if (!job) {
             csvr_fail(r, "column 'job': missing value");
+            if (csvr_skip(r))
+                continue;
             break;
         }
         if (csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 ||
             csvr_get_double(r, cu, &used, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-            (cp >= 0 && csvr_get_double(r, cp, &pending, CSVR_NONNEG) < 0))
+            (cp >= 0 && csvr_get_double(r, cp, &pending, CSVR_NONNEG) < 0)) {
+            if (csvr_skip(r))
+                continue;
             break;
+        }
         if (t < last_t) {
             csvr_fail(r, "t %.17g is before the previous sample's %.17g: samples must come in time order", t, last_t);
+            if (csvr_skip(r))
+                continue;
             break;
         }
         if (fabs(t) > 1e11) {
             csvr_fail(r, "column 't': %.17g is out of range (epoch seconds within +-1e11)", t);
+            if (csvr_skip(r))
+                continue;
             break;
         }
         if (used > 1e12 || pending > 1e12) {
             csvr_fail(r, "used + pending %g is too large", used + pending);
+            if (csvr_skip(r))
+                continue;
             break;
         }
         last_t = t;

@@ -167,8 +167,11 @@ static int read_points(const char *path, const char *gcol, const char *xcol, con
                 continue;
         }
         double x, y;
-        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0 || csvr_get_double(r, cy, &y, CSVR_BOUNDED) < 0)
+        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0 || csvr_get_double(r, cy, &y, CSVR_BOUNDED) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
+        }
         const char *g = cg >= 0 ? csvr_field(r, cg) : "";
         *pts = xgrow(*pts, &cap, *npts + 1, sizeof **pts);
         (*pts)[(*npts)++] = (struct pt){name_index(groups, g ? g : ""), x, y};
@@ -565,8 +568,13 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
     size_t n = 0, cap = 0;
     while (csvr_next(r) > 0) {
         double x;
-        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0)
+        size_t n0 = n; /* a bad y drops the whole row */
+        int bad = 0;
+        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
+        }
         char g[512] = "";
         for (int b = 0, len = 0; b < nb && len < (int)sizeof g; b++) {
             const char *v = csvr_field(r, cb[b]);
@@ -580,13 +588,18 @@ static int chart_lines(plot *p, const char *xcol, const char *ycols, const char 
         for (int k = 0; k < ny; k++) {
             double y;
             int rc = csvr_get_double(r, cy[k], &y, CSVR_BOUNDED);
-            if (rc < 0)
+            if (rc < 0) {
+                n = n0;
+                bad = 1;
                 break;
+            }
             if (rc == 0)
                 continue;
             pts = xgrow(pts, &cap, n + 1, sizeof *pts);
             pts[n++] = (struct pt){gi * 32 + k, x, y};
         }
+        if (bad && csvr_skip(r))
+            continue;
         if (csvr_status(r))
             break;
     }
