@@ -92,3 +92,20 @@ t "vcs day column before 2001 in days" 0 $'vc,day,load,mean_stretch\na,0,1,1\na,
     env SKYPLOT_KEEP=1 TMPDIR="$TMP/days" skyplot -q vcs -o "$TMP/days.svg"
 tcheck "vcs days: x is 0 and 1" bash -c '[ "$(sed -n 2,3p "$(ls -d "$1"/skyplot.* | head -1)/s0.dat" | tr "\n" "|")" = "0 0 1|1 0 2|" ]' _ "$TMP/days"
 tcheck "vcs days: axis says days" grep -q "days since time 0" "$TMP/days.svg"
+
+# ---- --on-error skip: bad rows are listed (file,line,reason) and left out;
+# the chart equals the strict one on the file without them (same SVG bytes);
+# one input is a corrupted copy of the real PlanetLab trace ----
+head -400 "$DATA/planetlab/20110303.csv" >"$TMP/pl.csv"
+sed -i '7s/,[0-9]*$/,12%/; 300s/,[0-9]*,/,soon,/' "$TMP/pl.csv"   # a bad cpu, a bad t
+sed '7d;300d' "$TMP/pl.csv" >"$TMP/pl-good.csv"
+t "skip: strict stops" 65 '' '' "pl.csv:7: column 'cpu': invalid number '12%'" skyplot -q lines "$TMP/pl.csv" --y cpu --by vm -o "$TMP/pl.svg"
+t "skip: lines on a corrupted real trace" 0 '' '' '' skyplot -q lines "$TMP/pl.csv" --y cpu --by vm --on-error skip --rejects "$TMP/pl-rej.csv" -o "$TMP/pl.svg"
+t "skip: lines rejects" 0 "@$TMP/pl-rej.csv" "file,line,reason
+$TMP/pl.csv,7,column 'cpu': invalid number '12%'
+$TMP/pl.csv,300,column 't': invalid time 'soon' (want epoch seconds or ISO 8601 UTC)" '' cat
+t "skip: lines = strict without the rows" 0 '' "@$TMP/pl.svg" '' skyplot -q lines "$TMP/pl-good.csv" --y cpu --by vm
+awk 'NR == 3 { print "j1,r1,x,1" } NR == 5 { print "j1,r2,1060,-" } 1' "$D/usage.csv" >"$TMP/usage-bad.csv"
+skyplot -q skyline "$D/usage.csv" --fit "$D/fit.csv" >"$TMP/sky-good.svg"
+t "skip: skyline = strict without the rows" 0 '' "@$TMP/sky-good.svg" '*' skyplot -q skyline "$TMP/usage-bad.csv" --fit "$D/fit.csv" --on-error skip --rejects "$TMP/sky-rej.csv"
+tcheck "skip: skyline rejects at lines 3 and 6" bash -c '[ "$(cut -d, -f2 "$1" | tr "\n" " ")" = "line 3 6 " ]' _ "$TMP/sky-rej.csv"
