@@ -39,7 +39,7 @@ static struct {
     int have_start;
     double bins[VCIO_MAX_BINS];
     int nbins;
-    long long max_jobs;
+    long long max_jobs, reorder;
 } opt = {
     .policy = VCSIM_MAXMIN,
     .within = VCSIM_FAIR,
@@ -47,12 +47,13 @@ static struct {
     .credit_window = 7 * DAY,
     .bins = {0.5, 0.8, 1.25, 2, 4},
     .nbins = 5,
-    .max_jobs = 10000000,
+    .max_jobs = UINT32_MAX - 2,
+    .reorder = 10000,
 };
 
 enum { OPT_SCHED = 's', OPT_SYSTEM = 1, OPT_WITHIN, OPT_QUANTUM, OPT_WINDOW, OPT_HORIZON, OPT_START,
        OPT_VCS, OPT_DAILY, OPT_SUMMARY, OPT_BINS, OPT_JOBCOL, OPT_VCCOL, OPT_SUBMITCOL, OPT_SIZECOL,
-       OPT_PARCOL, OPT_CAPCOL, OPT_MAXJOBS };
+       OPT_PARCOL, OPT_CAPCOL, OPT_MAXJOBS, OPT_REORDER };
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Scheduling:", 1},
@@ -69,7 +70,9 @@ static const struct argp_option options[] = {
     {"vcs", OPT_VCS, "FILE", 0, "Write per-VC load and stretch to FILE", 2},
     {"daily", OPT_DAILY, "FILE", 0, "Write per-day per-VC load and mean stretch to FILE", 2},
     {"summary", OPT_SUMMARY, "FILE", 0, "Write the summary as metric,value rows to FILE", 2},
-    {"max-jobs", OPT_MAXJOBS, "N", 0, "Refuse more than N jobs (about 110 bytes each; default 10000000)", 2},
+    {"max-jobs", OPT_MAXJOBS, "N", 0, "Refuse more than N jobs (default and most 4294967293)", 2},
+    {"reorder", OPT_REORDER, "N", 0, "JOBS may be out of submit order by up to N rows (read ahead; "
+     "default 10000)", 2},
     {"horizon", OPT_HORIZON, "DUR", 0, "Length of the accounting window (default: the submit-time span "
      "rounded up to whole days)", 2},
     {"start", OPT_START, "TIME", 0, "Start of the accounting window (default: the first submit)", 2},
@@ -136,6 +139,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_DAILY: opt.daily_out = arg; break;
     case OPT_SUMMARY: opt.summary_out = arg; break;
     case OPT_MAXJOBS: opt.max_jobs = cli_int(st, "max-jobs", arg, 1, UINT32_MAX - 2); break;
+    case OPT_REORDER: opt.reorder = cli_int(st, "reorder", arg, 0, UINT32_MAX - 2); break;
     case OPT_BINS: parse_bins(st, arg); break;
     case OPT_JOBCOL: cli_colmap_add("job", arg); break;
     case OPT_VCCOL: cli_colmap_add("vc", arg), cli_colmap_add_role("capacities", "vc", arg); break;
@@ -175,36 +179,6 @@ static void fmt_dur(double s, char *buf, size_t n)
 }
 
 
-/* Run the simulator over the window [w0, w0+h] and check conservation (the
- * servers allocated to VCs over time did exactly the work). */
-static int simulate(const struct vcio_vcs *V, struct vcio_jobs *J, double w0, double h, struct vcsim_vc_stats *vst,
-                    struct vcsim_totals *tot, double *secs)
-{
-    struct vcsim_config cfg = {
-        .policy = opt.policy, .within = opt.within, .system_servers = opt.system_servers,
-        .quantum = opt.quantum, .credit_window = opt.credit_window,
-        .window_start = w0, .window_len = h,
-        .progress = cli_progress_on() ? progress : NULL,
-    };
-    double t0 = slk_now();
-    if (vcsim_run(&cfg, V->n, V->cap, J->n, J->j, vst, tot) < 0) {
-        slk_error("internal error: simulator rejected its input");
-        return SLK_ESOFTWARE;
-    }
-    *secs = slk_now() - t0;
-    slk_progress_done();
-    double work = 0, used = 0;
-    for (size_t i = 0; i < J->n; i++)
-        work += J->j[i].work;
-    for (size_t k = 0; k < V->n; k++)
-        used += vst[k].used;
-    if (fabs(used - work) > 1e-6 * work) {
-        slk_error("internal error: allocated %.17g server-seconds for %.17g of work", used, work);
-        return SLK_ESOFTWARE;
-    }
-    return SLK_OK;
-}
-
 /* Open a side output, run fn into it, commit it (or abort on error). */
 static int side_output(const char *path, int (*fn)(csvw *, const void *), const void *ctx)
 {
@@ -218,23 +192,51 @@ static int side_output(const char *path, int (*fn)(csvw *, const void *), const 
     return outf_finish(o, st);
 }
 
-/* The per-job output and the side outputs asked for. */
-static int write_outputs(const struct vcio_report *ctx, const struct vcio_summary *sum)
+/* The side outputs asked for, after a run. */
+static int side_outputs(const struct vcio_report *ctx, const struct vcio_summary *sum)
 {
-    int st;
-    outf *o = outf_open(slk_opt.output, &st);
-    if (!o)
-        return st;
-    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-    st = vcio_write_jobs(w, ctx->J, ctx->V);
-    csvw_free(w);
-    if (st == SLK_OK && opt.vcs_out)
+    int st = SLK_OK;
+    if (opt.vcs_out)
         st = side_output(opt.vcs_out, vcio_write_vcs, ctx);
     if (st == SLK_OK && opt.daily_out)
         st = side_output(opt.daily_out, vcio_write_daily, ctx);
     if (st == SLK_OK && opt.summary_out)
         st = side_output(opt.summary_out, vcio_write_summary, sum);
-    return outf_finish(o, st);
+    return st;
+}
+
+/* Stream the jobs through the simulator into the per-job output w, then
+ * the reports; the summary is filled on success. */
+static int run(const struct vcio_vcs *V, csvw *w, struct vcio_summary *sum, struct vcsim_totals *tot)
+{
+    struct vcsim_config cfg = {
+        .policy = opt.policy, .within = opt.within, .system_servers = opt.system_servers,
+        .quantum = opt.quantum, .credit_window = opt.credit_window, .reorder = opt.reorder,
+        .window_start = opt.have_start ? opt.start : NAN, .window_len = opt.horizon,
+        .progress = cli_progress_on() ? progress : NULL,
+    };
+    const char *cap_name = strcmp(opt.cap_path, "-") ? opt.cap_path : "<stdin>";
+    struct vcio_run_opts ro = {opt.jobs_path, cli_dialect(NULL), cap_name, opt.max_jobs,
+                               (opt.vcs_out ? VCREP_KEEP_STRETCH : 0) | (opt.daily_out ? VCREP_KEEP_DAILY : 0)};
+    struct vcsim_vc_stats *vst = xcalloc(V->n, sizeof *vst);
+    struct vcrep_vc *rep = xcalloc(V->n, sizeof *rep);
+    struct vcrep_acc acc;
+    double t0 = slk_now();
+    int st = vcio_run(&cfg, V, &ro, w, &acc, vst, tot);
+    double secs = slk_now() - t0;
+    slk_progress_done();
+    if (st == SLK_OK) {
+        vcrep_acc_per_vc(&acc, tot->window_len, rep);
+        struct vcio_summary_opts so = {opt.policy, opt.system_servers, opt.bins, opt.nbins};
+        vcio_summarize(V, &acc, rep, vst, tot, &so, sum);
+        sum->seconds = secs;
+        struct vcio_report ctx = {&acc, V, rep, vst, tot->window_start, tot->window_len};
+        st = side_outputs(&ctx, sum);
+    }
+    vcrep_acc_free(&acc);
+    free(rep);
+    free(vst);
+    return st;
 }
 
 static void print_summary(const struct vcio_summary *sum, const struct vcsim_totals *tot, int horizon_derived)
@@ -303,36 +305,20 @@ int main(int argc, char **argv)
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     struct vcio_vcs V = {0};
-    struct vcio_jobs J = {0};
-    struct vcsim_vc_stats *vst = NULL;
-    struct vcrep_vc *rep = NULL;
     struct vcsim_totals tot;
     struct vcio_summary sum;
-    double w0, h, secs = 0;
-    int derived;
+    outf *o = NULL;
     int st = vcio_vcs_read(opt.cap_path, cli_dialect("capacities"), &V);
     if (st == SLK_OK)
-        st = vcio_jobs_read(opt.jobs_path, cli_dialect(NULL), &V,
-                            strcmp(opt.cap_path, "-") ? opt.cap_path : "<stdin>", opt.max_jobs, &J);
-    if (st == SLK_OK) {
-        vcrep_window(J.j, J.n, opt.have_start, opt.start, opt.horizon, &w0, &h, &derived);
-        vst = xcalloc(V.n, sizeof *vst);
-        st = simulate(&V, &J, w0, h, vst, &tot, &secs);
-    }
-    if (st == SLK_OK) {
-        rep = xcalloc(V.n, sizeof *rep);
-        vcrep_per_vc(J.j, J.n, V.cap, V.n, w0, h, rep);
-        struct vcio_summary_opts so = {opt.policy, opt.system_servers, opt.bins, opt.nbins};
-        vcio_summarize(&V, &J, rep, vst, &tot, w0, h, &so, &sum);
-        sum.seconds = secs;
-        struct vcio_report ctx = {&J, &V, rep, vst, w0, h};
-        st = write_outputs(&ctx, &sum);
+        o = outf_open(slk_opt.output, &st);
+    if (o) {
+        csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+        st = run(&V, w, &sum, &tot);
+        csvw_free(w);
+        st = outf_finish(o, st);
     }
     if (st == SLK_OK && !slk_opt.quiet)
-        print_summary(&sum, &tot, derived);
-    free(rep);
-    free(vst);
+        print_summary(&sum, &tot, opt.horizon <= 0);
     vcio_vcs_free(&V);
-    vcio_jobs_free(&J);
     return slk_finish(st);
 }
