@@ -13,7 +13,6 @@
 #include "base/diag.h"
 #include "base/outfile.h"
 #include "base/parse.h"
-#include "base/stats.h"
 #include "vc/vcio.h"
 #include "vc/vcreport.h"
 #include "vc/vcsim.h"
@@ -25,10 +24,6 @@
 #include <string.h>
 
 #define DAY 86400.0
-/* warn when the caps alone explain this share of the mean stretch, and
- * the jobs alone would have a mean stretch of at least FLOOR_MIN */
-#define FLOOR_SHARE 0.8
-#define FLOOR_MIN 1.5
 
 static struct {
     const char *cap_path, *jobs_path;
@@ -114,14 +109,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         if (vcsim_policy_parse(arg, &opt.policy) < 0)
             argp_error(st, "invalid value for --scheduler: '%s' (want maxmin, drr or balanced)", arg);
         break;
-    case OPT_WITHIN:
-        if (strcmp(arg, "fair") == 0)
-            opt.within = VCSIM_FAIR;
-        else if (strcmp(arg, "fifo") == 0)
-            opt.within = VCSIM_FIFO;
-        else
-            argp_error(st, "invalid value for --within: '%s' (want fair or fifo)", arg);
+    case OPT_WITHIN: {
+        static const char *const rules[] = {"fair", "fifo", NULL}; /* VCSIM_FAIR, VCSIM_FIFO */
+        opt.within = cli_choice(st, "within", arg, rules) ? VCSIM_FIFO : VCSIM_FAIR;
         break;
+    }
     case OPT_SYSTEM: opt.system_servers = cli_double(st, "system-servers", arg, 0, 1e12); break;
     case OPT_QUANTUM: opt.quantum = cli_duration(st, "quantum", arg, 0); break;
     case OPT_WINDOW:
@@ -168,40 +160,23 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 static void progress(uint64_t done, uint64_t total) { slk_progress("simulating", done, total); }
 
-static void fmt_dur(double s, char *buf, size_t n)
-{
-    if (s >= DAY)
-        snprintf(buf, n, "%.4g d", s / DAY);
-    else if (s >= 3600)
-        snprintf(buf, n, "%.4g h", s / 3600);
-    else
-        snprintf(buf, n, "%.4g s", s);
-}
-
-
-/* Open a side output, run fn into it, commit it (or abort on error). */
-static int side_output(const char *path, int (*fn)(csvw *, const void *), const void *ctx)
-{
-    int st;
-    outf *o = outf_open(path, &st);
-    if (!o)
-        return st;
-    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-    st = fn(w, ctx);
-    csvw_free(w);
-    return outf_finish(o, st);
-}
-
-/* The side outputs asked for, after a run. */
+/* The side outputs asked for, after a run: each written, then committed
+ * (or left as it was on error). */
 static int side_outputs(const struct vcio_report *ctx, const struct vcio_summary *sum)
 {
+    const struct { const char *path; int (*fn)(csvw *, const void *); const void *ctx; } out[] = {
+        {opt.vcs_out, vcio_write_vcs, ctx}, {opt.daily_out, vcio_write_daily, ctx},
+        {opt.summary_out, vcio_write_summary, sum}};
     int st = SLK_OK;
-    if (opt.vcs_out)
-        st = side_output(opt.vcs_out, vcio_write_vcs, ctx);
-    if (st == SLK_OK && opt.daily_out)
-        st = side_output(opt.daily_out, vcio_write_daily, ctx);
-    if (st == SLK_OK && opt.summary_out)
-        st = side_output(opt.summary_out, vcio_write_summary, sum);
+    for (size_t i = 0; i < sizeof out / sizeof out[0] && st == SLK_OK; i++) {
+        outf *o = out[i].path ? outf_open(out[i].path, &st) : NULL;
+        if (!o)
+            continue;
+        csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+        st = out[i].fn(w, out[i].ctx);
+        csvw_free(w);
+        st = outf_finish(o, st);
+    }
     return st;
 }
 
@@ -239,41 +214,6 @@ static int run(const struct vcio_vcs *V, csvw *w, struct vcio_summary *sum, stru
     return st;
 }
 
-static void print_summary(const struct vcio_summary *sum, const struct vcsim_totals *tot, int horizon_derived)
-{
-    char hb[32], mb[32], tb[32];
-    fmt_dur(sum->horizon, hb, sizeof hb);
-    fmt_dur(sum->makespan, mb, sizeof mb);
-    parse_time_format(sum->start, tb);
-    fprintf(stderr, "stretch: %s: %zu VCs (%g servers) + %g system = %g servers; %zu jobs, "
-            "%.6g server-hours of work\n", sum->scheduler, sum->vcs, sum->owned, opt.system_servers, sum->servers,
-            sum->jobs, sum->work_h);
-    fprintf(stderr, "stretch: window %s from %s%s; utilization %.1f%%; contended (demand > servers) "
-            "%.1f%% of the time; makespan %s\n", hb, tb,
-            horizon_derived ? " (submit span rounded up to days)" : "", 100 * sum->utilization,
-            100 * sum->contended, mb);
-    for (int b = 0; b < sum->nbins; b++)
-        if (sum->bins[b].n >= 2)
-            fprintf(stderr, "stretch: load %g..%g: %zu VCs, mean stretch %.4g..%.4g (spread %.3gx)\n",
-                    sum->bins[b].lo, sum->bins[b].hi, sum->bins[b].n, sum->bins[b].min, sum->bins[b].max,
-                    sum->bins[b].max / sum->bins[b].min);
-    if (isfinite(sum->spread))
-        fprintf(stderr, "stretch: consistency (worst max/min mean stretch within a load bin): %.3gx\n",
-                sum->spread);
-    else
-        fprintf(stderr, "stretch: consistency: no load bin holds two VCs\n");
-    if (sum->floor_stretch >= FLOOR_MIN && sum->floor_stretch >= FLOOR_SHARE * sum->mean_stretch)
-        slk_warn_at(opt.jobs_path && strcmp(opt.jobs_path, "-") ? opt.jobs_path : "<stdin>", 0,
-                    "the result is dominated by max_parallelism caps: jobs alone in an idle cluster would "
-                    "have mean stretch %.4g of the %.4g measured (contended %.1f%% of the time); the "
-                    "schedulers can only differ in the rest", sum->floor_stretch, sum->mean_stretch,
-                    100 * sum->contended);
-    fprintf(stderr, "stretch: %llu events (%.3g per job), %llu decisions, %llu job rate updates in "
-            "%.3f s (%.3g us per job)\n", (unsigned long long)tot->events, sum->events_per_job,
-            (unsigned long long)tot->decisions, (unsigned long long)tot->job_updates, sum->seconds,
-            sum->jobs ? 1e6 * sum->seconds / (double)sum->jobs : 0.0);
-}
-
 int main(int argc, char **argv)
 {
     slk_init("stretch");
@@ -285,7 +225,9 @@ int main(int argc, char **argv)
         "stretch is among VCs of similar load.\n\n"
         "CAPACITIES is a CSV of vc,capacity (servers); JOBS (default standard input) a CSV of "
         "job,vc,submit,size_server_hours[,max_parallelism] (submit in epoch seconds or ISO 8601; "
-        "a missing max_parallelism means no limit).  Output: job,vc,submit,finish,stretch."
+        "a missing max_parallelism means no limit), sorted by submit or out of order by at most "
+        "--reorder rows: it is read as the simulation goes, and memory follows the jobs in "
+        "flight, not the trace.  Output: job,vc,submit,finish,stretch, in input order."
         "\vExamples:\n"
         "  # the paper-like scenario: six VCs, 2,750 owned + 1,250 system\n"
         "  # servers, 30 days\n"
@@ -318,7 +260,8 @@ int main(int argc, char **argv)
         st = outf_finish(o, st);
     }
     if (st == SLK_OK && !slk_opt.quiet)
-        print_summary(&sum, &tot, opt.horizon <= 0);
+        vcio_print_summary(&sum, &tot, opt.horizon <= 0,
+                           opt.jobs_path && strcmp(opt.jobs_path, "-") ? opt.jobs_path : "<stdin>");
     vcio_vcs_free(&V);
     return slk_finish(st);
 }

@@ -3,6 +3,7 @@
 
 #include "base/diag.h"
 #include "base/keyset.h"
+#include "base/parse.h"
 #include "base/rng.h"
 
 #include <math.h>
@@ -388,7 +389,7 @@ void vcio_summarize(const struct vcio_vcs *V, const struct vcrep_acc *acc, const
     }
     size_t n = acc->n;
     *sum = (struct vcio_summary){.scheduler = vcsim_policy_name(o->policy), .vcs = V->n, .jobs = n,
-                                 .owned = owned, .servers = owned + o->system_servers, .horizon = h,
+                                 .owned = owned, .system = o->system_servers, .servers = owned + o->system_servers, .horizon = h,
                                  .start = tot->window_start, .work_h = acc->work / 3600, .used_h = used / 3600};
     sum->utilization = used_w / (sum->servers * h);
     sum->contended = tot->contended / h;
@@ -398,3 +399,58 @@ void vcio_summarize(const struct vcio_vcs *V, const struct vcrep_acc *acc, const
     sum->spread = vcrep_consistency(rep, V->n, o->bins, o->nbins, sum->bins, &sum->nbins);
     sum->events_per_job = n ? (double)tot->events / (double)n : 0;
 }
+
+/* ---- the summary on stderr ---- */
+
+/* warn when the caps alone explain this share of the mean stretch, and
+ * the jobs alone would have a mean stretch of at least FLOOR_MIN */
+#define FLOOR_SHARE 0.8
+#define FLOOR_MIN 1.5
+
+static void fmt_dur(double s, char *buf, size_t n)
+{
+    if (s >= DAY)
+        snprintf(buf, n, "%.4g d", s / DAY);
+    else if (s >= 3600)
+        snprintf(buf, n, "%.4g h", s / 3600);
+    else
+        snprintf(buf, n, "%.4g s", s);
+}
+
+void vcio_print_summary(const struct vcio_summary *sum, const struct vcsim_totals *tot, int horizon_derived,
+                        const char *jobs_name)
+{
+    char hb[32], mb[32], tb[32];
+    fmt_dur(sum->horizon, hb, sizeof hb);
+    fmt_dur(sum->makespan, mb, sizeof mb);
+    parse_time_format(sum->start, tb);
+    fprintf(stderr, "%s: %s: %zu VCs (%g servers) + %g system = %g servers; %zu jobs, "
+            "%.6g server-hours of work\n", slk_progname, sum->scheduler, sum->vcs, sum->owned, sum->system, sum->servers,
+            sum->jobs, sum->work_h);
+    fprintf(stderr, "%s: window %s from %s%s; utilization %.1f%%; contended (demand > servers) "
+            "%.1f%% of the time; makespan %s\n", slk_progname, hb, tb,
+            horizon_derived ? " (submit span rounded up to days)" : "", 100 * sum->utilization,
+            100 * sum->contended, mb);
+    for (int b = 0; b < sum->nbins; b++)
+        if (sum->bins[b].n >= 2)
+            fprintf(stderr, "%s: load %g..%g: %zu VCs, mean stretch %.4g..%.4g (spread %.3gx)\n", slk_progname,
+                    sum->bins[b].lo, sum->bins[b].hi, sum->bins[b].n, sum->bins[b].min, sum->bins[b].max,
+                    sum->bins[b].max / sum->bins[b].min);
+    if (isfinite(sum->spread))
+        fprintf(stderr, "%s: consistency (worst max/min mean stretch within a load bin): %.3gx\n",
+                slk_progname, sum->spread);
+    else
+        fprintf(stderr, "%s: consistency: no load bin holds two VCs\n", slk_progname);
+    if (sum->floor_stretch >= FLOOR_MIN && sum->floor_stretch >= FLOOR_SHARE * sum->mean_stretch)
+        slk_warn_at(jobs_name, 0,
+                    "the result is dominated by max_parallelism caps: jobs alone in an idle cluster would "
+                    "have mean stretch %.4g of the %.4g measured (contended %.1f%% of the time); the "
+                    "schedulers can only differ in the rest", sum->floor_stretch, sum->mean_stretch,
+                    100 * sum->contended);
+    fprintf(stderr, "%s: %llu events (%.3g per job), %llu decisions, %llu job rate updates in "
+            "%.3f s (%.3g us per job; at most %llu jobs held)\n", slk_progname, (unsigned long long)tot->events, sum->events_per_job,
+            (unsigned long long)tot->decisions, (unsigned long long)tot->job_updates, sum->seconds,
+            sum->jobs ? 1e6 * sum->seconds / (double)sum->jobs : 0.0,
+            (unsigned long long)tot->held_max);
+}
+

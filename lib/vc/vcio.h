@@ -86,7 +86,7 @@ int vcio_write_daily(csvw *w, const void *ctx);
 struct vcio_summary {
     const char *scheduler;
     size_t vcs, jobs;
-    double owned, servers, horizon, start, utilization, contended, makespan, mean_stretch, spread;
+    double owned, system, servers, horizon, start, utilization, contended, makespan, mean_stretch, spread;
     double floor_stretch; /* mean over jobs of capacity / min(max_parallelism, servers) */
     double work_h, used_h, events_per_job, seconds;
     struct vcrep_bin bins[VCIO_MAX_BINS + 1];
@@ -107,5 +107,10 @@ void vcio_summarize(const struct vcio_vcs *V, const struct vcrep_acc *acc, const
                     const struct vcio_summary_opts *o, struct vcio_summary *sum);
 /* vcio_write_summary: metric,value rows (ctx: struct vcio_summary). */
 int vcio_write_summary(csvw *w, const void *ctx);
+/* vcio_print_summary: the summary as lines on stderr, with a warning (at
+ * jobs_name) when max_parallelism caps explain most of the mean stretch;
+ * horizon_derived: the window's length came from the submit span. */
+void vcio_print_summary(const struct vcio_summary *sum, const struct vcsim_totals *tot, int horizon_derived,
+                        const char *jobs_name);
 
 #endif

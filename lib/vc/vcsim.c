@@ -512,6 +512,8 @@ static int fill(struct sim *s)
             s->max_submit = r->j.submit;
         heap_push_seq(&s->pend, r->j.submit, s->tail, s->tail);
         s->tail++;
+        if (s->tail - s->head > s->tot.held_max)
+            s->tot.held_max = s->tail - s->head;
     }
     return 0;
 }

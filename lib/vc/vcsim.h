@@ -111,6 +111,7 @@ struct vcsim_totals {
     uint64_t decisions;     /* distinct decision times (allocation recomputed) */
     uint64_t vc_updates;    /* VC reallocations (job rates recomputed) */
     uint64_t job_updates;   /* per-job rate assignments */
+    uint64_t held_max;      /* vcsim_stream: most jobs held at once (read, not yet retired) */
 };
 
 /* vcsim_run: simulate jobs[0..njobs) on nvc VCs with capacity[0..nvc) (> 0),
