@@ -3,6 +3,7 @@
 
 #include "base/diag.h"
 #include "base/keyset.h"
+#include "base/keytab.h"
 #include "base/parse.h"
 #include "base/rng.h"
 
@@ -57,11 +58,10 @@ int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs
     keyset *seen = keyset_new();
     int rc;
     while ((rc = csvr_next(r)) == 1) {
-        const char *name = csvr_field(r, cvc);
         double cap;
-        if ((!name && csvr_fail(r, "column 'vc': missing value") < 0) ||
-            csvr_get_double(r, ccap, &cap, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
-            (!keyset_add(seen, name) && csvr_fail(r, "duplicate vc '%s'", name) < 0)) {
+        const char *name = NULL;
+        if (csvr_get_double(r, ccap, &cap, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
+            !(name = keytab_row(seen, r, cvc))) {
             if (csvr_skip(r))
                 continue;
             break;
@@ -98,7 +98,7 @@ struct feed {
     const struct vcio_run_opts *o;
     int cjob, cvc, csub, csize, cpar;
     long long n;           /* jobs read */
-    char **id;             /* ids of jobs head..tail-1 at seq & mask */
+    struct held { char *id; long line; } *id; /* jobs head..tail-1 at seq & mask */
     uint32_t mask, head, tail;
     uint32_t *slot;        /* open addressing over the held ids: seq + 1, 0 = empty */
     size_t nslot;
@@ -122,19 +122,20 @@ static void ids_rehash(struct feed *f, size_t nslot)
     f->nslot = nslot;
     f->slot = xcalloc(nslot, sizeof *f->slot);
     for (uint32_t q = f->head; q != f->tail; q++) {
-        size_t h = id_home(f, f->id[q & f->mask]);
+        size_t h = id_home(f, f->id[q & f->mask].id);
         while (f->slot[h])
             h = (h + 1) & (nslot - 1);
         f->slot[h] = q + 1;
     }
 }
 
-/* Hold id as job number tail; 0, or -1 when a held job has that id. */
-static int ids_add(struct feed *f, const char *id)
+/* Hold id (read at line) as job number tail: 0, or the line of the held
+ * job that has that id. */
+static long ids_add(struct feed *f, const char *id, long line)
 {
     if (f->tail - f->head > f->mask) {
         uint32_t mask = f->mask * 2 + 1;
-        char **ring = xcalloc((size_t)mask + 1, sizeof *ring);
+        struct held *ring = xcalloc((size_t)mask + 1, sizeof *ring);
         for (uint32_t q = f->head; q != f->tail; q++)
             ring[q & mask] = f->id[q & f->mask];
         free(f->id);
@@ -145,9 +146,9 @@ static int ids_add(struct feed *f, const char *id)
         ids_rehash(f, f->nslot ? 2 * f->nslot : 1024);
     size_t h = id_home(f, id);
     for (; f->slot[h]; h = (h + 1) & (f->nslot - 1))
-        if (strcmp(f->id[(f->slot[h] - 1) & f->mask], id) == 0)
-            return -1;
-    f->id[f->tail & f->mask] = xstrdup(id);
+        if (strcmp(f->id[(f->slot[h] - 1) & f->mask].id, id) == 0)
+            return f->id[(f->slot[h] - 1) & f->mask].line;
+    f->id[f->tail & f->mask] = (struct held){xstrdup(id), line};
     f->slot[h] = ++f->tail;
     return 0;
 }
@@ -155,18 +156,18 @@ static int ids_add(struct feed *f, const char *id)
 /* Forget the oldest held id (linear probing: shift back what follows). */
 static void ids_drop(struct feed *f)
 {
-    size_t m = f->nslot - 1, i = id_home(f, f->id[f->head & f->mask]);
+    size_t m = f->nslot - 1, i = id_home(f, f->id[f->head & f->mask].id);
     while (f->slot[i] != f->head + 1)
         i = (i + 1) & m;
     for (size_t j = (i + 1) & m; f->slot[j]; j = (j + 1) & m) {
-        size_t k = id_home(f, f->id[(f->slot[j] - 1) & f->mask]);
+        size_t k = id_home(f, f->id[(f->slot[j] - 1) & f->mask].id);
         if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
             f->slot[i] = f->slot[j];
             i = j;
         }
     }
     f->slot[i] = 0;
-    free(f->id[f->head & f->mask]);
+    free(f->id[f->head & f->mask].id);
     f->head++;
 }
 
@@ -191,8 +192,9 @@ static int job_row(struct feed *f, struct vcsim_job *job)
         return csvr_fail(r, "column 'size_server_hours': '%s' is too large", csvr_field(r, f->csize));
     if (fabs(submit) > 1e12)
         return csvr_fail(r, "column 'submit': '%s' is out of range", csvr_field(r, f->csub));
-    if (ids_add(f, id) < 0)
-        return csvr_fail(r, "duplicate job '%s'", id);
+    long first = ids_add(f, id, csvr_line(r));
+    if (first)
+        return csvr_fail(r, "duplicate job '%s' (first at line %ld)", id, first);
     *job = (struct vcsim_job){.vc = (uint32_t)k, .submit = submit, .work = size * 3600, .maxpar = par};
     return 0;
 }
@@ -221,7 +223,7 @@ static int feed_retire(void *ctx, const struct vcsim_job *j, double w0, double h
     struct feed *f = ctx;
     const struct vcio_vcs *V = f->V;
     jobs_header(f);
-    csvw_str(f->w, f->id[f->head & f->mask]);
+    csvw_str(f->w, f->id[f->head & f->mask].id);
     csvw_str(f->w, V->name[j->vc]);
     csvw_num(f->w, j->submit);
     csvw_num(f->w, j->finish);
@@ -281,7 +283,7 @@ int vcio_run(const struct vcsim_config *cfg, const struct vcio_vcs *V, const str
     if (st == SLK_OK)
         jobs_header(&f);
     while (f.head != f.tail)
-        free(f.id[f.head++ & f.mask]);
+        free(f.id[f.head++ & f.mask].id);
     free(f.id);
     free(f.slot);
     csvr_close(r);

@@ -293,9 +293,9 @@ tcheck "skip: rejects with reasons" diff "$TMP/rej.csv" - <<REJ
 file,line,reason
 $TMP/skip-bad.csv,3,column 'size_server_hours': invalid number 'x'
 $TMP/skip-bad.csv,4,unknown vc 'zz' (not in $D/two.csv)
-$TMP/skip-bad.csv,5,duplicate job 'j1'
+$TMP/skip-bad.csv,5,duplicate job 'j1' (first at line 2)
 REJ
 t "skip: summary counts" 0 '' '*' "stretch: 3 bad rows skipped (--on-error skip)" stretch --on-error skip "$D/two.csv" "$TMP/skip-bad.csv"
 t "skip: a bad capacity row" 0 '' "$H
-j1,a,0,3600,1" "warning: skipped: duplicate vc 'a'" stretch --on-error skip <(printf 'vc,capacity\na,10\nb,30\na,5\n') "$D/alone.csv"
+j1,a,0,3600,1" "warning: skipped: duplicate vc 'a' (first at line 2)" stretch --on-error skip <(printf 'vc,capacity\na,10\nb,30\na,5\n') "$D/alone.csv"
 t "strict: the same row stops the run" 65 '' '' "stretch: $TMP/skip-bad.csv:3: column 'size_server_hours': invalid number 'x'" stretch -q "$D/two.csv" "$TMP/skip-bad.csv"
