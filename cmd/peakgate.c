@@ -23,8 +23,6 @@
 #include "base/parse.h"
 
 #include <argp.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
