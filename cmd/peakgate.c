@@ -195,33 +195,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     return 0;
 }
 
-static void describe_rule(char *buf, size_t n)
-{
-    char normal[32];
-    if (opt.prof.normal_pct < 0)
-        snprintf(normal, sizeof normal, "mean");
-    else
-        snprintf(normal, sizeof normal, "p%g", opt.prof.normal_pct);
-    snprintf(buf, n, "normal = %s; well-behaved: normal >= %g%% of alloc and peak <= %g%% of normal",
-             normal, 100 * opt.prof.well_use, 100 * (1 + opt.prof.well_spread));
-}
-
-static void summarize_profiles(const struct memio_totals *t)
-{
-    if (slk_opt.quiet)
-        return;
-    char rule[200];
-    describe_rule(rule, sizeof rule);
-    fprintf(stderr, "peakgate: %zu tasks from %zu samples: %zu well-behaved, %zu poorly-behaved (%s)\n",
-            t->tasks, t->samples, t->well, t->poor, rule);
-    if (t->alloc > 0)
-        fprintf(stderr, "peakgate: allocated %.0f MB, normal use %.0f MB, waste %.0f MB (%.1f%% of the allocation)\n",
-                t->alloc, t->normal, t->waste, 100 * t->waste / t->alloc);
-    if (t->over_alloc)
-        fprintf(stderr, "peakgate: warning: %zu task(s) went above their allocation (first: '%s')\n",
-                t->over_alloc, t->first_over);
-}
-
 /* --simulate --model: the paper's probabilistic tasks on one node. */
 static int simulate_model(void)
 {
@@ -269,8 +242,8 @@ static int run_input(void)
             slk_error("%s: no samples", csvr_path(r));
             st = SLK_EDATA;
         }
-        if (!st)
-            summarize_profiles(&rd.tot);
+        if (!st && !slk_opt.quiet)
+            memio_totals_summary(&rd.tot, &opt.prof);
         if (!st && opt.mode == MODE_FILLERS)
             st = memnode_fillers(&opt.node, &rd, w);
         if (!st && opt.mode == MODE_SIMULATE)
@@ -299,7 +272,8 @@ int main(int argc, char **argv)
         options, parse_opt, "[FILE]",
         "Profile task memory (normal, p90, peak, waste, well- or poorly-behaved), simulate a node that lets "
         "only k tasks approach their peaks at once, and size filler tasks for wasted memory.\n"
-        "Input: task,t,mem_mb[,alloc_mb] grouped by task; FILE defaults to standard input."
+        "Input: task,t,mem_mb[,alloc_mb] grouped by task (any order with -s); FILE defaults to standard "
+        "input."
         "\vExamples:\n"
         "  tracegen taskmem --count 50 | peakgate > profiles.csv\n"
         "  peakgate --alloc allocs.csv --normal p50 usage.csv\n"
@@ -307,7 +281,8 @@ int main(int argc, char **argv)
         "  peakgate --simulate --model --series series.csv\n"
         "  peakgate --simulate --model --k 1,2 --summary node.csv\n"
         "  tracegen taskmem --count 8 --set paper=1 | peakgate --simulate --normal p50\n"
-        "  peakgate --fillers --node-mb 4500 --migrate-ms-per-mb 5 node7.csv",
+        "  peakgate --fillers --node-mb 4500 --migrate-ms-per-mb 5 node7.csv\n"
+        "  peakgate -s --on-error skip --rejects bad.csv export.csv > profiles.csv",
         kids, NULL, NULL};
     cli_roles("usage", "alloc", "profiles", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);

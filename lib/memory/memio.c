@@ -366,6 +366,32 @@ int memio_read_tasks(csvr *r, const struct memio_read_opts *o, struct memio_read
     return st;
 }
 
+/* describe_rule: the profile rule in words. */
+static void describe_rule(const struct memprof_opts *p, char *buf, size_t n)
+{
+    char normal[32];
+    if (p->normal_pct < 0)
+        snprintf(normal, sizeof normal, "mean");
+    else
+        snprintf(normal, sizeof normal, "p%g", p->normal_pct);
+    snprintf(buf, n, "normal = %s; well-behaved: normal >= %g%% of alloc and peak <= %g%% of normal",
+             normal, 100 * p->well_use, 100 * (1 + p->well_spread));
+}
+
+void memio_totals_summary(const struct memio_totals *t, const struct memprof_opts *p)
+{
+    char rule[200];
+    describe_rule(p, rule, sizeof rule);
+    fprintf(stderr, "%s: %zu tasks from %zu samples: %zu well-behaved, %zu poorly-behaved (%s)\n",
+            slk_progname, t->tasks, t->samples, t->well, t->poor, rule);
+    if (t->alloc > 0)
+        fprintf(stderr, "%s: allocated %.0f MB, normal use %.0f MB, waste %.0f MB (%.1f%% of the allocation)\n",
+                slk_progname, t->alloc, t->normal, t->waste, 100 * t->waste / t->alloc);
+    if (t->over_alloc)
+        fprintf(stderr, "%s: warning: %zu task(s) went above their allocation (first: '%s')\n",
+                slk_progname, t->over_alloc, t->first_over);
+}
+
 void memio_reader_free(struct memio_reader *rd)
 {
     for (size_t i = 0; i < rd->ntasks; i++) {

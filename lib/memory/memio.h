@@ -98,6 +98,11 @@ struct memio_reader {
 int memio_read_tasks(csvr *r, const struct memio_read_opts *o, struct memio_reader *rd);
 void memio_reader_free(struct memio_reader *rd);
 
+/* memio_totals_summary: the profiles' summary on stderr (tasks, samples,
+ * classes under the rule p, the allocation's waste, the first task above
+ * its allocation), each line prefixed with the program's name. */
+void memio_totals_summary(const struct memio_totals *t, const struct memprof_opts *p);
+
 /* memio_gate_tasks: the kept tasks as gate tasks (names and series are
  * borrowed from rd: free only the array; the series start at each task's
  * off). */
