@@ -61,7 +61,7 @@ static const struct argp_option options[] = {
     {"well-spread", OPT_WELL_SPREAD, "F", 0, "... and peak <= (1 + F) * normal (default 0.30)", 2},
     {"details", OPT_DETAILS, NULL, 0, "Also write samples, mean_mb, spread, use, growth_mb_s", 2},
     {"sort", OPT_SORT, NULL, 0, "Rows in any order: hold the input and group it by task and time first "
-     "(memory: about 80 bytes a row plus the task name)", 2},
+     "(memory: about 64 bytes a row plus the task name)", 2},
     {0, 0, 0, 0, "Simulation (--simulate):", 3},
     {"k", OPT_K, "K[,K...]", 0, "Tasks allowed to approach their peaks at once; a list runs each (default 1)", 3},
     {"approach", OPT_APPROACH, "F", 0, "A task approaches its peak above F * normal (default 1.10)", 3},

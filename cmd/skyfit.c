@@ -61,7 +61,7 @@ static const struct argp_option options[] = {
     {0, 0, 0, 0, "Input and output:", 2},
     {"format", OPT_FORMAT, "csv|native", 0, "Input format: CSV usage rows (default) or the ResourceEstimator native skyline log", 2},
     {"native-interval", OPT_NATIVE_INTERVAL, "DUR", 0, "Native format: seconds each skyline unit lasts (default 5, the estimator's timeInterval)", 2},
-    {"sort", OPT_SORT, NULL, 0, "Rows in any order: hold the input and group it by job first (memory: about 100 bytes a row; CSV only)", 2},
+    {"sort", OPT_SORT, NULL, 0, "Rows in any order: hold the input and group it by job first (memory: about 80 bytes a row plus the names; CSV only)", 2},
     {"native-resource", OPT_NATIVE_RESOURCE, "containers|memory", 0, "Native format: fit the container skyline (default) or the memory skyline (containers x the log's MB per container, in 1024 MB containers)", 2},
     {"stats", OPT_STATS, "FILE", 0, "Write a per-job summary (runs, steps, objective, terms, solve time, status) to FILE", 2},
     {"strict", OPT_STRICT, NULL, 0, "Exit 1 when any job could not be fitted", 2},
