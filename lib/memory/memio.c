@@ -4,6 +4,7 @@
 #include "base/diag.h"
 #include "base/group.h"
 #include "base/keyset.h"
+#include "base/keytab.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -45,8 +46,7 @@ int memio_allocs_load(const char *path, const struct csv_dialect *d, struct memi
                 continue;
             break;
         }
-        if (!keyset_add(seen, task)) {
-            csvr_fail(r, "task '%s' listed twice", task);
+        if (!keytab_row(seen, r, ct)) {
             if (csvr_skip(r))
                 continue;
             break;
@@ -483,8 +483,7 @@ int memio_apply_profiles(const char *path, const struct csv_dialect *d, struct m
                 continue;
             break;
         }
-        if (!keyset_add(seen, task)) {
-            csvr_fail(r, "task '%s' listed twice", task);
+        if (!keytab_row(seen, r, ct)) {
             if (csvr_skip(r))
                 continue;
             break;
