@@ -3,6 +3,7 @@
 
 #include "base/diag.h"
 #include "base/keyset.h"
+#include "base/keytab.h"
 #include "base/timeunit.h"
 #include "morpheus/slotable.h"
 
@@ -108,6 +109,29 @@ static int cmp_ovrow(const void *a, const void *b)
     return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
+/* override_row: the current override row's fields, checked: 0, or -1
+ * (csvr_fail). */
+static int override_row(csvr *r, int cp, int ca, int cd, struct slo_override *ov)
+{
+    int hp = csvr_get_duration(r, cp, &ov->period, CSVR_POSITIVE);
+    int ha = hp < 0 ? -1 : csvr_get_duration(r, ca, &ov->a, CSVR_NONNEG);
+    int hd = ha < 0 ? -1 : csvr_get_duration(r, cd, &ov->d, CSVR_NONNEG);
+    if (hp < 0 || ha < 0 || hd < 0)
+        return -1;
+    ov->has_period = hp == 1;
+    ov->has_a = ha == 1;
+    ov->has_d = hd == 1;
+    if (ov->has_a && ov->has_d && !(ov->d > ov->a))
+        return csvr_fail(r, "d must be after a (a '%s', d '%s')", csvr_field(r, ca), csvr_field(r, cd));
+    if (ov->has_period && ov->has_a && !(ov->a < ov->period))
+        return csvr_fail(r, "a must be inside the period (a '%s', period '%s')", csvr_field(r, ca),
+                         csvr_field(r, cp));
+    if (ov->has_period && ov->has_a && ov->has_d && ov->d - ov->a > ov->period)
+        return csvr_fail(r, "the window from a to d is longer than the period (a '%s', d '%s', period '%s')",
+                         csvr_field(r, ca), csvr_field(r, cd), csvr_field(r, cp));
+    return 0;
+}
+
 int slofile_overrides_load(const char *path, const struct csv_dialect *d, struct slofile_overrides *O)
 {
     int st;
@@ -126,51 +150,24 @@ int slofile_overrides_load(const char *path, const struct csv_dialect *d, struct
         return SLK_EDATA;
     }
     size_t cap = 0;
-    int rc;
-    while ((rc = csvr_next(r)) > 0) {
-        const char *job = csvr_field(r, cj);
-        if (!job) {
-            csvr_fail(r, "column 'job': missing value");
-            break;
-        }
+    keyset *seen = keyset_new();
+    while (csvr_next(r) > 0) {
         struct slo_override ov = {0};
-        int hp = csvr_get_duration(r, cp, &ov.period, CSVR_POSITIVE);
-        int ha = hp < 0 ? -1 : csvr_get_duration(r, ca, &ov.a, CSVR_NONNEG);
-        int hd = ha < 0 ? -1 : csvr_get_duration(r, cd, &ov.d, CSVR_NONNEG);
-        if (hp < 0 || ha < 0 || hd < 0)
-            break;
-        ov.has_period = hp == 1;
-        ov.has_a = ha == 1;
-        ov.has_d = hd == 1;
-        if (ov.has_a && ov.has_d && !(ov.d > ov.a)) {
-            csvr_fail(r, "d must be after a (a '%s', d '%s')", csvr_field(r, ca), csvr_field(r, cd));
-            break;
-        }
-        if (ov.has_period && ov.has_a && !(ov.a < ov.period)) {
-            csvr_fail(r, "a must be inside the period (a '%s', period '%s')", csvr_field(r, ca), csvr_field(r, cp));
-            break;
-        }
-        if (ov.has_period && ov.has_a && ov.has_d && ov.d - ov.a > ov.period) {
-            csvr_fail(r, "the window from a to d is longer than the period (a '%s', d '%s', period '%s')",
-                      csvr_field(r, ca), csvr_field(r, cd), csvr_field(r, cp));
+        const char *job;
+        if (override_row(r, cp, ca, cd, &ov) < 0 || !(job = keytab_row(seen, r, cj))) {
+            if (csvr_skip(r))
+                continue;
             break;
         }
         O->v = xgrow(O->v, &cap, O->n + 1, sizeof *O->v);
         O->v[O->n++] = (struct slofile_ovrow){xstrdup(job), csvr_line(r), 0, ov};
     }
+    keyset_free(seen);
     st = csvr_status(r);
-    if (rc == 0 && st == SLK_OK) {
+    if (st == SLK_OK)
         qsort(O->v, O->n, sizeof *O->v, cmp_ovrow);
-        for (size_t i = 1; i < O->n; i++)
-            if (strcmp(O->v[i].job, O->v[i - 1].job) == 0) {
-                slk_error_at(csvr_path(r), O->v[i].line, "duplicate job '%s' (first at line %ld)", O->v[i].job,
-                             O->v[i - 1].line);
-                st = SLK_EDATA;
-                break;
-            }
-    }
     csvr_close(r);
-    return st == SLK_OK ? SLK_OK : st;
+    return st;
 }
 
 struct slofile_ovrow *slofile_override_find(struct slofile_overrides *O, const char *job)

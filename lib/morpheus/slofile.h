@@ -14,8 +14,10 @@
  *               output_read; the run table then needs the instance and its
  *               own input_avail/output_read columns are ignored.
  *   overrides   --override: job[,period][,a][,d] rows a user signed off,
- *               one per job, checked (d after a, a in the period, the
- *               window no longer than the period).
+ *               one per job (base/keytab's rule: a repeated job is an error
+ *               at the later row, rejected under --on-error skip), checked
+ *               (d after a, a in the period, the window no longer than the
+ *               period; bad rows rejected under --on-error skip).
  *   SLO rows    job,period,a,d,runs,cv,slack_ratio,status,consumer_period,
  *               source,basis,cv_start,cv_read,problematic, one per job
  *               sorted by job, tallied for the summary.
@@ -47,8 +49,9 @@ struct slofile_overrides {
 };
 
 /* slofile_overrides_load: read path (dialect d) into O (zeroed by the
- * caller).  A job listed twice is a data error naming both lines.  Returns
- * SLK_OK or an exit status; free O either way. */
+ * caller).  A job listed twice is a data error naming both lines (under
+ * --on-error skip the later row is rejected).  Returns SLK_OK or an exit
+ * status; free O either way. */
 int slofile_overrides_load(const char *path, const struct csv_dialect *d, struct slofile_overrides *O);
 /* slofile_override_find: the row of job (marked used), or NULL. */
 struct slofile_ovrow *slofile_override_find(struct slofile_overrides *O, const char *job);
