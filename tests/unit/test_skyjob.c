@@ -107,7 +107,7 @@ int main(void)
      * run is kept out and the fit is 2 steps long */
     skyjob_reset(j, "n");
     for (int r = 0; r < 6; r++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "r%d", r);
         int ri = skyjob_run(j, name, 1000.0 * r, NULL);
         int len = r == 3 ? 20 : 2;
