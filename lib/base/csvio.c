@@ -1126,7 +1126,7 @@ csvr *csvr_open_range(const char *path, const struct csv_dialect *d, const struc
         *status = SLK_EIO;
         return NULL;
     }
-    setvbuf(fp, NULL, _IONBF, 0); /* zin asks for whole chunks: no second copy */
+    setvbuf(fp, NULL, _IOFBF, READ_CHUNK); /* one pread per chunk zin asks for */
     struct csv_dialect dd = d ? *d : csv_dialect_plain;
     if (rg->like) { /* data only: no header, the columns come from like */
         dd.no_header = 1;
@@ -1144,6 +1144,8 @@ csvr *csvr_open_range(const char *path, const struct csv_dialect *d, const struc
 }
 
 long csvr_lines(const csvr *r) { return r->line - 1; }
+
+const char *const *csvr_row(const csvr *r) { return r->cur; }
 
 long long csvr_line_start(const char *path, long long start, long line)
 {

@@ -254,6 +254,11 @@ struct csvr_range {
  * opened, else as csvr_open_with). */
 csvr *csvr_open_range(const char *path, const struct csv_dialect *d, const struct csvr_range *rg, int *status);
 
+/* csvr_row: the fields of the current record as an array of csvr_ncols
+ * strings (NULL: empty), the same as csvr_field(r, 0..ncols-1) without a
+ * call per field; valid until the next csvr_next.  For per-row hot loops. */
+const char *const *csvr_row(const csvr *r);
+
 /* csvr_lines: how many line ends the reader has consumed so far; at the end
  * of a range cut at line starts, the number of lines in it. */
 long csvr_lines(const csvr *r);

@@ -432,25 +432,25 @@ static int unlisted(const struct scan *s, const char *tenant)
            !(s->cs >= 0 && csvr_field(s->r, s->cs));
 }
 
-/* The checks of one row: 1 a sample (*t, *u in 0-1), 0 a gap (no util),
- * -1 a bad row (csvr_fail called: the caller skips it or stops).  With
- * first, the tenant's servers are read too (*servers). */
-static int row_accept(struct scan *s, const char *tenant, int first, double *servers, double *t, double *u)
+/* The checks of one row (fields f): 1 a sample (*t, *u in 0-1), 0 a gap
+ * (no util), -1 a bad row (csvr_fail called: the caller skips it or stops).
+ * With first, the tenant's servers are read too (*servers). */
+static int row_accept(struct scan *s, const char *const *f, int first, double *servers, double *t, double *u)
 {
     csvr *r = s->r;
     char b[80];
-    if (first && row_servers(s, tenant, servers) < 0)
+    if (first && row_servers(s, f[s->ct], servers) < 0)
         return -1;
-    const char *ft = csvr_field(r, s->ctime), *fu = csvr_field(r, s->cu);
-    const char *nt = csvr_colname(r, s->ctime), *nu = csvr_colname(r, s->cu);
+    const char *ft = f[s->ctime], *fu = f[s->cu];
     if (!ft)
-        return csvr_fail(r, "column '%s': missing value", nt);
+        return csvr_fail(r, "column '%s': missing value", csvr_colname(r, s->ctime));
     if (parse_time(ft, t) < 0) /* lib/base/parse: exact fast path for plain decimals */
-        return csvr_fail(r, "column '%s': invalid time '%s' (want epoch seconds or ISO 8601 UTC)", nt,
-                         shown(ft, b, sizeof b));
+        return csvr_fail(r, "column '%s': invalid time '%s' (want epoch seconds or ISO 8601 UTC)",
+                         csvr_colname(r, s->ctime), shown(ft, b, sizeof b));
     if (!fu) /* an empty util is a gap */
         return 0;
     double umax = s->o->percent ? 100 : 1;
+    const char *nu = csvr_colname(r, s->cu);
     if (parse_double(fu, u, 0) < 0)
         return csvr_fail(r, "column '%s': invalid number '%s'", nu, shown(fu, b, sizeof b));
     if (*u < 0)
@@ -486,7 +486,8 @@ static int scan_rows(struct scan *s)
     char b[80];
     int st = SLK_OK;
     while (csvr_next(r) > 0) {
-        const char *tenant = csvr_field(r, s->ct);
+        const char *const *f = csvr_row(r);
+        const char *tenant = f[s->ct];
         if (!tenant) {
             csvr_fail(r, "column 'tenant': missing value");
             if (csvr_skip(r))
@@ -503,7 +504,7 @@ static int scan_rows(struct scan *s)
                 break;
         }
         double servers, t, u;
-        int k = row_accept(s, tenant, !s->a.have_servers, &servers, &t, &u);
+        int k = row_accept(s, f, !s->a.have_servers, &servers, &t, &u);
         if (k < 0) {
             if (csvr_skip(r))
                 continue;
@@ -555,7 +556,8 @@ static int scan_held(struct scan *s)
     struct held_row *v = NULL;
     size_t n = 0, cap = 0;
     while (csvr_next(r) > 0) {
-        const char *tenant = csvr_field(r, s->ct);
+        const char *const *f = csvr_row(r);
+        const char *tenant = f[s->ct];
         if (!tenant) {
             csvr_fail(r, "column 'tenant': missing value");
             if (csvr_skip(r))
@@ -564,7 +566,7 @@ static int scan_held(struct scan *s)
         }
         int first = !keyset_has(seen, tenant);
         double servers = NAN, t, u = NAN;
-        int k = row_accept(s, tenant, first, &servers, &t, &u);
+        int k = row_accept(s, f, first, &servers, &t, &u);
         if (k < 0) {
             if (csvr_skip(r))
                 continue;
@@ -776,9 +778,7 @@ static int read_ranges(const char *path, const struct scan *h, const long long *
 
 /* ---- the series reader ------------------------------------------------------------ */
 
-/* How many readers for path: one unless it is a plain regular file of more
- * than THREAD_MIN_BYTES read without -s and without rejects.  *size: its size. */
-static int readers_for(const char *path, const struct tenantio_opts *o, long long *size)
+int tenantio_readers(const char *path, const struct tenantio_opts *o)
 {
     int nth = o->threads;
     if (nth == 0) {
@@ -789,8 +789,7 @@ static int readers_for(const char *path, const struct tenantio_opts *o, long lon
     if (nth <= 1 || o->sort || (o->dialect && o->dialect->rejects) || !path || strcmp(path, "-") == 0 ||
         stat(path, &fst) != 0 || !S_ISREG(fst.st_mode) || zin_sniff(path) != ZIN_PLAIN)
         return 1;
-    *size = (long long)fst.st_size;
-    return *size < THREAD_MIN_BYTES ? 1 : nth;
+    return (long long)fst.st_size < (o->range_min > 0 ? o->range_min : THREAD_MIN_BYTES) ? 1 : nth;
 }
 
 int tenantio_read_series(const char *path, const struct tenantio_opts *o, struct tenant_set *ts, csvw *fw)
@@ -809,11 +808,11 @@ int tenantio_read_series(const char *path, const struct tenantio_opts *o, struct
         csvr_close(h.r);
         return SLK_EDATA;
     }
-    long long size = 0;
-    int nth = readers_for(path, o, &size), nr = 1;
+    struct stat fst;
+    int nth = tenantio_readers(path, o), nr = 1;
     long long *cut = xmalloc(((size_t)nth + 1) * sizeof *cut);
-    if (nth > 1)
-        nr = cut_ranges(path, &h, size, nth, cut);
+    if (nth > 1 && stat(path, &fst) == 0)
+        nr = cut_ranges(path, &h, (long long)fst.st_size, nth, cut);
     if (nr > 1) {
         st = read_ranges(path, &h, cut, nr, ts, fw);
     } else {

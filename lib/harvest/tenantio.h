@@ -84,9 +84,16 @@ struct tenantio_opts {
     long long max_tenants;         /* most rows kept in the tenant_set */
     int threads;                   /* readers for a big plain file; 0: the processors, at most 8 */
     int sort;                      /* -s: any row order (rows held, grouped by tenant first) */
+    long long range_min;           /* smallest file read by several readers; 0: 32 MiB */
     const tenant_servers *servers; /* NULL: servers from the input's column, else 1 */
     const struct csv_dialect *dialect;
 };
+
+/* tenantio_readers: how many readers tenantio_read_series uses for path:
+ * 1 for stdin, a compressed or non-regular file, a file under range_min
+ * bytes, with sort or with rejects; else o->threads (0: the processors, at
+ * most 8).  The readers actually used can be fewer (cuts between tenants). */
+int tenantio_readers(const char *path, const struct tenantio_opts *o);
 
 /* tenantio_read_series: read the series at path ("-": stdin) and classify
  * every tenant: with fw, write each feature row to fw as soon as it is known
