@@ -8,6 +8,7 @@
 #include "harvest/tenantio.h"
 #include "base/diag.h"
 #include "base/keyset.h"
+#include "base/keytab.h"
 #include "base/parse.h"
 #include "base/zin.h"
 
@@ -46,13 +47,9 @@ static const char *shown(const char *s, char *buf, size_t cap)
 
 /* ---- servers per tenant ------------------------------------------------------ */
 
-struct srv { char *tenant; double servers; long line; };
-struct tenant_servers { struct srv *v; size_t n; };
-
-static int cmp_srv(const void *a, const void *b)
-{
-    return strcmp(((const struct srv *)a)->tenant, ((const struct srv *)b)->tenant);
-}
+/* the rows' servers, indexed by their keyset row (the keytab rule: first row
+ * of a tenant kept, a later one is a duplicate) */
+struct tenant_servers { keyset *k; double *v; size_t n, cap; };
 
 int tenant_servers_load(const char *path, const struct csv_dialect *d, tenant_servers **out)
 {
@@ -66,27 +63,18 @@ int tenant_servers_load(const char *path, const struct csv_dialect *d, tenant_se
         return SLK_EDATA;
     }
     tenant_servers *t = xcalloc(1, sizeof *t);
-    size_t cap = 0;
+    t->k = keyset_new();
     while (csvr_next(r) > 0) {
-        const char *name = csvr_field(r, ct);
         double s;
-        if (!name) {
-            csvr_fail(r, "column 'tenant': missing value");
+        if (csvr_get_double(r, cs, &s, CSVR_REQUIRED | CSVR_NONNEG) < 0 || !keytab_row(t->k, r, ct)) {
+            if (csvr_skip(r))
+                continue;
             break;
         }
-        if (csvr_get_double(r, cs, &s, CSVR_REQUIRED | CSVR_NONNEG) < 0)
-            break;
-        t->v = xgrow(t->v, &cap, t->n + 1, sizeof *t->v);
-        t->v[t->n++] = (struct srv){xstrdup(name), s, csvr_line(r)};
+        t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v);
+        t->v[t->n++] = s;
     }
     st = csvr_status(r);
-    if (!st && t->n > 1)
-        qsort(t->v, t->n, sizeof *t->v, cmp_srv);
-    for (size_t i = 1; !st && i < t->n; i++)
-        if (strcmp(t->v[i - 1].tenant, t->v[i].tenant) == 0) {
-            slk_error_at(csvr_path(r), 0, "tenant '%s' is listed twice", t->v[i].tenant);
-            st = SLK_EDATA;
-        }
     csvr_close(r);
     if (st) {
         tenant_servers_free(t);
@@ -98,19 +86,15 @@ int tenant_servers_load(const char *path, const struct csv_dialect *d, tenant_se
 
 double tenant_servers_lookup(const tenant_servers *t, const char *tenant)
 {
-    if (!t || !t->n || !tenant)
-        return -1;
-    struct srv key = {(char *)tenant, 0, 0};
-    struct srv *s = bsearch(&key, t->v, t->n, sizeof *t->v, cmp_srv);
-    return s ? s->servers : -1;
+    long row = t && t->n && tenant ? keyset_row(t->k, tenant) : -1;
+    return row >= 0 ? t->v[row] : -1;
 }
 
 void tenant_servers_free(tenant_servers *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->n; i++)
-        free(t->v[i].tenant);
+    keyset_free(t->k);
     free(t->v);
     free(t);
 }

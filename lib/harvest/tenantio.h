@@ -66,9 +66,11 @@ const char *tenant_set_sort(struct tenant_set *ts);
 /* servers per tenant (the --servers table: columns tenant,servers) */
 typedef struct tenant_servers tenant_servers;
 
-/* tenant_servers_load: read path with dialect d.  A tenant listed twice, a
- * missing tenant or a negative or bad servers value is an error (printed).
- * Returns SLK_OK with *out set, or the exit status. */
+/* tenant_servers_load: read path with dialect d.  A missing tenant, a
+ * negative or bad servers value, or a tenant listed again (keytab's rule:
+ * "duplicate tenant 'x' (first at line N)") is an error at its row, or a
+ * rejected row under --on-error skip.  Returns SLK_OK with *out set, or the
+ * exit status.  Lookups only read the table: threads may share it. */
 int tenant_servers_load(const char *path, const struct csv_dialect *d, tenant_servers **out);
 /* tenant_servers_lookup: the servers of tenant, or -1 when not listed (or t NULL). */
 double tenant_servers_lookup(const tenant_servers *t, const char *tenant);
