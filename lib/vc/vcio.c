@@ -3,6 +3,7 @@
 
 #include "base/diag.h"
 #include "base/keyset.h"
+#include "base/keytab.h"
 #include "base/rng.h"
 
 #include <math.h>
@@ -56,18 +57,12 @@ int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs
     keyset *seen = keyset_new();
     int rc;
     while ((rc = csvr_next(r)) == 1) {
-        const char *name = csvr_field(r, cvc);
         double cap;
-        if (!name) {
-            csvr_fail(r, "column 'vc': missing value");
-            break;
-        }
         if (csvr_get_double(r, ccap, &cap, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0)
             break;
-        if (!keyset_add(seen, name)) {
-            csvr_fail(r, "duplicate vc '%s'", name);
+        const char *name = keytab_row(seen, r, cvc);
+        if (!name)
             break;
-        }
         v->name = xgrow(v->name, &v->capn, v->n + 1, sizeof *v->name);
         v->cap = xreallocarray(v->cap, v->capn, sizeof *v->cap);
         v->name[v->n] = xstrdup(name);
@@ -135,10 +130,8 @@ int vcio_jobs_read(const char *path, const struct csv_dialect *d, const struct v
             csvr_fail(r, "column 'submit': '%s' is out of range", csvr_field(r, csub));
             break;
         }
-        if (!keyset_add(seen, job)) {
-            csvr_fail(r, "duplicate job '%s'", job);
+        if (!keytab_row(seen, r, cjob))
             break;
-        }
         if ((long long)J->n >= max_jobs) {
             csvr_fail(r, "more than %lld jobs (--max-jobs)", max_jobs);
             break;
