@@ -4,7 +4,7 @@
 # seeds.  See docs/replay.md "The evaluation" for the setup table.
 #
 #   examples/morpheus-eval.sh [JOBS] [DAYS] [SEEDS] [WORKDIR]
-#                             (default 200 20 "1 2 3" ./morpheus-eval)
+#                             (default 1000 30 "1 2 3" ./morpheus-eval: the paper's size)
 #
 # Per seed: the first 70% of the days train, the last 30% are replayed one
 # day at a time.  Before each test day the nightly job itself
@@ -37,8 +37,8 @@
 # merge of day files (sort -m) rather than a pass over the whole trace.
 set -euo pipefail
 export LC_ALL=C
-N=${1:-200}
-DAYS=${2:-20}
+N=${1:-1000}
+DAYS=${2:-30}
 SEEDS=${3:-1 2 3}
 W=${4:-morpheus-eval}
 JOBS=${MORPHEUS_EVAL_JOBS:-2}                  # replays at once per seed
