@@ -12,17 +12,40 @@ void group_begin(group_iter *g, const char *what)
     g->what = what;
 }
 
-int group_next(group_iter *g, const char *file, long line, const char *key)
+/* classify: GROUP_NEW, GROUP_SAME, or GROUP_ERROR with *prev the key of
+ * the group the record came back after */
+static int classify(group_iter *g, const char *key, const char **prev)
 {
     /* the current key, before group_check may replace it */
-    const char *prev = g->t.have ? g->t.cur : NULL;
-    if (prev && strcmp(prev, key) == 0)
+    *prev = g->t.have ? g->t.cur : "";
+    if (g->t.have && strcmp(g->t.cur, key) == 0)
         return GROUP_SAME;
     if (!keyset_has(g->t.done, key))
         return group_check(&g->t, key) == 1 ? GROUP_NEW : GROUP_SAME;
-    slk_error_at(file, line, "input not grouped by %s: %s '%s' appears again after %s '%s' (sort by %s first, "
-                 "e.g. sort -s -t, -k1,1, or use -s)", g->what, g->what, key, g->what, prev ? prev : "", g->what);
     return GROUP_ERROR;
+}
+
+#define NOT_GROUPED "input not grouped by %s: %s '%s' appears again after %s '%s' (sort by %s first, " \
+                    "e.g. sort -s -t, -k1,1, or use -s)"
+
+int group_next(group_iter *g, const char *file, long line, const char *key)
+{
+    const char *prev;
+    int c = classify(g, key, &prev);
+    if (c == GROUP_ERROR)
+        slk_error_at(file, line, NOT_GROUPED, g->what, g->what, key, g->what, prev, g->what);
+    return c;
+}
+
+int group_row(group_iter *g, csvr *r, const char *key)
+{
+    const char *prev;
+    int c = classify(g, key, &prev);
+    if (c == GROUP_ERROR) {
+        csvr_fail(r, NOT_GROUPED, g->what, g->what, key, g->what, prev, g->what);
+        (void)csvr_status(r); /* not skippable: a held error becomes the stop */
+    }
+    return c;
 }
 
 void group_end(group_iter *g) { group_free(&g->t); }

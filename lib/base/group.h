@@ -20,6 +20,7 @@
 #ifndef SLOKIT_GROUP_H
 #define SLOKIT_GROUP_H
 
+#include "base/csvio.h"
 #include "base/keyset.h"
 
 typedef struct {
@@ -37,6 +38,12 @@ void group_begin(group_iter *g, const char *what);
  * when key had a group that ended: the message above is printed at
  * file:line and the caller stops with SLK_EDATA. */
 int group_next(group_iter *g, const char *file, long line, const char *key);
+
+/* group_row: group_next for the current row of a CSV reader: on
+ * GROUP_ERROR the message above goes through csvr_fail (the reader stops
+ * with SLK_EDATA; under --on-error skip it is still an error: an ungrouped
+ * input cannot be repaired by skipping rows). */
+int group_row(group_iter *g, csvr *r, const char *key);
 
 /* group_end: free what g holds. */
 void group_end(group_iter *g);

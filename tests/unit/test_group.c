@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 struct rec {
     int id;
@@ -26,6 +27,39 @@ int main(void)
     fprintf(stderr, "(the 'not grouped' message below is expected)\n");
     CHECK(group_next(&g, "f", 6, "a") == GROUP_ERROR);
     group_end(&g);
+
+    /* group_row over a reader, strict and under --on-error skip: the key
+     * that comes back stops the reader either way (skipping rows cannot
+     * group an input) */
+    for (int skip = 0; skip < 2; skip++) {
+        char path[] = "/tmp/test_group_XXXXXX";
+        FILE *f = fdopen(mkstemp(path), "w");
+        fputs("job,v\na,1\na,2\nb,3\na,4\nc,5\n", f);
+        fclose(f);
+        FILE *rf = tmpfile();
+        csv_rejects *rj = csv_rejects_new(rf);
+        struct csv_dialect d = csv_dialect_plain;
+        if (skip)
+            d.rejects = rj;
+        int st;
+        csvr *r = csvr_open_with(path, &d, 0, &st);
+        int c = csvr_require(r, "job"), n = 0, got[5] = {9, 9, 9, 9, 9};
+        group_begin(&g, "job");
+        while (csvr_next(r) == 1 && n < 5) {
+            got[n] = group_row(&g, r, csvr_field(r, c));
+            if (got[n++] == GROUP_ERROR)
+                break;
+        }
+        CHECK(n == 4);
+        CHECK(got[0] == GROUP_NEW && got[1] == GROUP_SAME && got[2] == GROUP_NEW && got[3] == GROUP_ERROR);
+        CHECK(csvr_status(r) == SLK_EDATA);
+        CHECK(csv_rejects_count(rj) == 0);
+        csvr_close(r);
+        group_end(&g);
+        csv_rejects_free(rj);
+        fclose(rf);
+        unlink(path);
+    }
 
     /* held rows: keys b a b a with orders 5 3 1 3 (ids 0..3) sort to
      * a/3 (id 1), a/3 (id 3: equal key and order keep input order),
