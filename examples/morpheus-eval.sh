@@ -49,7 +49,7 @@ if [ -z "${SLOKIT_BIN:-}" ]; then
     if command -v replay > /dev/null; then SLOKIT_BIN=$(dirname "$(command -v replay)"); else SLOKIT_BIN=$root/build/bin; fi
 fi
 export SLOKIT_BIN PATH="$SLOKIT_BIN:$PATH"
-AWK=$(command -v mawk || command -v awk)       # mawk: the window passes in a third of gawk's time
+AWK=$(command -v mawk || command -v awk)       # mawk: the day split and the counts in a third of gawk's time
 START=1767571200                               # 2026-01-05T00:00:00Z, tracegen's default
 TRAIN=$((DAYS * 7 / 10))                       # training window, days
 BIG=cores=1e9,mem=1e15
