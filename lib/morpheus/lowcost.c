@@ -131,13 +131,7 @@ static double align_penalty(const plan *p, const struct lowcost_opts *o, int pro
 
 int lowcost_window(const plan *p, const struct lowcost_req *q, long *lo, long *hi)
 {
-    double base = once_base(p, q->kind, q->instance, q->period, q->cycle);
-    double st = (double)p->step;
-    *lo = (long)ceil((base + q->a) / st - 1e-9);
-    *hi = (long)floor((base + q->d) / st + 1e-9);
-    if (*lo < 0)
-        *lo = 0;
-    return *hi > *lo ? 0 : -1;
+    return plan_window(p, once_base(p, q->kind, q->instance, q->period, q->cycle), q->a, q->d, lo, hi);
 }
 
 static long instances(const plan *p, const struct lowcost_req *q, long *pp)

@@ -126,8 +126,8 @@ struct lowcost_result {
 };
 
 /* lowcost_window: the request's window in steps [*lo, *hi) from the start of
- * its cycle (instance 0 for PERIODIC).  Returns 0, or -1 when it holds no
- * whole step (hi <= lo). */
+ * its cycle (instance 0 for PERIODIC): plan_window of its [a, d].  Returns
+ * 0, or -1 when it holds no whole step (hi <= lo). */
 int lowcost_window(const plan *p, const struct lowcost_req *q, long *lo, long *hi);
 
 /* lowcost_place: place q into p with LowCost (see the header comment).
