@@ -76,6 +76,7 @@ struct opts {
     double horizon;         /* --horizon, seconds; 0: one cycle (the lcm) */
     const char *yarn_delta; /* --yarn-delta DIR */
     const char *adhoc;      /* --adhoc FILE */
+    const char *adhoc_sky;  /* --adhoc-skyline FILE */
     long long cluster_ts;   /* --cluster-timestamp */
     int nremove, nprob;
     const char *remove[MAX_LIST];
@@ -91,7 +92,8 @@ enum {
     OPT_SLO = 1, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
     OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
     OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY, OPT_LOOKAHEAD,
-    OPT_IMPROVE, OPT_MAX_REQ, OPT_NO_INDEX, OPT_STABLE, OPT_HORIZON, OPT_YARN_DELTA, OPT_CLUSTER_TS, OPT_ADHOC
+    OPT_IMPROVE, OPT_MAX_REQ, OPT_NO_INDEX, OPT_STABLE, OPT_HORIZON, OPT_YARN_DELTA, OPT_CLUSTER_TS, OPT_ADHOC,
+    OPT_ADHOC_SKY
 };
 
 static const struct argp_option options[] = {
@@ -108,6 +110,9 @@ static const struct argp_option options[] = {
     {"adhoc", OPT_ADHOC, "FILE", 0, "Ad-hoc requests job,arrival,deadline,containers,duration[,cores,mem_mb]: "
                                     "placed after all others on the capacity they leave; dropped once their "
                                     "deadline is before --at (needs --at)", 1},
+    {"adhoc-skyline", OPT_ADHOC_SKY, "FILE", 0, "Skylines of ad-hoc requests (skyfit's rows job,step,offset,alloc"
+                                                "[,cores,mem_mb][,gang]): an --adhoc row with empty containers "
+                                                "and duration is its job's skyline", 1},
     {"horizon", OPT_HORIZON, "DUR", 0, "Plan one-off instances whose window opens in [--at, --at + DUR) "
                                        "(default: one cycle, the lcm)", 1},
     {"no-index", OPT_NO_INDEX, 0, 0, "Neither read nor write the plan's index PLAN.idx (which lets new jobs be "
@@ -219,6 +224,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_HORIZON: o->horizon = cli_duration(st, "horizon", arg, 1); break;
     case OPT_YARN_DELTA: o->yarn_delta = arg; break;
     case OPT_ADHOC: o->adhoc = arg; break;
+    case OPT_ADHOC_SKY: o->adhoc_sky = arg; break;
     case OPT_CLUSTER_TS: o->cluster_ts = cli_int(st, "cluster-timestamp", arg, 0, 4000000000000000LL); break;
     case OPT_QUERY: o->query = cli_time(st, "query", arg); o->have_query = 1; break;
     case OPT_ORDER:
@@ -252,6 +258,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--stable and --replan exclude each other (--replan moves every job)");
         if (o->stable >= 0 && !o->slo)
             argp_error(st, "--stable needs --slo FILE (the requests to compare the plan with)");
+        if (o->adhoc_sky && !o->adhoc)
+            argp_error(st, "--adhoc-skyline needs --adhoc FILE (the requests' windows)");
         if (o->adhoc && !o->have_at)
             argp_error(st, "--adhoc needs --at TIME (now: ad-hoc requests whose deadline passed are dropped)");
         if (o->yarn_delta && !o->have_at)
@@ -291,6 +299,8 @@ struct run {
     size_t njobs;
     struct adhoc *adhoc;        /* --adhoc */
     size_t nadhoc;
+    struct stages_job *adhoc_jobs;  /* --adhoc-skyline */
+    size_t nadhoc_jobs;
     size_t adhoc0;              /* reqs[adhoc0 ..] are the ad-hoc requests */
     plan *p;
     planidx *idx;               /* --plan's index when this run appends in place (else NULL) */
@@ -326,6 +336,7 @@ static void run_free(struct run *R)
     free(R->reqs);
     stages_jobs_free(R->jobs, R->njobs);
     adhoc_free(R->adhoc, R->nadhoc);
+    stages_jobs_free(R->adhoc_jobs, R->nadhoc_jobs);
     slo_reqs_free(&R->slos);
     plan_free(R->p);
     planidx_free(R->idx);
@@ -481,6 +492,15 @@ static int read_inputs(struct run *R)
     }
     if (o->adhoc && (st = adhoc_read(o->adhoc, o->cont_cores, o->cont_mem, R->p ? (double)R->p->lcm : o->lcm,
                                       &R->adhoc, &R->nadhoc)) != SLK_OK)
+        return st;
+    if (o->adhoc_sky) {
+        struct stages_opts so = {.csv = cli_dialect(NULL), .cont_cores = o->cont_cores, .cont_mem = o->cont_mem,
+                                 .max_jobs = o->max_requests};
+        if ((st = stages_read(o->adhoc_sky, R->p ? (double)R->p->step : o->step, &so, &R->adhoc_jobs,
+                              &R->nadhoc_jobs)) != SLK_OK)
+            return st;
+    }
+    if (o->adhoc && (st = adhoc_attach(R->adhoc, R->nadhoc, R->adhoc_jobs, R->nadhoc_jobs, o->adhoc)) != SLK_OK)
         return st;
     /* The plan spans the whole --lcm, a multiple of the LCM of the periods
      * that divide it: the LCM-long pattern repeated, and a cycle that stays
