@@ -143,13 +143,13 @@ static long lmod(long a, long m)
     return r < 0 ? r + m : r;
 }
 
-int plan_window(const plan *p, double base, double a, double d, long *lo, long *hi)
+int plan_window(const plan *p, double base, double a, double d, long need, long *lo, long *hi)
 {
     double st = (double)p->step;
     *lo = (long)ceil((base + a) / st - 1e-9);
     *hi = (long)floor((base + d) / st + 1e-9);
     long whole = (long)floor((d - a) / st + 1e-9);
-    if (*hi - *lo < whole && *lo > 0) /* the grid cut a step: start one step early */
+    if (*hi - *lo < need && need <= whole && *lo > 0) /* the grid cut a needed step: start one early */
         (*lo)--;
     if (*lo < 0)
         *lo = 0;

@@ -445,7 +445,7 @@ static int finish_res(plan *p, struct building *b, csvr *rd)
     /* the window: instance 0 (or the ONCE instance) lies inside plan_window */
     double base = r->kind == PLAN_PERIODIC ? 0 : (double)r->instance * r->period - (double)r->cycle * p->lcm;
     long lo, hi;
-    if (plan_window(p, base, r->a, r->d, &lo, &hi) < 0)
+    if (plan_window(p, base, r->a, r->d, r->len, &lo, &hi) < 0)
         lo = hi = 0;
     if (r->kind == PLAN_PERIODIC && r->start < lo)
         r->start += p->nsteps; /* an allocation wrapped into the next cycle */

@@ -41,7 +41,7 @@ for job, (c, m, shape) in jobs.items():
     p, a, d = req[job]
     if L % p or p % S: continue
     pp = int(p) // S; ni = L // int(p)
-    lo, hi = window_steps(0, a, d, S)
+    lo, hi = window_steps(0, a, d, S, len(shape))
     K = len(shape)
     ref = max([max(lm[s] / capm, lc[s] / capc) for s in range(n)] + [m / capm, c / capc])
     B = SHARP / ref if math.isfinite(SHARP) else 0.0

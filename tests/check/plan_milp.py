@@ -38,7 +38,7 @@ for jn, (job, (c, m, shape)) in enumerate(jobs.items()):
     p, a, d = req[job]
     if L % p or p % S: sys.exit('plan_milp: job %s is not periodic in the cycle' % job)
     pp = int(p) // S; ni = L // int(p)
-    lo, hi = window_steps(0, a, d, S)
+    lo, hi = window_steps(0, a, d, S, len(shape))
     vs = []
     for st in range(lo, hi - len(shape) + 1):
         v = 'z%d_%d' % (jn, st); vs.append(v)

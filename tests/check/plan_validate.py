@@ -122,7 +122,7 @@ for R in res:
     steps0 = None
     for i, ir in sorted(insts.items()):
         ts = [int(r[5]) + (int(r[4]) * lcm if kind == 'once' else 0) for _, r in ir]
-        wl, wh = window_steps(i * period, a, d, step)   # the plan's window rule
+        wl, wh = window_steps(i * period, a, d, step, len(ts))   # the plan's window rule
         lo, hi = wl * step, wh * step
         T0 = ts[0] if kind == 'once' or ts[0] >= lo - 1e-6 else ts[0] + lcm
         # contiguity
