@@ -43,8 +43,9 @@ enum {
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Requests and plan:", 1},
-    {"slo", OPT_SLO, "FILE", 0, "sloinfer output job,period,a,d[,status][,source][,cv][,problematic] (the join "
-                                "with the skylines; required unless only --plan/--remove)", 1},
+    {"slo", OPT_SLO, "FILE", 0, "sloinfer output (columns job, period, a, d, optional status, source, cv, "
+                                "problematic; the join with the skylines; required unless only "
+                                "--plan/--remove)", 1},
     {"plan", OPT_PLAN, "FILE", 0, "Existing plan: its reservations stay where they are", 1},
     {"replan", OPT_REPLAN, 0, 0, "Re-place jobs of --plan that have a new request (default: keep them)", 1},
     {"remove", OPT_REMOVE, "JOB", 0, "Free every reservation of JOB (repeatable)", 1},
@@ -52,7 +53,8 @@ static const struct argp_option options[] = {
                                      "the same (area within TOL, e.g. 10% or 0.1; inside the new window; same "
                                      "size), else move it; free reservations no longer requested.  Each job is "
                                      "reported kept, moved, placed (new) or removed, with why", 1},
-    {"adhoc", OPT_ADHOC, "FILE", 0, "Ad-hoc requests job,arrival,deadline,containers,duration[,cores,mem_mb]: "
+    {"adhoc", OPT_ADHOC, "FILE", 0, "Ad-hoc requests (columns job, arrival, deadline, containers, duration, "
+                                    "optional cores, mem_mb): "
                                     "placed after all others on the capacity they leave; dropped once their "
                                     "deadline is before --at (needs --at)", 1},
     {"adhoc-skyline", OPT_ADHOC_SKY, "FILE", 0, "Skylines of ad-hoc requests (skyfit's rows job,step,offset,alloc"
@@ -291,7 +293,11 @@ int main(int argc, char **argv)
         "  lcmpack --plan plan.csv --remove etl_daily \\\n"
         "      --capacity cores=2000,mem=8192000 -o plan.csv\n"
         "  lcmpack --plan plan.csv --capacity cores=2000,mem=8192000 \\\n"
-        "      --format yarn --at 2026-01-06 > yarn.jsonl",
+        "      --format yarn --at 2026-01-06 > yarn.jsonl\n"
+        "  # ad-hoc requests: boxes, or skylines (empty containers,duration)\n"
+        "  lcmpack --plan plan.csv --capacity cores=2000,mem=8192000 \\\n"
+        "      --at 2026-01-06 --adhoc adhoc.csv --adhoc-skyline adhoc-sky.csv \\\n"
+        "      -o plan.csv",
         kids, NULL, NULL};
     struct packrun_opts o = OPTS_DEFAULT;
     cli_roles("skylines", "slo", "capacity-file", (const char *)NULL);
