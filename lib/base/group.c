@@ -2,6 +2,7 @@
 #include "base/group.h"
 #include "base/diag.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,3 +26,111 @@ int group_next(group_iter *g, const char *file, long line, const char *key)
 }
 
 void group_end(group_iter *g) { group_free(&g->t); }
+
+/* ---- group_held: the rows of -s, held and sorted ---- */
+
+/* Rows are fixed-size slots: a header, then the caller's record.  Strings
+ * (keys, group_held_strdup) live in an arena of blocks that never move, so
+ * the pointers in the slots stay valid while the slots are sorted. */
+struct held_head {
+    const char *key;
+    double order;
+    long line;
+    size_t seq;
+};
+
+struct arena_block {
+    struct arena_block *next;
+    size_t used, cap;
+    char data[];
+};
+
+struct group_held {
+    size_t rec_size, slot;
+    unsigned char *rows;
+    size_t n, cap;
+    struct arena_block *arena;
+};
+
+#define ARENA_BLOCK (1u << 20)
+
+group_held *group_held_new(size_t rec_size)
+{
+    group_held *h = xcalloc(1, sizeof *h);
+    h->rec_size = rec_size;
+    size_t al = _Alignof(max_align_t);
+    h->slot = (sizeof(struct held_head) + rec_size + al - 1) / al * al;
+    return h;
+}
+
+const char *group_held_strdup(group_held *h, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    struct arena_block *b = h->arena;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+        b = xmalloc(sizeof *b + cap);
+        b->next = h->arena;
+        b->used = 0;
+        b->cap = cap;
+        h->arena = b;
+    }
+    char *p = b->data + b->used;
+    memcpy(p, s, n);
+    b->used += n;
+    return p;
+}
+
+void group_held_add(group_held *h, const char *key, double order, long line, const void *rec)
+{
+    h->rows = xgrow(h->rows, &h->cap, (h->n + 1) * h->slot, 1);
+    unsigned char *slot = h->rows + h->n * h->slot;
+    struct held_head head = {group_held_strdup(h, key), order, line, h->n};
+    memcpy(slot, &head, sizeof head);
+    memcpy(slot + sizeof head, rec, h->rec_size);
+    h->n++;
+}
+
+static int held_cmp(const void *a, const void *b)
+{
+    struct held_head x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    int c = strcmp(x.key, y.key);
+    if (c)
+        return c;
+    if (x.order != y.order)
+        return x.order < y.order ? -1 : 1;
+    return (x.seq > y.seq) - (x.seq < y.seq);
+}
+
+size_t group_held_sort(group_held *h)
+{
+    if (h->n > 1)
+        qsort(h->rows, h->n, h->slot, held_cmp);
+    return h->n;
+}
+
+const void *group_held_row(const group_held *h, size_t i, const char **key, long *line)
+{
+    const unsigned char *slot = h->rows + i * h->slot;
+    struct held_head head;
+    memcpy(&head, slot, sizeof head);
+    if (key)
+        *key = head.key;
+    if (line)
+        *line = head.line;
+    return slot + sizeof head;
+}
+
+void group_held_free(group_held *h)
+{
+    if (!h)
+        return;
+    for (struct arena_block *b = h->arena, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(h->rows);
+    free(h);
+}

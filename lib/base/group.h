@@ -9,6 +9,13 @@
  *
  * Memory: the keys of the groups seen (about 32 bytes plus the key each),
  * not the data.  One iterator per input; not shared between threads.
+ *
+ * group_held is the -s/--sort of the per-key tools (GNU datamash -s): the
+ * rows are held in memory, then sorted stably by key (bytewise) and by an
+ * optional number within a key, and the caller feeds them to its grouped
+ * code in that order.  Memory: the rows (rec_size + about 40 bytes each,
+ * plus the key and any string the caller keeps with group_held_strdup);
+ * no temporary files.  A group_held belongs to one thread.
  */
 #ifndef SLOKIT_GROUP_H
 #define SLOKIT_GROUP_H
@@ -33,5 +40,30 @@ int group_next(group_iter *g, const char *file, long line, const char *key);
 
 /* group_end: free what g holds. */
 void group_end(group_iter *g);
+
+typedef struct group_held group_held;
+
+/* group_held_new: an empty row store for records of rec_size bytes. */
+group_held *group_held_new(size_t rec_size);
+
+/* group_held_add: hold one row: its key, an order within the key, the input
+ * line (for messages after the sort) and a copy of rec (rec_size bytes). */
+void group_held_add(group_held *h, const char *key, double order, long line, const void *rec);
+
+/* group_held_strdup: a copy of s owned by h (freed with it), for strings a
+ * record keeps (e.g. a run name). */
+const char *group_held_strdup(group_held *h, const char *s);
+
+/* group_held_sort: order the rows by key (strcmp), then order, then input
+ * position, so rows with equal key and order keep their input order.
+ * Returns the number of rows. */
+size_t group_held_sort(group_held *h);
+
+/* group_held_row: row i (after group_held_sort): its record (owned by h),
+ * its key in *key and its line in *line (either may be NULL). */
+const void *group_held_row(const group_held *h, size_t i, const char **key, long *line);
+
+/* group_held_free: free h (NULL is fine). */
+void group_held_free(group_held *h);
 
 #endif

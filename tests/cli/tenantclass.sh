@@ -168,3 +168,33 @@ head -c 20000 "$TMP/z.csv.gz" > "$TMP/z.trunc.gz"
 t "truncated gzip series" 65 '' '' "tenantclass: $TMP/z.trunc.gz:1: truncated gzip input (unexpected end of compressed data)" \
     tenantclass -q -o "$TMP/z.out" "$TMP/z.trunc.gz"
 tcheck "truncated gzip series: no output left" test ! -e "$TMP/z.out"
+
+# ---- -s/--sort: rows in any order, grouped by tenant first ----
+# shuffled rows (a fixed permutation) with -s give the bytes of the grouped input without -s
+{ echo tenant,t,util; tail -n +2 "$TMP/gen11.csv" | shuf --random-source=<(yes); } > "$TMP/shuf11.csv"
+tcheck "shuffle is really ungrouped" bash -c '! tenantclass -q "$1" > /dev/null 2>&1' _ "$TMP/shuf11.csv"
+tcheck "-s: shuffled input == grouped input (tenants and classes)" bash -c '
+    tenantclass -q -s --servers "$1" --classes "$2/cls.csv" "$3" | cmp - "$4" && cmp "$2/cls.csv" "$5"' \
+    _ "$TMP/truth11.csv" "$TMP" "$TMP/shuf11.csv" "$TMP/out11.csv" "$TMP/cl11.csv"
+tcheck "--sort --features-only: shuffled == grouped features" bash -c '
+    cmp <(tenantclass -q --sort --features-only "$1") <(tenantclass -q --features-only "$2")' _ "$TMP/shuf11.csv" "$TMP/gen11.csv"
+t "-s: a tenant's rows keep their order (gap policy by hand)" 0 $'tenant,t,util\nb,0,0.5\ng,0,0.2\nb,120,0.5\ng,60,0.4\ng,360,0.8\n' \
+    $'tenant,servers,steps,missing,avg,peak\nb,1,2,0,0.5,0.5\ng,1,4,2,0.55,0.795' '' \
+    sh -c 'tenantclass -q -s --features-only --min-samples 2 | cut -d, -f1-6'
+t "ungrouped without -s: the error names -s" 65 $'tenant,t,util\na,0,0.1\nb,0,0.1\na,120,0.1\n' '' \
+    "input not grouped by tenant (sort it first, e.g. sort -s -t, -k1,1, or use -s)" tenantclass
+t "-s: a bad row still names its line" 65 $'tenant,t,util\nb,0,0.1\na,0,0.1\nb,120,x\n' '' \
+    "tenantclass: <stdin>:4: column 'util': invalid number 'x'" tenantclass -s
+t "-s with --from-features" 64 '' '' "--sort reads a series" tenantclass -s --from-features
+
+# ---- --on-error skip: a bad row is counted, written with its reason, the run goes on ----
+printf 'tenant,t,util\na,0,0.1\na,3600,0.1\nb,0,0.5\nb,3600,0.5x\nb,7200,0.5\n,0,0.3\nc,0,0.2\nc,3600,0.2\n' > "$TMP/bad.csv"
+grep -v -e 0.5x -e '^,' "$TMP/bad.csv" > "$TMP/good.csv"
+t "strict by default: the bad row stops the run" 65 "@$TMP/bad.csv" '' "tenantclass: <stdin>:5: column 'util': invalid number '0.5x'" tenantclass --min-samples 2 --step 1h
+t "--on-error skip: 2 rows skipped, counted" 0 '' '*' "tenantclass: 2 bad rows skipped (--on-error skip); file, line and reason in $TMP/rej.csv" \
+    tenantclass --min-samples 2 --step 1h --on-error skip --rejects "$TMP/rej.csv" -o "$TMP/skip.csv" "$TMP/bad.csv"
+t "--on-error skip: the rejects say where and why" 0 '' \
+    "file,line,reason
+$TMP/bad.csv,5,column 'util': invalid number '0.5x'
+$TMP/bad.csv,7,column 'tenant': missing value" '' cat "$TMP/rej.csv"
+tcheck "--on-error skip: result == the input without the bad rows" bash -c 'tenantclass -q --min-samples 2 --step 1h "$1" | cmp - "$2"' _ "$TMP/good.csv" "$TMP/skip.csv"
