@@ -45,6 +45,11 @@ int group_next(group_iter *g, const char *file, long line, const char *key);
  * input cannot be repaired by skipping rows). */
 int group_row(group_iter *g, csvr *r, const char *key);
 
+/* group_message: the one message (without the "tool: FILE:LINE: " prefix)
+ * into buf[0..n-1], for a reader that reports through its own channel
+ * (tenantclass's threads): key came back after prev, input grouped by what. */
+void group_message(char *buf, size_t n, const char *what, const char *key, const char *prev);
+
 /* group_end: free what g holds. */
 void group_end(group_iter *g);
 
