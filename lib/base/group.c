@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-void group_begin(group_iter *g, const char *what)
+void group_begin(group_iter *g, const char *what, int sortable)
 {
     group_init(&g->t);
     g->what = what;
+    g->sortable = sortable;
 }
 
 /* classify: GROUP_NEW, GROUP_SAME, or GROUP_ERROR with *prev the key of
@@ -26,12 +27,12 @@ static int classify(group_iter *g, const char *key, const char **prev)
     return GROUP_ERROR;
 }
 
-void group_message(char *buf, size_t n, const char *what, const char *key, const char *prev)
+void group_message(char *buf, size_t n, const char *what, const char *key, const char *prev, int sortable)
 {
     /* keys are shown whole up to 60 bytes, then cut with "..." */
     snprintf(buf, n, "input not grouped by %s: %s '%.60s%s' appears again after %s '%.60s%s' (sort by %s first, "
-             "e.g. sort -s -t, -k1,1, or use -s)", what, what, key, strlen(key) > 60 ? "..." : "", what, prev,
-             strlen(prev) > 60 ? "..." : "", what);
+             "e.g. sort -s -t, -k1,1%s)", what, what, key, strlen(key) > 60 ? "..." : "", what, prev,
+             strlen(prev) > 60 ? "..." : "", what, sortable ? ", or use -s" : "");
 }
 
 int group_next(group_iter *g, const char *file, long line, const char *key)
@@ -40,7 +41,7 @@ int group_next(group_iter *g, const char *file, long line, const char *key)
     int c = classify(g, key, &prev);
     if (c == GROUP_ERROR) {
         char msg[512];
-        group_message(msg, sizeof msg, g->what, key, prev);
+        group_message(msg, sizeof msg, g->what, key, prev, g->sortable);
         slk_error_at(file, line, "%s", msg);
     }
     return c;
@@ -52,7 +53,7 @@ int group_row(group_iter *g, csvr *r, const char *key)
     int c = classify(g, key, &prev);
     if (c == GROUP_ERROR) {
         char msg[512];
-        group_message(msg, sizeof msg, g->what, key, prev);
+        group_message(msg, sizeof msg, g->what, key, prev, g->sortable);
         csvr_fail(r, "%s", msg);
         (void)csvr_status(r); /* not skippable: a held error becomes the stop */
     }

@@ -478,7 +478,7 @@ static int scan_rows(struct scan *s)
         if (!s->a.name || !same_str(s->a.name, tenant)) {
             if (group_check(&g, tenant) < 0) {
                 char msg[512];
-                group_message(msg, sizeof msg, "tenant", tenant, s->a.name ? s->a.name : "");
+                group_message(msg, sizeof msg, "tenant", tenant, s->a.name ? s->a.name : "", GROUP_SORTABLE);
                 sink_put(&s->sink, 0, csvr_line(r), "%s", msg);
                 st = SLK_EDATA;
                 break;
@@ -671,7 +671,7 @@ static int merge_range(struct worker *w, keyset *seen, char **last, long *base, 
     if (dup) { /* a single reader would have stopped there */
         char msg[512];
         sink_flush(&s->sink, 1, dup_line);
-        group_message(msg, sizeof msg, "tenant", dup, prev);
+        group_message(msg, sizeof msg, "tenant", dup, prev, GROUP_SORTABLE);
         slk_error_at(s->sink.name, *base + dup_line, "%s", msg);
         st = SLK_EDATA;
     } else {
