@@ -3,13 +3,15 @@
 #include "base/diag.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void group_begin(group_iter *g, const char *what)
+void group_begin(group_iter *g, const char *what, int sortable)
 {
     group_init(&g->t);
     g->what = what;
+    g->sortable = sortable;
 }
 
 /* classify: GROUP_NEW, GROUP_SAME, or GROUP_ERROR with *prev the key of
@@ -25,15 +27,23 @@ static int classify(group_iter *g, const char *key, const char **prev)
     return GROUP_ERROR;
 }
 
-#define NOT_GROUPED "input not grouped by %s: %s '%s' appears again after %s '%s' (sort by %s first, " \
-                    "e.g. sort -s -t, -k1,1, or use -s)"
+void group_message(char *buf, size_t n, const char *what, const char *key, const char *prev, int sortable)
+{
+    /* keys are shown whole up to 60 bytes, then cut with "..." */
+    snprintf(buf, n, "input not grouped by %s: %s '%.60s%s' appears again after %s '%.60s%s' (sort by %s first, "
+             "e.g. sort -s -t, -k1,1%s)", what, what, key, strlen(key) > 60 ? "..." : "", what, prev,
+             strlen(prev) > 60 ? "..." : "", what, sortable ? ", or use -s" : "");
+}
 
 int group_next(group_iter *g, const char *file, long line, const char *key)
 {
     const char *prev;
     int c = classify(g, key, &prev);
-    if (c == GROUP_ERROR)
-        slk_error_at(file, line, NOT_GROUPED, g->what, g->what, key, g->what, prev, g->what);
+    if (c == GROUP_ERROR) {
+        char msg[512];
+        group_message(msg, sizeof msg, g->what, key, prev, g->sortable);
+        slk_error_at(file, line, "%s", msg);
+    }
     return c;
 }
 
@@ -42,7 +52,9 @@ int group_row(group_iter *g, csvr *r, const char *key)
     const char *prev;
     int c = classify(g, key, &prev);
     if (c == GROUP_ERROR) {
-        csvr_fail(r, NOT_GROUPED, g->what, g->what, key, g->what, prev, g->what);
+        char msg[512];
+        group_message(msg, sizeof msg, g->what, key, prev, g->sortable);
+        csvr_fail(r, "%s", msg);
         (void)csvr_status(r); /* not skippable: a held error becomes the stop */
     }
     return c;

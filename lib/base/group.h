@@ -4,7 +4,8 @@
  * comes back after its group ended, which is an error with one message for
  * every tool:
  *   tool: FILE:LINE: input not grouped by WHAT: WHAT 'KEY' appears again
- *   after WHAT 'PREV' (sort by WHAT first, e.g. sort -s -t, -k1,1, or use -s)
+ *   after WHAT 'PREV' (sort by WHAT first, e.g. sort -s -t, -k1,1[, or use -s])
+ * (", or use -s" where the tool has it)
  * The caller flushes the last group when the input ends.
  *
  * Memory: the keys of the groups seen (about 32 bytes plus the key each),
@@ -26,12 +27,15 @@
 typedef struct {
     group_tracker t;
     const char *what; /* "job", "task", "tenant": not copied */
+    int sortable;     /* the tool has -s: the message offers it */
 } group_iter;
 
 enum { GROUP_SAME = 0, GROUP_NEW = 1, GROUP_ERROR = -1 };
 
-/* group_begin: an iterator over records grouped by WHAT. */
-void group_begin(group_iter *g, const char *what);
+/* group_begin: an iterator over records grouped by WHAT; sortable: the
+ * tool has -s (GROUP_SORTABLE) or not (GROUP_STRICT), for the message. */
+enum { GROUP_STRICT = 0, GROUP_SORTABLE = 1 };
+void group_begin(group_iter *g, const char *what, int sortable);
 
 /* group_next: GROUP_NEW when key starts a group (the previous one, if any,
  * is complete), GROUP_SAME when it continues the current one, GROUP_ERROR
@@ -44,6 +48,11 @@ int group_next(group_iter *g, const char *file, long line, const char *key);
  * with SLK_EDATA; under --on-error skip it is still an error: an ungrouped
  * input cannot be repaired by skipping rows). */
 int group_row(group_iter *g, csvr *r, const char *key);
+
+/* group_message: the one message (without the "tool: FILE:LINE: " prefix)
+ * into buf[0..n-1], for a reader that reports through its own channel
+ * (tenantclass's threads): key came back after prev, input grouped by what. */
+void group_message(char *buf, size_t n, const char *what, const char *key, const char *prev, int sortable);
 
 /* group_end: free what g holds. */
 void group_end(group_iter *g);

@@ -7,6 +7,7 @@
  * -s (scan_held), and the parallel read of one big file (read_ranges). */
 #include "harvest/tenantio.h"
 #include "base/diag.h"
+#include "base/group.h"
 #include "base/keyset.h"
 #include "base/keytab.h"
 #include "base/parse.h"
@@ -458,16 +459,12 @@ static int same_str(const char *a, const char *b)
 
 /* ---- the grouped scan ------------------------------------------------------------- */
 
-static const char not_grouped[] = "tenant '%s' appears again after other tenants: input not grouped by tenant "
-                                  "(sort it first, e.g. sort -s -t, -k1,1, or use -s)";
-
 /* Classify every tenant of the reader's rows (grouped by tenant). */
 static int scan_rows(struct scan *s)
 {
     csvr *r = s->r;
     group_tracker g;
     group_init(&g);
-    char b[80];
     int st = SLK_OK;
     while (csvr_next(r) > 0) {
         const char *const *f = csvr_row(r);
@@ -480,7 +477,9 @@ static int scan_rows(struct scan *s)
         }
         if (!s->a.name || !same_str(s->a.name, tenant)) {
             if (group_check(&g, tenant) < 0) {
-                sink_put(&s->sink, 0, csvr_line(r), not_grouped, shown(tenant, b, sizeof b));
+                char msg[512];
+                group_message(msg, sizeof msg, "tenant", tenant, s->a.name ? s->a.name : "", GROUP_SORTABLE);
+                sink_put(&s->sink, 0, csvr_line(r), "%s", msg);
                 st = SLK_EDATA;
                 break;
             }
@@ -516,29 +515,20 @@ static int scan_rows(struct scan *s)
 
 /* ---- the held scan (-s) ----------------------------------------------------------- */
 
+/* One held row of -s (lib/base/group's group_held keeps its tenant, line
+ * and input order). */
 struct held_row {
-    char *tenant;
-    size_t seq;
-    long line;
     double t, u;      /* u NaN: a gap */
     double servers;   /* the tenant's first good row only; else NaN */
 };
 
-static int by_tenant_then_seq(const void *a, const void *b)
-{
-    const struct held_row *x = a, *y = b;
-    int c = strcmp(x->tenant, y->tenant);
-    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Hold every good row, group them by tenant (a stable sort by name), then
- * classify the tenants as a grouped scan would. */
+/* Hold every good row, group them by tenant (group_held: a stable sort by
+ * name), then classify the tenants as a grouped scan would. */
 static int scan_held(struct scan *s)
 {
     csvr *r = s->r;
     keyset *seen = keyset_new();
-    struct held_row *v = NULL;
-    size_t n = 0, cap = 0;
+    group_held *h = group_held_new(sizeof(struct held_row));
     while (csvr_next(r) > 0) {
         const char *const *f = csvr_row(r);
         const char *tenant = f[s->ct];
@@ -560,32 +550,32 @@ static int scan_held(struct scan *s)
             keyset_add(seen, tenant);
             s->rs.unlisted += unlisted(s, tenant);
         }
-        v = xgrow(v, &cap, n + 1, sizeof *v);
-        v[n] = (struct held_row){xstrdup(tenant), n, csvr_line(r), t, k ? u : NAN, servers};
-        n++;
+        group_held_add(h, tenant, 0, csvr_line(r), &(struct held_row){t, k ? u : NAN, servers});
     }
     keyset_free(seen);
     int st = csvr_status(r);
-    if (n > 1)
-        qsort(v, n, sizeof *v, by_tenant_then_seq);
+    size_t n = group_held_sort(h);
+    const char *prev = NULL;
     for (size_t i = 0; i < n && !st; i++) {
-        if (i == 0 || strcmp(v[i].tenant, v[i - 1].tenant) != 0) {
-            if ((st = tenant_begin(s, v[i].tenant, v[i].line)) != SLK_OK)
+        const char *tenant;
+        long line;
+        const struct held_row *v = group_held_row(h, i, &tenant, &line);
+        if (!prev || strcmp(tenant, prev) != 0) {
+            if ((st = tenant_begin(s, tenant, line)) != SLK_OK)
                 break;
-            s->a.servers = v[i].servers;
+            s->a.servers = v->servers;
+            prev = tenant;
         }
-        if (isnan(v[i].u)) {
+        if (isnan(v->u)) {
             s->rs.missing_util++;
             continue;
         }
-        acc_add(&s->a, v[i].t, v[i].u);
+        acc_add(&s->a, v->t, v->u);
         s->rs.samples++;
     }
     if (!st && s->a.name)
         st = tenant_done(s);
-    for (size_t i = 0; i < n; i++)
-        free(v[i].tenant);
-    free(v);
+    group_held_free(h);
     return st;
 }
 
@@ -662,23 +652,27 @@ static int cut_ranges(const char *path, const struct scan *h, long long size, in
 }
 
 /* Merge worker w's rows into rs (or write them to fw) after the ranges
- * before it; st is the status so far.  A key already seen in an earlier
- * range means ungrouped input: the error a single reader would give. */
-static int merge_range(struct worker *w, keyset *seen, long *base, struct tenant_set *rs, csvw *fw, int st)
+ * before it; st is the status so far; *last is the last key of the ranges
+ * before (updated).  A key already seen in an earlier range means ungrouped
+ * input: the error a single reader would give. */
+static int merge_range(struct worker *w, keyset *seen, char **last, long *base, struct tenant_set *rs, csvw *fw,
+                       int st)
 {
     struct scan *s = &w->s;
     s->sink.line_base = *base;
     long dup_line = 0;
-    const char *dup = NULL;
+    const char *dup = NULL, *prev = *last ? *last : "";
     for (size_t j = 0; j < s->nkey && st == SLK_OK && !dup; j++)
         if (keyset_has(seen, s->key[j])) {
             dup = s->key[j];
             dup_line = s->key_line[j];
+            prev = j ? s->key[j - 1] : prev;
         }
     if (dup) { /* a single reader would have stopped there */
-        char b[80];
+        char msg[512];
         sink_flush(&s->sink, 1, dup_line);
-        slk_error_at(s->sink.name, *base + dup_line, not_grouped, shown(dup, b, sizeof b));
+        group_message(msg, sizeof msg, "tenant", dup, prev, GROUP_SORTABLE);
+        slk_error_at(s->sink.name, *base + dup_line, "%s", msg);
         st = SLK_EDATA;
     } else {
         sink_flush(&s->sink, st == SLK_OK, 0);
@@ -747,12 +741,18 @@ static int read_ranges(const char *path, const struct scan *h, const long long *
             pthread_join(tid[i], NULL);
     /* ranges are cut between groups, so a key in two ranges is ungrouped input */
     keyset *seen = keyset_new();
+    char *last = NULL;
     long base = 0;
     int st = SLK_OK;
     for (int i = 0; i < nr; i++) {
-        st = merge_range(&w[i], seen, &base, rs, fw, st);
+        st = merge_range(&w[i], seen, &last, &base, rs, fw, st);
+        if (w[i].s.nkey) {
+            free(last);
+            last = xstrdup(w[i].s.key[w[i].s.nkey - 1]);
+        }
         scan_free(&w[i].s);
     }
+    free(last);
     keyset_free(seen);
     free(w);
     free(tid);

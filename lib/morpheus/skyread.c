@@ -98,7 +98,7 @@ int skyread_csv(csvr *r, struct skyjob_out *out, int sort)
         csvw_header(out->ws, skyjob_stats_cols);
 
     group_iter g;
-    group_begin(&g, "job");
+    group_begin(&g, "job", GROUP_SORTABLE);
     skyjob *j = skyjob_new();
     group_held *h = sort ? group_held_new(sizeof(struct held_row)) : NULL;
     int have = 0;
@@ -207,7 +207,7 @@ int skyread_native(FILE *fp, const char *file, struct skyjob_out *out, int memor
     if (out->ws)
         csvw_header(out->ws, skyjob_stats_cols);
     struct native_ctx x = {.file = file, .out = out, .j = skyjob_new(), .memory = memory};
-    group_begin(&x.g, "job");
+    group_begin(&x.g, "job", GROUP_SORTABLE);
     int st = SLK_OK;
     char *line = NULL;
     size_t cap = 0;

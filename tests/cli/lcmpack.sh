@@ -336,7 +336,7 @@ t "duplicate SLO row"        65 '' '' "job 'j' has a second SLO row (first at li
     sh -c 'printf "job,period,a,d\nj,60,0,30\nj,60,0,30\n" >"$1/s3.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s3.csv" </dev/null' _ "$TMP"
 t "nan in SLO"               65 '' '' "invalid" \
     sh -c 'printf "job,period,a,d\nj,nan,0,30\n" >"$1/s4.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s4.csv" </dev/null' _ "$TMP"
-t "ungrouped skyline"        65 $'job,step,offset,alloc\nA,60,0,1\nB,60,0,1\nA,60,60,1\n' '' "<stdin>:4: job 'A' comes back after other jobs" \
+t "ungrouped skyline"        65 $'job,step,offset,alloc\nA,60,0,1\nB,60,0,1\nA,60,60,1\n' '' "<stdin>:4: input not grouped by job: job 'A' appears again after job 'B'" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
 t "negative alloc"           65 $'job,step,offset,alloc\nA,60,0,-1\n' '' "<stdin>:2: column 'alloc'" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"

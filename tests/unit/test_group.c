@@ -19,7 +19,7 @@ int main(void)
 
     /* a a b | a: the third key starts a group, the fourth comes back */
     group_iter g;
-    group_begin(&g, "job");
+    group_begin(&g, "job", GROUP_SORTABLE);
     CHECK(group_next(&g, "f", 2, "a") == GROUP_NEW);
     CHECK(group_next(&g, "f", 3, "a") == GROUP_SAME);
     CHECK(group_next(&g, "f", 4, "b") == GROUP_NEW);
@@ -44,7 +44,7 @@ int main(void)
         int st;
         csvr *r = csvr_open_with(path, &d, 0, &st);
         int c = csvr_require(r, "job"), n = 0, got[5] = {9, 9, 9, 9, 9};
-        group_begin(&g, "job");
+        group_begin(&g, "job", GROUP_SORTABLE);
         while (csvr_next(r) == 1 && n < 5) {
             got[n] = group_row(&g, r, csvr_field(r, c));
             if (got[n++] == GROUP_ERROR)
