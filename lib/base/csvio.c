@@ -227,6 +227,32 @@ static void compact(csvr *r)
  * csvr_open_fp turns the fast path off if a fresh parser does not say so. */
 #define LIBCSV_ROW_NOT_BEGUN 0
 
+/* add_field: the field of d from *from to end (exclusive) ends at a
+ * delimiter or at the end of the line */
+static inline void add_field(csvr *r, char *d, size_t end, size_t *from)
+{
+    if (r->nf + 1 > r->fcap)
+        r->foff = xgrow(r->foff, &r->fcap, r->nf + 1, sizeof *r->foff);
+    d[end] = 0;
+    r->foff[r->nf++] = end > *from ? r->alen + *from : NO_FIELD;
+    *from = end + 1;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FAST_WORDS 1
+/* bytes_eq: 0x80 in each byte of w equal to the byte repeated in pat, 0
+ * elsewhere (exact per byte: no carry crosses bytes) */
+static inline uint64_t bytes_eq(uint64_t w, uint64_t pat)
+{
+    const uint64_t lo7 = 0x7F7F7F7F7F7F7F7FULL;
+    uint64_t v = w ^ pat;
+    return ~(((v & lo7) + lo7) | v | lo7);
+}
+#define REP8(c) (0x0101010101010101ULL * (uint64_t)(unsigned char)(c))
+#else
+#define FAST_WORDS 0
+#endif
+
 static int fast_line(csvr *r, const char *seg, size_t len)
 {
     size_t clen = len - 1; /* without the LF */
@@ -238,22 +264,37 @@ static int fast_line(csvr *r, const char *seg, size_t len)
         r->arena = xgrow(r->arena, &r->acap, r->alen + clen + 1, 1);
     char *d = r->arena + r->alen;
     memcpy(d, seg, clen);
-    d[clen] = 0;
     const unsigned char delim = (unsigned char)r->delim;
-    size_t nf0 = r->nf, from = 0;
-    for (size_t i = 0; i <= clen; i++) {
-        unsigned char c = (unsigned char)d[i];
-        if (c == delim || i == clen) {
-            if (r->nf + 1 > r->fcap)
-                r->foff = xgrow(r->foff, &r->fcap, r->nf + 1, sizeof *r->foff);
-            d[i] = 0;
-            r->foff[r->nf++] = i > from ? r->alen + from : NO_FIELD;
-            from = i + 1;
+    size_t nf0 = r->nf, from = 0, i = 0;
+#if FAST_WORDS
+    /* eight bytes at a time: the delimiters, quotes, CRs and NULs of a word
+     * as one mask, visited lowest address first */
+    const uint64_t pd = REP8(delim), pq = REP8('"'), pr = REP8('\r');
+    for (; i + 8 <= clen; i += 8) {
+        uint64_t w;
+        memcpy(&w, seg + i, 8);
+        uint64_t m = bytes_eq(w, pd) | bytes_eq(w, pq) | bytes_eq(w, pr) | bytes_eq(w, 0);
+        while (m) {
+            size_t at = i + ((size_t)__builtin_ctzll(m) >> 3);
+            m &= m - 1;
+            if ((unsigned char)seg[at] != delim) {
+                r->nf = nf0; /* not for the fast path: undo */
+                return 0;
+            }
+            add_field(r, d, at, &from);
+        }
+    }
+#endif
+    for (; i < clen; i++) {
+        unsigned char c = (unsigned char)seg[i];
+        if (c == delim) {
+            add_field(r, d, i, &from);
         } else if (c == '"' || c == '\r' || c == 0) {
             r->nf = nf0; /* not for the fast path: undo */
             return 0;
         }
     }
+    add_field(r, d, clen, &from);
     r->alen += clen + 1;
     if (r->nrec + 1 > r->rcap || !r->rline) {
         r->rstart = xgrow(r->rstart, &r->rcap, r->nrec + 1, sizeof *r->rstart);

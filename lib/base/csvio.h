@@ -144,7 +144,7 @@ int csvr_require(csvr *r, const char *name);
 /* csvr_field: field i of the current record, or NULL when it is empty or i < 0. */
 const char *csvr_field(const csvr *r, int i);
 
-/* csvr_nfields: number of columns (header fields). */
+/* csvr_ncols: number of columns (header fields). */
 int csvr_ncols(const csvr *r);
 /* csvr_colname: the header name of column i (as in the file). */
 const char *csvr_colname(const csvr *r, int i);
