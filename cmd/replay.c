@@ -312,7 +312,7 @@ static void report(const struct replay_totals *tot, const double *elapsed, int a
             fprintf(stderr, "  (dra: %llu extended, %llu renewed, %llu refused: %llu plan full, %llu nothing "
                             "allocated in the recent window)",
                     (unsigned long long)x->dra.extended, (unsigned long long)x->dra.renewed,
-                    (unsigned long long)(x->dra.refused_full + x->dra.refused_nocap),
+                    (unsigned long long)x->dra.refused_full + (unsigned long long)x->dra.refused_nocap,
                     (unsigned long long)x->dra.refused_full, (unsigned long long)x->dra.refused_nocap);
         fputc('\n', stderr);
     }

@@ -190,6 +190,7 @@ static int run(const struct vcio_vcs *V, csvw *w, struct vcio_summary *sum, stru
         .window_start = opt.have_start ? opt.start : NAN, .window_len = opt.horizon,
         .progress = cli_progress_on() ? progress : NULL,
     };
+    /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): the capacities path is set: parse_opt's ARGP_KEY_END refuses a run without it */
     const char *cap_name = strcmp(opt.cap_path, "-") ? opt.cap_path : "<stdin>";
     struct vcio_run_opts ro = {opt.jobs_path, cli_dialect(NULL), cap_name, opt.max_jobs,
                                (opt.vcs_out ? VCREP_KEEP_STRETCH : 0) | (opt.daily_out ? VCREP_KEEP_DAILY : 0)};

@@ -186,7 +186,7 @@ static int vc_jobs(struct vcjobs *t)
     if (!in)
         return st;
     if (opt.fmt == F_SWF) {
-        struct swf_stats ss;
+        struct swf_stats ss = {0};
         int by = vc_by(swf_vc_names, SWF_VC_GROUP);
         st = by < 0 ? SLK_EUSAGE : swf_read(in, (enum swf_vc_by)by, t, &ss);
         long size = ss.max_procs > 0 ? ss.max_procs : ss.max_nodes;

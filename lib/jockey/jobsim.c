@@ -38,8 +38,8 @@ double jobsim_engine(const struct jobsim_src *src, const double *done, double al
             continue;
         double cap = 1000 * left, attempts = 0, end = t0;
         double n = tokens < left ? tokens : left;
-        for (double k = 0; k < n; k++)
-            heap_push(&h, t0, (uint64_t)k);
+        for (uint64_t k = 0; (double)k < n; k++)
+            heap_push(&h, t0, k);
         double pf = src->fail(src->ctx, s);
         while (left > 0) {
             struct heap_item it;

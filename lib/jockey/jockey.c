@@ -174,6 +174,7 @@ static int load_table(jockey *j, const char *path)
             nrows[k] = caps[k] = 0;
             j->ntab = k + 1;
         }
+        /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): rows has grown to k + 1 entries just above when k >= ntab */
         rows[k] = xgrow(rows[k], &caps[k], nrows[k] + 1, sizeof **rows);
         rows[k][nrows[k]++] = x;
     }
@@ -182,6 +183,7 @@ static int load_table(jockey *j, const char *path)
     j->tables = xcalloc(j->ntab ? j->ntab : 1, sizeof *j->tables);
     for (size_t k = 0; k < j->ntab; k++) {
         struct table *t = &j->tables[k];
+        /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): rows has grown to k + 1 entries just above when k >= ntab */
         qsort(rows[k], nrows[k], sizeof **rows, trow_cmp);
         t->n = nrows[k];
         t->alloc = xcalloc(t->n, sizeof *t->alloc);
@@ -664,7 +666,8 @@ static void history_add_run(struct history *H, const char *job, const struct hs 
 static int history_write(struct history *H, FILE *fp, const struct csv_dialect *d)
 {
     size_t G = H->G;
-    qsort(H->g, H->ng, sizeof *H->g, grp_cmp);
+    if (H->ng > 1)
+        qsort(H->g, H->ng, sizeof *H->g, grp_cmp);
     csvw *w = csvw_new_with(fp, d);
     static const char *const cols[] = {"job", "progress", "alloc", "remaining", NULL};
     csvw_header(w, cols);

@@ -208,6 +208,7 @@ static int check_sample(csvr *r, long line, struct memio_reader *rd, const char 
                         int has_alloc, const struct cur_task *cur)
 {
     double last = memprof_acc_last_t(&rd->acc);
+    /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): x->t is set by sample_row, which succeeded before any check_sample */
     if (!(x->t > last))
         return reject(r, line, "task '%s': time %.17g is not after the previous sample's %.17g", task, x->t, last)
                    ? 1 : -1;
@@ -257,6 +258,7 @@ static int add_row(csvr *r, long line, struct memio_reader *rd, group_iter *g, s
     if (gs == GROUP_ERROR)
         return -1;
     if (gs == GROUP_NEW)
+        /* NOLINTNEXTLINE(clang-analyzer-core.CallAndMessage): x is filled by sample_row, which succeeded before task_row */
         rc = start_task(r, line, rd, task, x->alloc, cur);
     else if (cur->dropped)
         rc = reject(r, line, "task '%s' has no allocation in '%s'", task, rd->o->alloc_path) ? 1 : -1;
@@ -347,6 +349,7 @@ int memio_read_tasks(csvr *r, const struct memio_read_opts *o, struct memio_read
             break;
         }
         if (h)
+            /* NOLINTNEXTLINE(clang-analyzer-core.CallAndMessage): x is filled by sample_row when it returns 0 */
             group_held_add(h, task, x.t, csvr_line(r), &x);
         else
             failed = add_row(r, csvr_line(r), rd, &g, &cur, &c, task, &x) < 0;

@@ -207,7 +207,8 @@ static int64_t recent_max(dra *d, struct dra_job *j, const char *job, double t, 
         while (j->h0 < j->nh && j->hist[j->h0].until <= k0 * step)
             j->h0++;
     size_t h = j->h0; /* the history is in time order and without overlaps: one pass */
-    for (double k = k0; k <= k1; k++) {
+    for (int64_t ks = 0, n = (int64_t)(k1 - k0); ks <= n; ks++) {
+        double k = k0 + (double)ks; /* whole numbers: exact in a double */
         int64_t b = k == k1 ? base : base_at(d, job, k * step);
         if (inst) {
             int64_t x = 0;

@@ -42,6 +42,7 @@ int draio_run(csvr *r, dra *d, draio_decide_fn decide, void *ctx)
                 continue; /* --on-error skip */
             break;
         }
+        /* NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): sample_read sets t when it returns 0; failures continue or break above */
         last_t = t;
         if (dra_sample(d, job, t, used, pending, &dec)) {
             char why[320];

@@ -319,7 +319,7 @@ static long stage_greedy(lowcost_ws *ws, const struct lowcost_req *q, const stru
         struct heap_item it;
         if (!heap_pop(&ws->h, &it)) {
             snprintf(why, whylen, "stage %ld: no free capacity for %lld more container(s)", k + 1,
-                     (long long)(left * g));
+                     (long long)left * g);
             return -1;
         }
         long o = (long)it.val;

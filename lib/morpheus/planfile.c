@@ -683,10 +683,13 @@ static int row_common(struct preader *R, const char *const *f)
     if (get_i64(rd, 6, &step, 1, 100L * 366 * 86400) < 0 || get_i64(rd, 7, &lcm, 1, 100L * 366 * 86400) < 0)
         return -1;
     if (!R->p) {
+        /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): get_i64 sets step and lcm when it returns 0 (checked above) */
         if (lcm % step != 0 || lcm / step > 100000000)
             return csvr_fail(rd, "lcm %lld is not a multiple of step %lld", (long long)lcm, (long long)step);
         R->p = plan_new((long)step, (long)lcm);
+    /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): get_i64 sets step and lcm when it returns 0 (checked above) */
     } else if (step != R->p->step || lcm != R->p->lcm) {
+        /* NOLINTNEXTLINE(clang-analyzer-core.CallAndMessage): get_i64 sets step and lcm when it returns 0 (checked above) */
         return csvr_fail(rd, "step/lcm %lld/%lld differ from the first row's %ld/%ld", (long long)step,
                          (long long)lcm, R->p->step, R->p->lcm);
     }
@@ -704,6 +707,7 @@ static int read_trailer(struct preader *R, const char *const *f)
         return -1;
     char ch[16];
     snprintf(ch, sizeof ch, "%08x", R->chain);
+    /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): get_i64 sets n when it returns 0 (checked above) */
     if (n != R->nrows || !f[17] || strcmp(f[17], ch) != 0)
         return csvr_fail(R->rd, "trailer does not match the rows (%lld rows and crc '%s' announced, %ld rows "
                          "and crc '%s' read): plan corrupted", (long long)n, f[17] ? f[17] : "", R->nrows, ch);

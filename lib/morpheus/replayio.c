@@ -11,6 +11,7 @@
 
 static int job_cmp(const void *a, const void *b)
 {
+    /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): job names are never NULL: the SLO reader refuses a row without its job */
     return strcmp(((const struct replay_job *)a)->name, ((const struct replay_job *)b)->name);
 }
 
@@ -296,6 +297,7 @@ static int usage_row_add(struct replayio *io, csvr *r, group_iter *gt, struct cu
         cr->mem = u->mem;
     } else {
         const struct sample *last = &cr->sm[cr->n - 1];
+        /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference,clang-analyzer-core.UndefinedBinaryOperatorResult): a run that continues has at least one sample: cr->n > 0 after its first row */
         if (u->t <= last->t)
             return csvr_fail(r, "run '%s': t %.17g not after the previous %.17g (rows sorted by t)", u->run, u->t,
                              last->t);

@@ -264,6 +264,7 @@ static int seen_before(keyset *seen, const char *job, const char *instance)
         return 0;
     size_t lj = strlen(job), li = strlen(instance);
     char *k = xmalloc(lj + li + 2);
+    /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): the copy takes the instance's NUL too (li + 1 bytes) */
     memcpy(k, job, lj);
     k[lj] = '\x1f';
     memcpy(k + lj + 1, instance, li + 1);
@@ -301,8 +302,7 @@ static int read_table(csvr *r, slotab *t, slo_prov *prov, const struct slofile_o
     struct ok_list ok = {0};
     ok_list_parse(&ok, o->ok_status);
     keyset *seen = o->skip && !prov ? keyset_new() : NULL;
-    int rc;
-    while ((rc = csvr_next(r)) > 0) {
+    while (csvr_next(r) > 0) {
         const char *j = csvr_field(r, c.job), *in = csvr_field(r, c.instance);
         struct slo_run run;
         long tag = 0;
@@ -334,14 +334,14 @@ static int read_table(csvr *r, slotab *t, slo_prov *prov, const struct slofile_o
 /* read_events: apply the provenance events of path to prov. */
 static int read_events(const char *path, const struct csv_dialect *d, slo_prov *prov, size_t *nev)
 {
-    int st, rc = 0;
+    int st;
     csvr *e = csvr_open_with(path, d, 0, &st);
     if (!e)
         return st;
     int ct = csvr_require(e, "time"), cj = ct < 0 ? -1 : csvr_require(e, "job");
     int ci = cj < 0 ? -1 : csvr_require(e, "instance"), cf = ci < 0 ? -1 : csvr_require(e, "file");
     int co = cf < 0 ? -1 : csvr_require(e, "op");
-    while (co >= 0 && (rc = csvr_next(e)) > 0) {
+    while (co >= 0 && csvr_next(e) > 0) {
         double t;
         if (get_time(e, ct, &t, CSVR_REQUIRED, "time") < 0)
             break;

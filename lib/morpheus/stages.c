@@ -131,6 +131,7 @@ static int get_row(csvr *r, const struct skycols *c, const struct stages_opts *o
 static int same_job_row(csvr *r, const char *job, const struct stages_job *cur, const struct stages_row *prev,
                         const struct skyvals *v)
 {
+    /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): cur is the current job, set when its first row started it */
     if (v->step != cur->step)
         return csvr_fail(r, "job '%s': column 'step' changes within the job (%g s, then %g s)", job, cur->step,
                          v->step);
@@ -233,8 +234,7 @@ int stages_read(const char *path, double S, const struct stages_opts *o, struct 
     group_begin(&g, "job", GROUP_STRICT);
     struct skyread R = {.r = r, .S = S};
     char *dropped = NULL; /* --on-error skip: the job a bad row took out */
-    int rc;
-    while ((rc = csvr_next(r)) > 0) {
+    while (csvr_next(r) > 0) {
         const char *job = csvr_field(r, c.job);
         if (dropped && job && strcmp(job, dropped) == 0) {
             csvr_fail(r, "job '%s': dropped (an earlier row of it was skipped)", job);

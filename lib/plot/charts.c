@@ -454,6 +454,7 @@ int chart_tenants(plot *p, const struct chart_opts *o)
                 ;
             char name[300];
             size_t nt = ntenants[pts[i].g];
+            /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): classes.v holds every class index pts[].g refers to */
             snprintf(name, sizeof name, "class %s (%zu tenant%s)", classes.v[pts[i].g], nt, nt == 1 ? "" : "s");
             draw_class(p, name, pts, i, j, w);
         }

@@ -56,8 +56,7 @@ int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs
         return SLK_EDATA;
     }
     keyset *seen = keyset_new();
-    int rc;
-    while ((rc = csvr_next(r)) == 1) {
+    while (csvr_next(r) == 1) {
         double cap;
         const char *name = NULL;
         if (csvr_get_double(r, ccap, &cap, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
