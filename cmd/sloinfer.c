@@ -196,6 +196,10 @@ static void summary(const struct slofile_tally *t)
     if (t->basis_count[1] + t->basis_count[2])
         fprintf(stderr, "sloinfer: no output_read in the input: d from the runs' ends (%zu jobs basis "
                         "completion, %zu schedule)\n", t->basis_count[1], t->basis_count[2]);
+    if (t->nimplausible > SLOFILE_UNIT_WARNINGS)
+        fprintf(stderr, "sloinfer: warning: %zu jobs in all have a period of over 20 years (%d shown above): "
+                        "are the input times in ms or us? (use --time-unit ms or --time-unit us)\n",
+                t->nimplausible, SLOFILE_UNIT_WARNINGS);
     fprintf(stderr, "sloinfer: %zu jobs problematic (cv_start or cv_read above %g)\n", t->nproblematic,
             fo.so.problematic_cv);
     for (size_t i = 0; i < ovs.n; i++)

@@ -214,7 +214,8 @@ static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n, const
     struct slo_result res;
     slo_infer_job(runs, n, so, ov ? &ov->ov : NULL, &res);
     char why[200];
-    if (isfinite(res.period) && timeunit_span_check("period", res.period, 0, why, sizeof why) < 0)
+    if (isfinite(res.period) && timeunit_span_check("period", res.period, 0, why, sizeof why) < 0 &&
+        ++t->nimplausible <= SLOFILE_UNIT_WARNINGS)
         slk_warn_at(NULL, 0, "job '%s': %s", job, why);
     csvw_str(w, job);
     csvw_num(w, res.period);

@@ -69,7 +69,12 @@ struct slofile_tally {
     size_t njobs, nrows, nfolded, noverridden, nextra, nfailed, nproblematic;
     size_t snap_count[SLO_SNAP_GIVEN + 1];
     size_t basis_count[3];  /* provenance, completion, schedule */
+    size_t nimplausible;    /* jobs whose period suggests a finer time unit */
 };
+
+/* SLOFILE_UNIT_WARNINGS: jobs warned one by one about an implausible period
+ * (a wrong --time-unit makes every job's); the rest are counted. */
+#define SLOFILE_UNIT_WARNINGS 3
 
 struct slofile_opts {
     struct slo_opts so;       /* basis and has_input are set from the data */

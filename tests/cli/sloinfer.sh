@@ -370,3 +370,18 @@ t "google 2011 runs" 0 '' '' '' sloinfer -q "$TMP/google.csv" -o "$TMP/google.sl
 # at the grid instance nearest each successful run holds >= 90% of them
 tcheck "google 2011: actionable SLOs with their basis" /usr/bin/python3 "$ROOT/tests/check/sloinfer_noprov.py" \
     "$TMP/google.csv" "$TMP/google.slo" --min-actionable 20
+
+# times relative to a trace start in microseconds (as Google's are) without
+# --time-unit: every job's period is 114 years; the first 3 jobs are named,
+# the summary counts all 5 and names the option, and --time-unit us gives
+# hourly periods with no warning
+{ echo job,instance,submit,start,end
+  for i in $(seq 0 20); do for j in a b c d e; do
+    echo "$j,$i,$((i * 3600 * 1000000)),$(((i * 3600 + 60) * 1000000)),$(((i * 3600 + 600) * 1000000))"
+  done; done; } > "$TMP/rel_us.csv"
+tcheck "unit: 3 jobs named, the rest counted" bash -c '
+    sloinfer "$1" 2>&1 >/dev/null | grep -c "derived period of 114.1 years is implausible" | grep -qx 3 &&
+    sloinfer "$1" 2>&1 >/dev/null | grep -q "5 jobs in all have a period of over 20 years (3 shown above): are the input times in ms or us? (use --time-unit ms or --time-unit us)"' _ "$TMP/rel_us.csv"
+tcheck "unit: --time-unit us gives hourly periods, no warning" bash -c '
+    out=$(sloinfer --time-unit us "$1" 2>"$1.err") && ! grep -q "years" "$1.err" &&
+    [ "$(printf "%s\n" "$out" | cut -d, -f2 | sort -u | head -1)" = 3600 ]' _ "$TMP/rel_us.csv"
