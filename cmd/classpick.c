@@ -170,37 +170,18 @@ static int job_demand(csvr *r, const struct cp_dagtab *dags, int cc, const char 
     return 0;
 }
 
-/* Algorithm 1 for one job; writes its row and books its containers.
- * Returns the outcome. */
+/* Algorithm 1 for one job (cp_pick); writes its row.  Returns the outcome. */
 static int pick_one(struct cp_table *ct, csvw *w, size_t *chosen, const char *job, int type, double demand)
 {
-    rng rr;
-    rng_seed_key(&rr, slk_opt.seed, job);
-    size_t nch = 0, nfit = 0;
-    double total = 0;
-    int out = demand > 0 ? cp_select(&P, type, demand, ct->c, ct->n, &rr, chosen, &nch, &nfit, &total) : CP_ONE;
-    char names[4096] = "", reason[512];
-    for (size_t i = 0; i < nch; i++) {
-        if (i)
-            strncat(names, "+", sizeof names - strlen(names) - 1);
-        strncat(names, ct->c[chosen[i]].name, sizeof names - strlen(names) - 1);
-    }
-    if (demand == 0)
-        snprintf(reason, sizeof reason, "no containers needed");
-    else if (out == CP_ONE)
-        snprintf(reason, sizeof reason, "fits in %zu of %zu classes; drawn by weighted headroom", nfit, ct->n);
-    else if (out == CP_SEVERAL)
-        snprintf(reason, sizeof reason, "no class fits alone; %zu classes hold it together", nch);
-    else
-        snprintf(reason, sizeof reason, "no combination fits: demand %g > free room %g containers", demand, total);
+    char names[4096], reason[512];
+    int out = cp_pick(&P, ct, slk_opt.seed, job, type, demand, !opt.no_book, chosen, names, sizeof names, reason,
+                      sizeof reason);
     csvw_str(w, job);
     csvw_str(w, cp_type_name(type));
     csvw_num(w, demand);
     csvw_str(w, names);
     csvw_str(w, reason);
     csvw_end(w);
-    if (!opt.no_book && out != CP_NONE)
-        cp_book(&P, type, demand, ct->c, chosen, nch);
     return out;
 }
 
@@ -280,26 +261,6 @@ static void sim_summary(size_t nt, const struct cs_tenant *tn, long nticks, cons
     fprintf(stderr, "; unfinished jobs: yarn-pt %ld, class-aware %ld\n", res[0].waiting, res[1].waiting);
 }
 
-static void sim_write(csvw *w, const struct cs_stream *s, const struct cs_result *res)
-{
-    static const char *const pname[2] = {"yarn-pt", "class-aware"};
-    static const char *const hdr[] = {"policy", "jobs", "finished", "tasks_started", "tasks_killed", "mean_exec_s",
-                                      "p50_exec_s", "p95_exec_s", "primary_util", NULL};
-    csvw_header(w, hdr);
-    for (int a = 0; a < 2; a++) {
-        csvw_str(w, pname[a]);
-        csvw_int(w, s->nj);
-        csvw_int(w, res[a].finished);
-        csvw_int(w, res[a].tasks_run);
-        csvw_int(w, res[a].killed);
-        csvw_num(w, res[a].mean);
-        csvw_num(w, res[a].p50);
-        csvw_num(w, res[a].p95);
-        csvw_num(w, opt.percent ? s->primary_util * 100 : s->primary_util);
-        csvw_end(w);
-    }
-}
-
 static int run_simulation(struct cp_table *ct, csvw *w)
 {
     struct cs_tenant *tn = NULL;
@@ -334,7 +295,7 @@ static int run_simulation(struct cp_table *ct, csvw *w)
             slk_progress("policies", (uint64_t)a + 1, 2);
         }
         slk_progress_done();
-        sim_write(w, &s, res);
+        cs_write_results(w, &s, res, uscale());
         sim_summary(nt, tn, nticks, &s, res, t0, skipped);
         free(s.jobs);
     }

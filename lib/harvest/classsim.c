@@ -645,3 +645,23 @@ void cs_simulate(const struct cp_params *p, double step, uint64_t seed, int awar
     free(S.labels);
     free(S.freeslot);
 }
+
+void cs_write_results(csvw *w, const struct cs_stream *s, const struct cs_result *res, double uscale)
+{
+    static const char *const pname[2] = {"yarn-pt", "class-aware"};
+    static const char *const hdr[] = {"policy", "jobs", "finished", "tasks_started", "tasks_killed", "mean_exec_s",
+                                      "p50_exec_s", "p95_exec_s", "primary_util", NULL};
+    csvw_header(w, hdr);
+    for (int a = 0; a < 2; a++) {
+        csvw_str(w, pname[a]);
+        csvw_int(w, s->nj);
+        csvw_int(w, res[a].finished);
+        csvw_int(w, res[a].tasks_run);
+        csvw_int(w, res[a].killed);
+        csvw_num(w, res[a].mean);
+        csvw_num(w, res[a].p50);
+        csvw_num(w, res[a].p95);
+        csvw_num(w, uscale > 1 ? s->primary_util * 100 : s->primary_util);
+        csvw_end(w);
+    }
+}

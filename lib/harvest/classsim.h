@@ -128,4 +128,9 @@ void cs_simulate(const struct cp_params *p, double step, uint64_t seed, int awar
                  long nticks, struct cs_job *jobs, size_t nj, struct cp_class *cls, size_t ncls,
                  struct cs_result *res);
 
+/* cs_write_results: the --simulate table: policy (yarn-pt, class-aware),
+ * jobs, finished, tasks_started, tasks_killed, mean/p50/p95_exec_s and
+ * primary_util (times uscale: 1 or 100), one row per policy of res[2]. */
+void cs_write_results(csvw *w, const struct cs_stream *s, const struct cs_result *res, double uscale);
+
 #endif

@@ -3,6 +3,9 @@
 #include "harvest/cptable.h"
 #include "base/diag.h"
 #include "base/keyset.h"
+#include "base/rng.h"
+
+#include <stdio.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -135,6 +138,33 @@ void cp_table_free(struct cp_table *t)
         free((char *)t->c[i].name);
     free(t->c);
     memset(t, 0, sizeof *t);
+}
+
+int cp_pick(const struct cp_params *p, struct cp_table *t, uint64_t seed, const char *job, int type, double demand,
+            int book, size_t *chosen, char *names, size_t nsize, char *reason, size_t rsize)
+{
+    rng rr;
+    rng_seed_key(&rr, seed, job);
+    size_t nch = 0, nfit = 0;
+    double total = 0;
+    int out = demand > 0 ? cp_select(p, type, demand, t->c, t->n, &rr, chosen, &nch, &nfit, &total) : CP_ONE;
+    names[0] = 0;
+    for (size_t i = 0; i < nch; i++) {
+        if (i)
+            strncat(names, "+", nsize - strlen(names) - 1);
+        strncat(names, t->c[chosen[i]].name, nsize - strlen(names) - 1);
+    }
+    if (demand == 0)
+        snprintf(reason, rsize, "no containers needed");
+    else if (out == CP_ONE)
+        snprintf(reason, rsize, "fits in %zu of %zu classes; drawn by weighted headroom", nfit, t->n);
+    else if (out == CP_SEVERAL)
+        snprintf(reason, rsize, "no class fits alone; %zu classes hold it together", nch);
+    else
+        snprintf(reason, rsize, "no combination fits: demand %g > free room %g containers", demand, total);
+    if (book && out != CP_NONE)
+        cp_book(p, type, demand, t->c, chosen, nch);
+    return out;
 }
 
 /* ---- DAGs ---------------------------------------------------------------------- */

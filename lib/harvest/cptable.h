@@ -19,6 +19,7 @@
 #include "harvest/classpick.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct cp_table {
     struct cp_class *c;
@@ -40,6 +41,15 @@ int cp_read_current(const char *path, const struct csv_dialect *d, double uscale
                     struct cp_table *t);
 
 void cp_table_free(struct cp_table *t);
+
+/* cp_pick: Algorithm 1 (cp_select) for one job of a jobs file, its draws
+ * from rng_seed_key(seed, job): writes the chosen classes joined by '+' to
+ * names and the reason in words to reason (both truncated to their sizes),
+ * and when book is set gives the containers to the chosen classes
+ * (cp_book).  chosen must hold t->n entries.  A demand of 0 needs no class
+ * (CP_ONE, no names).  Returns the outcome (enum cp_outcome). */
+int cp_pick(const struct cp_params *p, struct cp_table *t, uint64_t seed, const char *job, int type, double demand,
+            int book, size_t *chosen, char *names, size_t nsize, char *reason, size_t rsize);
 
 struct cp_dagdemand { char *job; double demand; int levels; };
 struct cp_dagtab { struct cp_dagdemand *d; size_t n, cap; };
