@@ -6,10 +6,11 @@
 #                                    none of the lib's bookkeeping) and Miller
 #                                    (mlr --icsv --ocsv cat)
 #   parse+sum  csvcat --sum-only COL vs GNU datamash (datamash -t, --header-in sum N)
-# on a ~500 MB `tracegen usage` file.
+# on a ~500 MB `tracegen usage` file (the size issue 20's goals name; about
+# 40 s in all on an idle machine).
 #
 #   SLOKIT_BUILD=build bash bench/run.sh csv
-#   CSV_BENCH_COUNT=300 ...   a smaller file (jobs of 30 days; 1700 -> ~500 MB)
+#   CSV_BENCH_COUNT=400 ...   a smaller file (jobs of 30 days; 1700 -> ~500 MB)
 #   CSV_BENCH_RUNS=3          best of N runs (Miller: 1)
 #
 # Each line gives wall-clock seconds (best of N) and CPU seconds (user+sys of
@@ -22,7 +23,7 @@ set -u
 . "$ROOT/bench/lib.sh"
 build=${SLOKIT_BUILD:-build}
 csvcat=$ROOT/$build/tests/csvcat
-count=${CSV_BENCH_COUNT:-$(size 400 1700)}
+count=${CSV_BENCH_COUNT:-1700}
 runs=${CSV_BENCH_RUNS:-3}
 [ -x "$csvcat" ] || { echo "bench csv: no $csvcat (run make B=$build)"; exit 1; }
 
@@ -40,22 +41,23 @@ rows=$(wc -l <"$f")
 echo "bench csv: input: $f, $mb MB, $rows lines; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # run N CMD...: best of N runs of CMD (stdin from $f when the command is
-# given as `sh -c`), printed as "WALL CPU" seconds (CPU = user + sys of the
-# best run).
+# given as `sh -c`), printed as "WALL CPU PEAK" (seconds; CPU = user + sys
+# of the best run; PEAK its maximum RSS in MB).
 run() {
-    local n=$1 bw="" bc="" t
+    local n=$1 bw="" bc="" bm="" t
     shift
     t=$(mktemp)
     for _ in $(seq "$n"); do
-        /usr/bin/time -f '%e %U %S' -o "$t" "$@" >/dev/null || { rm -f "$t"; echo "bench csv: failed: $*" >&2; return 1; }
-        read -r w u s <"$t"
+        /usr/bin/time -f '%e %U %S %M' -o "$t" "$@" >/dev/null || { rm -f "$t"; echo "bench csv: failed: $*" >&2; return 1; }
+        read -r w u s m <"$t"
         if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN { exit !(a < b) }'; then
             bw=$w
             bc=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
+            bm=$(awk -v m="$m" 'BEGIN { printf "%.0f", m / 1024 }')
         fi
     done
     rm -f "$t"
-    echo "$bw $bc"
+    echo "$bw $bc $bm"
 }
 [ -x /usr/bin/time ] || { echo "bench csv: needs /usr/bin/time (apt-get install time)"; exit 1; }
 mbs() { awk -v m="$mb" -v t="$1" 'BEGIN { if (t > 0) printf "%.0f", m / t; else print "inf" }'; }
@@ -67,16 +69,19 @@ line() { # NAME WALL CPU: one result line
 want=$(md5sum <"$f" | cut -d' ' -f1)
 [ "$("$csvcat" "$f" | md5sum | cut -d' ' -f1)" = "$want" ] || echo "bench csv: WARNING: csvcat output differs from its input"
 [ "$("$raw" <"$f" | md5sum | cut -d' ' -f1)" = "$want" ] || echo "bench csv: WARNING: csvraw output differs from its input"
-read -r lw lc < <(run "$runs" "$csvcat" "$f") || exit 1
-read -r rw rc < <(run "$runs" sh -c '"$1" <"$2"' _ "$raw" "$f") || exit 1
+read -r lw lc lm < <(run "$runs" "$csvcat" "$f") || exit 1
+read -r rw rc _ < <(run "$runs" sh -c '"$1" <"$2"' _ "$raw" "$f") || exit 1
 line "copy, lib (csvcat)" "$lw" "$lc"
 line "copy, raw libcsv (csvraw)" "$rw" "$rc"
-row "copy $mb MB CSV (csvcat, cpu)" "$lc" "raw libcsv (csvraw)" "$rc" ""
+row "copy $mb MB CSV (csvcat, cpu)" "$lc" "raw libcsv (csvraw)" "$rc" "$lm"
 echo "bench csv: copy: lib vs raw libcsv: $(ratio "$rw" "$lw")x wall, $(ratio "$rc" "$lc")x cpu (goal: lib >= 400 MB/s)"
+met() { awk -v a="$1" -v b="$2" 'BEGIN { if (a >= b) print "yes"; else printf "no (%.2fx of it)\n", a / b }'; }
+goal "CSV copy of $mb MB, cpu (issue 20)" ">= 400 MB/s" "$(mbs "$lc") MB/s" "$(met "$(mbs "$lc")" 400)"
+goal "CSV copy of $mb MB, wall clock (issue 20)" ">= 400 MB/s" "$(mbs "$lw") MB/s" "$(met "$(mbs "$lw")" 400)"
 if command -v mlr >/dev/null; then
-    read -r mw mc < <(run 1 mlr --icsv --ocsv cat "$f") || exit 1
+    read -r mw mc _ < <(run 1 mlr --icsv --ocsv cat "$f") || exit 1
     line "copy, miller (mlr --icsv --ocsv cat)" "$mw" "$mc"
-    row "copy $mb MB CSV (csvcat, cpu)" "$lc" "mlr --icsv --ocsv cat" "$mc" ""
+    row "copy $mb MB CSV (csvcat, cpu)" "$lc" "mlr --icsv --ocsv cat" "$mc" "$lm"
     echo "bench csv: copy: lib vs miller: $(ratio "$mw" "$lw")x wall, $(ratio "$mc" "$lc")x cpu"
 else
     echo "bench csv: miller not installed (apt-get install miller): no Miller ratio"
@@ -84,15 +89,17 @@ fi
 
 # parse+sum of the containers column (4th)
 s_lib=$("$csvcat" --sum-only containers "$f")
-read -r sw sc < <(run "$runs" "$csvcat" --sum-only containers "$f") || exit 1
+read -r sw sc sm < <(run "$runs" "$csvcat" --sum-only containers "$f") || exit 1
 line "parse+sum, lib (csvcat --sum-only)" "$sw" "$sc"
 if command -v datamash >/dev/null; then
     s_dm=$(datamash -t, --header-in sum 4 <"$f")
     [ "$s_lib" = "$s_dm" ] || echo "bench csv: WARNING: sums differ: lib $s_lib, datamash $s_dm"
-    read -r dw dc < <(run "$runs" sh -c 'datamash -t, --header-in sum 4 <"$1"' _ "$f") || exit 1
+    read -r dw dc _ < <(run "$runs" sh -c 'datamash -t, --header-in sum 4 <"$1"' _ "$f") || exit 1
     line "parse+sum, datamash (datamash -t, --header-in sum 4)" "$dw" "$dc"
-    row "parse+sum $mb MB CSV (csvcat --sum-only, cpu)" "$sc" "datamash sum" "$dc" ""
+    row "parse+sum $mb MB CSV (csvcat --sum-only, cpu)" "$sc" "datamash sum" "$dc" "$sm"
     echo "bench csv: parse+sum: lib vs datamash: $(ratio "$dw" "$sw")x wall, $(ratio "$dc" "$sc")x cpu (goal >= 1)"
+    goal "parse+sum vs datamash, cpu (issue 20)" ">= 1x" "$(ratio "$dc" "$sc")x" "$(met "$(ratio "$dc" "$sc")" 1)"
+    goal "parse+sum vs datamash, wall clock (issue 20)" ">= 1x" "$(ratio "$dw" "$sw")x" "$(met "$(ratio "$dw" "$sw")" 1)"
 else
     echo "bench csv: datamash not installed (apt-get install datamash): no datamash ratio"
 fi

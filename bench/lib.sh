@@ -9,6 +9,10 @@
 #                      one row of the table bench/run.sh prints at the end:
 #                      the work, slokit's time, the reference (measured in
 #                      the same run) and its time, slokit's peak memory
+#   goal WHAT TARGET MEASURED MET
+#                      one row of the goals table printed after it: a goal
+#                      of an issue, the measured value, yes / no (and by
+#                      how much, in MEASURED)
 secs() {
     local f=$BENCH_TMP/.time
     /usr/bin/time -f '%e %M' -o "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
@@ -30,4 +34,7 @@ peak() { awk '$1 > m { m = $1 } END { printf "%.0f\n", m / 1024 }' "$BENCH_TMP/.
 size() { if [ "${BENCH_SIZE:-}" = full ]; then echo "$2"; else echo "$1"; fi; }
 row() {
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${BENCH_NAME:-?}" "$1" "$2" "$3" "$4" "$5" >>"$BENCH_TMP/table.tsv"
+}
+goal() {
+    printf '%s\t%s\t%s\t%s\t%s\n' "${BENCH_NAME:-?}" "$1" "$2" "$3" "$4" >>"$BENCH_TMP/goals.tsv"
 }

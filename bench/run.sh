@@ -3,12 +3,16 @@
 # [BENCH_SIZE=full]).
 #
 # Each bench/<name>.sh times a tool on inputs made by the project's own
-# tools (tracegen) or fixed generators, prints result lines
+# tools (tracegen) or fixed generators (bench/skyfit_gen.py; integer-only
+# awk programs whose bytes are the same under gawk and mawk, checked with
+# md5sum), prints result lines
 #   bench <name>: <what>: <value> [<unit>] (<ratio>x vs <reference>)
 # and adds rows to one table, printed at the end: the work, slokit's time,
 # a reference measured in the same run and its time, their ratio, slokit's
-# peak memory (GNU time's maximum RSS).  Benchmarks assert nothing: they
-# report.  The default sizes finish in about 15 minutes on 2 cores;
+# peak memory (GNU time's maximum RSS); then the issues' speed goals, met or
+# by how much missed.  Benchmarks assert nothing: they report.  The tables
+# are also written as Markdown to $BENCH_TMP/table.md with the machine, its
+# load and the commit; bench/readme.sh puts that file into README.md.  The default sizes finish in about 15 minutes on 2 cores;
 # BENCH_SIZE=full runs the big sizes.  Scratch data goes to $BENCH_TMP
 # (default /tmp/slokit-bench).
 set -u
@@ -19,7 +23,8 @@ export BENCH_TMP=${BENCH_TMP:-/tmp/slokit-bench} BENCH_SIZE=${BENCH_SIZE:-small}
 mkdir -p "$BENCH_TMP"
 [ -x /usr/bin/time ] || { echo "bench: needs GNU time (/usr/bin/time): make deps" >&2; exit 69; }
 : >"$BENCH_TMP/table.tsv"
-names=${*:-$(cd "$ROOT/bench" && ls *.sh | grep -v -e '^run.sh$' -e '^lib.sh$' | sed 's/\.sh$//')}
+: >"$BENCH_TMP/goals.tsv"
+names=${*:-$(cd "$ROOT/bench" && ls *.sh | grep -v -e '^run.sh$' -e '^lib.sh$' -e '^readme.sh$' | sed 's/\.sh$//')}
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 t0=$(date +%s)
 for n in $names; do
@@ -27,14 +32,40 @@ for n in $names; do
     BENCH_NAME=$n bash "$ROOT/bench/$n.sh" || echo "bench $n: FAILED (exit $?)"
 done
 t1=$(date +%s)
+el=$((t1 - t0))
+if [ "$BENCH_SIZE" != full ] && [ -z "${*:-}" ]; then
+    BENCH_NAME=all bash -c '. "$ROOT/bench/lib.sh"; goal "make bench, default sizes, 2 cores" "<= 900 s" "$1 s" "$2"' _ \
+        "$el" "$([ "$el" -le 900 ] && echo yes || echo "no ($(awk -v e="$el" 'BEGIN { printf "%.2fx", e / 900 }'))")"
+fi
+head="$BENCH_SIZE sizes; $(nproc) cores; load average $load0 at start, $(cut -d' ' -f1-3 /proc/loadavg) at end; $el s in all"
+commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "?")
 echo
-echo "== bench table ($BENCH_SIZE sizes; $(nproc) cores; load average $load0 at start," \
-     "$(cut -d' ' -f1-3 /proc/loadavg) at end; $((t1 - t0)) s in all)"
+echo "== bench table ($head)"
 echo "ratio = reference time / slokit time (above 1: slokit is faster);"
 echo "peak = slokit's maximum RSS in MB; times in seconds (wall clock unless the work says cpu)"
-{
+table() { # the table with its header, tab-separated
     printf 'bench\twork\tslokit_s\treference\treference_s\tratio\tpeak_mb\n'
     awk -F'\t' -v OFS='\t' '{ r = ($3 > 0 && $5 != "") ? sprintf("%.2f", $5 / $3) : "-"
         print $1, $2, $3, ($4 == "" ? "-" : $4), ($5 == "" ? "-" : $5), r, ($6 == "" ? "-" : $6) }' \
         "$BENCH_TMP/table.tsv"
-} | column -t -s "$(printf '\t')"
+}
+goals() {
+    printf 'bench\tgoal\ttarget\tmeasured\tmet\n'
+    cat "$BENCH_TMP/goals.tsv"
+}
+md() { awk -F'\t' 'NR == 1 { s = "|"; for (i = 1; i <= NF; i++) s = s " --- |" }
+    { l = "|"; for (i = 1; i <= NF; i++) l = l " " $i " |"; print l; if (NR == 1) print s }'; }
+table | column -t -s "$(printf '\t')"
+echo
+echo "== goals"
+goals | column -t -s "$(printf '\t')"
+{
+    echo "<!-- made by bench/run.sh: make bench; bench/readme.sh puts it into README.md -->"
+    echo "\`make bench\` on $(date -u +%Y-%m-%d), commit $commit: $head."
+    echo
+    table | md
+    echo
+    goals | md
+} >"$BENCH_TMP/table.md"
+echo
+echo "bench: Markdown tables in $BENCH_TMP/table.md (bench/readme.sh puts them into README.md)"

@@ -19,8 +19,9 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 run() {  # NAME KEY INPUT TOOL...
     local name=$1 key=$2 in=$3; shift 3
     one=$(best 1 bash -c '"${@:2}" -q < "$1" > "$BENCH_TMP/one.out"' _ "$in" "$@")
+    mark
     two=$(best 1 bash -c '"$2" "$3" -j2 --block 20M -- "${@:4}" -q < "$1" > "$BENCH_TMP/two.out" 2>/dev/null' _ "$in" "$P" "$key" "$@")
-    row "$name on $(du -h "$in" | cut -f1), parallel -j2" "$two" "1 process" "$one" ""
+    row "$name on $(du -h "$in" | cut -f1), parallel -j2" "$two" "1 process" "$one" "$(peak)"
     echo "bench scaleout: $name on $(du -h "$in" | cut -f1): 1 process ${one} s, parallel -j2 ${two} s ($(ratio "$one" "$two")x speed-up; $(same "$BENCH_TMP/one.out" "$BENCH_TMP/two.out"))"
 }
 run skyfit job "$u" skyfit

@@ -3,6 +3,8 @@
 # time of each scheduler, the simulator's own time and event handling cost per
 # job, against two references measured in the same run: reading and writing the
 # same CSV (mlr cat), and generating it (tracegen).  Target: under 30 s.
+# stretch streams its jobs: its peak memory (the table's peak_mb) follows
+# the jobs in flight, not the trace (1M jobs: 108 MB before, 8 MB after).
 . "$ROOT/bench/lib.sh"
 d=$BENCH_TMP/stretch
 mkdir -p "$d"
@@ -14,9 +16,10 @@ tmlr=$(best 1 mlr --icsv --ocsv cat "$d/jobs.csv")
 for s in maxmin drr balanced; do
     mark
     t=$(secs stretch -s $s "$d/vcs.csv" "$d/jobs.csv" -o "$d/out.csv" --vcs "$d/v.csv" 2> "$d/err")
-    sim=$(sed -n 's/.* in \([0-9.]*\) s (\([0-9.]*\) us per job).*/\1 \2/p' "$d/err")
+    sim=$(sed -n 's/.* in \([0-9.]*\) s (\([0-9.e+]*\) us per job.*/\1 \2/p' "$d/err")
     ev=$(sed -n 's/.*events (\([0-9.]*\) per job).*/\1/p' "$d/err")
     row "stretch -s $s, $jobs jobs" "$t" "mlr cat of the jobs" "$tmlr" "$(peak)"
     echo "bench stretch: $s: total $t s ($(ratio "$t" "$tmlr")x vs mlr cat $tmlr s; $(ratio "$t" 30)x of the 30 s budget)"
-    echo "bench stretch: $s: simulation ${sim% *} s, ${sim#* } us per job, $ev events per job ($(ratio "${sim% *}" "$tgen")x vs tracegen $tgen s)"
+    echo "bench stretch: $s: simulation (streamed: with reading and writing) ${sim% *} s, ${sim#* } us per job, $ev events per job ($(ratio "${sim% *}" "$tgen")x vs tracegen $tgen s); at most $(sed -n 's/.*at most \([0-9]*\) jobs held.*/\1/p' "$d/err") jobs held"
+    goal "stretch -s $s, $jobs jobs" "< 30 s" "$t s" "$(awk -v t="$t" 'BEGIN { print (t < 30) ? "yes" : "no" }')"
 done

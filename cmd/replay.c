@@ -16,9 +16,9 @@
 #include "base/outfile.h"
 #include "base/parse.h"
 #include "morpheus/plan.h"
-#include "base/keyset.h"
 #include "morpheus/slo.h"
 #include "morpheus/replay.h"
+#include "morpheus/replayio.h"
 
 #include <argp.h>
 #include <math.h>
@@ -178,323 +178,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     return 0;
 }
 
-/* ---- inputs ---------------------------------------------------------------------- */
-
-static struct replay_set set;
-
-static int job_cmp(const void *a, const void *b)
-{
-    return strcmp(((const struct replay_job *)a)->name, ((const struct replay_job *)b)->name);
-}
-
-static struct replay_job *job_find(const char *name)
-{
-    struct replay_job key = {.name = (char *)name};
-    return bsearch(&key, set.jobs, set.njobs, sizeof *set.jobs, job_cmp);
-}
-
-static size_t njobcap;
-static long n_unusable;
-
-/* read_slo: the usable requests of the SLO file become set.jobs (sorted by
- * name, as the SLO reader leaves them); the others are counted. */
-static int read_slo(const char *path)
-{
-    struct slo_reqs reqs = {0};
-    int st = slo_read_requests(path, cli_dialect("slo"), &reqs);
-    for (size_t i = 0; st == SLK_OK && i < reqs.n; i++) {
-        const struct slo_req *s = &reqs.v[i];
-        if (!s->usable) {
-            n_unusable++;
-            continue;
-        }
-        struct replay_job j = {.provisioned = NAN, .period = s->period, .a = s->a, .d = s->d};
-        j.name = xstrdup(s->job);
-        set.jobs = xgrow(set.jobs, &njobcap, set.njobs + 1, sizeof *set.jobs);
-        set.jobs[set.njobs++] = j;
-    }
-    slo_reqs_free(&reqs);
-    return st;
-}
-
-static int read_prov(const char *path)
-{
-    int st;
-    csvr *r = csvr_open_with(path, cli_dialect("provisioned"), 0, &st);
-    if (!r)
-        return st;
-    int cj = csvr_require(r, "job"), cp = csvr_require(r, "provisioned");
-    if (cj < 0 || cp < 0) {
-        csvr_close(r);
-        return SLK_EDATA;
-    }
-    while (csvr_next(r) > 0) {
-        const char *job = csvr_field(r, cj);
-        double v;
-        if (!job) {
-            csvr_fail(r, "column 'job': missing value");
-            break;
-        }
-        if (csvr_get_double(r, cp, &v, CSVR_REQUIRED | CSVR_NONNEG) < 0)
-            break;
-        struct replay_job *j = job_find(job);
-        if (j)
-            j->provisioned = v;
-    }
-    st = csvr_status(r);
-    csvr_close(r);
-    return st;
-}
-
-struct avail {
-    char *run;
-    double t;
-};
-static struct avail *avails;
-static size_t navail;
-
-static int avail_cmp(const void *a, const void *b)
-{
-    return strcmp(((const struct avail *)a)->run, ((const struct avail *)b)->run);
-}
-
-static int read_runs(const char *path)
-{
-    int st;
-    csvr *r = csvr_open_with(path, cli_dialect("runs"), 0, &st);
-    if (!r)
-        return st;
-    int ci = csvr_require(r, "instance"), ca = csvr_require(r, "input_avail");
-    if (ci < 0 || ca < 0) {
-        csvr_close(r);
-        return SLK_EDATA;
-    }
-    size_t cap = 0;
-    while (csvr_next(r) > 0) {
-        const char *id = csvr_field(r, ci);
-        double t;
-        int got;
-        if (!id) {
-            csvr_fail(r, "column 'instance': missing value");
-            break;
-        }
-        if ((got = csvr_get_time(r, ca, &t, 0)) < 0)
-            break;
-        if (got == 0)
-            continue;
-        avails = xgrow(avails, &cap, navail + 1, sizeof *avails);
-        avails[navail].run = xstrdup(id);
-        avails[navail++].t = t;
-    }
-    st = csvr_status(r);
-    csvr_close(r);
-    if (navail)
-        qsort(avails, navail, sizeof *avails, avail_cmp);
-    return st;
-}
-
-static double avail_of(const char *run)
-{
-    struct avail key = {.run = (char *)run};
-    struct avail *a = navail ? bsearch(&key, avails, navail, sizeof *avails, avail_cmp) : NULL;
-    return a ? a->t : NAN;
-}
-
-/* --align reservation: each run starts at the first reserved step of its
- * instance's window [period start + a, period start + d), not before its
- * input is available; runs of jobs with nothing reserved there keep their
- * recorded start. */
-static int64_t *aligned_starts(const plan *p, long *moved)
-{
-    int64_t *st = xcalloc(set.nruns ? set.nruns : 1, sizeof *st);
-    double step = set.step;
-    *moved = 0;
-    for (size_t i = 0; i < set.nruns; i++) {
-        const struct replay_run *r = &set.runs[i];
-        const struct replay_job *j = &set.jobs[r->job];
-        double ps = floor(r->first / j->period) * j->period;
-        int64_t lo = (int64_t)floor((ps + j->a) / step), hi = (int64_t)ceil((ps + j->d) / step);
-        int64_t g = replay_reservation_start(p, j->name, lo, hi, step);
-        st[i] = r->g0;
-        if (g < 0)
-            continue;
-        double av = avail_of(r->run);
-        if (isfinite(av) && (int64_t)ceil(av / step - 1e-9) > g)
-            g = (int64_t)ceil(av / step - 1e-9);
-        st[i] = g;
-        if (g != r->g0)
-            (*moved)++;
-    }
-    return st;
-}
-
-struct sample {
-    double t, c;
-};
-
-static long n_runs_in, n_runs_noslo, n_runs_outside, n_rows;
-static int64_t span_lo = INT64_MAX, span_hi = INT64_MIN; /* grid steps covered by the runs read */
-
-static int finish_run(csvr *r, const char *run, size_t job, struct sample *sm, size_t n, double cores,
-                      double mem, long line)
-{
-    n_runs_in++;
-    double step = set.step;
-    double dt = n >= 2 ? sm[n - 1].t - sm[n - 2].t : step;
-    double first = sm[0].t, end = sm[n - 1].t + dt;
-    if (first < opt.from || first >= opt.until) {
-        n_runs_outside++;
-        return 0;
-    }
-    int64_t g0 = (int64_t)floor(first / step);
-    long len = (long)(ceil(end / step - 1e-9) - (double)g0);
-    if (len < 1)
-        len = 1;
-    if (len > 10000000) {
-        slk_error_at(csvr_path(r), line, "run '%s' spans %ld steps: too long", run, len);
-        return -1;
-    }
-    /* The replay visits every step between the first run and the last, so
-     * the span, not the number of rows, sets its running time. */
-    if (g0 < span_lo)
-        span_lo = g0;
-    if (g0 + len > span_hi)
-        span_hi = g0 + len;
-    if (span_hi - span_lo > opt.max_steps) {
-        slk_error_at(csvr_path(r), line,
-                     "run '%s': the runs span %lld steps of %g s, more than --max-steps %ld "
-                     "(narrow the input with --from/--until, or use a larger --step)",
-                     run, (long long)(span_hi - span_lo), step, opt.max_steps);
-        return -1;
-    }
-    double *use = xcalloc((size_t)len, sizeof *use);
-    for (size_t i = 0; i < n; i++) {
-        double s0 = sm[i].t, s1 = i + 1 < n ? sm[i + 1].t : sm[i].t + dt;
-        for (int64_t k = (int64_t)floor(s0 / step); (double)k * step < s1; k++) {
-            double lo = fmax(s0, (double)k * step), hi = fmin(s1, (double)(k + 1) * step);
-            long kk = (long)(k - g0);
-            if (hi > lo && kk >= 0 && kk < len)
-                use[kk] += sm[i].c * (hi - lo) / step;
-        }
-    }
-    static size_t runcap;
-    set.runs = xgrow(set.runs, &runcap, set.nruns + 1, sizeof *set.runs);
-    struct replay_run *x = &set.runs[set.nruns++];
-    x->run = xstrdup(run);
-    x->job = job;
-    x->first = first;
-    x->end = end;
-    x->g0 = g0;
-    x->len = len;
-    x->use = use;
-    x->cores = cores;
-    x->mem_mb = mem;
-    return 0;
-}
-
-static int read_usage(const char *path)
-{
-    int st;
-    csvr *r = csvr_open_with(path, cli_dialect(NULL), 0, &st);
-    if (!r)
-        return st;
-    int cj = csvr_require(r, "job"), cr = csvr_require(r, "run"), ct = csvr_require(r, "t"),
-        cc = csvr_require(r, "containers"), ccore = csvr_col(r, "cores"), cmem = csvr_col(r, "mem_mb");
-    if (cj < 0 || cr < 0 || ct < 0 || cc < 0) {
-        csvr_close(r);
-        return SLK_EDATA;
-    }
-    if ((ccore >= 0) != (cmem >= 0)) {
-        slk_error_at(csvr_path(r), 1, "column '%s' without column '%s' (give both or neither)",
-                     ccore >= 0 ? "cores" : "mem_mb", ccore >= 0 ? "mem_mb" : "cores");
-        csvr_close(r);
-        return SLK_EDATA;
-    }
-    group_tracker gt;
-    group_init(&gt);
-    struct sample *sm = NULL;
-    size_t n = 0, cap = 0;
-    char *run = NULL;
-    long line = 0;
-    size_t job = SIZE_MAX;
-    int skip = 0;
-    double cores = opt.cont_cores, mem = opt.cont_mem;
-    st = SLK_OK;
-    while (csvr_next(r) > 0) {
-        n_rows++;
-        const char *jn = csvr_field(r, cj), *rn = csvr_field(r, cr);
-        if (!jn || !rn) {
-            csvr_fail(r, "column '%s': missing value", jn ? "run" : "job");
-            break;
-        }
-        double t, c, rc_ = opt.cont_cores, rm = opt.cont_mem;
-        if (csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 || csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0)
-            break;
-        if (ccore >= 0 && (csvr_get_double(r, ccore, &rc_, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-                           csvr_get_double(r, cmem, &rm, CSVR_REQUIRED | CSVR_NONNEG) < 0))
-            break;
-        if (rc_ == 0 && rm == 0) {
-            csvr_fail(r, "container of 0 cores and 0 MB");
-            break;
-        }
-        if (c > 1e8) {
-            csvr_fail(r, "column 'containers': %g is too large", c);
-            break;
-        }
-        if (fabs(t) > 1e11) {
-            csvr_fail(r, "column 't': %.17g is out of range (epoch seconds within +-1e11)", t);
-            break;
-        }
-        int gc = group_check(&gt, rn);
-        if (gc < 0) {
-            csvr_fail(r, "run '%s' comes back after other runs: input not grouped by run", rn);
-            break;
-        }
-        if (gc == 1) {
-            if (run && !skip && finish_run(r, run, job, sm, n, cores, mem, line) < 0) {
-                st = SLK_EDATA;
-                break;
-            }
-            free(run);
-            run = xstrdup(rn);
-            line = csvr_line(r);
-            n = 0;
-            struct replay_job *j = job_find(jn);
-            skip = !j;
-            if (skip)
-                n_runs_noslo++;
-            job = j ? (size_t)(j - set.jobs) : SIZE_MAX;
-            cores = rc_;
-            mem = rm;
-        } else {
-            if (t <= sm[n - 1].t) {
-                csvr_fail(r, "run '%s': t %.17g not after the previous %.17g (rows sorted by t)", rn, t, sm[n - 1].t);
-                break;
-            }
-            if (rc_ != cores || rm != mem) {
-                csvr_fail(r, "run '%s': container size changes within the run", rn);
-                break;
-            }
-            if (!skip && strcmp(jn, set.jobs[job].name) != 0) {
-                csvr_fail(r, "run '%s' changes job ('%s', then '%s')", rn, set.jobs[job].name, jn);
-                break;
-            }
-        }
-        sm = xgrow(sm, &cap, n + 1, sizeof *sm);
-        sm[n].t = t;
-        sm[n].c = c;
-        n++;
-    }
-    if (st == SLK_OK)
-        st = csvr_status(r);
-    if (st == SLK_OK && run && !skip && finish_run(r, run, job, sm, n, cores, mem, line) < 0)
-        st = SLK_EDATA;
-    free(run);
-    free(sm);
-    group_free(&gt);
-    csvr_close(r);
-    return st;
-}
+static struct replayio io; /* the inputs read (lib/morpheus/replayio) */
 
 /* ---- main -------------------------------------------------------------------------- */
 
@@ -525,11 +209,13 @@ static void fmt_time(double t, char *buf)
  * the runs sorted by start.  *p receives the plan (--plan). */
 static int load(plan **p)
 {
-    int st = read_slo(opt.slo);
+    struct replayio_opts ro = {opt.cont_cores, opt.cont_mem, opt.from, opt.until, opt.max_steps};
+    replayio_init(&io, &ro);
+    int st = replayio_read_slo(&io, opt.slo, cli_dialect("slo"));
     if (st == SLK_OK && opt.prov)
-        st = read_prov(opt.prov);
+        st = replayio_read_provisioned(&io, opt.prov, cli_dialect("provisioned"));
     if (st == SLK_OK && opt.runs)
-        st = read_runs(opt.runs);
+        st = replayio_read_runs(&io, opt.runs, cli_dialect("runs"));
     if (st == SLK_OK && opt.plan) {
         st = plan_read(opt.plan, p);
         if (st == SLK_OK) {
@@ -542,15 +228,15 @@ static int load(plan **p)
                 st = SLK_EUSAGE;
         }
     }
-    set.step = opt.step;
+    io.set.step = opt.step;
     if (st == SLK_OK)
-        st = read_usage(opt.input);
+        st = replayio_read_usage(&io, opt.input, cli_dialect(NULL));
     if (st != SLK_OK)
         return st;
-    replay_set_sort(&set);
+    replay_set_sort(&io.set);
     for (int i = 0; i < opt.nreg && opt.reg[i] == REPLAY_STATIC; i++)
-        for (size_t k = 0; k < set.nruns; k++) {
-            const struct replay_job *j = &set.jobs[set.runs[k].job];
+        for (size_t k = 0; k < io.set.nruns; k++) {
+            const struct replay_job *j = &io.set.jobs[io.set.runs[k].job];
             if (!(j->provisioned >= 0)) {
                 slk_error("%s: job '%s' has no provisioned row (the static regime needs one per job)", opt.prov,
                           j->name);
@@ -568,31 +254,17 @@ static int idle_of(int i)
 /* replay_all: every regime asked for, one row per run and regime to w. */
 static void replay_all(plan *p, const int64_t *starts, csvw *w, struct replay_totals *tot, double *elapsed)
 {
-    static const char *const cols[] = {"regime", "job", "run", "start", "deadline", "finish", "met",
-                                       "over_container_s", "under_container_s", NULL};
-    csvw_header(w, cols);
-    struct replay_result *res = xcalloc(set.nruns ? set.nruns : 1, sizeof *res);
+    replayio_write_header(w);
+    struct replay_result *res = xcalloc(io.set.nruns ? io.set.nruns : 1, sizeof *res);
     for (int i = 0; i < opt.nreg; i++) {
         struct replay_opts ro = {.regime = opt.reg[i], .cap_cores = opt.cap_cores, .cap_mem = opt.cap_mem,
                                  .plan = p, .dra = opt.dra, .idle = idle_of(i)};
         if (opt.reg[i] != REPLAY_STATIC)
             ro.start = starts;
         double t0 = slk_now();
-        replay_run(&set, &ro, res, &tot[i]);
+        replay_run(&io.set, &ro, res, &tot[i]);
         elapsed[i] = slk_now() - t0;
-        for (size_t k = 0; k < set.nruns; k++) {
-            const struct replay_run *r = &set.runs[k];
-            csvw_str(w, replay_regime_name(opt.reg[i]));
-            csvw_str(w, set.jobs[r->job].name);
-            csvw_str(w, r->run);
-            csvw_num(w, res[k].start);
-            csvw_num(w, res[k].deadline);
-            csvw_num(w, res[k].finish);
-            csvw_int(w, res[k].met);
-            csvw_num(w, res[k].over);
-            csvw_num(w, res[k].under);
-            csvw_end(w);
-        }
+        replayio_write_results(w, &io.set, opt.reg[i], res);
     }
     free(res);
 }
@@ -605,29 +277,10 @@ static int write_summary(const char *path, const struct replay_totals *tot)
     if (!so)
         return st;
     csvw *sw = csvw_new_with(outf_fp(so), cli_dialect(NULL));
-    static const char *const sc[] = {"regime", "idle", "runs", "met", "missed", "unfinished", "violation_rate",
-                                     "footprint_cores", "footprint_mem_mb", "utilization", "over_container_s",
-                                     "under_container_s", "dra_extended", "dra_renewed", "dra_refused", NULL};
-    csvw_header(sw, sc);
-    for (int i = 0; i < opt.nreg; i++) {
-        const struct replay_totals *x = &tot[i];
-        csvw_str(sw, replay_regime_name(opt.reg[i]));
-        csvw_str(sw, idle_of(i) ? "fair" : "none");
-        csvw_int(sw, x->runs);
-        csvw_int(sw, x->met);
-        csvw_int(sw, x->missed);
-        csvw_int(sw, x->unfinished);
-        csvw_num(sw, x->runs ? (double)x->missed / (double)x->runs : NAN);
-        csvw_num(sw, x->peak_cores);
-        csvw_num(sw, x->peak_mem);
-        csvw_num(sw, x->reserved_core_s > 0 ? x->used_core_s / x->reserved_core_s : NAN);
-        csvw_num(sw, x->over);
-        csvw_num(sw, x->under);
-        csvw_int(sw, (int64_t)x->dra.extended);
-        csvw_int(sw, (int64_t)x->dra.renewed);
-        csvw_int(sw, (int64_t)(x->dra.refused_full + x->dra.refused_nocap));
-        csvw_end(sw);
-    }
+    int idle[MAX_REGIMES];
+    for (int i = 0; i < opt.nreg; i++)
+        idle[i] = idle_of(i);
+    replayio_write_summary(sw, opt.reg, idle, tot, opt.nreg);
     st = csvw_error(sw) ? SLK_EIO : SLK_OK;
     csvw_free(sw);
     return outf_finish(so, st);
@@ -637,13 +290,13 @@ static int write_summary(const char *path, const struct replay_totals *tot)
 static void report(const struct replay_totals *tot, const double *elapsed, int aligned, long moved)
 {
     char b0[32], b1[32];
-    fmt_time(set.nruns ? set.runs[0].first : NAN, b0);
-    fmt_time(set.nruns ? set.runs[set.nruns - 1].first : NAN, b1);
+    fmt_time(io.set.nruns ? io.set.runs[0].first : NAN, b0);
+    fmt_time(io.set.nruns ? io.set.runs[io.set.nruns - 1].first : NAN, b1);
     fprintf(stderr, "%s: %ld runs read (%ld rows); replaying %zu runs of %zu jobs starting %s .. %s "
                     "(%ld runs of jobs without a usable SLO, %ld outside --from/--until; %ld SLO rows not "
                     "actionable)\n",
-            slk_progname, n_runs_in + n_runs_noslo, n_rows, set.nruns, set.njobs, b0, b1, n_runs_noslo,
-            n_runs_outside, n_unusable);
+            slk_progname, io.n.runs_in + io.n.runs_noslo, io.n.rows, io.set.nruns, io.set.njobs, b0, b1,
+            io.n.runs_noslo, io.n.runs_outside, io.n.unusable);
     if (aligned)
         fprintf(stderr, "%s: --align reservation: %ld runs start at their reservation (or input) instead of "
                         "their recorded start in the plan regimes\n", slk_progname, moved);
@@ -682,7 +335,7 @@ int main(int argc, char **argv)
         struct replay_totals tot[MAX_REGIMES];
         double elapsed[MAX_REGIMES];
         long moved = 0;
-        starts = opt.align && p ? aligned_starts(p, &moved) : NULL;
+        starts = opt.align && p ? replayio_aligned_starts(&io, p, &moved) : NULL;
         csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
         replay_all(p, starts, w, tot, elapsed);
         if (csvw_error(w))
@@ -696,9 +349,6 @@ int main(int argc, char **argv)
     }
     free(starts);
     plan_free(p);
-    replay_set_free(&set);
-    for (size_t i = 0; i < navail; i++)
-        free(avails[i].run);
-    free(avails);
+    replayio_free(&io);
     return slk_finish(st);
 }

@@ -15,6 +15,7 @@
 #include "base/csvio.h"
 #include "base/diag.h"
 #include "morpheus/dra.h"
+#include "morpheus/draio.h"
 #include "jockey/jobsim.h"
 #include "jockey/jockey.h"
 #include "jockey/jockeyio.h"
@@ -249,48 +250,16 @@ static void emit(double t, const char *job, const char *policy, double old_alloc
 
 /* ---- DRA --------------------------------------------------------------------------- */
 
+static void dra_emit(void *ctx, double t, const char *job, const struct dra_decision *dec, const char *why)
+{
+    emit(t, job, "dra", (double)dec->old_alloc, (double)dec->new_alloc, dec->until, why);
+}
+
 static int run_dra(csvr *r, plan *p)
 {
-    int st;
-    int cj = csvr_require(r, "job"), ct = csvr_require(r, "t"), cu = csvr_require(r, "used"),
-        cp = csvr_col(r, "pending");
-    if (cj < 0 || ct < 0 || cu < 0)
-        return SLK_EDATA;
     dra *d = dra_new(p, &opt.dra);
-    double last_t = -INFINITY;
-    struct dra_decision dec;
     double t0 = slk_now();
-    while (csvr_next(r) > 0) {
-        const char *job = csvr_field(r, cj);
-        double t, used, pending = 0;
-        if (!job) {
-            csvr_fail(r, "column 'job': missing value");
-            break;
-        }
-        if (csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 ||
-            csvr_get_double(r, cu, &used, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-            (cp >= 0 && csvr_get_double(r, cp, &pending, CSVR_NONNEG) < 0))
-            break;
-        if (t < last_t) {
-            csvr_fail(r, "t %.17g is before the previous sample's %.17g: samples must come in time order", t, last_t);
-            break;
-        }
-        if (fabs(t) > 1e11) {
-            csvr_fail(r, "column 't': %.17g is out of range (epoch seconds within +-1e11)", t);
-            break;
-        }
-        if (used > 1e12 || pending > 1e12) {
-            csvr_fail(r, "used + pending %g is too large", used + pending);
-            break;
-        }
-        last_t = t;
-        if (dra_sample(d, job, t, used, pending, &dec)) {
-            char why[320];
-            dra_reason(&dec, why, sizeof why);
-            emit(t, job, "dra", (double)dec.old_alloc, (double)dec.new_alloc, dec.until, why);
-        }
-    }
-    st = csvr_status(r);
+    int st = draio_run(r, d, dra_emit, NULL);
     struct dra_stats s;
     dra_get_stats(d, &s);
     dra_free(d);

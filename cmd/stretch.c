@@ -13,7 +13,6 @@
 #include "base/diag.h"
 #include "base/outfile.h"
 #include "base/parse.h"
-#include "base/stats.h"
 #include "vc/vcio.h"
 #include "vc/vcreport.h"
 #include "vc/vcsim.h"
@@ -25,10 +24,6 @@
 #include <string.h>
 
 #define DAY 86400.0
-/* warn when the caps alone explain this share of the mean stretch, and
- * the jobs alone would have a mean stretch of at least FLOOR_MIN */
-#define FLOOR_SHARE 0.8
-#define FLOOR_MIN 1.5
 
 static struct {
     const char *cap_path, *jobs_path;
@@ -39,7 +34,7 @@ static struct {
     int have_start;
     double bins[VCIO_MAX_BINS];
     int nbins;
-    long long max_jobs;
+    long long max_jobs, reorder;
 } opt = {
     .policy = VCSIM_MAXMIN,
     .within = VCSIM_FAIR,
@@ -47,12 +42,13 @@ static struct {
     .credit_window = 7 * DAY,
     .bins = {0.5, 0.8, 1.25, 2, 4},
     .nbins = 5,
-    .max_jobs = 10000000,
+    .max_jobs = UINT32_MAX - 2,
+    .reorder = 10000,
 };
 
 enum { OPT_SCHED = 's', OPT_SYSTEM = 1, OPT_WITHIN, OPT_QUANTUM, OPT_WINDOW, OPT_HORIZON, OPT_START,
        OPT_VCS, OPT_DAILY, OPT_SUMMARY, OPT_BINS, OPT_JOBCOL, OPT_VCCOL, OPT_SUBMITCOL, OPT_SIZECOL,
-       OPT_PARCOL, OPT_CAPCOL, OPT_MAXJOBS };
+       OPT_PARCOL, OPT_CAPCOL, OPT_MAXJOBS, OPT_REORDER };
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Scheduling:", 1},
@@ -69,7 +65,9 @@ static const struct argp_option options[] = {
     {"vcs", OPT_VCS, "FILE", 0, "Write per-VC load and stretch to FILE", 2},
     {"daily", OPT_DAILY, "FILE", 0, "Write per-day per-VC load and mean stretch to FILE", 2},
     {"summary", OPT_SUMMARY, "FILE", 0, "Write the summary as metric,value rows to FILE", 2},
-    {"max-jobs", OPT_MAXJOBS, "N", 0, "Refuse more than N jobs (about 110 bytes each; default 10000000)", 2},
+    {"max-jobs", OPT_MAXJOBS, "N", 0, "Refuse more than N jobs (default and most 4294967293)", 2},
+    {"reorder", OPT_REORDER, "N", 0, "JOBS may be out of submit order by up to N rows (read ahead; "
+     "default 10000)", 2},
     {"horizon", OPT_HORIZON, "DUR", 0, "Length of the accounting window (default: the submit-time span "
      "rounded up to whole days)", 2},
     {"start", OPT_START, "TIME", 0, "Start of the accounting window (default: the first submit)", 2},
@@ -111,14 +109,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         if (vcsim_policy_parse(arg, &opt.policy) < 0)
             argp_error(st, "invalid value for --scheduler: '%s' (want maxmin, drr or balanced)", arg);
         break;
-    case OPT_WITHIN:
-        if (strcmp(arg, "fair") == 0)
-            opt.within = VCSIM_FAIR;
-        else if (strcmp(arg, "fifo") == 0)
-            opt.within = VCSIM_FIFO;
-        else
-            argp_error(st, "invalid value for --within: '%s' (want fair or fifo)", arg);
+    case OPT_WITHIN: {
+        static const char *const rules[] = {"fair", "fifo", NULL}; /* VCSIM_FAIR, VCSIM_FIFO */
+        opt.within = cli_choice(st, "within", arg, rules) ? VCSIM_FIFO : VCSIM_FAIR;
         break;
+    }
     case OPT_SYSTEM: opt.system_servers = cli_double(st, "system-servers", arg, 0, 1e12); break;
     case OPT_QUANTUM: opt.quantum = cli_duration(st, "quantum", arg, 0); break;
     case OPT_WINDOW:
@@ -136,6 +131,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_DAILY: opt.daily_out = arg; break;
     case OPT_SUMMARY: opt.summary_out = arg; break;
     case OPT_MAXJOBS: opt.max_jobs = cli_int(st, "max-jobs", arg, 1, UINT32_MAX - 2); break;
+    case OPT_REORDER: opt.reorder = cli_int(st, "reorder", arg, 0, UINT32_MAX - 2); break;
     case OPT_BINS: parse_bins(st, arg); break;
     case OPT_JOBCOL: cli_colmap_add("job", arg); break;
     case OPT_VCCOL: cli_colmap_add("vc", arg), cli_colmap_add_role("capacities", "vc", arg); break;
@@ -164,112 +160,58 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 static void progress(uint64_t done, uint64_t total) { slk_progress("simulating", done, total); }
 
-static void fmt_dur(double s, char *buf, size_t n)
+/* The side outputs asked for, after a run: each written, then committed
+ * (or left as it was on error). */
+static int side_outputs(const struct vcio_report *ctx, const struct vcio_summary *sum)
 {
-    if (s >= DAY)
-        snprintf(buf, n, "%.4g d", s / DAY);
-    else if (s >= 3600)
-        snprintf(buf, n, "%.4g h", s / 3600);
-    else
-        snprintf(buf, n, "%.4g s", s);
+    const struct { const char *path; int (*fn)(csvw *, const void *); const void *ctx; } out[] = {
+        {opt.vcs_out, vcio_write_vcs, ctx}, {opt.daily_out, vcio_write_daily, ctx},
+        {opt.summary_out, vcio_write_summary, sum}};
+    int st = SLK_OK;
+    for (size_t i = 0; i < sizeof out / sizeof out[0] && st == SLK_OK; i++) {
+        outf *o = out[i].path ? outf_open(out[i].path, &st) : NULL;
+        if (!o)
+            continue;
+        csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+        st = out[i].fn(w, out[i].ctx);
+        csvw_free(w);
+        st = outf_finish(o, st);
+    }
+    return st;
 }
 
-
-/* Run the simulator over the window [w0, w0+h] and check conservation (the
- * servers allocated to VCs over time did exactly the work). */
-static int simulate(const struct vcio_vcs *V, struct vcio_jobs *J, double w0, double h, struct vcsim_vc_stats *vst,
-                    struct vcsim_totals *tot, double *secs)
+/* Stream the jobs through the simulator into the per-job output w, then
+ * the reports; the summary is filled on success. */
+static int run(const struct vcio_vcs *V, csvw *w, struct vcio_summary *sum, struct vcsim_totals *tot)
 {
     struct vcsim_config cfg = {
         .policy = opt.policy, .within = opt.within, .system_servers = opt.system_servers,
-        .quantum = opt.quantum, .credit_window = opt.credit_window,
-        .window_start = w0, .window_len = h,
+        .quantum = opt.quantum, .credit_window = opt.credit_window, .reorder = opt.reorder,
+        .window_start = opt.have_start ? opt.start : NAN, .window_len = opt.horizon,
         .progress = cli_progress_on() ? progress : NULL,
     };
+    const char *cap_name = strcmp(opt.cap_path, "-") ? opt.cap_path : "<stdin>";
+    struct vcio_run_opts ro = {opt.jobs_path, cli_dialect(NULL), cap_name, opt.max_jobs,
+                               (opt.vcs_out ? VCREP_KEEP_STRETCH : 0) | (opt.daily_out ? VCREP_KEEP_DAILY : 0)};
+    struct vcsim_vc_stats *vst = xcalloc(V->n, sizeof *vst);
+    struct vcrep_vc *rep = xcalloc(V->n, sizeof *rep);
+    struct vcrep_acc acc;
     double t0 = slk_now();
-    if (vcsim_run(&cfg, V->n, V->cap, J->n, J->j, vst, tot) < 0) {
-        slk_error("internal error: simulator rejected its input");
-        return SLK_ESOFTWARE;
-    }
-    *secs = slk_now() - t0;
+    int st = vcio_run(&cfg, V, &ro, w, &acc, vst, tot);
+    double secs = slk_now() - t0;
     slk_progress_done();
-    double work = 0, used = 0;
-    for (size_t i = 0; i < J->n; i++)
-        work += J->j[i].work;
-    for (size_t k = 0; k < V->n; k++)
-        used += vst[k].used;
-    if (fabs(used - work) > 1e-6 * work) {
-        slk_error("internal error: allocated %.17g server-seconds for %.17g of work", used, work);
-        return SLK_ESOFTWARE;
+    if (st == SLK_OK) {
+        vcrep_acc_per_vc(&acc, tot->window_len, rep);
+        struct vcio_summary_opts so = {opt.policy, opt.system_servers, opt.bins, opt.nbins};
+        vcio_summarize(V, &acc, rep, vst, tot, &so, sum);
+        sum->seconds = secs;
+        struct vcio_report ctx = {&acc, V, rep, vst, tot->window_start, tot->window_len};
+        st = side_outputs(&ctx, sum);
     }
-    return SLK_OK;
-}
-
-/* Open a side output, run fn into it, commit it (or abort on error). */
-static int side_output(const char *path, int (*fn)(csvw *, const void *), const void *ctx)
-{
-    int st;
-    outf *o = outf_open(path, &st);
-    if (!o)
-        return st;
-    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-    st = fn(w, ctx);
-    csvw_free(w);
-    return outf_finish(o, st);
-}
-
-/* The per-job output and the side outputs asked for. */
-static int write_outputs(const struct vcio_report *ctx, const struct vcio_summary *sum)
-{
-    int st;
-    outf *o = outf_open(slk_opt.output, &st);
-    if (!o)
-        return st;
-    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-    st = vcio_write_jobs(w, ctx->J, ctx->V);
-    csvw_free(w);
-    if (st == SLK_OK && opt.vcs_out)
-        st = side_output(opt.vcs_out, vcio_write_vcs, ctx);
-    if (st == SLK_OK && opt.daily_out)
-        st = side_output(opt.daily_out, vcio_write_daily, ctx);
-    if (st == SLK_OK && opt.summary_out)
-        st = side_output(opt.summary_out, vcio_write_summary, sum);
-    return outf_finish(o, st);
-}
-
-static void print_summary(const struct vcio_summary *sum, const struct vcsim_totals *tot, int horizon_derived)
-{
-    char hb[32], mb[32], tb[32];
-    fmt_dur(sum->horizon, hb, sizeof hb);
-    fmt_dur(sum->makespan, mb, sizeof mb);
-    parse_time_format(sum->start, tb);
-    fprintf(stderr, "stretch: %s: %zu VCs (%g servers) + %g system = %g servers; %zu jobs, "
-            "%.6g server-hours of work\n", sum->scheduler, sum->vcs, sum->owned, opt.system_servers, sum->servers,
-            sum->jobs, sum->work_h);
-    fprintf(stderr, "stretch: window %s from %s%s; utilization %.1f%%; contended (demand > servers) "
-            "%.1f%% of the time; makespan %s\n", hb, tb,
-            horizon_derived ? " (submit span rounded up to days)" : "", 100 * sum->utilization,
-            100 * sum->contended, mb);
-    for (int b = 0; b < sum->nbins; b++)
-        if (sum->bins[b].n >= 2)
-            fprintf(stderr, "stretch: load %g..%g: %zu VCs, mean stretch %.4g..%.4g (spread %.3gx)\n",
-                    sum->bins[b].lo, sum->bins[b].hi, sum->bins[b].n, sum->bins[b].min, sum->bins[b].max,
-                    sum->bins[b].max / sum->bins[b].min);
-    if (isfinite(sum->spread))
-        fprintf(stderr, "stretch: consistency (worst max/min mean stretch within a load bin): %.3gx\n",
-                sum->spread);
-    else
-        fprintf(stderr, "stretch: consistency: no load bin holds two VCs\n");
-    if (sum->floor_stretch >= FLOOR_MIN && sum->floor_stretch >= FLOOR_SHARE * sum->mean_stretch)
-        slk_warn_at(opt.jobs_path && strcmp(opt.jobs_path, "-") ? opt.jobs_path : "<stdin>", 0,
-                    "the result is dominated by max_parallelism caps: jobs alone in an idle cluster would "
-                    "have mean stretch %.4g of the %.4g measured (contended %.1f%% of the time); the "
-                    "schedulers can only differ in the rest", sum->floor_stretch, sum->mean_stretch,
-                    100 * sum->contended);
-    fprintf(stderr, "stretch: %llu events (%.3g per job), %llu decisions, %llu job rate updates in "
-            "%.3f s (%.3g us per job)\n", (unsigned long long)tot->events, sum->events_per_job,
-            (unsigned long long)tot->decisions, (unsigned long long)tot->job_updates, sum->seconds,
-            sum->jobs ? 1e6 * sum->seconds / (double)sum->jobs : 0.0);
+    vcrep_acc_free(&acc);
+    free(rep);
+    free(vst);
+    return st;
 }
 
 int main(int argc, char **argv)
@@ -283,7 +225,9 @@ int main(int argc, char **argv)
         "stretch is among VCs of similar load.\n\n"
         "CAPACITIES is a CSV of vc,capacity (servers); JOBS (default standard input) a CSV of "
         "job,vc,submit,size_server_hours[,max_parallelism] (submit in epoch seconds or ISO 8601; "
-        "a missing max_parallelism means no limit).  Output: job,vc,submit,finish,stretch."
+        "a missing max_parallelism means no limit), sorted by submit or out of order by at most "
+        "--reorder rows: it is read as the simulation goes, and memory follows the jobs in "
+        "flight, not the trace.  Output: job,vc,submit,finish,stretch, in input order."
         "\vExamples:\n"
         "  # the paper-like scenario: six VCs, 2,750 owned + 1,250 system\n"
         "  # servers, 30 days\n"
@@ -303,36 +247,21 @@ int main(int argc, char **argv)
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     struct vcio_vcs V = {0};
-    struct vcio_jobs J = {0};
-    struct vcsim_vc_stats *vst = NULL;
-    struct vcrep_vc *rep = NULL;
     struct vcsim_totals tot;
     struct vcio_summary sum;
-    double w0, h, secs = 0;
-    int derived;
+    outf *o = NULL;
     int st = vcio_vcs_read(opt.cap_path, cli_dialect("capacities"), &V);
     if (st == SLK_OK)
-        st = vcio_jobs_read(opt.jobs_path, cli_dialect(NULL), &V,
-                            strcmp(opt.cap_path, "-") ? opt.cap_path : "<stdin>", opt.max_jobs, &J);
-    if (st == SLK_OK) {
-        vcrep_window(J.j, J.n, opt.have_start, opt.start, opt.horizon, &w0, &h, &derived);
-        vst = xcalloc(V.n, sizeof *vst);
-        st = simulate(&V, &J, w0, h, vst, &tot, &secs);
-    }
-    if (st == SLK_OK) {
-        rep = xcalloc(V.n, sizeof *rep);
-        vcrep_per_vc(J.j, J.n, V.cap, V.n, w0, h, rep);
-        struct vcio_summary_opts so = {opt.policy, opt.system_servers, opt.bins, opt.nbins};
-        vcio_summarize(&V, &J, rep, vst, &tot, w0, h, &so, &sum);
-        sum.seconds = secs;
-        struct vcio_report ctx = {&J, &V, rep, vst, w0, h};
-        st = write_outputs(&ctx, &sum);
+        o = outf_open(slk_opt.output, &st);
+    if (o) {
+        csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+        st = run(&V, w, &sum, &tot);
+        csvw_free(w);
+        st = outf_finish(o, st);
     }
     if (st == SLK_OK && !slk_opt.quiet)
-        print_summary(&sum, &tot, derived);
-    free(rep);
-    free(vst);
+        vcio_print_summary(&sum, &tot, opt.horizon <= 0,
+                           opt.jobs_path && strcmp(opt.jobs_path, "-") ? opt.jobs_path : "<stdin>");
     vcio_vcs_free(&V);
-    vcio_jobs_free(&J);
     return slk_finish(st);
 }

@@ -138,13 +138,22 @@ static int vc_by(const char *const *names, int dflt)
     return -1;
 }
 
+/* rawin_open with --on-error skip's rejects (bad rows skipped, listed) */
+static rawin *open_raw(const char *path, char delim, int *st)
+{
+    rawin *in = rawin_open(path, delim, st);
+    if (in && slk_opt.on_error_skip)
+        rawin_set_rejects(in, cli_dialect(NULL)->rejects);
+    return in;
+}
+
 static int google(csvw *w)
 {
     struct google_opts go = {(int64_t)opt.epoch, opt.step, opt.cores, opt.mem_mb};
     google_trace *g = google_new(&go);
     int st = SLK_OK;
     for (int i = 0; st == SLK_OK && i < opt.nfiles; i++) {
-        rawin *in = rawin_open(opt.files[i], ',', &st);
+        rawin *in = open_raw(opt.files[i], ',', &st);
         if (in)
             st = google_read(g, in, opt.fmt == F_GOOGLE_USAGE);
         rawin_close(in);
@@ -172,7 +181,7 @@ static int google(csvw *w)
 static int vc_jobs(struct vcjobs *t)
 {
     int st = SLK_OK;
-    rawin *in = rawin_open(opt.files[0], opt.fmt == F_SWF ? RAWIN_BLANKS
+    rawin *in = open_raw(opt.files[0], opt.fmt == F_SWF ? RAWIN_BLANKS
                                          : opt.fmt == F_SWIM ? '\t' : ',', &st);
     if (!in)
         return st;
@@ -192,7 +201,7 @@ static int vc_jobs(struct vcjobs *t)
         struct gpupods_stats ps = {0};
         double total = 0;
         int by = vc_by(pod_vc_names, GPUPODS_VC_QOS);
-        rawin *nodes = rawin_open(opt.nodes, ',', &st);
+        rawin *nodes = open_raw(opt.nodes, ',', &st);
         if (nodes && by >= 0)
             st = gpupods_read_nodes(nodes, (enum gpupods_unit)opt.unit, &total);
         rawin_close(nodes);

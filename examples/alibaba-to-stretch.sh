@@ -27,6 +27,7 @@
 #                         whole hours; pass it to stretch
 #                         as --horizon (the script prints the command))
 #   max_parallelism     = empty (fully malleable); with -p, number_of_instances
+#   row order           = by submit (stable), as stretch reads its jobs
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 vcs=6 load=0.8 par=0
@@ -41,7 +42,7 @@ shift $((OPTIND - 1))
 in=${1:-$repo/../shared/data/alibaba-v2017/batch_task.csv}
 out=${2:-out/alibaba}
 mkdir -p "$out"
-awk -F, -v tool=alibaba-to-stretch -v vcs="$vcs" -v lf="$load" -v par="$par" -v out="$out" '
+ALI_JOBS=$out/jobs.csv awk -F, -v tool=alibaba-to-stretch -v vcs="$vcs" -v lf="$load" -v par="$par" -v out="$out" '
 function fail(m) { printf "alibaba-to-stretch: %s:%d: %s\n", FILENAME, FNR, m > "/dev/stderr"; bad = 1; exit 65 }
 { sub(/\r$/, "") }
 FNR == 1 && $1 ~ /task_create_time/ { next }
@@ -72,6 +73,10 @@ END {
         print vc "," c > (out "/vcs.csv")
     }
     print "job,vc,submit,size_server_hours,max_parallelism" > (out "/jobs.csv")
+    close(out "/jobs.csv")
+    # sorted by submit (stable): stretch reads its jobs as it simulates
+    sorter = "LC_ALL=C sort -s -t, -k3,3n >> \"$ALI_JOBS\""
     for (i = 1; i <= n; i++)
-        printf "%s,%s,%s,%.9g,%s\n", job[i], jvc[i], sub_t[i], jsize[i], jpar[i] > (out "/jobs.csv")
+        printf "%s,%s,%s,%.9g,%s\n", job[i], jvc[i], sub_t[i], jsize[i], jpar[i] | sorter
+    close(sorter)
 }' "$in"

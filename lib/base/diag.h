@@ -9,6 +9,12 @@
  * Ownership: functions here own nothing the caller passes; x*alloc results
  * belong to the caller.  On allocation failure they print "out of memory" and
  * exit with SLK_ESOFTWARE: no tool can do anything sensible without memory.
+ *
+ * Threads: slk_init, the quiet/progress policy and slk_at_finish are set up
+ * by main before any thread starts.  slk_error, slk_error_at and slk_warn_at may be called
+ * from any thread (each message is built whole and written with one fputs);
+ * slk_progress and slk_finish belong to the main thread.  x*alloc are as
+ * thread-safe as malloc.
  */
 #ifndef SLOKIT_DIAG_H
 #define SLOKIT_DIAG_H

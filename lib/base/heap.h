@@ -3,6 +3,8 @@
  * Ties on key are broken by seq (insertion order unless the caller sets it),
  * so simulations that pop equal-time events are deterministic.
  * The heap owns its array; values are opaque to it.
+ *
+ * Threads: no shared state; one heap is used by one thread at a time.
  */
 #ifndef SLOKIT_HEAP_H
 #define SLOKIT_HEAP_H

@@ -6,8 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct ks_slot {
+    char *key;  /* NULL: empty */
+    long line;  /* keyset_put's line for the key */
+    long row;   /* its row number: how many keys came before it */
+};
+
 struct keyset {
-    char **slot;
+    struct ks_slot *slot;
     size_t cap, n;
 };
 
@@ -24,40 +30,51 @@ void keyset_free(keyset *ks)
     if (!ks)
         return;
     for (size_t i = 0; i < ks->cap; i++)
-        free(ks->slot[i]);
+        free(ks->slot[i].key);
     free(ks->slot);
     free(ks);
 }
 
+/* find: the slot holding key, or the empty slot where it would go */
 static size_t find(const keyset *ks, const char *key)
 {
     size_t i = rng_hash_str(key) & (ks->cap - 1);
-    while (ks->slot[i] && strcmp(ks->slot[i], key) != 0)
+    while (ks->slot[i].key && strcmp(ks->slot[i].key, key) != 0)
         i = (i + 1) & (ks->cap - 1);
     return i;
 }
 
-int keyset_has(const keyset *ks, const char *key) { return ks->slot[find(ks, key)] != NULL; }
+int keyset_has(const keyset *ks, const char *key) { return ks->slot[find(ks, key)].key != NULL; }
 
-int keyset_add(keyset *ks, const char *key)
+long keyset_put(keyset *ks, const char *key, long line, long *first_line)
 {
     size_t i = find(ks, key);
-    if (ks->slot[i])
-        return 0;
+    if (ks->slot[i].key) {
+        if (first_line)
+            *first_line = ks->slot[i].line;
+        return -1;
+    }
     if ((ks->n + 1) * 2 > ks->cap) {
         size_t oldcap = ks->cap;
-        char **old = ks->slot;
+        struct ks_slot *old = ks->slot;
         ks->cap *= 2;
         ks->slot = xcalloc(ks->cap, sizeof *ks->slot);
         for (size_t j = 0; j < oldcap; j++)
-            if (old[j])
-                ks->slot[find(ks, old[j])] = old[j];
+            if (old[j].key)
+                ks->slot[find(ks, old[j].key)] = old[j];
         free(old);
         i = find(ks, key);
     }
-    ks->slot[i] = xstrdup(key);
-    ks->n++;
-    return 1;
+    ks->slot[i] = (struct ks_slot){xstrdup(key), line, (long)ks->n};
+    return (long)ks->n++;
+}
+
+int keyset_add(keyset *ks, const char *key) { return keyset_put(ks, key, 0, NULL) >= 0; }
+
+long keyset_row(const keyset *ks, const char *key)
+{
+    size_t i = find(ks, key);
+    return ks->slot[i].key ? ks->slot[i].row : -1;
 }
 
 size_t keyset_size(const keyset *ks) { return ks->n; }

@@ -1,8 +1,10 @@
 /* keyset — a set of strings, used by per-key (grouped) tools to detect a key
  * that comes back after its group ended ("input not grouped by job").
  *
- * Memory is proportional to the number of distinct keys (about 32 bytes plus
+ * Memory is proportional to the number of distinct keys (about 70 bytes plus
  * the key length each), not to the data.  The set copies the keys it stores.
+ *
+ * Threads: no shared state; one keyset is used by one thread at a time.
  */
 #ifndef SLOKIT_KEYSET_H
 #define SLOKIT_KEYSET_H
@@ -17,6 +19,13 @@ void keyset_free(keyset *ks);
 int keyset_add(keyset *ks, const char *key);
 /* keyset_has: 1 if present. */
 int keyset_has(const keyset *ks, const char *key);
+/* keyset_put: add key with the line it was seen at; returns its row number
+ * (0, 1, ... in the order keys were added) if it was new, or -1 if it was
+ * present already (then *first_line, if non-NULL, gets the line it was first
+ * added with). */
+long keyset_put(keyset *ks, const char *key, long line, long *first_line);
+/* keyset_row: the row number of key (see keyset_put), or -1. */
+long keyset_row(const keyset *ks, const char *key);
 size_t keyset_size(const keyset *ks);
 
 /* A grouped-input tracker: call group_check with each record's key; it returns

@@ -7,6 +7,10 @@
  * temporary file.  A NULL or "-" path means stdout, written directly.
  *
  * Ownership: the outf owns its FILE*; never fclose it yourself.
+ *
+ * Threads: open, commit and abort outputs from the main thread only (a
+ * process-wide table of temporary names serves the signal handlers); a
+ * committed-to-be outf's FILE* may be written by one thread at a time.
  */
 #ifndef SLOKIT_OUTFILE_H
 #define SLOKIT_OUTFILE_H

@@ -4,6 +4,8 @@
  * when the whole string is not a valid value (leading/trailing blanks, "1x",
  * empty, overflow).  No function prints anything: callers add the file, line
  * and column (csvio does this for fields, cli for options).
+ *
+ * Threads: pure functions; safe from any thread.
  */
 #ifndef SLOKIT_PARSE_H
 #define SLOKIT_PARSE_H

@@ -4,6 +4,9 @@
  * For shard-safe tools, rng_seed_key derives an independent stream from
  * (seed, key), so a job's random choices do not depend on which other jobs
  * share its input split.
+ *
+ * Threads: no shared state; one rng is used by one thread at a time
+ * (derive one per thread or per key with rng_seed_key).
  */
 #ifndef SLOKIT_RNG_H
 #define SLOKIT_RNG_H

@@ -6,6 +6,8 @@
  * h = (n-1) p/100, result = x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]).
  * Functions that take a non-const array may reorder it (documented on each).
  * An empty input gives NaN.  Inputs must not contain NaN.
+ *
+ * Threads: pure functions over the caller's arrays; safe from any thread.
  */
 #ifndef SLOKIT_STATS_H
 #define SLOKIT_STATS_H

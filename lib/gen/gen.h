@@ -9,6 +9,9 @@
  *
  * Parameters that only some kinds use come as --set key=value; a kind lists
  * the keys it accepts and tracegen rejects any other.
+ *
+ * Threads: the registry is constant; a generator run keeps its state in its
+ * own arguments, so different runs may go on in different threads.
  */
 #ifndef SLOKIT_GEN_H
 #define SLOKIT_GEN_H

@@ -22,6 +22,8 @@
  * Ownership: gj_trace_make fills a caller-owned gj_trace; gj_trace_free
  * releases what it allocated.  Nothing here prints or fails except through
  * xmalloc (out of memory exits).
+ *
+ * Threads: no shared state; one gj_trace is used by one thread at a time.
  */
 #ifndef SLOKIT_GEN_JOBS_H
 #define SLOKIT_GEN_JOBS_H

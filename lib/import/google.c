@@ -167,13 +167,14 @@ static void job_event(struct job *j, int64_t t, int type)
 static int read_jobs(google_trace *g, rawin *in, char **f, int n)
 {
     for (; n > 0; n = rawin_next(in, f, TASK_FIELDS)) {
-        if (n != JOB_FIELDS)
-            return rawin_fail(in, "expected 8 job_events fields, found %d", n);
         int64_t t, id, type;
-        if (event_head(in, f, 3, &t, &id, &type) != 0)
+        if ((n != JOB_FIELDS && rawin_fail(in, "expected 8 job_events fields, found %d", n)) ||
+            event_head(in, f, 3, &t, &id, &type) != 0 ||
+            (!f[7][0] && rawin_fail(in, "field 8 (logical job name): empty"))) {
+            if (rawin_skip(in))
+                continue; /* --on-error skip */
             return SLK_EDATA;
-        if (!f[7][0])
-            return rawin_fail(in, "field 8 (logical job name): empty");
+        }
         struct job *j = job_of(g, id);
         if (j->submit < 0 && j->start < 0 && j->end_type < 0 && type != EV_SUBMIT)
             j->before = 1; /* its SUBMIT is not in the files read */
@@ -221,13 +222,14 @@ static int task_event(google_trace *g, rawin *in, char **f, int64_t t, int64_t i
 static int read_tasks(google_trace *g, rawin *in, char **f, int n)
 {
     for (; n > 0; n = rawin_next(in, f, TASK_FIELDS)) {
-        if (n != TASK_FIELDS)
-            return rawin_fail(in, "expected 13 task_events fields, found %d", n);
         int64_t t, id, type;
-        if (event_head(in, f, 5, &t, &id, &type) != 0)
+        if ((n != TASK_FIELDS && rawin_fail(in, "expected 13 task_events fields, found %d", n)) ||
+            event_head(in, f, 5, &t, &id, &type) != 0 ||
+            (t != T_AFTER && task_event(g, in, f, t, id, (int)type) != 0)) {
+            if (rawin_skip(in))
+                continue; /* --on-error skip */
             return SLK_EDATA;
-        if (t != T_AFTER && task_event(g, in, f, t, id, (int)type) != 0)
-            return SLK_EDATA;
+        }
         g->st.task_events++;
     }
     return n < 0 ? SLK_EIO : 0;

@@ -34,12 +34,19 @@ static int header(rawin *in, const char *const *want, int *idx, char **f)
 /* The next row with exactly ncols fields: its count, 0 at the end, -1 on error. */
 static int row(rawin *in, char **f, int ncols, int *status)
 {
-    int n = rawin_next(in, f, MAXF);
-    if (n < 0)
-        *status = SLK_EIO;
-    else if (n > 0 && n != ncols)
-        *status = rawin_fail(in, "expected %d fields, found %d", ncols, n);
-    return *status ? -1 : n;
+    for (;;) {
+        int n = rawin_next(in, f, MAXF);
+        if (n < 0)
+            *status = SLK_EIO;
+        else if (n > 0 && n != ncols) {
+            *status = rawin_fail(in, "expected %d fields, found %d", ncols, n);
+            if (rawin_skip(in)) { /* --on-error skip */
+                *status = 0;
+                continue;
+            }
+        }
+        return *status ? -1 : n;
+    }
 }
 
 int gpupods_read_nodes(rawin *in, enum gpupods_unit unit, double *total)
@@ -54,11 +61,13 @@ int gpupods_read_nodes(rawin *in, enum gpupods_unit unit, double *total)
     while (row(in, f, ncols, &st) > 0) {
         double cpu_milli, gpu;
         if (rawin_double(in, f[idx[0]], idx[0] + 1, "cpu_milli", &cpu_milli) != 0 ||
-            rawin_double(in, f[idx[1]], idx[1] + 1, "gpu", &gpu) != 0)
+            rawin_double(in, f[idx[1]], idx[1] + 1, "gpu", &gpu) != 0 ||
+            ((cpu_milli < 0 || gpu < 0 || cpu_milli > 1e12 || gpu > 1e9) &&
+             rawin_fail(in, "capacity out of range (cpu_milli '%s', gpu '%s')", f[idx[0]], f[idx[1]]))) {
+            if (rawin_skip(in))
+                continue; /* --on-error skip */
             return SLK_EDATA;
-        if (cpu_milli < 0 || gpu < 0 || cpu_milli > 1e12 || gpu > 1e9)
-            return rawin_fail(in, "capacity out of range (cpu_milli '%s', gpu '%s')",
-                              f[idx[0]], f[idx[1]]);
+        }
         *total += unit == GPUPODS_GPU ? gpu : cpu_milli / 1000;
     }
     return st;
@@ -116,7 +125,7 @@ int gpupods_read(rawin *in, enum gpupods_unit unit, enum gpupods_vc_by by, doubl
     if (ncols < 0)
         return SLK_EDATA;
     while (row(in, f, ncols, &status) > 0)
-        if (pod(in, f, idx, unit, by, epoch, t, st) != 0)
+        if (pod(in, f, idx, unit, by, epoch, t, st) != 0 && !rawin_skip(in))
             return SLK_EDATA;
     return status;
 }

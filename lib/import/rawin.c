@@ -24,6 +24,9 @@ struct rawin {
     char *in;    /* decompressed bytes not yet returned as lines */
     size_t in_pos, in_len, in_cap;
     int eof;
+    csv_rejects *rejects; /* --on-error skip: row errors are held for rawin_skip */
+    char *held;           /* the held row error, or NULL */
+    long held_line;
 };
 
 rawin *rawin_open(const char *path, char delim, int *status)
@@ -147,15 +150,34 @@ long rawin_line(const rawin *in) { return in->line; }
 const char *rawin_path(const rawin *in) { return in->path; }
 const char *rawin_text(const rawin *in) { return in->buf; }
 
-static int vfail(const rawin *in, long line, const char *fmt, va_list ap)
+static int vfail(rawin *in, long line, const char *fmt, va_list ap)
 {
     char msg[512];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    slk_error_at(in->path, line, "%s", msg);
+    if (in->rejects && line > 0 && !in->held) { /* a row error: the caller may skip it */
+        in->held = xstrdup(msg);
+        in->held_line = line;
+    } else
+        slk_error_at(in->path, line, "%s", msg);
     return SLK_EDATA;
 }
 
-int rawin_fail(const rawin *in, const char *fmt, ...)
+void rawin_set_rejects(rawin *in, csv_rejects *j)
+{
+    in->rejects = j;
+}
+
+int rawin_skip(rawin *in)
+{
+    if (!in->held)
+        return 0;
+    csv_rejects_add(in->rejects, in->path, in->held_line, in->held);
+    free(in->held);
+    in->held = NULL;
+    return 1;
+}
+
+int rawin_fail(rawin *in, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -164,7 +186,7 @@ int rawin_fail(const rawin *in, const char *fmt, ...)
     return rc;
 }
 
-int rawin_fail_file(const rawin *in, const char *fmt, ...)
+int rawin_fail_file(rawin *in, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -173,14 +195,14 @@ int rawin_fail_file(const rawin *in, const char *fmt, ...)
     return rc;
 }
 
-int rawin_int64(const rawin *in, const char *s, int field, const char *what, int64_t *out)
+int rawin_int64(rawin *in, const char *s, int field, const char *what, int64_t *out)
 {
     if (parse_int64(s, out) == 0)
         return 0;
     return rawin_fail(in, "field %d (%s): invalid integer '%.40s'", field, what, s);
 }
 
-int rawin_double(const rawin *in, const char *s, int field, const char *what, double *out)
+int rawin_double(rawin *in, const char *s, int field, const char *what, double *out)
 {
     if (parse_double(s, out, 0) == 0)
         return 0;
@@ -191,6 +213,9 @@ void rawin_close(rawin *in)
 {
     if (!in)
         return;
+    if (in->held) /* a row error no caller skipped: it stands */
+        slk_error_at(in->path, in->held_line, "%s", in->held);
+    free(in->held);
     zin_close(in->z);
     if (in->fp)
         fclose(in->fp);

@@ -15,6 +15,8 @@
 #ifndef SLOKIT_RAWIN_H
 #define SLOKIT_RAWIN_H
 
+#include "base/csvio.h"
+
 #include <stdint.h>
 
 typedef struct rawin rawin;
@@ -42,17 +44,29 @@ const char *rawin_path(const rawin *in);
 /* rawin_text: the whole current line before splitting (for SWF comments). */
 const char *rawin_text(const rawin *in);
 
+/* rawin_set_rejects: --on-error skip (j non-NULL, not owned): from now on a
+ * row error (rawin_fail and the conversions below) is held, not printed,
+ * until the caller decides: rawin_skip writes it to j and the caller goes
+ * on with the next line; an error no caller skips (a bad header) is printed
+ * at rawin_close, so a reader that cannot skip stops as in strict mode.
+ * File errors (rawin_fail_file) and read errors are never held. */
+void rawin_set_rejects(rawin *in, csv_rejects *j);
+/* rawin_skip: after a row error: 1 when it was held and is now in the
+ * rejects (skip the line: `if (rawin_skip(in)) continue;`), 0 when there is
+ * none to skip (strict mode: the message is out, return the error). */
+int rawin_skip(rawin *in);
+
 /* rawin_fail: print "tool: FILE:LINE: message", returns SLK_EDATA.
  * rawin_fail_file: the same for a problem of the whole file ("tool: FILE:
  * message": no MaxProcs in an SWF header, no jobs at all). */
-int rawin_fail(const rawin *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int rawin_fail_file(const rawin *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int rawin_fail(rawin *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int rawin_fail_file(rawin *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Strict field conversions: return 0 and set *out, or print
  * "tool: FILE:LINE: field N (what): invalid number 'x'" and return SLK_EDATA.
  * An empty field is invalid unless the caller checks for it first. */
-int rawin_int64(const rawin *in, const char *s, int field, const char *what, int64_t *out);
-int rawin_double(const rawin *in, const char *s, int field, const char *what, double *out);
+int rawin_int64(rawin *in, const char *s, int field, const char *what, int64_t *out);
+int rawin_double(rawin *in, const char *s, int field, const char *what, double *out);
 
 /* rawin_close: close and free; NULL is fine. */
 void rawin_close(rawin *in);

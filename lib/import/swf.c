@@ -93,12 +93,13 @@ int swf_read(rawin *in, enum swf_vc_by by, struct vcjobs *t, struct swf_stats *s
             continue;
         }
         in_header = 0;
-        if (n > SWF_FIELDS)
-            return rawin_fail(in, "expected 18 fields, found more");
-        if (n != SWF_FIELDS)
-            return rawin_fail(in, "expected 18 fields, found %d", n);
-        if (job_line(in, f, by, t, st) != 0)
+        if ((n > SWF_FIELDS && rawin_fail(in, "expected 18 fields, found more")) ||
+            (n < SWF_FIELDS && rawin_fail(in, "expected 18 fields, found %d", n)) ||
+            job_line(in, f, by, t, st) != 0) {
+            if (rawin_skip(in))
+                continue; /* --on-error skip */
             return SLK_EDATA;
+        }
     }
     return n < 0 ? SLK_EIO : 0;
 }

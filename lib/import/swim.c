@@ -18,18 +18,24 @@ int swim_read(rawin *in, const struct swim_params *p, struct vcjobs *t)
     char *f[SWIM_FIELDS + 1];
     int n;
     while ((n = rawin_next(in, f, SWIM_FIELDS)) > 0) {
-        if (n != SWIM_FIELDS)
-            return rawin_fail(in, "expected 6 tab-separated fields, found %s%d",
-                              n > SWIM_FIELDS ? "more than " : "", n > SWIM_FIELDS ? SWIM_FIELDS : n);
         int64_t num;
-        if (strncmp(f[0], "job", 3) != 0 || parse_int64(f[0] + 3, &num) != 0 || num < 0)
-            return rawin_fail(in, "field 1 (job): not jobN: '%.40s'", f[0]);
         double v[SWIM_FIELDS];
-        for (int i = 1; i < SWIM_FIELDS; i++) {
+        int bad = 0;
+        if (n != SWIM_FIELDS)
+            bad = rawin_fail(in, "expected 6 tab-separated fields, found %s%d",
+                             n > SWIM_FIELDS ? "more than " : "", n > SWIM_FIELDS ? SWIM_FIELDS : n);
+        else if (strncmp(f[0], "job", 3) != 0 || parse_int64(f[0] + 3, &num) != 0 || num < 0)
+            bad = rawin_fail(in, "field 1 (job): not jobN: '%.40s'", f[0]);
+        for (int i = 1; !bad && i < SWIM_FIELDS; i++) {
             if (rawin_double(in, f[i], i + 1, what[i], &v[i]) != 0)
-                return SLK_EDATA;
-            if (v[i] < 0 || v[i] > 1e18)
-                return rawin_fail(in, "field %d (%s): out of range '%s'", i + 1, what[i], f[i]);
+                bad = SLK_EDATA;
+            else if (v[i] < 0 || v[i] > 1e18)
+                bad = rawin_fail(in, "field %d (%s): out of range '%s'", i + 1, what[i], f[i]);
+        }
+        if (bad) {
+            if (rawin_skip(in))
+                continue; /* --on-error skip */
+            return bad;
         }
         char vc[32];
         snprintf(vc, sizeof vc, "fb%d", (int)(num % p->vcs));

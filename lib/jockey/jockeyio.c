@@ -44,26 +44,39 @@ int jockeyio_run(csvr *r, jockey *jk, jockeyio_decide_fn decide, void *ctx)
         double t, alloc, prog;
         if (!job) {
             csvr_fail(r, "column 'job': missing value");
+            if (csvr_skip(r))
+                continue;
             break;
         }
         if (csvr_get_time(r, ct, &t, CSVR_REQUIRED) < 0 ||
             csvr_get_double(r, ca, &alloc, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-            read_progress(r, cp, cc, cn, &prog, done, &nst) < 0)
+            read_progress(r, cp, cc, cn, &prog, done, &nst) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
+        }
         if (fabs(t) > 1e11) {
             csvr_fail(r, "column 't': %.17g is out of range (epoch seconds within +-1e11)", t);
+            if (csvr_skip(r))
+                continue;
             break;
         }
         if (alloc > 1e9) {
             csvr_fail(r, "column 'alloc': %g is too large", alloc);
+            if (csvr_skip(r))
+                continue;
             break;
         }
         if (prog > 1) {
             csvr_fail(r, "column 'progress': %g is above 1 (a fraction of the work)", prog);
+            if (csvr_skip(r))
+                continue;
             break;
         }
         if (t < last_t) {
             csvr_fail(r, "t %.17g is before the previous sample's %.17g: samples must come in time order", t, last_t);
+            if (csvr_skip(r))
+                continue;
             break;
         }
         last_t = t;

@@ -3,6 +3,7 @@
 
 #include "base/diag.h"
 #include "base/keyset.h"
+#include "base/keytab.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -39,10 +40,8 @@ int memio_allocs_load(const char *path, const struct csv_dialect *d, struct memi
         }
         if (csvr_get_double(r, ca, &mb, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0)
             break;
-        if (!keyset_add(seen, task)) {
-            csvr_fail(r, "task '%s' listed twice", task);
+        if (!keytab_row(seen, r, ct))
             break;
-        }
         A->e = xgrow(A->e, &cap, A->n + 1, sizeof *A->e);
         A->e[A->n].task = xstrdup(task);
         A->e[A->n++].mb = mb;
@@ -356,10 +355,8 @@ int memio_apply_profiles(const char *path, const struct csv_dialect *d, struct m
             csvr_fail(r, "task '%s': peak_mb %g is below normal_mb %g", task, peak, normal);
             break;
         }
-        if (!keyset_add(seen, task)) {
-            csvr_fail(r, "task '%s' listed twice", task);
+        if (!keytab_row(seen, r, ct))
             break;
-        }
         for (size_t i = 0; i < rd->ntasks; i++)
             if (strcmp(rd->tasks[i].name, task) == 0) {
                 rd->tasks[i].normal = normal;

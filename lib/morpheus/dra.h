@@ -49,6 +49,9 @@
  * while no extension is in force it is marked removed (its arrays stay with
  * the plan, which frees them).  Nothing here
  * prints; errors are impossible after dra_new (out of memory exits).
+ *
+ * Threads: one dra (and the plan it extends) is used by one thread at a
+ * time; distinct dra values share nothing.
  */
 #ifndef SLOKIT_DRA_H
 #define SLOKIT_DRA_H

@@ -42,6 +42,10 @@
  * OWNERSHIP.  A plan owns its reservations, their arrays and job strings.
  * plan_add takes ownership of the reservation it is given.  Functions that
  * read files print their errors and return an exit status (diag.h).
+ *
+ * Threads: a plan that no thread changes may be read by several threads at
+ * once; changes (plan_add, reads into it) by one thread at a time.
+ * plan_crc32 is safe from any thread (its table is built once).
  */
 #ifndef SLOKIT_PLAN_H
 #define SLOKIT_PLAN_H

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,24 +27,27 @@
 /* ---- CRC-32 ------------------------------------------------------------------ */
 
 /* Slicing-by-8: eight bytes per step (the plan reader checks one CRC per
- * row, so this is on the hot path); byte order independent. */
+ * row, so this is on the hot path); byte order independent.  The table is
+ * built once, under pthread_once, so concurrent first calls are safe. */
 static uint32_t crc_table[8][256];
-static int crc_ready;
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_init(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        crc_table[0][i] = c;
+    }
+    for (int k = 1; k < 8; k++)
+        for (int i = 0; i < 256; i++)
+            crc_table[k][i] = (crc_table[k - 1][i] >> 8) ^ crc_table[0][crc_table[k - 1][i] & 0xff];
+}
 
 uint32_t plan_crc32(uint32_t crc, const void *buf, size_t n)
 {
-    if (!crc_ready) {
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; k++)
-                c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            crc_table[0][i] = c;
-        }
-        for (int k = 1; k < 8; k++)
-            for (int i = 0; i < 256; i++)
-                crc_table[k][i] = (crc_table[k - 1][i] >> 8) ^ crc_table[0][crc_table[k - 1][i] & 0xff];
-        crc_ready = 1;
-    }
+    pthread_once(&crc_once, crc_init);
     const unsigned char *b = buf;
     crc = ~crc;
     while (n >= 8) {
@@ -259,11 +263,13 @@ static void pw_mark(const struct pwriter *w, struct plan_mark *m)
     memcpy(m->trailer, w->trailer, sizeof m->trailer);
 }
 
-static const plan *seg_sort_plan;
-static int seg_cmp(const void *a, const void *b)
+/* qsort_r comparator: reservation indices by segment, then index; ctx is
+ * the plan */
+static int seg_cmp(const void *a, const void *b, void *ctx)
 {
+    const plan *p = ctx;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    long sx = seg_sort_plan->res[x].seg, sy = seg_sort_plan->res[y].seg;
+    long sx = p->res[x].seg, sy = p->res[y].seg;
     if (sx != sy)
         return sx < sy ? -1 : 1;
     return x < y ? -1 : x > y;
@@ -294,8 +300,7 @@ int plan_write(const plan *p, FILE *fp, struct plan_mark *mark)
         size_t *order = xmalloc((p->nres ? p->nres : 1) * sizeof *order);
         for (size_t k = 0; k < p->nres; k++)
             order[k] = k;
-        seg_sort_plan = p;
-        qsort(order, p->nres, sizeof *order, seg_cmp);
+        qsort_r(order, p->nres, sizeof *order, seg_cmp, (void *)p);
         size_t k = 0;
         for (long sg = 0; sg < nseg; sg++) {
             for (; k < p->nres && p->res[order[k]].seg == sg; k++)

@@ -36,6 +36,9 @@
  * OWNERSHIP.  A planidx owns its arrays and job strings; planidx_free frees
  * them.  planidx_plan returns a new plan the caller owns.  Loading never
  * prints; saving prints its errors and returns an exit status (diag.h).
+ *
+ * Threads: no shared state; an index is loaded or written by one thread at
+ * a time.
  */
 #ifndef SLOKIT_PLANIDX_H
 #define SLOKIT_PLANIDX_H

@@ -170,12 +170,12 @@ struct flow {
     int warm;               /* phase 2 started from phase 1's basis */
 };
 
-/* qsort has no context argument: the key array of the current sort (the
- * library is not meant for concurrent use from several threads). */
-static const double *sort_key;
-static int by_key(const void *a, const void *b)
+/* qsort_r comparator: indices by their key (ctx, a double array), then
+ * index */
+static int by_key(const void *a, const void *b, void *ctx)
 {
-    double x = sort_key[*(const int *)a], y = sort_key[*(const int *)b];
+    const double *key = ctx;
+    double x = key[*(const int *)a], y = key[*(const int *)b];
     if (x < y)
         return -1;
     if (x > y)
@@ -204,8 +204,7 @@ static int step_hinges(struct flow *f, int j, double alpha, double beta, double 
         f->ord[m] = m;
         m++;
     }
-    sort_key = f->bp;
-    qsort(f->ord, (size_t)m, sizeof *f->ord, by_key);
+    qsort_r(f->ord, (size_t)m, sizeof *f->ord, by_key, f->bp);
     int h = 0;
     for (int a = 0; a < m;) {
         double b = f->bp[f->ord[a]], jump = 0;

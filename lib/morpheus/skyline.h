@@ -32,6 +32,10 @@
  *
  * Ownership: the caller owns every array; nothing is kept between calls.
  * Errors: functions return a status code (enum skyline_status), never print.
+ *
+ * Threads: no shared state (the solvers keep their workspaces in their
+ * arguments and sort with qsort_r); fits of different jobs may run in
+ * different threads.
  */
 #ifndef SLOKIT_SKYLINE_H
 #define SLOKIT_SKYLINE_H

@@ -25,6 +25,9 @@
  * module.  Ownership: functions copy what they keep; arrays passed in are
  * read-only unless stated.  Nothing here prints or exits except through the
  * x*alloc helpers (out of memory).
+ *
+ * Threads: the per-job functions are pure; a slo_prov is used by one thread
+ * at a time.
  */
 #ifndef SLOKIT_SLO_H
 #define SLOKIT_SLO_H

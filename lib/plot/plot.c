@@ -15,7 +15,7 @@ struct series {
     char *name;
     enum plot_style style;
     int panel;
-    double *x, *y, *lo;
+    double *x, *y, *lo, *mid;  /* mid: PLOT_RANGE only */
     size_t n, cap;
 };
 
@@ -65,6 +65,7 @@ void plot_free(plot *p)
         free(p->s[i].x);
         free(p->s[i].y);
         free(p->s[i].lo);
+        free(p->s[i].mid);
     }
     for (size_t i = 0; i < p->npanels; i++) {
         free(p->panels[i].xlabel);
@@ -104,6 +105,10 @@ static void add(struct series *s, double x, double lo, double y)
         return;
     if (s->n == s->cap) {
         size_t c = s->cap;
+        if (s->style == PLOT_RANGE) {
+            s->mid = xgrow(s->mid, &c, s->n + 1, sizeof *s->mid);
+            c = s->cap;
+        }
         s->x = xgrow(s->x, &c, s->n + 1, sizeof *s->x);
         c = s->cap;
         s->y = xgrow(s->y, &c, s->n + 1, sizeof *s->y);
@@ -128,18 +133,29 @@ void plot_break(plot *p, int s)
     se->x[se->n - 1] = NAN;
 }
 void plot_band(plot *p, int s, double x, double ylow, double yhigh) { add(&p->s[s], x, ylow, yhigh); }
+
+void plot_range(plot *p, int s, double x, double low, double mid, double high)
+{
+    struct series *se = &p->s[s];
+    size_t n = se->n;
+    if (!isfinite(mid))
+        return;
+    add(se, x, low, high);
+    if (se->n > n)
+        se->mid[n] = mid;
+}
 int plot_nseries(const plot *p) { return (int)p->ns; }
 
 /* A series name as a data-file header token: one double-quoted word.
  * gnuplot's data reader has no escape for '"', so it becomes '\''. */
-static void write_name(FILE *f, const char *name)
+static void write_name(FILE *f, const char *name, int range)
 {
     fputc('"', f);
     for (const char *c = name; *c; c++) {
         unsigned char ch = (unsigned char)*c;
         fputc(ch == '"' ? '\'' : (ch < 32 || ch == 127) ? ' ' : ch, f);
     }
-    fputs("\" \"y\" \"z\"\n", f);
+    fputs(range ? "\" \"low\" \"high\" \"mid\"\n" : "\" \"y\" \"z\"\n", f);
 }
 
 static void rm_tree(const char *dir)
@@ -161,7 +177,8 @@ static void rm_tree(const char *dir)
 
 static const char *const palette[] = {
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"
+    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#e7ba52",
+    "#843c39", "#637939", "#7b4173", "#3182bd"
 };
 
 static void script_head(const plot *p, const char *term, int w, int h, FILE *sc)
@@ -190,12 +207,15 @@ static int write_data(const struct series *s, const char *path)
         slk_error("cannot write plot data: %s", strerror(errno));
         return -1;
     }
-    write_name(f, s->name);
+    int range = s->style == PLOT_RANGE;
+    write_name(f, s->name, range);
     if (s->n == 0)
-        fputs("? ? ?\n", f);  /* gnuplot refuses an empty file */
+        fputs(range ? "? ? ? ?\n" : "? ? ?\n", f);  /* gnuplot refuses an empty file */
     for (size_t j = 0; j < s->n; j++) {
         if (isnan(s->x[j]))
             fputs("\n", f);
+        else if (range)
+            fprintf(f, "%.10g %.10g %.10g %.10g\n", s->x[j], s->lo[j], s->y[j], s->mid[j]);
         else
             fprintf(f, "%.10g %.10g %.10g\n", s->x[j], s->lo[j], s->y[j]);
     }
@@ -209,10 +229,13 @@ static int write_data(const struct series *s, const char *path)
 /* "using ... with ..." of one series.  A text terminal cannot fill a band
  * (every band would be the same 'X'), so there bands are drawn as their top
  * edge, each with its own line type: its own character. */
-static void series_style(FILE *sc, const struct series *s, const char *col, int dumb, int lt)
+static void series_style(FILE *sc, const struct series *s, const char *path, const char *col, int dumb,
+                         int lt)
 {
     if (dumb) {
-        if (s->style == PLOT_STEPS)
+        if (s->style == PLOT_RANGE)
+            fprintf(sc, "using 1:4 with lines lt %d", lt);
+        else if (s->style == PLOT_STEPS)
             fprintf(sc, "using 1:3 with steps lt %d", lt);
         else if (s->style == PLOT_POINTS)
             fprintf(sc, "using 1:3 with points lt %d", lt);
@@ -223,6 +246,10 @@ static void series_style(FILE *sc, const struct series *s, const char *col, int 
     switch (s->style) {
     case PLOT_BAND: fprintf(sc, "using 1:2:3 with filledcurves lc rgb '%s'", col); break;
     case PLOT_SHADE: fprintf(sc, "using 1:2:3 with filledcurves lc rgb '#b0c4de'"); break;
+    case PLOT_RANGE: /* the band untitled, then its middle line (titled by the caller) */
+        fprintf(sc, "using 1:2:3 with filledcurves fs transparent solid 0.2 noborder lc rgb '%s' notitle, \\\n"
+                    "    '%s' using 1:4 with lines lw 2 lc rgb '%s'", col, path, col);
+        break;
     case PLOT_STEPS: fprintf(sc, "using 1:3 with steps lw 3 lc rgb '#000000'"); break;
     case PLOT_BOLD: fprintf(sc, "using 1:3 with lines lw 2.5 lc rgb '%s'", col); break;
     case PLOT_POINTS: fprintf(sc, "using 1:3 with points pt 7 ps 0.5 lc rgb '%s'", col); break;
@@ -230,6 +257,33 @@ static void series_style(FILE *sc, const struct series *s, const char *col, int 
         fprintf(sc, "using 1:3 with %s lw 1 lc rgb '%s'", s->n < 60 ? "linespoints pt 7 ps 0.5" : "lines", col);
         break;
     }
+}
+
+/* An epoch x axis: dates, with a tic interval from a fixed ladder so that
+ * at most about 8 labels (5 on a text terminal) fit, and a date-only format
+ * for whole days (labels that do not overlap). */
+static void epoch_axis(const plot *p, size_t k, int dumb, FILE *sc)
+{
+    static const double ladder[] = {60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600,
+                                    86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400,
+                                    91 * 86400, 364 * 86400};
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < p->ns; i++)
+        for (size_t j = 0; (size_t)p->s[i].panel == k && j < p->s[i].n; j++)
+            if (!isnan(p->s[i].x[j])) {
+                lo = fmin(lo, p->s[i].x[j]);
+                hi = fmax(hi, p->s[i].x[j]);
+            }
+    double want = hi > lo ? (hi - lo) / (dumb ? 5 : 8) : 0, step = 0;
+    for (size_t i = 0; i < sizeof ladder / sizeof *ladder && step == 0; i++)
+        if (ladder[i] >= want)
+            step = ladder[i];
+    fprintf(sc, "set xdata time\nset timefmt '%%s'\n");
+    if (step == 0 || want == 0) /* beyond years or a single time: gnuplot's choice */
+        fprintf(sc, "set format x \"%%Y-%%m-%%d\\n%%H:%%M\"\nset xtics norotate\n");
+    else
+        fprintf(sc, "set format x \"%s\"\nset xtics %.0f norotate\n",
+                step >= 86400 ? "%Y-%m-%d" : dumb ? "%d %H:%M" : "%Y-%m-%d\\n%H:%M", step);
 }
 
 /* One panel: axes, key placement, and its series (titles capped). */
@@ -250,8 +304,7 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, FILE 
     fprintf(sc, "set xlabel '%s'\nset ylabel '%s'\n", pn->xlabel, pn->ylabel);
     fprintf(sc, "set key outside right top vertical noenhanced\n");
     if (pn->xkind == PLOT_X_EPOCH)
-        fprintf(sc, "set xdata time\nset timefmt '%%s'\nset format x \"%%Y-%%m-%%d\\n%%H:%%M\"\n"
-                    "set xtics norotate\n");
+        epoch_axis(p, k, dumb, sc);
     else
         fprintf(sc, "set xdata\nset format x '%%g'\nset xtics norotate\n");
     int first = 1, color = 0, shown = 0;
@@ -265,7 +318,7 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, FILE 
             return -1;
         const char *col = palette[color % (sizeof palette / sizeof *palette)];
         fprintf(sc, "%s '%s' ", first ? "plot" : ", \\\n    ", path);
-        series_style(sc, s, col, dumb, ++color);
+        series_style(sc, s, path, col, dumb, ++color);
         if (s->style != PLOT_LINES || shown++ < nlines - untitled)
             fprintf(sc, " title columnheader(1)");
         else

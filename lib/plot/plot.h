@@ -33,7 +33,9 @@ enum plot_style {
     PLOT_STEPS,   /* thick step function (a skyline): value holds until the next x */
     PLOT_BAND,    /* filled band between ylow and y (stacked areas) */
     PLOT_POINTS,
-    PLOT_SHADE    /* a light filled band between ylow and y (a percentile range) */
+    PLOT_SHADE,   /* a light filled band between ylow and y (a percentile range) */
+    PLOT_RANGE    /* a band and its middle line in one colour, one key entry
+                   * (a class's percentiles): points from plot_range */
 };
 
 /* At most this many key entries per panel (the rest are drawn untitled and
@@ -64,6 +66,11 @@ void plot_point(plot *p, int s, double x, double y);
 void plot_break(plot *p, int s);
 /* plot_band: append (x, ylow, yhigh) to a PLOT_BAND or PLOT_SHADE series. */
 void plot_band(plot *p, int s, double x, double ylow, double yhigh);
+
+/* plot_range: append (x, low, middle, high) to a PLOT_RANGE series: the band
+ * low-high is filled lightly and middle drawn as a line over it, both in the
+ * series' colour (a text terminal draws the middle line only). */
+void plot_range(plot *p, int s, double x, double low, double mid, double high);
 
 /* plot_nseries: total series over all panels (what the chart will draw). */
 int plot_nseries(const plot *p);

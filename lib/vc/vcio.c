@@ -3,6 +3,8 @@
 
 #include "base/diag.h"
 #include "base/keyset.h"
+#include "base/keytab.h"
+#include "base/parse.h"
 #include "base/rng.h"
 
 #include <math.h>
@@ -56,16 +58,12 @@ int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs
     keyset *seen = keyset_new();
     int rc;
     while ((rc = csvr_next(r)) == 1) {
-        const char *name = csvr_field(r, cvc);
         double cap;
-        if (!name) {
-            csvr_fail(r, "column 'vc': missing value");
-            break;
-        }
-        if (csvr_get_double(r, ccap, &cap, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0)
-            break;
-        if (!keyset_add(seen, name)) {
-            csvr_fail(r, "duplicate vc '%s'", name);
+        const char *name = NULL;
+        if (csvr_get_double(r, ccap, &cap, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
+            !(name = keytab_row(seen, r, cvc))) {
+            if (csvr_skip(r))
+                continue;
             break;
         }
         v->name = xgrow(v->name, &v->capn, v->n + 1, sizeof *v->name);
@@ -89,71 +87,205 @@ int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs
     return st;
 }
 
-/* ---- jobs ---- */
+/* ---- jobs, streamed through the simulator ---- */
 
-int vcio_jobs_read(const char *path, const struct csv_dialect *d, const struct vcio_vcs *V, const char *cap_name,
-                   long long max_jobs, struct vcio_jobs *J)
+/* The feed of a run: the jobs file read a row at a time, the ids of the
+ * jobs read and not yet written (a ring by input sequence number, with a
+ * hash over it for duplicate ids), the per-job writer and the sums. */
+struct feed {
+    csvr *r;
+    const struct vcio_vcs *V;
+    const struct vcio_run_opts *o;
+    int cjob, cvc, csub, csize, cpar;
+    long long n;           /* jobs read */
+    struct held { char *id; long line; } *id; /* jobs head..tail-1 at seq & mask */
+    uint32_t mask, head, tail;
+    uint32_t *slot;        /* open addressing over the held ids: seq + 1, 0 = empty */
+    size_t nslot;
+    csvw *w;
+    int header_done;       /* written with the first row: a run that fails at once writes nothing */
+    struct vcrep_acc *acc;
+};
+
+static void jobs_header(struct feed *f)
 {
+    static const char *const hdr[] = {"job", "vc", "submit", "finish", "stretch", NULL};
+    if (!f->header_done++)
+        csvw_header(f->w, hdr);
+}
+
+static size_t id_home(const struct feed *f, const char *id) { return rng_hash_str(id) & (f->nslot - 1); }
+
+static void ids_rehash(struct feed *f, size_t nslot)
+{
+    free(f->slot);
+    f->nslot = nslot;
+    f->slot = xcalloc(nslot, sizeof *f->slot);
+    for (uint32_t q = f->head; q != f->tail; q++) {
+        size_t h = id_home(f, f->id[q & f->mask].id);
+        while (f->slot[h])
+            h = (h + 1) & (nslot - 1);
+        f->slot[h] = q + 1;
+    }
+}
+
+/* Hold id (read at line) as job number tail: 0, or the line of the held
+ * job that has that id. */
+static long ids_add(struct feed *f, const char *id, long line)
+{
+    if (f->tail - f->head > f->mask) {
+        uint32_t mask = f->mask * 2 + 1;
+        struct held *ring = xcalloc((size_t)mask + 1, sizeof *ring);
+        for (uint32_t q = f->head; q != f->tail; q++)
+            ring[q & mask] = f->id[q & f->mask];
+        free(f->id);
+        f->id = ring;
+        f->mask = mask;
+    }
+    if (2 * ((size_t)(f->tail - f->head) + 1) > f->nslot)
+        ids_rehash(f, f->nslot ? 2 * f->nslot : 1024);
+    size_t h = id_home(f, id);
+    for (; f->slot[h]; h = (h + 1) & (f->nslot - 1))
+        if (strcmp(f->id[(f->slot[h] - 1) & f->mask].id, id) == 0)
+            return f->id[(f->slot[h] - 1) & f->mask].line;
+    f->id[f->tail & f->mask] = (struct held){xstrdup(id), line};
+    f->slot[h] = ++f->tail;
+    return 0;
+}
+
+/* Forget the oldest held id (linear probing: shift back what follows). */
+static void ids_drop(struct feed *f)
+{
+    size_t m = f->nslot - 1, i = id_home(f, f->id[f->head & f->mask].id);
+    while (f->slot[i] != f->head + 1)
+        i = (i + 1) & m;
+    for (size_t j = (i + 1) & m; f->slot[j]; j = (j + 1) & m) {
+        size_t k = id_home(f, f->id[(f->slot[j] - 1) & f->mask].id);
+        if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
+            f->slot[i] = f->slot[j];
+            i = j;
+        }
+    }
+    f->slot[i] = 0;
+    free(f->id[f->head & f->mask].id);
+    f->head++;
+}
+
+/* One job row into *job: 0, or -1 with the error reported (csvr_fail). */
+static int job_row(struct feed *f, struct vcsim_job *job)
+{
+    csvr *r = f->r;
+    const char *id = csvr_field(r, f->cjob), *vc = csvr_field(r, f->cvc);
+    double submit, size, par = INFINITY;
+    if (!id)
+        return csvr_fail(r, "column 'job': missing value");
+    if (!vc)
+        return csvr_fail(r, "column 'vc': missing value");
+    long k = vcio_vcs_find(f->V, vc);
+    if (k < 0)
+        return csvr_fail(r, "unknown vc '%s' (not in %s)", vc, f->o->cap_name);
+    if (csvr_get_time(r, f->csub, &submit, CSVR_REQUIRED) < 0 ||
+        csvr_get_double(r, f->csize, &size, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
+        (f->cpar >= 0 && csvr_get_double(r, f->cpar, &par, CSVR_POSITIVE) < 0))
+        return -1;
+    if (size > 1e15)
+        return csvr_fail(r, "column 'size_server_hours': '%s' is too large", csvr_field(r, f->csize));
+    if (fabs(submit) > 1e12)
+        return csvr_fail(r, "column 'submit': '%s' is out of range", csvr_field(r, f->csub));
+    long first = ids_add(f, id, csvr_line(r));
+    if (first)
+        return csvr_fail(r, "duplicate job '%s' (first at line %ld)", id, first);
+    *job = (struct vcsim_job){.vc = (uint32_t)k, .submit = submit, .work = size * 3600, .maxpar = par};
+    return 0;
+}
+
+static int feed_next(void *ctx, struct vcsim_job *job)
+{
+    struct feed *f = ctx;
+    int rc;
+    while ((rc = csvr_next(f->r)) == 1) {
+        if (f->n >= f->o->max_jobs) {
+            csvr_fail(f->r, "more than %lld jobs (--max-jobs)", f->o->max_jobs);
+            return csvr_status(f->r);
+        }
+        if (job_row(f, job) == 0) {
+            f->n++;
+            return 1;
+        }
+        if (!csvr_skip(f->r))
+            return csvr_status(f->r);
+    }
+    return rc == 0 ? 0 : csvr_status(f->r);
+}
+
+static int feed_retire(void *ctx, const struct vcsim_job *j, double w0, double h)
+{
+    struct feed *f = ctx;
+    const struct vcio_vcs *V = f->V;
+    jobs_header(f);
+    csvw_str(f->w, f->id[f->head & f->mask].id);
+    csvw_str(f->w, V->name[j->vc]);
+    csvw_num(f->w, j->submit);
+    csvw_num(f->w, j->finish);
+    csvw_num(f->w, vcrep_stretch(j, V->cap[j->vc]));
+    csvw_end(f->w);
+    ids_drop(f);
+    vcrep_acc_add(f->acc, j, w0, h);
+    return csvw_error(f->w) ? SLK_EIO : 0;
+}
+
+/* The servers allocated to VCs over time did exactly the work. */
+static int conserved(const struct vcio_vcs *V, const struct vcsim_vc_stats *vst, double work)
+{
+    double used = 0;
+    for (size_t k = 0; k < V->n; k++)
+        used += vst[k].used;
+    if (fabs(used - work) > 1e-6 * work) {
+        slk_error("internal error: allocated %.17g server-seconds for %.17g of work", used, work);
+        return SLK_ESOFTWARE;
+    }
+    return SLK_OK;
+}
+
+int vcio_run(const struct vcsim_config *cfg, const struct vcio_vcs *V, const struct vcio_run_opts *o, csvw *out,
+             struct vcrep_acc *acc, struct vcsim_vc_stats *vst, struct vcsim_totals *tot)
+{
+    double owned = 0;
+    for (size_t k = 0; k < V->n; k++)
+        owned += V->cap[k];
+    vcrep_acc_init(acc, V->cap, V->n, owned + cfg->system_servers, o->keep);
     int st;
-    csvr *r = csvr_open_with(path, d, 0, &st);
+    csvr *r = csvr_open_with(o->jobs_path, o->d, 0, &st);
     if (!r)
         return st;
-    int cjob = csvr_require(r, "job"), cvc = csvr_require(r, "vc"), csub = csvr_require(r, "submit"),
-        csize = csvr_require(r, "size_server_hours"), cpar = csvr_col(r, "max_parallelism");
-    if (cjob < 0 || cvc < 0 || csub < 0 || csize < 0) {
+    struct feed f = {.r = r, .V = V, .o = o, .mask = 1023, .w = out, .acc = acc};
+    f.cjob = csvr_require(r, "job"), f.cvc = csvr_require(r, "vc"), f.csub = csvr_require(r, "submit");
+    f.csize = csvr_require(r, "size_server_hours"), f.cpar = csvr_col(r, "max_parallelism");
+    if (f.cjob < 0 || f.cvc < 0 || f.csub < 0 || f.csize < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
-    keyset *seen = keyset_new();
-    size_t idcap = 0;
-    int rc;
-    while ((rc = csvr_next(r)) == 1) {
-        const char *job = csvr_field(r, cjob), *vc = csvr_field(r, cvc);
-        double submit, size, par = INFINITY;
-        if (!job) {
-            csvr_fail(r, "column 'job': missing value");
-            break;
-        }
-        if (!vc) {
-            csvr_fail(r, "column 'vc': missing value");
-            break;
-        }
-        long k = vcio_vcs_find(V, vc);
-        if (k < 0) {
-            csvr_fail(r, "unknown vc '%s' (not in %s)", vc, cap_name);
-            break;
-        }
-        if (csvr_get_time(r, csub, &submit, CSVR_REQUIRED) < 0 ||
-            csvr_get_double(r, csize, &size, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
-            (cpar >= 0 && csvr_get_double(r, cpar, &par, CSVR_POSITIVE) < 0))
-            break;
-        if (size > 1e15) {
-            csvr_fail(r, "column 'size_server_hours': '%s' is too large", csvr_field(r, csize));
-            break;
-        }
-        if (fabs(submit) > 1e12) {
-            csvr_fail(r, "column 'submit': '%s' is out of range", csvr_field(r, csub));
-            break;
-        }
-        if (!keyset_add(seen, job)) {
-            csvr_fail(r, "duplicate job '%s'", job);
-            break;
-        }
-        if ((long long)J->n >= max_jobs) {
-            csvr_fail(r, "more than %lld jobs (--max-jobs)", max_jobs);
-            break;
-        }
-        J->j = xgrow(J->j, &J->capn, J->n + 1, sizeof *J->j);
-        J->id = xgrow(J->id, &idcap, J->n + 1, sizeof *J->id);
-        size_t len = strlen(job) + 1;
-        J->ids = xgrow(J->ids, &J->ids_cap, J->ids_len + len, 1);
-        memcpy(J->ids + J->ids_len, job, len);
-        J->id[J->n] = J->ids_len;
-        J->ids_len += len;
-        J->j[J->n++] = (struct vcsim_job){.vc = (uint32_t)k, .submit = submit, .work = size * 3600, .maxpar = par};
+    f.id = xcalloc((size_t)f.mask + 1, sizeof *f.id);
+    struct vcsim_feed feed = {&f, feed_next, feed_retire};
+    st = vcsim_stream(cfg, V->n, V->cap, &feed, vst, tot);
+    if (st == VCSIM_EORDER) {
+        csvr_fail(r, "submit '%s' is before that of a job already started: jobs must be sorted by submit, or out "
+                  "of order by at most --reorder %zu jobs", csvr_field(r, f.csub), cfg->reorder);
+        st = csvr_status(r);
+    } else if (st < 0) {
+        slk_error("internal error: simulator rejected its input");
+        st = SLK_ESOFTWARE;
     }
-    keyset_free(seen);
-    st = csvr_status(r);
+    if (st == SLK_OK)
+        st = csvr_status(r);
+    if (st == SLK_OK)
+        st = conserved(V, vst, acc->work);
+    if (st == SLK_OK)
+        jobs_header(&f);
+    while (f.head != f.tail)
+        free(f.id[f.head++ & f.mask].id);
+    free(f.id);
+    free(f.slot);
     csvr_close(r);
     return st;
 }
@@ -167,30 +299,7 @@ void vcio_vcs_free(struct vcio_vcs *V)
     free(V->slot);
 }
 
-void vcio_jobs_free(struct vcio_jobs *J)
-{
-    free(J->j);
-    free(J->id);
-    free(J->ids);
-}
-
 /* ---- reports ---- */
-
-int vcio_write_jobs(csvw *w, const struct vcio_jobs *J, const struct vcio_vcs *V)
-{
-    static const char *const hdr[] = {"job", "vc", "submit", "finish", "stretch", NULL};
-    csvw_header(w, hdr);
-    for (size_t i = 0; i < J->n; i++) {
-        const struct vcsim_job *j = &J->j[i];
-        csvw_str(w, J->ids + J->id[i]);
-        csvw_str(w, V->name[j->vc]);
-        csvw_num(w, j->submit);
-        csvw_num(w, j->finish);
-        csvw_num(w, vcrep_stretch(j, V->cap[j->vc]));
-        csvw_end(w);
-    }
-    return csvw_error(w) ? SLK_EIO : SLK_OK;
-}
 
 int vcio_write_vcs(csvw *w, const void *p)
 {
@@ -218,47 +327,22 @@ int vcio_write_vcs(csvw *w, const void *p)
     return csvw_error(w) ? SLK_EIO : SLK_OK;
 }
 
-/* Per (vc, UTC day) of submission: jobs, load (their work / capacity-day)
- * and mean stretch.  Sorted by VC (input order), then day. */
-static int cmp_vc_day(const void *x, const void *y, void *ctx)
-{
-    const struct vcsim_job *J = ctx;
-    const struct vcsim_job *a = &J[*(const uint32_t *)x], *b = &J[*(const uint32_t *)y];
-    if (a->vc != b->vc)
-        return a->vc < b->vc ? -1 : 1;
-    double da = floor(a->submit / DAY), db = floor(b->submit / DAY);
-    return (da > db) - (da < db);
-}
-
 int vcio_write_daily(csvw *w, const void *p)
 {
     const struct vcio_report *c = p;
     static const char *const hdr[] = {"vc", "day", "jobs", "load", "mean_stretch", NULL};
     csvw_header(w, hdr);
-    size_t n = 0;
-    uint32_t *idx = xmalloc((c->J->n ? c->J->n : 1) * sizeof *idx);
-    for (size_t i = 0; i < c->J->n; i++)
-        if (vcrep_in_window(c->J->j[i].submit, c->w0, c->h))
-            idx[n++] = (uint32_t)i;
-    qsort_r(idx, n, sizeof *idx, cmp_vc_day, (void *)c->J->j);
-    for (size_t i = 0; i < n;) {
-        const struct vcsim_job *first = &c->J->j[idx[i]];
-        double day = floor(first->submit / DAY), cap = c->V->cap[first->vc], work = 0, ssum = 0;
-        size_t e = i;
-        while (e < n && c->J->j[idx[e]].vc == first->vc && floor(c->J->j[idx[e]].submit / DAY) == day) {
-            work += c->J->j[idx[e]].work;
-            ssum += vcrep_stretch(&c->J->j[idx[e]], cap);
-            e++;
-        }
-        csvw_str(w, c->V->name[first->vc]);
-        csvw_num(w, day * DAY);
-        csvw_int(w, (int64_t)(e - i));
-        csvw_num(w, work / (cap * DAY));
-        csvw_num(w, ssum / (double)(e - i));
+    size_t n;
+    const struct vcrep_day *d = vcrep_acc_daily(c->acc, &n);
+    for (size_t i = 0; i < n; i++) {
+        double cap = c->V->cap[d[i].vc];
+        csvw_str(w, c->V->name[d[i].vc]);
+        csvw_num(w, d[i].day * DAY);
+        csvw_int(w, (int64_t)d[i].jobs);
+        csvw_num(w, d[i].work / (cap * DAY));
+        csvw_num(w, d[i].ssum / (double)d[i].jobs);
         csvw_end(w);
-        i = e;
     }
-    free(idx);
     return csvw_error(w) ? SLK_EIO : SLK_OK;
 }
 
@@ -295,30 +379,80 @@ int vcio_write_summary(csvw *w, const void *p)
     return csvw_error(w) ? SLK_EIO : SLK_OK;
 }
 
-void vcio_summarize(const struct vcio_vcs *V, const struct vcio_jobs *J, const struct vcrep_vc *rep,
-                    const struct vcsim_vc_stats *vst, const struct vcsim_totals *tot, double w0, double h,
+void vcio_summarize(const struct vcio_vcs *V, const struct vcrep_acc *acc, const struct vcrep_vc *rep,
+                    const struct vcsim_vc_stats *vst, const struct vcsim_totals *tot,
                     const struct vcio_summary_opts *o, struct vcio_summary *sum)
 {
-    double work = 0, used = 0, owned = 0, used_w = 0, ssum = 0, fsum = 0;
+    double used = 0, owned = 0, used_w = 0, h = tot->window_len;
     for (size_t k = 0; k < V->n; k++) {
         used += vst[k].used;
         used_w += vst[k].used_window;
         owned += V->cap[k];
     }
-    for (size_t i = 0; i < J->n; i++) {
-        work += J->j[i].work;
-        ssum += vcrep_stretch(&J->j[i], V->cap[J->j[i].vc]);
-        fsum += vcrep_floor(&J->j[i], V->cap[J->j[i].vc], owned + o->system_servers);
-    }
-    *sum = (struct vcio_summary){.scheduler = vcsim_policy_name(o->policy), .vcs = V->n, .jobs = J->n,
-                            .owned = owned, .servers = owned + o->system_servers, .horizon = h, .start = w0,
-                            .work_h = work / 3600, .used_h = used / 3600};
+    size_t n = acc->n;
+    *sum = (struct vcio_summary){.scheduler = vcsim_policy_name(o->policy), .vcs = V->n, .jobs = n,
+                                 .owned = owned, .system = o->system_servers, .servers = owned + o->system_servers, .horizon = h,
+                                 .start = tot->window_start, .work_h = acc->work / 3600, .used_h = used / 3600};
     sum->utilization = used_w / (sum->servers * h);
     sum->contended = tot->contended / h;
-    sum->makespan = J->n ? tot->end - tot->start : 0;
-    sum->mean_stretch = J->n ? ssum / (double)J->n : NAN;
-    sum->floor_stretch = J->n ? fsum / (double)J->n : NAN;
+    sum->makespan = n ? tot->end - tot->start : 0;
+    sum->mean_stretch = n ? acc->ssum / (double)n : NAN;
+    sum->floor_stretch = n ? acc->fsum / (double)n : NAN;
     sum->spread = vcrep_consistency(rep, V->n, o->bins, o->nbins, sum->bins, &sum->nbins);
-    sum->events_per_job = J->n ? (double)tot->events / (double)J->n : 0;
+    sum->events_per_job = n ? (double)tot->events / (double)n : 0;
+}
+
+/* ---- the summary on stderr ---- */
+
+/* warn when the caps alone explain this share of the mean stretch, and
+ * the jobs alone would have a mean stretch of at least FLOOR_MIN */
+#define FLOOR_SHARE 0.8
+#define FLOOR_MIN 1.5
+
+static void fmt_dur(double s, char *buf, size_t n)
+{
+    if (s >= DAY)
+        snprintf(buf, n, "%.4g d", s / DAY);
+    else if (s >= 3600)
+        snprintf(buf, n, "%.4g h", s / 3600);
+    else
+        snprintf(buf, n, "%.4g s", s);
+}
+
+void vcio_print_summary(const struct vcio_summary *sum, const struct vcsim_totals *tot, int horizon_derived,
+                        const char *jobs_name)
+{
+    char hb[32], mb[32], tb[32];
+    fmt_dur(sum->horizon, hb, sizeof hb);
+    fmt_dur(sum->makespan, mb, sizeof mb);
+    parse_time_format(sum->start, tb);
+    fprintf(stderr, "%s: %s: %zu VCs (%g servers) + %g system = %g servers; %zu jobs, "
+            "%.6g server-hours of work\n", slk_progname, sum->scheduler, sum->vcs, sum->owned, sum->system, sum->servers,
+            sum->jobs, sum->work_h);
+    fprintf(stderr, "%s: window %s from %s%s; utilization %.1f%%; contended (demand > servers) "
+            "%.1f%% of the time; makespan %s\n", slk_progname, hb, tb,
+            horizon_derived ? " (submit span rounded up to days)" : "", 100 * sum->utilization,
+            100 * sum->contended, mb);
+    for (int b = 0; b < sum->nbins; b++)
+        if (sum->bins[b].n >= 2)
+            fprintf(stderr, "%s: load %g..%g: %zu VCs, mean stretch %.4g..%.4g (spread %.3gx)\n", slk_progname,
+                    sum->bins[b].lo, sum->bins[b].hi, sum->bins[b].n, sum->bins[b].min, sum->bins[b].max,
+                    sum->bins[b].max / sum->bins[b].min);
+    if (isfinite(sum->spread))
+        fprintf(stderr, "%s: consistency (worst max/min mean stretch within a load bin): %.3gx\n",
+                slk_progname, sum->spread);
+    else
+        fprintf(stderr, "%s: consistency: no load bin holds two VCs\n", slk_progname);
+    if (sum->floor_stretch >= FLOOR_MIN && sum->floor_stretch >= FLOOR_SHARE * sum->mean_stretch)
+        slk_warn_at(jobs_name, 0,
+                    "the result is dominated by max_parallelism caps: jobs alone in an idle cluster would "
+                    "have mean stretch %.4g of the %.4g measured (contended %.1f%% of the time); the "
+                    "schedulers can only differ in the rest", sum->floor_stretch, sum->mean_stretch,
+                    100 * sum->contended);
+    fprintf(stderr, "%s: %llu events (%.3g per job), %llu decisions, %llu job rate updates in "
+            "%.3f s (%.3g us per job; at most %llu jobs held)\n", slk_progname, (unsigned long long)tot->events, sum->events_per_job,
+            (unsigned long long)tot->decisions, (unsigned long long)tot->job_updates, sum->seconds,
+            sum->jobs ? 1e6 * sum->seconds / (double)sum->jobs : 0.0,
+            (unsigned long long)tot->held_max);
 }
 

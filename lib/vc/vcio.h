@@ -1,6 +1,7 @@
 /* vcio — stretch's file formats: the capacities table (vc,capacity), the
- * jobs table (job,vc,submit,size_server_hours[,max_parallelism]), and the
- * per-job, per-VC, per-day and summary reports of a finished vcsim run.
+ * jobs table (job,vc,submit,size_server_hours[,max_parallelism]) streamed
+ * through vcsim with the per-job report written as jobs finish, and the
+ * per-VC, per-day and summary reports of a finished run.
  * The simulator is lib/vc/vcsim and the per-VC statistics lib/vc/vcreport;
  * this module reads, checks and writes their values.
  *
@@ -33,37 +34,41 @@ struct vcio_vcs {
 };
 
 /* vcio_vcs_read: read vc,capacity from path (dialect d) into v (zeroed):
- * capacity positive and bounded, a vc once, 1 to 1,000,000 VCs.  Returns
+ * capacity positive and bounded, a vc once, 1 to 1,000,000 VCs; under
+ * --on-error skip (the dialect's rejects) a bad row is skipped.  Returns
  * SLK_OK or an exit status; free v with vcio_vcs_free either way. */
 int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs *v);
 /* vcio_vcs_find: the index of VC name, or -1. */
 long vcio_vcs_find(const struct vcio_vcs *v, const char *name);
 void vcio_vcs_free(struct vcio_vcs *v);
 
-/* Jobs in input order: the simulator's records and their ids. */
-struct vcio_jobs {
-    struct vcsim_job *j;
-    size_t *id;      /* offset of the job id in ids */
-    char *ids;
-    size_t n, capn, ids_len, ids_cap;
+/* How vcio_run reads the jobs table. */
+struct vcio_run_opts {
+    const char *jobs_path;          /* NULL or "-": standard input */
+    const struct csv_dialect *d;
+    const char *cap_name;           /* the capacities file, for messages */
+    long long max_jobs;             /* refuse more jobs than this */
+    int keep;                       /* VCREP_KEEP_* for the reports asked for */
 };
 
-/* vcio_jobs_read: read job,vc,submit,size_server_hours[,max_parallelism]
- * from path into J (zeroed): the vc must be in V (cap_name names V's file
- * in that message), submit within +-1e12 s, size positive and at most 1e15
- * server-hours (work = size * 3600 server-seconds), max_parallelism
- * positive (missing: no limit), a job once, at most max_jobs jobs.
- * Returns SLK_OK or an exit status; free J with vcio_jobs_free either way. */
-int vcio_jobs_read(const char *path, const struct csv_dialect *d, const struct vcio_vcs *V, const char *cap_name,
-                   long long max_jobs, struct vcio_jobs *J);
-void vcio_jobs_free(struct vcio_jobs *J);
-
-/* vcio_write_jobs: job,vc,submit,finish,stretch for each job after a run. */
-int vcio_write_jobs(csvw *w, const struct vcio_jobs *J, const struct vcio_vcs *V);
+/* vcio_run: simulate the jobs table job,vc,submit,size_server_hours
+ * [,max_parallelism] on the VCs V under cfg, reading it as the simulator
+ * needs it (sorted by submit, or out of order by at most cfg->reorder
+ * jobs), and write job,vc,submit,finish,stretch to out in input order as
+ * jobs finish.  A row's vc must be in V, submit within +-1e12 s, size
+ * positive and at most 1e15 server-hours (work = size * 3600
+ * server-seconds), max_parallelism positive (missing: no limit), its id
+ * not that of a job still held (read, and not yet written), at most
+ * max_jobs jobs; under --on-error skip (the dialect's rejects) a bad row
+ * is skipped.  Checks that the allocated server-time equals the work.
+ * Fills acc (initialised here; free it with vcrep_acc_free either way),
+ * vst[0..V->n) and *tot.  Returns SLK_OK or an exit status (reported). */
+int vcio_run(const struct vcsim_config *cfg, const struct vcio_vcs *V, const struct vcio_run_opts *o, csvw *out,
+             struct vcrep_acc *acc, struct vcsim_vc_stats *vst, struct vcsim_totals *tot);
 
 /* What the per-VC and per-day reports read. */
 struct vcio_report {
-    const struct vcio_jobs *J;
+    struct vcrep_acc *acc;     /* vcio_write_daily sorts its days */
     const struct vcio_vcs *V;
     const struct vcrep_vc *rep;
     const struct vcsim_vc_stats *vst;
@@ -74,13 +79,14 @@ struct vcio_report {
 int vcio_write_vcs(csvw *w, const void *ctx);
 /* vcio_write_daily: per (vc, UTC day of submission) of the jobs submitted
  * in the window: jobs, load (their work / capacity-day) and mean stretch,
- * sorted by VC (input order), then day (ctx: struct vcio_report). */
+ * sorted by VC (input order), then day (ctx: struct vcio_report; its acc
+ * kept VCREP_KEEP_DAILY). */
 int vcio_write_daily(csvw *w, const void *ctx);
 
 struct vcio_summary {
     const char *scheduler;
     size_t vcs, jobs;
-    double owned, servers, horizon, start, utilization, contended, makespan, mean_stretch, spread;
+    double owned, system, servers, horizon, start, utilization, contended, makespan, mean_stretch, spread;
     double floor_stretch; /* mean over jobs of capacity / min(max_parallelism, servers) */
     double work_h, used_h, events_per_job, seconds;
     struct vcrep_bin bins[VCIO_MAX_BINS + 1];
@@ -94,12 +100,17 @@ struct vcio_summary_opts {
     int nbins;
 };
 
-/* vcio_summarize: the summary of a finished run over the window [w0, w0+h]
- * (rep filled by vcrep_per_vc); sum->seconds is left 0 for the caller. */
-void vcio_summarize(const struct vcio_vcs *V, const struct vcio_jobs *J, const struct vcrep_vc *rep,
-                    const struct vcsim_vc_stats *vst, const struct vcsim_totals *tot, double w0, double h,
+/* vcio_summarize: the summary of a finished run over its window (tot's;
+ * rep filled by vcrep_acc_per_vc); sum->seconds is left 0 for the caller. */
+void vcio_summarize(const struct vcio_vcs *V, const struct vcrep_acc *acc, const struct vcrep_vc *rep,
+                    const struct vcsim_vc_stats *vst, const struct vcsim_totals *tot,
                     const struct vcio_summary_opts *o, struct vcio_summary *sum);
 /* vcio_write_summary: metric,value rows (ctx: struct vcio_summary). */
 int vcio_write_summary(csvw *w, const void *ctx);
+/* vcio_print_summary: the summary as lines on stderr, with a warning (at
+ * jobs_name) when max_parallelism caps explain most of the mean stretch;
+ * horizon_derived: the window's length came from the submit span. */
+void vcio_print_summary(const struct vcio_summary *sum, const struct vcsim_totals *tot, int horizon_derived,
+                        const char *jobs_name);
 
 #endif

@@ -19,6 +19,7 @@
 #include "vc/vcsim.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* vcrep_stretch: the job's stretch in a VC of capacity cap (> 0). */
 double vcrep_stretch(const struct vcsim_job *j, double cap);
@@ -31,13 +32,6 @@ double vcrep_floor(const struct vcsim_job *j, double cap, double servers);
 /* vcrep_in_window: 1 when w0 <= t <= w0 + h. */
 int vcrep_in_window(double t, double w0, double h);
 
-/* vcrep_window: the accounting window.  With have_start the window starts at
- * start, else at the first submit (0 without jobs); with horizon > 0 it is
- * that long, else the span from its start to the last submit rounded up to
- * whole days (at least one).  *derived is 1 in that last case. */
-void vcrep_window(const struct vcsim_job *jobs, size_t n, int have_start, double start, double horizon,
-                  double *w0, double *h, int *derived);
-
 struct vcrep_vc {
     size_t jobs;        /* jobs submitted in the window */
     double work;        /* their work, server-seconds */
@@ -46,9 +40,52 @@ struct vcrep_vc {
 };
 
 /* vcrep_per_vc: rep[0..nvc) over the finished jobs submitted in [w0, w0+h]
- * (every jobs[i].vc < nvc, cap[k] > 0, h > 0). */
+ * (every jobs[i].vc < nvc, cap[k] > 0, h > 0): vcrep_acc over an array. */
 void vcrep_per_vc(const struct vcsim_job *jobs, size_t njobs, const double *cap, size_t nvc, double w0,
                   double h, struct vcrep_vc *rep);
+
+/* One (VC, UTC day of submission) of the jobs submitted in the window. */
+struct vcrep_day {
+    uint32_t vc;
+    double day;           /* floor(submit / 86400) */
+    size_t jobs;
+    double work, ssum;    /* their work (server-seconds) and sum of stretch */
+};
+
+/* The sums of a run over its finished jobs, added one at a time in input
+ * order (so every sum is the one over the array in input order).  Memory is
+ * O(VCs), plus one double per job in the window with VCREP_KEEP_STRETCH
+ * (the per-VC median and p95 need them all), plus one entry per (VC, day)
+ * with VCREP_KEEP_DAILY. */
+enum { VCREP_KEEP_STRETCH = 1, VCREP_KEEP_DAILY = 2 };
+struct vcrep_acc {
+    size_t nvc;
+    const double *cap;     /* not owned */
+    double servers;        /* for the parallelism floor */
+    int keep;
+    size_t n;              /* every job added */
+    double work, ssum, fsum; /* their work, stretch and floor sums */
+    size_t *wjobs;         /* per VC: jobs in the window, their work and stretch sum */
+    double *wwork, *wssum;
+    double **x;            /* per VC: stretches in the window (VCREP_KEEP_STRETCH) */
+    size_t *xcap;
+    struct vcrep_day *day; /* VCREP_KEEP_DAILY */
+    size_t nday, dcap, nslot;
+    uint32_t *slot;
+};
+
+/* vcrep_acc_init: an empty accumulator for nvc VCs of capacity cap[] (kept
+ * by reference) in a cluster of `servers`; keep: VCREP_KEEP_* flags. */
+void vcrep_acc_init(struct vcrep_acc *a, const double *cap, size_t nvc, double servers, int keep);
+/* vcrep_acc_add: a finished job; it counts for its VC and day when its
+ * submit is in [w0, w0 + h] (h may be INFINITY). */
+void vcrep_acc_add(struct vcrep_acc *a, const struct vcsim_job *j, double w0, double h);
+/* vcrep_acc_per_vc: rep[0..nvc) for a window of length h (median and p95
+ * NaN without VCREP_KEEP_STRETCH; sorts the kept stretches). */
+void vcrep_acc_per_vc(struct vcrep_acc *a, double h, struct vcrep_vc *rep);
+/* vcrep_acc_daily: the (VC, day) entries sorted by VC, then day. */
+const struct vcrep_day *vcrep_acc_daily(struct vcrep_acc *a, size_t *n);
+void vcrep_acc_free(struct vcrep_acc *a);
 
 struct vcrep_bin {
     double lo, hi;      /* load-factor edges: lo <= load < hi */

@@ -1,7 +1,8 @@
 /* vcsim — virtual-cluster sharing simulator (see vcsim.h for the model).
  *
  * Tuned for a month of a large cluster: about a million jobs, a hundred VCs,
- * tens of thousands of servers.  State is O(jobs + VCs).  Per decision point
+ * tens of thousands of servers.  State is O(VCs) plus the jobs between the
+ * oldest unfinished one and the last read (see vcsim.h).  Per decision point
  * the cost is O(VCs) for accounting and allocation plus O(active jobs) of the
  * VCs whose allocation changed; job progress is brought up to date lazily,
  * only when its VC is touched, which is exact because rates are constant
@@ -29,15 +30,26 @@ struct vcstate {
     int dirty;        /* jobs arrived or finished since the last decision */
 };
 
+/* A job read and not yet retired, with its simulation state. */
+struct rjob {
+    struct vcsim_job j;
+    double rem, rate, p; /* remaining work, current rate, capped max_parallelism */
+};
+
 struct sim {
     const struct vcsim_config *cfg;
-    struct vcsim_job *jobs;
+    const struct vcsim_feed *feed;
+    struct rjob *ring; /* jobs head..tail-1 (input sequence numbers) at seq & mask */
+    uint32_t mask, head, tail;
+    heap pend;         /* (submit, seq) of the jobs read and not yet arrived */
+    int eof;           /* the feed has ended */
+    double last_arrival, max_submit;
+    double w0, wlen;   /* the accounting window; wlen INFINITY until known */
     size_t nvc;
     struct vcstate *vc;
     struct vcsim_vc_stats *st;
     struct vcsim_totals tot;
     double M;          /* total servers */
-    double *rem, *rate, *p;
     uint32_t *over;    /* scratch: over-demanding VCs */
     double *key;       /* scratch: sort keys of `over` */
     double *lo, *hi;   /* scratch: capacities and demands of a group of `over` */
@@ -45,7 +57,10 @@ struct sim {
     int contended;     /* sum d > M during the current interval */
     double lent_used;  /* fraction of idle owned servers used by other VCs */
     size_t nactive;
+    uint64_t arrived;
 };
+
+#define JOB(s, seq) (&(s)->ring[(seq) & (s)->mask])
 
 const char *vcsim_policy_name(enum vcsim_policy p)
 {
@@ -114,9 +129,9 @@ static void vc_advance(struct sim *s, size_t k, double t)
     double dt = t - v->t_jobs;
     if (dt > 0) {
         for (size_t i = 0; i < v->n; i++) {
-            uint32_t j = v->act[i];
-            double w = s->rate[j] * dt;
-            s->rem[j] -= w;
+            struct rjob *r = JOB(s, v->act[i]);
+            double w = r->rate * dt;
+            r->rem -= w;
             s->tot.work_done += w;
         }
     }
@@ -125,10 +140,19 @@ static void vc_advance(struct sim *s, size_t k, double t)
 
 /* A job is finished at t when what is left is below rounding: 1e-9 of its
  * size, or less time than the clock can resolve at t. */
-static int job_done(const struct sim *s, uint32_t j, double t)
+static int job_done(const struct rjob *j, double t)
 {
-    double r = s->rem[j];
-    return r <= 1e-9 * s->jobs[j].work || r <= s->rate[j] * 8 * DBL_EPSILON * (fabs(t) + 1);
+    double r = j->rem;
+    return r <= 1e-9 * j->j.work || r <= j->rate * 8 * DBL_EPSILON * (fabs(t) + 1);
+}
+
+static void job_finish(struct sim *s, struct rjob *j, double t)
+{
+    j->j.finish = t;
+    s->tot.work_rounding += j->rem;
+    j->rem = 0;
+    j->rate = 0;
+    s->nactive--;
 }
 
 /* Remove VC k's finished jobs (its work is current at t).  If none finished
@@ -140,31 +164,22 @@ static void vc_remove_finished(struct sim *s, size_t k, double t, int force)
     size_t out = 0, best = SIZE_MAX;
     double best_time = INFINITY;
     for (size_t i = 0; i < v->n; i++) {
-        uint32_t j = v->act[i];
-        if (s->rate[j] > 0 && s->rem[j] / s->rate[j] < best_time) {
-            best_time = s->rem[j] / s->rate[j];
+        const struct rjob *j = JOB(s, v->act[i]);
+        if (j->rate > 0 && j->rem / j->rate < best_time) {
+            best_time = j->rem / j->rate;
             best = i;
         }
     }
     for (size_t i = 0; i < v->n; i++) {
-        uint32_t j = v->act[i];
-        if (job_done(s, j, t)) {
-            s->jobs[j].finish = t;
-            s->tot.work_rounding += s->rem[j];
-            s->rem[j] = 0;
-            s->rate[j] = 0;
-            s->nactive--;
+        struct rjob *j = JOB(s, v->act[i]);
+        if (job_done(j, t)) {
+            job_finish(s, j, t);
             continue;
         }
-        v->act[out++] = j;
+        v->act[out++] = v->act[i];
     }
     if (force && out == v->n && best != SIZE_MAX && t + best_time <= t) {
-        uint32_t j = v->act[best];
-        s->jobs[j].finish = t;
-        s->tot.work_rounding += s->rem[j];
-        s->rem[j] = 0;
-        s->rate[j] = 0;
-        s->nactive--;
+        job_finish(s, JOB(s, v->act[best]), t);
         memmove(v->act + best, v->act + best + 1, (v->n - best - 1) * sizeof *v->act);
         out--;
     }
@@ -181,10 +196,12 @@ static void vc_insert(struct sim *s, size_t k, uint32_t j)
     if (s->cfg->within == VCSIM_FAIR) {
         /* keep sorted by (p, index) so water-filling is one pass */
         size_t lo = 0, hi = v->n;
+        double pj = JOB(s, j)->p;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
             uint32_t m = v->act[mid];
-            if (s->p[m] < s->p[j] || (s->p[m] == s->p[j] && m < j))
+            double pm = JOB(s, m)->p;
+            if (pm < pj || (pm == pj && m < j))
                 lo = mid + 1;
             else
                 hi = mid;
@@ -194,8 +211,8 @@ static void vc_insert(struct sim *s, size_t k, uint32_t j)
     }
     v->act[pos] = j;
     v->n++;
-    s->rem[j] = s->jobs[j].work;
-    s->rate[j] = 0;
+    JOB(s, j)->rem = JOB(s, j)->j.work;
+    JOB(s, j)->rate = 0;
     s->nactive++;
     v->dirty = 1;
 }
@@ -208,25 +225,25 @@ static void vc_set_rates(struct sim *s, size_t k, double t)
     if (s->cfg->within == VCSIM_FAIR) {
         size_t i = 0;
         for (; i < v->n; i++) {
-            uint32_t j = v->act[i];
+            struct rjob *j = JOB(s, v->act[i]);
             double share = left / (double)(v->n - i);
-            if (s->p[j] > share)
+            if (j->p > share)
                 break;
-            s->rate[j] = s->p[j];
-            left -= s->p[j];
+            j->rate = j->p;
+            left -= j->p;
         }
         if (i < v->n) {
             double share = left / (double)(v->n - i);
             for (; i < v->n; i++)
-                s->rate[v->act[i]] = share;
+                JOB(s, v->act[i])->rate = share;
         }
     } else {
         for (size_t i = 0; i < v->n; i++) {
-            uint32_t j = v->act[i];
-            double r = s->p[j] < left ? s->p[j] : left;
+            struct rjob *j = JOB(s, v->act[i]);
+            double r = j->p < left ? j->p : left;
             if (r < 0)
                 r = 0;
-            s->rate[j] = r;
+            j->rate = r;
             left -= r;
         }
     }
@@ -234,9 +251,9 @@ static void vc_set_rates(struct sim *s, size_t k, double t)
     s->tot.vc_updates++;
     double next = INFINITY;
     for (size_t i = 0; i < v->n; i++) {
-        uint32_t j = v->act[i];
-        if (s->rate[j] > 0) {
-            double tf = t + s->rem[j] / s->rate[j];
+        const struct rjob *j = JOB(s, v->act[i]);
+        if (j->rate > 0) {
+            double tf = t + j->rem / j->rate;
             if (tf < next)
                 next = tf;
         }
@@ -363,7 +380,7 @@ static void account(struct sim *s, double t0, double t1)
     if (dt <= 0)
         return;
     const struct vcsim_config *c = s->cfg;
-    double ov = overlap(t0, t1, c->window_start, c->window_start + c->window_len);
+    double ov = overlap(t0, t1, s->w0, s->w0 + s->wlen);
     if (s->contended)
         s->tot.contended += ov;
     for (size_t k = 0; k < s->nvc; k++) {
@@ -419,7 +436,7 @@ static void decide(struct sim *s, double t)
         if (v->dirty) {
             double d = 0;
             for (size_t i = 0; i < v->n; i++)
-                d += s->p[v->act[i]];
+                d += JOB(s, v->act[i])->p;
             v->d = d;
         }
     }
@@ -436,27 +453,172 @@ static void decide(struct sim *s, double t)
     }
 }
 
-static int cmp_submit(const void *x, const void *y, void *ctx)
+#define DAY 86400.0
+
+/* The input has ended: the window's start and length are known. */
+static void end_window(struct sim *s)
 {
-    const struct vcsim_job *jobs = ctx;
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    double sa = jobs[a].submit, sb = jobs[b].submit;
-    if (sa != sb)
-        return sa < sb ? -1 : 1;
-    return (a > b) - (a < b);
+    s->eof = 1;
+    int any = s->tail != 0;
+    if (isnan(s->w0))
+        s->w0 = heap_size(&s->pend) ? heap_peek(&s->pend)->key : 0;
+    if (!(s->cfg->window_len > 0)) {
+        double days = ceil(((any ? s->max_submit : 0) - s->w0) / DAY);
+        s->wlen = (days < 1 ? 1 : days) * DAY;
+    }
 }
 
-int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity, size_t njobs,
-              struct vcsim_job *jobs, struct vcsim_vc_stats *vcstats, struct vcsim_totals *tot)
+static int job_ok(const struct vcsim_job *j, size_t nvc)
 {
-    if (!cfg || nvc == 0 || nvc > UINT32_MAX || njobs > UINT32_MAX || !(cfg->system_servers >= 0) ||
+    return j->vc < nvc && isfinite(j->submit) && j->work > 0 && isfinite(j->work) && j->maxpar > 0;
+}
+
+/* Double the ring; a job keeps its sequence number. */
+static void ring_grow(struct sim *s)
+{
+    uint32_t mask = s->mask * 2 + 1;
+    struct rjob *ring = xcalloc((size_t)mask + 1, sizeof *ring);
+    for (uint32_t q = s->head; q != s->tail; q++)
+        ring[q & mask] = *JOB(s, q);
+    free(s->ring);
+    s->ring = ring;
+    s->mask = mask;
+}
+
+/* Read jobs until reorder + 1 wait to arrive (or the input ends).  0, or
+ * the feed's status, -1 for an invalid job, VCSIM_EORDER for a job
+ * submitted before one that has already arrived. */
+static int fill(struct sim *s)
+{
+    while (!s->eof && heap_size(&s->pend) <= s->cfg->reorder) {
+        if (s->tail - s->head > s->mask)
+            ring_grow(s);
+        struct rjob *r = JOB(s, s->tail);
+        *r = (struct rjob){.j.finish = NAN};
+        int rc = s->feed->next(s->feed->ctx, &r->j);
+        if (rc == 0) {
+            end_window(s);
+            break;
+        }
+        if (rc != 1)
+            return rc;
+        if (!job_ok(&r->j, s->nvc) || s->tail == UINT32_MAX)
+            return -1;
+        if (s->arrived && r->j.submit < s->last_arrival)
+            return VCSIM_EORDER;
+        r->j.finish = NAN;
+        r->p = r->j.maxpar < s->M ? r->j.maxpar : s->M;
+        if (s->tail == 0 || r->j.submit > s->max_submit)
+            s->max_submit = r->j.submit;
+        heap_push_seq(&s->pend, r->j.submit, s->tail, s->tail);
+        s->tail++;
+        if (s->tail - s->head > s->tot.held_max)
+            s->tot.held_max = s->tail - s->head;
+    }
+    return 0;
+}
+
+/* Hand the finished jobs at the head of the input order to the caller. */
+static int retire(struct sim *s, int all)
+{
+    while (s->head != s->tail) {
+        struct rjob *r = JOB(s, s->head);
+        if (!all && isnan(r->j.finish))
+            break;
+        int rc = s->feed->retire(s->feed->ctx, &r->j, s->w0, s->wlen);
+        if (rc)
+            return rc;
+        s->head++;
+    }
+    return 0;
+}
+
+/* The next arrival: the job read first among those submitted first. */
+static void arrive(struct sim *s, double t)
+{
+    struct heap_item it;
+    heap_pop(&s->pend, &it);
+    uint32_t j = (uint32_t)it.val;
+    size_t k = JOB(s, j)->j.vc;
+    if (!s->arrived++) {
+        if (isnan(s->w0))
+            s->w0 = t;
+        s->tot.start = s->tot.end = t;
+    }
+    s->last_arrival = t;
+    vc_advance(s, k, t);
+    vc_insert(s, k, j);
+    s->tot.events++;
+    if (s->cfg->progress && (s->arrived & 4095) == 0)
+        s->cfg->progress(s->arrived, 0);
+}
+
+/* Drop heap entries that a later reallocation superseded. */
+static const struct heap_item *next_completion(struct sim *s)
+{
+    const struct heap_item *top;
+    while ((top = heap_peek(&s->ev)) && top->key != s->vc[top->val].next_done) {
+        struct heap_item junk;
+        heap_pop(&s->ev, &junk);
+    }
+    return top;
+}
+
+/* The event loop: accounting up to the next event, completions, arrivals,
+ * a decision, and the finished jobs retired in input order. */
+static int run_events(struct sim *s)
+{
+    const struct vcsim_config *cfg = s->cfg;
+    double t_prev = 0, next_tick = INFINITY;
+    int history = cfg->policy != VCSIM_MAXMIN && cfg->quantum > 0, rc;
+    for (;;) {
+        if ((rc = fill(s)) != 0)
+            return rc;
+        const struct heap_item *top = next_completion(s), *pa = heap_peek(&s->pend);
+        double t = pa ? pa->key : INFINITY;
+        if (top && top->key < t)
+            t = top->key;
+        if (next_tick < t)
+            t = next_tick;
+        if (t == INFINITY)
+            return retire(s, 1);
+        if (s->arrived)
+            account(s, t_prev, t);
+        t_prev = t;
+
+        /* completions first, so servers freed at t serve jobs arriving at t */
+        complete_at(s, t);
+        if ((rc = retire(s, 0)) != 0)
+            return rc;
+        if (next_tick == t)
+            s->tot.events++;
+        while ((pa = heap_peek(&s->pend)) && pa->key == t) {
+            arrive(s, t);
+            if ((rc = fill(s)) != 0)
+                return rc;
+        }
+        decide(s, t);
+        next_tick = INFINITY;
+        if (history && s->nactive > 0) {
+            double q = cfg->quantum, n = floor((t - s->tot.start) / q) + 1;
+            next_tick = s->tot.start + n * q;
+            if (next_tick <= t)
+                next_tick = nextafter(t, INFINITY);
+        }
+    }
+}
+
+int vcsim_stream(const struct vcsim_config *cfg, size_t nvc, const double *capacity, const struct vcsim_feed *feed,
+                 struct vcsim_vc_stats *vcstats, struct vcsim_totals *tot)
+{
+    if (!cfg || !feed || nvc == 0 || nvc > UINT32_MAX || !(cfg->system_servers >= 0) ||
         !isfinite(cfg->system_servers) || !(cfg->quantum >= 0) || !(cfg->credit_window > 0) ||
-        !(cfg->window_len > 0) || !isfinite(cfg->window_start))
+        !(cfg->window_len >= 0) || !isfinite(cfg->window_len) || isinf(cfg->window_start))
         return -1;
     struct sim s;
     memset(&s, 0, sizeof s);
     s.cfg = cfg;
-    s.jobs = jobs;
+    s.feed = feed;
     s.nvc = nvc;
     s.M = cfg->system_servers;
     for (size_t k = 0; k < nvc; k++) {
@@ -464,11 +626,11 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
             return -1;
         s.M += capacity[k];
     }
-    for (size_t j = 0; j < njobs; j++)
-        if (jobs[j].vc >= nvc || !isfinite(jobs[j].submit) || !(jobs[j].work > 0) ||
-            !isfinite(jobs[j].work) || !(jobs[j].maxpar > 0))
-            return -1;
-
+    s.w0 = cfg->window_start;
+    s.wlen = cfg->window_len > 0 ? cfg->window_len : INFINITY;
+    s.mask = 1023;
+    s.ring = xcalloc((size_t)s.mask + 1, sizeof *s.ring);
+    heap_init(&s.pend);
     s.vc = xcalloc(nvc, sizeof *s.vc);
     s.st = vcstats ? vcstats : xcalloc(nvc, sizeof *s.st);
     memset(s.st, 0, nvc * sizeof *s.st);
@@ -476,79 +638,25 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
     s.key = xcalloc(nvc, sizeof *s.key);
     s.lo = xcalloc(nvc, sizeof *s.lo);
     s.hi = xcalloc(nvc, sizeof *s.hi);
-    s.rem = xcalloc(njobs ? njobs : 1, sizeof *s.rem);
-    s.rate = xcalloc(njobs ? njobs : 1, sizeof *s.rate);
-    s.p = xcalloc(njobs ? njobs : 1, sizeof *s.p);
-    uint32_t *order = xcalloc(njobs ? njobs : 1, sizeof *order);
     heap_init(&s.ev);
     for (size_t k = 0; k < nvc; k++) {
         s.vc[k].cap = capacity[k];
         s.vc[k].next_done = INFINITY;
     }
-    for (size_t j = 0; j < njobs; j++) {
-        order[j] = (uint32_t)j;
-        s.p[j] = jobs[j].maxpar < s.M ? jobs[j].maxpar : s.M;
-        jobs[j].finish = NAN;
-    }
-    qsort_r(order, njobs, sizeof *order, cmp_submit, jobs);
 
-    size_t ai = 0;
-    double t_prev = njobs ? jobs[order[0]].submit : 0;
-    double next_tick = INFINITY;
-    int history = cfg->policy != VCSIM_MAXMIN && cfg->quantum > 0;
-    s.tot.start = t_prev;
-    s.tot.end = t_prev;
-    for (;;) {
-        const struct heap_item *top;
-        while ((top = heap_peek(&s.ev)) && top->key != s.vc[top->val].next_done) {
-            struct heap_item junk;
-            heap_pop(&s.ev, &junk);
-        }
-        double t = INFINITY;
-        if (ai < njobs)
-            t = jobs[order[ai]].submit;
-        if (top && top->key < t)
-            t = top->key;
-        if (next_tick < t)
-            t = next_tick;
-        if (t == INFINITY)
-            break;
-        account(&s, t_prev, t);
-        t_prev = t;
+    int rc = run_events(&s);
 
-        /* completions first, so servers freed at t serve jobs arriving at t */
-        complete_at(&s, t);
-        if (next_tick == t)
-            s.tot.events++;
-        while (ai < njobs && jobs[order[ai]].submit == t) {
-            uint32_t j = order[ai++];
-            size_t k = jobs[j].vc;
-            vc_advance(&s, k, t);
-            vc_insert(&s, k, j);
-            s.tot.events++;
-            if (cfg->progress && (ai & 4095) == 0)
-                cfg->progress(ai, njobs);
-        }
-        decide(&s, t);
-        next_tick = INFINITY;
-        if (history && s.nactive > 0) {
-            double q = cfg->quantum, n = floor((t - s.tot.start) / q) + 1;
-            next_tick = s.tot.start + n * q;
-            if (next_tick <= t)
-                next_tick = nextafter(t, INFINITY);
-        }
-    }
     for (size_t k = 0; k < nvc; k++) {
         s.st[k].credit_end = s.vc[k].credit;
         free(s.vc[k].act);
     }
+    s.tot.window_start = s.w0;
+    s.tot.window_len = s.wlen;
     if (tot)
         *tot = s.tot;
     heap_free(&s.ev);
-    free(order);
-    free(s.p);
-    free(s.rate);
-    free(s.rem);
+    heap_free(&s.pend);
+    free(s.ring);
     free(s.key);
     free(s.lo);
     free(s.hi);
@@ -556,5 +664,42 @@ int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity
     if (!vcstats)
         free(s.st);
     free(s.vc);
+    return rc;
+}
+
+/* vcsim_run's feed: the caller's array, in order; finish times written back. */
+struct array_feed {
+    struct vcsim_job *jobs;
+    size_t n, next, done;
+};
+
+static int array_next(void *ctx, struct vcsim_job *job)
+{
+    struct array_feed *a = ctx;
+    if (a->next == a->n)
+        return 0;
+    *job = a->jobs[a->next++];
+    return 1;
+}
+
+static int array_retire(void *ctx, const struct vcsim_job *job, double w0, double h)
+{
+    struct array_feed *a = ctx;
+    a->jobs[a->done++].finish = job->finish;
     return 0;
+}
+
+int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity, size_t njobs,
+              struct vcsim_job *jobs, struct vcsim_vc_stats *vcstats, struct vcsim_totals *tot)
+{
+    if (!cfg || !(cfg->window_len > 0) || !isfinite(cfg->window_start) || njobs > UINT32_MAX - 1)
+        return -1;
+    for (size_t j = 0; j < njobs; j++)
+        if (!job_ok(&jobs[j], nvc))
+            return -1;
+    struct array_feed a = {jobs, njobs, 0, 0};
+    struct vcsim_feed feed = {&a, array_next, array_retire};
+    struct vcsim_config c = *cfg;
+    c.reorder = njobs;
+    return vcsim_stream(&c, nvc, capacity, &feed, vcstats, tot) == 0 ? 0 : -1;
 }

@@ -44,11 +44,18 @@
  * use all of a_i: allocated server-time equals work done.
  *
  * Events are kept in a lib/heap queue (one entry per VC: its next job
- * completion), arrivals come from the jobs sorted by (submit, input order);
+ * completion), arrivals come from the jobs in (submit, input order);
  * ties are processed completions first, then arrivals, so runs are
  * deterministic.  Rates are piecewise constant, so completions are exact
  * (up to floating point; a job whose remaining time is below 8 ulp of the
  * clock, or whose remaining work is below 1e-9 of its size, is finished).
+ *
+ * Streaming (vcsim_stream): jobs are read from a feed as the clock needs
+ * them (input sorted by submit, or out of order by at most cfg->reorder
+ * places) and handed back finished, in input order.  Memory is the jobs from
+ * the oldest unfinished one (in input order) to the last read: the jobs
+ * alive, those submitted since the oldest of them started and finished
+ * already, and the reorder read-ahead; 64 bytes each.
  *
  * Ownership: vcsim_run reads the caller's arrays and writes only
  * jobs[].finish and the stats arrays; it allocates and frees its own state.
@@ -70,8 +77,11 @@ struct vcsim_config {
     double system_servers; /* S >= 0 */
     double quantum;        /* seconds between priority re-evaluations (DRR/BALANCED); 0 = only at events */
     double credit_window;  /* W > 0, seconds: credit is clamped to +-c_i W */
-    double window_start;   /* accounting window for used_window / overdemand / busy */
-    double window_len;     /* seconds, > 0 */
+    double window_start;   /* accounting window for used_window / overdemand / busy;
+                              vcsim_stream: NAN = the first submit */
+    double window_len;     /* seconds, > 0; vcsim_stream: 0 = from the window's start
+                              to the last submit rounded up to whole days, at least one */
+    size_t reorder;        /* vcsim_stream: how far out of submit order the input may be */
     void (*progress)(uint64_t arrived, uint64_t total); /* or NULL */
 };
 
@@ -93,6 +103,7 @@ struct vcsim_vc_stats {
 
 struct vcsim_totals {
     double start, end;      /* first submit, last completion */
+    double window_start, window_len; /* the accounting window used */
     double contended;       /* seconds within the window with sum d_i > M */
     double work_done;       /* sum of per-job progress (server-seconds) */
     double work_rounding;   /* work dropped by the finish tolerance */
@@ -100,14 +111,42 @@ struct vcsim_totals {
     uint64_t decisions;     /* distinct decision times (allocation recomputed) */
     uint64_t vc_updates;    /* VC reallocations (job rates recomputed) */
     uint64_t job_updates;   /* per-job rate assignments */
+    uint64_t held_max;      /* vcsim_stream: most jobs held at once (read, not yet retired) */
 };
 
-/* vcsim_run: simulate jobs[0..njobs) on nvc VCs with capacity[0..nvc) (> 0).
- * Jobs need not be sorted; every jobs[j].vc must be < nvc.  Fills
+/* vcsim_run: simulate jobs[0..njobs) on nvc VCs with capacity[0..nvc) (> 0),
+ * all in memory (vcsim_stream with the array as its feed, cfg->reorder
+ * ignored).  Jobs need not be sorted; every jobs[j].vc must be < nvc.  Fills
  * jobs[j].finish, vcstats[0..nvc) (may be NULL) and *tot (may be NULL).
  * Returns 0, or -1 if the configuration is invalid (nothing printed). */
 int vcsim_run(const struct vcsim_config *cfg, size_t nvc, const double *capacity, size_t njobs,
               struct vcsim_job *jobs, struct vcsim_vc_stats *vcstats, struct vcsim_totals *tot);
+
+/* A source of jobs for vcsim_stream and a sink for the finished ones. */
+struct vcsim_feed {
+    void *ctx;
+    /* next: the next job of the input into *job (vc, submit, work, maxpar):
+     * 1, 0 at its end, or an exit status (> 1, already reported). */
+    int (*next)(void *ctx, struct vcsim_job *job);
+    /* retire: job finished (job->finish set) and so did every job read
+     * before it; called once per job, in input order.  w0, h: the
+     * accounting window (h is INFINITY while it depends on jobs not read
+     * yet: every job with submit >= w0 is in it).  0, or an exit status
+     * that stops the run. */
+    int (*retire)(void *ctx, const struct vcsim_job *job, double w0, double h);
+};
+
+#define VCSIM_EORDER (-2) /* a job read was submitted before one already arrived */
+
+/* vcsim_stream: simulate the jobs of feed on nvc VCs with capacity[0..nvc)
+ * (> 0), reading them as the clock needs them: every job must come at most
+ * cfg->reorder places after its place in (submit, input order).  Fills
+ * vcstats[0..nvc) (may be NULL) and *tot (may be NULL).  Returns 0, -1 for
+ * an invalid configuration or job (nothing printed), VCSIM_EORDER (the job
+ * just read is out of order beyond cfg->reorder; nothing printed), or the
+ * status a feed function returned. */
+int vcsim_stream(const struct vcsim_config *cfg, size_t nvc, const double *capacity, const struct vcsim_feed *feed,
+                 struct vcsim_vc_stats *vcstats, struct vcsim_totals *tot);
 
 /* vcsim_policy_name: "maxmin", "drr", "balanced". */
 const char *vcsim_policy_name(enum vcsim_policy p);

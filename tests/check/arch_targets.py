@@ -6,13 +6,39 @@
 Targets (issue "Architecture"): cmd/ holds under 20% of the C lines of
 cmd/ + lib/; no function in cmd/ or lib/ is longer than 120 lines; every
 tool's main leaves through one cleanup path (one `return`, no `exit(` call
-inside main itself).  Function extents come from universal-ctags (its
+inside main itself); every lib header states what may be shared between
+threads (its comment mentions threads: "Threads: ..."); no lib module keeps mutable file-scope
+state (comparators get their context through qsort_r) except the
+process-wide services listed in PROCESS_STATE, each with its reason.  Function extents come from universal-ctags (its
 `end:` field), so this script does not parse C itself.  Prints a report
 and exits 1 when a target is not met (0 when all are), 2 on a usage error.
 """
 import argparse, glob, os, re, subprocess, sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+
+# Mutable file-scope state that is process-wide on purpose.
+PROCESS_STATE = {
+    "lib/base/diag.c": "the tool's name, stdout buffer, finish hooks and progress line: one per process",
+    "lib/base/outfile.c": "temporary names the signal handlers remove: one table per process",
+    "lib/base/cli.c": "the parsed command line and its shared reject file: one per process",
+    "lib/harvest/fft.c": "FFTW's planner is not thread-safe: one lock per process",
+    "lib/morpheus/planfile.c": "the CRC-32 table, built once under pthread_once",
+}
+
+
+def file_statics(path):
+    """Mutable file-scope variables (static, not const, outside functions)."""
+    found, depth = [], 0
+    for n, l in enumerate(lines(os.path.join(ROOT, path)), 1):
+        code = re.sub(r"/\*.*?\*/|//.*$|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'", "", l)
+        decl = code.split("=")[0]
+        if depth == 0 and re.match(r"\s*static\b", decl) and "(" not in decl \
+                and not re.search(r"\bconst\b", decl.replace("* const", "*")):
+            found.append((n, l.strip()))
+        depth += code.count("{") - code.count("}")
+    return found
 
 
 def lines(path):
@@ -75,6 +101,22 @@ def main():
     for path, nret, nexit in bad_mains:
         print(f"  {path}: {nret} return, {nexit} exit()")
     ok &= not bad_mains
+
+    silent = [p for p in lib if p.endswith(".h")
+              and not re.search(r"(?i)\bthread", "\n".join(lines(os.path.join(ROOT, p))))]
+    print(f"lib headers that do not say what threads may share: {len(silent)} of "
+          f"{sum(p.endswith('.h') for p in lib)}: {'met' if not silent else 'NOT met'}")
+    for p in silent:
+        print(f"  {p}")
+    ok &= not silent
+
+    state = [(p, n, l) for p in lib if p.endswith(".c") and p not in PROCESS_STATE
+             for n, l in file_statics(p)]
+    print(f"mutable file-scope state outside the process-wide services: {len(state)}:"
+          f" {'met' if not state else 'NOT met'}")
+    for p, n, l in state:
+        print(f"  {p}:{n}  {l}")
+    ok &= not state
     return 0 if ok else 1
 
 

@@ -64,7 +64,7 @@ t "missing column"       65 $'task,t\na,0\n' '*' "peakgate: <stdin>:1: missing r
 t "empty input"          65 '' '*' 'empty input' peakgate
 t "missing file"         66 '' '' 'peakgate: /nonexistent.csv: cannot open' peakgate /nonexistent.csv
 t "alloc table lacks task" 65 "@$D/hand_noalloc.csv" '*' "task 'a' has no allocation in" peakgate --fillers --alloc <(printf 'task,alloc_mb\nb,1\n')
-t "alloc table duplicate" 65 "@$D/hand_noalloc.csv" '*' "task 'b' listed twice" peakgate --alloc <(printf 'task,alloc_mb\nb,1\nb,2\n')
+t "alloc table duplicate" 65 "@$D/hand_noalloc.csv" '*' "duplicate task 'b' (first at line 2)" peakgate --alloc <(printf 'task,alloc_mb\nb,1\nb,2\n')
 t "alloc table bad value" 65 "@$D/hand_noalloc.csv" '*' "column 'alloc_mb': must be positive, got '-3'" peakgate --alloc <(printf 'task,alloc_mb\nb,-3\n')
 # absurd sizes and times: |mem_mb|, |alloc_mb| <= 1e15, |t| <= 1e11 s (lib/base/csvio)
 t "memory 1e300"         65 $'task,t,mem_mb\na,0,1\na,1,1e300\n' '*' "<stdin>:3: column 'mem_mb': number '1e300' out of range" peakgate

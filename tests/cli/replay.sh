@@ -203,3 +203,19 @@ t "tracegen bad preset" 64 '' '' "invalid value for --set preset: 'x' (want defa
 t "morpheus-eval.sh small: runs, and no regime below the floor" 0 '' '*' '*' sh -c "
     bash '$ROOT/examples/morpheus-eval.sh' 20 10 1 '$TMP/me' > /dev/null 2>&1 &&
     awk -F, 'NR == 2 { ok = \$3 > 0 && \$4 >= \$8 && \$5 >= \$8 && \$6 >= \$8 && \$7 >= \$8 } END { exit !(NR == 2 && ok) }' '$TMP/me/results.csv'"
+
+# ---- --on-error skip: bad rows of the usage, provisioned and runs files are
+# listed (file,line,reason) and left out; the result equals the strict run on
+# the files without those rows (cut by sed); the default stays strict ----
+{ cat "$D/one.csv"; echo 'A,A-1,1767571440,x,1,1024'; echo 'A,A-1,1767571300,2,1,1024'; } >"$TMP/one-bad.csv"
+t "skip: strict stops" 65 '' '' "one-bad.csv:6: column 'containers': invalid number 'x'" $R "$TMP/one-bad.csv"
+t "skip: usage rows" 0 '' "@$TMP/one.out" '' sh -c "$R $D/one.csv >$TMP/one.out && $R --on-error skip --rejects $TMP/rej.csv $TMP/one-bad.csv"
+t "skip: usage rejects" 0 "@$TMP/rej.csv" "file,line,reason
+$TMP/one-bad.csv,6,column 'containers': invalid number 'x'
+$TMP/one-bad.csv,7,run 'A-1': t 1767571300 not after the previous 1767571380 (rows sorted by t)" '' cat
+printf 'job,provisioned\nA,1\nB,-3\n,2\n' >"$TMP/prov-bad.csv"
+t "skip: provisioned rows" 0 '' "@$TMP/one.out" '*' $R --provisioned "$TMP/prov-bad.csv" --on-error skip --rejects "$TMP/rej2.csv" "$D/one.csv"
+tcheck "skip: provisioned rejects at lines 3 and 4" bash -c '[ "$(cut -d, -f2 "$1" | tr "\n" " ")" = "line 3 4 " ]' _ "$TMP/rej2.csv"
+{ cat "$D/late_runs.csv"; echo 'A,A-9,1,2,3,soon,,ok'; } >"$TMP/runs-bad.csv"
+t "skip: runs rows" 0 '' "$($R --regime plan,plan+dra --align reservation --runs "$D/late_runs.csv" "$D/late.csv")" '*' \
+    $R --regime plan,plan+dra --align reservation --runs "$TMP/runs-bad.csv" --on-error skip "$D/late.csv"

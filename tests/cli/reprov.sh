@@ -289,3 +289,17 @@ J,r2,simulator,15,20,1,20' "simulator     deadlines met 100.0% of 1 runs; tokens
 t "evaluate-loop: no --deadline" 64 '' '' "learn their models and set the deadline" reprov --evaluate-loop --deadline 1h
 t "evaluate-loop: not with compare" 64 '' '' "--compare-models and --evaluate-loop exclude each other" reprov --evaluate-loop --compare-models
 t "deadline-factor needs evaluate-loop" 64 '' '' "--deadline-factor goes with --evaluate-loop" reprov --compare-models --deadline-factor 2
+
+# ---- --on-error skip: bad samples are listed (file,line,reason) and left
+# out; the decisions equal the strict run on the file without them ----
+awk 'NR == 3 { print "S,1767571300,-5,0" } NR == 6 { print "S,1767571200,1,0" } 1' "$D/straggler.csv" >"$TMP/strag-bad.csv"
+t "skip: dra strict stops" 65 '' '*' "strag-bad.csv:3: column 'used': must not be negative, got '-5'" reprov -q $CAP --plan "$D/plan.csv" "$TMP/strag-bad.csv"
+t "skip: dra = strict without the rows" 0 '' "$(reprov -q $CAP --plan "$D/plan.csv" "$D/straggler.csv")" '' \
+    reprov -q $CAP --plan "$D/plan.csv" --on-error skip --rejects "$TMP/strag-rej.csv" "$TMP/strag-bad.csv"
+t "skip: dra rejects" 0 "@$TMP/strag-rej.csv" "file,line,reason
+$TMP/strag-bad.csv,3,\"column 'used': must not be negative, got '-5'\"
+$TMP/strag-bad.csv,7,t 1767571200 is before the previous sample's 1767571470: samples must come in time order" '' cat
+awk 'NR == 3 { print "J,1767571500,1.5,10" } NR == 4 { print "J,1767571600,x,10" } 1' "$D/slides_stream.csv" >"$TMP/slides-bad.csv"
+t "skip: jockey = strict without the rows" 0 '' "$(reprov -q $JK --deadline 60m --alpha 1 --dead-zone 0 "$D/slides_stream.csv")" '' \
+    reprov -q $JK --deadline 60m --alpha 1 --dead-zone 0 --on-error skip --rejects "$TMP/sl-rej.csv" "$TMP/slides-bad.csv"
+tcheck "skip: jockey rejects at lines 3 and 5" bash -c '[ "$(cut -d, -f2 "$1" | tr "\n" " ")" = "line 3 5 " ]' _ "$TMP/sl-rej.csv"

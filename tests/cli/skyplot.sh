@@ -14,9 +14,9 @@ t "plan svg" 0 '' '' '' skyplot -q plan "$D/plan.csv" --load "$D/load.csv" -o "$
 tcheck "plan has 5 series" $SVG "$TMP/plan.svg" 5 capacity
 t "plan top 1" 0 '' '' '' skyplot -q plan "$D/plan.csv" --top 1 -o "$TMP/plan1.svg"
 tcheck "plan top 1 has job b and other" $SVG "$TMP/plan1.svg" 2 other
-# tenants: two classes
+# tenants: two classes, each a band and its median line (2 gnuplot plots)
 t "tenants svg" 0 '' '' '' skyplot -q tenants "$D/util.csv" --classes "$D/classes.csv" -o "$TMP/ten.svg"
-tcheck "tenants has 2 class series" $SVG "$TMP/ten.svg" 2 "class 1"
+tcheck "tenants has 2 classes, band + median each" $SVG "$TMP/ten.svg" 4 "class 1 (2 tenants)"
 # vcs: two panels (load, stretch) x two VCs
 t "vcs svg" 0 '' '' '' skyplot -q vcs "$D/daily.csv" -o "$TMP/vcs.svg"
 tcheck "vcs has 4 series" $SVG "$TMP/vcs.svg" 4 vc2
@@ -71,6 +71,21 @@ tcheck "legend capped at 12 lines" bash -c '
     awk "BEGIN { print \"t,g,y\"; for (g = 0; g < 20; g++) for (t = 0; t < 3; t++) print t \",g\" g \",\" g + t }" |
         skyplot -q lines --by g -o "$1/cap.svg" && grep -q "(8 more lines not listed)" "$1/cap.svg" &&
         [ "$(grep -c "<title>g[0-9]*</title>" "$1/cap.svg")" -le 12 ]' _ "$TMP"
+# tenants at production scale: 40 tenants of tracegen over 2 days, classed
+# by tenantclass, with 4 hours of no data: per class one band (10-90% of its
+# tenants) and its median, one colour and one key entry per class, dates on
+# the axis, the pen lifted over the hole; every value against numpy
+# (tests/check/tenants_band.py).
+mkdir -p "$TMP/tb"
+tracegen tenants --count 40 --days 2 --seed 7 | awk -F, 'NR == 1 || $2 < 1767600000 || $2 > 1767614400' >"$TMP/tutil.csv"
+tenantclass -q "$TMP/tutil.csv" >"$TMP/tclasses.csv"
+t "tenants: 40 tenants" 0 '' '' '*' env SKYPLOT_KEEP=1 TMPDIR="$TMP/tb" skyplot -q tenants "$TMP/tutil.csv" --classes "$TMP/tclasses.csv" -o "$TMP/tb.svg"
+tcheck "tenants: bands and medians match numpy, one key entry per class" bash -c \
+    '/usr/bin/python3 "$1" "$2" "$3" "$(ls -d "$4"/skyplot.* | head -1)"' _ "$ROOT/tests/check/tenants_band.py" "$TMP/tutil.csv" "$TMP/tclasses.csv" "$TMP/tb"
+tcheck "tenants: fewer key entries than tenants" bash -c '[ "$(grep -c "title columnheader" "$(ls -d "$1"/skyplot.* | head -1)/plot.gp")" -lt 20 ]' _ "$TMP/tb"
+tcheck "tenants: dates on the axis" grep -q "2026-01-05" "$TMP/tb.svg"
+t "tenants: no rows" 65 'tenant,t,util
+' '' 'no utilization rows' skyplot tenants --classes "$D/classes.csv"
 # no line across a gap: samples every 1 s, then a 7 s hole -> the data file
 # has a blank line between x=3 and x=10 (gnuplot lifts the pen there)
 mkdir -p "$TMP/gap"
@@ -92,3 +107,20 @@ t "vcs day column before 2001 in days" 0 $'vc,day,load,mean_stretch\na,0,1,1\na,
     env SKYPLOT_KEEP=1 TMPDIR="$TMP/days" skyplot -q vcs -o "$TMP/days.svg"
 tcheck "vcs days: x is 0 and 1" bash -c '[ "$(sed -n 2,3p "$(ls -d "$1"/skyplot.* | head -1)/s0.dat" | tr "\n" "|")" = "0 0 1|1 0 2|" ]' _ "$TMP/days"
 tcheck "vcs days: axis says days" grep -q "days since time 0" "$TMP/days.svg"
+
+# ---- --on-error skip: bad rows are listed (file,line,reason) and left out;
+# the chart equals the strict one on the file without them (same SVG bytes);
+# one input is a corrupted copy of the real PlanetLab trace ----
+head -400 "$DATA/planetlab/20110303.csv" >"$TMP/pl.csv"
+sed -i '7s/,[0-9]*$/,12%/; 300s/,[0-9]*,/,soon,/' "$TMP/pl.csv"   # a bad cpu, a bad t
+sed '7d;300d' "$TMP/pl.csv" >"$TMP/pl-good.csv"
+t "skip: strict stops" 65 '' '' "pl.csv:7: column 'cpu': invalid number '12%'" skyplot -q lines "$TMP/pl.csv" --y cpu --by vm -o "$TMP/pl.svg"
+t "skip: lines on a corrupted real trace" 0 '' '' '' skyplot -q lines "$TMP/pl.csv" --y cpu --by vm --on-error skip --rejects "$TMP/pl-rej.csv" -o "$TMP/pl.svg"
+t "skip: lines rejects" 0 "@$TMP/pl-rej.csv" "file,line,reason
+$TMP/pl.csv,7,column 'cpu': invalid number '12%'
+$TMP/pl.csv,300,column 't': invalid time 'soon' (want epoch seconds or ISO 8601 UTC)" '' cat
+t "skip: lines = strict without the rows" 0 '' "@$TMP/pl.svg" '' skyplot -q lines "$TMP/pl-good.csv" --y cpu --by vm
+awk 'NR == 3 { print "j1,r1,x,1" } NR == 5 { print "j1,r2,1060,-" } 1' "$D/usage.csv" >"$TMP/usage-bad.csv"
+skyplot -q skyline "$D/usage.csv" --fit "$D/fit.csv" >"$TMP/sky-good.svg"
+t "skip: skyline = strict without the rows" 0 '' "@$TMP/sky-good.svg" '*' skyplot -q skyline "$TMP/usage-bad.csv" --fit "$D/fit.csv" --on-error skip --rejects "$TMP/sky-rej.csv"
+tcheck "skip: skyline rejects at lines 3 and 6" bash -c '[ "$(cut -d, -f2 "$1" | tr "\n" " ")" = "line 3 6 " ]' _ "$TMP/sky-rej.csv"

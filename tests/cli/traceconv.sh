@@ -182,3 +182,41 @@ t "capacities and -o the same" 64 '' '' "--capacities and -o name the same file"
     traceconv swf "$D/tiny.swf" --capacities "$TMP/x.csv" -o "$TMP/x.csv"
 t "bad --vc-by" 64 '' '' "invalid value for --vc-by: 'team'" traceconv swf --vc-by team "$D/tiny.swf" --capacities "$TMP/x.csv"
 t "missing file" 66 '' '' "nope.swf: cannot open" traceconv swf "$TMP/nope.swf" --capacities "$TMP/x.csv"
+
+# ---- --on-error skip: a bad row is listed (file,line,reason) and left out;
+# the result equals the strict run on the file without that row (cut by sed,
+# not by traceconv); the default stays strict ----
+zcat "$G/job_events-part-00001-of-00500.csv.gz" | head -2000 >"$TMP/je.csv"
+sed -i '5s/^[0-9]*/12x/; 9s/,[^,]*$/,/' "$TMP/je.csv"   # a bad time, an empty job name
+sed '5d;9d' "$TMP/je.csv" >"$TMP/je-good.csv"
+t "skip: strict stops at the first bad row" 65 '' '' "je.csv:5: field 1 (time): invalid integer '12x'" \
+    traceconv google-runs "$TMP/je.csv"
+t "skip: google-runs on a corrupted real file" 0 '' '*' "2 bad rows skipped (--on-error skip)" \
+    traceconv google-runs --on-error skip --rejects "$TMP/je-rej.csv" -o "$TMP/je-skip.csv" "$TMP/je.csv"
+t "skip: rejects name file, line, reason" 0 "@$TMP/je-rej.csv" "file,line,reason
+$TMP/je.csv,5,field 1 (time): invalid integer '12x'
+$TMP/je.csv,9,field 8 (logical job name): empty" '' cat
+tcheck "skip: google-runs = strict without the rows" bash -c 'cmp "$1" <(traceconv -q google-runs "$2")' _ "$TMP/je-skip.csv" "$TMP/je-good.csv"
+zcat "$G/task_events-part-00001-of-00500.csv.gz" | head -3000 >"$TMP/te.csv"
+# field 10 (CPU request) of the 10th SCHEDULE event: not a number
+awk -F, -v OFS=, '$6 == 1 && ++k == 10 { $10 = "x"; print NR >"/dev/stderr" } 1' "$TMP/te.csv" >"$TMP/te-bad.csv" 2>"$TMP/te-line"
+sed "$(cat "$TMP/te-line")d" "$TMP/te.csv" >"$TMP/te-good.csv"
+mv "$TMP/te-bad.csv" "$TMP/te.csv"
+tcheck "skip: google-usage = strict without the row" bash -c 'cmp <(traceconv -q google-usage "$1" "$2") <(traceconv -q google-usage --on-error skip --rejects "$4" "$1" "$3") && [ "$(wc -l <"$4")" = 2 ]' _ "$TMP/je-good.csv" "$TMP/te-good.csv" "$TMP/te.csv" "$TMP/te-rej.csv"
+head -1 "$A/openb_pod_list_gpushare40.csv" >"$TMP/pods.csv"
+tail -n +2 "$A/openb_pod_list_gpushare40.csv" | head -300 >>"$TMP/pods.csv"
+awk -F, -v OFS=, 'NR == 4 { $2 = "-5" } NR == 6 { NF = 3 } 1' "$TMP/pods.csv" >"$TMP/pods-bad.csv"
+sed '4d;6d' "$TMP/pods-bad.csv" >"$TMP/pods-good.csv"
+tcheck "skip: alibaba-gpu = strict without the rows" bash -c 'cmp <(traceconv -q alibaba-gpu --unit cpu "$1" --nodes "$2" --capacities "$5/c1.csv") <(traceconv -q alibaba-gpu --unit cpu --on-error skip --rejects "$4" "$3" --nodes "$2" --capacities "$5/c2.csv") && cmp "$5/c1.csv" "$5/c2.csv" && [ "$(cut -d, -f2 "$4" | tr "\n" " ")" = "line 4 6 " ]' \
+    _ "$TMP/pods-good.csv" "$A/openb_node_list_all_node.csv" "$TMP/pods-bad.csv" "$TMP/pods-rej.csv" "$TMP"
+head -50 "$S" >"$TMP/swim.tsv"
+sed -i '3s/^job[0-9]*/jobX/' "$TMP/swim.tsv"
+sed '3d' "$TMP/swim.tsv" >"$TMP/swim-good.tsv"
+tcheck "skip: swim = strict without the row" bash -c 'cmp <(traceconv -q swim "$1" --servers 10 --capacities "$4/s1.csv") <(traceconv -q swim --on-error skip --rejects "$3" "$2" --servers 10 --capacities "$4/s2.csv") && grep -q "swim.tsv,3,field 1 (job): not jobN" "$3"' \
+    _ "$TMP/swim-good.tsv" "$TMP/swim.tsv" "$TMP/swim-rej.csv" "$TMP"
+sed '11s/  50 / 5x0 /' "$D/tiny.swf" >"$TMP/bad.swf"   # job 2's run time
+sed '11d' "$D/tiny.swf" >"$TMP/good.swf"
+tcheck "skip: swf = strict without the row" bash -c 'cmp <(traceconv -q swf "$1" --capacities "$4/w1.csv") <(traceconv -q swf --on-error skip --rejects "$3" "$2" --capacities "$4/w2.csv") && [ "$(wc -l <"$3")" = 2 ]' \
+    _ "$TMP/good.swf" "$TMP/bad.swf" "$TMP/swf-rej.csv" "$TMP"
+t "skip: a bad header still stops" 65 'name,cpu_milli
+' '' "missing column 'num_gpu'" traceconv alibaba-gpu --on-error skip - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"

@@ -6,22 +6,79 @@
 
 #include <math.h>
 
+/* A feed over an array whose finished jobs are checked to come back in
+ * input order. */
+struct afeed {
+    struct vcsim_job *jobs;
+    size_t n, next, done;
+    int order_ok;
+};
+static int af_next(void *ctx, struct vcsim_job *job)
+{
+    struct afeed *a = ctx;
+    if (a->next == a->n)
+        return 0;
+    *job = a->jobs[a->next++];
+    return 1;
+}
+static int af_retire(void *ctx, const struct vcsim_job *job, double w0, double h)
+{
+    struct afeed *a = ctx;
+    if (a->done >= a->next || job->submit != a->jobs[a->done].submit)
+        a->order_ok = 0;
+    a->jobs[a->done++].finish = job->finish;
+    return 0;
+}
+
 static void test_stretch_and_window(void)
 {
     /* 10 server-hours in a 10-server VC ideally take 1 h; done in 2 h -> 2 */
     struct vcsim_job j = {.vc = 0, .submit = 100, .work = 36000, .maxpar = 10, .finish = 7300};
     CHECK_NEAR(vcrep_stretch(&j, 10), 2, 1e-12);
-    struct vcsim_job js[2] = {{.submit = 1000}, {.submit = 1000 + 86400 + 5}};
-    double w0, h;
-    int derived;
-    vcrep_window(js, 2, 0, 0, 0, &w0, &h, &derived);
-    CHECK_NEAR(w0, 1000, 0);
-    CHECK_NEAR(h, 2 * 86400.0, 0); /* a day and 5 s rounds up to 2 days */
-    CHECK(derived == 1);
-    vcrep_window(js, 2, 1, 50, 3600, &w0, &h, &derived);
-    CHECK_NEAR(w0, 50, 0);
-    CHECK_NEAR(h, 3600, 0);
-    CHECK(derived == 0);
+    /* the derived window: from the first submit, a day and 5 s rounded up
+     * to 2 days; the second job (1 sh on 10 servers, 360 s) ends first but
+     * is retired after the first (3 h alone on its 10 servers) */
+    double cap[1] = {10};
+    struct vcsim_job js[2] = {{.submit = 1000, .work = 3 * 36000.0, .maxpar = 10},
+                              {.submit = 1000 + 86400 + 5, .work = 3600, .maxpar = 10}};
+    struct afeed a = {js, 2, 0, 0, 1};
+    struct vcsim_feed feed = {&a, af_next, af_retire};
+    struct vcsim_config cfg = {.credit_window = 86400, .window_start = NAN, .window_len = 0};
+    struct vcsim_totals tot;
+    CHECK(vcsim_stream(&cfg, 1, cap, &feed, NULL, &tot) == 0);
+    CHECK_NEAR(tot.window_start, 1000, 0);
+    CHECK_NEAR(tot.window_len, 2 * 86400.0, 0);
+    CHECK(a.order_ok && a.done == 2);
+    CHECK_NEAR(js[0].finish, 1000 + 3 * 3600.0, 1e-6);
+    CHECK_NEAR(js[1].finish, 1000 + 86400 + 5 + 360, 1e-6);
+    /* a given window is kept */
+    a = (struct afeed){js, 2, 0, 0, 1};
+    cfg.window_start = 50, cfg.window_len = 3600;
+    CHECK(vcsim_stream(&cfg, 1, cap, &feed, NULL, &tot) == 0);
+    CHECK_NEAR(tot.window_start, 50, 0);
+    CHECK_NEAR(tot.window_len, 3600, 0);
+}
+
+/* Out of submit order: refused beyond cfg.reorder, accepted within it, and
+ * the jobs still come back in input order. */
+static void test_reorder(void)
+{
+    double cap[1] = {10};
+    struct vcsim_job js[3] = {{.submit = 0, .work = 36000, .maxpar = 10},
+                              {.submit = 7200, .work = 36000, .maxpar = 10},
+                              {.submit = 3600, .work = 36000, .maxpar = 10}};
+    struct afeed a = {js, 3, 0, 0, 1};
+    struct vcsim_feed feed = {&a, af_next, af_retire};
+    struct vcsim_config cfg = {.credit_window = 86400, .window_start = NAN};
+    CHECK(vcsim_stream(&cfg, 1, cap, &feed, NULL, NULL) == VCSIM_EORDER);
+    a = (struct afeed){js, 3, 0, 0, 1};
+    cfg.reorder = 1;
+    CHECK(vcsim_stream(&cfg, 1, cap, &feed, NULL, NULL) == 0);
+    CHECK(a.order_ok && a.done == 3);
+    /* each alone for 1 h: 0-1 h, then 1-2 h (submitted at 1 h), 2-3 h */
+    CHECK_NEAR(js[0].finish, 3600, 1e-6);
+    CHECK_NEAR(js[2].finish, 7200, 1e-6);
+    CHECK_NEAR(js[1].finish, 10800, 1e-6);
 }
 
 static void test_per_vc_and_consistency(void)
@@ -98,6 +155,7 @@ int main(void)
 {
     test_maxmin_total();
     test_stretch_and_window();
+    test_reorder();
     test_per_vc_and_consistency();
     test_waterfill();
     return unit_done("vc");

@@ -1,0 +1,623 @@
+/* charts — skyplot's charts built from the toolkit's CSV files (see charts.h). */
+#include "plot/charts.h"
+#include "base/csvio.h"
+#include "base/diag.h"
+#include "base/stats.h"
+#include "plot/runband.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* tenants: at most about this many time bins across the chart */
+#define CHART_BINS 500
+
+/* ---- a small string -> index table (names of jobs, runs, classes) ---- */
+struct names {
+    char **v;
+    size_t n, cap;
+};
+
+static int name_index(struct names *t, const char *s)
+{
+    for (size_t i = t->n; i-- > 0;)  /* recent names first: inputs are grouped */
+        if (strcmp(t->v[i], s) == 0)
+            return (int)i;
+    t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v);
+    t->v[t->n] = xstrdup(s);
+    return (int)t->n++;
+}
+
+static void names_free(struct names *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->v[i]);
+    free(t->v);
+}
+
+struct pt {
+    int g;      /* group (run, job, class, ...) */
+    double x, y;
+};
+
+static int cmp_pt(const void *a, const void *b)
+{
+    const struct pt *p = a, *q = b;
+    if (p->g != q->g)
+        return p->g - q->g;
+    return (p->x > q->x) - (p->x < q->x);
+}
+
+/* Read (group, x, y) triples from a CSV; group column optional. Returns status. */
+static int read_points(const char *path, const struct csv_dialect *d, const char *gcol, const char *xcol, const char *ycol,
+                       const char *only_col, const char **only_val, struct names *groups,
+                       struct pt **pts, size_t *npts)
+{
+    int st;
+    csvr *r = csvr_open_with(path, d, 0, &st);
+    if (!r)
+        return st;
+    int cg = gcol ? csvr_require(r, gcol) : -1, cx = csvr_require(r, xcol), cy = csvr_require(r, ycol);
+    int co = only_col ? csvr_require(r, only_col) : -1;
+    int ck = csvr_col(r, "kind"); /* a slokit plan: skip its trailer row (kind "end") */
+    if ((gcol && cg < 0) || cx < 0 || cy < 0 || (only_col && co < 0)) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    size_t cap = 0;
+    while (csvr_next(r) > 0) {
+        const char *kind = ck >= 0 ? csvr_field(r, ck) : NULL;
+        if (kind && strcmp(kind, "end") == 0)
+            continue;
+        if (co >= 0) {
+            const char *v = csvr_field(r, co);
+            if (!v)
+                continue;
+            if (!*only_val)
+                *only_val = xstrdup(v);
+            else if (strcmp(v, *only_val) != 0)
+                continue;
+        }
+        double x, y;
+        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0 || csvr_get_double(r, cy, &y, CSVR_BOUNDED) < 0) {
+            if (csvr_skip(r))
+                continue;
+            break;
+        }
+        const char *g = cg >= 0 ? csvr_field(r, cg) : "";
+        *pts = xgrow(*pts, &cap, *npts + 1, sizeof **pts);
+        (*pts)[(*npts)++] = (struct pt){name_index(groups, g ? g : ""), x, y};
+    }
+    st = csvr_status(r);
+    csvr_close(r);
+    if (*npts)
+        qsort(*pts, *npts, sizeof **pts, cmp_pt);
+    return st;
+}
+
+/* Points [i, j) of one series, with the pen lifted across gaps: a step
+ * more than 3 times the series' median step (a VC idle for days, a tenant
+ * missing from the export) is not drawn as a line. */
+static void draw_with_gaps(plot *p, int s, const struct pt *pts, size_t i, size_t j, double xscale)
+{
+    double *d = xmalloc((j - i + 1) * sizeof *d);
+    size_t m = 0;
+    for (size_t q = i + 1; q < j; q++)
+        if (pts[q].x > pts[q - 1].x)
+            d[m++] = pts[q].x - pts[q - 1].x;
+    double gap = m ? 3 * stats_median(d, m) : INFINITY;
+    free(d);
+    for (size_t q = i; q < j; q++) {
+        if (q > i && pts[q].x - pts[q - 1].x > gap)
+            plot_break(p, s);
+        plot_point(p, s, pts[q].x * xscale, pts[q].y);
+    }
+}
+
+/* the usage sample step: the most common gap between a run's samples */
+static double sample_step(const struct pt *pts, size_t n)
+{
+    double *d = xmalloc((n + 1) * sizeof *d);
+    size_t m = 0;
+    for (size_t i = 1; i < n; i++)
+        if (pts[i].g == pts[i - 1].g && pts[i].x > pts[i - 1].x)
+            d[m++] = pts[i].x - pts[i - 1].x;
+    double step = m ? stats_median(d, m) : 60;
+    free(d);
+    return step;
+}
+
+/* Many runs: a 10-90% band and the median per step, plus the latest
+ * nnamed runs by name; few runs: every run by name. */
+static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, size_t n, int nnamed)
+{
+    size_t nr = runs->n, *cnt = xcalloc(nr, sizeof *cnt), *first = xcalloc(nr, sizeof *first);
+    double **x = xcalloc(nr, sizeof *x), **y = xcalloc(nr, sizeof *y);
+    for (size_t i = n; i-- > 0;) {
+        first[pts[i].g] = i;
+        cnt[pts[i].g]++;
+    }
+    for (size_t r = 0; r < nr; r++) {
+        x[r] = xcalloc(cnt[r] + 1, sizeof **x);
+        y[r] = xcalloc(cnt[r] + 1, sizeof **y);
+        for (size_t k = 0; k < cnt[r]; k++) {
+            x[r][k] = pts[first[r] + k].x - pts[first[r]].x;
+            y[r][k] = pts[first[r] + k].y;
+        }
+    }
+    struct runband b;
+    if (nr > (size_t)nnamed && runband_compute(nr, cnt, x, y, sample_step(pts, n), 10, 90, &b) == 0) {
+        char name[96];
+        snprintf(name, sizeof name, "10-90%% of %zu runs", nr);
+        int sb = plot_series(p, name, PLOT_SHADE);
+        snprintf(name, sizeof name, "median of %zu runs", nr);
+        int sm = plot_series(p, name, PLOT_BOLD);
+        for (size_t k = 0; k < b.nbins; k++)
+            for (int e = 0; e < 2; e++) { /* each step held for its whole width */
+                double t = (double)(k + (size_t)e) * b.width / 60.0;
+                plot_band(p, sb, t, b.lo[k], b.hi[k]);
+                plot_point(p, sm, t, b.mid[k]);
+            }
+        runband_free(&b);
+    }
+    /* the named runs: the latest nnamed by start time (all when few) */
+    for (size_t r = 0; r < nr; r++) {
+        size_t later = 0;
+        for (size_t q = 0; q < nr; q++)
+            later += pts[first[q]].x > pts[first[r]].x;
+        if (later >= (size_t)nnamed)
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "run %s", runs->v[r]);
+        int s = plot_series(p, name, PLOT_LINES);
+        for (size_t k = 0; k < cnt[r]; k++)
+            plot_point(p, s, x[r][k] / 60.0, y[r][k]);
+    }
+    for (size_t r = 0; r < nr; r++) {
+        free(x[r]);
+        free(y[r]);
+    }
+    free(x);
+    free(y);
+    free(cnt);
+    free(first);
+}
+
+int chart_skyline(plot *p, const struct chart_opts *o)
+{
+    struct names runs = {0};
+    struct pt *pts = NULL;
+    size_t n = 0;
+    const char *job = o->job;
+    int st = read_points(o->input, o->d_input, "run", "t", "containers", "job", &job, &runs, &pts, &n);
+    if (st)
+        goto out;
+    if (n == 0) {
+        slk_error("%s: no usage rows%s%s", o->input ? o->input : "<stdin>", job ? " for job " : "", job ? job : "");
+        st = SLK_EDATA;
+        goto out;
+    }
+    plot_panel(p, "minutes since run start", "containers", PLOT_X_NUMBER);
+    draw_runs(p, &runs, pts, n, o->runs);
+    if (o->fit) {
+        struct names dummy = {0};
+        struct pt *f = NULL;
+        size_t nf = 0;
+        const char *fj = job;
+        st = read_points(o->fit, o->d_fit, NULL, "offset", "alloc", "job", &fj, &dummy, &f, &nf);
+        int stepc = 60;
+        if (!st) {
+            char fname[300];
+            snprintf(fname, sizeof fname, "%s fitted skyline", job);
+            int s = plot_series(p, fname, PLOT_STEPS);
+            for (size_t i = 0; i < nf; i++)
+                plot_point(p, s, f[i].x / 60.0, f[i].y);
+            if (nf)
+                plot_point(p, s, (f[nf - 1].x + (nf > 1 ? f[nf - 1].x - f[nf - 2].x : stepc)) / 60.0, f[nf - 1].y);
+            if (nf == 0 && !o->quiet)
+                slk_error("warning: %s has no skyline for job %s", o->fit, job);
+        }
+        if (fj != job)
+            free((char *)fj);
+        names_free(&dummy);
+        free(f);
+    }
+out:
+    if (job != o->job)
+        free((char *)job);
+    names_free(&runs);
+    free(pts);
+    return st;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Stack per-group step functions: groups ranked by area, the top N drawn as
+ * bands and the rest summed as "other". */
+static void stack_bands(plot *p, struct names *groups, struct pt *pts, size_t n, int top)
+{
+    size_t ng = groups->n;
+    double *area = xcalloc(ng, sizeof *area);
+    double *xs = xmalloc((n + 1) * sizeof *xs);
+    for (size_t i = 0; i < n; i++) {
+        area[pts[i].g] += pts[i].y;
+        xs[i] = pts[i].x;
+    }
+    qsort(xs, n, sizeof *xs, cmp_double);
+    size_t nx = 0;
+    for (size_t i = 0; i < n; i++)
+        if (nx == 0 || xs[i] != xs[nx - 1])
+            xs[nx++] = xs[i];
+    double stepw = nx > 1 ? xs[1] - xs[0] : 60;
+    for (size_t i = 2; i < nx; i++)
+        if (xs[i] - xs[i - 1] < stepw)
+            stepw = xs[i] - xs[i - 1];
+    /* rank groups by area (ties by name order of appearance) */
+    int *rank = xmalloc(ng * sizeof *rank), *order = xmalloc(ng * sizeof *order);
+    for (size_t i = 0; i < ng; i++)
+        order[i] = (int)i;
+    for (size_t i = 1; i < ng; i++)
+        for (size_t j = i; j > 0 && area[order[j]] > area[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    int nb = (int)ng > top ? top + 1 : (int)ng;
+    for (size_t i = 0; i < ng; i++)
+        rank[order[i]] = (int)i < top ? (int)i : top;
+    /* value[band][x] */
+    double *val = xcalloc((size_t)nb * nx, sizeof *val);
+    for (size_t i = 0; i < n; i++) {
+        double *pos = bsearch(&pts[i].x, xs, nx, sizeof *xs, cmp_double);
+        val[(size_t)rank[pts[i].g] * nx + (size_t)(pos - xs)] += pts[i].y;
+    }
+    double *cum = xcalloc(nx, sizeof *cum);
+    double scale = xs[0] > 1e9 ? 1 : 1.0 / 3600;
+    for (int b = 0; b < nb; b++) {
+        int s = plot_series(p, b < top ? groups->v[order[b]] : "other", PLOT_BAND);
+        for (size_t k = 0; k < nx; k++) {
+            double lo = cum[k], hi = cum[k] + val[(size_t)b * nx + k];
+            double xend = (k + 1 < nx && xs[k + 1] - xs[k] <= stepw * 1.001) ? xs[k + 1] : xs[k] + stepw;
+            plot_band(p, s, xs[k] * scale, lo, hi);
+            plot_band(p, s, xend * scale, lo, hi);
+            if (k + 1 < nx && xs[k + 1] > xend) { /* a gap: drop to the stack below */
+                plot_band(p, s, xend * scale, lo, lo);
+                plot_band(p, s, xs[k + 1] * scale, lo, lo);
+            }
+            cum[k] = hi;
+        }
+    }
+    free(cum);
+    free(val);
+    free(rank);
+    free(order);
+    free(xs);
+    free(area);
+}
+
+int chart_plan(plot *p, const struct chart_opts *o)
+{
+    struct names jobs = {0};
+    struct pt *pts = NULL;
+    size_t n = 0;
+    int st = read_points(o->input, o->d_input, "job", "t", "containers", NULL, NULL, &jobs, &pts, &n);
+    if (!st && n == 0) {
+        slk_error("%s: the plan has no reservations", o->input ? o->input : "<stdin>");
+        st = SLK_EDATA;
+    }
+    if (!st) {
+        int epoch = pts[0].x > 1e9;
+        plot_panel(p, epoch ? "time (UTC)" : "hours into the plan", "reserved containers",
+                   epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
+        stack_bands(p, &jobs, pts, n, o->top);
+        if (o->load) {
+            struct names g = {0};
+            struct pt *lp = NULL;
+            size_t nl = 0;
+            st = read_points(o->load, o->d_load, NULL, "t", "cost", NULL, NULL, &g, &lp, &nl);
+            if (!st) {
+                plot_panel(p, epoch ? "time (UTC)" : "hours into the plan", "cost = max(load/capacity)",
+                           epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
+                int s = plot_series(p, "cost", PLOT_BOLD), c = plot_series(p, "capacity", PLOT_LINES);
+                double scale = epoch ? 1 : 1.0 / 3600;
+                for (size_t i = 0; i < nl; i++) {
+                    plot_point(p, s, lp[i].x * scale, lp[i].y);
+                    plot_point(p, c, lp[i].x * scale, 1.0);
+                }
+            }
+            names_free(&g);
+            free(lp);
+        }
+    }
+    names_free(&jobs);
+    free(pts);
+    return st;
+}
+
+/* the tenant -> class table of --classes: cls[i] is the class (index into
+ * classes) of tenant tenants->v[i] */
+static int read_classes(const struct chart_opts *o, struct names *tenants, struct names *classes,
+                        int **cls)
+{
+    int st;
+    csvr *c = csvr_open_with(o->classes, o->d_classes, 0, &st);
+    if (!c)
+        return st;
+    int ct = csvr_require(c, "tenant"), cc = csvr_require(c, "class");
+    if (ct < 0 || cc < 0) {
+        csvr_close(c);
+        return SLK_EDATA;
+    }
+    size_t ccap = 0;
+    while (csvr_next(c) > 0) {
+        const char *t = csvr_field(c, ct), *k = csvr_field(c, cc);
+        if (!t || !k)
+            continue;
+        size_t ti = (size_t)name_index(tenants, t);
+        *cls = xgrow(*cls, &ccap, ti + 1, sizeof **cls);
+        (*cls)[ti] = name_index(classes, k);
+    }
+    st = csvr_status(c);
+    csvr_close(c);
+    return st;
+}
+
+/* Points sorted by (tenant, t) -> one point per (class, time bin): each
+ * tenant's mean over a bin of width w from t0, tagged with its class
+ * (tenants without a class dropped); sorted by (class, bin).  Returns the
+ * count; the per-class tenant counts go to ntenants[class]. */
+static size_t class_bins(struct pt *pts, size_t n, const int *tclass, double t0, double w,
+                         size_t *ntenants)
+{
+    size_t m = 0;
+    int last = -1; /* the previous tenant (pts[] below i is overwritten) */
+    for (size_t i = 0; i < n;) {
+        int g = pts[i].g, c = tclass[g];
+        if (c >= 0 && g != last)
+            ntenants[c]++;
+        last = g;
+        double b = t0 + floor((pts[i].x - t0) / w) * w, sum = 0;
+        size_t j = i;
+        for (; j < n && pts[j].g == g && t0 + floor((pts[j].x - t0) / w) * w == b; j++)
+            sum += pts[j].y;
+        if (c >= 0)
+            pts[m++] = (struct pt){c, b, sum / (double)(j - i)};
+        i = j;
+    }
+    if (m)
+        qsort(pts, m, sizeof *pts, cmp_pt);
+    return m;
+}
+
+/* One class's bins [i, j) (sorted by time): per bin the 10th, 50th and 90th
+ * percentiles over its tenants, drawn as a band and its median line; the pen
+ * is lifted where more than 3 bins are missing (as draw_with_gaps does). */
+static void draw_class(plot *p, const char *name, struct pt *pts, size_t i, size_t j, double w)
+{
+    int s = plot_series(p, name, PLOT_RANGE);
+    double *v = xmalloc((j - i + 1) * sizeof *v);
+    for (size_t a = i, b; a < j; a = b) {
+        size_t k = 0;
+        for (b = a; b < j && pts[b].x == pts[a].x; b++)
+            v[k++] = pts[b].y;
+        stats_sort(v, k);
+        if (a > i && pts[a].x - pts[a - 1].x > 3 * w)
+            plot_break(p, s);
+        plot_range(p, s, pts[a].x, stats_percentile_sorted(v, k, 10), stats_percentile_sorted(v, k, 50),
+                   stats_percentile_sorted(v, k, 90));
+    }
+    free(v);
+}
+
+int chart_tenants(plot *p, const struct chart_opts *o)
+{
+    if (!o->classes) {
+        slk_error("tenants: --classes FILE (tenantclass output) is required");
+        return SLK_EUSAGE;
+    }
+    struct names tenants = {0}, classes = {0}, seen = {0};
+    int *cls = NULL, *tclass = NULL;
+    struct pt *pts = NULL;
+    size_t n = 0, *ntenants = NULL;
+    int st = read_classes(o, &tenants, &classes, &cls);
+    if (!st)
+        st = read_points(o->input, o->d_input, "tenant", "t", "util", NULL, NULL, &seen, &pts, &n);
+    if (!st && n == 0) {
+        slk_error("%s: no utilization rows", o->input ? o->input : "<stdin>");
+        st = SLK_EDATA;
+    }
+    if (!st) {
+        /* each tenant of the series -> its class (-1: not in --classes) */
+        tclass = xmalloc(seen.n * sizeof *tclass);
+        for (size_t g = 0; g < seen.n; g++) {
+            tclass[g] = -1;
+            for (size_t k = 0; k < tenants.n; k++)
+                if (strcmp(tenants.v[k], seen.v[g]) == 0)
+                    tclass[g] = cls[k];
+        }
+        double t0 = INFINITY, t1 = -INFINITY, w = sample_step(pts, n);
+        for (size_t i = 0; i < n; i++) {
+            t0 = fmin(t0, pts[i].x);
+            t1 = fmax(t1, pts[i].x);
+        }
+        if ((t1 - t0) / CHART_BINS > w) /* a long span: coarser bins, a readable line */
+            w = (t1 - t0) / CHART_BINS;
+        ntenants = xcalloc(classes.n + 1, sizeof *ntenants);
+        n = class_bins(pts, n, tclass, t0, w, ntenants);
+        plot_panel(p, "time (UTC)", "utilization (per class: median, 10-90% of its tenants)", PLOT_X_EPOCH);
+        for (size_t i = 0, j; i < n; i = j) {
+            for (j = i; j < n && pts[j].g == pts[i].g; j++)
+                ;
+            char name[300];
+            size_t nt = ntenants[pts[i].g];
+            snprintf(name, sizeof name, "class %s (%zu tenant%s)", classes.v[pts[i].g], nt, nt == 1 ? "" : "s");
+            draw_class(p, name, pts, i, j, w);
+        }
+    }
+    free(ntenants);
+    free(tclass);
+    free(cls);
+    names_free(&tenants);
+    names_free(&classes);
+    names_free(&seen);
+    free(pts);
+    return st;
+}
+
+/* --by COL[,COL...]: the columns' indices into cb (at most 4).  Returns
+ * how many, or -1 after a message (a missing column, too many). */
+static int by_columns(csvr *r, const char *by, int *cb)
+{
+    char *list = xstrdup(by), *save = NULL;
+    int nb = 0;
+    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (nb == 4) {
+            slk_error("--by: at most 4 columns ('%s')", by);
+            nb = -1;
+            break;
+        }
+        if ((cb[nb++] = csvr_require(r, t)) < 0) {
+            nb = -1;
+            break;
+        }
+    }
+    free(list);
+    return nb;
+}
+
+static int in_list(int i, const int *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (v[k] == i)
+            return 1;
+    return 0;
+}
+
+int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols, const char *by,
+                int panels)
+{
+    int st;
+    csvr *r = csvr_open_with(o->input, o->d_input, 0, &st);
+    if (!r)
+        return st;
+    int cx = csvr_require(r, xcol), cb[4], nb = by ? by_columns(r, by, cb) : 0;
+    if (cx < 0 || nb < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    int ny = 0, cy[32];
+    char *ylist = ycols ? xstrdup(ycols) : NULL;
+    if (ylist) {
+        char *save = NULL;
+        for (char *t = strtok_r(ylist, ",", &save); t && ny < 32; t = strtok_r(NULL, ",", &save))
+            if ((cy[ny++] = csvr_require(r, t)) < 0) {
+                free(ylist);
+                csvr_close(r);
+                return SLK_EDATA;
+            }
+    } else {
+        for (int i = 0; i < csvr_ncols(r) && ny < 32; i++)
+            if (i != cx && !in_list(i, cb, nb))
+                cy[ny++] = i;
+    }
+    free(ylist);
+    struct names groups = {0};
+    struct pt *pts = NULL;
+    size_t n = 0, cap = 0;
+    while (csvr_next(r) > 0) {
+        double x;
+        size_t n0 = n; /* a bad y drops the whole row */
+        int bad = 0;
+        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0) {
+            if (csvr_skip(r))
+                continue;
+            break;
+        }
+        char g[512] = "";
+        for (int b = 0, len = 0; b < nb && len < (int)sizeof g; b++) {
+            const char *v = csvr_field(r, cb[b]);
+            if (nb > 1) /* several columns: "k=1 task=a" */
+                len += snprintf(g + len, sizeof g - (size_t)len, "%s%s=", b ? " " : "",
+                                csvr_colname(r, cb[b]));
+            if (len < (int)sizeof g)
+                len += snprintf(g + len, sizeof g - (size_t)len, "%s", v ? v : "-");
+        }
+        int gi = name_index(&groups, g);
+        for (int k = 0; k < ny; k++) {
+            double y;
+            int rc = csvr_get_double(r, cy[k], &y, CSVR_BOUNDED);
+            if (rc < 0) {
+                n = n0;
+                bad = 1;
+                break;
+            }
+            if (rc == 0)
+                continue;
+            pts = xgrow(pts, &cap, n + 1, sizeof *pts);
+            pts[n++] = (struct pt){gi * 32 + k, x, y};
+        }
+        if (bad && csvr_skip(r))
+            continue;
+        if (csvr_status(r))
+            break;
+    }
+    st = csvr_status(r);
+    if (!st && n == 0) {
+        slk_error("%s: nothing to plot", csvr_path(r));
+        st = SLK_EDATA;
+    }
+    if (!st) {
+        if (n)
+            qsort(pts, n, sizeof *pts, cmp_pt);
+        int epoch = pts[0].x > 1e9;
+        /* a "day" column before 2001 (a trace with time 0 at its start) is
+         * shown in days, not seconds */
+        int days = !epoch && strcmp(xcol, "day") == 0;
+        const char *xlabel = days ? "day (days since time 0)" : xcol;
+        for (int k = 0; k < ny; k++) {
+            if (panels || k == 0)
+                plot_panel(p, xlabel, panels ? csvr_colname(r, cy[k]) : "", epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
+            for (size_t i = 0; i < n;) {
+                size_t j = i;
+                while (j < n && pts[j].g == pts[i].g)
+                    j++;
+                if (pts[i].g % 32 == k) {
+                    char name[512];
+                    const char *gname = groups.v[pts[i].g / 32];
+                    if (by && (panels || ny == 1))
+                        snprintf(name, sizeof name, "%s", gname);
+                    else if (by)
+                        snprintf(name, sizeof name, "%s %s", gname, csvr_colname(r, cy[k]));
+                    else
+                        snprintf(name, sizeof name, "%s", csvr_colname(r, cy[k]));
+                    draw_with_gaps(p, plot_series(p, name, PLOT_LINES), pts, i, j, days ? 1.0 / 86400 : 1);
+                }
+                i = j;
+            }
+        }
+    }
+    names_free(&groups);
+    free(pts);
+    csvr_close(r);
+    return st;
+}
+
+int chart_draw(plot *p, const char *chart, const struct chart_opts *o)
+{
+    if (strcmp(chart, "skyline") == 0)
+        return chart_skyline(p, o);
+    if (strcmp(chart, "plan") == 0)
+        return chart_plan(p, o);
+    if (strcmp(chart, "tenants") == 0)
+        return chart_tenants(p, o);
+    if (strcmp(chart, "vcs") == 0)
+        return chart_lines(p, o, o->x ? o->x : "day", o->y ? o->y : "load,mean_stretch", o->by ? o->by : "vc", 1);
+    if (strcmp(chart, "memory") == 0 || strcmp(chart, "lines") == 0)
+        return chart_lines(p, o, o->x ? o->x : "t", o->y, o->by, o->panels);
+    slk_error("unknown chart '%s' (want skyline, plan, tenants, vcs, memory or lines)", chart);
+    return SLK_EUSAGE;
+}

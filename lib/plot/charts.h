@@ -1,0 +1,62 @@
+/* charts — skyplot's charts, built from the toolkit's CSV files into a plot
+ * (lib/plot/plot draws it with gnuplot).
+ *
+ *   skyline  usage (job,run,t,containers): each run aligned at its start;
+ *            with more than `runs` runs their 10-90% band and median per
+ *            step (runband), plus the latest `runs` runs by name and the
+ *            fitted skyline (--fit: job,offset,alloc) as steps.
+ *   plan     a plan (job,t,containers): the `top` largest jobs stacked, the
+ *            rest as "other"; with --load (t,cost) a cost panel.
+ *   tenants  utilization (tenant,t,util) joined with --classes
+ *            (tenant,class): per class, per time bin, the 10th-90th
+ *            percentile band over its tenants and their median, one colour
+ *            and one legend entry per class ("class K (N tenants)").  The
+ *            bin is the median gap between a tenant's samples, or 1/500 of
+ *            the time span when that is longer (a week of 2-minute samples:
+ *            20-minute bins), from the first sample; a tenant's samples in
+ *            one bin are averaged first.
+ *   vcs, memory, lines   x against y columns, one series per --by value
+ *            (up to 4 columns), optionally one panel per y column.
+ * Epoch times (> 1e9) are drawn as UTC dates; a step more than 3 times a
+ * series' usual step is a gap (the pen is lifted).
+ *
+ * Errors are printed ("tool: FILE:LINE: ...") and returned as exit statuses
+ * (base/diag.h); bad rows follow each dialect's rejects (--on-error skip).
+ * The plot owns what is added to it; nothing is kept between calls, so
+ * different plots may be built in different threads.
+ */
+#ifndef SLOKIT_CHARTS_H
+#define SLOKIT_CHARTS_H
+
+#include "base/csvio.h"
+#include "plot/plot.h"
+
+struct chart_opts {
+    const char *input;                     /* the chart's data; NULL: stdin */
+    const struct csv_dialect *d_input;     /* dialects of each input (NULL: plain CSV) */
+    const char *fit, *load, *classes;      /* skyline --fit, plan --load, tenants --classes (NULL: none) */
+    const struct csv_dialect *d_fit, *d_load, *d_classes;
+    const char *job;                       /* skyline: the job (NULL: the first in the input) */
+    const char *x, *y, *by;                /* lines, vcs, memory: columns (NULL: the chart's default) */
+    int runs;                              /* skyline: runs named; more are drawn as a band */
+    int top;                               /* plan: jobs stacked, the rest "other" */
+    int panels;                            /* lines: one panel per y column */
+    int quiet;                             /* no warnings */
+};
+
+/* chart_draw: build the chart named `chart` (skyline, plan, tenants, vcs,
+ * memory, lines) into p.  Returns SLK_OK, SLK_EUSAGE for an unknown chart
+ * or a missing required file (tenants without classes), SLK_EDATA for bad
+ * or empty data (message printed), or an open error. */
+int chart_draw(plot *p, const char *chart, const struct chart_opts *o);
+
+/* The charts chart_draw dispatches to, same contract. */
+int chart_skyline(plot *p, const struct chart_opts *o);
+int chart_plan(plot *p, const struct chart_opts *o);
+int chart_tenants(plot *p, const struct chart_opts *o);
+/* chart_lines: xcol against ycols (comma-separated; NULL: every other
+ * column), one series per value of `by` (NULL: one series per y). */
+int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols, const char *by,
+                int panels);
+
+#endif
