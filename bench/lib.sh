@@ -13,6 +13,8 @@
 #                      one row of the goals table printed after it: a goal
 #                      of an issue, the measured value, yes / no (and by
 #                      how much, in MEASURED)
+#   atmost WHAT MEASURED LIMIT UNIT, atleast WHAT MEASURED GOAL UNIT
+#                      a goal row with MET worked out
 secs() {
     local f=$BENCH_TMP/.time
     /usr/bin/time -f '%e %M' -o "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
@@ -34,6 +36,12 @@ peak() { awk '$1 > m { m = $1 } END { printf "%.0f\n", m / 1024 }' "$BENCH_TMP/.
 size() { if [ "${BENCH_SIZE:-}" = full ]; then echo "$2"; else echo "$1"; fi; }
 row() {
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${BENCH_NAME:-?}" "$1" "$2" "$3" "$4" "$5" >>"$BENCH_TMP/table.tsv"
+}
+atmost() { # WHAT MEASURED LIMIT UNIT: a goal row for MEASURED <= LIMIT
+    goal "$1" "<= $3$4" "$2$4" "$(awk -v a="$2" -v b="$3" 'BEGIN { if (a <= b) print "yes"; else printf "no (%.2fx the limit)\n", a / b }')"
+}
+atleast() { # WHAT MEASURED GOAL UNIT: a goal row for MEASURED >= GOAL
+    goal "$1" ">= $3$4" "$2$4" "$(awk -v a="$2" -v b="$3" 'BEGIN { if (a >= b) print "yes"; else printf "no (%.2fx the goal)\n", a / b }')"
 }
 goal() {
     printf '%s\t%s\t%s\t%s\t%s\n' "${BENCH_NAME:-?}" "$1" "$2" "$3" "$4" >>"$BENCH_TMP/goals.tsv"

@@ -36,6 +36,7 @@ t_prof=$(best "$runs" peakgate -q "$f") || exit 1
 row "profiles of $tasks tasks ($mb MB)" "$t_prof" "csvcat, a plain CSV pass" "$t_cat" "$(peak)"
 t_p50=$(best "$runs" peakgate -q --normal p50 "$f") || exit 1
 rate=$(awk -v r="$rows" -v t="$t_prof" 'BEGIN { printf "%.1f", r / t / 1e6 }')
+atmost "peakgate profiles vs a plain csvcat pass" "$(ratio "$t_prof" "$t_cat")" 1.20 "x"
 echo "bench peakgate: profiles (mean): $t_prof s, $rate M rows/s ($(ratio "$t_prof" "$t_cat")x vs csvcat plain pass $t_cat s; goal <= 1.20)"
 echo "bench peakgate: profiles (mean): $t_prof s ($(ratio "$t_prof" "$t_sum")x vs csvcat --sum mem_mb $t_sum s)"
 echo "bench peakgate: profiles (p50): $t_p50 s ($(ratio "$t_p50" "$t_cat")x vs csvcat plain pass $t_cat s)"
@@ -45,6 +46,7 @@ t_week=$(best "$runs" peakgate -q --simulate --model --tasks 100 --duration 7d -
 t_week2=$(best "$runs" peakgate -q --simulate --model --tasks 100 --duration 7d --node-mb 60000 --k 1,10) || exit 1
 t_one=$(best "$runs" peakgate -q --simulate --model --tasks 1 --duration 7d) || exit 1
 ns=$(awk -v t="$t_week" 'BEGIN { printf "%.1f", t / (2 * 100 * 604800) * 1e9 }')
+atmost "peakgate: simulate 100 tasks x 1 week (unpaced + k=1)" "$t_week" 5 " s"
 echo "bench peakgate: simulate 100 tasks x 604800 s steps (unpaced + k=1): $t_week s, $ns ns per task-step ($(ratio "$t_week" 5)x of the 5 s goal)"
 echo "bench peakgate: simulate 100 tasks x 604800 s steps (unpaced + k=1 + k=10): $t_week2 s ($(ratio "$t_week2" "$t_week")x vs unpaced + k=1)"
 echo "bench peakgate: simulate 1 task x 604800 s steps (unpaced + k=1): $t_one s ($(ratio "$t_week" "$t_one")x for 100x the tasks)"

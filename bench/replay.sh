@@ -27,6 +27,7 @@ skyfit -q --last 10 --round "$d/usage.csv" -o "$d/sky.csv"
 lcmpack -q --slo "$d/slo.csv" --capacity cores=1e9,mem=1e15 --at 1767571200 "$d/sky.csv" -o "$d/plan.csv"
 t3=$(secs replay --slo "$d/slo.csv" --plan "$d/plan.csv" --provisioned "$d/truth.csv" --capacity cores=50000,mem=1e12 \
     "$d/usage.csv" -o "$d/out3.csv" 2> "$d/err3")
+atmost "replay, 30 days: static, plan and plan+dra in one run" "$t3" 10 " s"
 for r in static plan plan+dra; do
     s=$(awk -v r="$r" '$2 == r && NF > 8 { print $9 }' "$d/err3")
     echo "bench replay: $r: simulation $s s (in one run of all three regimes: total $t3 s, $(ratio "$t3" 10)x of the 10 s budget)"

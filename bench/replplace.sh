@@ -58,6 +58,7 @@ line() { # what wall cpu
 }
 line "stock x3 placement" "$w_stock" "$c_stock" ""
 line "alg2 x3 placement" "$w_alg2" "$c_alg2" "; $(rate $((3 * n)) "$c_alg2") M replica rows/s by CPU; goal >= 1 M/s"
+atleast "replplace: alg2 x3 placement, replica rows by CPU" "$(rate $((3 * n)) "$c_alg2")" 1 " M/s"
 line "alg2 x3 --pick space" "$w_space" "$c_space" ""
 line "alg2 x4 placement" "$w_r4" "$c_r4" ""
 if [ -x "$csvcat" ]; then
@@ -73,6 +74,7 @@ row "simulate 1 year, $n blocks x3, alg2 (cpu)" "$c_sa" "the same, --policy stoc
 echo "bench replplace: load average before the simulations: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bench replplace: simulate 1 year, $n blocks, stock x3: $w_ss s wall, $c_ss s CPU"
 echo "bench replplace: simulate 1 year, $n blocks, alg2 x3: $w_sa s wall, $c_sa s CPU ($(ratio "$c_ss" "$c_sa")x vs stock in CPU; goal < 60 s)"
+atmost "replplace: simulate 1 year, $n blocks x3, alg2, wall" "$w_sa" 60 " s"
 read -r w_all c_all < <(wallcpu replplace -q --simulate --blocks "$n" -o "$BENCH_TMP/replplace-sim.csv" "$ten") || exit 1
 echo "bench replplace: simulate 1 year, $n blocks, alg2+stock x 3+4 replicas: $w_all s wall, $c_all s CPU ($(ratio "$c_all" "$c_sa")x the alg2 x3 run)"
 column -s, -t <"$BENCH_TMP/replplace-sim.csv" | sed 's/^/bench replplace:   /'

@@ -8,51 +8,46 @@
  * Input: task,t,mem_mb[,alloc_mb] grouped by task (or --alloc FILE with
  * task,alloc_mb).  Profiles stream task by task; --simulate and --fillers
  * read one node's tasks.  The data plane is lib/memory/memprof (profiles, filler
- * arithmetic, the peak model), lib/memory/memgate (the gate simulator) and
- * lib/memory/memio (the file formats and report rows). */
+ * arithmetic, the peak model), lib/memory/memgate (the gate simulator),
+ * lib/memory/memio (the file formats and report rows) and lib/memory/memnode
+ * (the --simulate and --fillers runs); this file parses the options, opens
+ * the files and prints the profiles' summary. */
 #include "base/cli.h"
 #include "base/csvio.h"
 #include "base/diag.h"
 #include "memory/memgate.h"
 #include "memory/memio.h"
+#include "memory/memnode.h"
 #include "memory/memprof.h"
 #include "base/outfile.h"
 #include "base/parse.h"
 
 #include <argp.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum mode { MODE_PROFILE, MODE_SIMULATE, MODE_FILLERS };
 
 #define MAX_K 16
-/* a bound on the work of one --model run (about 4 minutes at 11 ns a task-step) */
-#define MAX_TASK_STEPS 2e10
 
 static struct {
     enum mode mode;
-    const char *input, *alloc_path, *series_path, *node_series_path, *summary_path, *profiles_path;
-    double train;          /* --train: share of each series that learns the profile (0: in-sample) */
+    const char *input, *alloc_path;
     struct memprof_opts prof;
-    int details, model, strict;
-    int nk, k[MAX_K];
-    double approach, node_mb, step_s, duration_s;
-    long tasks;
-    struct memmodel_params mp;
-    double migrate_ms_per_mb, growth_mb_s, state_mb;
+    int details, model, sort;
+    int k[MAX_K];
+    struct memnode_opts node;   /* --simulate and --fillers */
     int set_mode, set_model_opt;
 } opt = {
-    .approach = 1.10, .node_mb = 4500, .tasks = 6,
-    .migrate_ms_per_mb = 5, .growth_mb_s = -1, .state_mb = 0,
+    .node = {.approach = 1.10, .node_mb = 4500, .tasks = 6, .migrate_ms_per_mb = 5, .growth_mb_s = -1},
 };
 
 enum {
     OPT_SIMULATE = 1000, OPT_FILLERS, OPT_ALLOC, OPT_NORMAL, OPT_WELL_USE, OPT_WELL_SPREAD,
     OPT_DETAILS, OPT_MODEL, OPT_TASKS, OPT_M_NORMAL, OPT_M_PEAK, OPT_M_GAP, OPT_M_LEN, OPT_M_AMP,
     OPT_M_PERIOD, OPT_M_NOISE, OPT_K, OPT_APPROACH, OPT_NODE, OPT_STEP, OPT_DURATION, OPT_SERIES,
-    OPT_NODE_SERIES, OPT_SUMMARY, OPT_STRICT, OPT_MIGRATE, OPT_GROWTH, OPT_STATE, OPT_TRAIN, OPT_PROFILES
+    OPT_NODE_SERIES, OPT_SUMMARY, OPT_STRICT, OPT_MIGRATE, OPT_GROWTH, OPT_STATE, OPT_TRAIN, OPT_PROFILES,
+    OPT_SORT = 's'
 };
 
 static const struct argp_option options[] = {
@@ -65,6 +60,8 @@ static const struct argp_option options[] = {
     {"well-use", OPT_WELL_USE, "F", 0, "Well-behaved needs normal >= F * alloc (default 0.75)", 2},
     {"well-spread", OPT_WELL_SPREAD, "F", 0, "... and peak <= (1 + F) * normal (default 0.30)", 2},
     {"details", OPT_DETAILS, NULL, 0, "Also write samples, mean_mb, spread, use, growth_mb_s", 2},
+    {"sort", OPT_SORT, NULL, 0, "Rows in any order: hold the input and group it by task and time first "
+     "(memory: about 64 bytes a row plus the task name)", 2},
     {0, 0, 0, 0, "Simulation (--simulate):", 3},
     {"k", OPT_K, "K[,K...]", 0, "Tasks allowed to approach their peaks at once; a list runs each (default 1)", 3},
     {"approach", OPT_APPROACH, "F", 0, "A task approaches its peak above F * normal (default 1.10)", 3},
@@ -111,19 +108,20 @@ static void parse_normal(struct argp_state *st, const char *arg)
 
 static void parse_k(struct argp_state *st, char *arg)
 {
-    opt.nk = 0;
+    opt.node.nk = 0;
     char *save = NULL;
     for (char *tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (opt.nk == MAX_K)
+        if (opt.node.nk == MAX_K)
             argp_error(st, "invalid value for --k: at most %d values", MAX_K);
-        opt.k[opt.nk++] = (int)cli_int(st, "k", tok, 1, 1000000);
+        opt.k[opt.node.nk++] = (int)cli_int(st, "k", tok, 1, 1000000);
     }
-    if (opt.nk == 0)
+    if (opt.node.nk == 0)
         argp_error(st, "invalid value for --k: '' (want K or a list K,K)");
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
+    struct memnode_opts *n = &opt.node;
     switch (key) {
     case OPT_SIMULATE:
     case OPT_FILLERS: {
@@ -139,33 +137,34 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_WELL_USE: opt.prof.well_use = cli_double(st, "well-use", arg, 0, 1); break;
     case OPT_WELL_SPREAD: opt.prof.well_spread = cli_double(st, "well-spread", arg, 0, 1e6); break;
     case OPT_DETAILS: opt.details = 1; break;
+    case OPT_SORT: opt.sort = 1; break;
     case OPT_K: parse_k(st, arg); break;
-    case OPT_APPROACH: opt.approach = cli_double(st, "approach", arg, 1, 100); break;
-    case OPT_NODE: opt.node_mb = cli_double(st, "node-mb", arg, 1, 1e12); break;
-    case OPT_STEP: opt.step_s = cli_duration(st, "step", arg, 1e-3); break;
-    case OPT_DURATION: opt.duration_s = cli_duration(st, "duration", arg, 1e-3); break;
-    case OPT_SERIES: opt.series_path = arg; break;
-    case OPT_NODE_SERIES: opt.node_series_path = arg; break;
-    case OPT_SUMMARY: opt.summary_path = arg; break;
-    case OPT_STRICT: opt.strict = 1; break;
+    case OPT_APPROACH: n->approach = cli_double(st, "approach", arg, 1, 100); break;
+    case OPT_NODE: n->node_mb = cli_double(st, "node-mb", arg, 1, 1e12); break;
+    case OPT_STEP: n->step_s = cli_duration(st, "step", arg, 1e-3); break;
+    case OPT_DURATION: n->duration_s = cli_duration(st, "duration", arg, 1e-3); break;
+    case OPT_SERIES: n->series_path = arg; break;
+    case OPT_NODE_SERIES: n->node_series_path = arg; break;
+    case OPT_SUMMARY: n->summary_path = arg; break;
+    case OPT_STRICT: n->strict = 1; break;
     case OPT_TRAIN:
-        opt.train = cli_double(st, "train", arg, 0, 1);
-        if (!(opt.train > 0 && opt.train < 1))
+        n->train = cli_double(st, "train", arg, 0, 1);
+        if (!(n->train > 0 && n->train < 1))
             argp_error(st, "invalid value for --train: '%s' (want 0 < F < 1)", arg);
         break;
-    case OPT_PROFILES: opt.profiles_path = arg; break;
+    case OPT_PROFILES: n->profiles_path = arg; break;
     case OPT_MODEL: opt.model = 1; break;
-    case OPT_TASKS: opt.tasks = (long)cli_int(st, "tasks", arg, 1, 100000); opt.set_model_opt = 1; break;
-    case OPT_M_NORMAL: opt.mp.normal_mb = cli_double(st, "model-normal", arg, 1e-3, 1e9); opt.set_model_opt = 1; break;
-    case OPT_M_PEAK: opt.mp.peak_mb = cli_double(st, "model-peak", arg, 1e-3, 1e9); opt.set_model_opt = 1; break;
-    case OPT_M_GAP: opt.mp.gap_s = cli_duration(st, "model-gap", arg, 1e-3); opt.set_model_opt = 1; break;
-    case OPT_M_LEN: opt.mp.peak_s = cli_duration(st, "model-peak-len", arg, 1e-3); opt.set_model_opt = 1; break;
-    case OPT_M_AMP: opt.mp.amp = cli_double(st, "model-amp", arg, 0, 0.999); opt.set_model_opt = 1; break;
-    case OPT_M_PERIOD: opt.mp.period_s = cli_duration(st, "model-period", arg, 1e-3); opt.set_model_opt = 1; break;
-    case OPT_M_NOISE: opt.mp.noise = cli_double(st, "model-noise", arg, 0, 0.5); opt.set_model_opt = 1; break;
-    case OPT_MIGRATE: opt.migrate_ms_per_mb = cli_double(st, "migrate-ms-per-mb", arg, 0, 1e9); break;
-    case OPT_GROWTH: opt.growth_mb_s = cli_double(st, "growth-mb-s", arg, 0, 1e12); break;
-    case OPT_STATE: opt.state_mb = cli_double(st, "state-mb", arg, 1e-3, 1e12); break;
+    case OPT_TASKS: n->tasks = (long)cli_int(st, "tasks", arg, 1, 100000); opt.set_model_opt = 1; break;
+    case OPT_M_NORMAL: n->mp.normal_mb = cli_double(st, "model-normal", arg, 1e-3, 1e9); opt.set_model_opt = 1; break;
+    case OPT_M_PEAK: n->mp.peak_mb = cli_double(st, "model-peak", arg, 1e-3, 1e9); opt.set_model_opt = 1; break;
+    case OPT_M_GAP: n->mp.gap_s = cli_duration(st, "model-gap", arg, 1e-3); opt.set_model_opt = 1; break;
+    case OPT_M_LEN: n->mp.peak_s = cli_duration(st, "model-peak-len", arg, 1e-3); opt.set_model_opt = 1; break;
+    case OPT_M_AMP: n->mp.amp = cli_double(st, "model-amp", arg, 0, 0.999); opt.set_model_opt = 1; break;
+    case OPT_M_PERIOD: n->mp.period_s = cli_duration(st, "model-period", arg, 1e-3); opt.set_model_opt = 1; break;
+    case OPT_M_NOISE: n->mp.noise = cli_double(st, "model-noise", arg, 0, 0.5); opt.set_model_opt = 1; break;
+    case OPT_MIGRATE: n->migrate_ms_per_mb = cli_double(st, "migrate-ms-per-mb", arg, 0, 1e9); break;
+    case OPT_GROWTH: n->growth_mb_s = cli_double(st, "growth-mb-s", arg, 0, 1e12); break;
+    case OPT_STATE: n->state_mb = cli_double(st, "state-mb", arg, 1e-3, 1e12); break;
     case ARGP_KEY_ARG:
         if (opt.input)
             argp_error(st, "one input file only (got '%s' and '%s')", opt.input, arg);
@@ -173,21 +172,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         break;
     case ARGP_KEY_END:
         if (opt.mode != MODE_SIMULATE &&
-            (opt.model || opt.series_path || opt.node_series_path || opt.summary_path || opt.strict ||
-             opt.train > 0 || opt.profiles_path))
+            (opt.model || n->series_path || n->node_series_path || n->summary_path || n->strict ||
+             n->train > 0 || n->profiles_path))
             argp_error(st, "--model, --series, --node-series, --summary, --strict, --train and --profiles "
                            "need --simulate");
-        if (opt.train > 0 && opt.profiles_path)
+        if (n->train > 0 && n->profiles_path)
             argp_error(st, "--train and --profiles exclude each other");
-        if (opt.model && (opt.train > 0 || opt.profiles_path))
+        if (opt.model && (n->train > 0 || n->profiles_path))
             argp_error(st, "--model has no recorded series to learn from (drop --train/--profiles)");
         if (opt.set_model_opt && !opt.model)
             argp_error(st, "--tasks and --model-* options need --model");
-        if (opt.model && (opt.input || opt.alloc_path))
-            argp_error(st, "--model reads no input (drop '%s')", opt.input ? opt.input : opt.alloc_path);
-        if (opt.model && opt.mp.peak_mb < opt.mp.normal_mb)
-            argp_error(st, "--model-peak (%g) is below --model-normal (%g)", opt.mp.peak_mb, opt.mp.normal_mb);
-        if (opt.mode != MODE_FILLERS && (opt.growth_mb_s >= 0 || opt.state_mb > 0))
+        if (opt.model && (opt.input || opt.alloc_path || opt.sort))
+            argp_error(st, "--model reads no input (drop '%s')",
+                       opt.input ? opt.input : opt.alloc_path ? opt.alloc_path : "--sort");
+        if (opt.model && n->mp.peak_mb < n->mp.normal_mb)
+            argp_error(st, "--model-peak (%g) is below --model-normal (%g)", n->mp.peak_mb, n->mp.normal_mb);
+        if (opt.mode != MODE_FILLERS && (n->growth_mb_s >= 0 || n->state_mb > 0))
             argp_error(st, "--growth-mb-s and --state-mb need --fillers");
         break;
     default: return ARGP_ERR_UNKNOWN;
@@ -195,232 +195,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     return 0;
 }
 
-static void describe_rule(char *buf, size_t n)
-{
-    char normal[32];
-    if (opt.prof.normal_pct < 0)
-        snprintf(normal, sizeof normal, "mean");
-    else
-        snprintf(normal, sizeof normal, "p%g", opt.prof.normal_pct);
-    snprintf(buf, n, "normal = %s; well-behaved: normal >= %g%% of alloc and peak <= %g%% of normal",
-             normal, 100 * opt.prof.well_use, 100 * (1 + opt.prof.well_spread));
-}
-
-static void summarize_profiles(const struct memio_totals *t)
-{
-    if (slk_opt.quiet)
-        return;
-    char rule[200];
-    describe_rule(rule, sizeof rule);
-    fprintf(stderr, "peakgate: %zu tasks from %zu samples: %zu well-behaved, %zu poorly-behaved (%s)\n",
-            t->tasks, t->samples, t->well, t->poor, rule);
-    if (t->alloc > 0)
-        fprintf(stderr, "peakgate: allocated %.0f MB, normal use %.0f MB, waste %.0f MB (%.1f%% of the allocation)\n",
-                t->alloc, t->normal, t->waste, 100 * t->waste / t->alloc);
-    if (t->over_alloc)
-        fprintf(stderr, "peakgate: warning: %zu task(s) went above their allocation (first: '%s')\n",
-                t->over_alloc, t->first_over);
-}
-
-/* ---- --fillers -------------------------------------------------------------------- */
-
-static int run_fillers(struct memio_reader *rd, csvw *w)
-{
-    size_t nwell;
-    double growth = memio_well_growth(rd, &nwell);
-    int measured = opt.growth_mb_s < 0;
-    if (!measured)
-        growth = opt.growth_mb_s;
-    struct memfill_in in = {
-        .node_mb = opt.node_mb, .sum_alloc = rd->tot.alloc, .sum_normal = rd->tot.normal,
-        .sum_unused = rd->tot.unused, .growth_mb_s = growth,
-        .cost_s_per_mb = opt.migrate_ms_per_mb / 1000, .state_mb = opt.state_mb,
-    };
-    struct memfill f;
-    memfill_size(&in, &f);
-    memio_fillers_write(w, opt.node_mb, rd, nwell, &f, growth, opt.migrate_ms_per_mb);
-    if (!slk_opt.quiet) {
-        fprintf(stderr, "peakgate: node %.0f MB: %zu tasks allocate %.0f MB (unallocated %.0f MB), use %.0f MB "
-                        "normally (allocated but unused %.0f MB)\n",
-                opt.node_mb, rd->ntasks, rd->tot.alloc, f.unallocated, rd->tot.normal, f.unused);
-        if (f.unallocated < 0)
-            fprintf(stderr, "peakgate: warning: the node is overcommitted by %.0f MB; no filler fits in "
-                            "unallocated memory\n", -f.unallocated);
-        fprintf(stderr, "peakgate: growth of the well-behaved tasks %g MB/s (%s); moving %.0f MB at %g ms/MB "
-                        "takes %.3g s, so kill or migrate the filler when free memory falls below %.1f MB\n",
-                growth, measured ? (nwell ? "largest measured rise" : "no well-behaved task: 0") : "--growth-mb-s",
-                opt.state_mb > 0 ? opt.state_mb : f.filler_peak, opt.migrate_ms_per_mb, f.migrate_s,
-                f.threshold_mb);
-        fprintf(stderr, "peakgate: largest safe filler: normal %.0f MB (fits in unallocated memory even when every "
-                        "task uses its allocation), peak %.0f MB (fits while the tasks are at their normal)\n",
-                f.filler_normal, f.filler_peak);
-    }
-    return SLK_OK;
-}
-
-/* ---- --simulate ------------------------------------------------------------------- */
-
-/* open_side: an extra output file (-o rules: atomic). */
-static int open_side(const char *path, outf **o, csvw **w, const char *const *hdr)
-{
-    int st = SLK_OK;
-    if (!path)
-        return SLK_OK;
-    if (!(*o = outf_open(path, &st)))
-        return st;
-    *w = csvw_new_with(outf_fp(*o), cli_dialect(NULL));
-    csvw_header(*w, hdr);
-    return SLK_OK;
-}
-
-static int close_side(outf *o, csvw *w, int st)
-{
-    if (!o)
-        return st;
-    csvw_free(w);
-    return outf_finish(o, st);
-}
-
-/* What print_run needs beyond the run. */
-struct run_ctx {
-    size_t n;
-    double step_s;
-    int in_sample, fail_node;  /* fail_node: a gated run went above the node */
-};
-
-/* print_run: one run's summary on stderr (ctx: struct run_ctx). */
-static void print_run(void *ctx, const struct memio_run *r)
-{
-    struct run_ctx *c = ctx;
-    const struct memgate_result *res = &r->res;
-    if (r->k > 0 && res->over_node)
-        c->fail_node = 1;
-    if (slk_opt.quiet)
-        return;
-    if (r->k > 0 && !r->held && !c->in_sample)
-        fprintf(stderr, "peakgate: gated k=%d: the bound %.0f MB from the learned profiles was exceeded "
-                        "(max %.0f MB): the replayed series went above what the profiles saw\n",
-                r->k, r->bound, res->max_mem);
-    if (r->k == 0)
-        fprintf(stderr, "peakgate: unpaced: max %.0f MB, mean %.0f MB; above the %.0f MB node for %g s; "
-                        "the k=%d gate's bound %.0f MB %s\n",
-                res->max_mem, res->mean_mem, opt.node_mb, (double)res->over_node * c->step_s, r->kb, r->bound,
-                r->held ? "held anyway" : "was exceeded");
-    else
-        fprintf(stderr, "peakgate: gated k=%d: max %.0f MB, mean %.0f MB, bound %.0f MB "
-                        "(sum min(%g normal, peak) + %d largest rest) %s; sum(normal) + %s(peak - normal) "
-                        "= %.0f MB %s; %s the node; slowdown mean %.3g, max %.3g; longest pause %g s\n",
-                r->k, res->max_mem, res->mean_mem, r->bound, opt.approach, r->k, r->held ? "held" : "EXCEEDED",
-                r->k == 1 ? "max" : "top-k", r->simple, r->sheld ? "held" : "was exceeded",
-                res->over_node ? "over" : "within", r->s.sd_sum / (double)c->n, r->s.sd_max,
-                (double)r->s.longest * c->step_s);
-}
-
-/* Run the unpaced node and each gated one.  in_sample: the profiles come
- * from the replayed series, so the gate's bound must hold (a violation is a
- * bug); out of sample a violation is the learned profile's miss and is
- * reported (bound_held "no"). */
-static int run_simulate(struct memgate_task *t, size_t n, double step_s, long long steps, csvw *w,
-                        const char *source, int in_sample)
-{
-    outf *os = NULL, *on = NULL, *osum = NULL;
-    struct memio_gate_cfg cfg = {opt.k, opt.nk, opt.approach, opt.node_mb, step_s, steps, in_sample, w, NULL, NULL, NULL};
-    int st = open_side(opt.series_path, &os, &cfg.series, memio_series_hdr);
-    if (!st)
-        st = open_side(opt.node_series_path, &on, &cfg.node, memio_node_hdr);
-    if (!st)
-        st = open_side(opt.summary_path, &osum, &cfg.summary, memio_summary_hdr);
-    if (!st)
-        csvw_header(w, memio_task_hdr);
-    if (!slk_opt.quiet) {
-        char len[64];
-        if (steps > 0)
-            snprintf(len, sizeof len, "%lld steps", steps);
-        else
-            snprintf(len, sizeof len, "until every series ends, in steps");
-        fprintf(stderr, "peakgate: %zu tasks (%s) on a %.0f MB node, %s of %g s; a task approaches "
-                        "its peak above %g x normal\n",
-                n, source, opt.node_mb, len, step_s, opt.approach);
-    }
-    struct run_ctx rc = {n, step_s, in_sample, 0};
-    if (!st)
-        st = memio_gate_runs(t, n, &cfg, print_run, &rc);
-    st = close_side(os, cfg.series, st);
-    st = close_side(on, cfg.node, st);
-    st = close_side(osum, cfg.summary, st);
-    if (!st && opt.strict && rc.fail_node) {
-        if (!slk_opt.quiet)
-            fprintf(stderr, "peakgate: --strict: a gated run needed more than the %.0f MB node\n", opt.node_mb);
-        st = SLK_FAIL;
-    }
-    return st;
-}
-
 /* --simulate --model: the paper's probabilistic tasks on one node. */
 static int simulate_model(void)
 {
-    opt.mp.step_s = opt.step_s > 0 ? opt.step_s : 1;
-    double dur = opt.duration_s > 0 ? opt.duration_s : 3600;
-    long long steps = (long long)floor(dur / opt.mp.step_s + 1e-9);
-    if (steps < 1) {
-        slk_error("--duration %g s is shorter than one %g s step", dur, opt.mp.step_s);
-        return SLK_EUSAGE;
-    }
-    if ((double)steps * (double)opt.tasks * (opt.nk + 1) > MAX_TASK_STEPS) {
-        slk_error("simulation too large: %ld tasks x %lld steps x %d runs (at most %g task-steps; "
-                  "use a longer --step or a shorter --duration)", opt.tasks, steps, opt.nk + 1, MAX_TASK_STEPS);
-        return SLK_EUSAGE;
-    }
-    struct memgate_task *t = memio_model_tasks(&opt.mp, (size_t)opt.tasks, slk_opt.seed);
-    int st;
-    outf *o = outf_open(slk_opt.output, &st);
-    if (o) {
-        csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-        char src[160];
-        snprintf(src, sizeof src, "model: normal %g MB, peak %g MB, a peak every %g s for %g s",
-                 opt.mp.normal_mb, opt.mp.peak_mb, opt.mp.gap_s, opt.mp.peak_s);
-        st = run_simulate(t, (size_t)opt.tasks, opt.mp.step_s, steps, w, src, 1);
-        csvw_free(w);
-        st = outf_finish(o, st);
-    }
-    memio_model_tasks_free(t, (size_t)opt.tasks);
-    return st;
-}
-
-/* --simulate on recorded series: the tasks read, replayed one sample a step. */
-static int simulate_series(struct memio_reader *rd, const char *path, csvw *w)
-{
-    int st = SLK_OK;
-    double step = opt.step_s > 0 ? opt.step_s : (isfinite(rd->min_dt) ? rd->min_dt : 1);
-    if (rd->gap_task && !opt.step_s)
-        slk_warn_at(path, 0, "uneven sample intervals (task '%s': %g s vs %g s); "
-                    "samples are replayed one per %g s step", rd->gap_task, rd->gap_dt, rd->min_dt, step);
-    long long steps = opt.duration_s > 0 ? (long long)floor(opt.duration_s / step + 1e-9) : 0;
-    if (opt.duration_s > 0 && steps < 1) {
-        slk_error("--duration %g s is shorter than one %g s step", opt.duration_s, step);
-        return SLK_EUSAGE;
-    }
-    if (rd->short_task) {
-        slk_error_at(path, 0, "task '%s': %zu samples cannot be split by --train %g (both parts "
-                     "need a sample)", rd->short_task, rd->short_n, opt.train);
-        return SLK_EDATA;
-    }
-    if (opt.profiles_path &&
-        (st = memio_apply_profiles(opt.profiles_path, cli_dialect("profiles"), rd, path)) != SLK_OK)
+    long long steps;
+    int st = memnode_model_steps(&opt.node, &steps);
+    if (st)
         return st;
-    struct memgate_task *t = memio_gate_tasks(rd);
-    char src[200];
-    if (opt.train > 0)
-        snprintf(src, sizeof src, "out of sample: profiles from the first %g of each series, the rest "
-                 "replayed, from %s", opt.train, path);
-    else if (opt.profiles_path)
-        snprintf(src, sizeof src, "out of sample: profiles from %s, series from %s", opt.profiles_path,
-                 path);
-    else
-        snprintf(src, sizeof src, "series from %s", path);
-    st = run_simulate(t, rd->ntasks, step, steps, w, src, !(opt.train > 0 || opt.profiles_path));
-    free(t);
-    return st;
+    outf *o = outf_open(slk_opt.output, &st);
+    if (!o)
+        return st;
+    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+    st = memnode_simulate_model(&opt.node, steps, w);
+    csvw_free(w);
+    return outf_finish(o, st);
 }
 
 /* Profiles, --fillers or --simulate over the input: read it task by task,
@@ -431,8 +219,8 @@ static int run_input(void)
     struct memio_reader rd = {0};
     struct memio_read_opts ro = {
         .prof = opt.prof, .allocs = opt.alloc_path ? &allocs : NULL, .alloc_path = opt.alloc_path,
-        .need_alloc = opt.mode == MODE_FILLERS, .series = opt.mode == MODE_SIMULATE, .train = opt.train,
-        .details = opt.details};
+        .need_alloc = opt.mode == MODE_FILLERS, .series = opt.mode == MODE_SIMULATE, .train = opt.node.train,
+        .details = opt.details, .sort = opt.sort};
     int st = SLK_OK;
     csvr *r = NULL;
     outf *o = NULL;
@@ -454,12 +242,12 @@ static int run_input(void)
             slk_error("%s: no samples", csvr_path(r));
             st = SLK_EDATA;
         }
-        if (!st)
-            summarize_profiles(&rd.tot);
+        if (!st && !slk_opt.quiet)
+            memio_totals_summary(&rd.tot, &opt.prof);
         if (!st && opt.mode == MODE_FILLERS)
-            st = run_fillers(&rd, w);
+            st = memnode_fillers(&opt.node, &rd, w);
         if (!st && opt.mode == MODE_SIMULATE)
-            st = simulate_series(&rd, csvr_path(r), w);
+            st = memnode_simulate_series(&opt.node, &rd, csvr_path(r), w);
         if (!st && csvw_error(w))
             st = SLK_EIO;
         csvw_free(w);
@@ -476,15 +264,16 @@ int main(int argc, char **argv)
 {
     slk_init("peakgate");
     opt.prof = memprof_opts_default();
-    opt.mp = memmodel_params_paper();
-    opt.nk = 1;
+    opt.node.mp = memmodel_params_paper();
+    opt.node.nk = 1;
     opt.k[0] = 1;
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {
         options, parse_opt, "[FILE]",
         "Profile task memory (normal, p90, peak, waste, well- or poorly-behaved), simulate a node that lets "
         "only k tasks approach their peaks at once, and size filler tasks for wasted memory.\n"
-        "Input: task,t,mem_mb[,alloc_mb] grouped by task; FILE defaults to standard input."
+        "Input: task,t,mem_mb[,alloc_mb] grouped by task (any order with -s); FILE defaults to standard "
+        "input."
         "\vExamples:\n"
         "  tracegen taskmem --count 50 | peakgate > profiles.csv\n"
         "  peakgate --alloc allocs.csv --normal p50 usage.csv\n"
@@ -492,10 +281,16 @@ int main(int argc, char **argv)
         "  peakgate --simulate --model --series series.csv\n"
         "  peakgate --simulate --model --k 1,2 --summary node.csv\n"
         "  tracegen taskmem --count 8 --set paper=1 | peakgate --simulate --normal p50\n"
-        "  peakgate --fillers --node-mb 4500 --migrate-ms-per-mb 5 node7.csv",
+        "  peakgate --fillers --node-mb 4500 --migrate-ms-per-mb 5 node7.csv\n"
+        "  peakgate -s --on-error skip --rejects bad.csv export.csv > profiles.csv",
         kids, NULL, NULL};
     cli_roles("usage", "alloc", "profiles", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    opt.node.k = opt.k;
+    opt.node.quiet = slk_opt.quiet;
+    opt.node.seed = slk_opt.seed;
+    opt.node.profiles_dialect = opt.node.profiles_path ? cli_dialect("profiles") : NULL;
+    opt.node.out_dialect = cli_dialect(NULL);
 
     int st = opt.mode == MODE_SIMULATE && opt.model ? simulate_model() : run_input();
     return slk_finish(st);

@@ -263,7 +263,7 @@ static int run_dra(csvr *r, plan *p)
     struct dra_stats s;
     dra_get_stats(d, &s);
     dra_free(d);
-    if (!slk_opt.quiet) {
+    if (!slk_opt.quiet && (st == SLK_OK || csvr_line(r) > 1)) { /* not after a bad header */
         double el = slk_now() - t0;
         fprintf(stderr,
                 "%s: dra: %llu samples (%llu of jobs without a reservation, ignored); %llu triggers: %llu extended, "

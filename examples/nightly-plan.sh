@@ -10,7 +10,9 @@
 #                 otherwise $CAPACITY (default cores=1000,mem_mb=4096000)
 #   adhoc.csv     optional: ad-hoc (non-periodic) requests
 #                 job,arrival,deadline,containers,duration[,cores,mem_mb],
-#                 placed on the capacity periodic reservations leave
+#                 placed on the capacity periodic reservations leave;
+#                 rows with empty containers,duration take their job's
+#                 skyline from adhoc-skyline.csv (skyfit's format)
 # STATE_DIR (default ./nightly-state, or $SLOKIT_STATE) keeps each night's
 # results in a generation directory gen.N; STATE_DIR/current points at the
 # last complete one, and STATE_DIR/<file> at current/<file>:
@@ -120,6 +122,7 @@ at=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "submit") c = i; nex
 plan_opt=()
 [ -n "$last" ] && plan_opt=(--plan "$last/plan.csv")
 [ -r "$tel/adhoc.csv" ] && plan_opt+=(--adhoc "$tel/adhoc.csv")
+[ -r "$tel/adhoc.csv" ] && [ -r "$tel/adhoc-skyline.csv" ] && plan_opt+=(--adhoc-skyline "$tel/adhoc-skyline.csv")
 step lcmpack
 # The whole night's batch is known here, so --improve polishes tonight's new
 # and moved placements (kept reservations never move).

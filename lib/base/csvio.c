@@ -20,11 +20,13 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define READ_CHUNK (1u << 20)
@@ -70,6 +72,8 @@ struct csvr {
     char delim;
     struct csv_dialect d; /* copied at open */
     char *held;           /* --on-error skip: the error of the current row, until csvr_skip */
+    csvr_message_fn *msg; /* range readers: where data errors go instead of stderr */
+    void *msg_ctx;
 };
 
 const struct csv_dialect csv_dialect_plain = {.delim = ',', .precision = -1};
@@ -176,7 +180,10 @@ static int reader_error(csvr *r, long line, int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    slk_error_at(r->name, line, "%s", msg);
+    if (r->msg)
+        r->msg(r->msg_ctx, line, msg);
+    else
+        slk_error_at(r->name, line, "%s", msg);
     r->status = status;
     return -1;
 }
@@ -393,7 +400,7 @@ static int set_header_from_names(csvr *r, int nfields)
 }
 
 static csvr *open_fp(FILE *fp, const char *name, const struct csv_dialect *d, int allow_empty, int *status,
-                     int stream)
+                     int stream, const struct csvr_range *rg)
 {
     csvr *r = xcalloc(1, sizeof *r);
     r->d = d ? *d : csv_dialect_plain;
@@ -405,6 +412,10 @@ static csvr *open_fp(FILE *fp, const char *name, const struct csv_dialect *d, in
     r->buf = xmalloc(READ_CHUNK);
     r->in = zin_open(fp, stream);
     r->line = 1;
+    if (rg) { /* before the first read: its errors go to the range's handler too */
+        r->msg = rg->message;
+        r->msg_ctx = rg->message_ctx;
+    }
     if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_EMPTY_IS_NULL) != 0) {
         slk_error("cannot initialise the CSV parser");
         *status = SLK_ESOFTWARE;
@@ -449,20 +460,20 @@ static csvr *open_fp(FILE *fp, const char *name, const struct csv_dialect *d, in
 
 csvr *csvr_open_fp_with(FILE *fp, const char *name, const struct csv_dialect *d, int allow_empty, int *status)
 {
-    return open_fp(fp, name, d, allow_empty, status, 0);
+    return open_fp(fp, name, d, allow_empty, status, 0, NULL);
 }
 
 static csvr *open_path(const char *path, const struct csv_dialect *d, int allow_empty, int *status, int stream)
 {
     if (!path || strcmp(path, "-") == 0)
-        return open_fp(stdin, "<stdin>", d, allow_empty, status, stream);
+        return open_fp(stdin, "<stdin>", d, allow_empty, status, stream, NULL);
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         slk_error("%s: cannot open: %s", path, strerror(errno));
         *status = SLK_ENOINPUT;
         return NULL;
     }
-    csvr *r = open_fp(fp, path, d, allow_empty, status, stream);
+    csvr *r = open_fp(fp, path, d, allow_empty, status, stream, NULL);
     if (r)
         r->own_fp = 1;
     else
@@ -487,7 +498,7 @@ csvr *csvr_open(const char *path, int allow_empty, int *status)
 
 csvr *csvr_open_fp(FILE *fp, const char *name, int allow_empty, int *status)
 {
-    return open_fp(fp, name, NULL, allow_empty, status, 0);
+    return open_fp(fp, name, NULL, allow_empty, status, 0, NULL);
 }
 
 csvr *csvr_open_stream(const char *path, int allow_empty, int *status)
@@ -1028,3 +1039,141 @@ void csvw_end(csvw *w)
 }
 
 int csvw_error(const csvw *w) { return ferror(w->fp); }
+
+/* ---- range readers -----------------------------------------------------------
+ * A range is read through a stdio cookie stream that preads [start, end) of
+ * the file, so the reader above (zin, the fast path, libcsv) runs unchanged
+ * on it: one parser for whole inputs and for ranges. */
+
+struct range_src {
+    int fd;
+    long long pos, end;
+};
+
+static ssize_t range_read(void *cookie, char *buf, size_t n)
+{
+    struct range_src *s = cookie;
+    size_t got = 0;
+    while (got < n && s->pos < s->end) {
+        size_t want = n - got;
+        if ((long long)want > s->end - s->pos)
+            want = (size_t)(s->end - s->pos);
+        ssize_t k = pread(s->fd, buf + got, want, (off_t)s->pos);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return got ? (ssize_t)got : -1;
+        if (k == 0)
+            break;
+        got += (size_t)k;
+        s->pos += k;
+    }
+    return (ssize_t)got;
+}
+
+static int range_close(void *cookie)
+{
+    struct range_src *s = cookie;
+    int rc = close(s->fd);
+    free(s);
+    return rc;
+}
+
+static void range_say(const struct csvr_range *rg, const char *path, const char *what)
+{
+    if (rg->message) {
+        char b[512];
+        snprintf(b, sizeof b, "%s: %s", what, strerror(errno));
+        rg->message(rg->message_ctx, 0, b);
+    } else {
+        slk_error("%s: %s: %s", path, what, strerror(errno));
+    }
+}
+
+/* give a data-only range reader the columns (and dialect) of like */
+static void adopt_columns(csvr *r, const csvr *like, const struct csv_dialect *d)
+{
+    for (int i = 0; i < r->ncols; i++)
+        free(r->hdr[i]);
+    free(r->hdr);
+    r->ncols = like->ncols;
+    r->hdr = xcalloc((size_t)r->ncols + 1, sizeof *r->hdr);
+    for (int i = 0; i < r->ncols; i++)
+        r->hdr[i] = xstrdup(like->hdr[i]);
+    r->d = d ? *d : csv_dialect_plain;
+    if (!r->d.delim)
+        r->d.delim = ',';
+}
+
+csvr *csvr_open_range(const char *path, const struct csv_dialect *d, const struct csvr_range *rg, int *status)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        range_say(rg, path, "cannot open");
+        *status = SLK_ENOINPUT;
+        return NULL;
+    }
+    long long end = rg->end;
+    struct stat st;
+    if (end < 0)
+        end = fstat(fd, &st) == 0 ? (long long)st.st_size : 0;
+    struct range_src *src = xmalloc(sizeof *src);
+    *src = (struct range_src){fd, rg->start, end};
+    FILE *fp = fopencookie(src, "r", (cookie_io_functions_t){.read = range_read, .close = range_close});
+    if (!fp) {
+        range_say(rg, path, "cannot read");
+        range_close(src);
+        *status = SLK_EIO;
+        return NULL;
+    }
+    setvbuf(fp, NULL, _IOFBF, READ_CHUNK); /* one pread per chunk zin asks for */
+    struct csv_dialect dd = d ? *d : csv_dialect_plain;
+    if (rg->like) { /* data only: no header, the columns come from like */
+        dd.no_header = 1;
+        dd.names = NULL;
+    }
+    csvr *r = open_fp(fp, path, &dd, rg->like != NULL, status, 0, rg);
+    if (!r) {
+        fclose(fp);
+        return NULL;
+    }
+    r->own_fp = 1;
+    if (rg->like)
+        adopt_columns(r, rg->like, d);
+    return r;
+}
+
+long csvr_lines(const csvr *r) { return r->line - 1; }
+
+const char *const *csvr_row(const csvr *r) { return r->cur; }
+
+long long csvr_line_start(const char *path, long long start, long line)
+{
+    if (line <= 1)
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    char *buf = xmalloc(READ_CHUNK);
+    long seen = 0;
+    long long at = -1, off = start;
+    for (;;) {
+        ssize_t k = pread(fd, buf, READ_CHUNK, (off_t)off);
+        if (k <= 0)
+            break;
+        const char *p = buf, *e = buf + k, *nl;
+        while ((nl = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+            p = nl + 1;
+            if (++seen == line - 1) {
+                at = off + (p - buf) - start;
+                break;
+            }
+        }
+        if (at >= 0)
+            break;
+        off += k;
+    }
+    free(buf);
+    close(fd);
+    return at;
+}

@@ -217,6 +217,58 @@ int csvr_get_int64(csvr *r, int col, int64_t *out, unsigned flags);
 int csvr_get_time(csvr *r, int col, double *out, unsigned flags);
 int csvr_get_duration(csvr *r, int col, double *out, unsigned flags);
 
+/* ---- range readers (one file read by several threads) ------------------------ */
+
+/* A range reader is a csvr over the bytes [start, end) of a plain file, so
+ * that each thread parses its own part of one input with the one parser.
+ * Cut the file at line starts between records (a range starting inside a
+ * quoted field with a line break reads garbage).  Compressed files cannot be
+ * read by ranges: ask zin_sniff first and read a gzip or zstd file as one
+ * stream with csvr_open_with.
+ *
+ * With `like` set, the range holds data records only: it gets like's columns
+ * (like must stay open while the range reader is used) and its line numbers
+ * count from 1 at `start`; csvr_lines tells the caller how many lines a range
+ * had, to make later ranges' numbers absolute.  With `like` NULL the range
+ * starts at byte 0 and is read as a whole input (header and all).
+ *
+ * With `message` set, the reader's data errors (those csvr would print as
+ * "tool: FILE:LINE: message", csvr_fail's included) are handed to it instead,
+ * with the line as the reader counts it, so that a thread can keep them and
+ * the caller print them in input order with absolute lines.  Rejected rows
+ * (--on-error skip) still go to the dialect's rejects with range-relative
+ * lines: a tool that skips rows reads with one reader. */
+typedef void csvr_message_fn(void *ctx, long line, const char *message);
+
+struct csvr_range {
+    long long start, end;         /* bytes [start, end); end < 0: to the end of the file */
+    const csvr *like;             /* data only, with like's columns; NULL: start 0, header first */
+    csvr_message_fn *message;     /* NULL: print errors as usual */
+    void *message_ctx;
+};
+
+/* csvr_open_range: a reader over part of the plain file path (not "-") with
+ * dialect d (NULL: csv_dialect_plain).  An empty range is fine (csvr_next
+ * returns 0).  On failure prints (or hands to rg->message) the reason and
+ * returns NULL with *status set (SLK_ENOINPUT when the file cannot be
+ * opened, else as csvr_open_with). */
+csvr *csvr_open_range(const char *path, const struct csv_dialect *d, const struct csvr_range *rg, int *status);
+
+/* csvr_row: the fields of the current record as an array of csvr_ncols
+ * strings (NULL: empty), the same as csvr_field(r, 0..ncols-1) without a
+ * call per field; valid until the next csvr_next.  For per-row hot loops. */
+const char *const *csvr_row(const csvr *r);
+
+/* csvr_lines: how many line ends the reader has consumed so far; at the end
+ * of a range cut at line starts, the number of lines in it. */
+long csvr_lines(const csvr *r);
+
+/* csvr_line_start: the byte offset, counted from the range's start, of the
+ * start of the range's line `line` (1-based: line 1 starts at 0), found by
+ * counting line ends in the file; -1 when the range has fewer lines or on a
+ * read error.  For cutting a file where a record begins. */
+long long csvr_line_start(const char *path, long long start, long line);
+
 /* ---- writing ---------------------------------------------------------------- */
 
 /* csvw_new_with: a writer on fp using d's delimiter, precision and

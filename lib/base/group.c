@@ -2,26 +2,170 @@
 #include "base/group.h"
 #include "base/diag.h"
 
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void group_begin(group_iter *g, const char *what)
+void group_begin(group_iter *g, const char *what, int sortable)
 {
     group_init(&g->t);
     g->what = what;
+    g->sortable = sortable;
+}
+
+/* classify: GROUP_NEW, GROUP_SAME, or GROUP_ERROR with *prev the key of
+ * the group the record came back after */
+static int classify(group_iter *g, const char *key, const char **prev)
+{
+    /* the current key, before group_check may replace it */
+    *prev = g->t.have ? g->t.cur : "";
+    if (g->t.have && strcmp(g->t.cur, key) == 0)
+        return GROUP_SAME;
+    if (!keyset_has(g->t.done, key))
+        return group_check(&g->t, key) == 1 ? GROUP_NEW : GROUP_SAME;
+    return GROUP_ERROR;
+}
+
+void group_message(char *buf, size_t n, const char *what, const char *key, const char *prev, int sortable)
+{
+    /* keys are shown whole up to 60 bytes, then cut with "..." */
+    snprintf(buf, n, "input not grouped by %s: %s '%.60s%s' appears again after %s '%.60s%s' (sort by %s first, "
+             "e.g. sort -s -t, -k1,1%s)", what, what, key, strlen(key) > 60 ? "..." : "", what, prev,
+             strlen(prev) > 60 ? "..." : "", what, sortable ? ", or use -s" : "");
 }
 
 int group_next(group_iter *g, const char *file, long line, const char *key)
 {
-    /* the current key, before group_check may replace it */
-    const char *prev = g->t.have ? g->t.cur : NULL;
-    if (prev && strcmp(prev, key) == 0)
-        return GROUP_SAME;
-    if (!keyset_has(g->t.done, key))
-        return group_check(&g->t, key) == 1 ? GROUP_NEW : GROUP_SAME;
-    slk_error_at(file, line, "input not grouped by %s: %s '%s' appears again after %s '%s' (sort by %s first, "
-                 "e.g. sort -s -t, -k1,1, or use -s)", g->what, g->what, key, g->what, prev ? prev : "", g->what);
-    return GROUP_ERROR;
+    const char *prev;
+    int c = classify(g, key, &prev);
+    if (c == GROUP_ERROR) {
+        char msg[512];
+        group_message(msg, sizeof msg, g->what, key, prev, g->sortable);
+        slk_error_at(file, line, "%s", msg);
+    }
+    return c;
+}
+
+int group_row(group_iter *g, csvr *r, const char *key)
+{
+    const char *prev;
+    int c = classify(g, key, &prev);
+    if (c == GROUP_ERROR) {
+        char msg[512];
+        group_message(msg, sizeof msg, g->what, key, prev, g->sortable);
+        csvr_fail(r, "%s", msg);
+        (void)csvr_status(r); /* not skippable: a held error becomes the stop */
+    }
+    return c;
 }
 
 void group_end(group_iter *g) { group_free(&g->t); }
+
+/* ---- group_held: the rows of -s, held and sorted ---- */
+
+/* Rows are fixed-size slots: a header, then the caller's record.  Strings
+ * (keys, group_held_strdup) live in an arena of blocks that never move, so
+ * the pointers in the slots stay valid while the slots are sorted. */
+struct held_head {
+    const char *key;
+    double order;
+    long line;
+    size_t seq;
+};
+
+struct arena_block {
+    struct arena_block *next;
+    size_t used, cap;
+    char data[];
+};
+
+struct group_held {
+    size_t rec_size, slot;
+    unsigned char *rows;
+    size_t n, cap;
+    struct arena_block *arena;
+};
+
+#define ARENA_BLOCK (1u << 20)
+
+group_held *group_held_new(size_t rec_size)
+{
+    group_held *h = xcalloc(1, sizeof *h);
+    h->rec_size = rec_size;
+    size_t al = _Alignof(max_align_t);
+    h->slot = (sizeof(struct held_head) + rec_size + al - 1) / al * al;
+    return h;
+}
+
+const char *group_held_strdup(group_held *h, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    struct arena_block *b = h->arena;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+        b = xmalloc(sizeof *b + cap);
+        b->next = h->arena;
+        b->used = 0;
+        b->cap = cap;
+        h->arena = b;
+    }
+    char *p = b->data + b->used;
+    memcpy(p, s, n);
+    b->used += n;
+    return p;
+}
+
+void group_held_add(group_held *h, const char *key, double order, long line, const void *rec)
+{
+    h->rows = xgrow(h->rows, &h->cap, (h->n + 1) * h->slot, 1);
+    unsigned char *slot = h->rows + h->n * h->slot;
+    struct held_head head = {group_held_strdup(h, key), order, line, h->n};
+    memcpy(slot, &head, sizeof head);
+    memcpy(slot + sizeof head, rec, h->rec_size);
+    h->n++;
+}
+
+static int held_cmp(const void *a, const void *b)
+{
+    struct held_head x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    int c = strcmp(x.key, y.key);
+    if (c)
+        return c;
+    if (x.order != y.order)
+        return x.order < y.order ? -1 : 1;
+    return (x.seq > y.seq) - (x.seq < y.seq);
+}
+
+size_t group_held_sort(group_held *h)
+{
+    if (h->n > 1)
+        qsort(h->rows, h->n, h->slot, held_cmp);
+    return h->n;
+}
+
+const void *group_held_row(const group_held *h, size_t i, const char **key, long *line)
+{
+    const unsigned char *slot = h->rows + i * h->slot;
+    struct held_head head;
+    memcpy(&head, slot, sizeof head);
+    if (key)
+        *key = head.key;
+    if (line)
+        *line = head.line;
+    return slot + sizeof head;
+}
+
+void group_held_free(group_held *h)
+{
+    if (!h)
+        return;
+    for (struct arena_block *b = h->arena, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(h->rows);
+    free(h);
+}

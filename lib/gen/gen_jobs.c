@@ -179,36 +179,23 @@ static void underprov_big(struct gj_job *j, rng *r)
     j->peak = big;
 }
 
-static void job_make(const struct gen_params *p, const struct gj_mix *m, long index, struct gj_job *j)
+/* job_schedule: when the job's input arrives, when it is submitted, how
+ * long it runs and when its output is read (by class); ulong decides a
+ * longer-period consumer. */
+static void job_schedule(struct gj_job *j, const struct gj_mix *m, rng *r, double ulong)
 {
-    memset(j, 0, sizeof *j);
-    snprintf(j->name, sizeof j->name, "job%05ld", index);
-    snprintf(j->producer, sizeof j->producer, "src%05ld", index);
-    snprintf(j->consumer, sizeof j->consumer, "rpt%05ld", index);
-    rng r;
-    rng_seed_key(&r, p->seed, j->name);
-
-    int64_t P = j->period = pick_period(&r, m);
-    double u = rng_uniform(&r);
-    if (u < m->actionable_frac)
-        j->cls = GJ_ACTIONABLE;
-    else {
-        int c = (int)(3 * (u - m->actionable_frac) / (1 - m->actionable_frac));
-        j->cls = (enum gj_class)(1 + (c > 2 ? 2 : c));
-    }
-    double ulong = rng_uniform(&r);
-
+    const int64_t P = j->period;
     double jit = m->jitter;
-    j->a_base = (int64_t)(unif(&r, 0, 0.2) * P * (j->cls == GJ_HIGH_CV ? 0.25 : 1));
-    j->a_width = (int64_t)(unif(&r, 0.01, 0.05) * P * jit);
+    j->a_base = (int64_t)(unif(r, 0, 0.2) * P * (j->cls == GJ_HIGH_CV ? 0.25 : 1));
+    j->a_width = (int64_t)(unif(r, 0.01, 0.05) * P * jit);
     if (j->a_width < 2)
         j->a_width = 2;
-    int64_t sub = j->a_base + j->a_width + (int64_t)(unif(&r, 0, 0.04) * P);
+    int64_t sub = j->a_base + j->a_width + (int64_t)(unif(r, 0, 0.04) * P);
     sub = (sub + 59) / 60 * 60;  /* cron: whole minutes */
     j->submit_off = sub;
-    double rt = unif(&r, 0.04, 0.25) * P;
-    double sf = unif(&r, 1.2, 3.0); /* actionable slack, in runtimes */
-    double dsd = unif(&r, 0.002, 0.008) * P * jit;
+    double rt = unif(r, 0.04, 0.25) * P;
+    double sf = unif(r, 1.2, 3.0); /* actionable slack, in runtimes */
+    double dsd = unif(r, 0.002, 0.008) * P * jit;
     int64_t queue = 30;
     switch (j->cls) {
     case GJ_ACTIONABLE:
@@ -263,48 +250,83 @@ static void job_make(const struct gen_params *p, const struct gj_mix *m, long in
         break;
     }
     j->a_true = (double)j->a_base + 0.95 * (double)j->a_width;
+}
 
-    j->ninputs = 1 + (int)rng_below(&r, GJ_MAX_INPUTS);
-    j->nparts = 1 + (int)rng_below(&r, 2);
-    j->has_state = rng_uniform(&r) < 0.3;
-    j->drift_rate = unif(&r, -m->drift, m->drift);
+/* job_history: its inputs and outputs, and how its runtime changes over the
+ * weeks (drift, a code change). */
+static void job_history(struct gj_job *j, const struct gen_params *p, const struct gj_mix *m, rng *r)
+{
+    j->ninputs = 1 + (int)rng_below(r, GJ_MAX_INPUTS);
+    j->nparts = 1 + (int)rng_below(r, 2);
+    j->has_state = rng_uniform(r) < 0.3;
+    j->drift_rate = unif(r, -m->drift, m->drift);
     double days = gj_days(p);
-    double ucc = rng_uniform(&r), tcc = unif(&r, 0.2, 0.9), fcc = exp(unif(&r, -0.4, 0.4));
+    double ucc = rng_uniform(r), tcc = unif(r, 0.2, 0.9), fcc = exp(unif(r, -0.4, 0.4));
     j->code_change_t = INT64_MAX;
     if (ucc < m->code_change_prob) {
         j->code_change_t = (int64_t)(p->start + tcc * days * 86400);
         j->code_change_factor = fcc;
     }
+}
 
-    /* usage shape: stages of different parallelism */
+/* job_shape: its usage (stages of different parallelism), container size
+ * and the users' provisioning (Morpheus Fig. 2a). */
+static void job_shape(struct gj_job *j, const struct gj_mix *m, rng *r)
+{
     static const int nst_w[] = {1, 2, 2, 3, 3, 4, 5};
-    j->nstages = nst_w[rng_below(&r, 7)];
+    j->nstages = nst_w[rng_below(r, 7)];
     double wsum = 0;
     for (int s = 0; s < j->nstages; s++)
-        wsum += (j->stage_frac[s] = unif(&r, 0.3, 1.0));
-    j->peak = (int)lround(exp(unif(&r, log(2), log(300))));
-    int top = (int)rng_below(&r, (uint64_t)j->nstages);
+        wsum += (j->stage_frac[s] = unif(r, 0.3, 1.0));
+    j->peak = (int)lround(exp(unif(r, log(2), log(300))));
+    int top = (int)rng_below(r, (uint64_t)j->nstages);
     for (int s = 0; s < j->nstages; s++) {
         j->stage_frac[s] /= wsum;
-        j->stage_par[s] = s == top ? j->peak : j->peak * unif(&r, 0.1, 1.0);
+        j->stage_par[s] = s == top ? j->peak : j->peak * unif(r, 0.1, 1.0);
     }
     static const int cores_w[] = {1, 1, 2, 2, 4};
-    j->cores = cores_w[rng_below(&r, 5)];
-    j->mem_mb = j->cores * (rng_uniform(&r) < 0.5 ? 2048 : 4096);
+    j->cores = cores_w[rng_below(r, 5)];
+    j->mem_mb = j->cores * (rng_uniform(r) < 0.5 ? 2048 : 4096);
     /* Morpheus Fig. 2a: 75% of jobs over-provisioned, 20% more than 10x
      * (log-normal: P(ratio > 1) = 0.75, P(ratio > 10) = 0.20) */
-    double ratio = exp(1.024 + 1.519 * rng_normal(&r));
+    double ratio = exp(1.024 + 1.519 * rng_normal(r));
     if (m->preset_morpheus) {
         /* the same draw, calibrated against the peak the usage shows (noise
          * and stragglers put it about 1.37x above `peak`, so the ratio is
          * scaled by that), and large under-provisioned jobs */
         ratio *= 1.37;
         if (ratio < 1)
-            underprov_big(j, &r);
+            underprov_big(j, r);
     }
     double prov = ceil(j->peak * ratio);
     j->provisioned = (int)(prov < 1 ? 1 : prov > 1e6 ? 1e6 : prov);
-    j->usage_noise = unif(&r, 0.05, 0.2);
+    j->usage_noise = unif(r, 0.05, 0.2);
+}
+
+/* job_make: job number index of the trace, every parameter drawn from its
+ * own stream (seed, job name) in a fixed order: period, class, schedule,
+ * history, shape. */
+static void job_make(const struct gen_params *p, const struct gj_mix *m, long index, struct gj_job *j)
+{
+    memset(j, 0, sizeof *j);
+    snprintf(j->name, sizeof j->name, "job%05ld", index);
+    snprintf(j->producer, sizeof j->producer, "src%05ld", index);
+    snprintf(j->consumer, sizeof j->consumer, "rpt%05ld", index);
+    rng r;
+    rng_seed_key(&r, p->seed, j->name);
+
+    j->period = pick_period(&r, m);
+    double u = rng_uniform(&r);
+    if (u < m->actionable_frac)
+        j->cls = GJ_ACTIONABLE;
+    else {
+        int c = (int)(3 * (u - m->actionable_frac) / (1 - m->actionable_frac));
+        j->cls = (enum gj_class)(1 + (c > 2 ? 2 : c));
+    }
+    double ulong = rng_uniform(&r);
+    job_schedule(j, m, &r, ulong);
+    job_history(j, p, m, &r);
+    job_shape(j, m, &r);
 }
 
 /* ---- the runs of a job -------------------------------------------------------- */
@@ -398,224 +420,243 @@ struct cread {
     int64_t reread;  /* -1 or time of a re-read */
 };
 
-void gj_trace_make(const struct gen_params *p, const struct gj_mix *m, long index, int events,
-                   struct gj_trace *tr)
-{
-    struct gj_job *j = &tr->job;
-    job_make(p, m, index, j);
-    tr->nruns = 0;
-    tr->nev = 0;
-
-    char key[48];
-    snprintf(key, sizeof key, "%s/runs", j->name);
+/* One trace being made: the job's run stream and the working lists. */
+struct tmake {
+    const struct gj_mix *m;
+    const struct gj_job *j;
+    struct gj_trace *tr;
     rng r;
-    rng_seed_key(&r, p->seed, key);
+    double t0;            /* trace start */
+    int64_t mcons;        /* consumer period in job periods (0: none) */
+    struct pwrite *pw;    /* producer writes of the current period */
+    size_t npw, cappw;
+    struct cread *cr;     /* consumer reads */
+    size_t ncr, capcr;
+    long *pending;        /* long consumer: ok runs not read yet */
+    size_t npend, cappend;
+};
 
-    const int64_t P = j->period;
-    const double t0 = p->start, t1 = p->start + gj_days(p) * 86400;
-    const double jit = m->jitter;
-    int64_t k0 = (int64_t)ceil(t0 / (double)P);
-    int64_t mcons = j->consumer_period > 0 ? j->consumer_period / P : 0;
+static void pw_add(struct tmake *x, int64_t t, int input)
+{
+    x->pw = xgrow(x->pw, &x->cappw, x->npw + 1, sizeof *x->pw);
+    x->pw[x->npw++] = (struct pwrite){t, input};
+}
 
-    struct pwrite *pw = NULL;
-    size_t npw = 0, cappw = 0;
-    struct cread *cr = NULL;
-    size_t ncr = 0, capcr = 0;
-    long *pending = NULL; /* long consumer: ok runs not read yet */
-    size_t npend = 0, cappend = 0;
-    /* producer write events are kept per period (pw) for the rule, and, when
-     * events are wanted, in the trace directly */
-    if (events) {
-        struct gj_event *e = ev_add(tr); /* the reference file, written long before the trace */
-        e->time = (int64_t)t0 - 8 * 86400;
-        e->who = 1;
-        e->op = 1;
-        e->ftype = 4;
-        e->run = -1;
+static void cr_add(struct tmake *x, struct cread c)
+{
+    x->cr = xgrow(x->cr, &x->capcr, x->ncr + 1, sizeof *x->cr);
+    x->cr[x->ncr++] = c;
+}
+
+/* Step 1: the producer writes the period's inputs; returns the time of the
+ * last write. */
+static int64_t period_inputs(struct tmake *x, int64_t ps)
+{
+    const struct gj_job *j = x->j;
+    rng *r = &x->r;
+    x->npw = 0;
+    int last = (int)rng_below(r, (uint64_t)j->ninputs);
+    int64_t t_last = ps + j->a_base + (int64_t)rng_below(r, (uint64_t)j->a_width + 1);
+    for (int i = 0; i < j->ninputs; i++) {
+        int64_t tf = i == last ? t_last : t_last - 1 - (int64_t)rng_below(r, (uint64_t)(j->a_base + j->a_width + 1));
+        int nw = 1 + (int)rng_below(r, 3);
+        for (int w = 0; w < nw; w++)
+            pw_add(x, w == 0 ? tf : tf - 1 - (int64_t)rng_below(r, (uint64_t)(j->period / 4 + 1)), i);
     }
+    return t_last;
+}
 
-    for (int64_t k = k0; (double)(k * P) < t1; k++) {
-        const int64_t ps = k * P;
-        npw = 0;
-        /* 1. the producer writes the period's inputs */
-        int last = (int)rng_below(&r, (uint64_t)j->ninputs);
-        int64_t t_last = ps + j->a_base + (int64_t)rng_below(&r, (uint64_t)j->a_width + 1);
-        for (int i = 0; i < j->ninputs; i++) {
-            int64_t tf = i == last ? t_last : t_last - 1 - (int64_t)rng_below(&r, (uint64_t)(j->a_base + j->a_width + 1));
-            int nw = 1 + (int)rng_below(&r, 3);
-            for (int w = 0; w < nw; w++) {
-                int64_t tw = w == 0 ? tf : tf - 1 - (int64_t)rng_below(&r, (uint64_t)(P / 4 + 1));
-                pw = xgrow(pw, &cappw, npw + 1, sizeof *pw);
-                pw[npw++] = (struct pwrite){tw, i};
-            }
-        }
-        /* 2-3. the scheduled run, a retry, a manual run */
-        size_t first_run = tr->nruns;
-        long cand = -1; /* the run the consumer reads this period */
-        double umiss = rng_uniform(&r);
-        if (umiss >= m->miss_prob) {
-            struct gj_run *run = run_add(tr);
-            run->seq = (long)tr->nruns; /* creation order until sorted */
-            run->kind = GJ_SCHEDULED;
-            run->period_start = ps;
-            run->submit = ps + j->submit_off + (int64_t)rng_below(&r, (uint64_t)(10 * jit) + 1);
-            int64_t queued = run->submit + 1 + (int64_t)rng_exp(&r, 20 * jit + 1);
-            int64_t ready = t_last + 1 + (int64_t)rng_below(&r, 30);
-            run->start = queued > ready ? queued : ready;
-            run_duration(j, m, &r, t0, run->submit, run);
-            if (run->status == GJ_OK)
-                cand = (long)(run - tr->runs);
-            else if (rng_uniform(&r) < m->retry_prob) {
-                int64_t sub = run->end + 60 + (int64_t)rng_below(&r, 600);
-                if (sub < ps + P - 60) {
-                    struct gj_run *re = run_add(tr);
-                    re->seq = (long)tr->nruns;
-                    re->kind = GJ_RETRY;
-                    re->period_start = ps;
-                    re->submit = sub;
-                    re->start = sub + 1 + (int64_t)rng_exp(&r, 20 * jit + 1);
-                    run_duration(j, m, &r, t0, sub, re);
-                    if (re->status == GJ_OK)
-                        cand = (long)(re - tr->runs);
-                }
-            }
-        }
-        if (rng_uniform(&r) < m->extra_prob) {
-            int64_t sub = ps + (int64_t)rng_below(&r, (uint64_t)P);
-            if (sub < t_last + 60)
-                sub = t_last + 60;
-            if (sub < ps + P - 60) {
-                struct gj_run *mr = run_add(tr);
-                mr->seq = (long)tr->nruns;
-                mr->kind = GJ_MANUAL;
-                mr->period_start = ps;
-                mr->submit = sub;
-                mr->start = sub + 1 + (int64_t)rng_exp(&r, 20 * jit + 1);
-                run_duration(j, m, &r, t0, sub, mr);
-            }
-        }
-        /* a late append to an input after the scheduled run started: a later
-         * run sees it, the scheduled one must not */
-        if (tr->nruns > first_run && rng_uniform(&r) < 0.05) {
-            const struct gj_run *run = &tr->runs[first_run];
-            int64_t tl = run->start + 1 + (int64_t)rng_below(&r, (uint64_t)(run->end - run->start) / 2 + 1);
-            pw = xgrow(pw, &cappw, npw + 1, sizeof *pw);
-            pw[npw++] = (struct pwrite){tl, (int)rng_below(&r, (uint64_t)j->ninputs)};
-        }
-        for (size_t i = first_run; i < tr->nruns; i++)
-            tr->runs[i].input_avail = last_write_before(pw, npw, tr->runs[i].start);
-        if (events)
-            for (size_t i = 0; i < npw; i++) {
-                struct gj_event *e = ev_add(tr);
-                e->time = pw[i].t;
-                e->who = 1;
-                e->op = 1;
-                e->ftype = 0;
-                e->fkey = ps;
-                e->fidx = pw[i].input;
-                e->run = ps;
-            }
+/* A run of kind submitted at sub (not scheduled: those wait for their
+ * input), queued a few seconds. */
+static struct gj_run *extra_run(struct tmake *x, int kind, int64_t ps, int64_t sub)
+{
+    struct gj_run *run = run_add(x->tr);
+    run->seq = (long)x->tr->nruns;
+    run->kind = kind;
+    run->period_start = ps;
+    run->submit = sub;
+    run->start = sub + 1 + (int64_t)rng_exp(&x->r, 20 * x->m->jitter + 1);
+    run_duration(x->j, x->m, &x->r, x->t0, sub, run);
+    return run;
+}
 
-        /* 4. the consumer */
-        if (cand >= 0 && j->cls != GJ_NO_CONSUMER) {
-            struct gj_run *c = &tr->runs[cand];
-            int64_t t = -1;
-            double reread = rng_uniform(&r);
-            switch (j->cls) {
-            case GJ_ACTIONABLE:
-                if (mcons > 1) {
-                    pending = xgrow(pending, &cappend, npend + 1, sizeof *pending);
-                    pending[npend++] = cand;
-                } else {
-                    t = ps + j->d_off + (int64_t)lround(rng_normal(&r) * (double)j->d_sd);
-                    if (t <= c->end)
-                        t = c->end + 5 + (int64_t)rng_exp(&r, 60 * jit + 1);
-                }
-                break;
-            case GJ_HIGH_CV: {
-                /* spread over the rest of the period, with no typical time: a
-                 * golden-ratio sequence keeps even a short trace spread out */
-                int64_t lo = c->end + 60, hi = ps + (int64_t)(0.98 * P);
-                double x = fmod((double)k * 0.6180339887498949 + 0.1 * rng_uniform(&r), 1.0);
-                t = hi > lo ? lo + (int64_t)(x * (double)(hi - lo)) : lo;
-                break;
+/* Steps 2-3: the scheduled run (unless the period is skipped), its retry if
+ * it failed, and sometimes a manual run; returns the index of the run the
+ * consumer reads this period, or -1. */
+static long period_runs(struct tmake *x, int64_t ps, int64_t t_last)
+{
+    const struct gj_job *j = x->j;
+    const struct gj_mix *m = x->m;
+    struct gj_trace *tr = x->tr;
+    rng *r = &x->r;
+    long cand = -1;
+    double umiss = rng_uniform(r);
+    if (umiss >= m->miss_prob) {
+        struct gj_run *run = run_add(tr);
+        run->seq = (long)tr->nruns; /* creation order until sorted */
+        run->kind = GJ_SCHEDULED;
+        run->period_start = ps;
+        run->submit = ps + j->submit_off + (int64_t)rng_below(r, (uint64_t)(10 * m->jitter) + 1);
+        int64_t queued = run->submit + 1 + (int64_t)rng_exp(r, 20 * m->jitter + 1);
+        int64_t ready = t_last + 1 + (int64_t)rng_below(r, 30);
+        run->start = queued > ready ? queued : ready;
+        run_duration(j, m, r, x->t0, run->submit, run);
+        if (run->status == GJ_OK)
+            cand = (long)(run - tr->runs);
+        else if (rng_uniform(r) < m->retry_prob) {
+            int64_t sub = run->end + 60 + (int64_t)rng_below(r, 600);
+            if (sub < ps + j->period - 60) {
+                struct gj_run *re = extra_run(x, GJ_RETRY, ps, sub);
+                if (re->status == GJ_OK)
+                    cand = (long)(re - tr->runs);
             }
-            case GJ_NO_SLACK:
-                t = c->end + 5 + (int64_t)rng_exp(&r, 20 * jit + 1);
-                break;
-            default:
-                break;
-            }
-            if (t >= 0) {
-                cr = xgrow(cr, &capcr, ncr + 1, sizeof *cr);
-                cr[ncr++] = (struct cread){cand, t, ps, reread < 0.3 ? t + 60 + (int64_t)(reread * P) : -1};
-            }
-        }
-        /* a longer-period consumer reads everything new in the last job
-         * period of its own period */
-        if (mcons > 1 && (k % mcons) == mcons - 1 && npend > 0) {
-            int64_t t = ps + j->d_off + (int64_t)lround(rng_normal(&r) * (double)j->d_sd);
-            size_t keep = 0;
-            for (size_t i = 0; i < npend; i++) {
-                if (tr->runs[pending[i]].end < t) {
-                    cr = xgrow(cr, &capcr, ncr + 1, sizeof *cr);
-                    cr[ncr++] = (struct cread){pending[i], t, ps, -1};
-                } else
-                    pending[keep++] = pending[i];
-            }
-            npend = keep;
         }
     }
-    for (size_t i = 0; i < ncr; i++)
-        tr->runs[cr[i].run].output_read = cr[i].t;
+    if (rng_uniform(r) < m->extra_prob) {
+        int64_t sub = ps + (int64_t)rng_below(r, (uint64_t)j->period);
+        if (sub < t_last + 60)
+            sub = t_last + 60;
+        if (sub < ps + j->period - 60)
+            extra_run(x, GJ_MANUAL, ps, sub);
+    }
+    return cand;
+}
 
-    if (events) {
-        /* the job's own reads and writes, and the consumer's reads; runs are
-         * referenced by creation index, remapped after sorting below */
-        for (size_t i = 0; i < tr->nruns; i++) {
-            const struct gj_run *run = &tr->runs[i];
-            for (int f = 0; f < j->ninputs; f++) {
-                struct gj_event *e = ev_add(tr);
-                *e = (struct gj_event){run->start, e->order, 0, 0, (long)i, 0, run->period_start, f};
-            }
+/* input_avail of the period's runs (from first_run on) by the rule, after
+ * sometimes a late append to an input once the scheduled run started (a
+ * later run sees it, the scheduled one must not); with events, the
+ * producer's writes become events. */
+static void period_avail(struct tmake *x, int64_t ps, size_t first_run, int events)
+{
+    struct gj_trace *tr = x->tr;
+    if (tr->nruns > first_run && rng_uniform(&x->r) < 0.05) {
+        const struct gj_run *run = &tr->runs[first_run];
+        int64_t tl = run->start + 1 + (int64_t)rng_below(&x->r, (uint64_t)(run->end - run->start) / 2 + 1);
+        pw_add(x, tl, (int)rng_below(&x->r, (uint64_t)x->j->ninputs));
+    }
+    for (size_t i = first_run; i < tr->nruns; i++)
+        tr->runs[i].input_avail = last_write_before(x->pw, x->npw, tr->runs[i].start);
+    if (events)
+        for (size_t i = 0; i < x->npw; i++) {
             struct gj_event *e = ev_add(tr);
-            *e = (struct gj_event){run->start, e->order, 0, 0, (long)i, 4, 0, 0};
+            e->time = x->pw[i].t;
+            e->who = 1;
+            e->op = 1;
+            e->ftype = 0;
+            e->fkey = ps;
+            e->fidx = x->pw[i].input;
+            e->run = ps;
+        }
+}
+
+/* Step 4: the consumer reads run cand of period k (by the job's class), or
+ * a longer-period consumer reads everything new in the last job period of
+ * its own period. */
+static void period_consumer(struct tmake *x, int64_t k, int64_t ps, long cand)
+{
+    const struct gj_job *j = x->j;
+    const int64_t P = j->period;
+    const double jit = x->m->jitter;
+    rng *r = &x->r;
+    if (cand >= 0 && j->cls != GJ_NO_CONSUMER) {
+        const struct gj_run *c = &x->tr->runs[cand];
+        int64_t t = -1;
+        double reread = rng_uniform(r);
+        switch (j->cls) {
+        case GJ_ACTIONABLE:
+            if (x->mcons > 1) {
+                x->pending = xgrow(x->pending, &x->cappend, x->npend + 1, sizeof *x->pending);
+                x->pending[x->npend++] = cand;
+            } else {
+                t = ps + j->d_off + (int64_t)lround(rng_normal(r) * (double)j->d_sd);
+                if (t <= c->end)
+                    t = c->end + 5 + (int64_t)rng_exp(r, 60 * jit + 1);
+            }
+            break;
+        case GJ_HIGH_CV: {
+            /* spread over the rest of the period, with no typical time: a
+             * golden-ratio sequence keeps even a short trace spread out */
+            int64_t lo = c->end + 60, hi = ps + (int64_t)(0.98 * P);
+            double u = fmod((double)k * 0.6180339887498949 + 0.1 * rng_uniform(r), 1.0);
+            t = hi > lo ? lo + (int64_t)(u * (double)(hi - lo)) : lo;
+            break;
+        }
+        case GJ_NO_SLACK:
+            t = c->end + 5 + (int64_t)rng_exp(r, 20 * jit + 1);
+            break;
+        default:
+            break;
+        }
+        if (t >= 0)
+            cr_add(x, (struct cread){cand, t, ps, reread < 0.3 ? t + 60 + (int64_t)(reread * P) : -1});
+    }
+    if (x->mcons > 1 && (k % x->mcons) == x->mcons - 1 && x->npend > 0) {
+        int64_t t = ps + j->d_off + (int64_t)lround(rng_normal(r) * (double)j->d_sd);
+        size_t keep = 0;
+        for (size_t i = 0; i < x->npend; i++) {
+            if (x->tr->runs[x->pending[i]].end < t)
+                cr_add(x, (struct cread){x->pending[i], t, ps, -1});
+            else
+                x->pending[keep++] = x->pending[i];
+        }
+        x->npend = keep;
+    }
+}
+
+/* The events of the job's runs (their reads and writes) and of the
+ * consumer's reads; runs are referenced by creation index, remapped by
+ * trace_sort. */
+static void run_events(struct tmake *x)
+{
+    const struct gj_job *j = x->j;
+    struct gj_trace *tr = x->tr;
+    for (size_t i = 0; i < tr->nruns; i++) {
+        const struct gj_run *run = &tr->runs[i];
+        for (int f = 0; f < j->ninputs; f++) {
+            struct gj_event *e = ev_add(tr);
+            *e = (struct gj_event){run->start, e->order, 0, 0, (long)i, 0, run->period_start, f};
+        }
+        struct gj_event *e = ev_add(tr);
+        *e = (struct gj_event){run->start, e->order, 0, 0, (long)i, 4, 0, 0};
+        if (j->has_state) {
+            e = ev_add(tr);
+            *e = (struct gj_event){run->start, e->order, 0, 0, (long)i, 2, 0, 0};
+        }
+        if (run->status == GJ_OK) {
+            int64_t dur = run->end - run->start;
+            for (int part = 0; part < j->nparts; part++) {
+                e = ev_add(tr);
+                int64_t tw = part == j->nparts - 1 ? run->end : run->start + dur * 6 / 10;
+                *e = (struct gj_event){tw, e->order, 0, 1, (long)i, 1, (int64_t)i, part};
+            }
+            /* the job validates its own output: a read that is not a consumer's */
+            e = ev_add(tr);
+            *e = (struct gj_event){run->end, e->order, 0, 0, (long)i, 1, (int64_t)i, j->nparts - 1};
             if (j->has_state) {
                 e = ev_add(tr);
-                *e = (struct gj_event){run->start, e->order, 0, 0, (long)i, 2, 0, 0};
+                *e = (struct gj_event){run->end, e->order, 0, 1, (long)i, 2, 0, 0};
             }
-            if (run->status == GJ_OK) {
-                int64_t dur = run->end - run->start;
-                for (int part = 0; part < j->nparts; part++) {
-                    e = ev_add(tr);
-                    int64_t tw = part == j->nparts - 1 ? run->end : run->start + dur * 6 / 10;
-                    *e = (struct gj_event){tw, e->order, 0, 1, (long)i, 1, (int64_t)i, part};
-                }
-                /* the job validates its own output: a read that is not a consumer's */
+        } else {
+            e = ev_add(tr);
+            *e = (struct gj_event){run->start + (run->end - run->start) / 2, e->order, 0, 1, (long)i, 3,
+                                   (int64_t)i, 0};
+        }
+    }
+    for (size_t i = 0; i < x->ncr; i++)
+        for (int part = 0; part < j->nparts; part++) {
+            struct gj_event *e = ev_add(tr);
+            *e = (struct gj_event){x->cr[i].t + part, e->order, 2, 0, x->cr[i].key, 1, (int64_t)x->cr[i].run, part};
+            if (part == 0 && x->cr[i].reread >= 0) {
                 e = ev_add(tr);
-                *e = (struct gj_event){run->end, e->order, 0, 0, (long)i, 1, (int64_t)i, j->nparts - 1};
-                if (j->has_state) {
-                    e = ev_add(tr);
-                    *e = (struct gj_event){run->end, e->order, 0, 1, (long)i, 2, 0, 0};
-                }
-            } else {
-                e = ev_add(tr);
-                *e = (struct gj_event){run->start + (run->end - run->start) / 2, e->order, 0, 1, (long)i, 3,
-                                       (int64_t)i, 0};
+                *e = (struct gj_event){x->cr[i].reread, e->order, 2, 0, x->cr[i].key, 1, (int64_t)x->cr[i].run, 0};
             }
         }
-        for (size_t i = 0; i < ncr; i++)
-            for (int part = 0; part < j->nparts; part++) {
-                struct gj_event *e = ev_add(tr);
-                *e = (struct gj_event){cr[i].t + part, e->order, 2, 0, cr[i].key, 1, (int64_t)cr[i].run, part};
-                if (part == 0 && cr[i].reread >= 0) {
-                    e = ev_add(tr);
-                    *e = (struct gj_event){cr[i].reread, e->order, 2, 0, cr[i].key, 1, (int64_t)cr[i].run, 0};
-                }
-            }
-    }
+}
 
-    /* sort runs by submit, number them, and remap event references */
+/* trace_sort: runs by submit, numbered from 1, and the events' references
+ * remapped to the new order (events sorted by time). */
+static void trace_sort(struct gj_trace *tr, int events)
+{
     qsort(tr->runs, tr->nruns, sizeof *tr->runs, cmp_run);
     if (events) {
         long *newidx = xmalloc((tr->nruns + 1) * sizeof *newidx);
@@ -633,9 +674,48 @@ void gj_trace_make(const struct gen_params *p, const struct gj_mix *m, long inde
     }
     for (size_t i = 0; i < tr->nruns; i++)
         tr->runs[i].seq = (long)i + 1;
-    free(pw);
-    free(cr);
-    free(pending);
+}
+
+void gj_trace_make(const struct gen_params *p, const struct gj_mix *m, long index, int events,
+                   struct gj_trace *tr)
+{
+    struct gj_job *j = &tr->job;
+    job_make(p, m, index, j);
+    tr->nruns = 0;
+    tr->nev = 0;
+
+    char key[48];
+    snprintf(key, sizeof key, "%s/runs", j->name);
+    struct tmake x = {.m = m, .j = j, .tr = tr, .t0 = p->start};
+    rng_seed_key(&x.r, p->seed, key);
+    x.mcons = j->consumer_period > 0 ? j->consumer_period / j->period : 0;
+
+    const int64_t P = j->period;
+    const double t1 = p->start + gj_days(p) * 86400;
+    if (events) {
+        struct gj_event *e = ev_add(tr); /* the reference file, written long before the trace */
+        e->time = (int64_t)x.t0 - 8 * 86400;
+        e->who = 1;
+        e->op = 1;
+        e->ftype = 4;
+        e->run = -1;
+    }
+    for (int64_t k = (int64_t)ceil(x.t0 / (double)P); (double)(k * P) < t1; k++) {
+        const int64_t ps = k * P;
+        int64_t t_last = period_inputs(&x, ps);
+        size_t first_run = tr->nruns;
+        long cand = period_runs(&x, ps, t_last);
+        period_avail(&x, ps, first_run, events);
+        period_consumer(&x, k, ps, cand);
+    }
+    for (size_t i = 0; i < x.ncr; i++)
+        tr->runs[x.cr[i].run].output_read = x.cr[i].t;
+    if (events)
+        run_events(&x);
+    trace_sort(tr, events);
+    free(x.pw);
+    free(x.cr);
+    free(x.pending);
 }
 
 void gj_trace_free(struct gj_trace *tr)

@@ -2,6 +2,7 @@
 #include "memory/memio.h"
 
 #include "base/diag.h"
+#include "base/group.h"
 #include "base/keyset.h"
 #include "base/keytab.h"
 
@@ -36,12 +37,20 @@ int memio_allocs_load(const char *path, const struct csv_dialect *d, struct memi
         double mb;
         if (!task) {
             csvr_fail(r, "column 'task': missing value");
+            if (csvr_skip(r))
+                continue;
             break;
         }
-        if (csvr_get_double(r, ca, &mb, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0)
+        if (csvr_get_double(r, ca, &mb, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
-        if (!keytab_row(seen, r, ct))
+        }
+        if (!keytab_row(seen, r, ct)) {
+            if (csvr_skip(r))
+                continue;
             break;
+        }
         A->e = xgrow(A->e, &cap, A->n + 1, sizeof *A->e);
         A->e[A->n].task = xstrdup(task);
         A->e[A->n++].mb = mb;
@@ -171,25 +180,147 @@ static void note_interval(struct memio_reader *rd, const char *task, double dt)
     }
 }
 
-/* check_sample: a sample after the first of its task; 0 or -1 (reported). */
-static int check_sample(csvr *r, struct memio_reader *rd, const char *task, double t, int has_alloc,
-                        double alloc, double cur_alloc)
+/* The task being read. */
+struct cur_task {
+    char *name;
+    size_t cap;
+    double alloc;
+    int have, dropped;       /* dropped: its rows are rejected (no allocation, --on-error skip) */
+};
+
+/* One parsed sample row. */
+struct sample_row {
+    double t, mem, alloc;
+};
+
+/* The input's columns. */
+struct sample_cols {
+    int task, t, mem, alloc, need_alloc;
+};
+
+/* reject: a data error about the row at line: 1 when it was skipped
+ * (--on-error skip), else 0 (reported; the reader stops). */
+#define reject csvr_reject_at
+
+/* check_sample: a sample after the first of its task: 0, 1 (the row is
+ * rejected and skipped) or -1 (a data error, reported). */
+static int check_sample(csvr *r, long line, struct memio_reader *rd, const char *task, const struct sample_row *x,
+                        int has_alloc, const struct cur_task *cur)
 {
     double last = memprof_acc_last_t(&rd->acc);
-    if (!(t > last)) {
-        csvr_fail(r, "task '%s': time %.17g is not after the previous sample's %.17g", task, t, last);
-        return -1;
-    }
-    if (has_alloc && !(alloc == cur_alloc || (isnan(alloc) && isnan(cur_alloc)))) {
+    if (!(x->t > last))
+        return reject(r, line, "task '%s': time %.17g is not after the previous sample's %.17g", task, x->t, last)
+                   ? 1 : -1;
+    if (has_alloc && !(x->alloc == cur->alloc || (isnan(x->alloc) && isnan(cur->alloc)))) {
         char a0[40] = "missing", a1[40] = "missing";
-        if (!isnan(cur_alloc))
-            snprintf(a0, sizeof a0, "%g", cur_alloc);
-        if (!isnan(alloc))
-            snprintf(a1, sizeof a1, "%g", alloc);
-        csvr_fail(r, "task '%s': alloc_mb changes within the task (%s, then %s)", task, a0, a1);
-        return -1;
+        if (!isnan(cur->alloc))
+            snprintf(a0, sizeof a0, "%g", cur->alloc);
+        if (!isnan(x->alloc))
+            snprintf(a1, sizeof a1, "%g", x->alloc);
+        return reject(r, line, "task '%s': alloc_mb changes within the task (%s, then %s)", task, a0, a1) ? 1 : -1;
     }
-    note_interval(rd, task, t - last);
+    note_interval(rd, task, x->t - last);
+    return 0;
+}
+
+/* start_task: the first row of task: the previous task is complete.  0, 1
+ * (no allocation, skipped: the task's rows are rejected) or -1. */
+static int start_task(csvr *r, long line, struct memio_reader *rd, const char *task, double alloc,
+                      struct cur_task *cur)
+{
+    const struct memio_read_opts *o = rd->o;
+    if (cur->have && !cur->dropped)
+        finish_task(rd, cur->name, cur->alloc);
+    size_t n = strlen(task) + 1;
+    cur->name = xgrow(cur->name, &cur->cap, n, 1);
+    memcpy(cur->name, task, n);
+    cur->have = 1;
+    cur->dropped = 0;
+    memprof_acc_reset(&rd->acc);
+    if (o->allocs) {
+        alloc = memio_alloc_find(o->allocs, task);
+        if (isnan(alloc) && o->need_alloc) {
+            cur->dropped = 1;
+            return reject(r, line, "task '%s' has no allocation in '%s'", task, o->alloc_path) ? 1 : -1;
+        }
+    }
+    cur->alloc = alloc;
+    return 0;
+}
+
+/* add_row: one row of task (grouped by g): 0 added, 1 rejected (skipped),
+ * -1 a data error (reported). */
+static int add_row(csvr *r, long line, struct memio_reader *rd, group_iter *g, struct cur_task *cur,
+                   const struct sample_cols *c, const char *task, const struct sample_row *x)
+{
+    int gs = group_next(g, csvr_path(r), line, task), rc;
+    if (gs == GROUP_ERROR)
+        return -1;
+    if (gs == GROUP_NEW)
+        rc = start_task(r, line, rd, task, x->alloc, cur);
+    else if (cur->dropped)
+        rc = reject(r, line, "task '%s' has no allocation in '%s'", task, rd->o->alloc_path) ? 1 : -1;
+    else
+        rc = check_sample(r, line, rd, task, x, c->alloc >= 0, cur);
+    if (rc)
+        return rc;
+    memprof_acc_add(&rd->acc, x->t, x->mem);
+    slk_progress("samples", rd->tot.samples + rd->acc.n, 0);
+    return 0;
+}
+
+/* sample_cols: find the input's columns; 0, or an exit status (reported). */
+static int sample_cols(csvr *r, const struct memio_read_opts *o, struct sample_cols *c)
+{
+    c->task = csvr_require(r, "task");
+    c->t = c->task < 0 ? -1 : csvr_require(r, "t");
+    c->mem = c->t < 0 ? -1 : csvr_require(r, "mem_mb");
+    if (c->task < 0 || c->t < 0 || c->mem < 0)
+        return SLK_EDATA;
+    c->alloc = -1;
+    c->need_alloc = o->need_alloc;
+    if (!o->allocs) {
+        c->alloc = csvr_col(r, "alloc_mb");
+        if (c->alloc < 0 && c->need_alloc) {
+            csvr_require(r, "alloc_mb");
+            slk_error("the allocation is needed: give an alloc_mb column or --alloc FILE");
+            return SLK_EDATA;
+        }
+    }
+    return SLK_OK;
+}
+
+/* sample_row: the current row's task and values: 0, or -1 (csvr_fail). */
+static int sample_row(csvr *r, const struct sample_cols *c, const char **task, struct sample_row *x)
+{
+    *task = csvr_field(r, c->task);
+    if (!*task)
+        return csvr_fail(r, "column 'task': missing value");
+    x->alloc = NAN;
+    /* the lib getters parse plain decimals by the exact fast path
+     * (lib/base/parse); times beyond +-1e11 s and sizes beyond 1e15 MB are
+     * data errors at the line */
+    if (csvr_get_time(r, c->t, &x->t, CSVR_REQUIRED) < 0 ||
+        csvr_get_double(r, c->mem, &x->mem, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
+        return -1;
+    if (c->alloc >= 0 &&
+        csvr_get_double(r, c->alloc, &x->alloc, CSVR_POSITIVE | CSVR_BOUNDED | (c->need_alloc ? CSVR_REQUIRED : 0)) < 0)
+        return -1;
+    return 0;
+}
+
+/* add_held: -s: the held rows, sorted by task and time, into rd. */
+static int add_held(csvr *r, group_held *h, struct memio_reader *rd, group_iter *g, struct cur_task *cur,
+                    const struct sample_cols *c)
+{
+    size_t n = group_held_sort(h);
+    for (size_t i = 0; i < n; i++) {
+        const char *task;
+        long line;
+        const struct sample_row *x = group_held_row(h, i, &task, &line);
+        if (add_row(r, line, rd, g, cur, c, task, x) < 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -197,78 +328,68 @@ int memio_read_tasks(csvr *r, const struct memio_read_opts *o, struct memio_read
 {
     rd->o = o;
     rd->min_dt = INFINITY;
-    int ct = csvr_require(r, "task");
-    int ctime = ct < 0 ? -1 : csvr_require(r, "t");
-    int cm = ctime < 0 ? -1 : csvr_require(r, "mem_mb");
-    if (ct < 0 || ctime < 0 || cm < 0)
-        return SLK_EDATA;
-    int ca = -1, need_alloc = o->need_alloc;
-    if (!o->allocs) {
-        ca = csvr_col(r, "alloc_mb");
-        if (ca < 0 && need_alloc) {
-            csvr_require(r, "alloc_mb");
-            slk_error("the allocation is needed: give an alloc_mb column or --alloc FILE");
-            return SLK_EDATA;
-        }
-    }
-    group_tracker g;
-    group_init(&g);
-    char *cur = NULL;
-    size_t cur_cap = 0;
-    double cur_alloc = NAN;
-    int have = 0;
+    struct sample_cols c;
+    int st = sample_cols(r, o, &c);
+    if (st)
+        return st;
+    group_iter g;
+    group_begin(&g, "task", GROUP_SORTABLE);
+    group_held *h = o->sort ? group_held_new(sizeof(struct sample_row)) : NULL;
+    struct cur_task cur = {.alloc = NAN};
+    int failed = 0;
     memprof_acc_init(&rd->acc);
-    while (csvr_next(r) > 0) {
-        const char *task = csvr_field(r, ct);
-        if (!task) {
-            csvr_fail(r, "column 'task': missing value");
+    while (!failed && csvr_next(r) > 0) {
+        const char *task;
+        struct sample_row x;
+        if (sample_row(r, &c, &task, &x) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
         }
-        double t, mem, alloc = NAN;
-        /* the lib getters parse plain decimals by the exact fast path
-         * (lib/base/parse); times beyond +-1e11 s and sizes beyond 1e15 MB are
-         * data errors at the line */
-        if (csvr_get_time(r, ctime, &t, CSVR_REQUIRED) < 0 ||
-            csvr_get_double(r, cm, &mem, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
-            break;
-        if (ca >= 0 &&
-            csvr_get_double(r, ca, &alloc, CSVR_POSITIVE | CSVR_BOUNDED | (need_alloc ? CSVR_REQUIRED : 0)) < 0)
-            break;
-        int gs = group_check(&g, task);
-        if (gs < 0) {
-            csvr_fail(r, "input not grouped by task: task '%s' appears again after other tasks "
-                         "(sort it, e.g. sort -s -t, -k1,1)", task);
-            break;
-        }
-        if (gs == 1) {
-            if (have)
-                finish_task(rd, cur, cur_alloc);
-            size_t n = strlen(task) + 1;
-            cur = xgrow(cur, &cur_cap, n, 1);
-            memcpy(cur, task, n);
-            have = 1;
-            memprof_acc_reset(&rd->acc);
-            if (o->allocs) {
-                alloc = memio_alloc_find(o->allocs, task);
-                if (isnan(alloc) && need_alloc) {
-                    csvr_fail(r, "task '%s' has no allocation in '%s'", task, o->alloc_path);
-                    break;
-                }
-            }
-            cur_alloc = alloc;
-        } else if (check_sample(r, rd, task, t, ca >= 0, alloc, cur_alloc) < 0)
-            break;
-        memprof_acc_add(&rd->acc, t, mem);
-        slk_progress("samples", rd->tot.samples + rd->acc.n, 0);
+        if (h)
+            group_held_add(h, task, x.t, csvr_line(r), &x);
+        else
+            failed = add_row(r, csvr_line(r), rd, &g, &cur, &c, task, &x) < 0;
     }
-    int st = csvr_status(r);
-    if (!st && have)
-        finish_task(rd, cur, cur_alloc);
+    if (!failed && !csvr_status(r) && h)
+        failed = add_held(r, h, rd, &g, &cur, &c) < 0;
+    st = csvr_status(r);
+    if (!st && failed)
+        st = SLK_EDATA; /* not grouped: reported by group_next */
+    if (!st && cur.have && !cur.dropped)
+        finish_task(rd, cur.name, cur.alloc);
     slk_progress_done();
-    free(cur);
-    group_free(&g);
+    free(cur.name);
+    group_held_free(h);
+    group_end(&g);
     memprof_acc_free(&rd->acc);
     return st;
+}
+
+/* describe_rule: the profile rule in words. */
+static void describe_rule(const struct memprof_opts *p, char *buf, size_t n)
+{
+    char normal[32];
+    if (p->normal_pct < 0)
+        snprintf(normal, sizeof normal, "mean");
+    else
+        snprintf(normal, sizeof normal, "p%g", p->normal_pct);
+    snprintf(buf, n, "normal = %s; well-behaved: normal >= %g%% of alloc and peak <= %g%% of normal",
+             normal, 100 * p->well_use, 100 * (1 + p->well_spread));
+}
+
+void memio_totals_summary(const struct memio_totals *t, const struct memprof_opts *p)
+{
+    char rule[200];
+    describe_rule(p, rule, sizeof rule);
+    fprintf(stderr, "%s: %zu tasks from %zu samples: %zu well-behaved, %zu poorly-behaved (%s)\n",
+            slk_progname, t->tasks, t->samples, t->well, t->poor, rule);
+    if (t->alloc > 0)
+        fprintf(stderr, "%s: allocated %.0f MB, normal use %.0f MB, waste %.0f MB (%.1f%% of the allocation)\n",
+                slk_progname, t->alloc, t->normal, t->waste, 100 * t->waste / t->alloc);
+    if (t->over_alloc)
+        fprintf(stderr, "%s: warning: %zu task(s) went above their allocation (first: '%s')\n",
+                slk_progname, t->over_alloc, t->first_over);
 }
 
 void memio_reader_free(struct memio_reader *rd)
@@ -346,17 +467,27 @@ int memio_apply_profiles(const char *path, const struct csv_dialect *d, struct m
         double normal, peak;
         if (!task) {
             csvr_fail(r, "column 'task': missing value");
+            if (csvr_skip(r))
+                continue;
             break;
         }
         if (csvr_get_double(r, cn, &normal, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
-            csvr_get_double(r, cp, &peak, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
-            break;
-        if (peak < normal) {
-            csvr_fail(r, "task '%s': peak_mb %g is below normal_mb %g", task, peak, normal);
+            csvr_get_double(r, cp, &peak, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
         }
-        if (!keytab_row(seen, r, ct))
+        if (peak < normal) {
+            csvr_fail(r, "task '%s': peak_mb %g is below normal_mb %g", task, peak, normal);
+            if (csvr_skip(r))
+                continue;
             break;
+        }
+        if (!keytab_row(seen, r, ct)) {
+            if (csvr_skip(r))
+                continue;
+            break;
+        }
         for (size_t i = 0; i < rd->ntasks; i++)
             if (strcmp(rd->tasks[i].name, task) == 0) {
                 rd->tasks[i].normal = normal;

@@ -66,6 +66,7 @@ struct memio_read_opts {
     double train;                      /* with series: share that learns the profile (0: none) */
     csvw *profiles;                    /* non-NULL: write one profile row per task, keep none */
     int details;                       /* profile rows with the detail columns */
+    int sort;                          /* -s: rows in any order (held, then sorted by task and t) */
 };
 
 struct memio_reader {
@@ -84,10 +85,23 @@ struct memio_reader {
 /* memio_read_tasks: stream r (task,t,mem_mb[,alloc_mb], grouped by task,
  * times increasing within a task, alloc_mb constant within a task) into rd
  * (zeroed by the caller), profiling each task with o->prof as it ends: a row
- * to o->profiles, or a kept struct memio_task.  Returns SLK_OK or an exit
+ * to o->profiles, or a kept struct memio_task.  Grouping goes through
+ * base/group (one "not grouped" message).  With o->sort the rows may come in
+ * any order: they are held (base/group's group_held: about 80 bytes a row
+ * plus the task name, no temporary files), sorted by task (bytewise) and
+ * time, and then read as a grouped stream; messages name the input lines.
+ * Under --on-error skip (the reader's dialect has rejects) a row with a bad
+ * value, a time not after the previous sample's, or an alloc_mb that changes
+ * within its task is skipped and rejected with its reason; so is every row
+ * of a task without an allocation in o->allocs.  Returns SLK_OK or an exit
  * status; rd holds what was read either way (memio_reader_free). */
 int memio_read_tasks(csvr *r, const struct memio_read_opts *o, struct memio_reader *rd);
 void memio_reader_free(struct memio_reader *rd);
+
+/* memio_totals_summary: the profiles' summary on stderr (tasks, samples,
+ * classes under the rule p, the allocation's waste, the first task above
+ * its allocation), each line prefixed with the program's name. */
+void memio_totals_summary(const struct memio_totals *t, const struct memprof_opts *p);
 
 /* memio_gate_tasks: the kept tasks as gate tasks (names and series are
  * borrowed from rd: free only the array; the series start at each task's

@@ -2,9 +2,11 @@
 #include "morpheus/adhoc.h"
 #include "base/csvio.h"
 #include "base/diag.h"
+#include "morpheus/stages.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* read_row: the current row into *a.  0 or -1 (printed). */
 static int read_row(csvr *r, const int *c, double lcm, struct adhoc *a)
@@ -12,12 +14,17 @@ static int read_row(csvr *r, const int *c, double lcm, struct adhoc *a)
     const char *job = csvr_field(r, c[0]);
     if (!job)
         return csvr_fail(r, "column 'job': missing value");
-    double cont;
+    double cont = 0;
+    int hc, hd;
     if (csvr_get_time(r, c[1], &a->arrival, CSVR_REQUIRED) < 0 ||
         csvr_get_time(r, c[2], &a->deadline, CSVR_REQUIRED) < 0 ||
-        csvr_get_double(r, c[3], &cont, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
-        csvr_get_duration(r, c[4], &a->duration, CSVR_REQUIRED | CSVR_POSITIVE) < 0)
+        (hc = c[3] < 0 ? 0 : csvr_get_double(r, c[3], &cont, CSVR_POSITIVE | CSVR_BOUNDED)) < 0 ||
+        (hd = c[4] < 0 ? 0 : csvr_get_duration(r, c[4], &a->duration, CSVR_POSITIVE)) < 0)
         return -1;
+    if (hc != hd)
+        return csvr_fail(r, "job '%s': column '%s' without column '%s' (both: the area form; neither: the "
+                            "skyline form, --adhoc-skyline)", job, hc ? "containers" : "duration",
+                         hc ? "duration" : "containers");
     if (c[5] >= 0 && (csvr_get_double(r, c[5], &a->cores, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
                       csvr_get_double(r, c[6], &a->mem_mb, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0))
         return -1;
@@ -48,9 +55,9 @@ int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct
     if (!r)
         return st;
     int c[7] = {csvr_require(r, "job"), csvr_require(r, "arrival"), csvr_require(r, "deadline"),
-                csvr_require(r, "containers"), csvr_require(r, "duration"), csvr_col(r, "cores"),
+                csvr_col(r, "containers"), csvr_col(r, "duration"), csvr_col(r, "cores"),
                 csvr_col(r, "mem_mb")};
-    if (c[0] < 0 || c[1] < 0 || c[2] < 0 || c[3] < 0 || c[4] < 0) {
+    if (c[0] < 0 || c[1] < 0 || c[2] < 0) {
         st = csvr_status(r);
         csvr_close(r);
         return st ? st : SLK_EDATA;
@@ -74,17 +81,43 @@ int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct
     return st;
 }
 
+int adhoc_attach(struct adhoc *a, size_t n, const struct stages_job *jobs, size_t nj, const char *path)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (a[i].containers > 0)
+            continue;
+        const struct stages_job *j = NULL;
+        for (size_t k = 0; k < nj && !j; k++)
+            if (strcmp(jobs[k].job, a[i].job) == 0)
+                j = &jobs[k];
+        if (!j || j->nst == 0) {
+            slk_error_at(path, a[i].line, "job '%s': no containers and duration, and %s in --adhoc-skyline",
+                         a[i].job, j ? "its skyline has no demand" : "no skyline");
+            return SLK_EDATA;
+        }
+        a[i].st = j->st;
+        a[i].nst = j->nst;
+        a[i].cores = j->cores;
+        a[i].mem_mb = j->mem_mb;
+    }
+    return SLK_OK;
+}
+
 void adhoc_request(const plan *p, struct adhoc *a, struct lowcost_req *q)
 {
     double lcm = (double)p->lcm;
     int64_t n = (int64_t)floor(a->arrival / lcm);
-    double steps = ceil(a->duration / (double)p->step - 1e-9);
-    a->stage = (struct lowcost_stage){.demand = a->containers * (int64_t)steps,
-                                      .maxpar = (int32_t)a->containers, .gang = 1};
     *q = (struct lowcost_req){.job = a->job, .kind = PLAN_ONCE, .instance = n, .cycle = n, .period = lcm,
                               .a = a->arrival - (double)n * lcm, .d = a->arrival - (double)n * lcm +
                               (a->deadline - a->arrival), .cores = a->cores, .mem_mb = a->mem_mb,
-                              .nstages = 1, .stage = &a->stage};
+                              .nstages = a->nst, .stage = a->st};
+    if (a->containers > 0) {
+        double steps = ceil(a->duration / (double)p->step - 1e-9);
+        a->stage = (struct lowcost_stage){.demand = a->containers * (int64_t)steps,
+                                          .maxpar = (int32_t)a->containers, .gang = 1};
+        q->nstages = 1;
+        q->stage = &a->stage;
+    }
 }
 
 void adhoc_free(struct adhoc *a, size_t n)

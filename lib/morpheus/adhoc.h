@@ -1,16 +1,23 @@
 /* adhoc — non-periodic (ad-hoc) reservation requests (Morpheus §6: "the
  * capacity left by periodic reservations ... non-periodic jobs").
  *
- * FILE.  CSV with columns job,arrival,deadline,containers,duration
- * [,cores,mem_mb]: the job needs `containers` containers for `duration`
- * seconds (its area: containers x duration, at most `containers` at a time,
- * LowCost may stretch it at fewer) somewhere in [arrival, deadline] (epoch
- * seconds or ISO 8601).  cores, mem_mb: per container (default: lcmpack's
- * --container).  Rows in any order; one row per (job, arrival).
+ * FILE.  CSV with columns job,arrival,deadline[,containers,duration]
+ * [,cores,mem_mb]: the job runs somewhere in [arrival, deadline] (epoch
+ * seconds or ISO 8601).  Two forms of its demand:
+ *   - area: `containers` containers for `duration` seconds (at most
+ *     `containers` at a time, LowCost may stretch it at fewer); cores,
+ *     mem_mb: per container (default: lcmpack's --container);
+ *   - skyline: containers and duration empty (or the columns absent): the
+ *     job's skyline, skyfit's rows job,step,offset,alloc[,cores,mem_mb]
+ *     [,gang] in a second file (lcmpack --adhoc-skyline), attached by
+ *     adhoc_attach: its stages (stages.h) and container size.
+ * Rows in any order; one row per (job, arrival); several rows of one job
+ * share its skyline.
  *
- * AS A REQUEST.  A once request of one stage (demand = containers x
- * ceil(duration / step) container-steps, maximum parallelism `containers`,
- * gang 1) with period = the plan's lcm, instance n = floor(arrival / lcm),
+ * AS A REQUEST.  A once request: in the area form of one stage (demand =
+ * containers x ceil(duration / step) container-steps, maximum parallelism
+ * `containers`, gang 1), in the skyline form of the skyline's stages; with
+ * period = the plan's lcm, instance n = floor(arrival / lcm),
  * a = arrival - n lcm, d = a + (deadline - arrival): its window is exactly
  * [arrival, deadline].  lcmpack places them after every periodic and
  * off-kilter request (lower priority: they get the capacity the others
@@ -32,15 +39,27 @@ struct adhoc {
     char *job;              /* owned */
     long line;
     double arrival, deadline, duration, cores, mem_mb;
-    int64_t containers;
-    struct lowcost_stage stage;   /* filled by adhoc_request */
+    int64_t containers;     /* 0: the skyline form */
+    struct lowcost_stage stage;   /* area form: filled by adhoc_request */
+    const struct lowcost_stage *st;   /* skyline form: set by adhoc_attach (not owned) */
+    long nst;
 };
+
+struct stages_job;
 
 /* adhoc_read: the requests of path into *out / *n (allocated), with
  * (cores, mem_mb) when the file has no such columns.  Refuses a deadline
  * not after the arrival, a duration longer than the window, a window longer
- * than lcm seconds (exit 65).  Returns an exit status. */
+ * than lcm seconds, one of containers and duration without the other (exit
+ * 65).  Returns an exit status. */
 int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct adhoc **out, size_t *n);
+
+/* adhoc_attach: give every skyline-form request of a[0..n-1] the stages and
+ * container size of its job in jobs[0..nj-1] (stages_read of the
+ * --adhoc-skyline file; they must outlive a).  path names the ad-hoc file
+ * in messages.  Returns SLK_OK, or SLK_EDATA (printed "tool: PATH:LINE:
+ * ...") when a request has neither an area nor a skyline with demand. */
+int adhoc_attach(struct adhoc *a, size_t n, const struct stages_job *jobs, size_t nj, const char *path);
 
 /* adhoc_request: a's request in plan p (AS A REQUEST) into *q; q->stage
  * points into a. */

@@ -5,15 +5,7 @@
 
 long lookahead_need(const struct lowcost_req *q)
 {
-    long n = 0;
-    for (long k = 0; k < q->nstages; k++) {
-        int64_t g = q->stage[k].gang, gangs = (q->stage[k].demand + g - 1) / g;
-        int64_t per = q->stage[k].maxpar / g;
-        if (per < 1)
-            per = 1;
-        n += (long)((gangs + per - 1) / per);
-    }
-    return n;
+    return lowcost_need(q);
 }
 
 long lookahead_slack(const plan *p, const struct lowcost_req *q)

@@ -129,15 +129,23 @@ static double align_penalty(const plan *p, const struct lowcost_opts *o, int pro
     return o->align_weight * fabs(mid - (base + (a + d) / 2)) / halfw;
 }
 
+long lowcost_need(const struct lowcost_req *q)
+{
+    long n = 0;
+    for (long k = 0; k < q->nstages; k++) {
+        const struct lowcost_stage *s = &q->stage[k];
+        int64_t g = s->gang > 0 ? s->gang : 1, gangs = (s->demand + g - 1) / g, per = s->maxpar / g;
+        if (per < 1)
+            per = 1;
+        n += (long)((gangs + per - 1) / per);
+    }
+    return n;
+}
+
 int lowcost_window(const plan *p, const struct lowcost_req *q, long *lo, long *hi)
 {
-    double base = once_base(p, q->kind, q->instance, q->period, q->cycle);
-    double st = (double)p->step;
-    *lo = (long)ceil((base + q->a) / st - 1e-9);
-    *hi = (long)floor((base + q->d) / st + 1e-9);
-    if (*lo < 0)
-        *lo = 0;
-    return *hi > *lo ? 0 : -1;
+    return plan_window(p, once_base(p, q->kind, q->instance, q->period, q->cycle), q->a, q->d, lowcost_need(q), lo,
+                       hi);
 }
 
 static long instances(const plan *p, const struct lowcost_req *q, long *pp)

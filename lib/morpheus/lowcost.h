@@ -125,9 +125,13 @@ struct lowcost_result {
     char why[256];          /* when not placed: the reason */
 };
 
+/* lowcost_need: the steps q needs with every stage at its maximum
+ * parallelism (whole gangs; a gang of 0 counts as 1). */
+long lowcost_need(const struct lowcost_req *q);
+
 /* lowcost_window: the request's window in steps [*lo, *hi) from the start of
- * its cycle (instance 0 for PERIODIC).  Returns 0, or -1 when it holds no
- * whole step (hi <= lo). */
+ * its cycle (instance 0 for PERIODIC): plan_window of its [a, d] for
+ * lowcost_need(q) steps.  Returns 0, or -1 when it holds no whole step. */
 int lowcost_window(const plan *p, const struct lowcost_req *q, long *lo, long *hi);
 
 /* lowcost_place: place q into p with LowCost (see the header comment).

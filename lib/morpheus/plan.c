@@ -143,6 +143,19 @@ static long lmod(long a, long m)
     return r < 0 ? r + m : r;
 }
 
+int plan_window(const plan *p, double base, double a, double d, long need, long *lo, long *hi)
+{
+    double st = (double)p->step;
+    *lo = (long)ceil((base + a) / st - 1e-9);
+    *hi = (long)floor((base + d) / st + 1e-9);
+    long whole = (long)floor((d - a) / st + 1e-9);
+    if (*hi - *lo < need && need <= whole && *lo > 0) /* the grid cut a needed step: start one early */
+        (*lo)--;
+    if (*lo < 0)
+        *lo = 0;
+    return *hi > *lo ? 0 : -1;
+}
+
 long plan_ninst(const plan *p, const struct plan_res *r)
 {
     if (r->kind == PLAN_ONCE)

@@ -115,6 +115,20 @@ int64_t plan_headroom(const plan *p, long s, double cores, double mem_mb);
  * and its cycle in *cycle (may be NULL). */
 long plan_offset(const plan *p, double T, int64_t *cycle);
 
+/* plan_window: the steps [*lo, *hi) of a window [base + a, base + d] s
+ * (base: where the instance's period starts in its cycle) for a request of
+ * need steps at its maximum parallelism: the whole steps inside it, except
+ * that the grid never refuses a request whose length fits the window: when
+ * need <= L = floor((d - a) / step) (it fits in seconds) but more than the
+ * grid steps inside (a and d both off the grid, so there are L - 1), the
+ * window starts one step early, at the grid step below a.  The reservation
+ * then begins less than a step before its input is available (that part of
+ * its first step idles); it never ends after d, the SLO deadline.  A plan
+ * file's reservation of len steps is checked with need = len.  *lo is at
+ * least 0 (a window at 0 is not widened).  Returns 0, or -1 when the window
+ * holds no whole step.  docs/lcmpack.md, "Windows off the grid". */
+int plan_window(const plan *p, double base, double a, double d, long need, long *lo, long *hi);
+
 /* plan_ninst: instances of r in one cycle (lcm/period for PERIODIC, 1 for ONCE). */
 long plan_ninst(const plan *p, const struct plan_res *r);
 /* plan_slot: the folded step in [0, nsteps) of step j of instance i of r. */

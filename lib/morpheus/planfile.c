@@ -447,23 +447,17 @@ static int finish_res(plan *p, struct building *b, csvr *rd)
         plan_res_free(r);
         return -1;
     }
-    /* the window: instance 0 (or the ONCE instance) lies inside [a, d] */
-    double lo, hi;
-    if (r->kind == PLAN_PERIODIC) {
-        lo = r->a;
-        hi = r->d;
-        if ((double)r->start * p->step < lo - 1e-9)
-            r->start += p->nsteps; /* an allocation wrapped into the next cycle */
-    } else {
-        double base = (double)r->instance * r->period - (double)r->cycle * p->lcm;
-        lo = base + r->a;
-        hi = base + r->d;
-    }
-    double s0 = (double)r->start * p->step, s1 = (double)(r->start + r->len) * p->step;
-    if (s0 < lo - 1e-6 || s1 > hi + 1e-6) {
+    /* the window: instance 0 (or the ONCE instance) lies inside plan_window */
+    double base = r->kind == PLAN_PERIODIC ? 0 : (double)r->instance * r->period - (double)r->cycle * p->lcm;
+    long lo, hi;
+    if (plan_window(p, base, r->a, r->d, r->len, &lo, &hi) < 0)
+        lo = hi = 0;
+    if (r->kind == PLAN_PERIODIC && r->start < lo)
+        r->start += p->nsteps; /* an allocation wrapped into the next cycle */
+    if (r->start < lo || r->start + r->len > hi) {
         slk_error_at(csvr_path(rd), b->line0,
-                     "job '%s': allocation [%g, %g) s lies outside its window [%g, %g] s", r->job, s0, s1,
-                     lo, hi);
+                     "job '%s': allocation [%g, %g) s lies outside its window [%g, %g] s", r->job,
+                     (double)r->start * p->step, (double)(r->start + r->len) * p->step, base + r->a, base + r->d);
         plan_res_free(r);
         return -1;
     }

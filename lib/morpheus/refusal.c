@@ -7,16 +7,7 @@
 
 long refusal_steps(const struct lowcost_req *q)
 {
-    long tot = 0;
-    for (long k = 0; k < q->nstages; k++) {
-        const struct lowcost_stage *s = &q->stage[k];
-        int64_t g = s->gang > 0 ? s->gang : 1;
-        int64_t gangs = (s->demand + g - 1) / g, per = s->maxpar / g;
-        if (per < 1)
-            per = 1;
-        tot += (long)((gangs + per - 1) / per);
-    }
-    return tot;
+    return lowcost_need(q);
 }
 
 char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why)

@@ -403,8 +403,14 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
         step_demands(&c, g);
         double reserved_c = 0, reserved_m = 0, used_c = 0, used_m = 0;
         step_guarantees(&c, t, &reserved_c, &reserved_m, &used_c, &used_m);
-        if (o->regime != REPLAY_STATIC) /* on absolute time: one-offs only in their own cycle */
-            plan_reserved_at(o->plan, t, &reserved_c, &reserved_m);
+        if (o->regime != REPLAY_STATIC) {
+            /* the plan on absolute time (one-offs only in their own cycle),
+             * on top of the manual provisioning of the jobs it falls back on */
+            double pc, pm;
+            plan_reserved_at(o->plan, t, &pc, &pm);
+            reserved_c += pc;
+            reserved_m += pm;
+        }
         if (o->idle)
             step_idle(&c, used_c, used_m);
         step_progress(&c, t);

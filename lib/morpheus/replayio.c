@@ -1,6 +1,7 @@
 /* replayio — replay(1)'s inputs read into a replay set (see replayio.h). */
 #include "morpheus/replayio.h"
 #include "base/diag.h"
+#include "base/group.h"
 #include "base/keyset.h"
 #include "morpheus/slo.h"
 
@@ -271,13 +272,13 @@ static int usage_row_read(csvr *r, const struct usage_cols *k, const struct repl
 /* usage_row_add: row u continues the current run or starts the next one
  * (finishing the one before).  0; -1 after csvr_fail (the row is bad: it
  * may be skipped); -2 when the finished run was refused (message printed). */
-static int usage_row_add(struct replayio *io, csvr *r, group_tracker *gt, struct cur_run *cr,
+static int usage_row_add(struct replayio *io, csvr *r, group_iter *gt, struct cur_run *cr,
                          const struct usage_row *u)
 {
     const struct replay_set *set = &io->set;
-    int gc = group_check(gt, u->run);
-    if (gc < 0)
-        return csvr_fail(r, "run '%s' comes back after other runs: input not grouped by run", u->run);
+    int gc = group_row(gt, r, u->run);
+    if (gc == GROUP_ERROR)
+        return -1;
     if (gc == 1) {
         if (cr->run && !cr->noslo &&
             finish_run(io, r, cr->run, cr->job, cr->sm, cr->n, cr->cores, cr->mem, cr->line) < 0)
@@ -326,8 +327,8 @@ int replayio_read_usage(struct replayio *io, const char *path, const struct csv_
         csvr_close(r);
         return SLK_EDATA;
     }
-    group_tracker gt;
-    group_init(&gt);
+    group_iter gt;
+    group_begin(&gt, "run", GROUP_STRICT);
     struct cur_run cr = {.job = SIZE_MAX};
     st = SLK_OK;
     while (csvr_next(r) > 0) {
@@ -350,7 +351,7 @@ int replayio_read_usage(struct replayio *io, const char *path, const struct csv_
         st = SLK_EDATA;
     free(cr.run);
     free(cr.sm);
-    group_free(&gt);
+    group_end(&gt);
     csvr_close(r);
     return st;
 }

@@ -3,6 +3,7 @@
 #include "morpheus/stages.h"
 #include "base/csvio.h"
 #include "base/diag.h"
+#include "base/group.h"
 #include "base/keyset.h"
 
 #include <math.h>
@@ -181,16 +182,16 @@ static void drop_current(struct skyread *R, const char *job)
 
 /* read_one: one row into the reader.  0, or -1 (printed; *st set when the
  * error is not the reader's). */
-static int read_one(struct skyread *R, group_tracker *g, const struct skycols *c, const struct stages_opts *o,
+static int read_one(struct skyread *R, group_iter *g, const struct skycols *c, const struct stages_opts *o,
                     int *st)
 {
     csvr *r = R->r;
     const char *job = csvr_field(r, c->job);
     if (!job)
         return csvr_fail(r, "column 'job': missing value");
-    int gc = group_check(g, job);
-    if (gc < 0)
-        return csvr_fail(r, "job '%s' comes back after other jobs: input not grouped by job", job);
+    int gc = group_row(g, r, job);
+    if (gc == GROUP_ERROR)
+        return -1;
     struct skyvals v;
     if (get_row(r, c, o, &v) < 0)
         return -1;
@@ -228,8 +229,8 @@ int stages_read(const char *path, double S, const struct stages_opts *o, struct 
         csvr_close(r);
         return st;
     }
-    group_tracker g;
-    group_init(&g);
+    group_iter g;
+    group_begin(&g, "job", GROUP_STRICT);
     struct skyread R = {.r = r, .S = S};
     char *dropped = NULL; /* --on-error skip: the job a bad row took out */
     int rc;
@@ -254,7 +255,7 @@ int stages_read(const char *path, double S, const struct stages_opts *o, struct 
     if (st == SLK_OK && finish(&R) < 0)
         st = SLK_EDATA;
     free(R.rows);
-    group_free(&g);
+    group_end(&g);
     csvr_close(r);
     *jobs = R.jobs;
     *njobs = R.njobs;

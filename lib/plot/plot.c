@@ -286,6 +286,20 @@ static void epoch_axis(const plot *p, size_t k, int dumb, FILE *sc)
                 step >= 86400 ? "%Y-%m-%d" : dumb ? "%d %H:%M" : "%Y-%m-%d\\n%H:%M", step);
 }
 
+/* on a text terminal, a key of more entries than this goes below the plot */
+#define DUMB_KEY_BESIDE 4
+
+/* the key entries of panel k: every summary series, thin lines up to the cap */
+static int key_entries(const plot *p, size_t k, int dumb)
+{
+    int nlines = 0, other = 0;
+    for (size_t i = 0; i < p->ns; i++)
+        if ((size_t)p->s[i].panel == k)
+            *(p->s[i].style == PLOT_LINES ? &nlines : &other) += 1;
+    int cap = dumb ? PLOT_KEY_MAX_DUMB : PLOT_KEY_MAX;
+    return other + (nlines > cap + 1 ? cap : nlines);
+}
+
 /* One panel: axes, key placement, and its series (titles capped). */
 static int write_panel(const plot *p, size_t k, const char *dir, int dumb, FILE *sc)
 {
@@ -302,7 +316,11 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, FILE 
     else
         fprintf(sc, "set key title ''\n");
     fprintf(sc, "set xlabel '%s'\nset ylabel '%s'\n", pn->xlabel, pn->ylabel);
-    fprintf(sc, "set key outside right top vertical noenhanced\n");
+    /* a text terminal is narrow: a long key goes below the plot, not beside it */
+    if (dumb && key_entries(p, k, dumb) > DUMB_KEY_BESIDE)
+        fprintf(sc, "set key below horizontal noenhanced\n");
+    else
+        fprintf(sc, "set key outside right top vertical noenhanced\n");
     if (pn->xkind == PLOT_X_EPOCH)
         epoch_axis(p, k, dumb, sc);
     else
@@ -350,6 +368,11 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
         width = dumb ? 120 : 1100;
     if (height <= 0)
         height = dumb ? (int)(12 * (p->npanels ? p->npanels : 1) + 4) : (int)(420 * (p->npanels ? p->npanels : 1) + 60);
+    for (size_t k = 0; dumb && k < p->npanels; k++) { /* room for a key below (two entries a row) */
+        int n = key_entries(p, k, dumb);
+        if (n > DUMB_KEY_BESIDE)
+            height += (n + 1) / 2;
+    }
     const char *tmp = getenv("TMPDIR");
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/skyplot.XXXXXX", tmp && *tmp ? tmp : "/tmp");

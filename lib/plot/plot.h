@@ -12,10 +12,13 @@
  * the script, the chart title, is reduced to letters, digits and harmless
  * punctuation first.  So a job named `"; system "rm -rf ~` is just a name.
  *
- * Legends: a panel shows at most PLOT_KEY_MAX entries (PLOT_KEY_MAX_DUMB on
- * a text terminal), below the plot when there are more than six; a text
- * terminal draws every series with its own character (bands as their top
- * edge).  Epoch x axes are labelled with UTC dates and times.
+ * Legends: a panel shows at most PLOT_KEY_MAX thin lines (PLOT_KEY_MAX_DUMB
+ * on a text terminal) plus every summary series; beside the plot, or on a
+ * text terminal below it when there are more than four entries (the chart
+ * grows to make room); a text terminal draws every series with its own
+ * character (bands as their top edge, PLOT_RANGE as its middle line).
+ * Epoch x axes are labelled with UTC dates (and times when the tics are
+ * less than a day apart), at most about 8 labels (5 on a text terminal).
  *
  * Ownership: the plot copies every string it is given and owns its points.
  * Not shared between threads.

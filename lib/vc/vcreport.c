@@ -95,7 +95,7 @@ void vcrep_acc_per_vc(struct vcrep_acc *a, double h, struct vcrep_vc *rep)
         rep[k] = (struct vcrep_vc){.jobs = n, .work = a->wwork[k], .median = NAN, .p95 = NAN};
         rep[k].load = rep[k].work / (a->cap[k] * h);
         rep[k].mean = n ? a->wssum[k] / (double)n : NAN;
-        if (a->keep & VCREP_KEEP_STRETCH) {
+        if ((a->keep & VCREP_KEEP_STRETCH) && n) {
             stats_sort(a->x[k], n);
             rep[k].median = stats_percentile_sorted(a->x[k], n, 50);
             rep[k].p95 = stats_percentile_sorted(a->x[k], n, 95);
@@ -113,7 +113,8 @@ static int cmp_day(const void *x, const void *y)
 
 const struct vcrep_day *vcrep_acc_daily(struct vcrep_acc *a, size_t *n)
 {
-    qsort(a->day, a->nday, sizeof *a->day, cmp_day);
+    if (a->nday)
+        qsort(a->day, a->nday, sizeof *a->day, cmp_day);
     free(a->slot); /* the order changed: no more adds */
     a->slot = NULL;
     a->nslot = 0;

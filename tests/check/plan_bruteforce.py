@@ -19,6 +19,9 @@ placed in skyline order (periodic only).  Prints job,t,containers for every
 allocated step of instance 0, sorted.
 """
 import csv, math, sys
+import os as _os, sys as _sys
+_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
+from planwin import window_steps  # noqa: E402  the plan's window rule
 from collections import OrderedDict
 
 sky, slo, capc, capm, L, S = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
@@ -38,7 +41,7 @@ for job, (c, m, shape) in jobs.items():
     p, a, d = req[job]
     if L % p or p % S: continue
     pp = int(p) // S; ni = L // int(p)
-    lo = max(0, math.ceil(a / S - 1e-9)); hi = math.floor(d / S + 1e-9)
+    lo, hi = window_steps(0, a, d, S, len(shape))
     K = len(shape)
     ref = max([max(lm[s] / capm, lc[s] / capc) for s in range(n)] + [m / capm, c / capc])
     B = SHARP / ref if math.isfinite(SHARP) else 0.0

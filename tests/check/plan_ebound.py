@@ -28,6 +28,9 @@ Prints:  bound B at [start, end) s  (area bound A)
 Needs numpy.
 """
 import csv, math, sys
+import os as _os, sys as _sys
+_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
+from planwin import window_steps  # noqa: E402  the plan's window rule
 from collections import defaultdict
 import numpy as np
 
@@ -58,14 +61,14 @@ for j, (p, a, d) in req.items():
     if j not in stages:
         continue
     if L % p == 0 and p % S == 0:
-        lo, hi = math.ceil(a / S - 1e-9), math.floor(d / S + 1e-9)
+        lo, hi = window_steps(0, a, d, S, len(stages[j]))
         P = int(p // S)
         items.append((lo, hi, [i * P for i in range(int(L // p))], j))
     elif AT is not None:
         k = math.ceil((AT - a) / p - 1e-9)
         while k * p + a < AT + L:
             base = k * p - AT
-            items.append((math.ceil((base + a) / S - 1e-9), math.floor((base + d) / S + 1e-9), [0], j))
+            items.append(window_steps(base, a, d, S, len(stages[j])) + ([0], j))
             k += 1
 items = [it for it in items if it[1] - it[0] >= len(stages[it[3]])]
 arr = {j: np.array(v, dtype=float) for j, v in stages.items()}

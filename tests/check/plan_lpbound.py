@@ -17,6 +17,9 @@ count too: each instance whose window opens in [AT, AT + LCM), folded onto
 the cycle as lcmpack folds its once reservations.  Prints P.
 """
 import csv, math, os, subprocess, sys, tempfile
+import os as _os, sys as _sys
+_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
+from planwin import window_steps  # noqa: E402  the plan's window rule
 
 sky, slo, capc, capm = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 L = float(sys.argv[5]) if len(sys.argv) > 5 else 86400.0
@@ -50,14 +53,13 @@ for j, (p, a, d) in req.items():
     area, mx, c, m = info[j]
     wins = []
     if L % p == 0 and p % S == 0:
-        lo0 = math.ceil(a / S - 1e-9) * S
-        hi0 = math.floor(d / S + 1e-9) * S
+        lo0, hi0 = (x * S for x in window_steps(0, a, d, S))
         wins = [(i * p + lo0, i * p + hi0) for i in range(int(round(L / p)))]
     elif AT is not None:
         k = math.ceil((AT - a) / p - 1e-9)
         while k * p + a < AT + L:
             base = k * p - AT
-            wins.append((math.ceil((base + a) / S - 1e-9) * S, math.floor((base + d) / S + 1e-9) * S))
+            wins.append(tuple(x * S for x in window_steps(base, a, d, S)))
             k += 1
     for lo, hi in wins:
         b0, b1 = int(math.floor(lo / BK)), int(math.ceil(hi / BK))

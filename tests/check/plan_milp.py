@@ -15,6 +15,9 @@ longer than their window are left out (lcmpack rejects them).  Prints
 "optimum P" when GLPK proved it, else "bound B best P" (time limit hit).
 """
 import csv, math, os, subprocess, sys, tempfile
+import os as _os, sys as _sys
+_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
+from planwin import window_steps  # noqa: E402  the plan's window rule
 from collections import OrderedDict, defaultdict
 
 sky, slo = sys.argv[1], sys.argv[2]
@@ -35,7 +38,7 @@ for jn, (job, (c, m, shape)) in enumerate(jobs.items()):
     p, a, d = req[job]
     if L % p or p % S: sys.exit('plan_milp: job %s is not periodic in the cycle' % job)
     pp = int(p) // S; ni = L // int(p)
-    lo = max(0, math.ceil(a / S - 1e-9)); hi = math.floor(d / S + 1e-9)
+    lo, hi = window_steps(0, a, d, S, len(shape))
     vs = []
     for st in range(lo, hi - len(shape) + 1):
         v = 'z%d_%d' % (jn, st); vs.append(v)

@@ -10,7 +10,8 @@ from lcmpack's code.  Checks:
             trailers (one after each segment, the last row of the file;
             each holds the rows so far and the chained CRC of their crcs),
             constant step/lcm, t on the grid
-  windows   every instance lies inside its window [n p + a, n p + d]
+  windows   every instance lies inside its window [n p + a, n p + d] on
+            the plan step grid (planwin.py: the grid never costs it a step)
             (periodic instance i: [i p + a, i p + d] modulo the cycle)
   contiguity every instance is one run of consecutive steps (no holes)
   periodic  all instances of a periodic job repeat instance 0 at i p
@@ -28,6 +29,9 @@ from lcmpack's code.  Checks:
 Exits 0 when everything holds, 1 with one line per problem otherwise.
 """
 import argparse, csv, math, sys, zlib
+import os as _os, sys as _sys
+_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
+from planwin import window_steps  # noqa: E402  the plan's window rule
 from collections import defaultdict
 
 ap = argparse.ArgumentParser()
@@ -118,12 +122,9 @@ for R in res:
     steps0 = None
     for i, ir in sorted(insts.items()):
         ts = [int(r[5]) + (int(r[4]) * lcm if kind == 'once' else 0) for _, r in ir]
-        if kind == 'periodic':
-            lo, hi = i * period + a, i * period + d
-            T0 = ts[0] if ts[0] >= lo - 1e-6 else ts[0] + lcm
-        else:
-            lo, hi = i * period + a, i * period + d
-            T0 = ts[0]
+        wl, wh = window_steps(i * period, a, d, step, len(ts))   # the plan's window rule
+        lo, hi = wl * step, wh * step
+        T0 = ts[0] if kind == 'once' or ts[0] >= lo - 1e-6 else ts[0] + lcm
         # contiguity
         for k in range(1, len(ts)):
             exp = ts[k - 1] + step

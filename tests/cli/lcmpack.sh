@@ -336,7 +336,7 @@ t "duplicate SLO row"        65 '' '' "job 'j' has a second SLO row (first at li
     sh -c 'printf "job,period,a,d\nj,60,0,30\nj,60,0,30\n" >"$1/s3.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s3.csv" </dev/null' _ "$TMP"
 t "nan in SLO"               65 '' '' "invalid" \
     sh -c 'printf "job,period,a,d\nj,nan,0,30\n" >"$1/s4.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s4.csv" </dev/null' _ "$TMP"
-t "ungrouped skyline"        65 $'job,step,offset,alloc\nA,60,0,1\nB,60,0,1\nA,60,60,1\n' '' "<stdin>:4: job 'A' comes back after other jobs" \
+t "ungrouped skyline"        65 $'job,step,offset,alloc\nA,60,0,1\nB,60,0,1\nA,60,60,1\n' '' "<stdin>:4: input not grouped by job: job 'A' appears again after job 'B'" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
 t "negative alloc"           65 $'job,step,offset,alloc\nA,60,0,-1\n' '' "<stdin>:2: column 'alloc'" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
@@ -493,3 +493,55 @@ t "adhoc needs --at" 64 '' '' '--adhoc needs --at' lcmpack --slo "$A/slo.csv" $A
 t "adhoc: deadline before arrival" 65 '' '' "req2.csv:2: job 'B': deadline" sh -c '
     printf "job,arrival,deadline,containers,duration\nB,2026-01-05T02:00:00Z,2026-01-05T01:00:00Z,1,60\n" > "$1/req2.csv"
     lcmpack --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req2.csv" --at 2026-01-05' _ "$A"
+
+# Windows off the grid (docs/lcmpack.md): three rigid 8-step jobs (2
+# containers a step) in an hourly cycle of 60 s steps.  g1 [78, 569.5] s
+# (make run's job00000): 491.5 s hold 8 steps, but the grid steps inside are
+# [120, 540), 7: the window starts one step early, at 60: [60, 540), the only
+# 8-step fit (cost 2/10).  g2 [100, 591.5] likewise [60, 540), never past
+# its deadline (not [120, 600)): on top of g1, cost 4/10.  g3 [78, 557]:
+# 479 s hold 7 steps: refused as before.
+lcmpack --slo "$D/offgrid.slo.csv" --lcm 1h --capacity cores=10,mem=100000 "$D/offgrid.sky.csv" \
+    -o "$TMP/og.csv" --report "$TMP/og.rep" 2>/dev/null
+t "off grid: g1 starts one step early" 0 '' 'g1,periodic,,placed,60,540,0.2,0,' '' grep '^g1,' "$TMP/og.rep"
+t "off grid: g2 starts early too"   0 '' 'g2,periodic,,placed,60,540,0.4,0,' '' grep '^g2,' "$TMP/og.rep"
+t "off grid: g3 shorter than 8 steps" 0 '' 'window [78, 557] s holds 7 whole steps of 60 s, fewer than the 8' '' \
+    grep -o 'window \[78, 557\] s holds 7 whole steps of 60 s, fewer than the 8' "$TMP/og.rep"
+t "off grid: rows at 60..480" 0 '' \
+    "$(printf 'g1,0,%s,2,2\n' 60 120 180 240 300 360 420 480; printf 'g2,0,%s,2,2\n' 60 120 180 240 300 360 420 480)" '' \
+    cols "$TMP/og.csv"
+tcheck "off grid: validator" $PY "$V" "$TMP/og.csv" --sky "$D/offgrid.sky.csv" --slo "$D/offgrid.slo.csv" \
+    --cap 10,100000 --report "$TMP/og.rep"
+t "off grid: the plan reads back (its windows follow the same rule)" 0 '' '' '3 requests: 0 placed, 1 rejected, 2 kept' \
+    lcmpack --plan "$TMP/og.csv" --slo "$D/offgrid.slo.csv" --capacity cores=10,mem=100000 "$D/offgrid.sky.csv" \
+    -o "$TMP/og2.csv"
+
+# --adhoc in the skyline form (--adhoc-skyline): the same P fills the first
+# hour of the day at 10 cores.  H (ad-hoc, window [at, at + 2 h]) is given by
+# a skyfit skyline of two rigid steps: 4 containers (gang 4), then 10 (gang
+# 10).  Its 10-container step fits only once P has ended, so the earliest
+# end that fits is step 62: 4 containers at 3600 s, 10 at 3660 s (every
+# fitting end point ties at peak 1.0; ties go to the earliest end).  H2
+# (the same skyline, deadline before --at) expires; G has no skyline and
+# no area: refused; a row with containers but no duration: refused.
+printf 'job,step,offset,alloc,gang\nH,60,0,4,4\nH,60,60,10,10\nH2,60,0,1,1\n' > "$A/hsky.csv"
+printf 'job,arrival,deadline,containers,duration\nH,2026-01-05T00:00:00Z,2026-01-05T02:00:00Z,,\nH2,2026-01-04T00:00:00Z,2026-01-04T05:00:00Z,,\n' > "$A/hreq.csv"
+t "adhoc skyline: placed" 0 '' '*' '' \
+    lcmpack -q --slo "$A/slo.csv" $AC "$A/sky.csv" --adhoc "$A/hreq.csv" --adhoc-skyline "$A/hsky.csv" \
+    --at 2026-01-05 --report "$A/hr.csv" -o "$A/hp.csv"
+t "adhoc skyline: decisions" 0 '' $'H2,adhoc,expired\nP,periodic,placed\nH,adhoc,placed' '' \
+    awk -F, -v OFS=, 'NR > 1 { print $1, $2, $4 }' "$A/hr.csv"
+t "adhoc skyline: H's two steps after P's hour" 0 '' $'20458,3600,4,4\n20458,3660,10,10' '' \
+    awk -F, -v OFS=, '$2 == "H" { print $5, $6, $10, $11 }' "$A/hp.csv"
+tcheck "adhoc skyline: at most 10 cores at any offset (summed here)" bash -c '
+    awk -F, "NR > 1 && \$3 != \"end\" { l[\$6] += \$11 * \$12 } END { for (t in l) if (l[t] > 10) exit 1 }" "$1"' _ "$A/hp.csv"
+t "adhoc skyline: no skyline and no area" 65 '' '' "hreq2.csv:2: job 'G': no containers and duration, and no skyline" sh -c '
+    printf "job,arrival,deadline\nG,2026-01-05T00:00:00Z,2026-01-05T02:00:00Z\n" > "$1/hreq2.csv"
+    lcmpack --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/hreq2.csv" \
+        --adhoc-skyline "$1/hsky.csv" --at 2026-01-05 -o /dev/null' _ "$A"
+t "adhoc: containers without duration" 65 '' '' "hreq3.csv:2: job 'G': column 'containers' without column 'duration'" sh -c '
+    printf "job,arrival,deadline,containers,duration\nG,2026-01-05T00:00:00Z,2026-01-05T02:00:00Z,3,\n" > "$1/hreq3.csv"
+    lcmpack --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/hreq3.csv" \
+        --at 2026-01-05 -o /dev/null' _ "$A"
+t "--adhoc-skyline needs --adhoc" 64 '' '' '--adhoc-skyline needs --adhoc' \
+    lcmpack --slo "$A/slo.csv" $AC "$A/sky.csv" --adhoc-skyline "$A/hsky.csv" --at 2026-01-05

@@ -150,3 +150,18 @@ cp "$bst/plan.csv" "$TMP/bad-plan-before.csv"
 t "ON_ERROR=strict: the night fails on the first bad row" 65 '' '*' 'runs.csv:4:' env ON_ERROR=strict bash "$N" "$btel" "$bst"
 tcheck "ON_ERROR=strict: last night's plan unchanged" cmp "$TMP/bad-plan-before.csv" "$bst/plan.csv"
 t "ON_ERROR=bogus" 64 '' '' "ON_ERROR is skip or strict, not 'bogus'" env ON_ERROR=bogus bash "$N" "$btel" "$bst"
+
+# ad-hoc requests in the skyline form: TELEMETRY_DIR/adhoc.csv rows with empty
+# containers,duration take their job's skyline from adhoc-skyline.csv
+atel="$TMP/adtel"; ast="$TMP/adstate"; rm -rf "$atel" "$ast"; mkdir -p "$atel"
+cp "$tel/runs.csv" "$tel/usage.csv" "$atel/"
+printf 'job,arrival,deadline,containers,duration\nadsky,%s,%s,,\nadbox,%s,%s,2,10m\n' \
+    "$at" "$((at + 14400))" "$at" "$((at + 14400))" > "$atel/adhoc.csv"
+printf 'job,step,offset,alloc\nadsky,60,0,3\nadsky,60,60,5\n' > "$atel/adhoc-skyline.csv"
+t "ad-hoc skyline: the night runs" 0 '' '*' '' bash "$N" "$atel" "$ast"
+t "ad-hoc skyline: both forms placed" 0 '' $'adbox,adhoc,placed\nadsky,adhoc,placed' '' \
+    sh -c 'awk -F, -v OFS=, "\$2 == \"adhoc\" { print \$1, \$2, \$4 }" "$1" | sort' _ "$ast/decisions.csv"
+# the skyline's area (3 + 5 container-steps), all inside [at, at + 4 h]
+t "ad-hoc skyline: its 8 container-steps in its window" 0 '' '8 0' '' \
+    sh -c 'awk -F, -v at="$2" "\$2 == \"adsky\" { n += \$11; T = \$5 * 86400 + \$6; if (T < at || T + 60 > at + 14400) bad++ }
+        END { print n, bad + 0 }" "$1"' _ "$ast/plan.csv" "$at"

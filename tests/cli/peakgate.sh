@@ -47,7 +47,7 @@ t "numbers read exactly" 0 $'task,t,mem_mb\na,0,0.1\nb,0,512.3\nc,0,0.000123\nd,
     '*' '' bash -c 'peakgate -q | cut -d, -f3 | tr "\n" " " | grep -qx "normal_mb 0.1 512.3 0.000123 123456789.012345 999999999999999 1.7976931348623157 0.30000000000000004 5000 7.5 123456789012345.67 0.5 "'
 
 # ---- input errors -----------------------------------------------------------------------
-t "ungrouped input"      65 "@$D/ungrouped.csv" '*' "peakgate: <stdin>:4: input not grouped by task: task 'a' appears again after other tasks" peakgate
+t "ungrouped input"      65 "@$D/ungrouped.csv" '*' "peakgate: <stdin>:4: input not grouped by task: task 'a' appears again after task 'b' (sort by task first, e.g. sort -s -t, -k1,1, or use -s)" peakgate
 t "time repeats"         65 $'task,t,mem_mb\na,0,1\na,0,2\n' '*' "peakgate: <stdin>:3: task 'a': time 0 is not after the previous sample's 0" peakgate
 t "time goes back"       65 $'task,t,mem_mb\na,10,1\na,5,2\n' '*' "<stdin>:3: task 'a': time 5 is not after" peakgate
 t "negative memory"      65 $'task,t,mem_mb\na,0,-1\n' '*' "peakgate: <stdin>:2: column 'mem_mb': must not be negative, got '-1'" peakgate
@@ -256,3 +256,41 @@ t "profiles: task missing" 65 "@$D/oos.csv" '*' "no profile for task 'b'" sh -c 
 t "profiles: peak below normal" 65 "@$D/oos.csv" '*' "peak_mb 1 is below normal_mb 2" sh -c "printf 'task,normal_mb,peak_mb\na,2,1\n' > '$TMP/p2.csv'; peakgate --simulate --profiles '$TMP/p2.csv'"
 # the headline script, small: 0.1 day, one seed
 tcheck "examples/task-memory.sh (0.1 day)" bash -c '"$1/examples/task-memory.sh" 0.1 1 "$2/tm" > "$2/tm.txt" && [ "$(grep -c " yes \| no " "$2/tm.txt")" = 4 ]' _ "$ROOT" "$TMP"
+
+# ---- -s/--sort: rows in any order (issue 16 item 5) ------------------------------------------
+# hand.csv with its rows reversed (every task's times backwards too): -s
+# groups by task and time, so the output is the hand-worked table above.
+t "-s: reversed rows, hand-worked profiles" 0 '' "@$D/hand_p50.csv" '*' sh -c "{ head -1 '$D/hand.csv'; tail -n +2 '$D/hand.csv' | tac; } | peakgate -s --precision 3 --normal p50"
+t "-s: ungrouped input is fine" 0 "@$D/ungrouped.csv" $'task,alloc_mb,normal_mb,p90_mb,peak_mb,waste_mb,class\na,10,1,1,1,9,poorly-behaved\nb,10,1,1,1,9,poorly-behaved' '*' peakgate -s -q
+t "-s: a repeated time names its input line" 65 $'task,t,mem_mb\nb,0,1\na,5,1\nb,9,1\na,5,2\n' '*' "peakgate: <stdin>:5: task 'a': time 5 is not after the previous sample's 5" peakgate -s
+t "-s: not with --model" 64 '' '' "--model reads no input (drop '--sort')" peakgate --simulate --model -s
+# a shuffled tracegen node: the same bytes as the grouped input, for the
+# profiles, the filler table and the gate's series
+tracegen taskmem --count 12 --seed 9 > "$TMP/tm-grouped.csv" 2>/dev/null
+{ head -1 "$TMP/tm-grouped.csv"; tail -n +2 "$TMP/tm-grouped.csv" | shuf --random-source=<(yes); } > "$TMP/tm-shuf.csv"
+tcheck "-s: shuffled = grouped (profiles, details)" bash -c 'cmp <(peakgate -q --details "$1") <(peakgate -q -s --details "$2") && ! cmp -s "$1" "$2"' _ "$TMP/tm-grouped.csv" "$TMP/tm-shuf.csv"
+tcheck "-s: shuffled = grouped (fillers)" bash -c 'cmp <(peakgate -q --fillers "$1") <(peakgate -q -s --fillers "$2")' _ "$TMP/tm-grouped.csv" "$TMP/tm-shuf.csv"
+tcheck "-s: shuffled = grouped (simulate, series)" bash -c 'peakgate -q --simulate --k 1,2 --series "$3/s1.csv" "$1" > "$3/g1.csv" &&
+    peakgate -q -s --simulate --k 1,2 --series "$3/s2.csv" "$2" > "$3/g2.csv" && cmp "$3/g1.csv" "$3/g2.csv" && cmp "$3/s1.csv" "$3/s2.csv"' _ "$TMP/tm-grouped.csv" "$TMP/tm-shuf.csv" "$TMP"
+
+# ---- --on-error skip (issue 18 item 5) -------------------------------------------------------
+# hand.csv with five bad rows: a bad number (line 3), a time that is not after
+# the previous one (line 6), a missing task (line 9), an alloc_mb that changes
+# within task b (line 11) and a negative alloc_mb (line 18).
+# Skipped, the rest is hand.csv: the hand-worked table; each bad row is in
+# the rejects with its line and reason.
+{ sed -n 1,2p "$D/hand.csv"; echo 'a,30,12x,1400'; sed -n 3,4p "$D/hand.csv"; echo 'a,60,1000,1400'; sed -n 5,6p "$D/hand.csv"
+  echo ',10,5,100'; sed -n 7p "$D/hand.csv"; echo 'b,30,1250,2500'; sed -n 8,13p "$D/hand.csv"; echo 'c,90,750,-1'; sed -n '14,$p' "$D/hand.csv"; } > "$TMP/hand-bad.csv"
+t "skip: bad rows out, hand-worked table" 0 "@$TMP/hand-bad.csv" "@$D/hand_p50.csv" '*' peakgate --precision 3 --normal p50 --on-error skip --rejects "$TMP/pg-rej.csv"
+tcheck "skip: rejects list line and reason" bash -c 'diff <(cut -d, -f2- "$1") - <<EOF
+line,reason
+3,column '"'"'mem_mb'"'"': invalid number '"'"'12x'"'"'
+6,task '"'"'a'"'"': time 60 is not after the previous sample'"'"'s 120
+9,column '"'"'task'"'"': missing value
+11,"task '"'"'b'"'"': alloc_mb changes within the task (2000, then 2500)"
+18,"column '"'"'alloc_mb'"'"': must be positive, got '"'"'-1'"'"'"
+EOF' _ "$TMP/pg-rej.csv"
+t "skip: summary counts" 0 "@$TMP/hand-bad.csv" '*' "peakgate: 5 bad rows skipped (--on-error skip)" peakgate --on-error skip --rejects "$TMP/pg-rej2.csv"
+t "skip: -s as well" 0 '' "@$D/hand_p50.csv" '*' sh -c "{ head -1 '$TMP/hand-bad.csv'; tail -n +2 '$TMP/hand-bad.csv' | tac; } | peakgate -s --precision 3 --normal p50 --on-error skip -q"
+t "skip: a task without allocation loses its rows" 0 "@$D/hand_noalloc.csv" '*' "<stdin>:16: warning: skipped: task 'e' has no allocation" sh -c "head -5 '$D/allocs.csv' | grep -v '^e,' > '$TMP/al4.csv'; peakgate --fillers --on-error skip --alloc '$TMP/al4.csv'"
+t "strict stays the default" 65 "@$TMP/hand-bad.csv" '*' "peakgate: <stdin>:3: column 'mem_mb': invalid number '12x'" peakgate

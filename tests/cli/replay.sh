@@ -79,7 +79,7 @@ t "static needs --provisioned" 64 '' '' "the static regime needs --provisioned" 
 t "plan needs --plan" 64 '' '' "the plan regime needs --plan" replay --slo "$D/slo.csv" --capacity cores=1,mem=1 --regime plan
 t "bad regime" 64 '' '' "invalid value for --regime: 'dynamic'" replay --slo "$D/slo.csv" --capacity cores=1,mem=1 --regime dynamic
 t "bad --idle" 64 '' '' "invalid value for --idle" replay --slo "$D/slo.csv" --capacity cores=1,mem=1 --idle some
-t "run not grouped" 65 $'job,run,t,containers\nA,a1,0,1\nA,a2,0,1\nA,a1,60,1\n' '*' "<stdin>:4: run 'a1' comes back" $R
+t "run not grouped" 65 $'job,run,t,containers\nA,a1,0,1\nA,a2,0,1\nA,a1,60,1\n' '*' "<stdin>:4: input not grouped by run: run 'a1' appears again after run 'a2' (sort by run first, e.g. sort -s -t, -k1,1)" $R
 t "t not increasing" 65 $'job,run,t,containers\nA,a1,60,1\nA,a1,0,1\n' '*' "<stdin>:3: run 'a1': t 0 not after" $R
 t "negative containers" 65 $'job,run,t,containers\nA,a1,60,-1\n' '*' "<stdin>:2:" $R
 t "huge containers" 65 $'job,run,t,containers\nA,a1,60,1e300\n' '*' "<stdin>:2: column 'containers'" $R
@@ -179,6 +179,17 @@ plan,A,A-2,$((T0+7200)),$((T0+7800)),$((T0+7320)),1,0,120
 plan,B,B-1,$((T0+7200)),$((T0+7800)),$((T0+7260)),1,0,0" '' \
     replay -q --slo $D/slo.csv --plan $D/plan.csv --provisioned $D/prov2.csv --capacity cores=4,mem=100000 \
     --regime static,plan "$D/fair.csv"
+# ... and that provisioning is reserved capacity of the plan regime too: at
+# 2h A's reservation (2 containers of 1 core, 1 GB) and B's manual 2 make a
+# footprint of 4 cores, 4096 MB; at 2h + 60 s only A's 2 (B is done): 6
+# core-steps reserved, 6 used (A 2 + B 2, then A 2): utilization 1.  Static:
+# A's 1 + B's 2 = 3 cores; A also uses 1 idle core: 4 + 2 used of 3 + 1.
+t "hand: the plan regime's footprint counts the manual provisioning it falls back on" 0 '' \
+"regime,runs,missed,footprint_cores,footprint_mem_mb,utilization
+static,2,0,3,3072,1.5
+plan,2,0,4,4096,1" '' sh -c "replay -q --slo $D/slo.csv --plan $D/plan.csv --provisioned $D/prov2.csv \
+    --capacity cores=4,mem=100000 --regime static,plan --summary '$TMP/fb-sum.csv' '$D/fair.csv' > /dev/null &&
+    cut -d, -f1,3,5,8,9,10 '$TMP/fb-sum.csv'"
 
 # tracegen --set preset=morpheus: the workload statistics of Morpheus §2
 # Fig. 2a, measured from the usage it writes by tests/check/tracegen_fig2a.py
@@ -199,10 +210,12 @@ t "tracegen bad preset" 64 '' '' "invalid value for --set preset: 'x' (want defa
 # the whole pipeline with daily retraining by the nightly job runs, and its
 # counts obey what holds whatever the workload: every regime replays the same
 # runs, and no regime misses fewer than the floor (each run alone with
-# unlimited containers ends at its recorded end, the earliest it can).
+# unlimited containers ends at its recorded end, the earliest it can); the
+# runs of jobs without a usable SLO are replayed too (column 12, counted
+# apart).
 t "morpheus-eval.sh small: runs, and no regime below the floor" 0 '' '*' '*' sh -c "
     bash '$ROOT/examples/morpheus-eval.sh' 20 10 1 '$TMP/me' > /dev/null 2>&1 &&
-    awk -F, 'NR == 2 { ok = \$3 > 0 && \$4 >= \$8 && \$5 >= \$8 && \$6 >= \$8 && \$7 >= \$8 } END { exit !(NR == 2 && ok) }' '$TMP/me/results.csv'"
+    awk -F, 'NR == 2 { ok = \$3 > 0 && \$12 > 0 && \$4 >= \$8 && \$5 >= \$8 && \$6 >= \$8 && \$7 >= \$8 } END { exit !(NR == 2 && ok) }' '$TMP/me/results.csv'"
 
 # ---- --on-error skip: bad rows of the usage, provisioned and runs files are
 # listed (file,line,reason) and left out; the result equals the strict run on

@@ -84,6 +84,10 @@ tcheck "tenants: bands and medians match numpy, one key entry per class" bash -c
     '/usr/bin/python3 "$1" "$2" "$3" "$(ls -d "$4"/skyplot.* | head -1)"' _ "$ROOT/tests/check/tenants_band.py" "$TMP/tutil.csv" "$TMP/tclasses.csv" "$TMP/tb"
 tcheck "tenants: fewer key entries than tenants" bash -c '[ "$(grep -c "title columnheader" "$(ls -d "$1"/skyplot.* | head -1)/plot.gp")" -lt 20 ]' _ "$TMP/tb"
 tcheck "tenants: dates on the axis" grep -q "2026-01-05" "$TMP/tb.svg"
+# a text terminal puts a long key below the plot: the frame keeps most of
+# the 120 columns (beside it, 9+ classes left the plot 26 columns wide)
+tcheck "dumb tenants: key below, plot wide" bash -c 'skyplot -q tenants "$1" --classes "$2" --term dumb |
+    awk "/^ *[0-9.]* *\+--/ { if (length(\$0) > w) w = length(\$0) } END { exit w < 100 }"' _ "$TMP/tutil.csv" "$TMP/tclasses.csv"
 t "tenants: no rows" 65 'tenant,t,util
 ' '' 'no utilization rows' skyplot tenants --classes "$D/classes.csv"
 # no line across a gap: samples every 1 s, then a 7 s hole -> the data file

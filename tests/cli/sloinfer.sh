@@ -190,6 +190,12 @@ hr,7200.0000,200.0000,2460.0000,6,0.0278,2.5417,actionable,7200.0000,overridden:
     $S --override "$TMP/op.csv" "$D/missing_extra.csv"
 t "override duplicate job" 65 '' '*' "dup.csv:3: duplicate job 'etl' (first at line 2)" \
     bash -c 'printf "job,d\netl,1\netl,2\n" > "$1/dup.csv"; sloinfer --override "$1/dup.csv" "$2"' _ "$TMP" "$D/basic.csv"
+# under --on-error skip the duplicate (the later row) and a bad row are
+# rejected and the first row of etl applies: the same rows as that row alone
+tcheck "override: skip keeps the first row of a job" bash -c 'printf "job,d\netl,4000\netl,5000\nbi,x\n" > "$1/dup2.csv"
+    printf "job,d\netl,4000\n" > "$1/one.csv"
+    cmp <(sloinfer -q --on-error skip --rejects "$1/orej.csv" --override "$1/dup2.csv" "$2") <(sloinfer -q --override "$1/one.csv" "$2") &&
+    [ "$(cut -d, -f2 "$1/orej.csv" | tail -n +2 | tr "\n" " ")" = "3 4 " ]' _ "$TMP" "$D/basic.csv"
 t "override d before a" 65 '' '*' "d must be after a (a '500', d '400')" \
     bash -c 'printf "job,a,d\netl,500,400\n" > "$1/da.csv"; sloinfer --override "$1/da.csv" "$2"' _ "$TMP" "$D/basic.csv"
 t "override window longer than the period" 65 '' '*' "the window from a to d is longer than the period" \

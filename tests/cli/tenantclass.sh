@@ -95,7 +95,7 @@ t "nan util" 65 $'tenant,t,util\na,0,nan\n' '' "tenantclass: <stdin>:2: column '
 t "bad time" 65 $'tenant,t,util\na,yesterday,0.5\n' '' "tenantclass: <stdin>:2: column 't': invalid time 'yesterday'" tenantclass
 t "ragged row" 65 $'tenant,t,util\na,0\n' '' "tenantclass: <stdin>:2: expected 3 fields (as in the header), found 2" tenantclass
 t "unterminated quote" 65 $'tenant,t,util\n"a,0,1\n' '' "tenantclass: <stdin>:2: unterminated quoted field" tenantclass
-t "not grouped" 65 $'tenant,t,util\na,0,0.1\nb,0,0.1\na,120,0.1\n' '' "tenantclass: <stdin>:4: tenant 'a' appears again after other tenants: input not grouped by tenant" tenantclass
+t "not grouped" 65 $'tenant,t,util\na,0,0.1\nb,0,0.1\na,120,0.1\n' '' "tenantclass: <stdin>:4: input not grouped by tenant: tenant 'a' appears again after tenant 'b' (sort by tenant first, e.g. sort -s -t, -k1,1, or use -s)" tenantclass
 t "absurd time span" 65 $'tenant,t,util\na,0,0.1\na,1e15,0.2\n' '' "tenantclass: <stdin>:2: tenant 'a' spans 8333333333334 steps of 120 s (more than 50 million); use a larger --step" tenantclass
 t "missing tenant" 65 $'tenant,t,util\n,0,0.1\n' '' "tenantclass: <stdin>:2: column 'tenant': missing value" tenantclass
 t "empty input" 65 '' '' "tenantclass: <stdin>:1: empty input (no header row)" tenantclass
@@ -134,9 +134,9 @@ tcheck "threads: 3 readers == 1 reader (tenants and classes)" bash -c '
 tcheck "threads: feature tables in input order" bash -c 'cmp <(tenantclass -q --threads 1 --features-only "$1") <(tenantclass -q --threads 2 --features-only "$1")' _ "$TMP/big.csv"
 { cat "$TMP/big.csv"; grep "^tenant00002," "$TMP/big.csv" | head -20; } > "$TMP/ungrouped.csv"
 t "threads: ungrouped input, same message as one reader" 65 '' '*' \
-    "tenantclass: $TMP/ungrouped.csv:1296002: tenant 'tenant00002' appears again after other tenants: input not grouped by tenant" \
+    "tenantclass: $TMP/ungrouped.csv:1296002: input not grouped by tenant: tenant 'tenant00002' appears again after tenant '" \
     tenantclass --threads 2 "$TMP/ungrouped.csv"
-t "threads: ungrouped input, features-only" 65 '' '*' "$TMP/ungrouped.csv:1296002: tenant 'tenant00002' appears again" \
+t "threads: ungrouped input, features-only" 65 '' '*' "$TMP/ungrouped.csv:1296002: input not grouped by tenant: tenant 'tenant00002' appears again" \
     tenantclass --threads 2 --features-only "$TMP/ungrouped.csv"
 { cat "$TMP/big.csv"; echo "zzz,1767571200,2"; } > "$TMP/badtail.csv"
 t "threads: a bad value in the last range" 65 '' '*' "tenantclass: $TMP/badtail.csv:1296002: column 'util': 2 is above 1" tenantclass --threads 2 "$TMP/badtail.csv"
@@ -168,3 +168,33 @@ head -c 20000 "$TMP/z.csv.gz" > "$TMP/z.trunc.gz"
 t "truncated gzip series" 65 '' '' "tenantclass: $TMP/z.trunc.gz:1: truncated gzip input (unexpected end of compressed data)" \
     tenantclass -q -o "$TMP/z.out" "$TMP/z.trunc.gz"
 tcheck "truncated gzip series: no output left" test ! -e "$TMP/z.out"
+
+# ---- -s/--sort: rows in any order, grouped by tenant first ----
+# shuffled rows (a fixed permutation) with -s give the bytes of the grouped input without -s
+{ echo tenant,t,util; tail -n +2 "$TMP/gen11.csv" | shuf --random-source=<(yes); } > "$TMP/shuf11.csv"
+tcheck "shuffle is really ungrouped" bash -c '! tenantclass -q "$1" > /dev/null 2>&1' _ "$TMP/shuf11.csv"
+tcheck "-s: shuffled input == grouped input (tenants and classes)" bash -c '
+    tenantclass -q -s --servers "$1" --classes "$2/cls.csv" "$3" | cmp - "$4" && cmp "$2/cls.csv" "$5"' \
+    _ "$TMP/truth11.csv" "$TMP" "$TMP/shuf11.csv" "$TMP/out11.csv" "$TMP/cl11.csv"
+tcheck "--sort --features-only: shuffled == grouped features" bash -c '
+    cmp <(tenantclass -q --sort --features-only "$1") <(tenantclass -q --features-only "$2")' _ "$TMP/shuf11.csv" "$TMP/gen11.csv"
+t "-s: a tenant's rows keep their order (gap policy by hand)" 0 $'tenant,t,util\nb,0,0.5\ng,0,0.2\nb,120,0.5\ng,60,0.4\ng,360,0.8\n' \
+    $'tenant,servers,steps,missing,avg,peak\nb,1,2,0,0.5,0.5\ng,1,4,2,0.55,0.795' '' \
+    sh -c 'tenantclass -q -s --features-only --min-samples 2 | cut -d, -f1-6'
+t "ungrouped without -s: the error names -s" 65 $'tenant,t,util\na,0,0.1\nb,0,0.1\na,120,0.1\n' '' \
+    "(sort by tenant first, e.g. sort -s -t, -k1,1, or use -s)" tenantclass
+t "-s: a bad row still names its line" 65 $'tenant,t,util\nb,0,0.1\na,0,0.1\nb,120,x\n' '' \
+    "tenantclass: <stdin>:4: column 'util': invalid number 'x'" tenantclass -s
+t "-s with --from-features" 64 '' '' "--sort reads a series" tenantclass -s --from-features
+
+# ---- --on-error skip: a bad row is counted, written with its reason, the run goes on ----
+printf 'tenant,t,util\na,0,0.1\na,3600,0.1\nb,0,0.5\nb,3600,0.5x\nb,7200,0.5\n,0,0.3\nc,0,0.2\nc,3600,0.2\n' > "$TMP/bad.csv"
+grep -v -e 0.5x -e '^,' "$TMP/bad.csv" > "$TMP/good.csv"
+t "strict by default: the bad row stops the run" 65 "@$TMP/bad.csv" '' "tenantclass: <stdin>:5: column 'util': invalid number '0.5x'" tenantclass --min-samples 2 --step 1h
+t "--on-error skip: 2 rows skipped, counted" 0 '' '*' "tenantclass: 2 bad rows skipped (--on-error skip); file, line and reason in $TMP/rej.csv" \
+    tenantclass --min-samples 2 --step 1h --on-error skip --rejects "$TMP/rej.csv" -o "$TMP/skip.csv" "$TMP/bad.csv"
+t "--on-error skip: the rejects say where and why" 0 '' \
+    "file,line,reason
+$TMP/bad.csv,5,column 'util': invalid number '0.5x'
+$TMP/bad.csv,7,column 'tenant': missing value" '' cat "$TMP/rej.csv"
+tcheck "--on-error skip: result == the input without the bad rows" bash -c 'tenantclass -q --min-samples 2 --step 1h "$1" | cmp - "$2"' _ "$TMP/good.csv" "$TMP/skip.csv"

@@ -12,9 +12,9 @@
 
 static char *write_tmp(const char *text)
 {
-    static char path[4][64];
+    static char path[8][64];
     static int which;
-    char *p = path[which++ & 3];
+    char *p = path[which++ & 7];
     snprintf(p, sizeof path[0], "/tmp/test_memio_XXXXXX");
     int fd = mkstemp(p);
     FILE *f = fdopen(fd, "w");
@@ -95,6 +95,43 @@ int main(void)
     CHECK(memio_read_tasks(r, &o, &rd2) == SLK_EDATA);
     memio_reader_free(&rd2);
     csvr_close(r);
+
+    /* -s: the same rows reversed (tasks and times out of order) read like
+     * the grouped input: a then b, a's samples 100,100,300 in time order */
+    char *rp = write_tmp("task,t,mem_mb\nb,10,300\nb,0,300\na,20,300\na,10,100\na,0,100\n");
+    r = csvr_open_with(rp, &csv_dialect_plain, 0, &st);
+    struct memio_reader rd3 = {0};
+    o.sort = 1;
+    CHECK(memio_read_tasks(r, &o, &rd3) == SLK_OK);
+    CHECK(rd3.ntasks == 2 && rd3.tot.samples == 5);
+    CHECK_STR(rd3.tasks[0].name, "a");
+    CHECK(rd3.tasks[0].len == 3 && rd3.tasks[0].series[0] == 100 && rd3.tasks[0].series[2] == 300);
+    CHECK_NEAR(rd3.tasks[0].peak, 300, 0);
+    CHECK_NEAR(rd3.tot.waste, 200, 0);
+    memio_reader_free(&rd3);
+    csvr_close(r);
+
+    /* --on-error skip: a bad number (line 3) and a time that goes back
+     * (line 5) are rejected; the rest is the table above */
+    char *kp = write_tmp("task,t,mem_mb\na,0,100\na,5,1x\na,10,100\na,7,100\na,20,300\nb,0,300\nb,10,300\n");
+    FILE *rejf = tmpfile();
+    csv_rejects *rej = csv_rejects_new(rejf);
+    struct csv_dialect dk = csv_dialect_plain;
+    dk.rejects = rej;
+    r = csvr_open_with(kp, &dk, 0, &st);
+    struct memio_reader rd4 = {0};
+    o.sort = 0;
+    CHECK(memio_read_tasks(r, &o, &rd4) == SLK_OK);
+    CHECK(csv_rejects_count(rej) == 2);
+    CHECK(rd4.ntasks == 2 && rd4.tot.samples == 5);
+    CHECK_NEAR(rd4.tasks[0].peak, 300, 0);
+    CHECK_NEAR(rd4.tot.waste, 200, 0);
+    memio_reader_free(&rd4);
+    csvr_close(r);
+    csv_rejects_free(rej);
+    fclose(rejf);
+    unlink(rp);
+    unlink(kp);
     unlink(ap);
     unlink(sp);
     unlink(bp);

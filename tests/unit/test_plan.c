@@ -43,6 +43,25 @@ int main(void)
     plan_remove_job(p, "Q");
     plan_reserved_at(p, day + 10 * 60, &c, &m);
     CHECK_NEAR(c, 6, 0);
+    /* plan_window, worked by hand on 60 s steps (docs/lcmpack.md, "Windows
+     * off the grid"): [78, 569.5] holds 8 steps in seconds, 7 on the grid
+     * ([120, 540)): for a request of 8 steps it starts at 60, steps [1, 9);
+     * for one of 7 or fewer it stays [2, 9) (the grid costs it nothing).
+     * [100, 591.5], 8 steps: likewise [1, 9), never past d (not [2, 10)).
+     * [78, 557] holds 7 steps in seconds: [2, 9) even for 8.  On the grid
+     * nothing changes: [0, 150], 3 steps -> [0, 2).  [90, 570], 8 -> [1, 9).
+     * base shifts the window: 3600 + [78, 569.5], 8 -> [61, 69); [10, 50]
+     * holds no step. */
+    long lo, hi;
+    CHECK(plan_window(p, 0, 78, 569.5, 8, &lo, &hi) == 0 && lo == 1 && hi == 9);
+    CHECK(plan_window(p, 0, 78, 569.5, 7, &lo, &hi) == 0 && lo == 2 && hi == 9);
+    CHECK(plan_window(p, 0, 78, 569.5, 3, &lo, &hi) == 0 && lo == 2 && hi == 9);
+    CHECK(plan_window(p, 0, 100, 591.5, 8, &lo, &hi) == 0 && lo == 1 && hi == 9);
+    CHECK(plan_window(p, 0, 78, 557, 8, &lo, &hi) == 0 && lo == 2 && hi == 9);
+    CHECK(plan_window(p, 0, 0, 150, 3, &lo, &hi) == 0 && lo == 0 && hi == 2);
+    CHECK(plan_window(p, 0, 90, 570, 8, &lo, &hi) == 0 && lo == 1 && hi == 9);
+    CHECK(plan_window(p, 3600, 78, 569.5, 8, &lo, &hi) == 0 && lo == 61 && hi == 69);
+    CHECK(plan_window(p, 0, 10, 50, 1, &lo, &hi) == -1);
     plan_free(p);
     return unit_done("plan-reserved-at");
 }

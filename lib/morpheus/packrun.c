@@ -1,0 +1,689 @@
+/* packrun — one run of lcmpack, up to the plan (see packrun.h). */
+#include "morpheus/packrun.h"
+#include "base/diag.h"
+#include "base/stats.h"
+#include "morpheus/lookahead.h"
+#include "morpheus/refusal.h"
+#include "morpheus/stable.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* one request's outcome, reported once placing is over */
+struct decision {
+    const char *status; /* placed, kept, rejected; NULL: nothing to report */
+    long start, len;
+    double cost, pen;
+    char *why;          /* rejected: owned */
+};
+
+void packrun_free(struct packrun *R)
+{
+    for (size_t i = 0; R->pre_why && i < R->nreq; i++)
+        free(R->pre_why[i]);
+    free(R->pre_why);
+    free(R->pre);
+    yarn_snapshot_free(&R->snap);
+    keyset_free(R->have);
+    free(R->reqs);
+    stages_jobs_free(R->jobs, R->njobs);
+    adhoc_free(R->adhoc, R->nadhoc);
+    stages_jobs_free(R->adhoc_jobs, R->nadhoc_jobs);
+    slo_reqs_free(&R->slos);
+    plan_free(R->p);
+    planidx_free(R->idx);
+    if (R->rep)
+        csvw_free(R->rep);
+}
+
+/* ---- report ------------------------------------------------------------------ */
+
+static void report(struct packrun *R, const char *job, const char *kind, int64_t instance, const char *status,
+                   long start, long len, double cost, double pen, const char *why)
+{
+    csvw *rep = R->rep;
+    long step = R->p->step;
+    if (!strcmp(status, "rejected") && !rep && !R->o->quiet) {
+        if (strcmp(kind, "once") == 0)
+            fprintf(stderr, "%s: job '%s' instance %lld: not placed: %s\n", slk_progname, job, (long long)instance,
+                    why);
+        else
+            fprintf(stderr, "%s: job '%s': not placed: %s\n", slk_progname, job, why);
+    }
+    if (!rep)
+        return;
+    csvw_str(rep, job);
+    csvw_str(rep, kind);
+    if (instance >= 0)
+        csvw_int(rep, instance);
+    else
+        csvw_str(rep, NULL);
+    csvw_str(rep, status);
+    if (len > 0) {
+        csvw_int(rep, (int64_t)start * step);
+        csvw_int(rep, (int64_t)(start + len) * step);
+    } else {
+        csvw_str(rep, NULL);
+        csvw_str(rep, NULL);
+    }
+    csvw_num(rep, cost);
+    csvw_num(rep, pen);
+    csvw_str(rep, why);
+    csvw_end(rep);
+}
+
+/* skip: a job that is not a request, reported with why. */
+static void skip(struct packrun *R, const char *job, const char *kind, const char *why)
+{
+    R->n.skipped++;
+    report(R, job, kind, -1, "skipped", 0, 0, NAN, NAN, why);
+}
+
+static int open_report(struct packrun *R)
+{
+    int st = SLK_OK;
+    if (!R->o->report)
+        return SLK_OK;
+    R->orep = outf_open(R->o->report, &st);
+    if (!R->orep)
+        return st;
+    R->rep = csvw_new_with(outf_fp(R->orep), R->o->csv);
+    static const char *const cols[] = {"job", "kind", "instance", "status", "t_start", "t_end",
+                                       "cost", "penalty", "reason", NULL};
+    csvw_header(R->rep, cols);
+    return SLK_OK;
+}
+
+/* ---- inputs ------------------------------------------------------------------ */
+
+/* same_file: a and b name one regular file (same device and inode). */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* fast_path_index: the index of --plan when this run only adds jobs to the
+ * plan and writes it back to the same file: no --remove, no --replan, plan
+ * output (not --format yarn or --query), -o the --plan file itself, an index
+ * that still describes it, and no once-reservation expiring at --at (all of
+ * which rewrite the plan), and a plan file we may write to.  NULL otherwise:
+ * the plan is read and rewritten. */
+static planidx *fast_path_index(const struct packrun_opts *o)
+{
+    const char *out = o->output;
+    if (!o->plan_in || o->no_index || o->nremove || o->replan || o->yarn || o->have_query || o->stable >= 0 ||
+        o->yarn_delta || !out ||
+        strcmp(out, "-") == 0 || strncmp(out, "/dev/", 5) == 0 || strncmp(out, "/proc/", 6) == 0 ||
+        !same_file(o->plan_in, out) || access(out, W_OK) != 0) /* read-only: replaced, as before */
+        return NULL;
+    planidx *x = planidx_load(o->plan_in);
+    for (size_t k = 0; x && o->have_at && k < x->nres; k++) {
+        const struct planidx_res *r = &x->res[k];
+        double end = (double)r->cycle * x->lcm + (double)(r->start + r->len) * x->step;
+        if (r->kind == PLAN_ONCE && end <= o->at) {
+            planidx_free(x);
+            x = NULL;
+        }
+    }
+    return x;
+}
+
+/* load_plan: --plan (from its index when it can stand in for the rows: the
+ * plan starts with their load and gets only the new reservations). */
+static int load_plan(struct packrun *R)
+{
+    const struct packrun_opts *o = R->o;
+    if (!o->plan_in)
+        return SLK_OK;
+    int st;
+    R->idx = fast_path_index(o);
+    if (R->idx)
+        R->p = planidx_plan(R->idx);
+    else if ((st = plan_read(o->plan_in, &R->p)) != SLK_OK)
+        return st;
+    plan *p = R->p;
+    R->nres_read = p->nres;
+    if (o->yarn_delta) {
+        struct yarn_opts yo = {.queue = o->queue, .at = o->at, .cluster_ts = o->cluster_ts};
+        yarn_snapshot_take(p, &yo, &R->snap);
+    }
+    if ((o->have_step && (long)o->step != p->step) || (o->have_lcm && (long)o->lcm != p->lcm)) {
+        slk_error("%s: plan has step %ld s and lcm %ld s, but --step %g --lcm %g were given", o->plan_in,
+                  p->step, p->lcm, o->step, o->lcm);
+        return SLK_EUSAGE;
+    }
+    if (o->have_at && p->lcm != (long)o->lcm && fmod(o->at, (double)p->lcm) != 0) {
+        slk_error("--at is not the start of a cycle of the plan's lcm %ld s", p->lcm);
+        return SLK_EUSAGE;
+    }
+    return SLK_OK;
+}
+
+/* periodic_in: the SLO's period divides the plan's lcm in whole steps. */
+static int periodic_in(const plan *p, const struct slo_req *s)
+{
+    return s->period == floor(s->period) && fmod(s->period, (double)p->step) == 0 &&
+           fmod((double)p->lcm, s->period) == 0;
+}
+
+/* read_inputs: the SLOs and skylines, then the plan (new unless --plan),
+ * the LCM of the periods for the summary, and the capacity. */
+static int read_inputs(struct packrun *R)
+{
+    const struct packrun_opts *o = R->o;
+    int st;
+    if (o->slo) {
+        if ((st = slo_read_requests(o->slo, o->slo_csv, &R->slos)) != SLK_OK)
+            return st;
+        struct stages_opts so = {.csv = o->csv, .cont_cores = o->cont_cores, .cont_mem = o->cont_mem,
+                                 .max_jobs = o->max_requests};
+        if ((st = stages_read(o->input, R->p ? (double)R->p->step : o->step, &so, &R->jobs, &R->njobs)) != SLK_OK)
+            return st;
+    }
+    if (o->adhoc && (st = adhoc_read(o->adhoc, o->cont_cores, o->cont_mem, R->p ? (double)R->p->lcm : o->lcm,
+                                      &R->adhoc, &R->nadhoc)) != SLK_OK)
+        return st;
+    if (o->adhoc_sky) {
+        struct stages_opts so = {.csv = o->csv, .cont_cores = o->cont_cores, .cont_mem = o->cont_mem,
+                                 .max_jobs = o->max_requests};
+        if ((st = stages_read(o->adhoc_sky, R->p ? (double)R->p->step : o->step, &so, &R->adhoc_jobs,
+                              &R->nadhoc_jobs)) != SLK_OK)
+            return st;
+    }
+    if (o->adhoc && (st = adhoc_attach(R->adhoc, R->nadhoc, R->adhoc_jobs, R->nadhoc_jobs, o->adhoc)) != SLK_OK)
+        return st;
+    /* The plan spans the whole --lcm, a multiple of the LCM of the periods
+     * that divide it: the LCM-long pattern repeated, and a cycle that stays
+     * the same from one night to the next whatever jobs come. */
+    if (!R->p)
+        R->p = plan_new((long)o->step, (long)o->lcm);
+    for (size_t i = 0; i < R->njobs; i++) {
+        struct slo_req *s = slo_find_request(&R->slos, R->jobs[i].job);
+        if (s && s->usable && periodic_in(R->p, s))
+            R->lcm_periods = R->lcm_periods ? stats_lcm(R->lcm_periods, (long long)s->period) : (long long)s->period;
+    }
+    if (o->cap_file)
+        return plan_read_capacity(R->p, o->cap_file, o->cap_csv);
+    return plan_set_capacity(R->p, o->cap_cores, o->cap_mem) < 0 ? SLK_EUSAGE : SLK_OK;
+}
+
+/* ---- what the plan holds ----------------------------------------------------- */
+
+static char *res_key(const char *job, int once, int64_t inst)
+{
+    size_t n = strlen(job) + 40;
+    char *k = xmalloc(n);
+    if (once)
+        snprintf(k, n, "%s\x1fo\x1f%lld", job, (long long)inst);
+    else
+        snprintf(k, n, "%s\x1fp", job);
+    return k;
+}
+
+static int key_in(const keyset *ks, const char *job, enum plan_kind kind, int64_t inst)
+{
+    char *key = res_key(job, kind == PLAN_ONCE, inst);
+    int r = keyset_has(ks, key);
+    free(key);
+    return r;
+}
+
+static void key_add(keyset *ks, const char *job, enum plan_kind kind, int64_t inst)
+{
+    char *key = res_key(job, kind == PLAN_ONCE, inst);
+    keyset_add(ks, key);
+    free(key);
+}
+
+/* remove_and_expire: --remove, then once reservations that ended before --at. */
+static void remove_and_expire(struct packrun *R)
+{
+    const struct packrun_opts *o = R->o;
+    plan *p = R->p;
+    for (int i = 0; i < o->nremove; i++) {
+        int n = plan_remove_job(p, o->remove[i]);
+        if (n) {
+            R->n.removed += n;
+            report(R, o->remove[i], "", -1, "removed", 0, 0, NAN, NAN, "--remove");
+        } else if (!R->o->quiet) {
+            fprintf(stderr, "%s: warning: --remove %s: no such job in the plan\n", slk_progname, o->remove[i]);
+        }
+    }
+    if (!o->have_at)
+        return;
+    for (size_t k = 0; k < p->nres; k++) {
+        struct plan_res *r = &p->res[k];
+        double end = (double)r->cycle * p->lcm + (double)(r->start + r->len) * p->step;
+        if (!r->removed && r->kind == PLAN_ONCE && end <= o->at) {
+            r->removed = 1;
+            R->n.expired++;
+            report(R, r->job, "once", r->instance, "expired", r->start, r->len, NAN, NAN, "ended before --at");
+        }
+    }
+    if (R->n.expired)
+        plan_recompute_load(p);
+}
+
+/* note_have: the keys of the reservations the plan (or its index) holds. */
+static void note_have(struct packrun *R)
+{
+    R->have = keyset_new();
+    for (size_t k = 0; R->idx && k < R->idx->nres; k++)
+        key_add(R->have, R->idx->res[k].job, R->idx->res[k].kind, R->idx->res[k].instance);
+    for (size_t k = 0; k < R->p->nres; k++)
+        if (!R->p->res[k].removed)
+            key_add(R->have, R->p->res[k].job, R->p->res[k].kind, R->p->res[k].instance);
+}
+
+/* ---- requests ---------------------------------------------------------------- */
+
+static int is_problematic(const struct packrun_opts *o, const struct slo_req *s)
+{
+    for (int i = 0; i < o->nprob; i++)
+        if (strcmp(o->prob[i], s->job) == 0)
+            return 1;
+    if (s->problematic >= 0)
+        return s->problematic;
+    if (o->problematic_cv >= 0 && s->cv > o->problematic_cv)
+        return 1;
+    return 0;
+}
+
+static void push_req(struct packrun *R, const struct lowcost_req *q)
+{
+    R->reqs = xgrow(R->reqs, &R->reqcap, R->nreq + 1, sizeof *R->reqs);
+    R->reqs[R->nreq++] = *q;
+}
+
+/* job_request: job j's request (periodic or not in *periodic), or NULL when
+ * the job is not one (reported as skipped on pass 0). */
+static struct slo_req *job_request(struct packrun *R, struct stages_job *j, int pass, struct lowcost_req *q,
+                                   int *periodic)
+{
+    plan *p = R->p;
+    struct slo_req *s = slo_find_request(&R->slos, j->job);
+    const char *why = NULL;
+    char buf[160];
+    if (!s) {
+        why = "no SLO row for the job";
+    } else if ((s->mark = 1, !s->usable)) { /* mark: has a skyline */
+        snprintf(buf, sizeof buf, "SLO status '%.100s' is not a reservation request", s->status);
+        why = buf;
+    } else if (j->nst == 0) {
+        why = "skyline has no demand";
+    } else if (s->period < (double)p->step) {
+        why = "period shorter than the plan step";
+    }
+    if (why) {
+        if (pass == 0)
+            skip(R, j->job, "", why);
+        return NULL;
+    }
+    *periodic = periodic_in(p, s);
+    *q = (struct lowcost_req){.job = j->job, .period = s->period, .a = s->a, .d = s->d, .cores = j->cores,
+                              .mem_mb = j->mem_mb, .problematic = is_problematic(R->o, s), .nstages = j->nst,
+                              .stage = j->st};
+    return s;
+}
+
+/* once_requests: one request per instance of q whose window opens inside
+ * the --at cycle.  SLK_OK, or SLK_EDATA past --max-requests (printed). */
+static int once_requests(struct packrun *R, const struct stages_job *j, const struct slo_req *s,
+                         struct lowcost_req q)
+{
+    const struct packrun_opts *o = R->o;
+    plan *p = R->p;
+    if (!o->have_at) {
+        R->need_at = 1;
+        skip(R, j->job, "once", "period does not divide the lcm and no --at cycle was given");
+        return SLK_OK;
+    }
+    double c0 = o->at, c1 = o->at + (o->horizon > 0 ? o->horizon : (double)p->lcm);
+    int64_t n0 = (int64_t)ceil((c0 - s->a) / s->period - 1e-9);
+    if (!((double)n0 * s->period + s->a < c1)) {
+        skip(R, j->job, "once", "no instance of the job opens in the --at cycle");
+        return SLK_OK;
+    }
+    for (int64_t n = n0; (double)n * s->period + s->a < c1; n++) {
+        if ((long long)R->nreq >= o->max_requests) {
+            slk_error_at(o->input && strcmp(o->input, "-") ? o->input : "<stdin>", j->line,
+                         "more than %lld requests (--max-requests; job '%s' has one per instance)",
+                         o->max_requests, j->job);
+            return SLK_EDATA;
+        }
+        q.kind = PLAN_ONCE;
+        q.instance = n;
+        q.cycle = (int64_t)floor(((double)n * s->period + s->a) / (double)p->lcm);
+        push_req(R, &q);
+    }
+    return SLK_OK;
+}
+
+/* build_requests: periodic requests first (input order), then one-off
+ * instances; every job that is not a request is reported as skipped. */
+static int build_requests(struct packrun *R)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < R->njobs; i++) {
+            struct lowcost_req q;
+            int periodic, st;
+            struct slo_req *s = job_request(R, &R->jobs[i], pass, &q, &periodic);
+            if (!s)
+                continue;
+            if (periodic && pass == 0) {
+                q.kind = PLAN_PERIODIC;
+                push_req(R, &q);
+            } else if (!periodic && pass == 1 && (st = once_requests(R, &R->jobs[i], s, q)) != SLK_OK) {
+                return st;
+            }
+        }
+    for (size_t i = 0; i < R->slos.n; i++)
+        if (!R->slos.v[i].mark && R->slos.v[i].usable)
+            skip(R, R->slos.v[i].job, "", "no skyline for the job");
+    /* ad-hoc requests last: lower priority, the capacity the others leave */
+    R->adhoc0 = R->nreq;
+    for (size_t i = 0; i < R->nadhoc; i++) {
+        struct lowcost_req q;
+        adhoc_request(R->p, &R->adhoc[i], &q);
+        if (R->adhoc[i].deadline <= R->o->at) {
+            R->n.expired++;
+            report(R, q.job, "adhoc", q.instance, "expired", 0, 0, NAN, NAN, "deadline before --at");
+            continue;
+        }
+        if ((long long)R->nreq >= R->o->max_requests) {
+            slk_error_at(R->o->adhoc, R->adhoc[i].line, "more than %lld requests (--max-requests)",
+                         R->o->max_requests);
+            return SLK_EDATA;
+        }
+        push_req(R, &q);
+    }
+    if (R->need_at && !R->o->quiet)
+        fprintf(stderr, "%s: warning: some jobs have periods that do not divide the lcm %ld s: give --at TIME to "
+                        "plan their instances\n", slk_progname, R->p->lcm);
+    return SLK_OK;
+}
+
+struct slack_ix {
+    size_t i;
+    int once;
+    long slack;
+};
+
+static int slack_cmp(const void *a, const void *b)
+{
+    const struct slack_ix *x = a, *y = b;
+    if (x->once != y->once)
+        return x->once - y->once;
+    if (x->slack != y->slack)
+        return x->slack < y->slack ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* order_tight: --order tight: least flexible first, periodic before once, stable. */
+static void order_tight(struct packrun *R)
+{
+    size_t nreq = R->adhoc0; /* the ad-hoc requests stay last, in file order */
+    if (!R->o->tight || nreq < 2)
+        return;
+    struct slack_ix *ix = xmalloc(nreq * sizeof *ix);
+    for (size_t i = 0; i < nreq; i++)
+        ix[i] = (struct slack_ix){i, R->reqs[i].kind == PLAN_ONCE, lookahead_slack(R->p, &R->reqs[i])};
+    qsort(ix, nreq, sizeof *ix, slack_cmp);
+    struct lowcost_req *sorted = xmalloc(R->nreq * sizeof *sorted);
+    for (size_t i = 0; i < nreq; i++)
+        sorted[i] = R->reqs[ix[i].i];
+    for (size_t i = nreq; i < R->nreq; i++)
+        sorted[i] = R->reqs[i];
+    free(R->reqs);
+    free(ix);
+    R->reqs = sorted;
+    R->reqcap = R->nreq;
+}
+
+/* replan_free: --replan frees the jobs that are requested again before
+ * anything is placed (marked first, the load rebuilt once: replanning
+ * 10,000 jobs must not rebuild it 10,000 times). */
+static void replan_free(struct packrun *R)
+{
+    if (!R->o->replan)
+        return;
+    keyset *again = keyset_new();
+    for (size_t i = 0; i < R->nreq; i++)
+        if (key_in(R->have, R->reqs[i].job, R->reqs[i].kind, R->reqs[i].instance))
+            keyset_add(again, R->reqs[i].job);
+    if (keyset_size(again)) {
+        for (size_t k = 0; k < R->p->nres; k++)
+            if (!R->p->res[k].removed && keyset_has(again, R->p->res[k].job))
+                R->p->res[k].removed = 1;
+        plan_recompute_load(R->p);
+    }
+    keyset_free(again);
+}
+
+/* ---- --stable ---------------------------------------------------------------- */
+
+struct keyed {
+    char *key;
+    size_t k;
+};
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct keyed *)a)->key, ((const struct keyed *)b)->key);
+}
+
+/* stable_decide: --stable: for each request the plan holds a reservation
+ * for, keep it (stable_keep) or free it to be placed again (moved); free
+ * the reservations no request asks for tonight (a once reservation only
+ * when its window opens at or after --at: one that opened before is under
+ * way and expires when it ends).  The load is rebuilt once. */
+static void stable_decide(struct packrun *R)
+{
+    plan *p = R->p;
+    if (R->o->stable < 0)
+        return;
+    size_t n = 0;
+    struct keyed *ix = xcalloc(p->nres ? p->nres : 1, sizeof *ix);
+    for (size_t k = 0; k < p->nres; k++)
+        if (!p->res[k].removed)
+            ix[n++] = (struct keyed){res_key(p->res[k].job, p->res[k].kind == PLAN_ONCE, p->res[k].instance), k};
+    qsort(ix, n, sizeof *ix, keyed_cmp);
+    char *asked = xcalloc(n ? n : 1, 1);
+    R->pre = xcalloc(R->nreq ? R->nreq : 1, 1);
+    R->pre_why = xcalloc(R->nreq ? R->nreq : 1, sizeof *R->pre_why);
+    int changed = 0;
+    for (size_t i = 0; i < R->nreq; i++) {
+        const struct lowcost_req *q = &R->reqs[i];
+        struct keyed key = {res_key(q->job, q->kind == PLAN_ONCE, q->instance), 0};
+        struct keyed *hit = n ? bsearch(&key, ix, n, sizeof *ix, keyed_cmp) : NULL;
+        free(key.key);
+        if (!hit)
+            continue;
+        asked[hit - ix] = 1;
+        char why[200];
+        struct plan_res *r = &p->res[hit->k];
+        R->pre[i] = stable_keep(p, r, q, R->o->stable, why, sizeof why) ? 1 : 2;
+        R->pre_why[i] = xstrdup(why);
+        if (R->pre[i] == 2) {
+            r->removed = 1;
+            R->n_moved++;
+            changed = 1;
+        }
+    }
+    for (size_t x = 0; x < n; x++) {
+        struct plan_res *r = &p->res[ix[x].k];
+        int under_way = r->kind == PLAN_ONCE && R->o->have_at && (double)r->instance * r->period + r->a < R->o->at;
+        if (!asked[x] && !under_way) {
+            r->removed = 1;
+            R->n_gone++;
+            changed = 1;
+            report(R, r->job, r->kind == PLAN_ONCE ? "once" : "periodic", r->kind == PLAN_ONCE ? r->instance : -1,
+                   "removed", r->start, r->len, NAN, NAN, "no request tonight (--stable)");
+        }
+        free(ix[x].key);
+    }
+    if (changed)
+        plan_recompute_load(p);
+    free(ix);
+    free(asked);
+}
+
+/* ---- placing ----------------------------------------------------------------- */
+
+/* place_one: request i: kept when the plan has it (and no --replan), else
+ * placed or rejected; ids[i] = its reservation when placed. */
+static void place_one(struct packrun *R, lowcost_ws *ws, size_t i, const struct lowcost_opts *lo, struct decision *dec,
+                      size_t *ids)
+{
+    const struct lowcost_req *q = &R->reqs[i];
+    ids[i] = (size_t)-1;
+    R->n.requests++;
+    int pre = R->pre ? R->pre[i] : -1;
+    if (pre == 1 || (pre < 0 && key_in(R->have, q->job, q->kind, q->instance) && !R->o->replan)) {
+        R->n.kept++;
+        dec[i].status = "kept";
+        if (pre == 1)
+            dec[i].why = xstrdup(R->pre_why[i]);
+        return;
+    }
+    struct lowcost_result res;
+    int ok = R->o->earliest ? lowcost_place_earliest(ws, R->p, q, &res) : lowcost_place(ws, R->p, q, lo, &res);
+    if (ok) {
+        R->n.placed++;
+        R->n_moved_placed += pre == 2;
+        ids[i] = R->p->nres - 1;
+        double h = lowcost_min_height(R->p, q);
+        if (h > R->fixed_lb)
+            R->fixed_lb = h;
+        dec[i] = (struct decision){pre == 2 ? "moved" : "placed", res.start, res.len, res.cost, res.penalty,
+                                   pre == 2 ? xstrdup(R->pre_why[i]) : NULL};
+    } else {
+        R->n.rejected++;
+        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(R->p, q, res.why)};
+    }
+}
+
+/* report_decisions: one report row per request, as the plan ends up. */
+static void report_decisions(struct packrun *R, struct decision *dec)
+{
+    for (size_t i = 0; i < R->nreq; i++) {
+        const struct lowcost_req *q = &R->reqs[i];
+        const char *kind = i >= R->adhoc0 ? "adhoc" : q->kind == PLAN_ONCE ? "once" : "periodic";
+        int64_t inst = q->kind == PLAN_ONCE ? q->instance : -1;
+        if (!dec[i].status)
+            continue;
+        report(R, q->job, kind, inst, dec[i].status, dec[i].start, dec[i].len, dec[i].cost, dec[i].pen,
+               dec[i].why ? dec[i].why
+                          : strcmp(dec[i].status, "kept") == 0 ? "already in the plan (--replan moves it)" : "");
+        free(dec[i].why);
+    }
+}
+
+/* place_all: every request in order (with --lookahead's pressure), then
+ * --improve; decisions are reported once placing is over. */
+static void place_all(struct packrun *R)
+{
+    const struct packrun_opts *o = R->o;
+    plan *p = R->p;
+    size_t nreq = R->nreq;
+    struct lowcost_opts lo = {.max_ends = o->ends, .chunks = o->chunks, .align_weight = o->align_weight,
+                              .max_stretch = o->stretch};
+    double *pres = NULL;
+    if (o->lookahead > 0 && !o->earliest) {
+        pres = xcalloc((size_t)p->nsteps, sizeof(double));
+        for (size_t i = 0; i < nreq; i++)
+            lookahead_spread(p, &R->reqs[i], pres, o->lookahead);
+        lo.pressure = pres;
+    }
+    double t0 = slk_now();
+    lowcost_ws *ws = lowcost_ws_new();
+    struct decision *dec = xcalloc(nreq ? nreq : 1, sizeof *dec);
+    size_t *ids = xcalloc(nreq ? nreq : 1, sizeof *ids);
+    for (size_t i = 0; i < nreq; i++) {
+        if (pres)
+            lookahead_spread(p, &R->reqs[i], pres, -o->lookahead);
+        place_one(R, ws, i, &lo, dec, ids);
+        slk_progress("requests placed", i + 1, nreq);
+    }
+    slk_progress_done();
+    if (o->improve > 0 && !o->earliest && R->n.placed) {
+        lowcost_improve(ws, p, R->reqs, nreq, ids, &lo, o->improve, &R->imp);
+        /* the report gives each job's cost in the final plan */
+        for (size_t i = 0; i < nreq; i++)
+            if (ids[i] != (size_t)-1) {
+                const struct plan_res *r = &p->res[ids[i]];
+                dec[i].start = r->start;
+                dec[i].len = r->len;
+                dec[i].cost = plan_res_peak(p, r);
+                dec[i].pen = lowcost_penalty(p, r, &lo);
+            }
+    }
+    report_decisions(R, dec);
+    lowcost_ws_free(ws);
+    free(dec);
+    free(ids);
+    R->elapsed = slk_now() - t0;
+    free(pres);
+}
+
+size_t packrun_bound(struct packrun *R, struct planbound *bd)
+{
+    plan *p = R->p;
+    int fixed_ok = !R->o->replan;
+    size_t nres_live = 0;
+    planbound_init(bd, p, R->fixed_lb);
+    for (size_t k = 0; R->idx && k < R->idx->nres; k++) {
+        const struct planidx_res *r = &R->idx->res[k];
+        planbound_add(bd, p, r, fixed_ok && key_in(R->have, r->job, r->kind, r->instance));
+        nres_live++;
+    }
+    for (size_t k = 0; k < p->nres; k++) {
+        const struct plan_res *r = &p->res[k];
+        if (r->removed)
+            continue;
+        struct planidx_res sum;
+        planidx_summary(p, r, &sum);
+        planbound_add(bd, p, &sum, fixed_ok && k < R->nres_read);
+        nres_live++;
+    }
+    return nres_live;
+}
+
+int packrun_plan(struct packrun *R)
+{
+    int st = load_plan(R);
+    if (st == SLK_OK)
+        st = read_inputs(R);
+    if (st == SLK_OK)
+        st = open_report(R);
+    if (st == SLK_OK) {
+        remove_and_expire(R);
+        note_have(R);
+        st = build_requests(R);
+    }
+    if (st != SLK_OK)
+        return st;
+    order_tight(R);
+    replan_free(R);
+    stable_decide(R);
+    place_all(R);
+    return SLK_OK;
+}
+
+int packrun_close_report(struct packrun *R, int st)
+{
+    if (!R->orep)
+        return st;
+    csvw_free(R->rep);
+    R->rep = NULL;
+    st = outf_finish(R->orep, st); /* on an error the old report stays */
+    R->orep = NULL;
+    return st;
+}

@@ -1,0 +1,507 @@
+/* skyjob — one job's run history and its skyline fit (see skyjob.h). */
+#include "morpheus/skyjob.h"
+
+#include "base/diag.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct run {
+    size_t name;        /* offset in the job's name pool */
+    double start;       /* CSV: earliest sample; native: the start field */
+    size_t first, n;    /* its samples after sorting */
+    int keep;
+};
+
+struct skyjob {
+    char *name;
+    size_t name_cap;
+    struct skyjob_sample *s;
+    size_t ns, s_cap;
+    struct run *runs;
+    size_t nruns, runs_cap;
+    char *pool;
+    size_t pool_len, pool_cap;
+    int *hash;          /* open addressing over run indices, -1 empty */
+    size_t hash_cap;
+    /* container shape: container-weighted sums */
+    double w_sum, cores_sum, mem_sum, n_shape, cores_plain, mem_plain;
+    int have_shape;
+    /* the quantized matrix and the fit */
+    double *use, *alloc;
+    size_t use_cap, alloc_cap;
+    int *order;
+    size_t order_cap;
+    unsigned char *out; /* outlier flags of the selected runs */
+    size_t out_cap;
+    char *excluded;     /* names of the excluded runs, ';'-separated */
+    size_t excluded_len, excluded_cap;
+    size_t longest;     /* pool offset of the longest run fitted (sets the skyline's length) */
+};
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+void skyjob_opts_default(struct skyjob_opts *o)
+{
+    *o = (struct skyjob_opts){.step = 60, .min_runs = 2, .native_interval = 5, .max_steps = 100000};
+    skyline_defaults(&o->lp);
+    outlier_defaults(&o->outliers);
+}
+
+skyjob *skyjob_new(void) { return xcalloc(1, sizeof(struct skyjob)); }
+
+const char *skyjob_name(const skyjob *j) { return j->name; }
+
+void skyjob_reset(skyjob *j, const char *name)
+{
+    size_t n = strlen(name) + 1;
+    j->name = xgrow(j->name, &j->name_cap, n, 1);
+    memcpy(j->name, name, n);
+    j->ns = j->nruns = j->pool_len = 0;
+    j->w_sum = j->cores_sum = j->mem_sum = j->n_shape = j->cores_plain = j->mem_plain = 0;
+    if (j->hash)
+        memset(j->hash, -1, j->hash_cap * sizeof *j->hash);
+}
+
+int skyjob_run(skyjob *j, const char *name, double start, int *created)
+{
+    if (created)
+        *created = 0;
+    if (2 * (j->nruns + 1) > j->hash_cap) {
+        size_t cap = j->hash_cap ? 2 * j->hash_cap : 64;
+        free(j->hash);
+        j->hash = xmalloc(cap * sizeof *j->hash);
+        memset(j->hash, -1, cap * sizeof *j->hash);
+        j->hash_cap = cap;
+        for (size_t r = 0; r < j->nruns; r++) {
+            size_t h = hash_str(j->pool + j->runs[r].name) & (cap - 1);
+            while (j->hash[h] >= 0)
+                h = (h + 1) & (cap - 1);
+            j->hash[h] = (int)r;
+        }
+    }
+    size_t h = hash_str(name) & (j->hash_cap - 1);
+    while (j->hash[h] >= 0) {
+        if (strcmp(j->pool + j->runs[j->hash[h]].name, name) == 0)
+            return j->hash[h];
+        h = (h + 1) & (j->hash_cap - 1);
+    }
+    size_t n = strlen(name) + 1;
+    j->pool = xgrow(j->pool, &j->pool_cap, j->pool_len + n, 1);
+    memcpy(j->pool + j->pool_len, name, n);
+    j->runs = xgrow(j->runs, &j->runs_cap, j->nruns + 1, sizeof *j->runs);
+    j->runs[j->nruns] = (struct run){.name = j->pool_len, .start = start};
+    j->pool_len += n;
+    j->hash[h] = (int)j->nruns;
+    if (created)
+        *created = 1;
+    return (int)j->nruns++;
+}
+
+void skyjob_add(skyjob *j, int run, double t, double c)
+{
+    j->s = xgrow(j->s, &j->s_cap, j->ns + 1, sizeof *j->s);
+    j->s[j->ns++] = (struct skyjob_sample){run, t, c};
+}
+
+void skyjob_shape(skyjob *j, double c, double cores, double mem)
+{
+    j->w_sum += c;
+    j->cores_sum += c * cores;
+    j->mem_sum += c * mem;
+    j->n_shape++;
+    j->cores_plain += cores;
+    j->mem_plain += mem;
+}
+
+/* ---- fitting and output ----------------------------------------------------------- */
+
+/* A job's usage matrix is at most this many values (160 MB); the LP has
+ * about three arcs per value. */
+#define MAX_CELLS 20000000.0
+
+const char *const skyjob_cols[] = {"job", "step", "offset", "alloc", "cores", "mem_mb", NULL};
+const char *const skyjob_cols_plain[] = {"job", "step", "offset", "alloc", NULL};
+const char *const skyjob_stats_cols[] = {"job", "runs", "steps", "objective", "a_o", "a_u", "eps",
+                                         "beta", "solve_ms", "status", "excluded", "excluded_runs", "longest_run", NULL};
+
+static int by_run_then_t(const void *a, const void *b)
+{
+    const struct skyjob_sample *x = a, *y = b;
+    if (x->run != y->run)
+        return x->run < y->run ? -1 : 1;
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+static int by_start_then_name(const void *a, const void *b, void *ctx)
+{
+    const struct skyjob *jb = ctx;
+    const struct run *x = &jb->runs[*(const int *)a], *y = &jb->runs[*(const int *)b];
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return strcmp(jb->pool + x->name, jb->pool + y->name);
+}
+
+long skyjob_steps_csv(const struct skyjob_sample *s, size_t n, double start, double step)
+{
+    double k = floor((s[n - 1].t - start) / step) + 1;
+    return k < 1e15 ? (long)k : (long)1e15;   /* absurd spans: caught by --max-steps */
+}
+
+void skyjob_quantize_csv(const struct skyjob_sample *s, size_t n, double start, double step, int agg_max,
+                         double *u, long k)
+{
+    size_t a = 0;
+    double prev = 0;
+    for (long b = 0; b < k; b++) {
+        double sum = 0, mx = 0;
+        long cnt = 0;
+        while (a < n && (long)floor((s[a].t - start) / step) == b) {
+            sum += s[a].c;
+            if (s[a].c > mx)
+                mx = s[a].c;
+            cnt++;
+            a++;
+        }
+        u[b] = cnt ? (agg_max ? mx : sum / cnt) : prev;
+        prev = u[b];
+    }
+}
+
+/* Native units: c containers during [off, off + interval) after the start,
+ * overlapping units add up.  Steps are time-weighted means (or maxima) of
+ * that step function over [b*step, (b+1)*step). */
+long skyjob_steps_native(const struct skyjob_sample *s, size_t n, double interval, double step)
+{
+    double end = 0;
+    for (size_t a = 0; a < n; a++)
+        if (s[a].t + interval > end)
+            end = s[a].t + interval;
+    double k = ceil(end / step - 1e-12);
+    return k < 1 ? 1 : k < 1e15 ? (long)k : (long)1e15;
+}
+
+struct edge {
+    double t, dc;
+};
+static int by_edge_t(const void *a, const void *b)
+{
+    const struct edge *x = a, *y = b;
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+void skyjob_quantize_native(const struct skyjob_sample *s, size_t n, double interval, double step,
+                            int agg_max, double *u, long k)
+{
+    struct edge *e = xmalloc(2 * n * sizeof *e);
+    for (size_t a = 0; a < n; a++) {
+        e[2 * a] = (struct edge){s[a].t, s[a].c};
+        e[2 * a + 1] = (struct edge){s[a].t + interval, -s[a].c};
+    }
+    qsort(e, 2 * n, sizeof *e, by_edge_t);
+    for (long b = 0; b < k; b++)
+        u[b] = 0;
+    double level = 0;
+    for (size_t a = 0; a + 1 < 2 * n; a++) {
+        level += e[a].dc;
+        if (level < 1e-9)
+            level = 0;   /* cancel rounding drift of + and - */
+        double t0 = e[a].t, t1 = e[a + 1].t;
+        if (t1 <= t0 || level == 0)
+            continue;
+        for (long b = (long)floor(t0 / step); b < k && b * step < t1; b++) {
+            double lo = fmax(t0, b * step), hi = fmin(t1, (b + 1) * step);
+            if (hi <= lo)
+                continue;
+            if (agg_max)
+                u[b] = fmax(u[b], level);
+            else
+                u[b] += level * (hi - lo);
+        }
+    }
+    if (!agg_max)
+        for (long b = 0; b < k; b++)
+            u[b] /= step;
+    free(e);
+}
+
+/* run_steps, quantize: run r of j by the input's format. */
+static long run_steps(const struct skyjob *j, const struct run *r, const struct skyjob_opts *o)
+{
+    const struct skyjob_sample *s = j->s + r->first;
+    return o->native ? skyjob_steps_native(s, r->n, o->native_interval, o->step)
+                     : skyjob_steps_csv(s, r->n, r->start, o->step);
+}
+
+static void quantize(const struct skyjob *j, const struct run *r, const struct skyjob_opts *o, double *u, long k)
+{
+    const struct skyjob_sample *s = j->s + r->first;
+    if (o->native)
+        skyjob_quantize_native(s, r->n, o->native_interval, o->step, o->agg_max, u, k);
+    else
+        skyjob_quantize_csv(s, r->n, r->start, o->step, o->agg_max, u, k);
+}
+
+/* report: name a job that was not fitted on stderr (the first 10). */
+static void report(struct skyjob_out *out, const char *job, const char *what, const char *detail)
+{
+    struct skyjob_totals *tot = &out->tot;
+    if (out->o->quiet)
+        return;
+    if (tot->first_reported < 10)
+        fprintf(stderr, "%s: job '%s': %s%s\n", slk_progname, job, what, detail ? detail : "");
+    else if (tot->first_reported == 10)
+        fprintf(stderr, "%s: (more jobs not fitted; see --stats)\n", slk_progname);
+    tot->first_reported++;
+}
+
+/* stats_row: one --stats row; j (may be NULL) lists the excluded runs. */
+static void stats_row(csvw *ws, const char *job, long runs, long steps,
+                      const struct skyline_result *res, double ms, const char *status, const struct skyjob *j)
+{
+    if (!ws)
+        return;
+    csvw_str(ws, job);
+    csvw_int(ws, runs);
+    csvw_int(ws, steps);
+    if (res) {
+        csvw_num(ws, res->objective);
+        csvw_num(ws, res->a_o);
+        csvw_num(ws, res->a_u);
+        csvw_num(ws, res->eps);
+        csvw_num(ws, res->beta);
+        csvw_num_prec(ws, ms, 3);
+    } else {
+        for (int c = 0; c < 6; c++)
+            csvw_str(ws, NULL);
+    }
+    csvw_str(ws, status);
+    int nx = 0;
+    if (j && j->excluded_len) {
+        nx = 1;
+        for (const char *p = j->excluded; *p; p++)
+            nx += *p == ';';
+    }
+    csvw_int(ws, nx);
+    csvw_str(ws, j && nx ? j->excluded : NULL);
+    csvw_str(ws, j && res ? j->pool + j->longest : NULL);
+    csvw_end(ws);
+}
+
+/* select_runs: sort the job's samples and runs and choose the runs --window
+ * and --last keep; returns their count, *sel points into j->order. */
+static size_t select_runs(struct skyjob *j, const struct skyjob_opts *o, int **sel)
+{
+    /* samples by run, then time; runs by start time, then name */
+    qsort(j->s, j->ns, sizeof *j->s, by_run_then_t);
+    for (size_t a = 0, r = 0; r < j->nruns; r++) {
+        j->runs[r].first = a;
+        while (a < j->ns && j->s[a].run == (int)r)
+            a++;
+        j->runs[r].n = a - j->runs[r].first;
+        if (!o->native)
+            j->runs[r].start = j->s[j->runs[r].first].t;
+    }
+    j->order = xgrow(j->order, &j->order_cap, j->nruns, sizeof *j->order);
+    for (size_t r = 0; r < j->nruns; r++)
+        j->order[r] = (int)r;
+    qsort_r(j->order, j->nruns, sizeof *j->order, by_start_then_name, j);
+    size_t from = 0, n;
+    if (o->window > 0 && j->nruns) {
+        double latest = j->runs[j->order[j->nruns - 1]].start;
+        while (j->runs[j->order[from]].start < latest - o->window)
+            from++;
+    }
+    n = j->nruns - from;
+    if (o->last > 0 && n > (size_t)o->last) {
+        from += n - (size_t)o->last;
+        n = (size_t)o->last;
+    }
+    *sel = j->order + from;
+    return n;
+}
+
+/* check_size: 0 when n runs of at most k steps can be fitted, else report
+ * the job (too_many_steps) and return -1. */
+static int check_size(struct skyjob *j, size_t n, long k, struct skyjob_out *out)
+{
+    const struct skyjob_opts *o = out->o;
+    char d[192];
+    if (k <= o->max_steps && (double)n * k > MAX_CELLS) {
+        snprintf(d, sizeof d, " (%zu runs x %ld steps is more than %.0f values; use --last, --window or a longer --step)",
+                 n, k, (double)MAX_CELLS);
+        report(out, j->name, "not fitted: too much history", d);
+    } else if (k > o->max_steps) {
+        snprintf(d, sizeof d, " (a run spans %ld steps of %g s, more than --max-steps %ld; is t in seconds?)",
+                 k, o->step, o->max_steps);
+        report(out, j->name, "not fitted: run too long", d);
+    } else {
+        return 0;
+    }
+    stats_row(out->ws, j->name, (long)n, k, NULL, 0, "too_many_steps", NULL);
+    out->tot.too_long++;
+    return -1;
+}
+
+/* build_matrix: quantize the n selected runs into j->use (n x *k, rows in
+ * sel order), then drop the outlier runs (outlier.h) from it, listing them
+ * in j->excluded.  Returns the number of runs kept; *k becomes the longest
+ * kept run's steps. */
+static size_t build_matrix(struct skyjob *j, const struct skyjob_opts *o, int *sel, size_t n, long *k)
+{
+    j->use = xgrow(j->use, &j->use_cap, n * (size_t)*k, sizeof *j->use);
+    double *len = xmalloc(2 * n * sizeof *len), *area = len + n;
+    for (size_t a = 0; a < n; a++) {
+        const struct run *r = &j->runs[sel[a]];
+        double *u = j->use + a * (size_t)*k;
+        long kr = run_steps(j, r, o);
+        quantize(j, r, o, u, kr);
+        len[a] = (double)kr;
+        area[a] = 0;
+        for (long b = 0; b < kr; b++)
+            area[a] += u[b];
+        for (long b = kr; b < *k; b++)
+            u[b] = 0;   /* the run has ended */
+    }
+    j->out = xgrow(j->out, &j->out_cap, n, 1);
+    j->excluded_len = 0;
+    size_t nout = outlier_mark(len, area, n, &o->outliers, j->out), best = n;
+    for (size_t a = 0; a < n; a++)
+        if (!j->out[a] && (best == n || len[a] > len[best]))
+            best = a;  /* the first of the longest, in start order */
+    j->longest = j->runs[sel[best]].name;
+    if (!nout) {
+        free(len);
+        return n;
+    }
+    long knew = 1;
+    for (size_t a = 0; a < n; a++)
+        if (!j->out[a] && len[a] > knew)
+            knew = (long)len[a];
+    size_t m = 0;
+    for (size_t a = 0; a < n; a++) {
+        if (j->out[a]) {
+            const char *name = j->pool + j->runs[sel[a]].name;
+            size_t l = strlen(name);
+            j->excluded = xgrow(j->excluded, &j->excluded_cap, j->excluded_len + l + 2, 1);
+            if (j->excluded_len)
+                j->excluded[j->excluded_len++] = ';';
+            memcpy(j->excluded + j->excluded_len, name, l + 1);
+            j->excluded_len += l;
+            continue;
+        }
+        memmove(j->use + m * (size_t)knew, j->use + a * (size_t)*k, (size_t)knew * sizeof *j->use);
+        m++;
+    }
+    free(len);
+    *k = knew;
+    return m;
+}
+
+/* write_alloc: the job's rows job,step,offset,alloc[,cores,mem_mb]. */
+static void write_alloc(const struct skyjob *j, const struct skyjob_opts *o, long k, csvw *w, int shape_cols)
+{
+    double cores = NAN, mem = NAN;
+    if (o->native) {
+        cores = 1;      /* the ResourceEstimator's container: <1 core, 1024 MB> */
+        mem = 1024;
+    } else if (j->w_sum > 0) {
+        cores = j->cores_sum / j->w_sum;
+        mem = j->mem_sum / j->w_sum;
+    } else if (j->n_shape > 0) {
+        cores = j->cores_plain / j->n_shape;
+        mem = j->mem_plain / j->n_shape;
+    }
+    for (long b = 0; b < k; b++) {
+        double a = j->alloc[b];
+        if (o->round_up)
+            a = ceil(a - 1e-9);
+        if (a < 0)
+            a = 0;
+        csvw_str(w, j->name);
+        csvw_num(w, o->step);
+        csvw_num(w, b * o->step);
+        csvw_num(w, a);
+        if (shape_cols) {
+            csvw_num(w, cores);
+            csvw_num(w, mem);
+        }
+        csvw_end(w);
+    }
+}
+
+void skyjob_fit(skyjob *j, struct skyjob_out *out)
+{
+    const struct skyjob_opts *o = out->o;
+    struct skyjob_totals *tot = &out->tot;
+    csvw *ws = out->ws;
+    tot->jobs++;
+    int *sel;
+    size_t n = select_runs(j, o, &sel);
+    j->excluded_len = 0;
+    if (n < (size_t)o->min_runs) {
+        char d[96];
+        snprintf(d, sizeof d, " (%zu < --min-runs %d)", n, o->min_runs);
+        report(out, j->name, "not fitted: too few runs", d);
+        stats_row(ws, j->name, (long)n, 0, NULL, 0, "too_few_runs", NULL);
+        tot->too_few++;
+        return;
+    }
+    long k = 1;
+    for (size_t a = 0; a < n; a++) {
+        const struct run *r = &j->runs[sel[a]];
+        long kr = run_steps(j, r, o);
+        if (kr > k)
+            k = kr;
+    }
+    if (check_size(j, n, k, out) < 0)
+        return;
+    size_t kept = build_matrix(j, o, sel, n, &k);
+    if (kept < n) {
+        tot->excluded_runs += (long)(n - kept);
+        tot->excluded_jobs++;
+    }
+    j->alloc = xgrow(j->alloc, &j->alloc_cap, (size_t)k, sizeof *j->alloc);
+    struct skyline_result res;
+    double t0 = slk_now();
+    int st = skyline_fit(j->use, (int)kept, (int)k, &o->lp, j->alloc, &res);
+    double ms = (slk_now() - t0) * 1000;
+    tot->solve_s += ms / 1000;
+    if (st != SKYLINE_OK) {
+        report(out, j->name, "not fitted: the LP solver failed", NULL);
+        stats_row(ws, j->name, (long)kept, k, NULL, ms, "solver_failed", j);
+        tot->failed++;
+        return;
+    }
+    if (res.fallback)
+        tot->fallback++;
+    tot->fitted++;
+    stats_row(ws, j->name, (long)kept, k, &res, ms, "optimal", j);
+    write_alloc(j, o, k, out->w, out->shape_cols);
+}
+
+void skyjob_free(skyjob *j)
+{
+    if (!j)
+        return;
+    free(j->name);
+    free(j->s);
+    free(j->runs);
+    free(j->pool);
+    free(j->hash);
+    free(j->use);
+    free(j->alloc);
+    free(j->order);
+    free(j->out);
+    free(j->excluded);
+    free(j);
+}

@@ -1,0 +1,438 @@
+/* slofile — sloinfer's run table, events, overrides and SLO rows (see slofile.h). */
+#include "morpheus/slofile.h"
+
+#include "base/diag.h"
+#include "base/keyset.h"
+#include "base/keytab.h"
+#include "base/timeunit.h"
+#include "morpheus/slotable.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Times beyond year 5000 (or before 1970) are typos, not telemetry; refusing
+ * them keeps every period index an exact double. */
+#define MAX_TIME 1e11
+
+/* ---- reading runs ---------------------------------------------------------------- */
+
+struct cols {
+    int job, instance, submit, start, end, ia, rd, status, cp;
+};
+
+/* The successful status values (--ok-status). */
+struct ok_list {
+    char *buf;  /* v points into it */
+    char **v;
+    int n;
+};
+
+static void ok_list_parse(struct ok_list *ok, const char *list)
+{
+    char *s = ok->buf = xstrdup(list), *save = NULL;
+    for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        ok->v = xreallocarray(ok->v, (size_t)ok->n + 1, sizeof *ok->v);
+        ok->v[ok->n++] = tok;
+    }
+}
+
+static void ok_list_free(struct ok_list *ok)
+{
+    free(ok->buf);
+    free(ok->v);
+}
+
+/* status_ok: an empty status, or one of the list (case-insensitive). */
+static int status_ok(const struct ok_list *ok, const char *s)
+{
+    if (!s)
+        return 1;
+    for (int i = 0; i < ok->n; i++)
+        if (strcasecmp(s, ok->v[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int get_time(csvr *r, int col, double *out, unsigned flags, const char *what)
+{
+    int rc = csvr_get_time(r, col, out, flags | CSVR_NONNEG);
+    if (rc == 1 && *out > MAX_TIME)
+        return csvr_fail(r, "column '%s': time out of range '%s' (after year 5000)", what, csvr_field(r, col));
+    return rc;
+}
+
+static int find_cols(csvr *r, struct cols *c, int need_instance, int form2)
+{
+    if ((c->job = csvr_require(r, "job")) < 0 || (c->submit = csvr_require(r, "submit")) < 0 ||
+        (c->start = csvr_require(r, "start")) < 0 || (c->end = csvr_require(r, "end")) < 0)
+        return -1;
+    c->instance = need_instance ? csvr_require(r, "instance") : csvr_col(r, "instance");
+    if (need_instance && c->instance < 0)
+        return -1;
+    c->ia = form2 ? -1 : csvr_col(r, "input_avail");
+    c->rd = form2 ? -1 : csvr_col(r, "output_read");
+    c->status = csvr_col(r, "status");
+    c->cp = csvr_col(r, "consumer_period");
+    return 0;
+}
+
+/* read_run: the current record as a run; 0 ok, -1 on a data error (reported) */
+static int read_run(csvr *r, const struct cols *c, const struct ok_list *ok, struct slo_run *run)
+{
+    run->input_avail = run->output_read = run->consumer_period = NAN;
+    if (get_time(r, c->submit, &run->submit, CSVR_REQUIRED, "submit") < 0 ||
+        get_time(r, c->start, &run->start, CSVR_REQUIRED, "start") < 0 ||
+        get_time(r, c->end, &run->end, CSVR_REQUIRED, "end") < 0 ||
+        get_time(r, c->ia, &run->input_avail, 0, "input_avail") < 0 ||
+        get_time(r, c->rd, &run->output_read, 0, "output_read") < 0 ||
+        csvr_get_duration(r, c->cp, &run->consumer_period, CSVR_POSITIVE) < 0)
+        return -1;
+    if (run->end < run->start)
+        return csvr_fail(r, "end before start (start '%s', end '%s')", csvr_field(r, c->start), csvr_field(r, c->end));
+    if (run->start < run->submit)
+        return csvr_fail(r, "start before submit (submit '%s', start '%s')", csvr_field(r, c->submit),
+                         csvr_field(r, c->start));
+    run->ok = status_ok(ok, csvr_field(r, c->status));
+    return 0;
+}
+
+/* ---- overrides ------------------------------------------------------------------------ */
+
+static int cmp_ovrow(const void *a, const void *b)
+{
+    const struct slofile_ovrow *x = a, *y = b;
+    int c = strcmp(x->job, y->job);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* override_row: the current override row's fields, checked: 0, or -1
+ * (csvr_fail). */
+static int override_row(csvr *r, int cp, int ca, int cd, struct slo_override *ov)
+{
+    int hp = csvr_get_duration(r, cp, &ov->period, CSVR_POSITIVE);
+    int ha = hp < 0 ? -1 : csvr_get_duration(r, ca, &ov->a, CSVR_NONNEG);
+    int hd = ha < 0 ? -1 : csvr_get_duration(r, cd, &ov->d, CSVR_NONNEG);
+    if (hp < 0 || ha < 0 || hd < 0)
+        return -1;
+    ov->has_period = hp == 1;
+    ov->has_a = ha == 1;
+    ov->has_d = hd == 1;
+    if (ov->has_a && ov->has_d && !(ov->d > ov->a))
+        return csvr_fail(r, "d must be after a (a '%s', d '%s')", csvr_field(r, ca), csvr_field(r, cd));
+    if (ov->has_period && ov->has_a && !(ov->a < ov->period))
+        return csvr_fail(r, "a must be inside the period (a '%s', period '%s')", csvr_field(r, ca),
+                         csvr_field(r, cp));
+    if (ov->has_period && ov->has_a && ov->has_d && ov->d - ov->a > ov->period)
+        return csvr_fail(r, "the window from a to d is longer than the period (a '%s', d '%s', period '%s')",
+                         csvr_field(r, ca), csvr_field(r, cd), csvr_field(r, cp));
+    return 0;
+}
+
+int slofile_overrides_load(const char *path, const struct csv_dialect *d, struct slofile_overrides *O)
+{
+    int st;
+    csvr *r = csvr_open_with(path, d, 0, &st);
+    if (!r)
+        return st;
+    int cj = csvr_require(r, "job");
+    int cp = csvr_col(r, "period"), ca = csvr_col(r, "a"), cd = csvr_col(r, "d");
+    if (cj < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    if (cp < 0 && ca < 0 && cd < 0) {
+        slk_error_at(csvr_path(r), 1, "override file has none of the columns 'period', 'a', 'd'");
+        csvr_close(r);
+        return SLK_EDATA;
+    }
+    size_t cap = 0;
+    keyset *seen = keyset_new();
+    while (csvr_next(r) > 0) {
+        struct slo_override ov = {0};
+        const char *job;
+        if (override_row(r, cp, ca, cd, &ov) < 0 || !(job = keytab_row(seen, r, cj))) {
+            if (csvr_skip(r))
+                continue;
+            break;
+        }
+        O->v = xgrow(O->v, &cap, O->n + 1, sizeof *O->v);
+        O->v[O->n++] = (struct slofile_ovrow){xstrdup(job), csvr_line(r), 0, ov};
+    }
+    keyset_free(seen);
+    st = csvr_status(r);
+    if (st == SLK_OK)
+        qsort(O->v, O->n, sizeof *O->v, cmp_ovrow);
+    csvr_close(r);
+    return st;
+}
+
+struct slofile_ovrow *slofile_override_find(struct slofile_overrides *O, const char *job)
+{
+    size_t lo = 0, hi = O->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(O->v[mid].job, job);
+        if (c == 0) {
+            O->v[mid].used = 1;
+            return &O->v[mid];
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+void slofile_overrides_free(struct slofile_overrides *O)
+{
+    for (size_t i = 0; i < O->n; i++)
+        free(O->v[i].job);
+    free(O->v);
+    O->v = NULL;
+    O->n = 0;
+}
+
+/* ---- output and summary ------------------------------------------------------------------- */
+
+const char *const slofile_statuses[] = {"actionable", "too_few_runs", "not_periodic", "no_consumer",
+                                        "too_few_reads", "high_cv", "no_slack", "no_window", NULL};
+
+const char *const slofile_header[] = {"job", "period", "a", "d", "runs", "cv", "slack_ratio", "status",
+                                      "consumer_period", "source", "basis", "cv_start", "cv_read",
+                                      "problematic", NULL};
+
+/* emit: infer one job's SLO from its n runs, write its row, count it. */
+static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n, const struct slofile_opts *o,
+                 const struct slo_opts *so, struct slofile_tally *t)
+{
+    struct slofile_ovrow *ov = o->ov && o->ov->n ? slofile_override_find(o->ov, job) : NULL;
+    struct slo_result res;
+    slo_infer_job(runs, n, so, ov ? &ov->ov : NULL, &res);
+    char why[200];
+    if (isfinite(res.period) && timeunit_span_check("period", res.period, 0, why, sizeof why) < 0)
+        slk_warn_at(NULL, 0, "job '%s': %s", job, why);
+    csvw_str(w, job);
+    csvw_num(w, res.period);
+    csvw_num(w, res.a);
+    csvw_num(w, res.d);
+    csvw_int(w, (int64_t)res.runs);
+    csvw_num(w, res.cv);
+    csvw_num(w, res.slack_ratio);
+    csvw_str(w, res.status);
+    csvw_num(w, res.consumer_period);
+    char src[48] = "inferred";
+    if (res.overridden)
+        snprintf(src, sizeof src, "overridden:%s%s%s%s%s", res.overridden & SLO_OV_PERIOD ? "period" : "",
+                 (res.overridden & SLO_OV_PERIOD) && (res.overridden & (SLO_OV_A | SLO_OV_D)) ? "+" : "",
+                 res.overridden & SLO_OV_A ? "a" : "", (res.overridden & SLO_OV_A) && (res.overridden & SLO_OV_D) ? "+" : "",
+                 res.overridden & SLO_OV_D ? "d" : "");
+    csvw_str(w, src);
+    csvw_str(w, res.basis);
+    csvw_num(w, res.cv_start);
+    csvw_num(w, res.cv_read);
+    csvw_int(w, res.problematic);
+    csvw_end(w);
+    t->nproblematic += res.problematic;
+    t->basis_count[res.basis[0] == 'p' ? 0 : res.basis[0] == 'c' ? 1 : 2]++;
+
+    t->njobs++;
+    t->nrows += n;
+    t->nextra += res.extra;
+    t->nfailed += res.failed;
+    t->nfolded += res.folded;
+    t->noverridden += res.overridden != 0;
+    if (res.period > 0)
+        t->snap_count[res.per.snap]++;
+    for (int i = 0; slofile_statuses[i]; i++)
+        if (strcmp(slofile_statuses[i], res.status) == 0)
+            t->status_count[i]++;
+}
+
+/* ---- the two input forms ------------------------------------------------------------------------ */
+
+/* seen_before: under --on-error skip, whether (job, instance) was read
+ * already (a later duplicate is the row skipped; strict runs find
+ * duplicates after reading, with slotab_dup_instance). */
+static int seen_before(keyset *seen, const char *job, const char *instance)
+{
+    if (!seen || !instance)
+        return 0;
+    size_t lj = strlen(job), li = strlen(instance);
+    char *k = xmalloc(lj + li + 2);
+    memcpy(k, job, lj);
+    k[lj] = '\x1f';
+    memcpy(k + lj + 1, instance, li + 1);
+    int dup = !keyset_add(seen, k);
+    free(k);
+    return dup;
+}
+
+/* table_row: the current row as a run and its join tag, checked: 0, or -1
+ * (csvr_fail: a missing key, a bad value, a duplicate instance). */
+static int table_row(csvr *r, const struct cols *c, const struct ok_list *ok, slo_prov *prov, keyset *seen,
+                     struct slo_run *run, long *tag)
+{
+    const char *j = csvr_field(r, c->job), *in = csvr_field(r, c->instance);
+    if (!j || (prov && !in))
+        return csvr_fail(r, "column '%s': missing value%s", !j ? "job" : "instance",
+                         prov ? " (the events are joined on job and instance)" : "");
+    if (read_run(r, c, ok, run) < 0)
+        return -1;
+    *tag = prov ? slo_prov_add_run(prov, j, in, run->start) : 0;
+    if (*tag < 0 || seen_before(seen, j, in))
+        return csvr_fail(r, "duplicate instance '%s' of job '%s'", in, j);
+    return 0;
+}
+
+/* read_table: every run of the table into t (any order).  With prov (form
+ * 2) each run is also registered for the provenance join, its tag the
+ * join's index.  Under --on-error skip a bad row is skipped (csvr_skip).
+ * 0, or a data error (reported). */
+static int read_table(csvr *r, slotab *t, slo_prov *prov, const struct slofile_opts *o)
+{
+    struct cols c;
+    if (find_cols(r, &c, prov != NULL, prov != NULL) < 0)
+        return SLK_EDATA;
+    struct ok_list ok = {0};
+    ok_list_parse(&ok, o->ok_status);
+    keyset *seen = o->skip && !prov ? keyset_new() : NULL;
+    int rc;
+    while ((rc = csvr_next(r)) > 0) {
+        const char *j = csvr_field(r, c.job), *in = csvr_field(r, c.instance);
+        struct slo_run run;
+        long tag = 0;
+        if (table_row(r, &c, &ok, prov, seen, &run, &tag) < 0) {
+            if (csvr_skip(r))
+                continue;
+            break;
+        }
+        if (slotab_add(t, j, in, &run, csvr_line(r), tag) < 0) {
+            csvr_fail(r, "more than %zu runs (--max-runs): sloinfer holds its input, about 220 bytes a run; "
+                         "raise --max-runs or split the runs by job (the output is per job)", o->max_runs);
+            break;
+        }
+        slk_progress("runs", (uint64_t)csvr_line(r), 0);
+    }
+    slk_progress_done();
+    keyset_free(seen);
+    ok_list_free(&ok);
+    int st = csvr_status(r);
+    long line;
+    const char *dj, *di;
+    if (st == SLK_OK && !prov && slotab_dup_instance(t, &line, &dj, &di)) {
+        slk_error_at(csvr_path(r), line, "duplicate instance '%s' of job '%s'", di, dj);
+        st = SLK_EDATA;
+    }
+    return st;
+}
+
+/* read_events: apply the provenance events of path to prov. */
+static int read_events(const char *path, const struct csv_dialect *d, slo_prov *prov, size_t *nev)
+{
+    int st, rc = 0;
+    csvr *e = csvr_open_with(path, d, 0, &st);
+    if (!e)
+        return st;
+    int ct = csvr_require(e, "time"), cj = ct < 0 ? -1 : csvr_require(e, "job");
+    int ci = cj < 0 ? -1 : csvr_require(e, "instance"), cf = ci < 0 ? -1 : csvr_require(e, "file");
+    int co = cf < 0 ? -1 : csvr_require(e, "op");
+    while (co >= 0 && (rc = csvr_next(e)) > 0) {
+        double t;
+        if (get_time(e, ct, &t, CSVR_REQUIRED, "time") < 0)
+            break;
+        const char *f = csvr_field(e, cf), *op = csvr_field(e, co);
+        const char *ej = csvr_field(e, cj), *ei = csvr_field(e, ci);
+        if (!f) {
+            csvr_fail(e, "column 'file': missing value");
+            break;
+        }
+        enum slo_op o;
+        if (op && (strcasecmp(op, "read") == 0 || strcasecmp(op, "r") == 0))
+            o = SLO_READ;
+        else if (op && (strcasecmp(op, "write") == 0 || strcasecmp(op, "w") == 0))
+            o = SLO_WRITE;
+        else {
+            csvr_fail(e, "column 'op': want 'read' or 'write', got '%s'", op ? op : "");
+            break;
+        }
+        if (slo_prov_event(prov, t, ej ? ej : "", ei ? ei : "", f, o) < 0) {
+            csvr_fail(e, "events of file '%s' not in time order ('%s' after a later event); "
+                         "sort the events by time first", f, csvr_field(e, ct));
+            break;
+        }
+        (*nev)++;
+        slk_progress("events", (uint64_t)csvr_line(e), 0);
+    }
+    slk_progress_done();
+    st = co < 0 ? SLK_EDATA : csvr_status(e);
+    csvr_close(e);
+    return st;
+}
+
+/* join_events: the joined input_avail and output_read into every run. */
+static void join_events(slotab *t, size_t ngroups, const slo_prov *prov, size_t nev, int quiet)
+{
+    size_t got_ia = 0, got_rd = 0;
+    for (size_t j = 0; j < ngroups; j++) {
+        struct slo_run *runs;
+        const long *tags;
+        size_t n;
+        slotab_job(t, j, &runs, &tags, &n);
+        for (size_t i = 0; i < n; i++) {
+            slo_prov_result(prov, tags[i], &runs[i].input_avail, &runs[i].output_read);
+            got_ia += !isnan(runs[i].input_avail);
+            got_rd += !isnan(runs[i].output_read);
+        }
+    }
+    if (!quiet)
+        fprintf(stderr, "%s: %zu events on %zu files joined to %zu runs: %zu got an input_avail, %zu an "
+                        "output_read\n", slk_progname, nev, slo_prov_nfiles(prov), slotab_runs(t), got_ia, got_rd);
+}
+
+/* choose_basis: --basis, or auto: completion when no run has an output_read. */
+static void choose_basis(slotab *t, size_t ngroups, int basis, struct slo_opts *so)
+{
+    int has_rd = 0, has_ia = 0;
+    for (size_t j = 0; j < ngroups; j++) {
+        struct slo_run *runs;
+        size_t n;
+        slotab_job(t, j, &runs, NULL, &n);
+        for (size_t i = 0; i < n; i++) {
+            has_rd |= !isnan(runs[i].output_read);
+            has_ia |= !isnan(runs[i].input_avail);
+        }
+    }
+    so->basis = basis >= 0 ? (enum slo_basis)basis : has_rd ? SLO_BASIS_PROVENANCE : SLO_BASIS_COMPLETION;
+    so->has_input = has_ia;
+}
+
+int slofile_infer(csvr *r, const struct slofile_opts *o, csvw *w, struct slofile_tally *tally)
+{
+    slotab *t = slotab_new(o->max_runs);
+    slo_prov *prov = o->events_path ? slo_prov_new() : NULL;
+    size_t nev = 0;
+    int st = read_table(r, t, prov, o);
+    if (st == SLK_OK && prov)
+        st = read_events(o->events_path, o->events_dialect, prov, &nev);
+    if (st == SLK_OK) {
+        size_t ngroups = slotab_group(t);
+        struct slo_opts so = o->so;
+        if (prov)
+            join_events(t, ngroups, prov, nev, o->quiet);
+        choose_basis(t, ngroups, o->basis, &so);
+        for (size_t j = 0; j < ngroups; j++) {
+            struct slo_run *runs;
+            size_t n;
+            const char *job = slotab_job(t, j, &runs, NULL, &n);
+            emit(w, job, runs, n, o, &so, tally);
+        }
+    }
+    slo_prov_free(prov);
+    slotab_free(t);
+    return st;
+}

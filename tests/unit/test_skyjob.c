@@ -1,0 +1,155 @@
+/* Unit tests of lib/morpheus/skyjob (a job's runs, their quantization and
+ * fit) and lib/morpheus/skyread (the usage readers), on hand-worked cases. */
+#include "unit.h"
+#include "base/diag.h"
+#include "morpheus/skyjob.h"
+#include "morpheus/skyread.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* fit_text: the rows skyjob_fit writes for j (and its stats row in *stats). */
+static char *fit_text(skyjob *j, const struct skyjob_opts *o, char **stats)
+{
+    char *buf = NULL, *sbuf = NULL;
+    size_t len = 0, slen = 0;
+    FILE *f = open_memstream(&buf, &len), *fs = open_memstream(&sbuf, &slen);
+    struct skyjob_out out = {.o = o, .w = csvw_new_with(f, &csv_dialect_plain),
+                             .ws = csvw_new_with(fs, &csv_dialect_plain)};
+    skyjob_fit(j, &out);
+    csvw_free(out.w);
+    csvw_free(out.ws);
+    fclose(f);
+    fclose(fs);
+    *stats = sbuf;
+    return buf;
+}
+
+int main(void)
+{
+    slk_init("test_skyjob");
+
+    /* CSV samples at 0 (2), 30 (4), 130 (6), step 60 from 0: steps
+     * floor(130/60) + 1 = 3; means 3, 3 (no sample: the step before), 6;
+     * maxima 4, 4, 6 */
+    struct skyjob_sample s[3] = {{0, 0, 2}, {0, 30, 4}, {0, 130, 6}};
+    double u[4];
+    CHECK(skyjob_steps_csv(s, 3, 0, 60) == 3);
+    skyjob_quantize_csv(s, 3, 0, 60, 0, u, 3);
+    CHECK_NEAR(u[0], 3, 0);
+    CHECK_NEAR(u[1], 3, 0);
+    CHECK_NEAR(u[2], 6, 0);
+    skyjob_quantize_csv(s, 3, 0, 60, 1, u, 3);
+    CHECK_NEAR(u[0], 4, 0);
+    CHECK_NEAR(u[2], 6, 0);
+
+    /* native units (2 at 0, 1 at 5) lasting 10 s, step 10: the level is 2
+     * on [0,5), 3 on [5,10), 1 on [10,15); 2 steps; time-weighted means
+     * (2*5 + 3*5)/10 = 2.5 and 1*5/10 = 0.5; maxima 3 and 1 */
+    struct skyjob_sample nu[2] = {{0, 0, 2}, {0, 5, 1}};
+    CHECK(skyjob_steps_native(nu, 2, 10, 10) == 2);
+    skyjob_quantize_native(nu, 2, 10, 10, 0, u, 2);
+    CHECK_NEAR(u[0], 2.5, 1e-12);
+    CHECK_NEAR(u[1], 0.5, 1e-12);
+    skyjob_quantize_native(nu, 2, 10, 10, 1, u, 2);
+    CHECK_NEAR(u[0], 3, 0);
+    CHECK_NEAR(u[1], 1, 0);
+
+    /* two identical runs 2,2,2: objective 0 only at s = the usage (no
+     * over-allocation, no debt), so the fit is 2,2,2 */
+    struct skyjob_opts o;
+    skyjob_opts_default(&o);
+    o.quiet = 1;
+    skyjob *j = skyjob_new();
+    skyjob_reset(j, "j");
+    for (int r = 0; r < 2; r++) {
+        int created;
+        int ri = skyjob_run(j, r ? "r2" : "r1", 1000.0 * r, &created);
+        CHECK(created == 1 && ri == r);
+        for (int k = 0; k < 3; k++)
+            skyjob_add(j, ri, 1000.0 * r + 60 * k, 2);
+    }
+    int again;
+    CHECK(skyjob_run(j, "r1", 5, &again) == 0 && again == 0);
+    char *st, *t = fit_text(j, &o, &st);
+    CHECK_STR(t, "j,60,0,2\nj,60,60,2\nj,60,120,2\n");
+    CHECK(strstr(st, ",optimal,0,,r1\n") != NULL);
+    free(t);
+    free(st);
+
+    /* --last 1 keeps the latest run only (starts 0 and 1000: r2, usage 5) */
+    skyjob_reset(j, "k");
+    int a = skyjob_run(j, "r1", 0, NULL), b = skyjob_run(j, "r2", 1000, NULL);
+    skyjob_add(j, a, 0, 1);
+    skyjob_add(j, b, 1000, 5);
+    o.last = 1;
+    o.min_runs = 1;
+    t = fit_text(j, &o, &st);
+    CHECK_STR(t, "k,60,0,5\n");
+    free(t);
+    free(st);
+
+    /* too few runs: no rows, a stats row with the status */
+    o.min_runs = 2;
+    o.last = 0;
+    skyjob_reset(j, "m");
+    skyjob_add(j, skyjob_run(j, "only", 0, NULL), 0, 1);
+    t = fit_text(j, &o, &st);
+    CHECK_STR(t, "");
+    CHECK_STR(st, "m,1,0,,,,,,,too_few_runs,0,,\n");
+    free(t);
+    free(st);
+
+    /* outlier runs: five 2-step runs and one of 20 steps; lengths median
+     * 2, MAD 0, spread max(0, 0.1*2, 1) = 1, bound 2 + 3*1 = 5: the 20-step
+     * run is kept out and the fit is 2 steps long */
+    skyjob_reset(j, "n");
+    for (int r = 0; r < 6; r++) {
+        char name[16];
+        snprintf(name, sizeof name, "r%d", r);
+        int ri = skyjob_run(j, name, 1000.0 * r, NULL);
+        int len = r == 3 ? 20 : 2;
+        for (int k = 0; k < len; k++)
+            skyjob_add(j, ri, 1000.0 * r + 60 * k, 1);
+    }
+    t = fit_text(j, &o, &st);
+    CHECK_STR(t, "n,60,0,1\nn,60,60,1\n");
+    CHECK(strstr(st, ",optimal,1,r3,r0\n") != NULL);
+    free(t);
+    free(st);
+    skyjob_free(j);
+
+    /* skyread_csv with sort: job b's and a's rows interleaved give a's fit
+     * (two identical runs of 3 containers: 3) then b's (4) */
+    char path[] = "/tmp/test_skyjob_XXXXXX";
+    FILE *f = fdopen(mkstemp(path), "w");
+    fputs("job,run,t,containers\nb,x,0,4\na,p,0,3\nb,y,500,4\na,q,500,3\n", f);
+    fclose(f);
+    int rs;
+    csvr *r = csvr_open_with(path, &csv_dialect_plain, 0, &rs);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mf = open_memstream(&buf, &len);
+    struct skyjob_out out = {.o = &o, .w = csvw_new_with(mf, &csv_dialect_plain)};
+    CHECK(skyread_csv(r, &out, 1) == SLK_OK);
+    csvw_free(out.w);
+    fclose(mf);
+    CHECK_STR(buf, "job,step,offset,alloc\na,60,0,3\nb,60,0,4\n");
+    CHECK(out.tot.jobs == 2 && out.tot.fitted == 2);
+    free(buf);
+    csvr_close(r);
+    /* without sort the same rows are not grouped: a data error */
+    r = csvr_open_with(path, &csv_dialect_plain, 0, &rs);
+    mf = open_memstream(&buf, &len);
+    out = (struct skyjob_out){.o = &o, .w = csvw_new_with(mf, &csv_dialect_plain)};
+    fprintf(stderr, "(the 'not grouped' message below is expected)\n");
+    CHECK(skyread_csv(r, &out, 0) == SLK_EDATA);
+    csvw_free(out.w);
+    fclose(mf);
+    free(buf);
+    csvr_close(r);
+    unlink(path);
+    return unit_done("skyjob");
+}
