@@ -6,13 +6,15 @@
  *   replplace [OPTIONS] TENANTS [BLOCKS]          blocks in, placements out
  *   replplace --simulate [OPTIONS] TENANTS        durability/availability table
  *
- * The model lives in lib/replica.{c,h}; this file reads and checks the
- * inputs, drives the library and words the results. */
+ * The model lives in lib/harvest/replica, the tables' readers and writers in
+ * lib/harvest/rpfile; this file checks the options, drives the library and
+ * words the results. */
 #include "base/cli.h"
 #include "base/csvio.h"
 #include "base/diag.h"
 #include "base/outfile.h"
 #include "harvest/replica.h"
+#include "harvest/rpfile.h"
 
 #include <argp.h>
 #include <math.h>
@@ -205,107 +207,34 @@ static const char *policy_name(enum rp_policy p) { return p == RP_ALG2 ? "alg2" 
 
 /* ---- inputs ------------------------------------------------------------------ */
 
-/* read the tenants table into a new cluster; NULL after printing why */
+/* the tenants as a built cluster; NULL after printing why */
 static rp_cluster *read_tenants(const char *path, int *status)
 {
-    csvr *r = csvr_open_with(path, cli_dialect("tenants"), 0, status);
-    if (!r)
+    rp_cluster *c = rp_read_tenants(path, cli_dialect("tenants"), block_mb, rack_size, slk_opt.seed, status);
+    if (!c)
         return NULL;
-    int ct = csvr_require(r, "tenant"), ce = csvr_require(r, "environment"), cs = csvr_require(r, "servers"),
-        csp = csvr_require(r, "space_gb"), cr = csvr_require(r, "reimages_per_server_month"),
-        cp = csvr_require(r, "peak_util");
-    if (ct < 0 || ce < 0 || cs < 0 || csp < 0 || cr < 0 || cp < 0) {
-        *status = SLK_EDATA;
-        csvr_close(r);
-        return NULL;
-    }
-    rp_cluster *c = rp_cluster_new(block_mb, rack_size, slk_opt.seed);
-    int rc;
-    while ((rc = csvr_next(r)) == 1) {
-        const char *name = csvr_field(r, ct), *env = csvr_field(r, ce);
-        int64_t servers;
-        double space, rt, peak;
-        if (!name) {
-            csvr_fail(r, "column 'tenant': missing value");
-            break;
-        }
-        if (!env) {
-            csvr_fail(r, "column 'environment': missing value");
-            break;
-        }
-        if (csvr_get_int64(r, cs, &servers, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
-            csvr_get_double(r, csp, &space, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-            csvr_get_double(r, cr, &rt, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-            csvr_get_double(r, cp, &peak, CSVR_REQUIRED | CSVR_NONNEG) < 0)
-            break;
-        if (peak > 1) {
-            csvr_fail(r, "column 'peak_util': '%s' is above 1 (write utilization as a fraction, 0.85 not 85)",
-                      csvr_field(r, cp));
-            break;
-        }
-        if (servers > 100000000) {
-            csvr_fail(r, "column 'servers': '%s' is too large (at most 100000000)", csvr_field(r, cs));
-            break;
-        }
-        int idx = rp_cluster_add(c, name, env, servers, space, rt, peak);
-        if (idx == -1) {
-            csvr_fail(r, "duplicate tenant '%s'", name);
-            break;
-        }
-        if (idx == -2) {
-            csvr_fail(r, "more than 2147483646 servers in total");
-            break;
-        }
-    }
-    *status = csvr_status(r);
-    if (*status == SLK_OK && rp_ntenants(c) == 0) {
-        slk_error_at(csvr_path(r), 0, "no tenants");
-        *status = SLK_EDATA;
-    }
-    csvr_close(r);
-    if (*status != SLK_OK) {
-        rp_cluster_free(c);
-        return NULL;
-    }
     rp_cluster_racks_mixed(c, racks_mixed);
     rp_cluster_build(c);
     rp_cluster_pick_by_space(c, pick_space);
     return c;
 }
 
-static int write_classes(const rp_cluster *c, const char *path)
+/* write one table to path (replaced when complete) with the writer fn */
+static int write_table(const char *path, void (*fn)(csvw *, const void *, size_t), const void *arg, size_t n)
 {
     int st;
     outf *o = outf_open(path, &st);
     if (!o)
         return st;
     csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-    csvw_header(w, (const char *const[]){"class", "reimage_row", "peak_col", "tenants", "servers", "space_gb",
-                                         "space_share", "reimages_min", "reimages_max", "peak_min", "peak_max",
-                                         NULL});
-    double total = 0;
-    struct rp_class_info ci[RP_NCLASS];
-    for (int k = 0; k < RP_NCLASS; k++) {
-        rp_class_info(c, k, &ci[k]);
-        total += ci[k].space_gb;
-    }
-    for (int k = 0; k < RP_NCLASS; k++) {
-        csvw_str(w, rp_class_name(k));
-        csvw_int(w, k / 3);
-        csvw_int(w, k % 3);
-        csvw_int(w, ci[k].tenants);
-        csvw_int(w, ci[k].servers);
-        csvw_num(w, ci[k].space_gb);
-        csvw_num(w, total > 0 ? ci[k].space_gb / total : NAN);
-        csvw_num(w, ci[k].rate_min);
-        csvw_num(w, ci[k].rate_max);
-        csvw_num(w, ci[k].peak_min);
-        csvw_num(w, ci[k].peak_max);
-        csvw_end(w);
-    }
+    fn(w, arg, n);
+    st = csvw_error(w) ? SLK_EIO : SLK_OK;
     csvw_free(w);
-    return outf_finish(o, SLK_OK);
+    return outf_finish(o, st);
 }
+
+static void classes_fn(csvw *w, const void *c, size_t n) { (void)n; rp_write_classes(w, c); }
+static void events_fn(csvw *w, const void *ev, size_t n) { rp_write_events(w, ev, n); }
 
 static void summarize_grid(const rp_cluster *c)
 {
@@ -361,16 +290,15 @@ static int run_place(rp_cluster *c, enum rp_policy policy, int R, csvw *w)
     st = SLK_OK;
     while ((rc = csvr_next(r)) == 1) {
         const char *block = csvr_field(r, cb);
-        int64_t creator;
-        if (!block) {
-            csvr_fail(r, "column 'block': missing value");
-            break;
-        }
-        if (csvr_get_int64(r, cs, &creator, CSVR_REQUIRED | CSVR_NONNEG) < 0)
-            break;
-        if (creator >= nserv) {
-            csvr_fail(r, "column 'server': %lld is not a server (the tenants have servers 0 to %ld)",
-                      (long long)creator, (long)nserv - 1);
+        int64_t creator = 0;
+        int bad = !block ? csvr_fail(r, "column 'block': missing value")
+                  : csvr_get_int64(r, cs, &creator, CSVR_REQUIRED | CSVR_NONNEG) < 0 ? -1
+                  : creator >= nserv ? csvr_fail(r, "column 'server': %lld is not a server (the tenants have "
+                                                    "servers 0 to %ld)", (long long)creator, (long)nserv - 1)
+                                     : 0;
+        if (bad < 0) {
+            if (csvr_skip(r))
+                continue;
             break;
         }
         int failed = 0;
@@ -423,129 +351,14 @@ static int run_place(rp_cluster *c, enum rp_policy policy, int R, csvw *w)
 
 /* ---- simulation mode ----------------------------------------------------------- */
 
-static struct rp_event *read_events(const rp_cluster *c, const char *path, size_t *n, double *tmax, int *status)
-{
-    csvr *r = csvr_open_with(path, cli_dialect("events"), 0, status);
-    if (!r)
-        return NULL;
-    int ct = csvr_require(r, "t"), cs = csvr_require(r, "server"), ce = csvr_require(r, "event");
-    if (ct < 0 || cs < 0 || ce < 0) {
-        *status = SLK_EDATA;
-        csvr_close(r);
-        return NULL;
-    }
-    struct rp_event *ev = NULL;
-    size_t cap = 0;
-    *n = 0;
-    *tmax = 0;
-    while (csvr_next(r) == 1) {
-        double t;
-        int64_t s;
-        if (csvr_get_double(r, ct, &t, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-            csvr_get_int64(r, cs, &s, CSVR_REQUIRED | CSVR_NONNEG) < 0)
-            break;
-        if (s >= rp_nservers(c)) {
-            csvr_fail(r, "column 'server': %lld is not a server (the tenants have servers 0 to %ld)",
-                      (long long)s, (long)rp_nservers(c) - 1);
-            break;
-        }
-        const char *k = csvr_field(r, ce);
-        int kind = k ? rp_event_kind_parse(k) : -1;
-        if (kind < 0) {
-            csvr_fail(r, "column 'event': invalid event '%s' (want reimage, fail or add)", k ? k : "");
-            break;
-        }
-        ev = xgrow(ev, &cap, *n + 1, sizeof *ev);
-        ev[(*n)++] = (struct rp_event){t, (int32_t)s, kind};
-        if (t > *tmax)
-            *tmax = t;
-    }
-    *status = csvr_status(r);
-    csvr_close(r);
-    if (*status != SLK_OK) {
-        free(ev);
-        return NULL;
-    }
-    if (*n > 1)
-        qsort(ev, *n, sizeof *ev, rp_event_cmp);
-    return ev;
-}
-
-static int write_events(const struct rp_event *ev, size_t n, const char *path)
-{
-    int st;
-    outf *o = outf_open(path, &st);
-    if (!o)
-        return st;
-    csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-    csvw_header(w, (const char *const[]){"t", "server", "event", NULL});
-    for (size_t i = 0; i < n; i++) {
-        csvw_num(w, ev[i].t);
-        csvw_int(w, ev[i].server);
-        csvw_str(w, rp_event_kind_name(ev[i].kind));
-        csvw_end(w);
-    }
-    csvw_free(w);
-    return outf_finish(o, SLK_OK);
-}
-
-struct lost_ctx {
-    const rp_cluster *c;
-    csvw *w;
-    const char *policy;
-    int replicas;
-};
-
-static void write_lost(void *ctx, uint64_t block, double t, int R, const int32_t *last, const double *when)
-{
-    struct lost_ctx *lc = ctx;
-    for (int k = 0; k < R; k++) {
-        int ti = last[k] >= 0 ? rp_server_tenant(lc->c, last[k]) : -1;
-        csvw_str(lc->w, lc->policy);
-        csvw_int(lc->w, lc->replicas);
-        csvw_int(lc->w, (int64_t)block);
-        csvw_num(lc->w, t / 86400);
-        csvw_int(lc->w, k + 1);
-        if (ti >= 0) {
-            csvw_int(lc->w, last[k]);
-            csvw_str(lc->w, rp_tenant_name(lc->c, ti));
-            csvw_str(lc->w, rp_tenant_env(lc->c, ti));
-            csvw_str(lc->w, rp_class_name(rp_tenant_class(lc->c, ti)));
-            csvw_num(lc->w, when[k] / 86400);
-        } else {
-            for (int j = 0; j < 5; j++)
-                csvw_str(lc->w, NULL);
-        }
-        csvw_end(lc->w);
-    }
-}
-
-static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : NAN; }
-
 /* one row of the --simulate table, and its line on stderr */
 static void write_result(csvw *w, enum rp_policy p, int R, const struct rp_sim_result *r, double secs)
 {
-    uint64_t failed = r->failed_busy + r->failed_lost;
-    csvw_str(w, policy_name(p));
-    csvw_int(w, R);
-    csvw_int(w, (int64_t)r->blocks);
-    csvw_int(w, (int64_t)r->lost);
-    csvw_num(w, pct(r->lost, r->blocks));
-    csvw_int(w, (int64_t)r->accesses);
-    csvw_int(w, (int64_t)failed);
-    csvw_num(w, pct(failed, r->accesses));
-    csvw_int(w, (int64_t)r->reimages);
-    csvw_int(w, (int64_t)r->replicas_destroyed);
-    csvw_int(w, (int64_t)r->rereplicated);
-    csvw_int(w, (int64_t)r->relaxed);
-    csvw_int(w, (int64_t)r->max_backlog);
-    csvw_num(w, r->first_loss / 86400);
-    csvw_num(w, r->accesses ? r->util_sum / (double)r->accesses : NAN);
-    csvw_end(w);
+    rp_write_result(w, policy_name(p), R, r);
     if (!slk_opt.quiet)
         fprintf(stderr, "replplace: %-5s x%d: %llu lost blocks, %llu failed reads (%llu busy, %llu lost), "
                         "%llu relaxed placements, %.1fs\n",
-                policy_name(p), R, (unsigned long long)r->lost, (unsigned long long)failed,
+                policy_name(p), R, (unsigned long long)r->lost, (unsigned long long)(r->failed_busy + r->failed_lost),
                 (unsigned long long)r->failed_busy, (unsigned long long)r->failed_lost,
                 (unsigned long long)r->relaxed, secs);
 }
@@ -557,7 +370,7 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
     int st = SLK_OK;
     if (events_path) {
         double tmax = 0;
-        ev = read_events(c, events_path, &nev, &tmax, &st);
+        ev = rp_read_events(c, events_path, cli_dialect("events"), &nev, &tmax, &st);
         if (!ev && st != SLK_OK)
             return st;
         if (!days_given)
@@ -565,7 +378,7 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
     } else {
         ev = rp_gen_events(c, slk_opt.seed, days, &burst, &nev);
     }
-    if (write_events_path && (st = write_events(ev, nev, write_events_path)) != SLK_OK) {
+    if (write_events_path && (st = write_table(write_events_path, events_fn, ev, nev)) != SLK_OK) {
         free(ev);
         return st;
     }
@@ -577,8 +390,7 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
             return st;
         }
         lw = csvw_new_with(outf_fp(lo), cli_dialect(NULL));
-        csvw_header(lw, (const char *const[]){"policy", "replicas", "block", "lost_day", "replica", "server",
-                                              "tenant", "environment", "class", "destroyed_day", NULL});
+        rp_lost_header(lw);
     }
     size_t nre = 0;
     for (size_t i = 0; i < nev; i++)
@@ -588,18 +400,16 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
                         "re-creation %g blocks/h per %s server after %gs, busy above %g\n",
                 days, nre, events_path ? events_path : "drawn from the tenants' rates with bursts", nblocks,
                 naccesses, rate, rebuild == RP_REBUILD_SERVER ? "reimaged" : "sending", detect, busy);
-    csvw_header(w, (const char *const[]){"policy", "replicas", "blocks", "lost_blocks", "lost_pct", "accesses",
-                                         "failed_accesses", "failed_pct", "reimages", "replicas_destroyed",
-                                         "rereplicated", "relaxed", "max_backlog", "first_loss_day", "mean_util", NULL});
+    rp_result_header(w);
     struct rp_sim_result res[8][RP_MAX_REPLICAS];
     for (int i = 0; i < nrep; i++) {
         for (int p = 0; p < npol; p++) {
             struct rp_sim_config cfg = {pol[p], reps[i], nblocks, days * 86400, detect, rate, busy, util_scale,
                                         naccesses, slk_opt.seed, ev, nev, NULL, NULL, rebuild,
                                         busy_dest_avoid && pol[p] == RP_ALG2};
-            struct lost_ctx lc = {c, lw, policy_name(pol[p]), reps[i]};
+            struct rp_lost_ctx lc = {c, lw, policy_name(pol[p]), reps[i]};
             if (lw) {
-                cfg.on_loss = write_lost;
+                cfg.on_loss = rp_write_lost;
                 cfg.on_loss_ctx = &lc;
             }
             char label[64];
@@ -650,7 +460,7 @@ static int place_or_simulate(const enum rp_policy *pol, int npol, const int *rep
     if (!c)
         return st;
     summarize_grid(c);
-    if (classes_path && (st = write_classes(c, classes_path)) != SLK_OK) {
+    if (classes_path && (st = write_table(classes_path, classes_fn, c, 0)) != SLK_OK) {
         rp_cluster_free(c);
         return st;
     }

@@ -121,3 +121,11 @@ tcheck "harvest-scheduling: 2 points x 2 seeds x 2 policies, one job stream" awk
 # sqrt(u) >= u on [0, 1]: root scaling with n = 2 raises the mean utilization
 tcheck "harvest-scheduling: root 2 raises the primary utilization" awk -F, '
     NR > 1 && $1 == "linear" { a = $12 } NR > 1 && $1 == "root" { b = $12 } END { exit !(a > 0 && b > a) }' "$TMP/hs/runs.csv"
+
+# ---- --on-error skip (issue 18): a bad row is skipped, counted and reported;
+# the picks equal those of the file without it (the default stays strict)
+printf 'job,last_duration,containers\na,60,60\nbad,1x,5\nb,60,60\n' >"$TMP/skip-bad.csv"
+printf 'job,last_duration,containers\na,60,60\nb,60,60\n' >"$TMP/skip-good.csv"
+t "skip: strict by default" 65 '' '*' "skip-bad.csv:3: column 'last_duration'" classpick -q --classes "$C" "$TMP/skip-bad.csv"
+tcheck "skip: same picks as without the row" bash -c 'cmp <(classpick -q --classes "$1" "$2") <(classpick -q --on-error skip --rejects "$4" --classes "$1" "$3")' _ "$C" "$TMP/skip-good.csv" "$TMP/skip-bad.csv" "$TMP/skip-rej.csv"
+tcheck "skip: the row is in the rejects" grep -q 'skip-bad.csv,3,' "$TMP/skip-rej.csv"

@@ -314,3 +314,12 @@ tcheck "harvest-durability: 3 seeds x 2 policies x 2 replica counts" awk -F, '
 tcheck "harvest-durability: min <= avg <= max of the lost blocks in the table" bash -c "
     env SERVERS=300 TENANTS=30 BLOCKS=3000 DAYS=20 SEEDS='1 2 3' GOOGLE=/nonexistent bash '$ROOT/examples/harvest-durability.sh' '$TMP/hd2' |
     awk -F'|' '/^\| (stock|Algorithm)/ { split(\$4, a, \" / \"); n++; if (!(a[1] + 0 <= a[2] + 0 && a[2] + 0 <= a[3] + 0)) exit 1 } END { exit n != 4 }'"
+
+# ---- --on-error skip (issue 18): bad block and tenant rows are skipped; the
+# placements equal those of the files without them (strict by default)
+printf 'block,server\nb1,0\nb2,x\nb3,17\nb4,99\n' >"$TMP/skip-blocks.csv"
+printf 'block,server\nb1,0\nb3,17\n' >"$TMP/skip-good.csv"
+{ cat "$TINY"; echo 'zz,envz,2,100,1,2'; } >"$TMP/skip-tenants.csv"
+t "skip: strict by default" 65 '' '*' "skip-blocks.csv:3: column 'server'" replplace -q "$TINY" "$TMP/skip-blocks.csv"
+tcheck "skip: same placements as without the rows" bash -c 'cmp <(replplace -q "$1" "$2") <(replplace -q --on-error skip --rejects "$5" "$4" "$3")' _ "$TINY" "$TMP/skip-good.csv" "$TMP/skip-blocks.csv" "$TMP/skip-tenants.csv" "$TMP/skip-rej.csv"
+tcheck "skip: three rows rejected" bash -c '[ "$(grep -c "skip-" "$1")" = 3 ]' _ "$TMP/skip-rej.csv"

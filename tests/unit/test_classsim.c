@@ -1,0 +1,188 @@
+/* test_classsim — the month simulator (lib/harvest/classsim) and
+ * classpick's tables (lib/harvest/cptable) on cases worked by hand. */
+#include "harvest/classsim.h"
+#include "harvest/cptable.h"
+#include "base/diag.h"
+#include "unit.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static float zeros[16], busy_after0[16];
+
+/* a tenant of one 12-core server with series u */
+static struct cs_tenant tenant(const char *name, int cls, double avg, double peak, float *u)
+{
+    struct cs_tenant t = {.name = (char *)name, .cls = cls, .servers = 1, .avg = avg, .peak = peak, .u = u};
+    return t;
+}
+
+/* One tenant (reserve ceil(0.33 x 12) = 4 cores: 8 containers), one job of 3
+ * tasks of 250 s on 120 s ticks (3 ticks): placed at tick 0, done at tick 3. */
+static void test_one_job(void)
+{
+    struct cp_params p;
+    cp_params_default(&p);
+    struct cp_class cls = {.name = "c", .pattern = CP_CONSTANT, .servers = 1};
+    struct cs_tenant t = tenant("a", 0, 0, 0, zeros);
+    struct cs_job j = {.submit = 0, .dur = 250, .last = 250, .tasks = 3, .type = CP_MEDIUM};
+    struct cs_result r;
+    cs_simulate(&p, 120, 1, 0, &t, 1, 10, &j, 1, &cls, 1, &r);
+    CHECK(r.finished == 1);
+    CHECK(r.tasks_run == 3);
+    CHECK(r.killed == 0);
+    CHECK_NEAR(r.mean, 360, 0);
+    CHECK(r.waiting == 0);
+    free(t.run);
+}
+
+/* The primary takes 9 of 12 cores from tick 2 to tick 3: 8 - 9 < 0 leaves
+ * no room, so all 3 running tasks are killed at tick 2; the job runs again
+ * from tick 4 (free again) and ends at tick 7 (840 s). */
+static void test_kill(void)
+{
+    struct cp_params p;
+    cp_params_default(&p);
+    float u[10] = {0, 0, 0.75f, 0.75f, 0, 0, 0, 0, 0, 0};
+    struct cp_class cls = {.name = "c", .pattern = CP_CONSTANT, .servers = 1};
+    struct cs_tenant t = tenant("a", 0, 0, 0, u);
+    struct cs_job j = {.submit = 0, .dur = 250, .last = 250, .tasks = 3, .type = CP_MEDIUM};
+    struct cs_result r;
+    cs_simulate(&p, 120, 1, 0, &t, 1, 10, &j, 1, &cls, 1, &r);
+    CHECK(r.killed == 3);
+    CHECK(r.tasks_run == 6);
+    CHECK_NEAR(r.mean, 840, 0);
+    free(t.run);
+}
+
+/* Two tenants, 8 free containers each.  Class A (peak 0.9) has no room for a
+ * long job (1 - 0.9 < reserve 0.33), class B (peak 0.1) has
+ * floor(0.57 x 12) = 6 >= 4: Algorithm 1 labels the 4-task long job B.
+ * YARN-PT spreads 4 over rooms 8 + 8: systematic points x, x+4, x+8, x+12
+ * (x < 4) give 2 and 2.  At tick 1 A's primary takes 9 cores: YARN-PT loses
+ * A's 2 tasks and reruns them on B (end tick 1 + 9 = 10, 1200 s); the
+ * class-aware run kills nothing and ends at tick 9 (1080 s). */
+static void test_aware_vs_pt(void)
+{
+    struct cp_params p;
+    cp_params_default(&p);
+    struct cp_class cls[2] = {{.name = "A", .pattern = CP_CONSTANT, .avg = 0.5, .peak = 0.9, .servers = 1},
+                              {.name = "B", .pattern = CP_CONSTANT, .avg = 0.1, .peak = 0.1, .servers = 1}};
+    struct cs_tenant t[2] = {tenant("a", 0, 0.5, 0.9, busy_after0), tenant("b", 1, 0.1, 0.1, zeros)};
+    struct cs_job j = {.submit = 0, .dur = 1000, .last = 1000, .tasks = 4, .type = CP_LONG};
+    struct cs_result r[2];
+    for (int a = 0; a < 2; a++)
+        cs_simulate(&p, 120, 7, a, t, 2, 16, &j, 1, cls, 2, &r[a]);
+    CHECK(r[0].killed == 2);
+    CHECK(r[0].tasks_run == 6);
+    CHECK_NEAR(r[0].mean, 1200, 0);
+    CHECK(r[1].killed == 0);
+    CHECK(r[1].tasks_run == 4);
+    CHECK_NEAR(r[1].mean, 1080, 0);
+    free(t[0].run);
+    free(t[1].run);
+}
+
+static char *write_tmp(const char *text)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/test_classsim.XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* Series on 120 s ticks from t0 = 0: a's tick 1 holds its tick-0 value, b's
+ * tick 0 takes its first sample; rows of a tenant not simulated are
+ * skipped.  The default split (nticks / 2 = 1) keeps ticks 1-2. */
+static void test_series(void)
+{
+    struct cp_class cls = {.name = "c"};
+    char *tp = write_tmp("tenant,class,avg,peak\nb,c,0.2,0.3\na,c,0.5,0.7\n");
+    struct cs_tenant *t;
+    size_t n;
+    CHECK(cs_read_tenants(tp, NULL, &cls, 1, "cl.csv", 1, &t, &n) == SLK_OK);
+    unlink(tp);
+    CHECK(n == 2);
+    CHECK_STR(t[0].name, "a");
+    CHECK_NEAR(t[1].peak, 0.3, 0);
+    char *sp = write_tmp("tenant,t,util\na,0,0.5\na,240,0.75\nz,0,1\nb,120,0.25\n");
+    long nk = 0;
+    double t0 = -1;
+    CHECK(cs_read_series(sp, NULL, 1, 120, t, n, &nk, &t0) == SLK_OK);
+    unlink(sp);
+    CHECK(nk == 3);
+    CHECK_NEAR(t0, 0, 0);
+    CHECK_NEAR(t[0].u[1], 0.5, 0);
+    CHECK_NEAR(t[0].u[2], 0.75, 0);
+    CHECK_NEAR(t[1].u[0], 0.25, 0);
+    long skipped = 0;
+    CHECK(cs_replay_window("s.csv", t, n, &nk, t0, 120, NAN, &skipped) == SLK_OK);
+    CHECK(skipped == 1 && nk == 2);
+    CHECK_NEAR(t[0].u[0], 0.5, 0);
+    CHECK_NEAR(t[0].u[1], 0.75, 0);
+    cs_tenants_free(t, n);
+}
+
+/* The job stream: --jobs fixes the count; arrivals within 90% of the span,
+ * in order, durations in the three ranges, types from the last run. */
+static void test_stream(void)
+{
+    struct cp_params p;
+    cp_params_default(&p);
+    struct cs_tenant t = tenant("a", 0, 0, 0, zeros);
+    struct cs_stream s;
+    cs_stream_make(&p, &t, 1, 16, 120, 50, 0.5, 40, 0.1, 3, &s);
+    CHECK(s.nj == 50);
+    CHECK_NEAR(s.span, 1920, 0);
+    CHECK_NEAR(s.harvest, 8, 0); /* 12 - 4 reserved - 0 primary */
+    CHECK_NEAR(s.primary_util, 0, 0);
+    int ok = 1;
+    for (long j = 0; j < s.nj; j++) {
+        const struct cs_job *jb = &s.jobs[j];
+        ok &= jb->submit <= 0.9 * s.span && (j == 0 || jb->submit >= s.jobs[j - 1].submit);
+        ok &= jb->dur >= 57 && jb->dur <= 2000 && jb->tasks >= 1;
+        ok &= jb->type == cp_job_type(&p, jb->last);
+    }
+    CHECK(ok);
+    free(s.jobs);
+}
+
+/* DAG a -> {b, c} -> d with 2, 3, 4, 1 tasks: levels 2 | 7 | 1, max 7. */
+static void test_tables(void)
+{
+    char *cp = write_tmp("class,pattern,avg_util,peak_util,servers\nx,constant,50,80,10\n");
+    struct cp_table ct;
+    CHECK(cp_read_classes(cp, NULL, 100, &ct) == SLK_OK);
+    unlink(cp);
+    CHECK(ct.n == 1 && !ct.have_current);
+    CHECK_NEAR(ct.c[0].avg, 0.5, 1e-12);
+    CHECK(isnan(ct.c[0].current));
+    CHECK(cp_table_find(&ct, "x") == 0 && cp_table_find(&ct, "y") == -1);
+    cp_table_free(&ct);
+    char *dp = write_tmp("job,vertex,tasks,parent\nj,d,1,b\nj,d,1,c\nj,b,3,a\nj,c,4,a\nj,a,2,\nk,v,5,\n");
+    struct cp_dagtab dt = {0};
+    CHECK(cp_read_dags(dp, NULL, &dt) == SLK_OK);
+    unlink(dp);
+    const struct cp_dagdemand *j = cp_dag_lookup(&dt, "j");
+    CHECK(j && j->demand == 7 && j->levels == 3);
+    CHECK(cp_dag_lookup(&dt, "k") && cp_dag_lookup(&dt, "k")->demand == 5);
+    CHECK(cp_dag_lookup(&dt, "z") == NULL);
+    cp_dagtab_free(&dt);
+}
+
+int main(void)
+{
+    slk_init("test_classsim");
+    for (int k = 1; k < 16; k++)
+        busy_after0[k] = 0.75f;
+    test_one_job();
+    test_kill();
+    test_aware_vs_pt();
+    test_series();
+    test_stream();
+    test_tables();
+    return unit_done("classsim");
+}
