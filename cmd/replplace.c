@@ -286,9 +286,8 @@ static int run_place(rp_cluster *c, enum rp_policy policy, int R, csvw *w)
     struct rp_place_stats ps = {0};
     int32_t out[RP_MAX_REPLICAS];
     int32_t nserv = rp_nservers(c);
-    int rc;
     st = SLK_OK;
-    while ((rc = csvr_next(r)) == 1) {
+    while (csvr_next(r) == 1) {
         const char *block = csvr_field(r, cb);
         int64_t creator = 0;
         int bad = !block ? csvr_fail(r, "column 'block': missing value")
@@ -358,7 +357,7 @@ static void write_result(csvw *w, enum rp_policy p, int R, const struct rp_sim_r
     if (!slk_opt.quiet)
         fprintf(stderr, "replplace: %-5s x%d: %llu lost blocks, %llu failed reads (%llu busy, %llu lost), "
                         "%llu relaxed placements, %.1fs\n",
-                policy_name(p), R, (unsigned long long)r->lost, (unsigned long long)(r->failed_busy + r->failed_lost),
+                policy_name(p), R, (unsigned long long)r->lost, (unsigned long long)r->failed_busy + (unsigned long long)r->failed_lost,
                 (unsigned long long)r->failed_busy, (unsigned long long)r->failed_lost,
                 (unsigned long long)r->relaxed, secs);
 }
@@ -394,6 +393,7 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
     }
     size_t nre = 0;
     for (size_t i = 0; i < nev; i++)
+        /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): ev holds nev events (NULL only when nev is 0) */
         nre += ev[i].kind != RP_EV_ADD && ev[i].t < days * 86400;
     if (!slk_opt.quiet)
         fprintf(stderr, "replplace: simulating %.4g days: %zu reimage/fail events (%s), %ld blocks, %ld reads, "

@@ -2,6 +2,7 @@
  * cptable.h).  Tens of classes: linear lookups. */
 #include "harvest/cptable.h"
 #include "base/diag.h"
+#include "base/group.h"
 #include "base/keyset.h"
 #include "base/rng.h"
 
@@ -245,8 +246,8 @@ int cp_read_dags(const char *path, const struct csv_dialect *dl, struct cp_dagta
         csvr_close(r);
         return SLK_EDATA;
     }
-    group_tracker g;
-    group_init(&g);
+    group_iter g;
+    group_begin(&g, "job", GROUP_STRICT);
     cp_dag *d = NULL;
     char *cur = NULL;
     long cur_line = 0;
@@ -257,9 +258,9 @@ int cp_read_dags(const char *path, const struct csv_dialect *dl, struct cp_dagta
         const char *job = rc > 0 ? csvr_field(r, cj) : NULL;
         if (rc > 0 && !job)
             rc = csvr_fail(r, "column 'job': missing value");
-        int gc = rc > 0 ? group_check(&g, job) : 1;
-        if (gc < 0)
-            rc = csvr_fail(r, "job '%s' appears again after other jobs: --dag not grouped by job", job);
+        int gc = rc > 0 ? group_row(&g, r, job) : GROUP_NEW;
+        if (gc == GROUP_ERROR)
+            rc = -1;
         if (rc < 0)
             break;
         if (gc == 1 && cur) {
@@ -290,7 +291,7 @@ int cp_read_dags(const char *path, const struct csv_dialect *dl, struct cp_dagta
     free(e.line);
     cp_dag_free(d);
     free(cur);
-    group_free(&g);
+    group_end(&g);
     csvr_close(r);
     if (!st && t->n > 1)
         qsort(t->d, t->n, sizeof *t->d, cmp_dag);

@@ -110,6 +110,7 @@ struct rp_event *rp_read_events(const rp_cluster *c, const char *path, const str
         }
         ev = xgrow(ev, &cap, *n + 1, sizeof *ev);
         ev[(*n)++] = e;
+        /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): event_row fills e when it returns 0 */
         if (e.t > *tmax)
             *tmax = e.t;
     }
