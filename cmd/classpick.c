@@ -20,6 +20,7 @@
 #include "base/cli.h"
 #include "base/csvio.h"
 #include "base/diag.h"
+#include "base/keytab.h"
 #include "base/keyset.h"
 #include "base/outfile.h"
 #include "base/parse.h"
@@ -210,15 +211,15 @@ static int pick_jobs(struct cp_table *ct, const struct cp_dagtab *dags, csvw *w)
         const char *job = csvr_field(r, cj);
         double last = -1, demand = -1;
         int bad = !job ? csvr_fail(r, "column 'job': missing value")
-                  : keyset_has(seen, job) ? csvr_fail(r, "job '%s' is listed twice", job)
                   : cd >= 0 && csvr_get_duration(r, cd, &last, CSVR_NONNEG) < 0 ? -1
-                                                                               : job_demand(r, dags, cc, job, &demand);
+                  : job_demand(r, dags, cc, job, &demand) < 0                   ? -1
+                  : !keytab_row(seen, r, cj)                                   ? -1
+                                                                                : 0;
         if (bad < 0) {
             if (csvr_skip(r))
                 continue;
             break;
         }
-        keyset_add(seen, job);
         int type = cp_job_type(&P, last);
         count[pick_one(ct, w, chosen, job, type, demand)]++;
         bytype[type]++;

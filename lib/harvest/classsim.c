@@ -5,6 +5,7 @@
  * once. */
 #include "harvest/classsim.h"
 #include "base/diag.h"
+#include "base/keytab.h"
 #include "base/group.h"
 #include "base/keyset.h"
 #include "base/rng.h"
@@ -54,6 +55,7 @@ int cs_read_tenants(const char *path, const struct csv_dialect *d, const struct 
     }
     struct cs_tenant *t = NULL;
     size_t n = 0, cap = 0;
+    keyset *seen = keyset_new();
     while (csvr_next(r) > 0) {
         const char *name = csvr_field(r, ct_), *cname = csvr_field(r, cc);
         long ci = -1;
@@ -63,7 +65,7 @@ int cs_read_tenants(const char *path, const struct csv_dialect *d, const struct 
         else if ((ci = class_find(cls, ncls, cname)) < 0)
             csvr_fail(r, "class '%s' is not in --classes %s", cname, classes_path);
         if (ci < 0 || csvr_get_double(r, ca, &a, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-            csvr_get_double(r, cpk, &pk, CSVR_REQUIRED | CSVR_NONNEG) < 0) {
+            csvr_get_double(r, cpk, &pk, CSVR_REQUIRED | CSVR_NONNEG) < 0 || !keytab_row(seen, r, ct_)) {
             if (csvr_skip(r))
                 continue;
             break;
@@ -77,15 +79,11 @@ int cs_read_tenants(const char *path, const struct csv_dialect *d, const struct 
         t[n].servers = 1;
         n++;
     }
+    keyset_free(seen);
     st = csvr_status(r);
     csvr_close(r);
     if (n > 1)
         qsort(t, n, sizeof *t, cmp_tenant_name);
-    for (size_t i = 1; !st && i < n; i++)
-        if (strcmp(t[i - 1].name, t[i].name) == 0) {
-            slk_error_at(path, 0, "tenant '%s' is listed twice", t[i].name);
-            st = SLK_EDATA;
-        }
     *out = t;
     *nout = n;
     return st;

@@ -2,6 +2,7 @@
  * cptable.h).  Tens of classes: linear lookups. */
 #include "harvest/cptable.h"
 #include "base/diag.h"
+#include "base/keytab.h"
 #include "base/group.h"
 #include "base/keyset.h"
 #include "base/rng.h"
@@ -21,14 +22,11 @@ long cp_table_find(const struct cp_table *t, const char *name)
 }
 
 /* one class row into c (name not yet copied); -1 (reported) on a bad row */
-static int class_row(csvr *r, const struct cp_table *t, const int *col, double uscale, int *got_current,
-                     struct cp_class *c)
+static int class_row(csvr *r, keyset *seen, const int *col, double uscale, int *got_current, struct cp_class *c)
 {
     const char *name = csvr_field(r, col[0]), *pn = csvr_field(r, col[1]);
     if (!name)
         return csvr_fail(r, "column 'class': missing value");
-    if (cp_table_find(t, name) >= 0)
-        return csvr_fail(r, "class '%s' is listed twice", name);
     int pat = cp_pattern_parse(pn);
     if (pat < 0)
         return csvr_fail(r, "column 'pattern': '%s' is not periodic, constant or unpredictable", pn ? pn : "");
@@ -51,6 +49,8 @@ static int class_row(csvr *r, const struct cp_table *t, const int *col, double u
     c->servers = s;
     c->current = got > 0 ? cur / uscale : NAN;
     *got_current = got > 0;
+    if (!keytab_row(seen, r, col[0])) /* the one duplicate rule, after the row's other checks */
+        return -1;
     return 0;
 }
 
@@ -74,10 +74,11 @@ int cp_read_classes(const char *path, const struct csv_dialect *d, double uscale
     }
     size_t cap = 0;
     t->have_current = col[5] >= 0;
+    keyset *seen = keyset_new();
     while (csvr_next(r) > 0) {
         struct cp_class c = {0};
         int gotc = 0;
-        if (class_row(r, t, col, uscale, &gotc, &c) < 0) {
+        if (class_row(r, seen, col, uscale, &gotc, &c) < 0) {
             if (csvr_skip(r))
                 continue;
             break;
@@ -88,6 +89,7 @@ int cp_read_classes(const char *path, const struct csv_dialect *d, double uscale
         t->c = xgrow(t->c, &cap, t->n + 1, sizeof *t->c);
         t->c[t->n++] = c;
     }
+    keyset_free(seen);
     st = csvr_status(r);
     csvr_close(r);
     if (!st && t->n == 0) {

@@ -1,12 +1,13 @@
 /* rpfile — replplace's tables (see rpfile.h). */
 #include "harvest/rpfile.h"
 #include "base/diag.h"
+#include "base/keytab.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 /* one tenant row into c; -1 (reported) on a bad row */
-static int tenant_row(csvr *r, rp_cluster *c, const int *col)
+static int tenant_row(csvr *r, rp_cluster *c, keyset *seen, const int *col)
 {
     const char *name = csvr_field(r, col[0]), *env = csvr_field(r, col[1]);
     int64_t servers;
@@ -25,8 +26,10 @@ static int tenant_row(csvr *r, rp_cluster *c, const int *col)
                          csvr_field(r, col[5]));
     if (servers > 100000000)
         return csvr_fail(r, "column 'servers': '%s' is too large (at most 100000000)", csvr_field(r, col[2]));
+    if (!keytab_row(seen, r, col[0])) /* the one duplicate rule, after the row's other checks */
+        return -1;
     int idx = rp_cluster_add(c, name, env, servers, space, rt, peak);
-    if (idx == -1)
+    if (idx == -1) /* not reached: keytab_row refused the name */
         return csvr_fail(r, "duplicate tenant '%s'", name);
     if (idx == -2)
         return csvr_fail(r, "more than 2147483646 servers in total");
@@ -50,9 +53,11 @@ rp_cluster *rp_read_tenants(const char *path, const struct csv_dialect *d, doubl
         return NULL;
     }
     rp_cluster *c = rp_cluster_new(block_mb, rack_size, seed);
+    keyset *seen = keyset_new();
     while (csvr_next(r) == 1)
-        if (tenant_row(r, c, col) < 0 && !csvr_skip(r))
+        if (tenant_row(r, c, seen, col) < 0 && !csvr_skip(r))
             break;
+    keyset_free(seen);
     *status = csvr_status(r);
     if (*status == SLK_OK && rp_ntenants(c) == 0) {
         slk_error_at(csvr_path(r), 0, "no tenants");

@@ -67,7 +67,7 @@ t "bad weight" 64 '' '' "invalid value for --weight: unknown job type 'huge'" cl
 t "bad weight pattern" 64 '' '' "unknown pattern 'spiky'" classpick --classes "$C" --weight long.spiky=1
 t "bad weight form" 64 '' '' "want TYPE.PATTERN=W" classpick --classes "$C" --weight long
 t "thresholds crossed" 64 '' '' "--short-max (500 s) must not exceed --long-min (433 s)" classpick --classes "$C" --short-max 500
-t "duplicate job" 65 $'job,containers\nx,1\nx,2\n' '*' "classpick: <stdin>:3: job 'x' is listed twice" classpick --classes "$C"
+t "duplicate job" 65 $'job,containers\nx,1\nx,2\n' '*' "classpick: <stdin>:3: duplicate job 'x' (first at line 2)" classpick --classes "$C"
 t "fractional containers" 65 $'job,containers\nx,1.5\n' '*' "containers must be a whole number" classpick --classes "$C"
 t "negative duration" 65 $'job,last_duration,containers\nx,-5,1\n' '*' "column 'last_duration'" classpick --classes "$C"
 t "bad class pattern" 65 $'job,containers\nx,1\n' '' "column 'pattern': 'wavy' is not periodic" sh -c 'printf "class,pattern,avg_util,peak_util,servers\nc,wavy,0.1,0.2,1\n" > "$1/bp.csv" && classpick --classes "$1/bp.csv"' _ "$TMP"
