@@ -16,7 +16,7 @@
 #   examples/harvest-scheduling.sh [OUTDIR]
 #
 # Environment (defaults in brackets):
-#   TENANTS [200]  (about 12,800 servers)     SEEDS ["1 2 3 4 5"]
+#   TENANTS [60]   (3,341 servers)             SEEDS ["1 2 3 4 5"]
 #   LINEAR ["0.5 0.75 1 1.25 1.5"]  scale factors (tracegen --set scale=K)
 #   ROOT   ["0.5 0.7 1 1.4 2"]      n of the n-th root (tracegen --set root=N;
 #                                   below 1 a power, to reach low utilizations)
@@ -28,7 +28,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 [ -x "$root/build/bin/classpick" ] && export PATH="$root/build/bin:$PATH"
 out=${1:-harvest-scheduling.out}
-TENANTS=${TENANTS:-200} SEEDS=${SEEDS:-1 2 3 4 5} JOBS=${JOBS:-2}
+TENANTS=${TENANTS:-60} SEEDS=${SEEDS:-1 2 3 4 5} JOBS=${JOBS:-2}
 LINEAR=${LINEAR:-0.5 0.75 1 1.25 1.5} ROOT=${ROOT:-0.5 0.7 1 1.4 2}
 mkdir -p "$out"
 export LC_ALL=C

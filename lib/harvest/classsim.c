@@ -331,6 +331,7 @@ struct simrun {
     double reserve_cores;
     long killed, run;
     size_t next_job, nactive;
+    size_t nroom;           /* tenants with freec >= 1: none, no candidates (saturation) */
     size_t *active, *cand, *chosen;
     double *roomh, *freec, *clsum, *clsrv;
     long *got, *clrun;
@@ -409,6 +410,7 @@ static void sim_finish(struct simrun *S, long k, double now)
  * sets each tenant's free containers */
 static void sim_kill(struct simrun *S, long k)
 {
+    S->nroom = 0;
     for (size_t i = 0; i < S->nt; i++) {
         struct cs_tenant *t = &S->tn[i];
         double f = tenant_free(S, t, k);
@@ -428,6 +430,7 @@ static void sim_kill(struct simrun *S, long k)
             f += (double)kill;
         }
         S->freec[i] = f > 0 ? f : 0;
+        S->nroom += S->freec[i] >= 1;
     }
 }
 
@@ -453,6 +456,8 @@ static size_t sim_candidates(struct simrun *S, const struct cs_job *jb, int labe
 {
     size_t nc = 0;
     *tot = 0;
+    if (S->nroom == 0) /* saturated: no tenant has a free container */
+        return 0;
     if (labelled)
         for (int32_t q = 0; q < jb->nchosen; q++)
             S->inlabel[S->labels[(size_t)jb->slot * CS_MAX_CHOSEN + (size_t)q]] = 1;
@@ -524,7 +529,9 @@ static void sim_place_job(struct simrun *S, struct cs_job *jb, long k)
         t->run = xgrow(t->run, &t->cap, t->nrun + 1, sizeof *t->run);
         t->run[t->nrun++] = (struct cs_batch){(int32_t)(jb - S->jobs), (int32_t)(k + dur_ticks), S->got[q]};
         t->ntask += S->got[q];
+        int had = S->freec[S->cand[q]] >= 1;
         S->freec[S->cand[q]] -= (double)S->got[q];
+        S->nroom -= had && S->freec[S->cand[q]] < 1;
         if (t->cls >= 0)
             S->clrun[t->cls] += S->got[q];
         jb->pending -= S->got[q];

@@ -55,6 +55,31 @@ static void test_kill(void)
     free(t.run);
 }
 
+/* Saturation: one tenant of 8 containers, three jobs at 0 of 5, 5 and 4
+ * tasks of 250 s (3 ticks of 120 s).  Tick 0: A takes 5, B the last 3 (no
+ * tenant has room now), C none.  Tick 3: A and B's 3 end; B's other 2 and
+ * C's 4 start and end at tick 6.  Times 360, 720, 720: mean 600. */
+static void test_saturated(void)
+{
+    struct cp_params p;
+    cp_params_default(&p);
+    struct cp_class cls = {.name = "c", .pattern = CP_CONSTANT, .servers = 1};
+    struct cs_tenant t = tenant("a", 0, 0, 0, zeros);
+    struct cs_job j[3] = {{.submit = 0, .dur = 250, .last = 250, .tasks = 5, .type = CP_MEDIUM},
+                          {.submit = 0, .dur = 250, .last = 250, .tasks = 5, .type = CP_MEDIUM},
+                          {.submit = 0, .dur = 250, .last = 250, .tasks = 4, .type = CP_MEDIUM}};
+    struct cs_result r;
+    cs_simulate(&p, 120, 1, 0, &t, 1, 14, j, 3, &cls, 1, &r);
+    CHECK(r.finished == 3);
+    CHECK(r.tasks_run == 14);
+    CHECK(r.killed == 0);
+    CHECK_NEAR(j[0].finish, 360, 0);
+    CHECK_NEAR(j[1].finish, 720, 0);
+    CHECK_NEAR(j[2].finish, 720, 0);
+    CHECK_NEAR(r.mean, 600, 0);
+    free(t.run);
+}
+
 /* Two tenants, 8 free containers each.  Class A (peak 0.9) has no room for a
  * long job (1 - 0.9 < reserve 0.33), class B (peak 0.1) has
  * floor(0.57 x 12) = 6 >= 4: Algorithm 1 labels the 4-task long job B.
@@ -180,6 +205,7 @@ int main(void)
         busy_after0[k] = 0.75f;
     test_one_job();
     test_kill();
+    test_saturated();
     test_aware_vs_pt();
     test_series();
     test_stream();
