@@ -28,10 +28,8 @@ static int tenant_row(csvr *r, rp_cluster *c, keyset *seen, const int *col)
         return csvr_fail(r, "column 'servers': '%s' is too large (at most 100000000)", csvr_field(r, col[2]));
     if (!keytab_row(seen, r, col[0])) /* the one duplicate rule, after the row's other checks */
         return -1;
-    int idx = rp_cluster_add(c, name, env, servers, space, rt, peak);
-    if (idx == -1) /* not reached: keytab_row refused the name */
-        return csvr_fail(r, "duplicate tenant '%s'", name);
-    if (idx == -2)
+    /* -1 (a name again) cannot come: keytab_row refused it above */
+    if (rp_cluster_add(c, name, env, servers, space, rt, peak) == -2)
         return csvr_fail(r, "more than 2147483646 servers in total");
     return 0;
 }
