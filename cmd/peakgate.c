@@ -230,7 +230,7 @@ static int run_input(void)
     if (st == SLK_OK)
         r = csvr_open_with(opt.input, cli_dialect(NULL), 0, &st);
     if (r)
-        o = outf_open(slk_opt.output, &st);
+        o = outf_open_held(slk_opt.output, &st);
     if (o) {
         w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
         if (opt.mode == MODE_PROFILE) {

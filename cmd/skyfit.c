@@ -190,9 +190,9 @@ static int fit_all(struct skyjob_totals *tot)
 {
     int st;
     outf *os = NULL;
-    if (opt.stats && !(os = outf_open(opt.stats, &st)))
+    if (opt.stats && !(os = outf_open_held(opt.stats, &st)))
         return st;
-    outf *o = outf_open(slk_opt.output, &st);
+    outf *o = outf_open_held(slk_opt.output, &st);
     if (!o) {
         outf_abort(os);
         return st;

@@ -218,7 +218,7 @@ static int infer_file(void)
     csvr *r = csvr_open_with(input, cli_dialect(NULL), 0, &st);
     if (!r)
         return st;
-    outf *o = outf_open(slk_opt.output, &st);
+    outf *o = outf_open_held(slk_opt.output, &st);
     if (!o) {
         csvr_close(r);
         return st;

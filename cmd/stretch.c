@@ -253,7 +253,7 @@ int main(int argc, char **argv)
     outf *o = NULL;
     int st = vcio_vcs_read(opt.cap_path, cli_dialect("capacities"), &V);
     if (st == SLK_OK)
-        o = outf_open(slk_opt.output, &st);
+        o = outf_open_held(slk_opt.output, &st);
     if (o) {
         csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
         st = run(&V, w, &sum, &tot);

@@ -3,7 +3,9 @@
  * Temporary files still open are remembered in a small table so that a
  * signal or an exit without commit removes them: a killed run leaves the
  * old output and no debris (except for SIGKILL, which leaves only a hidden
- * temporary, never a truncated output).
+ * temporary, never a truncated output).  A held output's spool is unlinked
+ * as soon as it is made, so it needs no entry there: the kernel frees it
+ * when the process ends, however it ends.
  */
 #include "base/outfile.h"
 #include "base/diag.h"
@@ -23,6 +25,7 @@ struct outf {
     char *tmp;   /* temporary path */
     int slot;
     int direct;  /* path is not a regular file: written in place, never renamed over */
+    FILE *dest;  /* held: the real output (stdout or the in-place file); fp is the spool */
 };
 
 #define MAX_OPEN 4100 /* keyshard writes up to SHARD_MAX shards at once */
@@ -157,6 +160,82 @@ outf *outf_open(const char *path, int *status)
     return o;
 }
 
+/* The directory held outputs are spooled in. */
+static const char *spool_dir(void)
+{
+    const char *d = getenv("TMPDIR");
+    return d && *d ? d : "/tmp";
+}
+
+/* A new spool: an unlinked temporary file in spool_dir(), or NULL with a
+ * message. */
+static FILE *spool_open(void)
+{
+    const char *dir = spool_dir();
+    size_t n = strlen(dir) + 32;
+    char *tmp = xmalloc(n);
+    snprintf(tmp, n, "%s/.slokit-held.XXXXXX", dir);
+    FILE *fp = NULL;
+    int fd = mkstemp(tmp);
+    if (fd >= 0) {
+        unlink(tmp);
+        if (!(fp = fdopen(fd, "w+"))) {
+            int err = errno;
+            close(fd);
+            errno = err;
+        }
+    }
+    if (!fp)
+        slk_error("cannot hold standard output in %s: %s", dir, strerror(errno));
+    free(tmp);
+    return fp;
+}
+
+outf *outf_open_held(const char *path, int *status)
+{
+    outf *o = outf_open(path, status);
+    if (!o || (o->path && !o->direct))
+        return o; /* a regular file is held by its temporary already */
+    FILE *sp = spool_open();
+    if (!sp) {
+        outf_abort(o);
+        *status = SLK_ECANTCREAT;
+        return NULL;
+    }
+    o->dest = o->fp;
+    o->fp = sp;
+    return o;
+}
+
+/* Copy a held output's spool to its real output and close the spool; o->fp
+ * is the real output again.  Returns 0, or -1 with a message when the spool
+ * could not be written or read back (nothing was copied then).  A write
+ * error on the real output is left in its error flag for the caller. */
+static int unspool(outf *o)
+{
+    FILE *sp = o->fp;
+    o->fp = o->dest;
+    o->dest = NULL;
+    int bad = fflush(sp) != 0 || ferror(sp) || fseek(sp, 0, SEEK_SET) != 0;
+    int err = errno;
+    enum { CHUNK = 1 << 16 };
+    char *buf = xmalloc(CHUNK);
+    size_t n;
+    while (!bad && (n = fread(buf, 1, CHUNK, sp)) > 0)
+        if (fwrite(buf, 1, n, o->fp) != n)
+            break;
+    free(buf);
+    if (!bad && ferror(sp)) {
+        bad = 1;
+        err = errno;
+    }
+    fclose(sp);
+    if (bad)
+        slk_error("cannot hold %s in %s: %s (nothing written)", o->path ? o->path : "standard output", spool_dir(),
+                  strerror(err));
+    return bad ? -1 : 0;
+}
+
 FILE *outf_fp(outf *o) { return o->fp; }
 
 static void forget(outf *o)
@@ -170,6 +249,10 @@ static void forget(outf *o)
 
 int outf_commit(outf *o)
 {
+    if (o->dest && unspool(o) < 0) {
+        outf_abort(o);
+        return SLK_EIO;
+    }
     if (!o->path) {
         int bad = fflush(o->fp) != 0 || ferror(o->fp);
         int err = errno;
@@ -219,6 +302,11 @@ void outf_abort(outf *o)
 {
     if (!o)
         return;
+    if (o->dest) { /* held: the spool goes, the real output gets nothing */
+        fclose(o->fp);
+        o->fp = o->dest;
+        o->dest = NULL;
+    }
     if (!o->path) {
         fflush(o->fp);
         free(o);

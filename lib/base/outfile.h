@@ -6,6 +6,16 @@
  * outf_abort (and SIGINT/SIGTERM/SIGHUP, and exit without commit) removes the
  * temporary file.  A NULL or "-" path means stdout, written directly.
  *
+ * outf_open_held is the same for a regular file; for stdout (and a device,
+ * FIFO or /dev/stdout, which cannot be replaced) it spools the output into a
+ * temporary file in $TMPDIR (default /tmp), unlinked as soon as it is made
+ * (so no signal, crash or SIGKILL can leave it behind), and copies it to the
+ * real output at outf_commit; outf_abort discards it.  So stdout gets nothing
+ * unless the run succeeded: the mode of the per-key tools (skyfit, peakgate,
+ * stretch, sloinfer), whose rows for a key could be contradicted by a later
+ * grouping or ordering error.  Memory stays constant; temporary space is the
+ * size of the output.
+ *
  * Ownership: the outf owns its FILE*; never fclose it yourself.
  *
  * Threads: open, commit and abort outputs from the main thread only (a
@@ -25,14 +35,19 @@ int outf_is_special(const char *path);
 /* outf_open: open an output. On failure prints "tool: PATH: cannot create: why",
  * sets *status to SLK_ECANTCREAT and returns NULL. */
 outf *outf_open(const char *path, int *status);
+/* outf_open_held: outf_open, but stdout and in-place outputs are held in an
+ * unlinked temporary file in $TMPDIR until outf_commit (above).  When the
+ * spool cannot be made prints "tool: cannot hold standard output in DIR:
+ * why", sets *status to SLK_ECANTCREAT and returns NULL. */
+outf *outf_open_held(const char *path, int *status);
 /* outf_fp: the stream to write to. */
 FILE *outf_fp(outf *o);
 /* outf_commit: finish the output (flush, fsync, rename into place; for
- * stdout only flush).  Returns SLK_OK or SLK_EIO/SLK_ECANTCREAT with a message
+ * stdout only flush; a held output is first copied from its spool).  Returns SLK_OK or SLK_EIO/SLK_ECANTCREAT with a message
  * (and the old file untouched).  Frees o. */
 int outf_commit(outf *o);
-/* outf_abort: throw the output away (temporary removed, old file untouched).
- * Frees o. NULL is fine. */
+/* outf_abort: throw the output away (temporary removed, old file untouched;
+ * a held stdout gets nothing).  Frees o. NULL is fine. */
 void outf_abort(outf *o);
 /* outf_finish: commit when status is SLK_OK, else abort; returns the final status. */
 int outf_finish(outf *o, int status);

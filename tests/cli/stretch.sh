@@ -267,6 +267,13 @@ t "out of order beyond --reorder" 65 "$J
 j1,a,100,1,1
 j2,a,50,1,1
 " '' "stretch: <stdin>:3: submit '50' is before that of a job already started: jobs must be sorted by submit, or out of order by at most --reorder 0 jobs" stretch --reorder 0 "$D/two.csv"
+# j1 finished (at 360) before the error, but j2 (submit 50) shares its VC and
+# would have slowed it: stdout is held, so no j1 row is left behind
+t "out of order: nothing on stdout" 65 "$J
+j1,a,0,1,10
+j3,a,100000,1,10
+j2,a,50,1,10
+" '' "stretch: <stdin>:4: submit '50' is before that of a job already started" stretch --reorder 0 "$D/two.csv"
 t "out of order within --reorder 1" 0 "$J
 j1,a,100,1,1
 j2,a,50,1,1
