@@ -70,7 +70,7 @@ static const struct argp_option options[] = {
                                                           "completion when no run has an output_read", 3},
     {"done-pct", OPT_DONE_PCT, "P", 0, "Completion basis: d is the P-th percentile of end offsets (default 95) ...", 3},
     {"done-slack", OPT_DONE_SLACK, "X", 0, "... plus X median run lengths (default 0.25)", 3},
-    {"problematic-cv", OPT_PROB_CV, "X", 0, "cv_start or cv_read above X: problematic (default 1)", 3},
+    {"problematic-cv", OPT_PROB_CV, "X", 0, "cv_start or cv_read above X: problematic (default 0.694, the MAD/median of memoryless waits)", 3},
     {0}
 };
 
@@ -200,7 +200,7 @@ static void summary(const struct slofile_tally *t)
         fprintf(stderr, "sloinfer: warning: %zu jobs in all have a period of over 20 years (%d shown above): "
                         "are the input times in ms or us? (use --time-unit ms or --time-unit us)\n",
                 t->nimplausible, SLOFILE_UNIT_WARNINGS);
-    fprintf(stderr, "sloinfer: %zu jobs problematic (cv_start or cv_read above %g)\n", t->nproblematic,
+    fprintf(stderr, "sloinfer: %zu jobs problematic (cv_start or cv_read above %.3g)\n", t->nproblematic,
             fo.so.problematic_cv);
     for (size_t i = 0; i < ovs.n; i++)
         if (!ovs.v[i].used)

@@ -41,7 +41,10 @@ void slo_opts_default(struct slo_opts *o)
     o->d_pct = 50;
     o->done_pct = 95;
     o->done_slack = 0.25;
-    o->problematic_cv = 1.0;
+    /* MAD/median of exponential (memoryless) waits, asinh(1/2)/ln 2 = 0.694:
+     * above it the waits are less predictable than random arrivals.  MAD/
+     * median of non-negative waits is at most 1, so the flag is reachable. */
+    o->problematic_cv = asinh(0.5) / M_LN2;
     o->basis = SLO_BASIS_PROVENANCE;
     o->has_input = 1;
 }

@@ -63,7 +63,8 @@ struct slo_opts {
     int has_input;       /* the input carries input_avail values (basis completion vs schedule) */
     double done_pct;     /* completion basis: d = this percentile (0..100) of end offsets ... */
     double done_slack;   /* ... plus this many median run lengths */
-    double problematic_cv; /* cv_start or cv_read above: problematic (Morpheus §7) */
+    double problematic_cv; /* cv_start or cv_read above: problematic (Morpheus §7); default
+                            * asinh(1/2)/ln 2 = 0.694, the MAD/median of exponential waits */
 };
 
 /* slo_is_request: whether an SLO row (sloinfer output) is a reservation

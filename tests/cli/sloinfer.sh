@@ -72,19 +72,29 @@ etl,86400.0000,3647.5000,,6,,,no_consumer,,inferred,provenance,,,0" '' $S --basi
 #   d = median{36000..36300} = 36150; cv = 90/(36150 - 3600) = 0.0028
 #   cv_start: median 600, MAD median{500,450,400,400,1400,2400} = 475: 0.7917
 #   cv_read: 28740 + 60 i: median 28890, MAD 90: 0.0031; slack 28890/3600 = 8.025
-t "problematic: cv_start 0.79 under the default 1" 0 '' "$O
-prob,86400.0000,3547.5000,36150.0000,6,0.0028,8.0250,actionable,86400.0000,inferred,provenance,0.7917,0.0031,0" '' \
-    $S "$D/problematic.csv"
-t "problematic: --problematic-cv 0.5" 0 '' "$O
+#   default threshold asinh(1/2)/ln 2 = 0.6942 (MAD/median of exponential
+#   waits; MAD/median of non-negative waits is at most 1): 0.7917 is above
+t "problematic: cv_start 0.79 above the default 0.694" 0 '' "$O
 prob,86400.0000,3547.5000,36150.0000,6,0.0028,8.0250,actionable,86400.0000,inferred,provenance,0.7917,0.0031,1" '' \
-    $S --problematic-cv 0.5 "$D/problematic.csv"
-# lcmpack reads the flag and pulls the reservation to the window's middle:
-# without it the one-step job starts at a = 3547.5 -> step 60 (3600 s)
+    $S "$D/problematic.csv"
+t "problematic: --problematic-cv 0.8" 0 '' "$O
+prob,86400.0000,3547.5000,36150.0000,6,0.0028,8.0250,actionable,86400.0000,inferred,provenance,0.7917,0.0031,0" '' \
+    $S --problematic-cv 0.8 "$D/problematic.csv"
+t "problematic: the summary names the default" 0 "@$D/problematic.csv" '*' \
+    "sloinfer: 1 jobs problematic (cv_start or cv_read above 0.694)" sloinfer
+# independent: cv_start/cv_read recomputed in Python for 24 drawn jobs; regular
+# waits are not flagged, unpredictable input or read waits are, by default
+tcheck "problematic by default: Python checker" /usr/bin/python3 "$ROOT/tests/check/sloinfer_problematic.py" sloinfer "$TMP/probcheck"
+# lcmpack reads the flag by default (no --problematic-cv anywhere) and pulls
+# the one-step job into the middle third of its window [3547.5, 36150]
+# (middle 19848.75); unflagged (--problematic-cv 0.8) it starts at the first
+# whole step after a: 3600
 printf 'job,step,offset,alloc\nprob,60,0,1\n' > "$TMP/prob.sky"
-tcheck "problematic flag reaches lcmpack" bash -c '
-    sloinfer -q --problematic-cv 0.5 "$1" | lcmpack -q --slo - --capacity cores=4,mem=100000 "$2" |
-        awk -F, "NR == 2 { exit !(\$17 == 1 && \$6 > 3600) }" &&
+tcheck "problematic flag reaches lcmpack by default" bash -c '
     sloinfer -q "$1" | lcmpack -q --slo - --capacity cores=4,mem=100000 "$2" |
+        awk -F, "NR == 2 { m = (3547.5 + 36150) / 2; h = (36150 - 3547.5) / 6; d = \$6 + 30 - m
+                           exit !(\$17 == 1 && d < h && -d < h) }" &&
+    sloinfer -q --problematic-cv 0.8 "$1" | lcmpack -q --slo - --capacity cores=4,mem=100000 "$2" |
         awk -F, "NR == 2 { exit !(\$17 == 0 && \$6 == 3600) }"' _ "$D/problematic.csv" "$TMP/prob.sky"
 
 # missing_extra.csv: hourly job hr, periods 0..11 with 3 and 7 missing; period 5
