@@ -162,6 +162,8 @@ static const char doc[] =
     "  no_window) and basis says where d came from: provenance\n"
     "  (output_read), completion (the runs' ends; a from input_avail) or\n"
     "  schedule (the runs' ends; a from the submits).\n"
+    "Standard output is held in a temporary file in $TMPDIR (the output's\n"
+    "size) until the whole input is read: on an error it gets nothing.\n"
     "\n"
     "Examples:\n"
     "  tracegen runs --count 100 --days 30 | sloinfer > slo.csv\n"

@@ -381,6 +381,11 @@ t "google 2011 runs" 0 '' '' '' sloinfer -q "$TMP/google.csv" -o "$TMP/google.sl
 # at the grid instance nearest each successful run holds >= 90% of them
 tcheck "google 2011: actionable SLOs with their basis" /usr/bin/python3 "$ROOT/tests/check/sloinfer_noprov.py" \
     "$TMP/google.csv" "$TMP/google.slo" --min-actionable 20
+# the documented path (docs/traceconv.md, docs/sloinfer.md, README): the
+# counts those pages quote, so they cannot go stale silently
+t "google 2011 via traceconv: the documented counts" 0 '' '*' \
+    "sloinfer: 1861 jobs from 4742 runs: 24 actionable, 1784 too_few_runs, 12 not_periodic, 38 high_cv, 3 no_window" \
+    sh -c 'traceconv -q google-runs "$1"/job_events-part-0000[1-4]-of-00500.csv.gz | sloinfer' _ "$G"
 
 # times relative to a trace start in microseconds (as Google's are) without
 # --time-unit: every job's period is 114 years; the first 3 jobs are named,
