@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """sloinfer_shift.py — the same history shifted in time gets the same SLO.
 
-usage: sloinfer_shift.py SLOINFER RUNS.csv TMPDIR [HOURS...]
+usage: sloinfer_shift.py [--basis B] SLOINFER RUNS.csv TMPDIR [HOURS...]
 
 Shifts every time column of RUNS.csv (submit, start, end, input_avail,
 output_read) by h hours for h = 0..23 (or the HOURS given), runs SLOINFER on
@@ -10,6 +10,9 @@ each, and checks, for every job, against the unshifted run:
   * the same window length d - a (to 1e-6 s) and cv, cv_start, cv_read,
     slack_ratio (to 1e-9 relative);
   * a (mod period) moved by exactly the shift: (a + h*3600 - a_h) mod P == 0.
+With --basis B (a runs file without provenance: schedule or completion),
+also checks that every job's basis is B and that at least one is actionable,
+so the check is not passed by jobs that have no window at all.
 Independent of sloinfer: it reads only CSV files.  Exit 1 on any difference
 (each printed), 0 otherwise.
 """
@@ -30,6 +33,10 @@ def close(x, y, rel):
     return abs(a - b) <= rel * max(1.0, abs(a), abs(b))
 
 def main(argv):
+    want_basis = None
+    if len(argv) > 2 and argv[1] == "--basis":
+        want_basis = argv[2]
+        argv = argv[:1] + argv[3:]
     cmd, runs, tmp = argv[1], argv[2], argv[3]
     hours = [int(h) for h in argv[4:]] or list(range(24))
     os.makedirs(tmp, exist_ok=True)
@@ -37,6 +44,14 @@ def main(argv):
     cols = list(rows[0].keys())
     base = run(cmd, runs)
     bad = 0
+    if want_basis is not None:
+        for job, b in base.items():
+            if b["basis"] != want_basis:
+                print("job %s: basis %s, want %s" % (job, b["basis"], want_basis)); bad += 1
+        nact = sum(b["status"] == "actionable" for b in base.values())
+        if nact == 0:
+            print("no actionable job: nothing to compare"); bad += 1
+        print("%d jobs, %d actionable, basis %s" % (len(base), nact, want_basis))
     for h in hours:
         path = os.path.join(tmp, "shift%02d.csv" % h)
         with open(path, "w", newline="") as f:

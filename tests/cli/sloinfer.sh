@@ -360,9 +360,20 @@ tcheck "same output when split by job" bash -c '
 t "time-ordered runs" 0 '' "@$TMP/slo.csv" '' sloinfer -q "$TMP/bytime.csv"
 # the same jobs shifted by 0..23 h: one SLO (same d - a, cv, status; a moved by the shift)
 tcheck "shifted by 0..23 h: one SLO" /usr/bin/python3 "$ROOT/tests/check/sloinfer_shift.py" sloinfer "$TMP/runs.csv" "$TMP/shift"
+# the same without provenance: the columns a scheduler exports (basis
+# schedule) and those plus input_avail (basis completion), shifted by 0..23 h
+cut -d, -f1-5,8 "$TMP/runs.csv" > "$TMP/runs_sched.csv"
+cut -d, -f1-6,8 "$TMP/runs.csv" > "$TMP/runs_compl.csv"
+tcheck "shifted by 0..23 h, basis schedule: one SLO" /usr/bin/python3 "$ROOT/tests/check/sloinfer_shift.py" \
+    --basis schedule sloinfer "$TMP/runs_sched.csv" "$TMP/shift_sched"
+tcheck "shifted by 0..23 h, basis completion: one SLO" /usr/bin/python3 "$ROOT/tests/check/sloinfer_shift.py" \
+    --basis completion sloinfer "$TMP/runs_compl.csv" "$TMP/shift_compl"
 # a daily job whose inputs and reads straddle 00:00 UTC: basic.csv moved 23 h
 # later (submit 00:00, input 23:10 the day before, read 09:02): same window
 tcheck "straddling midnight: same d - a" /usr/bin/python3 "$ROOT/tests/check/sloinfer_shift.py" sloinfer "$D/basic.csv" "$TMP/shift1" 23 22 21
+cut -d, -f1-5,8 "$D/basic.csv" > "$TMP/basic_sched.csv"
+tcheck "straddling midnight, basis schedule: same d - a" /usr/bin/python3 "$ROOT/tests/check/sloinfer_shift.py" \
+    --basis schedule sloinfer "$TMP/basic_sched.csv" "$TMP/shift1s" 23 22 21
 
 # ---- Google 2011 job events (../shared/data/google-2011, first 4 of 500 parts) ----
 # converted to runs: job = logical job name, instance = job ID, submit / start
