@@ -175,7 +175,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 /* ---- the two phases ------------------------------------------------------------ */
 
 /* --features-only: the per-tenant phase, each feature row written as soon as
- * its tenant is complete. */
+ * its tenant is complete (to the held output: stdout sees it at the end). */
 static int features_only(csvw *w, double t0)
 {
     struct tenant_set ts = {0};
@@ -271,7 +271,9 @@ int main(int argc, char **argv)
         "Classify primary tenants by their CPU utilization history: resample, FFT, pattern "
         "(periodic, constant, unpredictable), then K-Means classes inside each pattern.\n"
         "Input columns: tenant,t,util[,servers], grouped by tenant (or -s); util in 0-1 (or --scale percent).\n"
-        "Output: tenant,pattern,class,avg,peak,strength, sorted by tenant."
+        "Output: tenant,pattern,class,avg,peak,strength, sorted by tenant.  Standard output is held in "
+        "a temporary file in $TMPDIR (the output's size) until the whole input is read: on an error it "
+        "gets nothing."
         "\vExamples:\n"
         "  tracegen tenants --count 500 --truth truth.csv -o util.csv\n"
         "  tenantclass --servers truth.csv --classes cl.csv util.csv > tenants.csv\n"
@@ -296,7 +298,7 @@ int main(int argc, char **argv)
     if (opt.servers_path)
         st = tenant_servers_load(opt.servers_path, cli_dialect("servers"), &srv);
     opt.io.servers = srv;
-    if (!st && (o = outf_open(slk_opt.output, &st)) != NULL)
+    if (!st && (o = outf_open_held(slk_opt.output, &st)) != NULL)
         w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     if (w && opt.features_only) {
         st = features_only(w, t0);

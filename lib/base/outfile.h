@@ -12,12 +12,13 @@
  * (so no signal, crash or SIGKILL can leave it behind), and copies it to the
  * real output at outf_commit; outf_abort discards it.  So stdout gets nothing
  * unless the run succeeded: the mode of the per-key tools (skyfit, peakgate,
- * stretch, sloinfer), whose rows for a key could be contradicted by a later
- * grouping or ordering error.  Memory stays constant; temporary space is the
- * size of the output.  No opt-out (a --stream): -o FILE already has the same
- * all-or-nothing rule, the consumers of these tools (lcmpack, replay,
- * skyplot) read their whole input anyway, and a caller who wants rows early
- * can split the input by key (keyshard) and run one part at a time.
+ * stretch, sloinfer, tenantclass --features-only), whose rows for a key could
+ * be contradicted by a later grouping or ordering error.  Memory stays
+ * constant; temporary space is the size of the output.  No opt-out (a
+ * --stream): -o FILE already has the same all-or-nothing rule, the consumers
+ * of these tools (lcmpack, replay, skyplot) read their whole input anyway,
+ * and a caller who wants rows early can split the input by key (keyshard) and
+ * run one part at a time.
  *
  * Ownership: the outf owns its FILE*; never fclose it yourself.
  *

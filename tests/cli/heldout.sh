@@ -25,6 +25,14 @@ t "peakgate: late grouping error, stdout empty" 65 '' '' \
     "input not grouped by task: task 'task0001' appears again after task 'task0003'" peakgate -q "$TMP/ugm.csv"
 t "peakgate --simulate: late grouping error, stdout empty" 65 '' '' \
     "input not grouped by task" peakgate -q --simulate "$TMP/ugm.csv"
+# tenantclass --features-only writes each tenant's features when it is complete:
+# tenant00001's samples split around tenant00002 (before: its features from
+# its first half were on stdout)
+tracegen tenants -q --count 3 --days 2 -o "$TMP/tn.csv"
+awk -F, 'NR == 1 { print; next } $1 == "tenant00001" && ++n > 100 { late = late $0 "\n"; next } { print }
+    END { printf "%s", late }' "$TMP/tn.csv" > "$TMP/ugt.csv"
+t "tenantclass --features-only: late grouping error, stdout empty" 65 '' '' \
+    "input not grouped by tenant: tenant 'tenant00001' appears again" tenantclass -q --features-only "$TMP/ugt.csv"
 t "sloinfer: a bad last row, stdout empty" 65 $'job,instance,submit,start,end,status\na,a1,0,10,20,ok\na,a2,3600,3610,3620,ok\na,a3,7200,7210,7220,ok\nb,b1,100,110,105,ok\n' '' \
     "<stdin>:5: end before start" sloinfer -q
 

@@ -248,7 +248,7 @@ t "native: bad unit" 65 $'j 1 0 0 1 r 8:0| 1:0|x:5|\n' '*' "<stdin>:1: field 8 (
 t "native: negative containers" 65 $'j 1 0 0 1 r 8:0| -1:0|\n' '*' "invalid unit '-1:0'" skyfit --format native
 t "native: field count" 65 $'j 1 0 0 1 r 1:0|\n' '*' '<stdin>:1: expected 8 blank-separated fields' skyfit --format native
 t "native: duplicate run" 65 $'j 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 r 8:0| 1:0|\n' '*' "<stdin>:2: run 'r' of job 'j' appears twice" skyfit --format native
-t "native: ungrouped" 65 $'j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 s 8:0| 1:0|\n' '*' "<stdin>:3: input not grouped by job: job 'j' appears again after job 'k'" skyfit -q --format native
+t "native: ungrouped" 65 $'j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 s 8:0| 1:0|\n' '' "<stdin>:3: input not grouped by job: job 'j' appears again after job 'k'" skyfit -q --format native
 : > "$TMP/empty"
 t "native: empty" 65 "@$TMP/empty" '*' '<stdin>: empty input' skyfit --format native
 t "native file fed as CSV" 65 '' '*' "missing required column 'job'" skyfit "$H/lp/tinySample.txt"
