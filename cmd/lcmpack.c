@@ -269,6 +269,9 @@ static void print_summary(struct packrun *R)
                 "(peak %.4f before, %.4f after descent, %.4f after)\n",
                 slk_progname, R->imp.moves, R->imp.rounds, R->imp.flat_moves, R->imp.flat_rounds,
                 R->imp.peak_before, R->imp.peak_descent, peak);
+    if (R->n_after_polish)
+        fprintf(stderr, "%s: --improve: %ld refused request(s) placed after the polish\n", slk_progname,
+                R->n_after_polish);
 }
 /* ---- main -------------------------------------------------------------------- */
 
