@@ -40,7 +40,9 @@
 # of the dump; then the YARN delta, the picture and the report.
 #
 # Safe to re-run: on the same input nothing changes, the plan is
-# byte-identical and the YARN delta is empty.  Survives its night:
+# byte-identical and the YARN delta is empty, also when the capacity refuses
+# some requests (lcmpack tries them again after its --improve polish, so the
+# plan is a fixed point: docs/lcmpack.md).  Survives its night:
 #   - one run at a time: a second run on the same STATE_DIR waits up to
 #     $LOCK_WAIT seconds (default 0) for the lock STATE_DIR/.lock, then exits
 #     75 with "nightly-plan: STATE_DIR is locked by another run";
@@ -149,7 +151,8 @@ count() { awk -F, -v s="$1" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$wo
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n++; s[$c["status"]]++ }
              END { printf "skylines:  %d jobs", n; for (k in s) printf ", %d %s", s[k], k; print "" }' "$work/skyfit-stats.csv"
     echo "changes:   $(count kept) kept, $(count moved) moved, $(count placed) new, $(count removed) removed, $(count expired) expired since last night (--stable $stable)"
-    grep -E '^lcmpack: [0-9]+ requests:|^lcmpack: peak cost' "$work/lcmpack.log" | sed 's/^lcmpack: /plan:      /'
+    grep -E '^lcmpack: [0-9]+ requests:|^lcmpack: peak cost|^lcmpack: --improve: .* placed after the polish' \
+        "$work/lcmpack.log" | sed 's/^lcmpack: /plan:      /'
     # (lists are cut in awk, not by head: with pipefail a closed pipe fails the night)
     awk -F, 'NR > 1 && $2 == "once" && ($4 == "placed" || $4 == "kept" || $4 == "moved") { n++; if (!($1 in j)) o[++m] = $1; j[$1]++ }
              END { printf "one-off:   %d instances of %d off-kilter jobs reserved over the next '"$horizon"'\n", n, m;

@@ -668,6 +668,7 @@ static void place_all(struct packrun *R)
     slk_progress_done();
     if (o->improve > 0 && !o->earliest && R->n.placed) {
         lowcost_improve(ws, p, R->reqs, nreq, ids, &lo, o->improve, &R->imp);
+        R->peak_polished = plan_peak(p, NULL);
         if (R->n.rejected)
             retry_refused(R, ws, &lo, pres, dec, ids);
         /* the report gives each job's cost in the final plan */

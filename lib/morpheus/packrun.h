@@ -120,6 +120,7 @@ struct packrun {
     char **pre_why;             /* [nreq]: owned */
     long n_moved, n_gone, n_moved_placed;
     long n_after_polish;        /* --improve: refused requests placed after the polish */
+    double peak_polished;       /* --improve: the plan's peak after the polish, before them */
 };
 
 

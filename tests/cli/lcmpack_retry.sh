@@ -32,7 +32,7 @@ t "Z's refusal is given on the final plan" 0 '' '*' '' \
     grep -q '^Z,periodic,,rejected,,,,,no capacity: stage 1: no free capacity for 4 more container(s)' "$R_/r1.csv"
 t "summary counts it" 0 '' '' '' bash -c '
     grep -q "^lcmpack: 4 requests: 3 placed, 1 rejected, 0 kept" "$1" &&
-    grep -q "^lcmpack: --improve: 1 refused request(s) placed after the polish$" "$1"' _ "$R_/e1"
+    grep -q "^lcmpack: --improve: 1 refused request(s) placed after the polish (peak 1.0000 with them)$" "$1"' _ "$R_/e1"
 tcheck "--improve plan: validator" /usr/bin/python3 "$ROOT/tests/check/plan_validate.py" "$R_/p1.csv" \
     --sky "$R_/sky.csv" --slo "$R_/slo.csv" --cap 4,100000
 
