@@ -348,7 +348,16 @@ static int once_requests(struct packrun *R, const struct stages_job *j, const st
     double c0 = o->at, c1 = o->at + (o->horizon > 0 ? o->horizon : (double)p->lcm);
     int64_t n0 = (int64_t)ceil((c0 - s->a) / s->period - 1e-9);
     if (!((double)n0 * s->period + s->a < c1)) {
-        skip(R, j->job, "once", "no instance of the job opens in the --at cycle");
+        char why[160];
+        double span = c1 - c0;
+        if (o->horizon > 0 && fmod(span, 3600) == 0)
+            snprintf(why, sizeof why, "no instance of the job opens within the --horizon of %.0f h from --at",
+                     span / 3600);
+        else if (o->horizon > 0)
+            snprintf(why, sizeof why, "no instance of the job opens within the --horizon of %.0f s from --at", span);
+        else
+            snprintf(why, sizeof why, "no instance of the job opens in the --at cycle (%.0f s)", span);
+        skip(R, j->job, "once", why);
         return SLK_OK;
     }
     for (int64_t n = n0; (double)n * s->period + s->a < c1; n++) {

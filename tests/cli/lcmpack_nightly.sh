@@ -1,6 +1,8 @@
-# lcmpack --improve: the requests refused before the polish are tried again
-# on the polished plan, so that a re-run on the same input places nothing
-# (a fixed point: byte-identical plan, empty YARN delta).  Worked by hand.
+# lcmpack as the nightly job runs it (examples/nightly-plan.sh), worked by
+# hand: with --improve the requests refused before the polish are tried
+# again on the polished plan, so that a re-run on the same input places
+# nothing (a fixed point: byte-identical plan, empty YARN delta); a job with
+# no instance in the --horizon is skipped with the horizon named.
 #
 # A 10-minute cycle of 60 s steps, 4 cores; every job is one step of 2
 # containers (gang 2, 1 core each), in this input order:
@@ -56,3 +58,27 @@ t "no retry with --strategy earliest" 0 '' '' '' bash -c '
     _ "${RUN[@]}"
 # --strict counts what is still refused after the retry
 t "--strict: Z still refused" 1 '' '*' '*' lcmpack --strict --improve 3 "${RUN[@]}" -o /dev/null
+
+# ---- a weekly job (period 604800 s: not a divisor of the day) with a
+# 48 h horizon.  --at 86400 (day 1): its instances open at n x 604800, the
+# next at 604800 > 86400 + 172800: skipped, and the reason names the horizon
+# (it used to say "the --at cycle").  --at 518400 (day 6): instance 1 opens
+# at 604800 < 518400 + 172800: one reservation.
+printf 'job,period,a,d,status\nW,604800,0,3600,actionable\n' > "$R_/w.slo"
+printf 'job,step,offset,alloc\nW,60,0,2\n' > "$R_/w.sky"
+WRUN=(--slo "$R_/w.slo" --capacity cores=4,mem=100000 "$R_/w.sky" -o /dev/null --report -)
+t "weekly job, no instance within 48 h: skipped, horizon named" 0 '' \
+    'W,once,,skipped,,,,,no instance of the job opens within the --horizon of 48 h from --at' '' \
+    bash -c 'lcmpack -q "$@" --at 86400 --horizon 48h | tail -n +2' _ "${WRUN[@]}"
+t "the same with a horizon in seconds" 0 '' \
+    'W,once,,skipped,,,,,no instance of the job opens within the --horizon of 5400 s from --at' '' \
+    bash -c 'lcmpack -q "$@" --at 86400 --horizon 90m | tail -n +2' _ "${WRUN[@]}"
+t "no --horizon: the --at cycle, with its length" 0 '' \
+    'W,once,,skipped,,,,,no instance of the job opens in the --at cycle (86400 s)' '' \
+    bash -c 'lcmpack -q "$@" --at 86400 | tail -n +2' _ "${WRUN[@]}"
+# the plan rows: instance 1 in cycle 7 (7 x 86400 = 604800) from offset 0;
+# its 2 container-steps spread over two steps (a fresh step costs less than
+# stacking, as in lcmpack.sh "one job: spread from a")
+t "weekly job, instance 1 within 48 h: placed at 604800" 0 '' $'W,once,1,7,0\nW,once,1,7,60' '' \
+    bash -c 'lcmpack -q "$@" --at 518400 --horizon 48h -o - | awk -F, "NR > 1 && \$3 != \"end\" { print \$2, \$3, \$4, \$5, \$6 }" OFS=,' \
+    _ --slo "$R_/w.slo" --capacity cores=4,mem=100000 "$R_/w.sky"
