@@ -7,7 +7,8 @@
  * writes each job's allocation job,step,offset,alloc[,cores,mem_mb].  The
  * readers are lib/morpheus/skyread, a job's runs and their fit
  * lib/morpheus/skyjob (quantizing, outlier runs, the LP of
- * lib/morpheus/skyline); this file parses the options, opens the files and
+ * lib/morpheus/skyline; recorded run lengths for the outlier rule
+ * lib/morpheus/runlen); this file parses the options, opens the files and
  * prints the summary.  The model and the options are in skyfit(1).
  */
 #include "base/cli.h"
@@ -31,6 +32,7 @@ static struct {
     const char *input;
     int sort;
     const char *stats;
+    const char *runs;    /* --runs: the runs table */
     int strict;
     int native_memory;   /* --native-resource memory */
     struct skyjob_opts fit;
@@ -40,7 +42,7 @@ enum {
     OPT_FORMAT = 1, OPT_ALPHA, OPT_BETA, OPT_BETA_FRAC, OPT_STEP, OPT_AGG, OPT_MIN_RUNS,
     OPT_LAST, OPT_WINDOW, OPT_ROUND, OPT_STATS, OPT_STRICT, OPT_SOLVER, OPT_NATIVE_INTERVAL, OPT_NATIVE_RESOURCE,
     OPT_MAX_STEPS, OPT_JOB_COL, OPT_RUN_COL, OPT_T_COL, OPT_CONTAINERS_COL, OPT_CORES_COL,
-    OPT_MEM_COL, OPT_OUTLIER_K, OPT_KEEP_OUTLIERS, OPT_SORT = 's'
+    OPT_MEM_COL, OPT_OUTLIER_K, OPT_KEEP_OUTLIERS, OPT_RUNS, OPT_SORT = 's'
 };
 
 static const struct argp_option options[] = {
@@ -56,6 +58,7 @@ static const struct argp_option options[] = {
     {"round", OPT_ROUND, NULL, 0, "Round the allocation up to whole containers", 1},
     {"outlier-k", OPT_OUTLIER_K, "K", 0, "Keep runs longer or larger than median + K spreads out of the fit (default 3; spread = max(1.4826 MAD, 0.1 median, half a step); jobs with 5 runs or more)", 1},
     {"keep-outliers", OPT_KEEP_OUTLIERS, NULL, 0, "Fit every selected run (no outlier rule)", 1},
+    {"runs", OPT_RUNS, "FILE", 0, "Runs table (columns instance, start, end; sloinfer's input): the outlier rule measures a run's length as end - start, to the second, instead of its steps x step (runs not in it, or without an end, keep the latter); memory: about 95 bytes a run with 15-character names", 1},
     {"max-steps", OPT_MAX_STEPS, "N", 0, "Jobs whose longest run spans more steps get status too_many_steps (default 100000)", 1},
     {"solver", OPT_SOLVER, "NAME", 0, "network (default: the LP's dual min-cost flow by network simplex, certified), glpk-flow (the same flow by GLPK) or glpk-plain (the LP as written, by GLPK)", 1},
     {0, 0, 0, 0, "Input and output:", 2},
@@ -133,6 +136,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         break;
     }
     case OPT_STATS: opt.stats = arg; break;
+    case OPT_RUNS: opt.runs = arg; break;
     case OPT_SORT: opt.sort = 1; break;
     case OPT_STRICT: opt.strict = 1; break;
     case OPT_JOB_COL: cli_colmap_add("job", arg); break;
@@ -186,7 +190,7 @@ static int read_input(struct skyjob_out *out)
 
 /* Fit every job of the input into -o (and --stats); both files are
  * replaced only when complete.  Returns an exit status; *tot the counts. */
-static int fit_all(struct skyjob_totals *tot)
+static int fit_outputs(struct skyjob_totals *tot)
 {
     int st;
     outf *os = NULL;
@@ -208,6 +212,20 @@ static int fit_all(struct skyjob_totals *tot)
     return outf_finish(o, st);
 }
 
+/* fit_all: load --runs (if given), then fit_outputs. */
+static int fit_all(struct skyjob_totals *tot)
+{
+    int st;
+    runlen *runs = NULL;
+    if (opt.runs && (st = runlen_load(opt.runs, cli_dialect("runs"), &runs)) != SLK_OK)
+        return st;
+    opt.fit.runs = runs;
+    st = fit_outputs(tot);
+    runlen_free(runs);
+    opt.fit.runs = NULL;
+    return st;
+}
+
 /* The summary on stderr: what was fitted, with which model, and why not. */
 static void print_summary(const struct skyjob_totals *tot, double seconds)
 {
@@ -224,6 +242,10 @@ static void print_summary(const struct skyjob_totals *tot, double seconds)
     if (tot->excluded_runs)
         fprintf(stderr, "%s: %ld outlier runs of %ld jobs kept out of the fit (median + %g spreads; "
                 "listed in --stats)\n", slk_progname, tot->excluded_runs, tot->excluded_jobs, opt.fit.outliers.k);
+    if (opt.runs)
+        fprintf(stderr, "%s: outlier rule: %ld of %ld run lengths recorded in %s (end - start), "
+                "the rest from their samples (steps x step)\n", slk_progname, tot->recorded, tot->measured,
+                opt.runs);
     if (tot->fallback)
         fprintf(stderr, "%s: %ld jobs solved again by GLPK after the optimality certificate of %s failed\n",
                 slk_progname, tot->fallback, solver_names[opt.fit.lp.solver]);
@@ -244,15 +266,19 @@ int main(int argc, char **argv)
         "  skyfit --alpha 0.1 --last 20 --round --stats fit.csv usage.csv > skylines.csv\n"
         "  skyfit --format native --step 5 tinySample.txt\n"
         "  skyfit --job-col pipeline --containers-col used usage.csv\n"
-        "  skyfit -s time-ordered-usage.csv > skylines.csv",
+        "  skyfit -s time-ordered-usage.csv > skylines.csv\n"
+        "  skyfit --runs runs.csv --stats fit.csv usage.csv > skylines.csv",
         kids, NULL, NULL};
-    cli_roles("usage", (const char *)NULL);
+    cli_roles("usage", "runs", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
     struct skyjob_totals tot = {0};
     double t0 = slk_now();
     int st = SLK_OK;
     if (opt.sort && opt.fit.native) {
         slk_error("--sort reads CSV input only (the native log has one run per line: sort it by name)");
+        st = SLK_EUSAGE;
+    } else if (opt.runs && strcmp(opt.runs, "-") == 0 && (!opt.input || strcmp(opt.input, "-") == 0)) {
+        slk_error("--runs - and the usage both read stdin: give one of them as a file");
         st = SLK_EUSAGE;
     } else
         st = fit_all(&tot);

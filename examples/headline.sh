@@ -29,7 +29,7 @@ awk -F, -v s=$SPLIT 'NR == 1 || $3 < s' "$W/usage.csv" > "$W/train_usage.csv"
 awk -F, -v s=$SPLIT 'NR == 1 { print; next } $2 != run { run = $2; keep = $3 >= s } keep' "$W/usage.csv" > "$W/test_usage.csv"
 
 sloinfer -q "$W/train_runs.csv" > "$W/slo.csv"
-skyfit -q --last 10 --round "$W/train_usage.csv" > "$W/sky.csv"
+skyfit -q --last 10 --round --runs "$W/train_runs.csv" "$W/train_usage.csv" > "$W/sky.csv"
 BIG=cores=1e9,mem=1e15
 # The plan cycle is one day (lcmpack's default --lcm).  Periodic jobs (period
 # divides the day) get one placement that repeats every day; off-kilter jobs

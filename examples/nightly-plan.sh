@@ -113,8 +113,10 @@ mapfile -t e_slo < <(err_opt sloinfer)
 mapfile -t e_sky < <(err_opt skyfit)
 sloinfer -q "${e_slo[@]}" "$tel/runs.csv" -o "$work/slo.csv"
 step skyfit
-skyfit -q "${e_sky[@]}" "$tel/usage.csv" --window 30d --stats "$work/skyfit-stats.csv" -o "$work/skyline.csv"
-{ echo "file,line,reason"; for f in "$work"/rejects-*.csv; do [ ! -r "$f" ] || tail -n +2 "$f"; done; } > "$work/rejects.csv"
+skyfit -q "${e_sky[@]}" --runs "$tel/runs.csv" "$tel/usage.csv" --window 30d --stats "$work/skyfit-stats.csv" -o "$work/skyline.csv"
+# (skyfit --runs reads runs.csv too: a bad row both skip is listed once)
+{ echo "file,line,reason"; for f in "$work"/rejects-*.csv; do [ ! -r "$f" ] || tail -n +2 "$f"; done |
+    awk -F, '!seen[$1 FS $2]++'; } > "$work/rejects.csv"
 rm -f "$work"/rejects-*.csv
 
 # 2. The plan for the coming day, from the end of the dump: last night's

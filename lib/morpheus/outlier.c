@@ -16,7 +16,7 @@ void outlier_defaults(struct outlier_opts *o)
     o->unit = 0.5;
 }
 
-double outlier_threshold(const double *x, size_t n, const struct outlier_opts *o)
+double outlier_threshold(const double *x, size_t n, double res, const struct outlier_opts *o)
 {
     if (n == 0)
         return NAN;
@@ -24,18 +24,18 @@ double outlier_threshold(const double *x, size_t n, const struct outlier_opts *o
     memcpy(c, x, n * sizeof *c);
     double med = stats_median(c, n);
     memcpy(c, x, n * sizeof *c);
-    double spread = fmax(fmax(1.4826 * stats_mad(c, n), o->floor * med), o->unit);
+    double spread = fmax(fmax(1.4826 * stats_mad(c, n), o->floor * med), o->unit * res);
     free(c);
     return med + o->k * spread;
 }
 
-size_t outlier_mark(const double *len, const double *area, size_t n, const struct outlier_opts *o,
-                    unsigned char *out)
+size_t outlier_mark(const double *len, const double *area, size_t n, double len_step,
+                    const struct outlier_opts *o, unsigned char *out)
 {
     memset(out, 0, n);
     if (!(o->k > 0) || n < o->min_runs)
         return 0;
-    double tl = outlier_threshold(len, n, o), ta = outlier_threshold(area, n, o);
+    double tl = outlier_threshold(len, n, len_step, o), ta = outlier_threshold(area, n, 1, o);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         out[i] = len[i] > tl || area[i] > ta;

@@ -40,6 +40,7 @@ struct skyjob {
     char *excluded;     /* names of the excluded runs, ';'-separated */
     size_t excluded_len, excluded_cap;
     size_t longest;     /* pool offset of the longest run fitted (sets the skyline's length) */
+    long recorded;      /* selected runs whose length came from o->runs */
 };
 
 static uint64_t hash_str(const char *s)
@@ -132,7 +133,8 @@ void skyjob_shape(skyjob *j, double c, double cores, double mem)
 const char *const skyjob_cols[] = {"job", "step", "offset", "alloc", "cores", "mem_mb", NULL};
 const char *const skyjob_cols_plain[] = {"job", "step", "offset", "alloc", NULL};
 const char *const skyjob_stats_cols[] = {"job", "runs", "steps", "objective", "a_o", "a_u", "eps",
-                                         "beta", "solve_ms", "status", "excluded", "excluded_runs", "longest_run", NULL};
+                                         "beta", "solve_ms", "status", "excluded", "excluded_runs", "longest_run",
+                                         "recorded_lengths", NULL};
 
 static int by_run_then_t(const void *a, const void *b)
 {
@@ -294,6 +296,7 @@ static void stats_row(csvw *ws, const char *job, long runs, long steps,
     csvw_int(ws, nx);
     csvw_str(ws, j && nx ? j->excluded : NULL);
     csvw_str(ws, j && res ? j->pool + j->longest : NULL);
+    csvw_int(ws, j ? j->recorded : 0);
     csvw_end(ws);
 }
 
@@ -354,18 +357,24 @@ static int check_size(struct skyjob *j, size_t n, long k, struct skyjob_out *out
 
 /* build_matrix: quantize the n selected runs into j->use (n x *k, rows in
  * sel order), then drop the outlier runs (outlier.h) from it, listing them
- * in j->excluded.  Returns the number of runs kept; *k becomes the longest
- * kept run's steps. */
+ * in j->excluded.  The rule measures a run's length in seconds: end - start
+ * from the runs table o->runs when it has one (counted in j->recorded),
+ * else its steps x step.  Returns the number of runs kept; *k becomes the
+ * longest kept run's steps. */
 static size_t build_matrix(struct skyjob *j, const struct skyjob_opts *o, int *sel, size_t n, long *k)
 {
     j->use = xgrow(j->use, &j->use_cap, n * (size_t)*k, sizeof *j->use);
-    double *len = xmalloc(2 * n * sizeof *len), *area = len + n;
+    double *len = xmalloc(3 * n * sizeof *len), *area = len + n, *steps = len + 2 * n;
+    j->recorded = 0;
     for (size_t a = 0; a < n; a++) {
         const struct run *r = &j->runs[sel[a]];
         double *u = j->use + a * (size_t)*k;
         long kr = run_steps(j, r, o);
         quantize(j, r, o, u, kr);
-        len[a] = (double)kr;
+        double rec = runlen_get(o->runs, j->pool + r->name);
+        steps[a] = (double)kr;
+        len[a] = isnan(rec) ? (double)kr * o->step : rec;
+        j->recorded += !isnan(rec);
         area[a] = 0;
         for (long b = 0; b < kr; b++)
             area[a] += u[b];
@@ -374,9 +383,9 @@ static size_t build_matrix(struct skyjob *j, const struct skyjob_opts *o, int *s
     }
     j->out = xgrow(j->out, &j->out_cap, n, 1);
     j->excluded_len = 0;
-    size_t nout = outlier_mark(len, area, n, &o->outliers, j->out), best = n;
+    size_t nout = outlier_mark(len, area, n, o->step, &o->outliers, j->out), best = n;
     for (size_t a = 0; a < n; a++)
-        if (!j->out[a] && (best == n || len[a] > len[best]))
+        if (!j->out[a] && (best == n || steps[a] > steps[best]))
             best = a;  /* the first of the longest, in start order */
     j->longest = j->runs[sel[best]].name;
     if (!nout) {
@@ -385,8 +394,8 @@ static size_t build_matrix(struct skyjob *j, const struct skyjob_opts *o, int *s
     }
     long knew = 1;
     for (size_t a = 0; a < n; a++)
-        if (!j->out[a] && len[a] > knew)
-            knew = (long)len[a];
+        if (!j->out[a] && steps[a] > knew)
+            knew = (long)steps[a];
     size_t m = 0;
     for (size_t a = 0; a < n; a++) {
         if (j->out[a]) {
@@ -466,6 +475,8 @@ void skyjob_fit(skyjob *j, struct skyjob_out *out)
     if (check_size(j, n, k, out) < 0)
         return;
     size_t kept = build_matrix(j, o, sel, n, &k);
+    tot->measured += (long)n;
+    tot->recorded += j->recorded;
     if (kept < n) {
         tot->excluded_runs += (long)(n - kept);
         tot->excluded_jobs++;

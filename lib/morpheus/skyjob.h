@@ -2,11 +2,13 @@
  * as skyfit runs it): the job's samples are collected run by run, the runs
  * --window and --last keep are chosen (by start time), each run is aligned
  * at its start and quantized to steps of the model, the outlier runs
- * (outlier.h) are kept out, the LP (skyline.h) is solved and the job's rows
+ * (outlier.h; a run's length is end - start from the runs table opts.runs
+ * when it has the run, else its steps x step) are kept out, the LP
+ * (skyline.h) is solved and the job's rows
  *   job,step,offset,alloc[,cores,mem_mb]
  * are written, with one --stats row
  *   job,runs,steps,objective,a_o,a_u,eps,beta,solve_ms,status,excluded,
- *   excluded_runs,longest_run
+ *   excluded_runs,longest_run,recorded_lengths
  * per job (status optimal, too_few_runs, too_many_steps or solver_failed).
  *
  * Quantization (the skyline's usage matrix s_ik):
@@ -36,6 +38,7 @@
 
 #include "base/csvio.h"
 #include "morpheus/outlier.h"
+#include "morpheus/runlen.h"
 #include "morpheus/skyline.h"
 
 #include <stddef.h>
@@ -53,6 +56,7 @@ struct skyjob_opts {
     int quiet;              /* no stderr messages */
     struct skyline_opts lp;
     struct outlier_opts outliers;
+    const runlen *runs;     /* recorded run lengths for the outlier rule (NULL: steps x step) */
 };
 
 /* skyjob_opts_default: step 60, min_runs 2, max_steps 100000, native
@@ -62,6 +66,7 @@ void skyjob_opts_default(struct skyjob_opts *o);
 /* Counts over the jobs fitted (skyfit's summary). */
 struct skyjob_totals {
     long jobs, fitted, failed, too_few, too_long, fallback, excluded_runs, excluded_jobs;
+    long measured, recorded;   /* runs measured by the outlier rule; their lengths from opts.runs */
     double solve_s;
     int first_reported;
 };

@@ -15,6 +15,11 @@ paper's two-phase beta rule), and the checker verifies, for each job:
     the job's runs, with 5 runs or more, is left out of the fit (so out of
     the glpsol model) and named in the stats column excluded_runs; k = 3,
     or none with --keep-outliers, or --outlier-k K.
+  - with the checker's flag --runs-table: a runs table (instance, start,
+    end) gives about two runs in three a length to the second within their
+    last step; skyfit reads it with --runs and the recomputed rule measures
+    those runs' lengths in seconds (the others steps x 60) with a floor of
+    half a step, 30 s; the stats column recorded_lengths counts them.
 Exit 0 when all pass; prints every mismatch.
 
 usage: skyline_check.py SKYFIT_CMD MODEL TMPDIR SEEDS [skyfit options...]
@@ -25,8 +30,9 @@ containers:offset lasting 5 s, overlapping units adding up), fits it with
 """
 import csv, os, random, statistics, subprocess, sys, time
 
-def outliers(runs, k):
-    """indices of the outlier runs; runs = [(length, area)]"""
+def outliers(runs, k, len_step=1.0):
+    """indices of the outlier runs; runs = [(length, area)], lengths in
+    units of which one step is len_step"""
     if k <= 0 or len(runs) < 5:
         return set()
     bad = set()
@@ -34,7 +40,7 @@ def outliers(runs, k):
         x = [r[col] for r in runs]
         med = statistics.median(x)
         mad = statistics.median([abs(v - med) for v in x])
-        thr = med + k * max(1.4826 * mad, 0.1 * med, 0.5)
+        thr = med + k * max(1.4826 * mad, 0.1 * med, 0.5 * (len_step if col == 0 else 1.0))
         bad |= {i for i, v in enumerate(x) if v > thr}
     return bad
 
@@ -143,17 +149,23 @@ def main():
         return main_native()
     cmd, model, tmp, seeds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     extra = sys.argv[5:]
+    runs_table = "--runs-table" in extra
+    extra = [x for x in extra if x != "--runs-table"]
     ok = 0.0 if "--keep-outliers" in extra else float(extra[extra.index("--outlier-k") + 1]) if "--outlier-k" in extra else 3.0
     nexcl = 0
     os.makedirs(tmp, exist_ok=True)
     bad = 0
     checked = 0
+    table = os.path.join(tmp, "runs.csv")
+    if runs_table:
+        extra = extra + ["--runs", table]
     for seed in range(1, seeds + 1):
         rnd = random.Random(seed)
         alpha = rnd.choice([0.0, 1.0, 0.01, 0.01, 0.1, 0.5, round(rnd.random(), 3)])
         beta = rnd.choice([None, None, 0.0, round(rnd.uniform(0, 3), 3)])
         jobs = []
         rows = []
+        trows = []
         for jn in range(3):
             n = rnd.randint(1, 6)
             k = rnd.randint(1, 24)
@@ -173,13 +185,29 @@ def main():
                         v = round(rnd.uniform(0, 3 * base), 3)
                     run.append(v)
                 use.append(run)
+            # --runs-table: job02 is a short job (job00057 of the headline):
+            # runs of 55-75 s, sampled every 60 s from the start (1 or 2
+            # steps), often one straggler of 130-240 s, all on 1-3 containers
+            short = None
+            if runs_table and jn == 2:
+                n = rnd.randint(5, 10)
+                short = [rnd.randint(55, 75) for _ in range(n)]
+                if rnd.random() < 0.8:
+                    short[rnd.randrange(n)] = rnd.randint(130, 240)
+                k = max((L + 59) // 60 for L in short)
+                c = float(rnd.randint(1, 3))
+                use = [[c if j < (L + 59) // 60 else 0.0 for j in range(k)] for L in short]
             # the run's length is its last row; drop all-zero tails beyond it
             name = "job%02d" % jn
             jrows = []
+            starts = []
             for i, run in enumerate(use):
                 start = 1767571200 + rnd.randint(0, 30) * 86400 + rnd.randint(0, 3600)
+                starts.append(start)
                 last = max([j for j in range(k) if run[j] > 0], default=0)
                 last = max(last, rnd.randint(0, k - 1)) if rnd.random() < 0.5 else k - 1
+                if short:
+                    last = (short[i] + 59) // 60 - 1
                 for j in range(last + 1):
                     t = start + 60 * j
                     ts = str(t) if jn != 1 else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
@@ -190,14 +218,32 @@ def main():
             kk = max(int(len([r for r in jrows if r[1] == "r%d" % i])) for i in range(n))
             use = [run[:kk] for run in use]
             lens = [len([r for r in jrows if r[1] == "r%d" % i]) for i in range(n)]
-            out = outliers([(lens[i], sum(use[i][:lens[i]])) for i in range(n)], ok)
+            # lengths in seconds: steps x 60, or to the second from the table
+            # (run names then carry the job's: the table's instances are global)
+            secs = [60.0 * l for l in lens]
+            rec = 0
+            rname = lambda i: "r%d" % i
+            if runs_table:
+                rname = lambda i, nm=name: "%s-r%d" % (nm, i)
+                for i in range(n):
+                    if rnd.random() < (0.9 if short else 0.67):
+                        secs[i] = float(short[i] if short else (lens[i] - 1) * 60 + rnd.randint(1, 60))
+                        trows.append("%s,%d,%d" % (rname(i), starts[i], starts[i] + int(secs[i])))
+                        rec += 1
+                jrows = [[r[0], "%s-%s" % (name, r[1]), r[2], r[3]] for r in jrows]
+            out = outliers([(secs[i], sum(use[i][:lens[i]])) for i in range(n)], ok, 60.0)
             if out:
                 nexcl += len(out)
                 kk = max(lens[i] for i in range(n) if i not in out)
                 use = [use[i][:kk] for i in range(n) if i not in out]
             rnd.shuffle(jrows)
             rows += jrows
-            jobs.append((name, use, out))
+            jobs.append((name, use, out, rname, rec))
+        if runs_table:
+            with open(table, "w") as f:
+                f.write("job,instance,start,end\n")
+                for r in trows:
+                    f.write("x," + r + "\n")
         inp = os.path.join(tmp, "in.csv")
         with open(inp, "w") as f:
             f.write("job,run,t,containers\n")
@@ -216,14 +262,17 @@ def main():
         for r in csv.DictReader(out.stdout.splitlines()):
             fit.setdefault(r["job"], []).append(r)
         st = {r["job"]: r for r in csv.DictReader(open(stats))}
-        for name, use, out in jobs:
+        for name, use, out, rname, rec in jobs:
             checked += 1
             tag = "seed %d %s (N=%d K=%d alpha=%g beta=%s)" % (seed, name, len(use), len(use[0]), alpha, beta)
             bad += check_job(tag, model, tmp, use, alpha, beta, st.get(name), fit.get(name, []), 60)
             s = st.get(name)
             got = set(s["excluded_runs"].split(";")) if s and s["excluded_runs"] else set()
-            if s and (got != {"r%d" % i for i in out} or int(s["excluded"]) != len(out)):
-                print(tag, "excluded runs %s, recomputed %s" % (sorted(got), sorted("r%d" % i for i in out)))
+            if s and (got != {rname(i) for i in out} or int(s["excluded"]) != len(out)):
+                print(tag, "excluded runs %s, recomputed %s" % (sorted(got), sorted(rname(i) for i in out)))
+                bad += 1
+            if s and int(s["recorded_lengths"]) != rec:
+                print(tag, "recorded_lengths %s, expected %d" % (s["recorded_lengths"], rec))
                 bad += 1
     print("%d jobs checked, %d mismatches, %d outlier runs" % (checked, bad, nexcl))
     return 1 if bad else 0

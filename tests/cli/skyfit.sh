@@ -34,14 +34,14 @@ t "run with zeros" 0 "@$D/zero_run.csv" "$HDR
 z,60,0,4
 z,60,60,4
 z,60,120,4" '' skyfit -q --stats "$TMP/zero.csv"
-tcheck "run with zeros: stats" grep -qx 'z,2,3,0.06,6,0,0,0.006,[0-9.]*,optimal,0,,busy' "$TMP/zero.csv"
+tcheck "run with zeros: stats" grep -qx 'z,2,3,0.06,6,0,0,0.006,[0-9.]*,optimal,0,,busy,0' "$TMP/zero.csv"
 # late = 0,4 and early = 4,0, alpha 0.5, beta 0: on [0,4]^2 the objective is
 # 2 - b/4 when a + b <= 4 and 1 + a/4 otherwise, so s = (0,4) with objective 1:
 # early's debt of 4 after step 1 is caught up in step 2 (a_o 2, a_u 0, eps 0.5).
 t "catch-up of debt" 0 "@$D/catchup.csv" "$HDR
 c,60,0,0
 c,60,60,4" '' skyfit -q --alpha 0.5 --beta 0 --stats "$TMP/catchup.csv"
-tcheck "catch-up stats" grep -qx 'c,2,2,1,2,0,0.5,0,[0-9.]*,optimal,0,,late' "$TMP/catchup.csv"
+tcheck "catch-up stats" grep -qx 'c,2,2,1,2,0,0.5,0,[0-9.]*,optimal,0,,late,0' "$TMP/catchup.csv"
 t "catch-up, plain LP" 0 "@$D/catchup.csv" "$HDR
 c,60,0,0
 c,60,60,4" '' skyfit -q --alpha 0.5 --beta 0 --solver glpk-plain
@@ -53,7 +53,7 @@ c,60,60,0" '' skyfit -q --alpha 1
 # alpha 0: only the final debt counts; any optimum leaves no debt in any run.
 tcheck "alpha 0: no final debt" bash -c '
     skyfit -q --alpha 0 --stats "$2/a0.csv" "$1/catchup.csv" > "$2/a0.out" &&
-    grep -q "^c,2,2,0,[^,]*,0,[^,]*,0,[0-9.]*,optimal,0,,late$" "$2/a0.csv" &&
+    grep -q "^c,2,2,0,[^,]*,0,[^,]*,0,[0-9.]*,optimal,0,,late,0$" "$2/a0.csv" &&
     awk -F, "NR>1 { a[NR-1] = \$4 } END {
         d1 = 0; d1 = d1 + 0 - a[1]; if (d1 < 0) d1 = 0; d1 = d1 + 4 - a[2]; if (d1 < 0) d1 = 0;
         d2 = 0; d2 = d2 + 4 - a[1]; if (d2 < 0) d2 = 0; d2 = d2 + 0 - a[2]; if (d2 < 0) d2 = 0;
@@ -98,7 +98,7 @@ OUTL=$'job,run,t,containers\no,a,0,3\no,a,60,3\no,b,0,3\no,b,60,3\no,c,0,3\no,c,
 t "outlier run kept out of the fit" 0 "$OUTL" "$HDR
 o,60,0,3
 o,60,60,3" 'skyfit: 1 outlier runs of 1 jobs kept out of the fit (median + 3 spreads; listed in --stats)' skyfit --stats "$TMP/outl.csv"
-tcheck "outlier run listed in --stats" grep -q '^o,5,2,.*,optimal,1,s,a$' "$TMP/outl.csv"
+tcheck "outlier run listed in --stats" grep -q '^o,5,2,.*,optimal,1,s,a,0$' "$TMP/outl.csv"
 # Quantized lengths: runs of 1 and 2 steps in about equal numbers (3 of 1
 # step, 2 of 2 at 1 container).  Median 1, MAD 0, spread max(0, 0.1, 0.5) =
 # 0.5, bound 1 + 1.5 = 2.5: no run is out (without the half-step floor the
@@ -120,8 +120,101 @@ o,60,240,3
 o,60,300,3" '' skyfit -q --keep-outliers
 # a bound of 2 + 20*0.2 = 6 steps: the 6-step run is not above it
 t "--outlier-k 20 keeps it" 0 "$OUTL" '*' '' skyfit -q --outlier-k 20 --stats "$TMP/outl20.csv"
-tcheck "--outlier-k 20: nothing excluded" grep -q '^o,6,6,.*,optimal,0,,s$' "$TMP/outl20.csv"
+tcheck "--outlier-k 20: nothing excluded" grep -q '^o,6,6,.*,optimal,0,,s,0$' "$TMP/outl20.csv"
 t "bad --outlier-k" 64 '' '' "invalid value for --outlier-k" skyfit --outlier-k 0
+
+# ---- --runs: run lengths to the second for the outlier rule -----------------
+# straggler_usage.csv: job s, ten runs a..j of 67,60,144,60,189,60,69,60,64,64
+# s (straggler_runs.csv: start, end), sampled every 60 s from the start as
+# tracegen does, so they span 2,1,3,1,4,1,2,1,2,2 steps of 1 container.
+# In steps: sorted 1,1,1,1,2,2,2,2,3,4, median 2, MAD 1, spread max(1.4826,
+# 0.2, 0.5) = 1.4826, bound 2 + 3 x 1.4826 = 6.45 steps: run e (4 steps, the
+# 189 s straggler) stays in and the skyline is 4 steps long.  The areas
+# (container-steps) are the same numbers, so nothing is out by area.
+# In seconds (--runs): sorted 60,60,60,60,64,64,67,69,144,189, median 64,
+# deviations 0,0,3,4,4,4,4,5,80,125, MAD 4, spread max(1.4826 x 4, 6.4, 30
+# (half a step)) = 30, bound 64 + 3 x 30 = 154 s: e is out, c (144 s, 3
+# steps) stays and sets the length, 3 steps.  Each step has a run using 1
+# container and its debt (0.99) outweighs over-allocation (0.01): alloc 1.
+SU="$D/straggler_usage.csv" SR="$D/straggler_runs.csv"
+t "steps cannot separate the straggler" 0 "@$SU" "$HDR
+s,60,0,1
+s,60,60,1
+s,60,120,1
+s,60,180,1" '' skyfit -q --stats "$TMP/sr0.csv"
+tcheck "steps: nothing excluded, e sets the length" grep -q '^s,10,4,.*,optimal,0,,e,0$' "$TMP/sr0.csv"
+t "--runs: seconds separate it" 0 "@$SU" "$HDR
+s,60,0,1
+s,60,60,1
+s,60,120,1" "skyfit: outlier rule: 10 of 10 run lengths recorded in $SR (end - start), the rest from their samples (steps x step)" \
+    skyfit --runs "$SR" --stats "$TMP/sr1.csv"
+tcheck "--runs: e excluded, c sets the length, 10 recorded" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/sr1.csv"
+# fallback: e without an end (still running) is measured by its samples,
+# 4 steps = 240 s > 154: still out; 9 lengths recorded
+sed 's/^\(s,e,[0-9]*,[0-9]*\),[0-9]*,ok$/\1,,ok/' "$SR" > "$TMP/sr_noend.csv"
+t "--runs: a run without an end falls back" 0 "@$SU" '*' '' skyfit -q --runs "$TMP/sr_noend.csv" --stats "$TMP/sr2.csv"
+tcheck "--runs: no end: 9 recorded, e out" grep -q '^s,9,3,.*,optimal,1,e,c,9$' "$TMP/sr2.csv"
+# fallback: c missing from the table is 3 steps = 180 s (its samples round
+# its 144 s up) > 154: out with e; median and MAD stay 64 and 4 (the sorted
+# lengths 60,60,60,60,64,64,67,69,180,189), a (2 steps) sets the length
+grep -v '^s,c,' "$SR" > "$TMP/sr_noc.csv"
+t "--runs: a run missing from the table falls back" 0 "@$SU" "$HDR
+s,60,0,1
+s,60,60,1" '' skyfit -q --runs "$TMP/sr_noc.csv" --stats "$TMP/sr3.csv"
+tcheck "--runs: missing c: 9 recorded, c and e out" grep -q '^s,8,2,.*,optimal,2,c;e,a,9$' "$TMP/sr3.csv"
+# a table without any of the job's runs: the same fit as without --runs
+tcheck "--runs without the job's runs: as without --runs" bash -c '
+    printf "instance,start,end\nzz,0,60\n" > "$2/other.csv" &&
+    skyfit -q "$1" > "$2/o1.csv" && skyfit -q --runs "$2/other.csv" "$1" > "$2/o2.csv" && cmp "$2/o1.csv" "$2/o2.csv"' _ "$SU" "$TMP"
+# renamed columns (--col runs:KEY=NAME), ISO 8601 times, extra columns ignored
+t "--runs: renamed columns, ISO times" 0 "@$SU" '*' '' skyfit -q --col runs:instance=id --col runs:end=finish \
+    --runs "$D/straggler_runs_iso.csv" --stats "$TMP/sr4.csv"
+tcheck "--runs: renamed, ISO: e out" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/sr4.csv"
+# -s (rows in reverse order) and input split by job give the same output
+tcheck "--runs: -s gives the same output" bash -c '
+    { head -1 "$1"; tail -n +2 "$1" | tac; } > "$3/rev.csv" &&
+    skyfit -q --runs "$2" "$1" > "$3/g.csv" && skyfit -q -s --runs "$2" "$3/rev.csv" > "$3/s.csv" &&
+    cmp "$3/g.csv" "$3/s.csv"' _ "$SU" "$SR" "$TMP"
+tcheck "--runs: split by job gives the same output" bash -c '
+    cat "$1" > "$4/two.csv"; tail -n +2 "$3/identical.csv" >> "$4/two.csv"
+    skyfit -q --runs "$2" "$4/two.csv" > "$4/two.out" &&
+    { skyfit -q --runs "$2" "$1"; skyfit -q --no-output-header --runs "$2" "$3/identical.csv"; } > "$4/split2.out" &&
+    cmp "$4/two.out" "$4/split2.out"' _ "$SU" "$SR" "$D" "$TMP"
+# the table's errors, at FILE:LINE, before any output
+H3='instance,start,end'
+t "--runs: duplicate instance" 65 "@$SU" '' "skyfit: $TMP/r.csv:3: duplicate instance 'a' (first at line 2)" \
+    sh -c 'printf "%s\na,10,20\na,10,30\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+t "--runs: end before start" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: end before start (start '10', end '5')" \
+    sh -c 'printf "%s\na,10,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+t "--runs: NaN" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'start': invalid time 'nan' (want epoch seconds or ISO 8601 UTC)" \
+    sh -c 'printf "%s\na,nan,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+t "--runs: infinite end" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'end': invalid time 'inf' (want epoch seconds or ISO 8601 UTC)" \
+    sh -c 'printf "%s\na,3,inf\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+t "--runs: negative" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'start': must not be negative, got '-3'" \
+    sh -c 'printf "%s\na,-3,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+t "--runs: huge" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'end': time '1e12' out of range (|value| <= 1e+11)" \
+    sh -c 'printf "%s\na,3,1e12\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+t "--runs: missing instance" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'instance': missing value" \
+    sh -c 'printf "%s\n,3,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+t "--runs: missing start" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'start': missing value" \
+    sh -c 'printf "%s\na,,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+t "--runs: no end column" 65 "@$SU" '' "skyfit: $TMP/r.csv:1: missing required column 'end'" \
+    sh -c 'printf "instance,start\na,3\n" > "$1/r.csv"; skyfit --runs "$1/r.csv"' _ "$TMP"
+t "--runs: no such file" 66 "@$SU" '' "skyfit: $TMP/nonexistent.csv: cannot open" skyfit --runs "$TMP/nonexistent.csv"
+t "--runs - with the usage on stdin" 64 "@$SU" '' "skyfit: --runs - and the usage both read stdin" skyfit --runs -
+tcheck "--runs: an error leaves -o intact" bash -c '
+    echo old > "$2/keep2.csv"; printf "instance,start,end\na,10,5\n" > "$2/r.csv"
+    ! skyfit -q --runs "$2/r.csv" -o "$2/keep2.csv" "$1" 2>/dev/null && grep -qx old "$2/keep2.csv"' _ "$SU" "$TMP"
+# --on-error skip: the later row of e (10 s) is rejected, the first (189 s)
+# kept, so e is still out
+t "--runs --on-error skip: duplicate rejected" 0 "@$SU" '*' \
+    "$TMP/sr_dup.csv:12: warning: skipped: duplicate instance 'e' (first at line 6)" \
+    sh -c 'cp "$1" "$2/sr_dup.csv"; echo "s,e,1767574795,1767574800,1767574810,ok" >> "$2/sr_dup.csv"
+           skyfit --on-error skip --runs "$2/sr_dup.csv" --stats "$2/sr5.csv"' _ "$SR" "$TMP"
+tcheck "--runs --on-error skip: first row kept" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/sr5.csv"
+# random jobs, lengths to the second for some runs, against the checker's own
+# outlier rule in seconds and glpsol
+tcheck "random instances vs glpsol, --runs" $PY "$CHECK" skyfit "$MOD" "$TMP/chk8" 6 --runs-table
 
 # per-job streaming: the same output when the input is split by job
 tcheck "split by job gives the same output" bash -c '
@@ -135,7 +228,7 @@ tcheck "split by job gives the same output" bash -c '
 # ---- too few runs, --strict ----------------------------------------------------
 t "too few runs: status, exit 0" 0 "@$D/one_run.csv" "$HDR" "job 'a': not fitted: too few runs (1 < --min-runs 2)" \
     skyfit --stats "$TMP/few.csv"
-tcheck "too few runs: stats row" grep -qx 'a,1,0,,,,,,,too_few_runs,0,,' "$TMP/few.csv"
+tcheck "too few runs: stats row" grep -qx 'a,1,0,,,,,,,too_few_runs,0,,,0' "$TMP/few.csv"
 t "too few runs: --strict exits 1" 1 "@$D/one_run.csv" "$HDR" 'too few runs' skyfit --strict
 t "absurd time span" 65 $'job,run,t,containers\nx,a,0,1\nx,a,1e300,1\nx,b,0,1\n' '*' "<stdin>:3: column 't': time '1e300' out of range" skyfit
 t "too many steps" 0 $'job,run,t,containers\nx,a,0,1\nx,a,1e9,1\nx,b,0,1\n' "$HDR" 'more than --max-steps 100000; is t in seconds?' skyfit
@@ -220,10 +313,12 @@ t "duplicate t: --agg max" 0 $'job,run,t,containers\nm,r1,0,1\nm,r1,0,6\nm,r2,0,
 # 40 jobs over 21 days, 10% of runs stragglers, --last 10: with the outlier
 # rule at most 5% of the skylines are more than 1.3x the length fitted on the
 # same jobs without stragglers, and the normal runs' under-allocation grows by
-# at most 1 point (measured: 2.5% and +0.7 points; --keep-outliers: 60% of
-# the skylines too long, +0.9 points)
+# at most 1 point (measured: 2.5% and +0.45 points; --keep-outliers: 60% of
+# the skylines too long, +0.9 points); the same bounds with --runs (lengths
+# from tracegen's runs table of the same trace; measured the same, 2.5% and
+# +0.45)
 tcheck "stragglers: skyline keeps the normal shape" $PY "$ROOT/tests/check/skyfit_stragglers.py" "$TMP/strag" \
-    --count 40 --prob 0.1 --max-long 0.05 --max-under 0.01
+    --count 40 --prob 0.1 --runs --max-long 0.05 --max-under 0.01
 
 # ---- refusals that say what to do (lib/morpheus/refusal via lcmpack) ----------
 # window [0, 150] s on 60 s steps holds the whole steps [0,60) and [60,120):

@@ -2,9 +2,12 @@
  * fit) and lib/morpheus/skyread (the usage readers), on hand-worked cases. */
 #include "unit.h"
 #include "base/diag.h"
+#include "morpheus/outlier.h"
+#include "morpheus/runlen.h"
 #include "morpheus/skyjob.h"
 #include "morpheus/skyread.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,72 @@ static char *fit_text(skyjob *j, const struct skyjob_opts *o, char **stats)
     fclose(fs);
     *stats = sbuf;
     return buf;
+}
+
+/* write_tmp: text in a new temporary file, its path in path[] */
+static void write_tmp(char *path, const char *text)
+{
+    FILE *f = fdopen(mkstemp(path), "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+/* outlier_mark on job00057 of the headline (docs/skyfit.md): ten runs of
+ * 67,60,144,60,189,60,69,60,64,64 s spanning 2,1,3,1,4,1,2,1,2,2 one-minute
+ * steps.  Steps: median 2, MAD 1, bound 2 + 3 x 1.4826 = 6.45: none out.
+ * Seconds: median 64, MAD 4, spread max(5.93, 6.4, 30) = 30, bound 154:
+ * the 189 s run (index 4) is out, the 144 s run stays. */
+static void test_outlier_units(void)
+{
+    const double sec[10] = {67, 60, 144, 60, 189, 60, 69, 60, 64, 64};
+    const double steps[10] = {2, 1, 3, 1, 4, 1, 2, 1, 2, 2};
+    unsigned char out[10];
+    struct outlier_opts o;
+    outlier_defaults(&o);
+    CHECK(o.unit == 0.5 && o.k == 3);
+    CHECK(outlier_mark(steps, steps, 10, 1, &o, out) == 0);
+    CHECK(fabs(outlier_threshold(steps, 10, 1, &o) - (2 + 3 * 1.4826)) < 1e-12);
+    CHECK(outlier_mark(sec, steps, 10, 60, &o, out) == 1 && out[4] == 1 && out[2] == 0);
+    CHECK(outlier_threshold(sec, 10, 60, &o) == 154);
+    /* the same lengths counted in steps x 60 s decide as the steps do */
+    double s60[10];
+    for (int i = 0; i < 10; i++)
+        s60[i] = steps[i] * 60;
+    CHECK(outlier_mark(s60, steps, 10, 60, &o, out) == 0);
+    CHECK(fabs(outlier_threshold(s60, 10, 60, &o) - 60 * outlier_threshold(steps, 10, 1, &o)) < 1e-9);
+}
+
+/* runlen: lengths end - start by instance; an empty end or an unknown
+ * instance is NaN; a repeated instance is an error, or under --on-error skip
+ * a rejected row (the first kept). */
+static void test_runlen(void)
+{
+    char path[] = "/tmp/test_runlen_XXXXXX";
+    write_tmp(path, "job,instance,start,end\nj,a,100,165\nj,b,2026-01-05T00:00:00Z,2026-01-05T00:03:09Z\nj,c,50,\n");
+    runlen *t;
+    CHECK(runlen_load(path, NULL, &t) == SLK_OK && t);
+    CHECK(runlen_get(t, "a") == 65 && runlen_get(t, "b") == 189);
+    CHECK(isnan(runlen_get(t, "c")) && isnan(runlen_get(t, "zz")) && isnan(runlen_get(NULL, "a")));
+    CHECK(runlen_rows(t) == 3 && runlen_lengths(t) == 2);
+    runlen_free(t);
+    unlink(path);
+
+    char p2[] = "/tmp/test_runlen_XXXXXX";
+    write_tmp(p2, "instance,start,end\na,0,10\nb,0,20\na,0,99\n");
+    fprintf(stderr, "(the 'duplicate instance' message below is expected)\n");
+    CHECK(runlen_load(p2, NULL, &t) == SLK_EDATA && t == NULL);
+    FILE *rf = tmpfile();
+    csv_rejects *rj = csv_rejects_new(rf);
+    struct csv_dialect d = csv_dialect_plain;
+    d.rejects = rj;
+    fprintf(stderr, "(the 'skipped' warning below is expected)\n");
+    CHECK(runlen_load(p2, &d, &t) == SLK_OK && t);
+    CHECK(runlen_get(t, "a") == 10 && runlen_get(t, "b") == 20 && runlen_rows(t) == 2);
+    CHECK(csv_rejects_count(rj) == 1);
+    runlen_free(t);
+    csv_rejects_free(rj);
+    fclose(rf);
+    unlink(p2);
 }
 
 int main(void)
@@ -75,7 +144,7 @@ int main(void)
     CHECK(skyjob_run(j, "r1", 5, &again) == 0 && again == 0);
     char *st, *t = fit_text(j, &o, &st);
     CHECK_STR(t, "j,60,0,2\nj,60,60,2\nj,60,120,2\n");
-    CHECK(strstr(st, ",optimal,0,,r1\n") != NULL);
+    CHECK(strstr(st, ",optimal,0,,r1,0\n") != NULL);
     free(t);
     free(st);
 
@@ -98,13 +167,14 @@ int main(void)
     skyjob_add(j, skyjob_run(j, "only", 0, NULL), 0, 1);
     t = fit_text(j, &o, &st);
     CHECK_STR(t, "");
-    CHECK_STR(st, "m,1,0,,,,,,,too_few_runs,0,,\n");
+    CHECK_STR(st, "m,1,0,,,,,,,too_few_runs,0,,,0\n");
     free(t);
     free(st);
 
-    /* outlier runs: five 2-step runs and one of 20 steps; lengths median
-     * 2, MAD 0, spread max(0, 0.1*2, 1) = 1, bound 2 + 3*1 = 5: the 20-step
-     * run is kept out and the fit is 2 steps long */
+    /* outlier runs: five 2-step runs and one of 20 steps; lengths (steps x
+     * 60 s) median 120 s, MAD 0, spread max(0, 0.1*120, half a step 30) =
+     * 30 s, bound 120 + 3*30 = 210 s: the 1200 s run is kept out and the
+     * fit is 2 steps long */
     skyjob_reset(j, "n");
     for (int r = 0; r < 6; r++) {
         char name[16];
@@ -116,7 +186,7 @@ int main(void)
     }
     t = fit_text(j, &o, &st);
     CHECK_STR(t, "n,60,0,1\nn,60,60,1\n");
-    CHECK(strstr(st, ",optimal,1,r3,r0\n") != NULL);
+    CHECK(strstr(st, ",optimal,1,r3,r0,0\n") != NULL);
     free(t);
     free(st);
     skyjob_free(j);
@@ -151,5 +221,7 @@ int main(void)
     free(buf);
     csvr_close(r);
     unlink(path);
+    test_outlier_units();
+    test_runlen();
     return unit_done("skyjob");
 }
