@@ -606,7 +606,11 @@ static void retry_refused(struct packrun *R, lowcost_ws *ws, struct lowcost_opts
     const struct packrun_opts *o = R->o;
     plan *p = R->p;
     long got;
-    plan_recompute_load(p); /* the load a re-run reads back, summed in plan order */
+    /* the load a re-run reads back, summed in plan order; not when the plan
+     * came from its index (PLAN.idx): p->res then holds only this run's
+     * reservations, the others are in the load alone, as a re-run's are */
+    if (!R->idx)
+        plan_recompute_load(p);
     do {
         got = 0;
         if (pres) {

@@ -82,3 +82,27 @@ t "no --horizon: the --at cycle, with its length" 0 '' \
 t "weekly job, instance 1 within 48 h: placed at 604800" 0 '' $'W,once,1,7,0\nW,once,1,7,60' '' \
     bash -c 'lcmpack -q "$@" --at 518400 --horizon 48h -o - | awk -F, "NR > 1 && \$3 != \"end\" { print \$2, \$3, \$4, \$5, \$6 }" OFS=,' \
     _ --slo "$R_/w.slo" --capacity cores=4,mem=100000 "$R_/w.sky"
+
+# ---- the retry when the plan is appended in place (-o the --plan file, read
+# from its index PLAN.idx: the old reservations are in the load only).  The
+# plan holds C on step 0 (2 of 4 cores); tonight A (any step), C (kept), Y and
+# R (step 0 only, 2 cores each).  Online: A on step 1 (step 0 would cost
+# 1.0), Y fills step 0 (C + Y = 4), R refused; the polish has nothing to
+# move and R, tried again, still does not fit: the old load counts (before
+# this was guarded, rebuilding the load from this run's reservations alone
+# forgot C and put R on step 0: 6 cores of 4).
+printf 'job,period,a,d,status\nC,600,0,60,actionable\n' > "$R_/c.slo"
+printf 'job,step,offset,alloc,gang\nC,60,0,2,2\n' > "$R_/c.sky"
+printf 'job,period,a,d,status\nA,600,0,600,actionable\nC,600,0,60,actionable\nY,600,0,60,actionable\nR,600,0,60,actionable\n' \
+    > "$R_/f.slo"
+printf 'job,step,offset,alloc,gang\nA,60,0,2,2\nC,60,0,2,2\nY,60,0,2,2\nR,60,0,2,2\n' > "$R_/f.sky"
+lcmpack -q --slo "$R_/c.slo" --lcm 10m --capacity cores=4,mem=100000 "$R_/c.sky" -o "$R_/P.csv"
+FRUN=(--plan "$R_/P.csv" --improve 3 --slo "$R_/f.slo" --lcm 10m --capacity cores=4,mem=100000 "$R_/f.sky" -o "$R_/P.csv")
+t "in place: appended through the index, R still refused" 0 '' $'A,placed,60\nC,kept,\nY,placed,0\nR,rejected,' \
+    '(appended in place)' bash -c 'lcmpack "$@" --report - | awk -F, "NR > 1 { print \$1 \",\" \$4 \",\" \$5 }"' _ "${FRUN[@]}"
+tcheck "in place: within capacity (validator)" /usr/bin/python3 "$ROOT/tests/check/plan_validate.py" "$R_/P.csv" \
+    --sky "$R_/f.sky" --slo "$R_/f.slo" --cap 4,100000
+cp "$R_/P.csv" "$R_/P1.csv"
+t "in place: the re-run places nothing" 0 '' '' \
+    'lcmpack: 4 requests: 0 placed, 1 rejected, 3 kept' lcmpack "${FRUN[@]}"
+t "in place: the re-run leaves the plan byte-identical" 0 '' '' '' cmp "$R_/P.csv" "$R_/P1.csv"
