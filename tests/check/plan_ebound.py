@@ -72,15 +72,26 @@ for j, (p, a, d) in req.items():
             k += 1
 items = [it for it in items if it[1] - it[0] >= len(stages[it[3]])]
 arr = {j: np.array(v, dtype=float) for j, v in stages.items()}
+tot = {j: float(v.sum()) for j, v in arr.items()}
+
+
+_steps = {}
+
+
+def steps_of(lo, hi, starts):
+    """the cycle steps of the window [lo, hi) in every instance: one row per instance"""
+    key = (lo, hi, tuple(starts))
+    if key not in _steps:
+        _steps[key] = (np.arange(lo, hi)[None, :] + np.array(starts)[:, None]) % N
+    return _steps[key]
 
 
 def least_inside(lo, hi, starts, j, inI):
     """least containers x steps job j puts inside I (inI: 0/1 per cycle step)"""
-    t = np.arange(lo, hi)
-    w = np.zeros(hi - lo)
-    for st in starts:
-        w += inI[(t + st) % N]
+    w = inI[steps_of(lo, hi, starts)].sum(axis=0)
     v = arr[j]
+    if w.min() == w.max():  # the same w everywhere: every placement puts w x its area inside
+        return float(w[0] * tot[j])
     f = v[0] * w
     for k in range(1, len(v)):
         g = np.empty_like(f)
