@@ -273,8 +273,7 @@ int main(int argc, char **argv)
         "Profile task memory (normal, p90, peak, waste, well- or poorly-behaved), simulate a node that lets "
         "only k tasks approach their peaks at once, and size filler tasks for wasted memory.\n"
         "Input: task,t,mem_mb[,alloc_mb] grouped by task (any order with -s); FILE defaults to standard "
-        "input.  Standard output is held in a temporary file in $TMPDIR (the output's size) until the "
-        "whole input is read: on an error it gets nothing."
+        "input.  " OUTF_HELD_HELP
         "\vExamples:\n"
         "  tracegen taskmem --count 50 | peakgate > profiles.csv\n"
         "  peakgate --alloc allocs.csv --normal p50 usage.csv\n"

@@ -260,7 +260,7 @@ int main(int argc, char **argv)
         options, parse_opt, "[FILE]",
         "Fit each job's resource allocation skyline from the usage of its past runs "
         "(the Morpheus skyline LP, solved with GLPK).  Input rows job,run,t,containers"
-        "[,cores,mem_mb] grouped by job; output job,step,offset,alloc[,cores,mem_mb]."
+        "[,cores,mem_mb] grouped by job; output job,step,offset,alloc[,cores,mem_mb].  " OUTF_HELD_HELP
         "\vExamples:\n"
         "  tracegen usage --count 50 --days 30 | skyfit > skylines.csv\n"
         "  skyfit --alpha 0.1 --last 20 --round --stats fit.csv usage.csv > skylines.csv\n"

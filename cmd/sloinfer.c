@@ -65,9 +65,8 @@ static const struct argp_option options[] = {
     {"min-runs", OPT_MIN_RUNS, "N", 0, "Fewer usable runs (or reads) than N: too_few_runs/too_few_reads (default 5)", 3},
     {"max-cv", OPT_MAX_CV, "X", 0, "CV = MAD/median of output_read offsets above X: high_cv (default 0.1)", 3},
     {"min-slack", OPT_MIN_SLACK, "X", 0, "median (output_read-end)/(end-start) below X: no_slack (default 0.25)", 3},
-    {"basis", OPT_BASIS, "auto|provenance|completion", 0, "Where d comes from: output_read (provenance), or the "
-                                                          "runs' ends plus slack (completion); auto (default): "
-                                                          "completion when no run has an output_read", 3},
+    {"basis", OPT_BASIS, "MODE", 0, "Where d comes from: provenance (output_read), completion (the runs' ends "
+                                    "plus slack) or auto (default: completion when no run has an output_read)", 3},
     {"done-pct", OPT_DONE_PCT, "P", 0, "Completion basis: d is the P-th percentile of end offsets (default 95) ...", 3},
     {"done-slack", OPT_DONE_SLACK, "X", 0, "... plus X median run lengths (default 0.25)", 3},
     {"problematic-cv", OPT_PROB_CV, "X", 0, "cv_start or cv_read above X: problematic (default 0.694, the MAD/median of memoryless waits)", 3},
@@ -162,8 +161,7 @@ static const char doc[] =
     "  no_window) and basis says where d came from: provenance\n"
     "  (output_read), completion (the runs' ends; a from input_avail) or\n"
     "  schedule (the runs' ends; a from the submits).\n"
-    "Standard output is held in a temporary file in $TMPDIR (the output's\n"
-    "size) until the whole input is read: on an error it gets nothing.\n"
+    OUTF_HELD_HELP "\n"
     "\n"
     "Examples:\n"
     "  tracegen runs --count 100 --days 30 | sloinfer > slo.csv\n"

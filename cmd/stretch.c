@@ -228,9 +228,7 @@ int main(int argc, char **argv)
         "job,vc,submit,size_server_hours[,max_parallelism] (submit in epoch seconds or ISO 8601; "
         "a missing max_parallelism means no limit), sorted by submit or out of order by at most "
         "--reorder rows: it is read as the simulation goes, and memory follows the jobs in "
-        "flight, not the trace.  Output: job,vc,submit,finish,stretch, in input order; standard output is "
-        "held in a temporary file in $TMPDIR (the output's size) until the whole input is read: on an "
-        "error it gets nothing."
+        "flight, not the trace.  Output: job,vc,submit,finish,stretch, in input order.  " OUTF_HELD_HELP
         "\vExamples:\n"
         "  # the paper-like scenario: six VCs, 2,750 owned + 1,250 system\n"
         "  # servers, 30 days\n"

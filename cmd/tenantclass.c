@@ -271,9 +271,7 @@ int main(int argc, char **argv)
         "Classify primary tenants by their CPU utilization history: resample, FFT, pattern "
         "(periodic, constant, unpredictable), then K-Means classes inside each pattern.\n"
         "Input columns: tenant,t,util[,servers], grouped by tenant (or -s); util in 0-1 (or --scale percent).\n"
-        "Output: tenant,pattern,class,avg,peak,strength, sorted by tenant.  Standard output is held in "
-        "a temporary file in $TMPDIR (the output's size) until the whole input is read: on an error it "
-        "gets nothing."
+        "Output: tenant,pattern,class,avg,peak,strength, sorted by tenant.  " OUTF_HELD_HELP
         "\vExamples:\n"
         "  tracegen tenants --count 500 --truth truth.csv -o util.csv\n"
         "  tenantclass --servers truth.csv --classes cl.csv util.csv > tenants.csv\n"

@@ -102,13 +102,16 @@ int slk_finish(int status)
     for (int i = 0; i < nfinish; i++)
         status = finish_fn[i](status);
     nfinish = 0;
+    /* status SLK_EIO: an I/O error was reported already (outf_commit says
+     * "write error on standard output" itself), so it is not said twice */
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        if (errno != EPIPE)
+        if (errno != EPIPE && status != SLK_EIO)
             slk_error("write error on standard output: %s", strerror(errno));
         return status ? status : SLK_EIO;
     }
     if (fclose(stdout) != 0) {
-        slk_error("write error on standard output: %s", strerror(errno));
+        if (status != SLK_EIO)
+            slk_error("write error on standard output: %s", strerror(errno));
         return status ? status : SLK_EIO;
     }
     return status;

@@ -65,8 +65,9 @@ void slk_warn_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* slk_finish: last call of every main.  Flushes and closes stdout; a write
- * error there (full disk) becomes SLK_EIO with a message.  Returns the exit
- * status to use: `status` unless closing stdout failed. */
+ * error there (full disk) becomes SLK_EIO with a message (none when status
+ * is SLK_EIO already: that error was reported, e.g. by outf_commit).
+ * Returns the exit status to use: `status` unless closing stdout failed. */
 int slk_finish(int status);
 
 /* Allocation that never returns NULL (see the header comment). */

@@ -44,6 +44,12 @@ outf *outf_open(const char *path, int *status);
  * spool cannot be made prints "tool: cannot hold standard output in DIR:
  * why", sets *status to SLK_ECANTCREAT and returns NULL. */
 outf *outf_open_held(const char *path, int *status);
+/* OUTF_HELD_HELP: the sentence every tool that opens its output with
+ * outf_open_held puts in its --help, so they all say it the same way. */
+#define OUTF_HELD_HELP                                                                             \
+    "Standard output is held in a temporary file in $TMPDIR (the output's size) until the whole " \
+    "input is read: on an error it gets nothing."
+
 /* outf_fp: the stream to write to. */
 FILE *outf_fp(outf *o);
 /* outf_commit: finish the output (flush, fsync, rename into place; for

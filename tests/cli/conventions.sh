@@ -31,3 +31,16 @@ for bin in $(ls "$ROOT/$BUILD/bin"); do
                sed -e "s/ (.*//" -e "s/\\\\-/-/g")
         [ "$got" = "$want" ] || { echo "tool: [$got] slokit(7): [$want]"; exit 1; }' _ "$bin" "$ROOT/man/slokit.7"
 done
+# A full disk on standard output is one message, not two (outf_commit reports
+# it; slk_finish does not say it again), and exit 74.
+for c in "sloinfer -q $ROOT/tests/data/sloinfer/basic.csv" "skyfit -q $ROOT/tests/data/skyfit/straggler_usage.csv" "tracegen -q runs --count 2 --days 2"; do
+    tcheck "full stdout, one message: ${c%% *}" bash -c '
+        $1 > /dev/full 2> "$2"; rc=$?
+        n=$(grep -c "write error on standard output: No space left on device" "$2")
+        [ "$rc" = 74 ] && [ "$n" = 1 ] || { echo "exit $rc, $n messages:"; cat "$2"; exit 1; }' _ "$c" "$TMP/full.err"
+done
+# Every tool whose output is held (outf_open_held) says so in --help.
+for src in $(grep -l "outf_open_held" "$ROOT"/cmd/*.c); do
+    bin=$(basename "$src" .c)
+    tcheck "$bin --help says stdout is held" bash -c '"$1" --help | tr "\n" " " | grep -q "held in a temporary file in \$TMPDIR"' _ "$bin"
+done

@@ -92,7 +92,7 @@ t "filler options need fillers" 64 '' '' '--growth-mb-s and --state-mb need --fi
 t "help has examples"    0 '' '*' '' bash -c 'peakgate --help | grep -q "peakgate --simulate --model --series series.csv"'
 
 # ---- shard safety and streaming ---------------------------------------------------------
-tracegen taskmem --count 30 --seed 5 --set step=60 --truth "$TMP/truth.csv" > "$TMP/tm.csv"
+tracegen -q taskmem --count 30 --seed 5 --set step=60 --truth "$TMP/truth.csv" > "$TMP/tm.csv"
 tcheck "profiles agree with numpy (mean)" bash -c '
     peakgate -q --normal mean "$1" > "$2/p_mean.csv" && "$3" "$4/peakgate_profiles.py" "$1" "$2/p_mean.csv"' _ "$TMP/tm.csv" "$TMP" "$PY" "$CK"
 tcheck "profiles agree with numpy (p50) and recover the generator's truth" bash -c '
