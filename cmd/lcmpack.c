@@ -91,7 +91,8 @@ static const struct argp_option options[] = {
     {"improve", OPT_IMPROVE, "N", 0, "Offline polish: after placing this run's requests, up to N rounds that "
                                     "place each of them again (LowCost or rigid) against all the others and "
                                     "keep the move when it lowers the job's cost, then up to N flattening "
-                                    "rounds (default 0: off, online)", 3},
+                                    "rounds; then the refused requests are tried again on the polished "
+                                    "plan (default 0: off, online)", 3},
     {"strategy", OPT_STRATEGY, "NAME", 0, "lowcost (default) or earliest (every job at its earliest start, "
                                           "the no-planning reference)", 3},
     {0, 0, 0, 0, "Output:", 4},
@@ -268,7 +269,10 @@ static void print_summary(struct packrun *R)
                 "%s: --improve: %ld moves in %ld rounds, then %ld moves in %ld flattening rounds "
                 "(peak %.4f before, %.4f after descent, %.4f after)\n",
                 slk_progname, R->imp.moves, R->imp.rounds, R->imp.flat_moves, R->imp.flat_rounds,
-                R->imp.peak_before, R->imp.peak_descent, peak);
+                R->imp.peak_before, R->imp.peak_descent, R->n_after_polish ? R->peak_polished : peak);
+    if (R->n_after_polish)
+        fprintf(stderr, "%s: --improve: %ld refused request(s) placed after the polish (peak %.4f with them)\n",
+                slk_progname, R->n_after_polish, peak);
 }
 /* ---- main -------------------------------------------------------------------- */
 

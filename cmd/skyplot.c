@@ -18,6 +18,7 @@
 #include "plot/plot.h"
 
 #include <argp.h>
+#include <errno.h>
 #include <string.h>
 
 static struct {
@@ -98,13 +99,20 @@ static const char *pick_term(void)
     return "svg";
 }
 
-/* draw p with gnuplot into -o (atomically) or stdout, and say so */
+/* draw p with gnuplot into -o (atomically) or stdout, and say so.  A write
+ * error on -o FILE is named here, where the name is known (plot_render
+ * leaves the cause in errno), in outf_commit's words; one on stdout is
+ * reported by slk_finish, as for every tool. */
 static int render(plot *p, const char *term)
 {
     int st = SLK_OK;
-    outf *o = outf_open(slk_opt.output, &st);
+    const char *out = slk_opt.output;
+    outf *o = outf_open(out, &st);
     if (o) {
         st = plot_render(p, term, opt.width, opt.height, outf_fp(o));
+        if (st == SLK_EIO && out && strcmp(out, "-") != 0 && errno != EPIPE)
+            slk_error("%s: write error: %s%s", out, strerror(errno),
+                      outf_is_special(out) ? "" : " (old file left unchanged)");
         st = outf_finish(o, st);
     }
     if (st == SLK_OK && !slk_opt.quiet && slk_opt.output)

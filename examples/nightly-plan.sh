@@ -40,7 +40,9 @@
 # of the dump; then the YARN delta, the picture and the report.
 #
 # Safe to re-run: on the same input nothing changes, the plan is
-# byte-identical and the YARN delta is empty.  Survives its night:
+# byte-identical and the YARN delta is empty, also when the capacity refuses
+# some requests (lcmpack tries them again after its --improve polish, so the
+# plan is a fixed point: docs/lcmpack.md).  Survives its night:
 #   - one run at a time: a second run on the same STATE_DIR waits up to
 #     $LOCK_WAIT seconds (default 0) for the lock STATE_DIR/.lock, then exits
 #     75 with "nightly-plan: STATE_DIR is locked by another run";
@@ -128,10 +130,12 @@ plan_opt=()
 step lcmpack
 # The whole night's batch is known here, so --improve polishes tonight's new
 # and moved placements (kept reservations never move).
-lcmpack "${plan_opt[@]}" --stable "$stable" --improve 5 --slo "$work/slo.csv" "${cap_opt[@]}" "$work/skyline.csv" \
-    --at "$at" --horizon "$horizon" --load "$work/load.csv" --report "$work/decisions.csv" \
-    --yarn-delta "$work/yarn" -o "$work/plan.csv" 2> "$work/lcmpack.log" || {
-    cat "$work/lcmpack.log" >&2; die "lcmpack failed; last night's plan is unchanged"; }
+# Its summary is kept in memory, not in a file: on a full disk its error
+# message must still reach the log.
+lcmlog=$(lcmpack "${plan_opt[@]}" --stable "$stable" --improve 5 --slo "$work/slo.csv" "${cap_opt[@]}" \
+    "$work/skyline.csv" --at "$at" --horizon "$horizon" --load "$work/load.csv" --report "$work/decisions.csv" \
+    --yarn-delta "$work/yarn" -o "$work/plan.csv" 2>&1 >/dev/null) || {
+    printf '%s\n' "$lcmlog" >&2; die "lcmpack failed; last night's plan is unchanged"; }
 
 # 3. Every reservation as a YARN body (the delta is in yarn/).
 step yarn
@@ -151,7 +155,8 @@ count() { awk -F, -v s="$1" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$wo
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n++; s[$c["status"]]++ }
              END { printf "skylines:  %d jobs", n; for (k in s) printf ", %d %s", s[k], k; print "" }' "$work/skyfit-stats.csv"
     echo "changes:   $(count kept) kept, $(count moved) moved, $(count placed) new, $(count removed) removed, $(count expired) expired since last night (--stable $stable)"
-    grep -E '^lcmpack: [0-9]+ requests:|^lcmpack: peak cost' "$work/lcmpack.log" | sed 's/^lcmpack: /plan:      /'
+    printf '%s\n' "$lcmlog" | grep -E '^lcmpack: [0-9]+ requests:|^lcmpack: peak cost|^lcmpack: --improve: .* placed after the polish' |
+        sed 's/^lcmpack: /plan:      /'
     # (lists are cut in awk, not by head: with pipefail a closed pipe fails the night)
     awk -F, 'NR > 1 && $2 == "once" && ($4 == "placed" || $4 == "kept" || $4 == "moved") { n++; if (!($1 in j)) o[++m] = $1; j[$1]++ }
              END { printf "one-off:   %d instances of %d off-kilter jobs reserved over the next '"$horizon"'\n", n, m;
@@ -169,7 +174,7 @@ count() { awk -F, -v s="$1" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$wo
     awk -F, 'NR > 1 && $4 == "rejected" && ++n <= 20 { r = $9; for (i = 10; i <= NF; i++) r = r "," $i; gsub(/"/, "", r)
              print "  " $1 ($3 != "" ? " instance " $3 : "") ": " r }' \
         "$work/decisions.csv"
-    grep -E '^lcmpack: YARN delta' "$work/lcmpack.log" | sed "s|^lcmpack: YARN delta in [^:]*:|yarn:      delta|; s|\$| in $state/yarn/|"
+    printf '%s\n' "$lcmlog" | grep -E '^lcmpack: YARN delta' | sed "s|^lcmpack: YARN delta in [^:]*:|yarn:      delta|; s|\$| in $state/yarn/|"
     echo "yarn:      $(wc -l < "$work/yarn.jsonl") reservation bodies in $state/yarn.jsonl"
     echo "picture:   $state/plan.svg"
 } > "$work/report.txt"
@@ -179,7 +184,6 @@ count() { awk -F, -v s="$1" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$wo
 step publish
 n=1
 [ -n "$cur" ] && n=$(( ${cur#gen.} + 1 ))
-rm -f "$work/lcmpack.log"
 chmod 755 "$work"
 mv "$work" "$state/gen.$n"
 step switch

@@ -348,7 +348,16 @@ static int once_requests(struct packrun *R, const struct stages_job *j, const st
     double c0 = o->at, c1 = o->at + (o->horizon > 0 ? o->horizon : (double)p->lcm);
     int64_t n0 = (int64_t)ceil((c0 - s->a) / s->period - 1e-9);
     if (!((double)n0 * s->period + s->a < c1)) {
-        skip(R, j->job, "once", "no instance of the job opens in the --at cycle");
+        char why[160];
+        double span = c1 - c0;
+        if (o->horizon > 0 && fmod(span, 3600) == 0)
+            snprintf(why, sizeof why, "no instance of the job opens within the --horizon of %.0f h from --at",
+                     span / 3600);
+        else if (o->horizon > 0)
+            snprintf(why, sizeof why, "no instance of the job opens within the --horizon of %.0f s from --at", span);
+        else
+            snprintf(why, sizeof why, "no instance of the job opens in the --at cycle (%.0f s)", span);
+        skip(R, j->job, "once", why);
         return SLK_OK;
     }
     for (int64_t n = n0; (double)n * s->period + s->a < c1; n++) {
@@ -537,6 +546,33 @@ static void stable_decide(struct packrun *R)
 
 /* ---- placing ----------------------------------------------------------------- */
 
+/* place_new: LowCost (or --strategy earliest) for request i: on success
+ * counts it placed (moved when --stable freed its old reservation), sets
+ * dec[i] and ids[i] and returns 1; otherwise sets dec[i] rejected with the
+ * refusal on the plan as it stands and returns 0 (the caller counts it). */
+static int place_new(struct packrun *R, lowcost_ws *ws, size_t i, const struct lowcost_opts *lo,
+                     struct decision *dec, size_t *ids)
+{
+    const struct lowcost_req *q = &R->reqs[i];
+    int pre = R->pre ? R->pre[i] : -1;
+    struct lowcost_result res;
+    int ok = R->o->earliest ? lowcost_place_earliest(ws, R->p, q, &res) : lowcost_place(ws, R->p, q, lo, &res);
+    free(dec[i].why);
+    if (!ok) {
+        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(R->p, q, res.why)};
+        return 0;
+    }
+    R->n.placed++;
+    R->n_moved_placed += pre == 2;
+    ids[i] = R->p->nres - 1;
+    double h = lowcost_min_height(R->p, q);
+    if (h > R->fixed_lb)
+        R->fixed_lb = h;
+    dec[i] = (struct decision){pre == 2 ? "moved" : "placed", res.start, res.len, res.cost, res.penalty,
+                               pre == 2 ? xstrdup(R->pre_why[i]) : NULL};
+    return 1;
+}
+
 /* place_one: request i: kept when the plan has it (and no --replan), else
  * placed or rejected; ids[i] = its reservation when placed. */
 static void place_one(struct packrun *R, lowcost_ws *ws, size_t i, const struct lowcost_opts *lo, struct decision *dec,
@@ -553,21 +589,51 @@ static void place_one(struct packrun *R, lowcost_ws *ws, size_t i, const struct 
             dec[i].why = xstrdup(R->pre_why[i]);
         return;
     }
-    struct lowcost_result res;
-    int ok = R->o->earliest ? lowcost_place_earliest(ws, R->p, q, &res) : lowcost_place(ws, R->p, q, lo, &res);
-    if (ok) {
-        R->n.placed++;
-        R->n_moved_placed += pre == 2;
-        ids[i] = R->p->nres - 1;
-        double h = lowcost_min_height(R->p, q);
-        if (h > R->fixed_lb)
-            R->fixed_lb = h;
-        dec[i] = (struct decision){pre == 2 ? "moved" : "placed", res.start, res.len, res.cost, res.penalty,
-                                   pre == 2 ? xstrdup(R->pre_why[i]) : NULL};
-    } else {
+    if (!place_new(R, ws, i, lo, dec, ids))
         R->n.rejected++;
-        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(R->p, q, res.why)};
-    }
+}
+
+/* retry_refused: after --improve, this run's refused requests again, in
+ * input order, on the polished plan (with --lookahead's pressure as a
+ * re-run would see it), pass after pass until a pass places nothing.  The
+ * last pass tried every request still refused on the final plan exactly as
+ * a re-run on the same input tries it (same plan, load summed in the same
+ * order, same pressure), so a re-run places nothing: the plan is a fixed
+ * point (docs/lcmpack.md, --improve). */
+static void retry_refused(struct packrun *R, lowcost_ws *ws, struct lowcost_opts *lo, double *pres,
+                          struct decision *dec, size_t *ids)
+{
+    const struct packrun_opts *o = R->o;
+    plan *p = R->p;
+    long got;
+    /* the load a re-run reads back, summed in plan order; not when the plan
+     * came from its index (PLAN.idx): p->res then holds only this run's
+     * reservations, the others are in the load alone, as a re-run's are */
+    if (!R->idx)
+        plan_recompute_load(p);
+    do {
+        got = 0;
+        if (pres) {
+            memset(pres, 0, (size_t)p->nsteps * sizeof *pres);
+            for (size_t i = 0; i < R->nreq; i++)
+                lookahead_spread(p, &R->reqs[i], pres, o->lookahead);
+        }
+        for (size_t i = 0; i < R->nreq; i++) {
+            if (pres)
+                lookahead_spread(p, &R->reqs[i], pres, -o->lookahead);
+            if (!dec[i].status || strcmp(dec[i].status, "rejected") != 0 || !place_new(R, ws, i, lo, dec, ids))
+                continue;
+            got++;
+            R->n.rejected--;
+            R->n_after_polish++;
+            const char *was = dec[i].why ? dec[i].why : "";
+            size_t n = strlen(was) + 80;
+            char *why = xmalloc(n);
+            snprintf(why, n, "%s%srefused before the --improve polish, placed after it", was, *was ? "; " : "");
+            free(dec[i].why);
+            dec[i].why = why;
+        }
+    } while (got);
 }
 
 /* report_decisions: one report row per request, as the plan ends up. */
@@ -615,6 +681,9 @@ static void place_all(struct packrun *R)
     slk_progress_done();
     if (o->improve > 0 && !o->earliest && R->n.placed) {
         lowcost_improve(ws, p, R->reqs, nreq, ids, &lo, o->improve, &R->imp);
+        R->peak_polished = plan_peak(p, NULL);
+        if (R->n.rejected)
+            retry_refused(R, ws, &lo, pres, dec, ids);
         /* the report gives each job's cost in the final plan */
         for (size_t i = 0; i < nreq; i++)
             if (ids[i] != (size_t)-1) {

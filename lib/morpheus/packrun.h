@@ -8,7 +8,9 @@
  *                  instances of the others, then the ad-hoc ones); --order
  *                  tight; --replan; --stable's keep/move decisions; LowCost
  *                  (or --strategy earliest) in order with --lookahead's
- *                  pressure, then --improve; one report row per decision.
+ *                  pressure, then --improve and the refused requests
+ *                  tried again on the polished plan (a fixed point: a
+ *                  re-run places nothing); one report row per decision.
  *   packout_write  the outputs: --load, --plan-out, --yarn-delta, then the
  *                  plan (-o; appended in place through PLAN.idx when it
  *                  can), --query's rows or YARN bodies (--format yarn).
@@ -117,6 +119,8 @@ struct packrun {
     signed char *pre;           /* [nreq]: 0 no reservation, 1 kept, 2 moved */
     char **pre_why;             /* [nreq]: owned */
     long n_moved, n_gone, n_moved_placed;
+    long n_after_polish;        /* --improve: refused requests placed after the polish */
+    double peak_polished;       /* --improve: the plan's peak after the polish, before them */
 };
 
 

@@ -361,6 +361,100 @@ static int write_script(plot *p, const char *dir, const char *term, int w, int h
     return 0;
 }
 
+/* save_script: the gnuplot script and its data files into dir; prints why
+ * on failure (a full TMPDIR too: the script is checked when closed). */
+static int save_script(plot *p, const char *dir, const char *script, const char *term, int width, int height)
+{
+    FILE *sc = fopen(script, "w");
+    if (!sc) {
+        slk_error("cannot write the gnuplot script %s: %s", script, strerror(errno));
+        return -1;
+    }
+    if (write_script(p, dir, term, width, height, sc) < 0) {
+        fclose(sc);
+        return -1;
+    }
+    if (ferror(sc) | (fclose(sc) != 0)) {
+        slk_error("cannot write the gnuplot script %s: %s", script, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* gnuplot_failed: the message for a gnuplot that did not exit 0 (the first
+ * error or warning line it printed into errf). */
+static void gnuplot_failed(int ws, const char *errf)
+{
+    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127) {
+        slk_error("gnuplot not found (install it: apt-get install gnuplot-nox)");
+        return;
+    }
+    char line[512] = "";
+    FILE *e = fopen(errf, "r");
+    if (e) {
+        while (fgets(line, sizeof line, e))
+            if (strstr(line, "rror") || strstr(line, "arning"))
+                break;
+        fclose(e);
+    }
+    line[strcspn(line, "\n")] = 0;
+    slk_error("gnuplot failed: %s", line[0] ? line : "no message");
+}
+
+/* run_gnuplot: gnuplot on script, its image read from a pipe straight into
+ * out (no temporary image: a full TMPDIR cannot truncate it unseen); its
+ * stderr into errf.  A write error on out is kept in *werr (errno) while
+ * the pipe is drained to the end.  Returns SLK_OK or an exit status
+ * (printed) when gnuplot cannot start or fails. */
+static int run_gnuplot(const char *script, const char *errf, FILE *out, int *werr)
+{
+    int fds[2];
+    if (pipe(fds) < 0) {
+        slk_error("cannot start gnuplot: %s", strerror(errno));
+        return SLK_ESOFTWARE;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        slk_error("cannot start gnuplot: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return SLK_ESOFTWARE;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        if (dup2(fds[1], STDOUT_FILENO) < 0)
+            _exit(126);
+        close(fds[1]);
+        FILE *e = freopen(errf, "w", stderr);
+        (void)e;
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[1 << 16];
+    ssize_t n;
+    *werr = 0;
+    while ((n = read(fds[0], buf, sizeof buf)) != 0) {
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            *werr = *werr ? *werr : errno;
+            break;
+        }
+        if (!*werr && fwrite(buf, 1, (size_t)n, out) != (size_t)n)
+            *werr = errno ? errno : EIO;
+    }
+    close(fds[0]);
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+        gnuplot_failed(ws, errf);
+        return SLK_ESOFTWARE;
+    }
+    return SLK_OK;
+}
+
 int plot_render(plot *p, const char *term, int width, int height, FILE *out)
 {
     int dumb = strcmp(term, "dumb") == 0;
@@ -380,70 +474,19 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
         slk_error("cannot make a temporary directory: %s", strerror(errno));
         return SLK_ECANTCREAT;
     }
-    char script[1100], img[1100], errf[1100];
+    char script[1100], errf[1100];
     snprintf(script, sizeof script, "%s/plot.gp", dir);
-    snprintf(img, sizeof img, "%s/out.img", dir);
     snprintf(errf, sizeof errf, "%s/gnuplot.err", dir);
-    int status = SLK_OK;
-    FILE *sc = fopen(script, "w");
-    if (!sc || write_script(p, dir, term, width, height, sc) < 0) {
-        if (sc)
-            fclose(sc);
-        rm_tree(dir);
-        return SLK_ECANTCREAT;
-    }
-    fclose(sc);
-
-    pid_t pid = fork();
-    if (pid < 0) {
-        slk_error("cannot start gnuplot: %s", strerror(errno));
-        rm_tree(dir);
-        return SLK_ESOFTWARE;
-    }
-    if (pid == 0) {
-        FILE *o = freopen(img, "w", stdout);
-        FILE *e = freopen(errf, "w", stderr);
-        (void)o;
-        (void)e;
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
-        _exit(127);
-    }
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
-        if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
-            slk_error("gnuplot not found (install it: apt-get install gnuplot-nox)");
-        else {
-            char line[512] = "";
-            FILE *e = fopen(errf, "r");
-            if (e) {
-                while (fgets(line, sizeof line, e))
-                    if (strstr(line, "rror") || strstr(line, "arning"))
-                        break;
-                fclose(e);
-            }
-            line[strcspn(line, "\n")] = 0;
-            slk_error("gnuplot failed: %s", line[0] ? line : "no message");
-        }
-        status = SLK_ESOFTWARE;
-    } else {
-        FILE *in = fopen(img, "rb");
-        char buf[1 << 16];
-        size_t n;
-        while (in && (n = fread(buf, 1, sizeof buf, in)) > 0)
-            if (fwrite(buf, 1, n, out) != n) {
-                status = SLK_EIO;
-                break;
-            }
-        if (in)
-            fclose(in);
-        else
-            status = SLK_ESOFTWARE;
-    }
+    int werr = 0;
+    int status = save_script(p, dir, script, term, width, height) < 0 ? SLK_ECANTCREAT
+                                                                         : run_gnuplot(script, errf, out, &werr);
     if (getenv("SKYPLOT_KEEP"))
         fprintf(stderr, "%s: kept the gnuplot script and data in %s\n", slk_progname, dir);
     else
         rm_tree(dir);
+    if (status == SLK_OK && werr) {
+        errno = werr;
+        return SLK_EIO;
+    }
     return status;
 }

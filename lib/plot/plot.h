@@ -81,7 +81,11 @@ int plot_nseries(const plot *p);
 /* plot_render: draw with gnuplot.  term is "svg", "png" or "dumb"; width and
  * height are pixels (svg, png) or characters (dumb); 0 picks a default.
  * Returns SLK_OK, or SLK_ESOFTWARE with a message when gnuplot is missing or
- * fails, SLK_EIO when writing `out` fails.  With SKYPLOT_KEEP set in the
+ * fails, SLK_ECANTCREAT with a message when the temporary script cannot be
+ * written, SLK_EIO when writing `out` fails: then nothing is printed (plot
+ * does not know out's name) and errno says why, for the caller's message
+ * (skyplot: "FILE: write error: why").  gnuplot's image comes through a
+ * pipe, never a temporary file.  With SKYPLOT_KEEP set in the
  * environment the temporary directory (plot.gp and the data) is kept and
  * named on stderr, to debug a chart or to run gnuplot on it alone. */
 int plot_render(plot *p, const char *term, int width, int height, FILE *out);

@@ -60,6 +60,21 @@ tcheck "plan byte-identical" cmp "$st/plan.csv" "$TMP/plan.night1"
 tcheck "re-run: empty YARN delta" bash -c '! [ -s "$1/yarn/submit.jsonl" ] && ! [ -s "$1/yarn/update.jsonl" ] && ! [ -s "$1/yarn/delete.jsonl" ]' _ "$st"
 tcheck "one generation kept, no debris" bash -c '[ "$(ls -d "$1"/gen.* | wc -l)" = 1 ] && ! ls -A "$1" | grep -q tonight' _ "$st"
 
+# a capacity that refuses requests: --improve moves tonight's placements after
+# the refusals, so a refused request can fit the polished plan; lcmpack tries
+# the refused ones again after the polish, and the re-run is still a fixed
+# point (before, the second run placed some: "N new", a YARN submit delta on
+# unchanged input; this dump at cores=80: 2 submits)
+st80="$TMP/state80"; rm -rf "$st80"
+t "tight capacity: first night" 0 '' '*' '' env CAPACITY=cores=80,mem=320000 bash "$N" "$tel" "$st80"
+tcheck "tight capacity: requests refused, some placed after the polish" bash -c '
+    grep -qE "^refused:   [1-9][0-9]* requests" "$1" && grep -qE "^plan: +--improve: [1-9][0-9]* refused request\(s\) placed after the polish" "$1"' _ "$st80/report.txt"
+cp "$st80/plan.csv" "$TMP/plan80.night1"
+t "tight capacity: same input again" 0 '' '*' '' env CAPACITY=cores=80,mem=320000 bash "$N" "$tel" "$st80"
+tcheck "tight capacity: nothing new, nothing moved" grep -qE "^changes:   [1-9][0-9]* kept, 0 moved, 0 new, 0 removed" "$st80/report.txt"
+tcheck "tight capacity: plan byte-identical" cmp "$st80/plan.csv" "$TMP/plan80.night1"
+tcheck "tight capacity: empty YARN delta" bash -c '! [ -s "$1/yarn/submit.jsonl" ] && ! [ -s "$1/yarn/update.jsonl" ] && ! [ -s "$1/yarn/delete.jsonl" ]' _ "$st80"
+
 # the periodic jobs of the plan: one will change, one will leave, one change is killed
 set -- $(awk -F, 'NR > 1 && $3 == "periodic" && !s[$2]++ { print $2 }' "$st/plan.csv")
 J1=$1 J2=$2 J3=$3 J4=$4
@@ -106,8 +121,22 @@ tcheck "kill -9 after the switch: the new night is complete" lcmpack -q --plan "
 t "and the run after cleans up" 0 '' '*' '' bash "$N" "$tel" "$st"
 tcheck "one generation left" bash -c '[ "$(ls -d "$1"/gen.* | wc -l)" = 1 ]' _ "$st"
 
-# a full disk: STATE on a small tmpfs, filled up before the night
+# a full disk: STATE on a small tmpfs, filled up before the night (the first
+# step, sloinfer, fails), then filled by a later step itself (a wrapper fills
+# the disk and runs the real tool): lcmpack, then skyplot.  Each time the
+# failing tool names the file and the cause, and last night's state stays.
 fs="$TMP/fs"; mkdir -p "$fs"
+# fillbin TOOL: a bin directory like ours where TOOL first fills $fs
+fillbin() {
+    local d="$TMP/fill-$1" f
+    rm -rf "$d"; mkdir -p "$d"
+    for f in "$ROOT/$BUILD/bin"/*; do ln -s "$f" "$d/"; done
+    rm "$d/$1"
+    printf '#!/bin/bash\ndd if=/dev/zero of="%s/filler" bs=64k 2>/dev/null\nexec "%s" "$@"\n' \
+        "$fs" "$ROOT/$BUILD/bin/$1" > "$d/$1"
+    chmod +x "$d/$1"
+    echo "$d"
+}
 if mount -t tmpfs -o size=8m tmpfs "$fs" 2>/dev/null; then
     cp -a "$st" "$fs/state"
     fbefore=$(snapshot "$fs/state")
@@ -116,11 +145,24 @@ if mount -t tmpfs -o size=8m tmpfs "$fs" 2>/dev/null; then
     t "full disk: the night fails (74: I/O error)" 74 '' '*' '*' bash "$N" "$tel" "$fs/state"
     tcheck "full disk: last night's plan, delta and report intact" bash -c '[ "$(snapshot "$1")" = "$2" ]' _ "$fs/state" "$fbefore"
     rm -f "$fs/filler"
+    # night TOOL: tonight with TOOL filling the disk, stderr kept in $TMP/full-TOOL.err
+    night() { env SLOKIT_BIN="$(fillbin "$1")" bash -c 'bash "$1" "$2" "$3" 2>"$4"; rc=$?; cat "$4" >&2; exit $rc' \
+                  _ "$N" "$tel" "$fs/state" "$TMP/full-$1.err"; }
+    t "disk full at lcmpack: the night fails" 1 '' '' "lcmpack failed; last night's plan is unchanged" night lcmpack
+    tcheck "disk full at lcmpack: lcmpack names the file and the cause" \
+        grep -qE "^lcmpack: $fs/state/\.tonight\.[^:]*: write error: No space left on device" "$TMP/full-lcmpack.err"
+    tcheck "disk full at lcmpack: last night's state intact" bash -c '[ "$(snapshot "$1")" = "$2" ]' _ "$fs/state" "$fbefore"
+    rm -f "$fs/filler"
+    t "disk full at skyplot: the night fails (74)" 74 '' '' "skyplot: $fs/state/.tonight." night skyplot
+    tcheck "disk full at skyplot: skyplot names plan.svg and the cause" \
+        grep -qE "^skyplot: $fs/state/\.tonight\.[^/]*/plan\.svg: write error: No space left on device" "$TMP/full-skyplot.err"
+    tcheck "disk full at skyplot: last night's state intact" bash -c '[ "$(snapshot "$1")" = "$2" ]' _ "$fs/state" "$fbefore"
+    rm -f "$fs/filler"
     t "space again: the next run recovers" 0 '' '*' '' bash "$N" "$tel" "$fs/state"
     tcheck "recovered on the tmpfs: job00008 moved, no debris" bash -c 'grep -q "moved: $2" "$1/report.txt" && ! ls -A "$1" | grep -q tonight' _ "$fs/state" "$J4"
     umount "$fs"
 else
-    echo "skipped: nightly full-disk cases: cannot mount a tmpfs here (not root, or no mount permission)"
+    tskip "nightly full disk" "cannot mount a tmpfs here (not root, or no mount permission)"
 fi
 
 # the issue's goal: two nights on a sliding 30-day dump of 60 jobs with no
@@ -165,3 +207,18 @@ t "ad-hoc skyline: both forms placed" 0 '' $'adbox,adhoc,placed\nadsky,adhoc,pla
 t "ad-hoc skyline: its 8 container-steps in its window" 0 '' '8 0' '' \
     sh -c 'awk -F, -v at="$2" "\$2 == \"adsky\" { n += \$11; T = \$5 * 86400 + \$6; if (T < at || T + 60 > at + 14400) bad++ }
         END { print n, bad + 0 }" "$1"' _ "$ast/plan.csv" "$at"
+
+# `make run`: examples/nightly-plan.sh on the committed examples/telemetry
+# dump at the default capacity places every actionable job and rejects
+# nothing (audit #16.g).  The actionable jobs are counted from the SLO file,
+# the placed ones from the report, each by its own column names.
+mst="$TMP/make-run-state"; rm -rf "$mst"
+t "make run: the example night" 0 '' '*' '' env -u CAPACITY bash "$N" "$ROOT/examples/telemetry" "$mst"
+tcheck "make run: every actionable job placed, none rejected" bash -c '
+    col() { awk -F, -v c="$2" -v v="$3" "NR == 1 { for (i = 1; i <= NF; i++) if (\$i == c) k = i; next }
+                                          \$k == v { print \$1 }" "$1" | sort -u; }
+    want=$(col "$1/slo.csv" status actionable); got=$(col "$1/decisions.csv" status placed)
+    n=$(printf "%s\n" "$want" | grep -c .)
+    [ "$n" -gt 0 ] && [ "$want" = "$got" ] && [ -z "$(col "$1/decisions.csv" status rejected)" ] &&
+        grep -qE "^plan: +[0-9]+ requests: [0-9]+ placed, 0 rejected" "$1/report.txt" &&
+        echo "$n actionable, $n placed"' _ "$mst"

@@ -128,3 +128,32 @@ awk 'NR == 3 { print "j1,r1,x,1" } NR == 5 { print "j1,r2,1060,-" } 1' "$D/usage
 skyplot -q skyline "$D/usage.csv" --fit "$D/fit.csv" >"$TMP/sky-good.svg"
 t "skip: skyline = strict without the rows" 0 '' "@$TMP/sky-good.svg" '*' skyplot -q skyline "$TMP/usage-bad.csv" --fit "$D/fit.csv" --on-error skip --rejects "$TMP/sky-rej.csv"
 tcheck "skip: skyline rejects at lines 3 and 6" bash -c '[ "$(cut -d, -f2 "$1" | tr "\n" " ")" = "line 3 6 " ]' _ "$TMP/sky-rej.csv"
+
+# ---- write errors: every chart names the file and the cause (it used to exit
+# 74 with no message when the image did not fit the disk).  /dev/full is
+# written in place (outfile), so the first write of the image fails.
+for c in "skyline $D/usage.csv --fit $D/fit.csv" "plan $D/plan.csv --load $D/load.csv" \
+         "tenants $D/util.csv --classes $D/classes.csv" "vcs $D/daily.csv" "memory $D/memory.csv" \
+         "lines $D/daily.csv --x day --y load --by vc"; do
+    # shellcheck disable=SC2086 # the chart and its arguments, split on purpose
+    t "full device: ${c%% *}" 74 '' '' "skyplot: /dev/full: write error: No space left on device" skyplot -q $c -o /dev/full
+done
+t "full device on stdout" 74 '' '' 'skyplot: write error on standard output: No space left on device' \
+    bash -c 'skyplot -q plan "$1/plan.csv" --load "$1/load.csv" > /dev/full' _ "$D"
+# a full file system (a small tmpfs, as root): the old chart stays, the
+# message names it, and a full TMPDIR (the gnuplot script) is named too
+fs="$TMP/fullfs"; mkdir -p "$fs"
+if mount -t tmpfs -o size=1m tmpfs "$fs" 2>/dev/null; then
+    echo old > "$fs/plan.svg"
+    dd if=/dev/zero of="$fs/filler" bs=64k 2>/dev/null || true
+    for q in "" -q; do
+        t "full disk${q:+ $q}: message" 74 '' '' "skyplot: $fs/plan.svg: write error: No space left on device (old file left unchanged)" \
+            skyplot $q plan "$D/plan.csv" --load "$D/load.csv" -o "$fs/plan.svg"
+    done
+    tcheck "full disk: old chart intact, no temporary left" bash -c '[ "$(cat "$1/plan.svg")" = old ] && [ "$(ls -A "$1")" = "$(printf "filler\nplan.svg")" ]' _ "$fs"
+    t "full TMPDIR: the script cannot be written" 73 '' '' "cannot write" env TMPDIR="$fs" skyplot -q plan "$D/plan.csv" -o "$TMP/tmpfull.svg"
+    tcheck "full TMPDIR: no debris" bash -c '! ls -d "$1"/skyplot.* 2>/dev/null' _ "$fs"
+    umount "$fs"
+else
+    tskip "skyplot full disk" "cannot mount a tmpfs here (not root, or no mount permission)"
+fi
