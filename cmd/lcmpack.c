@@ -269,7 +269,13 @@ static void print_summary(struct packrun *R)
                 "%s: --improve: %ld moves in %ld rounds, then %ld moves in %ld flattening rounds "
                 "(peak %.4f before, %.4f after descent, %.4f after)\n",
                 slk_progname, R->imp.moves, R->imp.rounds, R->imp.flat_moves, R->imp.flat_rounds,
-                R->imp.peak_before, R->imp.peak_descent, R->n_after_polish ? R->peak_polished : peak);
+                R->imp.peak_before, R->imp.peak_descent, R->polished ? R->peak_polished : peak);
+    if (R->adhoc_polished)
+        fprintf(stderr,
+                "%s: --improve: ad-hoc placements: %ld moves in %ld rounds, then %ld moves in %ld flattening "
+                "rounds (peak %.4f before, %.4f after descent)\n",
+                slk_progname, R->imp_adhoc.moves, R->imp_adhoc.rounds, R->imp_adhoc.flat_moves,
+                R->imp_adhoc.flat_rounds, R->imp_adhoc.peak_before, R->imp_adhoc.peak_descent);
     if (R->n_after_polish)
         fprintf(stderr, "%s: --improve: %ld refused request(s) placed after the polish (peak %.4f with them)\n",
                 slk_progname, R->n_after_polish, peak);

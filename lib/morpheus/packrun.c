@@ -593,15 +593,19 @@ static void place_one(struct packrun *R, lowcost_ws *ws, size_t i, const struct 
         R->n.rejected++;
 }
 
-/* retry_refused: after --improve, this run's refused requests again, in
- * input order, on the polished plan (with --lookahead's pressure as a
- * re-run would see it), pass after pass until a pass places nothing.  The
- * last pass tried every request still refused on the final plan exactly as
- * a re-run on the same input tries it (same plan, load summed in the same
- * order, same pressure), so a re-run places nothing: the plan is a fixed
- * point (docs/lcmpack.md, --improve). */
+/* retry_refused: after --improve, this run's refused requests among the
+ * first `end` again, in input order, on the polished plan (with
+ * --lookahead's pressure as a re-run would see it: every request's, less
+ * those before the one tried), pass after pass until a pass places
+ * nothing.  The last pass tried every request still refused on the final
+ * plan exactly as a re-run on the same input tries it (same plan, load
+ * summed in the same order, same pressure), so a re-run places nothing:
+ * the plan is a fixed point (docs/lcmpack.md, --improve).  end = adhoc0
+ * retries the periodic and once requests before any ad-hoc one is placed
+ * (they have priority); the pressure is then left as the main loop needs
+ * it at adhoc0. */
 static void retry_refused(struct packrun *R, lowcost_ws *ws, struct lowcost_opts *lo, double *pres,
-                          struct decision *dec, size_t *ids)
+                          struct decision *dec, size_t *ids, size_t end)
 {
     const struct packrun_opts *o = R->o;
     plan *p = R->p;
@@ -618,7 +622,7 @@ static void retry_refused(struct packrun *R, lowcost_ws *ws, struct lowcost_opts
             for (size_t i = 0; i < R->nreq; i++)
                 lookahead_spread(p, &R->reqs[i], pres, o->lookahead);
         }
-        for (size_t i = 0; i < R->nreq; i++) {
+        for (size_t i = 0; i < end; i++) {
             if (pres)
                 lookahead_spread(p, &R->reqs[i], pres, -o->lookahead);
             if (!dec[i].status || strcmp(dec[i].status, "rejected") != 0 || !place_new(R, ws, i, lo, dec, ids))
@@ -652,8 +656,40 @@ static void report_decisions(struct packrun *R, struct decision *dec)
     }
 }
 
-/* place_all: every request in order (with --lookahead's pressure), then
- * --improve; decisions are reported once placing is over. */
+/* place_range: requests [from, to) in order, --lookahead's pressure of
+ * each taken off before it is placed. */
+static void place_range(struct packrun *R, lowcost_ws *ws, const struct lowcost_opts *lo, double *pres,
+                        struct decision *dec, size_t *ids, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        if (pres)
+            lookahead_spread(R->p, &R->reqs[i], pres, -R->o->lookahead);
+        place_one(R, ws, i, lo, dec, ids);
+        slk_progress("requests placed", i + 1, R->nreq);
+    }
+}
+
+/* polish_adhoc: --improve: the ad-hoc placements' own polish (the periodic
+ * and once ones were polished before them and stay), then every refused
+ * request tried again, periodic and once first. */
+static void polish_adhoc(struct packrun *R, lowcost_ws *ws, struct lowcost_opts *lo, double *pres,
+                         struct decision *dec, size_t *ids)
+{
+    size_t *ad = xmalloc((R->nreq ? R->nreq : 1) * sizeof *ad);
+    for (size_t i = 0; i < R->nreq; i++)
+        ad[i] = i < R->adhoc0 ? (size_t)-1 : ids[i];
+    lowcost_improve(ws, R->p, R->reqs, R->nreq, ad, lo, R->o->improve, &R->imp_adhoc);
+    free(ad);
+    R->adhoc_polished = 1;
+    if (R->n.rejected)
+        retry_refused(R, ws, lo, pres, dec, ids, R->nreq);
+}
+
+/* place_all: the periodic and once requests in order (with --lookahead's
+ * pressure), --improve and their retry; then the ad-hoc requests on what
+ * they leave (lower priority: a refused periodic request is retried before
+ * any ad-hoc one takes room), with --improve their polish and a retry of
+ * everything still refused.  Decisions are reported once placing is over. */
 static void place_all(struct packrun *R)
 {
     const struct packrun_opts *o = R->o;
@@ -672,18 +708,21 @@ static void place_all(struct packrun *R)
     lowcost_ws *ws = lowcost_ws_new();
     struct decision *dec = xcalloc(nreq ? nreq : 1, sizeof *dec);
     size_t *ids = xcalloc(nreq ? nreq : 1, sizeof *ids);
-    for (size_t i = 0; i < nreq; i++) {
-        if (pres)
-            lookahead_spread(p, &R->reqs[i], pres, -o->lookahead);
-        place_one(R, ws, i, &lo, dec, ids);
-        slk_progress("requests placed", i + 1, nreq);
-    }
-    slk_progress_done();
-    if (o->improve > 0 && !o->earliest && R->n.placed) {
-        lowcost_improve(ws, p, R->reqs, nreq, ids, &lo, o->improve, &R->imp);
+    int improving = o->improve > 0 && !o->earliest;
+    place_range(R, ws, &lo, pres, dec, ids, 0, R->adhoc0);
+    if (improving && R->n.placed) {
+        lowcost_improve(ws, p, R->reqs, R->adhoc0, ids, &lo, o->improve, &R->imp);
+        R->polished = 1;
         R->peak_polished = plan_peak(p, NULL);
         if (R->n.rejected)
-            retry_refused(R, ws, &lo, pres, dec, ids);
+            retry_refused(R, ws, &lo, pres, dec, ids, R->adhoc0);
+    }
+    long before = R->n.placed;
+    place_range(R, ws, &lo, pres, dec, ids, R->adhoc0, nreq);
+    slk_progress_done();
+    if (improving && R->n.placed > before)
+        polish_adhoc(R, ws, &lo, pres, dec, ids);
+    if (R->polished || R->adhoc_polished)
         /* the report gives each job's cost in the final plan */
         for (size_t i = 0; i < nreq; i++)
             if (ids[i] != (size_t)-1) {
@@ -693,7 +732,6 @@ static void place_all(struct packrun *R)
                 dec[i].cost = plan_res_peak(p, r);
                 dec[i].pen = lowcost_penalty(p, r, &lo);
             }
-    }
     report_decisions(R, dec);
     lowcost_ws_free(ws);
     free(dec);

@@ -8,9 +8,12 @@
  *                  instances of the others, then the ad-hoc ones); --order
  *                  tight; --replan; --stable's keep/move decisions; LowCost
  *                  (or --strategy earliest) in order with --lookahead's
- *                  pressure, then --improve and the refused requests
- *                  tried again on the polished plan (a fixed point: a
- *                  re-run places nothing); one report row per decision.
+ *                  pressure: the periodic and once requests, --improve
+ *                  and their refused ones tried again on the polished
+ *                  plan, then the ad-hoc ones on what is left (with
+ *                  --improve their own polish, and every refused request
+ *                  tried again, periodic first): a fixed point, a re-run
+ *                  places nothing; one report row per decision.
  *   packout_write  the outputs: --load, --plan-out, --yarn-delta, then the
  *                  plan (-o; appended in place through PLAN.idx when it
  *                  can), --query's rows or YARN bodies (--format yarn).
@@ -109,7 +112,9 @@ struct packrun {
     long long lcm_periods;      /* the LCM of the periodic requests' periods, for the summary */
     double fixed_lb;            /* the tallest placed request, cost units */
     double elapsed;             /* placement time, seconds */
-    struct lowcost_improve_stats imp;
+    struct lowcost_improve_stats imp;       /* --improve: the polish of the periodic and once requests */
+    struct lowcost_improve_stats imp_adhoc; /* --improve: then the ad-hoc placements' own polish */
+    int polished, adhoc_polished;           /* which of the two polishes ran */
     const char *how;            /* how the plan was written, for the summary */
     struct packrun_counts n;
     size_t nres_read;           /* reservations of --plan (the first ones of p->res) */
@@ -120,7 +125,8 @@ struct packrun {
     char **pre_why;             /* [nreq]: owned */
     long n_moved, n_gone, n_moved_placed;
     long n_after_polish;        /* --improve: refused requests placed after the polish */
-    double peak_polished;       /* --improve: the plan's peak after the polish, before them */
+    double peak_polished;       /* --improve: the plan's peak after the polish of the periodic
+                                   and once requests, before any ad-hoc one and the retries */
 };
 
 

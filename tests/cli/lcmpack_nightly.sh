@@ -106,3 +106,53 @@ cp "$R_/P.csv" "$R_/P1.csv"
 t "in place: the re-run places nothing" 0 '' '' \
     'lcmpack: 4 requests: 0 placed, 1 rejected, 3 kept' lcmpack "${FRUN[@]}"
 t "in place: the re-run leaves the plan byte-identical" 0 '' '' '' cmp "$R_/P.csv" "$R_/P1.csv"
+
+# ---- priority: a periodic request refused before the polish is retried
+# before any ad-hoc request is placed (audit2-s6 item 4: the retry used to
+# run after the ad-hoc requests, so one could take the room the polish
+# freed).  Same cycle, 4 cores, --at 0; periodic A (window [0, 120]: steps 0
+# and 1), C and R (step 0 only), 2 containers each; ad-hoc X: 4 containers
+# for 60 s in [0, 120].  Online: A and C fill step 0 (A's earliest of equal
+# costs), R is refused.  The polish lifts A: step 0 costs (2+2)/4 = 1.0,
+# step 1 (empty) 0.5: A moves to step 1; R, retried, fits step 0 (C + R =
+# 4).  Only then X: step 0 is full and step 1 has 2 of X's 4 container-steps
+# free: refused.  (Before: X went online to the empty step 1, A could no
+# longer move, R stayed refused.)
+printf 'job,period,a,d,status\nA,600,0,120,actionable\nC,600,0,60,actionable\nR,600,0,60,actionable\n' > "$R_/pa.slo"
+printf 'job,step,offset,alloc,gang\nA,60,0,2,2\nC,60,0,2,2\nR,60,0,2,2\n' > "$R_/pa.sky"
+printf 'job,arrival,deadline,containers,duration\nX,0,120,4,60\n' > "$R_/pa.adhoc"
+PRUN=(--improve 3 --slo "$R_/pa.slo" --lcm 10m --capacity cores=4,mem=100000 "$R_/pa.sky" --adhoc "$R_/pa.adhoc" --at 0)
+lcmpack "${PRUN[@]}" -o "$R_/pa1.csv" --report "$R_/pa1.rep" 2>"$R_/pa1.err"
+t "priority: R placed after the polish, ad-hoc X refused" 0 '' \
+    $'A,placed,60\nC,placed,0\nR,placed,0,"refused before the --improve polish, placed after it"\nX,rejected,' '' \
+    awk -F, 'NR > 1 { print $1 "," $4 "," $5 ($1 == "R" ? "," $9 "," $10 : "") }' "$R_/pa1.rep"
+t "priority: X's refusal on the final plan" 0 '' '*' '' \
+    grep -q '^X,adhoc,0,rejected,,,,,no capacity: stage 1: no free capacity for 2 more container(s)$' "$R_/pa1.rep"
+t "priority: plan rows" 0 '' $'A,60,2\nC,0,2\nR,0,2' '' rows "$R_/pa1.csv"
+tcheck "priority: within capacity (validator)" /usr/bin/python3 "$ROOT/tests/check/plan_validate.py" "$R_/pa1.csv" \
+    --sky "$R_/pa.sky" --slo "$R_/pa.slo" --cap 4,100000
+# without --improve the online order decides: X takes step 1, R refused
+t "priority: without --improve X placed, R refused" 0 '' $'A,placed\nC,placed\nR,rejected\nX,placed' '' \
+    bash -c 'lcmpack -q "$@" --improve 0 -o /dev/null --report - | awk -F, "NR > 1 { print \$1 \",\" \$4 }"' _ "${PRUN[@]}"
+lcmpack "${PRUN[@]}" --plan "$R_/pa1.csv" --stable 10% -o "$R_/pa2.csv" --report "$R_/pa2.rep" --yarn-delta "$R_/pyd" \
+    2>"$R_/pa2.err"
+t "priority: re-run keeps all, X refused, plan byte-identical" 0 '' $'A,kept\nC,kept\nR,kept\nX,rejected' '' \
+    bash -c 'cmp -s "$1" "$2" && awk -F, "NR > 1 { print \$1 \",\" \$4 }" "$3"' _ "$R_/pa1.csv" "$R_/pa2.csv" "$R_/pa2.rep"
+t "priority: re-run's YARN delta empty" 0 '' '' '' bash -c '
+    grep -q "YARN delta in .*: 0 submit, 0 update, 0 delete (3 unchanged" "$1" &&
+    ! [ -s "$2/submit.jsonl" ] && ! [ -s "$2/update.jsonl" ] && ! [ -s "$2/delete.jsonl" ]' _ "$R_/pa2.err" "$R_/pyd"
+# an ad-hoc request placed with --improve gets its own polish, reported on
+# its own line: X2 (2 container-steps in [0, 600]) goes to the empty steps
+# 2 and 3, one container each (cost 0.25, A on 1, C and R on 0); nothing
+# cheaper exists, so nothing moves; the plan's peak is step 0's 4/4 = 1.0
+printf 'job,arrival,deadline,containers,duration\nX2,0,600,2,60\n' > "$R_/pb.adhoc"
+t "ad-hoc polish: its own summary line" 0 '' '' '' bash -c '
+    lcmpack "$@" -o /dev/null 2>&1 | grep -q "^lcmpack: --improve: ad-hoc placements: 0 moves in 1 rounds, then 0 moves in 1 flattening rounds (peak 1.0000 before, 1.0000 after descent)$"' \
+    _ --improve 3 --slo "$R_/pa.slo" --lcm 10m --capacity cores=4,mem=100000 "$R_/pa.sky" --adhoc "$R_/pb.adhoc" --at 0
+
+# ---- a write error on standard output names the cause (the form every
+# tool uses), once
+t "stdout > /dev/full: the cause, once" 74 '' '' 'lcmpack: write error on standard output: No space left on device' \
+    bash -c 'lcmpack -q "$@" > /dev/full' _ "${RUN[@]}"
+t "-o /dev/full: the cause" 74 '' '' 'lcmpack: /dev/full: write error: No space left on device' \
+    lcmpack -q "${RUN[@]}" -o /dev/full
