@@ -272,7 +272,7 @@ static void print_summary(struct packrun *R)
                 R->imp.peak_before, R->imp.peak_descent, R->polished ? R->peak_polished : peak);
     if (R->adhoc_polished)
         fprintf(stderr,
-                "%s: --improve: ad-hoc placements: %ld moves in %ld rounds, then %ld moves in %ld flattening "
+                "%s: --improve: with the ad-hoc placements: %ld moves in %ld rounds, then %ld moves in %ld flattening "
                 "rounds (peak %.4f before, %.4f after descent)\n",
                 slk_progname, R->imp_adhoc.moves, R->imp_adhoc.rounds, R->imp_adhoc.flat_moves,
                 R->imp_adhoc.flat_rounds, R->imp_adhoc.peak_before, R->imp_adhoc.peak_descent);

@@ -593,21 +593,37 @@ static void place_one(struct packrun *R, lowcost_ws *ws, size_t i, const struct 
         R->n.rejected++;
 }
 
+/* take_pressure: --lookahead's pressure as request i sees it: the demand
+ * of the requests of its group (periodic and once, or ad-hoc) from i on,
+ * each spread once: rebuilt at the group's first request, then the
+ * request's own taken off.  Ad-hoc demand never steers a periodic or once
+ * placement (they have priority), and the main loop, the retry and a
+ * re-run build it by the same additions in the same order. */
+static void take_pressure(struct packrun *R, double *pres, size_t i)
+{
+    if (!pres)
+        return;
+    if (i == 0 || i == R->adhoc0) {
+        size_t to = i < R->adhoc0 ? R->adhoc0 : R->nreq;
+        memset(pres, 0, (size_t)R->p->nsteps * sizeof *pres);
+        for (size_t k = i; k < to; k++)
+            lookahead_spread(R->p, &R->reqs[k], pres, R->o->lookahead);
+    }
+    lookahead_spread(R->p, &R->reqs[i], pres, -R->o->lookahead);
+}
+
 /* retry_refused: after --improve, this run's refused requests among the
  * first `end` again, in input order, on the polished plan (with
- * --lookahead's pressure as a re-run would see it: every request's, less
- * those before the one tried), pass after pass until a pass places
- * nothing.  The last pass tried every request still refused on the final
- * plan exactly as a re-run on the same input tries it (same plan, load
- * summed in the same order, same pressure), so a re-run places nothing:
- * the plan is a fixed point (docs/lcmpack.md, --improve).  end = adhoc0
- * retries the periodic and once requests before any ad-hoc one is placed
- * (they have priority); the pressure is then left as the main loop needs
- * it at adhoc0. */
+ * --lookahead's pressure as a re-run would see it, take_pressure), pass
+ * after pass until a pass places nothing.  The last pass tried every
+ * request still refused on the final plan exactly as a re-run on the same
+ * input tries it (same plan, load summed in the same order, same
+ * pressure), so a re-run places nothing: the plan is a fixed point
+ * (docs/lcmpack.md, --improve).  end = adhoc0 retries the periodic and
+ * once requests before any ad-hoc one is placed (they have priority). */
 static void retry_refused(struct packrun *R, lowcost_ws *ws, struct lowcost_opts *lo, double *pres,
                           struct decision *dec, size_t *ids, size_t end)
 {
-    const struct packrun_opts *o = R->o;
     plan *p = R->p;
     long got;
     /* the load a re-run reads back, summed in plan order; not when the plan
@@ -617,14 +633,8 @@ static void retry_refused(struct packrun *R, lowcost_ws *ws, struct lowcost_opts
         plan_recompute_load(p);
     do {
         got = 0;
-        if (pres) {
-            memset(pres, 0, (size_t)p->nsteps * sizeof *pres);
-            for (size_t i = 0; i < R->nreq; i++)
-                lookahead_spread(p, &R->reqs[i], pres, o->lookahead);
-        }
         for (size_t i = 0; i < end; i++) {
-            if (pres)
-                lookahead_spread(p, &R->reqs[i], pres, -o->lookahead);
+            take_pressure(R, pres, i);
             if (!dec[i].status || strcmp(dec[i].status, "rejected") != 0 || !place_new(R, ws, i, lo, dec, ids))
                 continue;
             got++;
@@ -656,30 +666,26 @@ static void report_decisions(struct packrun *R, struct decision *dec)
     }
 }
 
-/* place_range: requests [from, to) in order, --lookahead's pressure of
- * each taken off before it is placed. */
+/* place_range: requests [from, to) in order, each with --lookahead's
+ * pressure (take_pressure). */
 static void place_range(struct packrun *R, lowcost_ws *ws, const struct lowcost_opts *lo, double *pres,
                         struct decision *dec, size_t *ids, size_t from, size_t to)
 {
     for (size_t i = from; i < to; i++) {
-        if (pres)
-            lookahead_spread(R->p, &R->reqs[i], pres, -R->o->lookahead);
+        take_pressure(R, pres, i);
         place_one(R, ws, i, lo, dec, ids);
         slk_progress("requests placed", i + 1, R->nreq);
     }
 }
 
-/* polish_adhoc: --improve: the ad-hoc placements' own polish (the periodic
- * and once ones were polished before them and stay), then every refused
- * request tried again, periodic and once first. */
+/* polish_adhoc: --improve once the ad-hoc requests are placed: the polish
+ * again, now over all of tonight's placements (a periodic or once one
+ * moves, never loses its place), then every refused request tried again,
+ * periodic and once first. */
 static void polish_adhoc(struct packrun *R, lowcost_ws *ws, struct lowcost_opts *lo, double *pres,
                          struct decision *dec, size_t *ids)
 {
-    size_t *ad = xmalloc((R->nreq ? R->nreq : 1) * sizeof *ad);
-    for (size_t i = 0; i < R->nreq; i++)
-        ad[i] = i < R->adhoc0 ? (size_t)-1 : ids[i];
-    lowcost_improve(ws, R->p, R->reqs, R->nreq, ad, lo, R->o->improve, &R->imp_adhoc);
-    free(ad);
+    lowcost_improve(ws, R->p, R->reqs, R->nreq, ids, lo, R->o->improve, &R->imp_adhoc);
     R->adhoc_polished = 1;
     if (R->n.rejected)
         retry_refused(R, ws, lo, pres, dec, ids, R->nreq);
@@ -688,8 +694,9 @@ static void polish_adhoc(struct packrun *R, lowcost_ws *ws, struct lowcost_opts 
 /* place_all: the periodic and once requests in order (with --lookahead's
  * pressure), --improve and their retry; then the ad-hoc requests on what
  * they leave (lower priority: a refused periodic request is retried before
- * any ad-hoc one takes room), with --improve their polish and a retry of
- * everything still refused.  Decisions are reported once placing is over. */
+ * any ad-hoc one takes room), with --improve a second polish and a retry
+ * of everything still refused.  Decisions are reported once placing is
+ * over. */
 static void place_all(struct packrun *R)
 {
     const struct packrun_opts *o = R->o;
@@ -699,9 +706,7 @@ static void place_all(struct packrun *R)
                               .max_stretch = o->stretch};
     double *pres = NULL;
     if (o->lookahead > 0 && !o->earliest) {
-        pres = xcalloc((size_t)p->nsteps, sizeof(double));
-        for (size_t i = 0; i < nreq; i++)
-            lookahead_spread(p, &R->reqs[i], pres, o->lookahead);
+        pres = xcalloc((size_t)p->nsteps, sizeof(double)); /* filled by take_pressure */
         lo.pressure = pres;
     }
     double t0 = slk_now();

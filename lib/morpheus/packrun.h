@@ -11,7 +11,7 @@
  *                  pressure: the periodic and once requests, --improve
  *                  and their refused ones tried again on the polished
  *                  plan, then the ad-hoc ones on what is left (with
- *                  --improve their own polish, and every refused request
+ *                  --improve the polish again, and every refused request
  *                  tried again, periodic first): a fixed point, a re-run
  *                  places nothing; one report row per decision.
  *   packout_write  the outputs: --load, --plan-out, --yarn-delta, then the
@@ -113,7 +113,7 @@ struct packrun {
     double fixed_lb;            /* the tallest placed request, cost units */
     double elapsed;             /* placement time, seconds */
     struct lowcost_improve_stats imp;       /* --improve: the polish of the periodic and once requests */
-    struct lowcost_improve_stats imp_adhoc; /* --improve: then the ad-hoc placements' own polish */
+    struct lowcost_improve_stats imp_adhoc; /* --improve: the polish again once ad-hoc ones are placed */
     int polished, adhoc_polished;           /* which of the two polishes ran */
     const char *how;            /* how the plan was written, for the summary */
     struct packrun_counts n;

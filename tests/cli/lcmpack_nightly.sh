@@ -141,13 +141,13 @@ t "priority: re-run keeps all, X refused, plan byte-identical" 0 '' $'A,kept\nC,
 t "priority: re-run's YARN delta empty" 0 '' '' '' bash -c '
     grep -q "YARN delta in .*: 0 submit, 0 update, 0 delete (3 unchanged" "$1" &&
     ! [ -s "$2/submit.jsonl" ] && ! [ -s "$2/update.jsonl" ] && ! [ -s "$2/delete.jsonl" ]' _ "$R_/pa2.err" "$R_/pyd"
-# an ad-hoc request placed with --improve gets its own polish, reported on
-# its own line: X2 (2 container-steps in [0, 600]) goes to the empty steps
+# once an ad-hoc request is placed, --improve polishes again (all of
+# tonight's placements), reported on its own line: X2 (2 container-steps in [0, 600]) goes to the empty steps
 # 2 and 3, one container each (cost 0.25, A on 1, C and R on 0); nothing
 # cheaper exists, so nothing moves; the plan's peak is step 0's 4/4 = 1.0
 printf 'job,arrival,deadline,containers,duration\nX2,0,600,2,60\n' > "$R_/pb.adhoc"
-t "ad-hoc polish: its own summary line" 0 '' '' '' bash -c '
-    lcmpack "$@" -o /dev/null 2>&1 | grep -q "^lcmpack: --improve: ad-hoc placements: 0 moves in 1 rounds, then 0 moves in 1 flattening rounds (peak 1.0000 before, 1.0000 after descent)$"' \
+t "polish with the ad-hoc placements: its own summary line" 0 '' '' '' bash -c '
+    lcmpack "$@" -o /dev/null 2>&1 | grep -q "^lcmpack: --improve: with the ad-hoc placements: 0 moves in 1 rounds, then 0 moves in 1 flattening rounds (peak 1.0000 before, 1.0000 after descent)$"' \
     _ --improve 3 --slo "$R_/pa.slo" --lcm 10m --capacity cores=4,mem=100000 "$R_/pa.sky" --adhoc "$R_/pb.adhoc" --at 0
 
 # ---- a write error on standard output names the cause (the form every
