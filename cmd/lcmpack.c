@@ -87,12 +87,14 @@ static const struct argp_option options[] = {
     {"order", OPT_ORDER, "ORDER", 0, "input (default: online, in input order) or tight (least flexible "
                                      "first: window minus length at full parallelism, then input order)", 3},
     {"lookahead", OPT_LOOKAHEAD, "W", 0, "Offline help: each job also sees W times the demand of the requests "
-                                        "not yet placed, spread evenly over their windows (default 0: off)", 3},
+                                        "not yet placed, spread evenly over their windows (ad-hoc ones only "
+                                        "those of ad-hoc requests; default 0: off)", 3},
     {"improve", OPT_IMPROVE, "N", 0, "Offline polish: after placing this run's requests, up to N rounds that "
                                     "place each of them again (LowCost or rigid) against all the others and "
                                     "keep the move when it lowers the job's cost, then up to N flattening "
                                     "rounds; then the refused requests are tried again on the polished "
-                                    "plan (default 0: off, online)", 3},
+                                    "plan, all before --adhoc requests are placed (default 0: off, "
+                                    "online)", 3},
     {"strategy", OPT_STRATEGY, "NAME", 0, "lowcost (default) or earliest (every job at its earliest start, "
                                           "the no-planning reference)", 3},
     {0, 0, 0, 0, "Output:", 4},
