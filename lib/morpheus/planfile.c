@@ -321,13 +321,13 @@ int plan_save(const plan *p, const char *path, struct plan_mark *mark)
     if (!o)
         return st;
     st = plan_write(p, outf_fp(o), mark);
-    if (st != SLK_OK) { /* errno is the failed write's: said in the form outf_commit uses */
+    if (st != SLK_OK) { /* errno is the failed write's: said as outf_commit says it */
         int err = errno;
         if (path && strcmp(path, "-"))
             slk_error("%s: write error: %s%s", path, strerror(err),
                       outf_is_special(path) ? "" : " (old file left unchanged)");
-        else if (err != EPIPE)
-            slk_error("write error on standard output: %s", strerror(err));
+        else
+            slk_stdout_error(err);
     }
     return outf_finish(o, st);
 }

@@ -152,8 +152,10 @@ t "polish with the ad-hoc placements: its own summary line" 0 '' '' '' bash -c '
 
 # ---- a write error on standard output names the cause (the form every
 # tool uses), once
-t "stdout > /dev/full: the cause, once" 74 '' '' 'lcmpack: write error on standard output: No space left on device' \
-    bash -c 'lcmpack -q "$@" > /dev/full' _ "${RUN[@]}"
+t "stdout > /dev/full: the cause, once" 0 '' '' '' bash -c '
+    e=$1; shift; lcmpack -q "$@" > /dev/full 2> "$e"; rc=$?
+    [ "$rc" = 74 ] && [ "$(cat "$e")" = "lcmpack: write error on standard output: No space left on device" ]' \
+    _ "$R_/full.err" "${RUN[@]}"
 t "-o /dev/full: the cause" 74 '' '' 'lcmpack: /dev/full: write error: No space left on device' \
     lcmpack -q "${RUN[@]}" -o /dev/full
 
