@@ -45,6 +45,7 @@ lcmpack -q --lcm 1h --capacity cores=4,mem=100000 --slo "$TMP/full.slo" "$TMP/fu
 for c in "sloinfer -q $ROOT/tests/data/sloinfer/basic.csv" "skyfit -q $ROOT/tests/data/skyfit/straggler_usage.csv" \
          "tracegen -q runs --count 2 --days 2" "skyplot -q skyline $TMP/full_usage.csv" "skyplot -q skyline $TMP/full_usage.csv -o -" \
          "skyplot -q plan $TMP/full_plan.csv --load $TMP/full_load.csv" "skyplot -q lines $TMP/full_ten.csv --x t --y util --by tenant" \
+         "lcmpack -q --lcm 1h --capacity cores=4,mem=100000 --slo $TMP/full.slo $TMP/full.sky" \
          "peakgate -q $TMP/full_mem.csv" "tenantclass -q $TMP/full_ten.csv"; do
     tcheck "full stdout, one message: $c" bash -c '
         $1 > /dev/full 2> "$2"; rc=$?
