@@ -58,7 +58,7 @@ static const struct argp_option options[] = {
     {"round", OPT_ROUND, NULL, 0, "Round the allocation up to whole containers", 1},
     {"outlier-k", OPT_OUTLIER_K, "K", 0, "Keep runs longer or larger than median + K spreads out of the fit (default 3; spread = max(1.4826 MAD, 0.1 median, half a step); jobs with 5 runs or more)", 1},
     {"keep-outliers", OPT_KEEP_OUTLIERS, NULL, 0, "Fit every selected run (no outlier rule)", 1},
-    {"runs", OPT_RUNS, "FILE", 0, "Runs table (columns job, instance, start, end; sloinfer's input; times in --time-unit): the outlier rule measures a run's length as end - start, to the second, instead of its steps x step (runs not in it, or without an end, keep the latter); memory: about 95 bytes a run with 15-character names", 1},
+    {"runs", OPT_RUNS, "FILE", 0, "Runs table (columns job, instance, start, end; sloinfer's input; times in --time-unit): the outlier rule measures a run's length as end - start, to the second, instead of its steps x step (runs not in it, or without an end, keep the latter); memory: about 105 bytes a run with 8- and 15-character job and instance names", 1},
     {"max-steps", OPT_MAX_STEPS, "N", 0, "Jobs whose longest run spans more steps get status too_many_steps (default 100000)", 1},
     {"solver", OPT_SOLVER, "NAME", 0, "network (default: the LP's dual min-cost flow by network simplex, certified), glpk-flow (the same flow by GLPK) or glpk-plain (the LP as written, by GLPK)", 1},
     {0, 0, 0, 0, "Input and output:", 2},

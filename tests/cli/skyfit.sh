@@ -201,6 +201,21 @@ t,60,180,1" '' sh -c '{ cat "$1"; sed -n "s/^s,/t,/p" "$1"; } > "$3/st_usage.csv
 tcheck "--runs: shared names: s loses e, 3 steps" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/st.csv"
 tcheck "--runs: shared names: t loses c, 4 steps" grep -q '^t,9,4,.*,optimal,1,c,e,10$' "$TMP/st.csv"
 tcheck "--runs: shared names: t's c is 189 s" grep -qx 't,c,1767573000,1767573189' "$TMP/st_runs.csv"
+# --time-unit ms applies to the runs table as to the usage's t: the same
+# straggler case in ms gives the same stats (e out, 3 steps); read in
+# seconds, its times would be out of range (exit 65)
+t "--runs --time-unit ms: the table in ms too" 0 '' '*' '' sh -c '
+    awk -F, -v OFS=, "NR > 1 { \$3 = \$3 * 1000 } 1" "$1" > "$3/su_ms.csv"
+    awk -F, -v OFS=, "NR > 1 { \$4 = \$4 * 1000; \$5 = \$5 * 1000 } 1" "$2" > "$3/sr_ms.csv"
+    skyfit -q --time-unit ms --runs "$3/sr_ms.csv" --stats "$3/srms.csv" "$3/su_ms.csv"' _ "$SU" "$SR" "$TMP"
+tcheck "--runs --time-unit ms: e out, 3 steps" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/srms.csv"
+tcheck "--runs --time-unit ms: the table is in ms" grep -q '^s,e,1767574795,1767574800000,1767574989000,ok$' "$TMP/sr_ms.csv"
+# --keep-outliers: the table is read, the summary says no rule ran
+t "--runs --keep-outliers: the rule is off" 0 "@$SU" '*' \
+    "skyfit: outlier rule off (--keep-outliers): the run lengths in $SR are not used" \
+    skyfit --keep-outliers --runs "$SR"
+tcheck "--runs --keep-outliers: no outlier-rule count line" bash -c '
+    ! skyfit --keep-outliers --runs "$2" "$1" 2>&1 >/dev/null | grep -q "run lengths recorded"' _ "$SU" "$SR"
 H3='job,instance,start,end'
 t "--runs: duplicate instance" 65 "@$SU" '' "skyfit: $TMP/r.csv:3: duplicate instance 'a' of job 's' (first at line 2)" \
     sh -c 'printf "%s\ns,a,10,20\ns,a,10,30\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
@@ -218,6 +233,9 @@ t "--runs: negative" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'start': must no
     sh -c 'printf "%s\ns,a,-3,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
 t "--runs: huge" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'end': time '1e12' out of range (|value| <= 1e+11)" \
     sh -c 'printf "%s\ns,a,3,1e12\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+# the bound is 1e11 s inclusive (skyfit(1)): 1e11 is read, above it is not
+t "--runs: end 1e11 accepted" 0 "@$SU" '*' '' \
+    sh -c 'printf "%s\ns,a,3,100000000000\n" "$1" > "$2/r.csv"; skyfit -q --runs "$2/r.csv"' _ "$H3" "$TMP"
 t "--runs: missing instance" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'instance': missing value" \
     sh -c 'printf "%s\ns,,3,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
 t "--runs: missing start" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'start': missing value" \

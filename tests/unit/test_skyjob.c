@@ -79,6 +79,17 @@ static void test_runlen(void)
     runlen_free(t);
     unlink(path);
 
+    /* a key longer than runlen's stack buffer (256 bytes) */
+    char p3[] = "/tmp/test_runlen_XXXXXX", longjob[301], text[400];
+    memset(longjob, 'j', 300);
+    longjob[300] = '\0';
+    snprintf(text, sizeof text, "job,instance,start,end\n%s,a,0,42\n", longjob);
+    write_tmp(p3, text);
+    CHECK(runlen_load(p3, NULL, &t) == SLK_OK && t);
+    CHECK(runlen_get(t, longjob, "a") == 42 && isnan(runlen_get(t, "j", "a")));
+    runlen_free(t);
+    unlink(p3);
+
     char p2[] = "/tmp/test_runlen_XXXXXX";
     write_tmp(p2, "job,instance,start,end\nj,a,0,10\nj,b,0,20\nj,a,0,99\n");
     fprintf(stderr, "(the 'duplicate instance' message below is expected)\n");
