@@ -87,6 +87,16 @@ void slk_warn_at(const char *file, long line, const char *fmt, ...)
     va_end(ap);
 }
 
+static int stdout_error_said;
+
+void slk_stdout_error(int err)
+{
+    if (err == EPIPE || stdout_error_said)
+        return;
+    stdout_error_said = 1;
+    slk_error("write error on standard output: %s", strerror(err));
+}
+
 static int (*finish_fn[4])(int);
 static int nfinish;
 
@@ -102,16 +112,12 @@ int slk_finish(int status)
     for (int i = 0; i < nfinish; i++)
         status = finish_fn[i](status);
     nfinish = 0;
-    /* status SLK_EIO: an I/O error was reported already (outf_commit says
-     * "write error on standard output" itself), so it is not said twice */
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        if (errno != EPIPE && status != SLK_EIO)
-            slk_error("write error on standard output: %s", strerror(errno));
+        slk_stdout_error(errno);
         return status ? status : SLK_EIO;
     }
     if (fclose(stdout) != 0) {
-        if (status != SLK_EIO)
-            slk_error("write error on standard output: %s", strerror(errno));
+        slk_stdout_error(errno);
         return status ? status : SLK_EIO;
     }
     return status;

@@ -65,10 +65,15 @@ void slk_warn_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* slk_finish: last call of every main.  Flushes and closes stdout; a write
- * error there (full disk) becomes SLK_EIO with a message (none when status
- * is SLK_EIO already: that error was reported, e.g. by outf_commit).
- * Returns the exit status to use: `status` unless closing stdout failed. */
+ * error there (full disk) becomes SLK_EIO with a message (slk_stdout_error,
+ * so not a second one).  Returns the exit status to use: `status` unless
+ * closing stdout failed. */
 int slk_finish(int status);
+
+/* slk_stdout_error: report "write error on standard output: <strerror(err)>"
+ * the first time it is called in the process (later calls, and EPIPE: the
+ * reader went away, say nothing).  Main thread only. */
+void slk_stdout_error(int err);
 
 /* Allocation that never returns NULL (see the header comment). */
 void *xmalloc(size_t n);

@@ -258,8 +258,7 @@ int outf_commit(outf *o)
         int err = errno;
         free(o);
         if (bad) {
-            if (err != EPIPE)
-                slk_error("write error on standard output: %s", strerror(err));
+            slk_stdout_error(err);
             return SLK_EIO;
         }
         return SLK_OK;

@@ -33,8 +33,20 @@ for bin in $(ls "$ROOT/$BUILD/bin"); do
 done
 # A full disk on standard output is one message, not two (outf_commit reports
 # it; slk_finish does not say it again), and exit 74.
-for c in "sloinfer -q $ROOT/tests/data/sloinfer/basic.csv" "skyfit -q $ROOT/tests/data/skyfit/straggler_usage.csv" "tracegen -q runs --count 2 --days 2"; do
-    tcheck "full stdout, one message: ${c%% *}" bash -c '
+# Every tool that writes to stdout, each one way (a chart, a plan, a
+# simulation and the held outputs among them).
+tracegen -q usage --count 2 --days 3 > "$TMP/full_usage.csv"
+tracegen -q taskmem --count 2 > "$TMP/full_mem.csv"
+tracegen -q tenants --count 3 > "$TMP/full_ten.csv"
+printf 'job,period,a,d\nr,3600,0,600\n' > "$TMP/full.slo"
+printf 'job,step,offset,alloc\nr,60,0,1\nr,60,60,2\n' > "$TMP/full.sky"
+lcmpack -q --lcm 1h --capacity cores=4,mem=100000 --slo "$TMP/full.slo" "$TMP/full.sky" -o "$TMP/full_plan.csv" \
+    --load "$TMP/full_load.csv"
+for c in "sloinfer -q $ROOT/tests/data/sloinfer/basic.csv" "skyfit -q $ROOT/tests/data/skyfit/straggler_usage.csv" \
+         "tracegen -q runs --count 2 --days 2" "skyplot -q skyline $TMP/full_usage.csv" "skyplot -q skyline $TMP/full_usage.csv -o -" \
+         "skyplot -q plan $TMP/full_plan.csv --load $TMP/full_load.csv" "skyplot -q lines $TMP/full_ten.csv --x t --y util --by tenant" \
+         "peakgate -q $TMP/full_mem.csv" "tenantclass -q $TMP/full_ten.csv"; do
+    tcheck "full stdout, one message: $c" bash -c '
         $1 > /dev/full 2> "$2"; rc=$?
         n=$(grep -c "write error on standard output: No space left on device" "$2")
         [ "$rc" = 74 ] && [ "$n" = 1 ] || { echo "exit $rc, $n messages:"; cat "$2"; exit 1; }' _ "$c" "$TMP/full.err"
