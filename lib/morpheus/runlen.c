@@ -43,8 +43,10 @@ static char *run_key(const char *job, const char *instance, char *buf, size_t ca
     *heap = NULL;
     if (lj + li + 2 > cap)
         k = *heap = xmalloc(lj + li + 2);
+    /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): the separator and the instance follow */
     memcpy(k, job, lj);
     k[lj] = '\x1f';
+    /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): the copy takes the instance's NUL too (li + 1 bytes) */
     memcpy(k + lj + 1, instance, li + 1);
     return k;
 }
