@@ -58,7 +58,7 @@ static const struct argp_option options[] = {
     {"round", OPT_ROUND, NULL, 0, "Round the allocation up to whole containers", 1},
     {"outlier-k", OPT_OUTLIER_K, "K", 0, "Keep runs longer or larger than median + K spreads out of the fit (default 3; spread = max(1.4826 MAD, 0.1 median, half a step); jobs with 5 runs or more)", 1},
     {"keep-outliers", OPT_KEEP_OUTLIERS, NULL, 0, "Fit every selected run (no outlier rule)", 1},
-    {"runs", OPT_RUNS, "FILE", 0, "Runs table (columns instance, start, end; sloinfer's input): the outlier rule measures a run's length as end - start, to the second, instead of its steps x step (runs not in it, or without an end, keep the latter); memory: about 95 bytes a run with 15-character names", 1},
+    {"runs", OPT_RUNS, "FILE", 0, "Runs table (columns job, instance, start, end; sloinfer's input; times in --time-unit): the outlier rule measures a run's length as end - start, to the second, instead of its steps x step (runs not in it, or without an end, keep the latter); memory: about 105 bytes a run with 8- and 15-character job and instance names", 1},
     {"max-steps", OPT_MAX_STEPS, "N", 0, "Jobs whose longest run spans more steps get status too_many_steps (default 100000)", 1},
     {"solver", OPT_SOLVER, "NAME", 0, "network (default: the LP's dual min-cost flow by network simplex, certified), glpk-flow (the same flow by GLPK) or glpk-plain (the LP as written, by GLPK)", 1},
     {0, 0, 0, 0, "Input and output:", 2},
@@ -212,12 +212,15 @@ static int fit_outputs(struct skyjob_totals *tot)
     return outf_finish(o, st);
 }
 
-/* fit_all: load --runs (if given), then fit_outputs. */
+/* fit_all: load --runs (if given; its times in --time-unit, as the
+ * usage's), then fit_outputs. */
 static int fit_all(struct skyjob_totals *tot)
 {
     int st;
     runlen *runs = NULL;
-    if (opt.runs && (st = runlen_load(opt.runs, cli_dialect("runs"), &runs)) != SLK_OK)
+    struct csv_dialect rd = *cli_dialect("runs");
+    rd.time_scale = cli_dialect(NULL)->time_scale;
+    if (opt.runs && (st = runlen_load(opt.runs, &rd, &runs)) != SLK_OK)
         return st;
     opt.fit.runs = runs;
     st = fit_outputs(tot);
@@ -242,7 +245,10 @@ static void print_summary(const struct skyjob_totals *tot, double seconds)
     if (tot->excluded_runs)
         fprintf(stderr, "%s: %ld outlier runs of %ld jobs kept out of the fit (median + %g spreads; "
                 "listed in --stats)\n", slk_progname, tot->excluded_runs, tot->excluded_jobs, opt.fit.outliers.k);
-    if (opt.runs)
+    if (opt.runs && opt.fit.outliers.k == 0)
+        fprintf(stderr, "%s: outlier rule off (--keep-outliers): the run lengths in %s are not used\n",
+                slk_progname, opt.runs);
+    else if (opt.runs)
         fprintf(stderr, "%s: outlier rule: %ld of %ld run lengths recorded in %s (end - start), "
                 "the rest from their samples (steps x step)\n", slk_progname, tot->recorded, tot->measured,
                 opt.runs);

@@ -3,13 +3,13 @@
 
 #include "base/diag.h"
 #include "base/keyset.h"
-#include "base/keytab.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct runlen {
-    keyset *k;      /* instance -> row (keytab's rule) */
+    keyset *k;      /* "job\x1finstance" -> row */
     double *len;    /* by row: end - start, NaN without an end */
     size_t cap, nlen;
 };
@@ -33,6 +33,42 @@ static int run_length(csvr *r, int cs, int ce, double *len)
     return 0;
 }
 
+/* run_key: "job\x1finstance" (the project's pair key, as sloinfer's) in
+ * buf when it fits in cap bytes, else in a malloc'd string the caller
+ * frees (*heap set). */
+static char *run_key(const char *job, const char *instance, char *buf, size_t cap, char **heap)
+{
+    size_t lj = strlen(job), li = strlen(instance);
+    char *k = buf;
+    *heap = NULL;
+    if (lj + li + 2 > cap)
+        k = *heap = xmalloc(lj + li + 2);
+    /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): the separator and the instance follow */
+    memcpy(k, job, lj);
+    k[lj] = '\x1f';
+    /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): the copy takes the instance's NUL too (li + 1 bytes) */
+    memcpy(k + lj + 1, instance, li + 1);
+    return k;
+}
+
+/* add_row: the current row's (job, instance) into t->k as its next row;
+ * 0, or -1 after csvr_fail (a missing key, a pair seen before: the first
+ * row is kept).  Called after the row's other checks: a rejected row does
+ * not enter the set. */
+static int add_row(runlen *t, csvr *r, int cj, int ci)
+{
+    const char *j = csvr_field(r, cj), *in = csvr_field(r, ci);
+    if (!j || !in)
+        return csvr_fail(r, "column '%s': missing value", csvr_colname(r, !j ? cj : ci));
+    char buf[256], *heap;
+    long first;
+    long row = keyset_put(t->k, run_key(j, in, buf, sizeof buf, &heap), csvr_line(r), &first);
+    free(heap);
+    if (row < 0)
+        return csvr_fail(r, "duplicate instance '%s' of job '%s' (first at line %ld)", in, j, first);
+    return 0;
+}
+
 int runlen_load(const char *path, const struct csv_dialect *d, runlen **out)
 {
     int st;
@@ -40,7 +76,8 @@ int runlen_load(const char *path, const struct csv_dialect *d, runlen **out)
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int ci = csvr_require(r, "instance");
+    int cj = csvr_require(r, "job");
+    int ci = cj < 0 ? -1 : csvr_require(r, "instance");
     int cs = ci < 0 ? -1 : csvr_require(r, "start");
     int ce = cs < 0 ? -1 : csvr_require(r, "end");
     if (ce < 0) {
@@ -52,8 +89,8 @@ int runlen_load(const char *path, const struct csv_dialect *d, runlen **out)
     t->k = keyset_new();
     while (csvr_next(r) == 1) {
         double len = NAN;
-        /* keytab_row last: a rejected row does not enter the set */
-        if (run_length(r, cs, ce, &len) < 0 || !keytab_row(t->k, r, ci)) {
+        /* add_row last: a rejected row does not enter the set */
+        if (run_length(r, cs, ce, &len) < 0 || add_row(t, r, cj, ci) < 0) {
             if (csvr_skip(r))
                 continue;
             break;
@@ -73,9 +110,13 @@ int runlen_load(const char *path, const struct csv_dialect *d, runlen **out)
     return SLK_OK;
 }
 
-double runlen_get(const runlen *t, const char *instance)
+double runlen_get(const runlen *t, const char *job, const char *instance)
 {
-    long row = t ? keyset_row(t->k, instance) : -1;
+    if (!t)
+        return NAN;
+    char buf[256], *heap;
+    long row = keyset_row(t->k, run_key(job, instance, buf, sizeof buf, &heap));
+    free(heap);
     return row < 0 ? NAN : t->len[row];
 }
 

@@ -5,18 +5,21 @@
  * table (sloinfer's input, tracegen runs) records start and end to the
  * second.
  *
- *   runs table   instance,start,end (other columns, job included, are not
- *                read), one row per run; the usage's run names are the
- *                table's instances.  start and end are epoch seconds or ISO
- *                8601, 0 <= start <= end < 1e11 (csvr_get_time).  An empty
- *                end (still running, a failed export) gives the run no
- *                recorded length: skyfit falls back to its samples.  A
- *                repeated instance is an error at the later row
- *                (base/keytab's rule, the first row kept).  Under --on-error
- *                skip a bad row is rejected and the table goes on without it.
+ *   runs table   job,instance,start,end (other columns are not read), one
+ *                row per run; a usage run (job, run) is the table's row
+ *                (job, instance), so instance names need only be unique
+ *                within a job, as in sloinfer.  start and end are epoch
+ *                times or ISO 8601 in the dialect's --time-unit, 0 <= start
+ *                <= end <= 1e11 s (csvr_get_time).  An empty end (still
+ *                running, a failed export) gives the run no recorded
+ *                length: skyfit falls back to its samples.  A repeated
+ *                (job, instance) is an error at the later row, the first row
+ *                kept.  Under --on-error skip a bad row is rejected and the
+ *                table goes on without it.
  *
- * Memory: the instances in a keyset (base/keyset) and one double per run:
- * about 100 bytes a run plus its instance name (measured in docs/skyfit.md).
+ * Memory: the "job\x1finstance" keys in a keyset (base/keyset) and one
+ * double per run: about 100 bytes a run plus its key (measured in
+ * docs/skyfit.md).
  *
  * Errors: "tool: FILE:LINE: message" (base/csvio) and an exit status
  * (base/diag.h).  Thread safety: a loaded table is read-only and may be
@@ -36,9 +39,10 @@ typedef struct runlen runlen;
  * the error it printed with *out NULL. */
 int runlen_load(const char *path, const struct csv_dialect *d, runlen **out);
 
-/* runlen_get: end - start in seconds of run `instance`, or NaN when the
- * table has no row for it or the row has no end.  t may be NULL (NaN). */
-double runlen_get(const runlen *t, const char *instance);
+/* runlen_get: end - start in seconds of run `instance` of `job`, or NaN
+ * when the table has no row for the pair or the row has no end.  t may be
+ * NULL (NaN). */
+double runlen_get(const runlen *t, const char *job, const char *instance);
 
 /* runlen_rows: rows kept; runlen_lengths: those with a recorded length. */
 size_t runlen_rows(const runlen *t);

@@ -371,7 +371,7 @@ static size_t build_matrix(struct skyjob *j, const struct skyjob_opts *o, int *s
         double *u = j->use + a * (size_t)*k;
         long kr = run_steps(j, r, o);
         quantize(j, r, o, u, kr);
-        double rec = runlen_get(o->runs, j->pool + r->name);
+        double rec = runlen_get(o->runs, j->name, j->pool + r->name);
         steps[a] = (double)kr;
         len[a] = isnan(rec) ? (double)kr * o->step : rec;
         j->recorded += !isnan(rec);

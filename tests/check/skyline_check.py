@@ -219,7 +219,7 @@ def main():
             use = [run[:kk] for run in use]
             lens = [len([r for r in jrows if r[1] == "r%d" % i]) for i in range(n)]
             # lengths in seconds: steps x 60, or to the second from the table
-            # (run names then carry the job's: the table's instances are global)
+            # (run names carry the job's too, though the table is keyed by job and instance)
             secs = [60.0 * l for l in lens]
             rec = 0
             rname = lambda i: "r%d" % i
@@ -228,7 +228,7 @@ def main():
                 for i in range(n):
                     if rnd.random() < (0.9 if short else 0.67):
                         secs[i] = float(short[i] if short else (lens[i] - 1) * 60 + rnd.randint(1, 60))
-                        trows.append("%s,%d,%d" % (rname(i), starts[i], starts[i] + int(secs[i])))
+                        trows.append("%s,%s,%d,%d" % (name, rname(i), starts[i], starts[i] + int(secs[i])))
                         rec += 1
                 jrows = [[r[0], "%s-%s" % (name, r[1]), r[2], r[3]] for r in jrows]
             out = outliers([(secs[i], sum(use[i][:lens[i]])) for i in range(n)], ok, 60.0)
@@ -243,7 +243,7 @@ def main():
             with open(table, "w") as f:
                 f.write("job,instance,start,end\n")
                 for r in trows:
-                    f.write("x," + r + "\n")
+                    f.write(r + "\n")
         inp = os.path.join(tmp, "in.csv")
         with open(inp, "w") as f:
             f.write("job,run,t,containers\n")

@@ -164,7 +164,7 @@ s,60,60,1" '' skyfit -q --runs "$TMP/sr_noc.csv" --stats "$TMP/sr3.csv"
 tcheck "--runs: missing c: 9 recorded, c and e out" grep -q '^s,8,2,.*,optimal,2,c;e,a,9$' "$TMP/sr3.csv"
 # a table without any of the job's runs: the same fit as without --runs
 tcheck "--runs without the job's runs: as without --runs" bash -c '
-    printf "instance,start,end\nzz,0,60\n" > "$2/other.csv" &&
+    printf "job,instance,start,end\ns,zz,0,60\n" > "$2/other.csv" &&
     skyfit -q "$1" > "$2/o1.csv" && skyfit -q --runs "$2/other.csv" "$1" > "$2/o2.csv" && cmp "$2/o1.csv" "$2/o2.csv"' _ "$SU" "$TMP"
 # renamed columns (--col runs:KEY=NAME), ISO 8601 times, extra columns ignored
 t "--runs: renamed columns, ISO times" 0 "@$SU" '*' '' skyfit -q --col runs:instance=id --col runs:end=finish \
@@ -181,34 +181,76 @@ tcheck "--runs: split by job gives the same output" bash -c '
     { skyfit -q --runs "$2" "$1"; skyfit -q --no-output-header --runs "$2" "$3/identical.csv"; } > "$4/split2.out" &&
     cmp "$4/two.out" "$4/split2.out"' _ "$SU" "$SR" "$D" "$TMP"
 # the table's errors, at FILE:LINE, before any output
-H3='instance,start,end'
-t "--runs: duplicate instance" 65 "@$SU" '' "skyfit: $TMP/r.csv:3: duplicate instance 'a' (first at line 2)" \
-    sh -c 'printf "%s\na,10,20\na,10,30\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+# Two jobs with the same instance names (numbered per job, as sloinfer
+# allows): job t is job s's samples, its table rows (listed first) the same
+# but c and e swapped: c 189 s, e 144 s.  Same sorted lengths, bound 154 s:
+# for t, c is out and e (144 s, 4 steps) stays and sets the length, 4 steps
+# of 1 container (the argument above); s as before (e out, 3 steps).
+t "--runs: instance names shared by two jobs" 0 '' "$HDR
+s,60,0,1
+s,60,60,1
+s,60,120,1
+t,60,0,1
+t,60,60,1
+t,60,120,1
+t,60,180,1" '' sh -c '{ cat "$1"; sed -n "s/^s,/t,/p" "$1"; } > "$3/st_usage.csv"
+    { echo job,instance,start,end; sed -n "s/^s,\([a-j]\),[0-9]*,\([0-9]*\),\([0-9]*\),ok$/t,\1,\2,\3/p" "$2" |
+      sed -e "s/^t,c,.*/t,c,1767573000,1767573189/" -e "s/^t,e,.*/t,e,1767574800,1767574944/"
+      sed -n "s/^s,\([a-j]\),[0-9]*,\([0-9]*\),\([0-9]*\),ok$/s,\1,\2,\3/p" "$2"; } > "$3/st_runs.csv"
+    skyfit -q --runs "$3/st_runs.csv" --stats "$3/st.csv" "$3/st_usage.csv"' _ "$SU" "$SR" "$TMP"
+tcheck "--runs: shared names: s loses e, 3 steps" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/st.csv"
+tcheck "--runs: shared names: t loses c, 4 steps" grep -q '^t,9,4,.*,optimal,1,c,e,10$' "$TMP/st.csv"
+tcheck "--runs: shared names: t's c is 189 s" grep -qx 't,c,1767573000,1767573189' "$TMP/st_runs.csv"
+# --time-unit ms applies to the runs table as to the usage's t: the same
+# straggler case in ms gives the same stats (e out, 3 steps); read in
+# seconds, its times would be out of range (exit 65)
+t "--runs --time-unit ms: the table in ms too" 0 '' '*' '' sh -c '
+    awk -F, -v OFS=, "NR > 1 { \$3 = \$3 * 1000 } 1" "$1" > "$3/su_ms.csv"
+    awk -F, -v OFS=, "NR > 1 { \$4 = \$4 * 1000; \$5 = \$5 * 1000 } 1" "$2" > "$3/sr_ms.csv"
+    skyfit -q --time-unit ms --runs "$3/sr_ms.csv" --stats "$3/srms.csv" "$3/su_ms.csv"' _ "$SU" "$SR" "$TMP"
+tcheck "--runs --time-unit ms: e out, 3 steps" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/srms.csv"
+tcheck "--runs --time-unit ms: the table is in ms" grep -q '^s,e,1767574795,1767574800000,1767574989000,ok$' "$TMP/sr_ms.csv"
+# --keep-outliers: the table is read, the summary says no rule ran
+t "--runs --keep-outliers: the rule is off" 0 "@$SU" '*' \
+    "skyfit: outlier rule off (--keep-outliers): the run lengths in $SR are not used" \
+    skyfit --keep-outliers --runs "$SR"
+tcheck "--runs --keep-outliers: no outlier-rule count line" bash -c '
+    ! skyfit --keep-outliers --runs "$2" "$1" 2>&1 >/dev/null | grep -q "run lengths recorded"' _ "$SU" "$SR"
+H3='job,instance,start,end'
+t "--runs: duplicate instance" 65 "@$SU" '' "skyfit: $TMP/r.csv:3: duplicate instance 'a' of job 's' (first at line 2)" \
+    sh -c 'printf "%s\ns,a,10,20\ns,a,10,30\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+t "--runs: missing job" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'job': missing value" \
+    sh -c 'printf "%s\n,a,10,20\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+t "--runs: no job column" 65 "@$SU" '' "skyfit: $TMP/r.csv:1: missing required column 'job'" \
+    sh -c 'printf "instance,start,end\na,3,5\n" > "$1/r.csv"; skyfit --runs "$1/r.csv"' _ "$TMP"
 t "--runs: end before start" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: end before start (start '10', end '5')" \
-    sh -c 'printf "%s\na,10,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+    sh -c 'printf "%s\ns,a,10,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
 t "--runs: NaN" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'start': invalid time 'nan' (want epoch seconds or ISO 8601 UTC)" \
-    sh -c 'printf "%s\na,nan,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+    sh -c 'printf "%s\ns,a,nan,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
 t "--runs: infinite end" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'end': invalid time 'inf' (want epoch seconds or ISO 8601 UTC)" \
-    sh -c 'printf "%s\na,3,inf\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+    sh -c 'printf "%s\ns,a,3,inf\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
 t "--runs: negative" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'start': must not be negative, got '-3'" \
-    sh -c 'printf "%s\na,-3,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+    sh -c 'printf "%s\ns,a,-3,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
 t "--runs: huge" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'end': time '1e12' out of range (|value| <= 1e+11)" \
-    sh -c 'printf "%s\na,3,1e12\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+    sh -c 'printf "%s\ns,a,3,1e12\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+# the bound is 1e11 s inclusive (skyfit(1)): 1e11 is read, above it is not
+t "--runs: end 1e11 accepted" 0 "@$SU" '*' '' \
+    sh -c 'printf "%s\ns,a,3,100000000000\n" "$1" > "$2/r.csv"; skyfit -q --runs "$2/r.csv"' _ "$H3" "$TMP"
 t "--runs: missing instance" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'instance': missing value" \
-    sh -c 'printf "%s\n,3,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+    sh -c 'printf "%s\ns,,3,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
 t "--runs: missing start" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'start': missing value" \
-    sh -c 'printf "%s\na,,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
+    sh -c 'printf "%s\ns,a,,5\n" "$1" > "$2/r.csv"; skyfit --runs "$2/r.csv"' _ "$H3" "$TMP"
 t "--runs: no end column" 65 "@$SU" '' "skyfit: $TMP/r.csv:1: missing required column 'end'" \
-    sh -c 'printf "instance,start\na,3\n" > "$1/r.csv"; skyfit --runs "$1/r.csv"' _ "$TMP"
+    sh -c 'printf "job,instance,start\ns,a,3\n" > "$1/r.csv"; skyfit --runs "$1/r.csv"' _ "$TMP"
 t "--runs: no such file" 66 "@$SU" '' "skyfit: $TMP/nonexistent.csv: cannot open" skyfit --runs "$TMP/nonexistent.csv"
 t "--runs - with the usage on stdin" 64 "@$SU" '' "skyfit: --runs - and the usage both read stdin" skyfit --runs -
 tcheck "--runs: an error leaves -o intact" bash -c '
-    echo old > "$2/keep2.csv"; printf "instance,start,end\na,10,5\n" > "$2/r.csv"
+    echo old > "$2/keep2.csv"; printf "job,instance,start,end\ns,a,10,5\n" > "$2/r.csv"
     ! skyfit -q --runs "$2/r.csv" -o "$2/keep2.csv" "$1" 2>/dev/null && grep -qx old "$2/keep2.csv"' _ "$SU" "$TMP"
 # --on-error skip: the later row of e (10 s) is rejected, the first (189 s)
 # kept, so e is still out
 t "--runs --on-error skip: duplicate rejected" 0 "@$SU" '*' \
-    "$TMP/sr_dup.csv:12: warning: skipped: duplicate instance 'e' (first at line 6)" \
+    "$TMP/sr_dup.csv:12: warning: skipped: duplicate instance 'e' of job 's' (first at line 6)" \
     sh -c 'cp "$1" "$2/sr_dup.csv"; echo "s,e,1767574795,1767574800,1767574810,ok" >> "$2/sr_dup.csv"
            skyfit --on-error skip --runs "$2/sr_dup.csv" --stats "$2/sr5.csv"' _ "$SR" "$TMP"
 tcheck "--runs --on-error skip: first row kept" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/sr5.csv"

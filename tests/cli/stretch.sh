@@ -129,6 +129,26 @@ done
 # have the same utilization (they are work-conserving).
 tracegen vcs -o "$TMP/vcs.csv"
 tracegen vcjobs --days 10 -o "$TMP/jobs.csv"
+# A full disk under the output (320 KB of rows): one line naming it, exit
+# 74, the old file intact (it was exit 74 with no message: the write error
+# was noticed mid-run and the output thrown away without a word).
+t "/dev/full: -o" 74 '' '' "stretch: /dev/full: write error: No space left on device" \
+    stretch -q "$TMP/vcs.csv" "$TMP/jobs.csv" -o /dev/full
+t "/dev/full: stdout" 74 '' '' "stretch: write error on standard output: No space left on device" \
+    bash -c 'stretch -q "$1/vcs.csv" "$1/jobs.csv" > /dev/full' _ "$TMP"
+if [ "$(id -u)" = 0 ] && mkdir -p "$TMP/small" && mount -t tmpfs -o size=16k tmpfs "$TMP/small" 2>/dev/null; then
+    echo old > "$TMP/small/o.csv"
+    t "full disk: -o FILE" 74 '' '' \
+        "stretch: $TMP/small/o.csv: write error: No space left on device (old file left unchanged)" \
+        stretch -q "$TMP/vcs.csv" "$TMP/jobs.csv" -o "$TMP/small/o.csv"
+    tcheck "full disk: old file intact, no debris" bash -c '[ "$(ls -A "$1")" = o.csv ] && grep -qx old "$1/o.csv"' _ "$TMP/small"
+    t "full TMPDIR: held stdout" 74 '' '' \
+        "stretch: cannot hold standard output in $TMP/small: No space left on device (nothing written)" \
+        env TMPDIR="$TMP/small" stretch "$TMP/vcs.csv" "$TMP/jobs.csv"
+    umount "$TMP/small"
+else
+    tskip "stretch on a full disk" "needs root to mount a small tmpfs"
+fi
 for s in maxmin drr balanced; do
     stretch -q -s $s --system-servers 1250 "$TMP/vcs.csv" "$TMP/jobs.csv" --vcs "$TMP/v-$s.csv" \
         --daily "$TMP/d-$s.csv" --summary "$TMP/s-$s.csv" -o "$TMP/o-$s.csv"

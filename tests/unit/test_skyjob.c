@@ -63,23 +63,35 @@ static void test_outlier_units(void)
     CHECK(fabs(outlier_threshold(s60, 10, 60, &o) - 60 * outlier_threshold(steps, 10, 1, &o)) < 1e-9);
 }
 
-/* runlen: lengths end - start by instance; an empty end or an unknown
- * instance is NaN; a repeated instance is an error, or under --on-error skip
- * a rejected row (the first kept). */
+/* runlen: lengths end - start by (job, instance); an empty end or an
+ * unknown pair is NaN; the same instance in two jobs is two runs; a
+ * repeated pair is an error, or under --on-error skip a rejected row (the
+ * first kept). */
 static void test_runlen(void)
 {
     char path[] = "/tmp/test_runlen_XXXXXX";
-    write_tmp(path, "job,instance,start,end\nj,a,100,165\nj,b,2026-01-05T00:00:00Z,2026-01-05T00:03:09Z\nj,c,50,\n");
+    write_tmp(path, "job,instance,start,end\nj,a,100,165\nj,b,2026-01-05T00:00:00Z,2026-01-05T00:03:09Z\nj,c,50,\nk,a,100,130\n");
     runlen *t;
     CHECK(runlen_load(path, NULL, &t) == SLK_OK && t);
-    CHECK(runlen_get(t, "a") == 65 && runlen_get(t, "b") == 189);
-    CHECK(isnan(runlen_get(t, "c")) && isnan(runlen_get(t, "zz")) && isnan(runlen_get(NULL, "a")));
-    CHECK(runlen_rows(t) == 3 && runlen_lengths(t) == 2);
+    CHECK(runlen_get(t, "j", "a") == 65 && runlen_get(t, "j", "b") == 189 && runlen_get(t, "k", "a") == 30);
+    CHECK(isnan(runlen_get(t, "j", "c")) && isnan(runlen_get(t, "j", "zz")) && isnan(runlen_get(t, "k", "b")));
+    CHECK(isnan(runlen_get(NULL, "j", "a")) && runlen_rows(t) == 4 && runlen_lengths(t) == 3);
     runlen_free(t);
     unlink(path);
 
+    /* a key longer than runlen's stack buffer (256 bytes) */
+    char p3[] = "/tmp/test_runlen_XXXXXX", longjob[301], text[400];
+    memset(longjob, 'j', 300);
+    longjob[300] = '\0';
+    snprintf(text, sizeof text, "job,instance,start,end\n%s,a,0,42\n", longjob);
+    write_tmp(p3, text);
+    CHECK(runlen_load(p3, NULL, &t) == SLK_OK && t);
+    CHECK(runlen_get(t, longjob, "a") == 42 && isnan(runlen_get(t, "j", "a")));
+    runlen_free(t);
+    unlink(p3);
+
     char p2[] = "/tmp/test_runlen_XXXXXX";
-    write_tmp(p2, "instance,start,end\na,0,10\nb,0,20\na,0,99\n");
+    write_tmp(p2, "job,instance,start,end\nj,a,0,10\nj,b,0,20\nj,a,0,99\n");
     fprintf(stderr, "(the 'duplicate instance' message below is expected)\n");
     CHECK(runlen_load(p2, NULL, &t) == SLK_EDATA && t == NULL);
     FILE *rf = tmpfile();
@@ -88,7 +100,7 @@ static void test_runlen(void)
     d.rejects = rj;
     fprintf(stderr, "(the 'skipped' warning below is expected)\n");
     CHECK(runlen_load(p2, &d, &t) == SLK_OK && t);
-    CHECK(runlen_get(t, "a") == 10 && runlen_get(t, "b") == 20 && runlen_rows(t) == 2);
+    CHECK(runlen_get(t, "j", "a") == 10 && runlen_get(t, "j", "b") == 20 && runlen_rows(t) == 2);
     CHECK(csv_rejects_count(rj) == 1);
     runlen_free(t);
     csv_rejects_free(rj);
