@@ -10,6 +10,35 @@ long refusal_steps(const struct lowcost_req *q)
     return lowcost_need(q);
 }
 
+/* the request's demand, container-steps */
+static int64_t area(const struct lowcost_req *q)
+{
+    int64_t a = 0;
+    for (long k = 0; k < q->nstages; k++)
+        a += q->stage[k].demand;
+    return a;
+}
+
+/* *par: the fewest containers at once that hold the request's area in w
+ * steps, ceil(area / w) rounded up to its largest gang (0 when w < 1);
+ * *peak: its skyline's highest maximum parallelism */
+static void min_parallelism(const struct lowcost_req *q, long w, long *par, long *peak)
+{
+    int64_t g = 1, m = 0;
+    for (long k = 0; k < q->nstages; k++) {
+        if (q->stage[k].gang > g)
+            g = q->stage[k].gang;
+        if (q->stage[k].maxpar > m)
+            m = q->stage[k].maxpar;
+    }
+    *peak = (long)m;
+    *par = 0;
+    if (w < 1)
+        return;
+    int64_t p = (area(q) + w - 1) / w;
+    *par = (long)((p + g - 1) / g * g);
+}
+
 char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why)
 {
     long need = refusal_steps(q), lo, hi;
@@ -17,12 +46,19 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why)
         return xstrdup(why);
     /* each step added to d adds one whole step to the window */
     double dmin = q->d + (double)(need - (hi - lo)) * (double)p->step;
-    char buf[640];
+    long par, peak;
+    min_parallelism(q, hi - lo, &par, &peak);
+    char buf[800], more[200] = "";
+    if (par > 0)
+        snprintf(more, sizeof more,
+                 ", or a job that runs at least %ld containers at once (its %lld container-steps over the "
+                 "window's %ld steps; its skyline peaks at %ld), so its runs and next skyline are shorter",
+                 par, (long long)area(q), hi - lo, peak);
     snprintf(buf, sizeof buf,
              "window [%g, %g] s holds %ld whole steps of %ld s, fewer than the %ld the skyline needs at its "
              "maximum parallelism; fixes: a deadline d of at least %g s (sloinfer --override), a skyline "
              "of fewer or more recent runs (skyfit --last N, a lower --outlier-k: it is as long as the "
-             "longest run kept, see longest_run in skyfit --stats), or more containers at once",
-             q->a, q->d, hi - lo, p->step, need, dmin);
+             "longest run kept, see longest_run in skyfit --stats)%s",
+             q->a, q->d, hi - lo, p->step, need, dmin, more);
     return xstrdup(buf);
 }

@@ -17,8 +17,10 @@ long refusal_steps(const struct lowcost_req *q);
  * caller frees).  When its window (lowcost_window) holds fewer whole steps
  * than refusal_steps(q), it names both and the fixes: a later d (at least
  * the value given), fitting fewer or more recent runs (skyfit --last, a
- * lower --outlier-k; skyfit --stats names the longest run kept), or a
- * higher parallelism; otherwise it is lowcost's reason `why` as given. */
+ * lower --outlier-k; skyfit --stats names the longest run kept), or a job
+ * that runs with more containers at once (at least ceil(area / window
+ * steps), rounded up to its largest gang, named with its area and its
+ * skyline's peak); otherwise it is lowcost's reason `why` as given. */
 char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why);
 
 #endif

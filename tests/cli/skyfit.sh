@@ -375,6 +375,11 @@ printf 'job,step,offset,alloc\nr,60,0,1\nr,60,60,1\nr,60,120,1\n' > "$TMP/ref.sk
 t "refusal names the window, the need and the fixes" 0 '' '*' \
     "job 'r': not placed: window [0, 150] s holds 2 whole steps of 60 s, fewer than the 3 the skyline needs at its maximum parallelism; fixes: a deadline d of at least 210 s (sloinfer --override), a skyline of fewer or more recent runs (skyfit --last N, a lower --outlier-k" \
     lcmpack --lcm 1h --capacity cores=4,mem=100000 --slo "$TMP/ref.slo" "$TMP/ref.sky"
+# the third fix, worked by hand: 3 container-steps over the window's 2 steps
+# need ceil(3 / 2) = 2 containers at once; the skyline peaks at 1
+t "refusal names the parallelism that would fit" 0 '' '*' \
+    "or a job that runs at least 2 containers at once (its 3 container-steps over the window's 2 steps; its skyline peaks at 1)" \
+    lcmpack --lcm 1h --capacity cores=4,mem=100000 --slo "$TMP/ref.slo" "$TMP/ref.sky"
 printf 'job,period,a,d\nr,3600,0,210\n' > "$TMP/ref2.slo"
 t "with that d it is placed" 0 '' '*' 'lcmpack: 1 requests: 1 placed' \
     lcmpack --lcm 1h --capacity cores=4,mem=100000 --slo "$TMP/ref2.slo" "$TMP/ref.sky"
