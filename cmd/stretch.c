@@ -160,18 +160,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 static void progress(uint64_t done, uint64_t total) { slk_progress("simulating", done, total); }
 
-/* close_output: free w and finish o with status st.  A write error on o
- * itself (its disk or $TMPDIR full) goes through outf_commit, which fails on
- * the stream's error flag and says so ("FILE: write error: why (old file
- * left unchanged)"); outf_finish would drop it silently. */
-static int close_output(outf *o, csvw *w, int st)
-{
-    csvw_free(w);
-    if (st != SLK_OK && ferror(outf_fp(o)))
-        return outf_commit(o);
-    return outf_finish(o, st);
-}
-
 /* The side outputs asked for, after a run: each written, then committed
  * (or left as it was on error). */
 static int side_outputs(const struct vcio_report *ctx, const struct vcio_summary *sum)
@@ -185,7 +173,9 @@ static int side_outputs(const struct vcio_report *ctx, const struct vcio_summary
         if (!o)
             continue;
         csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-        st = close_output(o, w, out[i].fn(w, out[i].ctx));
+        st = out[i].fn(w, out[i].ctx);
+        csvw_free(w);
+        st = outf_finish(o, st);
     }
     return st;
 }
@@ -266,7 +256,9 @@ int main(int argc, char **argv)
         o = outf_open_held(slk_opt.output, &st);
     if (o) {
         csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-        st = close_output(o, w, run(&V, w, &sum, &tot));
+        st = run(&V, w, &sum, &tot);
+        csvw_free(w);
+        st = outf_finish(o, st);
     }
     if (st == SLK_OK && !slk_opt.quiet)
         vcio_print_summary(&sum, &tot, opt.horizon <= 0,

@@ -621,6 +621,20 @@ int csvr_require(csvr *r, const char *name)
     return -1;
 }
 
+int csvr_require_cols(csvr *r, const char *name, ...)
+{
+    va_list ap;
+    va_start(ap, name);
+    int ok = 1;
+    for (; name; name = va_arg(ap, const char *)) {
+        int *col = va_arg(ap, int *);
+        *col = ok ? csvr_require(r, name) : -1;
+        ok = *col >= 0;
+    }
+    va_end(ap);
+    return ok ? 0 : -1;
+}
+
 const char *csvr_field(const csvr *r, int i)
 {
     if (i < 0 || i >= r->cur_nf)

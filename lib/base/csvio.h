@@ -141,6 +141,13 @@ int csvr_col(const csvr *r, const char *name);
  * "tool: FILE:1: missing required column 'name'" and returns -1. */
 int csvr_require(csvr *r, const char *name);
 
+/* csvr_require_cols: csvr_require for each (name, int *col) pair, in order,
+ * up to a NULL name; stops at the first missing column (reported as
+ * csvr_require does; its col and the later ones are -1).  Returns 0 when
+ * every column is there, else -1:
+ *     if (csvr_require_cols(r, "job", &cj, "t", &ct, (char *)NULL) < 0) ... */
+int csvr_require_cols(csvr *r, const char *name, ...);
+
 /* csvr_field: field i of the current record, or NULL when it is empty or i < 0. */
 const char *csvr_field(const csvr *r, int i);
 

@@ -323,6 +323,11 @@ int outf_finish(outf *o, int status)
         return status;
     if (status == SLK_OK)
         return outf_commit(o);
-    outf_abort(o);
+    /* the output's own write failed (its disk or $TMPDIR full): outf_commit
+     * fails on the stream's error flag and says so, then throws it away */
+    if (ferror(o->fp))
+        outf_commit(o);
+    else
+        outf_abort(o);
     return status;
 }

@@ -59,7 +59,9 @@ int outf_commit(outf *o);
 /* outf_abort: throw the output away (temporary removed, old file untouched;
  * a held stdout gets nothing).  Frees o. NULL is fine. */
 void outf_abort(outf *o);
-/* outf_finish: commit when status is SLK_OK, else abort; returns the final status. */
+/* outf_finish: commit when status is SLK_OK, else abort; returns the final
+ * status.  An abort because the output's own stream failed (a full disk or
+ * $TMPDIR) is reported as outf_commit reports it, never silently. */
 int outf_finish(outf *o, int status);
 
 #endif

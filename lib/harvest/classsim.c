@@ -47,9 +47,8 @@ int cs_read_tenants(const char *path, const struct csv_dialect *d, const struct 
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int ct_ = csvr_require(r, "tenant"), cc = ct_ < 0 ? -1 : csvr_require(r, "class");
-    int ca = cc < 0 ? -1 : csvr_require(r, "avg"), cpk = ca < 0 ? -1 : csvr_require(r, "peak");
-    if (cpk < 0) {
+    int ct_, cc, ca, cpk;
+    if (csvr_require_cols(r, "tenant", &ct_, "class", &cc, "avg", &ca, "peak", &cpk, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -95,8 +94,8 @@ int cs_read_servers(const char *path, const struct csv_dialect *d, struct cs_ten
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int a = csvr_require(r, "tenant"), b = a < 0 ? -1 : csvr_require(r, "servers");
-    if (b < 0)
+    int a, b;
+    if (csvr_require_cols(r, "tenant", &a, "servers", &b, (char *)NULL) < 0)
         st = SLK_EDATA;
     while (!st && csvr_next(r) > 0) {
         const char *name = csvr_field(r, a);
@@ -179,9 +178,8 @@ int cs_read_series(const char *path, const struct csv_dialect *d, double uscale,
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int ct_ = csvr_require(r, "tenant"), ctime = ct_ < 0 ? -1 : csvr_require(r, "t");
-    int cu = ctime < 0 ? -1 : csvr_require(r, "util");
-    if (cu < 0) {
+    int ct_, ctime, cu;
+    if (csvr_require_cols(r, "tenant", &ct_, "t", &ctime, "util", &cu, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }

@@ -62,13 +62,9 @@ int cp_read_classes(const char *path, const struct csv_dialect *d, double uscale
     if (!r)
         return st;
     int col[6];
-    col[0] = csvr_require(r, "class");
-    col[1] = col[0] < 0 ? -1 : csvr_require(r, "pattern");
-    col[2] = col[1] < 0 ? -1 : csvr_require(r, "avg_util");
-    col[3] = col[2] < 0 ? -1 : csvr_require(r, "peak_util");
-    col[4] = col[3] < 0 ? -1 : csvr_require(r, "servers");
     col[5] = csvr_col(r, "current_util");
-    if (col[4] < 0) {
+    if (csvr_require_cols(r, "class", &col[0], "pattern", &col[1], "avg_util", &col[2], "peak_util", &col[3],
+                          "servers", &col[4], (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -106,8 +102,8 @@ int cp_read_current(const char *path, const struct csv_dialect *d, double uscale
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int cc = csvr_require(r, "class"), cu = cc < 0 ? -1 : csvr_require(r, "current_util");
-    if (cu < 0) {
+    int cc, cu;
+    if (csvr_require_cols(r, "class", &cc, "current_util", &cu, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -242,9 +238,8 @@ int cp_read_dags(const char *path, const struct csv_dialect *dl, struct cp_dagta
     csvr *r = csvr_open_with(path, dl, 0, &st);
     if (!r)
         return st;
-    int cj = csvr_require(r, "job"), cv = cj < 0 ? -1 : csvr_require(r, "vertex");
-    int ct = cv < 0 ? -1 : csvr_require(r, "tasks"), cp = ct < 0 ? -1 : csvr_require(r, "parent");
-    if (cp < 0) {
+    int cj, cv, ct, cp;
+    if (csvr_require_cols(r, "job", &cj, "vertex", &cv, "tasks", &ct, "parent", &cp, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }

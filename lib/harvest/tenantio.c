@@ -58,8 +58,8 @@ int tenant_servers_load(const char *path, const struct csv_dialect *d, tenant_se
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int ct = csvr_require(r, "tenant"), cs = ct < 0 ? -1 : csvr_require(r, "servers");
-    if (ct < 0 || cs < 0) {
+    int ct, cs;
+    if (csvr_require_cols(r, "tenant", &ct, "servers", &cs, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -784,9 +784,7 @@ int tenantio_read_series(const char *path, const struct tenantio_opts *o, struct
     h.r = csvr_open_with(path, o->dialect, 0, &st);
     if (!h.r)
         return st;
-    h.ct = csvr_require(h.r, "tenant");
-    h.ctime = h.ct < 0 ? -1 : csvr_require(h.r, "t");
-    h.cu = h.ctime < 0 ? -1 : csvr_require(h.r, "util");
+    csvr_require_cols(h.r, "tenant", &h.ct, "t", &h.ctime, "util", &h.cu, (char *)NULL);
     h.cs = csvr_col(h.r, "servers");
     h.sink.name = csvr_path(h.r);
     if (h.cu < 0) {

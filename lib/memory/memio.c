@@ -25,8 +25,8 @@ int memio_allocs_load(const char *path, const struct csv_dialect *d, struct memi
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int ct = csvr_require(r, "task"), ca = ct < 0 ? -1 : csvr_require(r, "alloc_mb");
-    if (ct < 0 || ca < 0) {
+    int ct, ca;
+    if (csvr_require_cols(r, "task", &ct, "alloc_mb", &ca, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -274,10 +274,7 @@ static int add_row(csvr *r, long line, struct memio_reader *rd, group_iter *g, s
 /* sample_cols: find the input's columns; 0, or an exit status (reported). */
 static int sample_cols(csvr *r, const struct memio_read_opts *o, struct sample_cols *c)
 {
-    c->task = csvr_require(r, "task");
-    c->t = c->task < 0 ? -1 : csvr_require(r, "t");
-    c->mem = c->t < 0 ? -1 : csvr_require(r, "mem_mb");
-    if (c->task < 0 || c->t < 0 || c->mem < 0)
+    if (csvr_require_cols(r, "task", &c->task, "t", &c->t, "mem_mb", &c->mem, (char *)NULL) < 0)
         return SLK_EDATA;
     c->alloc = -1;
     c->need_alloc = o->need_alloc;

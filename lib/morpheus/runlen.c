@@ -76,11 +76,8 @@ int runlen_load(const char *path, const struct csv_dialect *d, runlen **out)
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int cj = csvr_require(r, "job");
-    int ci = cj < 0 ? -1 : csvr_require(r, "instance");
-    int cs = ci < 0 ? -1 : csvr_require(r, "start");
-    int ce = cs < 0 ? -1 : csvr_require(r, "end");
-    if (ce < 0) {
+    int cj, ci, cs, ce;
+    if (csvr_require_cols(r, "job", &cj, "instance", &ci, "start", &cs, "end", &ce, (char *)NULL) < 0) {
         st = csvr_status(r);
         csvr_close(r);
         return st ? st : SLK_EDATA;

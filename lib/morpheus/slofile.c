@@ -339,10 +339,10 @@ static int read_events(const char *path, const struct csv_dialect *d, slo_prov *
     csvr *e = csvr_open_with(path, d, 0, &st);
     if (!e)
         return st;
-    int ct = csvr_require(e, "time"), cj = ct < 0 ? -1 : csvr_require(e, "job");
-    int ci = cj < 0 ? -1 : csvr_require(e, "instance"), cf = ci < 0 ? -1 : csvr_require(e, "file");
-    int co = cf < 0 ? -1 : csvr_require(e, "op");
-    while (co >= 0 && csvr_next(e) > 0) {
+    int ct, cj, ci, cf, co;
+    int ok = csvr_require_cols(e, "time", &ct, "job", &cj, "instance", &ci, "file", &cf, "op", &co,
+                               (char *)NULL) == 0;
+    while (ok && csvr_next(e) > 0) {
         double t;
         if (get_time(e, ct, &t, CSVR_REQUIRED, "time") < 0)
             break;

@@ -57,6 +57,23 @@ static void test_dialect(void)
     fclose(fp);
 }
 
+/* csvr_require_cols: every column found in order; the first missing one
+ * stops it (that one and the later ones -1) and marks the reader failed */
+static void test_require_cols(void)
+{
+    FILE *fp = mem("a,b,c\n1,2,3\n");
+    int st, ca = -9, cb = -9, cc = -9;
+    csvr *r = csvr_open_fp_with(fp, "m", &csv_dialect_plain, 0, &st);
+    CHECK(r != NULL);
+    CHECK(csvr_require_cols(r, "c", &cc, "a", &ca, (char *)NULL) == 0 && cc == 2 && ca == 0);
+    CHECK(csvr_status(r) == SLK_OK);
+    CHECK(csvr_require_cols(r, "b", &cb, "x", &ca, "c", &cc, (char *)NULL) == -1);
+    CHECK(cb == 1 && ca == -1 && cc == -1);
+    CHECK(csvr_status(r) == SLK_EDATA);
+    csvr_close(r);
+    fclose(fp);
+}
+
 static void test_skip(void)
 {
     char *buf = NULL;
@@ -382,6 +399,7 @@ int main(void)
     slk_init("test_csvio");
     test_fast_split();
     test_dialect();
+    test_require_cols();
     test_skip();
     test_zin();
     test_timeunit();
