@@ -269,7 +269,8 @@ int main(int argc, char **argv)
         "[,cores,mem_mb] grouped by job; output job,step,offset,alloc[,cores,mem_mb].  " OUTF_HELD_HELP
         "\vExamples:\n"
         "  tracegen usage --count 50 --days 30 | skyfit > skylines.csv\n"
-        "  skyfit --alpha 0.1 --last 20 --round --stats fit.csv usage.csv > skylines.csv\n"
+        "  skyfit --alpha 0.1 --last 20 --round --stats fit.csv usage.csv \\\n"
+        "      > skylines.csv\n"
         "  skyfit --format native --step 5 tinySample.txt\n"
         "  skyfit --job-col pipeline --containers-col used usage.csv\n"
         "  skyfit -s time-ordered-usage.csv > skylines.csv\n"

@@ -1,11 +1,13 @@
 /* cli — the options every tool shares, as one argp child (see cli.h). */
 #include "base/cli.h"
+#include "base/csvio.h"
 #include "base/diag.h"
 #include "base/outfile.h"
 #include "base/timeunit.h"
 #include "base/parse.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,6 +236,10 @@ double cli_time(struct argp_state *st, const char *opt, const char *arg)
     double v;
     if (parse_time(arg, &v) < 0)
         argp_error(st, "invalid value for --%s: '%s' (want epoch seconds or ISO 8601 UTC)", opt, arg);
+    /* the bound of a time read from CSV: beyond it, grids and formatted
+     * dates turn into garbage (fmod of 1e308, an empty ISO date) */
+    if (!(fabs(v) <= CSVR_MAX_TIME))
+        argp_error(st, "invalid value for --%s: '%s' (out of range: |value| <= %g)", opt, arg, CSVR_MAX_TIME);
     return v;
 }
 

@@ -72,16 +72,31 @@ static int usage_cols(csvr *r, int c[6])
     return SLK_OK;
 }
 
+/* Largest plausible containers, cores per container or MB per container: a
+ * bigger value is a unit or parsing mistake, and sums of them (c x mem_mb
+ * over a job's rows) would overflow to inf. */
+#define USAGE_MAX 1e12
+
+/* usage_value: column c[i] of the row into *v (flags as csvr_get_double),
+ * then the plausibility bound; 0, or -1 (csvr_fail). */
+static int usage_value(csvr *r, const int c[6], int i, double *v, int flags)
+{
+    static const char *const name[6] = {"job", "run", "t", "containers", "cores", "mem_mb"};
+    if (csvr_get_double(r, c[i], v, flags) < 0)
+        return -1;
+    if (*v > USAGE_MAX)
+        return csvr_fail(r, "column '%s': value '%s' is implausibly large", name[i], csvr_field(r, c[i]));
+    return 0;
+}
+
 /* usage_row: the current row's values; 0, or -1 (csvr_fail). */
 static int usage_row(csvr *r, const int c[6], int shape, struct sample_row *x)
 {
     *x = (struct sample_row){.cores = 0, .mem = 0};
     return csvr_get_time(r, c[2], &x->t, CSVR_REQUIRED) < 0 ||
-                   csvr_get_double(r, c[3], &x->c, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-                   (shape && (csvr_get_double(r, c[4], &x->cores, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
-                              csvr_get_double(r, c[5], &x->mem, CSVR_REQUIRED | CSVR_POSITIVE) < 0)) ||
-                   (x->c > 1e12 && csvr_fail(r, "column 'containers': value '%s' is implausibly large",
-                                             csvr_field(r, c[3])) < 0)
+                   usage_value(r, c, 3, &x->c, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+                   (shape && (usage_value(r, c, 4, &x->cores, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
+                              usage_value(r, c, 5, &x->mem, CSVR_REQUIRED | CSVR_POSITIVE) < 0))
                ? -1
                : 0;
 }

@@ -9,6 +9,10 @@ for bin in $(ls "$ROOT/$BUILD/bin"); do
     # argp wraps at 79 columns, so a longer example line would break mid-command
     tcheck "$bin --help examples fit in 79 columns" bash -c 'ARGP_HELP_FMT=rmargin=1000 "$1" --help |
         awk "f && length(\$0) > 79 { print; bad = 1 } /^ *[Ee]xamples?:/ { f = 1 } END { exit bad }"' _ "$bin"
+    # argp's right margin is column 79: a 79-column example line is already
+    # broken ("... >" and "skylines.csv" on two lines); compare with no margin
+    tcheck "$bin --help examples are not wrapped" bash -c 'ex() { sed -n "/^ *[Ee]xamples\?:/,\$p"; }
+        diff <(ARGP_HELP_FMT=rmargin=1000 "$1" --help | ex; echo) <("$1" --help | ex; echo) | grep -q "^[<>] *[^ ]" && exit 1; exit 0' _ "$bin"
     t "$bin bad option" 64 '' '' 'unrecognized option' "$bin" --no-such-option
     tcheck "$bin man page" bash -c 'm="$ROOT/man/$1.1"; [ -f "$m" ] && grep -q "^\.SH EXIT STATUS" "$m" && grep -q "^\.SH EXAMPLES" "$m" && grep -q "^\.SH OPTIONS" "$m" && man -l "$m" >/dev/null 2>&1' _ "$bin"
     tcheck "$bin in bash completion" grep -qw "$bin" "$ROOT/contrib/slokit.bash-completion"

@@ -329,6 +329,12 @@ t "lcm not a multiple of step" 64 '' '' '--lcm 3600 s is not a multiple of --ste
     lcmpack --capacity cores=1,mem=5 --slo x --lcm 1h --step 7
 t "nothing to do"            64 '' '' 'nothing to do' lcmpack --capacity cores=1,mem=5
 t "--at not a cycle start"   64 '' '' 'is not the start of a cycle' lcmpack --capacity cores=1,mem=5 --slo x --at 2026-01-05T01:00
+# an --at beyond the CSV time bound passed (fmod of 1e308 is 0) and the
+# message then printed an empty date: "--at  is not the start of a cycle"
+t "--at out of range"        64 '' '' "lcmpack: invalid value for --at: '1e308' (out of range: |value| <= 1e+11)" \
+    lcmpack --capacity cores=1,mem=5 --slo x --at 1e308
+t "--query out of range"     64 '' '' "invalid value for --query: '-1e300' (out of range" \
+    lcmpack --capacity cores=1,mem=5 --plan x --query -1e300
 t "missing slo file"         66 '' '' 'lcmpack: /nonexistent.csv: cannot open' lcmpack --capacity cores=1,mem=5 --slo /nonexistent.csv
 t "deadline before start"    65 $'job,step,offset,alloc\nj,60,0,1\n' '' "lcmpack: $TMP/s1.csv:2: job 'j': deadline d 5 is not after the earliest start a 10" \
     sh -c 'printf "job,period,a,d\nj,60,10,5\n" >"$1/s1.csv"; lcmpack --capacity cores=1,mem=5000 --slo "$1/s1.csv"' _ "$TMP"
