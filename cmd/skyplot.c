@@ -100,9 +100,10 @@ static const char *pick_term(void)
 }
 
 /* draw p with gnuplot into -o (atomically) or stdout, and say so.  A write
- * error on -o FILE is named here, where the name is known (plot_render
- * leaves the cause in errno), in outf_commit's words; one on stdout is
- * reported by slk_finish, as for every tool. */
+ * error on the output stream is reported once, by outf_finish (it sees the
+ * stream's error flag); one that left no flag (the image pipe failed) is
+ * named here, where the name is known (plot_render leaves the cause in
+ * errno), in outf_commit's words. */
 static int render(plot *p, const char *term)
 {
     int st = SLK_OK;
@@ -110,7 +111,7 @@ static int render(plot *p, const char *term)
     outf *o = outf_open(out, &st);
     if (o) {
         st = plot_render(p, term, opt.width, opt.height, outf_fp(o));
-        if (st == SLK_EIO && out && strcmp(out, "-") != 0 && errno != EPIPE)
+        if (st == SLK_EIO && out && strcmp(out, "-") != 0 && errno != EPIPE && !ferror(outf_fp(o)))
             slk_error("%s: write error: %s%s", out, strerror(errno),
                       outf_is_special(out) ? "" : " (old file left unchanged)");
         st = outf_finish(o, st);

@@ -137,6 +137,10 @@ for c in "skyline $D/usage.csv --fit $D/fit.csv" "plan $D/plan.csv --load $D/loa
          "lines $D/daily.csv --x day --y load --by vc"; do
     # shellcheck disable=SC2086 # the chart and its arguments, split on purpose
     t "full device: ${c%% *}" 74 '' '' "skyplot: /dev/full: write error: No space left on device" skyplot -q $c -o /dev/full
+    # one line: the message came twice once outf_finish reported the
+    # stream's own write error as well as render()
+    # shellcheck disable=SC2086
+    tcheck "full device: ${c%% *}: one message" bash -c '[ "$(skyplot -q "$@" -o /dev/full 2>&1 >/dev/null | wc -l)" = 1 ]' _ $c
 done
 t "full device on stdout" 74 '' '' 'skyplot: write error on standard output: No space left on device' \
     bash -c 'skyplot -q plan "$1/plan.csv" --load "$1/load.csv" > /dev/full' _ "$D"
@@ -150,6 +154,7 @@ if mount -t tmpfs -o size=1m tmpfs "$fs" 2>/dev/null; then
         t "full disk${q:+ $q}: message" 74 '' '' "skyplot: $fs/plan.svg: write error: No space left on device (old file left unchanged)" \
             skyplot $q plan "$D/plan.csv" --load "$D/load.csv" -o "$fs/plan.svg"
     done
+    tcheck "full disk: one message" bash -c '[ "$(skyplot -q plan "$1/plan.csv" --load "$1/load.csv" -o "$2/plan.svg" 2>&1 | wc -l)" = 1 ]' _ "$D" "$fs"
     tcheck "full disk: old chart intact, no temporary left" bash -c '[ "$(cat "$1/plan.svg")" = old ] && [ "$(ls -A "$1")" = "$(printf "filler\nplan.svg")" ]' _ "$fs"
     t "full TMPDIR: the script cannot be written" 73 '' '' "cannot write" env TMPDIR="$fs" skyplot -q plan "$D/plan.csv" -o "$TMP/tmpfull.svg"
     tcheck "full TMPDIR: no debris" bash -c '! ls -d "$1"/skyplot.* 2>/dev/null' _ "$fs"
