@@ -300,8 +300,8 @@ int plan_read_capacity(plan *p, const char *path, const struct csv_dialect *d)
     while ((rc = csvr_next(r)) > 0) {
         double t, c, m;
         if (csvr_get_duration(r, ct, &t, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-            csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-            csvr_get_double(r, cm, &m, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            csvr_get_double(r, cc, &c, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
+            csvr_get_double(r, cm, &m, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
             break;
         if (t >= (double)p->lcm) {
             csvr_fail(r, "t %g is not inside the cycle [0, %ld)", t, p->lcm);

@@ -117,6 +117,11 @@ t "--improve -1"             64 '' '' "invalid value for --improve: '-1'" lcmpac
 lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity-file "$D/cap.csv" "$D/comp.sky.csv" -o "$TMP/cap.csv"
 t "capacity file"            0 '' $'A,0,0,4,4\nA,0,60,4,4\nB,0,240,4,4\nB,0,300,4,4' '' cols "$TMP/cap.csv"
 tcheck "capacity file: validator" $PY "$V" "$TMP/cap.csv" --sky "$D/comp.sky.csv" --slo "$D/comp.slo.csv" --cap-file "$D/cap.csv"
+# a capacity of 1e308 was taken (--capacity stops at 1e15): every cost
+# became 0 and the summary a ratio of zeros ("peak cost 0.0000 ... 2.388x")
+t "capacity file: huge cores" 65 '' '' "cap-huge.csv:3: column 'cores': number '1e308' out of range (|value| <= 1e+15)" \
+    bash -c 'printf "t,cores,mem_mb\n0,4,100000\n120,1e308,100000\n" > "$1/cap-huge.csv"
+             lcmpack -q --slo "$2/comp.slo.csv" --lcm 10m --capacity-file "$1/cap-huge.csv" "$2/comp.sky.csv"' _ "$TMP" "$D"
 
 # The load profile against the plan's rows summed independently.
 lcmpack -q --slo "$D/hourly.slo.csv" --lcm 4h --capacity cores=4,mem=100000 "$D/hourly.sky.csv" -o /dev/null --load "$TMP/load.csv"
