@@ -89,7 +89,7 @@ static int read_run(csvr *r, const struct cols *c, const struct ok_list *ok, str
         get_time(r, c->end, &run->end, CSVR_REQUIRED, "end") < 0 ||
         get_time(r, c->ia, &run->input_avail, 0, "input_avail") < 0 ||
         get_time(r, c->rd, &run->output_read, 0, "output_read") < 0 ||
-        csvr_get_duration(r, c->cp, &run->consumer_period, CSVR_POSITIVE) < 0)
+        csvr_get_duration(r, c->cp, &run->consumer_period, CSVR_POSITIVE | CSVR_BOUNDED) < 0)
         return -1;
     if (run->end < run->start)
         return csvr_fail(r, "end before start (start '%s', end '%s')", csvr_field(r, c->start), csvr_field(r, c->end));
@@ -113,9 +113,9 @@ static int cmp_ovrow(const void *a, const void *b)
  * (csvr_fail). */
 static int override_row(csvr *r, int cp, int ca, int cd, struct slo_override *ov)
 {
-    int hp = csvr_get_duration(r, cp, &ov->period, CSVR_POSITIVE);
-    int ha = hp < 0 ? -1 : csvr_get_duration(r, ca, &ov->a, CSVR_NONNEG);
-    int hd = ha < 0 ? -1 : csvr_get_duration(r, cd, &ov->d, CSVR_NONNEG);
+    int hp = csvr_get_duration(r, cp, &ov->period, CSVR_POSITIVE | CSVR_BOUNDED);
+    int ha = hp < 0 ? -1 : csvr_get_duration(r, ca, &ov->a, CSVR_NONNEG | CSVR_BOUNDED);
+    int hd = ha < 0 ? -1 : csvr_get_duration(r, cd, &ov->d, CSVR_NONNEG | CSVR_BOUNDED);
     if (hp < 0 || ha < 0 || hd < 0)
         return -1;
     ov->has_period = hp == 1;

@@ -214,6 +214,12 @@ t "override window longer than the period" 65 '' '*' "the window from a to d is 
 t "override d beyond a + period: no_window" 0 '' "$O
 etl,86400.0000,3275.0000,90000.0000,6,0.0092,8.0194,no_window,86400.0000,overridden:d,provenance,0.1452,0.0102,0" '' \
     bash -c 'printf "job,d\netl,90000\n" > "$1/dl.csv"; sloinfer -q --precision 4 --override "$1/dl.csv" "$2"' _ "$TMP" "$D/basic.csv"
+# an override d of 1e308 was written out as the job's d ("1e+308", status
+# no_window), a consumer_period of 1e308 likewise: durations stop at 1e15
+t "override d out of range" 65 '' '' "huge.csv:2: column 'd': duration '1e308' out of range (|value| <= 1e+15)" \
+    bash -c 'printf "job,a,d\netl,100,1e308\n" > "$1/huge.csv"; sloinfer -q --override "$1/huge.csv" "$2"' _ "$TMP" "$D/basic.csv"
+t "consumer_period out of range" 65 '' '' "cp.csv:2: column 'consumer_period': duration '1e308' out of range (|value| <= 1e+15)" \
+    bash -c 'printf "job,instance,submit,start,end,consumer_period\ne,1,0,0,10,1e308\n" > "$1/cp.csv"; sloinfer -q "$1/cp.csv"' _ "$TMP"
 t "override of every field" 0 '' "job,period,a,d,runs,status,consumer_period,source,basis,cv_start,cv_read,problematic
 etl,3600.0000,100.0000,200.0000,6,actionable,3600.0000,overridden:period+a+d,provenance,0.1452,0.0102,0" '' \
     bash -c 'printf "job,period,a,d\netl,1h,100,200\n" > "$1/all.csv"; sloinfer -q --precision 4 --override "$1/all.csv" "$2" | cut -d, -f1-5,8-' _ "$TMP" "$D/basic.csv"
