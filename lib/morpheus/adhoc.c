@@ -54,10 +54,9 @@ int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct
     csvr *r = csvr_open_with(path, &csv_dialect_plain, 0, &st);
     if (!r)
         return st;
-    int c[7] = {csvr_require(r, "job"), csvr_require(r, "arrival"), csvr_require(r, "deadline"),
-                csvr_col(r, "containers"), csvr_col(r, "duration"), csvr_col(r, "cores"),
+    int c[7] = {-1, -1, -1, csvr_col(r, "containers"), csvr_col(r, "duration"), csvr_col(r, "cores"),
                 csvr_col(r, "mem_mb")};
-    if (c[0] < 0 || c[1] < 0 || c[2] < 0) {
+    if (csvr_require_cols(r, "job", &c[0], "arrival", &c[1], "deadline", &c[2], (char *)NULL) < 0) {
         st = csvr_status(r);
         csvr_close(r);
         return st ? st : SLK_EDATA;

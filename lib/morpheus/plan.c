@@ -288,8 +288,8 @@ int plan_read_capacity(plan *p, const char *path, const struct csv_dialect *d)
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int ct = csvr_require(r, "t"), cc = csvr_require(r, "cores"), cm = csvr_require(r, "mem_mb");
-    if (ct < 0 || cc < 0 || cm < 0) {
+    int ct, cc, cm;
+    if (csvr_require_cols(r, "t", &ct, "cores", &cc, "mem_mb", &cm, (char *)NULL) < 0) {
         st = csvr_status(r);
         csvr_close(r);
         return st ? st : SLK_EDATA;

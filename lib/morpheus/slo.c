@@ -1022,11 +1022,11 @@ int slo_read_requests(const char *path, const struct csv_dialect *d, struct slo_
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int cj = csvr_require(r, "job"), cp = csvr_require(r, "period"), ca = csvr_require(r, "a"),
-        cd = csvr_require(r, "d");
+    int cj, cp, ca, cd;
+    int bad = csvr_require_cols(r, "job", &cj, "period", &cp, "a", &ca, "d", &cd, (char *)NULL) < 0;
     int cs = csvr_col(r, "status"), csrc = csvr_col(r, "source"), ccv = csvr_col(r, "cv"),
         cpr = csvr_col(r, "problematic");
-    if (cj < 0 || cp < 0 || ca < 0 || cd < 0) {
+    if (bad) {
         st = csvr_status(r);
         csvr_close(r);
         return st ? st : SLK_EDATA;

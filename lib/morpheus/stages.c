@@ -83,10 +83,10 @@ struct skycols {
 
 static int open_columns(csvr *r, struct skycols *c)
 {
-    c->job = csvr_require(r, "job"), c->step = csvr_require(r, "step"), c->off = csvr_require(r, "offset"),
-    c->alloc = csvr_require(r, "alloc");
+    int bad = csvr_require_cols(r, "job", &c->job, "step", &c->step, "offset", &c->off, "alloc", &c->alloc,
+                                (char *)NULL) < 0;
     c->cores = csvr_col(r, "cores"), c->mem = csvr_col(r, "mem_mb"), c->gang = csvr_col(r, "gang");
-    if (c->job < 0 || c->step < 0 || c->off < 0 || c->alloc < 0) {
+    if (bad) {
         int st = csvr_status(r);
         return st ? st : SLK_EDATA;
     }

@@ -57,10 +57,12 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int cg = gcol ? csvr_require(r, gcol) : -1, cx = csvr_require(r, xcol), cy = csvr_require(r, ycol);
-    int co = only_col ? csvr_require(r, only_col) : -1;
+    /* the first missing column only: one line per error */
+    int cg = -1, cx = -1, cy = -1, co = -1;
+    int bad = (gcol && (cg = csvr_require(r, gcol)) < 0) || csvr_require_cols(r, xcol, &cx, ycol, &cy, (char *)NULL) < 0 ||
+              (only_col && (co = csvr_require(r, only_col)) < 0);
     int ck = csvr_col(r, "kind"); /* a slokit plan: skip its trailer row (kind "end") */
-    if ((gcol && cg < 0) || cx < 0 || cy < 0 || (only_col && co < 0)) {
+    if (bad) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -347,8 +349,8 @@ static int read_classes(const struct chart_opts *o, struct names *tenants, struc
     csvr *c = csvr_open_with(o->classes, o->d_classes, 0, &st);
     if (!c)
         return st;
-    int ct = csvr_require(c, "tenant"), cc = csvr_require(c, "class");
-    if (ct < 0 || cc < 0) {
+    int ct, cc;
+    if (csvr_require_cols(c, "tenant", &ct, "class", &cc, (char *)NULL) < 0) {
         csvr_close(c);
         return SLK_EDATA;
     }
@@ -505,7 +507,7 @@ int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const cha
     csvr *r = csvr_open_with(o->input, o->d_input, 0, &st);
     if (!r)
         return st;
-    int cx = csvr_require(r, xcol), cb[4], nb = by ? by_columns(r, by, cb) : 0;
+    int cx = csvr_require(r, xcol), cb[4], nb = cx >= 0 && by ? by_columns(r, by, cb) : 0;
     if (cx < 0 || nb < 0) {
         csvr_close(r);
         return SLK_EDATA;
