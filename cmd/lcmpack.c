@@ -117,6 +117,29 @@ static const struct argp_option options[] = {
 };
 
 
+/* stdin_inputs: how many inputs read standard input ("-"; the skyline also
+ * when --slo is given without a skyline FILE): a second one would see it
+ * already read (an SLO file "missing" every column, an empty skyline). */
+static int stdin_inputs(const struct packrun_opts *o)
+{
+    const char *in[] = {o->slo, o->plan_in, o->adhoc, o->adhoc_sky, o->cap_file};
+    int n = o->slo && (!o->input || strcmp(o->input, "-") == 0);
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+        n += in[i] && strcmp(in[i], "-") == 0;
+    return n;
+}
+
+/* stdout_outputs: how many outputs write standard output ("-"; the main
+ * output also when -o is absent): their rows would interleave. */
+static int stdout_outputs(const struct packrun_opts *o)
+{
+    const char *out[] = {o->report, o->load_out, o->plan_out};
+    int n = !o->output || strcmp(o->output, "-") == 0;
+    for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
+        n += out[i] && strcmp(out[i], "-") == 0;
+    return n;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     struct packrun_opts *o = st->input;
@@ -194,6 +217,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "nothing to do: give --slo FILE (new requests) and/or --plan FILE");
         if (!o->slo && o->input)
             argp_error(st, "a skyline FILE needs --slo FILE (the SLOs to join it with)");
+        if (stdin_inputs(o) > 1)
+            argp_error(st, "only one input can be standard input (the skyline is, unless given as a FILE; "
+                           "give --slo, --plan, --adhoc, --adhoc-skyline and --capacity-file as files)");
         if (o->lcm != floor(o->lcm) || o->step != floor(o->step))
             argp_error(st, "--lcm and --step must be whole seconds");
         if (fmod(o->lcm, o->step) != 0)
@@ -316,6 +342,11 @@ int main(int argc, char **argv)
     argp_parse(&argp, argc, argv, 0, NULL, &o);
 
     o.output = slk_opt.output;
+    if (stdout_outputs(&o) > 1) {
+        slk_error("only one output can be standard output (the plan, --format yarn or --query is, "
+                  "unless -o FILE; give --report, --load and --plan-out as files)");
+        return slk_finish(SLK_EUSAGE);
+    }
     o.quiet = slk_opt.quiet;
     o.csv = cli_dialect(NULL);
     o.slo_csv = cli_dialect("slo");

@@ -287,6 +287,10 @@ int main(int argc, char **argv)
     } else if (opt.runs && strcmp(opt.runs, "-") == 0 && (!opt.input || strcmp(opt.input, "-") == 0)) {
         slk_error("--runs - and the usage both read stdin: give one of them as a file");
         st = SLK_EUSAGE;
+    } else if (opt.stats && strcmp(opt.stats, "-") == 0 && (!slk_opt.output || strcmp(slk_opt.output, "-") == 0)) {
+        /* both held, the two tables came out one after the other */
+        slk_error("--stats - and the skylines both write stdout: give one of them as a file (-o FILE)");
+        st = SLK_EUSAGE;
     } else
         st = fit_all(&tot);
     if (st == SLK_OK && !slk_opt.quiet)

@@ -47,6 +47,17 @@ static const struct argp_option options[] = {
     {0}
 };
 
+/* stdin_inputs: how many inputs read standard input (FILE when absent or
+ * "-", the side files when "-"): a second one would find it already read. */
+static int stdin_inputs(void)
+{
+    const char *side[] = {opt.fit, opt.load, opt.classes};
+    int n = !opt.input || strcmp(opt.input, "-") == 0;
+    for (size_t i = 0; i < sizeof side / sizeof side[0]; i++)
+        n += side[i] && strcmp(side[i], "-") == 0;
+    return n;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     switch (key) {
@@ -82,6 +93,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case ARGP_KEY_END:
         if (!opt.chart)
             argp_error(st, "which chart? (skyline, plan, tenants, vcs, memory, lines)");
+        if (stdin_inputs() > 1)
+            argp_error(st, "only one input can be standard input (FILE is, unless given; "
+                           "give --fit, --load and --classes as files)");
         break;
     default: return ARGP_ERR_UNKNOWN;
     }

@@ -572,3 +572,19 @@ for c in "--slo $TMP/nocols.csv --capacity cores=1,mem=5 $D/comp.sky.csv|period"
     # shellcheck disable=SC2086
     tcheck "no columns: ${c##*|}: one line" bash -c '[ "$(lcmpack -q "$@" 2>&1 >/dev/null | wc -l)" = 1 ]' _ ${c%|*}
 done
+
+# ---- one standard input, one standard output.  --slo - with the skyline on
+# stdin read the SLOs, then an empty skyline ("missing required column"
+# lines); --report - beside the plan on stdout interleaved two tables.
+t "stdin twice: --slo - and the skyline" 64 "@$D/comp.sky.csv" '' "lcmpack: only one input can be standard input" \
+    lcmpack -q --slo - --lcm 10m --capacity cores=1,mem=5
+t "stdin twice: --plan - and --capacity-file -" 64 '' '' "only one input can be standard input" \
+    lcmpack -q --plan - --capacity-file - --query 0
+t "stdin once: --slo - and a skyline FILE" 0 "@$D/comp.slo.csv" '*' '' \
+    lcmpack -q --slo - --lcm 10m --capacity cores=8,mem=100000 "$D/comp.sky.csv"
+t "stdout twice: the plan and --report -" 64 '' '' "lcmpack: only one output can be standard output" \
+    lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=8,mem=100000 "$D/comp.sky.csv" --report -
+t "stdout twice: --query and --load -" 64 '' '' "only one output can be standard output" \
+    lcmpack -q --plan "$TMP/cap.csv" --capacity cores=8,mem=100000 --query 0 --load -
+t "stdout once: -o FILE and --report -" 0 '' '*' '' \
+    lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=8,mem=100000 "$D/comp.sky.csv" --report - -o "$TMP/once.csv"

@@ -325,6 +325,12 @@ t "negative containers" 65 $'job,run,t,containers\na,r1,0,-1\n' '*' "<stdin>:2: 
 t "nan containers" 65 $'job,run,t,containers\na,r1,0,nan\n' '*' "<stdin>:2: column 'containers': invalid number 'nan'" skyfit
 t "inf containers" 65 $'job,run,t,containers\na,r1,0,inf\n' '*' "invalid number 'inf'" skyfit
 t "huge containers" 65 $'job,run,t,containers\na,r1,0,1e300\n' '*' "implausibly large" skyfit
+# --stats - beside the skylines on stdout: both held, the stats table came
+# out first and the skylines under it, one stream no reader can split
+t "stdout twice: --stats -" 64 $'job,run,t,containers\na,r1,0,1\n' '' \
+    "skyfit: --stats - and the skylines both write stdout: give one of them as a file (-o FILE)" skyfit -q --stats -
+t "stdout once: -o FILE and --stats -" 0 $'job,run,t,containers\na,r1,0,1\n' '*' '' \
+    skyfit -q --min-runs 1 --stats - -o "$TMP/stats-once.csv"
 # cores and mem_mb had no bound: 1e308 MB per container came out as
 # mem_mb 9.65e+304 (c x mem summed to inf over the job's rows)
 t "huge mem_mb" 65 $'job,run,t,containers,cores,mem_mb\na,r1,0,1,1,1024\na,r1,60,5,1,1e308\n' '' \

@@ -174,3 +174,7 @@ for c in "plan $TMP/nocols.csv|t" "skyline $TMP/nocols.csv|run" "skyline $D/usag
     # shellcheck disable=SC2086
     tcheck "no columns: ${c%% *} ${c##*|}: one line" bash -c '[ "$(skyplot -q "$@" 2>&1 >/dev/null | wc -l)" = 1 ]' _ ${c%|*}
 done
+# two inputs on stdin: --fit - found it already read ("empty input")
+t "stdin twice: FILE and --fit -" 64 "@$D/usage.csv" '' "skyplot: only one input can be standard input" \
+    skyplot -q skyline --fit - --term dumb
+t "stdin once: --fit -" 0 "@$D/fit.csv" '*' '' skyplot -q skyline "$D/usage.csv" --fit - --term dumb
