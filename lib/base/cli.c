@@ -228,6 +228,10 @@ double cli_duration(struct argp_state *st, const char *opt, const char *arg, dou
         argp_error(st, "invalid value for --%s: '%s' (want seconds, or e.g. 90s, 15m, 1h, 1d)", opt, arg);
     if (v < min)
         argp_error(st, "invalid value for --%s: '%s' (must be at least %g s)", opt, arg, min);
+    /* the bound of a CSV duration (CSVR_BOUNDED): beyond it the value is
+     * written out as garbage ("step 1e+308") the next tool refuses */
+    if (v > CSVR_MAX_VALUE)
+        argp_error(st, "invalid value for --%s: '%s' (out of range: at most %g s)", opt, arg, CSVR_MAX_VALUE);
     return v;
 }
 

@@ -345,6 +345,9 @@ t "missing column" 65 $'job,run,time,containers\na,r,0,1\n' '*' "missing require
 t "cores without mem" 65 $'job,run,t,containers,cores\na,r,0,1,1\n' '*' "column 'cores' without 'mem_mb'" skyfit
 t "zero cores" 65 $'job,run,t,containers,cores,mem_mb\na,r,0,1,0,1024\n' '*' "column 'cores'" skyfit
 t "zero step" 64 '' '' "invalid value for --step: '0' (must be positive)" skyfit --step 0
+# --step 1e308 was taken: every skyline row said step 1e+308, which lcmpack
+# refuses (a CSV duration stops at 1e15)
+t "huge step" 64 '' '' "skyfit: invalid value for --step: '1e308' (out of range: at most 1e+15 s)" skyfit --step 1e308
 t "bad alpha" 64 '' '' "invalid value for --alpha" skyfit --alpha 1.5
 t "negative beta" 64 '' '' "invalid value for --beta" skyfit --beta -1
 t "bad agg" 64 '' '' "invalid value for --agg: 'median'" skyfit --agg median

@@ -329,6 +329,7 @@ t "tsv" 0 "$(tr , '\t' < "$D/basic.csv")" "$(printf '%s\n%s' "$O" "etl,86400.000
     $S --tsv
 t "bad percentile" 64 '' '' "invalid value for --a-pct: '101'" sloinfer --a-pct 101
 t "bad period" 64 '' '' "invalid value for --period: '0'" sloinfer --period 0
+t "huge period" 64 '' '' "invalid value for --period: '1e308' (out of range: at most 1e+15 s)" sloinfer --period 1e308
 t "bad natural list" 64 '' '' "invalid value for --natural: 'x'" sloinfer --natural 1h,x
 t "bad snap tolerance" 64 '' '' "invalid value for --snap-tol: '2'" sloinfer --snap-tol 2
 # an --anchor of 1e308 was taken: the epoch grid became fmod noise (a, d
