@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -425,6 +426,7 @@ static int run_gnuplot(const char *script, const char *errf, FILE *out, int *wer
         if (dup2(fds[1], STDOUT_FILENO) < 0)
             _exit(126);
         close(fds[1]);
+        signal(SIGPIPE, SIG_DFL); /* the parent ignores it while drawing */
         FILE *e = freopen(errf, "w", stderr);
         (void)e;
         execlp("gnuplot", "gnuplot", script, (char *)NULL);
@@ -478,12 +480,21 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
     snprintf(script, sizeof script, "%s/plot.gp", dir);
     snprintf(errf, sizeof errf, "%s/gnuplot.err", dir);
     int werr = 0;
+    /* a reader that goes away (skyplot ... | head) must not kill us before
+     * the temporary directory (the whole chart's data) is removed: SIGPIPE
+     * is ignored while drawing and raised again once it is gone */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old);
     int status = save_script(p, dir, script, term, width, height) < 0 ? SLK_ECANTCREAT
                                                                          : run_gnuplot(script, errf, out, &werr);
     if (getenv("SKYPLOT_KEEP"))
         fprintf(stderr, "%s: kept the gnuplot script and data in %s\n", slk_progname, dir);
     else
         rm_tree(dir);
+    sigaction(SIGPIPE, &old, NULL);
+    if (status == SLK_OK && werr == EPIPE && old.sa_handler == SIG_DFL)
+        raise(SIGPIPE); /* ends here, as every tool does on a closed pipe */
     if (status == SLK_OK && werr) {
         errno = werr;
         return SLK_EIO;

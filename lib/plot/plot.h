@@ -87,7 +87,9 @@ int plot_nseries(const plot *p);
  * (skyplot: "FILE: write error: why").  gnuplot's image comes through a
  * pipe, never a temporary file.  With SKYPLOT_KEEP set in the
  * environment the temporary directory (plot.gp and the data) is kept and
- * named on stderr, to debug a chart or to run gnuplot on it alone. */
+ * named on stderr, to debug a chart or to run gnuplot on it alone.  A
+ * closed pipe on out (EPIPE) removes the temporary directory, then raises
+ * SIGPIPE when its action is the default (the process ends as killed by it). */
 int plot_render(plot *p, const char *term, int width, int height, FILE *out);
 
 #endif

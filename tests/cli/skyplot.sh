@@ -178,3 +178,11 @@ done
 t "stdin twice: FILE and --fit -" 64 "@$D/usage.csv" '' "skyplot: only one input can be standard input" \
     skyplot -q skyline --fit - --term dumb
 t "stdin once: --fit -" 0 "@$D/fit.csv" '*' '' skyplot -q skyline "$D/usage.csv" --fit - --term dumb
+# a reader that goes away (skyplot ... | head) killed skyplot by SIGPIPE with
+# its temporary directory (the chart's data, 15 MB for 300 runs) left in
+# $TMPDIR: every such run leaked it.  Still ends by SIGPIPE (141), silently.
+mkdir -p "$TMP/pipetmp"
+awk 'BEGIN { print "t,run,containers"; for (r = 0; r < 300; r++) for (t = 0; t < 200; t++) print t "," r "," (r * t) % 17 }' > "$TMP/u300.csv"
+tcheck "closed pipe: SIGPIPE, no temporary directory left" bash -c '
+    TMPDIR="$1" skyplot -q lines "$2" --x t --y containers --by run --term svg 2>"$1.err" | head -1 >/dev/null
+    s=${PIPESTATUS[0]}; [ "$s" = 141 ] && [ ! -s "$1.err" ] && [ -z "$(ls -A "$1")" ] || { echo "status $s"; ls "$1"; cat "$1.err"; exit 1; }' _ "$TMP/pipetmp" "$TMP/u300.csv"
