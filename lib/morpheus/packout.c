@@ -122,6 +122,12 @@ int packout_write(struct packrun *R)
 {
     const struct packrun_opts *o = R->o;
     int st = SLK_OK;
+    /* every report row is written by now: flush them before any output is
+     * committed, so that a report that cannot be written (a full disk)
+     * leaves the old plan in place, as a failed --load does (the report is
+     * committed last, by packrun_close_report) */
+    if (R->orep && fflush(outf_fp(R->orep)) != 0)
+        return SLK_EIO;
     if (o->load_out)
         st = write_load(R->p, o->load_out, o->csv);
     if (st == SLK_OK && o->plan_out)

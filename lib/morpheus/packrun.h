@@ -14,7 +14,9 @@
  *                  --improve the polish again, and every refused request
  *                  tried again, periodic first): a fixed point, a re-run
  *                  places nothing; one report row per decision.
- *   packout_write  the outputs: --load, --plan-out, --yarn-delta, then the
+ *   packout_write  the outputs: the --report rows flushed (a write error
+ *                  there stops it before any file is replaced), --load,
+ *                  --plan-out, --yarn-delta, then the
  *                  plan (-o; appended in place through PLAN.idx when it
  *                  can), --query's rows or YARN bodies (--format yarn).
  *   packrun_bound  the summary's lower bound over the plan's reservations.
@@ -136,7 +138,8 @@ struct packrun {
 int packrun_plan(struct packrun *R);
 
 /* packout_write: the outputs of a planned run (see the top), each file
- * replaced atomically.  Returns SLK_OK or an exit status (printed). */
+ * replaced atomically.  Returns SLK_OK or an exit status (printed; SLK_EIO
+ * unprinted when the report's flush failed: packrun_close_report says so). */
 int packout_write(struct packrun *R);
 
 /* packrun_bound: the lower bound over the plan's live reservations in file

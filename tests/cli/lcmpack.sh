@@ -600,3 +600,11 @@ t "stdout twice: --query and --load -" 64 '' '' "only one output can be standard
     lcmpack -q --plan "$TMP/cap.csv" --capacity cores=8,mem=100000 --query 0 --load -
 t "stdout once: -o FILE and --report -" 0 '' '*' '' \
     lcmpack -q --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=8,mem=100000 "$D/comp.sky.csv" --report - -o "$TMP/once.csv"
+# --report is committed last: a report that could not be written (a full
+# disk) left exit 74 with the new plan already in place of the old one;
+# now the report's rows are flushed before any output is
+# replaced (as a failed --load keeps the old plan)
+echo old > "$TMP/keep.csv"
+t "report write error: exit 74, one message" 74 '' '' "lcmpack: /dev/full: write error: No space left on device" \
+    lcmpack --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=8,mem=100000 "$D/comp.sky.csv" --report /dev/full -o "$TMP/keep.csv"
+tcheck "report write error: the old plan stays" bash -c '[ "$(cat "$1")" = old ]' _ "$TMP/keep.csv"
