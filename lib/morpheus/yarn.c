@@ -6,17 +6,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* utf8_len: the length of the well-formed UTF-8 sequence at s (RFC 3629:
+ * no overlong forms, no surrogates, at most U+10FFFF), 0 when there is none. */
+static int utf8_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    int n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    unsigned char hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    if (n == 0 || s[1] < lo || s[1] > hi)
+        return 0;
+    for (int i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return n;
+}
+
 void yarn_json_str(FILE *fp, const char *s)
 {
     fputc('"', fp);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    for (const unsigned char *u = (const unsigned char *)s; *u;) {
+        unsigned char c = *u;
+        int n = c < 0x80 ? 1 : utf8_len(u);
         if (c == '"' || c == '\\')
             fprintf(fp, "\\%c", c);
         else if (c < 0x20)
             fprintf(fp, "\\u%04x", c);
+        else if (n == 0)
+            fputs("\\ufffd", fp); /* JSON is UTF-8: a stray byte becomes U+FFFD */
         else
-            fputc(c, fp);
+            fwrite(u, 1, (size_t)n, fp);
+        u += n ? n : 1;
     }
     fputc('"', fp);
 }

@@ -69,7 +69,9 @@ struct yarn_delta_counts {
     long submit, update, del, same, expired;
 };
 
-/* yarn_json_str: s as a JSON string (quoted, escaped) to fp. */
+/* yarn_json_str: s as a JSON string (quoted, escaped) to fp; a byte that
+ * does not start a well-formed UTF-8 sequence is written as \ufffd (JSON
+ * text is UTF-8: YARN's parser refuses the body otherwise). */
 void yarn_json_str(FILE *fp, const char *s);
 
 /* yarn_reservation_id: r's id (RESERVATION ID) into buf (n >= 64). */

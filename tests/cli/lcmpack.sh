@@ -608,3 +608,14 @@ echo old > "$TMP/keep.csv"
 t "report write error: exit 74, one message" 74 '' '' "lcmpack: /dev/full: write error: No space left on device" \
     lcmpack --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=8,mem=100000 "$D/comp.sky.csv" --report /dev/full -o "$TMP/keep.csv"
 tcheck "report write error: the old plan stays" bash -c '[ "$(cat "$1")" = old ]' _ "$TMP/keep.csv"
+# a job name that is not UTF-8 (a Latin-1 export) went into the YARN body
+# byte for byte: invalid JSON, which the RM refuses; stray bytes are now
+# \ufffd, well-formed UTF-8 passes through
+printf 'job,period,a,d,status\n\xff\xfejob,3600,0,3000,actionable\nj\xc3\xb6b\xe2\x82\xac\xf0\x9f\x98\x80,3600,0,3000,actionable\nx\xed\xa0\x80y\xc3,3600,0,3000,actionable\n' > "$TMP/u8.slo"
+printf 'job,step,offset,alloc\n\xff\xfejob,60,0,3\nj\xc3\xb6b\xe2\x82\xac\xf0\x9f\x98\x80,60,0,3\nx\xed\xa0\x80y\xc3,60,0,3\n' > "$TMP/u8.sky"
+t "yarn: names as valid JSON (UTF-8)" 0 '' '"\ufffd\ufffdjob"
+"j\u00f6b\u20ac\ud83d\ude00"
+"x\ufffd\ufffd\ufffdy\ufffd"' '' bash -c '
+    lcmpack -q --slo "$1" --capacity cores=200,mem=819200 "$2" --format yarn --at 2026-01-06 |
+    /usr/bin/python3 -c "import sys, json
+for l in sys.stdin.buffer: print(json.dumps(json.loads(l)[\"reservation-definition\"][\"reservation-name\"]))"' _ "$TMP/u8.slo" "$TMP/u8.sky"
