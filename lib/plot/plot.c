@@ -344,8 +344,8 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, FILE 
             fprintf(sc, " notitle");
         first = 0;
     }
-    if (first)
-        fprintf(sc, "plot NaN notitle");
+    if (first) /* an empty panel (a column with no values): gnuplot needs a y range */
+        fprintf(sc, "set yrange [0:1]\nplot NaN notitle");
     fprintf(sc, "\n");
     return 0;
 }
@@ -390,16 +390,23 @@ static void gnuplot_failed(int ws, const char *errf)
         slk_error("gnuplot not found (install it: apt-get install gnuplot-nox)");
         return;
     }
-    char line[512] = "";
+    /* the first error or warning line, else the last non-blank one (gnuplot
+     * ends its message with a blank line: that was reported as none) */
+    char line[512] = "", last[512] = "";
     FILE *e = fopen(errf, "r");
     if (e) {
-        while (fgets(line, sizeof line, e))
+        while (fgets(line, sizeof line, e)) {
+            line[strcspn(line, "\n")] = 0;
             if (strstr(line, "rror") || strstr(line, "arning"))
                 break;
+            if (line[strspn(line, " \t\r^")])
+                snprintf(last, sizeof last, "%s", line);
+            line[0] = 0;
+        }
         fclose(e);
     }
-    line[strcspn(line, "\n")] = 0;
-    slk_error("gnuplot failed: %s", line[0] ? line : "no message");
+    const char *m = line[0] ? line : last;
+    slk_error("gnuplot failed: %s", m[0] ? m : "no message");
 }
 
 /* run_gnuplot: gnuplot on script, its image read from a pipe straight into

@@ -186,3 +186,14 @@ awk 'BEGIN { print "t,run,containers"; for (r = 0; r < 300; r++) for (t = 0; t <
 tcheck "closed pipe: SIGPIPE, no temporary directory left" bash -c '
     TMPDIR="$1" skyplot -q lines "$2" --x t --y containers --by run --term svg 2>"$1.err" | head -1 >/dev/null
     s=${PIPESTATUS[0]}; [ "$s" = 141 ] && [ ! -s "$1.err" ] && [ -z "$(ls -A "$1")" ] || { echo "status $s"; ls "$1"; cat "$1.err"; exit 1; }' _ "$TMP/pipetmp" "$TMP/u300.csv"
+# a column with no values at all (vcs: mean_stretch empty on every row) made
+# an empty panel gnuplot refused ("all points y value undefined!"), reported
+# as "gnuplot failed: no message", exit 70: now an empty panel, exit 0
+t "vcs: a column without values is an empty panel" 0 $'day,vc,load,mean_stretch\n0,vc1,0.5,\n86400,vc1,0.7,\n' '*' '' \
+    skyplot -q vcs --term dumb
+# gnuplot ends its message with a blank line: the message was lost
+mkdir -p "$TMP/fakegp"
+printf '#!/bin/sh\nprintf "\\nplot NaN\\n     ^\\n\\"plot.gp\\" line 3: all points y value undefined!\\n\\n" >&2\nexit 1\n' > "$TMP/fakegp/gnuplot"
+chmod +x "$TMP/fakegp/gnuplot"
+t "gnuplot's message is shown" 70 '' '' 'skyplot: gnuplot failed: "plot.gp" line 3: all points y value undefined!' \
+    env PATH="$TMP/fakegp:$PATH" skyplot -q lines "$D/memory.csv" --term dumb
