@@ -129,15 +129,20 @@ static int stdin_inputs(const struct packrun_opts *o)
     return n;
 }
 
-/* stdout_outputs: how many outputs write standard output ("-"; the main
- * output also when -o is absent): their rows would interleave. */
-static int stdout_outputs(const struct packrun_opts *o)
+/* one_stdout: SLK_OK, or SLK_EUSAGE (printed) when more than one output
+ * writes standard output ("-"; the main output also when -o is absent):
+ * their rows would interleave. */
+static int one_stdout(const struct packrun_opts *o)
 {
     const char *out[] = {o->report, o->load_out, o->plan_out};
     int n = !o->output || strcmp(o->output, "-") == 0;
     for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
         n += out[i] && strcmp(out[i], "-") == 0;
-    return n;
+    if (n <= 1)
+        return SLK_OK;
+    slk_error("only one output can be standard output (the plan, --format yarn or --query is, "
+              "unless -o FILE; give --report, --load and --plan-out as files)");
+    return SLK_EUSAGE;
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
@@ -342,17 +347,14 @@ int main(int argc, char **argv)
     argp_parse(&argp, argc, argv, 0, NULL, &o);
 
     o.output = slk_opt.output;
-    if (stdout_outputs(&o) > 1) {
-        slk_error("only one output can be standard output (the plan, --format yarn or --query is, "
-                  "unless -o FILE; give --report, --load and --plan-out as files)");
-        return slk_finish(SLK_EUSAGE);
-    }
     o.quiet = slk_opt.quiet;
     o.csv = cli_dialect(NULL);
     o.slo_csv = cli_dialect("slo");
     o.cap_csv = cli_dialect("capacity-file");
     struct packrun R = {.o = &o, .how = ""};
-    int st = packrun_plan(&R);
+    int st = one_stdout(&o);
+    if (st == SLK_OK)
+        st = packrun_plan(&R);
     if (st == SLK_OK) {
         st = packout_write(&R);
         print_summary(&R);
