@@ -107,6 +107,7 @@ int cp_read_current(const char *path, const struct csv_dialect *d, double uscale
         csvr_close(r);
         return SLK_EDATA;
     }
+    keyset *seen = keyset_new(); /* a class given twice is an error, not "the last wins" */
     while (csvr_next(r) > 0) {
         const char *name = csvr_field(r, cc);
         long i = name ? cp_table_find(t, name) : -1;
@@ -118,7 +119,8 @@ int cp_read_current(const char *path, const struct csv_dialect *d, double uscale
         else if (u > uscale) {
             csvr_fail(r, "column 'current_util': %g is above %g", u, uscale);
             i = -1;
-        }
+        } else if (!keytab_row(seen, r, cc))
+            i = -1;
         if (i < 0) {
             if (csvr_skip(r))
                 continue;
@@ -126,6 +128,7 @@ int cp_read_current(const char *path, const struct csv_dialect *d, double uscale
         }
         t->c[i].current = u / uscale;
     }
+    keyset_free(seen);
     st = csvr_status(r);
     csvr_close(r);
     return st;

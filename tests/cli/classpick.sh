@@ -130,3 +130,12 @@ printf 'job,last_duration,containers\na,60,60\nb,60,60\n' >"$TMP/skip-good.csv"
 t "skip: strict by default" 65 '' '*' "skip-bad.csv:3: column 'last_duration'" classpick -q --classes "$C" "$TMP/skip-bad.csv"
 tcheck "skip: same picks as without the row" bash -c 'cmp <(classpick -q --classes "$1" "$2") <(classpick -q --on-error skip --rejects "$4" --classes "$1" "$3")' _ "$C" "$TMP/skip-good.csv" "$TMP/skip-bad.csv" "$TMP/skip-rej.csv"
 tcheck "skip: the row is in the rejects" grep -q 'skip-bad.csv,3,' "$TMP/skip-rej.csv"
+
+# a bad row late in the jobs: nothing on standard output (the decisions before it were printed)
+t "late duplicate job: stdout empty" 65 $'job,last_duration,containers\nj1,100,5\nj1,100,5\n' '' "classpick: <stdin>:3: duplicate job 'j1' (first at line 2)" \
+    classpick -q --classes "$C"
+t "late bad containers: stdout empty" 65 $'job,last_duration,containers\nj1,100,5\nj2,100,x\n' '' "<stdin>:3: column 'containers'" \
+    classpick -q --classes "$C"
+# --current: a class given twice is an error (it was "the last row wins", silently)
+t "--current: duplicate class" 65 '' '' "classpick: $TMP/curdup.csv:3: duplicate class 'periodic-1' (first at line 2)" \
+    sh -c 'printf "class,current_util\nperiodic-1,0.1\nperiodic-1,0.9\n" > "$1/curdup.csv" && classpick -q --classes "$2" --current "$1/curdup.csv" "$3"' _ "$TMP" "$C" "$D/jobs.csv"
