@@ -464,7 +464,8 @@ static int place_or_simulate(const enum rp_policy *pol, int npol, const int *rep
         rp_cluster_free(c);
         return st;
     }
-    outf *o = outf_open(slk_opt.output, &st);
+    /* held: a bad row or exit 1 late in BLOCKS leaves stdout empty, as -o FILE keeps the old file */
+    outf *o = outf_open_held(slk_opt.output, &st);
     if (!o) {
         rp_cluster_free(c);
         return st;
@@ -489,7 +490,7 @@ int main(int argc, char **argv)
         "reimage frequency x peak CPU utilization with equal space; replica 1 on the creating server, the "
         "others in classes with no repeated row or column (per group of 3) and in environments without a "
         "replica.  BLOCKS (default standard input) has columns block,server; servers are numbered 0, 1, ... "
-        "through the tenants in file order.  Output: block,replica,server,tenant,class."
+        "through the tenants in file order.  Output: block,replica,server,tenant,class.  " OUTF_HELD_HELP
         "\vExamples:\n"
         "  tracegen storage --count 300 > tenants.csv\n"
         "  printf 'block,server\\nb1,0\\nb2,17\\n' | replplace tenants.csv\n"
