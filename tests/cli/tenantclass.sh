@@ -198,3 +198,10 @@ t "--on-error skip: the rejects say where and why" 0 '' \
 $TMP/bad.csv,5,column 'util': invalid number '0.5x'
 $TMP/bad.csv,7,column 'tenant': missing value" '' cat "$TMP/rej.csv"
 tcheck "--on-error skip: result == the input without the bad rows" bash -c 'tenantclass -q --min-samples 2 --step 1h "$1" | cmp - "$2"' _ "$TMP/good.csv" "$TMP/skip.csv"
+
+# ---- features against their definitions (tests/check/tenantclass_features.py: plain-Python DFT bins,
+# linear gap fill, type-7 percentile, lag-one-period Pearson), with gaps (drop=0.3) and 5 days
+tracegen -q tenants --seed 3 --count 12 --days 5 --set drop=0.3 -o "$TMP/fdrop.csv"
+tcheck "features recomputed independently: steps, gaps, avg, peak, sd, slow sd, strength, period, repeat" bash -c '
+    tenantclass -q --features-only "$1" > "$2/fdrop.feat" && python3 "$3" "$1" "$2/fdrop.feat" tenant00001 tenant00002 tenant00005 tenant00009' \
+    _ "$TMP/fdrop.csv" "$TMP" "$ROOT/tests/check/tenantclass_features.py"
