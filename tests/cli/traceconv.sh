@@ -94,6 +94,13 @@ t "swf --max-parallelism none" 0 '' "job,vc,submit,size_server_hours,max_paralle
 1,group1,1700000000,0.1111111111111111,
 2,group2,1700000010,0.1111111111111111,
 4,group1,1700000030,2," '' traceconv -q swf --max-parallelism none "$D/tiny.swf" --capacities "$TMP/n.csv"
+# --epoch was silently ignored for swf; now it replaces the header's UnixStartTime (1700000000)
+t "swf --epoch replaces UnixStartTime" 0 '' "job,vc,submit,size_server_hours,max_parallelism
+1,group1,1800000000,0.1111111111111111,4
+2,group2,1800000010,0.1111111111111111,8
+4,group1,1800000030,2,2" '' traceconv -q swf --epoch 2027-01-15T08:00:00Z "$D/tiny.swf" --capacities "$TMP/e.csv"
+t "--epoch beyond 1e11 s: 64, not wrapped times" 64 '' '' "invalid value for --epoch: '1e300' (epoch seconds beyond 1e+11" \
+    traceconv --epoch 1e300 google-runs "$D/job_events.csv"
 # MaxNodes when there is no MaxProcs: 3 split 2 h / 2 h -> 1 + 1, the last by
 # remainder tie to the first VC; group -1 reads "none".
 t "swf MaxNodes and missing group" 0 '' "vc,capacity
