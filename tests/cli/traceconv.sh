@@ -101,6 +101,10 @@ t "swf --epoch replaces UnixStartTime" 0 '' "job,vc,submit,size_server_hours,max
 4,group1,1800000030,2,2" '' traceconv -q swf --epoch 2027-01-15T08:00:00Z "$D/tiny.swf" --capacities "$TMP/e.csv"
 t "--epoch beyond 1e11 s: 64, not wrapped times" 64 '' '' "invalid value for --epoch: '1e300' (epoch seconds beyond 1e+11" \
     traceconv --epoch 1e300 google-runs "$D/job_events.csv"
+# a UTF-8 BOM at the start (a file saved by an editor) reads as without it, as every CSV input
+tcheck "UTF-8 BOM: google-runs and swf read as without it" bash -c '
+    cmp <({ printf "\357\273\277"; cat "$1/job_events.csv"; } | traceconv -q google-runs -) <(traceconv -q google-runs "$1/job_events.csv") &&
+    cmp <({ printf "\357\273\277"; cat "$1/tiny.swf"; } | traceconv -q swf - --capacities "$2/b1.csv") <(traceconv -q swf "$1/tiny.swf" --capacities "$2/b2.csv")' _ "$D" "$TMP"
 # MaxNodes when there is no MaxProcs: 3 split 2 h / 2 h -> 1 + 1, the last by
 # remainder tie to the first VC; group -1 reads "none".
 t "swf MaxNodes and missing group" 0 '' "vc,capacity
