@@ -74,7 +74,9 @@ static int job_line(rawin *in, char **f, enum swf_vc_by by, struct vcjobs *t,
         snprintf(vc, sizeof vc, "none");
     else
         snprintf(vc, sizeof vc, "%s%.40s", vc_field_name[by], id);
-    vcjobs_add(t, f[0], vc, st->unix_start + v[1], procs * v[3] / 3600, procs);
+    long first = vcjobs_add(t, f[0], vc, st->unix_start + v[1], procs * v[3] / 3600, procs, rawin_line(in));
+    if (first)
+        return rawin_fail(in, "duplicate job '%s' (first at line %ld)", f[0], first);
     st->jobs++;
     return 0;
 }

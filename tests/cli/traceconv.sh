@@ -134,6 +134,7 @@ t "swf result feeds stretch" 0 '' '*' "3 jobs" sh -c 'traceconv -q swf "$1" --ca
     sh "$D/tiny.swf" "$TMP/s-vcs.csv" "$TMP/s-jobs.csv"
 
 # ---- Alibaba GPU 2023, the real files: counts and sums against awk over the raw CSV ----
+traceconv -q alibaba-gpu "$A/openb_pod_list_gpushare40.csv" --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/once-vcs.csv" -o "$TMP/gpu-once.csv"
 t "alibaba-gpu real" 0 '' '*' "8152 pods: 6119 jobs; skipped 981 never scheduled, 1052 with no gpu, 0 deleted when scheduled; 6212 gpus in 4 VCs" \
     traceconv alibaba-gpu "$A/openb_pod_list_gpushare40.csv" --nodes "$A/openb_node_list_all_node.csv" \
     --capacities "$TMP/a-vcs.csv" -o "$TMP/a-jobs.csv"
@@ -146,6 +147,12 @@ tcheck "alibaba-gpu work per qos matches awk" sh -c '
              END { for (q in w) printf \"%s %.6f\n\", q, w[q] }" "$1" | sort >"$3.want"
     awk -F, "NR > 1 { w[\$2] += \$4 } END { for (q in w) printf \"%s %.6f\n\", q, w[q] }" "$2" | sort >"$3.got"
     cmp "$3.want" "$3.got"' sh "$A/openb_pod_list_gpushare40.csv" "$TMP/a-jobs.csv" "$TMP/a-work"
+# a job given twice: stretch refuses duplicate jobs, so the converter names the trace's line
+t "swf duplicate job: 65 at the trace's line" 65 '' '' "traceconv: <stdin>:14: duplicate job '1' (first at line 10)" \
+    sh -c '{ cat "$1"; sed -n 10p "$1"; } | traceconv swf - --capacities "$2"' _ "$D/tiny.swf" "$TMP/x.csv"
+t "alibaba-gpu duplicate pod: skipped with --on-error skip" 0 '' '*' "duplicate pod 'openb-pod-8151' (first at line 8153)" \
+    sh -c '{ cat "$1"; tail -1 "$1"; } | traceconv --on-error skip alibaba-gpu - --nodes "$2" --capacities "$3" | cmp - "$4"' \
+    _ "$A/openb_pod_list_gpushare40.csv" "$A/openb_node_list_all_node.csv" "$TMP/dup-vcs.csv" "$TMP/gpu-once.csv"
 t "alibaba-gpu needs --nodes" 64 '' '' "--nodes FILE is required with alibaba-gpu" \
     traceconv alibaba-gpu "$A/openb_pod_list_gpushare40.csv" --capacities "$TMP/x.csv"
 t "alibaba-gpu missing column" 65 'name,cpu_milli
