@@ -375,6 +375,16 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
         if (!days_given)
             days = (tmax + 1) / 86400.0;
     } else {
+        /* 16 bytes an event, held and sorted: refuse what cannot fit rather than run out of memory */
+        double want = rp_expected_reimages(c, days);
+        if (!(want <= 1e8)) {
+            char n[32] = "over 1e300";
+            if (want < 1e300)
+                snprintf(n, sizeof n, "about %.3g", want);
+            slk_error_at(tenants_path, 0, "the reimage rates give %s reimages in %g days (at most 1e8 can be "
+                         "simulated): lower reimages_per_server_month or --days", n, days);
+            return SLK_EDATA;
+        }
         ev = rp_gen_events(c, slk_opt.seed, days, &burst, &nev);
     }
     if (write_events_path && (st = write_table(write_events_path, events_fn, ev, nev)) != SLK_OK) {
