@@ -141,3 +141,11 @@ t "--current: duplicate class" 65 '' '' "classpick: $TMP/curdup.csv:3: duplicate
     sh -c 'printf "class,current_util\nperiodic-1,0.1\nperiodic-1,0.9\n" > "$1/curdup.csv" && classpick -q --classes "$2" --current "$1/curdup.csv" "$3"' _ "$TMP" "$C" "$D/jobs.csv"
 t "--split beyond 1e11 s: 64 (was a 300-digit time in the message)" 64 '' '' "invalid value for --split: '1e300'" \
     classpick --simulate --split 1e300 --classes "$C"
+# --servers in --simulate: the one reader tenantclass uses (a tenant listed twice was "last wins", 1e308
+# servers made primary_util empty (NaN) and the job stream one job)
+t "simulate --servers: duplicate tenant" 65 '' '' "classpick: $TMP/srvdup.csv:4: duplicate tenant 'A' (first at line 2)" \
+    sh -c '{ cat "$1"; sed -n 2p "$1"; } > "$2/srvdup.csv" && classpick -q --simulate --sample in --classes "$2/simc.csv" --tenants "$2/simo.csv" --series "$3" --servers "$2/srvdup.csv"' \
+    _ "$D/simservers.csv" "$TMP" "$D/simseries.csv"
+t "simulate --servers: 1e308 servers" 65 '' '' "classpick: $TMP/srvbig.csv:2: column 'servers': '1e308' is too large (at most 1e+08)" \
+    sh -c 'sed "2s/,[0-9]*\$/,1e308/" "$1" > "$2/srvbig.csv" && classpick -q --simulate --sample in --classes "$2/simc.csv" --tenants "$2/simo.csv" --series "$3" --servers "$2/srvbig.csv"' \
+    _ "$D/simservers.csv" "$TMP" "$D/simseries.csv"
