@@ -105,7 +105,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_CLASSES: classes_path = arg; break;
     case OPT_SIMULATE: simulate = 1; break;
     case OPT_BLOCKS: nblocks = (long)cli_int(st, "blocks", arg, 1, 100000000); break;
-    case OPT_DAYS: days = cli_double(st, "days", arg, 1.0 / 24, 36600); days_given = 1; break;
+    case OPT_DAYS: days = cli_double(st, "days", arg, 1.0 / 24, RP_MAX_DAYS); days_given = 1; break;
     case OPT_EVENTS: events_path = arg; break;
     case OPT_WRITE_EVENTS: write_events_path = arg; break;
     case OPT_LOST: lost_path = arg; break;

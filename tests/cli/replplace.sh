@@ -333,3 +333,5 @@ t "space_gb 1e308: too large" 65 $'block,server\nb1,0\n' '' "replplace: $TMP/hug
     sh -c 'sed "2s/^\([^,]*,[^,]*,[^,]*\),[^,]*,/\1,1e308,/" "$1" > "$2" && replplace -q "$2"' _ "$TINY" "$TMP/huge-space.csv"
 t "reimage rate 1e308 --simulate: refused up front (drew events forever)" 65 '' '' "reimages in 1 days (at most 1e8 can be simulated)" \
     sh -c 'sed "2s/^\([^,]*,[^,]*,[^,]*,[^,]*\),[^,]*,/\1,1e308,/" "$1" > "$2" && timeout 60 replplace -q --simulate --blocks 100 --accesses 100 --days 1 "$2"' _ "$TINY" "$TMP/huge-rate.csv"
+t "--events t 1e308: refused (the run was 1e303 days and the event vanished)" 65 '' '' "ev-huge.csv:2: column 't': '1e308' is beyond 36600 days" \
+    sh -c 'printf "t,server,event\n1e308,0,reimage\n" > "$2" && replplace -q --simulate --blocks 100 --accesses 100 --events "$2" "$1"' _ "$TINY" "$TMP/ev-huge.csv"
