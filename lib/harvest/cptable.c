@@ -116,12 +116,9 @@ int cp_read_current(const char *path, const struct csv_dialect *d, double uscale
         double u = 0;
         if (i < 0)
             csvr_fail(r, "class '%s' is not in --classes %s", name ? name : "", classes_path);
-        else if (csvr_get_double(r, cu, &u, CSVR_REQUIRED | CSVR_NONNEG) < 0)
-            i = -1;
-        else if (u > uscale) {
-            csvr_fail(r, "column 'current_util': %g is above %g", u, uscale);
-            i = -1;
-        } else if (!keytab_row(seen, r, cc))
+        else if (csvr_get_double(r, cu, &u, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+                 (u > uscale && csvr_fail(r, "column 'current_util': %g is above %g", u, uscale) < 0) ||
+                 !keytab_row(seen, r, cc))
             i = -1;
         if (i < 0) {
             if (csvr_skip(r))
