@@ -240,10 +240,9 @@ double cli_time(struct argp_state *st, const char *opt, const char *arg)
     double v;
     if (parse_time(arg, &v) < 0)
         argp_error(st, "invalid value for --%s: '%s' (want epoch seconds or ISO 8601 UTC)", opt, arg);
-    /* the bound of a time read from CSV: beyond it, grids and formatted
-     * dates turn into garbage (fmod of 1e308, an empty ISO date) */
-    if (!(fabs(v) <= CSVR_MAX_TIME))
-        argp_error(st, "invalid value for --%s: '%s' (out of range: |value| <= %g)", opt, arg, CSVR_MAX_TIME);
+    if (!(fabs(v) <= CSVR_MAX_TIME)) /* as for times in the data: beyond it, int64 arithmetic overflows */
+        argp_error(st, "invalid value for --%s: '%s' (epoch seconds beyond %g, the year 5138)", opt, arg,
+                   CSVR_MAX_TIME);
     return v;
 }
 
