@@ -25,6 +25,9 @@ for b in $builds; do
     out=$ROOT/tests/out/$b${SLOKIT_WRAP:+-wrapped}
     rm -rf "$out"; mkdir -p "$out"
     mkdir -p "$bin"; path=$bin
+    # python3 in a test is Debian's /usr/bin/python3 (the one whose numpy and
+    # scipy make deps installs), never a pyenv or venv python3 earlier on PATH.
+    mkdir -p "$out/py"; ln -sfn /usr/bin/python3 "$out/py/python3"
     if [ -n "${SLOKIT_WRAP:-}" ]; then
         mkdir -p "$out/wrap"
         for tool in "$bin"/*; do
@@ -33,6 +36,7 @@ for b in $builds; do
         done
         path=$out/wrap
     fi
+    path=$path:$out/py
     echo "== $b"
     # unit tests: each prints "#unit NAME PASS FAIL"
     for u in "$ROOT/$b/tests"/test_*; do
