@@ -7,23 +7,26 @@ usage: plan_cgbound.py SKYLINE SLO CAP_CORES CAP_MEM [LCM [STEP [AT [ITER]]]]
 The model is plan_ebound.py's (read it first): every instance of a periodic
 job repeats instance 0's allocation, the skyline's stages run in order, each
 on at least one step of the window; contiguity is relaxed.  For weights
-w(t) >= 0 on the cycle's steps, for cores and for memory, every plan has
+w(t) >= 0 on the cycle's steps and one resource (cores or memory), every
+plan has
         peak cost x (sum of the weights)  >=  sum over jobs of DP_j(w)
-where DP_j(w) is the least weighted cost of job j over every placement the
-model allows (the dynamic programme of plan_ebound.py, with the weights of a
-step summed over the job's instances and resources).  So every w gives a
-bound (an interval's 0/1 weights give plan_ebound's); the best w is the dual
-of the LP in which each job mixes such placements and the peak is minimised.
-That LP is solved by column generation (seeded by five Frank-Wolfe rounds;
+where DP_j(w) is the least weighted cost (that resource's share of the
+capacity) of job j over every placement the model allows: the dynamic
+programme of plan_ebound.py, with the weights of a step summed over the
+job's instances.  So every w gives a bound (an interval's 0/1 weights give
+plan_ebound's); the best w is the dual of the LP in which each job mixes
+such placements and the resource's peak is minimised.  That LP is solved by
+column generation, once per resource (seeded by five Frank-Wolfe rounds;
 master: HiGHS through scipy.optimize.linprog; pricing: the dynamic
 programme at the master's duals, stabilised towards the best weights so
-far), for at most ITER
-(default 30) rounds or until the master's value is within 1e-4 of the bound.
+far), for at most ITER (default 30) rounds or until the master's value is
+within 1e-4 of the bound.
 
 Prints:  lp bound B (master M after K rounds; area bound A)
-B is a valid lower bound on every plan's peak cost whatever K is; M is the
-restricted master's value, at least the LP's, so the LP of this model can
-certify no more than M.  Needs numpy and scipy.
+B (the larger resource's) is a valid lower bound on every plan's peak cost
+whatever K is; M, the larger restricted master's value, is at least either
+resource's LP, so no weights of one resource in this model certify more
+than M.  Needs numpy and scipy.
 """
 import sys
 import os as _os, sys as _sys
@@ -44,16 +47,16 @@ N = L // S
 items, stages, res = load(sky, slo, L, S, AT)
 arr = {j: np.array(v, dtype=float) for j, v in stages.items()}
 idx = [(np.arange(lo, hi)[None, :] + np.array(st)[:, None]) % N for lo, hi, st, j in items]
-# per item: cost units per container on the cores rows and the memory rows
-unit = [(res[j][0] / capc, res[j][1] / capm) for lo, hi, st, j in items]
 
 
-def respond(w):
-    """w: 2N weights (cores rows, then memory rows).  Per item: DP_j(w) and
-    the best placement as (rows, coefficients) of its master column."""
+def respond(w, r):
+    """w: weights on the cycle's steps for resource r (0 cores, 1 memory).
+    Per item: DP_j(w) in cost units, and the best placement as the (rows,
+    coefficients) of its master column."""
     out = []
-    for (lo, hi, st, j), ix, (uc, um) in zip(items, idx, unit):
-        W = (uc * w[ix] + um * w[N + ix]).sum(axis=0)
+    for (lo, hi, st, j), ix in zip(items, idx):
+        u = res[j][r] / (capc, capm)[r]
+        W = u * w[ix].sum(axis=0)
         v = arr[j]
         m = len(W)
         f = v[0] * W
@@ -73,83 +76,87 @@ def respond(w):
             t = int(back[k][t])
             ts.append(t)
         ts.reverse()
-        steps = np.concatenate([ix[:, ts[k]] for k in range(len(v))])
-        amt = np.concatenate([np.full(ix.shape[0], v[k]) for k in range(len(v))])
-        rows = np.concatenate((steps, N + steps))
-        coef = np.concatenate((amt * uc, amt * um))
+        rows = np.concatenate([ix[:, ts[k]] for k in range(len(v))])
+        coef = np.concatenate([np.full(ix.shape[0], v[k] * u) for k in range(len(v))])
         out.append((val, rows, coef))
     return out
 
 
-NI = len(items)
-cols = []          # (item, rows, coefs)
-seen = [set() for _ in range(NI)]
+def bound(w, resp):
+    return sum(x[0] for x in resp) / w.sum()
 
 
-def add(i, rows, coef):
-    key = tuple(sorted(zip(rows.tolist(), np.round(coef, 12).tolist())))
-    if key in seen[i]:
-        return False
-    seen[i].add(key)
-    cols.append((i, rows, coef))
-    return True
+def lp(r):
+    """column generation for resource r: (best bound, master value, rounds, area bound)"""
+    NI = len(items)
+    cols = []          # (item, rows, coefs)
+    seen = [set() for _ in range(NI)]
 
+    def add(i, rows, coef):
+        key = tuple(sorted(zip(rows.tolist(), np.round(coef, 12).tolist())))
+        if key in seen[i]:
+            return False
+        seen[i].add(key)
+        cols.append((i, rows, coef))
+        return True
 
-def bound(w, r):
-    return sum(x[0] for x in r) / w.sum()
-
-
-w = np.concatenate((np.ones(N), np.zeros(N)))
-w /= w.sum()
-r = respond(w)
-area = bound(w, r)
-best, center = area, w
-# seed the master with a few Frank-Wolfe rounds on the smoothed peak: each
-# round's best placements at weights exp(K (load / peak - 1)) of the running
-# mixture's load (cores rows and memory rows alike)
-mix = None
-for f in range(SEED):
-    prof = np.zeros(2 * N)
-    for i, (val, rows, coef) in enumerate(r):
+    w = np.ones(N) / N
+    resp = respond(w, r)
+    area = bound(w, resp)
+    best, center = area, w
+    # seed the master with Frank-Wolfe rounds on the smoothed peak: each
+    # round's best placements at weights exp(K (load / peak - 1)) of the
+    # running mixture's load
+    mix = None
+    for f in range(SEED):
+        prof = np.zeros(N)
+        for i, (val, rows, coef) in enumerate(resp):
+            add(i, rows, coef)
+            np.add.at(prof, rows, coef)
+        mix = prof if mix is None else (1 - 2 / (f + 2)) * mix + 2 / (f + 2) * prof
+        wf = np.exp(30 * (mix / mix.max() - 1))
+        wf /= wf.sum()
+        resp = respond(wf, r)
+        if bound(wf, resp) > best:
+            best, center = bound(wf, resp), wf
+    for i, (val, rows, coef) in enumerate(resp):
         add(i, rows, coef)
-        np.add.at(prof, rows, coef)
-    mix = prof if mix is None else (1 - 2 / (f + 2)) * mix + 2 / (f + 2) * prof
-    wf = np.exp(30 * (mix / mix.max() - 1))
-    wf /= wf.sum()
-    r = respond(wf)
-    best, center = max((best, center), (bound(wf, r), wf), key=lambda x: x[0])
-for i, (val, rows, coef) in enumerate(r):
-    add(i, rows, coef)
-z, k = float('inf'), 0
-for k in range(1, ITER + 1):
-    nc = len(cols)
-    A = sp.csr_matrix((np.concatenate([c for _, _, c in cols] + [-np.ones(2 * N)]),
-                       (np.concatenate([rw for _, rw, _ in cols] + [np.arange(2 * N)]),
-                        np.concatenate([np.full(len(rw), q) for q, (_, rw, _) in enumerate(cols)]
-                                       + [np.full(2 * N, nc)]))), shape=(2 * N, nc + 1))
-    E = sp.csr_matrix((np.ones(nc), ([i for i, _, _ in cols], np.arange(nc))), shape=(NI, nc + 1))
-    c = np.zeros(nc + 1)
-    c[nc] = 1
-    lp = linprog(c, A_ub=A, b_ub=np.zeros(2 * N), A_eq=E, b_eq=np.ones(NI),
-                 bounds=(0, None), method='highs')
-    if lp.status != 0:
-        sys.exit('plan_cgbound: master LP: ' + lp.message)
-    z = lp.fun
-    wm = np.maximum(-lp.ineqlin.marginals, 0)
-    wm /= wm.sum()
-    u = lp.eqlin.marginals
-    added = 0
-    for wt in (0.7 * center + 0.3 * wm, wm):    # stabilised first, then the master's own
-        r = respond(wt)
-        b = bound(wt, r)
-        if b > best:
-            best, center = b, wt
-        for i, (val, rows, coef) in enumerate(r):
-            if val < u[i] - 1e-12 and add(i, rows, coef):
-                added += 1
-        if added:
+    z, k = float('inf'), 0
+    for k in range(1, ITER + 1):
+        nc = len(cols)
+        A = sp.csr_matrix((np.concatenate([c for _, _, c in cols] + [-np.ones(N)]),
+                           (np.concatenate([rw for _, rw, _ in cols] + [np.arange(N)]),
+                            np.concatenate([np.full(len(rw), q) for q, (_, rw, _) in enumerate(cols)]
+                                           + [np.full(N, nc)]))), shape=(N, nc + 1))
+        E = sp.csr_matrix((np.ones(nc), ([i for i, _, _ in cols], np.arange(nc))), shape=(NI, nc + 1))
+        c = np.zeros(nc + 1)
+        c[nc] = 1
+        sol = linprog(c, A_ub=A, b_ub=np.zeros(N), A_eq=E, b_eq=np.ones(NI),
+                      bounds=(0, None), method='highs')
+        if sol.status != 0:
+            sys.exit('plan_cgbound: master LP: ' + sol.message)
+        z = sol.fun
+        wm = np.maximum(-sol.ineqlin.marginals, 0)
+        wm /= wm.sum()
+        u = sol.eqlin.marginals
+        added = 0
+        for wt in (0.7 * center + 0.3 * wm, wm):    # stabilised first, then the master's own
+            resp = respond(wt, r)
+            if bound(wt, resp) > best:
+                best, center = bound(wt, resp), wt
+            for i, (val, rows, coef) in enumerate(resp):
+                if val < u[i] - 1e-12 and add(i, rows, coef):
+                    added += 1
+            if added:
+                break
+        print('%s round %d: master %.7g bound %.7g, %d columns' % (('cores', 'memory')[r], k, z, best, len(cols)),
+              file=sys.stderr, flush=True)
+        if not added or z - best <= 1e-4 * z:
             break
-    print('round %d: master %.7g bound %.7g, %d columns' % (k, z, best, len(cols)), file=sys.stderr, flush=True)
-    if not added or z - best <= 1e-4 * z:
-        break
-print('lp bound %.6g (master %.6g after %d rounds; area bound %.6g)' % (best, z, k, area))
+    return best, z, k, area
+
+
+out = [lp(0), lp(1)]
+b = max(out)
+print('lp bound %.6g (master %.6g after %d rounds; area bound %.6g)'
+      % (b[0], max(o[1] for o in out), max(o[2] for o in out), max(o[3] for o in out)))
