@@ -34,6 +34,9 @@ for b in $builds; do
     # python3 in a test is Debian's /usr/bin/python3 (the one whose numpy and
     # scipy make deps installs), never a pyenv or venv python3 earlier on PATH.
     mkdir -p "$out/py"; ln -sfn /usr/bin/python3 "$out/py/python3"
+    # a HOME of the run's own: no test reads the caller's ~/ files or leaves
+    # files there (GNU parallel writes ~/.parallel)
+    export HOME=$out/home; mkdir -p "$HOME"
     if [ -n "${SLOKIT_WRAP:-}" ]; then
         mkdir -p "$out/wrap"
         for tool in "$bin"/*; do
