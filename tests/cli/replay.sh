@@ -232,3 +232,6 @@ tcheck "skip: provisioned rejects at lines 3 and 4" bash -c '[ "$(cut -d, -f2 "$
 { cat "$D/late_runs.csv"; echo 'A,A-9,1,2,3,soon,,ok'; } >"$TMP/runs-bad.csv"
 t "skip: runs rows" 0 '' "$($R --regime plan,plan+dra --align reservation --runs "$D/late_runs.csv" "$D/late.csv")" '*' \
     $R --regime plan,plan+dra --align reservation --runs "$TMP/runs-bad.csv" --on-error skip "$D/late.csv"
+# --help ends with a newline: argp drops it when the last line is exactly
+# 79 columns wide (it was: the shell prompt followed the example).
+tcheck "help ends with a newline" sh -c 'replay --help | tail -c 1 | od -An -c | grep -q "\\n"'
