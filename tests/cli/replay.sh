@@ -235,3 +235,18 @@ t "skip: runs rows" 0 '' "$($R --regime plan,plan+dra --align reservation --runs
 # --help ends with a newline: argp drops it when the last line is exactly
 # 79 columns wide (it was: the shell prompt followed the example).
 tcheck "help ends with a newline" sh -c 'replay --help | tail -c 1 | od -An -c | grep -q "\\n"'
+# Runs starting in the same step are listed by their first sample, then run
+# id, whatever the input order (it was input order: the same usage split by
+# job and concatenated back printed in another order).  B-1 starts at 10 s,
+# A-1 at 30 s, both in step 0; A is provisioned 1 container: its sample
+# covers [30, 90), half a container in each of two steps: over 60 c*s.
+SAME=$'static,B,B-1,'$((T0+10))','$((T0+600))','$((T0+70))$',1,0,0\nstatic,A,A-1,'$((T0+30))','$((T0+600))','$((T0+90))',1,60,0'
+RS="replay -q --regime static --slo $D/slo.csv --provisioned $D/prov.csv --capacity cores=4,mem=100000 --no-output-header"
+t "same step: A-1 given first" 0 "job,run,t,containers,cores,mem_mb
+A,A-1,$((T0+30)),1,1,1024
+B,B-1,$((T0+10)),1,1,1024
+" "$SAME" '' $RS
+t "same step: B-1 given first" 0 "job,run,t,containers,cores,mem_mb
+B,B-1,$((T0+10)),1,1,1024
+A,A-1,$((T0+30)),1,1,1024
+" "$SAME" '' $RS
