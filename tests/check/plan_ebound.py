@@ -27,11 +27,10 @@ folded onto the cycle as lcmpack folds its once reservations.
 Prints:  bound B at [start, end) s  (area bound A)
 Needs numpy.
 """
-import csv, math, sys
+import sys
 import os as _os, sys as _sys
 _sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
-from planwin import window_steps  # noqa: E402  the plan's window rule
-from collections import defaultdict
+from planreq import load  # noqa: E402  the requests, by the plan's window rule
 import numpy as np
 
 sky, slo, capc, capm = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
@@ -41,36 +40,7 @@ AT = float(sys.argv[7]) if len(sys.argv) > 7 and sys.argv[7] != '-' else None
 GRID = int(float(sys.argv[8])) if len(sys.argv) > 8 else 3600
 N = L // S
 
-req = {}
-for r in csv.DictReader(open(slo)):
-    st = r.get('status', 'actionable')
-    if st not in ('actionable', 'overridden') and r.get('source') != 'overridden':
-        continue
-    req[r['job']] = (float(r['period']), float(r['a']), float(r['d']))
-stages = defaultdict(list)
-res = {}
-for r in csv.DictReader(open(sky)):
-    j = r['job']
-    g = int(float(r.get('gang') or 1))
-    stages[j].append(math.ceil(float(r['alloc']) / g - 1e-9) * g)
-    res[j] = (float(r.get('cores') or 1), float(r.get('mem_mb') or 1024))
-
-# items: (window lo, window hi in steps from the cycle start, instance starts in steps, job)
-items = []
-for j, (p, a, d) in req.items():
-    if j not in stages:
-        continue
-    if L % p == 0 and p % S == 0:
-        lo, hi = window_steps(0, a, d, S, len(stages[j]))
-        P = int(p // S)
-        items.append((lo, hi, [i * P for i in range(int(L // p))], j))
-    elif AT is not None:
-        k = math.ceil((AT - a) / p - 1e-9)
-        while k * p + a < AT + L:
-            base = k * p - AT
-            items.append(window_steps(base, a, d, S, len(stages[j])) + ([0], j))
-            k += 1
-items = [it for it in items if it[1] - it[0] >= len(stages[it[3]])]
+items, stages, res = load(sky, slo, L, S, AT)
 arr = {j: np.array(v, dtype=float) for j, v in stages.items()}
 tot = {j: float(v.sum()) for j, v in arr.items()}
 

@@ -320,6 +320,18 @@ for m in m5 m2; do
 done
 t "interval bound: hand-worked" 0 '' 'bound 0.5 at [0, 60) s  (area bound 0.45)' '' bash -c '"$1" "$2/tests/check/plan_ebound.py" <(sed "s/^B,\(.*\),4\$/B,\1,2/" "$3/rigid.sky.csv") "$3/rigid.slo.csv" 8 100000 600 60 - 60' _ $PY "$ROOT" "$D"
 t "interval bound: the plan reaches it" 0 '' '0.5000' '' bash -c 'lcmpack --improve 2 --slo "$1/rigid.slo.csv" --lcm 10m --capacity cores=8,mem=100000 <(sed "s/^B,\(.*\),4\$/B,\1,2/" "$1/rigid.sky.csv") -o /dev/null 2>&1 | sed -n "s/.*peak cost \([0-9.]*\) at.*/\1/p"' _ "$D"
+# The LP relaxation of the same model (tests/check/plan_cgbound.py, column
+# generation): on the hand-worked case it converges to the 0.5 the plan
+# reaches; on the MILP instances its bound lies between the area bound and
+# the optimum, and the master's value is at least the bound.
+t "lp bound (column generation): hand-worked" 0 '' 'ok' '' bash -c '"$1" "$2/tests/check/plan_cgbound.py" <(sed "s/^B,\(.*\),4\$/B,\1,2/" "$3/rigid.sky.csv") "$3/rigid.slo.csv" 8 100000 600 60 - 2>/dev/null |
+    awk "{ n++; b = \$3; m = \$5; a = \$NF; sub(/\\)/, \"\", a) } END { if (n == 1 && b == 0.5 && m == 0.5 && a == 0.45) print \"ok\" }"' _ $PY "$ROOT" "$D"
+for m in m5 m2; do
+    tcheck "lp bound between area and MILP optimum ($m)" sh -c '
+        opt=$("$1" "$ROOT/tests/check/plan_milp.py" "$2.sky" "$2.slo" 1000 10000000 86400 300 60 | sed -n "s/^optimum \([0-9.]*\).*/\1/p")
+        "$1" "$ROOT/tests/check/plan_cgbound.py" "$2.sky" "$2.slo" 1000 10000000 86400 300 - 10 2>/dev/null |
+            awk -v o="$opt" "{ n++; b = \$3; m = \$5; a = \$NF; sub(/\\)/, \"\", a) } END { exit !(n == 1 && o > 0 && a > 0 && b >= a - 1e-9 && b <= o + 1e-9 && m >= b - 1e-9) }"' _ $PY "$TMP/$m"
+done
 
 # ---- input and usage errors -----------------------------------------------------
 t "capacity required"        64 '' '' 'the cluster capacity is required' lcmpack --slo "$D/one.slo.csv" "$D/one.sky.csv"
