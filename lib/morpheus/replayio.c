@@ -61,12 +61,18 @@ int replayio_read_provisioned(struct replayio *io, const char *path, const struc
                 continue;
             break;
         }
-        if (csvr_get_double(r, cp, &v, CSVR_REQUIRED | CSVR_NONNEG) < 0) {
+        if (csvr_get_double(r, cp, &v, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0) {
             if (csvr_skip(r))
                 continue;
             break;
         }
         struct replay_job *j = job_find(&io->set, job);
+        if (j && !isnan(j->provisioned)) { /* the last row silently won */
+            csvr_fail(r, "job '%s' has a second provisioned row", job);
+            if (csvr_skip(r))
+                continue;
+            break;
+        }
         if (j)
             j->provisioned = v;
     }

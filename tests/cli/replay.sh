@@ -85,6 +85,12 @@ t "negative containers" 65 $'job,run,t,containers\nA,a1,60,-1\n' '*' "<stdin>:2:
 t "huge containers" 65 $'job,run,t,containers\nA,a1,60,1e300\n' '*' "<stdin>:2: column 'containers'" $R
 t "missing provisioned row" 65 $'job,run,t,containers\nB,b1,60,1\n' '*' "job 'B' has no provisioned row" \
     sh -c "printf 'job,provisioned\nA,1\n' > '$TMP/p.csv'; replay --slo '$D/slo.csv' --provisioned '$TMP/p.csv' --capacity cores=1,mem=1 --regime static"
+# A second provisioned row for a job is an error like a second SLO row (the
+# last row silently won: A replayed with 2 containers, over 60 c*s).
+t "duplicate provisioned row" 65 "@$D/one.csv" '' "dup.csv:3: job 'A' has a second provisioned row" \
+    sh -c "printf 'job,provisioned\nA,1\nA,2\n' > '$TMP/dup.csv'; replay -q --regime static --slo '$D/slo.csv' --provisioned '$TMP/dup.csv' --capacity cores=4,mem=100000"
+t "provisioned beyond 1e15" 65 "@$D/one.csv" '' "column 'provisioned': number '1e16' out of range" \
+    sh -c "printf 'job,provisioned\nA,1e16\n' > '$TMP/big.csv'; replay -q --regime static --slo '$D/slo.csv' --provisioned '$TMP/big.csv' --capacity cores=4,mem=100000"
 t "bad SLO window" 65 $'job,run,t,containers\n' '*' "job 'A': window d - a = 600 s is longer than the period 60 s" \
     sh -c "printf 'job,period,a,d\nA,60,0,600\n' > '$TMP/s.csv'; replay --slo '$TMP/s.csv' --provisioned '$D/prov.csv' --capacity cores=1,mem=1"
 t "missing SLO file" 66 '' '*' "cannot open" replay --slo "$TMP/none.csv" --provisioned "$D/prov.csv" --capacity cores=1,mem=1
