@@ -114,6 +114,15 @@ t "align: static keeps recorded starts" 0 '' \
 "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
 static,A,A-3,$((T0+3900)),$((T0+4200)),$((T0+4020)),1,0,0" '' $R --regime static --align reservation "$D/late.csv"
 t "--runs needs --align reservation" 64 '' '' "--runs goes with --align reservation" $R --runs "$D/late_runs.csv"
+# An instance listed twice in --runs (a retry) counts its earliest
+# input_avail whatever the row order (bsearch picked either row: with the
+# later 1767578000 first A-3 started at 1767578040 and missed).
+LATE2="A,A-3,1767575090,1767575100,1767575220,1767578000,,ok"
+for o in first last; do
+t "--runs: a duplicated instance keeps its earliest input ($o)" 0 "@$D/late.csv" \
+"plan,A,A-3,$((T0+3660)),$((T0+4200)),$((T0+3780)),1,0,0" '' \
+    sh -c "{ head -1 '$D/late_runs.csv'; [ $o = first ] && echo '$LATE2'; tail -n +2 '$D/late_runs.csv'; [ $o = last ] && echo '$LATE2'; } > '$TMP/dr.csv'; $R --no-output-header --regime plan --align reservation --runs '$TMP/dr.csv'"
+done
 
 # A cluster smaller than the guarantees: A's 1 provisioned container on 0.5
 # cores runs at 0.5 a step: debts 1.5, 2, 3.5, 5 (under 300 c*s), then 10
