@@ -340,7 +340,8 @@ int main(int argc, char **argv)
         "Choose the utilization classes a batch job should harvest (Algorithm 1 of the harvesting paper), "
         "or --simulate a month of harvesting with and without the classes.\n"
         "Jobs: job[,last_duration][,containers]; classes: tenantclass --classes output.\n"
-        "Output: job,type,demand,classes,reason ('+' joins several classes; empty: none fits)."
+        "Output: job,type,demand,classes,reason ('+' joins several classes; empty: none fits).  "
+        OUTF_HELD_HELP
         "\vExamples:\n"
         "  tenantclass --servers truth.csv --classes cl.csv util.csv > tenants.csv\n"
         "  classpick --classes cl.csv --current now.csv jobs.csv\n"
@@ -360,7 +361,7 @@ int main(int argc, char **argv)
         st = cp_read_dags(opt.dag_path, cli_dialect("dag"), &dags);
     outf *o = NULL;
     if (!st)
-        o = outf_open(slk_opt.output, &st);
+        o = outf_open_held(slk_opt.output, &st); /* a late bad job row leaves stdout empty */
     if (o) {
         csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
         st = opt.simulate ? run_simulation(&ct, w) : pick_jobs(&ct, &dags, w);

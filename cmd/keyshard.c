@@ -114,7 +114,7 @@ static int merge(void)
                                  .no_header = slk_opt.no_header,
                                  .names = slk_opt.names};
     int st;
-    outf *o = outf_open(slk_opt.output, &st);
+    outf *o = outf_open_held(slk_opt.output, &st);
     if (!o)
         return st;
     uint64_t rows = 0;
@@ -139,7 +139,8 @@ int main(int argc, char **argv)
         " merge the outputs back into the order one process writes."
         "\vEvery shard has the header; a key's rows stay together whatever their"
         " order; the same key goes to the same shard on every machine.  Input"
-        " may be gzip.  keyshard(1) gives the hash and the Slurm and ssh recipes.\n"
+        " may be gzip or zstd.  --merge: " OUTF_HELD_HELP "  keyshard(1) gives"
+        " the hash and the Slurm and ssh recipes.\n"
         "Examples:\n"
         "  keyshard -k job -n 4 -p work/u- --order work/order.csv usage.csv\n"
         "  for i in 0 1 2 3; do skyfit -q work/u-000$i.csv > work/s-$i.csv; done\n"

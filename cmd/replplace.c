@@ -105,7 +105,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_CLASSES: classes_path = arg; break;
     case OPT_SIMULATE: simulate = 1; break;
     case OPT_BLOCKS: nblocks = (long)cli_int(st, "blocks", arg, 1, 100000000); break;
-    case OPT_DAYS: days = cli_double(st, "days", arg, 1.0 / 24, 36600); days_given = 1; break;
+    case OPT_DAYS: days = cli_double(st, "days", arg, 1.0 / 24, RP_MAX_DAYS); days_given = 1; break;
     case OPT_EVENTS: events_path = arg; break;
     case OPT_WRITE_EVENTS: write_events_path = arg; break;
     case OPT_LOST: lost_path = arg; break;
@@ -375,6 +375,16 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
         if (!days_given)
             days = (tmax + 1) / 86400.0;
     } else {
+        /* 16 bytes an event, held and sorted: refuse what cannot fit rather than run out of memory */
+        double want = rp_expected_reimages(c, days);
+        if (!(want <= 1e8)) {
+            char n[32] = "over 1e300";
+            if (want < 1e300)
+                snprintf(n, sizeof n, "about %.3g", want);
+            slk_error_at(tenants_path, 0, "the reimage rates give %s reimages in %g days (at most 1e8 can be "
+                         "simulated): lower reimages_per_server_month or --days", n, days);
+            return SLK_EDATA;
+        }
         ev = rp_gen_events(c, slk_opt.seed, days, &burst, &nev);
     }
     if (write_events_path && (st = write_table(write_events_path, events_fn, ev, nev)) != SLK_OK) {
@@ -464,7 +474,8 @@ static int place_or_simulate(const enum rp_policy *pol, int npol, const int *rep
         rp_cluster_free(c);
         return st;
     }
-    outf *o = outf_open(slk_opt.output, &st);
+    /* held: a bad row or exit 1 late in BLOCKS leaves stdout empty, as -o FILE keeps the old file */
+    outf *o = outf_open_held(slk_opt.output, &st);
     if (!o) {
         rp_cluster_free(c);
         return st;
@@ -489,7 +500,7 @@ int main(int argc, char **argv)
         "reimage frequency x peak CPU utilization with equal space; replica 1 on the creating server, the "
         "others in classes with no repeated row or column (per group of 3) and in environments without a "
         "replica.  BLOCKS (default standard input) has columns block,server; servers are numbered 0, 1, ... "
-        "through the tenants in file order.  Output: block,replica,server,tenant,class."
+        "through the tenants in file order.  Output: block,replica,server,tenant,class.  " OUTF_HELD_HELP
         "\vExamples:\n"
         "  tracegen storage --count 300 > tenants.csv\n"
         "  printf 'block,server\\nb1,0\\nb2,17\\n' | replplace tenants.csv\n"

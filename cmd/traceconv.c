@@ -40,6 +40,7 @@ static struct {
     const char *capacities, *nodes, *vc_by;
     double epoch, step, cores, mem_mb, load, rate;
     int unit, vcs, parallelism;  /* parallelism: -1 default, 0 none, 1 trace */
+    int have_epoch;              /* swf: --epoch replaces the header's UnixStartTime */
     long servers;
 } opt = {.fmt = -1, .step = 60, .load = 0.8, .rate = 5e6, .vcs = 4, .parallelism = -1};
 
@@ -67,7 +68,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     switch (key) {
     case O_CAPS: opt.capacities = arg; break;
     case O_NODES: opt.nodes = arg; break;
-    case O_EPOCH: opt.epoch = cli_time(st, "epoch", arg); break;
+    case O_EPOCH: opt.epoch = cli_time(st, "epoch", arg); opt.have_epoch = 1; break;
     case O_STEP: opt.step = cli_duration(st, "step", arg, 1); break;
     case O_MACHINE: cli_resources(st, "machine", arg, &opt.cores, &opt.mem_mb); break;
     case O_VCBY: opt.vc_by = arg; break;
@@ -188,7 +189,7 @@ static int vc_jobs(struct vcjobs *t)
     if (opt.fmt == F_SWF) {
         struct swf_stats ss = {0};
         int by = vc_by(swf_vc_names, SWF_VC_GROUP);
-        st = by < 0 ? SLK_EUSAGE : swf_read(in, (enum swf_vc_by)by, t, &ss);
+        st = by < 0 ? SLK_EUSAGE : swf_read(in, (enum swf_vc_by)by, opt.have_epoch ? opt.epoch : NAN, t, &ss);
         long size = ss.max_procs > 0 ? ss.max_procs : ss.max_nodes;
         if (st == SLK_OK && size <= 0)
             st = rawin_fail_file(in, "no MaxProcs or MaxNodes in the header: the cluster size is unknown");

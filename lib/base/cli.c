@@ -6,6 +6,7 @@
 #include "base/parse.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,6 +235,9 @@ double cli_time(struct argp_state *st, const char *opt, const char *arg)
     double v;
     if (parse_time(arg, &v) < 0)
         argp_error(st, "invalid value for --%s: '%s' (want epoch seconds or ISO 8601 UTC)", opt, arg);
+    if (!(fabs(v) <= CSVR_MAX_TIME)) /* as for times in the data: beyond it, int64 arithmetic overflows */
+        argp_error(st, "invalid value for --%s: '%s' (epoch seconds beyond %g, the year 5138)", opt, arg,
+                   CSVR_MAX_TIME);
     return v;
 }
 

@@ -98,6 +98,7 @@ const struct csv_dialect *cli_dialect(const char *role);
 double cli_double(struct argp_state *st, const char *opt, const char *arg, double min, double max);
 long long cli_int(struct argp_state *st, const char *opt, const char *arg, long long min, long long max);
 double cli_duration(struct argp_state *st, const char *opt, const char *arg, double min);
+/* cli_time: epoch seconds or ISO 8601, at most CSVR_MAX_TIME (1e11) either side of 1970. */
 double cli_time(struct argp_state *st, const char *opt, const char *arg);
 
 /* cli_resources: parse a resource shape "cores=N,mem=M" (mem_mb= is accepted

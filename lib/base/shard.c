@@ -4,6 +4,7 @@
 
 #include "base/diag.h"
 #include "base/outfile.h"
+#include "base/zin.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,10 +18,13 @@
 /* ---- raw record reader ---------------------------------------------------- */
 
 /* A raw reader hands out whole records (with their line end) as byte ranges of
- * its buffer, valid until the next rin_next.  zlib reads plain files
- * transparently, so gzip input costs nothing extra to support. */
+ * its buffer, valid until the next rin_next.  zin decompresses gzip and zstd
+ * input and reports a truncated or corrupt stream as an error (the reader
+ * every tool uses; a plain gzread took a truncated gzip as a clean end). */
 typedef struct {
-    gzFile gz;
+    FILE *fp;
+    zin *z;
+    int status; /* after a -1 from rin_next: SLK_EDATA or SLK_EIO */
     const char *name;
     char delim;
     char *buf;
@@ -42,13 +46,13 @@ static int rin_open(rin *r, const char *path, char delim)
     int use_stdin = !path || strcmp(path, "-") == 0;
     r->name = use_stdin ? "<stdin>" : path;
     int fd = use_stdin ? dup(0) : open(path, O_RDONLY);
-    if (fd < 0 || !(r->gz = gzdopen(fd, "rb"))) {
+    if (fd < 0 || !(r->fp = fdopen(fd, "rb"))) {
         slk_error("%s: cannot open: %s", r->name, strerror(errno));
         if (fd >= 0)
             close(fd);
         return SLK_ENOINPUT;
     }
-    gzbuffer(r->gz, 1u << 20);
+    r->z = zin_open(r->fp, 0);
     r->cap = 4u << 20;
     r->buf = xmalloc(r->cap);
     return SLK_OK;
@@ -56,10 +60,12 @@ static int rin_open(rin *r, const char *path, char delim)
 
 static void rin_close(rin *r)
 {
-    if (r->gz)
-        gzclose(r->gz);
+    zin_close(r->z);
+    if (r->fp)
+        fclose(r->fp);
     free(r->buf);
-    r->gz = NULL;
+    r->z = NULL;
+    r->fp = NULL;
     r->buf = NULL;
 }
 
@@ -79,11 +85,10 @@ static int rin_fill(rin *r)
     size_t want = r->cap - r->end;
     if (want > (1u << 30))
         want = 1u << 30;
-    int got = gzread(r->gz, r->buf + r->end, (unsigned)want);
+    ssize_t got = zin_read(r->z, r->buf + r->end, want);
     if (got < 0) {
-        int zerr;
-        const char *msg = gzerror(r->gz, &zerr);
-        slk_error("%s: read error: %s", r->name, zerr == Z_ERRNO ? strerror(errno) : msg);
+        slk_error_at(r->name, r->next_line, "%s", zin_error(r->z));
+        r->status = zin_status(r->z);
         return -1;
     }
     if (got == 0)
@@ -146,6 +151,7 @@ static int rin_next(rin *r)
             if (!len && r->eof) {
                 if (open_quote) {
                     slk_error_at(r->name, r->line, "unterminated quoted field");
+                    r->status = SLK_EDATA;
                     return -1;
                 }
                 len = avail;
@@ -464,7 +470,7 @@ int shard_split(const struct shard_opts *o, struct shard_stats *stats_out)
         slk_error_at(sp.in.name, 1, "empty input (no header row)");
         st = SLK_EDATA;
     } else if (got < 0)
-        st = SLK_EDATA;
+        st = sp.in.status;
     else if ((sp.keycol = find_column(o->no_header ? NULL : &sp.in, o->names, o->delim, o->key)) < 0) {
         slk_error_at(sp.in.name, o->no_header ? 0 : 1, "missing key column '%s'", o->key);
         st = SLK_EDATA;
@@ -487,7 +493,7 @@ int shard_split(const struct shard_opts *o, struct shard_stats *stats_out)
     while (st == SLK_OK && !sp.bad && (got = rin_next(&sp.in)) > 0)
         st = split_record(&sp, &stats);
     if (st == SLK_OK && got < 0)
-        st = sp.in.eof ? SLK_EDATA : SLK_EIO;
+        st = sp.in.status;
     if (st == SLK_OK)
         flush_run(&sp);
     st = close_outputs(&sp, st, &stats);
@@ -519,7 +525,7 @@ static int merge_headers(struct merger *g)
     for (int i = 0; i < m->ninputs; i++) {
         int got = rin_next(&g->in[i]);
         if (got < 0)
-            return SLK_EDATA;
+            return g->in[i].status;
         if (got == 0) {
             slk_error_at(g->in[i].name, 1, "empty output (no header row): did its task fail?");
             return SLK_EDATA;
@@ -561,7 +567,7 @@ static int merge_group(struct merger *g, int s, const char *k, size_t kl)
         if (!g->pending[s]) {
             int got = rin_next(r);
             if (got <= 0)
-                return got < 0 ? SLK_EDATA : SLK_OK;
+                return got < 0 ? r->status : SLK_OK;
             g->pending[s] = 1;
         }
         const char *f;
@@ -590,7 +596,9 @@ static int merge_ordered(struct merger *g)
     if (got > 0 && (rec_content(ord.rec, ord.n) != 9 || memcmp(ord.rec, "shard,key", 9) != 0)) {
         slk_error_at(ord.name, 1, "not an order file (want the header 'shard,key')");
         st = SLK_EDATA;
-    } else if (got <= 0) {
+    } else if (got < 0)
+        st = ord.status;
+    else if (got == 0) {
         slk_error_at(ord.name, 1, "empty order file");
         st = SLK_EDATA;
     }
@@ -620,11 +628,11 @@ static int merge_ordered(struct merger *g)
         st = merge_group(g, (int)s, kbuf, kl);
     }
     if (st == SLK_OK && got < 0)
-        st = SLK_EDATA;
+        st = ord.status;
     for (int i = 0; st == SLK_OK && i < m->ninputs; i++)
         if (g->pending[i] || (got = rin_next(&g->in[i])) != 0) {
             if (got < 0 && !g->pending[i])
-                st = SLK_EDATA;
+                st = g->in[i].status;
             else {
                 slk_error_at(g->in[i].name, g->in[i].line,
                              "row out of the order file's key order (an output of another split?)");
@@ -658,7 +666,7 @@ int shard_merge(const struct shard_merge_opts *m, FILE *out, uint64_t *rows)
         while ((got = rin_next(&g.in[i])) > 0)
             merge_write(&g, &g.in[i]);
         if (got < 0)
-            st = SLK_EDATA;
+            st = g.in[i].status;
     }
     for (int i = 0; i < opened; i++)
         rin_close(&g.in[i]);

@@ -4,6 +4,7 @@
  * are scanned once, and each job that places containers scans the tenants
  * once. */
 #include "harvest/classsim.h"
+#include "harvest/tenantio.h"
 #include "base/diag.h"
 #include "base/keytab.h"
 #include "base/group.h"
@@ -90,28 +91,14 @@ int cs_read_tenants(const char *path, const struct csv_dialect *d, const struct 
 
 int cs_read_servers(const char *path, const struct csv_dialect *d, struct cs_tenant *t, size_t n)
 {
-    int st;
-    csvr *r = csvr_open_with(path, d, 0, &st);
-    if (!r)
-        return st;
-    int a, b;
-    if (csvr_require_cols(r, "tenant", &a, "servers", &b, (char *)NULL) < 0)
-        st = SLK_EDATA;
-    while (!st && csvr_next(r) > 0) {
-        const char *name = csvr_field(r, a);
-        double s;
-        if (csvr_get_double(r, b, &s, CSVR_REQUIRED | CSVR_NONNEG) < 0) {
-            if (csvr_skip(r))
-                continue;
-            break;
-        }
-        long i = name ? tenant_find(t, n, name) : -1;
-        if (i >= 0)
+    tenant_servers *ts = NULL; /* tenantclass's --servers reader: one rule for bad and duplicate rows */
+    int st = tenant_servers_load(path, d, &ts);
+    for (size_t i = 0; st == SLK_OK && i < n; i++) {
+        double s = tenant_servers_lookup(ts, t[i].name);
+        if (s >= 0)
             t[i].servers = s;
     }
-    if (!st)
-        st = csvr_status(r);
-    csvr_close(r);
+    tenant_servers_free(ts);
     return st;
 }
 

@@ -91,7 +91,8 @@ struct cs_stream {
 int cs_read_tenants(const char *path, const struct csv_dialect *d, const struct cp_class *cls, size_t ncls,
                     const char *classes_path, double uscale, struct cs_tenant **out, size_t *nout);
 
-/* cs_read_servers: tenant,servers rows; tenants not in t are ignored. */
+/* cs_read_servers: tenant,servers rows read by tenant_servers_load (a bad,
+ * too large or duplicate row is an error there); tenants not in t are ignored. */
 int cs_read_servers(const char *path, const struct csv_dialect *d, struct cs_tenant *t, size_t n);
 
 /* cs_read_series: tenant,t,util rows grouped by tenant onto the tick grid

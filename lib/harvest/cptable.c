@@ -38,6 +38,8 @@ static int class_row(csvr *r, keyset *seen, const int *col, double uscale, int *
     int got = col[5] >= 0 ? csvr_get_double(r, col[5], &cur, CSVR_NONNEG) : 0;
     if (got < 0)
         return -1;
+    if (s > 1e12) /* a class of tenants of at most 1e8 servers each; beyond, rooms overflow to inf */
+        return csvr_fail(r, "column 'servers': '%s' is too large (at most 1e12)", csvr_field(r, col[4]));
     if (a > uscale || k > uscale || (got > 0 && cur > uscale))
         return csvr_fail(r, "utilization above %g%s", uscale,
                          uscale > 1 ? "" : " (for 0-100 tables use --scale percent)");
@@ -107,18 +109,17 @@ int cp_read_current(const char *path, const struct csv_dialect *d, double uscale
         csvr_close(r);
         return SLK_EDATA;
     }
+    keyset *seen = keyset_new(); /* a class given twice is an error, not "the last wins" */
     while (csvr_next(r) > 0) {
         const char *name = csvr_field(r, cc);
         long i = name ? cp_table_find(t, name) : -1;
         double u = 0;
         if (i < 0)
             csvr_fail(r, "class '%s' is not in --classes %s", name ? name : "", classes_path);
-        else if (csvr_get_double(r, cu, &u, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+        else if (csvr_get_double(r, cu, &u, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+                 (u > uscale && csvr_fail(r, "column 'current_util': %g is above %g", u, uscale) < 0) ||
+                 !keytab_row(seen, r, cc))
             i = -1;
-        else if (u > uscale) {
-            csvr_fail(r, "column 'current_util': %g is above %g", u, uscale);
-            i = -1;
-        }
         if (i < 0) {
             if (csvr_skip(r))
                 continue;
@@ -126,6 +127,7 @@ int cp_read_current(const char *path, const struct csv_dialect *d, double uscale
         }
         t->c[i].current = u / uscale;
     }
+    keyset_free(seen);
     st = csvr_status(r);
     csvr_close(r);
     return st;

@@ -36,7 +36,8 @@ long cp_table_find(const struct cp_table *t, const char *name);
 int cp_read_classes(const char *path, const struct csv_dialect *d, double uscale, struct cp_table *t);
 
 /* cp_read_current: class,current_util rows for classes of t (classes_path
- * names the table in the message when one is unknown). */
+ * names the table in the message when one is unknown; a class given twice is
+ * a bad row). */
 int cp_read_current(const char *path, const struct csv_dialect *d, double uscale, const char *classes_path,
                     struct cp_table *t);
 

@@ -800,6 +800,14 @@ static void burst_tenant(struct evbuf *b, rng *g, const struct tenant *T, double
     }
 }
 
+double rp_expected_reimages(const rp_cluster *c, double days)
+{
+    double sum = 0;
+    for (size_t i = 0; i < c->nt; i++)
+        sum += c->t[i].rate * c->t[i].n;
+    return sum * days / 30.4375;
+}
+
 struct rp_event *rp_gen_events(const rp_cluster *c, uint64_t seed, double days,
                                const struct rp_burst_model *m, size_t *n)
 {

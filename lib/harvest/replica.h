@@ -162,6 +162,11 @@ struct rp_burst_model {
     double window;          /* seconds over which a burst's reimages spread */
 };
 
+/* rp_expected_reimages: how many reimage events rp_gen_events draws for
+ * `days`, on average: the sum over tenants of rate x servers x months (the
+ * bursts redistribute reimages in time, they do not add any). */
+double rp_expected_reimages(const rp_cluster *c, double days);
+
 /* rp_gen_events: draw `days` of reimage events from the tenants' rates
  * (a month is 30.4375 days): independent per-server Poisson reimages plus
  * tenant-wide and environment-wide bursts (see rp_burst_model), sorted by

@@ -24,6 +24,8 @@ static int tenant_row(csvr *r, rp_cluster *c, keyset *seen, const int *col)
     if (peak > 1)
         return csvr_fail(r, "column 'peak_util': '%s' is above 1 (write utilization as a fraction, 0.85 not 85)",
                          csvr_field(r, col[5]));
+    if (space > 1e12)
+        return csvr_fail(r, "column 'space_gb': '%s' is too large (at most 1e12 GB a tenant)", csvr_field(r, col[3]));
     if (servers > 100000000)
         return csvr_fail(r, "column 'servers': '%s' is too large (at most 100000000)", csvr_field(r, col[2]));
     if (!keytab_row(seen, r, col[0])) /* the one duplicate rule, after the row's other checks */
@@ -77,6 +79,9 @@ static int event_row(csvr *r, const rp_cluster *c, const int *col, struct rp_eve
     if (csvr_get_double(r, col[0], &t, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
         csvr_get_int64(r, col[1], &s, CSVR_REQUIRED | CSVR_NONNEG) < 0)
         return -1;
+    if (t > RP_MAX_DAYS * 86400) /* 1e308 made the run 1e303 days long and the event itself vanished */
+        return csvr_fail(r, "column 't': '%s' is beyond %g days (the longest simulation)", csvr_field(r, col[0]),
+                         RP_MAX_DAYS);
     if (s >= rp_nservers(c))
         return csvr_fail(r, "column 'server': %lld is not a server (the tenants have servers 0 to %ld)",
                          (long long)s, (long)rp_nservers(c) - 1);

@@ -26,8 +26,12 @@
 rp_cluster *rp_read_tenants(const char *path, const struct csv_dialect *d, double block_mb, int rack_size,
                             uint64_t seed, int *status);
 
+/* the longest simulation, in days (--days and the events' times) */
+#define RP_MAX_DAYS 36600.0
+
 /* rp_read_events: t,server,event rows (event reimage, fail or add; server a
- * server of c) sorted by rp_event_cmp; *tmax the latest time.  NULL with
+ * server of c; t at most RP_MAX_DAYS) sorted by rp_event_cmp; *tmax the
+ * latest time.  NULL with
  * *status SLK_OK when there are no events. */
 struct rp_event *rp_read_events(const rp_cluster *c, const char *path, const struct csv_dialect *d, size_t *n,
                                 double *tmax, int *status);

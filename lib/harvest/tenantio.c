@@ -67,7 +67,11 @@ int tenant_servers_load(const char *path, const struct csv_dialect *d, tenant_se
     t->k = keyset_new();
     while (csvr_next(r) > 0) {
         double s;
-        if (csvr_get_double(r, cs, &s, CSVR_REQUIRED | CSVR_NONNEG) < 0 || !keytab_row(t->k, r, ct)) {
+        int bad = csvr_get_double(r, cs, &s, CSVR_REQUIRED | CSVR_NONNEG) < 0;
+        if (!bad && s > TENANT_MAX_SERVERS)
+            bad = csvr_fail(r, "column 'servers': '%s' is too large (at most %g)", csvr_field(r, cs),
+                            (double)TENANT_MAX_SERVERS) < 0;
+        if (bad || !keytab_row(t->k, r, ct)) {
             if (csvr_skip(r))
                 continue;
             break;
@@ -146,6 +150,9 @@ static int feature_row(csvr *r, const int *c, const struct tenantio_opts *o, str
         csvr_get_int64(r, c[2], &steps, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
         csvr_get_int64(r, c[3], &miss, CSVR_REQUIRED | CSVR_NONNEG) < 0)
         return -1;
+    if (f->servers > TENANT_MAX_SERVERS)
+        return csvr_fail(r, "column 'servers': '%s' is too large (at most %g)", csvr_field(r, c[1]),
+                         (double)TENANT_MAX_SERVERS);
     for (int i = 0; i < 7; i++)
         if (csvr_get_double(r, c[4 + i], &v[i], CSVR_REQUIRED | (i < 6 ? CSVR_NONNEG : 0)) < 0)
             return -1;
@@ -406,6 +413,9 @@ static int row_servers(struct scan *s, const char *tenant, double *servers)
             return csvr_fail(s->r, "column '%s': invalid number '%s'", name, shown(f, b, sizeof b));
         if (*servers < 0)
             return csvr_fail(s->r, "column '%s': must not be negative, got '%s'", name, shown(f, b, sizeof b));
+        if (*servers > TENANT_MAX_SERVERS)
+            return csvr_fail(s->r, "column '%s': '%s' is too large (at most %g)", name, shown(f, b, sizeof b),
+                             (double)TENANT_MAX_SERVERS);
     }
     return 0;
 }

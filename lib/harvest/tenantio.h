@@ -66,8 +66,12 @@ const char *tenant_set_sort(struct tenant_set *ts);
 /* servers per tenant (the --servers table: columns tenant,servers) */
 typedef struct tenant_servers tenant_servers;
 
+/* the most servers one tenant may have (replplace's bound too) */
+#define TENANT_MAX_SERVERS 100000000
+
 /* tenant_servers_load: read path with dialect d.  A missing tenant, a
- * negative or bad servers value, or a tenant listed again (keytab's rule:
+ * negative, bad or too large (> TENANT_MAX_SERVERS) servers value, or a
+ * tenant listed again (keytab's rule:
  * "duplicate tenant 'x' (first at line N)") is an error at its row, or a
  * rejected row under --on-error skip.  Returns SLK_OK with *out set, or the
  * exit status.  Lookups only read the table: threads may share it. */

@@ -107,8 +107,10 @@ static int pod(rawin *in, char **f, const int *idx, enum gpupods_unit unit,
     const char *vc = by == GPUPODS_VC_QOS ? f[idx[P_QOS]] : f[idx[P_SPEC]];
     if (!vc[0])
         vc = by == GPUPODS_VC_QOS ? "none" : "any";
-    vcjobs_add(t, f[idx[P_NAME]], vc, epoch + v[P_CREATE],
-               demand * (v[P_DELETE] - v[P_SCHED]) / 3600, demand);
+    long first = vcjobs_add(t, f[idx[P_NAME]], vc, epoch + v[P_CREATE],
+                            demand * (v[P_DELETE] - v[P_SCHED]) / 3600, demand, rawin_line(in));
+    if (first)
+        return rawin_fail(in, "duplicate pod '%s' (first at line %ld)", f[idx[P_NAME]], first);
     st->jobs++;
     return 0;
 }

@@ -4,7 +4,8 @@
  * logs are blank-separated with ';' comment lines, SWIM is TSV without a
  * header.  None of them quotes fields, so a rawin splits each physical line
  * on one delimiter (or on runs of blanks) and counts lines, so every error
- * reads "tool: FILE:LINE: message".  Input may be plain, gzip or zstd (told
+ * reads "tool: FILE:LINE: message".  A UTF-8 byte-order mark at the start is
+ * dropped, CR before LF too.  Input may be plain, gzip or zstd (told
  * by its first bytes and decompressed as a stream by base/zin); "-" is
  * standard input.
  *

@@ -11,7 +11,7 @@
 #define SWF_FIELDS 18
 
 /* "; MaxProcs: 1024" and the like; other header lines are kept as comments */
-static int header_line(rawin *in, struct swf_stats *st)
+static int header_line(rawin *in, int keep_start, struct swf_stats *st)
 {
     const char *p = rawin_text(in);
     p += strspn(p, " \t");
@@ -36,7 +36,7 @@ static int header_line(rawin *in, struct swf_stats *st)
             st->max_procs = x;
         else if (k == 1)
             st->max_nodes = x;
-        else
+        else if (!keep_start)
             st->unix_start = (double)x;
     }
     return 0;
@@ -74,21 +74,24 @@ static int job_line(rawin *in, char **f, enum swf_vc_by by, struct vcjobs *t,
         snprintf(vc, sizeof vc, "none");
     else
         snprintf(vc, sizeof vc, "%s%.40s", vc_field_name[by], id);
-    vcjobs_add(t, f[0], vc, st->unix_start + v[1], procs * v[3] / 3600, procs);
+    long first = vcjobs_add(t, f[0], vc, st->unix_start + v[1], procs * v[3] / 3600, procs, rawin_line(in));
+    if (first)
+        return rawin_fail(in, "duplicate job '%s' (first at line %ld)", f[0], first);
     st->jobs++;
     return 0;
 }
 
-int swf_read(rawin *in, enum swf_vc_by by, struct vcjobs *t, struct swf_stats *st)
+int swf_read(rawin *in, enum swf_vc_by by, double epoch, struct vcjobs *t, struct swf_stats *st)
 {
-    *st = (struct swf_stats){.max_procs = -1, .max_nodes = -1};
+    int keep_start = epoch == epoch; /* an explicit epoch wins over the header */
+    *st = (struct swf_stats){.max_procs = -1, .max_nodes = -1, .unix_start = keep_start ? epoch : 0};
     char *f[SWF_FIELDS + 1];
     int n, in_header = 1;
     while ((n = rawin_next(in, f, SWF_FIELDS)) > 0) {
         if (f[0][0] == ';') {
             if (!in_header)
                 continue; /* comments after the jobs carry no header fields */
-            if (header_line(in, st) != 0)
+            if (header_line(in, keep_start, st) != 0)
                 return SLK_EDATA;
             continue;
         }

@@ -13,7 +13,8 @@
  *
  * Mapping: job = field 1; vc = the chosen field (user, group, queue or
  * partition) prefixed with its name ("group7"; "-1" reads "none");
- * submit = UnixStartTime (header, else 0) + field 2; processors = field 5,
+ * submit = time 0 + field 2, time 0 = the caller's epoch when given (not
+ * NaN), else the header's UnixStartTime, else 0; processors = field 5,
  * else field 8; size_server_hours = processors x run time / 3600;
  * max_parallelism = processors (HPC jobs are rigid).  Jobs with no run time
  * or no processors (cancelled before they ran) are skipped and counted.
@@ -32,12 +33,13 @@ enum swf_vc_by { SWF_VC_USER, SWF_VC_GROUP, SWF_VC_QUEUE, SWF_VC_PARTITION };
 struct swf_stats {
     long jobs, skipped;       /* kept, and skipped for no run time/processors */
     long max_procs, max_nodes;/* from the header, -1 when absent */
-    double unix_start;        /* from the header, 0 when absent */
+    double unix_start;        /* time 0: from the header, 0 when absent */
 };
 
-/* swf_read: read a whole log into t.  Returns 0, or SLK_EDATA/SLK_EIO after
- * printing "tool: FILE:LINE: message" (wrong field count, a non-number, a
- * negative submit time, a bad header value). */
-int swf_read(rawin *in, enum swf_vc_by by, struct vcjobs *t, struct swf_stats *st);
+/* swf_read: read a whole log into t, submit times from epoch (NaN: from the
+ * header's UnixStartTime).  Returns 0, or SLK_EDATA/SLK_EIO after printing
+ * "tool: FILE:LINE: message" (wrong field count, a non-number, a negative
+ * submit time, a bad header value). */
+int swf_read(rawin *in, enum swf_vc_by by, double epoch, struct vcjobs *t, struct swf_stats *st);
 
 #endif

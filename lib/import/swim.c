@@ -46,7 +46,12 @@ int swim_read(rawin *in, const struct swim_params *p, struct vcjobs *t)
             if (par < 1)
                 par = 1;
         }
-        vcjobs_add(t, f[0], vc, p->epoch + v[1], size, par);
+        long first = vcjobs_add(t, f[0], vc, p->epoch + v[1], size, par, rawin_line(in));
+        if (first) {
+            rawin_fail(in, "duplicate job '%s' (first at line %ld)", f[0], first);
+            if (!rawin_skip(in))
+                return SLK_EDATA;
+        }
     }
     return n < 0 ? SLK_EIO : 0;
 }

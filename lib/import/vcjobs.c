@@ -25,9 +25,14 @@ static int vc_index(struct vcjobs *t, const char *name)
     return (int)t->nvc++;
 }
 
-void vcjobs_add(struct vcjobs *t, const char *job, const char *vc, double submit,
-                double size_sh, double maxpar)
+long vcjobs_add(struct vcjobs *t, const char *job, const char *vc, double submit,
+                double size_sh, double maxpar, long line)
 {
+    long first = 0;
+    if (!t->seen)
+        t->seen = keyset_new();
+    if (keyset_put(t->seen, job, line, &first) < 0)
+        return first > 0 ? first : 1;
     t->jobs = xgrow(t->jobs, &t->cap, t->njobs + 1, sizeof *t->jobs);
     int v = vc_index(t, vc);
     t->jobs[t->njobs++] = (struct vcjob){xstrdup(job), v, submit, size_sh, maxpar};
@@ -36,6 +41,7 @@ void vcjobs_add(struct vcjobs *t, const char *job, const char *vc, double submit
         t->first = submit;
     if (t->njobs == 1 || submit > t->last)
         t->last = submit;
+    return 0;
 }
 
 struct share_ctx { const double *rem; };
@@ -142,5 +148,6 @@ void vcjobs_free(struct vcjobs *t)
     free(t->vc);
     free(t->work_sh);
     free(t->capacity);
+    keyset_free(t->seen);
     memset(t, 0, sizeof *t);
 }

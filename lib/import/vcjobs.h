@@ -15,6 +15,7 @@
 #define SLOKIT_VCJOBS_H
 
 #include "base/csvio.h"
+#include "base/keyset.h"
 
 #include <stddef.h>
 
@@ -34,11 +35,15 @@ struct vcjobs {
     long *capacity;       /* filled by vcjobs_capacity_* */
     size_t nvc, vccap;
     double first, last;   /* submit span */
+    keyset *seen;         /* job names -> the line that added them */
 };
 
-/* vcjobs_add: append a job (strings copied); vc is created on first use. */
-void vcjobs_add(struct vcjobs *t, const char *job, const char *vc, double submit,
-                double size_sh, double maxpar);
+/* vcjobs_add: append a job (strings copied), read at the trace's line;
+ * vc is created on first use.  Returns 0, or, when the job name was added
+ * already (stretch refuses a duplicate job), the line that added it and
+ * nothing is added. */
+long vcjobs_add(struct vcjobs *t, const char *job, const char *vc, double submit,
+                double size_sh, double maxpar, long line);
 
 /* vcjobs_capacity_share: split `servers` (>= number of VCs) among the VCs in
  * proportion to their work, largest remainder, each at least 1; the

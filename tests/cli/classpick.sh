@@ -130,3 +130,24 @@ printf 'job,last_duration,containers\na,60,60\nb,60,60\n' >"$TMP/skip-good.csv"
 t "skip: strict by default" 65 '' '*' "skip-bad.csv:3: column 'last_duration'" classpick -q --classes "$C" "$TMP/skip-bad.csv"
 tcheck "skip: same picks as without the row" bash -c 'cmp <(classpick -q --classes "$1" "$2") <(classpick -q --on-error skip --rejects "$4" --classes "$1" "$3")' _ "$C" "$TMP/skip-good.csv" "$TMP/skip-bad.csv" "$TMP/skip-rej.csv"
 tcheck "skip: the row is in the rejects" grep -q 'skip-bad.csv,3,' "$TMP/skip-rej.csv"
+
+# a bad row late in the jobs: nothing on standard output (the decisions before it were printed)
+t "late duplicate job: stdout empty" 65 $'job,last_duration,containers\nj1,100,5\nj1,100,5\n' '' "classpick: <stdin>:3: duplicate job 'j1' (first at line 2)" \
+    classpick -q --classes "$C"
+t "late bad containers: stdout empty" 65 $'job,last_duration,containers\nj1,100,5\nj2,100,x\n' '' "<stdin>:3: column 'containers'" \
+    classpick -q --classes "$C"
+# --current: a class given twice is an error (it was "the last row wins", silently)
+t "--current: duplicate class" 65 '' '' "classpick: $TMP/curdup.csv:3: duplicate class 'periodic-1' (first at line 2)" \
+    sh -c 'printf "class,current_util\nperiodic-1,0.1\nperiodic-1,0.9\n" > "$1/curdup.csv" && classpick -q --classes "$2" --current "$1/curdup.csv" "$3"' _ "$TMP" "$C" "$D/jobs.csv"
+t "--split beyond 1e11 s: 64 (was a 300-digit time in the message)" 64 '' '' "invalid value for --split: '1e300'" \
+    classpick --simulate --split 1e300 --classes "$C"
+# --servers in --simulate: the one reader tenantclass uses (a tenant listed twice was "last wins", 1e308
+# servers made primary_util empty (NaN) and the job stream one job)
+t "simulate --servers: duplicate tenant" 65 '' '' "classpick: $TMP/srvdup.csv:4: duplicate tenant 'A' (first at line 2)" \
+    sh -c '{ cat "$1"; sed -n 2p "$1"; } > "$2/srvdup.csv" && classpick -q --simulate --sample in --classes "$2/simc.csv" --tenants "$2/simo.csv" --series "$3" --servers "$2/srvdup.csv"' \
+    _ "$D/simservers.csv" "$TMP" "$D/simseries.csv"
+t "simulate --servers: 1e308 servers" 65 '' '' "classpick: $TMP/srvbig.csv:2: column 'servers': '1e308' is too large (at most 1e+08)" \
+    sh -c 'sed "2s/,[0-9]*\$/,1e308/" "$1" > "$2/srvbig.csv" && classpick -q --simulate --sample in --classes "$2/simc.csv" --tenants "$2/simo.csv" --series "$3" --servers "$2/srvbig.csv"' \
+    _ "$D/simservers.csv" "$TMP" "$D/simseries.csv"
+t "class table: 1e308 servers (room was inf: any demand fit)" 65 $'job,containers\nj,1e300\n' '' "classpick: $TMP/bigcls.csv:2: column 'servers': '1e308' is too large (at most 1e12)" \
+    sh -c 'printf "class,pattern,avg_util,peak_util,tenants,servers\nc1,constant,0.2,0.5,1,1e308\n" > "$1/bigcls.csv" && classpick -q --classes "$1/bigcls.csv"' _ "$TMP"

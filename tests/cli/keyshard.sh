@@ -70,9 +70,23 @@ tcheck "gzip shards hold the plain shards" bash -c '
 tcheck "gzip input gives the same shards" bash -c '
     gzip -c "$1/u.csv" > "$1/u.csv.gz" && keyshard -q -k job -n 3 -p "$1/g-" "$1/u.csv.gz" &&
     for i in 0 1 2; do cmp "$1/g-000$i.csv" "$1/u3-000$i.csv" || exit; done' _ "$TMP"
+tcheck "zstd input gives the same shards" bash -c '
+    zstd -q -c "$1/u.csv" > "$1/u.csv.zst" && keyshard -q -k job -n 3 -p "$1/zs-" "$1/u.csv.zst" &&
+    for i in 0 1 2; do cmp "$1/zs-000$i.csv" "$1/u3-000$i.csv" || exit; done' _ "$TMP"
+# a truncated stream is an error, never a clean end (zlib's gzread took it as one)
+t "truncated gzip input: 65, no shard" 65 '' '' "keyshard: $TMP/tr.csv.gz:1: truncated gzip input (unexpected end of compressed data)" \
+    sh -c 'head -c 20000 "$1/u.csv.gz" > "$1/tr.csv.gz" && keyshard -k job -n 2 -p "$1/tr-" "$1/tr.csv.gz"; st=$?; ! ls "$1"/tr-0* 2>/dev/null && exit $st' _ "$TMP"
+t "truncated zstd input: 65" 65 '' '' "keyshard: <stdin>:1: truncated zstd input" \
+    sh -c 'head -c 20000 "$1/u.csv.zst" | keyshard -k job -n 2 -p "$1/trz-"' _ "$TMP"
+t "truncated gzip order file on --merge: 65, stdout empty" 65 '' '' "keyshard: $TMP/o.gz:1: truncated gzip input" \
+    sh -c 'seq 1 20000 | sed "1s/.*/shard,key/" | gzip | head -c 200 > "$1/o.gz"; keyshard --merge --order "$1/o.gz" -k job "$1/u3-0000.csv"' _ "$TMP"
 tcheck "1000 shards (more than the default open-file limit of many systems)" bash -c '
     mkdir -p "$1/many" && keyshard -q -k job -n 1000 -p "$1/many/s-" "$1/r.csv" && [ $(ls "$1/many" | wc -l) = 1000 ] &&
     [ $(cat "$1"/many/s-*.csv | grep -vc "^job,") = $(($(wc -l < "$1/r.csv") - 1)) ]' _ "$TMP"
+
+# a merge error late in the merge: nothing on standard output (it was held)
+t "merge: row out of the order, stdout gets nothing" 65 '' '' "row out of the order file's key order" \
+    sh -c 'keyshard -q --merge --order "$1/o3.csv" -k job "$1/u3-0001.csv" "$1/u3-0000.csv" "$1/u3-0002.csv"' _ "$TMP"
 
 # errors
 t "missing key column" 65 "$(printf 'a,b\n1,2\n')" '' "keyshard: <stdin>:1: missing key column 'job'" keyshard -k job -n 2 -p "$TMP/e-"

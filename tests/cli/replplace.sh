@@ -69,7 +69,7 @@ replplace -q --soft -r 4 "$D/tiny-3env.csv" "$TMP/on0.csv" >"$TMP/soft.out"
 tcheck "checker counts the soft breaks" bash -c "$CHECK --soft --replicas 4 '$D/tiny-3env.csv' '$TMP/on0.csv' '$TMP/soft.out' | grep -q 'environment breaks: 300'"
 tcheck "checker rejects them without --soft" bash -c "! $CHECK --replicas 4 '$D/tiny-3env.csv' '$TMP/on0.csv' '$TMP/soft.out'"
 # uneven: 4 of the 9 classes are empty, so 3 replicas run out of rows x columns
-t "empty classes exhaust diversity" 1 $'block,server\nb1,0\n' 'block,replica,server,tenant,class' \
+t "empty classes exhaust diversity" 1 $'block,server\nb1,0\n' '' \
     "diversity exhausted at replica 3 of 3" replplace -r 3 "$D/uneven.csv"
 t "--soft relaxes the grid first" 0 $'block,server\nb1,0\n' '*' \
     'relaxed: 1 replicas in a repeated row/column, 0 in a repeated environment' replplace --soft -r 3 "$D/uneven.csv"
@@ -86,6 +86,10 @@ t "12 blocks x 3 fill 36 slots exactly" 0 "@$TMP/twelve.csv" '*' '*' replplace -
 tcheck "no tenant above 4 replicas" bash -c "replplace -q --soft '$TMP/small.csv' '$TMP/twelve.csv' | awk -F, 'NR > 1 { n[\$4]++ } END { for (k in n) if (n[k] != 4) exit 1 }'"
 t "13th block finds no space" 1 "$(cat "$TMP/twelve.csv"; echo b12,0)" '*' \
     "block 'b12': no space left for replica 1 of 3" replplace --soft "$TMP/small.csv"
+t "13th block finds no space: stdout empty (held, as -o keeps the old file)" 1 "$(cat "$TMP/twelve.csv"; echo b12,0)" '' \
+    "block 'b12': no space left for replica 1 of 3" replplace -q --soft "$TMP/small.csv"
+t "a bad row after good blocks: stdout empty" 65 $'block,server\nb1,0\nb2,x\n' '' \
+    "replplace: <stdin>:3: column 'server': invalid integer 'x'" replplace -q --soft "$TMP/small.csv"
 t "full local tenant: replica 1 moves, counted" 0 $'block,server\nb1,0\nb2,0\nb3,0\nb4,0\nb5,0\n' '*' \
     '1 first replicas not local' replplace --soft "$TMP/small.csv"
 
@@ -323,3 +327,11 @@ printf 'block,server\nb1,0\nb3,17\n' >"$TMP/skip-good.csv"
 t "skip: strict by default" 65 '' '*' "skip-blocks.csv:3: column 'server'" replplace -q "$TINY" "$TMP/skip-blocks.csv"
 tcheck "skip: same placements as without the rows" bash -c 'cmp <(replplace -q "$1" "$2") <(replplace -q --on-error skip --rejects "$5" "$4" "$3")' _ "$TINY" "$TMP/skip-good.csv" "$TMP/skip-blocks.csv" "$TMP/skip-tenants.csv" "$TMP/skip-rej.csv"
 tcheck "skip: three rows rejected" bash -c '[ "$(grep -c "skip-" "$1")" = 3 ]' _ "$TMP/skip-rej.csv"
+
+# ---- absurd tenant values: a clear refusal, not a degenerate grid or a simulation that never ends ----
+t "space_gb 1e308: too large" 65 $'block,server\nb1,0\n' '' "replplace: $TMP/huge-space.csv:2: column 'space_gb': '1e308' is too large (at most 1e12 GB a tenant)" \
+    sh -c 'sed "2s/^\([^,]*,[^,]*,[^,]*\),[^,]*,/\1,1e308,/" "$1" > "$2" && replplace -q "$2"' _ "$TINY" "$TMP/huge-space.csv"
+t "reimage rate 1e308 --simulate: refused up front (drew events forever)" 65 '' '' "reimages in 1 days (at most 1e8 can be simulated)" \
+    sh -c 'sed "2s/^\([^,]*,[^,]*,[^,]*,[^,]*\),[^,]*,/\1,1e308,/" "$1" > "$2" && timeout 60 replplace -q --simulate --blocks 100 --accesses 100 --days 1 "$2"' _ "$TINY" "$TMP/huge-rate.csv"
+t "--events t 1e308: refused (the run was 1e303 days and the event vanished)" 65 '' '' "ev-huge.csv:2: column 't': '1e308' is beyond 36600 days" \
+    sh -c 'printf "t,server,event\n1e308,0,reimage\n" > "$2" && replplace -q --simulate --blocks 100 --accesses 100 --events "$2" "$1"' _ "$TINY" "$TMP/ev-huge.csv"

@@ -198,3 +198,15 @@ t "--on-error skip: the rejects say where and why" 0 '' \
 $TMP/bad.csv,5,column 'util': invalid number '0.5x'
 $TMP/bad.csv,7,column 'tenant': missing value" '' cat "$TMP/rej.csv"
 tcheck "--on-error skip: result == the input without the bad rows" bash -c 'tenantclass -q --min-samples 2 --step 1h "$1" | cmp - "$2"' _ "$TMP/good.csv" "$TMP/skip.csv"
+
+# ---- features against their definitions (tests/check/tenantclass_features.py: plain-Python DFT bins,
+# linear gap fill, type-7 percentile, lag-one-period Pearson), with gaps (drop=0.3) and 5 days
+tracegen -q tenants --seed 3 --count 12 --days 5 --set drop=0.3 -o "$TMP/fdrop.csv"
+tcheck "features recomputed independently: steps, gaps, avg, peak, sd, slow sd, strength, period, repeat" bash -c '
+    tenantclass -q --features-only "$1" > "$2/fdrop.feat" && python3 "$3" "$1" "$2/fdrop.feat" tenant00001 tenant00002 tenant00005 tenant00009' \
+    _ "$TMP/fdrop.csv" "$TMP" "$ROOT/tests/check/tenantclass_features.py"
+# servers beyond 1e8 (a tenant of 1e308 servers made the class table's servers 1e+308, and two of them inf)
+t "servers column 1e308: too large" 65 '' '' "column 'servers': '1e308' is too large (at most 1e+08)" \
+    sh -c 'tracegen -q tenants --count 2 --days 1 | awk -F, -v OFS=, "NR==1{print \$0,\"servers\"; next} {print \$0, \"1e308\"}" | tenantclass -q --min-samples 4'
+t "--servers 1e9: too large" 65 '' '' "column 'servers': '1e9' is too large (at most 1e+08)" \
+    sh -c 'printf "tenant,servers\ntenant00001,1e9\n" > "$1/sbig.csv" && tracegen -q tenants --count 2 --days 1 | tenantclass -q --servers "$1/sbig.csv"' _ "$TMP"

@@ -94,6 +94,17 @@ t "swf --max-parallelism none" 0 '' "job,vc,submit,size_server_hours,max_paralle
 1,group1,1700000000,0.1111111111111111,
 2,group2,1700000010,0.1111111111111111,
 4,group1,1700000030,2," '' traceconv -q swf --max-parallelism none "$D/tiny.swf" --capacities "$TMP/n.csv"
+# --epoch was silently ignored for swf; now it replaces the header's UnixStartTime (1700000000)
+t "swf --epoch replaces UnixStartTime" 0 '' "job,vc,submit,size_server_hours,max_parallelism
+1,group1,1800000000,0.1111111111111111,4
+2,group2,1800000010,0.1111111111111111,8
+4,group1,1800000030,2,2" '' traceconv -q swf --epoch 2027-01-15T08:00:00Z "$D/tiny.swf" --capacities "$TMP/e.csv"
+t "--epoch beyond 1e11 s: 64, not wrapped times" 64 '' '' "invalid value for --epoch: '1e300' (epoch seconds beyond 1e+11" \
+    traceconv --epoch 1e300 google-runs "$D/job_events.csv"
+# a UTF-8 BOM at the start (a file saved by an editor) reads as without it, as every CSV input
+tcheck "UTF-8 BOM: google-runs and swf read as without it" bash -c '
+    cmp <({ printf "\357\273\277"; cat "$1/job_events.csv"; } | traceconv -q google-runs -) <(traceconv -q google-runs "$1/job_events.csv") &&
+    cmp <({ printf "\357\273\277"; cat "$1/tiny.swf"; } | traceconv -q swf - --capacities "$2/b1.csv") <(traceconv -q swf "$1/tiny.swf" --capacities "$2/b2.csv")' _ "$D" "$TMP"
 # MaxNodes when there is no MaxProcs: 3 split 2 h / 2 h -> 1 + 1, the last by
 # remainder tie to the first VC; group -1 reads "none".
 t "swf MaxNodes and missing group" 0 '' "vc,capacity
@@ -123,6 +134,7 @@ t "swf result feeds stretch" 0 '' '*' "3 jobs" sh -c 'traceconv -q swf "$1" --ca
     sh "$D/tiny.swf" "$TMP/s-vcs.csv" "$TMP/s-jobs.csv"
 
 # ---- Alibaba GPU 2023, the real files: counts and sums against awk over the raw CSV ----
+traceconv -q alibaba-gpu "$A/openb_pod_list_gpushare40.csv" --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/once-vcs.csv" -o "$TMP/gpu-once.csv"
 t "alibaba-gpu real" 0 '' '*' "8152 pods: 6119 jobs; skipped 981 never scheduled, 1052 with no gpu, 0 deleted when scheduled; 6212 gpus in 4 VCs" \
     traceconv alibaba-gpu "$A/openb_pod_list_gpushare40.csv" --nodes "$A/openb_node_list_all_node.csv" \
     --capacities "$TMP/a-vcs.csv" -o "$TMP/a-jobs.csv"
@@ -135,6 +147,12 @@ tcheck "alibaba-gpu work per qos matches awk" sh -c '
              END { for (q in w) printf \"%s %.6f\n\", q, w[q] }" "$1" | sort >"$3.want"
     awk -F, "NR > 1 { w[\$2] += \$4 } END { for (q in w) printf \"%s %.6f\n\", q, w[q] }" "$2" | sort >"$3.got"
     cmp "$3.want" "$3.got"' sh "$A/openb_pod_list_gpushare40.csv" "$TMP/a-jobs.csv" "$TMP/a-work"
+# a job given twice: stretch refuses duplicate jobs, so the converter names the trace's line
+t "swf duplicate job: 65 at the trace's line" 65 '' '' "traceconv: <stdin>:14: duplicate job '1' (first at line 10)" \
+    sh -c '{ cat "$1"; sed -n 10p "$1"; } | traceconv swf - --capacities "$2"' _ "$D/tiny.swf" "$TMP/x.csv"
+t "alibaba-gpu duplicate pod: skipped with --on-error skip" 0 '' '*' "duplicate pod 'openb-pod-8151' (first at line 8153)" \
+    sh -c '{ cat "$1"; tail -1 "$1"; } | traceconv --on-error skip alibaba-gpu - --nodes "$2" --capacities "$3" | cmp - "$4"' \
+    _ "$A/openb_pod_list_gpushare40.csv" "$A/openb_node_list_all_node.csv" "$TMP/dup-vcs.csv" "$TMP/gpu-once.csv"
 t "alibaba-gpu needs --nodes" 64 '' '' "--nodes FILE is required with alibaba-gpu" \
     traceconv alibaba-gpu "$A/openb_pod_list_gpushare40.csv" --capacities "$TMP/x.csv"
 t "alibaba-gpu missing column" 65 'name,cpu_milli

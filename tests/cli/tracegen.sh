@@ -116,6 +116,7 @@ t same-keys-all-kinds 0 '' '*' '' sh -c 'for k in runs usage events; do tracegen
 t count-zero 64 '' '' "invalid value for --count: '0'" tracegen runs --count 0
 t count-junk 64 '' '' "invalid value for --count: '5x'" tracegen runs --count 5x
 t days-zero 64 '' '' "invalid value for --days: '0'" tracegen runs --days 0
+t start-huge 64 '' '' "invalid value for --start: '9223372036854775807' (epoch seconds beyond 1e+11" tracegen runs --start 9223372036854775807
 t start-junk 64 '' '' "invalid value for --start: 'yesterday'" tracegen runs --start yesterday
 t set-no-eq 64 '' '' "invalid value for --set: 'fail_prob'" tracegen runs --set fail_prob
 t set-range 64 '' '' "invalid value for --set fail_prob: '1.5' (want a number in [0, 1])" tracegen runs --set fail_prob=1.5
