@@ -18,8 +18,8 @@
 #   SERVERS [10000]  TENANTS [400]  BLOCKS [2000000]  DAYS [365]
 #   SEEDS ["1 2 3 4 5"] (one simulation per seed: events and placement)
 #   JOBS [2] simulations in parallel
-#   GOOGLE [/work/shared/data/google-2011/machine_events-part-00000.csv.gz
-#           or ../shared/data/... next to the checkout]; GBLOCKS [2000000]
+#   GOOGLE [../shared/data/google-2011/machine_events-part-00000.csv.gz
+#           next to the checkout; none: the Google part is left out]; GBLOCKS [2000000]
 #   The paper's size is BLOCKS=4000000 (its datacenters' server counts are
 #   not given; "thousands of servers").
 # Writes OUTDIR/synthetic.csv and OUTDIR/google.csv (one row per seed, policy
@@ -32,10 +32,8 @@ out=${1:-harvest-durability.out}
 SERVERS=${SERVERS:-10000} TENANTS=${TENANTS:-400} BLOCKS=${BLOCKS:-2000000} DAYS=${DAYS:-365}
 SEEDS=${SEEDS:-1 2 3 4 5} JOBS=${JOBS:-2} GBLOCKS=${GBLOCKS:-2000000}
 if [ -z "${GOOGLE:-}" ]; then
-    for g in /work/shared/data/google-2011/machine_events-part-00000.csv.gz \
-             "$root/../shared/data/google-2011/machine_events-part-00000.csv.gz"; do
-        [ -r "$g" ] && { GOOGLE=$g; break; }
-    done
+    g="$root/../shared/data/google-2011/machine_events-part-00000.csv.gz"
+    if [ -r "$g" ]; then GOOGLE=$g; fi
 fi
 mkdir -p "$out"
 export LC_ALL=C

@@ -12,6 +12,7 @@
 # capacity every regime is given.  Prints the totals side by side
 # (footprint in cores: the peak of reserved capacity).
 set -eu
+export LC_ALL=C    # sort(1) must put the header "job,provisioned" first in any locale
 N=${1:-1000}
 DAYS=${2:-30}
 W=${3:-headline}

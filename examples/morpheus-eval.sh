@@ -194,26 +194,35 @@ python3 - "$W/results.csv" <<'EOF'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 def ratio(a, b):
-    return a / b if b else float("inf")
+    """a / b, or None when b is not positive (no finite ratio: never print inf)."""
+    return a / b if b > 0 else None
+def x(v):
+    return "-" if v is None else "%.2f" % v
 print("%-5s %7s %6s %6s %7s %7s %6s %8s %6s %8s %8s %10s %10s" % ("seed", "cores", "runs", "no_slo", "static",
       "st+fair", "plan", "plan+dra", "floor", "fewer(x)", "above_fl", "fp_plan", "fp_plan+dra"))
 fewer, above, foot = [], [], []
 for r in rows:
     n, st, dr, fl = int(r["runs"]), int(r["missed_static"]), int(r["missed_plan_dra"]), int(r["missed_floor"])
     f = ratio(st, dr)
-    a = ratio(st - fl, dr - fl) if dr > fl else float("inf")
+    a = ratio(st - fl, dr - fl)
     fs = float(r["footprint_static"])
     fp = float(r["footprint_plan"]) / fs - 1
     fd = float(r["footprint_plan_dra"]) / fs - 1
     fewer.append(f); above.append(a); foot.append(fp)
-    print("%-5s %7s %6d %6s %7d %7s %6s %8d %6d %8.2f %8.2f %+9.1f%% %+9.1f%%" % (r["seed"], r["cluster_cores"], n,
-          r["runs_no_slo"], st, r["missed_static_fair"], r["missed_plan"], dr, fl, f, a, 100 * fp, 100 * fd))
+    print("%-5s %7s %6d %6s %7d %7s %6s %8d %6d %8s %8s %+9.1f%% %+9.1f%%" % (r["seed"], r["cluster_cores"], n,
+          r["runs_no_slo"], st, r["missed_static_fair"], r["missed_plan"], dr, fl, x(f), x(a), 100 * fp, 100 * fd))
+print("(-: no finite ratio; plan+dra missed no run, or none above the floor)")
 for name, v in (("fewer violations (static / plan+dra)", fewer),
                 ("fewer violations above the floor", above),
                 ("footprint change (plan vs static)", foot)):
     fmt = "%+.1f%%" if "footprint" in name else "%.2fx"
     conv = (lambda x: 100 * x) if "footprint" in name else (lambda x: x)
-    print("%s: min %s median %s max %s" % (name, fmt % conv(min(v)), fmt % conv(statistics.median(v)),
-          fmt % conv(max(v))))
+    d = [e for e in v if e is not None]
+    if not d:
+        print("%s: - in every seed" % name)
+        continue
+    left = "" if len(d) == len(v) else " (%d of %d seeds; - in the others)" % (len(d), len(v))
+    print("%s: min %s median %s max %s%s" % (name, fmt % conv(min(d)), fmt % conv(statistics.median(d)),
+          fmt % conv(max(d)), left))
 EOF
 echo "morpheus-eval: $(( $(date +%s) - t0 )) s wall" >&2

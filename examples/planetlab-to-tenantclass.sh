@@ -16,6 +16,7 @@
 # Writes OUTDIR/planetlab-tenants.csv and OUTDIR/planetlab-classes.csv and
 # prints the class mix (tenants per pattern) on stdout.
 set -eu
+export LC_ALL=C
 repo=$(cd "$(dirname "$0")/.." && pwd)
 PATH=$repo/build/bin:$PATH
 data=${1:-$repo/../shared/data/planetlab/20110303.csv}

@@ -4,6 +4,9 @@
 #   SLOKIT_BUILDS  builds to test (default: "build build-asan")
 #   SLOKIT_WRAP    a command to run every tool under (e.g. valgrind ...)
 #   SLOKIT_ONLY    run only CLI files whose name contains this
+#   SLOKIT_FILE_TIMEOUT  seconds a CLI file may run before it is killed and
+#                  counted as failed (default 1200; 0: no limit, the default
+#                  under SLOKIT_WRAP)
 #
 # Ends with the line "N passed, N failed, N skipped"; exits 1 when anything
 # failed.  Skipped cases (a package or capability missing) never count as passed.
@@ -15,6 +18,9 @@ export LC_ALL=C
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=86}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 builds=${SLOKIT_BUILDS:-"build build-asan"}
+# seconds one CLI file may run (0: no limit; none under SLOKIT_WRAP, e.g. valgrind)
+limit=${SLOKIT_FILE_TIMEOUT:-1200}
+[ -z "${SLOKIT_WRAP:-}" ] || limit=${SLOKIT_FILE_TIMEOUT:-0}
 total_pass=0
 total_fail=0
 total_skip=0
@@ -25,6 +31,12 @@ for b in $builds; do
     out=$ROOT/tests/out/$b${SLOKIT_WRAP:+-wrapped}
     rm -rf "$out"; mkdir -p "$out"
     mkdir -p "$bin"; path=$bin
+    # python3 in a test is Debian's /usr/bin/python3 (the one whose numpy and
+    # scipy make deps installs), never a pyenv or venv python3 earlier on PATH.
+    mkdir -p "$out/py"; ln -sfn /usr/bin/python3 "$out/py/python3"
+    # a HOME of the run's own: no test reads the caller's ~/ files or leaves
+    # files there (GNU parallel writes ~/.parallel)
+    export HOME=$out/home; mkdir -p "$HOME"
     if [ -n "${SLOKIT_WRAP:-}" ]; then
         mkdir -p "$out/wrap"
         for tool in "$bin"/*; do
@@ -33,6 +45,7 @@ for b in $builds; do
         done
         path=$out/wrap
     fi
+    path=$path:$out/py
     echo "== $b"
     # unit tests: each prints "#unit NAME PASS FAIL"
     for u in "$ROOT/$b/tests"/test_*; do
@@ -53,12 +66,17 @@ for b in $builds; do
         name=$(basename "$f" .sh)
         [ -n "${SLOKIT_ONLY:-}" ] && [ "${name#*$SLOKIT_ONLY}" = "$name" ] && continue
         tmp=$out/$name; mkdir -p "$tmp"
-        res=$(cd "$tmp" && PATH="$path:$PATH" TMP="$tmp" BUILD="$b" bash -c '
-            source "$ROOT/tests/lib.sh"; source "$1"; echo "#cli $PASS $FAIL $SKIP"' _ "$f" 2>&1)
+        # a file that hangs is killed (its whole process group) after $limit s and
+        # counted as failed, so the rest of the suite still runs within CI's time
+        res=$(cd "$tmp" && PATH="$path:$PATH" TMP="$tmp" BUILD="$b" timeout -k 30 "$limit" bash -c '
+            source "$ROOT/tests/lib.sh"; source "$1"; echo "#cli $PASS $FAIL $SKIP"' _ "$f" 2>&1 </dev/null)
+        rc=$?
         line=$(printf '%s\n' "$res" | grep '^#cli' | tail -1)
         printf '%s\n' "$res" | grep -v '^#cli' | head -60
         if [ -z "$line" ]; then
-            echo "FAIL cli $name: the test file did not finish"; total_fail=$((total_fail + 1)); continue
+            why="the test file did not finish"
+            if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then why="$why: killed after $limit s (SLOKIT_FILE_TIMEOUT)"; fi
+            echo "FAIL cli $name: $why"; total_fail=$((total_fail + 1)); continue
         fi
         set -- $line
         total_pass=$((total_pass + $2)); total_fail=$((total_fail + $3)); total_skip=$((total_skip + $4))

@@ -185,7 +185,7 @@ tcheck "skyplot: same chart as without renames" bash -c '
 # start (all below 1e11, so no epoch time gives it away) has a "period" of
 # 114 years: warned with the unit; --time-unit us gives 3600 s
 awk 'BEGIN { print "job,instance,submit,start,end,input_avail,output_read,status"
-    for (i = 0; i < 8; i++) { s = (i * 3600 + 30) * 1000000; printf "h,h-%d,%d,%d,%d,,,ok\n", i, s, s + 60000000, s + 660000000 } }' > "$TMP/hourly-us.csv"
+    for (i = 0; i < 8; i++) { s = (i * 3600 + 30) * 1000000; printf "h,h-%d,%.0f,%.0f,%.0f,,,ok\n", i, s, s + 60000000, s + 660000000 } }' > "$TMP/hourly-us.csv"
 t "implausible derived period warned" 0 '' '*' "sloinfer: warning: job 'h': derived period of 114.1 years is implausible: are the input times in ms or us? (use --time-unit ms or --time-unit us)" sloinfer "$TMP/hourly-us.csv"
 tcheck "with --time-unit us: the hour" bash -c '
     sloinfer -q --time-unit us "$1" | awk -F, "NR == 2 && \$1 == \"h\" && \$2 == 3600 { ok = 1 } END { exit !ok }"' _ "$TMP/hourly-us.csv"

@@ -28,3 +28,10 @@ t "google adapter, no arguments" 0 '' '*' "google-to-replplace: " \
 tcheck "google adapter wrote out/google-replplace" test -s "$TMP/repo/out/google-replplace/tenants.csv"
 t "swim adapter: a bad file" 65 '' '' "swim-to-stretch: " \
     env PATH=$CLEAN sh -c 'cd "$1" && examples/swim-to-stretch.sh "$2"' _ "$TMP/repo" "$ROOT/tests/data/traceconv/tiny.swf"
+# morpheus-eval.sh's summary at a small size where plan+dra misses exactly the
+# floor (20 jobs, 10 days, seed 1): no finite "above the floor" ratio, printed
+# as '-', never inf or nan (it printed "inf" and "infx").
+t "morpheus-eval small: no inf or nan in the summary" 0 '' '*' '*' bash -c '
+    PATH="$1/build/bin:$PATH" bash "$1/examples/morpheus-eval.sh" 20 10 1 "$2/me" > "$2/me.out" 2>/dev/null &&
+    grep -q "^fewer violations (static / plan+dra): min [0-9.]*x" "$2/me.out" &&
+    ! grep -qiE "inf|nan" "$2/me.out"' _ "$TMP/repo" "$TMP"
