@@ -203,7 +203,7 @@ static void fmt_time(double t, char *buf)
         "         --capacity cores=2000,mem=8192000 \\\n" \
         "         --from 2026-01-26 usage.csv --summary totals.csv > runs.csv\n" \
         "  replay --regime static --idle none --slo slo.csv --provisioned truth.csv \\\n" \
-        "         --capacity cores=2000,mem=8192000 usage.csv   # the paper's worst case"
+        "         --capacity cores=2000,mem=8192000 usage.csv  # the paper's worst case"
 
 /* load: the SLOs, provisioning, run table, plan and usage, in that order;
  * the runs sorted by start.  *p receives the plan (--plan). */

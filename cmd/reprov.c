@@ -179,9 +179,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_AMDAHL: {
         char *s = xstrdup(arg), *comma = strchr(s, ',');
         double a, b;
+        /* bounded like any size read from a file (CSVR_MAX_VALUE): a larger S
+         * or P predicts inf seconds left and prints garbage in the reason */
         if (!comma || (*comma = 0, parse_double(s, &a, 0) < 0) || parse_double(comma + 1, &b, 0) < 0 || a < 0 ||
-            !(b > 0))
-            argp_error(st, "invalid value for --amdahl: '%s' (want S,P: S >= 0 and P > 0 seconds)", arg);
+            !(b > 0) || a > CSVR_MAX_VALUE || b > CSVR_MAX_VALUE)
+            argp_error(st, "invalid value for --amdahl: '%s' (want S,P: 0 <= S <= %g and 0 < P <= %g seconds)", arg,
+                       CSVR_MAX_VALUE, CSVR_MAX_VALUE);
         free(s);
         opt.jk.serial = a;
         opt.jk.parallel = b;
@@ -197,7 +200,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         else
             argp_error(st, "invalid value for --late: '%s' (linear or flat)", arg);
         break;
-    case OPT_PENALTY: opt.jk.penalty = cli_double(st, "penalty", arg, 0, 1e300); break;
+    case OPT_PENALTY: opt.jk.penalty = cli_double(st, "penalty", arg, 0, CSVR_MAX_VALUE); break;
     case OPT_UTILITY: opt.utility = arg; break;
     case OPT_SLACK: opt.jk.slack = cli_double(st, "slack", arg, 1, 1e6); break;
     case OPT_ALPHA: opt.jk.alpha = cli_double(st, "alpha", arg, 1e-9, 1); break;

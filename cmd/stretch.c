@@ -58,7 +58,7 @@ static const struct argp_option options[] = {
      "fifo (submit order); default fair", 1},
     {"system-servers", OPT_SYSTEM, "N", 0, "Shared servers owned by no VC, lent to any VC (default 0)", 1},
     {"quantum", OPT_QUANTUM, "DUR", 0, "drr/balanced: re-evaluate priorities at least this often while jobs "
-     "run (default 5m; 0 = only at arrivals and completions)", 1},
+     "run (default 5m, at least 1s; 0 = only at arrivals and completions)", 1},
     {"credit-window", OPT_WINDOW, "DUR", 0, "drr/balanced: a VC's credit is clamped to +-capacity x DUR "
      "(default 7d)", 1},
     {0, 0, 0, 0, "Reporting:", 2},
@@ -115,7 +115,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         break;
     }
     case OPT_SYSTEM: opt.system_servers = cli_double(st, "system-servers", arg, 0, 1e12); break;
-    case OPT_QUANTUM: opt.quantum = cli_duration(st, "quantum", arg, 0); break;
+    case OPT_QUANTUM:
+        /* a tick per quantum while jobs run: 1e-9 s never ends */
+        opt.quantum = cli_duration(st, "quantum", arg, 0);
+        if (opt.quantum > 0 && opt.quantum < 1)
+            argp_error(st, "invalid value for --quantum: '%s' (must be 0 or at least 1 s)", arg);
+        break;
     case OPT_WINDOW:
         opt.credit_window = cli_duration(st, "credit-window", arg, 0);
         if (opt.credit_window <= 0)

@@ -158,8 +158,8 @@ static int load_table(jockey *j, const char *path)
         const char *job = cj >= 0 ? csvr_field(r, cj) : NULL;
         struct trow x;
         if (csvr_get_double(r, cp, &x.p, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-            csvr_get_double(r, ca, &x.a, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
-            csvr_get_duration(r, cr, &x.r, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            csvr_get_double(r, ca, &x.a, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
+            csvr_get_duration(r, cr, &x.r, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
             break;
         if (x.p > 1) {
             csvr_fail(r, "column 'progress': %g is above 1", x.p);
@@ -228,7 +228,10 @@ static int load_utility(jockey *j, const char *path)
     while (csvr_next(r) > 0) {
         const char *job = cj >= 0 ? csvr_field(r, cj) : NULL;
         double t, u;
-        if (csvr_get_duration(r, ct, &t, CSVR_REQUIRED) < 0 || csvr_get_double(r, cu, &u, CSVR_REQUIRED) < 0)
+        /* bounded (CSVR_MAX_VALUE): the slope between two points of +-1e308
+         * is inf, and every candidate would get the same -inf utility */
+        if (csvr_get_duration(r, ct, &t, CSVR_REQUIRED | CSVR_BOUNDED) < 0 ||
+            csvr_get_double(r, cu, &u, CSVR_REQUIRED | CSVR_BOUNDED) < 0)
             break;
         size_t k = smap_put(&j->ckeys, job ? job : "");
         if (k >= j->ncur) {

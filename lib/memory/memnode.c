@@ -146,22 +146,29 @@ static int run_simulate(const struct memnode_opts *o, struct memgate_task *t, si
     return st;
 }
 
-int memnode_model_steps(const struct memnode_opts *o, long long *steps)
+/* The steps of --duration dur at step: SLK_EUSAGE (reported) when under
+ * one step or when ntasks x steps x runs exceeds MEMNODE_MAX_TASK_STEPS. */
+static int duration_steps(const struct memnode_opts *o, double dur, double step, double ntasks,
+                          long long *steps)
 {
-    double step = o->step_s > 0 ? o->step_s : 1;
-    double dur = o->duration_s > 0 ? o->duration_s : 3600;
-    *steps = (long long)floor(dur / step + 1e-9);
-    if (*steps < 1) {
+    double n = floor(dur / step + 1e-9);
+    if (n < 1) {
         slk_error("--duration %g s is shorter than one %g s step", dur, step);
         return SLK_EUSAGE;
     }
-    if ((double)*steps * (double)o->tasks * (o->nk + 1) > MEMNODE_MAX_TASK_STEPS) {
-        slk_error("simulation too large: %ld tasks x %lld steps x %d runs (at most %g task-steps; "
-                  "use a longer --step or a shorter --duration)", o->tasks, *steps, o->nk + 1,
-                  MEMNODE_MAX_TASK_STEPS);
+    if (n * ntasks * (o->nk + 1) > MEMNODE_MAX_TASK_STEPS) {
+        slk_error("simulation too large: %.0f tasks x %.0f steps x %d runs (at most %g task-steps; "
+                  "use a longer --step or a shorter --duration)", ntasks, n, o->nk + 1, MEMNODE_MAX_TASK_STEPS);
         return SLK_EUSAGE;
     }
+    *steps = (long long)n;
     return SLK_OK;
+}
+
+int memnode_model_steps(const struct memnode_opts *o, long long *steps)
+{
+    return duration_steps(o, o->duration_s > 0 ? o->duration_s : 3600, o->step_s > 0 ? o->step_s : 1,
+                          (double)o->tasks, steps);
 }
 
 int memnode_simulate_model(const struct memnode_opts *o, long long steps, csvw *w)
@@ -185,11 +192,10 @@ int memnode_simulate_series(const struct memnode_opts *o, struct memio_reader *r
     if (rd->gap_task && !o->step_s)
         slk_warn_at(path, 0, "uneven sample intervals (task '%s': %g s vs %g s); "
                     "samples are replayed one per %g s step", rd->gap_task, rd->gap_dt, rd->min_dt, step);
-    long long steps = o->duration_s > 0 ? (long long)floor(o->duration_s / step + 1e-9) : 0;
-    if (o->duration_s > 0 && steps < 1) {
-        slk_error("--duration %g s is shorter than one %g s step", o->duration_s, step);
-        return SLK_EUSAGE;
-    }
+    /* bounded like --model (--duration 1e15 never ended) */
+    long long steps = 0;
+    if (o->duration_s > 0 && (st = duration_steps(o, o->duration_s, step, (double)rd->ntasks, &steps)) != SLK_OK)
+        return st;
     if (rd->short_task) {
         slk_error_at(path, 0, "task '%s': %zu samples cannot be split by --train %g (both parts "
                      "need a sample)", rd->short_task, rd->short_n, o->train);

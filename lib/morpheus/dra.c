@@ -445,12 +445,25 @@ static const struct argp_option dra_options[] = {
     {0}
 };
 
+/* --grant and --window: a decision visits the plan steps of both, so a
+ * window of 1e12 s never ended and a grant of 1e308 s printed until 1e+308;
+ * a year is far beyond the paper's minutes. */
+#define DRA_MAX_DUR (366 * 86400.0)
+
+static double dra_duration(struct argp_state *st, const char *opt, const char *arg, double min)
+{
+    double v = cli_duration(st, opt, arg, min);
+    if (v > DRA_MAX_DUR)
+        argp_error(st, "invalid value for --%s: '%s' (at most 366d)", opt, arg);
+    return v;
+}
+
 static error_t dra_parse_opt(int key, char *arg, struct argp_state *st)
 {
     struct dra_opts *o = st->input;
     switch (key) {
-    case DRA_OPT_GRANT: o->grant = cli_duration(st, "grant", arg, 1); break;
-    case DRA_OPT_WINDOW: o->window = cli_duration(st, "window", arg, 0); break;
+    case DRA_OPT_GRANT: o->grant = dra_duration(st, "grant", arg, 1); break;
+    case DRA_OPT_WINDOW: o->window = dra_duration(st, "window", arg, 0); break;
     case DRA_OPT_RHO: o->rho = cli_double(st, "rho", arg, 0, 1e6); break;
     case DRA_OPT_RECENT:
         o->recent = cli_choice(st, "recent", arg, (const char *const[]){"instance", "plan", NULL}) == 0

@@ -22,33 +22,23 @@ const char *replay_regime_name(enum replay_regime r)
     return "?";
 }
 
-struct tagged {
-    struct replay_run r;
-    size_t i;
-};
-
-static int tagged_cmp(const void *a, const void *b)
+/* By step, then first sample, then run id (unique): an order of the
+ * content, so the same runs in another input order (split by job and
+ * concatenated back) replay and print the same. */
+static int run_cmp(const void *a, const void *b)
 {
-    const struct tagged *x = a, *y = b;
-    if (x->r.g0 != y->r.g0)
-        return x->r.g0 < y->r.g0 ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
+    const struct replay_run *x = a, *y = b;
+    if (x->g0 != y->g0)
+        return x->g0 < y->g0 ? -1 : 1;
+    if (x->first != y->first)
+        return x->first < y->first ? -1 : 1;
+    return strcmp(x->run, y->run);
 }
 
 void replay_set_sort(struct replay_set *s)
 {
-    size_t n = s->nruns;
-    if (n < 2)
-        return;
-    struct tagged *tmp = xcalloc(n, sizeof *tmp);
-    for (size_t i = 0; i < n; i++) {
-        tmp[i].r = s->runs[i];
-        tmp[i].i = i;
-    }
-    qsort(tmp, n, sizeof *tmp, tagged_cmp);
-    for (size_t i = 0; i < n; i++)
-        s->runs[i] = tmp[i].r;
-    free(tmp);
+    if (s->nruns > 1)
+        qsort(s->runs, s->nruns, sizeof *s->runs, run_cmp);
 }
 
 void replay_set_free(struct replay_set *s)

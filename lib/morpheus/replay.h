@@ -121,7 +121,8 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
  * step) and before `to` where the plan holds containers for job, or -1. */
 int64_t replay_reservation_start(const plan *p, const char *job, int64_t from, int64_t to, double step);
 
-/* replay_set_sort: sort runs by g0 (stable: input order breaks ties). */
+/* replay_set_sort: sort runs by g0, then first sample, then run id (run
+ * ids are unique): the order depends on the runs, not on the input order. */
 void replay_set_sort(struct replay_set *s);
 /* replay_set_free: free what the set owns (jobs, runs and their arrays). */
 void replay_set_free(struct replay_set *s);

@@ -61,12 +61,18 @@ int replayio_read_provisioned(struct replayio *io, const char *path, const struc
                 continue;
             break;
         }
-        if (csvr_get_double(r, cp, &v, CSVR_REQUIRED | CSVR_NONNEG) < 0) {
+        if (csvr_get_double(r, cp, &v, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0) {
             if (csvr_skip(r))
                 continue;
             break;
         }
         struct replay_job *j = job_find(&io->set, job);
+        if (j && !isnan(j->provisioned)) { /* the last row silently won */
+            csvr_fail(r, "job '%s' has a second provisioned row", job);
+            if (csvr_skip(r))
+                continue;
+            break;
+        }
         if (j)
             j->provisioned = v;
     }
@@ -83,6 +89,15 @@ struct replayio_avail {
 static int avail_cmp(const void *a, const void *b)
 {
     return strcmp(((const struct replayio_avail *)a)->run, ((const struct replayio_avail *)b)->run);
+}
+
+/* By run, then time: an instance listed twice (a retry) keeps its earliest
+ * input_avail, whatever the row order (bsearch picked either one). */
+static int avail_time_cmp(const void *a, const void *b)
+{
+    const struct replayio_avail *x = a, *y = b;
+    int c = strcmp(x->run, y->run);
+    return c ? c : (x->t > y->t) - (x->t < y->t);
 }
 
 int replayio_read_runs(struct replayio *io, const char *path, const struct csv_dialect *d)
@@ -120,8 +135,17 @@ int replayio_read_runs(struct replayio *io, const char *path, const struct csv_d
     }
     st = csvr_status(r);
     csvr_close(r);
-    if (io->navail)
-        qsort(io->avails, io->navail, sizeof *io->avails, avail_cmp);
+    if (io->navail) {
+        qsort(io->avails, io->navail, sizeof *io->avails, avail_time_cmp);
+        size_t n = 1;
+        for (size_t i = 1; i < io->navail; i++) {
+            if (strcmp(io->avails[i].run, io->avails[n - 1].run) == 0)
+                free(io->avails[i].run);
+            else
+                io->avails[n++] = io->avails[i];
+        }
+        io->navail = n;
+    }
     return st;
 }
 

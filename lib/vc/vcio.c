@@ -104,6 +104,7 @@ struct feed {
     csvw *w;
     int header_done;       /* written with the first row: a run that fails at once writes nothing */
     struct vcrep_acc *acc;
+    double system_servers; /* lent to any VC: with the VC's own, the most a job can get */
 };
 
 static void jobs_header(struct feed *f)
@@ -191,6 +192,15 @@ static int job_row(struct feed *f, struct vcsim_job *job)
         return csvr_fail(r, "column 'size_server_hours': '%s' is too large", csvr_field(r, f->csize));
     if (fabs(submit) > 1e12)
         return csvr_fail(r, "column 'submit': '%s' is out of range", csvr_field(r, f->csub));
+    /* Even alone (its VC's and the system servers, up to its parallelism)
+     * a job takes size / min(parallelism, servers): a finish beyond the
+     * time range is a data error (it printed 3.6e+303, and drr/balanced
+     * re-evaluated every --quantum until then: a hang). */
+    double servers = fmin(par, f->V->cap[k] + f->system_servers), alone = size * 3600 / servers;
+    if (!(submit + alone <= CSVR_MAX_TIME))
+        return csvr_fail(r, "job '%s' would run until %.3g s even alone (size %s server-hours at %.3g servers: its "
+                         "max_parallelism or its VC's capacity plus the system servers): beyond the time range "
+                         "(%g s)", id, submit + alone, csvr_field(r, f->csize), servers, CSVR_MAX_TIME);
     long first = ids_add(f, id, csvr_line(r));
     if (first)
         return csvr_fail(r, "duplicate job '%s' (first at line %ld)", id, first);
@@ -257,7 +267,8 @@ int vcio_run(const struct vcsim_config *cfg, const struct vcio_vcs *V, const str
     csvr *r = csvr_open_with(o->jobs_path, o->d, 0, &st);
     if (!r)
         return st;
-    struct feed f = {.r = r, .V = V, .o = o, .mask = 1023, .w = out, .acc = acc};
+    struct feed f = {.r = r, .V = V, .o = o, .mask = 1023, .w = out, .acc = acc,
+                     .system_servers = cfg->system_servers};
     f.cjob = csvr_require(r, "job"), f.cvc = csvr_require(r, "vc"), f.csub = csvr_require(r, "submit");
     f.csize = csvr_require(r, "size_server_hours"), f.cpar = csvr_col(r, "max_parallelism");
     if (f.cjob < 0 || f.cvc < 0 || f.csub < 0 || f.csize < 0) {

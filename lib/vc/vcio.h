@@ -57,7 +57,9 @@ struct vcio_run_opts {
  * jobs), and write job,vc,submit,finish,stretch to out in input order as
  * jobs finish.  A row's vc must be in V, submit within +-1e12 s, size
  * positive and at most 1e15 server-hours (work = size * 3600
- * server-seconds), max_parallelism positive (missing: no limit), its id
+ * server-seconds), max_parallelism positive (missing: no limit), alone
+ * done by CSVR_MAX_TIME (submit + size * 3600 / min(max_parallelism, its
+ * VC's capacity + cfg->system_servers) <= 1e11 s), its id
  * not that of a job still held (read, and not yet written), at most
  * max_jobs jobs; under --on-error skip (the dialect's rejects) a bad row
  * is skipped.  Checks that the allocated server-time equals the work.

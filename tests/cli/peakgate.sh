@@ -87,6 +87,9 @@ t "k list garbage"       64 '' '' "invalid value for --k: 'x'" peakgate --simula
 t "approach below 1"     64 '' '' "invalid value for --approach: '0.9'" peakgate --simulate --model --approach 0.9
 t "bad duration"         64 '' '' "invalid value for --duration: 'soon'" peakgate --simulate --model --duration soon
 t "simulation too large"  64 '' '' 'simulation too large: 100000 tasks x 8640000 steps x 2 runs' peakgate --simulate --model --tasks 100000 --duration 100d
+# ... also when replaying series: --duration 1e15 at hand.csv's 60 s steps
+# never ended (the bound was checked for --model only)
+t "series simulation too large" 64 "@$D/hand.csv" '' 'simulation too large: 5 tasks x 16666666666666 steps x 2 runs' timeout 20 peakgate -q --simulate --duration 1e15
 t "duration below a step" 64 "@$D/sim2.csv" '' '--duration 10 s is shorter than one 60 s step' peakgate -q --simulate --duration 10
 t "filler options need fillers" 64 '' '' '--growth-mb-s and --state-mb need --fillers' peakgate --growth-mb-s 3
 t "help has examples"    0 '' '*' '' bash -c 'peakgate --help | grep -q "peakgate --simulate --model --series series.csv"'

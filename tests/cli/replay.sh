@@ -85,6 +85,12 @@ t "negative containers" 65 $'job,run,t,containers\nA,a1,60,-1\n' '*' "<stdin>:2:
 t "huge containers" 65 $'job,run,t,containers\nA,a1,60,1e300\n' '*' "<stdin>:2: column 'containers'" $R
 t "missing provisioned row" 65 $'job,run,t,containers\nB,b1,60,1\n' '*' "job 'B' has no provisioned row" \
     sh -c "printf 'job,provisioned\nA,1\n' > '$TMP/p.csv'; replay --slo '$D/slo.csv' --provisioned '$TMP/p.csv' --capacity cores=1,mem=1 --regime static"
+# A second provisioned row for a job is an error like a second SLO row (the
+# last row silently won: A replayed with 2 containers, over 60 c*s).
+t "duplicate provisioned row" 65 "@$D/one.csv" '' "dup.csv:3: job 'A' has a second provisioned row" \
+    sh -c "printf 'job,provisioned\nA,1\nA,2\n' > '$TMP/dup.csv'; replay -q --regime static --slo '$D/slo.csv' --provisioned '$TMP/dup.csv' --capacity cores=4,mem=100000"
+t "provisioned beyond 1e15" 65 "@$D/one.csv" '' "column 'provisioned': number '1e16' out of range" \
+    sh -c "printf 'job,provisioned\nA,1e16\n' > '$TMP/big.csv'; replay -q --regime static --slo '$D/slo.csv' --provisioned '$TMP/big.csv' --capacity cores=4,mem=100000"
 t "bad SLO window" 65 $'job,run,t,containers\n' '*' "job 'A': window d - a = 600 s is longer than the period 60 s" \
     sh -c "printf 'job,period,a,d\nA,60,0,600\n' > '$TMP/s.csv'; replay --slo '$TMP/s.csv' --provisioned '$D/prov.csv' --capacity cores=1,mem=1"
 t "missing SLO file" 66 '' '*' "cannot open" replay --slo "$TMP/none.csv" --provisioned "$D/prov.csv" --capacity cores=1,mem=1
@@ -108,6 +114,15 @@ t "align: static keeps recorded starts" 0 '' \
 "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
 static,A,A-3,$((T0+3900)),$((T0+4200)),$((T0+4020)),1,0,0" '' $R --regime static --align reservation "$D/late.csv"
 t "--runs needs --align reservation" 64 '' '' "--runs goes with --align reservation" $R --runs "$D/late_runs.csv"
+# An instance listed twice in --runs (a retry) counts its earliest
+# input_avail whatever the row order (bsearch picked either row: with the
+# later 1767578000 first A-3 started at 1767578040 and missed).
+LATE2="A,A-3,1767575090,1767575100,1767575220,1767578000,,ok"
+for o in first last; do
+t "--runs: a duplicated instance keeps its earliest input ($o)" 0 "@$D/late.csv" \
+"plan,A,A-3,$((T0+3660)),$((T0+4200)),$((T0+3780)),1,0,0" '' \
+    sh -c "{ head -1 '$D/late_runs.csv'; [ $o = first ] && echo '$LATE2'; tail -n +2 '$D/late_runs.csv'; [ $o = last ] && echo '$LATE2'; } > '$TMP/dr.csv'; $R --no-output-header --regime plan --align reservation --runs '$TMP/dr.csv'"
+done
 
 # A cluster smaller than the guarantees: A's 1 provisioned container on 0.5
 # cores runs at 0.5 a step: debts 1.5, 2, 3.5, 5 (under 300 c*s), then 10
@@ -232,3 +247,21 @@ tcheck "skip: provisioned rejects at lines 3 and 4" bash -c '[ "$(cut -d, -f2 "$
 { cat "$D/late_runs.csv"; echo 'A,A-9,1,2,3,soon,,ok'; } >"$TMP/runs-bad.csv"
 t "skip: runs rows" 0 '' "$($R --regime plan,plan+dra --align reservation --runs "$D/late_runs.csv" "$D/late.csv")" '*' \
     $R --regime plan,plan+dra --align reservation --runs "$TMP/runs-bad.csv" --on-error skip "$D/late.csv"
+# --help ends with a newline: argp drops it when the last line is exactly
+# 79 columns wide (it was: the shell prompt followed the example).
+tcheck "help ends with a newline" sh -c 'replay --help | tail -c 1 | od -An -c | grep -q "\\n"'
+# Runs starting in the same step are listed by their first sample, then run
+# id, whatever the input order (it was input order: the same usage split by
+# job and concatenated back printed in another order).  B-1 starts at 10 s,
+# A-1 at 30 s, both in step 0; A is provisioned 1 container: its sample
+# covers [30, 90), half a container in each of two steps: over 60 c*s.
+SAME=$'static,B,B-1,'$((T0+10))','$((T0+600))','$((T0+70))$',1,0,0\nstatic,A,A-1,'$((T0+30))','$((T0+600))','$((T0+90))',1,60,0'
+RS="replay -q --regime static --slo $D/slo.csv --provisioned $D/prov.csv --capacity cores=4,mem=100000 --no-output-header"
+t "same step: A-1 given first" 0 "job,run,t,containers,cores,mem_mb
+A,A-1,$((T0+30)),1,1,1024
+B,B-1,$((T0+10)),1,1,1024
+" "$SAME" '' $RS
+t "same step: B-1 given first" 0 "job,run,t,containers,cores,mem_mb
+B,B-1,$((T0+10)),1,1,1024
+A,A-1,$((T0+30)),1,1,1024
+" "$SAME" '' $RS

@@ -104,6 +104,13 @@ $((T0+240)),S,dra,0,500" '' sh -c "reprov -q --rho 0.5 --capacity cores=5000,mem
 t "dra: --grant 2m holds the extension" 0 "@$D/full_stream.csv" \
 "t,job,policy,old_alloc,new_alloc,until
 $((T0+240)),S,dra,0,2000,$((T0+360))" '' sh -c "reprov -q --grant 2m --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-6"
+# --grant and --window at most a year: a decision visits their plan steps
+# (--window 1e12 never ended) and a grant of 1e308 s printed until 1e+308.
+t "dra: --window beyond a year refused" 64 '' '' "invalid value for --window: '1e12' (at most 366d)" \
+    timeout 20 reprov $CAP --plan "$D/plan.csv" --window 1e12 "$D/straggler.csv"
+t "dra: --grant beyond a year refused" 64 '' '' "invalid value for --grant: '1e308' (at most 366d)" \
+    reprov $CAP --plan "$D/plan.csv" --grant 1e308 "$D/straggler.csv"
+t "dra: --window 366d: the plan is recent" 0 '' '*' '' sh -c "reprov -q $CAP --plan '$D/plan.csv' --window 366d '$D/straggler.csv' | sed -n 2p | grep -q 'capped at rho\*max recent 2000\$'"
 
 # --- streaming: a decision must come out while the input is still open
 mkfifo "$TMP/fifo"
@@ -218,6 +225,18 @@ t "jockey: late, table, --late flat: smallest" 0 $'job,t,progress,alloc\nJ,0,0.0
 '0,J,jockey,10,30
 4200,J,jockey,30,10' '' sh -c "reprov -q --policy jockey --table $D/slides.csv --slack 1 --deadline 25m --alpha 1 --dead-zone 0 --late flat | tail -n +2 | cut -d, -f1-5"
 t "jockey: bad --late" 64 '' '' "invalid value for --late: 'steep'" reprov --policy jockey --amdahl 1,2 --deadline 1h --late steep
+# Model and utility values are bounded like any size (1e15): with S, P =
+# 1e308 and slack 2 the prediction was inf ("predicted inf s", utility
+# -inf); utility points of +-1e308 made the slope inf, every candidate got
+# -inf and the smallest allocation (1) was chosen where 14 meets the deadline.
+t "jockey: --amdahl beyond 1e15 refused" 64 '' '' "invalid value for --amdahl: '1e308,1e308' (want S,P: 0 <= S <= 1e+15 and 0 < P <= 1e+15 seconds)" \
+    reprov --policy jockey --amdahl 1e308,1e308 --deadline 1h --slack 2
+t "jockey: table remaining beyond 1e15 refused" 65 $'job,t,progress,alloc\nJ,0,0,10\n' '*' "big.csv:2: column 'remaining': duration '1e308' out of range (|value| <= 1e+15)" \
+    sh -c "printf 'progress,alloc,remaining\n0,10,1e308\n' > '$TMP/big.csv'; reprov --policy jockey --table '$TMP/big.csv' --deadline 1h --slack 2"
+t "jockey: utility beyond 1e15 refused" 65 $'job,t,progress,alloc\nJ,0,0,10\n' '*' "column 'utility': number '1e308' out of range (|value| <= 1e+15)" \
+    sh -c "printf 't,utility\n0,1e308\n3600,-1e308\n' > '$TMP/u.csv'; reprov --policy jockey --amdahl 300,36000 --utility '$TMP/u.csv'"
+t "jockey: --penalty beyond 1e15 refused" 64 '' '' "invalid value for --penalty: '1e300' (must be between 0 and 1e+15)" \
+    reprov --policy jockey --amdahl 1,2 --deadline 1h --penalty 1e300
 
 # An independent model of the DRA (tests/check/reprov_dra_check.py, written
 # from reprov(1)) on random plans, capacities, options and streams: every

@@ -218,6 +218,27 @@ j1,a,0,1,0
 t "huge size" 65 "$J
 j1,a,0,1e300,1
 " '' "is too large" stretch "$D/two.csv"
+# A job that even alone would finish beyond the time range (1e11 s) is a
+# data error: it printed finish 3.6e+303, and drr/balanced re-evaluated
+# every 5 minutes until then (a hang).  j1: 1 server-hour at 1e-300 servers;
+# j2: 1e15 server-hours on a's 10 servers = 3.6e17 s.
+for s in maxmin drr; do
+t "job beyond the time range even alone ($s)" 65 "$J
+j1,a,0,1,1e-300
+" '' "<stdin>:2: job 'j1' would run until 3.6e+303 s even alone (size 1 server-hours at 1e-300 servers" \
+    timeout 20 stretch -s $s "$D/two.csv"
+t "huge job beyond the time range ($s)" 65 "$J
+j2,a,0,1e15,
+" '' "<stdin>:2: job 'j2' would run until 3.6e+17 s even alone (size 1e15 server-hours at 10 servers" \
+    timeout 20 stretch -s $s "$D/two.csv"
+done
+# ... but the system servers count: 3.6e12 server-s alone at 10 + 1e6
+# servers is 3.6e6 s (3.6e11 s on a's 10 alone)
+t "system servers count for the time range" 0 "$J
+j3,a,0,1e9,
+" '*' '' stretch -q --system-servers 1e6 "$D/two.csv"
+t "tiny --quantum refused" 64 '' '' "invalid value for --quantum: '1e-9' (must be 0 or at least 1 s)" \
+    timeout 20 stretch -s drr --quantum 1e-9 "$D/two.csv" "$D/alone.csv"
 t "missing column" 65 $'job,vc,submit\nj1,a,0\n' '' "missing required column 'size_server_hours'" stretch "$D/two.csv"
 # --max-jobs: the third job (line 4) is one too many for 2; 3 is enough
 t "--max-jobs refuses" 65 "$J
