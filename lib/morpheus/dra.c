@@ -122,6 +122,28 @@ dra *dra_new(plan *p, const struct dra_opts *o)
     return d;
 }
 
+/* ext_steps: the plan steps an extension of len steps covers, each once: an
+ * extension longer than the cycle covers every step, and holds its extra
+ * containers once at any moment, so the steps it covers in two cycles are
+ * one demand on the folded profile, not two. */
+static long ext_steps(const plan *p, long len) { return len < p->nsteps ? len : p->nsteps; }
+
+/* ext_load: add (sign 1) or take out (sign -1) extension r's load, once at
+ * each step it covers (ext_steps), never folded onto itself as plan_add
+ * folds a once reservation longer than the cycle. */
+static void ext_load(plan *p, const struct plan_res *r, double sign)
+{
+    for (long k = 0, n = ext_steps(p, r->len); k < n; k++) {
+        long s = plan_slot(p, r, 0, k);
+        p->load_cores[s] += sign * r->containers[k] * r->cores;
+        p->load_mem[s] += sign * r->containers[k] * r->mem_mb;
+        if (sign < 0 && p->load_cores[s] < 1e-9)
+            p->load_cores[s] = 0;
+        if (sign < 0 && p->load_mem[s] < 1e-9)
+            p->load_mem[s] = 0;
+    }
+}
+
 /* Take extension r out of the plan: mark it removed and subtract exactly the
  * load plan_add added (plan_recompute_load would rebuild every reservation's
  * load on each lapse, far too slow for a stream). */
@@ -130,15 +152,7 @@ static void remove_extension(dra *d, struct dra_job *j)
     plan *p = d->p;
     struct plan_res *r = &p->res[j->res];
     r->removed = 1;
-    for (long k = 0; k < r->len; k++) {
-        long s = plan_slot(p, r, 0, k);
-        p->load_cores[s] -= r->containers[k] * r->cores;
-        p->load_mem[s] -= r->containers[k] * r->mem_mb;
-        if (p->load_cores[s] < 1e-9)
-            p->load_cores[s] = 0;
-        if (p->load_mem[s] < 1e-9)
-            p->load_mem[s] = 0;
-    }
+    ext_load(p, r, -1.0);
     j->last_until = j->until;
     j->last_extra = j->extra;
     j->res = SIZE_MAX;
@@ -254,12 +268,9 @@ static int64_t extension_fit(dra *d, struct dra_job *j, const char *job, double 
     r->mem_mb = j->mem_mb;
     int64_t fit = extra;
     *bad = -1;
-    /* an extension longer than the cycle folds onto itself: each slot then
-     * holds the extra as many times as it is covered */
-    long fold = (r->len + p->nsteps - 1) / p->nsteps;
-    for (long k = 0; k < r->len && k < p->nsteps; k++) {
+    for (long k = 0, n = ext_steps(p, r->len); k < n; k++) { /* each step once (ext_load) */
         long sl = plan_slot(p, r, 0, k);
-        int64_t room = plan_headroom(p, sl, j->cores, j->mem_mb) / fold;
+        int64_t room = plan_headroom(p, sl, j->cores, j->mem_mb);
         if (room < fit) {
             fit = room < 0 ? 0 : room;
             *bad = sl;
@@ -273,10 +284,8 @@ static int64_t extension_fit(dra *d, struct dra_job *j, const char *job, double 
 static void install_extension(dra *d, struct dra_job *j, struct plan_res *r, double t, double until, int64_t extra)
 {
     plan *p = d->p;
-    for (long k = 0; k < r->len; k++)
-        r->containers[k] = (int32_t)(extra > INT32_MAX ? INT32_MAX : extra);
     if (j->slot == SIZE_MAX) {
-        j->slot = plan_add(p, r);
+        j->slot = plan_add(p, r); /* its containers are still 0: no load added here */
     } else {
         /* reuse the job's lapsed extension: one plan entry per job however
          * long the stream (plan_add would grow the plan by one per grant) */
@@ -288,12 +297,11 @@ static void install_extension(dra *d, struct dra_job *j, struct plan_res *r, dou
         free(r->job);
         *x = *r;
         x->job = name;
-        for (long k = 0; k < x->len; k++) {
-            long sl = plan_slot(p, x, 0, k);
-            p->load_cores[sl] += x->containers[k] * x->cores;
-            p->load_mem[sl] += x->containers[k] * x->mem_mb;
-        }
     }
+    struct plan_res *x = &p->res[j->slot]; /* its load is ext_load's, not plan_add's */
+    for (long k = 0; k < x->len; k++)
+        x->containers[k] = (int32_t)(extra > INT32_MAX ? INT32_MAX : extra);
+    ext_load(p, x, 1.0);
     if (d->o.recent == DRA_RECENT_INSTANCE) {
         if (j->h0 > 0 && j->h0 == j->nh)
             j->h0 = j->nh = 0;

@@ -35,7 +35,11 @@
  *     them, >= 1 container) is granted: a partial grant (the row says
  *     "partial", with what was wanted and what fit); when not one container
  *     fits, it is refused (plan full).  A grant is added to the plan
- *     (plan_add: the current instance grows locally);
+ *     (plan_add: the current instance grows locally).  A grant longer than
+ *     the plan's cycle covers every step of it and counts once at each, in
+ *     the room check and in the load (it holds its extra once at any
+ *     moment; folding it onto the cycle as plan_add folds a once
+ *     reservation would count it once per cycle it spans);
  *   - each decision's reason starts with what was decided: "granted
  *     (extend|renew): ...", "partial (extend|renew): ..." or "refused: ...";
  *   - at `until` = t + grant the extension lapses: it leaves the plan (its

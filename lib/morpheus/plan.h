@@ -29,6 +29,8 @@
  *     and d - a <= period).
  *     Its load is folded into the cyclic load profile too (conservative: the
  *     profile holds the worst case over the cycles the plan is used for).
+ *     The DRA's extensions are the exception: one longer than the cycle
+ *     counts once at each step (lib/morpheus/dra.c keeps their load).
  *
  * LOAD AND COST.  load_cores[s], load_mem[s] = sum over every reservation
  * slot folded onto step s of containers * cores (mem_mb).  With the capacity

@@ -104,11 +104,29 @@ $((T0+240)),S,dra,0,500" '' sh -c "reprov -q --rho 0.5 --capacity cores=5000,mem
 t "dra: --grant 2m holds the extension" 0 "@$D/full_stream.csv" \
 "t,job,policy,old_alloc,new_alloc,until
 $((T0+240)),S,dra,0,2000,$((T0+360))" '' sh -c "reprov -q --grant 2m --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-6"
+# A grant longer than the plan's cycle (plan.csv: lcm 1h) holds its extra once
+# at any moment: each plan step counts it once.  S plans 1000 at 120-240 s of
+# every hour; capacity 3000 leaves room 2000 there, 3000 elsewhere; at 240 s
+# R = 1000, cap 2000: the 2000 fit at every step, whatever the grant's length
+# (folded onto the 1h cycle, a 2h grant counted itself twice: 1000 granted;
+# 100d 2400 times: "plan full").  With capacity 2999, 1999 fit at 120 s.
+for g in 2h 100d; do
+t "dra: --grant $g on a 1h plan: each plan step counted once" 0 '' \
+"t,job,policy,old_alloc,new_alloc,reason
+$((T0+240)),S,dra,0,2000,granted (extend): demand 2500 > planned 0; extra 2000 capped at rho*max recent 2000" '' \
+    sh -c "reprov -q $CAP --plan '$D/plan.csv' --grant $g '$D/straggler.csv' | cut -d, -f1-5,7-"
+done
+t "dra: --grant 2h on a 1h plan: partial at the step that binds" 0 '' \
+"$((T0+240)),S,dra,0,1999,$((T0+240+7200)),\"partial (extend): demand 2500 > planned 0; wanted 2000 (capped at rho*max recent 2000), 1999 fit (offset 120 s binds)\"" '' \
+    sh -c "reprov -q --capacity cores=2999,mem=1e9 --plan '$D/plan.csv' --grant 2h '$D/straggler.csv' | tail -n +2"
 # --grant and --window at most a year: a decision visits their plan steps
 # (--window 1e12 never ended) and a grant of 1e308 s printed until 1e+308.
 t "dra: --window beyond a year refused" 64 '' '' "invalid value for --window: '1e12' (at most 366d)" \
     timeout 20 reprov $CAP --plan "$D/plan.csv" --window 1e12 "$D/straggler.csv"
-t "dra: --grant beyond a year refused" 64 '' '' "invalid value for --grant: '1e308' (at most 366d)" \
+t "dra: --grant beyond a year refused" 64 '' '' "invalid value for --grant: '367d' (at most 366d)" \
+    reprov $CAP --plan "$D/plan.csv" --grant 367d "$D/straggler.csv"
+# 1e308 stops at every duration option's bound (1e15 s, lib/base/cli) first
+t "dra: --grant 1e308 refused" 64 '' '' "invalid value for --grant: '1e308' (out of range: at most 1e+15 s)" \
     reprov $CAP --plan "$D/plan.csv" --grant 1e308 "$D/straggler.csv"
 t "dra: --window 366d: the plan is recent" 0 '' '*' '' sh -c "reprov -q $CAP --plan '$D/plan.csv' --window 366d '$D/straggler.csv' | sed -n 2p | grep -q 'capped at rho\*max recent 2000\$'"
 
