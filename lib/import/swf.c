@@ -68,6 +68,13 @@ static int job_line(rawin *in, char **f, enum swf_vc_by by, struct vcjobs *t,
         st->skipped++;
         return 0;
     }
+    /* more than the whole machine: stretch would see a job wider than the
+     * capacities written from the header, so the row is refused (skipped
+     * and listed under --on-error skip, like any bad row) */
+    long size = st->max_procs > 0 ? st->max_procs : st->max_nodes;
+    if (size > 0 && procs > (double)size)
+        return rawin_fail(in, "job '%s' uses %s processors, more than the log's %s %ld", f[0], f[v[4] > 0 ? 4 : 7],
+                          st->max_procs > 0 ? "MaxProcs" : "MaxNodes", size);
     char vc[64];
     const char *id = f[vc_field_index[by]];
     if (strcmp(id, "-1") == 0)

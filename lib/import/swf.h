@@ -18,7 +18,9 @@
  * else field 8; size_server_hours = processors x run time / 3600;
  * max_parallelism = processors (HPC jobs are rigid).  Jobs with no run time
  * or no processors (cancelled before they ran) are skipped and counted.
- * The cluster size is the header's MaxProcs, else MaxNodes.
+ * The cluster size is the header's MaxProcs, else MaxNodes; a job with more
+ * processors than that is a bad row ("job '7' uses 20 processors, more
+ * than the log's MaxProcs 16").
  *
  * Not shared between threads.
  */
@@ -39,7 +41,7 @@ struct swf_stats {
 /* swf_read: read a whole log into t, submit times from epoch (NaN: from the
  * header's UnixStartTime).  Returns 0, or SLK_EDATA/SLK_EIO after printing
  * "tool: FILE:LINE: message" (wrong field count, a non-number, a negative
- * submit time, a bad header value). */
+ * submit time, a bad header value, a job wider than the cluster). */
 int swf_read(rawin *in, enum swf_vc_by by, double epoch, struct vcjobs *t, struct swf_stats *st);
 
 #endif

@@ -126,6 +126,28 @@ t "swf below -1" 65 '; MaxProcs: 4
 t "swf absurd run time" 65 '; MaxProcs: 4
 1 5 0 1e300 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1
 ' '' "<stdin>:2: field 4 (run time): out of range '1e300'" traceconv swf - --capacities "$TMP/x.csv"
+# a job wider than the machine (processors above MaxProcs, else MaxNodes: the
+# cluster size the capacities are split from) is a bad row: stretch would see
+# max_parallelism above every capacity.  Field 5, else field 8 (requested).
+t "swf job above MaxProcs" 65 '; MaxProcs: 16
+1 0 0 100 16 -1 -1 16 100 -1 1 1 1 -1 1 -1 -1 -1
+2 5 0 100 20 -1 -1 8 100 -1 1 1 1 -1 1 -1 -1 -1
+' '' "<stdin>:3: job '2' uses 20 processors, more than the log's MaxProcs 16" traceconv swf - --capacities "$TMP/x.csv"
+t "swf job above MaxProcs (requested processors)" 65 '; MaxProcs: 16
+2 5 0 100 -1 -1 -1 17 100 -1 1 1 1 -1 1 -1 -1 -1
+' '' "<stdin>:2: job '2' uses 17 processors, more than the log's MaxProcs 16" traceconv swf - --capacities "$TMP/x.csv"
+t "swf job above MaxNodes when there is no MaxProcs" 65 '; MaxNodes: 3
+1 0 0 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1
+' '' "<stdin>:2: job '1' uses 4 processors, more than the log's MaxNodes 3" traceconv swf - --capacities "$TMP/x.csv"
+# under --on-error skip: listed, counted, and the rest as without the row
+# (job 5 uses all 16: kept; job 6 uses 17: skipped)
+{ cat "$D/tiny.swf"; echo '    5    40    0   60   16 -1 -1   16   60 -1 1 1 1 -1 1 -1 -1 -1'; } > "$TMP/wide-good.swf"
+{ cat "$TMP/wide-good.swf"; echo '    6    50    0   60   17 -1 -1   17   60 -1 1 2 2 -1 1 -1 -1 -1'; } > "$TMP/wide.swf"
+t "swf job above MaxProcs skipped (--on-error skip)" 0 '' '*' "1 bad row skipped (--on-error skip)" \
+    traceconv swf --on-error skip --rejects "$TMP/wide-rej.csv" -o "$TMP/wide-skip.csv" "$TMP/wide.swf" --capacities "$TMP/wc2.csv"
+t "swf job above MaxProcs: the reject names it" 0 "@$TMP/wide-rej.csv" "file,line,reason
+$TMP/wide.swf,15,\"job '6' uses 17 processors, more than the log's MaxProcs 16\"" '' cat
+tcheck "swf job above MaxProcs skipped: = strict without the row" bash -c 'traceconv -q swf "$1" --capacities "$2/wc1.csv" | cmp - "$2/wide-skip.csv" && cmp "$2/wc1.csv" "$2/wc2.csv"' _ "$TMP/wide-good.swf" "$TMP"
 t "swf error leaves the old capacities" 65 '' '' "short.swf:3:" traceconv swf "$D/short.swf" --capacities "$TMP/m.csv" -o "$TMP/m-jobs.csv"
 t "swf old capacities kept on error" 0 '' "vc,capacity
 group1,2
