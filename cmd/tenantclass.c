@@ -198,10 +198,12 @@ static int read_tenants(struct tenant_set *ts)
         st = tenantio_read_features("-", &opt.io, ts);
     for (int i = 0; opt.from_features && i < ninputs && !st; i++)
         st = tenantio_read_features(inputs[i], &opt.io, ts);
+    /* a tenant in two groups or feature tables was refused at its row (the
+     * grouping check, tenantio_read_features): a duplicate here is a bug */
     const char *dup = st ? NULL : tenant_set_sort(ts);
     if (dup) {
-        slk_error("tenant '%s' appears in more than one group or feature table", dup);
-        st = SLK_EDATA;
+        slk_error("internal error: tenant '%s' read twice", dup);
+        st = SLK_ESOFTWARE;
     }
     return st;
 }

@@ -55,8 +55,9 @@ void classes_name(char *buf, size_t cap, int p, int cls);
 
 /* classes_write: the class table (class,pattern,avg_util,peak_util,
  * tenants,servers), one row per class: the class's average server, that is
- * server-weighted means of avg and peak (plain means when no servers), in
- * 0-100 when percent. */
+ * server-weighted means of avg and peak (plain means when no servers), the
+ * peak never below the avg (a class of spiky tenants, whose p99 is below
+ * their mean, gets its avg as peak), in 0-100 when percent. */
 void classes_write(csvw *w, const struct tenant_set *ts, const struct pattern_classes pcs[PATTERN_N], int percent);
 
 #endif

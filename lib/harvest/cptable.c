@@ -43,6 +43,9 @@ static int class_row(csvr *r, keyset *seen, const int *col, double uscale, int *
     if (a > uscale || k > uscale || (got > 0 && cur > uscale))
         return csvr_fail(r, "utilization above %g%s", uscale,
                          uscale > 1 ? "" : " (for 0-100 tables use --scale percent)");
+    if (k < a) /* long jobs would get more room than medium ones: swapped columns? */
+        return csvr_fail(r, "peak_util '%s' is below avg_util '%s' (a class's peak is at least its average)",
+                         csvr_field(r, col[3]), csvr_field(r, col[2]));
     memset(c, 0, sizeof *c);
     c->name = name;
     c->pattern = pat;

@@ -32,7 +32,8 @@ long cp_table_find(const struct cp_table *t, const char *name);
 
 /* cp_read_classes: class,pattern,avg_util,peak_util,servers[,current_util]
  * rows; utilizations are divided by uscale (1 or 100) and must not exceed
- * it; a class missing current_util gets NaN.  At least one class. */
+ * it; peak_util below avg_util is a bad row; a class missing current_util
+ * gets NaN.  At least one class. */
 int cp_read_classes(const char *path, const struct csv_dialect *d, double uscale, struct cp_table *t);
 
 /* cp_read_current: class,current_util rows for classes of t (classes_path

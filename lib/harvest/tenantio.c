@@ -24,11 +24,19 @@
 
 #define THREAD_MIN_BYTES ((long long)32 << 20)
 
+/* a feature table read into a tenant_set: its name in messages, and the
+ * keyset row of its first tenant */
+struct tenant_table { char *path; size_t first; };
+
 void tenant_set_free(struct tenant_set *ts)
 {
     for (size_t i = 0; i < ts->n; i++)
         free(ts->rows[i].tenant);
     free(ts->rows);
+    for (size_t i = 0; i < ts->ntables; i++)
+        free(ts->tables[i].path);
+    free(ts->tables);
+    keyset_free(ts->seen);
     memset(ts, 0, sizeof *ts);
 }
 
@@ -172,6 +180,23 @@ static int feature_row(csvr *r, const int *c, const struct tenantio_opts *o, str
     return 0;
 }
 
+/* The tenant in column col of a feature row, added to ts->seen; -1 after
+ * csvr_fail when it was read before (in this table or an earlier one). */
+static int feature_key(struct tenant_set *ts, csvr *r, int col)
+{
+    const char *t = csvr_field(r, col);
+    long first;
+    if (keyset_put(ts->seen, t, csvr_line(r), &first) >= 0)
+        return 0;
+    long row = keyset_row(ts->seen, t);
+    size_t k = ts->ntables - 1;
+    while (k > 0 && (long)ts->tables[k].first > row)
+        k--;
+    if (k == ts->ntables - 1)
+        return csvr_fail(r, "duplicate tenant '%s' (first at line %ld)", t, first);
+    return csvr_fail(r, "duplicate tenant '%s' (first at %s:%ld)", t, ts->tables[k].path, first);
+}
+
 int tenantio_read_features(const char *path, const struct tenantio_opts *o, struct tenant_set *ts)
 {
     int st;
@@ -188,9 +213,13 @@ int tenantio_read_features(const char *path, const struct tenantio_opts *o, stru
             csvr_close(r);
             return SLK_EDATA;
         }
+    if (!ts->seen)
+        ts->seen = keyset_new();
+    ts->tables = xgrow(ts->tables, &ts->cap_tables, ts->ntables + 1, sizeof *ts->tables);
+    ts->tables[ts->ntables++] = (struct tenant_table){xstrdup(csvr_path(r)), keyset_size(ts->seen)};
     while (csvr_next(r) > 0) {
         struct tenant_feat f = {0};
-        if (feature_row(r, c, o, &f) < 0) {
+        if (feature_row(r, c, o, &f) < 0 || feature_key(ts, r, c[0]) < 0) {
             if (csvr_skip(r))
                 continue;
             break;
@@ -280,16 +309,26 @@ struct tenant_acc {
     double servers;
     int have_servers; /* servers taken from the tenant's first good row */
     long line;        /* where the tenant starts */
+    double tmin, tmax; /* its time span so far */
 };
 
-static void acc_add(struct tenant_acc *a, double t, double u)
+/* acc_add: keep sample (t, u) of the tenant.  Returns 0, or -1 when its span
+ * now passes PATTERN_MAX_STEPS steps of `step` (the grid pattern_resample
+ * would refuse): the caller reports it at this sample's row (span_error),
+ * not at the tenant's first line, and stops before holding more. */
+static int acc_add(struct tenant_acc *a, double t, double u, double step)
 {
     if (a->n == a->cap_t) {
         a->t = xgrow(a->t, &a->cap_t, a->n + 1, sizeof *a->t);
         a->u = xgrow(a->u, &a->cap_u, a->n + 1, sizeof *a->u);
     }
+    if (a->n == 0 || t < a->tmin)
+        a->tmin = t;
+    if (a->n == 0 || t > a->tmax)
+        a->tmax = t;
     a->t[a->n] = t;
     a->u[a->n++] = u;
+    return floor((a->tmax - floor(a->tmin / step) * step) / step) + 1 > PATTERN_MAX_STEPS ? -1 : 0;
 }
 
 static void acc_free(struct tenant_acc *a)
@@ -368,6 +407,18 @@ static int tenant_done(struct scan *s)
     return 0;
 }
 
+/* The tenant's sample at line (time t) made its span too long (acc_add). */
+static int span_error(struct scan *s, long line, double t)
+{
+    const struct tenant_acc *a = &s->a;
+    double step = s->o->rules.step;
+    double nd = floor((a->tmax - floor(a->tmin / step) * step) / step) + 1;
+    sink_put(&s->sink, 0, line,
+             "tenant '%s': t %.15g makes it span %.0f steps of %g s (more than 50 million, from t %.15g to %.15g); "
+             "use a larger --step", a->name, t, nd, step, a->tmin, a->tmax);
+    return SLK_EDATA;
+}
+
 /* Start tenant `name` at line (the previous one, if any, is complete). */
 static int tenant_begin(struct scan *s, const char *name, long line)
 {
@@ -436,12 +487,11 @@ static int row_accept(struct scan *s, const char *const *f, int first, double *s
     char b[80];
     if (first && row_servers(s, f[s->ct], servers) < 0)
         return -1;
-    const char *ft = f[s->ctime], *fu = f[s->cu];
-    if (!ft)
-        return csvr_fail(r, "column '%s': missing value", csvr_colname(r, s->ctime));
-    if (parse_time(ft, t) < 0) /* lib/base/parse: exact fast path for plain decimals */
-        return csvr_fail(r, "column '%s': invalid time '%s' (want epoch seconds or ISO 8601 UTC)",
-                         csvr_colname(r, s->ctime), shown(ft, b, sizeof b));
+    const char *fu = f[s->cu];
+    /* csvio's time getter: --time-unit, and |t| <= 1e11 refused at this row
+     * (2^63 was taken and reported later as a span of 7.7e16 steps) */
+    if (csvr_get_time(r, s->ctime, t, CSVR_REQUIRED) < 0)
+        return -1;
     if (!fu) /* an empty util is a gap */
         return 0;
     double umax = s->o->percent ? 100 : 1;
@@ -512,9 +562,12 @@ static int scan_rows(struct scan *s)
             s->rs.missing_util++;
             continue;
         }
-        /* NOLINTNEXTLINE(clang-analyzer-core.CallAndMessage): row_accept sets t and u whenever it returns 1 (k == 0 continues above) */
-        acc_add(&s->a, t, u);
         s->rs.samples++;
+        /* NOLINTNEXTLINE(clang-analyzer-core.CallAndMessage): row_accept sets t and u whenever it returns 1 (k == 0 continues above) */
+        if (acc_add(&s->a, t, u, s->o->rules.step) < 0) {
+            st = span_error(s, csvr_line(r), t);
+            break;
+        }
     }
     if (!st)
         st = csvr_status(r);
@@ -581,8 +634,11 @@ static int scan_held(struct scan *s)
             s->rs.missing_util++;
             continue;
         }
-        acc_add(&s->a, v->t, v->u);
         s->rs.samples++;
+        if (acc_add(&s->a, v->t, v->u, s->o->rules.step) < 0) {
+            st = span_error(s, line, v->t);
+            break;
+        }
     }
     if (!st && s->a.name)
         st = tenant_done(s);

@@ -54,9 +54,12 @@ struct tenant_set {
     size_t n, cap;
     long skipped_gaps, skipped_short, unlisted, missing_util;
     size_t samples;
+    struct keyset *seen;       /* tenantio_read_features: the tenants read, row i = rows[i] */
+    struct tenant_table *tables; /* ... and the tables they came from */
+    size_t ntables, cap_tables;
 };
 
-/* tenant_set_free: free the rows and names (the struct is the caller's). */
+/* tenant_set_free: free the rows, names and tables (the struct is the caller's). */
 void tenant_set_free(struct tenant_set *ts);
 
 /* tenant_set_sort: sort the rows by tenant name; returns a tenant that has
@@ -111,7 +114,11 @@ int tenantio_read_series(const char *path, const struct tenantio_opts *o, struct
 /* tenantio_read_features: append the rows of a feature table (written by
  * tenantio_write_feature, possibly several concatenated) to ts; servers
  * listed in o->servers replace the table's.  An empty file is an empty
- * table.  Returns SLK_OK or the exit status. */
+ * table.  A tenant already read, from this table or one read before into
+ * ts, is an error at its row, naming the first ("duplicate tenant 'x'
+ * (first at line 2)", "... (first at a.csv:2)"): keytab's rule, a rejected
+ * row under --on-error skip (the first row kept).  Returns SLK_OK or the
+ * exit status. */
 int tenantio_read_features(const char *path, const struct tenantio_opts *o, struct tenant_set *ts);
 
 /* The feature table's columns (NULL-terminated). */

@@ -53,6 +53,13 @@ tcheck "percent scale: same patterns and classes, avg x 100" bash -c '
     awk -F, "NR==FNR{p[\$1]=\$2; c[\$1]=\$3; a[\$1]=\$4; next} FNR>1{d=\$4-100*a[\$1]; if (d<0) d=-d; if (p[\$1]!=\$2 || c[\$1]!=\$3 || d>1e-9) exit 1}" "$2" -' _ "$TMP/gen11.csv" "$TMP/out11.csv"
 
 # ---- hand-worked series ----
+# a spiky tenant: 2000 samples 2 min apart, 1 in 200 at 1 (10 of 2000): avg
+# 0.005, p99 0 (fewer than 1% above 0).  Its own row keeps peak 0; its class's
+# peak_util is never below avg_util (0.005: it was 0), which classpick refuses.
+awk 'BEGIN{print "tenant,t,util"; for (i = 0; i < 2000; i++) print "spiky," i * 120 "," (i % 200 ? 0 : 1)}' > "$TMP/spiky.csv"
+t "spiky tenant: its row keeps peak 0 < avg 0.005" 0 '' 'spiky,0.005,0' '' sh -c 'tenantclass -q --classes "$2/spiky-cl.csv" "$1" | tail -n +2 | cut -d, -f1,4,5' _ "$TMP/spiky.csv" "$TMP"
+t "spiky tenant: class peak_util = avg_util" 0 '' $'class,pattern,avg_util,peak_util,tenants,servers\nconstant-1,constant,0.005,0.005,1,1' '' cat "$TMP/spiky-cl.csv"
+t "spiky tenant: classpick reads the class table" 0 $'job,last_duration,containers\nj,1h,1\n' '*' '' classpick -q --classes "$TMP/spiky-cl.csv"
 # daily: 0.5 + 0.2 cos(2 pi h / 24) hourly over 4 days: mean 0.5, all variance at 1 d (strength 1), peak 0.7;
 # flat: 0.3 everywhere: constant, strength 0.
 tcheck "hand: daily cosine and a flat line" bash -c '
@@ -96,7 +103,7 @@ t "bad time" 65 $'tenant,t,util\na,yesterday,0.5\n' '' "tenantclass: <stdin>:2: 
 t "ragged row" 65 $'tenant,t,util\na,0\n' '' "tenantclass: <stdin>:2: expected 3 fields (as in the header), found 2" tenantclass
 t "unterminated quote" 65 $'tenant,t,util\n"a,0,1\n' '' "tenantclass: <stdin>:2: unterminated quoted field" tenantclass
 t "not grouped" 65 $'tenant,t,util\na,0,0.1\nb,0,0.1\na,120,0.1\n' '' "tenantclass: <stdin>:4: input not grouped by tenant: tenant 'a' appears again after tenant 'b' (sort by tenant first, e.g. sort -s -t, -k1,1, or use -s)" tenantclass
-t "absurd time span" 65 $'tenant,t,util\na,0,0.1\na,1e15,0.2\n' '' "tenantclass: <stdin>:2: tenant 'a' spans 8333333333334 steps of 120 s (more than 50 million); use a larger --step" tenantclass
+t "absurd time: at its row, with the likely unit" 65 $'tenant,t,util\na,0,0.1\na,1e15,0.2\n' '' "tenantclass: <stdin>:3: column 't': time '1e15' out of range (|value| <= 1e+11): it looks like microseconds since the epoch; use --time-unit us" tenantclass
 t "missing tenant" 65 $'tenant,t,util\n,0,0.1\n' '' "tenantclass: <stdin>:2: column 'tenant': missing value" tenantclass
 t "empty input" 65 '' '' "tenantclass: <stdin>:1: empty input (no header row)" tenantclass
 t "missing file" 66 '' '' "tenantclass: /nonexistent.csv: cannot open" tenantclass /nonexistent.csv
@@ -105,9 +112,38 @@ t "bad --k pattern" 64 '' '' "invalid value for --k: unknown pattern 'bursty'" t
 t "bad --periods" 64 '' '' "invalid value for --periods: 'daily'" tenantclass --periods daily
 t "features-only with classes" 64 '' '' "--classes needs the clustering phase" tenantclass --features-only --classes x.csv
 t "both phases flags" 64 '' '' "exclude each other" tenantclass --features-only --from-features
-t "duplicate tenant across feature tables" 65 '' '' "tenantclass: tenant 'tenant00002' appears in more than one group or feature table" tenantclass --from-features "$TMP/f0.csv" "$TMP/f0.csv"
+# a tenant read twice is an error at the second row, naming the first (keytab's
+# rule: the first row kept under --on-error skip); f1's first tenant (line 2)
+# again in a third table, or f0's first again at the end of f0 (line 62)
+x1=$(sed -n 2p "$TMP/f1.csv" | cut -d, -f1); x0=$(sed -n 2p "$TMP/f0.csv" | cut -d, -f1)
+{ head -1 "$TMP/f1.csv"; sed -n 2p "$TMP/f1.csv"; } > "$TMP/fdup.csv"
+{ cat "$TMP/f0.csv"; sed -n 2p "$TMP/f0.csv"; } > "$TMP/f0dup.csv"
+t "duplicate tenant across feature tables: at its row, naming the first" 65 '' '' \
+    "tenantclass: $TMP/fdup.csv:2: duplicate tenant '$x1' (first at $TMP/f1.csv:2)" tenantclass --from-features "$TMP/f1.csv" "$TMP/f0.csv" "$TMP/fdup.csv"
+t "duplicate tenant in one feature table" 65 '' '' \
+    "tenantclass: $TMP/f0dup.csv:62: duplicate tenant '$x0' (first at line 2)" tenantclass --from-features "$TMP/f1.csv" "$TMP/f0dup.csv"
+tcheck "duplicate feature rows skipped (--on-error skip): the first kept" bash -c '
+    cmp <(tenantclass -q --from-features --on-error skip --rejects "$1/frej.csv" "$1/f1.csv" "$1/f0dup.csv" "$1/fdup.csv") "$1/outsh.csv" &&
+    [ "$(cut -d, -f1,2 "$1/frej.csv" | tail -n +2 | tr "\n" " ")" = "$1/f0dup.csv,62 $1/fdup.csv,2 " ]' _ "$TMP"
 t "bad pattern in features" 65 $'tenant,servers,steps,missing,avg,peak,sd,sd_low,strength,period,repeat,pattern\na,1,10,0,0.1,0.2,0,0,0,0,0,bursty\n' '' \
     "tenantclass: <stdin>:2: column 'pattern': 'bursty' is not periodic, constant or unpredictable" tenantclass --from-features
+# times: csvio's getter (--time-unit; |t| <= 1e11 at the row); a span over
+# 50 million steps is reported at the row whose time makes it so (line 5), not
+# at the tenant's first line: 2^63 was "spans 76861433640456464 steps" at line 2
+t "time 2^63 refused at its own row" 65 $'tenant,t,util\na,0,0.1\na,300,0.2\na,600,0.3\na,9223372036854775808,0.4\na,900,0.1\n' '' \
+    "tenantclass: <stdin>:5: column 't': time '9223372036854775808' out of range (|value| <= 1e+11)" tenantclass
+t "time 2^63 refused at its own row (-s)" 65 $'tenant,t,util\nb,0,0.1\na,0,0.1\na,300,0.2\na,9223372036854775808,0.4\n' '' \
+    "tenantclass: <stdin>:5: column 't': time '9223372036854775808' out of range" tenantclass -s
+# (9e10 - 0) / 120 + 1 = 750000001 steps of 120 s
+t "span too long: at the row that makes it" 65 $'tenant,t,util\na,0,0.1\na,300,0.2\na,600,0.3\na,90000000000,0.4\na,900,0.1\n' '' \
+    "tenantclass: <stdin>:5: tenant 'a': t 90000000000 makes it span 750000001 steps of 120 s (more than 50 million, from t 0 to 90000000000); use a larger --step" tenantclass
+t "span too long: at the row that makes it (-s)" 65 $'tenant,t,util\nb,0,0.1\na,90000000000,0.4\na,0,0.2\n' '' \
+    "tenantclass: <stdin>:4: tenant 'a': t 0 makes it span 750000001 steps" tenantclass -s
+# --time-unit ms: the same series in milliseconds gives the same features (it was read as seconds)
+tcheck "--time-unit ms reads milliseconds" bash -c '
+    tracegen tenants --seed 5 --count 3 --days 2 > "$1/s.csv" &&
+    awk -F, -v OFS=, "NR>1{\$2=\$2*1000} 1" "$1/s.csv" > "$1/ms.csv" &&
+    cmp <(tenantclass -q --features-only "$1/s.csv") <(tenantclass -q --features-only --time-unit ms "$1/ms.csv")' _ "$TMP"
 printf 'old\n' > "$TMP/keep.csv"
 t "failed run keeps -o file" 65 $'tenant,t,util\na,0,7\n' '' '*' tenantclass -o "$TMP/keep.csv"
 tcheck "old output intact" grep -qx old "$TMP/keep.csv"
@@ -140,6 +176,10 @@ t "threads: ungrouped input, features-only" 65 '' '' "$TMP/ungrouped.csv:1296002
     tenantclass --threads 2 --features-only "$TMP/ungrouped.csv"
 { cat "$TMP/big.csv"; echo "zzz,1767571200,2"; } > "$TMP/badtail.csv"
 t "threads: a bad value in the last range" 65 '' '*' "tenantclass: $TMP/badtail.csv:1296002: column 'util': 2 is above 1" tenantclass --threads 2 "$TMP/badtail.csv"
+last=$(tail -1 "$TMP/big.csv" | cut -d, -f1)
+{ cat "$TMP/big.csv"; echo "$last,90000000000,0.5"; } > "$TMP/spantail.csv"
+t "threads: a span too long, at its row in the last range" 65 '' '*' "tenantclass: $TMP/spantail.csv:1296002: tenant '$last': t 90000000000 makes it span" \
+    tenantclass --threads 2 "$TMP/spantail.csv"
 
 # ---- --max-tenants: the clustering phase keeps ~170 bytes per tenant ----
 # f1 holds the 60 odd tenants and f0 the 60 even ones (header at line 1), so
