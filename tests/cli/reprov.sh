@@ -119,6 +119,13 @@ done
 t "dra: --grant 2h on a 1h plan: partial at the step that binds" 0 '' \
 "$((T0+240)),S,dra,0,1999,$((T0+240+7200)),\"partial (extend): demand 2500 > planned 0; wanted 2000 (capped at rho*max recent 2000), 1999 fit (offset 120 s binds)\"" '' \
     sh -c "reprov -q --capacity cores=2999,mem=1e9 --plan '$D/plan.csv' --grant 2h '$D/straggler.csv' | tail -n +2"
+# ... and it leaves the plan whole when it lapses: at 240 + 7200 s the demand
+# above the plan is 2500, R = 1000 planned + the 2000 in force at 7320-7440 s
+# = 3000, cap 6000; room at offset 120 s: 3000 - 1000 = 2000: renewed with 2000
+# (a residue of the lapsed grant would leave less).
+t "dra: --grant 2h: a lapsed grant leaves its room" 0 '' \
+"$((T0+240+7200)),S,dra,2000,2000,$((T0+240+14400)),\"partial (renew): demand 2500 > planned 0; wanted 2500 (within rho*max recent 6000), 2000 fit (offset 120 s binds)\"" '' \
+    sh -c "printf 'job,t,used,pending\nS,$((T0+180)),1000,0\nS,$((T0+240)),1000,1500\nS,$((T0+240+7200)),1000,1500\n' | reprov -q $CAP --plan '$D/plan.csv' --grant 2h | tail -1"
 # --grant and --window at most a year: a decision visits their plan steps
 # (--window 1e12 never ended) and a grant of 1e308 s printed until 1e+308
 # (now refused by every duration option's own bound, 1e15 s).
