@@ -145,8 +145,9 @@ static void ext_load(plan *p, const struct plan_res *r, double sign)
 }
 
 /* Take extension r out of the plan: mark it removed and subtract exactly the
- * load plan_add added (plan_recompute_load would rebuild every reservation's
- * load on each lapse, far too slow for a stream). */
+ * load install_extension added (plan_recompute_load would rebuild every
+ * reservation's load on each lapse, far too slow for a stream, and fold a
+ * grant longer than the cycle onto itself). */
 static void remove_extension(dra *d, struct dra_job *j)
 {
     plan *p = d->p;
