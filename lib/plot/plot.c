@@ -396,8 +396,9 @@ static int save_script(plot *p, const char *dir, const char *script, const char 
  * (the whole chart's data) must not leave it behind.  The handler does only
  * what is async-signal-safe: it passes the signal on to gnuplot, unlinks
  * the directory's fixed file names and removes it, then restores the
- * default action and raises the signal again, so the process still ends as
- * killed by it (exit 143 in a shell for SIGTERM).  A signal the process was
+ * signal's previous action (the default, or outfile's handler for -o FILE)
+ * and raises the signal again, so the process still ends as killed by it
+ * (exit 143 in a shell for SIGTERM).  A signal the process was
  * started ignoring (nohup, a background job's SIGINT) stays ignored.  The
  * state is process-wide, as a handler's must be: one plot_render at a time. */
 static const int guard_sigs[] = {SIGHUP, SIGINT, SIGTERM};
@@ -412,26 +413,34 @@ static struct {
 } guard;
 
 /* guard_unlink: unlink dir/PREFIX[num]SUFFIX (num < 0: no number), with
- * nothing but async-signal-safe calls (no snprintf). */
+ * nothing but async-signal-safe code (no snprintf). */
 static void guard_unlink(const char *prefix, long num, const char *suffix)
 {
-    char path[sizeof guard.dir + 64], digits[24];
-    size_t n = 0, k = 0;
-    for (const char *c = guard.dir; *c && n < sizeof guard.dir; c++)
+    char path[sizeof guard.dir + 64];
+    size_t n = 0;
+    for (const char *c = guard.dir; *c; c++) /* NUL-terminated within its size */
         path[n++] = *c;
     path[n++] = '/';
     for (const char *c = prefix; *c; c++)
         path[n++] = *c;
-    for (unsigned long v = (unsigned long)num; num >= 0 && (k == 0 || v); v /= 10)
-        digits[k++] = (char)('0' + v % 10);
-    while (k)
-        path[n++] = digits[--k];
+    if (num >= 0) {
+        size_t w = 1;
+        for (long v = num; v >= 10; v /= 10)
+            w++;
+        for (size_t k = w; k > 0; k--, num /= 10)
+            path[n + k - 1] = (char)('0' + num % 10);
+        n += w;
+    }
     for (const char *c = suffix; *c; c++)
         path[n++] = *c;
     path[n] = 0;
     unlink(path);
 }
 
+/* guard_handler: clean up, then the action the signal had before (the
+ * default, or outfile's handler, which removes -o FILE's temporary and then
+ * ends the process the same way) and the signal again, delivered when this
+ * handler returns. */
 static void guard_handler(int sig)
 {
     if (guard.live) {
@@ -446,8 +455,12 @@ static void guard_handler(int sig)
     }
     struct sigaction dfl = {.sa_handler = SIG_DFL};
     sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, NULL);
-    raise(sig); /* delivered when the handler returns: the process ends by it */
+    const struct sigaction *next = &dfl;
+    for (size_t i = 0; i < NGUARD; i++)
+        if (guard_sigs[i] == sig && guard.old[i].sa_handler != guard_handler)
+            next = &guard.old[i];
+    sigaction(sig, next, NULL);
+    raise(sig);
 }
 
 /* guard_block / guard_unblock: hold the guarded signals off around a change

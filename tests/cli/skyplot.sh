@@ -210,6 +210,26 @@ for s in TERM:143 INT:130 HUP:129; do
             { echo "seen $seen, status $st, gnuplot left: ${left:-none}"; ls -A "$T"; cat "$T.err"; exit 1; }' \
         _ "$TMP/sig$sig" "$sig" "${s#*:}" "$TMP/u300.csv"
 done
+# with -o FILE, outfile's own handler (it removes the .FILE.XXXXXX
+# temporary) must still run after the directory is gone: the old chart stays,
+# neither temporary is left.  A stand-in gnuplot that waits on a fifo (held
+# open here, never written) keeps skyplot drawing; the handler passes
+# SIGTERM on to it.
+mkdir -p "$TMP/sigo/out" "$TMP/sigo/tmp" "$TMP/waitgp"; mkfifo "$TMP/sigo.hold"
+printf '#!/bin/sh\nexec cat "$SKYPLOT_TEST_HOLD" >/dev/null\n' > "$TMP/waitgp/gnuplot"; chmod +x "$TMP/waitgp/gnuplot"
+tcheck "killed by SIGTERM with -o FILE: old chart intact, no temporary left" timeout 60 bash -c '
+    T=$1; echo old > "$T/out/plan.svg"
+    exec 7<>"$T.hold"
+    SKYPLOT_TEST_HOLD=$T.hold PATH=$2:$PATH TMPDIR=$T/tmp skyplot -q plan "$3" -o "$T/out/plan.svg" 2>"$T.err" &
+    pid=$! seen=0
+    for _ in $(seq 400); do ls -d "$T"/tmp/skyplot.* >/dev/null 2>&1 && { seen=1; break; }; sleep 0.025; done
+    kill -s TERM "$pid"; wait "$pid"; st=$?
+    for _ in $(seq 80); do grep -qs "$T.hol[d]" /proc/[0-9]*/cmdline || break; sleep 0.025; done
+    left=$(grep -ls "$T.hol[d]" /proc/[0-9]*/cmdline)
+    exec 7>&-
+    [ "$seen" = 1 ] && [ "$st" = 143 ] && [ -z "$(ls -A "$T/tmp")" ] && [ "$(ls -A "$T/out")" = plan.svg ] &&
+        [ "$(cat "$T/out/plan.svg")" = old ] && [ ! -s "$T.err" ] && [ -z "$left" ] ||
+        { echo "seen $seen, status $st, gnuplot left: ${left:-none}"; ls -A "$T/tmp" "$T/out"; cat "$T.err"; exit 1; }' _ "$TMP/sigo" "$TMP/waitgp" "$D/plan.csv"
 # a column with no values at all (vcs: mean_stretch empty on every row) made
 # an empty panel gnuplot refused ("all points y value undefined!"), reported
 # as "gnuplot failed: no message", exit 70: now an empty panel, exit 0
