@@ -105,10 +105,13 @@ t "dra: --grant 2m holds the extension" 0 "@$D/full_stream.csv" \
 "t,job,policy,old_alloc,new_alloc,until
 $((T0+240)),S,dra,0,2000,$((T0+360))" '' sh -c "reprov -q --grant 2m --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-6"
 # --grant and --window at most a year: a decision visits their plan steps
-# (--window 1e12 never ended) and a grant of 1e308 s printed until 1e+308.
+# (--window 1e12 never ended) and a grant of 1e308 s printed until 1e+308
+# (now refused by every duration option's own bound, 1e15 s).
 t "dra: --window beyond a year refused" 64 '' '' "invalid value for --window: '1e12' (at most 366d)" \
     timeout 20 reprov $CAP --plan "$D/plan.csv" --window 1e12 "$D/straggler.csv"
-t "dra: --grant beyond a year refused" 64 '' '' "invalid value for --grant: '1e308' (at most 366d)" \
+t "dra: --grant beyond a year refused" 64 '' '' "invalid value for --grant: '1e9' (at most 366d)" \
+    reprov $CAP --plan "$D/plan.csv" --grant 1e9 "$D/straggler.csv"
+t "dra: --grant 1e308 refused" 64 '' '' "invalid value for --grant: '1e308' (out of range: at most 1e+15 s)" \
     reprov $CAP --plan "$D/plan.csv" --grant 1e308 "$D/straggler.csv"
 t "dra: --window 366d: the plan is recent" 0 '' '*' '' sh -c "reprov -q $CAP --plan '$D/plan.csv' --window 366d '$D/straggler.csv' | sed -n 2p | grep -q 'capped at rho\*max recent 2000\$'"
 
