@@ -248,8 +248,8 @@ double cli_time(struct argp_state *st, const char *opt, const char *arg)
 
 struct shape {
     double cores, mem;
-    int has_c, has_m, unknown;
-    char badkey[64];
+    const char *c_key, *m_key;  /* the name each was given as (points into the parsed copy) */
+    char why[128];              /* a bad key, for the message ("": a bad number or a key missing) */
 };
 
 static int shape_key(const char *k, const char *v, void *ctx)
@@ -258,19 +258,22 @@ static int shape_key(const char *k, const char *v, void *ctx)
     double x;
     int is_c = strcmp(k, "cores") == 0, is_m = strcmp(k, "mem") == 0 || strcmp(k, "mem_mb") == 0;
     if (!is_c && !is_m) {
-        c->unknown = 1;
-        snprintf(c->badkey, sizeof c->badkey, "%s", k);
+        snprintf(c->why, sizeof c->why, "want cores=N,mem=M with positive numbers; unknown key %.40s", k);
+        return -1;
+    }
+    /* a key given twice is a mistake (cores=200,...,cores=3), not a last-wins override */
+    const char **seen = is_c ? &c->c_key : &c->m_key;
+    if (*seen) {
+        if (strcmp(*seen, k) == 0)
+            snprintf(c->why, sizeof c->why, "key '%.40s' given twice", k);
+        else
+            snprintf(c->why, sizeof c->why, "key '%.40s' given twice: '%s' is the same key", k, *seen);
         return -1;
     }
     if (parse_double(v, &x, 0) < 0 || !(x > 0) || x > 1e15)
         return -1;
-    if (is_c) {
-        c->cores = x;
-        c->has_c = 1;
-    } else {
-        c->mem = x;
-        c->has_m = 1;
-    }
+    *seen = k;
+    *(is_c ? &c->cores : &c->mem) = x;
     return 0;
 }
 
@@ -279,10 +282,12 @@ void cli_resources(struct argp_state *st, const char *opt, const char *arg, doub
     struct shape c = {0};
     char *s = xstrdup(arg);
     int rc = parse_kv_list(s, shape_key, &c);
+    if (rc < 0 || !c.c_key || !c.m_key) {
+        free(s);
+        argp_error(st, "invalid value for --%s: '%s' (%s)", opt, arg,
+                   c.why[0] ? c.why : "want cores=N,mem=M with positive numbers");
+    }
     free(s);
-    if (rc < 0 || !c.has_c || !c.has_m)
-        argp_error(st, "invalid value for --%s: '%s' (want cores=N,mem=M with positive numbers%s%s)", opt, arg,
-                   c.unknown ? "; unknown key " : "", c.unknown ? c.badkey : "");
     *cores = c.cores;
     *mem_mb = c.mem;
 }

@@ -104,9 +104,10 @@ double cli_time(struct argp_state *st, const char *opt, const char *arg);
 
 /* cli_resources: parse a resource shape "cores=N,mem=M" (mem_mb= is accepted
  * for mem) given to option --opt: both keys required, positive, finite, at
- * most 1e15.  On a bad value calls argp_error (exit 64):
+ * most 1e15, each given once.  On a bad value calls argp_error (exit 64):
  * "invalid value for --capacity: 'cores=0,mem=5' (want cores=N,mem=M with
- * positive numbers)", naming an unknown key when there is one. */
+ * positive numbers)", naming an unknown key or a key given twice
+ * ("(key 'cores' given twice)"; mem and mem_mb are one key). */
 void cli_resources(struct argp_state *st, const char *opt, const char *arg, double *cores, double *mem_mb);
 
 /* cli_choice: the index of arg in the NULL-terminated list of choices; any

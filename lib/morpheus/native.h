@@ -8,9 +8,11 @@
  * containerSpec is "memoryMB:vcores" of one container (a trailing '|' is
  * allowed); the skyline is "containers:offset" units joined (and optionally
  * ended) by '|', offsets in seconds after the start, each unit lasting the
- * estimator's timeInterval.  The log says nothing after the last unit, so a
- * skyline that ends long before end_ms (the real tpch_q12 runs: 25 s of
- * 245-425 s) is a truncated record, which native_coverage reports.
+ * estimator's timeInterval; in any order (the estimator writes them
+ * increasing, but its reader adds each unit into a sorted map, so neither
+ * it nor skyfit requires that).  The log says nothing after the last unit,
+ * so a skyline that ends long before end_ms (the real tpch_q12 runs: 25 s
+ * of 245-425 s) is a truncated record, which native_coverage reports.
  *
  * Ownership: native_parse splits the caller's line in place; the parsed run
  * points into it and into a unit array it owns (freed by native_free).  Not

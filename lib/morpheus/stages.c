@@ -11,15 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* check_spacing: rows evenly spaced by the job's step.  0, or -1 with why. */
+/* The message of a row that breaks the spacing, for the reader and resample. */
+#define UNEVEN_FMT "job '%s': skyline offsets are not evenly spaced by its step %g s (%g s, then %g s)"
+
+/* one_step_after: offset off is one step dt after prev (to 1e-6 of the step). */
+static int one_step_after(double prev, double off, double dt)
+{
+    return fabs((off - prev) - dt) <= 1e-6 * dt;
+}
+
+/* check_spacing: rows evenly spaced by the job's step.  0, or -1 with why.
+ * stages_read checks each row as it comes (at its own line); this keeps
+ * stages_resample safe for a caller that did not. */
 static int check_spacing(const struct stages_job *j, const struct stages_row *rows, size_t n, char *why,
                          size_t whyn)
 {
-    double dt = j->step;
     for (size_t i = 1; i < n; i++)
-        if (fabs((rows[i].off - rows[i - 1].off) - dt) > 1e-6 * dt) {
-            snprintf(why, whyn, "job '%s': skyline offsets are not evenly spaced by its step %g s (%g s, then %g s)",
-                     j->job, dt, rows[i - 1].off, rows[i].off);
+        if (!one_step_after(rows[i - 1].off, rows[i].off, j->step)) {
+            snprintf(why, whyn, UNEVEN_FMT, j->job, j->step, rows[i - 1].off, rows[i].off);
             return -1;
         }
     return 0;
@@ -127,7 +136,9 @@ static int get_row(csvr *r, const struct skycols *c, const struct stages_opts *o
 }
 
 /* same_job_row: a further row of the current job must keep its step, come
- * after the previous offset and keep the container size.  0 or -1. */
+ * one step after the previous offset and keep the container size.  0 or -1
+ * (reported at this row's own line, csvr_line: a quoted field holding a
+ * newline does not shift it). */
 static int same_job_row(csvr *r, const char *job, const struct stages_job *cur, const struct stages_row *prev,
                         const struct skyvals *v)
 {
@@ -138,6 +149,8 @@ static int same_job_row(csvr *r, const char *job, const struct stages_job *cur, 
     if (v->off <= prev->off)
         return csvr_fail(r, "job '%s': offset %g not after the previous %g (rows sorted by offset)", job, v->off,
                          prev->off);
+    if (!one_step_after(prev->off, v->off, cur->step))
+        return csvr_fail(r, UNEVEN_FMT, job, cur->step, prev->off, v->off);
     if (v->cores != cur->cores || v->mem != cur->mem_mb)
         return csvr_fail(r, "job '%s': container size changes within the job", job);
     return 0;

@@ -57,6 +57,9 @@ int stages_resample(struct stages_job *j, const struct stages_row *rows, size_t 
 
 /* stages_read: every job of the skyline file path (NULL or "-": stdin),
  * grouped by job, into *jobs / *njobs (allocated), stages at plan step S.
+ * A row that breaks its job's rules (step, container size, an offset not
+ * exactly one step after the previous) is reported at its own line and is
+ * a bad row for --on-error skip (the job is dropped whole).
  * Returns SLK_OK or an exit status (message printed; *jobs still holds what
  * was read, free it with stages_jobs_free). */
 int stages_read(const char *path, double S, const struct stages_opts *o, struct stages_job **jobs,

@@ -12,6 +12,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The temporary directory's files: one per series (s0.dat, s1.dat, ...),
+ * the script and gnuplot's stderr.  Fixed names, so that a signal handler
+ * can remove them without reading the directory (see "Killed while
+ * drawing"). */
+#define SERIES_PREFIX "s"
+#define SERIES_SUFFIX ".dat"
+#define SCRIPT_NAME "plot.gp"
+#define ERR_NAME "gnuplot.err"
+
 struct series {
     char *name;
     enum plot_style style;
@@ -332,7 +341,7 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, FILE 
         if ((size_t)s->panel != k)
             continue;
         char path[1100];
-        snprintf(path, sizeof path, "%s/s%zu.dat", dir, i);
+        snprintf(path, sizeof path, "%s/" SERIES_PREFIX "%zu" SERIES_SUFFIX, dir, i);
         if (write_data(s, path) < 0)
             return -1;
         const char *col = palette[color % (sizeof palette / sizeof *palette)];
@@ -382,6 +391,140 @@ static int save_script(plot *p, const char *dir, const char *script, const char 
     return 0;
 }
 
+/* ---- Killed while drawing --------------------------------------------------
+ * SIGHUP, SIGINT or SIGTERM while plot_render holds its temporary directory
+ * (the whole chart's data) must not leave it behind.  The handler does only
+ * what is async-signal-safe: it passes the signal on to gnuplot, unlinks
+ * the directory's fixed file names and removes it, then restores the
+ * signal's previous action (the default, or outfile's handler for -o FILE)
+ * and raises the signal again, so the process still ends as killed by it
+ * (exit 143 in a shell for SIGTERM).  A signal the process was
+ * started ignoring (nohup, a background job's SIGINT) stays ignored.  The
+ * state is process-wide, as a handler's must be: one plot_render at a time. */
+static const int guard_sigs[] = {SIGHUP, SIGINT, SIGTERM};
+#define NGUARD (sizeof guard_sigs / sizeof *guard_sigs)
+static struct {
+    char dir[1024];
+    size_t nseries;                 /* series files s0.dat .. s<nseries-1>.dat */
+    volatile sig_atomic_t live;     /* dir exists and is ours to remove */
+    volatile pid_t child;           /* gnuplot while it runs (set with the signals blocked) */
+    struct sigaction old[NGUARD];
+    int installed[NGUARD];
+} guard;
+
+/* guard_unlink: unlink dir/PREFIX[num]SUFFIX (num < 0: no number), with
+ * nothing but async-signal-safe code (no snprintf). */
+static void guard_unlink(const char *prefix, long num, const char *suffix)
+{
+    char path[sizeof guard.dir + 64];
+    size_t n = 0;
+    for (const char *c = guard.dir; *c; c++) /* NUL-terminated within its size */
+        path[n++] = *c;
+    path[n++] = '/';
+    for (const char *c = prefix; *c; c++)
+        path[n++] = *c;
+    if (num >= 0) {
+        size_t w = 1;
+        for (long v = num; v >= 10; v /= 10)
+            w++;
+        for (size_t k = w; k > 0; k--, num /= 10)
+            path[n + k - 1] = (char)('0' + num % 10);
+        n += w;
+    }
+    for (const char *c = suffix; *c; c++)
+        path[n++] = *c;
+    path[n] = 0;
+    unlink(path);
+}
+
+/* guard_handler: clean up, then the action the signal had before (the
+ * default, or outfile's handler, which removes -o FILE's temporary and then
+ * ends the process the same way) and the signal again, delivered when this
+ * handler returns. */
+static void guard_handler(int sig)
+{
+    if (guard.live) {
+        guard.live = 0;
+        if (guard.child > 0)
+            kill(guard.child, sig);
+        for (size_t i = 0; i < guard.nseries; i++)
+            guard_unlink(SERIES_PREFIX, (long)i, SERIES_SUFFIX);
+        guard_unlink(SCRIPT_NAME, -1, "");
+        guard_unlink(ERR_NAME, -1, "");
+        rmdir(guard.dir);
+    }
+    struct sigaction dfl = {.sa_handler = SIG_DFL};
+    sigemptyset(&dfl.sa_mask);
+    const struct sigaction *next = &dfl;
+    for (size_t i = 0; i < NGUARD; i++)
+        if (guard_sigs[i] == sig && guard.old[i].sa_handler != guard_handler)
+            next = &guard.old[i];
+    sigaction(sig, next, NULL);
+    raise(sig);
+}
+
+/* guard_block / guard_unblock: hold the guarded signals off around a change
+ * of the guard's state (mkdtemp and arming it, fork, disarming). */
+static void guard_block(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < NGUARD; i++)
+        sigaddset(&set, guard_sigs[i]);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void guard_unblock(const sigset_t *old)
+{
+    sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/* guard_arm: the handler owns dir (with nseries series files) from now on.
+ * Call with the signals blocked, right after mkdtemp. */
+static void guard_arm(const char *dir, size_t nseries)
+{
+    snprintf(guard.dir, sizeof guard.dir, "%s", dir);
+    guard.nseries = nseries;
+    guard.child = 0;
+    guard.live = 1;
+    struct sigaction sa = {.sa_handler = guard_handler};
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NGUARD; i++)
+        sigaddset(&sa.sa_mask, guard_sigs[i]);
+    for (size_t i = 0; i < NGUARD; i++) {
+        sigaction(guard_sigs[i], NULL, &guard.old[i]);
+        guard.installed[i] = guard.old[i].sa_handler != SIG_IGN;
+        if (guard.installed[i])
+            sigaction(guard_sigs[i], &sa, NULL);
+    }
+}
+
+/* guard_child: in gnuplot's process (forked with the signals blocked): the
+ * default actions back before they are unblocked, so the handler never runs
+ * there. */
+static void guard_child(void)
+{
+    struct sigaction dfl = {.sa_handler = SIG_DFL};
+    sigemptyset(&dfl.sa_mask);
+    for (size_t i = 0; i < NGUARD; i++)
+        if (guard.live && guard.installed[i])
+            sigaction(guard_sigs[i], &dfl, NULL);
+}
+
+/* guard_disarm: the directory is gone (or kept): the old actions back. */
+static void guard_disarm(void)
+{
+    sigset_t om;
+    guard_block(&om);
+    if (guard.live)
+        for (size_t i = 0; i < NGUARD; i++)
+            if (guard.installed[i])
+                sigaction(guard_sigs[i], &guard.old[i], NULL);
+    guard.live = 0;
+    guard.child = 0;
+    guard_unblock(&om);
+}
+
 /* gnuplot_failed: the message for a gnuplot that did not exit 0 (the first
  * error or warning line it printed into errf). */
 static void gnuplot_failed(int ws, const char *errf)
@@ -421,14 +564,19 @@ static int run_gnuplot(const char *script, const char *errf, FILE *out, int *wer
         slk_error("cannot start gnuplot: %s", strerror(errno));
         return SLK_ESOFTWARE;
     }
+    sigset_t om;
+    guard_block(&om);
     pid_t pid = fork();
     if (pid < 0) {
+        guard_unblock(&om);
         slk_error("cannot start gnuplot: %s", strerror(errno));
         close(fds[0]);
         close(fds[1]);
         return SLK_ESOFTWARE;
     }
     if (pid == 0) {
+        guard_child();
+        guard_unblock(&om);
         close(fds[0]);
         if (dup2(fds[1], STDOUT_FILENO) < 0)
             _exit(126);
@@ -439,6 +587,8 @@ static int run_gnuplot(const char *script, const char *errf, FILE *out, int *wer
         execlp("gnuplot", "gnuplot", script, (char *)NULL);
         _exit(127);
     }
+    guard.child = pid;
+    guard_unblock(&om);
     close(fds[1]);
     char buf[1 << 16];
     ssize_t n;
@@ -454,6 +604,12 @@ static int run_gnuplot(const char *script, const char *errf, FILE *out, int *wer
             *werr = errno ? errno : EIO;
     }
     close(fds[0]);
+    /* wait without reaping first: the handler must not signal a reaped
+     * (and maybe reused) process id */
+    siginfo_t si;
+    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    guard.child = 0;
     int ws;
     while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
         ;
@@ -479,13 +635,21 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
     const char *tmp = getenv("TMPDIR");
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/skyplot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int keep = getenv("SKYPLOT_KEEP") != NULL;
+    sigset_t om;
+    guard_block(&om);
     if (!mkdtemp(dir)) {
-        slk_error("cannot make a temporary directory: %s", strerror(errno));
+        int e = errno;
+        guard_unblock(&om);
+        slk_error("cannot make a temporary directory: %s", strerror(e));
         return SLK_ECANTCREAT;
     }
+    if (!keep) /* kept on purpose (to debug a chart): a killed run keeps it too */
+        guard_arm(dir, p->ns);
+    guard_unblock(&om);
     char script[1100], errf[1100];
-    snprintf(script, sizeof script, "%s/plot.gp", dir);
-    snprintf(errf, sizeof errf, "%s/gnuplot.err", dir);
+    snprintf(script, sizeof script, "%s/" SCRIPT_NAME, dir);
+    snprintf(errf, sizeof errf, "%s/" ERR_NAME, dir);
     int werr = 0;
     /* a reader that goes away (skyplot ... | head) must not kill us before
      * the temporary directory (the whole chart's data) is removed: SIGPIPE
@@ -495,10 +659,11 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
     sigaction(SIGPIPE, &ign, &old);
     int status = save_script(p, dir, script, term, width, height) < 0 ? SLK_ECANTCREAT
                                                                          : run_gnuplot(script, errf, out, &werr);
-    if (getenv("SKYPLOT_KEEP"))
+    if (keep)
         fprintf(stderr, "%s: kept the gnuplot script and data in %s\n", slk_progname, dir);
     else
         rm_tree(dir);
+    guard_disarm();
     sigaction(SIGPIPE, &old, NULL);
     if (status == SLK_OK && werr == EPIPE && old.sa_handler == SIG_DFL)
         raise(SIGPIPE); /* ends here, as every tool does on a closed pipe */

@@ -21,7 +21,8 @@
  * less than a day apart), at most about 8 labels (5 on a text terminal).
  *
  * Ownership: the plot copies every string it is given and owns its points.
- * Not shared between threads.
+ * Not shared between threads; plot_render installs process-wide signal
+ * handlers while it draws, so only one may run at a time in a process.
  */
 #ifndef SLOKIT_PLOT_H
 #define SLOKIT_PLOT_H
@@ -89,7 +90,11 @@ int plot_nseries(const plot *p);
  * environment the temporary directory (plot.gp and the data) is kept and
  * named on stderr, to debug a chart or to run gnuplot on it alone.  A
  * closed pipe on out (EPIPE) removes the temporary directory, then raises
- * SIGPIPE when its action is the default (the process ends as killed by it). */
+ * SIGPIPE when its action is the default (the process ends as killed by it).
+ * While it draws, SIGHUP, SIGINT and SIGTERM (unless ignored) are caught by
+ * a handler that removes the directory, passes the signal on to gnuplot and
+ * raises it again with its default action; the old actions are back when
+ * plot_render returns.  One plot_render at a time per process. */
 int plot_render(plot *p, const char *term, int width, int height, FILE *out);
 
 #endif

@@ -25,6 +25,7 @@ PROCESS_STATE = {
     "lib/base/cli.c": "the parsed command line and its shared reject file: one per process",
     "lib/harvest/fft.c": "FFTW's planner is not thread-safe: one lock per process",
     "lib/morpheus/planfile.c": "the CRC-32 table, built once under pthread_once",
+    "lib/plot/plot.c": "the temporary directory its signal handler removes: one chart drawn at a time",
 }
 
 

@@ -342,6 +342,10 @@ done
 t "capacity required"        64 '' '' 'the cluster capacity is required' lcmpack --slo "$D/one.slo.csv" "$D/one.sky.csv"
 t "bad capacity"             64 '' '' "invalid value for --capacity: 'cores=0,mem=5'" lcmpack --capacity cores=0,mem=5 --slo x
 t "unknown capacity key"     64 '' '' 'unknown key gpus' lcmpack --capacity cores=1,mem=5,gpus=2 --slo x
+t "capacity key twice"       64 '' '' "invalid value for --capacity: 'cores=200,mem=819200,cores=3' (key 'cores' given twice)" \
+    lcmpack --capacity cores=200,mem=819200,cores=3 --slo x
+t "container mem and mem_mb" 64 '' '' "invalid value for --container: 'cores=1,mem=512,mem_mb=1024' (key 'mem_mb' given twice: 'mem' is the same key)" \
+    lcmpack --capacity cores=1,mem=5 --container cores=1,mem=512,mem_mb=1024 --slo x
 t "lcm not a multiple of step" 64 '' '' '--lcm 3600 s is not a multiple of --step 7 s' \
     lcmpack --capacity cores=1,mem=5 --slo x --lcm 1h --step 7
 t "nothing to do"            64 '' '' 'nothing to do' lcmpack --capacity cores=1,mem=5
@@ -367,8 +371,18 @@ t "negative alloc"           65 $'job,step,offset,alloc\nA,60,0,-1\n' '' "<stdin
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
 t "offsets not increasing"   65 $'job,step,offset,alloc\nA,60,60,1\nA,60,0,1\n' '' "offset 0 not after the previous 60" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
-t "uneven offsets"           65 $'job,step,offset,alloc\nA,60,0,1\nA,60,60,1\nA,60,180,1\n' '' "skyline offsets are not evenly spaced" \
+t "uneven offsets"           65 $'job,step,offset,alloc\nA,60,0,1\nA,60,60,1\nA,60,180,1\n' '' "lcmpack: <stdin>:4: job 'A': skyline offsets are not evenly spaced by its step 60 s (60 s, then 180 s)" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+# the row that breaks the spacing is named by its own line, even after a
+# quoted field that holds a newline (row 3 starts on line 5)
+t "uneven offsets: the row's own line" 65 $'job,step,offset,alloc,note\nA,60,0,1,"x\ny"\nA,60,60,1,\nA,60,90,1,\n' '' \
+    "lcmpack: <stdin>:5: job 'A': skyline offsets are not evenly spaced by its step 60 s (60 s, then 90 s)" \
+    lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
+# like the other bad rows of a skyline, --on-error skip drops the job whole
+t "uneven offsets skipped"   0 $'job,step,offset,alloc\nA,60,0,1\nA,60,60,1\nA,60,90,1\nB,60,0,1\n' \
+    $'A,,,skipped,,,,,no skyline for the job\nC,,,skipped,,,,,no skyline for the job\nB,periodic,,placed,0,60,0.1,0,' \
+    "<stdin>:4: warning: skipped: job 'A': skyline offsets are not evenly spaced" \
+    sh -c 'lcmpack --on-error skip --lcm 10m --capacity cores=10,mem=50000 --slo "$1" --report - -o /dev/null | tail -n +2' _ "$D/comp.slo.csv"
 t "missing skyline column"   65 $'job,step,alloc\nA,0,1\n' '' "<stdin>:1: missing required column 'offset'" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
 t "job without skyline reported" 0 $'job,step,offset,alloc\nA,60,0,1\n' '*' '' \

@@ -310,6 +310,18 @@ tcheck "native: no warning when the skyline covers the run" bash -c '
 t "native: --native-resource memory" 0 '' "job,step,offset,alloc,cores,mem_mb
 tpch_q12,60,0,4054.6666666666665,1,1024" '*' \
     skyfit -q --format native --min-runs 1 --native-resource memory "$H/trace/nativeLog.txt"
+# units out of offset order: the ResourceEstimator's own parser adds each
+# unit to an RLESparseResourceAllocation (addInterval merges it into a
+# sorted map), so order does not matter there, and skyfit sums them the same
+# way.  By hand, 5 s units 1@5 and 1@3: [3,5) 1, [5,8) 2, [8,10) 1; 5 s
+# steps: [0,5) holds 2 container-s = 0.4, [5,10) 6 + 2 = 8 = 1.6 (one run:
+# the skyline is its usage).
+for sky in '1:5|1:3|' '1:3|1:5|'; do
+    t "native: units $sky in any order" 0 "j 1 0 0 10000 r 8:0| $sky
+" "job,step,offset,alloc,cores,mem_mb
+j,5,0,0.4,1,1024
+j,5,5,1.6,1,1024" '' skyfit -q --format native --min-runs 1 --step 5
+done
 t "native: bad container spec" 65 $'j 1 0 0 1 r 8x:0| 1:0|\n' '*' "<stdin>:1: field 7 (container): invalid spec '8x:0'" skyfit --format native
 t "native: end before start" 65 $'j 1 0 5 1 r 8:0| 1:0|\n' '*' "<stdin>:1: field 5 (end): invalid time '1'" skyfit --format native
 t "native: bad --native-resource" 64 '' '' "invalid value for --native-resource: 'disk'" skyfit --format native --native-resource disk

@@ -186,6 +186,50 @@ awk 'BEGIN { print "t,run,containers"; for (r = 0; r < 300; r++) for (t = 0; t <
 tcheck "closed pipe: SIGPIPE, no temporary directory left" bash -c '
     TMPDIR="$1" skyplot -q lines "$2" --x t --y containers --by run --term svg 2>"$1.err" | head -1 >/dev/null
     s=${PIPESTATUS[0]}; [ "$s" = 141 ] && [ ! -s "$1.err" ] && [ -z "$(ls -A "$1")" ] || { echo "status $s"; ls "$1"; cat "$1.err"; exit 1; }' _ "$TMP/pipetmp" "$TMP/u300.csv"
+# killed while drawing (SIGTERM, SIGINT or SIGHUP by pid) skyplot left its
+# temporary directory (the chart's data) in $TMPDIR; now a handler removes
+# it, and the exit is still the signal's (128 + N).  skyplot is caught in
+# plot_render: its stdout is a fifo whose only reader (fd 7 here) never
+# reads, so it blocks on the image; the kill is sent once its directory
+# exists (that it was seen is part of the check).  SIGINT needs its default
+# action back: a background job of a script starts with it ignored (and an
+# ignored signal stays ignored).  gnuplot must not be left running either.
+for s in TERM:143 INT:130 HUP:129; do
+    sig=${s%%:*}; mkdir -p "$TMP/sig$sig"; mkfifo "$TMP/sig$sig.fifo"
+    tcheck "killed by SIG$sig while drawing: exit ${s#*:}, no temporary directory left" timeout 60 bash -c '
+        T=$1 sig=$2 want=$3
+        exec 7<>"$T.fifo"
+        TMPDIR=$T env --default-signal=INT skyplot -q lines "$4" --x t --y containers --by run --term svg >"$T.fifo" 2>"$T.err" &
+        pid=$! seen=0
+        for _ in $(seq 400); do ls -d "$T"/skyplot.* >/dev/null 2>&1 && { seen=1; break; }; sleep 0.025; done
+        kill -s "$sig" "$pid"; wait "$pid"; st=$?
+        exec 7>&-
+        for _ in $(seq 80); do grep -qs "$T/skyplo[t]" /proc/[0-9]*/cmdline || break; sleep 0.025; done
+        left=$(grep -ls "$T/skyplo[t]" /proc/[0-9]*/cmdline)
+        [ "$seen" = 1 ] && [ "$st" = "$want" ] && [ -z "$(ls -A "$T")" ] && [ ! -s "$T.err" ] && [ -z "$left" ] ||
+            { echo "seen $seen, status $st, gnuplot left: ${left:-none}"; ls -A "$T"; cat "$T.err"; exit 1; }' \
+        _ "$TMP/sig$sig" "$sig" "${s#*:}" "$TMP/u300.csv"
+done
+# with -o FILE, outfile's own handler (it removes the .FILE.XXXXXX
+# temporary) must still run after the directory is gone: the old chart stays,
+# neither temporary is left.  A stand-in gnuplot that waits on a fifo (held
+# open here, never written) keeps skyplot drawing; the handler passes
+# SIGTERM on to it.
+mkdir -p "$TMP/sigo/out" "$TMP/sigo/tmp" "$TMP/waitgp"; mkfifo "$TMP/sigo.hold"
+printf '#!/bin/sh\nexec cat "$SKYPLOT_TEST_HOLD" >/dev/null\n' > "$TMP/waitgp/gnuplot"; chmod +x "$TMP/waitgp/gnuplot"
+tcheck "killed by SIGTERM with -o FILE: old chart intact, no temporary left" timeout 60 bash -c '
+    T=$1; echo old > "$T/out/plan.svg"
+    exec 7<>"$T.hold"
+    SKYPLOT_TEST_HOLD=$T.hold PATH=$2:$PATH TMPDIR=$T/tmp skyplot -q plan "$3" -o "$T/out/plan.svg" 2>"$T.err" &
+    pid=$! seen=0
+    for _ in $(seq 400); do ls -d "$T"/tmp/skyplot.* >/dev/null 2>&1 && { seen=1; break; }; sleep 0.025; done
+    kill -s TERM "$pid"; wait "$pid"; st=$?
+    for _ in $(seq 80); do grep -qs "$T.hol[d]" /proc/[0-9]*/cmdline || break; sleep 0.025; done
+    left=$(grep -ls "$T.hol[d]" /proc/[0-9]*/cmdline)
+    exec 7>&-
+    [ "$seen" = 1 ] && [ "$st" = 143 ] && [ -z "$(ls -A "$T/tmp")" ] && [ "$(ls -A "$T/out")" = plan.svg ] &&
+        [ "$(cat "$T/out/plan.svg")" = old ] && [ ! -s "$T.err" ] && [ -z "$left" ] ||
+        { echo "seen $seen, status $st, gnuplot left: ${left:-none}"; ls -A "$T/tmp" "$T/out"; cat "$T.err"; exit 1; }' _ "$TMP/sigo" "$TMP/waitgp" "$D/plan.csv"
 # a column with no values at all (vcs: mean_stretch empty on every row) made
 # an empty panel gnuplot refused ("all points y value undefined!"), reported
 # as "gnuplot failed: no message", exit 70: now an empty panel, exit 0
