@@ -36,6 +36,14 @@ plan+dra,A,A-1,$T0,$((T0+600)),$((T0+360)),1,0,0" '' $R --regime plan+dra "$D/st
 t "hand: plan+dra --recent plan stops 2 minutes after the plan" 0 '' \
 "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
 plan+dra,A,A-1,$T0,$((T0+600)),$((T0+3660)),0,0,120" '' $R --regime plan+dra --recent plan "$D/stretch.csv"
+#  --grant 2h on this 1h plan: at 180 s R = 2, cap 4, extra 2 for 2 h; the
+#    grant covers every step of the cycle and counts once at each: room
+#    4 - 2 (the plan's 2 at 0-180 s) = 2: granted; done at 360 s, as with 1m
+#    grants.  (Folded onto the cycle it counted twice: 1 granted, 180 c*s
+#    short, drained by 540 s.)
+t "hand: plan+dra --grant longer than the plan's cycle" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+plan+dra,A,A-1,$T0,$((T0+600)),$((T0+360)),1,0,0" '' $R --regime plan+dra --grant 2h "$D/stretch.csv"
 t "bad --recent" 64 '' '' "invalid value for --recent: 'x'" $R --recent x "$D/stretch.csv"
 #  static without idle sharing (the paper's worst case): 1 container a step:
 #    debts 1,1,2,3 -> under 180 c*s at the skyline's end; the 3 left drain in
