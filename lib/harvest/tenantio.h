@@ -54,7 +54,7 @@ struct tenant_set {
     size_t n, cap;
     long skipped_gaps, skipped_short, unlisted, missing_util;
     size_t samples;
-    struct keyset *seen;       /* tenantio_read_features: the tenants read, row i = rows[i] */
+    struct keyset *seen;       /* tenantio_read_features: the tenants read (duplicates) */
     struct tenant_table *tables; /* ... and the tables they came from */
     size_t ntables, cap_tables;
 };
