@@ -64,7 +64,7 @@ double cp_headroom(int type, const struct cp_class *c)
     switch (type) {
     case CP_SHORT: return 1 - c->current;
     case CP_MEDIUM: return 1 - fmax(c->avg, c->current);
-    default: return 1 - fmax(c->peak, c->current);
+    default: return 1 - fmax(fmax(c->peak, c->avg), c->current);
     }
 }
 

@@ -6,8 +6,9 @@
  * d < short_max (173 s), long when d > long_min (433 s), medium otherwise and
  * when the job never ran.  A class's headroom for a type (a fraction of its
  * cores) is short: 1 - current; medium: 1 - max(avg, current); long:
- * 1 - max(peak, current).  The reserve kept for the primary tenants to burst
- * into is not harvestable, so a class's room, in containers of one core, is
+ * 1 - max(peak, avg, current) (a peak below the mean counts as the mean).
+ * The reserve kept for the primary tenants to burst into is not
+ * harvestable, so a class's room, in containers of one core, is
  *     room = floor(max(0, headroom - reserve) x servers x cores) - used
  * where used counts containers already given out in this run.  Weighted room
  * = room x W[type][pattern].  The classes where the job fits (room >= demand)
@@ -67,7 +68,10 @@ struct cp_class {
 };
 
 /* cp_headroom: the headroom fraction of class c for a job type (may be < 0
- * when utilization is above 1, which callers treat as no room). */
+ * when utilization is above 1, which callers treat as no room): short jobs
+ * 1 - current, medium 1 - max(avg, current), long 1 - max(peak, avg,
+ * current) (a peak below the mean, the p99 of a tenant whose spikes are
+ * rarer than 1%, counts as the mean, as tenantclass writes a class's). */
 double cp_headroom(int type, const struct cp_class *c);
 /* cp_room: containers class c can still take for the type (>= 0). */
 double cp_room(const struct cp_params *p, int type, const struct cp_class *c);

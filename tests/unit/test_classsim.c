@@ -198,6 +198,26 @@ static void test_tables(void)
     cp_dagtab_free(&dt);
 }
 
+/* A long job's headroom counts a peak below the mean as the mean: a
+ * spiky tenant (p99 0.1, mean 0.3) has 1 - 0.3 = 0.7 for long jobs, like
+ * medium ones, not 1 - 0.1 = 0.9.  By hand, 10 servers x 12 cores, reserve
+ * 0: long room floor(0.7 x 120) = 84, medium 84, short 1 - 0.2 -> 96. */
+static void test_peak_below_avg(void)
+{
+    struct cp_params p;
+    cp_params_default(&p);
+    p.reserve = 0;
+    p.cores = 12;
+    struct cp_class c = {.name = "spiky", .pattern = CP_CONSTANT, .avg = 0.3, .peak = 0.1, .current = 0.2,
+                         .servers = 10};
+    CHECK_NEAR(cp_headroom(CP_LONG, &c), 0.7, 1e-12);
+    CHECK_NEAR(cp_room(&p, CP_LONG, &c), 84, 0);
+    CHECK_NEAR(cp_room(&p, CP_MEDIUM, &c), 84, 0);
+    CHECK_NEAR(cp_room(&p, CP_SHORT, &c), 96, 0);
+    c.peak = 0.5; /* an ordinary class: the peak rules long jobs */
+    CHECK_NEAR(cp_room(&p, CP_LONG, &c), 60, 0);
+}
+
 int main(void)
 {
     slk_init("test_classsim");
@@ -210,5 +230,6 @@ int main(void)
     test_series();
     test_stream();
     test_tables();
+    test_peak_below_avg();
     return unit_done("classsim");
 }
