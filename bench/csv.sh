@@ -75,7 +75,7 @@ line "copy, lib (csvcat)" "$lw" "$lc"
 line "copy, raw libcsv (csvraw)" "$rw" "$rc"
 row "copy $mb MB CSV (csvcat, cpu)" "$lc" "raw libcsv (csvraw)" "$rc" "$lm"
 echo "bench csv: copy: lib vs raw libcsv: $(ratio "$rw" "$lw")x wall, $(ratio "$rc" "$lc")x cpu (goal: lib >= 400 MB/s)"
-met() { awk -v a="$1" -v b="$2" 'BEGIN { if (a >= b) print "yes"; else printf "no (%.2fx of it)\n", a / b }'; }
+met() { awk -v a="$1" -v b="$2" 'BEGIN { sub(/^>/, "", a); a += 0; if (a >= b) print "yes"; else printf "no (%.2fx of it)\n", a / b }'; }
 goal "CSV copy of $mb MB, cpu (issue 20)" ">= 400 MB/s" "$(mbs "$lc") MB/s" "$(met "$(mbs "$lc")" 400)"
 goal "CSV copy of $mb MB, wall clock (issue 20)" ">= 400 MB/s" "$(mbs "$lw") MB/s" "$(met "$(mbs "$lw")" 400)"
 if command -v mlr >/dev/null; then

@@ -2,7 +2,8 @@
 #   secs CMD...        run CMD under GNU time, print its wall-clock seconds
 #                      (stdout of CMD discarded); its peak RSS is noted
 #   best N CMD...      the best of N runs
-#   ratio A B          A/B with 2 decimals
+#   ratio A B          A/B with 2 decimals; a B of 0 (below GNU time's 10 ms)
+#                      gives a lower bound, ">" A/0.01, and "n/a" when A is 0 too
 #   mark; ...; peak    the largest peak RSS (MB) of the secs runs since mark
 #   size SMALL FULL    SMALL, or FULL when BENCH_SIZE=full
 #   row WORK SECS REFERENCE REF_SECS PEAK_MB
@@ -30,7 +31,7 @@ best() {
     done
     echo "$b"
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f\n", a / b; else print "inf" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f\n", a / b; else if (a > 0) printf ">%.2f\n", a / 0.01; else print "n/a" }'; }
 mark() { : >"$BENCH_TMP/.rss"; }
 peak() { awk '$1 > m { m = $1 } END { printf "%.0f\n", m / 1024 }' "$BENCH_TMP/.rss"; }
 size() { if [ "${BENCH_SIZE:-}" = full ]; then echo "$2"; else echo "$1"; fi; }
@@ -38,10 +39,10 @@ row() {
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${BENCH_NAME:-?}" "$1" "$2" "$3" "$4" "$5" >>"$BENCH_TMP/table.tsv"
 }
 atmost() { # WHAT MEASURED LIMIT UNIT: a goal row for MEASURED <= LIMIT
-    goal "$1" "<= $3$4" "$2$4" "$(awk -v a="$2" -v b="$3" 'BEGIN { if (a <= b) print "yes"; else printf "no (%.2fx the limit)\n", a / b }')"
+    goal "$1" "<= $3$4" "$2$4" "$(awk -v a="$2" -v b="$3" 'BEGIN { sub(/^>/, "", a); a += 0; if (a <= b) print "yes"; else printf "no (%.2fx the limit)\n", a / b }')"
 }
 atleast() { # WHAT MEASURED GOAL UNIT: a goal row for MEASURED >= GOAL
-    goal "$1" ">= $3$4" "$2$4" "$(awk -v a="$2" -v b="$3" 'BEGIN { if (a >= b) print "yes"; else printf "no (%.2fx the goal)\n", a / b }')"
+    goal "$1" ">= $3$4" "$2$4" "$(awk -v a="$2" -v b="$3" 'BEGIN { sub(/^>/, "", a); a += 0; if (a >= b) print "yes"; else printf "no (%.2fx the goal)\n", a / b }')"
 }
 goal() {
     printf '%s\t%s\t%s\t%s\t%s\n' "${BENCH_NAME:-?}" "$1" "$2" "$3" "$4" >>"$BENCH_TMP/goals.tsv"
