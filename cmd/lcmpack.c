@@ -122,11 +122,9 @@ static const struct argp_option options[] = {
  * already read (an SLO file "missing" every column, an empty skyline). */
 static int stdin_inputs(const struct packrun_opts *o)
 {
-    const char *in[] = {o->slo, o->plan_in, o->adhoc, o->adhoc_sky, o->cap_file};
-    int n = o->slo && (!o->input || strcmp(o->input, "-") == 0);
-    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
-        n += in[i] && strcmp(in[i], "-") == 0;
-    return n;
+    const char *in[] = {o->slo ? (o->input ? o->input : "-") : NULL, o->slo, o->plan_in, o->adhoc, o->adhoc_sky,
+                        o->cap_file};
+    return cli_dash_count(in, sizeof in / sizeof in[0]);
 }
 
 /* one_stdout: SLK_OK, or SLK_EUSAGE (printed) when more than one output
@@ -134,11 +132,8 @@ static int stdin_inputs(const struct packrun_opts *o)
  * their rows would interleave. */
 static int one_stdout(const struct packrun_opts *o)
 {
-    const char *out[] = {o->report, o->load_out, o->plan_out};
-    int n = !o->output || strcmp(o->output, "-") == 0;
-    for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
-        n += out[i] && strcmp(out[i], "-") == 0;
-    if (n <= 1)
+    const char *out[] = {o->output ? o->output : "-", o->report, o->load_out, o->plan_out};
+    if (cli_dash_count(out, sizeof out / sizeof out[0]) <= 1)
         return SLK_OK;
     slk_error("only one output can be standard output (the plan, --format yarn or --query is, "
               "unless -o FILE; give --report, --load and --plan-out as files)");

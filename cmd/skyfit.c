@@ -284,10 +284,10 @@ int main(int argc, char **argv)
     if (opt.sort && opt.fit.native) {
         slk_error("--sort reads CSV input only (the native log has one run per line: sort it by name)");
         st = SLK_EUSAGE;
-    } else if (opt.runs && strcmp(opt.runs, "-") == 0 && (!opt.input || strcmp(opt.input, "-") == 0)) {
+    } else if (cli_dash_count((const char *const[]){opt.runs, opt.input ? opt.input : "-"}, 2) > 1) {
         slk_error("--runs - and the usage both read stdin: give one of them as a file");
         st = SLK_EUSAGE;
-    } else if (opt.stats && strcmp(opt.stats, "-") == 0 && (!slk_opt.output || strcmp(slk_opt.output, "-") == 0)) {
+    } else if (cli_dash_count((const char *const[]){opt.stats, slk_opt.output ? slk_opt.output : "-"}, 2) > 1) {
         /* both held, the two tables came out one after the other */
         slk_error("--stats - and the skylines both write stdout: give one of them as a file (-o FILE)");
         st = SLK_EUSAGE;

@@ -51,11 +51,8 @@ static const struct argp_option options[] = {
  * "-", the side files when "-"): a second one would find it already read. */
 static int stdin_inputs(void)
 {
-    const char *side[] = {opt.fit, opt.load, opt.classes};
-    int n = !opt.input || strcmp(opt.input, "-") == 0;
-    for (size_t i = 0; i < sizeof side / sizeof side[0]; i++)
-        n += side[i] && strcmp(side[i], "-") == 0;
-    return n;
+    const char *in[] = {opt.input ? opt.input : "-", opt.fit, opt.load, opt.classes};
+    return cli_dash_count(in, sizeof in / sizeof in[0]);
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)

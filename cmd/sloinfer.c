@@ -251,10 +251,9 @@ int main(int argc, char **argv)
     static const struct argp argp = {options, parse_opt, "[RUNS]", doc, kids, 0, 0};
     cli_roles("runs", "events", "override", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
-    int stdin_uses = (strcmp(input, "-") == 0) + (events_path && strcmp(events_path, "-") == 0) +
-                     (override_path && strcmp(override_path, "-") == 0);
+    const char *in[] = {input, events_path, override_path};
     int st = SLK_OK;
-    if (stdin_uses > 1) {
+    if (cli_dash_count(in, 3) > 1) {
         slk_error("only one input can be standard input (give the runs, --events and --override as files)");
         st = SLK_EUSAGE;
     } else {

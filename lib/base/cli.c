@@ -292,6 +292,14 @@ void cli_resources(struct argp_state *st, const char *opt, const char *arg, doub
     *mem_mb = c.mem;
 }
 
+int cli_dash_count(const char *const *paths, size_t n)
+{
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += paths[i] && strcmp(paths[i], "-") == 0;
+    return k;
+}
+
 int cli_choice(struct argp_state *st, const char *opt, const char *arg, const char *const *choices)
 {
     char want[256] = "";

@@ -110,6 +110,12 @@ double cli_time(struct argp_state *st, const char *opt, const char *arg);
  * ("(key 'cores' given twice)"; mem and mem_mb are one key). */
 void cli_resources(struct argp_state *st, const char *opt, const char *arg, double *cores, double *mem_mb);
 
+/* cli_dash_count: how many of paths[0..n) are "-" (NULL: not given); a
+ * main input or output given by default is passed as "-".  A tool refuses
+ * more than one: two inputs on standard input (the second finds it read)
+ * or two outputs on standard output (their rows interleave). */
+int cli_dash_count(const char *const *paths, size_t n);
+
 /* cli_choice: the index of arg in the NULL-terminated list of choices; any
  * other value calls argp_error (exit 64): "invalid value for --scale: 'x'
  * (want fraction or percent)". */

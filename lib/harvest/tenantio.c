@@ -312,6 +312,13 @@ struct tenant_acc {
     double tmin, tmax; /* its time span so far */
 };
 
+/* acc_span_steps: the steps of `step` the tenant's samples span so far
+ * (from the step holding its first time to its last). */
+static double acc_span_steps(const struct tenant_acc *a, double step)
+{
+    return floor((a->tmax - floor(a->tmin / step) * step) / step) + 1;
+}
+
 /* acc_add: keep sample (t, u) of the tenant.  Returns 0, or -1 when its span
  * now passes PATTERN_MAX_STEPS steps of `step` (the grid pattern_resample
  * would refuse): the caller reports it at this sample's row (span_error),
@@ -328,7 +335,7 @@ static int acc_add(struct tenant_acc *a, double t, double u, double step)
         a->tmax = t;
     a->t[a->n] = t;
     a->u[a->n++] = u;
-    return floor((a->tmax - floor(a->tmin / step) * step) / step) + 1 > PATTERN_MAX_STEPS ? -1 : 0;
+    return acc_span_steps(a, step) > PATTERN_MAX_STEPS ? -1 : 0;
 }
 
 static void acc_free(struct tenant_acc *a)
@@ -412,7 +419,7 @@ static int span_error(struct scan *s, long line, double t)
 {
     const struct tenant_acc *a = &s->a;
     double step = s->o->rules.step;
-    double nd = floor((a->tmax - floor(a->tmin / step) * step) / step) + 1;
+    double nd = acc_span_steps(a, step);
     sink_put(&s->sink, 0, line,
              "tenant '%s': t %.15g makes it span %.0f steps of %g s (more than 50 million, from t %.15g to %.15g); "
              "use a larger --step", a->name, t, nd, step, a->tmin, a->tmax);

@@ -20,6 +20,7 @@ import csv, math, os, subprocess, sys, tempfile
 import os as _os, sys as _sys
 _sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
 from planwin import window_steps  # noqa: E402  the plan's window rule
+from planreq import read_slo  # noqa: E402  the SLO rows lcmpack plans
 
 sky, slo, capc, capm = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 L = float(sys.argv[5]) if len(sys.argv) > 5 else 86400.0
@@ -28,12 +29,7 @@ BK = float(sys.argv[7]) if len(sys.argv) > 7 else 600.0
 AT = float(sys.argv[8]) if len(sys.argv) > 8 else None
 nb = int(round(L / BK))
 
-req = {}
-for r in csv.DictReader(open(slo)):
-    st = r.get('status', 'actionable')
-    if st not in ('actionable', 'overridden') and r.get('source') != 'overridden':
-        continue
-    req[r['job']] = (float(r['period']), float(r['a']), float(r['d']))
+req = read_slo(slo)
 info = {}
 for r in csv.DictReader(open(sky)):
     j = r['job']

@@ -12,20 +12,28 @@ load(sky, slo, L, S, AT) -> (items, stages, res):
   res     {job: (cores, mem_mb) per container}.
 Only actionable (or overridden) SLO rows count; a window shorter than the
 job's skyline is left out (lcmpack refuses it).  Shared by plan_ebound.py
-and plan_cgbound.py; the window rule is planwin's.
+and plan_cgbound.py (read_slo by plan_lpbound.py too); the window rule is
+planwin's.
 """
 import csv, math
 from collections import defaultdict
 from planwin import window_steps
 
 
-def load(sky, slo, L, S, AT=None):
+def read_slo(slo):
+    """{job: (period, a, d)} of the SLO rows lcmpack plans (actionable or
+    overridden)."""
     req = {}
     for r in csv.DictReader(open(slo)):
         st = r.get('status', 'actionable')
         if st not in ('actionable', 'overridden') and r.get('source') != 'overridden':
             continue
         req[r['job']] = (float(r['period']), float(r['a']), float(r['d']))
+    return req
+
+
+def load(sky, slo, L, S, AT=None):
+    req = read_slo(slo)
     stages = defaultdict(list)
     res = {}
     for r in csv.DictReader(open(sky)):
