@@ -15,6 +15,7 @@
 #define MAX_TIME_US INT64_C(100000000000000000) /* 1e11 s: beyond any real trace */
 #define MAX_JOB_ID (INT64_C(1) << 40)
 #define MAX_TASK_INDEX (INT64_C(1) << 23)
+#define MAX_RUN_STEPS 10000000.0     /* a run's usage rows (24 bytes each while written) */
 
 enum { EV_SUBMIT, EV_SCHEDULE, EV_EVICT, EV_FAIL, EV_FINISH, EV_KILL, EV_LOST,
        EV_UPDATE_PENDING, EV_UPDATE_RUNNING };
@@ -85,6 +86,7 @@ struct job {
     int before;                  /* submitted before the window */
     int incomplete;              /* usage: a task not seen from SCHEDULE to its end */
     int64_t ustart, uend;        /* usage: first task start, last task end */
+    int64_t last;                /* time of its latest job event; -1 none */
 };
 
 struct task { long jix; int64_t start, end; double cpu, mem; }; /* jix: index in jobs[] */
@@ -140,7 +142,7 @@ static struct job *job_of(google_trace *g, int64_t id)
     long *v = u64map_at(&g->jobmap, (uint64_t)id);
     if (*v < 0) {
         g->jobs = xgrow(g->jobs, &g->jcap, g->njobs + 1, sizeof *g->jobs);
-        g->jobs[g->njobs] = (struct job){id, NULL, -1, -1, -1, -1, 0, 0, -1, -1};
+        g->jobs[g->njobs] = (struct job){id, NULL, -1, -1, -1, -1, 0, 0, -1, -1, -1};
         *v = (long)g->njobs++;
     }
     return &g->jobs[*v];
@@ -176,15 +178,41 @@ static int read_jobs(google_trace *g, rawin *in, char **f, int n)
             return SLK_EDATA;
         }
         struct job *j = job_of(g, id);
+        /* out of time order, a run would end before it starts (sloinfer
+         * refuses such a row) */
+        if (t != T_AFTER && t < j->last) {
+            rawin_fail(in, "field 1 (time): '%s' before job %s's previous event at %" PRId64 " us",
+                       f[0], f[2], j->last);
+            if (rawin_skip(in))
+                continue;
+            return SLK_EDATA;
+        }
         if (j->submit < 0 && j->start < 0 && j->end_type < 0 && type != EV_SUBMIT)
             j->before = 1; /* its SUBMIT is not in the files read */
         if (!j->name)
             j->name = xstrdup(f[7]);
-        if (t != T_AFTER)
+        if (t != T_AFTER) {
             job_event(j, t, (int)type);
+            j->last = t;
+        }
         g->st.events++;
     }
     return n < 0 ? SLK_EIO : 0;
+}
+
+/* the run's first task start and last task end become ustart, uend: at most
+ * MAX_RUN_STEPS usage steps apart (a huge time would make the run's rows fill
+ * the memory); 0, or SLK_EDATA after a message */
+static int run_span(google_trace *g, rawin *in, struct job *j, int64_t ustart, int64_t uend)
+{
+    double step_us = g->o.step * 1e6;
+    if (ustart >= 0 && uend >= 0 && (double)(uend - ustart) / step_us > MAX_RUN_STEPS)
+        return rawin_fail(in, "field 1 (time): job %" PRId64 "'s tasks span %" PRId64 " to %" PRId64
+                          " us, more than %.0f steps of %g s", j->id, ustart, uend, MAX_RUN_STEPS,
+                          g->o.step);
+    j->ustart = ustart;
+    j->uend = uend;
+    return 0;
 }
 
 static int task_event(google_trace *g, rawin *in, char **f, int64_t t, int64_t id, int type)
@@ -203,6 +231,8 @@ static int task_event(google_trace *g, rawin *in, char **f, int64_t t, int64_t i
         if (cpu < 0 || cpu > 1 || mem < 0 || mem > 1)
             return rawin_fail(in, "requests not within 0-1 (CPU '%s', memory '%s')", f[9], f[10]);
         struct job *j = job_of(g, id);
+        if (run_span(g, in, j, j->ustart < 0 || t < j->ustart ? t : j->ustart, j->uend) != 0)
+            return SLK_EDATA;
         if (t == 0 || *slot >= 0)
             j->incomplete = 1; /* running before the window, or scheduled twice */
         g->tasks = xgrow(g->tasks, &g->tcap, g->ntasks + 1, sizeof *g->tasks);
@@ -210,9 +240,16 @@ static int task_event(google_trace *g, rawin *in, char **f, int64_t t, int64_t i
         *slot = (long)g->ntasks++;
         g->st.tasks++;
     } else if (type >= EV_EVICT && type <= EV_LOST) {
-        if (*slot >= 0)
-            g->tasks[*slot].end = t;
-        else
+        if (*slot >= 0) {
+            struct task *k = &g->tasks[*slot];
+            struct job *j = &g->jobs[k->jix];
+            if (t < k->start)
+                return rawin_fail(in, "field 1 (time): task %s of job %s ends at '%s', before its "
+                                  "SCHEDULE at %" PRId64 " us", f[3], f[2], f[0], k->start);
+            if (run_span(g, in, j, j->ustart, t > j->uend ? t : j->uend) != 0)
+                return SLK_EDATA;
+            k->end = t;
+        } else
             job_of(g, id)->incomplete = 1; /* scheduled before these files */
         *slot = VAL_ABSENT; /* closed */
     }
@@ -338,16 +375,9 @@ static int by_task(const void *a, const void *b, void *ctx)
 /* the tasks of complete, named runs, sorted by job name, run start, run, start */
 static size_t usage_tasks(google_trace *g, size_t *order)
 {
-    for (size_t i = 0; i < g->ntasks; i++) {
-        struct task *t = &g->tasks[i];
-        struct job *j = &g->jobs[t->jix];
-        if (t->end < 0)
-            j->incomplete = 1;
-        if (j->ustart < 0 || t->start < j->ustart)
-            j->ustart = t->start;
-        if (t->end > j->uend)
-            j->uend = t->end;
-    }
+    for (size_t i = 0; i < g->ntasks; i++) /* ustart, uend: kept by task_event */
+        if (g->tasks[i].end < 0)
+            g->jobs[g->tasks[i].jix].incomplete = 1;
     for (size_t i = 0; i < g->njobs; i++)
         if (g->jobs[i].ustart >= 0 || g->jobs[i].incomplete) {
             g->st.usage_incomplete += g->jobs[i].incomplete;

@@ -27,6 +27,10 @@
  * mem_mb = the running tasks' mean CPU and memory requests (normalised to the
  * largest machine in the trace) times those sizes.
  *
+ * Refused (SLK_EDATA at the row): a job event earlier than the job's
+ * previous one, a task ending before its SCHEDULE, a run whose tasks span
+ * more than 10^7 steps.
+ *
  * Times are written exactly: epoch + microseconds / 10^6 as decimal text, no
  * rounding.  Every table is streamed line by line; memory holds one record
  * per job ID (runs) or per task interval (usage), because the output is

@@ -59,6 +59,31 @@ head -c 30 "$TMP/je.csv.zst" >"$TMP/je-cut.csv.zst"
 t "google truncated zstd" 74 '' '' "je-cut.csv.zst:1: truncated zstd input" traceconv google-runs "$TMP/je-cut.csv.zst"
 printf 'x\0y,,10,0,u,0,n,L\n' >"$TMP/nul.csv"
 t "google NUL byte" 74 '' '' "nul.csv:1: NUL byte in line" traceconv google-runs "$TMP/nul.csv"
+# fuzz9 findings.  A job event earlier than the job's previous one: the run
+# would end (2 s) before it starts (9 s), a row sloinfer refuses.
+t "google job event out of time order" 65 '5000000,,10,0,u,0,n,L
+9000000,,10,1,u,0,n,L
+2000000,,10,4,u,0,n,L
+' '' "<stdin>:3: field 1 (time): '2000000' before job 10's previous event at 9000000 us" traceconv google-runs -
+printf '1,,10,0,u,0,n,L\n' >"$TMP/je1.csv"
+# A task that ends (1 us) before its SCHEDULE (10^11 us): its run's step count
+# went negative, read as 2^64 - n steps, and traceconv died "out of memory"
+# (exit 70).
+t "google task ends before its SCHEDULE" 65 '100000000000,,10,0,m,1,u,0,0,0.5,0.25,0,0
+1,,10,0,m,4,u,0,0,,,,
+' '' "<stdin>:2: field 1 (time): task 0 of job 10 ends at '1', before its SCHEDULE at 100000000000 us" \
+    traceconv google-usage "$TMP/je1.csv" -
+# A task from 1 s to 10^11 s (a valid time): 1.7e9 steps of 60 s, 40 GB of
+# step sums; more than 10^7 steps is refused at the row that makes it so.
+t "google run of 1.7e9 steps" 65 '1000000,,10,0,m,1,u,0,0,0.5,0.25,0,0
+100000000000000000,,10,0,m,4,u,0,0,,,,
+' '' "<stdin>:2: field 1 (time): job 10's tasks span 1000000 to 100000000000000000 us, more than 10000000 steps of 60 s" \
+    traceconv google-usage --machine cores=8,mem=1000 "$TMP/je1.csv" -
+# The bound: 10^7 steps of 60 s and one microsecond more are refused.
+t "google run of 10^7 steps and 1 us" 65 '1000000,,10,0,m,1,u,0,0,0.5,0.25,0,0
+600000001000001,,10,0,m,4,u,0,0,,,,
+' '' "<stdin>:2: field 1 (time): job 10's tasks span 1000000 to 600000001000001 us, more than 10000000 steps of 60 s" \
+    traceconv google-usage "$TMP/je1.csv" -
 
 # ---- Google 2011, the real shards: every row against an independent reading ----
 t "google real runs" 0 '' '*' "4742 runs written" traceconv google-runs -o "$TMP/g-runs.csv" "$G"/job_events-part-0000[1-4]-of-00500.csv.gz
