@@ -112,6 +112,8 @@ void adhoc_request(const plan *p, struct adhoc *a, struct lowcost_req *q)
                               .nstages = a->nst, .stage = a->st};
     if (a->containers > 0) {
         double steps = ceil(a->duration / (double)p->step - 1e-9);
+        if (steps < 1)
+            steps = 1; /* a positive duration under 1e-9 steps still needs a step */
         a->stage = (struct lowcost_stage){.demand = a->containers * (int64_t)steps,
                                           .maxpar = (int32_t)a->containers, .gang = 1};
         q->nstages = 1;

@@ -532,6 +532,13 @@ t "adhoc needs --at" 64 '' '' '--adhoc needs --at' lcmpack --slo "$A/slo.csv" $A
 t "adhoc: deadline before arrival" 65 '' '' "req2.csv:2: job 'B': deadline" sh -c '
     printf "job,arrival,deadline,containers,duration\nB,2026-01-05T02:00:00Z,2026-01-05T01:00:00Z,1,60\n" > "$1/req2.csv"
     lcmpack --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req2.csv" --at 2026-01-05' _ "$A"
+# fuzz9: a positive duration under 1e-9 steps (1e-8 s) rounded to 0 steps:
+# "placed" with no row at all.  It needs one step: 3 containers x 1 step = 3
+# container-steps, all after P's hour.
+t "adhoc: a 1e-8 s duration reserves one step" 0 '' '3 0' '' sh -c '
+    printf "job,arrival,deadline,containers,duration\nT,2026-01-05T00:00:00Z,2026-01-05T02:00:00Z,3,1e-8\n" > "$1/req3.csv"
+    lcmpack -q --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req3.csv" \
+        --at 2026-01-05 | awk -F, "\$2 == \"T\" { n += \$11; if (\$6 < 3600) bad++ } END { print n, bad + 0 }"' _ "$A"
 
 # Windows off the grid (docs/lcmpack.md): three rigid 8-step jobs (2
 # containers a step) in an hourly cycle of 60 s steps.  g1 [78, 569.5] s
