@@ -123,13 +123,16 @@ void google_free(google_trace *g)
 const struct google_stats *google_stats(const google_trace *g) { return &g->st; }
 
 /* the common leading fields: time and job ID, and the event type at field ev */
-static int event_head(rawin *in, char **f, int ev, int64_t *t, int64_t *id, int64_t *type)
+static int event_head(const google_trace *g, rawin *in, char **f, int ev, int64_t *t, int64_t *id,
+                      int64_t *type)
 {
     if (rawin_int64(in, f[0], 1, "time", t) != 0 || rawin_int64(in, f[2], 3, "job ID", id) != 0 ||
         rawin_int64(in, f[ev], ev + 1, "event type", type) != 0)
         return SLK_EDATA;
     if (*t < 0 || (*t > MAX_TIME_US && *t != T_AFTER))
         return rawin_fail(in, "field 1 (time): out of range '%s'", f[0]);
+    if (*t != T_AFTER && rawin_time(in, (double)g->o.epoch + (double)*t / 1e6, f[0], 1, "time") != 0)
+        return SLK_EDATA;
     if (*id < 0 || *id >= MAX_JOB_ID)
         return rawin_fail(in, "field 3 (job ID): out of range '%s'", f[2]);
     if (*type < EV_SUBMIT || *type > EV_UPDATE_RUNNING)
@@ -171,7 +174,7 @@ static int read_jobs(google_trace *g, rawin *in, char **f, int n)
     for (; n > 0; n = rawin_next(in, f, TASK_FIELDS)) {
         int64_t t, id, type;
         if ((n != JOB_FIELDS && rawin_fail(in, "expected 8 job_events fields, found %d", n)) ||
-            event_head(in, f, 3, &t, &id, &type) != 0 ||
+            event_head(g, in, f, 3, &t, &id, &type) != 0 ||
             (!f[7][0] && rawin_fail(in, "field 8 (logical job name): empty"))) {
             if (rawin_skip(in))
                 continue; /* --on-error skip */
@@ -261,7 +264,7 @@ static int read_tasks(google_trace *g, rawin *in, char **f, int n)
     for (; n > 0; n = rawin_next(in, f, TASK_FIELDS)) {
         int64_t t, id, type;
         if ((n != TASK_FIELDS && rawin_fail(in, "expected 13 task_events fields, found %d", n)) ||
-            event_head(in, f, 5, &t, &id, &type) != 0 ||
+            event_head(g, in, f, 5, &t, &id, &type) != 0 ||
             (t != T_AFTER && task_event(g, in, f, t, id, (int)type) != 0)) {
             if (rawin_skip(in))
                 continue; /* --on-error skip */

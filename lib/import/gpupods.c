@@ -100,6 +100,8 @@ static int pod(rawin *in, char **f, const int *idx, enum gpupods_unit unit,
         st->no_demand++;
         return 0;
     }
+    if (rawin_time(in, epoch + v[P_CREATE], f[idx[P_CREATE]], idx[P_CREATE] + 1, "creation_time") != 0)
+        return SLK_EDATA;
     if (v[P_DELETE] <= v[P_SCHED]) {
         st->no_duration++;
         return 0;

@@ -6,6 +6,7 @@
 #include "base/zin.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,6 +210,14 @@ int rawin_double(rawin *in, const char *s, int field, const char *what, double *
     if (parse_double(s, out, 0) == 0)
         return 0;
     return rawin_fail(in, "field %d (%s): invalid number '%.40s'", field, what, s);
+}
+
+int rawin_time(rawin *in, double t, const char *s, int field, const char *what)
+{
+    if (fabs(t) <= CSVR_MAX_TIME)
+        return 0;
+    return rawin_fail(in, "field %d (%s): '%.40s' is at %.17g s, beyond 1e11 s of 1970 (the epoch "
+                      "or start time added; the next tool refuses it)", field, what, s, t);
 }
 
 void rawin_close(rawin *in)

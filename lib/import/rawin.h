@@ -68,6 +68,10 @@ int rawin_fail_file(rawin *in, const char *fmt, ...) __attribute__((format(print
  * An empty field is invalid unless the caller checks for it first. */
 int rawin_int64(rawin *in, const char *s, int field, const char *what, int64_t *out);
 int rawin_double(rawin *in, const char *s, int field, const char *what, double *out);
+/* rawin_time: 0 when the time t written for field N (text s) is within
+ * CSVR_MAX_TIME of 1970, as every reader of the output wants; else
+ * "field N (what): 's' is at T s, beyond 1e11 s ..." and SLK_EDATA. */
+int rawin_time(rawin *in, double t, const char *s, int field, const char *what);
 
 /* rawin_close: close and free; NULL is fine. */
 void rawin_close(rawin *in);

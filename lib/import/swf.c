@@ -63,6 +63,8 @@ static int job_line(rawin *in, char **f, enum swf_vc_by by, struct vcjobs *t,
             return rawin_fail(in, "field %d (%s): out of range '%s'", i + 1, field_name[i], f[i]);
     if (v[1] < 0)
         return rawin_fail(in, "field 2 (submit time): negative '%s'", f[1]);
+    if (rawin_time(in, st->unix_start + v[1], f[1], 2, "submit time") != 0)
+        return SLK_EDATA;
     double procs = v[4] > 0 ? v[4] : v[7];
     if (v[3] <= 0 || procs <= 0) {
         st->skipped++;

@@ -32,6 +32,8 @@ int swim_read(rawin *in, const struct swim_params *p, struct vcjobs *t)
             else if (v[i] < 0 || v[i] > 1e18)
                 bad = rawin_fail(in, "field %d (%s): out of range '%s'", i + 1, what[i], f[i]);
         }
+        if (!bad)
+            bad = rawin_time(in, p->epoch + v[1], f[1], 2, what[1]);
         if (bad) {
             if (rawin_skip(in))
                 continue; /* --on-error skip */

@@ -85,6 +85,32 @@ t "google run of 10^7 steps and 1 us" 65 '1000000,,10,0,m,1,u,0,0,0.5,0.25,0,0
 ' '' "<stdin>:2: field 1 (time): job 10's tasks span 1000000 to 600000001000001 us, more than 10000000 steps of 60 s" \
     traceconv google-usage "$TMP/je1.csv" -
 
+# fuzz9: times the next tool refuses.  Every reader of a slokit file takes
+# |t| <= 1e11 s; traceconv wrote the trace time plus --epoch or the SWF
+# UnixStartTime beyond it (stretch: "time '500000000000' out of range").
+# 10^17 us = 10^11 s plus --epoch 1,700,000,000 s = 101,700,000,000 s.
+t "google time plus --epoch beyond 1e11 s" 65 '100000000000000000,,10,0,u,0,n,L
+' '' "<stdin>:1: field 1 (time): '100000000000000000' is at 101700000000 s, beyond 1e11 s of 1970" \
+    traceconv google-runs --epoch 1700000000 -
+t "google time of 1e11 s exactly: kept" 0 '100000000000000000,,10,0,u,0,n,L
+100000000000000000,,10,1,u,0,n,L
+100000000000000000,,10,4,u,0,n,L
+' 'job,instance,submit,start,end,status
+L,10,100000000000,100000000000,100000000000,finished' '' traceconv -q google-runs -
+t "swf UnixStartTime + submit beyond 1e11 s" 65 '; UnixStartTime: 99999999995
+; MaxProcs: 4
+1 6 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1
+' '' "<stdin>:3: field 2 (submit time): '6' is at 100000000001 s, beyond 1e11 s of 1970" \
+    traceconv swf - --capacities "$TMP/x.csv"
+t "swim --epoch + submit beyond 1e11 s" 65 "$(printf 'job0\t200000000000\t0\t1\t1\t1')" '' \
+    "<stdin>:1: field 2 (submit): '200000000000' is at 200000000000 s, beyond 1e11 s of 1970" \
+    traceconv swim - --capacities "$TMP/x.csv"
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1,2,\n' >"$TMP/n1.csv"
+t "alibaba-gpu creation_time beyond 1e11 s" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+p,1000,1,1,1000,,LS,Running,99999000001,99999000100,99999000001
+' '' "<stdin>:2: field 9 (creation_time): '99999000001' is at 100000000001 s, beyond 1e11 s of 1970" \
+    traceconv alibaba-gpu - --epoch 1000000 --nodes "$TMP/n1.csv" --capacities "$TMP/x.csv"
+
 # ---- Google 2011, the real shards: every row against an independent reading ----
 t "google real runs" 0 '' '*' "4742 runs written" traceconv google-runs -o "$TMP/g-runs.csv" "$G"/job_events-part-0000[1-4]-of-00500.csv.gz
 tcheck "google real runs match python" $PY "$ROOT/tests/check/google_trace.py" runs "$TMP/g-runs.csv" \
