@@ -400,6 +400,10 @@ static int build_requests(struct packrun *R)
     R->adhoc0 = R->nreq;
     for (size_t i = 0; i < R->nadhoc; i++) {
         struct lowcost_req q;
+        /* the part of the window before --at has passed: a reservation
+         * there would serve nothing (it expires at the next run) */
+        if (R->adhoc[i].arrival < R->o->at && R->adhoc[i].deadline > R->o->at)
+            R->adhoc[i].arrival = R->o->at;
         adhoc_request(R->p, &R->adhoc[i], &q);
         if (R->adhoc[i].deadline <= R->o->at) {
             R->n.expired++;

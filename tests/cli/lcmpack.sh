@@ -532,6 +532,15 @@ t "adhoc needs --at" 64 '' '' '--adhoc needs --at' lcmpack --slo "$A/slo.csv" $A
 t "adhoc: deadline before arrival" 65 '' '' "req2.csv:2: job 'B': deadline" sh -c '
     printf "job,arrival,deadline,containers,duration\nB,2026-01-05T02:00:00Z,2026-01-05T01:00:00Z,1,60\n" > "$1/req2.csv"
     lcmpack --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req2.csv" --at 2026-01-05' _ "$A"
+# fuzz9: a window that opened before --at.  S needs 10 containers for 30 min
+# in [Jan 4 23:00, Jan 5 02:00]; --at is Jan 5 00:00 and P fills Jan 5's
+# first hour, so only [1 h, 2 h] of Jan 5 (cycle 20458) is both future and
+# free: its 300 container-steps must all lie there.  It was placed at 23:00
+# of Jan 4 (cycle 20457), before --at: "placed", yet nothing reserved ahead.
+t "adhoc: a window open before --at is placed after --at" 0 '' '300 0' '' sh -c '
+    printf "job,arrival,deadline,containers,duration\nS,2026-01-04T23:00:00Z,2026-01-05T02:00:00Z,10,30m\n" > "$1/req4.csv"
+    lcmpack -q --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req4.csv" \
+        --at 2026-01-05 | awk -F, "\$2 == \"S\" { n += \$11; if (\$4 != 20458 || \$6 < 3600 || \$6 >= 7200) bad++ } END { print n, bad + 0 }"' _ "$A"
 # fuzz9: a positive duration under 1e-9 steps (1e-8 s) rounded to 0 steps:
 # "placed" with no row at all.  It needs one step: 3 containers x 1 step = 3
 # container-steps, all after P's hour.
