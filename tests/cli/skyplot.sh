@@ -212,7 +212,7 @@ for s in TERM:143 INT:130 HUP:129; do
             { echo "seen $seen, status $st, gnuplot left: ${left:-none}"; ls -A "$T"; cat "$T.err"; exit 1; }' \
         _ "$TMP/sig$sig" "$sig" "${s#*:}" "$TMP/u300.csv"
 done
-# with -o FILE, outfile's own handler (it removes the .FILE.XXXXXX
+# with -o FILE, outfile's own handler (it removes the .FILE.slokit.XXXXXX
 # temporary) must still run after the directory is gone: the old chart stays,
 # neither temporary is left.  A stand-in gnuplot that waits on a fifo (held
 # open here, never written) keeps skyplot drawing; the handler passes
