@@ -24,7 +24,7 @@
  *
  * Ownership: the outf owns its FILE*; never fclose it yourself.
  *
- * Threads: open, commit and abort outputs from the main thread only (a
+ * Threads: open, commit and abort outputs (and sweep) from the main thread only (a
  * process-wide table of temporary names serves the signal handlers); a
  * committed-to-be outf's FILE* may be written by one thread at a time.
  */
