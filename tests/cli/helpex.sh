@@ -131,17 +131,21 @@ prep_keyshard() {
     tracegen -q usage --count 8 --days 3 > usage.csv
 }
 
+# snap DIR: every entry with its inode, size and mtime (what an example
+# created or rewrote is what differs after it; mtimes alone are too coarse)
+snap() { find "$1" -mindepth 1 ! -name '.ex-*' -printf '%p\t%i\t%s\t%T@\n' | sort; }
+
 # ex_run TOOL DIR N CMD: one example, checked
 ex_run() {
     local tool=$1 d=$2 n=$3 cmd=$4 rc f bad="" wrote=0
     CASE="$tool --help example $n: $cmd"
-    touch "$d/.stamp"
+    snap "$d" > "$d/.ex-before"
     (cd "$d" && timeout 300 bash -o pipefail -c "$cmd") >"$d/.ex-out" 2>"$d/.ex-err" </dev/null; rc=$?
     if ! _sanitizer_clean "$d/.ex-err"; then _fail "sanitizer report:"; head -20 "$d/.ex-err"; return; fi
     if [ "$rc" != 0 ]; then _fail "exit $rc, want 0"; head -5 "$d/.ex-err"; return; fi
     while IFS= read -r f; do
         wrote=1; [ -d "$f" ] || [ -s "$f" ] || bad="$bad ${f#$d/}"
-    done < <(find "$d" -mindepth 1 -newer "$d/.stamp" ! -name '.ex-*')
+    done < <(snap "$d" | comm -13 "$d/.ex-before" - | cut -f1)
     if [ -n "$bad" ]; then _fail "empty output file(s):$bad"; return; fi
     # the files it names as output (-o FILE, > FILE) exist and are non-empty
     for f in $(printf '%s\n' "$cmd" | grep -oE '(^| )(-o|>>?) *[^ ;|&>]+' | sed -E 's/^ *(-o|>>?) *//'); do
