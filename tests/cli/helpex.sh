@@ -1,4 +1,5 @@
-# tests/cli/helpex.sh — every tool's --help examples, run as written.
+# tests/cli/helpex.sh — every tool's --help examples and man page EXAMPLES,
+# run as written.
 #
 # The examples at the end of each tool's --help are parsed from the help text
 # itself (the lines after "Examples:" up to a blank line; two-space indent;
@@ -7,13 +8,16 @@
 # directory holding the inputs its examples name, made the way the docs make
 # them (tracegen, the repository's test data, ../shared/data); the examples
 # then run in order in that directory, as a reader pastes them, under
-# bash -o pipefail.  An example passes when it exits 0, stderr holds no
-# sanitizer report, every file it creates or rewrites is non-empty, every
-# file it names as output (-o FILE, > FILE) exists and is non-empty, and it
-# wrote something: a file (or directory), or its standard output.  Each help's example lines also fit in 79 columns.
+# bash -e -o pipefail.  The man pages' EXAMPLES (second part) run the same
+# way, one .nf block at a time.  An example passes when it exits 0, stderr
+# holds no sanitizer report, every file it creates or rewrites is non-empty,
+# every file it names as output (-o FILE, > FILE) exists and is non-empty,
+# and it wrote something: a file (or directory), or its standard output.
+# Each help's example lines also fit in 79 columns.
 #
-# Examples that cannot run here are listed in HX_SKIP below with the reason and
-# counted as skipped, never as passed.
+# Examples that cannot run here (a YARN RM, ssh hosts, tail -f, minutes of
+# simulation) are listed below with the reason and counted as skipped, never
+# as passed; so are the few too slow under ASan (they run in the -O2 build).
 
 HX=$TMP/hx
 rm -rf "$HX"; mkdir -p "$HX"
@@ -39,6 +43,12 @@ declare -A HX_SKIP=(
     ["reprov|tail -f telemetry.csv | reprov --policy dra --plan plan.csv --capacity cores=2000,mem=8192000"]="tail -f follows the file forever (a live stream); the same DRA run on a file is the --recent plan example"
     ["replplace|replplace --simulate --blocks 4000000 tenants.csv"]="4M blocks x 2 policies x 2 replica counts: minutes (replplace(1): about a minute per row)"
     ["replplace|replplace --simulate --events events.csv --days 29 tenants.csv"]="4M blocks by default (11 s at -O2), and events.csv is the reader's own event log (docs/replplace.md makes one from Google 2011)"
+)
+# Too slow under ASan+UBSan (they run in the -O2 build), keeping the file
+# under a minute there: "TOOL|exact example" -> reason.
+declare -A HX_SKIP_ASAN=(
+    ["tracegen|tracegen tenants --count 1000 --truth patterns.csv | tenantclass"]="1000 tenants over 30 days through tenantclass: 10 s under ASan"
+    ["tenantclass|tracegen tenants --count 500 --truth truth.csv -o util.csv"]="500 tenants over 30 days: 5 s under ASan (the next example reads the smaller util.csv the test prepared)"
 )
 # Tools whose examples need a program or data the machine may lack.
 needs() {   # TOOL: prints what is missing, nothing when all is there
@@ -107,6 +117,7 @@ prep_stretch() {
     ln -s "$DATA/swim/FB-2009_samples_24_times_1hr_0.tsv" .
 }
 prep_tenantclass() {
+    tracegen -q tenants --count 40 --truth truth.csv > util.csv   # what example 1 makes, smaller
     tracegen -q tenants --count 12 --days 2 --set percent=1 --set step=300 > usage.csv
     { tracegen -q tenants --count 12 --days 3 --seed 2; echo 'tenant0001,bad,0.5'; } |
         { read -r h; echo "$h"; sort -t, -k2,2n -k1,1; } > shuffled.csv
@@ -135,12 +146,13 @@ prep_keyshard() {
 # created or rewrote is what differs after it; mtimes alone are too coarse)
 snap() { find "$1" -mindepth 1 ! -name '.ex-*' -printf '%p\t%i\t%s\t%T@\n' | sort; }
 
-# ex_run TOOL DIR N CMD: one example, checked
+# ex_run NAME DIR CMD: one example (a command, or a man page's block of
+# them) run in DIR under bash -e -o pipefail, checked
 ex_run() {
-    local tool=$1 d=$2 n=$3 cmd=$4 rc f bad="" wrote=0
-    CASE="$tool --help example $n: $cmd"
+    local d=$2 cmd=$3 rc f bad="" wrote=0
+    CASE=$1
     snap "$d" > "$d/.ex-before"
-    (cd "$d" && timeout 300 bash -o pipefail -c "$cmd") >"$d/.ex-out" 2>"$d/.ex-err" </dev/null; rc=$?
+    (cd "$d" && timeout 300 bash -e -o pipefail -c "$cmd") >"$d/.ex-out" 2>"$d/.ex-err" </dev/null; rc=$?
     if ! _sanitizer_clean "$d/.ex-err"; then _fail "sanitizer report:"; head -20 "$d/.ex-err"; return; fi
     if [ "$rc" != 0 ]; then _fail "exit $rc, want 0"; head -5 "$d/.ex-err"; return; fi
     while IFS= read -r f; do
@@ -149,7 +161,7 @@ ex_run() {
     if [ -n "$bad" ]; then _fail "empty output file(s):$bad"; return; fi
     # the files it names as output (-o FILE, > FILE) exist and are non-empty
     for f in $(printf '%s\n' "$cmd" | grep -oE '(^| )(-o|>>?) *[^ ;|&>]+' | sed -E 's/^ *(-o|>>?) *//'); do
-        case $f in /dev/null|*[!A-Za-z0-9_./-]*) continue ;; esac   # literal names only ($i, {.}: the file check covers them)
+        case $f in /dev/null|-*|*[!A-Za-z0-9_./-]*) continue ;; esac   # literal names only ($i, {.}: the file check covers them)
         wrote=1; [ -s "$d/$f" ] || bad="$bad $f"
     done
     if [ -n "$bad" ]; then _fail "named output missing or empty:$bad"; return; fi
@@ -174,13 +186,132 @@ for tool in $(ls "$ROOT/$BUILD/bin"); do
         key="$tool|$cmd"
         if [ -n "$why" ]; then tskip "$tool --help example $n" "$why"; continue; fi
         if [ -n "${HX_SKIP[$key]+x}" ]; then tskip "$tool --help example $n: $cmd" "${HX_SKIP[$key]}"; continue; fi
-        ex_run "$tool" "$d" "$n" "$cmd"
+        if [ "$BUILD" != build ] && [ -n "${HX_SKIP_ASAN[$key]+x}" ]; then
+            tskip "$tool --help example $n: $cmd" "${HX_SKIP_ASAN[$key]}"; continue
+        fi
+        ex_run "$tool --help example $n: $cmd" "$d" "$cmd"
     done < "$HX/$tool.examples"
+done
+
+
+# ---------------------------------------------------------------------------
+# The man pages' EXAMPLES: each .nf block, roff escapes undone, run as one
+# script in order in the page's scratch directory (examples/ and tests/ of the
+# repository beside it, ../shared/data the public traces), checked as above.
+
+# man_blocks PAGE: the EXAMPLES blocks, each followed by a line "#--block"
+man_blocks() {
+    awk '/^\.SH/ { ex = ($0 ~ /^\.SH EXAMPLES/); next }
+        !ex { next }
+        /^\.nf/ { inb = 1; next }
+        /^\.fi/ { if (inb) print "#--block"; inb = 0; next }
+        !inb || /^\.(RS|RE)/ { next }
+        { l = $0; gsub(/\\-/, "-", l); gsub(/\\e/, "\\", l); gsub(/\\\\/, "\\", l); gsub(/\\&/, "", l); print l }' "$1"
+}
+
+# A block holding one of these cannot run here: "pattern" -> reason.
+declare -A MAN_SKIP_BLOCK=(
+    ["curl "]="POSTs to a YARN ResourceManager (\$RM)"
+    ["tail -f "]="tail -f follows the file forever (a live stream)"
+    ["-S 2/node1"]="GNU parallel over ssh hosts node1, node2"
+)
+# A line holding one of these is left out of its block (the rest runs).
+declare -A MAN_SKIP_LINE=(
+    ["replplace --simulate --blocks 4000000"]="4M blocks x 2 policies x 2 replica counts: minutes"
+    ["examples/harvest-"]="the paper's sweep: tens of minutes"
+    ["examples/headline.sh"]="the paper's headline: minutes"
+    ["tracegen usage --count 1700"]="writes 500 MB to /tmp"
+)
+# Blocks too slow under ASan+UBSan (they run in the -O2 build): "PAGE|text
+# in the block" -> reason.
+declare -A MAN_SKIP_ASAN=(
+    ["classpick|--count 200 --days 60"]="200 tenants over 60 days through tenantclass and the month simulator: 9 s at -O2"
+    ["replplace|--blocks 1000000 g/tenants.csv"]="a million blocks over the Google 2011 failures: 6 s at -O2"
+    ["tenantclass|tracegen tenants --count 500"]="500 tenants over 30 days through tenantclass: 7 s under ASan"
+)
+
+mprep_sloinfer() {
+    tracegen -q runs --count 20 --days 14 > r.csv
+    awk -F, 'BEGIN { OFS = "," } { print $1, $2, $3, $4, $5, $8 }' r.csv |
+        { read -r h; echo "$h"; sort -t, -k3,3n; } > export.csv      # no provenance, any order
+    awk -F, 'NR == 1 { for (w = 0; w < 4; w++) print > ("w" w ".csv"); next }
+        { print > ("w" (substr($1, 4) % 4) ".csv") }' r.csv          # four workers' shares
+    tracegen -q usage --count 20 --days 14 | skyfit -q > skyline.csv
+}
+mprep_skyfit() {
+    prep_skyfit
+    { head -1 usage.csv; tail -n +2 usage.csv | sort -t, -k3,3n; } > u.csv   # ungrouped
+}
+mprep_lcmpack() {
+    tracegen -q runs --count 20 --days 14 > runs.csv
+    tracegen -q usage --count 20 --days 14 > usage.csv
+    # a job added during the day
+    tracegen -q requests --count 1 --seed 9 --truth n.slo | sed 's/^job00000,/newjob,/' > new.sky
+    sed 's/^job00000,/newjob,/' n.slo > new.slo
+}
+mprep_peakgate() { prep_peakgate; }
+mprep_replay() { prep_replay; }
+mprep_replplace() { prep_replplace; }
+mprep_stretch() {
+    tracegen -q vcs | sed '1s/.*/queue,capacity/' > queues.csv
+    tracegen -q vcjobs | sed '1s/.*/app,queue,submit,core_hours,max_parallelism/' > apps.csv
+}
+mprep_tenantclass() { prep_tenantclass; }
+mprep_classpick() { cp "$TD/classpick/dagjobs.csv" "$TD/classpick/dags.csv" .; }
+mprep_traceconv() { gzip -c "$TD/traceconv/tiny.swf" > LOG.swf.gz; }
+mprep_keyshard() { prep_keyshard; }
+
+MX=$HX/man
+mkdir -p "$MX/shared"; ln -s "$DATA" "$MX/shared/data"
+for page in "$ROOT"/man/*.1; do
+    tool=$(basename "$page" .1)
+    d=$MX/$tool; mkdir -p "$d"
+    ln -s "$ROOT/examples" "$ROOT/tests" "$d/"
+    man_blocks "$page" > "$MX/$tool.blocks"
+    t "$tool(1) has examples" 0 '' '*' '' grep -q '^#--block$' "$MX/$tool.blocks"
+    why=$(needs "$tool")
+    [ -n "$why" ] || { [ "$tool" != tracegen ] || command -v mlr >/dev/null; } || why="mlr (miller) not installed"
+    if [ -z "$why" ] && declare -F "mprep_$tool" >/dev/null; then
+        (cd "$d" && "mprep_$tool") >"$MX/$tool.prep" 2>&1 || why="preparing the inputs failed: $(head -3 "$MX/$tool.prep")"
+    fi
+    n=0; block=""
+    while IFS= read -r line; do
+        if [ "$line" != '#--block' ]; then block+="$line"$'\n'; continue; fi
+        n=$((n + 1)); name="$tool(1) example $n: $(printf '%s' "$block" | head -1 | sed 's/^ *//')"
+        skip=$why
+        [ -z "$skip" ] && [ ! -d "$DATA" ] && [[ $block == *../shared/data* ]] && skip="no $DATA (the public traces beside the repository)"
+        for p in "${!MAN_SKIP_BLOCK[@]}"; do
+            [ -z "$skip" ] && [[ $block == *"$p"* ]] && skip=${MAN_SKIP_BLOCK[$p]}
+        done
+        for p in "${!MAN_SKIP_ASAN[@]}"; do
+            [ -z "$skip" ] && [ "$BUILD" != build ] && [ "${p%%|*}" = "$tool" ] && [[ $block == *"${p#*|}"* ]] && skip=${MAN_SKIP_ASAN[$p]}
+        done
+        if [ -n "$skip" ]; then tskip "$name" "$skip"; block=""; continue; fi
+        run=""
+        while IFS= read -r l; do
+            for p in "${!MAN_SKIP_LINE[@]}"; do
+                if [[ $l == *"$p"* ]]; then tskip "$tool(1) example $n: $l" "${MAN_SKIP_LINE[$p]}"; l=":"; break; fi
+            done
+            run+="$l"$'\n'
+        done <<< "$block"
+        # a block whose every line was left out has nothing left to run
+        if printf '%s' "$run" | grep -qvxE ' *:?'; then ex_run "$name" "$d" "$run"; fi
+        block=""
+    done < "$MX/$tool.blocks"
 done
 
 # every skip entry still names an example (a renamed example must not leave a
 # stale skip behind while the new text runs unnoticed or never runs)
-tcheck "every skipped example exists in its tool's --help" bash -c '
+tcheck "every skipped --help example exists in its tool's --help" bash -c '
     hx=$1; shift; st=0
-    for k in "$@"; do tool=${k%%|*}; grep -qxF -- "${k#*|}" "$hx/$tool.examples" || { echo "stale skip: $k"; st=1; }; done
-    exit $st' _ "$HX" "${!HX_SKIP[@]}"
+    for k in "$@"; do grep -qxF -- "${k#*|}" "$hx/${k%%|*}.examples" || { echo "stale skip: $k"; st=1; }; done
+    exit $st' _ "$HX" "${!HX_SKIP[@]}" "${!HX_SKIP_ASAN[@]}"
+tcheck "every man page skip names text of an example" bash -c '
+    mx=$1; shift; st=0
+    for k in "$@"; do
+        case $k in
+        *"|"*) grep -qF -- "${k#*|}" "$mx/${k%%|*}.blocks" ;;
+        *) cat "$mx"/*.blocks | grep -qF -- "$k" ;;
+        esac || { echo "stale skip: $k"; st=1; }
+    done
+    exit $st' _ "$MX" "${!MAN_SKIP_BLOCK[@]}" "${!MAN_SKIP_LINE[@]}" "${!MAN_SKIP_ASAN[@]}"
