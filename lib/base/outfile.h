@@ -1,10 +1,12 @@
 /* outfile — outputs that are either complete or not there at all.
  *
  * outf_open("plan.csv") writes into a temporary file in the same directory
- * (".plan.csv.XXXXXX"); outf_commit flushes, fsyncs and renames it over
+ * (".plan.csv.slokit.XXXXXX"); outf_commit flushes, fsyncs and renames it over
  * plan.csv, so the old plan stays intact until the new one is complete.
  * outf_abort (and SIGINT/SIGTERM/SIGHUP, and exit without commit) removes the
- * temporary file.  A NULL or "-" path means stdout, written directly.
+ * temporary file; one that a SIGKILL left is removed by the next outf_open
+ * in that directory (unlocked and over a minute old).  A NULL or "-" path
+ * means stdout, written directly.
  *
  * outf_open_held is the same for a regular file; for stdout (and a device,
  * FIFO or /dev/stdout, which cannot be replaced) it spools the output into a

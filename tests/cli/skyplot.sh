@@ -49,6 +49,8 @@ printf 'old\n' > "$TMP/keep.svg"
 t "failed render keeps old file" 65 $'job,run,t,containers\n' '' 'no usage rows' skyplot skyline -o "$TMP/keep.svg"
 tcheck "old svg intact" grep -qx old "$TMP/keep.svg"
 t "absurd value refused" 65 $'job,run,t,containers\nj,r,0,1e300\n' '' "<stdin>:2: column 'containers': number '1e300' out of range" skyplot skyline
+t "negative containers refused, as skyfit does" 65 $'job,run,t,containers\nj,r,0,2\nj,r,60,-5\n' '' "<stdin>:3: column 'containers': must not be negative, got '-5'" skyplot skyline
+t "negative utilization refused" 65 $'tenant,t,util\na,0,0.5\na,60,-0.1\n' '' "<stdin>:3: column 'util': must not be negative, got '-0.1'" skyplot tenants --classes "$D/classes.csv"
 t "absurd time refused" 65 $'job,run,t,containers\nj,r,1e300,1\n' '' "<stdin>:2: column 't': time '1e300' out of range" skyplot skyline
 t "SKYPLOT_KEEP keeps the script" 0 '' '' "kept the gnuplot script and data in" env SKYPLOT_KEEP=1 TMPDIR="$TMP" skyplot -q skyline "$D/usage.csv" --fit "$D/fit.csv" -o "$TMP/keep.svg"
 tcheck "kept script runs in gnuplot alone" bash -c 's=$(ls "$1"/skyplot.*/plot.gp | head -1); gnuplot "$s" | /usr/bin/python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.stdin)"' _ "$TMP"
@@ -210,7 +212,7 @@ for s in TERM:143 INT:130 HUP:129; do
             { echo "seen $seen, status $st, gnuplot left: ${left:-none}"; ls -A "$T"; cat "$T.err"; exit 1; }' \
         _ "$TMP/sig$sig" "$sig" "${s#*:}" "$TMP/u300.csv"
 done
-# with -o FILE, outfile's own handler (it removes the .FILE.XXXXXX
+# with -o FILE, outfile's own handler (it removes the .FILE.slokit.XXXXXX
 # temporary) must still run after the directory is gone: the old chart stays,
 # neither temporary is left.  A stand-in gnuplot that waits on a fifo (held
 # open here, never written) keeps skyplot drawing; the handler passes
