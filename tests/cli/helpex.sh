@@ -19,6 +19,7 @@
 # simulation) are listed below with the reason and counted as skipped, never
 # as passed; so are the few too slow under ASan (they run in the -O2 build).
 
+source "$ROOT/tests/exlib.sh"
 HX=$TMP/hx
 rm -rf "$HX"; mkdir -p "$HX"
 TD=$ROOT/tests/data
@@ -142,33 +143,6 @@ prep_keyshard() {
     tracegen -q usage --count 8 --days 3 > usage.csv
 }
 
-# snap DIR: every entry with its inode, size and mtime (what an example
-# created or rewrote is what differs after it; mtimes alone are too coarse)
-snap() { find "$1" -mindepth 1 ! -name '.ex-*' -printf '%p\t%i\t%s\t%T@\n' | sort; }
-
-# ex_run NAME DIR CMD: one example (a command, or a man page's block of
-# them) run in DIR under bash -e -o pipefail, checked
-ex_run() {
-    local d=$2 cmd=$3 rc f bad="" wrote=0
-    CASE=$1
-    snap "$d" > "$d/.ex-before"
-    (cd "$d" && timeout 300 bash -e -o pipefail -c "$cmd") >"$d/.ex-out" 2>"$d/.ex-err" </dev/null; rc=$?
-    if ! _sanitizer_clean "$d/.ex-err"; then _fail "sanitizer report:"; head -20 "$d/.ex-err"; return; fi
-    if [ "$rc" != 0 ]; then _fail "exit $rc, want 0"; head -5 "$d/.ex-err"; return; fi
-    while IFS= read -r f; do
-        wrote=1; [ -d "$f" ] || [ -s "$f" ] || bad="$bad ${f#$d/}"
-    done < <(snap "$d" | comm -13 "$d/.ex-before" - | cut -f1)
-    if [ -n "$bad" ]; then _fail "empty output file(s):$bad"; return; fi
-    # the files it names as output (-o FILE, > FILE) exist and are non-empty
-    for f in $(printf '%s\n' "$cmd" | grep -oE '(^| )(-o|>>?) *[^ ;|&>]+' | sed -E 's/^ *(-o|>>?) *//'); do
-        case $f in /dev/null|-*|*[!A-Za-z0-9_./-]*) continue ;; esac   # literal names only ($i, {.}: the file check covers them)
-        wrote=1; [ -s "$d/$f" ] || bad="$bad $f"
-    done
-    if [ -n "$bad" ]; then _fail "named output missing or empty:$bad"; return; fi
-    if [ "$wrote" = 0 ] && [ ! -s "$d/.ex-out" ]; then _fail "no output: nothing on stdout, no file written"; head -5 "$d/.ex-err"; return; fi
-    PASS=$((PASS + 1))
-}
-
 for tool in $(ls "$ROOT/$BUILD/bin"); do
     d=$HX/$tool; mkdir -p "$d"
     help_examples "$tool" > "$HX/$tool.examples"
@@ -210,13 +184,13 @@ man_blocks() {
 }
 
 # A block holding one of these cannot run here: "pattern" -> reason.
-declare -A MAN_SKIP_BLOCK=(
+declare -A EX_SKIP_BLOCK=(
     ["curl "]="POSTs to a YARN ResourceManager (\$RM)"
     ["tail -f "]="tail -f follows the file forever (a live stream)"
     ["-S 2/node1"]="GNU parallel over ssh hosts node1, node2"
 )
 # A line holding one of these is left out of its block (the rest runs).
-declare -A MAN_SKIP_LINE=(
+declare -A EX_SKIP_LINE=(
     ["replplace --simulate --blocks 4000000"]="4M blocks x 2 policies x 2 replica counts: minutes"
     ["examples/harvest-"]="the paper's sweep: tens of minutes"
     ["examples/headline.sh"]="the paper's headline: minutes"
@@ -224,7 +198,7 @@ declare -A MAN_SKIP_LINE=(
 )
 # Blocks too slow under ASan+UBSan (they run in the -O2 build): "PAGE|text
 # in the block" -> reason.
-declare -A MAN_SKIP_ASAN=(
+declare -A EX_SKIP_ASAN=(
     ["classpick|--count 200 --days 60"]="200 tenants over 60 days through tenantclass and the month simulator: 9 s at -O2"
     ["replplace|--blocks 1000000 g/tenants.csv"]="a million blocks over the Google 2011 failures: 6 s at -O2"
     ["tenantclass|tracegen tenants --count 500"]="500 tenants over 30 days through tenantclass: 7 s under ASan"
@@ -274,30 +248,7 @@ for page in "$ROOT"/man/*.1; do
     if [ -z "$why" ] && declare -F "mprep_$tool" >/dev/null; then
         (cd "$d" && "mprep_$tool") >"$MX/$tool.prep" 2>&1 || why="preparing the inputs failed: $(head -3 "$MX/$tool.prep")"
     fi
-    n=0; block=""
-    while IFS= read -r line; do
-        if [ "$line" != '#--block' ]; then block+="$line"$'\n'; continue; fi
-        n=$((n + 1)); name="$tool(1) example $n: $(printf '%s' "$block" | head -1 | sed 's/^ *//')"
-        skip=$why
-        [ -z "$skip" ] && [ ! -d "$DATA" ] && [[ $block == *../shared/data* ]] && skip="no $DATA (the public traces beside the repository)"
-        for p in "${!MAN_SKIP_BLOCK[@]}"; do
-            [ -z "$skip" ] && [[ $block == *"$p"* ]] && skip=${MAN_SKIP_BLOCK[$p]}
-        done
-        for p in "${!MAN_SKIP_ASAN[@]}"; do
-            [ -z "$skip" ] && [ "$BUILD" != build ] && [ "${p%%|*}" = "$tool" ] && [[ $block == *"${p#*|}"* ]] && skip=${MAN_SKIP_ASAN[$p]}
-        done
-        if [ -n "$skip" ]; then tskip "$name" "$skip"; block=""; continue; fi
-        run=""
-        while IFS= read -r l; do
-            for p in "${!MAN_SKIP_LINE[@]}"; do
-                if [[ $l == *"$p"* ]]; then tskip "$tool(1) example $n: $l" "${MAN_SKIP_LINE[$p]}"; l=":"; break; fi
-            done
-            run+="$l"$'\n'
-        done <<< "$block"
-        # a block whose every line was left out has nothing left to run
-        if printf '%s' "$run" | grep -qvxE ' *:?'; then ex_run "$name" "$d" "$run"; fi
-        block=""
-    done < "$MX/$tool.blocks"
+    run_blocks "$tool(1)" "$tool" "$d" "$MX/$tool.blocks" "$why"
 done
 
 # every skip entry still names an example (a renamed example must not leave a
@@ -306,12 +257,4 @@ tcheck "every skipped --help example exists in its tool's --help" bash -c '
     hx=$1; shift; st=0
     for k in "$@"; do grep -qxF -- "${k#*|}" "$hx/${k%%|*}.examples" || { echo "stale skip: $k"; st=1; }; done
     exit $st' _ "$HX" "${!HX_SKIP[@]}" "${!HX_SKIP_ASAN[@]}"
-tcheck "every man page skip names text of an example" bash -c '
-    mx=$1; shift; st=0
-    for k in "$@"; do
-        case $k in
-        *"|"*) grep -qF -- "${k#*|}" "$mx/${k%%|*}.blocks" ;;
-        *) cat "$mx"/*.blocks | grep -qF -- "$k" ;;
-        esac || { echo "stale skip: $k"; st=1; }
-    done
-    exit $st' _ "$MX" "${!MAN_SKIP_BLOCK[@]}" "${!MAN_SKIP_LINE[@]}" "${!MAN_SKIP_ASAN[@]}"
+ex_skips_current "$MX"/*.blocks
