@@ -1,9 +1,16 @@
 # bench/lib.sh — helpers for bench/<name>.sh (source it).
-#   secs CMD...        run CMD under GNU time, print its wall-clock seconds
+#   secs CMD...        run CMD under bench/timeit (fork to wait on the
+#                      monotonic clock; GNU time's %e rounds to 10 ms, too
+#                      coarse for the sub-0.1 s runs of the default sizes),
+#                      print its wall-clock seconds to the millisecond
 #                      (stdout of CMD discarded); its peak RSS is noted
+#   wallcpu CMD...     the same run, printing "WALL CPU" seconds (CPU = user
+#                      + sys, to the microsecond from wait4's rusage; the
+#                      steadier measure on a shared machine)
 #   best N CMD...      the best of N runs
-#   ratio A B          A/B with 2 decimals; a B of 0 (below GNU time's 10 ms)
-#                      gives a lower bound, ">" A/0.01, and "n/a" when A is 0 too
+#   ratio A B          A/B with 2 decimals; a B of 0 (below half a
+#                      millisecond) gives a lower bound, ">" A/0.001, and
+#                      "n/a" when A is 0 too
 #   mark; ...; peak    the largest peak RSS (MB) of the secs runs since mark
 #   size SMALL FULL    SMALL, or FULL when BENCH_SIZE=full
 #   row WORK SECS REFERENCE REF_SECS PEAK_MB
@@ -16,11 +23,21 @@
 #                      how much, in MEASURED)
 #   atmost WHAT MEASURED LIMIT UNIT, atleast WHAT MEASURED GOAL UNIT
 #                      a goal row with MET worked out
+timeit=$BENCH_TMP/timeit
+if [ ! -x "$timeit" ] || [ "$ROOT/bench/timeit.c" -nt "$timeit" ]; then
+    cc -O2 -o "$timeit" "$ROOT/bench/timeit.c" || { echo "bench: cannot build bench/timeit.c" >&2; exit 1; }
+fi
 secs() {
     local f=$BENCH_TMP/.time
-    /usr/bin/time -f '%e %M' -o "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
+    "$timeit" "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
     awk '{ print $2 }' "$f" >>"$BENCH_TMP/.rss"
     awk '{ printf "%.3f\n", $1 }' "$f"
+}
+wallcpu() {
+    local f=$BENCH_TMP/.time
+    "$timeit" "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
+    awk '{ print $2 }' "$f" >>"$BENCH_TMP/.rss"
+    awk '{ printf "%.3f %.3f\n", $1, $4 + $5 }' "$f"
 }
 best() {
     local n=$1 b="" s
@@ -31,7 +48,7 @@ best() {
     done
     echo "$b"
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f\n", a / b; else if (a > 0) printf ">%.2f\n", a / 0.01; else print "n/a" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f\n", a / b; else if (a > 0) printf ">%.2f\n", a / 0.001; else print "n/a" }'; }
 mark() { : >"$BENCH_TMP/.rss"; }
 peak() { awk '$1 > m { m = $1 } END { printf "%.0f\n", m / 1024 }' "$BENCH_TMP/.rss"; }
 size() { if [ "${BENCH_SIZE:-}" = full ]; then echo "$2"; else echo "$1"; fi; }

@@ -345,7 +345,7 @@ int main(int argc, char **argv)
         "\vExamples:\n"
         "  tenantclass --servers truth.csv --classes cl.csv util.csv > tenants.csv\n"
         "  classpick --classes cl.csv --current now.csv jobs.csv\n"
-        "  classpick --classes cl.csv --dag dags.csv jobs.csv   # demand by BFS\n"
+        "  classpick --classes cl.csv --dag dags.csv dagjobs.csv   # demand by BFS\n"
         "  classpick --simulate --classes cl.csv --tenants tenants.csv \\\n"
         "      --series util.csv --servers truth.csv",
         kids, NULL, NULL};

@@ -142,11 +142,12 @@ int main(int argc, char **argv)
         " may be gzip or zstd.  --merge: " OUTF_HELD_HELP "  keyshard(1) gives"
         " the hash and the Slurm and ssh recipes.\n"
         "Examples:\n"
+        "  mkdir -p work\n"
         "  keyshard -k job -n 4 -p work/u- --order work/order.csv usage.csv\n"
         "  for i in 0 1 2 3; do skyfit -q work/u-000$i.csv > work/s-$i.csv; done\n"
         "  keyshard --merge --order work/order.csv -k job work/s-?.csv > sky.csv\n"
-        "  tracegen taskmem --count 2000 | keyshard -k task -n 8 -z -p mem-\n"
-        "  keyshard --merge out-*.csv > all.csv     # concatenate, one header",
+        "  keyshard --merge work/s-?.csv > all.csv   # concatenate, one header\n"
+        "  tracegen taskmem --count 200 | keyshard -k task -n 8 -z -p mem-",
         kids,
         NULL,
         NULL};

@@ -201,7 +201,7 @@ static void fmt_time(double t, char *buf)
         "\vExamples:\n" \
         "  replay --slo slo.csv --plan plan.csv --provisioned truth.csv \\\n" \
         "         --capacity cores=2000,mem=8192000 \\\n" \
-        "         --from 2026-01-26 usage.csv --summary totals.csv > runs.csv\n" \
+        "         --from 2026-01-26 usage.csv --summary totals.csv > per-run.csv\n" \
         "  replay --regime static --idle none --slo slo.csv --provisioned truth.csv \\\n" \
         "         --capacity cores=2000,mem=8192000 usage.csv  # the paper's worst case"
 

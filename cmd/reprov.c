@@ -394,10 +394,10 @@ int main(int argc, char **argv)
         "      --capacity cores=2000,mem=8192000\n"
         "  reprov --recent plan --plan plan.csv --capacity cores=2000,mem=1e9 \\\n"
         "      samples.csv\n"
+        "  reprov --build-table history.csv > remaining.csv\n"
         "  reprov --policy jockey --table remaining.csv --deadline 60m progress.csv\n"
         "  reprov --policy jockey --amdahl 300,36000 --deadline 1h --slack 1.2 \\\n"
         "      progress.csv\n"
-        "  reprov --build-table history.csv > remaining.csv\n"
         "  tracegen jobruns > tasks.csv && reprov --compare-models tasks.csv > pred.csv",
         kids, NULL, NULL};
     cli_roles("samples", "table", "utility", "records", (const char *)NULL);

@@ -272,7 +272,7 @@ int main(int argc, char **argv)
         "  skyfit --alpha 0.1 --last 20 --round --stats fit.csv usage.csv \\\n"
         "      > skylines.csv\n"
         "  skyfit --format native --step 5 tinySample.txt\n"
-        "  skyfit --job-col pipeline --containers-col used usage.csv\n"
+        "  skyfit --job-col pipeline --containers-col used pipelines.csv\n"
         "  skyfit -s time-ordered-usage.csv > skylines.csv\n"
         "  skyfit --runs runs.csv --stats fit.csv usage.csv > skylines.csv",
         kids, NULL, NULL};

@@ -769,14 +769,30 @@ static const char *shown(const char *s, char *buf, size_t cap)
     return buf;
 }
 
-static int check_range(csvr *r, int col, double v, const char *s, unsigned flags)
+/* The getters' failures are formatted out of line (cold), so the per-field
+ * path is a parse and two comparisons. */
+static int range_fail(csvr *r, int col, double v, const char *s, unsigned flags) __attribute__((cold, noinline));
+static int range_fail(csvr *r, int col, double v, const char *s, unsigned flags)
 {
     char b[80];
     if ((flags & CSVR_POSITIVE) && !(v > 0))
         return csvr_fail(r, "column '%s': must be positive, got '%s'", r->hdr[col], shown(s, b, sizeof b));
-    if ((flags & CSVR_NONNEG) && v < 0)
-        return csvr_fail(r, "column '%s': must not be negative, got '%s'", r->hdr[col], shown(s, b, sizeof b));
+    return csvr_fail(r, "column '%s': must not be negative, got '%s'", r->hdr[col], shown(s, b, sizeof b));
+}
+
+static inline int check_range(csvr *r, int col, double v, const char *s, unsigned flags)
+{
+    if (((flags & CSVR_POSITIVE) && !(v > 0)) || ((flags & CSVR_NONNEG) && v < 0))
+        return range_fail(r, col, v, s, flags);
     return 1;
+}
+
+/* value_fail: "column 'C': FMT1 'VALUE'FMT2" for a bad field value. */
+static int value_fail(csvr *r, int col, const char *what, const char *s, const char *tail) __attribute__((cold, noinline));
+static int value_fail(csvr *r, int col, const char *what, const char *s, const char *tail)
+{
+    char b[80];
+    return csvr_fail(r, "column '%s': %s '%s'%s", r->hdr[col], what, shown(s, b, sizeof b), tail);
 }
 
 static int get_common(csvr *r, int col, unsigned flags, const char **s)
@@ -794,33 +810,62 @@ static int get_common(csvr *r, int col, unsigned flags, const char **s)
 
 /* The double-valued getters differ only in the parser and what they call the
  * value in messages. */
-static int parse_number(const char *s, double *out) { return parse_double(s, out, 0); }
-static int parse_any_number(const char *s, double *out) { return parse_double(s, out, PARSE_ALLOW_NONFINITE); }
+static int parse_number(const char *s, double *out)
+{
+    return parse_decimal_fast(s, out) == 0 ? 0 : parse_double(s, out, 0);
+}
+static int parse_any_number(const char *s, double *out)
+{
+    return parse_decimal_fast(s, out) == 0 ? 0 : parse_double(s, out, PARSE_ALLOW_NONFINITE);
+}
 
-static int get_parsed(csvr *r, int col, double *out, unsigned flags,
-                      int (*parse)(const char *, double *), const char *what, const char *hint, double limit)
+/* get_parsed: inline, so that each getter's parse (a constant) is inlined
+ * into it: the per-field path has no indirect call. */
+static inline __attribute__((always_inline)) int get_parsed(csvr *r, int col, double *out, unsigned flags,
+                                                          int (*parse)(const char *, double *), const char *what,
+                                                          const char *hint, double limit)
 {
     const char *s;
     int rc = get_common(r, col, flags, &s);
     if (rc <= 0)
         return rc;
     double v;
-    char b[80];
-    if (parse(s, &v) < 0)
-        return csvr_fail(r, "column '%s': invalid %s '%s'%s", r->hdr[col], what, shown(s, b, sizeof b), hint);
+    if (parse(s, &v) < 0) {
+        char invalid[64];
+        snprintf(invalid, sizeof invalid, "invalid %s", what);
+        return value_fail(r, col, invalid, s, hint);
+    }
     if (check_range(r, col, v, s, flags) < 0)
         return -1;
-    if (fabs(v) > limit)
-        return csvr_fail(r, "column '%s': %s '%s' out of range (|value| <= %g)", r->hdr[col], what,
-                         shown(s, b, sizeof b), limit);
+    if (fabs(v) > limit) {
+        char range[64];
+        snprintf(range, sizeof range, " out of range (|value| <= %g)", limit);
+        return value_fail(r, col, what, s, range);
+    }
     *out = v;
     return 1;
 }
 
 int csvr_get_double(csvr *r, int col, double *out, unsigned flags)
 {
-    return get_parsed(r, col, out, flags, (flags & CSVR_NONFINITE) ? parse_any_number : parse_number, "number", "",
-                      (flags & CSVR_BOUNDED) ? CSVR_MAX_VALUE : INFINITY);
+    double limit = (flags & CSVR_BOUNDED) ? CSVR_MAX_VALUE : INFINITY;
+    if (flags & CSVR_NONFINITE)
+        return get_parsed(r, col, out, flags, parse_any_number, "number", "", limit);
+    return get_parsed(r, col, out, flags, parse_number, "number", "", limit);
+}
+
+/* time_fail: a time field that is not a time (v NaN) or out of range. */
+static int time_fail(csvr *r, int col, const char *s, double v, double scale) __attribute__((cold, noinline));
+static int time_fail(csvr *r, int col, const char *s, double v, double scale)
+{
+    char b[80], hint[96];
+    if (isnan(v))
+        return csvr_fail(r, "column '%s': invalid time '%s' (want epoch %s or ISO 8601 UTC)", r->hdr[col],
+                         shown(s, b, sizeof b),
+                         scale == 1e3 ? "milliseconds" : scale == 1e6 ? "microseconds" : "seconds");
+    const char *h = timeunit_epoch_hint(v, scale, hint, sizeof hint);
+    return csvr_fail(r, "column '%s': time '%s' out of range (|value| <= %g)%s%s", r->hdr[col],
+                     shown(s, b, sizeof b), CSVR_MAX_TIME, h ? ": " : "", h ? h : "");
 }
 
 int csvr_get_time(csvr *r, int col, double *out, unsigned flags)
@@ -830,19 +875,19 @@ int csvr_get_time(csvr *r, int col, double *out, unsigned flags)
     if (rc <= 0)
         return rc;
     double v, scale = r->d.time_scale > 0 ? r->d.time_scale : 1;
-    char b[80], hint[96];
-    if (parse_time(s, &v) < 0)
-        return csvr_fail(r, "column '%s': invalid time '%s' (want epoch %s or ISO 8601 UTC)", r->hdr[col],
-                         shown(s, b, sizeof b), scale == 1e3 ? "milliseconds" : scale == 1e6 ? "microseconds" : "seconds");
-    if (scale != 1 && parse_double(s, &v, 0) == 0)
-        v /= scale; /* an epoch number in the input's unit; ISO text is absolute */
+    if (parse_decimal_fast(s, &v) == 0) {
+        if (scale != 1)
+            v /= scale; /* an epoch number in the input's unit */
+    } else {
+        if (parse_time(s, &v) < 0)
+            return time_fail(r, col, s, NAN, scale);
+        if (scale != 1 && parse_double(s, &v, 0) == 0)
+            v /= scale; /* an epoch number in the input's unit; ISO text is absolute */
+    }
     if (check_range(r, col, v, s, flags) < 0)
         return -1;
-    if (fabs(v) > CSVR_MAX_TIME) {
-        const char *h = timeunit_epoch_hint(v, scale, hint, sizeof hint);
-        return csvr_fail(r, "column '%s': time '%s' out of range (|value| <= %g)%s%s", r->hdr[col],
-                         shown(s, b, sizeof b), CSVR_MAX_TIME, h ? ": " : "", h ? h : "");
-    }
+    if (fabs(v) > CSVR_MAX_TIME)
+        return time_fail(r, col, s, v, scale);
     *out = v;
     return 1;
 }

@@ -33,6 +33,11 @@ void slk_init(const char *progname)
     setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
 }
 
+/* The progress line (slk_progress): when it was last drawn, and whether it
+ * is on the terminal now (a message first clears it). */
+static double progress_last;
+static int progress_shown;
+
 static void vmsg(const char *file, long line, const char *prefix, const char *fmt, va_list ap)
 {
     /* Build the whole line first so concurrent tools in a pipeline do not interleave. */
@@ -56,6 +61,10 @@ static void vmsg(const char *file, long line, const char *prefix, const char *fm
         len = sizeof buf - 2;
     buf[len++] = '\n';
     buf[len] = 0;
+    if (progress_shown) { /* the message starts a clean line; progress redraws below it */
+        fputs("\r\033[K", stderr);
+        progress_shown = 0;
+    }
     fputs(buf, stderr);
 }
 
@@ -189,9 +198,6 @@ double slk_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
-
-static double progress_last;
-static int progress_shown;
 
 void slk_progress(const char *what, uint64_t done, uint64_t total)
 {

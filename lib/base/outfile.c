@@ -2,21 +2,26 @@
  *
  * Temporary files still open are remembered in a small table so that a
  * signal or an exit without commit removes them: a killed run leaves the
- * old output and no debris (except for SIGKILL, which leaves only a hidden
- * temporary, never a truncated output).  A held output's spool is unlinked
+ * old output and no debris.  SIGKILL (or a power loss) cannot be caught: it
+ * leaves a hidden temporary, never a truncated output, and the next run that
+ * writes into that directory removes it (outf_sweep_stale: the writer holds an
+ * flock on its temporary until it ends, so an unlocked one is debris).  A held output's spool is unlinked
  * as soon as it is made, so it needs no entry there: the kernel frees it
  * when the process ends, however it ends.
  */
 #include "base/outfile.h"
 #include "base/diag.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct outf {
@@ -66,6 +71,79 @@ static void set_handlers(void)
     }
 }
 
+/* A temporary is ".BASE" OUTF_TMP_MARK "XXXXXX" (mkstemp's six characters):
+ * the mark keeps the sweep to what slokit made. */
+enum { STALE_AGE_S = 60 };
+
+/* is_tmp_name: 1 when name is hidden and ends with the mark and six
+ * characters (a visible file is the user's, whatever its name). */
+static int is_tmp_name(const char *name)
+{
+    size_t n = strlen(name), m = strlen(OUTF_TMP_MARK);
+    return name[0] == '.' && n > m + 6 && memcmp(name + n - 6 - m, OUTF_TMP_MARK, m) == 0;
+}
+
+/* remove_flat_dir: a temporary directory of plain files (skyplot's):
+ * its files, then itself; one that holds anything else is not ours. */
+static int remove_flat_dir(int parent, const char *name)
+{
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    struct dirent *e;
+    int ok = 1;
+    while (ok && (e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        struct stat st;
+        ok = fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+             unlinkat(dirfd(d), e->d_name, 0) == 0;
+    }
+    closedir(d);
+    return ok ? unlinkat(parent, name, AT_REMOVEDIR) : -1;
+}
+
+void outf_sweep_stale(const char *dir)
+{
+    static char *swept[8];
+    static int nswept;
+    for (int i = 0; i < nswept; i++)
+        if (strcmp(swept[i], dir) == 0)
+            return;
+    if (nswept < (int)(sizeof swept / sizeof *swept))
+        swept[nswept++] = xstrdup(dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!is_tmp_name(e->d_name))
+            continue;
+        int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0)
+            continue;
+        struct stat st;
+        int gone = 0;
+        if (fstat(fd, &st) == 0 && st.st_uid == geteuid() && now - st.st_mtime > STALE_AGE_S &&
+            flock(fd, LOCK_EX | LOCK_NB) == 0) {
+            if (S_ISREG(st.st_mode))
+                gone = unlinkat(dirfd(d), e->d_name, 0) == 0;
+            else if (S_ISDIR(st.st_mode))
+                gone = remove_flat_dir(dirfd(d), e->d_name) == 0;
+        }
+        if (gone && !slk_quiet())
+            fprintf(stderr, "%s: removed %s/%s, the temporary of a run that was killed before it finished\n",
+                    slk_progname, dir, e->d_name);
+        close(fd);
+    }
+    closedir(d);
+}
+
 int outf_is_special(const char *path)
 {
     return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
@@ -113,12 +191,15 @@ outf *outf_open(const char *path, int *status)
     free(real);
     char *d1 = xstrdup(path), *b1 = xstrdup(path);
     const char *dir = dirname(d1), *base = basename(b1);
-    size_t n = strlen(dir) + strlen(base) + 16;
+    size_t n = strlen(dir) + strlen(base) + strlen(OUTF_TMP_MARK) + 16;
     o->tmp = xmalloc(n);
-    snprintf(o->tmp, n, "%s/.%s.XXXXXX", dir, base);
+    snprintf(o->tmp, n, "%s/.%s" OUTF_TMP_MARK "XXXXXX", dir, base);
+    outf_sweep_stale(dir);
     free(d1);
     free(b1);
     int fd = mkstemp(o->tmp);
+    if (fd >= 0)
+        (void)flock(fd, LOCK_EX | LOCK_NB); /* ours alone: marks it live for outf_sweep_stale */
     if (fd < 0) {
         slk_error("%s: cannot create: %s", path, strerror(errno));
         *status = SLK_ECANTCREAT;

@@ -9,51 +9,11 @@
 #include <string.h>
 #include <time.h>
 
-/* Clinger's exact fast path: an optional '-', digits, optionally '.' and
- * more digits, at most 19 digits in all with mantissa m <= 2^53 and at most
- * 22 decimals, is exactly m / 10^k with m and 10^k exact doubles, so one
- * IEEE division rounds correctly: the same double strtod gives, several
- * times faster.  Telemetry is mostly such numbers.  Returns 0 with *out set,
- * -1 when the text is not of that form (the caller uses strtod). */
-static int fast_decimal(const char *s, double *out)
-{
-    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    const char *p = s;
-    int neg = *p == '-';
-    p += neg;
-    const char *digits = p;
-    uint64_t m = 0;
-    unsigned d;
-    while ((d = (unsigned)(*p - '0')) < 10) {
-        m = m * 10 + d;
-        p++;
-    }
-    long ni = p - digits, nf = 0;
-    if (ni == 0 || ni > 19)
-        return -1;
-    if (*p == '.') {
-        const char *f = ++p;
-        while ((d = (unsigned)(*p - '0')) < 10 && p - f < 23) {
-            m = m * 10 + d;
-            p++;
-        }
-        nf = p - f;
-        if (nf == 0)
-            return -1;
-    }
-    if (*p || ni + nf > 19 || nf > 22 || m > ((uint64_t)1 << 53))
-        return -1;
-    double v = (double)m / p10[nf];
-    *out = neg ? -v : v;
-    return 0;
-}
-
 int parse_double(const char *s, double *out, unsigned flags)
 {
     if (!s || !*s || isspace((unsigned char)*s))
         return -1;
-    if (fast_decimal(s, out) == 0)
+    if (parse_decimal_fast(s, out) == 0)
         return 0;
     /* strtod accepts hex floats, "infinity" and "nan(...)": be stricter. */
     const char *p = s;
@@ -181,7 +141,7 @@ int parse_time(const char *s, double *out)
     if (!s || !*s)
         return -1;
     /* ISO dates have '-' at position 4; epoch numbers never do. */
-    if (strlen(s) >= 10 && s[4] == '-' && isdigit((unsigned char)s[0]))
+    if (isdigit((unsigned char)s[0]) && s[1] && s[2] && s[3] && s[4] == '-' && strlen(s) >= 10)
         return parse_iso8601(s, out);
     return parse_double(s, out, 0);
 }

@@ -12,6 +12,50 @@
 
 #include <stdint.h>
 
+/* Clinger's exact fast path: an optional '-', digits, optionally '.' and
+ * more digits, at most 19 digits in all with mantissa m <= 2^53 and at most
+ * 22 decimals, is exactly m / 10^k with m and 10^k exact doubles, so one
+ * IEEE division rounds correctly: the same double strtod gives, several
+ * times faster.  Telemetry is mostly such numbers.  Returns 0 with *out set,
+ * -1 when the text is not of that form (the caller uses strtod).
+ * parse_decimal_fast: that fast path alone, inline for the per-field
+ * getters (csvio): where it succeeds, parse_double and parse_time give the
+ * same value; where it fails, call them. */
+static inline int parse_decimal_fast(const char *s, double *out)
+{
+    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = s;
+    int neg = *p == '-';
+    p += neg;
+    const char *digits = p;
+    uint64_t m = 0;
+    unsigned d;
+    while ((d = (unsigned)(*p - '0')) < 10) {
+        m = m * 10 + d;
+        p++;
+    }
+    long ni = p - digits, nf = 0;
+    if (ni == 0 || ni > 19)
+        return -1;
+    if (*p == '.') {
+        const char *f = ++p;
+        while ((d = (unsigned)(*p - '0')) < 10 && p - f < 23) {
+            m = m * 10 + d;
+            p++;
+        }
+        nf = p - f;
+        if (nf == 0)
+            return -1;
+    }
+    if (*p || ni + nf > 19 || nf > 22 || m > ((uint64_t)1 << 53))
+        return -1;
+    /* an integer (the usual epoch time or size) needs no division */
+    double v = nf ? (double)m / p10[nf] : (double)m;
+    *out = neg ? -v : v;
+    return 0;
+}
+
 enum {
     PARSE_ALLOW_NONFINITE = 1u << 0 /* accept nan, inf, -inf */
 };

@@ -490,8 +490,11 @@ int shard_split(const struct shard_opts *o, struct shard_stats *stats_out)
     }
     sp.in.before_fill = flush_run;
     sp.in.ctx = &sp;
-    while (st == SLK_OK && !sp.bad && (got = rin_next(&sp.in)) > 0)
+    while (st == SLK_OK && !sp.bad && (got = rin_next(&sp.in)) > 0) {
         st = split_record(&sp, &stats);
+        slk_progress("lines split", (uint64_t)sp.in.line, 0);
+    }
+    slk_progress_done();
     if (st == SLK_OK && got < 0)
         st = sp.in.status;
     if (st == SLK_OK)
@@ -557,6 +560,7 @@ static void merge_write(struct merger *g, const rin *r)
     if (r->rec[r->n - 1] != '\n')
         putc('\n', g->out);
     g->rows++;
+    slk_progress("rows merged", g->rows, 0);
 }
 
 /* merge_group: copy input s's leading rows whose key is k. */
@@ -668,6 +672,7 @@ int shard_merge(const struct shard_merge_opts *m, FILE *out, uint64_t *rows)
         if (got < 0)
             st = g.in[i].status;
     }
+    slk_progress_done();
     for (int i = 0; i < opened; i++)
         rin_close(&g.in[i]);
     free(g.in);

@@ -91,13 +91,16 @@ static int read_line(rawin *in)
         if (nl)
             goto line;
     }
-    if (len == 0)
+    if (len == 0) {
+        slk_progress_done(); /* before the caller's summary */
         return 0; /* the end of input (a last line without LF is still a line) */
+    }
 line:
     in->buf[len] = 0;
     if (len > 0 && in->buf[len - 1] == '\r')
         in->buf[--len] = 0;
     in->line++;
+    slk_progress(in->path, (uint64_t)in->line, 0);
     if (in->line == 1 && len >= 3 && memcmp(in->buf, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 BOM, as csvio drops it */
         memmove(in->buf, in->buf + 3, len - 2);
     return 1;
@@ -224,6 +227,7 @@ void rawin_close(rawin *in)
 {
     if (!in)
         return;
+    slk_progress_done();
     if (in->held) /* a row error no caller skipped: it stands */
         slk_error_at(in->path, in->held_line, "%s", in->held);
     free(in->held);

@@ -193,9 +193,13 @@ struct sample_row {
     double t, mem, alloc;
 };
 
-/* The input's columns. */
+/* The input's columns, and the last alloc_mb text parsed with its value:
+ * the allocation repeats on every row of a task, so a row whose alloc_mb
+ * has the same bytes takes the value without parsing it again. */
 struct sample_cols {
     int task, t, mem, alloc, need_alloc;
+    char alloc_text[32];     /* "" when nothing is cached */
+    double alloc_value;
 };
 
 /* reject: a data error about the row at line: 1 when it was skipped
@@ -278,6 +282,7 @@ static int sample_cols(csvr *r, const struct memio_read_opts *o, struct sample_c
         return SLK_EDATA;
     c->alloc = -1;
     c->need_alloc = o->need_alloc;
+    c->alloc_text[0] = '\0';
     if (!o->allocs) {
         c->alloc = csvr_col(r, "alloc_mb");
         if (c->alloc < 0 && c->need_alloc) {
@@ -289,8 +294,28 @@ static int sample_cols(csvr *r, const struct memio_read_opts *o, struct sample_c
     return SLK_OK;
 }
 
+/* sample_alloc: the row's alloc_mb into x->alloc (NaN when empty and not
+ * needed): 0, or -1 (csvr_fail).  Only a value that passed the checks is
+ * cached, so a cached text is always valid. */
+static int sample_alloc(csvr *r, struct sample_cols *c, struct sample_row *x)
+{
+    const char *s = csvr_field(r, c->alloc);
+    if (s && c->alloc_text[0] && strcmp(s, c->alloc_text) == 0) {
+        x->alloc = c->alloc_value;
+        return 0;
+    }
+    if (csvr_get_double(r, c->alloc, &x->alloc, CSVR_POSITIVE | CSVR_BOUNDED | (c->need_alloc ? CSVR_REQUIRED : 0)) < 0)
+        return -1;
+    size_t n = s ? strlen(s) : 0;
+    if (n > 0 && n < sizeof c->alloc_text) {
+        memcpy(c->alloc_text, s, n + 1);
+        c->alloc_value = x->alloc;
+    }
+    return 0;
+}
+
 /* sample_row: the current row's task and values: 0, or -1 (csvr_fail). */
-static int sample_row(csvr *r, const struct sample_cols *c, const char **task, struct sample_row *x)
+static int sample_row(csvr *r, struct sample_cols *c, const char **task, struct sample_row *x)
 {
     *task = csvr_field(r, c->task);
     if (!*task)
@@ -302,8 +327,7 @@ static int sample_row(csvr *r, const struct sample_cols *c, const char **task, s
     if (csvr_get_time(r, c->t, &x->t, CSVR_REQUIRED) < 0 ||
         csvr_get_double(r, c->mem, &x->mem, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
         return -1;
-    if (c->alloc >= 0 &&
-        csvr_get_double(r, c->alloc, &x->alloc, CSVR_POSITIVE | CSVR_BOUNDED | (c->need_alloc ? CSVR_REQUIRED : 0)) < 0)
+    if (c->alloc >= 0 && sample_alloc(r, c, x) < 0)
         return -1;
     return 0;
 }

@@ -81,7 +81,8 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
                 continue;
         }
         double x, y;
-        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0 || csvr_get_double(r, cy, &y, CSVR_BOUNDED) < 0) {
+        /* every y read here is a quantity (containers, alloc, cost, util) */
+        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0 || csvr_get_double(r, cy, &y, CSVR_BOUNDED | CSVR_NONNEG) < 0) {
             if (csvr_skip(r))
                 continue;
             break;

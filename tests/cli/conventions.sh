@@ -61,3 +61,30 @@ for src in $(grep -l "outf_open_held" "$ROOT"/cmd/*.c); do
     bin=$(basename "$src" .c)
     tcheck "$bin --help says stdout is held" bash -c '"$1" --help | tr "\n" " " | grep -q "held in a temporary file in \$TMPDIR"' _ "$bin"
 done
+# --progress (slokit(7)): on a long read, a progress line on stderr
+# ("\rTOOL: WHAT: N\033[K"), cleared before any message, so that stderr
+# without the progress segments is byte for byte stderr without --progress,
+# and stdout is the same; --no-progress and a stderr that is not a terminal
+# show none.  Inputs of 1,760-8,640 rows (progress draws from row 1,024 on).
+tracegen -q runs --count 30 --days 10 > "$TMP/pr_runs.csv"
+tracegen -q usage --count 3 --days 3 > "$TMP/pr_usage.csv"
+tracegen -q taskmem --count 1 > "$TMP/pr_mem.csv"
+keyshard -q -k job -n 2 -p "$TMP/pr_ks-" "$TMP/pr_usage.csv"
+printf 'job,period,a,d\njob00001,86400,0,86400\n' > "$TMP/pr.slo"
+printf 'job,step,offset,alloc\njob00001,60,0,2\n' > "$TMP/pr.sky"
+for c in "sloinfer $TMP/pr_runs.csv" "skyfit $TMP/pr_usage.csv" "peakgate $TMP/pr_mem.csv" \
+         "keyshard -k job -n 2 -p $TMP/pr_ks2- $TMP/pr_usage.csv" "keyshard --merge $TMP/pr_ks-0000.csv $TMP/pr_ks-0001.csv" \
+         "traceconv swim $DATA/swim/FB-2009_samples_24_times_1hr_0.tsv --capacities $TMP/pr_vcs.csv" \
+         "traceconv google-runs $DATA/google-2011/job_events-part-00001-of-00500.csv.gz" \
+         "tracegen runs --count 2000 --days 1" \
+         "lcmpack --lcm 1d --capacity cores=4,mem=100000 --slo $TMP/pr.slo $TMP/pr.sky"; do
+    tcheck "--progress draws and clears: ${c%% $TMP*}" bash -c '
+        $1 --progress > "$2.out1" 2> "$2.err1" || exit 1
+        $1 > "$2.out0" 2> "$2.err0" || exit 1
+        $1 --no-progress > /dev/null 2> "$2.errn" || exit 1
+        grep -q "$(printf "\r")${1%% *}: .*[0-9)]$(printf "\033")\[K" "$2.err1" || { echo "no progress line:"; cat -v "$2.err1"; exit 1; }
+        t() { sed -E "s/[0-9]+\.[0-9]+ s\b/T s/g" "$@"; } # the summaries time themselves
+        sed "s/\r[^\r\x1b]*\x1b\[K//g" "$2.err1" | t | cmp -s - <(t "$2.err0") || { echo "messages differ:"; cat -v "$2.err1"; exit 1; }
+        cmp -s "$2.out1" "$2.out0" || { echo "stdout differs with --progress"; exit 1; }
+        ! grep -q "$(printf "\r")" "$2.err0" "$2.errn" || { echo "progress without a terminal or with --no-progress"; exit 1; }' _ "$c" "$TMP/pr"
+done

@@ -35,6 +35,49 @@ int main(void)
         free(b);
     }
 
+    /* From 64 samples on, stats_percentile selects by buckets over [min, max]
+     * (lib/base/stats.c): the same value as the sorted percentile, bit for
+     * bit, whatever the distribution: ties, one outlier far away, a range of
+     * a few ulps, huge magnitudes, negative values, n at the thresholds. */
+    for (int trial = 0; trial < 400; trial++) {
+        size_t sizes[] = {63, 64, 65, 511, 512, 513, 4096, 8640, 40000};
+        size_t n = sizes[trial % 9];
+        double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+        int kind = trial / 9 % 6;
+        for (size_t i = 0; i < n; i++) {
+            double u = rng_uniform(&r);
+            double v = kind == 0 ? floor(u * 7)                          /* heavy ties */
+                     : kind == 1 ? (i == 0 ? 1e12 : 500 + u)             /* one far outlier */
+                     : kind == 2 ? 1 + (double)rng_below(&r, 4) * 2.220446049250313e-16 /* a few ulps */
+                     : kind == 3 ? (u - 0.5) * 1e300                     /* huge, both signs */
+                     : kind == 4 ? -exp(u * 40)                          /* skewed, negative */
+                                 : 904.1;                               /* all equal */
+            a[i] = b[i] = v;
+        }
+        stats_sort(b, n);
+        double ps[] = {0, 1e-9, 50, 90, 99.9, 100, rng_uniform(&r) * 100};
+        for (size_t j = 0; j < sizeof ps / sizeof *ps; j++) {
+            double got = stats_percentile(a, n, ps[j]), want = stats_percentile_sorted(b, n, ps[j]);
+            CHECK(got == want);
+        }
+        free(a);
+        free(b);
+    }
+    /* a range that overflows (-1e308 .. 1e308) and infinities: the buckets
+     * cannot be formed, quickselect answers */
+    {
+        size_t n = 100;
+        double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+        for (size_t i = 0; i < n; i++)
+            a[i] = b[i] = i % 3 == 0 ? -1e308 : i % 3 == 1 ? 1e308 : (double)i;
+        a[7] = b[7] = INFINITY;
+        stats_sort(b, n);
+        CHECK(stats_percentile(a, n, 50) == stats_percentile_sorted(b, n, 50));
+        CHECK(stats_percentile(a, n, 100) == INFINITY);
+        free(a);
+        free(b);
+    }
+
     /* median and MAD: x = 1 1 2 2 4 6 9 -> median 2, |x-2| = 1 1 0 0 2 4 7 -> MAD 1 */
     double m[] = {9, 1, 2, 6, 1, 4, 2};
     CHECK_NEAR(stats_median(m, 7), 2, 0);
