@@ -170,19 +170,29 @@ format-check:
 	git clang-format --diff --quiet HEAD -- '*.c' '*.h' || true
 
 # ---- install ----------------------------------------------------------------
+# IBIN: the binaries installed (the suite's install test gives the build it tests)
+IBIN ?= $(B)/bin
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7
-	install -m 755 $(addprefix $(B)/bin/,$(TOOLS)) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(addprefix $(IBIN)/,$(TOOLS)) $(DESTDIR)$(PREFIX)/bin/
 	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
 	for m in man/*.7; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 contrib/slokit.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/slokit
 	for t in $(TOOLS); do ln -sf slokit $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; done
+	# the scripts of examples/ (the nightly plan for cron, the evaluations,
+	# the trace adapters) with their sample telemetry, as Debian ships examples
+	install -d $(DESTDIR)$(PREFIX)/share/slokit/examples/telemetry $(DESTDIR)$(PREFIX)/share/slokit/examples/slurm
+	install -m 755 examples/*.sh $(DESTDIR)$(PREFIX)/share/slokit/examples/
+	install -m 644 examples/telemetry/* $(DESTDIR)$(PREFIX)/share/slokit/examples/telemetry/
+	install -m 755 examples/slurm/*.sh $(DESTDIR)$(PREFIX)/share/slokit/examples/slurm/
+	install -m 644 examples/slurm/README.md $(DESTDIR)$(PREFIX)/share/slokit/examples/slurm/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(TOOLS)) $(patsubst %,$(DESTDIR)$(PREFIX)/share/man/man1/%.1,$(TOOLS))
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man7/slokit.7 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/slokit
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/bash-completion/completions/,$(TOOLS))
+	rm -rf $(DESTDIR)$(PREFIX)/share/slokit
 
 clean:
 	rm -rf $(B) $(BA) build-fuzz build-bear tests/out compile_commands.json

@@ -48,8 +48,8 @@ run() {
     shift
     t=$(mktemp)
     for _ in $(seq "$n"); do
-        /usr/bin/time -f '%e %U %S %M' -o "$t" "$@" >/dev/null || { rm -f "$t"; echo "bench csv: failed: $*" >&2; return 1; }
-        read -r w u s m <"$t"
+        "$timeit" "$t" "$@" >/dev/null || { rm -f "$t"; echo "bench csv: failed: $*" >&2; return 1; }
+        read -r w m _ u s <"$t"
         if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN { exit !(a < b) }'; then
             bw=$w
             bc=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
@@ -59,7 +59,6 @@ run() {
     rm -f "$t"
     echo "$bw $bc $bm"
 }
-[ -x /usr/bin/time ] || { echo "bench csv: needs /usr/bin/time (apt-get install time)"; exit 1; }
 mbs() { awk -v m="$mb" -v t="$1" 'BEGIN { if (t > 0) printf "%.0f", m / t; else print "inf" }'; }
 line() { # NAME WALL CPU: one result line
     echo "bench csv: $1: $(mbs "$2") MB/s wall ($2 s), $(mbs "$3") MB/s cpu ($3 s)"

@@ -58,9 +58,7 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", 100 * (a - b) / b }'; 
 # run CMD, stderr to $1; prints "wall cpu"
 timed() {   # ERR CMD...: "wall cpu" seconds; peak RSS noted for peak (bench/lib.sh)
     local err=$1; shift
-    /usr/bin/time -f '%e %U %S %M' -o "$T/time" "$@" >/dev/null 2>"$err" || { echo "bench: failed: $*" >&2; cat "$err" >&2; return 1; }
-    awk '{ print $4 }' "$T/time" >>"$BENCH_TMP/.rss"
-    awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }' "$T/time"
+    wallcpu "$@" 2>"$err" || { cat "$err" >&2; return 1; }
 }
 # the same in milliseconds: "wall cpu"
 timed_ms() {

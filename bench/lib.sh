@@ -4,6 +4,9 @@
 #                      coarse for the sub-0.1 s runs of the default sizes),
 #                      print its wall-clock seconds to the millisecond
 #                      (stdout of CMD discarded); its peak RSS is noted
+#   wallcpu CMD...     the same run, printing "WALL CPU" seconds (CPU = user
+#                      + sys, to the microsecond from wait4's rusage; the
+#                      steadier measure on a shared machine)
 #   best N CMD...      the best of N runs
 #   ratio A B          A/B with 2 decimals; a B of 0 (below half a
 #                      millisecond) gives a lower bound, ">" A/0.001, and
@@ -29,6 +32,12 @@ secs() {
     "$timeit" "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
     awk '{ print $2 }' "$f" >>"$BENCH_TMP/.rss"
     awk '{ printf "%.3f\n", $1 }' "$f"
+}
+wallcpu() {
+    local f=$BENCH_TMP/.time
+    "$timeit" "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
+    awk '{ print $2 }' "$f" >>"$BENCH_TMP/.rss"
+    awk '{ printf "%.3f %.3f\n", $1, $4 + $5 }' "$f"
 }
 best() {
     local n=$1 b="" s

@@ -29,12 +29,6 @@ echo "bench replplace: $n blocks on $nsrv servers of 300 tenants ($(stat -c %s "
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.2f", n / t / 1e6; else printf "inf" }'; }
 # The machine may be shared: time each command by wall clock and by CPU
 # (user + sys); rates are given for both, the best of $runs runs each.
-wallcpu() { # CMD...: prints "wall cpu" seconds
-    local f=$BENCH_TMP/replplace-time.txt
-    /usr/bin/time -f '%e %U %S %M' -o "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
-    awk '{ print $4 }' "$f" >>"$BENCH_TMP/.rss"
-    awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$f"
-}
 bestwc() { # N CMD...: best wall and best CPU of N runs
     local n=$1 w c bw="" bc=""
     shift

@@ -9,7 +9,7 @@
 #   bench <name>: <what>: <value> [<unit>] (<ratio>x vs <reference>)
 # and adds rows to one table, printed at the end: the work, slokit's time,
 # a reference measured in the same run and its time, their ratio, slokit's
-# peak memory (GNU time's maximum RSS); then the issues' speed goals, met or
+# peak memory (its maximum RSS, from wait4: bench/timeit.c); then the issues' speed goals, met or
 # by how much missed.  Benchmarks assert nothing: they report.  The tables
 # are also written as Markdown to $BENCH_TMP/table.md with the machine, its
 # load and the commit; bench/readme.sh puts that file into README.md.  The default sizes finish in about 15 minutes on 2 cores;
@@ -21,7 +21,7 @@ export ROOT BIN=${BIN:-$ROOT/${SLOKIT_BUILD:-build}/bin} LC_ALL=C
 export PATH=$BIN:$PATH
 export BENCH_TMP=${BENCH_TMP:-/tmp/slokit-bench} BENCH_SIZE=${BENCH_SIZE:-small}
 mkdir -p "$BENCH_TMP"
-[ -x /usr/bin/time ] || { echo "bench: needs GNU time (/usr/bin/time): make deps" >&2; exit 69; }
+command -v cc >/dev/null || { echo "bench: needs a C compiler for bench/timeit.c: make deps" >&2; exit 69; }
 : >"$BENCH_TMP/table.tsv"
 : >"$BENCH_TMP/goals.tsv"
 names=${*:-$(cd "$ROOT/bench" && ls *.sh | grep -v -e '^run.sh$' -e '^lib.sh$' -e '^readme.sh$' | sed 's/\.sh$//')}

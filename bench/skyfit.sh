@@ -24,11 +24,7 @@ mkdir -p "$T"
 gen() { /usr/bin/python3 "$ROOT/bench/skyfit_gen.py" "$@"; }
 # cpu CMD...: "WALL CPU" seconds of CMD (CPU = user + sys; stdout discarded).
 # The machine is shared, so CPU time is the steadier measure; both are printed.
-cpu() {
-    /usr/bin/time -f '%e %U %S %M' -o "$T/time" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
-    awk '{ print $4 }' "$T/time" >>"$BENCH_TMP/.rss"
-    awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$T/time"
-}
+cpu() { wallcpu "$@"; }
 # bestcpu N CMD...: the run with the least CPU time of N
 bestcpu() {
     local n=$1 b="" r
@@ -79,7 +75,7 @@ r_two=$(bestcpu 3 skyfit -q "$f") || exit 1
 mark
 r_one=$(bestcpu 3 skyfit -q --beta "$beta" --stats "$T/d.stats" "$f") || exit 1
 p=$(peak)
-# one fit is below GNU time's 10 ms: time 20 in a row, per fit
+# one fit takes a few milliseconds: time 20 in a row, per fit (steadier)
 r_20=$(cpu bash -c 'for i in $(seq 20); do skyfit -q --beta "$1" "$2" >/dev/null || exit 1; done' _ "$beta" "$f") || exit 1
 r_one=$(awk -v w="$(w "$r_20")" -v c="$(c "$r_20")" 'BEGIN { printf "%.4f %.4f\n", w / 20, c / 20 }')
 echo "bench skyfit: N=$gn x K=$gk, two-phase beta: wall $(w "$r_two") s, cpu $(c "$r_two") s"
@@ -91,8 +87,8 @@ if [ "$do_glpsol" = 1 ]; then
         END { printf "data;\nparam N := %d;\nparam K := %d;\nparam alpha := 0.01;\nparam beta := %s;\nparam s default 0 :=\n", n, K, beta
               for (key in u) { split(key, p, SUBSEP); printf " %d %d %s\n", p[1], p[2], u[key] }
               print ";\nend;" }' "$f" >"$T/glpsol.dat"
-    /usr/bin/time -f '%e %U %S' -o "$T/time" glpsol -m "$MOD" -d "$T/glpsol.dat" >"$T/glpsol.log" 2>&1 || exit 1
-    r_glp=$(awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$T/time")
+    "$timeit" "$T/time" glpsol -m "$MOD" -d "$T/glpsol.dat" >"$T/glpsol.log" 2>&1 || exit 1
+    r_glp=$(awk '{ printf "%.3f %.3f\n", $1, $4 + $5 }' "$T/time")
     obj_glp=$(awk '/^OBJ / { print $2 }' "$T/glpsol.log")
     row "fit N=$gn x K=$gk, fixed beta (cpu; mean of 20)" "$(c "$r_one")" "glpsol, plain model" "$(c "$r_glp")" "$p"
     goal "skyfit N=$gn x K=$gk vs glpsol, cpu (issue 3)" ">= 100x" "$(ratio "$(c "$r_glp")" "$(c "$r_one")")x" \

@@ -38,11 +38,9 @@ echo "bench sloinfer: run table: $t_slo s, $rate runs/s ($(ratio "$t_slo" "$t_wc
 
 # CPU time is steadier than wall time on a shared machine; memory: one job
 # at a time, so the peak should not grow with the file
-if [ -x /usr/bin/time ]; then
-    read -r cpu kb < <(/usr/bin/time -f '%U %M' sloinfer -q "$f" 2>&1 >/dev/null | tail -1)
-    cpu_cat=$(/usr/bin/time -f '%U' "$csvcat" "$f" 2>&1 >/dev/null | tail -1)
-    echo "bench sloinfer: run table: CPU $cpu s ($(ratio "$cpu" "$cpu_cat")x vs csvcat CPU $cpu_cat s), peak RSS $kb KB for $mb MB of input"
-fi
+read -r _ cpu < <(wallcpu sloinfer -q "$f"); kb=$(tail -1 "$BENCH_TMP/.rss")
+read -r _ cpu_cat < <(wallcpu "$csvcat" "$f")
+echo "bench sloinfer: run table: CPU $cpu s ($(ratio "$cpu" "$cpu_cat")x vs csvcat CPU $cpu_cat s), peak RSS $kb KB for $mb MB of input"
 
 # the provenance form
 ev=$BENCH_TMP/events-seed1-count$evcount-days30.csv
@@ -61,10 +59,8 @@ t_evcat=$(best "$runs" "$csvcat" "$ev") || exit 1
 evrate=$(awk -v n="$nev" -v t="$t_ev" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
 row "infer SLOs from $nev events" "$t_ev" "csvcat of the events" "$t_evcat" "$p_ev"
 echo "bench sloinfer: events: $nev events, $t_ev s, $evrate events/s ($(ratio "$t_ev" "$t_evcat")x vs csvcat of the events $t_evcat s, $(ratio "$t_ev" "$t_rf")x vs the run-table form $t_rf s)"
-if [ -x /usr/bin/time ]; then
-    read -r cpu kb < <(/usr/bin/time -f '%U %M' sloinfer -q --events "$ev" "$rf" 2>&1 >/dev/null | tail -1)
-    cpu_cat=$(/usr/bin/time -f '%U' "$csvcat" "$ev" 2>&1 >/dev/null | tail -1)
-    echo "bench sloinfer: events: CPU $cpu s ($(ratio "$cpu" "$cpu_cat")x vs csvcat CPU $cpu_cat s), peak RSS $kb KB (files + runs, not events)"
-fi
+read -r _ cpu < <(wallcpu sloinfer -q --events "$ev" "$rf"); kb=$(tail -1 "$BENCH_TMP/.rss")
+read -r _ cpu_cat < <(wallcpu "$csvcat" "$ev")
+echo "bench sloinfer: events: CPU $cpu s ($(ratio "$cpu" "$cpu_cat")x vs csvcat CPU $cpu_cat s), peak RSS $kb KB (files + runs, not events)"
 same=$(cmp -s <(sloinfer -q --events "$ev" "$rf") <(sloinfer -q "$rf") && echo yes || echo NO)
 echo "bench sloinfer: events form equals run-table form: $same"

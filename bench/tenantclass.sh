@@ -24,7 +24,7 @@ fi
 rows=$(( $(wc -l < "$big") - 1 ))
 cat "$big" > /dev/null   # warm the page cache
 echo "bench tenantclass: load average at start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) processors"
-cpu() { /usr/bin/time -f "%U %S" -o "$BENCH_TMP/tc.time" "$@" > /dev/null && awk '{printf "%.1f", $1 + $2}' "$BENCH_TMP/tc.time"; }
+cpu() { local r; r=$(wallcpu "$@") || return 1; echo "$r" | awk '{ printf "%.1f", $2 }'; }
 
 t0=$(date +%s.%N)
 c_big=$(cpu tenantclass -q -o "$BENCH_TMP/tc-one.csv" "$big") || exit 1

@@ -4,7 +4,7 @@
  * signal or an exit without commit removes them: a killed run leaves the
  * old output and no debris.  SIGKILL (or a power loss) cannot be caught: it
  * leaves a hidden temporary, never a truncated output, and the next run that
- * writes into that directory removes it (sweep_stale: the writer holds an
+ * writes into that directory removes it (outf_sweep_stale: the writer holds an
  * flock on its temporary until it ends, so an unlocked one is debris).  A held output's spool is unlinked
  * as soon as it is made, so it needs no entry there: the kernel frees it
  * when the process ends, however it ends.
@@ -71,25 +71,42 @@ static void set_handlers(void)
     }
 }
 
-/* A temporary is ".BASE" TMP_MARK "XXXXXX" (mkstemp's six characters): the
- * mark keeps the sweep to files slokit made. */
-#define TMP_MARK ".slokit."
+/* A temporary is ".BASE" OUTF_TMP_MARK "XXXXXX" (mkstemp's six characters):
+ * the mark keeps the sweep to what slokit made. */
 enum { STALE_AGE_S = 60 };
 
-/* is_tmp_name: 1 when name has the form of one of our temporaries. */
+/* is_tmp_name: 1 when name ends with the mark and six characters. */
 static int is_tmp_name(const char *name)
 {
-    size_t n = strlen(name), m = strlen(TMP_MARK);
-    return name[0] == '.' && n > 1 + m + 6 && memcmp(name + n - 6 - m, TMP_MARK, m) == 0;
+    size_t n = strlen(name), m = strlen(OUTF_TMP_MARK);
+    return n >= m + 6 && memcmp(name + n - 6 - m, OUTF_TMP_MARK, m) == 0;
 }
 
-/* sweep_stale: remove from dir the temporaries of runs that ended without
- * removing them (SIGKILL, power loss): files named like ours, owned by us,
- * older than a minute and locked by no process (a writer holds its
- * temporary's flock from mkstemp until it ends; the age covers the instant
- * between the two).  Once per directory per process (keyshard opens
- * thousands of outputs in one).  Says what it removed unless --quiet. */
-static void sweep_stale(const char *dir)
+/* remove_flat_dir: a temporary directory of plain files (skyplot's):
+ * its files, then itself; one that holds anything else is not ours. */
+static int remove_flat_dir(int parent, const char *name)
+{
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    struct dirent *e;
+    int ok = 1;
+    while (ok && (e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        struct stat st;
+        ok = fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+             unlinkat(dirfd(d), e->d_name, 0) == 0;
+    }
+    closedir(d);
+    return ok ? unlinkat(parent, name, AT_REMOVEDIR) : -1;
+}
+
+void outf_sweep_stale(const char *dir)
 {
     static char *swept[8];
     static int nswept;
@@ -110,9 +127,15 @@ static void sweep_stale(const char *dir)
         if (fd < 0)
             continue;
         struct stat st;
-        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-            now - st.st_mtime > STALE_AGE_S && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
-            unlinkat(dirfd(d), e->d_name, 0) == 0 && !slk_quiet())
+        int gone = 0;
+        if (fstat(fd, &st) == 0 && st.st_uid == geteuid() && now - st.st_mtime > STALE_AGE_S &&
+            flock(fd, LOCK_EX | LOCK_NB) == 0) {
+            if (S_ISREG(st.st_mode))
+                gone = unlinkat(dirfd(d), e->d_name, 0) == 0;
+            else if (S_ISDIR(st.st_mode))
+                gone = remove_flat_dir(dirfd(d), e->d_name) == 0;
+        }
+        if (gone && !slk_quiet())
             fprintf(stderr, "%s: removed %s/%s, the temporary of a run that was killed before it finished\n",
                     slk_progname, dir, e->d_name);
         close(fd);
@@ -167,15 +190,15 @@ outf *outf_open(const char *path, int *status)
     free(real);
     char *d1 = xstrdup(path), *b1 = xstrdup(path);
     const char *dir = dirname(d1), *base = basename(b1);
-    size_t n = strlen(dir) + strlen(base) + strlen(TMP_MARK) + 16;
+    size_t n = strlen(dir) + strlen(base) + strlen(OUTF_TMP_MARK) + 16;
     o->tmp = xmalloc(n);
-    snprintf(o->tmp, n, "%s/.%s" TMP_MARK "XXXXXX", dir, base);
-    sweep_stale(dir);
+    snprintf(o->tmp, n, "%s/.%s" OUTF_TMP_MARK "XXXXXX", dir, base);
+    outf_sweep_stale(dir);
     free(d1);
     free(b1);
     int fd = mkstemp(o->tmp);
     if (fd >= 0)
-        (void)flock(fd, LOCK_EX | LOCK_NB); /* ours alone: marks it live for sweep_stale */
+        (void)flock(fd, LOCK_EX | LOCK_NB); /* ours alone: marks it live for outf_sweep_stale */
     if (fd < 0) {
         slk_error("%s: cannot create: %s", path, strerror(errno));
         *status = SLK_ECANTCREAT;

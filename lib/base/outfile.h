@@ -24,7 +24,7 @@
  *
  * Ownership: the outf owns its FILE*; never fclose it yourself.
  *
- * Threads: open, commit and abort outputs from the main thread only (a
+ * Threads: open, commit and abort outputs (and sweep) from the main thread only (a
  * process-wide table of temporary names serves the signal handlers); a
  * committed-to-be outf's FILE* may be written by one thread at a time.
  */
@@ -51,6 +51,18 @@ outf *outf_open_held(const char *path, int *status);
 #define OUTF_HELD_HELP                                                                             \
     "Standard output is held in a temporary file in $TMPDIR (the output's size) until the whole " \
     "input is read: on an error it gets nothing."
+
+/* OUTF_TMP_MARK: the temporaries of slokit's outputs (and skyplot's work
+ * directories) are named "...MARK" plus six characters (mkstemp, mkdtemp). */
+#define OUTF_TMP_MARK ".slokit."
+/* outf_sweep_stale: remove from dir what runs killed by SIGKILL or a power
+ * loss left there: files and flat directories (plain files only) named as
+ * OUTF_TMP_MARK says, owned by this user, over a minute old and not locked
+ * by any process (the writer holds an flock on its temporary, or on its
+ * directory, from its creation until it ends; the age covers the instant
+ * between the two).  Says what it removed on stderr unless -q.  Once per
+ * directory per process; outf_open calls it on its output's directory. */
+void outf_sweep_stale(const char *dir);
 
 /* outf_fp: the stream to write to. */
 FILE *outf_fp(outf *o);

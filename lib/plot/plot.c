@@ -1,14 +1,17 @@
 /* plot — charts drawn by gnuplot (see plot.h for the model and the safety rule). */
 #include "plot/plot.h"
 #include "base/diag.h"
+#include "base/outfile.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -633,9 +636,14 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
             height += (n + 1) / 2;
     }
     const char *tmp = getenv("TMPDIR");
+    tmp = tmp && *tmp ? tmp : "/tmp";
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/skyplot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     int keep = getenv("SKYPLOT_KEEP") != NULL;
+    /* a kept directory (to debug a chart) is not named as a temporary: no
+     * later run sweeps it; the others are, and their flock (held until they
+     * are removed) tells a later run's outf_sweep_stale that they are live */
+    snprintf(dir, sizeof dir, "%s/skyplot%sXXXXXX", tmp, keep ? ".kept." : OUTF_TMP_MARK);
+    outf_sweep_stale(tmp);
     sigset_t om;
     guard_block(&om);
     if (!mkdtemp(dir)) {
@@ -644,7 +652,10 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
         slk_error("cannot make a temporary directory: %s", strerror(e));
         return SLK_ECANTCREAT;
     }
-    if (!keep) /* kept on purpose (to debug a chart): a killed run keeps it too */
+    int lockfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (lockfd >= 0)
+        (void)flock(lockfd, LOCK_EX | LOCK_NB);
+    if (!keep) /* kept on purpose: a killed run keeps it too */
         guard_arm(dir, p->ns);
     guard_unblock(&om);
     char script[1100], errf[1100];
@@ -663,6 +674,8 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
         fprintf(stderr, "%s: kept the gnuplot script and data in %s\n", slk_progname, dir);
     else
         rm_tree(dir);
+    if (lockfd >= 0)
+        close(lockfd);
     guard_disarm();
     sigaction(SIGPIPE, &old, NULL);
     if (status == SLK_OK && werr == EPIPE && old.sa_handler == SIG_DFL)

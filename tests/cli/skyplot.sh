@@ -53,6 +53,19 @@ t "negative containers refused, as skyfit does" 65 $'job,run,t,containers\nj,r,0
 t "negative utilization refused" 65 $'tenant,t,util\na,0,0.5\na,60,-0.1\n' '' "<stdin>:3: column 'util': must not be negative, got '-0.1'" skyplot tenants --classes "$D/classes.csv"
 t "absurd time refused" 65 $'job,run,t,containers\nj,r,1e300,1\n' '' "<stdin>:2: column 't': time '1e300' out of range" skyplot skyline
 t "SKYPLOT_KEEP keeps the script" 0 '' '' "kept the gnuplot script and data in" env SKYPLOT_KEEP=1 TMPDIR="$TMP" skyplot -q skyline "$D/usage.csv" --fit "$D/fit.csv" -o "$TMP/keep.svg"
+# A work directory a SIGKILL left in TMPDIR (skyplot.slokit.XXXXXX, plain
+# files) goes with the next run; one a live run holds (its flock), a young
+# one and a kept one (SKYPLOT_KEEP) stay.
+sk="$TMP/sweep"; mkdir -p "$sk/skyplot.slokit.Old001" "$sk/skyplot.slokit.Locked" "$sk/skyplot.slokit.Young1"
+for d in Old001 Locked Young1; do printf 'x\n' > "$sk/skyplot.slokit.$d/plot.gp"; done
+touch -d '-2 min' "$sk/skyplot.slokit.Old001" "$sk/skyplot.slokit.Locked"
+flock "$sk/skyplot.slokit.Locked" sleep 30 & skpid=$!
+for _ in $(seq 50); do flock -n "$sk/skyplot.slokit.Locked" true || break; sleep 0.1; done
+t "a killed run's work directory is removed" 0 '' '' "skyplot: removed $sk/skyplot.slokit.Old001, the temporary of a run that was killed before it finished" \
+    env TMPDIR="$sk" skyplot skyline "$D/usage.csv" -o "$sk/c.svg"
+tcheck "live, young and kept directories stay" bash -c '[ "$(cd "$1" && ls -A | tr "\n" " ")" = "c.svg skyplot.slokit.Locked skyplot.slokit.Young1 " ] &&
+    [ "$(ls -d "$2"/skyplot.kept.* | wc -l)" -ge 1 ]' _ "$sk" "$TMP"
+kill "$skpid" 2>/dev/null; wait "$skpid" 2>/dev/null
 tcheck "kept script runs in gnuplot alone" bash -c 's=$(ls "$1"/skyplot.*/plot.gp | head -1); gnuplot "$s" | /usr/bin/python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.stdin)"' _ "$TMP"
 
 # ---- production scale ----
