@@ -75,11 +75,12 @@ static void set_handlers(void)
  * the mark keeps the sweep to what slokit made. */
 enum { STALE_AGE_S = 60 };
 
-/* is_tmp_name: 1 when name ends with the mark and six characters. */
+/* is_tmp_name: 1 when name is hidden and ends with the mark and six
+ * characters (a visible file is the user's, whatever its name). */
 static int is_tmp_name(const char *name)
 {
     size_t n = strlen(name), m = strlen(OUTF_TMP_MARK);
-    return n >= m + 6 && memcmp(name + n - 6 - m, OUTF_TMP_MARK, m) == 0;
+    return name[0] == '.' && n > m + 6 && memcmp(name + n - 6 - m, OUTF_TMP_MARK, m) == 0;
 }
 
 /* remove_flat_dir: a temporary directory of plain files (skyplot's):

@@ -53,11 +53,12 @@ outf *outf_open_held(const char *path, int *status);
     "input is read: on an error it gets nothing."
 
 /* OUTF_TMP_MARK: the temporaries of slokit's outputs (and skyplot's work
- * directories) are named "...MARK" plus six characters (mkstemp, mkdtemp). */
+ * directories) are hidden, named ".NAME" MARK plus six characters (mkstemp,
+ * mkdtemp). */
 #define OUTF_TMP_MARK ".slokit."
 /* outf_sweep_stale: remove from dir what runs killed by SIGKILL or a power
- * loss left there: files and flat directories (plain files only) named as
- * OUTF_TMP_MARK says, owned by this user, over a minute old and not locked
+ * loss left there: hidden files and flat directories (plain files only)
+ * named as OUTF_TMP_MARK says, owned by this user, over a minute old and not locked
  * by any process (the writer holds an flock on its temporary, or on its
  * directory, from its creation until it ends; the age covers the instant
  * between the two).  Says what it removed on stderr unless -q.  Once per

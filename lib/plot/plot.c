@@ -642,7 +642,10 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
     /* a kept directory (to debug a chart) is not named as a temporary: no
      * later run sweeps it; the others are, and their flock (held until they
      * are removed) tells a later run's outf_sweep_stale that they are live */
-    snprintf(dir, sizeof dir, "%s/skyplot%sXXXXXX", tmp, keep ? ".kept." : OUTF_TMP_MARK);
+    if (keep)
+        snprintf(dir, sizeof dir, "%s/skyplot.kept.XXXXXX", tmp);
+    else
+        snprintf(dir, sizeof dir, "%s/.skyplot" OUTF_TMP_MARK "XXXXXX", tmp);
     outf_sweep_stale(tmp);
     sigset_t om;
     guard_block(&om);

@@ -19,21 +19,23 @@ tcheck "replaced file is complete" cmp "$TMP/out.csv" "$big"
 # SIGKILL leaves the temporary (nothing can catch it); the next run writing
 # into the directory removes such debris: ours by name and owner, unlocked
 # (a live writer holds its temporary's flock), over a minute old.  A young
-# one, a locked one and a file merely named alike stay.
+# one, a locked one, a file merely named alike and a visible one (the
+# user's, e.g. an output named g.csv.slokit.backup) stay.
 tcheck "kill -9 left temporaries behind" bash -c 'ls -A "$1" | grep -q "^\.out\.csv\.slokit\.......$"' _ "$TMP"
 sw="$TMP/sweep"; mkdir -p "$sw"
-for f in .a.csv.slokit.Old001 .b.csv.slokit.Old002 .c.csv.slokit.Young1 .d.csv.slokit.Locked .e.csv.backup .f.csv.slokit.toolong7; do
+for f in .a.csv.slokit.Old001 .b.csv.slokit.Old002 .c.csv.slokit.Young1 .d.csv.slokit.Locked .e.csv.backup .f.csv.slokit.toolong7 \
+    g.csv.slokit.backup; do
     printf 'x\n' > "$sw/$f"
 done
 touch -d '-2 min' "$sw/.a.csv.slokit.Old001" "$sw/.b.csv.slokit.Old002" "$sw/.d.csv.slokit.Locked" "$sw/.e.csv.backup" \
-    "$sw/.f.csv.slokit.toolong7"
+    "$sw/.f.csv.slokit.toolong7" "$sw/g.csv.slokit.backup"
 flock "$sw/.d.csv.slokit.Locked" sleep 30 & lockpid=$!
 for _ in $(seq 50); do flock -n "$sw/.d.csv.slokit.Locked" true || break; sleep 0.1; done
 t "stale temporaries removed, each said" 0 '' '' "csvcat: removed $sw/.a.csv.slokit.Old001, the temporary of a run that was killed before it finished
 csvcat: removed $sw/.b.csv.slokit.Old002, the temporary of a run that was killed before it finished" \
     sh -c '"$1" "$2" -o "$3/new.csv" 2>&1 >/dev/null | sort >&2' _ "$C" "$TMP/old.csv" "$sw"
-tcheck "young, locked and look-alike files stay" bash -c '
-    cd "$1" && [ "$(ls -A | sort | tr "\n" " ")" = ".c.csv.slokit.Young1 .d.csv.slokit.Locked .e.csv.backup .f.csv.slokit.toolong7 new.csv " ]' _ "$sw"
+tcheck "young, locked, look-alike and visible files stay" bash -c '
+    cd "$1" && [ "$(ls -A | LC_ALL=C sort | tr "\n" " ")" = ".c.csv.slokit.Young1 .d.csv.slokit.Locked .e.csv.backup .f.csv.slokit.toolong7 g.csv.slokit.backup new.csv " ]' _ "$sw"
 kill "$lockpid" 2>/dev/null; wait "$lockpid" 2>/dev/null
 touch -d '-2 min' "$TMP"/.out.csv.slokit.* 2>/dev/null
 t "-q: removed without a word" 0 '' '' '' "$C" -q "$TMP/old.csv" -o "$TMP/out2.csv"

@@ -53,17 +53,17 @@ t "negative containers refused, as skyfit does" 65 $'job,run,t,containers\nj,r,0
 t "negative utilization refused" 65 $'tenant,t,util\na,0,0.5\na,60,-0.1\n' '' "<stdin>:3: column 'util': must not be negative, got '-0.1'" skyplot tenants --classes "$D/classes.csv"
 t "absurd time refused" 65 $'job,run,t,containers\nj,r,1e300,1\n' '' "<stdin>:2: column 't': time '1e300' out of range" skyplot skyline
 t "SKYPLOT_KEEP keeps the script" 0 '' '' "kept the gnuplot script and data in" env SKYPLOT_KEEP=1 TMPDIR="$TMP" skyplot -q skyline "$D/usage.csv" --fit "$D/fit.csv" -o "$TMP/keep.svg"
-# A work directory a SIGKILL left in TMPDIR (skyplot.slokit.XXXXXX, plain
+# A work directory a SIGKILL left in TMPDIR (.skyplot.slokit.XXXXXX, plain
 # files) goes with the next run; one a live run holds (its flock), a young
 # one and a kept one (SKYPLOT_KEEP) stay.
-sk="$TMP/sweep"; mkdir -p "$sk/skyplot.slokit.Old001" "$sk/skyplot.slokit.Locked" "$sk/skyplot.slokit.Young1"
-for d in Old001 Locked Young1; do printf 'x\n' > "$sk/skyplot.slokit.$d/plot.gp"; done
-touch -d '-2 min' "$sk/skyplot.slokit.Old001" "$sk/skyplot.slokit.Locked"
-flock "$sk/skyplot.slokit.Locked" sleep 30 & skpid=$!
-for _ in $(seq 50); do flock -n "$sk/skyplot.slokit.Locked" true || break; sleep 0.1; done
-t "a killed run's work directory is removed" 0 '' '' "skyplot: removed $sk/skyplot.slokit.Old001, the temporary of a run that was killed before it finished" \
+sk="$TMP/sweep"; mkdir -p "$sk/.skyplot.slokit.Old001" "$sk/.skyplot.slokit.Locked" "$sk/.skyplot.slokit.Young1"
+for d in Old001 Locked Young1; do printf 'x\n' > "$sk/.skyplot.slokit.$d/plot.gp"; done
+touch -d '-2 min' "$sk/.skyplot.slokit.Old001" "$sk/.skyplot.slokit.Locked"
+flock "$sk/.skyplot.slokit.Locked" sleep 30 & skpid=$!
+for _ in $(seq 50); do flock -n "$sk/.skyplot.slokit.Locked" true || break; sleep 0.1; done
+t "a killed run's work directory is removed" 0 '' '' "skyplot: removed $sk/.skyplot.slokit.Old001, the temporary of a run that was killed before it finished" \
     env TMPDIR="$sk" skyplot skyline "$D/usage.csv" -o "$sk/c.svg"
-tcheck "live, young and kept directories stay" bash -c '[ "$(cd "$1" && ls -A | tr "\n" " ")" = "c.svg skyplot.slokit.Locked skyplot.slokit.Young1 " ] &&
+tcheck "live, young and kept directories stay" bash -c '[ "$(cd "$1" && ls -A | LC_ALL=C sort | tr "\n" " ")" = ".skyplot.slokit.Locked .skyplot.slokit.Young1 c.svg " ] &&
     [ "$(ls -d "$2"/skyplot.kept.* | wc -l)" -ge 1 ]' _ "$sk" "$TMP"
 kill "$skpid" 2>/dev/null; wait "$skpid" 2>/dev/null
 tcheck "kept script runs in gnuplot alone" bash -c 's=$(ls "$1"/skyplot.*/plot.gp | head -1); gnuplot "$s" | /usr/bin/python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.stdin)"' _ "$TMP"
@@ -172,7 +172,7 @@ if mount -t tmpfs -o size=1m tmpfs "$fs" 2>/dev/null; then
     tcheck "full disk: one message" bash -c '[ "$(skyplot -q plan "$1/plan.csv" --load "$1/load.csv" -o "$2/plan.svg" 2>&1 | wc -l)" = 1 ]' _ "$D" "$fs"
     tcheck "full disk: old chart intact, no temporary left" bash -c '[ "$(cat "$1/plan.svg")" = old ] && [ "$(ls -A "$1")" = "$(printf "filler\nplan.svg")" ]' _ "$fs"
     t "full TMPDIR: the script cannot be written" 73 '' '' "cannot write" env TMPDIR="$fs" skyplot -q plan "$D/plan.csv" -o "$TMP/tmpfull.svg"
-    tcheck "full TMPDIR: no debris" bash -c '! ls -d "$1"/skyplot.* 2>/dev/null' _ "$fs"
+    tcheck "full TMPDIR: no debris" bash -c '! ls -A "$1" | grep -q skyplot' _ "$fs"
     umount "$fs"
 else
     tskip "skyplot full disk" "cannot mount a tmpfs here (not root, or no mount permission)"
@@ -216,11 +216,11 @@ for s in TERM:143 INT:130 HUP:129; do
         exec 7<>"$T.fifo"
         TMPDIR=$T env --default-signal=INT skyplot -q lines "$4" --x t --y containers --by run --term svg >"$T.fifo" 2>"$T.err" &
         pid=$! seen=0
-        for _ in $(seq 400); do ls -d "$T"/skyplot.* >/dev/null 2>&1 && { seen=1; break; }; sleep 0.025; done
+        for _ in $(seq 400); do ls -A "$T" 2>/dev/null | grep -q "^\.skyplot\.slokit\." && { seen=1; break; }; sleep 0.025; done
         kill -s "$sig" "$pid"; wait "$pid"; st=$?
         exec 7>&-
-        for _ in $(seq 80); do grep -qs "$T/skyplo[t]" /proc/[0-9]*/cmdline || break; sleep 0.025; done
-        left=$(grep -ls "$T/skyplo[t]" /proc/[0-9]*/cmdline)
+        for _ in $(seq 80); do grep -qs "$T/.skyplo[t]" /proc/[0-9]*/cmdline || break; sleep 0.025; done
+        left=$(grep -ls "$T/.skyplo[t]" /proc/[0-9]*/cmdline)
         [ "$seen" = 1 ] && [ "$st" = "$want" ] && [ -z "$(ls -A "$T")" ] && [ ! -s "$T.err" ] && [ -z "$left" ] ||
             { echo "seen $seen, status $st, gnuplot left: ${left:-none}"; ls -A "$T"; cat "$T.err"; exit 1; }' \
         _ "$TMP/sig$sig" "$sig" "${s#*:}" "$TMP/u300.csv"
@@ -237,7 +237,7 @@ tcheck "killed by SIGTERM with -o FILE: old chart intact, no temporary left" tim
     exec 7<>"$T.hold"
     SKYPLOT_TEST_HOLD=$T.hold PATH=$2:$PATH TMPDIR=$T/tmp skyplot -q plan "$3" -o "$T/out/plan.svg" 2>"$T.err" &
     pid=$! seen=0
-    for _ in $(seq 400); do ls -d "$T"/tmp/skyplot.* >/dev/null 2>&1 && { seen=1; break; }; sleep 0.025; done
+    for _ in $(seq 400); do ls -A "$T/tmp" 2>/dev/null | grep -q "^\.skyplot\.slokit\." && { seen=1; break; }; sleep 0.025; done
     kill -s TERM "$pid"; wait "$pid"; st=$?
     for _ in $(seq 80); do grep -qs "$T.hol[d]" /proc/[0-9]*/cmdline || break; sleep 0.025; done
     left=$(grep -ls "$T.hol[d]" /proc/[0-9]*/cmdline)
