@@ -328,7 +328,7 @@ int main(int argc, char **argv)
         "  # next night: new jobs join, old reservations stay where they are\n"
         "  lcmpack --plan plan.csv --slo slo.csv \\\n"
         "      --capacity cores=2000,mem=8192000 sky.csv -o plan.csv\n"
-        "  lcmpack --plan plan.csv --remove etl_daily \\\n"
+        "  lcmpack --plan plan.csv --remove job00003 \\\n"
         "      --capacity cores=2000,mem=8192000 -o plan.csv\n"
         "  lcmpack --plan plan.csv --capacity cores=2000,mem=8192000 \\\n"
         "      --format yarn --at 2026-01-06 > yarn.jsonl\n"

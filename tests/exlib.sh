@@ -17,7 +17,7 @@
 # created or rewrote is what differs after it; mtimes alone are too coarse)
 snap() { find "$1" -mindepth 1 ! -name '.ex-*' -printf '%p\t%i\t%s\t%T@\n' | sort; }
 
-# ex_run NAME DIR CMD: one example (a command, or a man page's block of
+# ex_run NAME DIR CMD: one example (a command, or a block of
 # them) run in DIR under bash -e -o pipefail, checked
 ex_run() {
     local d=$2 cmd=$3 rc f bad="" wrote=0

@@ -21,8 +21,8 @@ declare -A EX_SKIP_BLOCK=(
     ["make run"]="builds and runs the project itself (make)"
     ["make check "]="runs this test suite"
     ["make deps "]="installs packages and builds (make)"
-    ["examples/slurm/array.sh"]="needs a Slurm cluster"
-    ["-S 2/node1"]="GNU parallel over ssh hosts node1, node2"
+    ["examples/slurm/array.sh"]="needs a Slurm cluster (tests/cli/engines.sh runs it on a two-node lab)"
+    ["-S 2/node1"]="GNU parallel over ssh hosts node1, node2 (tests/cli/engines.sh runs it on lab hosts)"
     ["curl "]="POSTs to a YARN ResourceManager (\$RM)"
     ["tail -f "]="tail -f follows the file forever (a live stream)"
 )

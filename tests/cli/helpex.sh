@@ -187,7 +187,7 @@ man_blocks() {
 declare -A EX_SKIP_BLOCK=(
     ["curl "]="POSTs to a YARN ResourceManager (\$RM)"
     ["tail -f "]="tail -f follows the file forever (a live stream)"
-    ["-S 2/node1"]="GNU parallel over ssh hosts node1, node2"
+    ["-S 2/node1"]="GNU parallel over ssh hosts node1, node2 (tests/cli/engines.sh runs it on lab hosts)"
 )
 # A line holding one of these is left out of its block (the rest runs).
 declare -A EX_SKIP_LINE=(
