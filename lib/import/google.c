@@ -200,7 +200,7 @@ static int read_jobs(google_trace *g, rawin *in, char **f, int n)
         }
         g->st.events++;
     }
-    return n < 0 ? SLK_EIO : 0;
+    return n < 0 ? rawin_status(in) : 0;
 }
 
 /* the run's first task start and last task end become ustart, uend: at most
@@ -272,7 +272,7 @@ static int read_tasks(google_trace *g, rawin *in, char **f, int n)
         }
         g->st.task_events++;
     }
-    return n < 0 ? SLK_EIO : 0;
+    return n < 0 ? rawin_status(in) : 0;
 }
 
 int google_read(google_trace *g, rawin *in, int tasks)
@@ -280,7 +280,7 @@ int google_read(google_trace *g, rawin *in, int tasks)
     char *f[TASK_FIELDS + 1];
     int n = rawin_next(in, f, TASK_FIELDS);
     if (n < 0)
-        return SLK_EIO;
+        return rawin_status(in);
     if (n == 0)
         return rawin_fail(in, "empty input");
     if (n == JOB_FIELDS) {

@@ -37,7 +37,7 @@ static int row(rawin *in, char **f, int ncols, int *status)
     for (;;) {
         int n = rawin_next(in, f, MAXF);
         if (n < 0)
-            *status = SLK_EIO;
+            *status = rawin_status(in);
         else if (n > 0 && n != ncols) {
             *status = rawin_fail(in, "expected %d fields, found %d", ncols, n);
             if (rawin_skip(in)) { /* --on-error skip */

@@ -25,6 +25,7 @@ struct rawin {
     char *in;    /* decompressed bytes not yet returned as lines */
     size_t in_pos, in_len, in_cap;
     int eof;
+    int status;           /* why the last read failed: SLK_EDATA or SLK_EIO */
     csv_rejects *rejects; /* --on-error skip: row errors are held for rawin_skip */
     char *held;           /* the held row error, or NULL */
     long held_line;
@@ -64,6 +65,7 @@ static int read_line(rawin *in)
             ssize_t got = zin_read(in->z, in->in, in->in_cap);
             if (got < 0) {
                 slk_error_at(in->path, in->line + 1, "%s", zin_error(in->z));
+                in->status = zin_status(in->z); /* a corrupt stream is bad data (65), as in csvio */
                 return -1;
             }
             in->in_pos = 0;
@@ -79,6 +81,7 @@ static int read_line(rawin *in)
         size_t take = nl ? (size_t)(nl - p) : avail;
         if (memchr(p, 0, take)) {
             slk_error_at(in->path, in->line + 1, "NUL byte in line");
+            in->status = SLK_EDATA;
             return -1;
         }
         if (len + take + 1 > in->cap) {
@@ -152,6 +155,7 @@ int rawin_next(rawin *in, char **fields, int max)
     }
 }
 
+int rawin_status(const rawin *in) { return in->status ? in->status : SLK_EIO; }
 long rawin_line(const rawin *in) { return in->line; }
 const char *rawin_path(const rawin *in) { return in->path; }
 const char *rawin_text(const rawin *in) { return in->buf; }

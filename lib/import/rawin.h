@@ -35,9 +35,14 @@ rawin *rawin_open(const char *path, char delim, int *status);
  * count (> 0) with *fields set (at most max fields are stored; a line with
  * more fields returns max + 1 so the caller can say "too many"), 0 at end of
  * input, -1 on a read error, a truncated or corrupt compressed stream or a
- * NUL byte (message printed; the caller's status is SLK_EIO).  A trailing CR is removed. */
+ * NUL byte (message printed; the caller's status is rawin_status).  A
+ * trailing CR is removed. */
 int rawin_next(rawin *in, char **fields, int max);
 
+/* rawin_status: the exit status for the read that made rawin_next return
+ * -1: SLK_EDATA for a corrupt or truncated gzip/zstd stream or a NUL byte
+ * (as the CSV tools say), SLK_EIO for a read error. */
+int rawin_status(const rawin *in);
 /* rawin_line: the current line number (1-based); rawin_path: the name used
  * in messages ("<stdin>" for "-"). */
 long rawin_line(const rawin *in);

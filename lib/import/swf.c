@@ -113,5 +113,5 @@ int swf_read(rawin *in, enum swf_vc_by by, double epoch, struct vcjobs *t, struc
             return SLK_EDATA;
         }
     }
-    return n < 0 ? SLK_EIO : 0;
+    return n < 0 ? rawin_status(in) : 0;
 }

@@ -55,5 +55,5 @@ int swim_read(rawin *in, const struct swim_params *p, struct vcjobs *t)
                 return SLK_EDATA;
         }
     }
-    return n < 0 ? SLK_EIO : 0;
+    return n < 0 ? rawin_status(in) : 0;
 }
