@@ -7,6 +7,9 @@
 #   SLOKIT_FILE_TIMEOUT  seconds a CLI file may run before it is killed and
 #                  counted as failed (default 1200; 0: no limit, the default
 #                  under SLOKIT_WRAP)
+#   SLOKIT_KEEP    set: keep every CLI file's scratch directory
+#                  tests/out/BUILD/FILE (by default only a failed file's stays,
+#                  so the whole suite needs about 1 GB of free disk, not 4)
 #
 # Ends with the line "N passed, N failed, N skipped"; exits 1 when anything
 # failed.  Skipped cases (a package or capability missing) never count as passed.
@@ -21,6 +24,10 @@ builds=${SLOKIT_BUILDS:-"build build-asan"}
 # seconds one CLI file may run (0: no limit; none under SLOKIT_WRAP, e.g. valgrind)
 limit=${SLOKIT_FILE_TIMEOUT:-1200}
 [ -z "${SLOKIT_WRAP:-}" ] || limit=${SLOKIT_FILE_TIMEOUT:-0}
+# the suite's files peak near 1 GB (documented examples write what they say)
+mkdir -p "$ROOT/tests/out"
+free_mb=$(df -Pm "$ROOT/tests/out" | awk 'NR == 2 { print $4 }')
+[ "${free_mb:-0}" -ge 1500 ] || echo "run.sh: only ${free_mb:-?} MB free under tests/out; the suite needs about 1500 MB"
 total_pass=0
 total_fail=0
 total_skip=0
@@ -82,6 +89,7 @@ for b in $builds; do
         total_pass=$((total_pass + $2)); total_fail=$((total_fail + $3)); total_skip=$((total_skip + $4))
         skipped=""; [ "$4" = 0 ] || skipped=", $4 skipped"
         printf '   cli  %-28s %4d passed, %d failed%s\n' "$name" "$2" "$3" "$skipped"
+        [ "$3" != 0 ] || [ -n "${SLOKIT_KEEP:-}" ] || rm -rf "$tmp"
     done
 done
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"

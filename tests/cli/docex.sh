@@ -58,7 +58,7 @@ for f in "$ROOT/README.md" "$ROOT"/docs/*.md; do
     ln -s "$ROOT/examples" "$ROOT/tests" "$d/"
     awk '/^```sh$/ { on = 1; next } /^```/ { if (on) print "#--block"; on = 0; next } on' "$f" > "$DX/$name.blocks"
     [ -s "$DX/$name.blocks" ] || continue
-    why=""
+    why=""; f0=$FAIL
     case $name in
     tenantclass) command -v parallel >/dev/null || why="GNU parallel not installed" ;;
     README|peakgate|stretch) command -v gnuplot >/dev/null || why="gnuplot not installed (skyplot)" ;;
@@ -68,5 +68,6 @@ for f in "$ROOT/README.md" "$ROOT"/docs/*.md; do
         (cd "$d" && "dprep_$name") >"$DX/$name.prep" 2>&1 || why="preparing the inputs failed: $(head -3 "$DX/$name.prep")"
     fi
     run_blocks "$rel" "$rel" "$d" "$DX/$name.blocks" "$why"
+    ex_done "$d" "$f0"
 done
 ex_skips_current "$DX"/*.blocks

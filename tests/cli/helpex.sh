@@ -154,7 +154,7 @@ for tool in $(ls "$ROOT/$BUILD/bin"); do
     if [ -z "$why" ] && declare -F "prep_$tool" >/dev/null; then
         (cd "$d" && "prep_$tool") >"$HX/$tool.prep" 2>&1 || why="preparing the inputs failed: $(head -3 "$HX/$tool.prep")"
     fi
-    n=0
+    n=0; f0=$FAIL
     while IFS= read -r cmd; do
         n=$((n + 1))
         key="$tool|$cmd"
@@ -164,7 +164,9 @@ for tool in $(ls "$ROOT/$BUILD/bin"); do
             tskip "$tool --help example $n: $cmd" "${HX_SKIP_ASAN[$key]}"; continue
         fi
         ex_run "$tool --help example $n: $cmd" "$d" "$cmd"
+        ex_prune "$d" "$(tail -n +$((n + 1)) "$HX/$tool.examples")"
     done < "$HX/$tool.examples"
+    ex_done "$d" "$f0"
 done
 
 
@@ -243,12 +245,13 @@ for page in "$ROOT"/man/*.1; do
     ln -s "$ROOT/examples" "$ROOT/tests" "$d/"
     man_blocks "$page" > "$MX/$tool.blocks"
     t "$tool(1) has examples" 0 '' '*' '' grep -q '^#--block$' "$MX/$tool.blocks"
-    why=$(needs "$tool")
+    why=$(needs "$tool"); f0=$FAIL
     [ -n "$why" ] || { [ "$tool" != tracegen ] || command -v mlr >/dev/null; } || why="mlr (miller) not installed"
     if [ -z "$why" ] && declare -F "mprep_$tool" >/dev/null; then
         (cd "$d" && "mprep_$tool") >"$MX/$tool.prep" 2>&1 || why="preparing the inputs failed: $(head -3 "$MX/$tool.prep")"
     fi
     run_blocks "$tool(1)" "$tool" "$d" "$MX/$tool.blocks" "$why"
+    ex_done "$d" "$f0"
 done
 
 # every skip entry still names an example (a renamed example must not leave a
