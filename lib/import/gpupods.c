@@ -102,6 +102,9 @@ static int pod(rawin *in, char **f, const int *idx, enum gpupods_unit unit,
     }
     if (rawin_time(in, epoch + v[P_CREATE], f[idx[P_CREATE]], idx[P_CREATE] + 1, "creation_time") != 0)
         return SLK_EDATA;
+    if (v[P_SCHED] < v[P_CREATE])
+        return rawin_fail(in, "pod '%s' scheduled at %s, before it was created at %s", f[idx[P_NAME]],
+                          f[idx[P_SCHED]], f[idx[P_CREATE]]);
     if (v[P_DELETE] <= v[P_SCHED]) {
         st->no_duration++;
         return 0;

@@ -110,6 +110,10 @@ t "alibaba-gpu creation_time beyond 1e11 s" 65 'name,cpu_milli,memory_mib,num_gp
 p,1000,1,1,1000,,LS,Running,99999000001,99999000100,99999000001
 ' '' "<stdin>:2: field 9 (creation_time): '99999000001' is at 100000000001 s, beyond 1e11 s of 1970" \
     traceconv alibaba-gpu - --epoch 1000000 --nodes "$TMP/n1.csv" --capacities "$TMP/x.csv"
+t "alibaba-gpu pod scheduled before it was created" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+p,1000,1,1,1000,,LS,Running,500,900,100
+' '' "<stdin>:2: pod 'p' scheduled at 100, before it was created at 500" \
+    traceconv alibaba-gpu - --nodes "$TMP/n1.csv" --capacities "$TMP/x.csv"
 
 # ---- Google 2011, the real shards: every row against an independent reading ----
 t "google real runs" 0 '' '*' "4742 runs written" traceconv google-runs -o "$TMP/g-runs.csv" "$G"/job_events-part-0000[1-4]-of-00500.csv.gz
