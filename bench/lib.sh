@@ -29,13 +29,13 @@ if [ ! -x "$timeit" ] || [ "$ROOT/bench/timeit.c" -nt "$timeit" ]; then
 fi
 secs() {
     local f=$BENCH_TMP/.time
-    "$timeit" "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
+    "$timeit" "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; echo "$BENCH_NAME: $*" >>"$BENCH_TMP/failed"; return 1; }
     awk '{ print $2 }' "$f" >>"$BENCH_TMP/.rss"
     awk '{ printf "%.3f\n", $1 }' "$f"
 }
 wallcpu() {
     local f=$BENCH_TMP/.time
-    "$timeit" "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; return 1; }
+    "$timeit" "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; echo "$BENCH_NAME: $*" >>"$BENCH_TMP/failed"; return 1; }
     awk '{ print $2 }' "$f" >>"$BENCH_TMP/.rss"
     awk '{ printf "%.3f %.3f\n", $1, $4 + $5 }' "$f"
 }

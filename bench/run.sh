@@ -24,6 +24,7 @@ mkdir -p "$BENCH_TMP"
 command -v cc >/dev/null || { echo "bench: needs a C compiler for bench/timeit.c: make deps" >&2; exit 69; }
 : >"$BENCH_TMP/table.tsv"
 : >"$BENCH_TMP/goals.tsv"
+: >"$BENCH_TMP/failed"   # the commands that failed (bench/lib.sh): the run exits 1
 names=${*:-$(cd "$ROOT/bench" && ls *.sh | grep -v -e '^run.sh$' -e '^lib.sh$' -e '^readme.sh$' | sed 's/\.sh$//')}
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 t0=$(date +%s)
@@ -46,7 +47,7 @@ echo "peak = slokit's maximum RSS in MB; times in seconds (wall clock unless the
 table() { # the table with its header, tab-separated
     printf 'bench\twork\tslokit_s\treference\treference_s\tratio\tpeak_mb\n'
     awk -F'\t' -v OFS='\t' '{ r = ($3 > 0 && $5 != "") ? sprintf("%.2f", $5 / $3) : "-"
-        print $1, $2, $3, ($4 == "" ? "-" : $4), ($5 == "" ? "-" : $5), r, ($6 == "" ? "-" : $6) }' \
+        print $1, $2, ($3 == "" ? "failed" : $3), ($4 == "" ? "-" : $4), ($5 == "" ? "-" : $5), r, ($6 == "" || $3 == "" ? "-" : $6) }' \
         "$BENCH_TMP/table.tsv"
 }
 goals() {
@@ -54,7 +55,7 @@ goals() {
     cat "$BENCH_TMP/goals.tsv"
 }
 md() { awk -F'\t' 'NR == 1 { s = "|"; for (i = 1; i <= NF; i++) s = s " --- |" }
-    { l = "|"; for (i = 1; i <= NF; i++) l = l " " $i " |"; print l; if (NR == 1) print s }'; }
+    { l = "|"; for (i = 1; i <= NF; i++) { c = $i; gsub(/\|/, "\\|", c); l = l " " c " |" }; print l; if (NR == 1) print s }'; }
 table | column -t -s "$(printf '\t')"
 echo
 echo "== goals"
@@ -66,6 +67,14 @@ goals | column -t -s "$(printf '\t')"
     table | md
     echo
     goals | md
+    if [ -s "$BENCH_TMP/failed" ]; then
+        echo; echo "Commands that failed in this run (their rows say failed):"; echo
+        sed 's/^/    /' "$BENCH_TMP/failed"
+    fi
 } >"$BENCH_TMP/table.md"
 echo
 echo "bench: Markdown tables in $BENCH_TMP/table.md (bench/readme.sh puts them into README.md)"
+if [ -s "$BENCH_TMP/failed" ]; then
+    echo "bench: $(wc -l <"$BENCH_TMP/failed") command(s) failed:"; cat "$BENCH_TMP/failed"
+    exit 1
+fi

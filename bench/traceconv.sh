@@ -3,13 +3,19 @@
 # the same conversion written in gawk over zcat (the 8-line adapter users
 # wrote before traceconv; exact %d/%.6f formats, not awk's %.6g), timed in
 # this run.  The parts are real and small, so they are concatenated 40 times
-# (400 with BENCH_SIZE=full).
+# (400 with BENCH_SIZE=full), copy K with its own job ids (id + K x 1e8; the
+# parts' ids span 4e7), so its events are new jobs: traceconv refuses a job's
+# event that goes back in time, which a plain repeat would be.
 source "$ROOT/bench/lib.sh"
 G=${SLOKIT_DATA:-$ROOT/../shared/data}/google-2011
 ls "$G"/job_events-part-*.gz >/dev/null 2>&1 || { echo "bench traceconv: no $G/job_events-part-*.gz (skipped)"; exit 0; }
 in="$BENCH_TMP/traceconv-job_events.csv.gz"
 rm -f "$in"
-for _ in $(seq "$(size 40 400)"); do cat "$G"/job_events-part-*.gz >> "$in"; done
+zcat "$G"/job_events-part-*.gz > "$BENCH_TMP/traceconv-parts.csv"
+for k in $(seq 0 $(($(size 40 400) - 1))); do
+    awk -F, -v OFS=, -v k="$k" '{ $3 = sprintf("%.0f", $3 + k * 1e8); print }' "$BENCH_TMP/traceconv-parts.csv" | gzip -1 >> "$in"
+done
+rm -f "$BENCH_TMP/traceconv-parts.csv"
 mb=$(awk -v b="$(stat -c %s "$in")" 'BEGIN { printf "%.1f", b / 1e6 }')
 mark
 tc=$(best 3 traceconv -q google-runs "$in")
