@@ -14,7 +14,10 @@
 # are also written as Markdown to $BENCH_TMP/table.md with the machine, its
 # load and the commit; bench/readme.sh puts that file into README.md.  The default sizes finish in about 15 minutes on 2 cores;
 # BENCH_SIZE=full runs the big sizes.  Scratch data goes to $BENCH_TMP
-# (default /tmp/slokit-bench).
+# (default /tmp/slokit-bench).  Exits 0; 1 when a bench command or script
+# failed (its row says failed; the commands are listed under the tables);
+# 64 for a bench name that does not exist.  tests/cli/bench.sh tests this
+# harness (never a time).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export ROOT BIN=${BIN:-$ROOT/${SLOKIT_BUILD:-build}/bin} LC_ALL=C
@@ -25,12 +28,18 @@ command -v cc >/dev/null || { echo "bench: needs a C compiler for bench/timeit.c
 : >"$BENCH_TMP/table.tsv"
 : >"$BENCH_TMP/goals.tsv"
 : >"$BENCH_TMP/failed"   # the commands that failed (bench/lib.sh): the run exits 1
-names=${*:-$(cd "$ROOT/bench" && ls *.sh | grep -v -e '^run.sh$' -e '^lib.sh$' -e '^readme.sh$' | sed 's/\.sh$//')}
+all=$(cd "$ROOT/bench" && ls *.sh | grep -v -e '^run.sh$' -e '^lib.sh$' -e '^readme.sh$' | sed 's/\.sh$//')
+names=${*:-$all}
+for n in $names; do
+    printf '%s\n' "$all" | grep -qxF -- "$n" ||
+        { echo "bench: no bench '$n' (there are: $(echo $all))" >&2; exit 64; }
+done
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 t0=$(date +%s)
 for n in $names; do
     echo "== bench $n ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
-    BENCH_NAME=$n bash "$ROOT/bench/$n.sh" || echo "bench $n: FAILED (exit $?)"
+    BENCH_NAME=$n bash "$ROOT/bench/$n.sh" ||
+        { st=$?; echo "bench $n: FAILED (exit $st)"; echo "$n: bench/$n.sh exited $st" >>"$BENCH_TMP/failed"; }
 done
 t1=$(date +%s)
 el=$((t1 - t0))
