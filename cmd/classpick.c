@@ -157,7 +157,7 @@ static double uscale(void) { return opt.percent ? 100 : 1; }
 static int job_demand(csvr *r, const struct cp_dagtab *dags, int cc, const char *job, double *demand)
 {
     *demand = -1;
-    int got = cc >= 0 ? csvr_get_double(r, cc, demand, CSVR_NONNEG) : 0;
+    int got = cc >= 0 ? csvr_get_double(r, cc, demand, CSVR_NONNEG | CSVR_BOUNDED) : 0;
     if (got < 0)
         return -1;
     if (got == 0) {
@@ -211,7 +211,7 @@ static int pick_jobs(struct cp_table *ct, const struct cp_dagtab *dags, csvw *w)
         const char *job = csvr_field(r, cj);
         double last = -1, demand = -1;
         int bad = !job ? csvr_fail(r, "column 'job': missing value")
-                  : cd >= 0 && csvr_get_duration(r, cd, &last, CSVR_NONNEG) < 0 ? -1
+                  : cd >= 0 && csvr_get_duration(r, cd, &last, CSVR_NONNEG | CSVR_BOUNDED) < 0 ? -1
                   : job_demand(r, dags, cc, job, &demand) < 0                   ? -1
                   : !keytab_row(seen, r, cj)                                   ? -1
                                                                                 : 0;

@@ -68,6 +68,9 @@ t "bad weight pattern" 64 '' '' "unknown pattern 'spiky'" classpick --classes "$
 t "bad weight form" 64 '' '' "want TYPE.PATTERN=W" classpick --classes "$C" --weight long
 t "thresholds crossed" 64 '' '' "--short-max (500 s) must not exceed --long-min (433 s)" classpick --classes "$C" --short-max 500
 t "duplicate job" 65 $'job,containers\nx,1\nx,2\n' '*' "classpick: <stdin>:3: duplicate job 'x' (first at line 2)" classpick --classes "$C"
+t "containers beyond 1e15 (2^63 - 1)" 65 $'job,containers\nx,9223372036854775807\n' '*' "classpick: <stdin>:2: column 'containers': number '9223372036854775807' out of range (|value| <= 1e+15)" classpick --classes "$C"
+t "last_duration beyond 1e15" 65 $'job,last_duration,containers\nx,1e16,3\n' '*' "classpick: <stdin>:2: column 'last_duration': duration '1e16' out of range (|value| <= 1e+15)" classpick --classes "$C"
+t "containers at 1e15: read, not placed" 0 $'job,containers\nx,1000000000000000\n' '*' '' sh -c 'classpick -q --classes "$1" | tail -1 | grep -q "^x,[a-z]*,1000000000000000,,no combination fits"' _ "$C"
 t "fractional containers" 65 $'job,containers\nx,1.5\n' '*' "containers must be a whole number" classpick --classes "$C"
 t "negative duration" 65 $'job,last_duration,containers\nx,-5,1\n' '*' "column 'last_duration'" classpick --classes "$C"
 t "bad class pattern" 65 $'job,containers\nx,1\n' '' "column 'pattern': 'wavy' is not periodic" sh -c 'printf "class,pattern,avg_util,peak_util,servers\nc,wavy,0.1,0.2,1\n" > "$1/bp.csv" && classpick --classes "$1/bp.csv"' _ "$TMP"
