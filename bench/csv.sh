@@ -44,19 +44,17 @@ echo "bench csv: input: $f, $mb MB, $rows lines; load average: $(cut -d' ' -f1-3
 # given as `sh -c`), printed as "WALL CPU PEAK" (seconds; CPU = user + sys
 # of the best run; PEAK its maximum RSS in MB).
 run() {
-    local n=$1 bw="" bc="" bm="" t
+    local n=$1 bw="" bc="" bm="" w m u s
     shift
-    t=$(mktemp)
     for _ in $(seq "$n"); do
-        "$timeit" "$t" "$@" >/dev/null || { rm -f "$t"; echo "bench csv: failed: $*" >&2; return 1; }
-        read -r w m _ u s <"$t"
+        timeit_run "$@" || return 1
+        read -r w m _ u s <"$BENCH_TMP/.time"
         if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN { exit !(a < b) }'; then
             bw=$w
             bc=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
             bm=$(awk -v m="$m" 'BEGIN { printf "%.0f", m / 1024 }')
         fi
     done
-    rm -f "$t"
     echo "$bw $bc $bm"
 }
 mbs() { awk -v m="$mb" -v t="$1" 'BEGIN { if (t > 0) printf "%.0f", m / t; else print "inf" }'; }

@@ -62,10 +62,9 @@ timed() {   # ERR CMD...: "wall cpu" seconds; peak RSS noted for peak (bench/lib
 }
 # the same in milliseconds: "wall cpu"
 timed_ms() {
-    local err=$1; shift
-    local TIMEFORMAT='%3R %3U %3S' t
-    t=$( { time "$@" >/dev/null 2>"$err"; } 2>&1 ) || { echo "bench: failed: $*" >&2; cat "$err" >&2; return 1; }
-    awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.1f %.1f\n", a[1] * 1000, (a[2] + a[3]) * 1000 }'
+    local r
+    r=$(timed "$@") || return 1
+    awk -v r="$r" 'BEGIN { split(r, a, " "); printf "%.1f %.1f\n", a[1] * 1000, a[2] * 1000 }'
 }
 
 for n in $(size 1000 "1000 10000"); do

@@ -1,5 +1,5 @@
 # bench/lib.sh — helpers for bench/<name>.sh (source it).
-#   secs CMD...        run CMD under bench/timeit (fork to wait on the
+#   secs CMD...        run CMD under bench/timeit (timeit_run: fork, wait on the
 #                      monotonic clock; GNU time's %e rounds to 10 ms, too
 #                      coarse for the sub-0.1 s runs of the default sizes),
 #                      print its wall-clock seconds to the millisecond
@@ -27,18 +27,15 @@ timeit=$BENCH_TMP/timeit
 if [ ! -x "$timeit" ] || [ "$ROOT/bench/timeit.c" -nt "$timeit" ]; then
     cc -O2 -o "$timeit" "$ROOT/bench/timeit.c" || { echo "bench: cannot build bench/timeit.c" >&2; exit 1; }
 fi
-secs() {
-    local f=$BENCH_TMP/.time
-    "$timeit" "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; echo "$BENCH_NAME: $*" >>"$BENCH_TMP/failed"; return 1; }
-    awk '{ print $2 }' "$f" >>"$BENCH_TMP/.rss"
-    awk '{ printf "%.3f\n", $1 }' "$f"
+# timeit_run CMD...: CMD under bench/timeit, its line in $BENCH_TMP/.time and its
+# peak RSS noted; 1 (the command listed as failed) when it fails
+timeit_run() {
+    "$timeit" "$BENCH_TMP/.time" "$@" >/dev/null ||
+        { echo "bench: command failed: $*" >&2; echo "$BENCH_NAME: $*" >>"$BENCH_TMP/failed"; return 1; }
+    awk '{ print $2 }' "$BENCH_TMP/.time" >>"$BENCH_TMP/.rss"
 }
-wallcpu() {
-    local f=$BENCH_TMP/.time
-    "$timeit" "$f" "$@" >/dev/null || { echo "bench: command failed: $*" >&2; echo "$BENCH_NAME: $*" >>"$BENCH_TMP/failed"; return 1; }
-    awk '{ print $2 }' "$f" >>"$BENCH_TMP/.rss"
-    awk '{ printf "%.3f %.3f\n", $1, $4 + $5 }' "$f"
-}
+secs() { timeit_run "$@" && awk '{ printf "%.3f\n", $1 }' "$BENCH_TMP/.time"; }
+wallcpu() { timeit_run "$@" && awk '{ printf "%.3f %.3f\n", $1, $4 + $5 }' "$BENCH_TMP/.time"; }
 best() {
     local n=$1 b="" s
     shift

@@ -22,15 +22,14 @@ T=$BENCH_TMP/skyfit
 mkdir -p "$T"
 
 gen() { /usr/bin/python3 "$ROOT/bench/skyfit_gen.py" "$@"; }
-# cpu CMD...: "WALL CPU" seconds of CMD (CPU = user + sys; stdout discarded).
-# The machine is shared, so CPU time is the steadier measure; both are printed.
-cpu() { wallcpu "$@"; }
+# wallcpu (bench/lib.sh) gives "WALL CPU" seconds: the machine is shared, so
+# CPU time is the steadier measure; both are printed.
 # bestcpu N CMD...: the run with the least CPU time of N
 bestcpu() {
     local n=$1 b="" r
     shift
     for _ in $(seq "$n"); do
-        r=$(cpu "$@") || return 1
+        r=$(wallcpu "$@") || return 1
         if [ -z "$b" ] || awk -v r="${r#* }" -v b="${b#* }" 'BEGIN { exit !(r < b) }'; then b=$r; fi
     done
     echo "$b"
@@ -48,7 +47,7 @@ f=$T/n30k1440.csv
 mark
 r_net=$(bestcpu 3 skyfit -q --stats "$T/a.stats" "$f") || exit 1
 p=$(peak)
-r_flow=$(cpu skyfit -q --solver glpk-flow --stats "$T/b.stats" "$f") || exit 1
+r_flow=$(wallcpu skyfit -q --solver glpk-flow --stats "$T/b.stats" "$f") || exit 1
 echo "bench skyfit: N=30 x K=1440, two-phase beta: wall $(w "$r_net") s, cpu $(c "$r_net") s ($(ratio "$(c "$r_flow")" "$(c "$r_net")")x vs GLPK on the flow form, cpu $(c "$r_flow") s; goal < 1 s; $(same "$(objective "$T/a.stats")" "$(objective "$T/b.stats")"))"
 row "fit N=30 x K=1440, two-phase beta (cpu)" "$(c "$r_net")" "skyfit --solver glpk-flow" "$(c "$r_flow")" "$p"
 under() { awk -v a="$1" -v b="$2" 'BEGIN { if (a < b) print "yes"; else printf "no (%.2fx of it)\n", a / b }'; }
@@ -76,7 +75,7 @@ mark
 r_one=$(bestcpu 3 skyfit -q --beta "$beta" --stats "$T/d.stats" "$f") || exit 1
 p=$(peak)
 # one fit takes a few milliseconds: time 20 in a row, per fit (steadier)
-r_20=$(cpu bash -c 'for i in $(seq 20); do skyfit -q --beta "$1" "$2" >/dev/null || exit 1; done' _ "$beta" "$f") || exit 1
+r_20=$(wallcpu bash -c 'for i in $(seq 20); do skyfit -q --beta "$1" "$2" >/dev/null || exit 1; done' _ "$beta" "$f") || exit 1
 r_one=$(awk -v w="$(w "$r_20")" -v c="$(c "$r_20")" 'BEGIN { printf "%.4f %.4f\n", w / 20, c / 20 }')
 echo "bench skyfit: N=$gn x K=$gk, two-phase beta: wall $(w "$r_two") s, cpu $(c "$r_two") s"
 if [ "$do_glpsol" = 1 ]; then
@@ -103,13 +102,13 @@ f=$T/jobs$jobs-n30k60.csv
 [ -s "$f" ] || gen "$jobs" 30 60 3 >"$f"
 mb=$(stat -c %s "$f" | awk '{ printf "%.0f", $1 / 1e6 }')
 mark
-r_one=$(cpu skyfit -q --stats "$T/e.stats" "$f") || exit 1
+r_one=$(wallcpu skyfit -q --stats "$T/e.stats" "$f") || exit 1
 p=$(peak)
 fitted=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i; next } $c == "optimal" { n++ } END { print n + 0 }' "$T/e.stats")
 # two processes, the input split by job (same output: per-job streaming)
 awk -F, -v a="$T/half0.csv" -v b="$T/half1.csv" 'NR == 1 { print > a; print > b; next }
     { n = substr($1, 4) + 0; print > (n % 2 ? b : a) }' "$f"
-r_two=$(cpu sh -c 'skyfit -q "$1" >"$3" & skyfit -q "$2" >"$4" & wait' _ \
+r_two=$(wallcpu sh -c 'skyfit -q "$1" >"$3" & skyfit -q "$2" >"$4" & wait' _ \
     "$T/half0.csv" "$T/half1.csv" "$T/half0.out" "$T/half1.out") || exit 1
 t_lp=$(awk -F, 'NR > 1 { s += $9 } END { printf "%.1f", s / 1000 }' "$T/e.stats")
 row "fit $jobs jobs of N=30 x K=60, 2 processes" "$(w "$r_two")" "1 process" "$(w "$r_one")" "$p"

@@ -10,6 +10,7 @@
 #   ex_prune DIR REST              remove DIR's big files (over 16 MB) whose
 #                                  names REST (the examples still to run)
 #                                  does not mention
+#   ex_tenant_shards               shard0.csv, shard1.csv: tenants by tenant
 #   ex_done DIR FAILS              remove DIR when no case failed since FAIL
 #                                  was FAILS (a failure's files stay to look at)
 #
@@ -20,7 +21,23 @@
 # Skips are the caller's associative arrays EX_SKIP_BLOCK and EX_SKIP_LINE
 # (text in a block or line -> reason) and EX_SKIP_ASAN ("KEY|text in the
 # block" -> reason; only in builds other than -O2's "build"); a skipped block
-# or line is counted as skipped, never as passed.
+# or line is counted as skipped, never as passed.  EX_SKIP_BLOCK starts with
+# what no test can run on any page (a caller adds its own with +=).
+
+declare -A EX_SKIP_BLOCK=(
+    ["curl "]="POSTs to a YARN ResourceManager (\$RM)"
+    ["tail -f "]="tail -f follows the file forever (a live stream)"
+    ["-S 2/node1"]="GNU parallel over ssh hosts node1, node2 (tests/cli/engines.sh runs it on lab hosts)"
+)
+
+# ex_tenant_shards: a tenants series split by tenant into shard0.csv and
+# shard1.csv in the current directory (the input the sharded tenantclass
+# examples read)
+ex_tenant_shards() {
+    tracegen -q tenants --count 20 --days 3 --seed 3 |
+        awk -F, 'NR == 1 { h = $0; print h > "shard0.csv"; print h > "shard1.csv"; next }
+            { print > ("shard" (substr($1, 7) % 2) ".csv") }'
+}
 
 # snap DIR: every entry with its inode, size and mtime (what an example
 # created or rewrote is what differs after it; mtimes alone are too coarse)

@@ -17,14 +17,11 @@ DX=$TMP/dx
 rm -rf "$DX"; mkdir -p "$DX/shared"; ln -s "$DATA" "$DX/shared/data"
 TD=$ROOT/tests/data
 
-declare -A EX_SKIP_BLOCK=(
+EX_SKIP_BLOCK+=(   # beside exlib's YARN, tail -f and ssh examples
     ["make run"]="builds and runs the project itself (make)"
     ["make check "]="runs this test suite"
     ["make deps "]="installs packages and builds (make)"
     ["examples/slurm/array.sh"]="needs a Slurm cluster (tests/cli/engines.sh runs it on a two-node lab)"
-    ["-S 2/node1"]="GNU parallel over ssh hosts node1, node2 (tests/cli/engines.sh runs it on lab hosts)"
-    ["curl "]="POSTs to a YARN ResourceManager (\$RM)"
-    ["tail -f "]="tail -f follows the file forever (a live stream)"
 )
 declare -A EX_SKIP_LINE=(
     ["--blocks 4000000"]="4M blocks x 2 policies x 2 replica counts: minutes"
@@ -46,11 +43,7 @@ dprep_reprov() {
     cp "$TD/reprov/history.csv" .
     cp "$TD/reprov/slides_stream.csv" progress.csv
 }
-dprep_tenantclass() {
-    tracegen -q tenants --count 20 --days 3 --seed 3 |
-        awk -F, 'NR == 1 { h = $0; print h > "shard0.csv"; print h > "shard1.csv"; next }
-            { print > ("shard" (substr($1, 7) % 2) ".csv") }'
-}
+dprep_tenantclass() { ex_tenant_shards; }
 
 for f in "$ROOT/README.md" "$ROOT"/docs/*.md; do
     rel=${f#$ROOT/}; name=$(basename "$f" .md)

@@ -122,9 +122,7 @@ prep_tenantclass() {
     tracegen -q tenants --count 12 --days 2 --set percent=1 --set step=300 > usage.csv
     { tracegen -q tenants --count 12 --days 3 --seed 2; echo 'tenant0001,bad,0.5'; } |
         { read -r h; echo "$h"; sort -t, -k2,2n -k1,1; } > shuffled.csv
-    tracegen -q tenants --count 20 --days 3 --seed 3 |
-        awk -F, 'NR == 1 { h = $0; print h > "shard0.csv"; print h > "shard1.csv"; next }
-            { print > ("shard" (substr($1, 7) % 2) ".csv") }'
+    ex_tenant_shards
 }
 prep_classpick() {
     tracegen -q tenants --count 30 --truth truth.csv > util.csv
@@ -185,12 +183,7 @@ man_blocks() {
         { l = $0; gsub(/\\-/, "-", l); gsub(/\\e/, "\\", l); gsub(/\\\\/, "\\", l); gsub(/\\&/, "", l); print l }' "$1"
 }
 
-# A block holding one of these cannot run here: "pattern" -> reason.
-declare -A EX_SKIP_BLOCK=(
-    ["curl "]="POSTs to a YARN ResourceManager (\$RM)"
-    ["tail -f "]="tail -f follows the file forever (a live stream)"
-    ["-S 2/node1"]="GNU parallel over ssh hosts node1, node2 (tests/cli/engines.sh runs it on lab hosts)"
-)
+# A block holding one of exlib's EX_SKIP_BLOCK patterns cannot run here.
 # A line holding one of these is left out of its block (the rest runs).
 declare -A EX_SKIP_LINE=(
     ["replplace --simulate --blocks 4000000"]="4M blocks x 2 policies x 2 replica counts: minutes"
