@@ -76,6 +76,10 @@ t "too many gaps: skipped with a warning" 0 "@$D/gap.csv" 'tenant,pattern,class,
     "tenantclass: <stdin>:2: warning: tenant 'g': 2 of 4 steps are gaps (more than --max-missing 0.4); skipped" \
     tenantclass --min-samples 4 --max-missing 0.4
 t "too short: skipped" 0 "@$D/gap.csv" 'tenant,pattern,class,avg,peak,strength' "fewer than --min-samples 16; skipped" tenantclass
+# duplicate (tenant, t) samples are samples like any other: 0.2 and 0.6 both at t=0 make step 0 = 0.4;
+# steps 0.4, 0.1, 0.3, 0.3: avg 0.275 (by hand), not 0.3 as keeping only the later sample would give.
+t "duplicate (tenant, t) sample: averaged with its step" 0 $'tenant,t,util\na,0,0.2\na,0,0.6\na,120,0.1\na,240,0.3\na,360,0.3\n' \
+    $'tenant,servers,steps,missing,avg\na,1,4,0,0.275' '' sh -c 'tenantclass -q --features-only --min-samples 4 | cut -d, -f1-5'
 t "empty util is a gap" 0 $'tenant,t,util\na,0,0.1\na,120,\na,240,0.3\na,360,0.3\n' '*' '' \
     sh -c 'tenantclass -q --features-only --min-samples 4 | cut -d, -f3,4 | tail -1 | grep -qx 4,1'
 # K-Means by hand: four constant tenants at 0.10, 0.12, 0.50, 0.52 with --k 2: {a,b} and {c,d}
