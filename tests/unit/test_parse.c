@@ -62,6 +62,39 @@ int main(void)
             double a, b = strtod(edge[e], NULL);
             CHECK(parse_double(edge[e], &a, 0) == 0 && memcmp(&a, &b, sizeof a) == 0);
         }
+        /* parse_decimal_fast itself, 1 to 26 characters of digits, a dot
+         * anywhere, a junk byte after any digit: where it answers it answers
+         * strtod's double, it answers every short plain decimal, it refuses
+         * junk (its digit loop takes four at a time: every remainder) */
+        int fast_ok = 1, answered = 0, short_plain = 0;
+        for (int k = 0; k < 200000 && fast_ok; k++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            int nd = 1 + (int)(x % 26), dot = (int)((x >> 8) % (unsigned)(nd + 1));
+            int junk = (x >> 21) % 8 == 0 ? (int)((x >> 24) % (unsigned)nd) : -1;
+            int n = 0;
+            unsigned long long y = x;
+            for (int q = 0; q < nd; q++) {
+                if (q == dot && q > 0)
+                    txt[n++] = '.';
+                txt[n++] = (char)('0' + (y % 10));
+                if (q == junk)
+                    txt[n++] = "x -+e/:"[y % 7];
+                y = y / 10 ^ (y << 7);
+            }
+            txt[n] = 0;
+            double a, b = strtod(txt, NULL);
+            int rc = parse_decimal_fast(txt, &a);
+            int plain = junk < 0 && nd <= 15;
+            short_plain += plain;
+            if (rc == 0) {
+                answered++;
+                fast_ok = junk < 0 && memcmp(&a, &b, sizeof a) == 0;
+            } else if (plain)
+                fast_ok = 0;
+            if (!fast_ok)
+                fprintf(stderr, "parse_decimal_fast wrong on '%s' (rc %d)\n", txt, rc);
+        }
+        CHECK(fast_ok && short_plain > 50000 && answered >= short_plain);
         CHECK(parse_double("1.", &v, 0) < 0 || v == 1);
         CHECK(parse_double("-", &v, 0) < 0);
         CHECK(parse_double("--1", &v, 0) < 0);
