@@ -8,6 +8,7 @@
 #include "jockey/jobsim.h"
 #include "base/csvio.h"
 #include "base/diag.h"
+#include "base/keyset.h"
 #include "base/heap.h"
 #include "base/stats.h"
 
@@ -297,6 +298,21 @@ int jobsim_read_runs(const char *path, const struct csv_dialect *d, struct jobsi
     csvr_close(r);
     for (size_t i = 0; i < n; i++)
         run_finish(&runs[i]);
+    /* link each run to the next run of its job: last[row] = the job's latest run */
+    keyset *jobs = keyset_new();
+    size_t *last = xmalloc((n ? n : 1) * sizeof *last), nj = 0;
+    for (size_t i = 0; i < n; i++) {
+        runs[i].next = n;
+        long k = keyset_row(jobs, runs[i].job);
+        if (k < 0) {
+            keyset_put(jobs, runs[i].job, 0, NULL);
+            k = (long)nj++;
+        } else
+            runs[last[k]].next = i;
+        last[k] = i;
+    }
+    free(last);
+    keyset_free(jobs);
     *out = runs;
     *nout = n;
     return st;
@@ -314,8 +330,8 @@ size_t jobsim_job_runs(struct jobsim_run *runs, size_t n, size_t i, struct jobsi
 {
     size_t k = 0;
     *nst = 0;
-    for (size_t j = i; j < n; j++)
-        if (runs[j].nst != (size_t)-1 && !strcmp(runs[j].job, runs[i].job)) {
+    for (size_t j = i; j < n; j = runs[j].next)
+        if (runs[j].nst != (size_t)-1) {
             job[k++] = &runs[j];
             if (runs[j].nst > *nst)
                 *nst = runs[j].nst;

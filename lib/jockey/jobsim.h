@@ -108,6 +108,7 @@ struct jobsim_run {
     double *done_t;             /* completion times of successful attempts, sorted */
     size_t ndone;
     size_t nst;                 /* highest stage + 1 (callers may overwrite it as a mark) */
+    size_t next;                /* index of the next run of the same job (n: none) */
 };
 
 /* jobsim_read_runs: read task records (path or "-": job,run,alloc,stage,
@@ -118,7 +119,8 @@ int jobsim_read_runs(const char *path, const struct csv_dialect *d, struct jobsi
 void jobsim_free_runs(struct jobsim_run *runs, size_t n);
 /* jobsim_job_runs: the runs of runs[i]'s job from i on (input order), skipping
  * runs whose nst is (size_t)-1, into job[]; their stage count into *nst.
- * Returns how many. */
+ * Returns how many.  Follows the runs' next links (set by jobsim_read_runs):
+ * time proportional to the job's runs, not to n. */
 size_t jobsim_job_runs(struct jobsim_run *runs, size_t n, size_t i, struct jobsim_run **job, size_t *nst);
 /* jobsim_learn: the model of one job from its runs[0..n) with nst stages:
  * per stage the attempt durations, the failure rate and the median count of

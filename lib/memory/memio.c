@@ -484,7 +484,9 @@ int memio_apply_profiles(const char *path, const struct csv_dialect *d, struct m
         csvr_close(r);
         return SLK_EDATA;
     }
-    keyset *seen = keyset_new();
+    keyset *seen = keyset_new(), *names = keyset_new(); /* names: row = index in rd->tasks (unique: grouped) */
+    for (size_t i = 0; i < rd->ntasks; i++)
+        keyset_put(names, rd->tasks[i].name, 0, NULL);
     unsigned char *got = xcalloc(rd->ntasks ? rd->ntasks : 1, 1);
     while (csvr_next(r) > 0) {
         const char *task = csvr_field(r, ct);
@@ -512,12 +514,12 @@ int memio_apply_profiles(const char *path, const struct csv_dialect *d, struct m
                 continue;
             break;
         }
-        for (size_t i = 0; i < rd->ntasks; i++)
-            if (strcmp(rd->tasks[i].name, task) == 0) {
-                rd->tasks[i].normal = normal;
-                rd->tasks[i].peak = peak;
-                got[i] = 1;
-            }
+        long i = keyset_row(names, task);
+        if (i >= 0) {
+            rd->tasks[i].normal = normal;
+            rd->tasks[i].peak = peak;
+            got[i] = 1;
+        }
     }
     st = csvr_status(r);
     for (size_t i = 0; st == SLK_OK && i < rd->ntasks; i++)
@@ -527,6 +529,7 @@ int memio_apply_profiles(const char *path, const struct csv_dialect *d, struct m
         }
     free(got);
     keyset_free(seen);
+    keyset_free(names);
     csvr_close(r);
     return st;
 }

@@ -2,6 +2,7 @@
 #include "morpheus/adhoc.h"
 #include "base/csvio.h"
 #include "base/diag.h"
+#include "base/keyset.h"
 #include "morpheus/stages.h"
 
 #include <math.h>
@@ -82,16 +83,18 @@ int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct
 
 int adhoc_attach(struct adhoc *a, size_t n, const struct stages_job *jobs, size_t nj, const char *path)
 {
+    keyset *names = keyset_new(); /* row = index of the job's first skyline in jobs */
+    for (size_t k = 0; k < nj; k++)
+        keyset_put(names, jobs[k].job, 0, NULL);
     for (size_t i = 0; i < n; i++) {
         if (a[i].containers > 0)
             continue;
-        const struct stages_job *j = NULL;
-        for (size_t k = 0; k < nj && !j; k++)
-            if (strcmp(jobs[k].job, a[i].job) == 0)
-                j = &jobs[k];
+        long k = keyset_row(names, a[i].job);
+        const struct stages_job *j = k >= 0 ? &jobs[k] : NULL;
         if (!j || j->nst == 0) {
             slk_error_at(path, a[i].line, "job '%s': no containers and duration, and %s in --adhoc-skyline",
                          a[i].job, j ? "its skyline has no demand" : "no skyline");
+            keyset_free(names);
             return SLK_EDATA;
         }
         a[i].st = j->st;
@@ -99,6 +102,7 @@ int adhoc_attach(struct adhoc *a, size_t n, const struct stages_job *jobs, size_
         a[i].cores = j->cores;
         a[i].mem_mb = j->mem_mb;
     }
+    keyset_free(names);
     return SLK_OK;
 }
 

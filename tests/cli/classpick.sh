@@ -53,6 +53,38 @@ t "percent tables" 0 '' '*' '' bash -c 'awk -F, -v OFS=, "NR>1{\$3*=100; \$4*=10
 # level 2 (after b), not 1: levels 5 | 7+50 = 57 | 9+40 = 49.  Max 57 (a shortest-path BFS would say 97).
 t "DAG max concurrency" 0 "@$D/dagjobs.csv" $'q19,medium,42\nlate,medium,57' '' \
     sh -c 'classpick -q --no-book --classes "$1" --dag "$2" | tail -n +2 | cut -d, -f1-3' _ "$C" "$D/dags.csv"
+# Large DAGs (the vertex lookup and the traversal were quadratic: a 300,000-vertex chain took 404 s).
+# Expected demand from an independent Python computation of the level sums (longest path from a source).
+tcheck "DAG of 200,000 vertices: chain, star and layers, demand from a Python level count" bash -c '
+    /usr/bin/python3 - "$1" <<"PY" || exit 1
+import random, sys
+d = sys.argv[1]; random.seed(5); n = 200000
+rows, exp = [], {}
+rows += [("chain", "v0", 3, "")] + [("chain", "v%d" % i, i % 7 + 1, "v%d" % (i - 1)) for i in range(1, n)]
+exp["chain"] = 7
+rows += [("star", "v0", 5, "")] + [("star", "v%d" % i, 1, "v0") for i in range(1, n)]
+exp["star"] = n - 1
+# layers: 400 layers of 500 vertices, each vertex with 1-3 random parents in the layer above
+lv, par, tasks = {}, {}, {}
+for L in range(400):
+    for k in range(500):
+        v = "L%dv%d" % (L, k); tasks[v] = random.randint(1, 9); lv[v] = L
+        par[v] = random.sample(["L%dv%d" % (L - 1, q) for q in range(500)], random.randint(1, 3)) if L else []
+        if not par[v]: rows.append(("layers", v, tasks[v], ""))
+        for p in par[v]: rows.append(("layers", v, tasks[v], p))
+level = {}
+for v in tasks:  # declared layer by layer, so parents come first
+    level[v] = 1 + max(level[p] for p in par[v]) if par[v] else 0
+s = {}
+for v, l in level.items(): s[l] = s.get(l, 0) + tasks[v]
+exp["layers"] = max(s.values())
+with open(d + "/bigdag.csv", "w") as f:
+    f.write("job,vertex,tasks,parent\n")
+    for r in sorted(rows, key=lambda r: r[0]): f.write("%s,%s,%d,%s\n" % r)
+with open(d + "/bigdag.jobs", "w") as f: f.write("job,last_duration\n" + "".join("%s,300\n" % j for j in sorted(exp)))
+with open(d + "/bigdag.exp", "w") as f: f.write("".join("%s,%d\n" % (j, exp[j]) for j in sorted(exp)))
+PY
+    timeout 60 classpick -q --no-book --classes "$2" --dag "$1/bigdag.csv" "$1/bigdag.jobs" | tail -n +2 | cut -d, -f1,3 | cmp - "$1/bigdag.exp"' _ "$TMP" "$C"
 t "containers column wins over the DAG" 0 $'job,containers\nq19,3\n' '*' '' sh -c 'classpick -q --classes "$1" --dag "$2" | tail -1 | grep -q "^q19,medium,3,"' _ "$C" "$D/dags.csv"
 t "DAG cycle" 65 $'job\nx\n' '' "classpick: $TMP/cyc.csv:2: job 'x': the DAG has a cycle" sh -c 'printf "job,vertex,tasks,parent\nx,a,1,b\nx,b,1,a\n" > "$1" && classpick --classes "$2" --dag "$1"' _ "$TMP/cyc.csv" "$C"
 t "DAG unknown parent" 65 $'job\nx\n' '' "job 'x': parent 'zz' is not a vertex of the job" sh -c 'printf "job,vertex,tasks,parent\nx,a,1,zz\n" > "$1/u.csv" && classpick --classes "$2" --dag "$1/u.csv"' _ "$TMP" "$C"

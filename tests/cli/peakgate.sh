@@ -255,6 +255,14 @@ t "train: too short to split" 65 $'task,t,mem_mb\na,0,1\n' '*' "task 'a': 1 samp
 t "train: bad fraction" 64 '' '' "invalid value for --train: '1'" peakgate --simulate --train 1
 t "train and profiles exclude" 64 '' '' "--train and --profiles exclude each other" peakgate --simulate --train 0.5 --profiles x
 t "train needs --simulate" 64 '' '' "need --simulate" peakgate --train 0.5
+# Many tasks (each profile row was matched by a scan of every task: 60,000 tasks took 8.8 s): 150,000 tasks,
+# profiles in reverse order with their own normal and peak; every output row carries its task's profile.
+tcheck "profiles: 200,000 tasks, each row gets its own task's profile" bash -c '
+    awk "BEGIN { print \"task,t,mem_mb,alloc_mb\"; for (i = 0; i < 200000; i++) for (s = 0; s < 2; s++) printf \"t%06d,%d,100,400\\n\", i, s * 10 }" > "$1/many.csv" &&
+    awk "BEGIN { print \"task,normal_mb,peak_mb\"; for (i = 199999; i >= 0; i--) printf \"t%06d,%d,%d\\n\", i, 100 + i % 50, 160 + i % 7 }" > "$1/manyp.csv" &&
+    timeout 60 peakgate -q --simulate --profiles "$1/manyp.csv" --node-mb 1e9 "$1/many.csv" |
+    awk -F, "NR == FNR { if (FNR > 1) { nm[\$1] = \$2; pk[\$1] = \$3 } next }
+             FNR > 1 && \$1 == \"unpaced\" { n++; if (\$4 != nm[\$3] || \$5 != pk[\$3]) bad++ } END { exit !(n == 200000 && !bad) }" "$1/manyp.csv" -' _ "$TMP"
 t "profiles: task missing" 65 "@$D/oos.csv" '*' "no profile for task 'b'" sh -c "printf 'task,normal_mb,peak_mb\na,1,2\n' > '$TMP/p1.csv'; peakgate --simulate --profiles '$TMP/p1.csv'"
 t "profiles: peak below normal" 65 "@$D/oos.csv" '*' "peak_mb 1 is below normal_mb 2" sh -c "printf 'task,normal_mb,peak_mb\na,2,1\n' > '$TMP/p2.csv'; peakgate --simulate --profiles '$TMP/p2.csv'"
 # the headline script, small: 0.1 day, one seed
