@@ -9,9 +9,12 @@
 
 static int vc_index(struct vcjobs *t, const char *name)
 {
-    for (size_t i = 0; i < t->nvc; i++) /* a trace has a handful of VCs */
-        if (strcmp(t->vc[i], name) == 0)
-            return (int)i;
+    if (!t->vcs)
+        t->vcs = keyset_new();
+    long k = keyset_row(t->vcs, name); /* --vc-by user: a VC per user, thousands */
+    if (k >= 0)
+        return (int)k;
+    keyset_put(t->vcs, name, 0, NULL);
     size_t c = t->vccap;
     t->vc = xgrow(t->vc, &c, t->nvc + 1, sizeof *t->vc);
     c = t->vccap;
@@ -149,5 +152,6 @@ void vcjobs_free(struct vcjobs *t)
     free(t->work_sh);
     free(t->capacity);
     keyset_free(t->seen);
+    keyset_free(t->vcs);
     memset(t, 0, sizeof *t);
 }

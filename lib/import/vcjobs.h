@@ -36,6 +36,7 @@ struct vcjobs {
     size_t nvc, vccap;
     double first, last;   /* submit span */
     keyset *seen;         /* job names -> the line that added them */
+    keyset *vcs;          /* VC names -> their index in vc[] */
 };
 
 /* vcjobs_add: append a job (strings copied), read at the trace's line;

@@ -354,6 +354,9 @@ int jobsim_learn_file(const char *path, const struct csv_dialect *d, struct jobs
         out->job = xgrow(out->job, &cap, out->n + 1, sizeof *out->job);
         out->m = xgrow(out->m, &cap2, out->n + 1, sizeof *out->m);
         out->job[out->n] = xstrdup(runs[i].job);
+        if (!out->names)
+            out->names = keyset_new();
+        keyset_put(out->names, runs[i].job, 0, NULL); /* row = out->n: each job once (its runs are linked) */
         jobsim_learn(job, k, nst, &out->m[out->n++]);
         for (size_t j = 0; j < k; j++)
             job[j]->nst = (size_t)-1;
@@ -371,6 +374,10 @@ int jobsim_learn_file(const char *path, const struct csv_dialect *d, struct jobs
 
 const struct jobsim_model *jobsim_set_find(const struct jobsim_set *s, const char *job)
 {
+    if (s->names) {
+        long k = keyset_row(s->names, job);
+        return k >= 0 ? &s->m[k] : NULL;
+    }
     for (size_t i = 0; i < s->n; i++)
         if (!strcmp(s->job[i], job))
             return &s->m[i];
@@ -385,6 +392,7 @@ void jobsim_set_free(struct jobsim_set *s)
     }
     free(s->job);
     free(s->m);
+    keyset_free(s->names);
     memset(s, 0, sizeof *s);
 }
 

@@ -39,6 +39,7 @@
 
 struct csv_dialect;
 
+#include "base/keyset.h"
 #include "base/rng.h"
 
 #include <stddef.h>
@@ -132,6 +133,7 @@ struct jobsim_set {
     char **job;
     struct jobsim_model *m;
     size_t n;
+    keyset *names;  /* job -> its index (jobsim_learn_file; NULL: looked up by scan) */
 };
 
 /* jobsim_learn_file: learn one model per job from every run of the task

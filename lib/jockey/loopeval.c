@@ -152,7 +152,7 @@ static int make_controllers(const struct jockey_opts *jo, const struct jobsim_mo
         st = jockey_new(&m, NULL, NULL, NULL, &jk[k]);
         if (st != SLK_OK)
             break;
-        struct jobsim_set set = {xcalloc(1, sizeof(char *)), xcalloc(1, sizeof(struct jobsim_model)), 1};
+        struct jobsim_set set = {xcalloc(1, sizeof(char *)), xcalloc(1, sizeof(struct jobsim_model)), 1, NULL};
         set.job[0] = xstrdup(train[0]->job);
         jobsim_learn(train, ntrain, nst, &set.m[0]);
         jockey_adopt_models(jk[k], &set);

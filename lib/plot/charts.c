@@ -2,6 +2,7 @@
 #include "plot/charts.h"
 #include "base/csvio.h"
 #include "base/diag.h"
+#include "base/keyset.h"
 #include "base/stats.h"
 #include "plot/runband.h"
 
@@ -12,17 +13,40 @@
 /* tenants: at most about this many time bins across the chart */
 #define CHART_BINS 500
 
-/* ---- a small string -> index table (names of jobs, runs, classes) ---- */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* by_area: group indices by area, largest first, ties in order of appearance
+ * (what a stable sort by area gives) */
+static int by_area(const void *a, const void *b, void *ctx)
+{
+    const double *area = ctx;
+    int i = *(const int *)a, j = *(const int *)b;
+    if (area[i] != area[j])
+        return area[i] > area[j] ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
+/* ---- a string -> index table (names of jobs, runs, classes, tenants) ---- */
 struct names {
     char **v;
     size_t n, cap;
+    keyset *ks;  /* name -> index (hashed: a plan can hold 100,000 jobs) */
 };
 
 static int name_index(struct names *t, const char *s)
 {
-    for (size_t i = t->n; i-- > 0;)  /* recent names first: inputs are grouped */
-        if (strcmp(t->v[i], s) == 0)
-            return (int)i;
+    if (t->n && strcmp(t->v[t->n - 1], s) == 0) /* inputs are grouped: the last name first */
+        return (int)t->n - 1;
+    if (!t->ks)
+        t->ks = keyset_new();
+    long k = keyset_row(t->ks, s);
+    if (k >= 0)
+        return (int)k;
+    keyset_put(t->ks, s, 0, NULL);
     t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v);
     t->v[t->n] = xstrdup(s);
     return (int)t->n++;
@@ -33,6 +57,7 @@ static void names_free(struct names *t)
     for (size_t i = 0; i < t->n; i++)
         free(t->v[i]);
     free(t->v);
+    keyset_free(t->ks);
 }
 
 struct pt {
@@ -164,11 +189,21 @@ static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, s
         runband_free(&b);
     }
     /* the named runs: the latest nnamed by start time (all when few) */
+    /* a run is named when fewer than nnamed runs start after it: when it
+     * starts no earlier than the nnamed-th latest start */
+    double cut = -INFINITY;
+    if (nnamed <= 0)
+        cut = INFINITY;
+    else if (nr > (size_t)nnamed) {
+        double *start = xmalloc(nr * sizeof *start);
+        for (size_t r = 0; r < nr; r++)
+            start[r] = pts[first[r]].x;
+        qsort(start, nr, sizeof *start, cmp_double);
+        cut = start[nr - (size_t)nnamed];
+        free(start);
+    }
     for (size_t r = 0; r < nr; r++) {
-        size_t later = 0;
-        for (size_t q = 0; q < nr; q++)
-            later += pts[first[q]].x > pts[first[r]].x;
-        if (later >= (size_t)nnamed)
+        if (!(pts[first[r]].x >= cut))
             continue;
         char name[256];
         snprintf(name, sizeof name, "run %s", runs->v[r]);
@@ -233,11 +268,6 @@ out:
     return st;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Stack per-group step functions: groups ranked by area, the top N drawn as
  * bands and the rest summed as "other". */
@@ -263,12 +293,7 @@ static void stack_bands(plot *p, struct names *groups, struct pt *pts, size_t n,
     int *rank = xmalloc(ng * sizeof *rank), *order = xmalloc(ng * sizeof *order);
     for (size_t i = 0; i < ng; i++)
         order[i] = (int)i;
-    for (size_t i = 1; i < ng; i++)
-        for (size_t j = i; j > 0 && area[order[j]] > area[order[j - 1]]; j--) {
-            int t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
+    qsort_r(order, ng, sizeof *order, by_area, area);
     int nb = (int)ng > top ? top + 1 : (int)ng;
     for (size_t i = 0; i < ng; i++)
         rank[order[i]] = (int)i < top ? (int)i : top;
@@ -437,10 +462,8 @@ int chart_tenants(plot *p, const struct chart_opts *o)
         /* each tenant of the series -> its class (-1: not in --classes) */
         tclass = xmalloc(seen.n * sizeof *tclass);
         for (size_t g = 0; g < seen.n; g++) {
-            tclass[g] = -1;
-            for (size_t k = 0; k < tenants.n; k++)
-                if (strcmp(tenants.v[k], seen.v[g]) == 0)
-                    tclass[g] = cls[k];
+            long k = tenants.ks ? keyset_row(tenants.ks, seen.v[g]) : -1;
+            tclass[g] = k >= 0 ? cls[k] : -1;
         }
         double t0 = INFINITY, t1 = -INFINITY, w = sample_step(pts, n);
         for (size_t i = 0; i < n; i++) {
@@ -591,7 +614,7 @@ int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const cha
                     j++;
                 if (pts[i].g % 32 == k) {
                     char name[512];
-                    const char *gname = groups.v[pts[i].g / 32];
+                    const char *gname = groups.n ? groups.v[pts[i].g / 32] : "";
                     if (by && (panels || ny == 1))
                         snprintf(name, sizeof name, "%s", gname);
                     else if (by)

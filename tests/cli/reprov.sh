@@ -319,6 +319,13 @@ t "jockey: --simulator in the loop" 0 "$JS" '0,J,jockey,1,2
 12,J,jockey,2,1' '' sh -c "reprov -q --policy jockey --simulator '$D/tasks.csv' --deadline 15s --slack 1 --alpha 1 --dead-zone 0 --max-alloc 10 | tail -n +2 | cut -d, -f1-5"
 t "jockey: --stage-amdahl in the loop" 0 "$JS" '0,J,jockey,1,4
 12,J,jockey,4,10' '' sh -c "reprov -q --policy jockey --stage-amdahl '$D/tasks.csv' --deadline 15s --slack 1 --alpha 1 --dead-zone 0 --max-alloc 10 | tail -n +2 | cut -d, -f1-5"
+# 300,000 jobs with learned models (each sample's job was found by a scan of the models: over a minute):
+# every job gets a decision row.
+tcheck "jockey --simulator: 300,000 learned jobs, a decision for each" bash -c '
+    awk "BEGIN { print \"job,run,alloc,stage,start,end,failed\"; for (i = 0; i < 300000; i++) printf \"J%d,r1,1,0,0,10,0\\nJ%d,r1,1,0,10,20,0\\n\", i, i }" > "$1/jt.csv" &&
+    awk "BEGIN { print \"job,t,completed,total,alloc\"; for (i = 0; i < 300000; i++) printf \"J%d,%d,0,2,1\\n\", i, i }" > "$1/js.csv" &&
+    timeout 60 reprov -q --policy jockey --simulator "$1/jt.csv" --deadline 15s --max-alloc 2 "$1/js.csv" |
+    awk -F, "NR > 1 { j[\$2]++ } END { for (k in j) n++; exit n != 300000 }"' _ "$TMP"
 t "jockey: job models need per-stage samples" 0 $'job,t,progress,alloc\nJ,0,0,1\n' 't,job,policy,old_alloc,new_alloc,until,reason' '1 samples without the per-stage task counts' reprov --policy jockey --simulator "$D/tasks.csv" --deadline 15s
 t "jockey: one model only" 64 '' '' "needs one remaining-time model" reprov --policy jockey --amdahl 1,2 --simulator "$D/tasks.csv" --deadline 1h
 # the headline script, small: one seed, 8 runs per job

@@ -14,6 +14,22 @@ t "plan svg" 0 '' '' '' skyplot -q plan "$D/plan.csv" --load "$D/load.csv" -o "$
 tcheck "plan has 5 series" $SVG "$TMP/plan.svg" 5 capacity
 t "plan top 1" 0 '' '' '' skyplot -q plan "$D/plan.csv" --top 1 -o "$TMP/plan1.svg"
 tcheck "plan top 1 has job b and other" $SVG "$TMP/plan1.svg" 2 other
+# Production scale (names were looked up by a scan, groups ranked by an insertion sort, the named runs
+# counted against every run, tenants matched to classes by a scan: each quadratic, over a minute here):
+# 150,000 jobs in a plan, the five largest by area (from awk) in the legend; 250,000 runs of one job;
+# 150,000 tenants in four classes, each class's tenant count in its legend.
+tcheck "production scale: plan of 150,000 jobs, top 5 by area in the legend" bash -c '
+    awk "BEGIN { print \"job,t,containers\"; for (i = 0; i < 150000; i++) printf \"job%d,%d,%d\\n\", i, (i % 100) * 60, 1 + (i * 7919) % 150001 }" > "$1/big.csv" &&
+    timeout 60 skyplot -q plan --top 5 "$1/big.csv" -o "$1/big.svg" &&
+    for j in $(awk -F, "NR > 1 { print \$3, \$1 }" "$1/big.csv" | sort -k1,1nr | head -5 | cut -d" " -f2); do grep -q ">$j<" "$1/big.svg" || exit 1; done' _ "$TMP"
+tcheck "production scale: 250,000 runs of one job" bash -c '
+    awk "BEGIN { print \"job,run,t,containers\"; for (i = 0; i < 250000; i++) printf \"J,r%d,%d,5\\nJ,r%d,%d,6\\n\", i, i * 600, i, i * 600 + 60 }" > "$1/runs.csv" &&
+    timeout 60 skyplot -q skyline "$1/runs.csv" -o "$1/runs.svg" && grep -q "of 250000 runs" "$1/runs.svg" && grep -q ">run r249999<" "$1/runs.svg"' _ "$TMP"
+tcheck "production scale: 150,000 tenants in 4 classes" bash -c '
+    awk "BEGIN { print \"tenant,class\"; for (i = 0; i < 150000; i++) printf \"t%d,c%d\\n\", i, i % 4 }" > "$1/bigc.csv" &&
+    awk "BEGIN { print \"tenant,t,util\"; for (i = 0; i < 150000; i++) printf \"t%d,1700000000,0.5\\nt%d,1700000120,0.6\\n\", i, i }" > "$1/bigu.csv" &&
+    timeout 60 skyplot -q tenants --classes "$1/bigc.csv" "$1/bigu.csv" -o "$1/bigt.svg" &&
+    for c in 0 1 2 3; do grep -q "class c$c (37500 tenants)" "$1/bigt.svg" || exit 1; done' _ "$TMP"
 # tenants: two classes, each a band and its median line (2 gnuplot plots)
 t "tenants svg" 0 '' '' '' skyplot -q tenants "$D/util.csv" --classes "$D/classes.csv" -o "$TMP/ten.svg"
 tcheck "tenants has 2 classes, band + median each" $SVG "$TMP/ten.svg" 4 "class 1 (2 tenants)"

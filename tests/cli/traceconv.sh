@@ -275,6 +275,14 @@ t "capacities only for stretch formats" 64 '' '' "--capacities is for swf, aliba
     traceconv google-runs --capacities "$TMP/x.csv" "$D/job_events.csv"
 t "capacities and -o the same" 64 '' '' "--capacities and -o name the same file" \
     traceconv swf "$D/tiny.swf" --capacities "$TMP/x.csv" -o "$TMP/x.csv"
+# --vc-by user on a trace of 300,000 users (each VC name was looked up by a scan: over a minute): one VC
+# per user, each job in its own user's VC, every VC in the capacity table.
+tcheck "swf --vc-by user: 300,000 users, one VC each" bash -c '
+    awk "BEGIN { print \"; UnixStartTime: 1700000000\"; print \"; MaxProcs: 1000000000\";
+                 for (i = 0; i < 300000; i++) printf \"%d %d 0 100 1 -1 -1 1 100 -1 1 %d 1 -1 1 -1 -1 -1\\n\", i + 1, i, i + 1 }" > "$1/users.swf" &&
+    timeout 60 traceconv -q swf --vc-by user "$1/users.swf" --capacities "$1/users.caps" > "$1/users.jobs" &&
+    [ "$(tail -n +2 "$1/users.caps" | wc -l)" = 300000 ] &&
+    awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { vc[\$c[\"vc\"]]++ } END { for (v in vc) { n++; if (vc[v] != 1) exit 1 } exit n != 300000 }" "$1/users.jobs"' _ "$TMP"
 t "bad --vc-by" 64 '' '' "invalid value for --vc-by: 'team'" traceconv swf --vc-by team "$D/tiny.swf" --capacities "$TMP/x.csv"
 t "missing file" 66 '' '' "nope.swf: cannot open" traceconv swf "$TMP/nope.swf" --capacities "$TMP/x.csv"
 
