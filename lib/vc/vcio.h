@@ -62,7 +62,8 @@ struct vcio_run_opts {
  * VC's capacity + cfg->system_servers) <= 1e11 s), its id
  * not that of a job still held (read, and not yet written), at most
  * max_jobs jobs; under --on-error skip (the dialect's rejects) a bad row
- * is skipped.  Checks that the allocated server-time equals the work.
+ * is skipped.  Checks that the allocated server-time equals the work (up to
+ * the rounding of absolute times; see conserved in vcio.c).
  * Fills acc (initialised here; free it with vcrep_acc_free either way),
  * vst[0..V->n) and *tot.  Returns SLK_OK or an exit status (reported). */
 int vcio_run(const struct vcsim_config *cfg, const struct vcio_vcs *V, const struct vcio_run_opts *o, csvw *out,
