@@ -499,33 +499,87 @@ void plan_write_load(const plan *p, csvw *w)
 
 /* ---- reading ----------------------------------------------------------------- */
 
+/* res_at: add reservation r's containers at (cycle, off): a once
+ * reservation if its own cycle and steps cover them, a periodic one in every
+ * instance that covers off */
+static void res_at(const plan *p, const struct plan_res *r, int64_t cycle, long off, double *c, double *m)
+{
+    if (r->removed)
+        return;
+    if (r->kind == PLAN_ONCE) {
+        /* absolute step of j is cycle*nsteps + start + j */
+        int64_t j = (cycle - r->cycle) * (int64_t)p->nsteps + off - r->start;
+        if (j >= 0 && j < r->len) {
+            *c += r->containers[j] * r->cores;
+            *m += r->containers[j] * r->mem_mb;
+        }
+        return;
+    }
+    long ni = plan_ninst(p, r), pp = (long)llround(r->period / (double)p->step);
+    for (long i = 0; i < ni; i++) {
+        long j = lmod(off - r->start - i * pp, p->nsteps);
+        if (j < r->len) {
+            *c += r->containers[j] * r->cores;
+            *m += r->containers[j] * r->mem_mb;
+        }
+    }
+}
+
 void plan_reserved_at(const plan *p, double T, double *cores, double *mem_mb)
 {
     int64_t cycle;
     long off = plan_offset(p, T, &cycle);
     double c = 0, m = 0;
+    for (size_t k = 0; k < p->nres; k++)
+        res_at(p, &p->res[k], cycle, off, &c, &m);
+    *cores = c;
+    *mem_mb = m;
+}
+
+void plan_reserved_init(const plan *p, struct plan_reserved *pr)
+{
+    size_t n = p->nsteps > 0 ? (size_t)p->nsteps : 1, cap = 0;
+    pr->cores = xcalloc(n, sizeof *pr->cores);
+    pr->mem_mb = xcalloc(n, sizeof *pr->mem_mb);
+    pr->once = NULL;
+    pr->nonce = 0;
+    pr->nres = p->nres;
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
         if (r->removed)
             continue;
         if (r->kind == PLAN_ONCE) {
-            /* absolute step of j is cycle*nsteps + start + j */
-            int64_t j = (cycle - r->cycle) * (int64_t)p->nsteps + off - r->start;
-            if (j >= 0 && j < r->len) {
-                c += r->containers[j] * r->cores;
-                m += r->containers[j] * r->mem_mb;
-            }
+            pr->once = xgrow(pr->once, &cap, pr->nonce + 1, sizeof *pr->once);
+            pr->once[pr->nonce++] = k;
             continue;
         }
-        long ni = plan_ninst(p, r), pp = (long)llround(r->period / (double)p->step);
-        for (long i = 0; i < ni; i++) {
-            long j = lmod(off - r->start - i * pp, p->nsteps);
-            if (j < r->len) {
-                c += r->containers[j] * r->cores;
-                m += r->containers[j] * r->mem_mb;
+        long ni = plan_ninst(p, r);
+        for (long i = 0; i < ni; i++)
+            for (long j = 0; j < r->len && j < p->nsteps; j++) {
+                long sl = plan_slot(p, r, i, j);
+                pr->cores[sl] += r->containers[j] * r->cores;
+                pr->mem_mb[sl] += r->containers[j] * r->mem_mb;
             }
-        }
     }
+}
+
+void plan_reserved_get(const plan *p, const struct plan_reserved *pr, double T, double *cores, double *mem_mb)
+{
+    int64_t cycle;
+    long off = plan_offset(p, T, &cycle);
+    double c = pr->cores[off], m = pr->mem_mb[off];
+    for (size_t k = 0; k < pr->nonce; k++)
+        res_at(p, &p->res[pr->once[k]], cycle, off, &c, &m);
+    for (size_t k = pr->nres; k < p->nres; k++) /* added since (DRA extensions) */
+        res_at(p, &p->res[k], cycle, off, &c, &m);
     *cores = c;
     *mem_mb = m;
+}
+
+void plan_reserved_free(struct plan_reserved *pr)
+{
+    free(pr->cores);
+    free(pr->mem_mb);
+    free(pr->once);
+    memset(pr, 0, sizeof *pr);
 }

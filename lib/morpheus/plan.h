@@ -144,6 +144,23 @@ long plan_slot(const plan *p, const struct plan_res *r, long i, long j);
  * O(reservations x instances per cycle). */
 void plan_reserved_at(const plan *p, double T, double *cores, double *mem_mb);
 
+/* plan_reserved: plan_reserved_at for many times T (replay asks at every
+ * step): the periodic reservations folded once into a per-step profile, the
+ * once reservations kept as a list.  plan_reserved_init builds it from p
+ * (O(reserved steps)); plan_reserved_get answers at T what
+ * plan_reserved_at(p, T) does, in O(once reservations + reservations added
+ * since init); plan_reserved_free releases it.  Between init and get, p may
+ * gain reservations (the DRA's extensions, which it may also change or
+ * remove) but those present at init must not change. */
+struct plan_reserved {
+    double *cores, *mem_mb; /* [nsteps]: the periodic reservations only */
+    size_t *once, nonce;    /* indices of the once reservations in p->res */
+    size_t nres;            /* p->nres at init: later ones are looked at each time */
+};
+void plan_reserved_init(const plan *p, struct plan_reserved *pr);
+void plan_reserved_get(const plan *p, const struct plan_reserved *pr, double T, double *cores, double *mem_mb);
+void plan_reserved_free(struct plan_reserved *pr);
+
 /* plan_alloc_at: the allocation planned for `job` at absolute time T, summed
  * over its reservations (periodic ones in every cycle, once ones only in
  * their cycle): containers, and total cores and mem_mb.  Returns the number

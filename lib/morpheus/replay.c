@@ -380,6 +380,9 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
         return 0;
     struct rctx c = {.s = s, .o = o, .res = res, .tot = tot};
     ctx_init(&c);
+    struct plan_reserved pr = {0};
+    if (o->regime != REPLAY_STATIC)
+        plan_reserved_init(o->plan, &pr);
     double step = c.step;
     size_t next = 0;
     int64_t g = c.st[c.ord[0]];
@@ -397,7 +400,7 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
             /* the plan on absolute time (one-offs only in their own cycle),
              * on top of the manual provisioning of the jobs it falls back on */
             double pc, pm;
-            plan_reserved_at(o->plan, t, &pc, &pm);
+            plan_reserved_get(o->plan, &pr, t, &pc, &pm);
             reserved_c += pc;
             reserved_m += pm;
         }

@@ -40,6 +40,32 @@ int main(void)
     CHECK_NEAR(c, 0, 0);
     plan_reserved_at(p, day + 13 * 60, &c, &m);
     CHECK_NEAR(c, 0, 0);
+    /* plan_reserved (replay's per-step form) answers what plan_reserved_at
+     * does at every step of three cycles, also for a reservation added after
+     * init (as the DRA's extensions are) and changed after that */
+    {
+        struct plan_reserved pr;
+        plan_reserved_init(p, &pr);
+        plan_res_init(&r, "X", PLAN_ONCE, 2);
+        r.period = 3600, r.a = 0, r.d = 3600, r.cores = 3, r.mem_mb = 1, r.start = 1439, r.cycle = 20000;
+        r.containers[0] = 4, r.containers[1] = 9; /* wraps into the next cycle's step 0 */
+        size_t x = plan_add(p, &r);
+        int same = 1;
+        for (int round = 0; round < 2; round++) {
+            for (long k = -1440; k < 2 * 1440 && same; k++) {
+                double a1, a2, b1, b2;
+                plan_reserved_at(p, day + k * 60.0 + 7, &a1, &a2);
+                plan_reserved_get(p, &pr, day + k * 60.0 + 7, &b1, &b2);
+                same = a1 == b1 && a2 == b2;
+            }
+            p->res[x].containers[1] = 2;
+        }
+        CHECK(same);
+        plan_reserved_at(p, day + 86400, &c, &m);
+        CHECK_NEAR(c, 2 * 3, 0); /* X's second step, at step 0 of cycle 20001 */
+        plan_reserved_free(&pr);
+        plan_remove_job(p, "X");
+    }
     plan_remove_job(p, "Q");
     plan_reserved_at(p, day + 10 * 60, &c, &m);
     CHECK_NEAR(c, 6, 0);
