@@ -423,6 +423,7 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
             tot->over += res[i].over;
             tot->under += res[i].under;
         }
+    plan_reserved_free(&pr);
     ctx_free(&c);
     return 0;
 }
