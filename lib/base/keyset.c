@@ -77,6 +77,14 @@ long keyset_row(const keyset *ks, const char *key)
     return ks->slot[i].key ? ks->slot[i].row : -1;
 }
 
+long keyset_intern(keyset *ks, const char *key, int *added)
+{
+    long k = keyset_row(ks, key);
+    if (added)
+        *added = k < 0;
+    return k >= 0 ? k : keyset_put(ks, key, 0, NULL);
+}
+
 size_t keyset_size(const keyset *ks) { return ks->n; }
 
 void group_init(group_tracker *g)

@@ -26,6 +26,10 @@ int keyset_has(const keyset *ks, const char *key);
 long keyset_put(keyset *ks, const char *key, long line, long *first_line);
 /* keyset_row: the row number of key (see keyset_put), or -1. */
 long keyset_row(const keyset *ks, const char *key);
+/* keyset_intern: the row number of key, added (line 0) when new; *added
+ * (may be NULL) says whether it was.  Numbers names 0, 1, ... in order of
+ * first appearance: an index into the caller's arrays of per-name data. */
+long keyset_intern(keyset *ks, const char *key, int *added);
 size_t keyset_size(const keyset *ks);
 
 /* A grouped-input tracker: call group_check with each record's key; it returns

@@ -1,6 +1,6 @@
 /* classpick — Algorithm 1 (class selection) and DAG concurrency (see classpick.h).
- * Sized for tens of classes per decision and DAGs of a few hundred vertices:
- * linear scans, no indexes. */
+ * Sized for tens of classes per decision (linear scans over the classes);
+ * DAG vertices are hashed by name and traversed in linear time. */
 #include "harvest/classpick.h"
 #include "base/diag.h"
 #include "base/keyset.h"
@@ -196,10 +196,10 @@ size_t cp_dag_size(const cp_dag *d) { return d->n; }
 
 int cp_dag_vertex(cp_dag *d, const char *name, double tasks)
 {
-    long i = keyset_row(d->names, name);
-    if (i >= 0)
+    int added;
+    long i = keyset_intern(d->names, name, &added);
+    if (!added)
         return d->tasks[i] == tasks ? 0 : -1;
-    keyset_put(d->names, name, 0, NULL);
     d->tasks = xgrow(d->tasks, &d->cap, d->n + 1, sizeof *d->tasks);
     d->tasks[d->n++] = tasks;
     return 0;

@@ -11,10 +11,10 @@ static int vc_index(struct vcjobs *t, const char *name)
 {
     if (!t->vcs)
         t->vcs = keyset_new();
-    long k = keyset_row(t->vcs, name); /* --vc-by user: a VC per user, thousands */
-    if (k >= 0)
+    int added;
+    long k = keyset_intern(t->vcs, name, &added); /* --vc-by user: a VC per user, thousands */
+    if (!added)
         return (int)k;
-    keyset_put(t->vcs, name, 0, NULL);
     size_t c = t->vccap;
     t->vc = xgrow(t->vc, &c, t->nvc + 1, sizeof *t->vc);
     c = t->vccap;

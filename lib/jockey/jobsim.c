@@ -300,14 +300,12 @@ int jobsim_read_runs(const char *path, const struct csv_dialect *d, struct jobsi
         run_finish(&runs[i]);
     /* link each run to the next run of its job: last[row] = the job's latest run */
     keyset *jobs = keyset_new();
-    size_t *last = xmalloc((n ? n : 1) * sizeof *last), nj = 0;
+    size_t *last = xmalloc((n ? n : 1) * sizeof *last);
     for (size_t i = 0; i < n; i++) {
         runs[i].next = n;
-        long k = keyset_row(jobs, runs[i].job);
-        if (k < 0) {
-            keyset_put(jobs, runs[i].job, 0, NULL);
-            k = (long)nj++;
-        } else
+        int added;
+        long k = keyset_intern(jobs, runs[i].job, &added);
+        if (!added)
             runs[last[k]].next = i;
         last[k] = i;
     }

@@ -188,15 +188,21 @@ long plan_offset(const plan *p, double T, int64_t *cycle)
 
 /* ---- load and cost ----------------------------------------------------------- */
 
-static void add_load(plan *p, const struct plan_res *r, double sign)
+/* fold: add sign x r's cores and memory at every folded step it covers */
+static void fold(const plan *p, const struct plan_res *r, double sign, double *cores, double *mem_mb)
 {
     long ni = plan_ninst(p, r);
     for (long i = 0; i < ni; i++)
         for (long j = 0; j < r->len; j++) {
             long s = plan_slot(p, r, i, j);
-            p->load_cores[s] += sign * r->containers[j] * r->cores;
-            p->load_mem[s] += sign * r->containers[j] * r->mem_mb;
+            cores[s] += sign * r->containers[j] * r->cores;
+            mem_mb[s] += sign * r->containers[j] * r->mem_mb;
         }
+}
+
+static void add_load(plan *p, const struct plan_res *r, double sign)
+{
+    fold(p, r, sign, p->load_cores, p->load_mem);
 }
 
 static double ratio(double load, double cap)
@@ -553,13 +559,7 @@ void plan_reserved_init(const plan *p, struct plan_reserved *pr)
             pr->once[pr->nonce++] = k;
             continue;
         }
-        long ni = plan_ninst(p, r);
-        for (long i = 0; i < ni; i++)
-            for (long j = 0; j < r->len && j < p->nsteps; j++) {
-                long sl = plan_slot(p, r, i, j);
-                pr->cores[sl] += r->containers[j] * r->cores;
-                pr->mem_mb[sl] += r->containers[j] * r->mem_mb;
-            }
+        fold(p, r, 1, pr->cores, pr->mem_mb);
     }
 }
 

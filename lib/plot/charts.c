@@ -43,10 +43,10 @@ static int name_index(struct names *t, const char *s)
         return (int)t->n - 1;
     if (!t->ks)
         t->ks = keyset_new();
-    long k = keyset_row(t->ks, s);
-    if (k >= 0)
+    int added;
+    long k = keyset_intern(t->ks, s, &added);
+    if (!added)
         return (int)k;
-    keyset_put(t->ks, s, 0, NULL);
     t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v);
     t->v[t->n] = xstrdup(s);
     return (int)t->n++;
@@ -188,9 +188,8 @@ static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, s
             }
         runband_free(&b);
     }
-    /* the named runs: the latest nnamed by start time (all when few) */
-    /* a run is named when fewer than nnamed runs start after it: when it
-     * starts no earlier than the nnamed-th latest start */
+    /* the named runs: the latest nnamed by start time (all when few), i.e.
+     * those starting no earlier than the nnamed-th latest start */
     double cut = -INFINITY;
     if (nnamed <= 0)
         cut = INFINITY;
@@ -267,7 +266,6 @@ out:
     free(pts);
     return st;
 }
-
 
 /* Stack per-group step functions: groups ranked by area, the top N drawn as
  * bands and the rest summed as "other". */
