@@ -14,6 +14,7 @@
  */
 #include "base/csvio.h"
 #include "base/diag.h"
+#include "base/keyset.h"
 #include "base/parse.h"
 #include "base/timeunit.h"
 #include "base/zin.h"
@@ -402,16 +403,19 @@ static int set_header_from_current(csvr *r)
 {
     r->ncols = r->cur_nf;
     r->hdr = xcalloc((size_t)r->ncols + 1, sizeof *r->hdr);
-    for (int i = 0; i < r->ncols; i++) {
+    keyset *seen = keyset_new(); /* hashed: a header of 40,000 columns took 1.5 s pairwise */
+    int rc = 0;
+    for (int i = 0; i < r->ncols && rc == 0; i++) {
         const char *h = r->cur[i];
         if (!h || !*h)
-            return reader_error(r, r->cur_line, SLK_EDATA, "empty name for column %d in header", i + 1);
-        for (int j = 0; j < i; j++)
-            if (strcmp(r->hdr[j], h) == 0)
-                return reader_error(r, r->cur_line, SLK_EDATA, "duplicate column '%s' in header", h);
-        r->hdr[i] = xstrdup(h);
+            rc = reader_error(r, r->cur_line, SLK_EDATA, "empty name for column %d in header", i + 1);
+        else if (!keyset_add(seen, h))
+            rc = reader_error(r, r->cur_line, SLK_EDATA, "duplicate column '%s' in header", h);
+        else
+            r->hdr[i] = xstrdup(h);
     }
-    return 0;
+    keyset_free(seen);
+    return rc;
 }
 
 static int set_header_from_names(csvr *r, int nfields)
