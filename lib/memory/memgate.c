@@ -2,7 +2,10 @@
  *
  * Tuned for long runs of few tasks (100 tasks x 604,800 one-second steps):
  * per step and task the loop does a comparison and, for model tasks, one
- * model step; the cyclic token scan runs only in steps where some task asks. */
+ * model step; the cyclic token scan runs only in steps where some task asks.
+ * A step visits only the tasks still running (the active list, in task
+ * order), so one long task among many short ones costs its own length, not
+ * its length times the number of tasks. */
 #include "memory/memgate.h"
 #include "base/diag.h"
 
@@ -135,25 +138,38 @@ int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opt
     double bound_tol = res->bound * (1 + 1e-12);
     double total_sum = 0;
 
+    /* the tasks not yet finished at the start of the step, in task order */
+    size_t *act = xcalloc(n, sizeof *act), nact = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!g.done[i])
+            act[nact++] = i;
+        else
+            g.state[i] = MEMGATE_DONE;
     long long s;
     for (s = 0; s < horizon; s++) {
         if (o->steps <= 0 && g.ndone == n)
             break;
         /* A: holders back at or below their threshold give their token back */
         if (holders)
-            for (size_t i = 0; i < n; i++)
+            for (size_t a = 0; a < nact; a++) {
+                size_t i = act[a];
                 if (g.hold[i] && (g.done[i] || g.cur[i] <= g.thr[i])) {
                     g.hold[i] = 0;
                     holders--;
                 }
-        /* B: tasks that stay at or below their threshold (or hold a token) advance */
+            }
+        /* B: tasks that stay at or below their threshold (or hold a token)
+         * advance; those that finished last step leave the active list */
         int nreq = 0;
-        for (size_t i = 0; i < n; i++) {
+        size_t keep = 0;
+        for (size_t a = 0; a < nact; a++) {
+            size_t i = act[a];
             if (g.done[i]) {
                 g.state[i] = MEMGATE_DONE;
                 g.cur[i] = 0;
                 continue;
             }
+            act[keep++] = i;
             double v = t[i].series ? t[i].series[g.pos[i]] : g.nextv[i];
             if (k > 0 && !g.hold[i] && v > g.thr[i]) {
                 g.want[i] = 1;
@@ -162,11 +178,21 @@ int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opt
                 gate_advance(&g, i, s);
             }
         }
-        /* C: free tokens to the waiting tasks in cyclic order after the last served */
+        nact = keep;
+        /* C: free tokens to the waiting tasks in cyclic order after the last
+         * served (only active tasks can want one) */
+        size_t paused = 0;
         if (nreq) {
-            size_t from = ptr;
-            for (size_t j = 1; j <= n; j++) {
-                size_t i = (from + j) % n;
+            size_t first = 0, hi = nact; /* the first active task after ptr */
+            while (first < hi) {
+                size_t mid = first + (hi - first) / 2;
+                if (act[mid] <= ptr)
+                    first = mid + 1;
+                else
+                    hi = mid;
+            }
+            for (size_t j = 0; j < nact; j++) {
+                size_t i = act[(first + j) % nact];
                 if (!g.want[i])
                     continue;
                 g.want[i] = 0;
@@ -178,15 +204,18 @@ int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opt
                     gate_advance(&g, i, s);
                 } else {
                     g.state[i] = MEMGATE_PAUSED;
+                    paused++;
                     tr[i].paused++;
                     if (++g.pause_run[i] > tr[i].longest_pause)
                         tr[i].longest_pause = g.pause_run[i];
                 }
             }
         }
+        /* finished tasks hold 0 MB, so the sum over the active ones in task
+         * order is the sum over all of them, bit for bit */
         double total = 0;
-        for (size_t i = 0; i < n; i++)
-            total += g.cur[i];
+        for (size_t a = 0; a < nact; a++)
+            total += g.cur[act[a]];
         total_sum += total;
         if (total > res->max_mem)
             res->max_mem = total;
@@ -194,9 +223,11 @@ int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opt
             res->over_node++;
         if (total > bound_tol)
             res->over_bound++;
-        if (fn && (status = fn(ctx, s, g.cur, g.state, n)) != 0)
+        struct memgate_step st = {s, g.cur, g.state, n, total, paused};
+        if (fn && (status = fn(ctx, &st)) != 0)
             break;
     }
+    free(act);
     res->steps = s;
     res->mean_mem = s > 0 ? total_sum / (double)s : 0;
     for (size_t i = 0; i < n; i++)

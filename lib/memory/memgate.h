@@ -69,10 +69,21 @@ struct memgate_result {
     long long over_node; /* steps above node_mb */
 };
 
-/* memgate_step_fn: called after every step with each task's memory and state;
- * a non-zero return stops the run with that status. */
-typedef int (*memgate_step_fn)(void *ctx, long long step, const double *mem,
-                               const unsigned char *state, size_t n);
+/* One step as the callback sees it: every task's memory and state (a
+ * finished task: 0 MB, MEMGATE_DONE), their sum in task order and the number
+ * paused, so a per-node row costs nothing per finished task. */
+struct memgate_step {
+    long long step;
+    const double *mem;
+    const unsigned char *state;
+    size_t n;
+    double total;   /* sum of mem over the tasks, in task order */
+    size_t paused;  /* tasks in MEMGATE_PAUSED */
+};
+
+/* memgate_step_fn: called after every step; a non-zero return stops the run
+ * with that status. */
+typedef int (*memgate_step_fn)(void *ctx, const struct memgate_step *st);
 
 /* memgate_bound: the guaranteed bound of the header comment for k tokens
  * (k >= n: every task at its peak). */

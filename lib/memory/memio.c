@@ -571,34 +571,28 @@ const char *const memio_summary_hdr[] = {
     "bound_held", "bound_simple_mb", "simple_held", "over_node_s", "mean_slowdown", "max_slowdown",
     "longest_pause_s", NULL};
 
-int memio_on_step(void *ctx, long long step, const double *mem, const unsigned char *state, size_t n)
+int memio_on_step(void *ctx, const struct memgate_step *st)
 {
     struct memio_sim_out *so = ctx;
-    double tt = (double)step * so->step_s;
+    double tt = (double)st->step * so->step_s;
     if (so->series)
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < st->n; i++) {
             csvw_str(so->series, so->policy);
             csvw_int(so->series, so->k);
             csvw_num(so->series, tt);
             csvw_str(so->series, so->t[i].name);
-            csvw_num(so->series, mem[i]);
-            csvw_str(so->series, memgate_state_name(state[i]));
+            csvw_num(so->series, st->mem[i]);
+            csvw_str(so->series, memgate_state_name(st->state[i]));
             csvw_end(so->series);
         }
     if (so->node) {
-        double used = 0;
-        int paused = 0;
-        for (size_t i = 0; i < n; i++) {
-            used += mem[i];
-            paused += state[i] == MEMGATE_PAUSED;
-        }
         csvw_str(so->node, so->policy);
         csvw_int(so->node, so->k);
         csvw_num(so->node, tt);
-        csvw_num(so->node, used);
+        csvw_num(so->node, st->total);
         csvw_num(so->node, so->bound);
         csvw_num(so->node, so->node_mb);
-        csvw_int(so->node, paused);
+        csvw_int(so->node, (long long)st->paused);
         csvw_end(so->node);
     }
     if ((so->series && csvw_error(so->series)) || (so->node && csvw_error(so->node)))

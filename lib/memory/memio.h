@@ -149,7 +149,7 @@ extern const char *const memio_task_hdr[], *const memio_series_hdr[], *const mem
 
 /* memio_on_step: a memgate_step_fn (ctx: struct memio_sim_out) writing the
  * per-task series and per-node rows of one step; SLK_EIO on a write error. */
-int memio_on_step(void *ctx, long long step, const double *mem, const unsigned char *state, size_t n);
+int memio_on_step(void *ctx, const struct memgate_step *st);
 
 /* Slowdowns and pauses over one run's tasks (a task without progress counts
  * as an infinite slowdown). */

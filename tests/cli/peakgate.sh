@@ -263,6 +263,22 @@ tcheck "profiles: 200,000 tasks, each row gets its own task's profile" bash -c '
     timeout 60 peakgate -q --simulate --profiles "$1/manyp.csv" --node-mb 1e9 "$1/many.csv" |
     awk -F, "NR == FNR { if (FNR > 1) { nm[\$1] = \$2; pk[\$1] = \$3 } next }
              FNR > 1 && \$1 == \"unpaced\" { n++; if (\$4 != nm[\$3] || \$5 != pk[\$3]) bad++ } END { exit !(n == 200000 && !bad) }" "$1/manyp.csv" -' _ "$TMP"
+# One long task among many short ones (every step visited every task, finished
+# ones too: 80,000 short tasks took 30 s).  The long task peaks (1200 MB) for
+# the first 40 of every 300 steps, normal 500; the 200,000 short tasks are two
+# flat 100 MB samples each, so they never ask for the token and end after 2 s.
+# Expected, worked by hand: the long task is never paused, crosses its
+# threshold 667 times (ceil(200000 / 300)); the node holds 1200 + 200000 x 100
+# MB at steps 0 and 1, then the long task alone.
+tcheck "simulate: one long task among 200,000 short ones" bash -c '
+    awk "BEGIN { print \"task,t,mem_mb\"; for (t = 0; t < 200000; t++) printf \"long,%d,%d\\n\", t, t % 300 < 40 ? 1200 : 500
+                 for (i = 0; i < 200000; i++) printf \"s%06d,0,100\\ns%06d,1,100\\n\", i, i }" > "$1/longshort.csv" &&
+    timeout 60 peakgate -q --simulate --node-series "$1/ls_node.csv" "$1/longshort.csv" > "$1/ls_tasks.csv" &&
+    awk -F, "\$1 == \"gated\" && \$3 == \"long\" { long = (\$7 == 200000 && \$8 == 200000 && \$10 == 0 && \$12 == 667) }
+             \$1 == \"gated\" && \$3 != \"long\" { n++; if (\$7 != 2 || \$8 != 2) bad++ }
+             END { exit !(long && n == 200000 && !bad) }" "$1/ls_tasks.csv" &&
+    awk -F, "\$1 == \"gated\" { m = \$3 % 300 < 40 ? 1200 : 500; if (\$3 < 2) m += 20000000; n++; if (\$4 != m || \$7 != 0) bad++ }
+             END { exit !(n == 200000 && !bad) }" "$1/ls_node.csv"' _ "$TMP"
 t "profiles: task missing" 65 "@$D/oos.csv" '*' "no profile for task 'b'" sh -c "printf 'task,normal_mb,peak_mb\na,1,2\n' > '$TMP/p1.csv'; peakgate --simulate --profiles '$TMP/p1.csv'"
 t "profiles: peak below normal" 65 "@$D/oos.csv" '*' "peak_mb 1 is below normal_mb 2" sh -c "printf 'task,normal_mb,peak_mb\na,2,1\n' > '$TMP/p2.csv'; peakgate --simulate --profiles '$TMP/p2.csv'"
 # the headline script, small: 0.1 day, one seed
