@@ -785,127 +785,146 @@ static void tally_job(struct tally *t, const struct gj_trace *tr, const struct g
     t->missing += periods - sched;
 }
 
-static int gen_runs(const struct gen_params *p, csvw *out, csvw *truth)
+/* How one kind writes a job: its columns, its rows for the job's trace
+ * (returns how many), and its truth row. */
+struct job_writer {
+    const char *kind;
+    const char *const *cols, *const *tcols;
+    int events; /* the trace needs its provenance events */
+    long (*rows)(const struct gen_params *p, const struct gj_mix *m, const struct gj_trace *tr, csvw *out);
+    void (*truth)(csvw *t, const struct gj_job *j);
+};
+
+/* gen_each_job: the jobs of the mix in order, each traced and written by jw,
+ * with progress and the summary; SLK_EUSAGE on a bad mix. */
+static int gen_each_job(const struct gen_params *p, const struct job_writer *jw, csvw *out, csvw *truth)
 {
     struct gj_mix m;
     if (gj_mix_read(p, &m) < 0)
         return SLK_EUSAGE;
-    static const char *const cols[] = {"job", "instance", "submit", "start", "end", "input_avail", "output_read", "status", NULL};
-    csvw_header(out, cols);
+    csvw_header(out, jw->cols);
     if (truth)
-        csvw_header(truth, truth_runs_cols);
+        csvw_header(truth, jw->tcols);
     struct gj_trace tr = {0};
     struct tally t = {0};
     long n = gj_count(p);
-    char inst[40];
     for (long i = 0; i < n; i++) {
-        gj_trace_make(p, &m, i, 0, &tr);
+        gj_trace_make(p, &m, i, jw->events, &tr);
         tally_job(&t, &tr, p);
-        for (size_t k = 0; k < tr.nruns; k++) {
-            const struct gj_run *r = &tr.runs[k];
-            csvw_str(out, tr.job.name);
-            csvw_str(out, gj_instance(&tr.job, r->seq, inst));
-            csvw_int(out, r->submit);
-            csvw_int(out, r->start);
-            csvw_int(out, r->end);
-            csvw_int(out, r->input_avail);
-            if (r->output_read >= 0)
-                csvw_int(out, r->output_read);
-            else
-                csvw_str(out, NULL);
-            csvw_str(out, r->status == GJ_OK ? "ok" : "failed");
-            csvw_end(out);
-            t.rows++;
-        }
+        t.rows += jw->rows(p, &m, &tr, out);
         if (truth)
-            write_truth_runs(truth, &tr.job);
+            jw->truth(truth, &tr.job);
         if (csvw_error(out))
             break;
         slk_progress("jobs", (uint64_t)i + 1, (uint64_t)n);
     }
     slk_progress_done();
     gj_trace_free(&tr);
-    summary("runs", p, &t);
+    summary(jw->kind, p, &t);
     return SLK_OK;
+}
+
+static long runs_rows(const struct gen_params *p, const struct gj_mix *m, const struct gj_trace *tr, csvw *out)
+{
+    char inst[40];
+    for (size_t k = 0; k < tr->nruns; k++) {
+        const struct gj_run *r = &tr->runs[k];
+        csvw_str(out, tr->job.name);
+        csvw_str(out, gj_instance(&tr->job, r->seq, inst));
+        csvw_int(out, r->submit);
+        csvw_int(out, r->start);
+        csvw_int(out, r->end);
+        csvw_int(out, r->input_avail);
+        if (r->output_read >= 0)
+            csvw_int(out, r->output_read);
+        else
+            csvw_str(out, NULL);
+        csvw_str(out, r->status == GJ_OK ? "ok" : "failed");
+        csvw_end(out);
+    }
+    return (long)tr->nruns;
+}
+
+static int gen_runs(const struct gen_params *p, csvw *out, csvw *truth)
+{
+    const struct job_writer jw = {
+        "runs",
+        (const char *const[]){"job", "instance", "submit", "start", "end", "input_avail", "output_read", "status", NULL},
+        truth_runs_cols, 0, runs_rows, write_truth_runs,
+    };
+    return gen_each_job(p, &jw, out, truth);
+}
+
+static long usage_rows(const struct gen_params *p, const struct gj_mix *m, const struct gj_trace *tr, csvw *out)
+{
+    const struct gj_job *j = &tr->job;
+    char inst[40], key[48];
+    long rows = 0;
+    rng r;
+    snprintf(key, sizeof key, "%s/usage", j->name);
+    rng_seed_key(&r, p->seed, key);
+    double nz = j->usage_noise;
+    for (size_t k = 0; k < tr->nruns; k++) {
+        const struct gj_run *run = &tr->runs[k];
+        if (run->status != GJ_OK && !m->failed_usage)
+            continue;
+        gj_instance(j, run->seq, inst);
+        int64_t dur = run->end - run->start;
+        double nominal = (double)(run->nominal > 0 ? run->nominal : 1);
+        for (int64_t s = 0; s * 60 < dur; s++) {
+            double mid = (double)s * 60 + 30;
+            double c;
+            if (mid < nominal) {
+                double x = mid / nominal, acc = 0;
+                int st = 0;
+                for (; st < j->nstages - 1; st++) {
+                    acc += j->stage_frac[st];
+                    if (x < acc)
+                        break;
+                }
+                c = j->stage_par[st];
+            } else /* the straggler's tail: a few slow tasks */
+                c = j->stage_par[j->nstages - 1] * 0.05;
+            c *= exp(nz * rng_normal(&r) - nz * nz / 2);
+            int64_t ci = (int64_t)lround(c);
+            if (ci < 1)
+                ci = 1;
+            csvw_str(out, j->name);
+            csvw_str(out, inst);
+            csvw_int(out, run->start + s * 60);
+            csvw_int(out, ci);
+            csvw_int(out, j->cores);
+            csvw_int(out, j->mem_mb);
+            csvw_end(out);
+            rows++;
+        }
+    }
+    return rows;
+}
+
+static void write_truth_usage(csvw *t, const struct gj_job *j)
+{
+    csvw_str(t, j->name);
+    csvw_int(t, j->period);
+    csvw_int(t, j->nstages);
+    csvw_int(t, j->peak);
+    csvw_int(t, j->provisioned);
+    csvw_int(t, j->cores);
+    csvw_int(t, j->mem_mb);
+    csvw_int(t, j->runtime);
+    csvw_end(t);
 }
 
 static int gen_usage(const struct gen_params *p, csvw *out, csvw *truth)
 {
-    struct gj_mix m;
-    if (gj_mix_read(p, &m) < 0)
-        return SLK_EUSAGE;
-    static const char *const cols[] = {"job", "run", "t", "containers", "cores", "mem_mb", NULL};
-    static const char *const tcols[] = {"job", "period", "stages", "peak_containers", "provisioned", "cores",
-                                        "mem_mb", "runtime", NULL};
-    csvw_header(out, cols);
-    if (truth)
-        csvw_header(truth, tcols);
-    struct gj_trace tr = {0};
-    struct tally t = {0};
-    long n = gj_count(p);
-    char inst[40], key[48];
-    for (long i = 0; i < n; i++) {
-        gj_trace_make(p, &m, i, 0, &tr);
-        tally_job(&t, &tr, p);
-        const struct gj_job *j = &tr.job;
-        rng r;
-        snprintf(key, sizeof key, "%s/usage", j->name);
-        rng_seed_key(&r, p->seed, key);
-        double nz = j->usage_noise;
-        for (size_t k = 0; k < tr.nruns; k++) {
-            const struct gj_run *run = &tr.runs[k];
-            if (run->status != GJ_OK && !m.failed_usage)
-                continue;
-            gj_instance(j, run->seq, inst);
-            int64_t dur = run->end - run->start;
-            double nominal = (double)(run->nominal > 0 ? run->nominal : 1);
-            for (int64_t s = 0; s * 60 < dur; s++) {
-                double mid = (double)s * 60 + 30;
-                double c;
-                if (mid < nominal) {
-                    double x = mid / nominal, acc = 0;
-                    int st = 0;
-                    for (; st < j->nstages - 1; st++) {
-                        acc += j->stage_frac[st];
-                        if (x < acc)
-                            break;
-                    }
-                    c = j->stage_par[st];
-                } else /* the straggler's tail: a few slow tasks */
-                    c = j->stage_par[j->nstages - 1] * 0.05;
-                c *= exp(nz * rng_normal(&r) - nz * nz / 2);
-                int64_t ci = (int64_t)lround(c);
-                if (ci < 1)
-                    ci = 1;
-                csvw_str(out, j->name);
-                csvw_str(out, inst);
-                csvw_int(out, run->start + s * 60);
-                csvw_int(out, ci);
-                csvw_int(out, j->cores);
-                csvw_int(out, j->mem_mb);
-                csvw_end(out);
-                t.rows++;
-            }
-        }
-        if (truth) {
-            csvw_str(truth, j->name);
-            csvw_int(truth, j->period);
-            csvw_int(truth, j->nstages);
-            csvw_int(truth, j->peak);
-            csvw_int(truth, j->provisioned);
-            csvw_int(truth, j->cores);
-            csvw_int(truth, j->mem_mb);
-            csvw_int(truth, j->runtime);
-            csvw_end(truth);
-        }
-        if (csvw_error(out))
-            break;
-        slk_progress("jobs", (uint64_t)i + 1, (uint64_t)n);
-    }
-    slk_progress_done();
-    gj_trace_free(&tr);
-    summary("usage", p, &t);
-    return SLK_OK;
+    const struct job_writer jw = {
+        "usage",
+        (const char *const[]){"job", "run", "t", "containers", "cores", "mem_mb", NULL},
+        (const char *const[]){"job", "period", "stages", "peak_containers", "provisioned", "cores", "mem_mb",
+                              "runtime", NULL},
+        0, usage_rows, write_truth_usage,
+    };
+    return gen_each_job(p, &jw, out, truth);
 }
 
 /* event_file: the path of an event's file. */
@@ -924,61 +943,47 @@ static void event_file(const struct gj_trace *tr, const struct gj_event *e, char
     }
 }
 
+static long events_rows(const struct gen_params *p, const struct gj_mix *m, const struct gj_trace *tr, csvw *out)
+{
+    const struct gj_job *j = &tr->job;
+    char inst[64], file[128];
+    for (size_t k = 0; k < tr->nev; k++) {
+        const struct gj_event *e = &tr->ev[k];
+        csvw_int(out, e->time);
+        switch (e->who) {
+        case 0:
+            csvw_str(out, j->name);
+            csvw_str(out, gj_instance(j, tr->runs[e->run].seq, inst));
+            break;
+        case 1:
+            csvw_str(out, j->producer);
+            if (e->ftype == 4)
+                snprintf(inst, sizeof inst, "%s-ref", j->producer);
+            else
+                snprintf(inst, sizeof inst, "%s-%lld", j->producer, (long long)e->run);
+            csvw_str(out, inst);
+            break;
+        default:
+            csvw_str(out, j->consumer);
+            snprintf(inst, sizeof inst, "%s-%lld", j->consumer, (long long)e->run);
+            csvw_str(out, inst);
+            break;
+        }
+        event_file(tr, e, file, sizeof file);
+        csvw_str(out, file);
+        csvw_str(out, e->op ? "write" : "read");
+        csvw_end(out);
+    }
+    return (long)tr->nev;
+}
+
 static int gen_events(const struct gen_params *p, csvw *out, csvw *truth)
 {
-    struct gj_mix m;
-    if (gj_mix_read(p, &m) < 0)
-        return SLK_EUSAGE;
-    static const char *const cols[] = {"time", "job", "instance", "file", "op", NULL};
-    csvw_header(out, cols);
-    if (truth)
-        csvw_header(truth, truth_runs_cols);
-    struct gj_trace tr = {0};
-    struct tally t = {0};
-    long n = gj_count(p);
-    char inst[64], file[128];
-    for (long i = 0; i < n; i++) {
-        gj_trace_make(p, &m, i, 1, &tr);
-        tally_job(&t, &tr, p);
-        const struct gj_job *j = &tr.job;
-        for (size_t k = 0; k < tr.nev; k++) {
-            const struct gj_event *e = &tr.ev[k];
-            csvw_int(out, e->time);
-            switch (e->who) {
-            case 0:
-                csvw_str(out, j->name);
-                csvw_str(out, gj_instance(j, tr.runs[e->run].seq, inst));
-                break;
-            case 1:
-                csvw_str(out, j->producer);
-                if (e->ftype == 4)
-                    snprintf(inst, sizeof inst, "%s-ref", j->producer);
-                else
-                    snprintf(inst, sizeof inst, "%s-%lld", j->producer, (long long)e->run);
-                csvw_str(out, inst);
-                break;
-            default:
-                csvw_str(out, j->consumer);
-                snprintf(inst, sizeof inst, "%s-%lld", j->consumer, (long long)e->run);
-                csvw_str(out, inst);
-                break;
-            }
-            event_file(&tr, e, file, sizeof file);
-            csvw_str(out, file);
-            csvw_str(out, e->op ? "write" : "read");
-            csvw_end(out);
-            t.rows++;
-        }
-        if (truth)
-            write_truth_runs(truth, j);
-        if (csvw_error(out))
-            break;
-        slk_progress("jobs", (uint64_t)i + 1, (uint64_t)n);
-    }
-    slk_progress_done();
-    gj_trace_free(&tr);
-    summary("events", p, &t);
-    return SLK_OK;
+    const struct job_writer jw = {
+        "events", (const char *const[]){"time", "job", "instance", "file", "op", NULL},
+        truth_runs_cols, 1, events_rows, write_truth_runs,
+    };
+    return gen_each_job(p, &jw, out, truth);
 }
 
 const struct gen_kind gen_kind_runs = {
