@@ -70,7 +70,10 @@ struct gate {
     unsigned char *hold, *want, *done, *state;
     long long *pause_run;
     struct memmodel *models;
-    size_t ndone;
+    size_t n, ndone;
+    size_t *act, nact; /* the tasks not finished at the start of the step, in task order */
+    int k, holders;    /* tokens, and how many are held */
+    size_t ptr;        /* the last task served; the token scan starts after it */
 };
 
 /* advance task i by one step of its trajectory (it is allowed to). */
@@ -98,6 +101,81 @@ static void gate_advance(struct gate *g, size_t i, long long s)
     }
 }
 
+/* the step's token round: free tokens to the waiting tasks in cyclic order
+ * after the last served (only active tasks can want one); returns how many
+ * stay paused */
+static size_t gate_tokens(struct gate *g, long long s)
+{
+    size_t first = 0, hi = g->nact, paused = 0; /* the first active task after ptr */
+    while (first < hi) {
+        size_t mid = first + (hi - first) / 2;
+        if (g->act[mid] <= g->ptr)
+            first = mid + 1;
+        else
+            hi = mid;
+    }
+    if (first == g->nact) /* every active task is at or before ptr: wrap */
+        first = 0;
+    for (size_t j = 0, at = first; j < g->nact; j++, at = at + 1 == g->nact ? 0 : at + 1) {
+        size_t i = g->act[at];
+        if (!g->want[i])
+            continue;
+        g->want[i] = 0;
+        struct memgate_task_result *tr = &g->tr[i];
+        if (g->holders < g->k) {
+            g->hold[i] = 1;
+            g->holders++;
+            g->ptr = i;
+            tr->grants++;
+            gate_advance(g, i, s);
+        } else {
+            g->state[i] = MEMGATE_PAUSED;
+            paused++;
+            tr->paused++;
+            if (++g->pause_run[i] > tr->longest_pause)
+                tr->longest_pause = g->pause_run[i];
+        }
+    }
+    return paused;
+}
+
+/* one step s; returns how many tasks it left paused */
+static size_t gate_step(struct gate *g, long long s)
+{
+    /* A: holders back at or below their threshold give their token back */
+    if (g->holders)
+        for (size_t a = 0; a < g->nact; a++) {
+            size_t i = g->act[a];
+            if (g->hold[i] && (g->done[i] || g->cur[i] <= g->thr[i])) {
+                g->hold[i] = 0;
+                g->holders--;
+            }
+        }
+    /* B: tasks that stay at or below their threshold (or hold a token)
+     * advance; those that finished last step leave the active list */
+    int nreq = 0;
+    size_t keep = 0;
+    for (size_t a = 0; a < g->nact; a++) {
+        size_t i = g->act[a];
+        if (g->done[i]) {
+            g->state[i] = MEMGATE_DONE;
+            g->cur[i] = 0;
+            continue;
+        }
+        g->act[keep++] = i;
+        double v = g->t[i].series ? g->t[i].series[g->pos[i]] : g->nextv[i];
+        if (g->k > 0 && !g->hold[i] && v > g->thr[i]) {
+            g->want[i] = 1;
+            nreq++;
+        } else {
+            gate_advance(g, i, s);
+        }
+    }
+    g->nact = keep;
+    /* C: the token round */
+    return nreq ? gate_tokens(g, s) : 0;
+}
+
 int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opts *o,
                 double node_mb, memgate_step_fn fn, void *ctx,
                 struct memgate_task_result *tr, struct memgate_result *res)
@@ -106,17 +184,15 @@ int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opt
     memset(tr, 0, n * sizeof *tr);
     if (n == 0)
         return SLK_OK;
-    int k = o->k;
     struct gate g = {
-        .t = t, .tr = tr,
+        .t = t, .tr = tr, .n = n, .k = o->k, .ptr = n - 1,
         .cur = xcalloc(n, sizeof(double)), .thr = xcalloc(n, sizeof(double)),
         .nextv = xcalloc(n, sizeof(double)), .pos = xcalloc(n, sizeof(size_t)),
         .hold = xcalloc(n, 1), .want = xcalloc(n, 1), .done = xcalloc(n, 1),
         .state = xcalloc(n, 1), .pause_run = xcalloc(n, sizeof(long long)),
-        .models = xcalloc(n, sizeof(struct memmodel)),
+        .models = xcalloc(n, sizeof(struct memmodel)), .act = xcalloc(n, sizeof(size_t)),
     };
-    int holders = 0, status = SLK_OK;
-    size_t ptr = n - 1;             /* the last task served; the scan starts after it */
+    int status = SLK_OK;
     long long horizon = o->steps, cap = 1;
     for (size_t i = 0; i < n; i++) {
         g.thr[i] = o->approach * t[i].normal;
@@ -128,94 +204,29 @@ int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opt
             if (t[i].len == 0) {
                 g.done[i] = 1;
                 g.ndone++;
+                g.state[i] = MEMGATE_DONE;
             }
         }
+        if (!g.done[i])
+            g.act[g.nact++] = i;
     }
     if (horizon <= 0)
         horizon = cap;  /* every step some task progresses, so all series end before this */
-    res->bound = memgate_bound(t, n, k > 0 ? k : (int)n, o->approach);
+    res->bound = memgate_bound(t, n, g.k > 0 ? g.k : (int)n, o->approach);
     /* a relative slack absorbs the rounding of the sums */
     double bound_tol = res->bound * (1 + 1e-12);
     double total_sum = 0;
 
-    /* the tasks not yet finished at the start of the step, in task order */
-    size_t *act = xcalloc(n, sizeof *act), nact = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!g.done[i])
-            act[nact++] = i;
-        else
-            g.state[i] = MEMGATE_DONE;
     long long s;
     for (s = 0; s < horizon; s++) {
         if (o->steps <= 0 && g.ndone == n)
             break;
-        /* A: holders back at or below their threshold give their token back */
-        if (holders)
-            for (size_t a = 0; a < nact; a++) {
-                size_t i = act[a];
-                if (g.hold[i] && (g.done[i] || g.cur[i] <= g.thr[i])) {
-                    g.hold[i] = 0;
-                    holders--;
-                }
-            }
-        /* B: tasks that stay at or below their threshold (or hold a token)
-         * advance; those that finished last step leave the active list */
-        int nreq = 0;
-        size_t keep = 0;
-        for (size_t a = 0; a < nact; a++) {
-            size_t i = act[a];
-            if (g.done[i]) {
-                g.state[i] = MEMGATE_DONE;
-                g.cur[i] = 0;
-                continue;
-            }
-            act[keep++] = i;
-            double v = t[i].series ? t[i].series[g.pos[i]] : g.nextv[i];
-            if (k > 0 && !g.hold[i] && v > g.thr[i]) {
-                g.want[i] = 1;
-                nreq++;
-            } else {
-                gate_advance(&g, i, s);
-            }
-        }
-        nact = keep;
-        /* C: free tokens to the waiting tasks in cyclic order after the last
-         * served (only active tasks can want one) */
-        size_t paused = 0;
-        if (nreq) {
-            size_t first = 0, hi = nact; /* the first active task after ptr */
-            while (first < hi) {
-                size_t mid = first + (hi - first) / 2;
-                if (act[mid] <= ptr)
-                    first = mid + 1;
-                else
-                    hi = mid;
-            }
-            for (size_t j = 0; j < nact; j++) {
-                size_t i = act[(first + j) % nact];
-                if (!g.want[i])
-                    continue;
-                g.want[i] = 0;
-                if (holders < k) {
-                    g.hold[i] = 1;
-                    holders++;
-                    ptr = i;
-                    tr[i].grants++;
-                    gate_advance(&g, i, s);
-                } else {
-                    g.state[i] = MEMGATE_PAUSED;
-                    paused++;
-                    tr[i].paused++;
-                    if (++g.pause_run[i] > tr[i].longest_pause)
-                        tr[i].longest_pause = g.pause_run[i];
-                }
-            }
-        }
+        size_t paused = gate_step(&g, s);
         /* finished tasks hold 0 MB, so the sum over the active ones in task
          * order is the sum over all of them, bit for bit */
         double total = 0;
-        for (size_t a = 0; a < nact; a++)
-            total += g.cur[act[a]];
+        for (size_t a = 0; a < g.nact; a++)
+            total += g.cur[g.act[a]];
         total_sum += total;
         if (total > res->max_mem)
             res->max_mem = total;
@@ -227,7 +238,6 @@ int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opt
         if (fn && (status = fn(ctx, &st)) != 0)
             break;
     }
-    free(act);
     res->steps = s;
     res->mean_mem = s > 0 ? total_sum / (double)s : 0;
     for (size_t i = 0; i < n; i++)
@@ -243,5 +253,6 @@ int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opt
     free(g.state);
     free(g.pause_run);
     free(g.models);
+    free(g.act);
     return status;
 }
