@@ -824,7 +824,8 @@ static int gen_each_job(const struct gen_params *p, const struct job_writer *jw,
     return SLK_OK;
 }
 
-static long runs_rows(const struct gen_params *p, const struct gj_mix *m, const struct gj_trace *tr, csvw *out)
+static long runs_rows(const struct gen_params *p, const struct gj_mix *m, const struct gj_trace *tr,
+                      csvw *out)
 {
     char inst[40];
     for (size_t k = 0; k < tr->nruns; k++) {
@@ -849,13 +850,18 @@ static int gen_runs(const struct gen_params *p, csvw *out, csvw *truth)
 {
     const struct job_writer jw = {
         "runs",
-        (const char *const[]){"job", "instance", "submit", "start", "end", "input_avail", "output_read", "status", NULL},
-        truth_runs_cols, 0, runs_rows, write_truth_runs,
+        (const char *const[]){"job", "instance", "submit", "start", "end", "input_avail", "output_read",
+                              "status", NULL},
+        truth_runs_cols,
+        0,
+        runs_rows,
+        write_truth_runs,
     };
     return gen_each_job(p, &jw, out, truth);
 }
 
-static long usage_rows(const struct gen_params *p, const struct gj_mix *m, const struct gj_trace *tr, csvw *out)
+static long usage_rows(const struct gen_params *p, const struct gj_mix *m, const struct gj_trace *tr,
+                       csvw *out)
 {
     const struct gj_job *j = &tr->job;
     char inst[40], key[48];
@@ -922,7 +928,9 @@ static int gen_usage(const struct gen_params *p, csvw *out, csvw *truth)
         (const char *const[]){"job", "run", "t", "containers", "cores", "mem_mb", NULL},
         (const char *const[]){"job", "period", "stages", "peak_containers", "provisioned", "cores", "mem_mb",
                               "runtime", NULL},
-        0, usage_rows, write_truth_usage,
+        0,
+        usage_rows,
+        write_truth_usage,
     };
     return gen_each_job(p, &jw, out, truth);
 }
@@ -943,7 +951,8 @@ static void event_file(const struct gj_trace *tr, const struct gj_event *e, char
     }
 }
 
-static long events_rows(const struct gen_params *p, const struct gj_mix *m, const struct gj_trace *tr, csvw *out)
+static long events_rows(const struct gen_params *p, const struct gj_mix *m, const struct gj_trace *tr,
+                        csvw *out)
 {
     const struct gj_job *j = &tr->job;
     char inst[64], file[128];
@@ -980,8 +989,9 @@ static long events_rows(const struct gen_params *p, const struct gj_mix *m, cons
 static int gen_events(const struct gen_params *p, csvw *out, csvw *truth)
 {
     const struct job_writer jw = {
-        "events", (const char *const[]){"time", "job", "instance", "file", "op", NULL},
-        truth_runs_cols, 1, events_rows, write_truth_runs,
+        "events",        (const char *const[]){"time", "job", "instance", "file", "op", NULL},
+        truth_runs_cols, 1,
+        events_rows,     write_truth_runs,
     };
     return gen_each_job(p, &jw, out, truth);
 }

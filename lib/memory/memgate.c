@@ -185,12 +185,22 @@ int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opt
     if (n == 0)
         return SLK_OK;
     struct gate g = {
-        .t = t, .tr = tr, .n = n, .k = o->k, .ptr = n - 1,
-        .cur = xcalloc(n, sizeof(double)), .thr = xcalloc(n, sizeof(double)),
-        .nextv = xcalloc(n, sizeof(double)), .pos = xcalloc(n, sizeof(size_t)),
-        .hold = xcalloc(n, 1), .want = xcalloc(n, 1), .done = xcalloc(n, 1),
-        .state = xcalloc(n, 1), .pause_run = xcalloc(n, sizeof(long long)),
-        .models = xcalloc(n, sizeof(struct memmodel)), .act = xcalloc(n, sizeof(size_t)),
+        .t = t,
+        .tr = tr,
+        .n = n,
+        .k = o->k,
+        .ptr = n - 1,
+        .cur = xcalloc(n, sizeof(double)),
+        .thr = xcalloc(n, sizeof(double)),
+        .nextv = xcalloc(n, sizeof(double)),
+        .pos = xcalloc(n, sizeof(size_t)),
+        .hold = xcalloc(n, 1),
+        .want = xcalloc(n, 1),
+        .done = xcalloc(n, 1),
+        .state = xcalloc(n, 1),
+        .pause_run = xcalloc(n, sizeof(long long)),
+        .models = xcalloc(n, sizeof(struct memmodel)),
+        .act = xcalloc(n, sizeof(size_t)),
     };
     int status = SLK_OK;
     long long horizon = o->steps, cap = 1;

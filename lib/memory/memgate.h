@@ -77,8 +77,8 @@ struct memgate_step {
     const double *mem;
     const unsigned char *state;
     size_t n;
-    double total;   /* sum of mem over the tasks, in task order */
-    size_t paused;  /* tasks in MEMGATE_PAUSED */
+    double total;  /* sum of mem over the tasks, in task order */
+    size_t paused; /* tasks in MEMGATE_PAUSED */
 };
 
 /* memgate_step_fn: called after every step; a non-zero return stops the run
