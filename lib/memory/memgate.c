@@ -70,7 +70,7 @@ struct gate {
     unsigned char *hold, *want, *done, *state;
     long long *pause_run;
     struct memmodel *models;
-    size_t n, ndone;
+    size_t ndone;
     size_t *act, nact; /* the tasks not finished at the start of the step, in task order */
     int k, holders;    /* tokens, and how many are held */
     size_t ptr;        /* the last task served; the token scan starts after it */
@@ -187,7 +187,6 @@ int memgate_run(const struct memgate_task *t, size_t n, const struct memgate_opt
     struct gate g = {
         .t = t,
         .tr = tr,
-        .n = n,
         .k = o->k,
         .ptr = n - 1,
         .cur = xcalloc(n, sizeof(double)),
