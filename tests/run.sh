@@ -24,6 +24,8 @@ builds=${SLOKIT_BUILDS:-"build build-asan"}
 # seconds one CLI file may run (0: no limit; none under SLOKIT_WRAP, e.g. valgrind)
 limit=${SLOKIT_FILE_TIMEOUT:-1200}
 [ -z "${SLOKIT_WRAP:-}" ] || limit=${SLOKIT_FILE_TIMEOUT:-0}
+utimeout=()
+[ "$limit" = 0 ] || utimeout=(timeout -k 30 600)
 # the suite's files peak near 450 MB (documented examples write what they
 # say; a passing file's are removed): warn when that may not fit
 mkdir -p "$ROOT/tests/out"
@@ -58,10 +60,12 @@ for b in $builds; do
     # unit tests: each prints "#unit NAME PASS FAIL"
     for u in "$ROOT/$b/tests"/test_*; do
         [ -x "$u" ] || continue
-        res=$(cd "$out" && ${SLOKIT_WRAP:-} "$u" 2>"$out/$(basename "$u").err")
+        # a unit that hangs is killed after 600 s (with the CLI files' limit
+        # on) and counted as failed, so the suite still ends
+        res=$(cd "$out" && ${utimeout[@]+"${utimeout[@]}"} ${SLOKIT_WRAP:-} "$u" 2>"$out/$(basename "$u").err")
         line=$(printf '%s\n' "$res" | grep '^#unit' | tail -1)
         if [ -z "$line" ]; then
-            echo "FAIL unit $(basename "$u"): crashed or printed no result"; cat "$out/$(basename "$u").err" | head -20
+            echo "FAIL unit $(basename "$u"): crashed, hung (killed after 600 s) or printed no result"; cat "$out/$(basename "$u").err" | head -20
             total_fail=$((total_fail + 1)); continue
         fi
         set -- $line

@@ -43,6 +43,8 @@ static const char *const keys[] = {"step", "poor", "normal_min", "normal_max", "
 
 static double unif(rng *r, double a, double b) { return a + (b - a) * rng_uniform(r); }
 
+static int duration_ok(double v) { return v >= 1e-3 && v <= 1e15; }
+
 static int generate(const struct gen_params *p, csvw *out, csvw *truth)
 {
     double step = gen_get(p, "step", 10), poor = gen_get(p, "poor", 0.6);
@@ -51,12 +53,14 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
     double amp = gen_get(p, "amp", 0.5), period = gen_get(p, "period_s", 3600);
     double noise = gen_get(p, "noise", 0.03), first = gen_get(p, "first", 1);
     int paper = gen_get(p, "paper", 0) != 0;
-    if (!(step > 0 && step <= 86400) || !(poor >= 0 && poor <= 1) || !(nmin > 0 && nmax >= nmin) ||
-        !(amp >= 0 && amp < 1) || !(period > 0) || !(noise >= 0 && noise <= 0.05) ||
-        !(first >= 1 && first < 1e9) || (gap != -1 && !(gap > 0)) || (plen != -1 && !(plen > 0))) {
-        slk_error("taskmem: out of range: need step in (0, 86400], poor in [0, 1], "
-                  "0 < normal_min <= normal_max, amp in [0, 1), period_s > 0, noise in [0, 0.05], "
-                  "gap_s > 0, peak_s > 0, first >= 1");
+    /* durations as peakgate --model takes them: 1 ms to 1e15 s (a gap of
+     * 1e308 s sent the peak process's time to infinity) */
+    if (!(step >= 1e-3 && step <= 86400) || !(poor >= 0 && poor <= 1) || !(nmin > 0 && nmax >= nmin) ||
+        !(amp >= 0 && amp < 1) || !duration_ok(period) || !(noise >= 0 && noise <= 0.05) ||
+        !(first >= 1 && first < 1e9) || (gap != -1 && !duration_ok(gap)) || (plen != -1 && !duration_ok(plen))) {
+        slk_error("taskmem: out of range: need step in [0.001, 86400], poor in [0, 1], "
+                  "0 < normal_min <= normal_max, amp in [0, 1), noise in [0, 0.05], "
+                  "period_s, gap_s and peak_s in [0.001, 1e15], first >= 1");
         return SLK_EUSAGE;
     }
     double days = p->days > 0 ? p->days : 1;

@@ -2,6 +2,7 @@
 #include "memory/memprof.h"
 #include "base/diag.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,13 +135,18 @@ struct memmodel_params memmodel_params_paper(void)
 }
 
 /* Steps until the next peak starts, from step `from`: thinning of a Poisson
- * process with rate (1 + amp sin(...)) / gap per second. */
+ * process with rate (1 + amp sin(...)) / gap per second.  LLONG_MAX (no
+ * peak any more) once the time leaves the steps a long long counts: with
+ * absurd parameters the time would reach infinity and the thinning, whose
+ * rate is then NaN, never accept. */
 static long long next_peak_start(struct memmodel *m, long long from)
 {
     double lmax = (1 + m->p.amp) / m->p.gap_s;
     double t = (double)from * m->p.step_s;
     for (;;) {
         t += rng_exp(&m->r, 1 / lmax);
+        if (!(t / m->p.step_s < 9e18))
+            return LLONG_MAX;
         double lam = (1 + m->p.amp * sin(2 * M_PI * t / m->p.period_s + m->phase)) / m->p.gap_s;
         if (rng_uniform(&m->r) * lmax <= lam)
             break;

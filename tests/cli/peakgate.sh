@@ -124,6 +124,14 @@ tcheck "tracegen paper=1: every task is 500/1200 MB, base within 3%, peaks reach
              END { for (k in n) { if (!(k in top) || n[k] != 864) exit 1; c++ } exit c != 6 }" "$1/pm.csv"' _ "$TMP"
 t "tracegen rejects bad keys" 64 '' '' "unknown --set key 'bogus' for kind 'taskmem'" tracegen taskmem --set bogus=1
 t "tracegen range check"      64 '' '' 'taskmem: out of range' tracegen taskmem --set poor=2
+# found by fuzz_gen: gap_s 1e308 sent the peak process's time to infinity and
+# tracegen thinned forever; the durations are bounded as peakgate --model's
+for kv in gap_s=1e308 peak_s=1e16 period_s=0.0001 step=1e-300; do
+    t "tracegen taskmem $kv refused" 64 '' '' 'taskmem: out of range' timeout 20 tracegen taskmem --days 0.05 --set $kv
+done
+tcheck "tracegen taskmem gap_s=1e15: accepted, one task's 432 samples without a peak" bash -c '
+    timeout 20 tracegen -q taskmem --count 1 --days 0.05 --set gap_s=1e15 --set poor=1 --truth "$1/tg_truth.csv" > "$1/tg.csv" &&
+    awk -F, -v pk="$(tail -1 "$1/tg_truth.csv" | cut -d, -f4)" "NR > 1 { n++; if (\$3 + 0 >= pk + 0) bad++ } END { exit !(n == 432 && !bad) }" "$1/tg.csv"' _ "$TMP"
 
 # ---- --simulate, hand-worked (tests/data/peakgate/sim2.csv) ------------------------------
 # x: 100 100 300 300 100, y: 100 300 300 100 100, one sample a minute; normal (p50) 100,

@@ -27,5 +27,17 @@ int main(void)
     struct memgate_task t[2] = {{.name = "a", .normal = 100, .peak = 100}, {.name = "b", .normal = 100, .peak = 400}};
     CHECK_NEAR(memgate_bound(t, 2, 1, 1.1), 500, 1e-9);
     CHECK_NEAR(memgate_bound_simple(t, 2, 1), 500, 1e-9); /* 200 + max(0, 300) */
+    /* a peak process whose time runs to infinity (gap 1e308 s: the first
+     * exponential draw is ~1e308) returns "no more peaks" instead of
+     * thinning forever on a NaN rate: 1,000 steps of the base level only */
+    struct memmodel_params mp = memmodel_params_paper();
+    mp.gap_s = 1e308;
+    struct memmodel m;
+    memmodel_init(&m, &mp, 1, "far");
+    double hi = 0;
+    for (int i = 0; i < 1000; i++)
+        hi = fmax(hi, memmodel_next(&m));
+    CHECK(hi <= mp.normal_mb * (1 + mp.noise));
+    CHECK(m.peaks == 0);
     return unit_done("memory");
 }
