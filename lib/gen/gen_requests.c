@@ -37,10 +37,13 @@ static int gen_requests(const struct gen_params *p, csvw *out, csvw *truth)
     double rigid = gen_get(p, "rigid", 0.1), gangs = gen_get(p, "gangs", 0.1);
     double slack = gen_get(p, "slack", 4), probl = gen_get(p, "problematic", 0.1);
     double step = gen_get(p, "step", 60), maxc = gen_get(p, "maxc", 100), night = gen_get(p, "night", 2);
-    if (!(step >= 1) || step != floor(step) || !(slack >= 1.3) || !(maxc >= 1) || hourly < 0 || offk < 0 ||
+    /* step at most a day and maxc at most a million containers: beyond, the
+     * rows held values (step 1e308) the next tool refuses */
+    if (!(step >= 1 && step <= 86400) || step != floor(step) || !(slack >= 1.3) || !(maxc >= 1 && maxc <= 1e6) ||
+        hourly < 0 || offk < 0 ||
         !(night >= 0) ||
         hourly + offk > 1 || rigid < 0 || gangs < 0 || rigid + gangs > 1 || probl < 0 || probl > 1) {
-        slk_error("requests: invalid --set values (step a whole number >= 1, slack >= 1.3, maxc >= 1, "
+        slk_error("requests: invalid --set values (step a whole number in [1, 86400], slack >= 1.3, maxc in [1, 1e6], "
                   "shares in [0, 1] with hourly+offkilter <= 1 and rigid+gangs <= 1, night >= 0)");
         return SLK_EUSAGE;
     }

@@ -55,11 +55,11 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
     int paper = gen_get(p, "paper", 0) != 0;
     /* durations as peakgate --model takes them: 1 ms to 1e15 s (a gap of
      * 1e308 s sent the peak process's time to infinity) */
-    if (!(step >= 1e-3 && step <= 86400) || !(poor >= 0 && poor <= 1) || !(nmin > 0 && nmax >= nmin) ||
+    if (!(step >= 1e-3 && step <= 86400) || !(poor >= 0 && poor <= 1) || !(nmin > 0 && nmax >= nmin && nmax <= 1e9) ||
         !(amp >= 0 && amp < 1) || !duration_ok(period) || !(noise >= 0 && noise <= 0.05) ||
         !(first >= 1 && first < 1e9) || (gap != -1 && !duration_ok(gap)) || (plen != -1 && !duration_ok(plen))) {
         slk_error("taskmem: out of range: need step in [0.001, 86400], poor in [0, 1], "
-                  "0 < normal_min <= normal_max, amp in [0, 1), noise in [0, 0.05], "
+                  "0 < normal_min <= normal_max <= 1e9, amp in [0, 1), noise in [0, 0.05], "
                   "period_s, gap_s and peak_s in [0.001, 1e15], first >= 1");
         return SLK_EUSAGE;
     }

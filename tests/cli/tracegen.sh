@@ -190,4 +190,13 @@ for kv in "tenants step=abc" "taskmem step=1x" "storage envs=many" "requests nig
 done
 t "--set util=high for vcjobs (mixed) refused" 64 '' '' "invalid value for --set util: 'high'" tracegen vcjobs --count 2 --set scenario=mixed --set util=high
 t "requests: negative night refused" 64 '' '' 'night >= 0' tracegen requests --count 2 --set night=-1
+# values that made rows the next tool refuses (step 1e+308, 4.3e+307
+# containers, a normal level of 9.4e+307 MB with an empty peak): refused
+for kv in "requests step=1e308" "requests step=86401" "requests maxc=1e308" "requests maxc=1000001" "taskmem normal_max=1e308"; do
+    set -- $kv
+    t "--set $2 for $1 refused as out of range" 64 '' '' "$1: " tracegen "$1" --count 2 --set "$2"
+done
+tcheck "requests at the bounds (step 86400, maxc 1e6) plan in lcmpack" bash -c '
+    tracegen -q requests --count 3 --set step=86400 --truth "$1/b.slo" > "$1/b1.sky" && lcmpack -q --slo "$1/b.slo" --capacity cores=1e5,mem=1e9 --at 2026-01-05 "$1/b1.sky" > /dev/null &&
+    tracegen -q requests --count 3 --set maxc=1e6 --truth "$1/c.slo" > "$1/c1.sky" && lcmpack -q --slo "$1/c.slo" --capacity cores=1e9,mem=1e13 --at 2026-01-05 "$1/c1.sky" | grep -q ",periodic,"' _ "$TMP"
 t "vcjobs size_h=0 refused without a leak" 64 '' '' "invalid --set size_h" tracegen vcjobs --count 1 --set size_h=0
