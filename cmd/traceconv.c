@@ -50,7 +50,7 @@ enum { O_CAPS = 1, O_NODES, O_EPOCH, O_STEP, O_MACHINE, O_VCBY, O_UNIT, O_VCS, O
 static const struct argp_option options[] = {
     {"capacities", O_CAPS, "FILE", 0, "swf, alibaba-gpu, swim: write the VCs' capacities (vc,capacity) to FILE", 0},
     {"epoch", O_EPOCH, "TIME", 0, "Epoch seconds (or ISO 8601) of the trace's time 0 (default 0)", 0},
-    {"step", O_STEP, "DUR", 0, "google-usage: sample step (default 60s, at least 1s)", 0},
+    {"step", O_STEP, "DUR", 0, "google-usage: sample step (default 60s, 1s to 1e9s)", 0},
     {"machine", O_MACHINE, "cores=N,mem=M", 0, "google-usage: size of the trace's largest machine; adds cores and mem_mb per container", 0},
     {"vc-by", O_VCBY, "FIELD", 0, "swf: user, group (default), queue or partition; alibaba-gpu: qos (default) or gpu_spec", 0},
     {"nodes", O_NODES, "FILE", 0, "alibaba-gpu: the node list (capacity)", 0},
@@ -69,7 +69,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case O_CAPS: opt.capacities = arg; break;
     case O_NODES: opt.nodes = arg; break;
     case O_EPOCH: opt.epoch = cli_time(st, "epoch", arg); opt.have_epoch = 1; break;
-    case O_STEP: opt.step = cli_duration(st, "step", arg, 1); break;
+    case O_STEP: opt.step = cli_duration_max(st, "step", arg, 1, 1e9); break; /* in us, an int64 */
     case O_MACHINE: cli_resources(st, "machine", arg, &opt.cores, &opt.mem_mb); break;
     case O_VCBY: opt.vc_by = arg; break;
     case O_UNIT: opt.unit = cli_choice(st, "unit", arg, unit_names); break;

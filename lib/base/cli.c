@@ -221,18 +221,23 @@ long long cli_int(struct argp_state *st, const char *opt, const char *arg, long 
     return v;
 }
 
-double cli_duration(struct argp_state *st, const char *opt, const char *arg, double min)
+double cli_duration_max(struct argp_state *st, const char *opt, const char *arg, double min, double max)
 {
     double v;
     if (parse_duration(arg, &v) < 0)
         argp_error(st, "invalid value for --%s: '%s' (want seconds, or e.g. 90s, 15m, 1h, 1d)", opt, arg);
     if (v < min)
         argp_error(st, "invalid value for --%s: '%s' (must be at least %g s)", opt, arg, min);
+    if (v > max)
+        argp_error(st, "invalid value for --%s: '%s' (out of range: at most %g s)", opt, arg, max);
+    return v;
+}
+
+double cli_duration(struct argp_state *st, const char *opt, const char *arg, double min)
+{
     /* the bound of a CSV duration (CSVR_BOUNDED): beyond it the value is
      * written out as garbage ("step 1e+308") the next tool refuses */
-    if (v > CSVR_MAX_VALUE)
-        argp_error(st, "invalid value for --%s: '%s' (out of range: at most %g s)", opt, arg, CSVR_MAX_VALUE);
-    return v;
+    return cli_duration_max(st, opt, arg, min, CSVR_MAX_VALUE);
 }
 
 double cli_time(struct argp_state *st, const char *opt, const char *arg)

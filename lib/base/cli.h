@@ -99,6 +99,9 @@ double cli_double(struct argp_state *st, const char *opt, const char *arg, doubl
 long long cli_int(struct argp_state *st, const char *opt, const char *arg, long long min, long long max);
 /* cli_duration: seconds or 90s, 15m, 1h, 1d; at least min, at most CSVR_MAX_VALUE (1e15). */
 double cli_duration(struct argp_state *st, const char *opt, const char *arg, double min);
+/* cli_duration_max: the same with an upper bound of the option's own (a
+ * duration the tool counts in smaller units that must fit an integer). */
+double cli_duration_max(struct argp_state *st, const char *opt, const char *arg, double min, double max);
 /* cli_time: epoch seconds or ISO 8601, at most CSVR_MAX_TIME (1e11) either side of 1970. */
 double cli_time(struct argp_state *st, const char *opt, const char *arg);
 

@@ -33,6 +33,12 @@ L1,10,61.5,1,2,125" "1 job runs written (2 rows); skipped 1 with a task outside 
     traceconv google-usage --machine cores=8,mem=1000 "$D/job_events.csv" "$D/task_events.csv"
 t "google usage step 120s" 0 '' "job,run,t,containers
 L1,10,1.5,1.25" '' traceconv -q google-usage --step 2m "$D/job_events.csv" "$D/task_events.csv"
+# the step is counted in microseconds: 1e13 s overflowed it and hung; the
+# bound is 1e9 s, where the same 150 task-seconds make 1.5e-7 containers
+t "google usage step 1e9 s: one step" 0 '' "job,run,t,containers
+L1,10,1.5,1.5e-07" '' traceconv -q google-usage --step 1e9 "$D/job_events.csv" "$D/task_events.csv"
+t "google usage step 1e13 s refused" 64 '' '' "invalid value for --step: '1e13' (out of range: at most 1e+09 s)" \
+    timeout 20 traceconv google-usage --step 1e13 "$D/job_events.csv" "$D/task_events.csv"
 t "google usage wants job files first" 65 '' '' \
     "job_events.csv:1: a job_events file after task_events: give the job files first" \
     traceconv google-usage "$D/task_events.csv" "$D/job_events.csv"
