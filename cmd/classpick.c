@@ -72,7 +72,7 @@ static const struct argp_option options[] = {
     {"series", OPT_SERIES, "FILE", 0, "Utilization series tenant,t,util to replay (grouped by tenant)", 3},
     {"tenants", OPT_TENANTS, "FILE", 0, "tenantclass's per-tenant output (tenant,pattern,class)", 3},
     {"servers", OPT_SERVERS, "FILE", 0, "Servers per tenant (tenant,servers), e.g. tracegen's truth; default 1", 3},
-    {"step", OPT_STEP, "DUR", 0, "Simulation tick = series step (default 2m)", 3},
+    {"step", OPT_STEP, "DUR", 0, "Simulation tick = series step (default 2m, at most 1d)", 3},
     {"jobs", OPT_JOBS, "N", 0, "Jobs to submit (default: from --load)", 3},
     {"load", OPT_LOAD, "F", 0, "Offered load as a share of the mean harvestable cores (default 0.5)", 3},
     {"tasks", OPT_TASKS, "N", 0, "Mean tasks (containers) per job (default 40)", 3},
@@ -118,7 +118,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_SERIES: opt.series_path = arg; break;
     case OPT_TENANTS: opt.tenants_path = arg; break;
     case OPT_SERVERS: opt.servers_path = arg; break;
-    case OPT_STEP: opt.step = cli_duration(st, "step", arg, 1); break;
+    case OPT_STEP: opt.step = cli_duration_max(st, "step", arg, 1, 86400); break; /* the jobs scale with ticks x step */
     case OPT_JOBS: opt.jobs = (long)cli_int(st, "jobs", arg, 1, 10000000); break;
     case OPT_LOAD: opt.load = cli_double(st, "load", arg, 0.001, 10); break;
     case OPT_TASKS: opt.tasks_mean = cli_double(st, "tasks", arg, 1, 1e6); break;

@@ -116,6 +116,10 @@ tenantclass -q --servers "$D/simservers.csv" --classes "$TMP/simc.csv" -o "$TMP/
 # (--sample in: the classes are learned from the replayed week itself)
 t "simulate runs" 0 '' '*' 'classpick: killed tasks: yarn-pt' classpick --simulate --sample in --classes "$TMP/simc.csv" --tenants "$TMP/simo.csv" \
     --series "$D/simseries.csv" --servers "$D/simservers.csv" --tasks 20 -o "$TMP/sim.csv"
+# found by probing the options with extreme values: --step 1e12 sized the job
+# stream by ticks x step (2^31 jobs) and ran out of memory (exit 70)
+t "simulate: --step beyond a day refused" 64 '' '' "invalid value for --step: '1e12' (out of range: at most 86400 s)" \
+    classpick --simulate --step 1e12 --classes "$TMP/simc.csv"
 tcheck "simulate: two policies, same jobs, all finish" awk -F, 'NR>1{n++; j[$2]=1; if ($3!=$2) exit 1} END{exit !(n==2 && length(j)==1)}' "$TMP/sim.csv"
 tcheck "simulate: B's 6-hour steps kill; class-aware kills fewer" awk -F, 'NR==2{pt=$5} NR==3{h=$5} END{exit !(pt>0 && h<pt)}' "$TMP/sim.csv"
 tcheck "simulate: deterministic" bash -c 'classpick -q --simulate --sample in --classes "$1/simc.csv" --tenants "$1/simo.csv" --series "$2/simseries.csv" --servers "$2/simservers.csv" --tasks 20 | cmp - "$1/sim.csv"' _ "$TMP" "$D"
