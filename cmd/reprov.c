@@ -80,7 +80,7 @@ static const struct argp_option options[] = {
     {"min-alloc", OPT_MINA, "N", 0, "Smallest allocation (default 1)", 3},
     {"max-alloc", OPT_MAXA, "N", 0, "Largest allocation (default: 1000 with --amdahl, the table's largest with "
                                     "--table)", 3},
-    {"interval", OPT_INTERVAL, "DUR", 0, "At most one decision per job per DUR (default 0: every sample)", 3},
+    {"interval", OPT_INTERVAL, "DUR", 0, "At most one decision per job per DUR (default 0: every sample; else at least 1s)", 3},
     {0, 0, 0, 0, "Building a table (--build-table; history job,run,t,progress,alloc):", 4},
     {"build-table", OPT_BUILD, 0, 0, "Read past runs and write the table job,progress,alloc,remaining", 4},
     {"grid", OPT_GRID, "X", 0, "Progress points every X (default 0.01)", 4},
@@ -207,7 +207,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_DEADZONE: opt.jk.dead_zone = cli_double(st, "dead-zone", arg, 0, 1e6); break;
     case OPT_MINA: opt.jk.min_alloc = (double)cli_int(st, "min-alloc", arg, 1, 100000000); break;
     case OPT_MAXA: opt.jk.max_alloc = (double)cli_int(st, "max-alloc", arg, 1, 100000000); opt.have_max = 1; break;
-    case OPT_INTERVAL: opt.jk.interval = cli_duration(st, "interval", arg, 0); break;
+    case OPT_INTERVAL: opt.jk.interval = cli_duration_or_zero(st, "interval", arg, 1); break; /* ticks the loop */
     case OPT_BUILD: opt.build = 1; break;
     case OPT_COMPARE: opt.compare = 1; break;
     case OPT_LOOP: opt.loop = 1; break;

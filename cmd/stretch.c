@@ -116,10 +116,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     }
     case OPT_SYSTEM: opt.system_servers = cli_double(st, "system-servers", arg, 0, 1e12); break;
     case OPT_QUANTUM:
-        /* a tick per quantum while jobs run: 1e-9 s never ends */
-        opt.quantum = cli_duration(st, "quantum", arg, 0);
-        if (opt.quantum > 0 && opt.quantum < 1)
-            argp_error(st, "invalid value for --quantum: '%s' (must be 0 or at least 1 s)", arg);
+        opt.quantum = cli_duration_or_zero(st, "quantum", arg, 1); /* a tick per quantum while jobs run */
         break;
     case OPT_WINDOW:
         opt.credit_window = cli_duration(st, "credit-window", arg, 0);

@@ -240,6 +240,14 @@ double cli_duration(struct argp_state *st, const char *opt, const char *arg, dou
     return cli_duration_max(st, opt, arg, min, CSVR_MAX_VALUE);
 }
 
+double cli_duration_or_zero(struct argp_state *st, const char *opt, const char *arg, double min)
+{
+    double v = cli_duration(st, opt, arg, 0);
+    if (v > 0 && v < min)
+        argp_error(st, "invalid value for --%s: '%s' (must be 0 or at least %g s)", opt, arg, min);
+    return v;
+}
+
 double cli_time(struct argp_state *st, const char *opt, const char *arg)
 {
     double v;

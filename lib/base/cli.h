@@ -102,6 +102,9 @@ double cli_duration(struct argp_state *st, const char *opt, const char *arg, dou
 /* cli_duration_max: the same with an upper bound of the option's own (a
  * duration the tool counts in smaller units that must fit an integer). */
 double cli_duration_max(struct argp_state *st, const char *opt, const char *arg, double min, double max);
+/* cli_duration_or_zero: 0 (the feature off) or a duration of at least min: a
+ * period that ticks a loop, where 1e-9 s would never end. */
+double cli_duration_or_zero(struct argp_state *st, const char *opt, const char *arg, double min);
 /* cli_time: epoch seconds or ISO 8601, at most CSVR_MAX_TIME (1e11) either side of 1970. */
 double cli_time(struct argp_state *st, const char *opt, const char *arg);
 

@@ -278,6 +278,9 @@ tcheck "dra: random streams agree with an independent model" \
 # Progress 0.1 (1 of 2 done, at 110 s): 10 left; table 10; Amdahl 10 + 10 =
 # 20; whole-run 0.9 x 30 = 27; simulator 10.  From 0.6 (both done): 0, and
 # whole-run still (1 - p) 30.
+# found by probing options with extreme values: --interval 1e-300 ticked
+# --evaluate-loop's replay forever; a positive interval is at least 1 s
+t "--interval below 1 s refused" 64 '' '' "invalid value for --interval: '1e-300' (must be 0 or at least 1 s)" timeout 20 reprov --evaluate-loop --interval 1e-300
 t "compare-models: hand-worked" 0 "@$D/tasks.csv" 'job,run,alloc,progress,actual_s,table_s,amdahl_s,amdahl_whole_s,simulator_s
 J,r2,1,0,20,20,30,30,20
 J,r2,1,0.1,10,10,20,27,10
