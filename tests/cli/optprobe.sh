@@ -39,6 +39,7 @@ probe() {  # NAME COMMAND...: every option of the command's tool
 while IFS='|' read -r name cmd; do
     case $name in ''|'#'*) continue ;; esac
     cmd=${cmd//\$F/$F}
+    cmd=${cmd//\/tmp\/slokit-fuzz-/$TMP\/}   # keyshard's shards: in this file's scratch directory
     seed=
     for c in "$ROOT/tests/fuzz/corpus/$name"/*; do
         timeout 20 ${cmd//@@/$c} </dev/null >/dev/null 2>&1 && { seed=$c; break; }
