@@ -17,7 +17,7 @@ PATH=$F:$PATH   # skyplot: the stand-in gnuplot the fuzz campaigns use
 probe() {  # NAME COMMAND...: every option of the command's tool
     local name=$1; shift
     local tool=$1 o v rc bad
-    for o in $("$tool" --help | grep -oE -- '--[a-z][a-z0-9-]*=[A-Z]' | sed 's/=.*//' | sort -u); do
+    for o in $("$tool" --help | grep -oE -- '--[a-z][a-z0-9-]*\[?=[A-Z]' | sed 's/\[\{0,1\}=.*//' | sort -u); do
         case $o in --col|--output) continue ;; esac
         CASE="option probe $name $o"
         bad=
