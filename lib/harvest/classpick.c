@@ -168,9 +168,9 @@ struct cp_edge { size_t from, to; };
  * numbers), so lookups are hashed and the traversal below is linear in
  * vertices plus edges: a DAG of 300,000 vertices takes well under a second. */
 struct cp_dag {
-    keyset *names;
-    double *tasks;
-    size_t n, cap;
+    keyset *names; /* vertex name -> its number; how many vertices */
+    double *tasks; /* [number]: the vertex's tasks */
+    size_t cap;
     struct cp_edge *e;
     size_t ne, ecap;
 };
@@ -192,7 +192,7 @@ void cp_dag_free(cp_dag *d)
     free(d);
 }
 
-size_t cp_dag_size(const cp_dag *d) { return d->n; }
+size_t cp_dag_size(const cp_dag *d) { return keyset_size(d->names); }
 
 int cp_dag_vertex(cp_dag *d, const char *name, double tasks)
 {
@@ -200,8 +200,8 @@ int cp_dag_vertex(cp_dag *d, const char *name, double tasks)
     long i = keyset_intern(d->names, name, &added);
     if (!added)
         return d->tasks[i] == tasks ? 0 : -1;
-    d->tasks = xgrow(d->tasks, &d->cap, d->n + 1, sizeof *d->tasks);
-    d->tasks[d->n++] = tasks;
+    d->tasks = xgrow(d->tasks, &d->cap, (size_t)i + 1, sizeof *d->tasks);
+    d->tasks[i] = tasks;
     return 0;
 }
 
@@ -218,9 +218,9 @@ int cp_dag_edge(cp_dag *d, const char *parent, const char *child)
 
 double cp_dag_max_concurrency(cp_dag *d, int *levels)
 {
-    if (d->n == 0)
+    size_t n = cp_dag_size(d);
+    if (n == 0)
         return -1;
-    size_t n = d->n;
     size_t *indeg = xcalloc(n, sizeof *indeg), *level = xcalloc(n, sizeof *level);
     size_t *queue = xmalloc(n * sizeof *queue);
     /* children by parent (counting sort of the edges by their parent) */

@@ -345,6 +345,7 @@ int jobsim_learn_file(const char *path, const struct csv_dialect *d, struct jobs
     memset(out, 0, sizeof *out);
     struct jobsim_run **job = xcalloc(n ? n : 1, sizeof *job);
     size_t cap = 0, cap2 = 0;
+    out->names = keyset_new();
     for (size_t i = 0; st == SLK_OK && i < n; i++) {
         if (runs[i].nst == (size_t)-1)
             continue;
@@ -352,8 +353,6 @@ int jobsim_learn_file(const char *path, const struct csv_dialect *d, struct jobs
         out->job = xgrow(out->job, &cap, out->n + 1, sizeof *out->job);
         out->m = xgrow(out->m, &cap2, out->n + 1, sizeof *out->m);
         out->job[out->n] = xstrdup(runs[i].job);
-        if (!out->names)
-            out->names = keyset_new();
         keyset_put(out->names, runs[i].job, 0, NULL); /* row = out->n: each job once (its runs are linked) */
         jobsim_learn(job, k, nst, &out->m[out->n++]);
         for (size_t j = 0; j < k; j++)

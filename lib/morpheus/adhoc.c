@@ -83,7 +83,7 @@ int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct
 
 int adhoc_attach(struct adhoc *a, size_t n, const struct stages_job *jobs, size_t nj, const char *path)
 {
-    keyset *names = keyset_new(); /* row = index of the job's first skyline in jobs */
+    keyset *names = keyset_new(); /* row = index in jobs (stages_read: each job once) */
     for (size_t k = 0; k < nj; k++)
         keyset_put(names, jobs[k].job, 0, NULL);
     for (size_t i = 0; i < n; i++) {
