@@ -78,3 +78,51 @@ tskip() {
     SKIP=$((SKIP + 1))
     printf 'skipped %s: %s\n' "$1" "$2"
 }
+
+# The probes at the edges (tests/cli/optprobe.sh, cellprobe.sh): one case is
+# several runs, each judged by
+#   probe_judge VALUE EXIT OK-EXITS OUTPUT...
+# which appends what is wrong with the run (its stderr in $TMP/.pe) to $bad:
+# a sanitizer report, an exit not in OK-EXITS (124: timed out), or, when it
+# exited 0, nan, inf or a number beyond 1e15 in OUTPUT (what the next tool
+# would refuse); with PROBE_TEXT=1 the words nan and inf pass (a name echoed
+# from a text column).  probe_verdict: the case passes when $bad is empty.
+probe_judge() {
+    local v=$1 rc=$2 ok=" $3 "; shift 3
+    local pat='(^|,)-?(nan|inf)(,|$)|e\+(1[6-9]|[2-9][0-9]|[0-9]{3})'
+    [ "${PROBE_TEXT:-0}" = 1 ] && pat='e\+(1[6-9]|[2-9][0-9]|[0-9]{3})'
+    if ! _sanitizer_clean "$TMP/.pe"; then bad="$bad $v: sanitizer report;"; return; fi
+    if [ "${ok#* $rc }" = "$ok" ]; then
+        if [ "$rc" = 124 ]; then bad="$bad $v: timed out;"; else bad="$bad $v: exit $rc ($(head -c 100 "$TMP/.pe"));"; fi
+        return
+    fi
+    if [ "$rc" = 0 ] && grep -aqiE "$pat" "$@"; then
+        bad="$bad $v: wrote $(grep -ahoiE '[^,]*(nan|inf|e\+[0-9]+)[^,]*' "$@" | head -1);"
+    fi
+}
+probe_verdict() { if [ -n "$bad" ]; then _fail "$bad"; else PASS=$((PASS + 1)); fi; }
+# probe_targets ACCEPT FN: for each fuzz target of tests/fuzz/afl.targets,
+# its first seed (tests/fuzz/corpus/NAME/) that ACCEPT SEED takes and the
+# target's command runs with exit 0; calls FN NAME SEED COMMAND..., the
+# command with @@ where the input goes ($F expanded, keyshard's shards in
+# $TMP).  A target with a seed ACCEPT takes but the command never runs
+# fails; one whose seeds ACCEPT all refuses is not probed.
+probe_targets() {
+    local accept=$1 fn=$2 name cmd seed c any
+    local -a argv
+    while IFS='|' read -r name cmd; do
+        case $name in ''|'#'*) continue ;; esac
+        cmd=${cmd//\$F/$ROOT/tests/fuzz/fixed}
+        cmd=${cmd//\/tmp\/slokit-fuzz-/$TMP\/}
+        seed= any=
+        for c in "$ROOT/tests/fuzz/corpus/$name"/*; do
+            "$accept" "$c" || continue
+            any=1
+            timeout 20 ${cmd//@@/$c} </dev/null >/dev/null 2>&1 && { seed=$c; break; }
+        done
+        [ -z "$any" ] && continue
+        if [ -z "$seed" ]; then CASE="probe $name"; _fail "no seed of tests/fuzz/corpus/$name is accepted"; continue; fi
+        read -r -a argv <<<"$cmd"
+        "$fn" "$name" "$seed" "${argv[@]}"
+    done <"$ROOT/tests/fuzz/afl.targets"
+}

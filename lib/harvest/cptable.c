@@ -214,6 +214,11 @@ static int dag_finish(struct cp_dagtab *t, const char *job, cp_dag *d, struct ed
         slk_error_at(path, line, "job '%s': the DAG has a cycle", job);
         return SLK_EDATA;
     }
+    if (m > CSVR_MAX_VALUE) {
+        slk_error_at(path, line, "job '%s': the DAG's demand, %g containers, is beyond %g", job, m,
+                     CSVR_MAX_VALUE);
+        return SLK_EDATA;
+    }
     t->d = xgrow(t->d, &t->cap, t->n + 1, sizeof *t->d);
     t->d[t->n].job = xstrdup(job);
     t->d[t->n].demand = m;
@@ -228,8 +233,10 @@ static int dag_row(csvr *r, const char *job, int cv, int ct, int cp, cp_dag *d, 
     double tasks;
     if (!v)
         return csvr_fail(r, "column 'vertex': missing value");
-    if (csvr_get_double(r, ct, &tasks, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+    if (csvr_get_double(r, ct, &tasks, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
         return -1;
+    if (tasks != floor(tasks))
+        return csvr_fail(r, "column 'tasks': a whole number of tasks, got %g", tasks);
     if (cp_dag_vertex(d, v, tasks) < 0)
         return csvr_fail(r, "job '%s': vertex '%s' is given two different task counts", job, v);
     if (par)

@@ -271,8 +271,8 @@ int jobsim_read_runs(const char *path, const struct csv_dialect *d, struct jobsi
         }
         if (csvr_get_double(r, ca, &alloc, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
             csvr_get_double(r, cs, &stage, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
-            csvr_get_double(r, cb, &start, CSVR_REQUIRED | CSVR_BOUNDED) < 0 ||
-            csvr_get_double(r, ce, &end, CSVR_REQUIRED | CSVR_BOUNDED) < 0 ||
+            csvr_get_time(r, cb, &start, CSVR_REQUIRED) < 0 ||
+            csvr_get_time(r, ce, &end, CSVR_REQUIRED) < 0 ||
             csvr_get_double(r, cf, &failed, CSVR_REQUIRED | CSVR_NONNEG) < 0)
             break;
         if (stage != floor(stage) || stage > 10000) {
@@ -407,6 +407,29 @@ static void print_errors(const struct errs *e, size_t jobs, size_t ntrain, size_
     }
 }
 
+int jobsim_check_splits(const char *path, const struct jobsim_run *runs, size_t n, double train)
+{
+    size_t *len = xcalloc(n ? n : 1, sizeof *len); /* runs from i on, along the job's links */
+    int st = SLK_OK;
+    for (size_t i = n; i-- > 0;)
+        len[i] = 1 + (runs[i].next < n ? len[runs[i].next] : 0);
+    char *later = xcalloc(n ? n : 1, 1); /* run i is not its job's first */
+    for (size_t i = 0; i < n; i++)
+        if (runs[i].next < n)
+            later[runs[i].next] = 1;
+    for (size_t i = 0; i < n && st == SLK_OK; i++) {
+        size_t nt = (size_t)floor(train * (double)len[i]);
+        if (!later[i] && (nt < 1 || nt >= len[i])) {
+            slk_error_at(path, 0, "job '%s': %zu runs cannot be split by --train %g (both parts need a run)",
+                         runs[i].job, len[i], train);
+            st = SLK_EDATA;
+        }
+    }
+    free(later);
+    free(len);
+    return st;
+}
+
 int jobsim_compare(const char *path, const struct csv_dialect *d, double train, int reps, uint64_t seed, FILE *fp)
 {
     struct jobsim_run *runs = NULL;
@@ -418,6 +441,8 @@ int jobsim_compare(const char *path, const struct csv_dialect *d, double train, 
     static const char *const cols[] = {"job", "run", "alloc", "progress", "actual_s", "table_s", "amdahl_s",
                                        "amdahl_whole_s", "simulator_s", NULL};
     if (st == SLK_OK)
+        st = jobsim_check_splits(path, runs, n, train);
+    if (st == SLK_OK)
         csvw_header(w, cols);
     struct jobsim_run **job = xcalloc(n ? n : 1, sizeof *job);
     for (size_t i = 0; st == SLK_OK && i < n;) {
@@ -428,12 +453,6 @@ int jobsim_compare(const char *path, const struct csv_dialect *d, double train, 
         }
         size_t nst, k = jobsim_job_runs(runs, n, i, job, &nst);
         size_t nt = (size_t)floor(train * (double)k);
-        if (nt < 1 || nt >= k) {
-            slk_error_at(path, 0, "job '%s': %zu runs cannot be split by --train %g (both parts need a run)",
-                         runs[i].job, k, train);
-            st = SLK_EDATA;
-            break;
-        }
         struct jobsim_model m;
         jobsim_learn(job, nt, nst, &m);
         for (size_t j = nt; j < k; j++)

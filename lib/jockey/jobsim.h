@@ -113,11 +113,19 @@ struct jobsim_run {
 };
 
 /* jobsim_read_runs: read task records (path or "-": job,run,alloc,stage,
- * start,end,failed, one row per attempt, grouped by run).  Returns an exit
+ * start,end,failed, one row per attempt, grouped by run; start and end
+ * in epoch seconds or ISO 8601, at most CSVR_MAX_TIME).  Returns an exit
  * status after printing why; *runs and *n are set either way (free with
  * jobsim_free_runs). */
 int jobsim_read_runs(const char *path, const struct csv_dialect *d, struct jobsim_run **runs, size_t *n);
 void jobsim_free_runs(struct jobsim_run *runs, size_t n);
+/* jobsim_check_splits: every job of runs (as read, linked by next) has a
+ * training run and a held-back one when its first `train` share learns;
+ * checked before a tool writes any row, so that a later job's error cannot
+ * contradict rows already written.  Returns an exit status after printing
+ * "job 'J': K runs cannot be split by --train T" for the first job that
+ * has not. */
+int jobsim_check_splits(const char *path, const struct jobsim_run *runs, size_t n, double train);
 /* jobsim_job_runs: the runs of runs[i]'s job from i on (input order), skipping
  * runs whose nst is (size_t)-1, into job[]; their stage count into *nst.
  * Returns how many.  Follows the runs' next links (set by jobsim_read_runs):

@@ -57,8 +57,10 @@ static void replay_free(struct replay *rp)
     free(rp->next);
 }
 
-/* Replay under a controller (jk NULL: static).  Returns the finish time
- * from the run's start; *token_s the integral of the allocation. */
+/* Replay under a controller (jk NULL: static), deciding every `interval`,
+ * twice as far apart after every LOOPEVAL_TICKS decisions.  Returns the
+ * finish time from the run's start; *token_s the integral of the
+ * allocation. */
 static double replay_run(struct replay *rp, jockey *jk, const char *key, double interval, double *token_s)
 {
     const struct jobsim_run *r = rp->r;
@@ -68,11 +70,14 @@ static double replay_run(struct replay *rp, jockey *jk, const char *key, double 
     heap h;
     heap_init(&h);
     size_t s = 0;
+    long ticks = 0;
     *token_s = 0;
     while (s < rp->nst) {
         /* at one instant: attempts end, then the controller decides, then
          * what the allocation allows starts */
         if (jk && next_tick <= t) {
+            if (++ticks % LOOPEVAL_TICKS == 0)
+                interval *= 2;
             next_tick += interval;
             struct jockey_decision dec;
             double p = r->ndone ? ndone / (double)r->ndone : 0;
@@ -179,6 +184,8 @@ int loopeval_run(const char *path, const struct csv_dialect *d, const struct joc
     csvw *w = csvw_new_with(fp, d);
     static const char *const cols[] = {"job", "run", "policy", "finish_s", "deadline_s", "met", "token_s", NULL};
     if (st == SLK_OK)
+        st = jobsim_check_splits(path, runs, n, o->train);
+    if (st == SLK_OK)
         csvw_header(w, cols);
     struct jobsim_run **job = xcalloc(n ? n : 1, sizeof *job);
     struct tally ty;
@@ -188,12 +195,6 @@ int loopeval_run(const char *path, const struct csv_dialect *d, const struct joc
             continue;
         size_t nst, k = jobsim_job_runs(runs, n, i, job, &nst);
         size_t nt = (size_t)floor(o->train * (double)k);
-        if (nt < 1 || nt >= k) {
-            slk_error_at(path, 0, "job '%s': %zu runs cannot be split by --train %g (both parts need a run)",
-                         runs[i].job, k, o->train);
-            st = SLK_EDATA;
-            break;
-        }
         double *dur = xcalloc(nt, sizeof *dur);
         for (size_t j = 0; j < nt; j++)
             dur[j] = job[j]->end - job[j]->t0;

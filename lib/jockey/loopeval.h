@@ -15,7 +15,12 @@
  *   simulator     Jockey with the event-based job simulator.
  * The models are learned from the job's first `train` share of runs; the
  * deadline is deadline_factor x the median duration of those runs, from the
- * run's start.  Each Jockey run starts at the recorded allocation.
+ * run's start.  Each Jockey run starts at the recorded allocation.  The
+ * controller decides every `interval` for the first LOOPEVAL_TICKS
+ * decisions of a replay, then twice as far apart for every LOOPEVAL_TICKS
+ * more, so that a run recorded over years (a start exported as 0) replays in
+ * seconds, not hours; runs shorter than LOOPEVAL_TICKS intervals (a week at
+ * 60 s) are decided at every interval.
  *
  * Thread safety: no shared state.
  */
@@ -25,6 +30,8 @@
 #include "jockey/jockey.h"
 
 #include <stdio.h>
+
+#define LOOPEVAL_TICKS 10000
 
 struct loopeval_opts {
     double train;            /* share of each job's runs that learn (0, 1) */

@@ -90,6 +90,13 @@ t "DAG cycle" 65 $'job\nx\n' '' "classpick: $TMP/cyc.csv:2: job 'x': the DAG has
 t "DAG unknown parent" 65 $'job\nx\n' '' "job 'x': parent 'zz' is not a vertex of the job" sh -c 'printf "job,vertex,tasks,parent\nx,a,1,zz\n" > "$1/u.csv" && classpick --classes "$2" --dag "$1/u.csv"' _ "$TMP" "$C"
 t "DAG two task counts" 65 $'job\nx\n' '' "vertex 'a' is given two different task counts" sh -c 'printf "job,vertex,tasks,parent\nx,a,1,\nx,a,2,\n" > "$1/tc.csv" && classpick --classes "$2" --dag "$1/tc.csv"' _ "$TMP" "$C"
 t "DAG not grouped: the one message" 65 $'job\nx\n' '' "classpick: $TMP/ug.csv:4: input not grouped by job: job 'x' appears again after job 'y' (sort by job first, e.g. sort -s -t, -k1,1)" sh -c 'printf "job,vertex,tasks,parent\nx,a,1,\ny,a,1,\nx,b,1,a\n" > "$1/ug.csv" && classpick --classes "$2" --dag "$1/ug.csv"' _ "$TMP" "$C"
+# tasks are counts (found by the cell probe, 2026-11-25: 1e308 tasks gave
+# demand 1e+308 in the output): a whole number up to 1e15, and so is the
+# widest level's sum
+t "DAG tasks beyond 1e15" 65 $'job\nx\n' '' "classpick: $TMP/tb.csv:2: column 'tasks'" sh -c 'printf "job,vertex,tasks,parent\nx,a,1e308,\n" > "$1/tb.csv" && classpick --classes "$2" --dag "$1/tb.csv"' _ "$TMP" "$C"
+t "DAG tasks fractional" 65 $'job\nx\n' '' "classpick: $TMP/tf.csv:2: column 'tasks': a whole number of tasks, got 2.5" sh -c 'printf "job,vertex,tasks,parent\nx,a,2.5,\n" > "$1/tf.csv" && classpick --classes "$2" --dag "$1/tf.csv"' _ "$TMP" "$C"
+t "DAG level beyond 1e15" 65 $'job\nx\n' '' "classpick: $TMP/tl.csv:2: job 'x': the DAG's demand, 2e+15 containers, is beyond 1e+15" sh -c 'printf "job,vertex,tasks,parent\nx,a,1e15,\nx,b,1e15,\n" > "$1/tl.csv" && classpick --classes "$2" --dag "$1/tl.csv"' _ "$TMP" "$C"
+t "DAG level at 1e15" 0 $'job\nx\n' '*' '' sh -c 'printf "job,vertex,tasks,parent\nx,a,5e14,\nx,b,5e14,\n" > "$1/te.csv" && classpick -q --no-book --classes "$2" --dag "$1/te.csv" | tail -1 | grep -q "^x,[a-z]*,1000000000000000,"' _ "$TMP" "$C"
 t "job without demand" 65 $'job,containers\nx,\n' '*' "classpick: <stdin>:2: job 'x': no containers value and no DAG in --dag" classpick --classes "$C"
 t "no containers column, no dag" 65 $'job\nx\n' '' "no 'containers' column and no --dag" classpick --classes "$C"
 

@@ -14,21 +14,6 @@ values="1e308 -1e308 1e15 1e-300 0 -1"
 [ "$BUILD" = build ] || values="1e308 1e-300 -1"
 F=$ROOT/tests/fuzz/fixed
 PATH=$F:$PATH   # skyplot: the stand-in gnuplot the fuzz campaigns use
-# judge VALUE EXIT OK-EXITS OUTPUT...: what is wrong with one run (its
-# stderr in $TMP/.pe), appended to $bad; verdict: the case passes when
-# nothing was
-judge() {
-    local v=$1 rc=$2 ok=" $3 "; shift 3
-    if ! _sanitizer_clean "$TMP/.pe"; then bad="$bad $v: sanitizer report;"; return; fi
-    if [ "${ok#* $rc }" = "$ok" ]; then
-        if [ "$rc" = 124 ]; then bad="$bad $v: timed out;"; else bad="$bad $v: exit $rc ($(head -c 100 "$TMP/.pe"));"; fi
-        return
-    fi
-    if [ "$rc" = 0 ] && grep -aqiE '(^|,)-?(nan|inf)(,|$)|e\+(1[6-9]|[2-9][0-9]|[0-9]{3})' "$@"; then
-        bad="$bad $v: wrote $(grep -ahoiE '[^,]*(nan|inf|e\+[0-9]+)[^,]*' "$@" | head -1);"
-    fi
-}
-verdict() { if [ -n "$bad" ]; then _fail "$bad"; else PASS=$((PASS + 1)); fi; }
 probe() {  # NAME COMMAND...: every option of the command's tool
     local name=$1; shift
     local tool=$1 o v
@@ -38,23 +23,14 @@ probe() {  # NAME COMMAND...: every option of the command's tool
         bad=
         for v in $values; do
             timeout 20 "$@" "$o=$v" </dev/null >"$TMP/.po" 2>"$TMP/.pe"
-            judge "$v" $? "0 1 64 65 66 73 74" "$TMP/.po"
+            probe_judge "$v" $? "0 1 64 65 66 73 74" "$TMP/.po"
         done
-        verdict
+        probe_verdict
     done
 }
-while IFS='|' read -r name cmd; do
-    case $name in ''|'#'*) continue ;; esac
-    cmd=${cmd//\$F/$F}
-    cmd=${cmd//\/tmp\/slokit-fuzz-/$TMP\/}   # keyshard's shards: in this file's scratch directory
-    seed=
-    for c in "$ROOT/tests/fuzz/corpus/$name"/*; do
-        timeout 20 ${cmd//@@/$c} </dev/null >/dev/null 2>&1 && { seed=$c; break; }
-    done
-    if [ -z "$seed" ]; then CASE="option probe $name"; _fail "no seed of tests/fuzz/corpus/$name is accepted"; continue; fi
-    read -r -a argv <<<"${cmd//@@/$seed}"
-    probe "$name" "${argv[@]}"
-done <"$ROOT/tests/fuzz/afl.targets"
+# a target on its seed: the seed in place of @@
+probe_seed() { local name=$1 seed=$2; shift 2; probe "$name" "${@//@@/$seed}"; }
+probe_targets true probe_seed
 # the modes no fuzz target drives
 D=$ROOT/tests/data/classpick
 tenantclass -q --servers "$D/simservers.csv" --classes "$TMP/simc.csv" -o "$TMP/simo.csv" "$D/simseries.csv"
@@ -77,8 +53,8 @@ while read -r kind truth keys; do
         bad=
         for v in $values; do
             timeout 20 tracegen -q "$kind" --count 2 --days 1 --set "$key=$v" ${tr[@]+"${tr[@]}"} </dev/null >"$TMP/.po" 2>"$TMP/.pe"
-            judge "$v" $? "0 64" "$TMP/.po" "$TMP/.pt"
+            probe_judge "$v" $? "0 64" "$TMP/.po" "$TMP/.pt"
         done
-        verdict
+        probe_verdict
     done
 done < <(tracegen --list | awk -F'\t' '/^[a-z]/ { k = $1; t = 0 } /truth:/ { t = 1 } /--set:/ { sub(/.*--set: */, ""); print k, t, $0 }')

@@ -351,6 +351,26 @@ J,r2,static,20,20,1,20
 J,r2,amdahl-whole,10,20,1,30
 J,r2,stage-amdahl,10,20,1,30
 J,r2,simulator,15,20,1,20' "simulator     deadlines met 100.0% of 1 runs; tokens 1x static's" reprov --evaluate-loop --train 0.5 --slack 1 --alpha 1 --dead-zone 0 --interval 5 --max-alloc 4
+# Found by the cell probe (2026-11-25): one attempt recorded from 1970 (a
+# start exported as 0) replayed 29 million controller decisions (5 min), an
+# end of 1e15 for ever.  Times are epoch seconds or ISO 8601 up to 1e11; the
+# controller decides every --interval for its first 10,000 decisions of a
+# run, then twice as far apart for every 10,000 more.  A single attempt
+# finishes at its recorded length under every policy (old binary: the same
+# rows after 5 min).
+printf 'job,run,alloc,stage,start,end,failed\nJ,r1,1,0,0,10,0\nJ,r1,1,0,10,20,0\nJ,r2,1,0,0,1767917252,0\n' >"$TMP/epoch0.csv"
+t "evaluate-loop: a run recorded over 56 years replays in seconds" 0 '' 'static,1767917252,20,0
+amdahl-whole,1767917252,20,0
+stage-amdahl,1767917252,20,0
+simulator,1767917252,20,0' '' sh -c 'timeout 60 reprov -q --evaluate-loop --train 0.5 "$1" | tail -n +2 | cut -d, -f3-6' _ "$TMP/epoch0.csv"
+t "evaluate-loop: end beyond 1e11 refused" 65 $'job,run,alloc,stage,start,end,failed\nJ,r1,1,0,0,10,0\nJ,r2,1,0,0,1e15,0\n' '' "reprov: <stdin>:3: column 'end': time '1e15' out of range" timeout 20 reprov --evaluate-loop --train 0.5
+awk -F, 'BEGIN { OFS = "," } NR > 1 { for (i = 5; i <= 6; i++) $i = strftime("%Y-%m-%dT%H:%M:%SZ", $i, 1) } 1' "$D/tasks.csv" >"$TMP/tasks_iso.csv"
+t "evaluate-loop: ISO 8601 times, the same rows" 0 '' "$(reprov -q --evaluate-loop --train 0.5 --interval 5 "$D/tasks.csv")" '' reprov -q --evaluate-loop --train 0.5 --interval 5 "$TMP/tasks_iso.csv"
+# a job that cannot be split is found before any row is written (a later
+# job's error used to follow the rows of the jobs before it)
+{ cat "$D/tasks.csv"; echo 'K,k1,1,0,0,10,0'; } >"$TMP/tasks_k.csv"
+t "evaluate-loop: a later job that cannot be split, no row" 65 '' '' "job 'K': 1 runs cannot be split by --train 0.5" reprov --evaluate-loop --train 0.5 "$TMP/tasks_k.csv"
+t "compare-models: a later job that cannot be split, no row" 65 '' '' "job 'K': 1 runs cannot be split by --train 0.5" reprov --compare-models --train 0.5 "$TMP/tasks_k.csv"
 t "evaluate-loop: no --deadline" 64 '' '' "learn their models and set the deadline" reprov --evaluate-loop --deadline 1h
 t "evaluate-loop: not with compare" 64 '' '' "--compare-models and --evaluate-loop exclude each other" reprov --evaluate-loop --compare-models
 t "deadline-factor needs evaluate-loop" 64 '' '' "--deadline-factor goes with --evaluate-loop" reprov --compare-models --deadline-factor 2

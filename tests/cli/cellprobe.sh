@@ -1,0 +1,84 @@
+# Every column of every input, given values at the edges: each fuzz
+# target's input (tests/fuzz/afl.targets, on the first seed of its corpus
+# that the command accepts, a plain CSV or TSV file) and the inputs of the
+# modes no target drives, in its first and its last data row.  A run must
+# end in 0, 1 or 65 (bad data: slokit(7)) within 20 s, with no sanitizer
+# report, and when it exits 0 it must not write nan, inf or a number beyond
+# 1e15 that the next tool would refuse (in a text column, where any value
+# is a name, the words nan and inf pass: the run that takes "x_probe" in
+# that cell tells the cell is text).  Found this way (2026-11-25): a DAG
+# vertex of 1e308 tasks gave classpick a demand of 1e+308 in its output;
+# one task attempt recorded from 1970 (start 0) made reprov --evaluate-loop
+# replay for 5 minutes, an end of 1e15 for ever.  The ASan pass tries four
+# of the values, to stay near a minute.
+values="1e308 -1e308 1e15 1e-300 0 -1 nan inf EMPTY 1e19 9999-12-31T23:59:59Z"
+[ "$BUILD" = build ] || values="1e308 nan -1 EMPTY"
+F=$ROOT/tests/fuzz/fixed
+PATH=$F:$PATH   # skyplot: the stand-in gnuplot the fuzz campaigns use
+# cell FILE ROW COL VALUE > OUT: FILE with the cell (ROW counts the header
+# as 1) set to VALUE, in FILE's delimiter
+cell() {
+    awk -v r="$2" -v c="$3" -v v="$4" 'NR == 1 { FS = OFS = index($0, "\t") ? "\t" : ","; $0 = $0 }
+                                        NR == r { $c = v } 1' "$1"
+}
+# cellprobe NAME SEED COMMAND...: COMMAND has @@ where the probed file goes
+cellprobe() {
+    local name=$1 seed=$2; shift 2
+    local ext=${seed##*/}; ext=${ext#*.}
+    local in=$TMP/.cell.$ext last c col v rows r
+    last=$(wc -l <"$seed")
+    local -a argv=()
+    for c in $(seq 1 "$(head -1 "$seed" | awk -F'[,\t]' '{ print NF }')"); do
+        col=$(head -1 "$seed" | awk -F'[,\t]' -v c="$c" '{ print $c }')
+        CASE="cell probe $name $col"
+        bad=
+        argv=("${@//@@/$in}")
+        rows=2; [ "$last" -gt 2 ] && rows="2 $last"
+        for r in $rows; do
+            cell "$seed" "$r" "$c" x_probe >"$in"
+            PROBE_TEXT=0
+            timeout 20 "${argv[@]}" </dev/null >/dev/null 2>&1 && PROBE_TEXT=1
+            for v in $values; do
+                [ "$v" = EMPTY ] && v=
+                cell "$seed" "$r" "$c" "$v" >"$in"
+                timeout 20 "${argv[@]}" </dev/null >"$TMP/.po" 2>"$TMP/.pe"
+                probe_judge "row $r '$v'" $? "0 1 65" "$TMP/.po"
+            done
+        done
+        PROBE_TEXT=0
+        probe_verdict
+    done
+}
+# a seed to probe: a plain text file (not compressed) without quotes, so
+# that a cell is a field between delimiters
+plain() { [ "$(head -c 2 "$1" | od -An -tx1 | tr -d ' ')" != 1f8b ] && ! grep -q '"' "$1" && head -1 "$1" | grep -q '[,	]'; }
+probe_targets plain cellprobe
+# the modes no fuzz target drives: NAME|SEED|COMMAND
+D=$ROOT/tests/data
+tenantclass -q --servers "$D/classpick/simservers.csv" --classes "$TMP/simc.csv" -o "$TMP/simo.csv" "$D/classpick/simseries.csv"
+tracegen -q jobruns --count 3 -o "$TMP/jobruns.csv"
+tracegen -q storage --count 20 -o "$TMP/storage.csv"
+CS="classpick -q --simulate --sample in --tasks 20"
+while IFS='|' read -r name seed cmd; do
+    read -r -a argv <<<"$cmd"
+    cellprobe "$name" "$seed" "${argv[@]}"
+done <<EOF
+classpick-simulate-series|$D/classpick/simseries.csv|$CS --classes $TMP/simc.csv --tenants $TMP/simo.csv --series @@ --servers $D/classpick/simservers.csv
+classpick-simulate-servers|$D/classpick/simservers.csv|$CS --classes $TMP/simc.csv --tenants $TMP/simo.csv --series $D/classpick/simseries.csv --servers @@
+classpick-simulate-tenants|$TMP/simo.csv|$CS --classes $TMP/simc.csv --tenants @@ --series $D/classpick/simseries.csv --servers $D/classpick/simservers.csv
+classpick-simulate-classes|$TMP/simc.csv|$CS --classes @@ --tenants $TMP/simo.csv --series $D/classpick/simseries.csv --servers $D/classpick/simservers.csv
+tenantclass-servers|$D/classpick/simservers.csv|tenantclass -q --servers @@ $D/classpick/simseries.csv
+reprov-compare|$TMP/jobruns.csv|reprov -q --compare-models --train 0.5 @@
+reprov-loop|$TMP/jobruns.csv|reprov -q --evaluate-loop @@
+replplace-simulate|$TMP/storage.csv|replplace -q --simulate --blocks 2000 --accesses 1000 --days 3 @@
+peakgate-alloc|$D/peakgate/allocs.csv|peakgate -q --normal mean --alloc @@ $D/peakgate/hand.csv
+peakgate-profiles|$D/peakgate/oos_prof.csv|peakgate -q --simulate --profiles @@ $D/peakgate/oos.csv
+peakgate-oos|$D/peakgate/oos.csv|peakgate -q --simulate --profiles $D/peakgate/oos_prof.csv @@
+skyplot-tenants|$D/skyplot/util.csv|skyplot -q tenants @@ --classes $D/skyplot/classes.csv --term dumb
+skyplot-classes|$D/skyplot/classes.csv|skyplot -q tenants $D/skyplot/util.csv --classes @@ --term dumb
+skyplot-vcs|$D/skyplot/daily.csv|skyplot -q vcs @@ --term dumb
+skyplot-lines|$D/skyplot/daily.csv|skyplot -q lines @@ --x day --y load --by vc --term dumb
+skyplot-memory|$D/skyplot/memory.csv|skyplot -q memory @@ --term dumb
+skyplot-fit|$D/skyplot/fit.csv|skyplot -q skyline $D/skyplot/usage.csv --fit @@ --term dumb
+skyplot-load|$D/skyplot/load.csv|skyplot -q plan $D/skyplot/plan.csv --load @@ --term dumb
+EOF
