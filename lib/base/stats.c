@@ -11,7 +11,11 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void stats_sort(double *x, size_t n) { qsort(x, n, sizeof *x, cmp_double); }
+void stats_sort(double *x, size_t n)
+{
+    if (n > 1) /* x may be NULL when n is 0 (qsort's x must never be) */
+        qsort(x, n, sizeof *x, cmp_double);
+}
 
 double stats_percentile_sorted(const double *x, size_t n, double p)
 {

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-/* stats_sort: sort ascending in place. */
+/* stats_sort: sort ascending in place; x may be NULL when n is 0. */
 void stats_sort(double *x, size_t n);
 /* stats_percentile_sorted: type-7 percentile of sorted x; p clamped to [0,100]. */
 double stats_percentile_sorted(const double *x, size_t n, double p);

@@ -19,6 +19,11 @@ int main(void)
     CHECK(isnan(stats_percentile_sorted(s, 0, 50)));
     double one[] = {7};
     CHECK_NEAR(stats_percentile_sorted(one, 1, 95), 7, 0);
+    /* No values may come as NULL (a job stage without a recorded attempt:
+     * AFL++ target reprov-compare, 2026-11-25, where UBSan flagged
+     * qsort(NULL, 0, ...) in stats_sort) */
+    stats_sort(NULL, 0);
+    CHECK(isnan(stats_median(NULL, 0)) && isnan(stats_percentile(NULL, 0, 90)) && isnan(stats_mad(NULL, 0)));
 
     /* Selection-based percentile agrees with sort-based one on random data. */
     rng r;
