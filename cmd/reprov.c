@@ -205,8 +205,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_SLACK: opt.jk.slack = cli_double(st, "slack", arg, 1, 1e6); break;
     case OPT_ALPHA: opt.jk.alpha = cli_double(st, "alpha", arg, 1e-9, 1); break;
     case OPT_DEADZONE: opt.jk.dead_zone = cli_double(st, "dead-zone", arg, 0, 1e6); break;
-    case OPT_MINA: opt.jk.min_alloc = (double)cli_int(st, "min-alloc", arg, 1, 100000000); break;
-    case OPT_MAXA: opt.jk.max_alloc = (double)cli_int(st, "max-alloc", arg, 1, 100000000); opt.have_max = 1; break;
+    case OPT_MINA:
+        opt.jk.min_alloc = (double)cli_int(st, "min-alloc", arg, 1, (long)JOBSIM_MAX_ALLOC);
+        break;
+    case OPT_MAXA:
+        opt.jk.max_alloc = (double)cli_int(st, "max-alloc", arg, 1, (long)JOBSIM_MAX_ALLOC);
+        opt.have_max = 1;
+        break;
     case OPT_INTERVAL: opt.jk.interval = cli_duration_or_zero(st, "interval", arg, 1); break; /* ticks the loop */
     case OPT_BUILD: opt.build = 1; break;
     case OPT_COMPARE: opt.compare = 1; break;

@@ -275,6 +275,10 @@ int jobsim_read_runs(const char *path, const struct csv_dialect *d, struct jobsi
             csvr_get_time(r, ce, &end, CSVR_REQUIRED) < 0 ||
             csvr_get_double(r, cf, &failed, CSVR_REQUIRED | CSVR_NONNEG) < 0)
             break;
+        if (alloc > JOBSIM_MAX_ALLOC) {
+            csvr_fail(r, "column 'alloc': %g tokens is more than %g", alloc, JOBSIM_MAX_ALLOC);
+            break;
+        }
         if (stage != floor(stage) || stage > 10000) {
             csvr_fail(r, "column 'stage': '%s' is not a stage number 0..10000", csvr_field(r, cs));
             break;

@@ -112,9 +112,15 @@ struct jobsim_run {
     size_t next;                /* index of the next run of the same job (n: none) */
 };
 
+/* The largest allocation, in tokens, a task record may have (and the
+ * controllers' --max-alloc): beyond any real job, small enough that a
+ * replay's token-seconds stay below CSVR_MAX_VALUE for runs of months. */
+#define JOBSIM_MAX_ALLOC 1e8
+
 /* jobsim_read_runs: read task records (path or "-": job,run,alloc,stage,
- * start,end,failed, one row per attempt, grouped by run; start and end
- * in epoch seconds or ISO 8601, at most CSVR_MAX_TIME).  Returns an exit
+ * start,end,failed, one row per attempt, grouped by run; alloc in
+ * (0, JOBSIM_MAX_ALLOC]; start and end in epoch seconds or ISO 8601, at
+ * most CSVR_MAX_TIME).  Returns an exit
  * status after printing why; *runs and *n are set either way (free with
  * jobsim_free_runs). */
 int jobsim_read_runs(const char *path, const struct csv_dialect *d, struct jobsim_run **runs, size_t *n);

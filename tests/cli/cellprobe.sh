@@ -68,8 +68,8 @@ classpick-simulate-servers|$D/classpick/simservers.csv|$CS --classes $TMP/simc.c
 classpick-simulate-tenants|$TMP/simo.csv|$CS --classes $TMP/simc.csv --tenants @@ --series $D/classpick/simseries.csv --servers $D/classpick/simservers.csv
 classpick-simulate-classes|$TMP/simc.csv|$CS --classes @@ --tenants $TMP/simo.csv --series $D/classpick/simseries.csv --servers $D/classpick/simservers.csv
 tenantclass-servers|$D/classpick/simservers.csv|tenantclass -q --servers @@ $D/classpick/simseries.csv
-reprov-compare|$TMP/jobruns.csv|reprov -q --compare-models --train 0.5 @@
-reprov-loop|$TMP/jobruns.csv|reprov -q --evaluate-loop @@
+reprov-compare-jobruns|$TMP/jobruns.csv|reprov -q --compare-models --train 0.5 @@
+reprov-loop-jobruns|$TMP/jobruns.csv|reprov -q --evaluate-loop @@
 replplace-simulate|$TMP/storage.csv|replplace -q --simulate --blocks 2000 --accesses 1000 --days 3 @@
 peakgate-alloc|$D/peakgate/allocs.csv|peakgate -q --normal mean --alloc @@ $D/peakgate/hand.csv
 peakgate-profiles|$D/peakgate/oos_prof.csv|peakgate -q --simulate --profiles @@ $D/peakgate/oos.csv

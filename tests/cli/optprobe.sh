@@ -38,8 +38,8 @@ probe classpick-simulate classpick -q --simulate --sample in --classes "$TMP/sim
     --series "$D/simseries.csv" --servers "$D/simservers.csv" --tasks 20
 probe peakgate-model peakgate -q --simulate --model --tasks 3 --duration 1h
 tracegen -q jobruns --count 5 -o "$TMP/jobruns.csv"
-probe reprov-compare reprov -q --compare-models --train 0.5 "$TMP/jobruns.csv"
-probe reprov-loop reprov -q --evaluate-loop "$TMP/jobruns.csv"
+probe reprov-compare-jobruns reprov -q --compare-models --train 0.5 "$TMP/jobruns.csv"
+probe reprov-loop-jobruns reprov -q --evaluate-loop "$TMP/jobruns.csv"
 tracegen -q storage --count 20 -o "$TMP/storage.csv"
 probe replplace-simulate replplace -q --simulate --blocks 2000 --accesses 1000 --days 3 "$TMP/storage.csv"
 # tracegen's --set keys, every kind (found this way: taskmem gap_s=1e308

@@ -364,6 +364,10 @@ amdahl-whole,1767917252,20,0
 stage-amdahl,1767917252,20,0
 simulator,1767917252,20,0' '' sh -c 'timeout 60 reprov -q --evaluate-loop --train 0.5 "$1" | tail -n +2 | cut -d, -f3-6' _ "$TMP/epoch0.csv"
 t "evaluate-loop: end beyond 1e11 refused" 65 $'job,run,alloc,stage,start,end,failed\nJ,r1,1,0,0,10,0\nJ,r2,1,0,0,1e15,0\n' '' "reprov: <stdin>:3: column 'end': time '1e15' out of range" timeout 20 reprov --evaluate-loop --train 0.5
+# an allocation beyond any real job (1e15 wrote token_s 1.1e+16): at most
+# 1e8 tokens, the largest --max-alloc; 1e8 itself replays
+t "evaluate-loop: alloc beyond 1e8 refused" 65 $'job,run,alloc,stage,start,end,failed\nJ,r1,1,0,0,10,0\nJ,r2,1e9,0,0,10,0\n' '' "reprov: <stdin>:3: column 'alloc': 1e+09 tokens is more than 1e+08" reprov --evaluate-loop --train 0.5
+t "evaluate-loop: alloc 1e8 replays" 0 $'job,run,alloc,stage,start,end,failed\nJ,r1,1,0,0,10,0\nJ,r2,100000000,0,0,10,0\n' 'J,r2,static,10,10,1,1000000000' '' sh -c 'reprov -q --evaluate-loop --train 0.5 | sed -n 2p'
 awk -F, 'BEGIN { OFS = "," } NR > 1 { for (i = 5; i <= 6; i++) $i = strftime("%Y-%m-%dT%H:%M:%SZ", $i, 1) } 1' "$D/tasks.csv" >"$TMP/tasks_iso.csv"
 t "evaluate-loop: ISO 8601 times, the same rows" 0 '' "$(reprov -q --evaluate-loop --train 0.5 --interval 5 "$D/tasks.csv")" '' reprov -q --evaluate-loop --train 0.5 --interval 5 "$TMP/tasks_iso.csv"
 # a job that cannot be split is found before any row is written (a later
