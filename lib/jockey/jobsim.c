@@ -411,6 +411,8 @@ static void print_errors(const struct errs *e, size_t jobs, size_t ntrain, size_
     }
 }
 
+size_t jobsim_ntrain(double train, size_t k) { return (size_t)floor(train * (double)k); }
+
 int jobsim_check_splits(const char *path, const struct jobsim_run *runs, size_t n, double train)
 {
     size_t *len = xcalloc(n ? n : 1, sizeof *len); /* runs from i on, along the job's links */
@@ -422,7 +424,7 @@ int jobsim_check_splits(const char *path, const struct jobsim_run *runs, size_t 
         if (runs[i].next < n)
             later[runs[i].next] = 1;
     for (size_t i = 0; i < n && st == SLK_OK; i++) {
-        size_t nt = (size_t)floor(train * (double)len[i]);
+        size_t nt = jobsim_ntrain(train, len[i]);
         if (!later[i] && (nt < 1 || nt >= len[i])) {
             slk_error_at(path, 0, "job '%s': %zu runs cannot be split by --train %g (both parts need a run)",
                          runs[i].job, len[i], train);
@@ -456,7 +458,7 @@ int jobsim_compare(const char *path, const struct csv_dialect *d, double train, 
             continue;
         }
         size_t nst, k = jobsim_job_runs(runs, n, i, job, &nst);
-        size_t nt = (size_t)floor(train * (double)k);
+        size_t nt = jobsim_ntrain(train, k);
         struct jobsim_model m;
         jobsim_learn(job, nt, nst, &m);
         for (size_t j = nt; j < k; j++)

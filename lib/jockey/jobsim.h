@@ -125,6 +125,10 @@ struct jobsim_run {
  * jobsim_free_runs). */
 int jobsim_read_runs(const char *path, const struct csv_dialect *d, struct jobsim_run **runs, size_t *n);
 void jobsim_free_runs(struct jobsim_run *runs, size_t n);
+/* jobsim_ntrain: how many of a job's k runs (its first ones) learn when a
+ * `train` share does; the rest are held back.  The one split every mode
+ * and jobsim_check_splits use. */
+size_t jobsim_ntrain(double train, size_t k);
 /* jobsim_check_splits: every job of runs (as read, linked by next) has a
  * training run and a held-back one when its first `train` share learns;
  * checked before a tool writes any row, so that a later job's error cannot

@@ -194,7 +194,7 @@ int loopeval_run(const char *path, const struct csv_dialect *d, const struct joc
         if (runs[i].nst == (size_t)-1)
             continue;
         size_t nst, k = jobsim_job_runs(runs, n, i, job, &nst);
-        size_t nt = (size_t)floor(o->train * (double)k);
+        size_t nt = jobsim_ntrain(o->train, k);
         double *dur = xcalloc(nt, sizeof *dur);
         for (size_t j = 0; j < nt; j++)
             dur[j] = job[j]->end - job[j]->t0;

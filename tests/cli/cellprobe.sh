@@ -25,27 +25,24 @@ cell() {
 cellprobe() {
     local name=$1 seed=$2; shift 2
     local ext=${seed##*/}; ext=${ext#*.}
-    local in=$TMP/.cell.$ext last c col v rows r
-    last=$(wc -l <"$seed")
-    local -a argv=()
-    for c in $(seq 1 "$(head -1 "$seed" | awk -F'[,\t]' '{ print NF }')"); do
-        col=$(head -1 "$seed" | awk -F'[,\t]' -v c="$c" '{ print $c }')
-        CASE="cell probe $name $col"
+    local in=$TMP/.cell.$ext c v r rows=2 PROBE_TEXT
+    local -a cols argv=("${@//@@/$in}")
+    IFS=$',\t' read -r -a cols <"$seed"
+    [ "$(wc -l <"$seed")" -gt 2 ] && rows="2 $(wc -l <"$seed")"
+    for c in "${!cols[@]}"; do
+        CASE="cell probe $name ${cols[c]}"
         bad=
-        argv=("${@//@@/$in}")
-        rows=2; [ "$last" -gt 2 ] && rows="2 $last"
         for r in $rows; do
-            cell "$seed" "$r" "$c" x_probe >"$in"
+            cell "$seed" "$r" $((c + 1)) x_probe >"$in"
             PROBE_TEXT=0
             timeout 20 "${argv[@]}" </dev/null >/dev/null 2>&1 && PROBE_TEXT=1
             for v in $values; do
                 [ "$v" = EMPTY ] && v=
-                cell "$seed" "$r" "$c" "$v" >"$in"
+                cell "$seed" "$r" $((c + 1)) "$v" >"$in"
                 timeout 20 "${argv[@]}" </dev/null >"$TMP/.po" 2>"$TMP/.pe"
                 probe_judge "row $r '$v'" $? "0 1 65" "$TMP/.po"
             done
         done
-        PROBE_TEXT=0
         probe_verdict
     done
 }
