@@ -31,7 +31,6 @@
 #include <unistd.h>
 
 #define READ_CHUNK (1u << 20)
-#define MAX_RECORD_BYTES ((size_t)64 << 20)
 #define NO_FIELD ((size_t)-1)
 
 struct csvr {
@@ -55,6 +54,7 @@ struct csvr {
     long *rline;          /* its starting line */
     size_t nrec, rcap, rcur;
     size_t rec_bytes;     /* bytes of the record being built */
+    size_t fed;           /* input bytes given to libcsv since that record began */
 
     long line;            /* physical line being fed (1-based) */
     long pend_line;       /* line where the record being built starts */
@@ -138,7 +138,7 @@ static void on_field(void *data, size_t len, void *ud)
         r->cb_error_line = r->line;
     }
     r->rec_bytes += len + 1;
-    if (r->rec_bytes > MAX_RECORD_BYTES && !r->cb_error) {
+    if (r->rec_bytes > CSVR_MAX_RECORD && !r->cb_error) {
         r->cb_error = 2;
         r->cb_error_line = r->pend_line;
     }
@@ -360,8 +360,23 @@ static int fill(csvr *r)
             if (!blank) {
                 r->in_record = 1;
                 r->pend_line = r->line;
+                r->fed = 0;
             }
         }
+        /* libcsv holds a field until it ends: bound it here, as it is fed,
+         * or a stream with no line end grows memory without limit.  The
+         * input of a record of CSVR_MAX_RECORD is at most twice that (every
+         * byte a doubled quote), so no record on_field accepts is refused. */
+        r->fed += len;
+        if (r->in_record && r->fed > 2 * CSVR_MAX_RECORD + 2)
+            return reader_error(r, r->pend_line, SLK_EDATA, "record longer than %zu bytes%s", CSVR_MAX_RECORD,
+                                r->p.quoted ? " (a quoted field is still open: a missing closing quote?)"
+                                            : "");
+        /* libcsv grows a field's buffer blk_size bytes at a time: keep the
+         * step as large as the buffer, so it doubles (fixed steps copy a long
+         * field quadratically where realloc cannot grow in place, as under
+         * ASan: a 300 MB field took over 50 minutes) */
+        csv_set_blk_size(&r->p, r->p.entry_size > 4096 ? r->p.entry_size : 4096);
         if (csv_parse(&r->p, seg, len, on_field, on_record, r) != len)
             return reader_error(r, r->line, SLK_EDATA, "malformed quoting (a quote inside an unquoted field, or text after a closing quote)");
         r->bpos += len;
@@ -373,7 +388,7 @@ static int fill(csvr *r)
     if (r->cb_error == 1)
         return reader_error(r, r->cb_error_line, SLK_EDATA, "NUL byte in field");
     if (r->cb_error == 2)
-        return reader_error(r, r->cb_error_line, SLK_EDATA, "record longer than %zu bytes", MAX_RECORD_BYTES);
+        return reader_error(r, r->cb_error_line, SLK_EDATA, "record longer than %zu bytes", CSVR_MAX_RECORD);
     return 1;
 }
 

@@ -211,6 +211,10 @@ enum {
  * times beyond it are data errors, never real telemetry, and would make
  * per-step loops and 64-bit conversions misbehave. */
 #define CSVR_MAX_TIME 1e11
+/* The longest record (its fields' bytes) the reader accepts, and the
+ * longest line of the line-based formats (skyfit --format native): beyond
+ * it the input is refused (exit 65) before it can fill memory. */
+#define CSVR_MAX_RECORD ((size_t)64 << 20)
 
 /* csvr_get_double / _int64 / _time / _duration: convert field `col` of the
  * current record.  csvr_get_time divides epoch numbers by the dialect's

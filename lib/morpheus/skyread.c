@@ -1,6 +1,7 @@
 /* skyread — skyfit's inputs, job by job (see skyread.h). */
 #include "morpheus/skyread.h"
 
+#include "base/csvio.h"
 #include "base/diag.h"
 #include "base/group.h"
 #include "morpheus/native.h"
@@ -215,6 +216,29 @@ static int native_line(struct native_ctx *x, long line, char *s)
     return SLK_OK;
 }
 
+/* read_line: the next line of fp with its LF into *buf (grown as needed,
+ * NUL-terminated; it may hold NUL bytes).  Returns its length, -1 at the end
+ * of input, or -2 once it exceeds CSVR_MAX_RECORD bytes (the rest of the
+ * line unread), so a stream with no line end cannot fill memory. */
+static ssize_t read_line(FILE *fp, char **buf, size_t *cap)
+{
+    size_t n = 0;
+    int c = EOF;
+    while ((c = getc_unlocked(fp)) != EOF) {
+        if (n + 2 > *cap)
+            *buf = xgrow(*buf, cap, n + 2, 1);
+        (*buf)[n++] = (char)c;
+        if (c == '\n')
+            break;
+        if (n > CSVR_MAX_RECORD)
+            return -2;
+    }
+    if (n == 0)
+        return -1;
+    (*buf)[n] = 0;
+    return (ssize_t)n;
+}
+
 int skyread_native(FILE *fp, const char *file, struct skyjob_out *out, int memory)
 {
     out->shape_cols = 1;
@@ -228,8 +252,13 @@ int skyread_native(FILE *fp, const char *file, struct skyjob_out *out, int memor
     size_t cap = 0;
     long lineno = 0;
     ssize_t len;
-    while ((len = getline(&line, &cap, fp)) >= 0) {
+    while ((len = read_line(fp, &line, &cap)) != -1) {
         lineno++;
+        if (len == -2) {
+            slk_error_at(file, lineno, "line longer than %zu bytes", CSVR_MAX_RECORD);
+            st = SLK_EDATA;
+            break;
+        }
         if ((size_t)len != strlen(line)) {
             slk_error_at(file, lineno, "NUL byte in line");
             st = SLK_EDATA;

@@ -63,6 +63,43 @@ skyfit -q "$TMP/u40.csv" -o "$TMP/sky40.csv"
 lcmpack -q --slo "$TMP/slo40.csv" --capacity cores=100000,mem=1000000000 "$TMP/sky40.csv" -o "$TMP/plan40.csv"
 awk 'BEGIN { print "job,last_duration,containers"; for (i = 0; i < 20000; i++) printf "j%d,%d,%d\n", i, (i * 37) % 1000 + 10, i % 50 + 1 }' > "$TMP/cjobs.csv"
 
+# A record that never ends (a binary file or a broken export piped in, or a
+# quote never closed): the CSV layer refuses it at its 64 MB record limit
+# with exit 65, and memory stays bounded however long the stream.  Before,
+# libcsv held the field until it ended: 1 GB with no line end took 1.96 GB
+# (and, under ASan, whose realloc always copies, a 300 MB quoted field took
+# over 50 minutes: libcsv grew its buffer 128 bytes at a time).  Peak RSS is
+# checked in the -O2 build only (ASan's shadow memory makes it meaningless);
+# both builds must refuse within 300 s.
+# endless CASE-NAME HEADER-FILE OPENING MESSAGE TOOL ARGS...: the header
+# row of HEADER-FILE (none when it is -), then OPENING and 1 GB of "a" with
+# no line end, into TOOL; passes on exit 65 with stderr starting MESSAGE
+# (and with OPENING a quote, naming the open quote)
+if [ "${BUILD#build-asan}" = "$BUILD" ] && [ -x /usr/bin/time ]; then RSS_MB=300; else RSS_MB=; fi
+endless() {
+    local name=$1 hdr=$2 open=$3 msg=$4; shift 4
+    tcheck "$name: 1 GB record with no end refused, exit 65${RSS_MB:+, peak RSS <= $RSS_MB MB}" bash -c '
+        tmp=$1 hdr=$2 open=$3 msg=$4 bound=$5; shift 5
+        rss=(); [ -n "$bound" ] && rss=(/usr/bin/time -f %M -o "$tmp/rss")
+        { [ "$hdr" = - ] || head -1 "$hdr"; printf "%s" "$open"; head -c 1000000000 /dev/zero | tr "\0" a; } |
+            timeout 300 "${rss[@]}" "$@" -q >/dev/null 2>"$tmp/err"
+        s=("${PIPESTATUS[@]}")
+        echo "exit ${s[1]}"; cat "$tmp/err"
+        [ "${s[1]}" = 65 ] && grep -q "^$msg" "$tmp/err" || exit 1
+        [ "$open" != "\"" ] || grep -q "a quoted field is still open" "$tmp/err" || exit 1
+        [ -z "$bound" ] || { echo "peak RSS $(tail -1 "$tmp/rss") KB"; [ "$(tail -1 "$tmp/rss")" -le $((bound * 1024)) ]; }' \
+        _ "$TMP" "$hdr" "$open" "$msg" "$RSS_MB" "$@"
+}
+if [ -z "${SLOKIT_WRAP:-}" ]; then
+    long="<stdin>:2: record longer than 67108864 bytes"
+    endless "sloinfer" "$TMP/runs.csv" "" "sloinfer: $long" sloinfer
+    endless "skyfit" "$TMP/usage.csv" "" "skyfit: $long" skyfit
+    endless "peakgate" "$TMP/mem.csv" "" "peakgate: $long" peakgate
+    endless "peakgate, an open quote" "$TMP/mem.csv" '"' "peakgate: $long" peakgate
+    # the ResourceEstimator's line format (getline before: 979 MB for 1 GB)
+    endless "skyfit --format native" - "" "skyfit: <stdin>:1: line longer than 67108864 bytes" skyfit --format native
+fi
+
 # One command line per tool, each writing well over 128 KB (stdout buffer plus
 # pipe) to standard output, so that head's exit is certain to be noticed.
 CMDS=(
