@@ -2,6 +2,7 @@
  * the key, and merge per-shard outputs back into input order (see shard.h). */
 #include "base/shard.h"
 
+#include "base/csvio.h"
 #include "base/diag.h"
 #include "base/outfile.h"
 #include "base/zin.h"
@@ -158,6 +159,15 @@ static int rin_next(rin *r)
             }
         } else if (r->eof)
             return 0;
+        if (!len && avail > 2 * CSVR_MAX_RECORD + 2) {
+            /* the tools' limit (csvio.h), on the input a record can take */
+            if (!r->quoted)
+                scan_quoted(s, avail, r->delim, &inner, &open_quote);
+            slk_error_at(r->name, r->line, "record longer than %zu bytes%s", CSVR_MAX_RECORD,
+                         open_quote ? " (a quoted field is still open: a missing closing quote?)" : "");
+            r->status = SLK_EDATA;
+            return -1;
+        }
         if (len) {
             r->rec = s;
             r->n = len;

@@ -96,6 +96,10 @@ if [ -z "${SLOKIT_WRAP:-}" ]; then
     endless "skyfit" "$TMP/usage.csv" "" "skyfit: $long" skyfit
     endless "peakgate" "$TMP/mem.csv" "" "peakgate: $long" peakgate
     endless "peakgate, an open quote" "$TMP/mem.csv" '"' "peakgate: $long" peakgate
+    # keyshard finds records itself (it grew its buffer: 2.9 GB, and wrote
+    # the 1 GB record into a shard with exit 0)
+    endless "keyshard" "$TMP/runs.csv" "" "keyshard: $long" keyshard -k job -n 2 -p "$TMP/ks-"
+    endless "keyshard, an open quote" "$TMP/runs.csv" '"' "keyshard: $long" keyshard -k job -n 2 -p "$TMP/ks-"
     # the ResourceEstimator's line format (getline before: 979 MB for 1 GB)
     endless "skyfit --format native" - "" "skyfit: <stdin>:1: line longer than 67108864 bytes" skyfit --format native
 fi
