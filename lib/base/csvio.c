@@ -364,14 +364,11 @@ static int fill(csvr *r)
             }
         }
         /* libcsv holds a field until it ends: bound it here, as it is fed,
-         * or a stream with no line end grows memory without limit.  The
-         * input of a record of CSVR_MAX_RECORD is at most twice that (every
-         * byte a doubled quote), so no record on_field accepts is refused. */
+         * or a stream with no line end grows memory without limit */
         r->fed += len;
-        if (r->in_record && r->fed > 2 * CSVR_MAX_RECORD + 2)
+        if (r->in_record && r->fed > CSVR_MAX_RECORD_INPUT)
             return reader_error(r, r->pend_line, SLK_EDATA, "record longer than %zu bytes%s", CSVR_MAX_RECORD,
-                                r->p.quoted ? " (a quoted field is still open: a missing closing quote?)"
-                                            : "");
+                                r->p.quoted ? CSVR_OPEN_QUOTE_HINT : "");
         /* libcsv grows a field's buffer blk_size bytes at a time: keep the
          * step as large as the buffer, so it doubles (fixed steps copy a long
          * field quadratically where realloc cannot grow in place, as under

@@ -215,6 +215,14 @@ enum {
  * longest line of the line-based formats (skyfit --format native): beyond
  * it the input is refused (exit 65) before it can fill memory. */
 #define CSVR_MAX_RECORD ((size_t)64 << 20)
+/* The most input a record of CSVR_MAX_RECORD can take (every byte a doubled
+ * quote, plus its line end).  A reader that holds a record while it is read
+ * (csvr as libcsv collects a field, keyshard) refuses it once its input
+ * passes this, so no accepted record is refused and memory stays bounded. */
+#define CSVR_MAX_RECORD_INPUT (2 * CSVR_MAX_RECORD + 2)
+/* What "record longer than CSVR_MAX_RECORD bytes" adds when the record ends
+ * inside an open quote. */
+#define CSVR_OPEN_QUOTE_HINT " (a quoted field is still open: a missing closing quote?)"
 
 /* csvr_get_double / _int64 / _time / _duration: convert field `col` of the
  * current record.  csvr_get_time divides epoch numbers by the dialect's

@@ -159,12 +159,11 @@ static int rin_next(rin *r)
             }
         } else if (r->eof)
             return 0;
-        if (!len && avail > 2 * CSVR_MAX_RECORD + 2) {
-            /* the tools' limit (csvio.h), on the input a record can take */
+        if (!len && avail > CSVR_MAX_RECORD_INPUT) {
             if (!r->quoted)
                 scan_quoted(s, avail, r->delim, &inner, &open_quote);
             slk_error_at(r->name, r->line, "record longer than %zu bytes%s", CSVR_MAX_RECORD,
-                         open_quote ? " (a quoted field is still open: a missing closing quote?)" : "");
+                         open_quote ? CSVR_OPEN_QUOTE_HINT : "");
             r->status = SLK_EDATA;
             return -1;
         }
