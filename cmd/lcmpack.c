@@ -277,8 +277,8 @@ static void print_summary(struct packrun *R)
     fprintf(stderr,
             "%s: %ld requests: %ld placed, %ld rejected, %ld kept; %ld skipped, %ld removed, %ld expired; "
             "plan: %zu reservations over a %ld s cycle (LCM of the new periods %s) in %ld s steps%s\n",
-            slk_progname, R->n.requests, R->n.placed, R->n.rejected, R->n.kept, R->n.skipped, R->n.removed,
-            R->n.expired, nres_live, p->lcm, lcm_text, p->step, R->how);
+            slk_progname, R->n.requests, R->n.placed, R->n.rejected, R->n.kept, R->n.skipped,
+            R->n.removed + R->n_gone, R->n.expired, nres_live, p->lcm, lcm_text, p->step, R->how);
     fprintf(stderr,
             "%s: peak cost %.4f at t=%ld s; lower bound %.4f (fixed demand %.4f, area/lcm %.4f): %.3fx; "
             "placement %.4f s (%s)\n",
@@ -292,7 +292,11 @@ static void print_summary(struct packrun *R)
         fprintf(stderr, "%s: YARN delta in %s: %ld submit, %ld update, %ld delete (%ld unchanged, %ld expired)\n",
                 slk_progname, o->yarn_delta, R->delta.submit, R->delta.update, R->delta.del, R->delta.same,
                 R->delta.expired);
-    if (o->improve > 0 && !o->earliest)
+    if (o->improve > 0 && !o->earliest && !R->polished)
+        fprintf(stderr,
+                "%s: --improve: nothing to polish (no request placed tonight before the ad-hoc ones)\n",
+                slk_progname);
+    else if (o->improve > 0 && !o->earliest)
         fprintf(stderr,
                 "%s: --improve: %ld moves in %ld rounds, then %ld moves in %ld flattening rounds "
                 "(peak %.4f before, %.4f after descent, %.4f after)\n",

@@ -6,6 +6,7 @@
 #include "morpheus/stages.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,13 +70,29 @@ int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct
         return SLK_EDATA;
     }
     size_t cap = 0;
+    keyset *ids = keyset_new(); /* job and cycle: one request each */
     while (csvr_next(r) > 0) {
         struct adhoc a = {.cores = cores, .mem_mb = mem_mb};
-        if (read_row(r, c, lcm, &a) < 0)
+        if (read_row(r, c, lcm, &a) < 0 || !a.job) /* a row read has its job */
             break;
         *out = xgrow(*out, &cap, *n + 1, sizeof **out);
         (*out)[(*n)++] = a;
+        long first;
+        size_t kn = strlen(a.job) + 32;
+        char *k = xmalloc(kn);
+        snprintf(k, kn, "%lld\x1f%s", (long long)adhoc_instance(&a, lcm), a.job);
+        long row = keyset_put(ids, k, a.line, &first);
+        free(k);
+        if (row < 0) {
+            csvr_fail(
+                r,
+                "job '%s': a second request in the cycle of line %ld (one ad-hoc request per job and "
+                "cycle of %g s: it is the reservation job#cycle; give the requests their own job names)",
+                a.job, first, lcm);
+            break;
+        }
     }
+    keyset_free(ids);
     st = csvr_status(r);
     csvr_close(r);
     return st;
@@ -106,14 +123,24 @@ int adhoc_attach(struct adhoc *a, size_t n, const struct stages_job *jobs, size_
     return SLK_OK;
 }
 
-void adhoc_request(const plan *p, struct adhoc *a, struct lowcost_req *q)
+int64_t adhoc_instance(const struct adhoc *a, double lcm) { return (int64_t)floor(a->arrival / lcm); }
+
+void adhoc_request(const plan *p, struct adhoc *a, double at, struct lowcost_req *q)
 {
     double lcm = (double)p->lcm;
-    int64_t n = (int64_t)floor(a->arrival / lcm);
-    *q = (struct lowcost_req){.job = a->job, .kind = PLAN_ONCE, .instance = n, .cycle = n, .period = lcm,
-                              .a = a->arrival - (double)n * lcm, .d = a->arrival - (double)n * lcm +
-                              (a->deadline - a->arrival), .cores = a->cores, .mem_mb = a->mem_mb,
-                              .nstages = a->nst, .stage = a->st};
+    int64_t n = adhoc_instance(a, lcm);
+    double from = a->arrival < at ? at : a->arrival;
+    *q = (struct lowcost_req){.job = a->job,
+                              .kind = PLAN_ONCE,
+                              .instance = n,
+                              .cycle = (int64_t)floor(from / lcm),
+                              .period = lcm,
+                              .a = from - (double)n * lcm,
+                              .d = a->deadline - (double)n * lcm,
+                              .cores = a->cores,
+                              .mem_mb = a->mem_mb,
+                              .nstages = a->nst,
+                              .stage = a->st};
     if (a->containers > 0) {
         double steps = ceil(a->duration / (double)p->step - 1e-9);
         if (steps < 1)

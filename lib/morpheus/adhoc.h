@@ -17,13 +17,19 @@
  * AS A REQUEST.  A once request: in the area form of one stage (demand =
  * containers x ceil(duration / step) container-steps, maximum parallelism
  * `containers`, gang 1), in the skyline form of the skyline's stages; with
- * period = the plan's lcm, instance n = floor(arrival / lcm),
- * a = arrival - n lcm, d = a + (deadline - arrival): its window is exactly
- * [arrival, deadline].  lcmpack places them after every periodic and
- * off-kilter request (lower priority: they get the capacity the others
- * leave), in file order; a request whose deadline is at or before --at has
- * expired and is dropped (reported), and the once reservations they become
- * expire like any other once reservation.
+ * period = the plan's lcm and instance n = floor(arrival / lcm), the cycle
+ * its arrival falls in: (job, n) is the request's identity, the same every
+ * night whatever --at is (its reservation is "job#n" in YARN), so a job has
+ * at most one request per cycle (adhoc_read refuses a second).  Its window
+ * is [max(arrival, at), deadline]: a = max(arrival, at) - n lcm,
+ * d = deadline - n lcm (the part before --at has passed).  lcmpack places
+ * them after every periodic and off-kilter request (lower priority: they
+ * get the capacity the others leave), in file order; a request whose
+ * deadline is at or before --at has expired and is dropped (reported).  A
+ * request whose reservation already ran (it ended before --at) while its
+ * deadline is still ahead is served: lcmpack keeps that reservation in the
+ * plan, without load, until the deadline passes, so a re-run does not
+ * serve it again.
  *
  * OWNERSHIP.  adhoc_read returns an array it owns; free it with
  * adhoc_free.  Errors are printed "tool: FILE:LINE: why".
@@ -50,8 +56,9 @@ struct stages_job;
 /* adhoc_read: the requests of path into *out / *n (allocated), with
  * (cores, mem_mb) when the file has no such columns.  Refuses a deadline
  * not after the arrival, a duration longer than the window, a window longer
- * than lcm seconds, one of containers and duration without the other (exit
- * 65).  Returns an exit status. */
+ * than lcm seconds, one of containers and duration without the other, a
+ * second request of a job in one cycle of lcm seconds (exit 65).  Returns
+ * an exit status. */
 int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct adhoc **out, size_t *n);
 
 /* adhoc_attach: give every skyline-form request of a[0..n-1] the stages and
@@ -61,9 +68,13 @@ int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct
  * ...") when a request has neither an area nor a skyline with demand. */
 int adhoc_attach(struct adhoc *a, size_t n, const struct stages_job *jobs, size_t nj, const char *path);
 
-/* adhoc_request: a's request in plan p (AS A REQUEST) into *q; q->stage
- * points into a. */
-void adhoc_request(const plan *p, struct adhoc *a, struct lowcost_req *q);
+/* adhoc_instance: the instance number of a (AS A REQUEST) in a plan whose
+ * cycle is lcm seconds. */
+int64_t adhoc_instance(const struct adhoc *a, double lcm);
+
+/* adhoc_request: a's request in plan p at time `at` (AS A REQUEST) into
+ * *q; q->stage points into a. */
+void adhoc_request(const plan *p, struct adhoc *a, double at, struct lowcost_req *q);
 
 /* adhoc_free: free n requests and the array.  NULL is fine. */
 void adhoc_free(struct adhoc *a, size_t n);

@@ -30,6 +30,9 @@ void packrun_free(struct packrun *R)
     free(R->pre);
     yarn_snapshot_free(&R->snap);
     keyset_free(R->have);
+    free(R->have_ref);
+    keyset_free(R->adhoc_open);
+    keyset_free(R->adhoc_gone);
     free(R->reqs);
     stages_jobs_free(R->jobs, R->njobs);
     adhoc_free(R->adhoc, R->nadhoc);
@@ -235,13 +238,6 @@ static int key_in(const keyset *ks, const char *job, enum plan_kind kind, int64_
     return r;
 }
 
-static void key_add(keyset *ks, const char *job, enum plan_kind kind, int64_t inst)
-{
-    char *key = res_key(job, kind == PLAN_ONCE, inst);
-    keyset_add(ks, key);
-    free(key);
-}
-
 /* remove_and_expire: --remove, then once reservations that ended before --at. */
 static void remove_and_expire(struct packrun *R)
 {
@@ -258,17 +254,56 @@ static void remove_and_expire(struct packrun *R)
     }
     if (!o->have_at)
         return;
+    /* the ad-hoc requests by identity (adhoc.h): a reservation that ran
+     * for one still open stays, spent, so the request is not served again */
+    keyset *adhoc = keyset_new();
+    R->adhoc_open = keyset_new();
+    R->adhoc_gone = keyset_new();
+    for (size_t i = 0; i < R->nadhoc; i++) {
+        char *key = res_key(R->adhoc[i].job, 1, adhoc_instance(&R->adhoc[i], (double)p->lcm));
+        keyset_add(adhoc, key);
+        if (R->adhoc[i].deadline > o->at)
+            keyset_add(R->adhoc_open, key);
+        free(key);
+    }
+    long spent = 0;
     for (size_t k = 0; k < p->nres; k++) {
         struct plan_res *r = &p->res[k];
         double end = (double)r->cycle * p->lcm + (double)(r->start + r->len) * p->step;
-        if (!r->removed && r->kind == PLAN_ONCE && end <= o->at) {
+        if (r->removed || r->kind != PLAN_ONCE || end > o->at)
+            continue;
+        char *key = res_key(r->job, 1, r->instance);
+        if (keyset_has(R->adhoc_open, key)) {
+            r->spent = 1;
+            spent++;
+        } else {
             r->removed = 1;
             R->n.expired++;
-            report(R, r->job, "once", r->instance, "expired", r->start, r->len, NAN, NAN, "ended before --at");
+            int was_adhoc = keyset_has(adhoc, key);
+            if (was_adhoc)
+                keyset_add(R->adhoc_gone, key);
+            report(R, r->job, was_adhoc ? "adhoc" : "once", r->instance, "expired", r->start, r->len, NAN,
+                   NAN, "ended before --at");
         }
+        free(key);
     }
-    if (R->n.expired)
+    keyset_free(adhoc);
+    if (R->n.expired || spent)
         plan_recompute_load(p);
+}
+
+/* have_put: note the key of a reservation the plan holds and where it is
+ * (the first of a key wins). */
+static void have_put(struct packrun *R, const char *job, enum plan_kind kind, int64_t inst,
+                     struct packrun_ref ref)
+{
+    char *key = res_key(job, kind == PLAN_ONCE, inst);
+    long row = keyset_put(R->have, key, 0, NULL);
+    free(key);
+    if (row < 0)
+        return;
+    R->have_ref = xgrow(R->have_ref, &R->have_cap, (size_t)row + 1, sizeof *R->have_ref);
+    R->have_ref[row] = ref;
 }
 
 /* note_have: the keys of the reservations the plan (or its index) holds. */
@@ -276,10 +311,55 @@ static void note_have(struct packrun *R)
 {
     R->have = keyset_new();
     for (size_t k = 0; R->idx && k < R->idx->nres; k++)
-        key_add(R->have, R->idx->res[k].job, R->idx->res[k].kind, R->idx->res[k].instance);
+        have_put(R, R->idx->res[k].job, R->idx->res[k].kind, R->idx->res[k].instance,
+                 (struct packrun_ref){&R->idx->res[k], 0});
     for (size_t k = 0; k < R->p->nres; k++)
         if (!R->p->res[k].removed)
-            key_add(R->have, R->p->res[k].job, R->p->res[k].kind, R->p->res[k].instance);
+            have_put(R, R->p->res[k].job, R->p->res[k].kind, R->p->res[k].instance,
+                     (struct packrun_ref){NULL, k});
+}
+
+/* have_res: the reservation the plan held for q's key (from the index: a
+ * copy without its containers, enough for its slots), or NULL. */
+static const struct plan_res *have_res(const struct packrun *R, const struct lowcost_req *q,
+                                       struct plan_res *tmp)
+{
+    char *key = res_key(q->job, q->kind == PLAN_ONCE, q->instance);
+    long row = keyset_row(R->have, key);
+    free(key);
+    if (row < 0)
+        return NULL;
+    const struct planidx_res *x = R->have_ref[row].x;
+    if (!x)
+        return &R->p->res[R->have_ref[row].k];
+    *tmp = (struct plan_res){.job = (char *)x->job,
+                             .kind = x->kind,
+                             .instance = x->instance,
+                             .cycle = x->cycle,
+                             .period = x->period,
+                             .a = x->a,
+                             .d = x->d,
+                             .cores = x->cores,
+                             .mem_mb = x->mem_mb,
+                             .problematic = x->problematic,
+                             .start = x->start,
+                             .len = x->len};
+    return tmp;
+}
+
+/* started: a once reservation whose first step lies before --at: under way,
+ * or spent (it ran); it is never moved or freed by tonight's run. */
+static int started(const struct packrun *R, const struct plan_res *r)
+{
+    return r->kind == PLAN_ONCE && R->o->have_at &&
+           (double)r->cycle * R->p->lcm + (double)r->start * R->p->step < R->o->at;
+}
+
+/* started_why: why a started reservation stays. */
+static const char *started_why(const struct plan_res *r)
+{
+    return r->spent ? "ran before --at: its request is served (kept, without load, until its deadline)"
+                    : "under way at --at: kept until it ends";
 }
 
 /* ---- requests ---------------------------------------------------------------- */
@@ -375,6 +455,16 @@ static int once_requests(struct packrun *R, const struct stages_job *j, const st
     return SLK_OK;
 }
 
+/* removed_tonight: job was given to --remove (freed tonight, not placed
+ * again by the same run). */
+static int removed_tonight(const struct packrun *R, const char *job)
+{
+    for (int i = 0; i < R->o->nremove; i++)
+        if (strcmp(R->o->remove[i], job) == 0)
+            return 1;
+    return 0;
+}
+
 /* build_requests: periodic requests first (input order), then one-off
  * instances; every job that is not a request is reported as skipped. */
 static int build_requests(struct packrun *R)
@@ -386,6 +476,11 @@ static int build_requests(struct packrun *R)
             struct slo_req *s = job_request(R, &R->jobs[i], pass, &q, &periodic);
             if (!s)
                 continue;
+            if (removed_tonight(R, R->jobs[i].job)) {
+                if (pass == 0)
+                    skip(R, R->jobs[i].job, "", "--remove: freed tonight, not placed again");
+                continue;
+            }
             if (periodic && pass == 0) {
                 q.kind = PLAN_PERIODIC;
                 push_req(R, &q);
@@ -400,14 +495,16 @@ static int build_requests(struct packrun *R)
     R->adhoc0 = R->nreq;
     for (size_t i = 0; i < R->nadhoc; i++) {
         struct lowcost_req q;
-        /* the part of the window before --at has passed: a reservation
-         * there would serve nothing (it expires at the next run) */
-        if (R->adhoc[i].arrival < R->o->at && R->adhoc[i].deadline > R->o->at)
-            R->adhoc[i].arrival = R->o->at;
-        adhoc_request(R->p, &R->adhoc[i], &q);
+        adhoc_request(R->p, &R->adhoc[i], R->o->at, &q);
         if (R->adhoc[i].deadline <= R->o->at) {
+            if (key_in(R->adhoc_gone, q.job, q.kind, q.instance))
+                continue; /* reported with its reservation */
             R->n.expired++;
             report(R, q.job, "adhoc", q.instance, "expired", 0, 0, NAN, NAN, "deadline before --at");
+            continue;
+        }
+        if (removed_tonight(R, q.job)) {
+            skip(R, q.job, "adhoc", "--remove: freed tonight, not placed again");
             continue;
         }
         if ((long long)R->nreq >= R->o->max_requests) {
@@ -473,7 +570,7 @@ static void replan_free(struct packrun *R)
             keyset_add(again, R->reqs[i].job);
     if (keyset_size(again)) {
         for (size_t k = 0; k < R->p->nres; k++)
-            if (!R->p->res[k].removed && keyset_has(again, R->p->res[k].job))
+            if (!R->p->res[k].removed && !started(R, &R->p->res[k]) && keyset_has(again, R->p->res[k].job))
                 R->p->res[k].removed = 1;
         plan_recompute_load(R->p);
     }
@@ -522,6 +619,11 @@ static void stable_decide(struct packrun *R)
         asked[hit - ix] = 1;
         char why[200];
         struct plan_res *r = &p->res[hit->k];
+        if (started(R, r)) { /* its past cannot move: kept whatever the new request says */
+            R->pre[i] = 1;
+            R->pre_why[i] = xstrdup(started_why(r));
+            continue;
+        }
         R->pre[i] = stable_keep(p, r, q, R->o->stable, why, sizeof why) ? 1 : 2;
         R->pre_why[i] = xstrdup(why);
         if (R->pre[i] == 2) {
@@ -530,18 +632,36 @@ static void stable_decide(struct packrun *R)
             changed = 1;
         }
     }
+    keyset *jobs = keyset_new(); /* the jobs with a request tonight */
+    for (size_t i = 0; i < R->nreq; i++)
+        keyset_add(jobs, R->reqs[i].job);
     for (size_t x = 0; x < n; x++) {
         struct plan_res *r = &p->res[ix[x].k];
+        const char *kind = r->kind == PLAN_ONCE ? "once" : "periodic";
+        int64_t inst = r->kind == PLAN_ONCE ? r->instance : -1;
         int under_way = r->kind == PLAN_ONCE && R->o->have_at && (double)r->instance * r->period + r->a < R->o->at;
-        if (!asked[x] && !under_way) {
+        if (!asked[x] && under_way) {
+            /* an instance whose window opened before --at is no longer
+             * requested: it stays, reported with its place and cost */
+            struct lowcost_opts lo = {.align_weight = R->o->align_weight};
+            R->n.requests++;
+            R->n.kept++;
+            report(R, r->job, kind, inst, "kept", r->start, r->len, r->spent ? 0 : plan_res_peak(p, r),
+                   lowcost_penalty(p, r, &lo),
+                   started(R, r) ? started_why(r)
+                                 : "its window opened before --at: kept, expires when it ends");
+        } else if (!asked[x]) {
             r->removed = 1;
             R->n_gone++;
             changed = 1;
-            report(R, r->job, r->kind == PLAN_ONCE ? "once" : "periodic", r->kind == PLAN_ONCE ? r->instance : -1,
-                   "removed", r->start, r->len, NAN, NAN, "no request tonight (--stable)");
+            report(R, r->job, kind, inst, "removed", r->start, r->len, NAN, NAN,
+                   keyset_has(jobs, r->job)
+                       ? "replaced: the job's request tonight has another kind or period, placed as a new one"
+                       : "no request tonight (--stable)");
         }
         free(ix[x].key);
     }
+    keyset_free(jobs);
     if (changed)
         plan_recompute_load(p);
     free(ix);
@@ -586,7 +706,10 @@ static void place_one(struct packrun *R, lowcost_ws *ws, size_t i, const struct 
     ids[i] = (size_t)-1;
     R->n.requests++;
     int pre = R->pre ? R->pre[i] : -1;
-    if (pre == 1 || (pre < 0 && key_in(R->have, q->job, q->kind, q->instance) && !R->o->replan)) {
+    struct plan_res tmp;
+    const struct plan_res *h;
+    /* --replan freed the job's reservations, except those already started */
+    if (pre == 1 || (pre < 0 && (h = have_res(R, q, &tmp)) != NULL && !h->removed)) {
         R->n.kept++;
         dec[i].status = "kept";
         if (pre == 1)
@@ -654,8 +777,9 @@ static void retry_refused(struct packrun *R, lowcost_ws *ws, struct lowcost_opts
     } while (got);
 }
 
-/* report_decisions: one report row per request, as the plan ends up. */
-static void report_decisions(struct packrun *R, struct decision *dec)
+/* report_decisions: one report row per request, as the plan ends up (a
+ * kept request with its reservation's place and cost in the final plan). */
+static void report_decisions(struct packrun *R, struct decision *dec, const struct lowcost_opts *lo)
 {
     for (size_t i = 0; i < R->nreq; i++) {
         const struct lowcost_req *q = &R->reqs[i];
@@ -663,9 +787,18 @@ static void report_decisions(struct packrun *R, struct decision *dec)
         int64_t inst = q->kind == PLAN_ONCE ? q->instance : -1;
         if (!dec[i].status)
             continue;
-        report(R, q->job, kind, inst, dec[i].status, dec[i].start, dec[i].len, dec[i].cost, dec[i].pen,
-               dec[i].why ? dec[i].why
-                          : strcmp(dec[i].status, "kept") == 0 ? "already in the plan (--replan moves it)" : "");
+        struct plan_res tmp;
+        const struct plan_res *r;
+        const char *why = dec[i].why ? dec[i].why : "";
+        if (strcmp(dec[i].status, "kept") == 0 && (r = have_res(R, q, &tmp)) != NULL) {
+            dec[i].start = r->start;
+            dec[i].len = r->len;
+            dec[i].cost = r->spent ? 0 : plan_res_peak(R->p, r);
+            dec[i].pen = lowcost_penalty(R->p, r, lo);
+            if (!dec[i].why)
+                why = started(R, r) ? started_why(r) : "already in the plan (--replan moves it)";
+        }
+        report(R, q->job, kind, inst, dec[i].status, dec[i].start, dec[i].len, dec[i].cost, dec[i].pen, why);
         free(dec[i].why);
     }
 }
@@ -741,7 +874,7 @@ static void place_all(struct packrun *R)
                 dec[i].cost = plan_res_peak(p, r);
                 dec[i].pen = lowcost_penalty(p, r, &lo);
             }
-    report_decisions(R, dec);
+    report_decisions(R, dec, &lo);
     lowcost_ws_free(ws);
     free(dec);
     free(ids);
@@ -764,10 +897,12 @@ size_t packrun_bound(struct packrun *R, struct planbound *bd)
         const struct plan_res *r = &p->res[k];
         if (r->removed)
             continue;
+        nres_live++; /* a spent one is in the file, with no demand */
+        if (r->spent)
+            continue;
         struct planidx_res sum;
         planidx_summary(p, r, &sum);
         planbound_add(bd, p, &sum, fixed_ok && k < R->nres_read);
-        nres_live++;
     }
     return nres_live;
 }

@@ -91,6 +91,13 @@ struct packrun_counts {
     long placed, rejected, kept, skipped, removed, expired, requests;
 };
 
+/* Where a reservation the plan held before this run is: in --plan's index
+ * (x) or p->res[k]. */
+struct packrun_ref {
+    const struct planidx_res *x;
+    size_t k;
+};
+
 /* Everything one run of lcmpack holds (packrun_free frees it).  Zero it,
  * then set o and how ("") before packrun_plan. */
 struct packrun {
@@ -106,6 +113,10 @@ struct packrun {
     plan *p;
     planidx *idx;               /* --plan's index when this run appends in place (else NULL) */
     keyset *have;               /* reservation keys the plan holds already */
+    struct packrun_ref *have_ref; /* [keyset row of have]: where that reservation is */
+    size_t have_cap;
+    keyset *adhoc_open;         /* keys of the ad-hoc requests whose deadline is after --at */
+    keyset *adhoc_gone;         /* keys of ad-hoc reservations expired tonight (one report row each) */
     outf *orep;                 /* --report */
     csvw *rep;
     struct lowcost_req *reqs;

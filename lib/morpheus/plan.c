@@ -449,7 +449,7 @@ void plan_recompute_load(plan *p)
     memset(p->load_cores, 0, (size_t)p->nsteps * sizeof(double));
     memset(p->load_mem, 0, (size_t)p->nsteps * sizeof(double));
     for (size_t i = 0; i < p->nres; i++)
-        if (!p->res[i].removed)
+        if (!p->res[i].removed && !p->res[i].spent)
             add_load(p, &p->res[i], 1.0);
 }
 

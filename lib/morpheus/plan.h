@@ -73,6 +73,10 @@ struct plan_res {
     int32_t *gang;          /* [len], each >= 1, divides containers[j]; owned */
     int32_t *stage;         /* [len], >= 1, non-decreasing; owned */
     int removed;            /* set by plan_remove_job; skipped everywhere */
+    int spent;              /* a once reservation that ended before this run's
+                               --at but is kept in the file as the record that
+                               its ad-hoc request was served (lcmpack): written
+                               like any other, no load (plan_recompute_load) */
     long seg;               /* file segment it was read from; set by plan_add to
                                the plan's nseg (the next segment) */
 };
@@ -203,7 +207,7 @@ void plan_settle(plan *p, size_t k, struct plan_res *r);
  * load; returns how many were removed. */
 int plan_remove_job(plan *p, const char *job);
 /* plan_recompute_load: rebuild the load profile from the reservations not
- * marked removed (after setting `removed` on some by hand). */
+ * marked removed or spent (after setting either on some by hand). */
 void plan_recompute_load(plan *p);
 /* plan_has_job: 1 when job has a (not removed) reservation. */
 int plan_has_job(const plan *p, const char *job);

@@ -537,10 +537,12 @@ t "adhoc: deadline before arrival" 65 '' '' "req2.csv:2: job 'B': deadline" sh -
 # first hour, so only [1 h, 2 h] of Jan 5 (cycle 20458) is both future and
 # free: its 300 container-steps must all lie there.  It was placed at 23:00
 # of Jan 4 (cycle 20457), before --at: "placed", yet nothing reserved ahead.
+# Its instance stays 20457, the cycle of its arrival (its identity, S#20457,
+# the same whatever --at is); its rows lie in cycle 20458.
 t "adhoc: a window open before --at is placed after --at" 0 '' '300 0' '' sh -c '
     printf "job,arrival,deadline,containers,duration\nS,2026-01-04T23:00:00Z,2026-01-05T02:00:00Z,10,30m\n" > "$1/req4.csv"
     lcmpack -q --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req4.csv" \
-        --at 2026-01-05 | awk -F, "\$2 == \"S\" { n += \$11; if (\$4 != 20458 || \$6 < 3600 || \$6 >= 7200) bad++ } END { print n, bad + 0 }"' _ "$A"
+        --at 2026-01-05 | awk -F, "\$2 == \"S\" { n += \$11; if (\$4 != 20457 || \$5 != 20458 || \$6 < 3600 || \$6 >= 7200) bad++ } END { print n, bad + 0 }"' _ "$A"
 # fuzz9: a positive duration under 1e-9 steps (1e-8 s) rounded to 0 steps:
 # "placed" with no row at all.  It needs one step: 3 containers x 1 step = 3
 # container-steps, all after P's hour.
@@ -548,6 +550,99 @@ t "adhoc: a 1e-8 s duration reserves one step" 0 '' '3 0' '' sh -c '
     printf "job,arrival,deadline,containers,duration\nT,2026-01-05T00:00:00Z,2026-01-05T02:00:00Z,3,1e-8\n" > "$1/req3.csv"
     lcmpack -q --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req3.csv" \
         --at 2026-01-05 | awk -F, "\$2 == \"T\" { n += \$11; if (\$6 < 3600) bad++ } END { print n, bad + 0 }"' _ "$A"
+
+# Ad-hoc identity and nights (audit, session 15).  One ad-hoc request big,
+# 50 containers x 2 h in [Jan 7 12:00, Jan 8 10:00], on a plan of an hourly
+# and a daily job (100 cores).  Night 1 (--at Jan 7) places it on Jan 7.
+# Before: night 2 (--at Jan 8) expired that reservation and placed the
+# request again (its window is still open) as a new one, big#20461 (the
+# instance came from the arrival clipped to --at), a second 50 x 2 h
+# reservation and a YARN submit.  Now its identity is the cycle of its
+# arrival (big#20460, whatever --at is), and a reservation that ran stays in
+# the plan, spent (no load), until the request's deadline passes.
+N="$TMP/adnights"; mkdir -p "$N"
+printf 'job,period,a,d,status\nhourly,3600,0,1800,actionable\ndaily,86400,3600,14400,actionable\n' > "$N/slo.csv"
+awk 'BEGIN { print "job,step,offset,alloc"; for (i = 0; i < 5; i++) print "hourly,60," 60*i ",4";
+             for (i = 0; i < 60; i++) print "daily,60," 60*i ",10" }' > "$N/sky.csv"
+printf 'job,arrival,deadline,containers,duration\nbig,2026-01-07T12:00:00Z,2026-01-08T10:00:00Z,50,2h\n' > "$N/ad.csv"
+NR_=(--stable 10% --slo "$N/slo.csv" --capacity cores=100,mem=409600 "$N/sky.csv" --adhoc "$N/ad.csv")
+t "adhoc nights: night 1 places big#20460" 0 '' 'big,adhoc,20460,placed' '*' bash -c '
+    lcmpack "$@" --at 2026-01-07 --yarn-delta "$0/y1" -o "$0/p1.csv" --report - | grep ^big, | cut -d, -f1-4' "$N" "${NR_[@]}"
+t "adhoc nights: night 2 keeps the spent reservation, places nothing" 0 '' \
+    'big,adhoc,20460,kept,43200,50400,0,0,"ran before --at: its request is served (kept, without load, until its deadline)"' \
+    '0 submit, 0 update, 0 delete' bash -c '
+    lcmpack "$@" --plan "$0/p1.csv" --at 2026-01-08 --yarn-delta "$0/y2" -o "$0/p2.csv" --report - | grep ^big,' \
+    "$N" "${NR_[@]}"
+tcheck "adhoc nights: the plan still holds big#20460's 120 rows and no other instance" bash -c '
+    [ "$(grep -c ",big,once,20460," "$1")" = 120 ] && [ "$(grep -c ",big," "$1")" = 120 ] && cmp -s "$1" "$2"' _ \
+    "$N/p2.csv" "$N/p1.csv"
+t "adhoc nights: a re-run of night 2 is a fixed point" 0 '' '' '0 submit, 0 update, 0 delete' bash -c '
+    lcmpack "$@" --plan "$0/p2.csv" --at 2026-01-08 --yarn-delta "$0/y3" -o "$0/p3.csv" &&
+    cmp "$0/p2.csv" "$0/p3.csv"' "$N" "${NR_[@]}"
+# the spent reservation has no load: on Jan 8 a request for 95 containers
+# over 12:00-14:00 (the time of day big ran on Jan 7) fits beside the hourly
+# job's 4 (it did not fit while big's 50 counted on every day)
+printf 'job,arrival,deadline,containers,duration\nbig,2026-01-07T12:00:00Z,2026-01-08T10:00:00Z,50,2h\nfull,2026-01-08T12:00:00Z,2026-01-08T14:00:00Z,95,2h\n' \
+    > "$N/ad2.csv"
+t "adhoc nights: the spent reservation holds no capacity" 0 '' 'full,adhoc,20461,placed,43200,50400' '*' bash -c '
+    lcmpack "$@" --plan "$0/p2.csv" --adhoc "$0/ad2.csv" --at 2026-01-08 -o /dev/null --report - | grep ^full, |
+    cut -d, -f1-6' "$N" --stable 10% --slo "$N/slo.csv" --capacity cores=100,mem=409600 "$N/sky.csv"
+t "adhoc nights: night 3 expires it, one row" 0 '' 'big,adhoc,20460,expired,43200,50400,,,ended before --at' '*' bash -c '
+    lcmpack "$@" --plan "$0/p2.csv" --at 2026-01-09 -o "$0/p4.csv" --report - | grep ^big, &&
+    ! grep -q ",big," "$0/p4.csv"' "$N" "${NR_[@]}"
+# under way at --at: [Jan 7 23:00, Jan 8 04:00], 2 h; placed from 23:00, it
+# runs across midnight: night 2 keeps it (with --stable and with --replan,
+# which before freed it and placed it again)
+printf 'job,arrival,deadline,containers,duration\nadB,2026-01-07T23:00:00Z,2026-01-08T04:00:00Z,10,2h\n' > "$N/adB.csv"
+for opt in --stable=10% --replan; do
+    t "adhoc nights: under way at --at, kept ($opt)" 0 '' \
+        'adB,adhoc,20460,kept,82800,90000,0.11,0,under way at --at: kept until it ends' '*' bash -c '
+        lcmpack "$1" "${@:2}" --at 2026-01-07 -o "$0/b1.csv" &&
+        lcmpack "$1" "${@:2}" --plan "$0/b1.csv" --at 2026-01-08 -o "$0/b2.csv" --report - | grep ^adB, &&
+        cmp -s <(grep ,adB, "$0/b1.csv") <(grep ,adB, "$0/b2.csv")' "$N" "$opt" --slo "$N/slo.csv" --capacity cores=100,mem=409600 "$N/sky.csv" \
+        --adhoc "$N/adB.csv"
+done
+# two requests of one job in one cycle were one reservation id (x#20460
+# twice in one YARN submit): refused
+printf 'job,arrival,deadline,containers,duration\nx,2026-01-07T10:00:00Z,2026-01-07T12:00:00Z,10,1h\nx,2026-01-07T15:00:00Z,2026-01-07T18:00:00Z,10,1h\n' \
+    > "$N/dup.csv"
+t "adhoc: two requests of one job in one cycle refused" 65 '' '' \
+    "dup.csv:3: job 'x': a second request in the cycle of line 2" \
+    lcmpack --slo "$N/slo.csv" --capacity cores=100,mem=409600 "$N/sky.csv" --adhoc "$N/dup.csv" --at 2026-01-07
+# --remove: the job is freed and not placed again by the same run (before:
+# "removed", then placed again from its SLO row, silently)
+lcmpack -q --slo "$N/slo.csv" --capacity cores=100,mem=409600 "$N/sky.csv" --at 2026-01-07 -o "$N/q1.csv"
+t "--remove: freed and not placed again" 0 '' $'daily,,,removed,,,,,--remove\ndaily,,,skipped,,,,,"--remove: freed tonight, not placed again"\nhourly,periodic,,kept,0,1200,0.01,0,already in the plan (--replan moves it)' \
+    '1 skipped, 1 removed' bash -c '
+    lcmpack --plan "$0/q1.csv" --remove daily "$@" --at 2026-01-08 --report "$0/rq.csv" -o "$0/q2.csv" &&
+    tail -n +2 "$0/rq.csv" && ! grep -q ",daily," "$0/q2.csv"' "$N" --slo "$N/slo.csv" \
+    --capacity cores=100,mem=409600 "$N/sky.csv"
+# a change of period (daily becomes off-kilter, 90000 s) under --stable:
+# the old reservation is removed as replaced, not "no request tonight"
+sed 's/^daily,86400/daily,90000/' "$N/slo.csv" > "$N/slo_k.csv"
+t "--stable: a changed period is reported as replaced" 0 '' \
+    $'daily,periodic,,removed,3600,14400,,,"replaced: the job\'s request tonight has another kind or period, placed as a new one"\ndaily,once,19643,placed,43200,54000,0.05,0,' \
+    '*' bash -c 'lcmpack --plan "$0/q1.csv" "$@" --at 2026-01-08 -o /dev/null --report - | grep ^daily,' \
+    "$N" --stable 10% --slo "$N/slo_k.csv" --capacity cores=100,mem=409600 "$N/sky.csv"
+# a one-off instance under way at --at (its window opened before) had no
+# report row and was counted nowhere: now kept, with its place and cost
+printf 'job,period,a,d,status\nfivehr,18000,600,9000,actionable\n' > "$N/slo5.csv"
+awk 'BEGIN { print "job,step,offset,alloc"; for (i = 0; i < 30; i++) print "fivehr,60," 60*i ",6" }' > "$N/sky5.csv"
+F5=(--stable 10% --slo "$N/slo5.csv" --capacity cores=100,mem=409600 "$N/sky5.csv" --horizon 48h)
+lcmpack -q "${F5[@]}" --at 2026-01-08 -o "$N/f1.csv"
+t "--stable: a one-off under way at --at is reported kept" 0 '' \
+    'fivehr,once,98222,kept,79980,88200,0.03,0,under way at --at: kept until it ends' \
+    '10 requests: 9 placed, 0 rejected, 1 kept' bash -c '
+    lcmpack --plan "$0/f1.csv" "$@" --at 2026-01-10 -o /dev/null --report - | grep ^fivehr,once,98222,' "$N" "${F5[@]}"
+# the summary: one removal count; --improve says when it had nothing to do
+# (it printed peaks 0.0000 "before" and "after descent")
+grep -v daily "$N/slo.csv" > "$N/slo_nd.csv"
+t "--stable: the summary's removal counts agree" 0 '' '' '1 skipped, 1 removed, 0 expired' \
+    lcmpack --plan "$N/q1.csv" --stable 10% --slo "$N/slo_nd.csv" --capacity cores=100,mem=409600 "$N/sky.csv" \
+    --at 2026-01-08 -o /dev/null
+t "--improve with nothing placed says so" 0 '' '' '--improve: nothing to polish' \
+    lcmpack --plan "$N/q1.csv" --stable 10% --improve 5 --slo "$N/slo.csv" --capacity cores=100,mem=409600 \
+    "$N/sky.csv" --at 2026-01-08 -o /dev/null
 
 # Windows off the grid (docs/lcmpack.md): three rigid 8-step jobs (2
 # containers a step) in an hourly cycle of 60 s steps.  g1 [78, 569.5] s

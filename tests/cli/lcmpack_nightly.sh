@@ -98,7 +98,7 @@ printf 'job,period,a,d,status\nA,600,0,600,actionable\nC,600,0,60,actionable\nY,
 printf 'job,step,offset,alloc,gang\nA,60,0,2,2\nC,60,0,2,2\nY,60,0,2,2\nR,60,0,2,2\n' > "$R_/f.sky"
 lcmpack -q --slo "$R_/c.slo" --lcm 10m --capacity cores=4,mem=100000 "$R_/c.sky" -o "$R_/P.csv"
 FRUN=(--plan "$R_/P.csv" --improve 3 --slo "$R_/f.slo" --lcm 10m --capacity cores=4,mem=100000 "$R_/f.sky" -o "$R_/P.csv")
-t "in place: appended through the index, R still refused" 0 '' $'A,placed,60\nC,kept,\nY,placed,0\nR,rejected,' \
+t "in place: appended through the index, R still refused" 0 '' $'A,placed,60\nC,kept,0\nY,placed,0\nR,rejected,' \
     '(appended in place)' bash -c 'lcmpack "$@" --report - | awk -F, "NR > 1 { print \$1 \",\" \$4 \",\" \$5 }"' _ "${FRUN[@]}"
 tcheck "in place: within capacity (validator)" /usr/bin/python3 "$ROOT/tests/check/plan_validate.py" "$R_/P.csv" \
     --sky "$R_/f.sky" --slo "$R_/f.slo" --cap 4,100000
