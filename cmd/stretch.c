@@ -40,8 +40,13 @@ static struct {
     .within = VCSIM_FAIR,
     .quantum = 300,
     .credit_window = 7 * DAY,
-    .bins = {0.5, 0.8, 1.25, 2, 4},
-    .nbins = 5,
+    /* seed 002's three classes: under-utilized, fully utilized (load about
+     * 1), over-utilized.  The edges sit between the loads the tools give VCs
+     * by default (tracegen's paper VCs 0.3, 0.5 | 1.0 | 1.6, traceconv's and
+     * the examples' 0.8), so sibling VCs share a bin: an edge at 0.8 split
+     * traceconv's four SWIM VCs (0.794..0.809) into two pairs. */
+    .bins = {0.65, 1.3},
+    .nbins = 2,
     .max_jobs = UINT32_MAX - 2,
     .reorder = 10000,
 };
@@ -52,36 +57,50 @@ enum { OPT_SCHED = 's', OPT_SYSTEM = 1, OPT_WITHIN, OPT_QUANTUM, OPT_WINDOW, OPT
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Scheduling:", 1},
-    {"scheduler", OPT_SCHED, "NAME", 0, "maxmin (instantaneous max-min), drr (deficit/credit) or balanced "
-     "(credit moves only while the cluster is contended); default maxmin", 1},
-    {"within", OPT_WITHIN, "RULE", 0, "Sharing among a VC's jobs: fair (max-min with max_parallelism caps) or "
-     "fifo (submit order); default fair", 1},
+    {"scheduler", OPT_SCHED, "NAME", 0,
+     "maxmin (instantaneous max-min), drr (deficit/credit) or balanced "
+     "(credit moves only while the cluster is contended); default maxmin",
+     1},
+    {"within", OPT_WITHIN, "RULE", 0,
+     "Sharing among a VC's jobs: fair (max-min with max_parallelism caps) or "
+     "fifo (submit order); default fair",
+     1},
     {"system-servers", OPT_SYSTEM, "N", 0, "Shared servers owned by no VC, lent to any VC (default 0)", 1},
-    {"quantum", OPT_QUANTUM, "DUR", 0, "drr/balanced: re-evaluate priorities at least this often while jobs "
-     "run (default 5m, at least 1s; 0 = only at arrivals and completions)", 1},
-    {"credit-window", OPT_WINDOW, "DUR", 0, "drr/balanced: a VC's credit is clamped to +-capacity x DUR "
-     "(default 7d)", 1},
+    {"quantum", OPT_QUANTUM, "DUR", 0,
+     "drr/balanced: re-evaluate priorities at least this often while jobs "
+     "run (default 5m, at least 1s; 0 = only at arrivals and completions)",
+     1},
+    {"credit-window", OPT_WINDOW, "DUR", 0,
+     "drr/balanced: a VC's credit is clamped to +-capacity x DUR "
+     "(default 7d)",
+     1},
     {0, 0, 0, 0, "Reporting:", 2},
     {"vcs", OPT_VCS, "FILE", 0, "Write per-VC load and stretch to FILE", 2},
     {"daily", OPT_DAILY, "FILE", 0, "Write per-day per-VC load and mean stretch to FILE", 2},
     {"summary", OPT_SUMMARY, "FILE", 0, "Write the summary as metric,value rows to FILE", 2},
     {"max-jobs", OPT_MAXJOBS, "N", 0, "Refuse more than N jobs (default and most 4294967293)", 2},
-    {"reorder", OPT_REORDER, "N", 0, "JOBS may be out of submit order by up to N rows (read ahead; "
-     "default 10000)", 2},
-    {"horizon", OPT_HORIZON, "DUR", 0, "Length of the accounting window (default: the submit-time span "
-     "rounded up to whole days)", 2},
+    {"reorder", OPT_REORDER, "N", 0,
+     "JOBS may be out of submit order by up to N rows (read ahead; "
+     "default 10000)",
+     2},
+    {"horizon", OPT_HORIZON, "DUR", 0,
+     "Length of the accounting window (default: the submit-time span "
+     "rounded up to whole days)",
+     2},
     {"start", OPT_START, "TIME", 0, "Start of the accounting window (default: the first submit)", 2},
-    {"load-bins", OPT_BINS, "LIST", 0, "Increasing load-factor bin edges for the consistency figure "
-     "(default 0.5,0.8,1.25,2,4)", 2},
+    {"load-bins", OPT_BINS, "LIST", 0,
+     "Increasing load-factor bin edges for the consistency figure "
+     "(default 0.65,1.3: under-utilized, fully utilized, over-utilized)",
+     2},
     {0, 0, 0, 0, "Input columns (also --col KEY=NAME):", 3},
     {"job-col", OPT_JOBCOL, "NAME", 0, "Job id column (default job)", 3},
     {"vc-col", OPT_VCCOL, "NAME", 0, "VC column, in both inputs (default vc)", 3},
     {"submit-col", OPT_SUBMITCOL, "NAME", 0, "Submit time column (default submit)", 3},
     {"size-col", OPT_SIZECOL, "NAME", 0, "Job size column, server-hours (default size_server_hours)", 3},
-    {"parallelism-col", OPT_PARCOL, "NAME", 0, "Max parallelism column, servers (default max_parallelism)", 3},
+    {"parallelism-col", OPT_PARCOL, "NAME", 0, "Max parallelism column, servers (default max_parallelism)",
+     3},
     {"capacity-col", OPT_CAPCOL, "NAME", 0, "VC capacity column, servers (default capacity)", 3},
-    {0}
-};
+    {0}};
 
 static void parse_bins(struct argp_state *st, const char *arg)
 {

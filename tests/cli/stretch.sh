@@ -192,6 +192,30 @@ for s in maxmin drr balanced; do
         sh "$3" "$1/al/jobs.csv" "$1/al/v.csv" "$1/al/o.csv" &&
         awk -F, "NR > 1 && (\$5 < 0.79 || \$5 > 0.81) { exit 1 }" "$1/al/v.csv"' _ "$TMP" $s "$INV"
 done
+# The default --load-bins compare VCs that the tools size alike: traceconv
+# swim's four VCs at its default --load 0.8 (0.794..0.809) and the Alibaba
+# adapter's six at 0.8 each land in one bin, so the consistency figure is
+# max/min of all their mean stretches (computed here from --vcs).  The
+# former default edges 0.5,0.8,1.25,2,4 split both into two bins: SWIM drr
+# read 1.65x where the four VCs spread 2.11x.
+traceconv -q swim "$SW" --capacities "$TMP/tc-vcs.csv" > "$TMP/tc-jobs.csv"
+for s in maxmin drr balanced; do
+    for tr in "swim tc-vcs.csv tc-jobs.csv 86400s 4" "alibaba al/vcs.csv al/jobs.csv 64800s 6"; do
+        read -r name vf jf hz n <<< "$tr"
+        tcheck "$name $s: default load bins hold all $n VCs, consistency = max/min of all" bash -c '
+            stretch -s "$2" --horizon "$5" "$1/$3" "$1/$4" --vcs "$1/lb-v.csv" --summary "$1/lb-s.csv" -o /dev/null 2> "$1/lb-e.txt" &&
+            [ "$(grep -c "^stretch: load .*: $6 VCs," "$1/lb-e.txt")" = 1 ] &&
+            awk -F, -v want="$6" "FNR == 1 { f++; next } f == 1 { n++; m = \$6; if (n == 1 || m < lo) lo = m; if (n == 1 || m > hi) hi = m }
+                f == 2 && \$1 == \"consistency\" { c = \$2 }
+                END { if (n != want || (c / (hi / lo) - 1)^2 > 1e-24) { print n, c, hi / lo; exit 1 } }" "$1/lb-v.csv" "$1/lb-s.csv"' \
+            _ "$TMP" $s "$vf" "$jf" "$hz" "$n"
+    done
+done
+# The paper scenario's classes under the default bins: vc_a, vc_b
+# under-utilized; vc_c, vc_d, vc_e fully utilized; vc_f alone above.
+tcheck "paper: default load bins = the paper's classes (2, 3, 1 VCs)" bash -c '
+    stretch --system-servers 1250 "$1/vcs.csv" "$1/jobs.csv" -o /dev/null 2>&1 |
+        grep "^stretch: load .* VCs," | sed "s/.*: \([0-9]*\) VCs,.*/\1/" | tr "\n" " " | grep -qx "2 3 "' _ "$TMP"
 t "swim adapter rejects garbage" 65 '' '' 'swim-to-stretch: ' "$ROOT/examples/swim-to-stretch.sh" "$D/two.csv" "$TMP/bad"
 
 # Input validation.
