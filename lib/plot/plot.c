@@ -211,9 +211,39 @@ static void script_head(const plot *p, const char *term, int w, int h, FILE *sc)
         fprintf(sc, "set title '%s'\n", p->title);
 }
 
+/* One data row: x lo y (mid). */
+static void write_row(FILE *f, int range, double x, double lo, double y, double mid)
+{
+    if (range)
+        fprintf(f, "%.10g %.10g %.10g %.10g\n", x, lo, y, mid);
+    else
+        fprintf(f, "%.10g %.10g %.10g\n", x, lo, y);
+}
+
+/* The rows between points j and j + 1 (both drawn, not across a break),
+ * every dx apart: linear, or held from j for a step function.  A series
+ * drawn as characters at its points looks like a line this way. */
+static void write_between(FILE *f, const struct series *s, size_t j, double dx, int range)
+{
+    if (!(dx > 0) || j + 1 >= s->n || isnan(s->x[j + 1]))
+        return;
+    double x0 = s->x[j], x1 = s->x[j + 1], span = x1 - x0;
+    int hold = s->style == PLOT_STEPS;
+    double steps = ceil(span / dx - 0.5); /* the last row at least dx/2 before x1 */
+    for (long i = 1; i < (long)steps; i++) {
+        double x = x0 + (double)i * dx, u = hold ? 0 : (x - x0) / span;
+#define LERP(v) ((v)[j] + u * ((v)[j + 1] - (v)[j]))
+        write_row(f, range, x, LERP(s->lo), LERP(s->y), range ? LERP(s->mid) : 0);
+#undef LERP
+    }
+    if (hold) /* the step's riser */
+        write_row(f, range, x1, s->lo[j], s->y[j], range ? s->mid[j] : 0);
+}
+
 /* The series' data file: the name as header, then x lo y rows; a break
- * (plot_break) is a blank line, where gnuplot lifts the pen. */
-static int write_data(const struct series *s, const char *path)
+ * (plot_break) is a blank line, where gnuplot lifts the pen.  dx > 0 adds
+ * rows every dx between the points (see write_between). */
+static int write_data(const struct series *s, const char *path, double dx)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -227,10 +257,10 @@ static int write_data(const struct series *s, const char *path)
     for (size_t j = 0; j < s->n; j++) {
         if (isnan(s->x[j]))
             fputs("\n", f);
-        else if (range)
-            fprintf(f, "%.10g %.10g %.10g %.10g\n", s->x[j], s->lo[j], s->y[j], s->mid[j]);
-        else
-            fprintf(f, "%.10g %.10g %.10g\n", s->x[j], s->lo[j], s->y[j]);
+        else {
+            write_row(f, range, s->x[j], s->lo[j], s->y[j], range ? s->mid[j] : 0);
+            write_between(f, s, j, dx, range);
+        }
     }
     if (fclose(f) != 0) {
         slk_error("cannot write plot data: %s", strerror(errno));
@@ -239,23 +269,41 @@ static int write_data(const struct series *s, const char *path)
     return 0;
 }
 
-/* "using ... with ..." of one series.  A text terminal cannot fill a band
- * (every band would be the same 'X'), so there bands are drawn as their top
- * edge, each with its own line type: its own character. */
-static void series_style(FILE *sc, const struct series *s, const char *path, const char *col, int dumb,
-                         int lt)
+/* A text terminal draws a line in the character of its line type, and
+ * gnuplot's dumb terminal has seven ("*#$%@&=", then lt 8 is '*' again).
+ * The key series of a panel after those seven are drawn as characters of
+ * their own at points every column or so (write_between), from DUMB_MARKS;
+ * past all of them the marks repeat.  Untitled thin lines ("N more lines
+ * not listed") are dotted, lt 0, like the grid behind them. */
+#define DUMB_PENS 7
+static const char DUMB_PEN_CHARS[] = "*#$%@&=";
+static const char DUMB_MARKS[] = "ox~^?!;<>()[]{}ABCDEFGHJKLMNPQRSTUVWXYZ";
+
+/* The character series number `mark` (0-based, among a panel's titled
+ * series) is drawn with on a text terminal. */
+static char dumb_char(int mark)
 {
-    if (dumb) {
-        if (s->style == PLOT_RANGE)
-            fprintf(sc, "using 1:4 with lines lt %d", lt);
-        else if (s->style == PLOT_STEPS)
-            fprintf(sc, "using 1:3 with steps lt %d", lt);
-        else if (s->style == PLOT_POINTS)
-            fprintf(sc, "using 1:3 with points lt %d", lt);
-        else
-            fprintf(sc, "using 1:3 with lines lt %d", lt);
-        return;
-    }
+    return mark < DUMB_PENS ? DUMB_PEN_CHARS[mark]
+                            : DUMB_MARKS[(mark - DUMB_PENS) % (int)(sizeof DUMB_MARKS - 1)];
+}
+
+/* "using ... with ..." of one series on a text terminal, which cannot fill
+ * a band (every band would be the same 'X'): bands are drawn as their top
+ * edge, a range as its middle line; mark as dumb_char, -1 untitled. */
+static void series_style_dumb(FILE *sc, const struct series *s, int mark)
+{
+    const char *col = s->style == PLOT_RANGE ? "1:4" : "1:3";
+    if (mark < 0)
+        fprintf(sc, "using %s with lines lt 0", col);
+    else if (s->style == PLOT_POINTS || mark >= DUMB_PENS)
+        fprintf(sc, "using %s with points pt \"%c\"", col, dumb_char(mark));
+    else
+        fprintf(sc, "using %s with %s lt %d", col, s->style == PLOT_STEPS ? "steps" : "lines", mark + 1);
+}
+
+/* "using ... with ..." of one series on an image terminal. */
+static void series_style(FILE *sc, const struct series *s, const char *path, const char *col)
+{
     switch (s->style) {
     case PLOT_BAND: fprintf(sc, "using 1:2:3 with filledcurves lc rgb '%s'", col); break;
     case PLOT_SHADE: fprintf(sc, "using 1:2:3 with filledcurves lc rgb '#b0c4de'"); break;
@@ -314,7 +362,7 @@ static int key_entries(const plot *p, size_t k, int dumb)
 }
 
 /* One panel: axes, key placement, and its series (titles capped). */
-static int write_panel(const plot *p, size_t k, const char *dir, int dumb, FILE *sc)
+static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int width, FILE *sc)
 {
     const struct panel *pn = &p->panels[k];
     int nlines = 0;
@@ -338,22 +386,35 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, FILE 
         epoch_axis(p, k, dumb, sc);
     else
         fprintf(sc, "set xdata\nset format x '%%g'\nset xtics norotate\n");
-    int first = 1, color = 0, shown = 0;
+    /* points every half column of a text chart's x range, for the series
+     * drawn as characters at points */
+    double xlo = INFINITY, xhi = -INFINITY;
+    for (size_t i = 0; dumb && i < p->ns; i++)
+        for (size_t j = 0; (size_t)p->s[i].panel == k && j < p->s[i].n; j++)
+            if (!isnan(p->s[i].x[j])) {
+                xlo = fmin(xlo, p->s[i].x[j]);
+                xhi = fmax(xhi, p->s[i].x[j]);
+            }
+    double dx = xhi > xlo ? (xhi - xlo) / (2.0 * (width > 10 ? width : 10)) : 0;
+    int first = 1, color = 0, shown = 0, marks = 0;
     for (size_t i = 0; i < p->ns; i++) {
         const struct series *s = &p->s[i];
         if ((size_t)s->panel != k)
             continue;
+        int titled = s->style != PLOT_LINES || shown++ < nlines - untitled;
+        int mark = titled ? marks++ : -1;
         char path[1100];
         snprintf(path, sizeof path, "%s/" SERIES_PREFIX "%zu" SERIES_SUFFIX, dir, i);
-        if (write_data(s, path) < 0)
+        int dense = dumb && mark >= DUMB_PENS && s->style != PLOT_POINTS;
+        if (write_data(s, path, dense ? dx : 0) < 0)
             return -1;
-        const char *col = palette[color % (sizeof palette / sizeof *palette)];
+        const char *col = palette[color++ % (sizeof palette / sizeof *palette)];
         fprintf(sc, "%s '%s' ", first ? "plot" : ", \\\n    ", path);
-        series_style(sc, s, path, col, dumb, ++color);
-        if (s->style != PLOT_LINES || shown++ < nlines - untitled)
-            fprintf(sc, " title columnheader(1)");
+        if (dumb)
+            series_style_dumb(sc, s, mark);
         else
-            fprintf(sc, " notitle");
+            series_style(sc, s, path, col);
+        fprintf(sc, titled ? " title columnheader(1)" : " notitle");
         first = 0;
     }
     if (first) /* an empty panel (a column with no values): gnuplot needs a y range */
@@ -367,7 +428,7 @@ static int write_script(plot *p, const char *dir, const char *term, int w, int h
     int dumb = strcmp(term, "dumb") == 0;
     script_head(p, term, w, h, sc);
     for (size_t k = 0; k < p->npanels; k++)
-        if (write_panel(p, k, dir, dumb, sc) < 0)
+        if (write_panel(p, k, dir, dumb, w, sc) < 0)
             return -1;
     if (p->npanels > 1)
         fprintf(sc, "unset multiplot\n");

@@ -15,8 +15,10 @@
  * Legends: a panel shows at most PLOT_KEY_MAX thin lines (PLOT_KEY_MAX_DUMB
  * on a text terminal) plus every summary series; beside the plot, or on a
  * text terminal below it when there are more than four entries (the chart
- * grows to make room); a text terminal draws every series with its own
- * character (bands as their top edge, PLOT_RANGE as its middle line).
+ * grows to make room); a text terminal draws every titled series of a panel
+ * with its own character (bands as their top edge, PLOT_RANGE as its middle
+ * line): seven line characters, then characters at points every half
+ * column; untitled lines dotted.
  * Epoch x axes are labelled with UTC dates (and times when the tics are
  * less than a day apart), at most about 8 labels (5 on a text terminal).
  *

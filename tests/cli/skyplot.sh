@@ -136,6 +136,36 @@ tcheck "dumb plan: each job its own character" bash -c '
     skyplot -q plan "$1/plan.csv" --term dumb --width 90 --height 20 |
         awk "NR > 3 && /\\|/ { line = substr(\$0, index(\$0, \"|\") + 1, 55); for (i = 1; i <= length(line); i++) { c = substr(line, i, 1); if (c ~ /[*#\$%@&=]/) seen[c] = 1 } }
              END { n = 0; for (c in seen) n++; exit n < 3 }"' _ "$D"
+# A text terminal: every series of a panel its own character in the key, for
+# every chart kind, on skyplot(1)'s EXAMPLES.  gnuplot's dumb terminal has
+# seven line characters ("*#$%@&=", lt 8 is '*' again): the skyline's 8th
+# series (the fitted skyline after the band, the median and 5 runs) and
+# tenants' 16 classes were drawn with repeated ones.  Checked by
+# tests/check/dumb_key.py (the key rows parsed, one count per panel).
+KEY="/usr/bin/python3 $ROOT/tests/check/dumb_key.py"
+mkdir -p "$TMP/dk"
+tracegen usage --count 2 --days 14 > "$TMP/dk/u.csv" 2>/dev/null
+skyfit -q "$TMP/dk/u.csv" > "$TMP/dk/s.csv"
+tracegen runs --count 40 --days 14 2>/dev/null | sloinfer -q > "$TMP/dk/slo.csv"
+tracegen usage --count 40 --days 14 2>/dev/null | skyfit -q > "$TMP/dk/sky40.csv"
+lcmpack -q --slo "$TMP/dk/slo.csv" --capacity cores=2000,mem=8192000 --load "$TMP/dk/load.csv" \
+    "$TMP/dk/sky40.csv" > "$TMP/dk/plan.csv"
+tracegen vcs > "$TMP/dk/vcs.csv" 2>/dev/null
+tracegen vcjobs > "$TMP/dk/jobs.csv" 2>/dev/null
+stretch -q --system-servers 1250 "$TMP/dk/vcs.csv" "$TMP/dk/jobs.csv" --daily "$TMP/dk/daily.csv" > /dev/null
+tracegen tenants --count 60 --days 7 > "$TMP/dk/util.csv" 2>/dev/null
+tenantclass -q "$TMP/dk/util.csv" > "$TMP/dk/tenants.csv"
+peakgate -q --simulate --model --k 1,2 --node-series "$TMP/dk/mem.csv" > /dev/null
+while read -r kind counts args; do
+    tcheck "dumb $kind: each key entry its own character ($counts)" bash -c '
+        cd "$1" && skyplot -q $3 --term dumb > "$2.txt" && $4 "$5" < "$2.txt"' _ "$TMP/dk" "$kind" "$args" "$KEY" "$counts"
+done <<'KINDS'
+skyline 8 skyline u.csv --fit s.csv --job job00001
+plan 7,2 plan plan.csv --load load.csv
+vcs 6,6 vcs daily.csv
+tenants 16 tenants util.csv --classes tenants.csv
+memory 6 memory mem.csv --y used_mb,bound_mb --by policy,k
+KINDS
 # vcs of a trace whose time 0 is its start (day 0, 86400, ...): drawn in days
 mkdir -p "$TMP/days"
 t "vcs day column before 2001 in days" 0 $'vc,day,load,mean_stretch\na,0,1,1\na,86400,2,1\n' '' '*' \
