@@ -216,7 +216,7 @@ int yarn_write_plan(const plan *p, FILE *fp, const struct yarn_opts *o)
 {
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
-        if (r->removed)
+        if (r->removed || r->spent) /* spent: ran already, nothing to submit */
             continue;
         char id[96];
         yarn_reservation_id(r, o->cluster_ts, id, sizeof id);

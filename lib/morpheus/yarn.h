@@ -89,8 +89,9 @@ void yarn_snapshot_free(struct yarn_snapshot *s);
 int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struct yarn_opts *o, FILE *submit,
                      FILE *update, FILE *del, struct yarn_delta_counts *c);
 
-/* yarn_write_plan: one submit body per live reservation of p, one per line,
- * in plan order.  Returns 0, or -1 when fp reports a write error. */
+/* yarn_write_plan: one submit body per live reservation of p (not removed,
+ * not spent), one per line, in plan order.  Returns 0, or -1 when fp
+ * reports a write error. */
 int yarn_write_plan(const plan *p, FILE *fp, const struct yarn_opts *o);
 
 #endif

@@ -576,6 +576,9 @@ t "adhoc nights: night 2 keeps the spent reservation, places nothing" 0 '' \
 tcheck "adhoc nights: the plan still holds big#20460's 120 rows and no other instance" bash -c '
     [ "$(grep -c ",big,once,20460," "$1")" = 120 ] && [ "$(grep -c ",big," "$1")" = 120 ] && cmp -s "$1" "$2"' _ \
     "$N/p2.csv" "$N/p1.csv"
+t "adhoc nights: --format yarn submits no body for the spent reservation" 0 '' $'"reservation-name":"hourly"\n"reservation-name":"daily"' \
+    '*' bash -c 'lcmpack "$@" --plan "$0/p2.csv" --at 2026-01-08 --format yarn | grep -o "\"reservation-name\":\"[^\"]*\""' \
+    "$N" "${NR_[@]}"
 t "adhoc nights: a re-run of night 2 is a fixed point" 0 '' '' '0 submit, 0 update, 0 delete' bash -c '
     lcmpack "$@" --plan "$0/p2.csv" --at 2026-01-08 --yarn-delta "$0/y3" -o "$0/p3.csv" &&
     cmp "$0/p2.csv" "$0/p3.csv"' "$N" "${NR_[@]}"
