@@ -383,23 +383,57 @@ struct slot_ref {
     size_t idx;
 };
 
-/* order of runs for choosing one per period: by period, successful first,
- * nearest the schedule first, then input order (qsort_r comparator) */
+/* ascending, NaN (a missing time) after every number */
+static int cmp_time(double x, double y)
+{
+    if (isnan(x) || isnan(y))
+        return (isnan(x) != 0) - (isnan(y) != 0);
+    return (x > y) - (x < y);
+}
+
+/* order of runs for choosing one per period (qsort_r comparator): by
+ * period, successful first, nearest the schedule first; a tie goes to the
+ * run whose output a consumer read (the run the deadline is about), then to
+ * the earlier submit, output_read, end, start and input_avail (the run that
+ * delivered the period's output first: a duplicate or re-run that finished
+ * later does not loosen the deadline), then consumer_period.  A total order
+ * on the run's own values, so the run chosen does not depend on input
+ * order; array order only picks among runs equal in all of these, which
+ * give the same offsets. */
 static int cmp_slot(const void *a, const void *b, void *ctx)
 {
     const struct slo_run *runs = ctx;
     const struct slot_ref *x = a, *y = b;
     if (x->k != y->k)
         return x->k < y->k ? -1 : 1;
-    int ox = runs[x->idx].ok, oy = runs[y->idx].ok;
-    if (ox != oy)
-        return oy - ox; /* successful runs first */
+    const struct slo_run *p = &runs[x->idx], *q = &runs[y->idx];
+    if (p->ok != q->ok)
+        return q->ok - p->ok; /* successful runs first */
     double rx = fabs(x->resid), ry = fabs(y->resid);
     if (rx != ry)
         return rx < ry ? -1 : 1;
+    /* unread after read, then each time ascending (NaN last) */
+    const double pv[] = {isnan(p->output_read) ? 1 : 0,
+                         p->submit,
+                         p->output_read,
+                         p->end,
+                         p->start,
+                         p->input_avail,
+                         p->consumer_period};
+    const double qv[] = {isnan(q->output_read) ? 1 : 0,
+                         q->submit,
+                         q->output_read,
+                         q->end,
+                         q->start,
+                         q->input_avail,
+                         q->consumer_period};
+    for (size_t i = 0; i < sizeof pv / sizeof pv[0]; i++) {
+        int c = cmp_time(pv[i], qv[i]);
+        if (c)
+            return c;
+    }
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
-
 
 /* median of the finite values of x[0..n-1] (copied) */
 static double median_of(const double *x, size_t n)

@@ -177,8 +177,10 @@ struct slo_result {
     int problematic;      /* cv_start or cv_read above o->problematic_cv (Morpheus §7) */
 };
 
-/* slo_infer_job: infer the SLO of one job from its n runs (the array is
- * reordered).  ov may be NULL.  Always fills *res (a job never disappears:
+/* slo_infer_job: infer the SLO of one job from its n runs, in any order
+ * (the array is reordered): the result depends on the runs' values only,
+ * even when two runs of a period are equally near the schedule (the tie
+ * rule of sloinfer(1), "one run is usable").  ov may be NULL.  Always fills *res (a job never disappears:
  * when nothing can be inferred the status says why).  Offsets are taken
  * from the job's scheduled submit anchor + phase + k P (phase: slo_phase of
  * its submits), so the same history shifted by any time gets the same

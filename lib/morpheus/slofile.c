@@ -206,6 +206,44 @@ const char *const slofile_header[] = {"job", "period", "a", "d", "runs", "cv", "
                                       "consumer_period", "source", "basis", "cv_start", "cv_read",
                                       "problematic", NULL};
 
+/* seconds for a message: whole seconds, unless rounding would make x look
+ * equal to the bound it is compared with (d - a = 43200.4 against a period
+ * of 43200) */
+static void secs(char *buf, size_t n, double x, double bound)
+{
+    if (x == floor(x) || round(x) != round(bound))
+        snprintf(buf, n, "%.0f", x);
+    else
+        snprintf(buf, n, "%.15g", x);
+}
+
+/* warn_override_no_window: an overridden job ends no_window (the user's
+ * values, or the window inferred with the user's period, are not one
+ * lcmpack can place, so the job is no request): say which job and why,
+ * since the summary only counts the override. */
+static void warn_override_no_window(const char *job, const struct slo_result *res)
+{
+    double P = res->period, a = res->a, d = res->d;
+    char x[40], y[40], why[160];
+    if (!(d > a)) {
+        secs(x, sizeof x, d, a);
+        secs(y, sizeof y, a, a);
+        snprintf(why, sizeof why, "d = %s s, not after a = %s s", x, y);
+    } else if (a < 0 || !(a < P)) {
+        secs(x, sizeof x, a, P);
+        secs(y, sizeof y, P, P);
+        snprintf(why, sizeof why, "a = %s s, outside the period [0, %s s)", x, y);
+    } else if (d - a > P) {
+        secs(x, sizeof x, d - a, P);
+        secs(y, sizeof y, P, P);
+        snprintf(why, sizeof why, "d - a = %s s > period %s s", x, y);
+    } else {
+        secs(y, sizeof y, P, P);
+        snprintf(why, sizeof why, "the runs need more than the period %s s", y);
+    }
+    slk_warn_at(NULL, 0, "job '%s': the override gives %s: no_window", job, why);
+}
+
 /* emit: infer one job's SLO from its n runs, write its row, count it. */
 static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n, const struct slofile_opts *o,
                  const struct slo_opts *so, struct slofile_tally *t)
@@ -213,6 +251,8 @@ static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n, const
     struct slofile_ovrow *ov = o->ov && o->ov->n ? slofile_override_find(o->ov, job) : NULL;
     struct slo_result res;
     slo_infer_job(runs, n, so, ov ? &ov->ov : NULL, &res);
+    if (res.overridden && strcmp(res.status, "no_window") == 0)
+        warn_override_no_window(job, &res);
     char why[200];
     if (isfinite(res.period) && timeunit_span_check("period", res.period, 0, why, sizeof why) < 0 &&
         ++t->nimplausible <= SLOFILE_UNIT_WARNINGS)

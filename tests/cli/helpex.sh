@@ -64,7 +64,7 @@ needs() {   # TOOL: prints what is missing, nothing when all is there
 prep_sloinfer() {
     tracegen -q runs --count 20 --days 14 > runs.csv
     tracegen -q events --count 20 --days 14 > events.csv
-    printf 'job,period,a,d\njob00007,,,16h\njob00012,1d,,\n' > signoff.csv
+    printf 'job,period,a,d\njob00003,,,14h\njob00012,15m,,\n' > signoff.csv
 }
 prep_skyfit() {
     tracegen -q runs --count 20 --days 14 > runs.csv

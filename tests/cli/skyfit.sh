@@ -310,6 +310,11 @@ tcheck "native: no warning when the skyline covers the run" bash -c '
 t "native: --native-resource memory" 0 '' "job,step,offset,alloc,cores,mem_mb
 tpch_q12,60,0,4054.6666666666665,1,1024" '*' \
     skyfit -q --format native --min-runs 1 --native-resource memory "$H/trace/nativeLog.txt"
+# ... which needs --min-runs 1 (docs/skyfit.md says so): the log holds one
+# run, so the default --min-runs 2 writes the header only and says why
+t "native: --native-resource memory, one run, default --min-runs" 0 '' "job,step,offset,alloc,cores,mem_mb" \
+    "skyfit: job 'tpch_q12': not fitted: too few runs (1 < --min-runs 2)" \
+    skyfit --format native --native-resource memory "$H/trace/nativeLog.txt"
 # units out of offset order: the ResourceEstimator's own parser adds each
 # unit to an RLESparseResourceAllocation (addInterval merges it into a
 # sorted map), so order does not matter there, and skyfit sums them the same

@@ -214,6 +214,24 @@ t "override window longer than the period" 65 '' '*' "the window from a to d is 
 t "override d beyond a + period: no_window" 0 '' "$O
 etl,86400.0000,3275.0000,90000.0000,6,0.0092,8.0194,no_window,86400.0000,overridden:d,provenance,0.1452,0.0102,0" '' \
     bash -c 'printf "job,d\netl,90000\n" > "$1/dl.csv"; sloinfer -q --precision 4 --override "$1/dl.csv" "$2"' _ "$TMP" "$D/basic.csv"
+# ... and without -q the job is named with the reason, not only counted in
+# "1 jobs overridden" (d - a = 90000 - 3275 = 86725 > 86400)
+t "override no_window: warned with the job and why" 0 '' '*' \
+    "sloinfer: warning: job 'etl': the override gives d - a = 86725 s > period 86400 s: no_window" \
+    sloinfer --override "$TMP/dl.csv" "$D/basic.csv"
+t "override a after d: warned" 0 '' '*' \
+    "sloinfer: warning: job 'etl': the override gives d = 36150 s, not after a = 40000 s: no_window" \
+    sloinfer --override "$D/override_a.csv" "$D/basic.csv"
+# d - a = 86400.4 s rounds to the period: written in full so the message
+# does not say "86400 s > period 86400 s"
+t "override no_window: a fraction past the period is shown" 0 '' '*' \
+    "the override gives d - a = 86400.4 s > period 86400 s: no_window" \
+    bash -c 'printf "job,a,d\netl,100,86500.4\n" > "$1/df.csv"; sloinfer --override "$1/df.csv" "$2"' _ "$TMP" "$D/basic.csv"
+t "override no_window: -q keeps stderr empty" 0 '' '*' '' sloinfer -q --override "$TMP/dl.csv" "$D/basic.csv"
+# a valid sign-off is not warned about (d = 40000: window 36725 s)
+tcheck "override with a valid window: no warning" bash -c 'printf "job,d\netl,40000\n" > "$1/dv.csv" &&
+    sloinfer --override "$1/dv.csv" "$2" 2>"$1/dv.err" >/dev/null && grep -q "1 jobs overridden" "$1/dv.err" &&
+    ! grep -q warning "$1/dv.err"' _ "$TMP" "$D/basic.csv"
 # an override d of 1e308 was written out as the job's d ("1e+308", status
 # no_window), a consumer_period of 1e308 likewise: durations stop at 1e15
 t "override d out of range" 65 '' '' "huge.csv:2: column 'd': duration '1e308' out of range (|value| <= 1e+15)" \
@@ -337,6 +355,29 @@ t "bad snap tolerance" 64 '' '' "invalid value for --snap-tol: '2'" sloinfer --s
 t "anchor out of range" 64 '' '' "sloinfer: invalid value for --anchor: '1e308' (epoch seconds beyond 1e+11, the year 5138)" sloinfer --anchor 1e308
 t "bad min runs" 64 '' '' "invalid value for --min-runs: '0'" sloinfer --min-runs 0
 t "stdin twice" 64 '' '' "only one input can be standard input" sloinfer --events -
+# ---- ties: two runs of a period equally near the schedule ----------------------
+# tie.csv: a daily job submitted at 02:00, started 02:01, ended 03:00 on 5
+# days; on the 6th two runs 6a (ends 03:00) and 6b (ends 05:00) submitted at
+# the same time.  The earlier end wins whatever the row order:
+#   d = p95 of end offsets {10800 x 6} + 0.25 * median run (3540 s) = 11685
+#   slack = (11685 - 10800) / 3540 = 0.25
+# (6b chosen, as the old code did when it came first: 16200 + 885 = 17085)
+TIE="$O
+j,86400.0000,7200.0000,11685.0000,6,0.0000,0.2500,actionable,,inferred,schedule,,,0"
+t "tie: the earlier end wins" 0 '' "$TIE" '' $S "$D/tie.csv"
+{ head -1 "$D/tie.csv"; tail -n +2 "$D/tie.csv" | tac; } > "$TMP/tie_rev.csv"
+t "tie: the earlier end wins, rows reversed" 0 '' "$TIE" '' $S "$TMP/tie_rev.csv"
+# tie_read.csv: the same with reads at 04:00 on the 5 days and 06:00 for 6b
+# (6a unread).  The run whose output was read wins, in either order: 6 reads,
+# so --min-runs 6 is actionable (the old code took 6a when it came first:
+# too_few_reads); d = p50{14400 x 5, 21600} = 14400, slack = median
+# {3600/3540 x 5, 3600/10740} = 1.0169
+TIER="$O
+j,86400.0000,7200.0000,14400.0000,6,0.0000,1.0169,actionable,86400.0000,inferred,provenance,,0.0000,0"
+t "tie: the run that was read wins" 0 '' "$TIER" '' $S --min-runs 6 "$D/tie_read.csv"
+{ head -1 "$D/tie_read.csv"; tail -n +2 "$D/tie_read.csv" | tac; } > "$TMP/tie_read_rev.csv"
+t "tie: the run that was read wins, rows reversed" 0 '' "$TIER" '' $S --min-runs 6 "$TMP/tie_read_rev.csv"
+
 t "two inputs" 64 '' '' "one input file only" sloinfer a.csv b.csv
 t "input file missing" 66 '' '' "sloinfer: /nonexistent.csv: cannot open" sloinfer /nonexistent.csv
 tcheck "help ends with examples" bash -c 'sloinfer --help | grep -q "tracegen runs --count 100 --days 30 | sloinfer"'
@@ -365,6 +406,12 @@ awk -F, -v d="$TMP" 'NR == 1 { print > (d "/w0.csv"); print > (d "/w1.csv"); nex
 tcheck "same output when split by job" bash -c '
     { sloinfer -q "$1/w0.csv"; sloinfer -q --no-output-header "$1/w1.csv"; } | sort > "$1/split.out"
     sort "$1/slo.csv" | cmp - "$1/split.out"' _ "$TMP"
+# any row order: reversed and shuffled copies give the same bytes (run
+# table and provenance forms; the Google 2011 runs below have real ties)
+tcheck "shuffled runs: byte-identical output" /usr/bin/python3 "$ROOT/tests/check/sloinfer_permute.py" \
+    sloinfer "$TMP/runs.csv" "$TMP/perm" 1 2
+tcheck "shuffled runs, provenance form: byte-identical output" /usr/bin/python3 \
+    "$ROOT/tests/check/sloinfer_permute.py" sloinfer "$TMP/runs.csv" "$TMP/perm" 3 -- --events "$TMP/events.csv"
 # time-ordered input (the usual export order) gives the grouped output
 { head -1 "$TMP/runs.csv"; tail -n +2 "$TMP/runs.csv" | sort -t, -k3,3n; } > "$TMP/bytime.csv"
 t "time-ordered runs" 0 '' "@$TMP/slo.csv" '' sloinfer -q "$TMP/bytime.csv"
@@ -402,6 +449,12 @@ t "google 2011 runs" 0 '' '' '' sloinfer -q "$TMP/google.csv" -o "$TMP/google.sl
 # at the grid instance nearest each successful run holds >= 90% of them
 tcheck "google 2011: actionable SLOs with their basis" /usr/bin/python3 "$ROOT/tests/check/sloinfer_noprov.py" \
     "$TMP/google.csv" "$TMP/google.slo" --min-actionable 20
+# two runs of a period equally near the schedule (whole seconds here, so
+# more ties than traceconv's microsecond times, where 4 jobs have them):
+# reversed rows changed 10 jobs' d, cv or slack before the tie rule; now
+# every permutation gives the same bytes
+tcheck "google 2011: shuffled runs give byte-identical output" /usr/bin/python3 \
+    "$ROOT/tests/check/sloinfer_permute.py" sloinfer "$TMP/google.csv" "$TMP/perm" 1 2 3 4 5
 # the documented path (docs/traceconv.md, docs/sloinfer.md, README): the
 # counts those pages quote, so they cannot go stale silently
 t "google 2011 via traceconv: the documented counts" 0 '' '*' \
