@@ -174,16 +174,47 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 /* ---- the two phases ------------------------------------------------------------ */
 
+/* When every tenant read was skipped, say so plainly, and name --step when
+ * the tenants' samples are further apart than it (the common cause: 5-minute
+ * data at the default 2m step).  Exit status stays 0, as when some are
+ * skipped (skyfit and sloinfer do the same when no job can be fitted);
+ * classpick refuses the empty class table. */
+static void none_left(const struct tenant_set *ts, long classified)
+{
+    long skipped = ts->skipped_gaps + ts->skipped_short;
+    if (classified || !skipped)
+        return;
+    fprintf(stderr,
+            "tenantclass: warning: no tenant classified: all %ld were skipped (%ld for gaps, %ld too short)",
+            skipped, ts->skipped_gaps, ts->skipped_short);
+    if (ts->skipped_sparse)
+        fprintf(stderr,
+                "; %ld of them have samples further apart than --step %g s: give --step their interval "
+                "(see the warnings)",
+                ts->skipped_sparse, opt.io.rules.step);
+    fprintf(stderr, "\n");
+}
+
 /* --features-only: the per-tenant phase, each feature row written as soon as
- * its tenant is complete (to the held output: stdout sees it at the end). */
+ * its tenant is complete (to the held output: stdout sees it at the end).
+ * The summary gives the tenants per pattern (no classes: that is the
+ * clustering phase), the samples and the tenants skipped. */
 static int features_only(csvw *w, double t0)
 {
     struct tenant_set ts = {0};
     csvw_header(w, tenantio_feature_header);
     int st = tenantio_read_series(ninputs ? inputs[0] : "-", &opt.io, &ts, w);
-    if (!st && !slk_opt.quiet)
-        fprintf(stderr, "tenantclass: features of the tenants written (%zu samples; %ld skipped for gaps, %ld too short) in %.2f s\n",
-                ts.samples, ts.skipped_gaps, ts.skipped_short, slk_now() - t0);
+    long n = 0;
+    for (int p = 0; p < PATTERN_N; p++)
+        n += ts.classified[p];
+    if (!st && !slk_opt.quiet) {
+        fprintf(stderr, "tenantclass: features of %ld tenants written (", n);
+        for (int p = 0; p < PATTERN_N; p++)
+            fprintf(stderr, "%s %ld, ", pattern_name(p), ts.classified[p]);
+        fprintf(stderr, "%zu samples; %ld skipped for gaps, %ld too short) in %.2f s\n", ts.samples,
+                ts.skipped_gaps, ts.skipped_short, slk_now() - t0);
+        none_left(&ts, n);
+    }
     tenant_set_free(&ts);
     return st;
 }
@@ -228,6 +259,7 @@ static void summary(const struct tenant_set *ts, const struct pattern_classes *p
             opt.io.rules.periodic_min, opt.io.rules.repeat_min, opt.io.rules.constant_max,
             kf[0] || kf[1] || kf[2] ? "fixed by --k" : "by --tolerance (smallest k with rms distance to class center <= tolerance)",
             slk_now() - t0);
+    none_left(ts, (long)ts->n);
     if (ts->unlisted)
         fprintf(stderr, "tenantclass: warning: %ld tenants are not in --servers %s; counted as 1 server\n",
                 ts->unlisted, opt.servers_path);

@@ -11,6 +11,7 @@
 #include "base/keyset.h"
 #include "base/keytab.h"
 #include "base/parse.h"
+#include "base/stats.h"
 #include "base/zin.h"
 
 #include <errno.h>
@@ -142,6 +143,17 @@ void tenantio_write_feature(csvw *w, const struct tenant_feat *f, int percent)
     csvw_num_prec(w, f->pf.repeat, -1); /* may be negative */
     csvw_str(w, pattern_name(f->pf.pattern));
     csvw_end(w);
+}
+
+void tenantio_feature_scaled(struct tenant_feat *f, int percent)
+{
+    if (!percent)
+        return;
+    /* the operations of tenantio_write_feature and feature_row: written as
+     * x * 100 (exactly), read back and divided by 100 */
+    double *v[] = {&f->pf.avg, &f->pf.peak, &f->pf.sd, &f->pf.sd_low};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        *v[i] = *v[i] * 100 / 100;
 }
 
 /* one feature row into f (tenant not yet copied); -1 on a bad row */
@@ -363,6 +375,52 @@ struct scan {
     struct tenant_acc a;
 };
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median interval between a tenant's distinct sample times t[0..n) (in
+ * any order) when they are regular: at least half of the intervals within
+ * 10% of the median.  0 when they are not, or there are fewer than two.
+ * Only for a tenant skipped for gaps: the scratch is the classification's
+ * (ws->cnt), unused then. */
+static double median_interval(pattern_ws *ws, const double *t, size_t n)
+{
+    if (n < 2)
+        return 0;
+    ws->cnt = xgrow(ws->cnt, &ws->cap_cnt, n, sizeof *ws->cnt);
+    double *d = ws->cnt;
+    memcpy(d, t, n * sizeof *t);
+    qsort(d, n, sizeof *d, cmp_double);
+    size_t m = 0;
+    for (size_t i = 1; i < n; i++)
+        if (d[i] > d[i - 1])
+            d[m++] = d[i] - d[i - 1]; /* m < i: the times not read yet are intact */
+    if (m == 0)
+        return 0;
+    double med = stats_median(d, m);
+    size_t near = 0;
+    for (size_t i = 0; i < m; i++)
+        near += fabs(d[i] - med) <= 0.1 * med;
+    return 2 * near >= m ? med : 0;
+}
+
+/* sec (rounded to whole seconds) as a --step value: 5m, 1h, 1d, 90s */
+static void duration_text(char *b, size_t cap, double sec)
+{
+    long long s = llround(sec);
+    if (s % 86400 == 0)
+        snprintf(b, cap, "%lldd", s / 86400);
+    else if (s % 3600 == 0)
+        snprintf(b, cap, "%lldh", s / 3600);
+    else if (s % 60 == 0)
+        snprintf(b, cap, "%lldm", s / 60);
+    else
+        snprintf(b, cap, "%llds", s);
+}
+
 /* The tenant in s->a is complete: classify it, and either write its feature
  * row (features-only) or keep it.  Skipped tenants are warned about. */
 static int tenant_done(struct scan *s)
@@ -394,8 +452,17 @@ static int tenant_done(struct scan *s)
         return 0;
     }
     if ((double)missing > o->max_missing * (double)nb) {
-        sink_put(&s->sink, 1, a->line, "tenant '%s': %ld of %zu steps are gaps (more than --max-missing %g); skipped",
-                 a->name, missing, nb, o->max_missing);
+        char hint[128] = "";
+        double dt = median_interval(&a->ws, a->t, a->n);
+        if (dt > o->rules.step) { /* regular samples further apart than the step: the step is the cause */
+            char d[32];
+            duration_text(d, sizeof d, dt);
+            snprintf(hint, sizeof hint, " (its samples are %g s apart: give --step %s?)", dt, d);
+            rs->skipped_sparse++;
+        }
+        sink_put(&s->sink, 1, a->line,
+                 "tenant '%s': %ld of %zu steps are gaps (more than --max-missing %g); skipped%s", a->name,
+                 missing, nb, o->max_missing, hint);
         rs->skipped_gaps++;
         return 0;
     }
@@ -404,6 +471,7 @@ static int tenant_done(struct scan *s)
         sink_put(&s->sink, 0, 0, "fftw could not plan a transform of length %zu", nb);
         return SLK_ESOFTWARE;
     }
+    rs->classified[f.pf.pattern]++;
     if (s->fw) {
         f.tenant = a->name;
         tenantio_write_feature(s->fw, &f, o->percent);
@@ -761,6 +829,9 @@ static int merge_range(struct worker *w, keyset *seen, char **last, long *base, 
     if (st == SLK_OK) {
         rs->skipped_gaps += r->skipped_gaps;
         rs->skipped_short += r->skipped_short;
+        rs->skipped_sparse += r->skipped_sparse;
+        for (int p = 0; p < PATTERN_N; p++)
+            rs->classified[p] += r->classified[p];
         rs->unlisted += r->unlisted;
         rs->missing_util += r->missing_util;
         rs->samples += r->samples;
@@ -880,6 +951,8 @@ int tenantio_read_series(const char *path, const struct tenantio_opts *o, struct
     }
     free(cut);
     scan_free(&h);
+    for (size_t i = 0; !fw && i < ts->n; i++)
+        tenantio_feature_scaled(&ts->rows[i], o->percent);
     return st;
 }
 

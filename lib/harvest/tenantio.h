@@ -48,11 +48,16 @@ struct tenant_feat {
     int cls; /* class index within its pattern */
 };
 
-/* The tenants read so far, in input order, and what was skipped. */
+/* The tenants read so far, in input order, and what was skipped.
+ * classified[p]: the tenants of pattern p classified by the per-tenant phase
+ * (counted with or without rows kept, so --features-only can tell them);
+ * skipped_sparse: of skipped_gaps, the tenants whose samples are further
+ * apart than the step (median interval > step: the step is the cause). */
 struct tenant_set {
     struct tenant_feat *rows;
     size_t n, cap;
-    long skipped_gaps, skipped_short, unlisted, missing_util;
+    long skipped_gaps, skipped_short, skipped_sparse, unlisted, missing_util;
+    long classified[PATTERN_N];
     size_t samples;
     struct keyset *seen;       /* tenantio_read_features: the tenants read (duplicates) */
     struct tenant_table *tables; /* ... and the tables they came from */
@@ -84,7 +89,9 @@ double tenant_servers_lookup(const tenant_servers *t, const char *tenant);
 /* tenant_servers_free: NULL is fine. */
 void tenant_servers_free(tenant_servers *t);
 
-/* How to read and classify. */
+/* How to read and classify.  A tenant skipped for gaps whose median sample
+ * interval is longer than the step gets the interval and the --step to give
+ * in its warning ("its samples are 300 s apart: give --step 5m?"). */
 struct tenantio_opts {
     struct pattern_rules rules;
     int percent;                   /* util (and output) in 0-100 instead of 0-1 */
@@ -106,8 +113,11 @@ int tenantio_readers(const char *path, const struct tenantio_opts *o);
 
 /* tenantio_read_series: read the series at path ("-": stdin) and classify
  * every tenant: with fw, write each feature row to fw as soon as it is known
- * (the rows are not kept); without, append them to ts.  Counters of ts are
- * updated either way.  Returns SLK_OK or the exit status (message printed);
+ * (the rows are not kept); without, append them to ts, their util features
+ * passed through the feature table's scale and back (tenantio_feature_scaled):
+ * the very doubles tenantio_read_features gives, so one process and
+ * --features-only + --from-features cluster the same bits.  Counters of ts
+ * are updated either way.  Returns SLK_OK or the exit status (message printed);
  * rows written before an error are the caller's to discard. */
 int tenantio_read_series(const char *path, const struct tenantio_opts *o, struct tenant_set *ts, csvw *fw);
 
@@ -120,6 +130,12 @@ int tenantio_read_series(const char *path, const struct tenantio_opts *o, struct
  * row under --on-error skip (the first row kept).  Returns SLK_OK or the
  * exit status. */
 int tenantio_read_features(const char *path, const struct tenantio_opts *o, struct tenant_set *ts);
+
+/* tenantio_feature_scaled: the util features of f (avg, peak, sd, sd_low) as
+ * a feature table carries them: with percent, x * 100 written exactly and
+ * read back as (x * 100) / 100, which is not always x (2.4066136448948954
+ * came back as 2.406613644894896).  No change without percent. */
+void tenantio_feature_scaled(struct tenant_feat *f, int percent);
 
 /* The feature table's columns (NULL-terminated). */
 extern const char *const tenantio_feature_header[];

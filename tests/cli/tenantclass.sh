@@ -76,6 +76,28 @@ t "too many gaps: skipped with a warning" 0 "@$D/gap.csv" 'tenant,pattern,class,
     "tenantclass: <stdin>:2: warning: tenant 'g': 2 of 4 steps are gaps (more than --max-missing 0.4); skipped" \
     tenantclass --min-samples 4 --max-missing 0.4
 t "too short: skipped" 0 "@$D/gap.csv" 'tenant,pattern,class,avg,peak,strength' "fewer than --min-samples 16; skipped" tenantclass
+# 5-minute samples at the default 2m step: 430 of 718 steps are gaps, so
+# every tenant is skipped; the warning names the samples' interval (median
+# 300 s) and the --step that fits, the summary says no tenant is left (exit
+# stays 0, as skyfit's when no job can be fitted; classpick refuses the
+# empty class table).  Samples 2 min apart with a hole are gaps, not a step.
+awk 'BEGIN{print "tenant,t,util"; for(v=1;v<=2;v++) for(i=0;i<288;i++) printf "vm%d,%d,%.3f\n",v,i*300,0.2+0.1*sin(i/10+v)}' > "$TMP/five.csv"
+t "5-minute data at --step 2m: the warning names the interval and --step 5m" 0 '' 'tenant,pattern,class,avg,peak,strength' \
+    "tenantclass: $TMP/five.csv:2: warning: tenant 'vm1': 430 of 718 steps are gaps (more than --max-missing 0.5); skipped (its samples are 300 s apart: give --step 5m?)" \
+    tenantclass "$TMP/five.csv"
+t "5-minute data at --step 2m: the summary says no tenant is left" 0 '' '*' \
+    "tenantclass: warning: no tenant classified: all 2 were skipped (2 for gaps, 0 too short); 2 of them have samples further apart than --step 120 s" \
+    tenantclass "$TMP/five.csv"
+t "5-minute data, --features-only: no tenant left, said plainly" 0 '' 'tenant,servers,steps,missing,avg,peak,sd,sd_low,strength,period,repeat,pattern' \
+    "tenantclass: warning: no tenant classified: all 2 were skipped (2 for gaps, 0 too short)" \
+    tenantclass --features-only "$TMP/five.csv"
+t "5-minute data at --step 5m: both classified" 0 '' '*' 'tenantclass: 2 tenants:' tenantclass --step 5m "$TMP/five.csv"
+t "planetlab at --step 2m: every VM skipped, the hint names 5m" 0 '' '*' \
+    "1052 of them have samples further apart than --step 120 s" \
+    sh -c 'tenantclass --col tenant=vm --col util=cpu --scale percent "$1" 2>&1 >/dev/null | grep -c "skipped (its samples are 300 s apart: give --step 5m?)" | grep -qx 1052 &&
+           tenantclass --col tenant=vm --col util=cpu --scale percent "$1" >/dev/null' _ "$DATA/planetlab/20110303.csv"
+t "real gaps in 2-minute samples: no --step hint" 0 "@$D/gap.csv" '*' '' \
+    sh -c 'tenantclass --min-samples 4 --max-missing 0.4 2>&1 >/dev/null | grep -q "apart" && exit 1; exit 0'
 # duplicate (tenant, t) samples are samples like any other: 0.2 and 0.6 both at t=0 make step 0 = 0.4;
 # steps 0.4, 0.1, 0.3, 0.3: avg 0.275 (by hand), not 0.3 as keeping only the later sample would give.
 t "duplicate (tenant, t) sample: averaged with its step" 0 $'tenant,t,util\na,0,0.2\na,0,0.6\na,120,0.1\na,240,0.3\na,360,0.3\n' \
@@ -164,6 +186,33 @@ tcheck "planetlab: the mix adds up to 100%" awk -F, '{n+=$2} END{exit n!=1052}' 
 tcheck "planetlab: VMs with a flat day are never unpredictable" bash -c '
     awk -F, "NR>1{v=\$3+0; if(!(\$1 in mn)||v<mn[\$1])mn[\$1]=v; if(!(\$1 in mx)||v>mx[\$1])mx[\$1]=v} END{for(k in mn) if(mx[k]-mn[k]<=5) print k}" "$1" > "$3/flat.txt"
     [ "$(wc -l < "$3/flat.txt")" -ge 20 ] && awk -F, "NR==FNR{f[\$0]=1; next} (\$1 in f) && \$2==\"unpredictable\" {exit 1}" "$3/flat.txt" "$2"' _ "$DATA/planetlab/20110303.csv" "$TMP/planetlab-tenants.csv" "$TMP"
+
+# the --features-only summary gives the tenants per pattern (1052 VMs:
+# counted independently from the feature table's pattern column)
+PL="$DATA/planetlab/20110303.csv"
+PLO="--col tenant=vm --col util=cpu --step 5m --scale percent --periods 1h,2h,3h,4h,6h,8h"
+tcheck "planetlab --features-only: summary gives tenants per pattern, as the table has them" bash -c '
+    tenantclass $2 --features-only "$1" > "$3/pl.feat" 2> "$3/pl.err" &&
+    want=$(awk -F, "NR>1{n++; c[\$12]++} END{printf \"features of %d tenants written (periodic %d, constant %d, unpredictable %d, \", n, c[\"periodic\"], c[\"constant\"], c[\"unpredictable\"]}" "$3/pl.feat") &&
+    grep -qF "$want" "$3/pl.err"' _ "$PL" "$PLO" "$TMP"
+# one process and --features-only + --from-features cluster the same doubles
+# at --scale percent (avg x 100 / 100 is not always avg: constant-1's
+# avg_util was 2.4066136448948954 vs 2.406613644894896), also over keyshard
+# shards of the VMs
+tcheck "planetlab percent: --from-features == one process, byte for byte (tenants and classes)" bash -c '
+    tenantclass -q $2 --classes "$3/plc1.csv" "$1" > "$3/plt1.csv" &&
+    tenantclass -q --from-features --scale percent --classes "$3/plc2.csv" "$3/pl.feat" > "$3/plt2.csv" &&
+    cmp "$3/plc1.csv" "$3/plc2.csv" && cmp "$3/plt1.csv" "$3/plt2.csv"' _ "$PL" "$PLO" "$TMP"
+tcheck "planetlab percent: 3 keyshard shards through --features-only == one process" bash -c '
+    keyshard -q -k vm -n 3 -p "$3/plsh-" "$1" &&
+    for i in 0 1 2; do tenantclass -q $2 --features-only "$3/plsh-000$i.csv" > "$3/plsh-$i.feat" || exit; done &&
+    tenantclass -q --from-features --scale percent --classes "$3/plc3.csv" "$3/plsh-2.feat" "$3/plsh-0.feat" "$3/plsh-1.feat" > "$3/plt3.csv" &&
+    cmp "$3/plc1.csv" "$3/plc3.csv" && cmp "$3/plt1.csv" "$3/plt3.csv"' _ "$PL" "$PLO" "$TMP"
+tcheck "percent, synthetic: --from-features == one process (classes)" bash -c '
+    awk -F, -v OFS=, "NR>1{\$3=\$3*100} {print}" "$1" > "$2/pct11.csv" &&
+    tenantclass -q --scale percent --classes "$2/pc1.csv" "$2/pct11.csv" > /dev/null &&
+    tenantclass -q --scale percent --features-only "$2/pct11.csv" |
+    tenantclass -q --scale percent --from-features --classes "$2/pc2.csv" > /dev/null && cmp "$2/pc1.csv" "$2/pc2.csv"' _ "$TMP/gen11.csv" "$TMP"
 
 # ---- several readers (regular files over 32 MiB are cut between tenants) ----
 tracegen tenants --seed 13 --count 60 --days 30 -o "$TMP/big.csv"
