@@ -144,6 +144,41 @@ void cp_table_free(struct cp_table *t)
     memset(t, 0, sizeof *t);
 }
 
+/* Why no class was chosen for a job of `type` and `demand` (free room
+ * `total` in the classes --weight allows): the room, and the classes a
+ * weight of 0 kept out; when every class is kept out, that and nothing else
+ * (the room of 0 is not a lack of room). */
+static void none_reason(const struct cp_params *p, const struct cp_table *t, int type, double demand,
+                        double total, char *reason, size_t rsize)
+{
+    size_t excluded = 0;
+    int seen[CP_NPATTERNS] = {0};
+    for (size_t i = 0; i < t->n; i++)
+        if (!(p->weight[type][t->c[i].pattern] > 0)) {
+            excluded++;
+            seen[t->c[i].pattern] = 1;
+        }
+    if (excluded == 0) {
+        snprintf(reason, rsize, "no combination fits: demand %g > free room %g containers", demand, total);
+        return;
+    }
+    char pats[64] = "";
+    for (int q = 0; q < CP_NPATTERNS; q++)
+        if (seen[q])
+            snprintf(pats + strlen(pats), sizeof pats - strlen(pats), "%s%s", pats[0] ? " and " : "",
+                     cp_pattern_name(q));
+    if (excluded == t->n)
+        snprintf(reason, rsize,
+                 "no class allowed: --weight gives %s jobs weight 0 on every pattern of the classes (%s)",
+                 cp_type_name(type), pats);
+    else
+        snprintf(reason, rsize,
+                 "no combination fits: demand %g > free room %g containers (%zu of %zu classes excluded: "
+                 "--weight 0 "
+                 "for %s jobs on %s)",
+                 demand, total, excluded, t->n, cp_type_name(type), pats);
+}
+
 int cp_pick(const struct cp_params *p, struct cp_table *t, uint64_t seed, const char *job, int type, double demand,
             int book, size_t *chosen, char *names, size_t nsize, char *reason, size_t rsize)
 {
@@ -165,7 +200,7 @@ int cp_pick(const struct cp_params *p, struct cp_table *t, uint64_t seed, const 
     else if (out == CP_SEVERAL)
         snprintf(reason, rsize, "no class fits alone; %zu classes hold it together", nch);
     else
-        snprintf(reason, rsize, "no combination fits: demand %g > free room %g containers", demand, total);
+        none_reason(p, t, type, demand, total, reason, rsize);
     if (book && out != CP_NONE)
         cp_book(p, type, demand, t->c, chosen, nch);
     return out;

@@ -19,6 +19,19 @@ l1,long,40,,no combination fits: demand 40 > free room 34 containers' '*' \
     sh -c 'classpick -q --no-book --classes "$1" "$2" | head -3' _ "$C" "$D/jobs.csv"
 t "two classes together" 0 '' '*' '' sh -c 'classpick -q --no-book --classes "$1" "$2" | grep "^l2," | grep -Eqx "l2,long,30,(constant-1\+periodic-1|periodic-1\+constant-1),no class fits alone; 2 classes hold it together"' _ "$C" "$D/jobs.csv"
 t "no demand, no class" 0 '' '*' '' sh -c 'classpick -q --no-book --classes "$1" "$2" | grep -qx "z,medium,0,,no containers needed"' _ "$C" "$D/jobs.csv"
+# --weight 0 on every pattern of the table for long jobs: the reason names
+# --weight, not a free room of 0 (it said "demand 50 > free room 0 containers")
+printf 'class,pattern,avg_util,peak_util,servers\nconstant-1,constant,0.1,0.2,100\nperiodic-1,periodic,0.2,0.4,100\n' > "$TMP/wcl.csv"
+t "--weight excludes every pattern: the reason says so" 0 $'job,last_duration,containers\nbig,600,50\n' \
+    $'job,type,demand,classes,reason\nbig,long,50,,no class allowed: --weight gives long jobs weight 0 on every pattern of the classes (periodic and constant)' '' \
+    classpick -q --weight long.constant=0 --weight long.periodic=0 --classes "$TMP/wcl.csv"
+t "--weight excludes every pattern of long jobs only: medium ones still placed" 0 $'job,last_duration,containers\nm,300,50\n' \
+    $'job,type,demand,classes,reason\nm,medium,50,periodic-1,fits in 1 of 2 classes; drawn by weighted headroom' '' \
+    classpick -q --weight long.constant=0 --weight long.periodic=0 --weight medium.constant=0 --classes "$TMP/wcl.csv"
+# l1 long 40 with unpredictable excluded: periodic 8 + constant 26 = 34 < 40, and one class of three excluded
+t "--weight excludes some classes: the reason counts them" 0 '' \
+    'l1,long,40,,no combination fits: demand 40 > free room 34 containers (1 of 3 classes excluded: --weight 0 for long jobs on unpredictable)' '' \
+    sh -c 'classpick -q --no-book --weight long.unpredictable=0 --classes "$1" "$2" | grep "^l1,"' _ "$C" "$D/jobs.csv"
 # booking: a then b, short 60 each: a takes 60 of unpredictable-1's 74; b fits nowhere alone (14, 44, 32) but in several
 t "booked containers shrink later rooms" 0 $'job,last_duration,containers\na,60,60\nb,60,60\n' \
     $'job,type,demand,classes,reason\na,short,60,unpredictable-1,fits in 1 of 3 classes; drawn by weighted headroom' '' \

@@ -36,6 +36,29 @@ static void test_one_job(void)
     free(t.run);
 }
 
+/* Execution time as classpick(1) Simulation defines it: finish - arrival,
+ * the arrival at its own (continuous) time, the finish on a tick.  A job of
+ * 3 tasks of 250 s arriving at 150 s on 120 s ticks is seen at tick 2
+ * (240 s), runs ceil(250 / 120) = 3 whole ticks and finishes at tick 5
+ * (600 s): 450 s, 3.75 ticks, not a whole number of them. */
+static void test_exec_off_tick(void)
+{
+    struct cp_params p;
+    cp_params_default(&p);
+    struct cp_class cls = {.name = "c", .pattern = CP_CONSTANT, .servers = 1};
+    struct cs_tenant t = tenant("a", 0, 0, 0, zeros);
+    struct cs_job j = {.submit = 150, .dur = 250, .last = 250, .tasks = 3, .type = CP_MEDIUM};
+    struct cs_result r;
+    for (int aware = 0; aware < 2; aware++) {
+        cs_simulate(&p, 120, 1, aware, &t, 1, 10, &j, 1, &cls, 1, &r);
+        CHECK(r.finished == 1);
+        CHECK_NEAR(j.finish, 600, 0);
+        CHECK_NEAR(r.mean, 450, 0);
+        CHECK_NEAR(r.p50, 450, 0);
+    }
+    free(t.run);
+}
+
 /* The primary takes 9 of 12 cores from tick 2 to tick 3: 8 - 9 < 0 leaves
  * no room, so all 3 running tasks are killed at tick 2; the job runs again
  * from tick 4 (free again) and ends at tick 7 (840 s). */
@@ -224,6 +247,7 @@ int main(void)
     for (int k = 1; k < 16; k++)
         busy_after0[k] = 0.75f;
     test_one_job();
+    test_exec_off_tick();
     test_kill();
     test_saturated();
     test_aware_vs_pt();
