@@ -355,11 +355,15 @@ static void write_result(csvw *w, enum rp_policy p, int R, const struct rp_sim_r
 {
     rp_write_result(w, policy_name(p), R, r);
     if (!slk_opt.quiet)
-        fprintf(stderr, "replplace: %-5s x%d: %llu lost blocks, %llu failed reads (%llu busy, %llu lost), "
-                        "%llu relaxed placements, %.1fs\n",
-                policy_name(p), R, (unsigned long long)r->lost, (unsigned long long)r->failed_busy + (unsigned long long)r->failed_lost,
-                (unsigned long long)r->failed_busy, (unsigned long long)r->failed_lost,
-                (unsigned long long)r->relaxed, secs);
+        /* the reads this run simulated (the table's accesses), not --accesses:
+         * a Poisson count around it, less the reads of blocks never placed */
+        fprintf(stderr,
+                "replplace: %-5s x%d: %llu lost blocks, %llu failed reads of %llu (%llu busy, %llu lost), "
+                "%llu relaxed placements, %.1fs\n",
+                policy_name(p), R, (unsigned long long)r->lost,
+                (unsigned long long)r->failed_busy + (unsigned long long)r->failed_lost,
+                (unsigned long long)r->accesses, (unsigned long long)r->failed_busy,
+                (unsigned long long)r->failed_lost, (unsigned long long)r->relaxed, secs);
 }
 
 static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, const int *reps, int nrep, csvw *w)
@@ -406,8 +410,10 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
         /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): ev holds nev events (NULL only when nev is 0) */
         nre += ev[i].kind != RP_EV_ADD && ev[i].t < days * 86400;
     if (!slk_opt.quiet)
-        fprintf(stderr, "replplace: simulating %.4g days: %zu reimage/fail events (%s), %ld blocks, %ld reads, "
-                        "re-creation %g blocks/h per %s server after %gs, busy above %g\n",
+        fprintf(stderr,
+                "replplace: simulating %.4g days: %zu reimage/fail events (%s), %ld blocks, "
+                "reads at Poisson times, %ld expected (--accesses; each run below gives its count), "
+                "re-creation %g blocks/h per %s server after %gs, busy above %g\n",
                 days, nre, events_path ? events_path : "drawn from the tenants' rates with bursts", nblocks,
                 naccesses, rate, rebuild == RP_REBUILD_SERVER ? "reimaged" : "sending", detect, busy);
     rp_result_header(w);

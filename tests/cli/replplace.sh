@@ -208,6 +208,24 @@ replplace -q --simulate -r 1 --blocks 100 --accesses 10000 --events "$TMP/none.c
 tcheck "hot tenant: some reads fail, not all" awk -F, 'NR == 2 { exit !($7 > 100 && $7 < 9000) }' "$TMP/hot.out"
 replplace -q --simulate -r 1 --blocks 100 --accesses 10000 --events "$TMP/none.csv" --days 10 --busy 1 "$TMP/hot.csv" >"$TMP/hot1.out"
 tcheck "--busy 1: no read fails" awk -F, 'NR == 2 { exit !($7 == 0) }' "$TMP/hot1.out"
+# the summary's reads are the reads each run simulated (a Poisson count
+# around --accesses: 107 for 100 here), not --accesses: it said "100 reads"
+# then "107 failed reads".  Every read of 10 blocks on 18 servers all
+# reimaged at t=100 fails (lost); each run's line must match its table row.
+printf 'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\nA,e1,6,1000,1,0.9\nB,e2,6,1000,1,0.9\nC,e3,6,1000,1,0.9\n' >"$TMP/rten.csv"
+{ echo t,server,event; for s in $(seq 0 17); do echo "100,$s,reimage"; done; } >"$TMP/rev.csv"
+t "simulate summary: expected reads, then each run's simulated count" 0 '' '*' \
+    'replplace: simulating 1 days: 18 reimage/fail events' \
+    replplace --simulate --events "$TMP/rev.csv" --blocks 10 --accesses 100 --days 1 -o "$TMP/rsim.csv" "$TMP/rten.csv"
+tcheck "simulate summary: failed reads of N, N = the table's accesses, failed <= N" bash -c '
+    replplace --simulate --events "$1/rev.csv" --blocks 10 --accesses 100 --days 1 "$1/rten.csv" 2>"$1/rsim.err" >"$1/rsim.csv" &&
+    grep -q "10 blocks, reads at Poisson times, 100 expected (--accesses" "$1/rsim.err" &&
+    grep -E "^replplace: (alg2|stock) +x[0-9]:" "$1/rsim.err" |
+      sed -E "s/^replplace: ([a-z0-9]+) +x([0-9]+): .* ([0-9]+) failed reads of ([0-9]+) .*/\1,\2,\3,\4/" > "$1/rsim.lines" &&
+    [ "$(wc -l < "$1/rsim.lines")" = 4 ] &&
+    awk -F, "NR==FNR{if (\$3 > \$4) exit 1; f[\$1\",\"\$2]=\$3; n[\$1\",\"\$2]=\$4; next}
+             FNR>1{k=\$1\",\"\$2; if (!(k in n) || n[k] != \$6 || f[k] != \$7) exit 1; c++} END{exit c != 4}" "$1/rsim.lines" "$1/rsim.csv" &&
+    grep -q "107 failed reads of 107 (0 busy, 107 lost)" "$1/rsim.err"' _ "$TMP"
 # events: write and replay give the same table; determinism
 replplace -q --simulate --blocks 3000 --accesses 2000 --days 60 --write-events "$TMP/w.csv" "$TMP/ten.csv" >"$TMP/s1.csv"
 replplace -q --simulate --blocks 3000 --accesses 2000 --days 60 --events "$TMP/w.csv" "$TMP/ten.csv" >"$TMP/s2.csv"
