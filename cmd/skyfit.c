@@ -252,6 +252,12 @@ static void print_summary(const struct skyjob_totals *tot, double seconds)
         fprintf(stderr, "%s: outlier rule: %ld of %ld run lengths recorded in %s (end - start), "
                 "the rest from their samples (steps x step)\n", slk_progname, tot->recorded, tot->measured,
                 opt.runs);
+    if (tot->sparse_runs)
+        fprintf(stderr,
+                "%s: warning: %ld runs of %ld jobs have samples more than --step %g s apart "
+                "(the closest %g s): a run ends at its last sample, so their areas shrink; give --step "
+                "the input's sample step (traceconv's --step)\n",
+                slk_progname, tot->sparse_runs, tot->sparse_jobs, opt.fit.step, tot->sparse_gap);
     if (tot->fallback)
         fprintf(stderr, "%s: %ld jobs solved again by GLPK after the optimality certificate of %s failed\n",
                 slk_progname, tot->fallback, solver_names[opt.fit.lp.solver]);

@@ -42,29 +42,63 @@ static struct {
     int unit, vcs, parallelism;  /* parallelism: -1 default, 0 none, 1 trace */
     int have_epoch;              /* swf: --epoch replaces the header's UnixStartTime */
     long servers;
+    unsigned given; /* bit O_x: the option was given */
 } opt = {.fmt = -1, .step = 60, .load = 0.8, .rate = 5e6, .vcs = 4, .parallelism = -1};
 
 enum { O_CAPS = 1, O_NODES, O_EPOCH, O_STEP, O_MACHINE, O_VCBY, O_UNIT, O_VCS, O_LOAD,
        O_RATE, O_SERVERS, O_PAR };
 
+/* Which formats take each format-specific option (--epoch: every format).
+ * The one place that says it: validate refuses an option given to any
+ * other format (exit 64), where it would do nothing. */
+#define FMT(f) (1u << (f))
+#define VC_FMTS (FMT(F_SWF) | FMT(F_ALIBABA_GPU) | FMT(F_SWIM))
+static const struct fmt_option {
+    const char *name;
+    int key;
+    unsigned fmts;
+} fmt_options[] = {
+    {"capacities", O_CAPS, VC_FMTS},
+    {"step", O_STEP, FMT(F_GOOGLE_USAGE)},
+    {"machine", O_MACHINE, FMT(F_GOOGLE_USAGE)},
+    {"vc-by", O_VCBY, FMT(F_SWF) | FMT(F_ALIBABA_GPU)},
+    {"nodes", O_NODES, FMT(F_ALIBABA_GPU)},
+    {"unit", O_UNIT, FMT(F_ALIBABA_GPU)},
+    {"max-parallelism", O_PAR, VC_FMTS},
+    {"servers", O_SERVERS, FMT(F_SWIM)},
+    {"vcs", O_VCS, FMT(F_SWIM)},
+    {"load", O_LOAD, FMT(F_SWIM)},
+    {"rate", O_RATE, FMT(F_SWIM)},
+};
+
 static const struct argp_option options[] = {
-    {"capacities", O_CAPS, "FILE", 0, "swf, alibaba-gpu, swim: write the VCs' capacities (vc,capacity) to FILE", 0},
-    {"epoch", O_EPOCH, "TIME", 0, "Epoch seconds (or ISO 8601) of the trace's time 0 (default 0)", 0},
-    {"step", O_STEP, "DUR", 0, "google-usage: sample step (default 60s, 1s to 1e9s)", 0},
-    {"machine", O_MACHINE, "cores=N,mem=M", 0, "google-usage: size of the trace's largest machine; adds cores and mem_mb per container", 0},
-    {"vc-by", O_VCBY, "FIELD", 0, "swf: user, group (default), queue or partition; alibaba-gpu: qos (default) or gpu_spec", 0},
+    {"capacities", O_CAPS, "FILE", 0,
+     "swf, alibaba-gpu, swim: write the VCs' capacities (vc,capacity) to FILE", 0},
+    {"epoch", O_EPOCH, "TIME", 0,
+     "Every format: epoch seconds (or ISO 8601) of the trace's time 0 (default 0)", 0},
+    {"step", O_STEP, "DUR", 0,
+     "google-usage: sample step (default 60s, 1s to 1e9s); give skyfit the same --step", 0},
+    {"machine", O_MACHINE, "cores=N,mem=M", 0,
+     "google-usage: size of the trace's largest machine; adds cores and mem_mb per container", 0},
+    {"vc-by", O_VCBY, "FIELD", 0,
+     "swf: user, group (default), queue or partition; alibaba-gpu: qos (default) or gpu_spec", 0},
     {"nodes", O_NODES, "FILE", 0, "alibaba-gpu: the node list (capacity)", 0},
     {"unit", O_UNIT, "gpu|cpu", 0, "alibaba-gpu: the resource a server stands for (default gpu)", 0},
-    {"servers", O_SERVERS, "N", 0, "swim: cluster size split among the VCs by work (default: from --load)", 0},
+    {"servers", O_SERVERS, "N", 0, "swim: cluster size split among the VCs by work (default: from --load)",
+     0},
     {"vcs", O_VCS, "N", 0, "swim: number of VCs, job N goes to fb(N mod VCS) (default 4)", 0},
     {"load", O_LOAD, "X", 0, "swim: each VC's load factor when --servers is not given (default 0.8)", 0},
     {"rate", O_RATE, "BYTES", 0, "swim: bytes one server moves a second (default 5e6)", 0},
-    {"max-parallelism", O_PAR, "trace|none", 0, "trace: each job's own size (swf: processors, alibaba-gpu: the pod's demand, swim: map tasks = input / 128 MiB); none: empty, fully malleable (default: trace, none for swim)", 0},
-    {0}
-};
+    {"max-parallelism", O_PAR, "trace|none", 0,
+     "swf, alibaba-gpu, swim: trace, each job's own size (swf: processors, alibaba-gpu: the pod's demand, "
+     "swim: map tasks = input / 128 MiB), or none, empty: fully malleable (default: trace, none for swim)",
+     0},
+    {0}};
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
+    if (key >= O_CAPS && key <= O_PAR)
+        opt.given |= 1u << key;
     switch (key) {
     case O_CAPS: opt.capacities = arg; break;
     case O_NODES: opt.nodes = arg; break;
@@ -97,31 +131,52 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     return 0;
 }
 
+/* the formats of mask fmts as "swf, alibaba-gpu and swim" into buf */
+static const char *fmt_list(unsigned fmts, char *buf, size_t size)
+{
+    size_t len = 0;
+    int n = 0, total = 0;
+    for (int f = 0; fmt_names[f]; f++)
+        total += (fmts & FMT(f)) != 0;
+    buf[0] = 0;
+    for (int f = 0; fmt_names[f]; f++) {
+        if (!(fmts & FMT(f)))
+            continue;
+        const char *sep = ++n == 1 ? "" : n == total ? " and " : ", ";
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", sep, fmt_names[f]);
+    }
+    return buf;
+}
+
 /* option combinations, before any input is read; exits 64 */
 static void validate(void)
 {
     int vc_fmt = opt.fmt >= F_SWF;
-    const char *why = NULL;
-    if (opt.nfiles == 0)
-        why = "no input files";
-    else if (!vc_fmt && opt.capacities)
-        why = "--capacities is for swf, alibaba-gpu and swim";
+    char why[160] = "";
+    for (size_t i = 0; !why[0] && i < sizeof fmt_options / sizeof *fmt_options; i++) {
+        const struct fmt_option *fo = &fmt_options[i];
+        char fmts[64];
+        if ((opt.given & 1u << fo->key) && !(fo->fmts & FMT(opt.fmt)))
+            snprintf(why, sizeof why, "--%s is an option of %s, not of %s", fo->name,
+                     fmt_list(fo->fmts, fmts, sizeof fmts), fmt_names[opt.fmt]);
+    }
+    const char *w = NULL;
+    if (why[0])
+        w = why;
+    else if (opt.nfiles == 0)
+        w = "no input files";
     else if (vc_fmt && !opt.capacities)
-        why = "--capacities FILE is required: stretch needs the VCs' capacities";
+        w = "--capacities FILE is required: stretch needs the VCs' capacities";
     else if (vc_fmt && opt.nfiles > 1)
-        why = "one input file";
-    else if ((opt.fmt == F_ALIBABA_GPU) != (opt.nodes != NULL))
-        why = "--nodes FILE is required with alibaba-gpu, and only there";
+        w = "one input file";
+    else if (opt.fmt == F_ALIBABA_GPU && !opt.nodes)
+        w = "--nodes FILE is required with alibaba-gpu";
     else if (opt.epoch != floor(opt.epoch))
-        why = "--epoch must be whole seconds";
-    else if (opt.cores > 0 && opt.fmt != F_GOOGLE_USAGE)
-        why = "--machine is for google-usage";
-    else if (!vc_fmt && opt.parallelism >= 0)
-        why = "--max-parallelism is for swf, alibaba-gpu and swim";
+        w = "--epoch must be whole seconds";
     else if (opt.capacities && slk_opt.output && strcmp(opt.capacities, slk_opt.output) == 0)
-        why = "--capacities and -o name the same file";
-    if (why) {
-        slk_error("%s (traceconv --help)", why);
+        w = "--capacities and -o name the same file";
+    if (w) {
+        slk_error("%s (traceconv --help)", w);
         slk_finish(SLK_EUSAGE);
         exit(SLK_EUSAGE);
     }
@@ -168,11 +223,17 @@ static int google(csvw *w)
                     s->events, s->jobs, s->runs, s->before_window, s->never_started, s->not_ended);
     } else if (st == SLK_OK) {
         google_write_usage(g, w);
+        char norequest[96] = ""; /* only --machine drops a run: one with no shape */
+        if (opt.cores > 0)
+            snprintf(norequest, sizeof norequest, ", %ld requesting neither CPU nor memory",
+                     s->usage_norequest);
         if (!slk_opt.quiet)
-            fprintf(stderr, "traceconv: %ld task events, %ld task runs: %ld job runs written "
+            fprintf(stderr,
+                    "traceconv: %ld task events, %ld task runs: %ld job runs written "
                     "(%ld rows); skipped %ld with a task outside the files, %ld not in the "
-                    "job events, %ld with no requests\n", s->task_events, s->tasks, s->usage_runs,
-                    s->usage_rows, s->usage_incomplete, s->usage_unnamed, s->usage_norequest);
+                    "job events%s\n",
+                    s->task_events, s->tasks, s->usage_runs, s->usage_rows, s->usage_incomplete,
+                    s->usage_unnamed, norequest);
     }
     google_free(g);
     return st;
@@ -260,10 +321,13 @@ int main(int argc, char **argv)
     slk_init("traceconv");
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {
-        options, parse_opt, "FORMAT FILE...",
+        options,
+        parse_opt,
+        "FORMAT FILE...",
         "Convert a public cluster trace into slokit's inputs: runs for sloinfer, usage for "
         "skyfit, jobs and VC capacities for stretch.  FORMAT: google-runs, google-usage, "
-        "swf, alibaba-gpu, swim.  Files may be gzip.  Mappings: traceconv(1)."
+        "swf, alibaba-gpu, swim.  Files may be gzip.  An option of another format is a "
+        "usage error.  Mappings: traceconv(1)."
         "\vExamples:\n"
         "  # with the files of ../shared/data (gzip is read as is)\n"
         "  traceconv google-runs job_events-*.csv.gz > runs.csv\n"
@@ -277,7 +341,16 @@ int main(int argc, char **argv)
         "  traceconv swim FB-2009_samples_24_times_1hr_0.tsv \\\n"
         "      --capacities vcs.csv > jobs.csv\n"
         "  stretch --horizon 86400s vcs.csv jobs.csv > stretch.csv",
-        kids, NULL, NULL};
+        kids,
+        NULL,
+        NULL};
+    /* each format has its published layout: no option of the CSV reader applies */
+    static const char fixed[] = "each trace format has its published layout";
+    cli_refuse("no-header", fixed);
+    cli_refuse("names", fixed);
+    cli_refuse("col", fixed);
+    cli_refuse("time-unit", "the formats fix their time units (Google 2011: microseconds, the "
+                            "others: seconds)");
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
     validate();
 

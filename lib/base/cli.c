@@ -27,7 +27,8 @@ enum {
     OPT_SEED, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_TIME_UNIT, OPT_ON_ERROR, OPT_REJECTS
 };
 
-static const struct argp_option options[] = {
+/* not const: cli_refuse hides an option from --help */
+static struct argp_option options[] = {
     {"output", 'o', "FILE", 0, "Write to FILE (replaced only when complete) instead of standard output", 0},
     {"delimiter", 'd', "C", 0, "Field delimiter of input and output (default ',')", 0},
     {"tsv", OPT_TSV, NULL, 0, "Tab-separated input and output (same as -d '\\t')", 0},
@@ -36,21 +37,52 @@ static const struct argp_option options[] = {
     {"no-output-header", OPT_NO_OUT_HEADER, NULL, 0, "Do not write a header row", 0},
     {"col", OPT_COL, "[ROLE:]KEY=NAME", 0,
      "Read the column the tool calls KEY from input column NAME (repeatable); plain: in the primary input, "
-     "with ROLE: only in that input", 0},
+     "with ROLE: only in that input",
+     0},
     {"precision", OPT_PRECISION, "N", 0, "Write numbers with N decimals (default: shortest exact form)", 0},
-    {"time-unit", OPT_TIME_UNIT, "UNIT", 0, "Epoch times of the primary input are in s (default), ms or us", 0},
+    {"time-unit", OPT_TIME_UNIT, "UNIT", 0, "Epoch times of the primary input are in s (default), ms or us",
+     0},
     {"on-error", OPT_ON_ERROR, "MODE", 0,
      "strict (default): a bad input row stops the run; skip: it is skipped, counted and reported", 0},
     {"rejects", OPT_REJECTS, "FILE", 0,
-     "With --on-error skip: write the skipped rows' file,line,reason to FILE (default: warnings on stderr)", 0},
+     "With --on-error skip: write the skipped rows' file,line,reason to FILE (default: warnings on stderr)",
+     0},
     {"quiet", 'q', NULL, 0, "No summary or warnings on standard error", 0},
     {"seed", OPT_SEED, "N", 0, "Seed for every random choice (default 1)", 0},
-    {"progress", OPT_PROGRESS, NULL, 0, "Show progress on standard error (default: when it is a terminal)", 0},
+    {"progress", OPT_PROGRESS, NULL, 0, "Show progress on standard error (default: when it is a terminal)",
+     0},
     {"no-progress", OPT_NO_PROGRESS, NULL, 0, "Never show progress", 0},
-    {0}
-};
+    {0}};
 
 #define CLI_MAX_ROLES 16
+#define CLI_NOPTIONS (sizeof options / sizeof *options)
+
+/* cli_refuse's reasons, by index in options[] (NULL: the option applies) */
+static const char *refused[CLI_NOPTIONS];
+
+void cli_refuse(const char *name, const char *why)
+{
+    for (size_t i = 0; options[i].name; i++)
+        if (strcmp(options[i].name, name) == 0) {
+            options[i].flags |= OPTION_HIDDEN;
+            refused[i] = why;
+            return;
+        }
+    slk_error("cli_refuse: no common option --%s", name); /* a tool's mistake */
+    abort();
+}
+
+/* the usage error of an option the tool refused (exits 64); key not refused: returns */
+static void check_refused(struct argp_state *st, int key)
+{
+    for (size_t i = 0; options[i].name; i++)
+        if (options[i].key == key && refused[i]) {
+            if (key < 128)
+                argp_error(st, "-%c/--%s does not apply to %s: %s", key, options[i].name, slk_progname,
+                           refused[i]);
+            argp_error(st, "--%s does not apply to %s: %s", options[i].name, slk_progname, refused[i]);
+        }
+}
 
 /* --on-error skip: one csv_rejects for the run, its file committed and its
  * count summarized when the tool finishes. */
@@ -330,6 +362,7 @@ int cli_choice(struct argp_state *st, const char *opt, const char *arg, const ch
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
+    check_refused(st, key);
     switch (key) {
     case 'o':
         /* An empty name would only fail at the final rename, after all the work. */

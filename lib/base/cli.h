@@ -84,6 +84,13 @@ const char *cli_colmap_lookup(const char *key);
  * --col.  At most 16 roles; tools that do not call it accept any role. */
 void cli_roles(const char *primary, ...) __attribute__((sentinel));
 
+/* cli_refuse: common option --name (long name, e.g. "time-unit") does not
+ * apply to this tool: left out of --help, and given, a usage error (exit 64):
+ * "--time-unit does not apply to traceconv: WHY" (with its short name, "-H/
+ * --no-header").  why is kept, not copied.  Call before argp_parse; an
+ * unknown name is the tool's bug (message, abort). */
+void cli_refuse(const char *name, const char *why);
+
 /* cli_dialect: the dialect the user's options describe, for the input with
  * this role (NULL: the primary input; plain --col renames and --time-unit
  * apply only there), and for outputs.  With --on-error skip every role

@@ -432,7 +432,10 @@ static void usage_run(google_trace *g, const struct job *j, const size_t *order,
         tmem += (double)(t->end - t->start) * t->mem;
     }
     int sizes = g->o.cores > 0;
-    if (sizes && (tcpu <= 0 || tmem <= 0)) {
+    /* a run that requests CPU but no memory, or memory but no CPU (many
+     * 2011 tasks ask for 0 CPU), still ran: its container is 0 cores or
+     * 0 MB; only one that requests neither has no shape for lcmpack */
+    if (sizes && tcpu <= 0 && tmem <= 0) {
         g->st.usage_norequest++;
         return;
     }
@@ -443,8 +446,10 @@ static void usage_run(google_trace *g, const struct job *j, const size_t *order,
         csvw_str(w, id);
         put_time(w, g->o.epoch, j->ustart + (int64_t)i * step);
         csvw_num(w, s->area[i] / (double)step);
-        if (sizes) { /* per container: the step's mean request, else the run's */
-            int own = s->cpu[i] > 0 && s->mem[i] > 0;
+        if (sizes) { /* per container: the step's mean request when its
+                      * tasks request anything, else the run's (a step with
+                      * no task running, or whose tasks request neither) */
+            int own = s->area[i] > 0 && (s->cpu[i] > 0 || s->mem[i] > 0);
             csvw_num(w, g->o.cores * (own ? s->cpu[i] / s->area[i] : tcpu / tot));
             csvw_num(w, g->o.mem_mb * (own ? s->mem[i] / s->area[i] : tmem / tot));
         }

@@ -333,6 +333,29 @@ static size_t select_runs(struct skyjob *j, const struct skyjob_opts *o, int **s
     return n;
 }
 
+/* count_sparse: count the job's CSV runs whose samples are all more than a
+ * step apart (each run ends at its last sample, which then stands for less
+ * time than it did in the input).  One pass over the sorted samples. */
+static void count_sparse(const struct skyjob *j, const struct skyjob_opts *o, struct skyjob_totals *tot)
+{
+    long sparse = 0;
+    for (size_t r = 0; !o->native && r < j->nruns; r++) {
+        const struct skyjob_sample *s = j->s + j->runs[r].first;
+        double gap = INFINITY;
+        for (size_t a = 1; a < j->runs[r].n; a++)
+            if (s[a].t - s[a - 1].t < gap)
+                gap = s[a].t - s[a - 1].t;
+        /* 1e-9: times written as decimal text, such as 5638.258934 + 300 */
+        if (j->runs[r].n > 1 && gap > o->step * (1 + 1e-9)) {
+            sparse++;
+            if (tot->sparse_runs == 0 || gap < tot->sparse_gap)
+                tot->sparse_gap = gap;
+        }
+    }
+    tot->sparse_runs += sparse;
+    tot->sparse_jobs += sparse > 0;
+}
+
 /* check_size: 0 when n runs of at most k steps can be fitted, else report
  * the job (too_many_steps) and return -1. */
 static int check_size(struct skyjob *j, size_t n, long k, struct skyjob_out *out)
@@ -456,6 +479,7 @@ void skyjob_fit(skyjob *j, struct skyjob_out *out)
     tot->jobs++;
     int *sel;
     size_t n = select_runs(j, o, &sel);
+    count_sparse(j, o, tot);
     j->excluded_len = 0;
     if (n < (size_t)o->min_runs) {
         char d[96];

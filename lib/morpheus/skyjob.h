@@ -20,7 +20,11 @@
  *                 run's start, overlapping units adding up; each step is the
  *                 time-weighted mean (or the max) of that step function; the
  *                 run ends with its last unit (at least one step).
- * A run that has ended uses 0 in the later steps of the matrix.
+ * A run that has ended uses 0 in the later steps of the matrix.  Its last
+ * CSV sample counts for one step: samples more than a step apart (a usage
+ * sampled every 300 s fitted with step 60) shrink every run's area by the
+ * rest of its last sample's interval; such runs are counted in the totals
+ * (sparse_runs, skyfit's warning), not refused.
  *
  * The container shape written beside the allocation is the
  * container-weighted mean of the samples' cores and mem_mb (the plain mean
@@ -67,6 +71,8 @@ void skyjob_opts_default(struct skyjob_opts *o);
 struct skyjob_totals {
     long jobs, fitted, failed, too_few, too_long, fallback, excluded_runs, excluded_jobs;
     long measured, recorded;   /* runs measured by the outlier rule; their lengths from opts.runs */
+    long sparse_runs, sparse_jobs; /* CSV runs whose samples are all more than a step apart */
+    double sparse_gap;             /* the closest samples of those runs, seconds */
     double solve_s;
     int first_reported;
 };

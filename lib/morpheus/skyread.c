@@ -90,16 +90,21 @@ static int usage_value(csvr *r, const int c[6], int i, double *v, int flags)
     return 0;
 }
 
-/* usage_row: the current row's values; 0, or -1 (csvr_fail). */
+/* usage_row: the current row's values; 0, or -1 (csvr_fail).  A container
+ * may have 0 cores or 0 MB (a Google 2011 task that requests no CPU), not
+ * both: the rule of lcmpack's and replay's readers. */
 static int usage_row(csvr *r, const int c[6], int shape, struct sample_row *x)
 {
     *x = (struct sample_row){.cores = 0, .mem = 0};
-    return csvr_get_time(r, c[2], &x->t, CSVR_REQUIRED) < 0 ||
-                   usage_value(r, c, 3, &x->c, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-                   (shape && (usage_value(r, c, 4, &x->cores, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
-                              usage_value(r, c, 5, &x->mem, CSVR_REQUIRED | CSVR_POSITIVE) < 0))
-               ? -1
-               : 0;
+    if (csvr_get_time(r, c[2], &x->t, CSVR_REQUIRED) < 0 ||
+        usage_value(r, c, 3, &x->c, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+        return -1;
+    if (!shape)
+        return 0;
+    if (usage_value(r, c, 4, &x->cores, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+        usage_value(r, c, 5, &x->mem, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+        return -1;
+    return x->cores == 0 && x->mem == 0 ? csvr_fail(r, "container of 0 cores and 0 MB") : 0;
 }
 
 int skyread_csv(csvr *r, struct skyjob_out *out, int sort)

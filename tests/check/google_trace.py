@@ -2,7 +2,7 @@
 """Independent check of traceconv's Google 2011 importer.
 
     google_trace.py runs  RUNS.csv  JOB_EVENTS...
-    google_trace.py usage USAGE.csv STEP JOB_EVENTS... -- TASK_EVENTS...
+    google_trace.py usage USAGE.csv STEP[,CORES,MEM] JOB_EVENTS... -- TASK_EVENTS...
 
 runs: rebuilds the runs from the raw job events with Python's gzip and csv
 modules and exact decimal arithmetic (Decimal), and compares every row, time
@@ -10,7 +10,10 @@ for time, with traceconv's output.
 usage: recomputes each complete run's task-seconds from the raw task events
 and checks that traceconv's containers x step add up to them (to 1e-9
 relative), that the runs written are exactly the complete ones, and that the
-samples are STEP apart.
+samples are STEP apart.  With CORES,MEM (traceconv --machine cores=CORES,mem=MEM):
+also that every run with a CPU or a memory request is written (and only
+those), and that each run's containers x cores x step and containers x mem_mb x
+step add up to CORES (MEM) times its tasks' seconds x CPU (memory) request.
 Exit 0 when everything matches; prints the first differences otherwise."""
 import csv
 import gzip
@@ -79,9 +82,10 @@ def check_runs(out, files):
     return 0
 
 
-def check_usage(out, step, jfiles, tfiles):
+def check_usage(out, step, machine, jfiles, tfiles):
     names = {jid: j["name"] for jid, j in job_runs(jfiles).items()}
     open_, area, bad = {}, {}, set()
+    req, reqarea = {}, {}   # (job, task) -> (cpu, mem) at SCHEDULE; job -> [cpu x s, mem x s]
     for path in tfiles:
         for r in rows(path):
             t, jid, idx, ev = int(r[0]), int(r[2]), int(r[3]), int(r[5])
@@ -93,21 +97,33 @@ def check_usage(out, step, jfiles, tfiles):
                     bad.add(jid)
                 open_[key] = t
                 area.setdefault(jid, 0)
+                req[key] = (float(r[9] or 0), float(r[10] or 0))
             elif ev in END:
                 if key in open_:
-                    area[jid] = area.get(jid, 0) + t - open_.pop(key)
+                    d = t - open_.pop(key)
+                    area[jid] = area.get(jid, 0) + d
+                    ra = reqarea.setdefault(jid, [0.0, 0.0])
+                    ra[0] += d * req[key][0]
+                    ra[1] += d * req[key][1]
                 else:
                     bad.add(jid)
     bad |= {jid for jid, _ in open_}
     want = {jid: a for jid, a in area.items() if jid not in bad and jid in names}
-    got, times = {}, {}
+    if machine:   # a run with neither request has no container shape: not written
+        want = {jid: a for jid, a in want.items() if max(reqarea.get(jid, [0, 0])) > 0}
+    got, times, gotreq = {}, {}, {}
     for r in csv.DictReader(open(out)):
         jid = int(r["run"])
         if r["job"] != names.get(jid):
             print(f"run {jid}: job {r['job']} want {names.get(jid)}")
             return 1
-        got[jid] = got.get(jid, 0) + float(r["containers"]) * step * 1e6
+        c = float(r["containers"]) * step * 1e6
+        got[jid] = got.get(jid, 0) + c
         times.setdefault(jid, []).append(Decimal(r["t"]))
+        if machine:
+            g = gotreq.setdefault(jid, [0.0, 0.0])
+            g[0] += c * float(r["cores"])
+            g[1] += c * float(r["mem_mb"])
     if set(got) != set(want):
         print(f"runs written differ: {len(got)} vs {len(want)}; e.g. {sorted(set(got) ^ set(want))[:5]}")
         return 1
@@ -115,11 +131,16 @@ def check_usage(out, step, jfiles, tfiles):
         if abs(got[jid] - a) > 1e-9 * max(a, 1):
             print(f"run {jid}: area {got[jid]} us, want {a}")
             return 1
+        for i, what in enumerate(("cores", "mem_mb")) if machine else ():
+            w = machine[i] * reqarea[jid][i]
+            if abs(gotreq[jid][i] - w) > 1e-9 * max(w, 1):
+                print(f"run {jid}: containers x {what} x step {gotreq[jid][i]}, want {w}")
+                return 1
         ts = times[jid]
         if any(b - a != Decimal(step) for a, b in zip(ts, ts[1:])):
             print(f"run {jid}: samples not {step} s apart")
             return 1
-    print(f"usage: {len(want)} runs, areas match")
+    print(f"usage: {len(want)} runs, areas{' and requests' if machine else ''} match")
     return 0
 
 
@@ -128,7 +149,8 @@ def main(argv):
         return check_runs(argv[2], argv[3:])
     files = argv[4:]
     k = files.index("--")
-    return check_usage(argv[2], int(argv[3]), files[:k], files[k + 1:])
+    step, *machine = argv[3].split(",")
+    return check_usage(argv[2], int(step), [float(m) for m in machine], files[:k], files[k + 1:])
 
 
 if __name__ == "__main__":

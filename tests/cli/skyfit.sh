@@ -360,7 +360,28 @@ t "bad time" 65 $'job,run,t,containers\na,r1,yesterday,1\n' '*' "<stdin>:2: colu
 t "missing run" 65 $'job,run,t,containers\na,,0,1\n' '*' "<stdin>:2: column 'run': missing value" skyfit
 t "missing column" 65 $'job,run,time,containers\na,r,0,1\n' '*' "missing required column 't'" skyfit
 t "cores without mem" 65 $'job,run,t,containers,cores\na,r,0,1,1\n' '*' "column 'cores' without 'mem_mb'" skyfit
-t "zero cores" 65 $'job,run,t,containers,cores,mem_mb\na,r,0,1,0,1024\n' '*' "column 'cores'" skyfit
+# A container of 0 cores and some memory is a real shape (Google 2011 tasks
+# that request memory and no CPU; lcmpack and replay take it): it was refused
+# ("must be positive"), so traceconv --machine dropped 109 of 899 runs for
+# it.  0 cores and 0 MB is no container, as in lcmpack and replay.
+# Weighted shape: (1 x 0 + 3 x 2) / 4 = 1.5 cores, (1 x 1024 + 3 x 0) / 4 = 256 MB.
+t "zero cores, some memory" 0 $'job,run,t,containers,cores,mem_mb\na,r,0,1,0,1024\na,r,60,3,2,0\n' \
+    "job,step,offset,alloc,cores,mem_mb
+a,60,0,1,1.5,256
+a,60,60,3,1.5,256" '' skyfit -q --min-runs 1
+t "zero cores and zero memory" 65 $'job,run,t,containers,cores,mem_mb\na,r,0,1,0,0\n' '*' "<stdin>:2: container of 0 cores and 0 MB" skyfit
+t "negative cores" 65 $'job,run,t,containers,cores,mem_mb\na,r,0,1,-1,1024\n' '*' "<stdin>:2: column 'cores'" skyfit
+# A run ends at its last sample, which counts for one --step: samples 300 s
+# apart (traceconv google-usage --step 300s) fitted with --step 60 lost 240 s
+# of every run's last sample (the Google shards' skylines: 19% less area).
+# skyfit warns, once, with the count and the closest spacing.  Run r: 0, 300,
+# 600 (k = 11 steps, area 11 x 60 s x 1 = 660 s of the 900 s recorded).
+SP=$'job,run,t,containers\na,r,0,1\na,r,300,1\na,r,600,1\na,s,0,1\na,s,60,1\n'
+t "samples further apart than --step: a warning" 0 "$SP" '*' \
+    "skyfit: warning: 1 runs of 1 jobs have samples more than --step 60 s apart (the closest 300 s): a run ends at its last sample, so their areas shrink; give --step the input's sample step (traceconv's --step)" \
+    skyfit --min-runs 1
+t "samples --step apart: no warning" 0 "$SP" '*' '' sh -c '! skyfit --min-runs 1 --step 300 2>&1 >/dev/null | grep warning'
+t "samples further apart than --step: quiet with -q" 0 "$SP" '*' '' skyfit -q --min-runs 1
 t "zero step" 64 '' '' "invalid value for --step: '0' (must be positive)" skyfit --step 0
 # --step 1e308 was taken: every skyline row said step 1e+308, which lcmpack
 # refuses (a CSV duration stops at 1e15)

@@ -31,6 +31,44 @@ t "google usage by hand" 0 '' "job,run,t,containers,cores,mem_mb
 L1,10,1.5,1.5,3.3333333333333335,208.33333333333334
 L1,10,61.5,1,2,125" "1 job runs written (2 rows); skipped 1 with a task outside the files" \
     traceconv google-usage --machine cores=8,mem=1000 "$D/job_events.csv" "$D/task_events.csv"
+# Requests of 0 CPU (many 2011 tasks ask for memory only): with --machine a
+# run that asks for memory but no CPU was dropped ("with no requests": 109 of
+# 899 runs of the real shards, every one with CPU 0 and memory > 0); adding
+# columns must not change which runs exist.  Kept, its container is 0 cores;
+# only a run that requests neither is dropped.  By hand (x cores=8,
+# mem=1000): job 10 (L) runs task 0 [1, 61) with CPU 0, memory 0.25, then
+# task 1 [61, 121) with CPU 0.5, memory 0.125: two steps, each its own
+# tasks' mean, 0 cores x 250 MB and 4 cores x 125 MB (the old rule gave step
+# 1 the run's means, 2 and 187.5); job 11 (M) requests neither: skipped;
+# job 12 (N) [2, 32) CPU 0, memory 0.5: 0.5 containers of 0 cores x 500 MB.
+printf '1000000,,10,0,u,0,n,L\n1000000,,11,0,u,0,n,M\n1000000,,12,0,u,0,n,N\n' >"$TMP/je3.csv"
+cat >"$TMP/te3.csv" <<'EOF3'
+1000000,,10,0,m,1,u,0,0,0,0.25,0,0
+1000000,,11,0,m,1,u,0,0,0,0,0,0
+2000000,,12,0,m,1,u,0,0,,0.5,0,0
+32000000,,12,0,m,4,u,0,0,,,,
+61000000,,10,0,m,4,u,0,0,,,,
+61000000,,10,1,m,1,u,0,0,0.5,0.125,0,0
+61000000,,11,0,m,4,u,0,0,,,,
+121000000,,10,1,m,4,u,0,0,,,,
+EOF3
+t "google usage: a run of 0 CPU and some memory is kept (0 cores)" 0 '' "job,run,t,containers,cores,mem_mb
+L,10,1,1,0,250
+L,10,61,1,4,125
+N,12,2,0.5,0,500" "2 job runs written (3 rows); skipped 0 with a task outside the files, 0 not in the job events, 1 requesting neither CPU nor memory" \
+    traceconv google-usage --machine cores=8,mem=1000 "$TMP/je3.csv" "$TMP/te3.csv"
+t "google usage: the same runs without --machine" 0 '' "job,run,t,containers
+L,10,1,1
+L,10,61,1
+M,11,1,1
+N,12,2,0.5" "3 job runs written (4 rows); skipped 0 with a task outside the files, 0 not in the job events" \
+    traceconv google-usage "$TMP/je3.csv" "$TMP/te3.csv"
+# skyfit takes a 0-core container (lcmpack and replay did): the shape is the
+# container-weighted mean, L (0 + 4) / 2 = 2 cores, (250 + 125) / 2 = 187.5 MB
+t "google usage with 0 cores feeds skyfit" 0 '' "job,step,offset,alloc,cores,mem_mb
+L,60,0,1,2,187.5
+L,60,60,1,2,187.5
+N,60,0,0.5,0,500" '' sh -c 'traceconv -q google-usage --machine cores=8,mem=1000 "$1" "$2" | skyfit -q --min-runs 1' _ "$TMP/je3.csv" "$TMP/te3.csv"
 t "google usage step 120s" 0 '' "job,run,t,containers
 L1,10,1.5,1.25" '' traceconv -q google-usage --step 2m "$D/job_events.csv" "$D/task_events.csv"
 # the step is counted in microseconds: 1e13 s overflowed it and hung; the
@@ -131,6 +169,17 @@ tcheck "google real usage areas match python" $PY "$ROOT/tests/check/google_trac
     "$G"/job_events-part-0000[1-4]-of-00500.csv.gz -- "$G/task_events-part-00001-of-00500.csv.gz"
 t "google runs feed sloinfer" 0 '' '*' "1861 jobs from 4742 runs" sloinfer -o "$TMP/g-slo.csv" "$TMP/g-runs.csv"
 t "google usage feeds skyfit" 0 '' '*' "125 fitted" skyfit -o "$TMP/g-sky.csv" "$TMP/g-usage.csv"
+# --machine adds columns, not runs: the same 899 runs (109 of them ask for
+# memory and 0 CPU; none for neither), and each run's cores and memory
+# (containers x size x step) add up to its tasks' seconds x requests x size
+t "google real usage --machine" 0 '' '*' "899 job runs written (3778 rows); skipped 424 with a task outside the files, 0 not in the job events, 0 requesting neither CPU nor memory" \
+    traceconv google-usage --machine cores=32,mem=131072 -o "$TMP/g-usage-m.csv" \
+    "$G"/job_events-part-0000[1-4]-of-00500.csv.gz "$G/task_events-part-00001-of-00500.csv.gz"
+tcheck "google real usage --machine: the runs and containers without it" bash -c 'cmp <(cut -d, -f1-4 "$1") "$2"' _ "$TMP/g-usage-m.csv" "$TMP/g-usage.csv"
+tcheck "google real usage --machine: requests match python" $PY "$ROOT/tests/check/google_trace.py" usage "$TMP/g-usage-m.csv" 60,32,131072 \
+    "$G"/job_events-part-0000[1-4]-of-00500.csv.gz -- "$G/task_events-part-00001-of-00500.csv.gz"
+t "google real usage --machine feeds skyfit" 0 '' '*' "125 fitted" skyfit -o "$TMP/g-sky-m.csv" "$TMP/g-usage-m.csv"
+tcheck "google real skylines with and without --machine: the same allocations" bash -c 'cmp <(cut -d, -f1-4 "$1") "$2"' _ "$TMP/g-sky-m.csv" "$TMP/g-sky.csv"
 
 # ---- SWF, by hand (tests/data/traceconv/tiny.swf: MaxProcs 16) ----
 # job 1: 4 procs x 100 s = 1/9 h (group 1); job 2: 8 x 50 s = 1/9 h (group 2);
@@ -277,8 +326,48 @@ t "no format" 64 '' '' "which FORMAT?" traceconv
 t "unknown format" 64 '' '' "invalid value for --FORMAT: 'sfw'" traceconv sfw x
 t "no files" 64 '' '' "no input files" traceconv swf --capacities "$TMP/x.csv"
 t "capacities required" 64 '' '' "--capacities FILE is required" traceconv swf "$D/tiny.swf"
-t "capacities only for stretch formats" 64 '' '' "--capacities is for swf, alibaba-gpu and swim" \
-    traceconv google-runs --capacities "$TMP/x.csv" "$D/job_events.csv"
+# An option of another format did nothing, exit 0 (swim --vc-by, --unit,
+# --step; google-runs --step, --vcs, --load, --rate, --servers), while four
+# others were refused: now every one is refused, the formats that take it
+# named.  The table: option, a valid value, the formats that take it.
+while IFS='|' read -r o v fmts; do
+    for f in google-runs google-usage swf alibaba-gpu swim; do
+        case " ${fmts//,/} " in *" $f "*) continue ;; esac
+        case $f in  # the options the format requires
+            google-*) need=() ;;
+            alibaba-gpu) need=(--nodes "$TMP/n1.csv" --capacities "$TMP/x.csv") ;;
+            *) need=(--capacities "$TMP/x.csv") ;;
+        esac
+        t "--$o is refused by $f" 64 '' '' "traceconv: --$o is an option of $fmts, not of $f (traceconv --help)" \
+            traceconv "$f" "--$o" "$v" "${need[@]}" "$D/job_events.csv"
+    done
+done <<'EOF3'
+capacities|x.csv|swf, alibaba-gpu and swim
+step|5s|google-usage
+machine|cores=8,mem=1000|google-usage
+vc-by|user|swf and alibaba-gpu
+nodes|n.csv|alibaba-gpu
+unit|cpu|alibaba-gpu
+max-parallelism|none|swf, alibaba-gpu and swim
+servers|3|swim
+vcs|9|swim
+load|0.5|swim
+rate|7|swim
+EOF3
+t "swim with options of other formats: 64, not ignored" 64 '' '' "--vc-by is an option of swf and alibaba-gpu, not of swim" \
+    traceconv -q swim --vc-by user --unit cpu "$S" --capacities "$TMP/c2.csv"
+t "google-runs with options of swim: 64, not ignored" 64 '' '' "--servers is an option of swim, not of google-runs" \
+    traceconv -q google-runs --vcs 9 --load 0.5 --rate 7 --servers 3 "$G"/job_events-part-0000[1-4]-of-00500.csv.gz
+t "--epoch is an option of every format" 0 '' '*' '' traceconv -q google-usage --epoch 1 "$D/job_events.csv" "$D/task_events.csv"
+# The CSV reader's options did nothing (each trace has its published layout,
+# and its own time unit): refused, and not in --help
+t "-H does not apply" 64 '' '' "-H/--no-header does not apply to traceconv: each trace format has its published layout" \
+    traceconv google-runs -H "$D/job_events.csv"
+t "--names does not apply" 64 '' '' "--names does not apply to traceconv" traceconv google-runs --names a,b "$D/job_events.csv"
+t "--col does not apply" 64 '' '' "--col does not apply to traceconv" traceconv swf --col job=id "$D/tiny.swf" --capacities "$TMP/x.csv"
+t "--time-unit does not apply" 64 '' '' "--time-unit does not apply to traceconv: the formats fix their time units" \
+    traceconv google-runs --time-unit ms "$D/job_events.csv"
+tcheck "--help lists no option that does nothing" bash -c '! traceconv --help | grep -E -- "--(no-header|names|col|time-unit)\b"'
 t "capacities and -o the same" 64 '' '' "--capacities and -o name the same file" \
     traceconv swf "$D/tiny.swf" --capacities "$TMP/x.csv" -o "$TMP/x.csv"
 # --vc-by user on a trace of 300,000 users (each VC name was looked up by a scan: over a minute): one VC
