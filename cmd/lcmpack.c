@@ -264,13 +264,11 @@ static void print_summary(struct packrun *R)
     double lb = planbound_value(&bd), area_lb = planbound_area(&bd);
     long peak_s;
     double peak = plan_peak(p, &peak_s);
+    plan_warn_over(p, NULL,
+                   "existing reservations stay where they are; free some with --remove or move them "
+                   "with --replan");
     if (slk_opt.quiet)
         return;
-    if (peak > 1 + 1e-9)
-        fprintf(stderr,
-                "%s: warning: the plan exceeds the capacity (cost %.4f at t=%ld s): existing reservations stay where "
-                "they are; free some with --remove or move them with --replan\n",
-                slk_progname, peak, peak_s * p->step);
     char lcm_text[48] = "none";
     if (R->lcm_periods > 0)
         snprintf(lcm_text, sizeof lcm_text, "%lld s", R->lcm_periods);

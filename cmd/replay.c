@@ -205,6 +205,15 @@ static void fmt_time(double t, char *buf)
         "  replay --regime static --idle none --slo slo.csv --provisioned truth.csv \\\n" \
         "         --capacity cores=2000,mem=8192000 usage.csv  # the paper's worst case"
 
+/* plan_regime: 1 when a regime asked for uses the plan. */
+static int plan_regime(void)
+{
+    for (int i = 0; i < opt.nreg; i++)
+        if (opt.reg[i] != REPLAY_STATIC)
+            return 1;
+    return 0;
+}
+
 /* load: the SLOs, provisioning, run table, plan and usage, in that order;
  * the runs sorted by start.  *p receives the plan (--plan). */
 static int load(plan **p)
@@ -226,6 +235,12 @@ static int load(plan **p)
             opt.step = (double)(*p)->step;
             if (st == SLK_OK && plan_set_capacity(*p, opt.cap_cores, opt.cap_mem) < 0)
                 st = SLK_EUSAGE;
+            /* warned, not refused, as in reprov (lcmpack writes such plans
+             * when the capacity shrinks); only where a regime uses the plan */
+            if (st == SLK_OK && plan_regime())
+                plan_warn_over(*p, opt.plan,
+                               "the runs' allocations there are cut to --capacity and the DRA "
+                               "extends nothing over those steps (is --capacity right? mem is in MB)");
         }
     }
     io.set.step = opt.step;

@@ -300,13 +300,13 @@ static int run_jockey(csvr *r, jockey *jk)
     jockey_get_stats(jk, &s);
     if (!slk_opt.quiet) {
         double el = slk_now() - t0;
-        fprintf(stderr,
-                "%s: jockey: %llu samples of %llu runs (%llu told apart by progress going back); %llu decisions "
-                "(%llu held by the dead zone, %llu runs without a model); %.0f samples/s\n",
-                slk_progname, (unsigned long long)s.samples, (unsigned long long)s.jobs,
-                (unsigned long long)s.restarts,
-                (unsigned long long)s.changes, (unsigned long long)s.dead_zone, (unsigned long long)s.nomodel,
-                el > 0 ? (double)s.samples / el : 0.0);
+        fprintf(
+            stderr,
+            "%s: jockey: %llu samples of %llu runs (%llu told apart by progress going back); %llu decisions, "
+            "%llu more held by the dead zone; %llu runs without a model; %.0f samples/s\n",
+            slk_progname, (unsigned long long)s.samples, (unsigned long long)s.runs,
+            (unsigned long long)s.restarts, (unsigned long long)s.changes, (unsigned long long)s.dead_zone,
+            (unsigned long long)s.nomodel, el > 0 ? (double)s.samples / el : 0.0);
         if (s.nostages)
             fprintf(stderr, "%s: jockey: %llu samples without the per-stage task counts the job model needs "
                             "(columns completed and total as ';'-lists, one per stage of the model)\n",
@@ -339,6 +339,13 @@ static int run_offline(void)
     return outf_finish(o, st);
 }
 
+/* A plan above --capacity is run, not refused: lcmpack writes one when the
+ * capacity shrank under kept reservations, and the DRA still grants at the
+ * steps with room; but every extension that meets a full step is refused,
+ * and a capacity in the wrong unit refuses nearly all of them, so say so. */
+#define REPROV_OVER                                                                                          \
+    "every extension that meets one of those steps is refused (is --capacity right? mem is in MB)"
+
 /* The controllers: read the model (a bad plan or table fails before any
  * input is read), then the samples, writing decisions as they are made. */
 static int run_stream(void)
@@ -351,6 +358,8 @@ static int run_stream(void)
         st = plan_read(opt.plan, &p);
         if (st == SLK_OK && plan_set_capacity(p, opt.cap_cores, opt.cap_mem) < 0)
             st = SLK_EUSAGE;
+        if (st == SLK_OK)
+            plan_warn_over(p, opt.plan, REPROV_OVER);
     } else {
         opt.jk.seed = slk_opt.seed;
         if (opt.reps)

@@ -314,7 +314,9 @@ void jockey_adopt_models(jockey *j, struct jobsim_set *set)
 void jockey_get_stats(const jockey *j, struct jockey_stats *s)
 {
     *s = j->stats;
-    s->jobs = j->jobs.n;
+    /* a state per job (or job and run) holds its first run; each restart
+     * (progress going back) starts another in the same state */
+    s->runs = j->jobs.n + j->stats.restarts;
 }
 
 /* C(p, a) from rows [lo, hi) of one allocation, sorted by p. */

@@ -76,7 +76,12 @@ struct jockey_decision {
 };
 
 struct jockey_stats {
-    uint64_t samples, jobs, changes, dead_zone, nomodel, restarts;
+    uint64_t samples;
+    uint64_t runs;          /* runs seen: one per job (or job and run) plus the restarts */
+    uint64_t restarts;      /* runs told apart by progress going back (no run column) */
+    uint64_t changes;       /* decisions written (the allocation changed) */
+    uint64_t dead_zone;     /* evaluations whose target would change the allocation, held by the dead zone */
+    uint64_t nomodel;       /* runs without a model (or utility curve) */
     uint64_t nostages;      /* samples a job model could not use (no or other per-stage counts) */
 };
 

@@ -33,7 +33,6 @@ struct dra_job {
     int64_t extra;          /* its containers */
     double until;           /* its end */
     double last_until;      /* end of the previous extension (-inf: none) */
-    int64_t last_extra;
     double hold_until;      /* no new attempt before this (after a refusal) */
     int64_t last_alloc;     /* the allocation in force at the job's last sample
                                that had one (> 0): R's floor after refusals */
@@ -155,7 +154,6 @@ static void remove_extension(dra *d, struct dra_job *j)
     r->removed = 1;
     ext_load(p, r, -1.0);
     j->last_until = j->until;
-    j->last_extra = j->extra;
     j->res = SIZE_MAX;
     j->extra = 0;
 }
@@ -333,6 +331,8 @@ static int decide(dra *d, struct dra_job *j, const char *job, double t, int64_t 
     int64_t extra = demand - base < cap ? demand - base : cap;
     out->cap = cap;
     int renew = j->last_until > -INFINITY && t - j->last_until <= d->o.grant;
+    /* what is in force at t: decide runs only when no extension is (the
+     * ones that ended by t lapsed in dra_expire), so the plan's alone */
     out->old_alloc = base;
     out->new_alloc = base;
     out->until = t + d->o.grant;
@@ -368,10 +368,9 @@ static int decide(dra *d, struct dra_job *j, const char *job, double t, int64_t 
     out->extra = extra;
     out->new_alloc = base + extra;
     out->alloc = base + extra;
-    if (renew) {
+    if (renew) { /* old_alloc stays base: the lapsed extension is no longer in force at t */
         d->st.renewed++;
         out->action = DRA_RENEW;
-        out->old_alloc = base + j->last_extra;
     } else {
         d->st.extended++;
         out->action = DRA_EXTEND;

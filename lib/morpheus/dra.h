@@ -94,7 +94,8 @@ enum dra_action {
 
 struct dra_decision {
     enum dra_action action;
-    int64_t old_alloc;  /* containers in force before the decision (base, + a lapsed extra for RENEW) */
+    int64_t old_alloc;  /* containers in force at t before the decision: base (a decision is made only
+                           while no extension is in force; for RENEW the last one lapsed by t) */
     int64_t new_alloc;  /* containers in force after it (base + extra; = base when refused) */
     int64_t alloc;      /* containers in force for the job at t after the sample (always set) */
     int64_t base, demand, extra, cap;

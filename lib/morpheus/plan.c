@@ -381,6 +381,37 @@ double plan_peak(const plan *p, long *at)
     return m;
 }
 
+long plan_over_capacity(const plan *p, struct plan_over *o)
+{
+    memset(o, 0, sizeof *o);
+    o->cost = plan_peak(p, &o->step);
+    for (long s = 0; s < p->nsteps; s++)
+        if (plan_cost(p, s) > 1 + 1e-9)
+            o->nover++;
+    if (p->nsteps > 0) {
+        o->load_cores = p->load_cores[o->step];
+        o->load_mem = p->load_mem[o->step];
+        o->cap_cores = p->cap_cores[o->step];
+        o->cap_mem = p->cap_mem[o->step];
+    }
+    return o->nover;
+}
+
+long plan_warn_over(const plan *p, const char *path, const char *what)
+{
+    struct plan_over o;
+    if (plan_over_capacity(p, &o) == 0)
+        return 0;
+    /* both resources with their capacity: a capacity given in the wrong unit
+     * (mem in GB for MB) shows as a load hundreds of times the capacity */
+    slk_warn_at(
+        path, 0,
+        "the plan exceeds the capacity (cost %.4f at t=%ld s: cores %.10g of %.10g, mem_mb %.10g of %.10g; "
+        "over at %ld of %ld steps): %s",
+        o.cost, o.step * p->step, o.load_cores, o.cap_cores, o.load_mem, o.cap_mem, o.nover, p->nsteps, what);
+    return o.nover;
+}
+
 double plan_res_peak(const plan *p, const struct plan_res *r)
 {
     double m = 0;

@@ -175,6 +175,25 @@ int plan_alloc_at(const plan *p, const char *job, double T, int64_t *containers,
 /* plan_peak: the highest c(s) over the cycle, and its first step in *at
  * (may be NULL); 0 and step 0 for an empty plan. */
 double plan_peak(const plan *p, long *at);
+/* plan_over_capacity: whether the plan as it stands exceeds its capacity:
+ * the peak c(s) (plan_peak) in o->cost and its first step in o->step, the
+ * load and capacity of both resources at that step, and o->nover, the steps
+ * with c(s) > 1 (a tolerance of 1e-9 for loads summed in another order).
+ * Returns o->nover (0: the plan fits).  The one check behind the warning of
+ * lcmpack, reprov and replay (plan_warn_over). */
+struct plan_over {
+    double cost;                                     /* the peak c(s) */
+    long step;                                       /* its first step */
+    long nover;                                      /* steps with c(s) > 1 */
+    double load_cores, load_mem, cap_cores, cap_mem; /* at that step */
+};
+long plan_over_capacity(const plan *p, struct plan_over *o);
+/* plan_warn_over: when the plan exceeds its capacity, print the one warning
+ * (slk_warn_at: silent with -q) "[FILE: ]warning: the plan exceeds the
+ * capacity (cost C at t=T s: cores L of N, mem_mb L of M; over at K of S
+ * steps): WHAT", WHAT saying what the tool does about it (path may be NULL).
+ * Returns the steps over, as plan_over_capacity. */
+long plan_warn_over(const plan *p, const char *path, const char *what);
 /* plan_res_peak: the highest c(s) over the slots reservation r occupies
  * (all its instances), with the load as it stands. */
 double plan_res_peak(const plan *p, const struct plan_res *r);

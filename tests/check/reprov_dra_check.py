@@ -92,7 +92,7 @@ def one_case(rng, k):
         s = (T % LCM) // STEP
         return jobs[name]["per"].get(s, 0)
 
-    st = {n: dict(ext=None, hold=-math.inf, last_until=-math.inf, last_extra=0, granted=[], last=0) for n in jobs}
+    st = {n: dict(ext=None, hold=-math.inf, last_until=-math.inf, granted=[], last=0) for n in jobs}
 
     def alloc(name, k):
         """the job's allocation at plan step k (absolute): the plan, plus with
@@ -141,11 +141,15 @@ def one_case(rng, k):
         for s in slots:
             load[s] += extra * cores
         renew = t - x["last_until"] <= grant
+        # old_alloc: what was in force at t, the plan plus an extension still
+        # running then (none here: the last one lapsed at its until <= t)
+        e = x["ext"]
+        old = b + (e["extra"] if e and e["until"] > t else 0)
         x["ext"] = dict(extra=extra, until=until, slots=slots)
         x["granted"].append((t, until, extra))
         x["now"] = b + extra
         how = "renew" if renew else "extend"
-        want.append((t, job, b + (x["last_extra"] if renew else 0), b + extra, until,
+        want.append((t, job, old, b + extra, until,
                      ("partial (%s)" if partial else "granted (%s)") % how))
 
     for t, job, used, pend in samples:
@@ -155,7 +159,7 @@ def one_case(rng, k):
                 for s in e["slots"]:
                     load[s] -= e["extra"] * jobs[n]["cores"]
                 st[n]["ext"] = None
-                st[n]["last_until"], st[n]["last_extra"] = e["until"], e["extra"]
+                st[n]["last_until"] = e["until"]
         if job not in jobs:
             continue
         x = st[job]

@@ -40,7 +40,7 @@ dprep_lcmpack() {
 dprep_README() { gzip -c "$TD/traceconv/tiny.swf" > LOG.swf.gz; }   # an SWF log as downloaded
 dprep_peakgate() { tracegen -q taskmem --count 2 --seed 7 > node7.csv; }
 dprep_reprov() {
-    cp "$TD/reprov/history.csv" .
+    cp "$TD/reprov/history.csv" "$TD/reprov/plan.csv" .
     cp "$TD/reprov/slides_stream.csv" progress.csv
 }
 dprep_tenantclass() { ex_tenant_shards; }

@@ -229,6 +229,7 @@ mprep_tenantclass() { prep_tenantclass; }
 mprep_classpick() { cp "$TD/classpick/dagjobs.csv" "$TD/classpick/dags.csv" .; }
 mprep_traceconv() { gzip -c "$TD/traceconv/tiny.swf" > LOG.swf.gz; }
 mprep_keyshard() { prep_keyshard; }
+mprep_reprov() { prep_reprov; }
 
 MX=$HX/man
 mkdir -p "$MX/shared"; ln -s "$DATA" "$MX/shared/data"

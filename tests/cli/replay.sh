@@ -45,6 +45,17 @@ t "hand: plan+dra --grant longer than the plan's cycle" 0 '' \
 "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
 plan+dra,A,A-1,$T0,$((T0+600)),$((T0+360)),1,0,0" '' $R --regime plan+dra --grant 2h "$D/stretch.csv"
 t "bad --recent" 64 '' '' "invalid value for --recent: 'x'" $R --recent x "$D/stretch.csv"
+# A plan above --capacity is replayed with a warning (unless -q), the one of
+# lcmpack and reprov: A's 2 one-core containers at 0-180 s on 1 core (old
+# binary: no word, the runs cut to the capacity).  The static regime does not
+# use the plan: no warning.
+RW="replay --slo $D/slo.csv --plan $D/plan.csv --provisioned $D/prov.csv --capacity cores=1,mem=100000"
+t "plan above --capacity: warned" 0 '' '*' \
+    "replay: $D/plan.csv: warning: the plan exceeds the capacity (cost 2.0000 at t=0 s: cores 2 of 1, mem_mb 2048 of 100000; over at 3 of 60 steps): the runs' allocations there are cut to --capacity and the DRA extends nothing over those steps (is --capacity right? mem is in MB)" \
+    $RW --regime plan,plan+dra "$D/one.csv"
+t "plan above --capacity: -q says nothing" 0 '' '*' '' $RW -q --regime plan "$D/one.csv"
+t "plan above --capacity: the static regime does not use it" 1 '' '0' '' \
+    sh -c "$RW --regime static '$D/one.csv' 2>&1 >/dev/null | grep -c warning"
 #  static without idle sharing (the paper's worst case): 1 container a step:
 #    debts 1,1,2,3 -> under 180 c*s at the skyline's end; the 3 left drain in
 #    3 more steps: finish 420 s, still met.

@@ -18,17 +18,18 @@ cut5() { cut -d, -f1-5 "$@"; }
 # t=270: extension in force, no decision.
 # t=300: it lapsed; demand 900 > 0; steps 3-5: 1000, 0 + the 2000 granted
 #   over [240, 300), 0: R = 2000, cap 4000: renewed with 900 only (never
-#   beyond the ask).
+#   beyond the ask).  old_alloc is what was in force at 300: the plan's 0
+#   (the 2000 ended at 300), not the lapsed 2000.
 # t=360: no demand (the 900 lapses).  t=420: demand 100 > 0; steps 5-7: the
 #   900 granted over [300, 360), 0, 0: R = 900, cap 1800; the last extension
-#   ended 60 s ago (<= grant): renewed with 100 until 480.
+#   ended 60 s ago (<= grant): renewed with 100 until 480, from 0 in force.
 # X has no reservation: ignored.
 reprov $CAP --plan "$D/plan.csv" "$D/straggler.csv" > "$TMP/dra.csv" 2> "$TMP/dra.err"
 t "dra: straggler extended, renewed within the ask, stretched past the plan" 0 '' \
 "t,job,policy,old_alloc,new_alloc,until
 $((T0+240)),S,dra,0,2000,$((T0+300))
-$((T0+300)),S,dra,2000,900,$((T0+360))
-$((T0+420)),S,dra,900,100,$((T0+480))" '' cut -d, -f1-6 "$TMP/dra.csv"
+$((T0+300)),S,dra,0,900,$((T0+360))
+$((T0+420)),S,dra,0,100,$((T0+480))" '' cut -d, -f1-6 "$TMP/dra.csv"
 t "dra: reasons say capped / within, R counts the extensions" 0 '' \
 'granted (extend): demand 2500 > planned 0; extra 2000 capped at rho*max recent 2000
 granted (renew): demand 900 > planned 0; extra 900 within rho*max recent 4000
@@ -53,7 +54,7 @@ reprov --recent plan $CAP --plan "$D/plan.csv" "$D/straggler.csv" > "$TMP/drap.c
 t "dra --recent plan: refused without recent plan" 0 '' \
 "t,job,policy,old_alloc,new_alloc,until
 $((T0+240)),S,dra,0,2000,$((T0+300))
-$((T0+300)),S,dra,2000,900,$((T0+360))
+$((T0+300)),S,dra,0,900,$((T0+360))
 $((T0+420)),S,dra,0,0,$((T0+480))" '' cut -d, -f1-6 "$TMP/drap.csv"
 t "dra --recent plan: reasons" 0 '' \
 'granted (extend): demand 2500 > planned 0; extra 2000 capped at rho*max recent 2000
@@ -67,11 +68,11 @@ t "dra: bad --recent" 64 '' '' "invalid value for --recent: 'both'" reprov --rec
 # room for 1000 < the 2000 wanted -> a partial grant of 1000 at 240; in force
 # at 270; at 300 it lapsed: R over steps 3-5 = 1000 (plan at 3, the 1000
 # granted at 4), cap 2000, room 1000 at step 5: partial again (a renewal:
-# old = the 1000 that just lapsed).
+# old = the plan's 0 in force at 300, the 1000 having lapsed at 300).
 t "dra: partial grants when the plan is nearly full" 0 "@$D/full_stream.csv" \
 "t,job,policy,old_alloc,new_alloc,until,reason
 $((T0+240)),S,dra,0,1000,$((T0+300)),\"partial (extend): demand 2500 > planned 0; wanted 2000 (capped at rho*max recent 2000), 1000 fit (offset 240 s binds)\"
-$((T0+300)),S,dra,1000,1000,$((T0+360)),\"partial (renew): demand 2500 > planned 0; wanted 2000 (capped at rho*max recent 2000), 1000 fit (offset 300 s binds)\"" '' \
+$((T0+300)),S,dra,0,1000,$((T0+360)),\"partial (renew): demand 2500 > planned 0; wanted 2000 (capped at rho*max recent 2000), 1000 fit (offset 300 s binds)\"" '' \
     reprov -q $CAP --plan "$D/full.csv"
 # Starvation, and capacity freeing: capacity 2000, F takes all of it at
 # 240-360 s.  S runs 1000 at 180 s (its plan), then asks 2500 at 240, 300
@@ -92,11 +93,11 @@ $((T0+360)),S,dra,0,2000,$((T0+420)),granted (extend): demand 2500 > planned 0; 
 t "dra: same stream fits a larger cluster" 0 "@$D/full_stream.csv" \
 "t,job,policy,old_alloc,new_alloc
 $((T0+240)),S,dra,0,2000
-$((T0+300)),S,dra,2000,2500" '' sh -c "reprov -q --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-5"
+$((T0+300)),S,dra,0,2500" '' sh -c "reprov -q --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-5"
 t "dra --recent plan: same stream, cap from the plan only" 0 "@$D/full_stream.csv" \
 "t,job,policy,old_alloc,new_alloc
 $((T0+240)),S,dra,0,2000
-$((T0+300)),S,dra,2000,2000" '' sh -c "reprov -q --recent plan --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-5"
+$((T0+300)),S,dra,0,2000" '' sh -c "reprov -q --recent plan --capacity cores=5000,mem=1e9 --plan '$D/full.csv' | cut -d, -f1-5"
 # rho and window are honoured: rho 0.5 caps at 500; window 0 sees only the current step (0): refused
 t "dra: --rho 0.5" 0 "@$D/full_stream.csv" \
 "t,job,policy,old_alloc,new_alloc
@@ -122,9 +123,10 @@ t "dra: --grant 2h on a 1h plan: partial at the step that binds" 0 '' \
 # ... and it leaves the plan whole when it lapses: at 240 + 7200 s the demand
 # above the plan is 2500, R = 1000 planned + the 2000 in force at 7320-7440 s
 # = 3000, cap 6000; room at offset 120 s: 3000 - 1000 = 2000: renewed with 2000
-# (a residue of the lapsed grant would leave less).
+# (a residue of the lapsed grant would leave less), from the 0 the plan holds
+# at offset 240 s (the 2000 lapsed at 7440 s).
 t "dra: --grant 2h: a lapsed grant leaves its room" 0 '' \
-"$((T0+240+7200)),S,dra,2000,2000,$((T0+240+14400)),\"partial (renew): demand 2500 > planned 0; wanted 2500 (within rho*max recent 6000), 2000 fit (offset 120 s binds)\"" '' \
+"$((T0+240+7200)),S,dra,0,2000,$((T0+240+14400)),\"partial (renew): demand 2500 > planned 0; wanted 2500 (within rho*max recent 6000), 2000 fit (offset 120 s binds)\"" '' \
     sh -c "printf 'job,t,used,pending\nS,$((T0+180)),1000,0\nS,$((T0+240)),1000,1500\nS,$((T0+240+7200)),1000,1500\n' | reprov -q $CAP --plan '$D/plan.csv' --grant 2h | tail -1"
 # --grant and --window at most a year: a decision visits their plan steps
 # (--window 1e12 never ended) and a grant of 1e308 s printed until 1e+308
@@ -136,6 +138,80 @@ t "dra: --grant beyond a year refused" 64 '' '' "invalid value for --grant: '1e9
 t "dra: --grant 1e308 refused" 64 '' '' "invalid value for --grant: '1e308' (out of range: at most 1e+15 s)" \
     reprov $CAP --plan "$D/plan.csv" --grant 1e308 "$D/straggler.csv"
 t "dra: --window 366d: the plan is recent" 0 '' '*' '' sh -c "reprov -q $CAP --plan '$D/plan.csv' --window 366d '$D/straggler.csv' | sed -n 2p | grep -q 'capped at rho\*max recent 2000\$'"
+
+# old_alloc is what was in force at t: the plan's allocation plus an
+# extension still running then.  S plans 500 at 0-120 s, 1000 at 120-240 s.
+# t=60: demand 800 > 500; R over steps -1..1 = 500, cap 1000: extended by
+# 300 until 120, 500 -> 800.  t=150: the 300 lapsed at 120, 30 s ago: a
+# renew; in force at 150: the plan's 1000 alone (old binary: 1000 + the
+# lapsed 300 = 1300, never in force); R over steps 0..2 = max(500, 500 + 300,
+# 1000) = 1000, cap 2000: extra 500 until 210 (room 2000 at steps 2-3):
+# 1000 -> 1500.
+t "dra: renew: old_alloc is the plan in force at t, not plus the lapsed extra" 0 \
+"job,t,used,pending
+S,$((T0+60)),500,300
+S,$((T0+150)),1000,500
+" \
+"t,job,policy,old_alloc,new_alloc,until,reason
+$((T0+60)),S,dra,500,800,$((T0+120)),granted (extend): demand 800 > planned 500; extra 300 within rho*max recent 1000
+$((T0+150)),S,dra,1000,1500,$((T0+210)),granted (renew): demand 1500 > planned 1000; extra 500 within rho*max recent 2000" '' \
+    reprov -q $CAP --plan "$D/plan.csv"
+# The audit's case: the extension ends while the plan drops to 0.  The same
+# plan; t=180: demand 1500 > 1000, R over steps 1..3 = 1000, cap 2000: extra
+# 500 until 240 (1000 -> 1500).  t=245: the plan holds 0 and the 500 ended at
+# 240: 0 was in force (old binary: 500); R over steps 2..4 = 1000 + 500 at
+# step 3 = 1500, cap 3000: a renew of 1500, 0 -> 1500.
+t "dra: renew after the plan ends: old_alloc 0" 0 \
+"job,t,used,pending
+S,$((T0+180)),1000,500
+S,$((T0+245)),1000,500
+" \
+"t,job,policy,old_alloc,new_alloc,until
+$((T0+180)),S,dra,1000,1500,$((T0+240))
+$((T0+245)),S,dra,0,1500,$((T0+305))" '' \
+    sh -c "reprov -q $CAP --plan '$D/plan.csv' | cut -d, -f1-6"
+
+# A plan above --capacity is run, with a warning (unless -q): lcmpack writes
+# such plans when the capacity shrank under kept reservations, and the DRA
+# still grants at the steps with room; a capacity in the wrong unit refuses
+# nearly every trigger, and the warning shows it (old binary: no word).
+# plan.csv holds 1000 one-core containers at 120-240 s (2 steps): 1000/700.
+t "dra: plan above --capacity: warned, decisions as ever" 0 '' '*' \
+    "reprov: $D/plan.csv: warning: the plan exceeds the capacity (cost 1.4286 at t=120 s: cores 1000 of 700, mem_mb 1024000 of 1000000000; over at 2 of 60 steps): every extension that meets one of those steps is refused (is --capacity right? mem is in MB)" \
+    reprov --capacity cores=700,mem=1e9 --plan "$D/plan.csv" "$D/straggler.csv"
+t "dra: plan above --capacity: partial grants where there is room" 0 '' \
+"t,job,policy,old_alloc,new_alloc
+$((T0+240)),S,dra,0,700
+$((T0+300)),S,dra,0,700
+$((T0+420)),S,dra,0,100" '' sh -c "reprov -q --capacity cores=700,mem=1e9 --plan '$D/plan.csv' '$D/straggler.csv' | cut -d, -f1-5"
+# mem given in GB (1000 for 1000 GB): 1024000 MB at 120 s is 1024 times it;
+# 500 containers at 0-120 s too: over at 4 steps, every trigger refused
+t "dra: mem in the wrong unit: the warning says how far over" 0 '' '*' \
+    "warning: the plan exceeds the capacity (cost 1024.0000 at t=120 s: cores 1000 of 3000, mem_mb 1024000 of 1000; over at 4 of 60 steps)" \
+    reprov --capacity cores=3000,mem=1000 --plan "$D/plan.csv" "$D/straggler.csv"
+t "dra: plan above --capacity: -q says nothing" 0 '' '*' '' \
+    reprov -q --capacity cores=700,mem=1e9 --plan "$D/plan.csv" "$D/straggler.csv"
+t "dra: a plan within --capacity: no warning" 1 '' 0 '' \
+    sh -c "reprov $CAP --plan '$D/plan.csv' '$D/straggler.csv' 2>&1 >/dev/null | grep -c warning"
+
+# tracegen usage through --col used=containers (reprov(1)): it is grouped by
+# job and run, so it is sorted by t (column 3) first, the header kept (the
+# old page said it read tracegen usage directly: exit 65, time order).  The
+# plan of the audit: jobs A and B from lcmpack.
+printf 'job,period,a,d,status\nA,3600,0,1200,actionable\nB,3600,0,1200,actionable\n' >"$TMP/tu.slo"
+printf 'job,step,offset,alloc,cores,mem_mb\nA,60,0,6,1,1024\nA,60,60,6,1,1024\nA,60,120,6,1,1024\nA,60,180,6,1,1024\nA,60,240,6,1,1024\nB,60,0,3,1,1024\nB,60,60,3,1,1024\nB,60,120,3,1,1024\n' >"$TMP/tu.sky"
+lcmpack -q --slo "$TMP/tu.slo" --capacity cores=10,mem=1000000 --lcm 1h "$TMP/tu.sky" >"$TMP/tu.plan"
+t "dra: tracegen usage unsorted: time order" 65 '' '*' "samples must come in time order" \
+    sh -c "tracegen -q usage --count 5 --days 2 | reprov --plan '$TMP/tu.plan' --capacity cores=10,mem=1e6 --col used=containers -"
+t "dra: tracegen usage sorted by t, as reprov(1) shows" 0 '' 't,job,policy,old_alloc,new_alloc,until,reason' \
+    'dra: 1485 samples (1485 of jobs without a reservation, ignored)' \
+    sh -c "tracegen -q usage --count 5 --days 2 | { read -r h; echo \"\$h\"; sort -s -t, -k3,3n; } | reprov --plan '$TMP/tu.plan' --capacity cores=10,mem=1e6 --col used=containers -"
+# ... and with job00000 renamed A its samples reach the DRA: rows for A
+# only, in time order
+tcheck "dra: tracegen usage sorted by t: decisions for a planned job" bash -c '
+    tracegen -q usage --count 5 --days 2 | sed "s/^job00000,/A,/" | { read -r h; echo "$h"; sort -s -t, -k3,3n; } |
+    reprov -q --plan "$1" --capacity cores=10,mem=1e6 --col used=containers - |
+    awk -F, "NR > 1 { if (\$2 != \"A\" || \$1 < last) bad++; last = \$1; n++ } END { exit !(n > 0 && !bad) }"' _ "$TMP/tu.plan"
 
 # --- streaming: a decision must come out while the input is still open
 mkfifo "$TMP/fifo"
@@ -232,6 +308,17 @@ t "jockey: runs named by a run column" 0 $'job,run,t,progress,alloc\nJ,r1,0,0,1\
 '0,J,jockey,1,12
 100,J,jockey,1,12
 5000,J,jockey,12,1' '' sh -c "reprov -q $AM | tail -n +2 | cut -d, -f1-5"
+# The summary counts runs: one per job (or job and run) plus each one told
+# apart by progress going back: J restarts at 3600 and 5000 s: 3 runs (old
+# binary: "of 1 runs (2 told apart ...)"); with a run column, the same 3.
+# Decisions (rows written) and the evaluations the dead zone held are
+# separate counts: 4 rows, 1 more held, 5 samples.
+t "jockey: summary: runs told apart by progress count as runs" 0 $'job,t,alloc,progress\nJ,0,10,0\nJ,600,13,0.1\nJ,3600,20,0\nJ,4200,20,0.1\nJ,5000,20,0\n' '' \
+    'reprov: jockey: 5 samples of 3 runs (2 told apart by progress going back); 4 decisions, 1 more held by the dead zone; 0 runs without a model;' \
+    reprov -o /dev/null --policy jockey --amdahl 300,36000 --deadline 1h -
+t "jockey: summary: the same runs named by a run column" 0 $'job,run,t,alloc,progress\nJ,1,0,10,0\nJ,1,600,13,0.1\nJ,2,3600,20,0\nJ,2,4200,20,0.1\nJ,3,5000,20,0\n' '' \
+    'reprov: jockey: 5 samples of 3 runs (0 told apart by progress going back); 4 decisions, 1 more held by the dead zone;' \
+    reprov -o /dev/null --policy jockey --amdahl 300,36000 --deadline 1h -
 
 # --late linear (the default): past the deadline U = -(1 + (T - 3600)/3600)
 # keeps falling, so the late run gets the allocation that minimizes T: at
