@@ -3,7 +3,7 @@
  * order one process would have written.
  *
  *   keyshard -k KEY -n N [-p PREFIX] [-z[LEVEL]] [--order FILE] [FILE]
- *   keyshard --merge [--order FILE] [-k KEY] [-o OUT] OUTPUT...
+ *   keyshard --merge [--order FILE] [--sorted] [-k KEY] [-o OUT] OUTPUT...
  *
  * The data plane is lib/base/shard (the record scanner, the hash, the merge). */
 #include "base/cli.h"
@@ -17,13 +17,13 @@
 #include <string.h>
 
 static struct {
-    int merge, nshards, gzip_level;
+    int merge, sorted, nshards, gzip_level;
     const char *key, *prefix, *order;
     const char **files;
     int nfiles;
 } opt = {.prefix = "shard-"};
 
-enum { OPT_MERGE = 1, OPT_ORDER };
+enum { OPT_MERGE = 1, OPT_ORDER, OPT_SORTED };
 
 static const struct argp_option options[] = {
     {"key", 'k', "COL", 0, "The key column: its rows stay in one shard (required to split)", 0},
@@ -32,6 +32,8 @@ static const struct argp_option options[] = {
     {"gzip", 'z', "LEVEL", OPTION_ARG_OPTIONAL, "Write gzip shards (.csv.gz) at LEVEL 1-9 (default 1)", 0},
     {"order", OPT_ORDER, "FILE", 0, "Split: write the key groups' order here; merge: restore it", 0},
     {"merge", OPT_MERGE, NULL, 0, "Merge per-shard outputs (given in shard order) into one", 0},
+    {"sorted", OPT_SORTED, NULL, 0,
+     "Merge outputs each sorted by key (a tool run with -s): keys in bytewise order, as -s writes them", 0},
     {0}};
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
@@ -55,6 +57,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_MERGE:
         opt.merge = 1;
         break;
+    case OPT_SORTED:
+        opt.sorted = 1;
+        break;
     case ARGP_KEY_ARG:
         opt.files = xreallocarray(opt.files, (size_t)opt.nfiles + 1, sizeof *opt.files);
         opt.files[opt.nfiles++] = arg;
@@ -66,6 +71,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             if (opt.nshards || opt.gzip_level || strcmp(opt.prefix, "shard-") != 0)
                 argp_error(st, "--shards, --prefix and --gzip are for splitting, not --merge");
         } else {
+            if (opt.sorted)
+                argp_error(st, "--sorted is for --merge");
             if (!opt.key || !opt.nshards)
                 argp_error(st, "splitting needs --key and --shards");
             if (opt.nfiles > 1)
@@ -109,6 +116,7 @@ static int merge(void)
     struct shard_merge_opts m = {.inputs = opt.files,
                                  .ninputs = opt.nfiles,
                                  .order = opt.order,
+                                 .sorted = opt.sorted,
                                  .key = opt.key ? cli_colmap_lookup(opt.key) : NULL,
                                  .delim = slk_opt.delim,
                                  .no_header = slk_opt.no_header,
@@ -122,7 +130,10 @@ static int merge(void)
     st = outf_finish(o, st);
     if (st == SLK_OK && !slk_opt.quiet)
         fprintf(stderr, "keyshard: merged %llu rows from %d outputs%s\n", (unsigned long long)rows,
-                opt.nfiles, opt.order ? " in the order file's key order" : "");
+                opt.nfiles,
+                opt.sorted  ? " in key order"
+                : opt.order ? " in the order file's key order"
+                            : "");
     return st;
 }
 
@@ -133,7 +144,7 @@ int main(int argc, char **argv)
     static const struct argp argp = {
         options,
         parse_opt,
-        "[FILE]\n--merge OUTPUT...",
+        "[FILE]\n--merge [--order FILE] [--sorted] OUTPUT...",
         "Split a CSV input into N shards of whole keys, by a hash of the key, so a"
         " per-key tool can run on each shard on another core, node or host; then"
         " merge the outputs back into the order one process writes."
@@ -146,6 +157,10 @@ int main(int argc, char **argv)
         "  keyshard -k job -n 4 -p work/u- --order work/order.csv usage.csv\n"
         "  for i in 0 1 2 3; do skyfit -q work/u-000$i.csv > work/s-$i.csv; done\n"
         "  keyshard --merge --order work/order.csv -k job work/s-?.csv > sky.csv\n"
+        "  # skyfit -s (rows in any order) writes the jobs sorted: --sorted\n"
+        "  for i in 0 1 2 3; do skyfit -qs work/u-000$i.csv > work/t-$i.csv; done\n"
+        "  keyshard --merge --sorted --order work/order.csv -k job \\\n"
+        "    work/t-?.csv > sky.csv\n"
         "  keyshard --merge work/s-?.csv > all.csv   # concatenate, one header\n"
         "  tracegen taskmem --count 200 | keyshard -k task -n 8 -z -p mem-",
         kids,

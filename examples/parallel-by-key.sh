@@ -18,6 +18,11 @@
 # be on the remote PATH.  Tab-separated input: SLOKIT_SEP=$'\t' and TOOL --tsv.
 # --colsep is not optional: Debian 12's parallel (20221122) needs it for
 # --group-by with --header : ("Column 'job' not found in header" otherwise).
+# A tool given -s (skyfit, peakgate, tenantclass: rows in any order) is
+# refused: --group-by cuts blocks where the key changes, so rows of a key
+# that are not together land in several blocks, and each block's keys come
+# out sorted within the block only; examples/parallel-shards.sh -S : runs
+# it and merges the keys in sorted order, as one process writes them.
 # Every byte goes through one Perl process (and through ssh with --sshlogin),
 # which is slower than one process for the CSV-speed tools: across hosts,
 # shard first (examples/parallel-shards.sh, examples/slurm/array.sh).
@@ -28,6 +33,12 @@ popts=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do popts+=("$1"); shift; done
 [ "${1:-}" = -- ] || { echo "$0: missing -- before TOOL" >&2; exit 64; }
 shift
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/shardlib.sh"
+if [ -n "$(shards_sorted "$@")" ]; then
+    echo "$0: $1 -s (rows in any order) cannot run in --group-by blocks: use examples/parallel-shards.sh -S : (or group the input by $key and drop -s)" >&2
+    exit 64
+fi
 command -v parallel >/dev/null || { echo "$0: GNU parallel not found (apt-get install parallel)" >&2; exit 69; }
 # parallel runs the command through a shell: quote every word.
 cmd=$(printf '%q ' "$@")

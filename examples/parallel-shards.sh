@@ -1,8 +1,8 @@
 #!/bin/bash
 # examples/parallel-shards.sh — run a per-key slokit tool over ssh hosts with
 # GNU parallel: shard the input by key, one job per shard on the hosts,
-# merge the outputs in the order one process writes them; fail if any job
-# failed.
+# merge the outputs in the order one process writes them (the keys' input
+# order; sorted keys when the tool has -s); fail if any job failed.
 #
 #   examples/parallel-shards.sh -S LOGINS [OPTIONS] TOOL [TOOL-ARGS...]
 #     -S LOGINS   parallel's --sshlogin list, e.g. 2/node1,2/node2 (N/host:
@@ -44,6 +44,7 @@ shift $((OPTIND - 1))
 [ $# -ge 1 ] && [ -n "$logins" ] || { sed -n '7,25p' "$0" >&2; exit 64; }
 [ -n "$key" ] || key=$(shards_key "$1") || exit
 tool=$(shards_tool "$1") || exit
+sorted=$(shards_sorted "$@")
 shift
 command -v parallel >/dev/null || { echo "$0: GNU parallel not found (apt-get install parallel)" >&2; exit 69; }
 hosts=$(tr ',' '\n' <<<"$logins" | grep -c .)
@@ -67,5 +68,5 @@ else
 fi
 rc=$?
 [ $rc = 0 ] || { echo "$0: a job failed (exit $rc; parallel's messages above); work directory kept: $work" >&2; exit "$rc"; }
-shards_merge "$key" "$n" "$work" "$out" || { echo "$0: merge failed; work directory $work" >&2; exit 65; }
+shards_merge "$key" "$n" "$work" "$out" ${sorted:+"$sorted"} || { echo "$0: merge failed; work directory $work" >&2; exit 65; }
 [ $keep = 1 ] || rm -rf "$work"

@@ -4,7 +4,10 @@
 #   shards_tool TOOL         TOOL's absolute path (remote shells and batch
 #                            jobs start without the build's bin on PATH)
 #   shards_split IN KEY N W  keyshard IN into W/in-NNNN.csv and W/order.csv
-#   shards_merge KEY N W OUT merge W/out-NNNN.csv in one process's order
+#   shards_sorted TOOL ARGS  "--sorted" when ARGS give TOOL -s (--sort): the
+#                            tool then writes its keys in sorted order
+#   shards_merge KEY N W OUT [--sorted]
+#                            merge W/out-NNNN.csv in one process's order
 # The work directory W holds in-NNNN.csv (shard i of the input), out-NNNN.csv
 # (the tool's output on it), order.csv (the key groups' input order) and, for
 # Slurm, status-I (the task's exit status) and log-I.txt.
@@ -23,8 +26,36 @@ shards_tool() {
 shards_split() {
     keyshard -q -k "$2" -n "$3" -p "$4/in-" --order "$4/order.csv" ${1:+"$1"}
 }
+# -s (--sort, or --so/--sor as argp abbreviates it, or s in a cluster of
+# short flags such as -qs) is the sort of skyfit, peakgate and tenantclass:
+# rows in any order, keys written in bytewise order (keyshard --merge
+# --sorted restores that order; the input's key order is not it).  -o and -d
+# take a value: the rest of their cluster, or the next word.
+shards_sorted() {
+    case $(basename "$1") in skyfit | peakgate | tenantclass) ;; *) return 0 ;; esac
+    shift
+    local a skip=0
+    for a; do
+        if [ $skip = 1 ]; then skip=0; continue; fi
+        case $a in
+            --) return 0 ;;
+            --so | --sor | --sort) echo --sorted; return 0 ;;
+            --*) ;;
+            -?*)
+                a=${a#-}
+                while [ -n "$a" ]; do
+                    case ${a:0:1} in
+                        s) echo --sorted; return 0 ;;
+                        o | d) [ -n "${a:1}" ] || skip=1; break ;;
+                    esac
+                    a=${a:1}
+                done
+                ;;
+        esac
+    done
+}
 shards_merge() {
     local files=() i
     for ((i = 0; i < $2; i++)); do files+=("$(printf '%s/out-%04d.csv' "$3" "$i")"); done
-    keyshard -q --merge --order "$3/order.csv" -k "$1" ${4:+-o "$4"} "${files[@]}"
+    keyshard -q --merge ${5:+"$5"} --order "$3/order.csv" -k "$1" ${4:+-o "$4"} "${files[@]}"
 }

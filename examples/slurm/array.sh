@@ -1,7 +1,8 @@
 #!/bin/bash
 # examples/slurm/array.sh — run a per-key slokit tool as a Slurm job array:
 # shard the input by key, one array task per shard, merge the outputs in the
-# order one process writes them; fail if any task failed.
+# order one process writes them (sorted keys when the tool has -s); fail if
+# any task failed.
 #
 #   examples/slurm/array.sh [OPTIONS] TOOL [TOOL-ARGS...]
 #     -i FILE     input (default: standard input)
@@ -37,13 +38,14 @@ while getopts i:o:n:k:w:p:m:s:t:P: o; do
     case $o in
         i) in=$OPTARG ;; o) out=$OPTARG ;; n) n=$OPTARG ;; k) key=$OPTARG ;;
         w) work=$OPTARG ;; p) part=$OPTARG ;; m) maxrun=$OPTARG ;; s) sbopts=$OPTARG ;;
-        t) timeout=$OPTARG ;; P) poll=$OPTARG ;; *) sed -n '6,21p' "$0" >&2; exit 64 ;;
+        t) timeout=$OPTARG ;; P) poll=$OPTARG ;; *) sed -n '7,22p' "$0" >&2; exit 64 ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '6,21p' "$0" >&2; exit 64; }
+[ $# -ge 1 ] || { sed -n '7,22p' "$0" >&2; exit 64; }
 [ -n "$key" ] || key=$(shards_key "$1") || exit
 tool=$(shards_tool "$1") || exit
+sorted=$(shards_sorted "$@")
 shift
 command -v sbatch >/dev/null || { echo "$0: sbatch not found (a Slurm client is needed)" >&2; exit 69; }
 keep=1
@@ -82,5 +84,5 @@ for ((i = 0; i < n; i++)); do
     [ $rc != 0 ] || rc=${s:-1}
 done
 [ $rc = 0 ] || { echo "$0: work directory kept: $work" >&2; exit "$rc"; }
-shards_merge "$key" "$n" "$work" "$out" || { echo "$0: merge failed; work directory $work" >&2; exit 65; }
+shards_merge "$key" "$n" "$work" "$out" ${sorted:+"$sorted"} || { echo "$0: merge failed; work directory $work" >&2; exit 65; }
 [ $keep = 1 ] || rm -rf "$work"

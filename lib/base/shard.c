@@ -4,6 +4,7 @@
 
 #include "base/csvio.h"
 #include "base/diag.h"
+#include "base/keyset.h"
 #include "base/outfile.h"
 #include "base/zin.h"
 
@@ -596,65 +597,307 @@ static int merge_group(struct merger *g, int s, const char *k, size_t kl)
     }
 }
 
+/* An order file being read: its reader and the scratch its fields unquote into. */
+struct order_reader {
+    rin r;
+    char *kbuf, *sbuf;
+    size_t kcap, scap;
+};
+
+/* order_open: open m->order and check its header.  SLK_OK or a status after
+ * one message. */
+static int order_open(struct order_reader *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    int st = rin_open(&o->r, path, ',');
+    if (st != SLK_OK)
+        return st;
+    int got = rin_next(&o->r);
+    if (got < 0)
+        return o->r.status;
+    if (got == 0) {
+        slk_error_at(o->r.name, 1, "empty order file");
+        return SLK_EDATA;
+    }
+    if (rec_content(o->r.rec, o->r.n) != 9 || memcmp(o->r.rec, "shard,key", 9) != 0) {
+        slk_error_at(o->r.name, 1, "not an order file (want the header 'shard,key')");
+        return SLK_EDATA;
+    }
+    return SLK_OK;
+}
+
+/* order_next: the next row's shard (below ninputs) and key, NUL-terminated in
+ * o->kbuf (kept until the next call).  1 a row, 0 the end, -1 an error after
+ * one message (*st set). */
+static int order_next(struct order_reader *o, int ninputs, int *shard, size_t *kl, int *st)
+{
+    rin *ord = &o->r;
+    int got = rin_next(ord);
+    if (got <= 0) {
+        if (got < 0)
+            *st = ord->status;
+        return got;
+    }
+    const char *f, *k;
+    size_t fl;
+    char *end;
+    long s = -1;
+    if (rec_field(ord->rec, ord->n, ord->quoted, ',', 0, &o->sbuf, &o->scap, &f, &fl) == 0 && fl > 0 &&
+        fl < 12) {
+        char num[16];
+        memcpy(num, f, fl);
+        num[fl] = 0;
+        s = strtol(num, &end, 10);
+        if (*end)
+            s = -1;
+    }
+    if (s < 0 || s >= ninputs ||
+        rec_field(ord->rec, ord->n, ord->quoted, ',', 1, &o->kbuf, &o->kcap, &k, kl) < 0) {
+        slk_error_at(ord->name, ord->line, "bad row (want a shard below %d and a key)", ninputs);
+        *st = SLK_EDATA;
+        return -1;
+    }
+    if (k != o->kbuf) /* keep the key: the order buffer may move */
+        o->kbuf = xgrow(o->kbuf, &o->kcap, *kl + 1, 1);
+    memmove(o->kbuf, k, *kl);
+    o->kbuf[*kl] = 0;
+    *shard = (int)s;
+    return 1;
+}
+
+static void order_close(struct order_reader *o)
+{
+    rin_close(&o->r);
+    free(o->kbuf);
+    free(o->sbuf);
+}
+
+/* merge_ordered: the order file's key order.  A key that comes back in the
+ * order file (the input was not grouped by it) is refused: a per-key tool
+ * either failed on that input or, with -s, wrote its keys sorted, so no
+ * output of it is in this order (that merge is --sorted's). */
 static int merge_ordered(struct merger *g)
 {
     const struct shard_merge_opts *m = g->m;
-    rin ord;
-    int st = rin_open(&ord, m->order, ',');
-    if (st != SLK_OK)
-        return st;
-    char *kbuf = NULL, *sbuf = NULL;
-    size_t kcap = 0, scap = 0;
-    int got = rin_next(&ord);
-    if (got > 0 && (rec_content(ord.rec, ord.n) != 9 || memcmp(ord.rec, "shard,key", 9) != 0)) {
-        slk_error_at(ord.name, 1, "not an order file (want the header 'shard,key')");
-        st = SLK_EDATA;
-    } else if (got < 0)
-        st = ord.status;
-    else if (got == 0) {
-        slk_error_at(ord.name, 1, "empty order file");
-        st = SLK_EDATA;
-    }
-    while (st == SLK_OK && (got = rin_next(&ord)) > 0) {
-        const char *f, *k;
-        size_t fl, kl;
-        char *end;
-        long s = -1;
-        if (rec_field(ord.rec, ord.n, ord.quoted, ',', 0, &sbuf, &scap, &f, &fl) == 0 && fl > 0 && fl < 12) {
-            char num[16];
-            memcpy(num, f, fl);
-            num[fl] = 0;
-            s = strtol(num, &end, 10);
-            if (*end)
-                s = -1;
-        }
-        if (s < 0 || s >= m->ninputs ||
-            rec_field(ord.rec, ord.n, ord.quoted, ',', 1, &kbuf, &kcap, &k, &kl) < 0) {
-            slk_error_at(ord.name, ord.line, "bad row (want a shard below %d and a key)", m->ninputs);
+    struct order_reader o;
+    int st = order_open(&o, m->order), s, got = 0;
+    size_t kl;
+    keyset *seen = keyset_new();
+    while (st == SLK_OK && (got = order_next(&o, m->ninputs, &s, &kl, &st)) > 0) {
+        long first;
+        if (keyset_put(seen, o.kbuf, o.r.line, &first) < 0) {
+            slk_error_at(
+                o.r.name, o.r.line,
+                "key '%s' comes back after other keys (first at line %ld): the input was not "
+                "grouped by key, so no process wrote this order (a tool run with -s: merge with --sorted)",
+                o.kbuf, first);
             st = SLK_EDATA;
             break;
         }
-        if (k != kbuf) { /* keep the key: the order buffer may move */
-            kbuf = xgrow(kbuf, &kcap, kl + 1, 1);
-            memmove(kbuf, k, kl);
-        }
-        st = merge_group(g, (int)s, kbuf, kl);
+        st = merge_group(g, s, o.kbuf, kl);
     }
-    if (st == SLK_OK && got < 0)
-        st = ord.status;
     for (int i = 0; st == SLK_OK && i < m->ninputs; i++)
         if (g->pending[i] || (got = rin_next(&g->in[i])) != 0) {
             if (got < 0 && !g->pending[i])
                 st = g->in[i].status;
             else {
                 slk_error_at(g->in[i].name, g->in[i].line,
-                             "row out of the order file's key order (an output of another split?)");
+                             "row out of the order file's key order (an output of another split, or of a "
+                             "tool run with -s: merge with --sorted?)");
                 st = SLK_EDATA;
             }
         }
-    rin_close(&ord);
-    free(kbuf);
-    free(sbuf);
+    keyset_free(seen);
+    order_close(&o);
+    return st;
+}
+
+/* ---- merging in key order (--sorted) -------------------------------------- */
+
+/* The head of one output in a sorted merge: its current key, NUL-terminated. */
+struct head {
+    char *key;
+    size_t kl, kcap;
+    long line;
+};
+
+/* key_cmp: bytewise, as strcmp orders the keys of -s (group_held_sort). */
+static int key_cmp(const char *a, size_t al, const char *b, size_t bl)
+{
+    int c = memcmp(a, b, al < bl ? al : bl);
+    return c ? c : (al > bl) - (al < bl);
+}
+
+static int head_less(const struct head *h, int a, int b)
+{
+    int c = key_cmp(h[a].key, h[a].kl, h[b].key, h[b].kl);
+    return c ? c < 0 : a < b;
+}
+
+/* A binary min-heap of input numbers by their head keys. */
+static void heap_down(const struct head *h, int *heap, int n, int i)
+{
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, min = i;
+        if (l < n && head_less(h, heap[l], heap[min]))
+            min = l;
+        if (r < n && head_less(h, heap[r], heap[min]))
+            min = r;
+        if (min == i)
+            return;
+        int t = heap[i];
+        heap[i] = heap[min];
+        heap[min] = t;
+        i = min;
+    }
+}
+
+static void heap_up(const struct head *h, int *heap, int i)
+{
+    while (i > 0 && head_less(h, heap[i], heap[(i - 1) / 2])) {
+        int p = (i - 1) / 2, t = heap[i];
+        heap[i] = heap[p];
+        heap[p] = t;
+        i = p;
+    }
+}
+
+/* next_key: read input i's next record into its head.  1 a record whose key
+ * differs from the head's (the head now holds it), 2 a record of the same key,
+ * 0 the end, -1 an error (message printed; *st set).  A key below the head's
+ * is an error: the output is not sorted by key. */
+static int next_key(struct merger *g, struct head *h, int i, int *st)
+{
+    rin *r = &g->in[i];
+    int got = rin_next(r);
+    if (got <= 0) {
+        if (got < 0)
+            *st = r->status;
+        return got;
+    }
+    const char *f;
+    size_t fl;
+    if (rec_field(r->rec, r->n, r->quoted, r->delim, g->keycol, &g->scratch, &g->scap, &f, &fl) < 0) {
+        slk_error_at(r->name, r->line, "no key column %d in this record", g->keycol + 1);
+        *st = SLK_EDATA;
+        return -1;
+    }
+    struct head *x = &h[i];
+    if (x->line) {
+        int c = key_cmp(f, fl, x->key, x->kl);
+        if (c == 0)
+            return 2;
+        if (c < 0) {
+            slk_error_at(r->name, r->line,
+                         "key '%.*s' after '%s': output not sorted by key (--sorted merges the outputs "
+                         "of a tool run with -s)",
+                         (int)fl, f, x->key);
+            *st = SLK_EDATA;
+            return -1;
+        }
+    }
+    x->key = xgrow(x->key, &x->kcap, fl + 1, 1);
+    memcpy(x->key, f, fl);
+    x->key[fl] = 0;
+    x->kl = fl;
+    x->line = r->line;
+    return 1;
+}
+
+/* sorted_order_keys: with --sorted and an order file, the shard of every key
+ * it names (a key repeats when the input was not grouped: it must name one
+ * shard).  Fills ks, and (*shards)[row] with the shard of ks's key number
+ * row.  SLK_OK or a status after one message. */
+static int sorted_order_keys(const struct shard_merge_opts *m, keyset *ks, int **shards)
+{
+    struct order_reader o;
+    int st = order_open(&o, m->order), s;
+    size_t kl, cap = 0;
+    while (st == SLK_OK && order_next(&o, m->ninputs, &s, &kl, &st) > 0) {
+        int added;
+        long row = keyset_intern(ks, o.kbuf, &added);
+        if (added) {
+            *shards = xgrow(*shards, &cap, (size_t)row + 1, sizeof **shards);
+            (*shards)[row] = s;
+        } else if (*shards && (*shards)[row] != s) { /* (*shards holds every earlier row) */
+            slk_error_at(o.r.name, o.r.line, "key '%s' in shard %d here, in shard %d before", o.kbuf, s,
+                         (*shards)[row]);
+            st = SLK_EDATA;
+        }
+    }
+    order_close(&o);
+    return st;
+}
+
+/* merge_sorted: a k-way merge of outputs each sorted by key: every key's
+ * rows, keys in bytewise order.  A key in two outputs is an error (the
+ * outputs of one split hold disjoint keys), and so, with an order file, is a
+ * key it does not name or names for another shard. */
+static int merge_sorted(struct merger *g)
+{
+    const struct shard_merge_opts *m = g->m;
+    int n = m->ninputs, live = 0, st = SLK_OK, *shards = NULL;
+    keyset *ks = NULL;
+    if (m->order) {
+        ks = keyset_new();
+        st = sorted_order_keys(m, ks, &shards);
+    }
+    struct head *h = xcalloc((size_t)n, sizeof *h);
+    int *heap = xcalloc((size_t)n, sizeof *heap);
+    for (int i = 0; st == SLK_OK && i < n; i++)
+        if (next_key(g, h, i, &st) > 0) {
+            heap[live] = i;
+            heap_up(h, heap, live++);
+        }
+    while (st == SLK_OK && live > 0) {
+        int i = heap[0];
+        rin *r = &g->in[i];
+        if (live > 1) {
+            int j = heap[1];
+            if (live > 2 && head_less(h, heap[2], j))
+                j = heap[2];
+            if (key_cmp(h[i].key, h[i].kl, h[j].key, h[j].kl) == 0) {
+                slk_error_at(r->name, h[i].line,
+                             "key '%s' is also in %s (line %ld): outputs of one split "
+                             "hold disjoint keys",
+                             h[i].key, g->in[j].name, h[j].line);
+                st = SLK_EDATA;
+                break;
+            }
+        }
+        if (ks) {
+            long row = keyset_row(ks, h[i].key);
+            if (row < 0)
+                slk_error_at(r->name, h[i].line,
+                             "key '%s' is not in the order file %s (an output of another split?)", h[i].key,
+                             m->order);
+            else if (shards[row] != i)
+                slk_error_at(
+                    r->name, h[i].line,
+                    "key '%s' belongs to shard %d, not %d, by the order file %s (outputs given in the "
+                    "wrong shard order?)",
+                    h[i].key, shards[row], i, m->order);
+            if (row < 0 || shards[row] != i) {
+                st = SLK_EDATA;
+                break;
+            }
+        }
+        int got;
+        do
+            merge_write(g, r);
+        while ((got = next_key(g, h, i, &st)) == 2);
+        if (got < 0)
+            break;
+        if (got == 0)
+            heap[0] = heap[--live];
+        heap_down(h, heap, live, 0);
+    }
+    for (int i = 0; i < n; i++)
+        free(h[i].key);
+    free(h);
+    free(heap);
+    free(shards);
+    keyset_free(ks);
     return st;
 }
 
@@ -672,9 +915,11 @@ int shard_merge(const struct shard_merge_opts *m, FILE *out, uint64_t *rows)
         slk_error("missing key column '%s' in --names", m->key);
         st = SLK_EUSAGE;
     }
-    if (st == SLK_OK && m->order)
+    if (st == SLK_OK && m->sorted)
+        st = merge_sorted(&g);
+    else if (st == SLK_OK && m->order)
         st = merge_ordered(&g);
-    for (int i = 0; st == SLK_OK && !m->order && i < m->ninputs; i++) {
+    for (int i = 0; st == SLK_OK && !m->order && !m->sorted && i < m->ninputs; i++) {
         int got;
         while ((got = rin_next(&g.in[i])) > 0)
             merge_write(&g, &g.in[i]);

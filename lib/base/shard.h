@@ -23,9 +23,17 @@
  * order file the outputs are concatenated in the given order, the header
  * kept once.
  *
+ * A key that comes back in the order file (an input not grouped by key) is
+ * refused: no process wrote that order.  With m->sorted the outputs are
+ * those of a tool run with -s, which writes its keys sorted bytewise
+ * (strcmp, group_held_sort): a k-way merge by key, each output checked to be
+ * sorted and no key in two outputs; with an order file too, every key must
+ * be in it, in that output's shard.
+ *
  * Memory: one input buffer (grown only for a record longer than it), one
- * write buffer per shard; nothing proportional to the data or to the number
- * of keys.  Errors print "keyshard: FILE:LINE: message" (or "tool: ...").
+ * write buffer per shard; nothing proportional to the data.  A merge with an
+ * order file keeps its keys (keyset: what a tool's own grouping check keeps);
+ * the split and the concatenation keep nothing per key.  Errors print "keyshard: FILE:LINE: message" (or "tool: ...").
  * Threads: nothing is shared; every call works on its own state.
  */
 #ifndef SLOKIT_SHARD_H
@@ -75,7 +83,8 @@ int shard_split(const struct shard_opts *o, struct shard_stats *st);
 struct shard_merge_opts {
     const char *const *inputs; /* the per-shard outputs, shard 0 first */
     int ninputs;
-    const char *order; /* order file from shard_split, or NULL: concatenate */
+    const char *order; /* order file from shard_split, or NULL: concatenate (or --sorted) */
+    int sorted;        /* the outputs are sorted by key (a tool's -s): merge them in key order */
     const char *key;   /* key column of the outputs (NULL: the first column) */
     char delim;
     int no_header;     /* outputs have no header row */

@@ -19,6 +19,10 @@ for tool in $TOOLS; do
     CASES+=("$tool: slurm array == one process" "$tool: parallel -S over ssh == one process"
             "$tool: parallel -S --trc (no shared fs) == one process")
 done
+for tool in skyfit peakgate; do  # -s on shuffled rows: keys merged sorted, as one process writes them
+    CASES+=("$tool -s: slurm array == one process" "$tool -s: parallel -S over ssh == one process"
+            "$tool -s: parallel -S --trc (no shared fs) == one process")
+done
 CASES+=("lab: start is idempotent" "slurm: tasks ran on both nodes" "ssh: jobs ran on both hosts"
         "trc: the hosts' directories are private" "slurm: a failing task fails the run"
         "parallel: a failing job fails the run" "parallel --trc: a failing job fails the run"
@@ -55,6 +59,17 @@ engines_run() {
             "${run[@]}" "$SHARDS" -S "$hosts" "${ssh[@]}" -n 3 -i "$in" "$tool" "${args[@]}"
         t "$tool: parallel -S --trc (no shared fs) == one process" 0 '' "@$out.one" '' \
             "${run[@]}" "$SHARDS" -S "$hosts" "${ssh[@]}" -T -R "$D/remote/w" -n 2 -i "$in" "$tool" "${args[@]}"
+    done
+    for tool in skyfit peakgate; do
+        in="$TMP/$tool.shuf" out="$TMP/$tool-s"
+        { head -1 "$TMP/$tool.in"; tail -n +2 "$TMP/$tool.in" | shuf --random-source=<(yes); } >"$in"
+        "$tool" -q -s "$in" >"$out.one"
+        t "$tool -s: slurm array == one process" 0 '' "@$out.one" '' \
+            "${run[@]}" "$ARRAY" -P 0.2 -t 120 -n 4 -i "$in" "$tool" -s
+        t "$tool -s: parallel -S over ssh == one process" 0 '' "@$out.one" '' \
+            "${run[@]}" "$SHARDS" -S "$hosts" "${ssh[@]}" -n 3 -i "$in" "$tool" -s
+        t "$tool -s: parallel -S --trc (no shared fs) == one process" 0 '' "@$out.one" '' \
+            "${run[@]}" "$SHARDS" -S "$hosts" "${ssh[@]}" -T -R "$D/remote/w" -n 2 -i "$in" "$tool" -s
     done
     tcheck "slurm: tasks ran on both nodes" bash -c '
         grep -q "Launching batch job" "$1/slurm/slurmd-n1.log" && grep -q "Launching batch job" "$1/slurm/slurmd-n2.log"' _ "$D"

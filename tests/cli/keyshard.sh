@@ -32,6 +32,53 @@ merge_case skyfit-reversed "$TMP/urev.csv" job 3 skyfit
 merge_case sloinfer "$TMP/r.csv" job 5 sloinfer
 tracegen -q taskmem --count 25 -o "$TMP/mem.csv"
 merge_case peakgate "$TMP/mem.csv" task 3 peakgate
+
+# -s (rows in any order): one process writes the keys sorted bytewise
+# (strcmp), not in the input's order; the shuffled inputs below have every
+# key in many places.  --sorted merges so; the order-file merge refuses.
+shuffle() { { head -1 "$1"; tail -n +2 "$1" | shuf --random-source=<(yes); } > "$2"; }
+shuffle "$TMP/u.csv" "$TMP/us.csv"
+shuffle "$TMP/mem.csv" "$TMP/mems.csv"
+tracegen -q tenants --count 12 --days 2 -o "$TMP/ten.csv"
+shuffle "$TMP/ten.csv" "$TMP/tens.csv"
+sorted_case() {  # NAME INPUT KEY N TOOL...
+    local name=$1 in=$2 key=$3 n=$4; shift 4
+    tcheck "$name: shards + merge --sorted == one process" bash -c '
+        in=$1 key=$2 n=$3 d=$4/m-$5; shift 5
+        mkdir -p "$d" && keyshard -q -k "$key" -n "$n" -p "$d/in-" --order "$d/order.csv" "$in" || exit
+        for ((i = 0; i < n; i++)); do "$@" -q "$(printf "%s/in-%04d.csv" "$d" $i)" > "$d/out-$i.csv" || exit; done
+        "$@" -q "$in" > "$d/one.csv"
+        keyshard -q --merge --sorted --order "$d/order.csv" -k "$key" "$d"/out-?.csv | cmp - "$d/one.csv" &&
+        keyshard -q --merge --sorted -k "$key" "$d"/out-?.csv | cmp - "$d/one.csv"' _ "$in" "$key" "$n" "$TMP" "$name" "$@"
+    t "$name: the order-file merge refuses (the input was not grouped)" 65 '' '' \
+        "comes back after other keys (first at line " \
+        bash -c 'd=$1/m-$2; keyshard -q --merge --order "$d/order.csv" -k "$3" "$d"/out-?.csv' _ "$TMP" "$name" "$key"
+}
+sorted_case skyfit-s "$TMP/us.csv" job 3 skyfit -s
+sorted_case peakgate-s "$TMP/mems.csv" task 4 peakgate -s
+sorted_case tenantclass-s "$TMP/tens.csv" tenant 2 tenantclass --features-only -s
+tcheck "-s on grouped input in another key order: --sorted == one process" bash -c '
+    d=$1/m-rev; mkdir -p "$d" && keyshard -q -k job -n 2 -p "$d/in-" --order "$d/order.csv" "$1/urev.csv" &&
+    for i in 0 1; do skyfit -qs "$d/in-000$i.csv" > "$d/out-$i.csv" || exit; done
+    skyfit -qs "$1/urev.csv" | cmp - <(keyshard -q --merge --sorted --order "$d/order.csv" -k job "$d"/out-?.csv)' _ "$TMP"
+# (printf keys: b before a in shard 0 is not sorted; a in both outputs)
+t "merge --sorted: an output not sorted by key" 65 '' '' \
+    "s1:3: key 'a' after 'b': output not sorted by key (--sorted merges the outputs of a tool run with -s)" \
+    bash -c 'printf "k,v\nb,1\na,2\n" > "$1/s1"; keyshard -q --merge --sorted -k k "$1/s1"' _ "$TMP"
+t "merge --sorted: a key in two outputs" 65 '' '' "s2:3: key 'b' is also in $TMP/s3 (line 2): outputs of one split hold disjoint keys" \
+    bash -c 'printf "k,v\na,1\nb,2\n" > "$1/s2"; printf "k,v\nb,3\nc,4\n" > "$1/s3"
+             keyshard -q --merge --sorted -k k "$1/s2" "$1/s3"' _ "$TMP"
+t "merge --sorted: bytewise key order, a key's rows together" 0 '' "$(printf 'k,v\nB,0\na,1\na,1b\nab,2\nb,3\nc,4')" '' \
+    bash -c 'printf "k,v\na,1\na,1b\nb,3\n" > "$1/s4"; printf "k,v\nB,0\nab,2\nc,4\n" > "$1/s5"
+             keyshard -q --merge --sorted -k k "$1/s4" "$1/s5"' _ "$TMP"
+t "merge --sorted: a key the order file does not name" 65 '' '' "key 'a' is not in the order file" \
+    bash -c 'printf "shard,key\n0,b\n" > "$1/o6"; keyshard -q --merge --sorted --order "$1/o6" -k k "$1/s4"' _ "$TMP"
+t "merge --sorted: outputs in the wrong shard order" 65 '' '' "key 'a' belongs to shard 0, not 1, by the order file" \
+    bash -c 'printf "shard,key\n0,a\n1,b\n" > "$1/o7"; printf "k,v\nb,1\n" > "$1/s6"
+             keyshard -q --merge --sorted --order "$1/o7" -k k "$1/s6" "$1/s4"' _ "$TMP"
+t "merge --sorted: an order file that puts a key in two shards" 65 '' '' "o8:3: key 'a' in shard 1 here, in shard 0 before" \
+    bash -c 'printf "shard,key\n0,a\n1,a\n" > "$1/o8"; keyshard -q --merge --sorted --order "$1/o8" -k k "$1/s4" "$1/s6"' _ "$TMP"
+t "--sorted is for --merge" 64 '' '' "--sorted is for --merge" keyshard -k job -n 2 --sorted
 t "merge without an order file concatenates, one header" 0 '' "$(printf 'a,b\n1,x\n2,y\n3,z')" '' \
     bash -c 'printf "a,b\n1,x\n" > "$1/c1"; printf "a,b\n2,y\n3,z" > "$1/c2"; keyshard -q --merge "$1/c1" "$1/c2"' _ "$TMP"
 t "merge: a key with no output row is skipped" 0 '' "$(printf 'k,v\nb,2\na,1')" '' \

@@ -29,6 +29,51 @@ tcheck "tenantclass: clustering of sharded features == one process" bash -c '
     tenantclass -q --from-features "$1/feat.par" > "$1/tc.b"
     cmp "$1/tc.a" "$1/tc.b"' _ "$TMP" "$P" "$TMP/util.csv"
 
+# -s (rows in any order): one process writes the keys sorted.  The shard
+# recipes merge so (keyshard --merge --sorted) on a shuffled input: GNU
+# parallel on this machine (-S :), and the Slurm array through a stand-in
+# sbatch that runs the tasks here (tests/cli/engines.sh runs real Slurm and
+# ssh); parallel-by-key.sh, whose --group-by blocks need grouped rows,
+# refuses -s.
+S="$ROOT/examples/parallel-shards.sh"
+A="$ROOT/examples/slurm/array.sh"
+shuffle() { { head -1 "$1"; tail -n +2 "$1" | shuf --random-source=<(yes); } > "$2"; }
+shuffle "$TMP/usage.csv" "$TMP/usage.shuf"
+shuffle "$TMP/mem.csv" "$TMP/mem.shuf"
+shuffle "$TMP/util.csv" "$TMP/util.shuf"
+FS=$TMP/fakeslurm
+mkdir -p "$FS"
+cat > "$FS/sbatch" <<'EOF_SBATCH'
+#!/bin/bash
+# stand-in for "sbatch --parsable --array=0-N[%M] --output=LOG ... SCRIPT ARGS": the tasks, here, in turn
+arr="" log=/dev/null
+while [ "${1#-}" != "$1" ]; do
+    case $1 in --array=*) arr=${1#--array=} ;; --output=*) log=${1#--output=} ;; esac
+    shift
+done
+arr=${arr%%%*}
+for ((i = ${arr%-*}; i <= ${arr#*-}; i++)); do SLURM_ARRAY_TASK_ID=$i bash "$@" > "${log//%a/$i}" 2>&1; done
+echo 4242
+EOF_SBATCH
+printf '#!/bin/sh\n' > "$FS/squeue"
+chmod +x "$FS/sbatch" "$FS/squeue"
+shuffled() {  # NAME KEY INPUT TOOL ARGS...
+    local name=$1 key=$2 in=$3; shift 3
+    "$@" -q "$in" > "$TMP/$name.one"
+    t "$name: parallel-shards.sh -S 2/: on shuffled rows == one process" 0 '' "@$TMP/$name.one" '' \
+        "$S" -S 2/: -n 3 -w "$TMP/$name.w" -i "$in" "$@"
+    t "$name: slurm/array.sh (stand-in sbatch) on shuffled rows == one process" 0 '' "@$TMP/$name.one" '' \
+        env PATH="$FS:$PATH" "$A" -P 0.1 -n 4 -w "$TMP/$name.a" -i "$in" "$@"
+    t "$name: parallel-by-key.sh refuses -s" 64 "@$in" '' "cannot run in --group-by blocks" "$P" "$key" -j2 -- "$@"
+}
+shuffled skyfit-s job "$TMP/usage.shuf" skyfit -s
+shuffled peakgate-s task "$TMP/mem.shuf" peakgate -s
+shuffled tenantclass-s tenant "$TMP/util.shuf" tenantclass --features-only -s
+t "the order-file merge refuses the shuffled shards (a tool run with -s)" 65 '' '' "merge with --sorted" \
+    keyshard -q --merge --order "$TMP/peakgate-s.w/order.csv" -k task "$TMP"/peakgate-s.w/out-000?.csv
+t "parallel-shards.sh: the same tools without -s fail on shuffled rows" 65 '' '' "input not grouped by task" \
+    "$S" -S 2/: -n 3 -w "$TMP/nos.w" -i "$TMP/mem.shuf" peakgate
+
 # Hadoop Streaming, as a contract: the mapper and reducer command lines run
 # through a local shuffle (map | sort | reduce), not on Hadoop (no Debian
 # package); the result must equal a direct run. run
