@@ -220,6 +220,20 @@ static void ctx_free(struct rctx *c)
     free(c->ue), free(c->uc), free(c->um), free(c->ux), free(c->udsh), free(c->uidx), free(c->uf);
 }
 
+/* Relative size below which a debt or an over-allocation is the rounding
+ * residue of fractional containers (use + debt - alloc), not a quantity. */
+#define REPLAY_EPS 1e-9
+
+/* clean_container_s: container-seconds v, the nearest whole number when it
+ * is within REPLAY_EPS (relative) of one: a sum over many steps of
+ * fractional containers carries rounding noise (302520.0000000001) that a
+ * reader and a check like over > 0 should not see. */
+static double clean_container_s(double v)
+{
+    double r = nearbyint(v);
+    return fabs(v - r) <= REPLAY_EPS * (fabs(v) > 1 ? fabs(v) : 1) ? r : v;
+}
+
 /* Each running run's demand at step g, and the per-job totals. */
 static void step_demands(struct rctx *c, int64_t g)
 {
@@ -280,8 +294,10 @@ static void step_guarantees(struct rctx *c, double t, double *res_c, double *res
             c->jg[jb] -= give;
         }
         x->alloc = x->dem < x->g ? x->dem : x->g;
-        if (x->g > x->dem && c->res)
-            c->res[i].over += (x->g - x->dem) * c->step;
+        /* over-allocation in container-steps (times the step at the end);
+         * a rounding residue of dem = use + debt is not one */
+        if (x->g - x->dem > REPLAY_EPS * (x->dem > 1 ? x->dem : 1) && c->res)
+            c->res[i].over += x->g - x->dem;
         *used_c += x->alloc * r->cores;
         *used_m += x->alloc * r->mem_mb;
     }
@@ -335,13 +351,13 @@ static void step_progress(struct rctx *c, double t)
         const struct replay_run *r = &c->s->runs[i];
         struct rstate *x = &c->rs[i];
         double debt = x->dem - x->alloc;
-        if (debt < 1e-9 * (x->dem > 1 ? x->dem : 1))
+        if (debt < REPLAY_EPS * (x->dem > 1 ? x->dem : 1))
             debt = 0;
         x->debt = debt;
         c->tot->used_core_s += x->alloc * r->cores * c->step;
         x->k++;
         if (x->k == r->len && c->res)
-            c->res[i].under = debt * c->step;
+            c->res[i].under = clean_container_s(debt * c->step);
         double tend = t + c->step;
         if (x->k >= r->len && debt == 0) {
             /* served in full: the recorded end, moved with the start */
@@ -420,6 +436,7 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
     tot->missed = tot->runs - tot->met;
     if (res)
         for (size_t i = 0; i < n; i++) {
+            res[i].over = clean_container_s(res[i].over * step);
             tot->over += res[i].over;
             tot->under += res[i].under;
         }

@@ -223,6 +223,11 @@ static int finish_run(struct replayio *io, csvr *r, const char *run, size_t job,
                      run, (long long)(io->span_hi - io->span_lo), step, io->o.max_steps);
         return -1;
     }
+    /* container-seconds first, one division at the end: samples on whole
+     * seconds of whole containers give sums that are exact, so a step they
+     * fill gives exactly c containers (c * 60/300 added five times is
+     * 2.9999999999999996 for c = 3, which replay then counts as over- or
+     * under-allocation) */
     double *use = xcalloc((size_t)len, sizeof *use);
     for (size_t i = 0; i < n; i++) {
         double s0 = sm[i].t, s1 = i + 1 < n ? sm[i + 1].t : sm[i].t + dt;
@@ -230,9 +235,11 @@ static int finish_run(struct replayio *io, csvr *r, const char *run, size_t job,
             double lo = fmax(s0, (double)k * step), hi = fmin(s1, (double)(k + 1) * step);
             long kk = (long)(k - g0);
             if (hi > lo && kk >= 0 && kk < len)
-                use[kk] += sm[i].c * (hi - lo) / step;
+                use[kk] += sm[i].c * (hi - lo);
         }
     }
+    for (long kk = 0; kk < len; kk++)
+        use[kk] /= step;
     set->runs = xgrow(set->runs, &io->runcap, set->nruns + 1, sizeof *set->runs);
     struct replay_run *x = &set->runs[set->nruns++];
     x->run = xstrdup(run);

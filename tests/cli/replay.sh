@@ -20,6 +20,30 @@ t "hand: static, plan, plan+dra" 0 '' \
 static,A,A-1,$T0,$((T0+600)),$((T0+240)),1,0,0
 plan,A,A-1,$T0,$((T0+600)),$((T0+3660)),0,60,120
 plan+dra,A,A-1,$T0,$((T0+600)),$((T0+240)),1,60,0" '' $R "$D/one.csv"
+# Samples finer than the step (frac.csv: every 10 s, 6 to a 60 s step): A-1
+# holds 1 container for 120 s, A-2 7 containers for 120 s an hour later.
+# Each step's use is then exactly 1 (or 7) containers; summed as 1/6 six
+# times it was 0.9999999999999999, and replay printed that residue as
+# over-allocation (1.3322676295501878e-14) and as 720.0000000000001.
+#  static (A provisioned 1, no idle sharing): A-1 served in full, finish at
+#    its recorded end 120 s, nothing over or under.  A-2 gets 1 of 7, then 1
+#    of 13: debt 12 when the skyline ends (under 720 c*s), drained in 12 more
+#    steps: finish 3600 + 14 * 60 = 4440 s > 4200: missed.
+#  plan (2 containers at 0-180 s of every hour): A-1 wastes 1 container in
+#    each of its 2 steps (over 120 c*s).  A-2: debts 5, 10 (under 600 c*s),
+#    8 after the third reserved step; the next hour's 3 steps leave 2, and
+#    the hour after that is past the cut-off (4200 + 3600): unfinished.
+t "hand: samples finer than the step: whole container-seconds, no residue" 0 '' \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+static,A,A-1,$T0,$((T0+600)),$((T0+120)),1,0,0
+static,A,A-2,$((T0+3600)),$((T0+4200)),$((T0+4440)),0,0,720
+plan,A,A-1,$T0,$((T0+600)),$((T0+120)),1,120,0
+plan,A,A-2,$((T0+3600)),$((T0+4200)),,0,0,600" '' $R --regime static,plan --idle none "$D/frac.csv"
+t "hand: samples finer than the step: summary totals" 0 '' \
+"regime,over_container_s,under_container_s
+static,0,720
+plan,120,600" '' bash -c '$1 --regime static,plan --idle none --summary "$3" "$2" > /dev/null && cut -d, -f1,11,12 "$3"' \
+    _ "$R" "$D/frac.csv" "$TMP/frac.sum"
 # A straggler: 2 containers for 6 steps (0-360 s) against the same plan (2 at
 # 0-180 s).  plan+dra: at 180 s R = max over steps 1-3 = 2, cap 4: extra 2
 # until 240; at 240 s, steps 2-4: the plan's 2 at step 2, the 2 granted over
