@@ -7,7 +7,7 @@
  * proportional to one task's samples; the accumulator is reused task after
  * task (memprof_acc_reset), so a grouped input of any length is profiled in
  * one pass.  Definitions (all in MB):
- *     normal  = mean of the samples (default) or their type-7 percentile
+ *     normal  = the type-7 percentile of the samples (default the median, p50) or their mean
  *     p90     = type-7 90th percentile;  peak = maximum
  *     spread  = (peak - normal) / normal           (0 when both are 0)
  *     use     = normal / alloc
@@ -54,7 +54,7 @@ struct memprof_opts {
     double well_spread;  /* ... and (peak - normal)/normal <= this (default 0.30) */
 };
 
-/* memprof_opts_default: normal = mean, well_use 0.75, well_spread 0.30. */
+/* memprof_opts_default: normal = the median (p50), well_use 0.75, well_spread 0.30. */
 struct memprof_opts memprof_opts_default(void);
 
 struct memprof {
