@@ -68,6 +68,34 @@ void memprof_of_series(const double *mem, size_t n, double alloc, const struct m
     memprof_acc_free(&a);
 }
 
+/* short_decimals: the fewest decimals (0 to 15) whose decimal reads back as
+ * x (1072: 0, 902.05: 2), or -1 when x needs more (a mean of many samples). */
+static int short_decimals(double x)
+{
+    double p = 1;
+    for (int d = 0; d <= 15; d++, p *= 10) {
+        double m = nearbyint(x * p);
+        if (fabs(m) < 0x1p53 && m / p == x)
+            return d;
+    }
+    return -1;
+}
+
+/* decimal_diff: a - b, exact in decimal when both are short decimals: the
+ * binary difference of 1072 and 902.05 is 169.95000000000005, the decimal
+ * one 169.95 (the difference has no more decimals than the finer of the
+ * two).  Otherwise (more than 15 decimals, or too large to scale) the
+ * binary difference. */
+static double decimal_diff(double a, double b)
+{
+    int da = short_decimals(a), db = short_decimals(b);
+    double d = a - b;
+    if (da < 0 || db < 0)
+        return d;
+    double p = pow(10, da > db ? da : db), m = nearbyint(d * p);
+    return fabs(m) < 0x1p53 ? m / p : d;
+}
+
 void memprof_finish(struct memprof_acc *a, double alloc, const struct memprof_opts *o,
                     struct memprof *out)
 {
@@ -88,7 +116,7 @@ void memprof_finish(struct memprof_acc *a, double alloc, const struct memprof_op
     out->spread = out->normal > 0 ? (out->peak - out->normal) / out->normal
                                   : (out->peak > 0 ? INFINITY : 0);
     out->use = isnan(alloc) || alloc <= 0 ? NAN : out->normal / alloc;
-    out->waste = isnan(alloc) ? NAN : alloc - out->normal;
+    out->waste = isnan(alloc) ? NAN : decimal_diff(alloc, out->normal);
     out->growth = a->growth;
     out->cls = memprof_classify(out->normal, out->peak, alloc, o);
 }

@@ -11,7 +11,8 @@
  *     p90     = type-7 90th percentile;  peak = maximum
  *     spread  = (peak - normal) / normal           (0 when both are 0)
  *     use     = normal / alloc
- *     waste   = alloc - normal
+ *     waste   = alloc - normal (in decimal when both are short decimals:
+ *               1072 - 902.05 is 169.95, not 169.95000000000005)
  *     class   = well-behaved when use >= well_use and spread <= well_spread,
  *               else poorly-behaved
  * The default thresholds (well_use 0.75, well_spread 0.30) separate the

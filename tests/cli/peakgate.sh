@@ -27,6 +27,11 @@ t "median is p50"                 0 "@$D/hand.csv" "@$D/hand_p50.csv" '*' peakga
 t "summary counts classes"        0 "@$D/hand.csv" '*' '5 tasks from 18 samples: 3 well-behaved, 2 poorly-behaved' peakgate --normal mean
 t "summary names thresholds"      0 "@$D/hand.csv" '*' 'well-behaved: normal >= 75% of alloc and peak <= 130% of normal' peakgate
 t "summary waste"                 0 "@$D/hand.csv" '*' 'allocated 6400 MB, normal use 4600 MB, waste 1800 MB (28.1% of the allocation)' peakgate --normal mean
+# waste = alloc - normal in decimal (tests/data/peakgate/waste_dec.csv):
+# a: median of 904.1 and 900 = 902.05, 1072 - 902.05 = 169.95 (in binary
+# 169.95000000000005); b: 612 - 495.7 = 116.3 (116.30000000000001)
+t "waste without binary noise" 0 "@$D/waste_dec.csv" $'task,normal_mb,waste_mb\na,902.05,169.95\nb,495.7,116.3' '' \
+    sh -c 'peakgate -q | cut -d, -f1,3,6'
 t "over-allocation warned"        0 "@$D/hand.csv" '*' "1 task(s) went above their allocation (first: 'e')" peakgate
 t "quiet"                         0 "@$D/hand.csv" '*' '' peakgate -q
 t "alloc table"                   0 "@$D/hand_noalloc.csv" "@$D/hand_mean.csv" '*' peakgate --normal mean --precision 3 --alloc "$D/allocs.csv"
