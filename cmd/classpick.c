@@ -350,6 +350,7 @@ int main(int argc, char **argv)
         "      --series util.csv --servers truth.csv",
         kids, NULL, NULL};
     cli_roles("jobs", "classes", "current", "dag", "tenants", "servers", "series", (const char *)NULL);
+    cli_refuse("time-unit", "its jobs hold no times (the --series times are epoch seconds or ISO 8601)");
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     struct cp_table ct = {0};

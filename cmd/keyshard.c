@@ -4,6 +4,7 @@
  *
  *   keyshard -k KEY -n N [-p PREFIX] [-z[LEVEL]] [--order FILE] [FILE]
  *   keyshard --merge [--order FILE] [--sorted] [-k KEY] [-o OUT] OUTPUT...
+ *   keyshard --check -k KEY [-o OUT] [FILE]
  *
  * The data plane is lib/base/shard (the record scanner, the hash, the merge). */
 #include "base/cli.h"
@@ -17,13 +18,13 @@
 #include <string.h>
 
 static struct {
-    int merge, sorted, nshards, gzip_level;
+    int merge, sorted, check, nshards, gzip_level;
     const char *key, *prefix, *order;
     const char **files;
     int nfiles;
 } opt = {.prefix = "shard-"};
 
-enum { OPT_MERGE = 1, OPT_ORDER, OPT_SORTED };
+enum { OPT_MERGE = 1, OPT_ORDER, OPT_SORTED, OPT_CHECK };
 
 static const struct argp_option options[] = {
     {"key", 'k', "COL", 0, "The key column: its rows stay in one shard (required to split)", 0},
@@ -32,6 +33,10 @@ static const struct argp_option options[] = {
     {"gzip", 'z', "LEVEL", OPTION_ARG_OPTIONAL, "Write gzip shards (.csv.gz) at LEVEL 1-9 (default 1)", 0},
     {"order", OPT_ORDER, "FILE", 0, "Split: write the key groups' order here; merge: restore it", 0},
     {"merge", OPT_MERGE, NULL, 0, "Merge per-shard outputs (given in shard order) into one", 0},
+    {"check", OPT_CHECK, NULL, 0,
+     "Copy the input to standard output (or -o) and stop with exit 65 where a key comes back after its "
+     "group ended: the grouping check of the per-key tools, for a stream cut into blocks",
+     0},
     {"sorted", OPT_SORTED, NULL, 0,
      "Merge outputs each sorted by key (a tool run with -s): keys in bytewise order, as -s writes them", 0},
     {0}};
@@ -60,12 +65,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_SORTED:
         opt.sorted = 1;
         break;
+    case OPT_CHECK:
+        opt.check = 1;
+        break;
     case ARGP_KEY_ARG:
         opt.files = xreallocarray(opt.files, (size_t)opt.nfiles + 1, sizeof *opt.files);
         opt.files[opt.nfiles++] = arg;
         break;
     case ARGP_KEY_END:
-        if (opt.merge) {
+        if (opt.check) {
+            if (opt.merge || opt.sorted || opt.nshards || opt.gzip_level || opt.order ||
+                strcmp(opt.prefix, "shard-") != 0)
+                argp_error(
+                    st,
+                    "--check copies one input: no --merge, --sorted, --shards, --prefix, --gzip or --order");
+            if (!opt.key)
+                argp_error(st, "--check needs --key");
+            if (opt.nfiles > 1)
+                argp_error(st, "one input to check (got '%s' and '%s')", opt.files[0], opt.files[1]);
+        } else if (opt.merge) {
             if (!opt.nfiles)
                 argp_error(st, "--merge needs the per-shard outputs, shard 0 first");
             if (opt.nshards || opt.gzip_level || strcmp(opt.prefix, "shard-") != 0)
@@ -111,6 +129,26 @@ static int split(void)
     return st;
 }
 
+/* check: the input copied to -o or stdout, stopped where a key comes back */
+static int check(void)
+{
+    struct shard_opts o = {.input = opt.nfiles ? opt.files[0] : NULL,
+                           .key = cli_colmap_lookup(opt.key),
+                           .delim = slk_opt.delim,
+                           .no_header = slk_opt.no_header,
+                           .names = slk_opt.names};
+    int st;
+    outf *out = outf_open(slk_opt.output, &st); /* streamed: what was copied is already on its way */
+    if (!out)
+        return st;
+    struct shard_stats s;
+    st = outf_finish(out, shard_check(&o, outf_fp(out), &s));
+    if (st == SLK_OK && !slk_opt.quiet)
+        fprintf(stderr, "keyshard: %llu rows in %llu key groups, grouped by %s\n",
+                (unsigned long long)s.records, (unsigned long long)s.groups, opt.key);
+    return st;
+}
+
 static int merge(void)
 {
     struct shard_merge_opts m = {.inputs = opt.files,
@@ -144,7 +182,7 @@ int main(int argc, char **argv)
     static const struct argp argp = {
         options,
         parse_opt,
-        "[FILE]\n--merge [--order FILE] [--sorted] OUTPUT...",
+        "[FILE]\n--merge [--order FILE] [--sorted] OUTPUT...\n--check -k KEY [FILE]",
         "Split a CSV input into N shards of whole keys, by a hash of the key, so a"
         " per-key tool can run on each shard on another core, node or host; then"
         " merge the outputs back into the order one process writes."
@@ -166,8 +204,17 @@ int main(int argc, char **argv)
         kids,
         NULL,
         NULL};
+    /* records are copied byte for byte: no value is read, none written */
+    static const char verbatim[] = "keyshard copies records byte for byte and reads no values";
+    cli_refuse("time-unit", verbatim);
+    cli_refuse("precision", verbatim);
+    cli_refuse("no-output-header", "every shard and the merged output keep the input's header");
+    static const char stops[] = "it drops no record, a record without the key column stops it "
+                                "(the tool on each shard skips bad rows with --on-error skip)";
+    cli_refuse("on-error", stops);
+    cli_refuse("rejects", stops);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
-    int st = opt.merge ? merge() : split();
+    int st = opt.check ? check() : opt.merge ? merge() : split();
     free(opt.files);
     return slk_finish(st);
 }

@@ -341,6 +341,8 @@ int main(int argc, char **argv)
         kids, NULL, NULL};
     struct packrun_opts o = OPTS_DEFAULT;
     cli_roles("skylines", "slo", "capacity-file", (const char *)NULL);
+    cli_refuse("time-unit", "skylines hold offsets and durations, not epoch times (--at and "
+                            "the --adhoc times are epoch seconds or ISO 8601)");
     argp_parse(&argp, argc, argv, 0, NULL, &o);
 
     o.output = slk_opt.output;

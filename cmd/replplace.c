@@ -519,6 +519,7 @@ int main(int argc, char **argv)
         "66 no input, 73 cannot create output, 74 I/O error.",
         kids, NULL, NULL};
     cli_roles("blocks", "tenants", "events", (const char *)NULL);
+    cli_refuse("time-unit", "its inputs hold no epoch times (the --events t is seconds from the start)");
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     enum rp_policy pol[2];

@@ -152,6 +152,9 @@ int main(int argc, char **argv)
         "  skyplot memory mem.csv --y used_mb,bound_mb --by policy,k -o mem.svg",
         kids, NULL, NULL};
     cli_roles("input", "fit", "load", "classes", (const char *)NULL);
+    static const char charts[] = "skyplot writes charts, not CSV";
+    cli_refuse("no-output-header", charts);
+    cli_refuse("precision", charts);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
 
     const char *term = pick_term();

@@ -138,6 +138,14 @@ int main(int argc, char **argv)
         "  tracegen runs --set hourly_frac=1 --set fail_prob=0.1 --seed 7 > hourly.csv\n"
         "  tracegen tenants --count 1000 --truth patterns.csv | tenantclass",
         kids, NULL, NULL};
+    /* a generator: the options of the CSV reader have no input to apply to */
+    static const char no_input[] = "tracegen reads no input, it writes it";
+    cli_refuse("no-header", no_input);
+    cli_refuse("names", no_input);
+    cli_refuse("col", no_input);
+    cli_refuse("time-unit", no_input);
+    cli_refuse("on-error", no_input);
+    cli_refuse("rejects", no_input);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
     params.seed = slk_opt.seed;
 

@@ -9,7 +9,12 @@
 #
 # GNU parallel cuts standard input into blocks that hold whole keys
 # (--pipe --group-by KEY; the input must be grouped by KEY, which the tools
-# require anyway), gives every block the header (--header :), runs TOOL on
+# require anyway: a key whose rows are in two places would go to two blocks,
+# each of which passes the tool's own check, and come out twice; so
+# keyshard --check copies the input to parallel and stops where a key comes
+# back, exit 65 with the tools' "input not grouped" message, and the output,
+# held in a file in $TMPDIR until then, is dropped), gives every block the
+# header (--header :), runs TOOL on
 # each block on local cores or remote hosts (--sshlogin), and prints the
 # outputs in input order (--keep-order).  The per-key tools (sloinfer,
 # skyfit, peakgate profiles, tenantclass --features-only) give the same rows
@@ -42,5 +47,17 @@ fi
 command -v parallel >/dev/null || { echo "$0: GNU parallel not found (apt-get install parallel)" >&2; exit 69; }
 # parallel runs the command through a shell: quote every word.
 cmd=$(printf '%q ' "$@")
-parallel --will-cite --pipe --group-by "$key" --colsep "${SLOKIT_SEP:-,}" --header : --keep-order "${popts[@]}" "$cmd" |
-    awk 'NR == 1 { h = $0; print; next } $0 != h'
+held=$(mktemp "${TMPDIR:-/tmp}/parallel-by-key.XXXXXX")
+trap 'rm -f "$held"' EXIT
+set +e
+keyshard -q --check -k "$key" -d "${SLOKIT_SEP:-,}" |
+    parallel --will-cite --pipe --group-by "$key" --colsep "${SLOKIT_SEP:-,}" --header : --keep-order "${popts[@]}" "$cmd" |
+    awk 'NR == 1 { h = $0; print; next } $0 != h' > "$held"
+st=("${PIPESTATUS[@]}")
+set -e
+if [ "${st[0]}" != 0 ]; then
+    [ "${st[0]}" != 65 ] || echo "$0: the input is not grouped by $key: sort it by $key, or run $1 -s through examples/parallel-shards.sh -S :" >&2
+    exit "${st[0]}"
+fi
+for s in "${st[@]:1}"; do [ "$s" = 0 ] || exit "$s"; done
+cat "$held"

@@ -427,6 +427,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case ARGP_KEY_END:
         if (slk_opt.rejects && !slk_opt.on_error_skip)
             argp_error(st, "--rejects needs --on-error skip");
+        /* names are read only for an input without a header: alone, --names
+         * would be ignored while the header row names the columns */
+        if (slk_opt.names && !slk_opt.no_header)
+            argp_error(st, "--names needs -H/--no-header (the input's header row names its columns)");
         break;
     case OPT_NO_PROGRESS:
         slk_opt.progress = 0;

@@ -4,6 +4,7 @@
 
 #include "base/csvio.h"
 #include "base/diag.h"
+#include "base/group.h"
 #include "base/keyset.h"
 #include "base/outfile.h"
 #include "base/zin.h"
@@ -513,6 +514,69 @@ int shard_split(const struct shard_opts *o, struct shard_stats *stats_out)
     rin_close(&sp.in);
     free(sp.prev);
     free(sp.scratch);
+    if (stats_out)
+        *stats_out = stats;
+    return st;
+}
+
+/* check_record: write the current record to out and check that its key
+ * does not come back after its group ended. */
+static int check_record(rin *in, int keycol, group_iter *g, char **scratch, size_t *scap, char **key,
+                        size_t *kcap, FILE *out)
+{
+    const char *k;
+    size_t kl;
+    /* a record without the key column is the tool's to report (or skip) */
+    if (rec_field(in->rec, in->n, in->quoted, in->delim, keycol, scratch, scap, &k, &kl) == 0) {
+        *key = xgrow(*key, kcap, kl + 1, 1);
+        memcpy(*key, k, kl);
+        (*key)[kl] = 0;
+        if (group_next(g, in->name, in->line, *key) == GROUP_ERROR)
+            return SLK_EDATA;
+    }
+    /* a write error is the caller's to report (outf_finish sees the stream's error flag) */
+    if (fwrite(in->rec, 1, in->n, out) != in->n || (in->rec[in->n - 1] != '\n' && putc('\n', out) == EOF))
+        return SLK_EIO;
+    return SLK_OK;
+}
+
+int shard_check(const struct shard_opts *o, FILE *out, struct shard_stats *stats_out)
+{
+    rin in;
+    struct shard_stats stats = {0};
+    int st = rin_open(&in, o->input, o->delim);
+    if (st != SLK_OK)
+        return st;
+    int keycol = -1, got = o->no_header ? 1 : rin_next(&in);
+    if (got == 0) {
+        slk_error_at(in.name, 1, "empty input (no header row)");
+        st = SLK_EDATA;
+    } else if (got < 0)
+        st = in.status;
+    else if ((keycol = find_column(o->no_header ? NULL : &in, o->names, o->delim, o->key)) < 0) {
+        slk_error_at(in.name, o->no_header ? 0 : 1, "missing key column '%s'", o->key);
+        st = SLK_EDATA;
+    } else if (!o->no_header &&
+               (fwrite(in.rec, 1, in.n, out) != in.n || (in.rec[in.n - 1] != '\n' && putc('\n', out) == EOF)))
+        st = SLK_EIO;
+    group_iter g;
+    group_begin(&g, o->key, 0);
+    char *scratch = NULL, *key = NULL;
+    size_t scap = 0, kcap = 0;
+    while (st == SLK_OK && (got = rin_next(&in)) > 0) {
+        st = check_record(&in, keycol, &g, &scratch, &scap, &key, &kcap, out);
+        stats.records++;
+        stats.bytes += in.n;
+        slk_progress("lines checked", (uint64_t)in.line, 0);
+    }
+    slk_progress_done();
+    if (st == SLK_OK && got < 0)
+        st = in.status;
+    stats.groups = keyset_size(g.t.done) + g.t.have;
+    group_end(&g);
+    free(scratch);
+    free(key);
+    rin_close(&in);
     if (stats_out)
         *stats_out = stats;
     return st;

@@ -80,6 +80,18 @@ char *shard_path(const struct shard_opts *o, int i);
  * one message; fills *st (may be NULL). */
 int shard_split(const struct shard_opts *o, struct shard_stats *st);
 
+/* shard_check: copy o->input to out record by record (blank lines dropped,
+ * a missing last line end added) and stop where a key comes back after its
+ * group ended: the one message of base/group ("input not grouped by KEY:
+ * ..." at FILE:LINE) and SLK_EDATA, after the records before it were
+ * written.  A record without the key column is copied unchecked (the tool
+ * reading the copy reports it).  For a stream cut into blocks at key
+ * changes (GNU parallel --group-by), where every block passes the tool's
+ * own check.  Memory: the keys seen (as a tool's own check keeps), one
+ * input buffer.  o->nshards, prefix, gzip_level and order are not used.
+ * Returns SLK_OK or an exit status (65, 66, 74) after one message. */
+int shard_check(const struct shard_opts *o, FILE *out, struct shard_stats *st);
+
 struct shard_merge_opts {
     const char *const *inputs; /* the per-shard outputs, shard 0 first */
     int ninputs;

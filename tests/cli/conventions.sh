@@ -25,14 +25,50 @@ tcheck "completion offers skyplot options" bash -c '
 # The CSV options every tool has (slokit(7) OPTIONS EVERY TOOL HAS): bad
 # values are usage errors, and each reading tool's input roles are the ones
 # slokit(7) lists under INPUT ROLES.
+# A common option a tool has no use for is refused (cli_refuse: exit 64,
+# "OPTION does not apply to TOOL: why", and left out of --help), never
+# accepted and ignored.  The table is slokit(7)'s: TOOL OPTION WHY.
+refused='
+traceconv	-H	-H/--no-header does not apply to traceconv: each trace format has its published layout
+traceconv	--names=a	--names does not apply to traceconv: each trace format has its published layout
+traceconv	--col=a=b	--col does not apply to traceconv: each trace format has its published layout
+traceconv	--time-unit=ms	--time-unit does not apply to traceconv: the formats fix their time units
+tracegen	-H	-H/--no-header does not apply to tracegen: tracegen reads no input
+tracegen	--names=a	--names does not apply to tracegen: tracegen reads no input
+tracegen	--col=a=b	--col does not apply to tracegen: tracegen reads no input
+tracegen	--time-unit=ms	--time-unit does not apply to tracegen: tracegen reads no input
+tracegen	--on-error=skip	--on-error does not apply to tracegen: tracegen reads no input
+tracegen	--rejects=r.csv	--rejects does not apply to tracegen: tracegen reads no input
+keyshard	--time-unit=ms	--time-unit does not apply to keyshard: keyshard copies records byte for byte
+keyshard	--precision=2	--precision does not apply to keyshard: keyshard copies records byte for byte
+keyshard	--no-output-header	--no-output-header does not apply to keyshard: every shard and the merged output keep
+keyshard	--on-error=skip	--on-error does not apply to keyshard: it drops no record
+keyshard	--rejects=r.csv	--rejects does not apply to keyshard: it drops no record
+skyplot	--no-output-header	--no-output-header does not apply to skyplot: skyplot writes charts, not CSV
+skyplot	--precision=2	--precision does not apply to skyplot: skyplot writes charts, not CSV
+lcmpack	--time-unit=ms	--time-unit does not apply to lcmpack: skylines hold offsets and durations, not epoch times
+replplace	--time-unit=ms	--time-unit does not apply to replplace: its inputs hold no epoch times
+classpick	--time-unit=ms	--time-unit does not apply to classpick: its jobs hold no times
+'
+while IFS=$'\t' read -r bin o why; do
+    [ -n "$bin" ] || continue
+    t "$bin $o refused" 64 '' '' "$why" "$bin" "$o"
+    long=${o%%=*}; [ "$long" = -H ] && long=--no-header
+    tcheck "$bin --help leaves out $long" bash -c '! "$1" --help | grep -qe "$2\b"' _ "$bin" "$long"
+    tcheck "$bin: slokit(7) says $long does not apply" bash -c '
+        sed -n "/^\.SS Which tools take which/,/^\.TE/p" "$3" | sed -n "/^$1	T{/,/^T}/p" | sed "s/\\\\-/-/g" | grep -qe "$2\b"' \
+        _ "$bin" "$long" "$ROOT/man/slokit.7"
+done <<< "$refused"
+takes() { ! printf '%s' "$refused" | grep -q "^$1	$2"; }
+# --names names the columns of an input without a header: alone it would be ignored
+t "--names without -H" 64 '' '' "--names needs -H/--no-header" sloinfer --names a,b
 for bin in $(ls "$ROOT/$BUILD/bin"); do
-    # (traceconv reads traces in their published layouts: no --time-unit, -H, --col)
-    if [ "$bin" = traceconv ]; then
-        t "$bin --time-unit refused" 64 '' '' "--time-unit does not apply to traceconv" "$bin" --time-unit ns
-    else
+    if takes "$bin" --time-unit; then
         t "$bin --time-unit bad" 64 '' '' "invalid value for --time-unit: 'ns' (want s, ms or us)" "$bin" --time-unit ns
     fi
-    t "$bin --on-error bad" 64 '' '' "invalid value for --on-error: 'x' (want strict or skip)" "$bin" --on-error x
+    if takes "$bin" --on-error; then
+        t "$bin --on-error bad" 64 '' '' "invalid value for --on-error: 'x' (want strict or skip)" "$bin" --on-error x
+    fi
     # (a tool that names no roles, e.g. one that reads raw traces, has no row)
     tcheck "$bin input roles as in slokit(7)" bash -c '
         got=$("$1" --col nosuchrole:a=b 2>&1 </dev/null | sed -n "s/.*this tool reads: \(.*\))\$/\1/p")

@@ -150,3 +150,17 @@ t "split needs --key and --shards" 64 '' '' "splitting needs --key and --shards"
 t "-o is for --merge" 64 '' '' "-o is for --merge" keyshard -k job -n 2 -o x.csv
 t "--merge without outputs" 64 '' '' "--merge needs the per-shard outputs" keyshard --merge
 t "--merge with --gzip" 64 '' '' "--shards, --prefix and --gzip are for splitting" keyshard --merge -z x.csv
+
+# --check: the input copied unchanged; stopped (65, the tools' message) where
+# a key comes back after its group ended, after the records before it
+t "--check: grouped input copied" 0 $'k,v\na,1\na,2\nb,3\n' $'k,v\na,1\na,2\nb,3' '' keyshard -q --check -k k
+t "--check: a quoted key, a missing last line end" 0 $'k,v\n"a,1",1\n"a,1",2' $'k,v\n"a,1",1\n"a,1",2' '' keyshard -q --check -k k
+t "--check: a key that comes back" 65 $'k,v\na,1\nb,2\na,3\n' $'k,v\na,1\nb,2' \
+    "keyshard: <stdin>:4: input not grouped by k: k 'a' appears again after k 'b'" keyshard -q --check -k k
+t "--check: -H --names, --tsv" 65 $'x\ta\nx\tb\ny\tc\nx\td\n' '*' "keyshard: <stdin>:4: input not grouped by k: k 'x' appears again after k 'y'" \
+    keyshard -q --check --tsv -H --names k,v -k k
+t "--check: summary" 0 $'k,v\na,1\na,2\nb,3\n' '*' "keyshard: 3 rows in 2 key groups, grouped by k" keyshard --check -k k
+t "--check: a record without the key column is the tool's" 0 $'v,k\n1,a\n2\n' $'v,k\n1,a\n2' '' keyshard -q --check -k k
+t "--check: missing key column" 65 $'a,b\n1,2\n' '' "keyshard: <stdin>:1: missing key column 'job'" keyshard --check -k job
+t "--check needs --key" 64 '' '' "--check needs --key" keyshard --check
+t "--check with --shards" 64 '' '' "--check copies one input" keyshard --check -k k -n 2

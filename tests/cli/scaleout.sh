@@ -89,3 +89,21 @@ hadoop peakgate task,t,mem_mb,alloc_mb "$TMP/mem.csv" peakgate
 hadoop tenantclass tenant,t,util "$TMP/util.csv" tenantclass --features-only
 tcheck "hadoop submit prints the streaming command" bash -c '
     "$1" submit job,run,t,containers /in /out skyfit --alpha 0.1 | grep -q "stream.num.map.output.key.fields=1"' _ "$H"
+
+# An input not grouped by key, whose scattered groups GNU parallel's
+# --group-by puts in different blocks that each pass the tool's own check:
+# one process refuses it (65), and so does parallel-by-key.sh (keyshard
+# --check in front), with nothing on standard output; the old script wrote
+# each of those keys twice.  The first half of every task's rows, then the
+# second halves.
+awk -F, 'NR == 1 { print; next } { n[$1]++; r[$1, n[$1]] = $0; if (n[$1] == 1) o[++k] = $1 }
+    END { for (h = 0; h < 2; h++) for (i = 1; i <= k; i++) { t = o[i]; m = int(n[t] / 2)
+              for (j = h ? m + 1 : 1; j <= (h ? n[t] : m); j++) print r[t, j] } }' "$TMP/mem.csv" > "$TMP/mem.halves"
+t "one process refuses keys in two places" 65 '' '' "input not grouped by task" peakgate -q "$TMP/mem.halves"
+tcheck "halves: every block passes peakgate's own check" bash -c '
+    n=$(parallel --will-cite --pipe --group-by task --colsep , --header : --block 200k "peakgate -q | wc -l" < "$1") &&
+    [ $(echo "$n" | wc -l) -ge 3 ]' _ "$TMP/mem.halves"
+t "parallel-by-key.sh refuses keys in two places, stdout empty" 65 "@$TMP/mem.halves" '' \
+    "keyshard: <stdin>:$(awk -F, 'NR > 1 && seen[$1] && $1 != p { print NR; exit } { seen[$1] = 1; p = $1 }' "$TMP/mem.halves"): input not grouped by task: task 'task0001' appears again after task 'task0040'" \
+    "$P" task -j2 --block 200k -- peakgate
+t "parallel-by-key.sh on a shuffled input: 65" 65 "@$TMP/mem.shuf" '' "input not grouped by task" "$P" task -j2 -- peakgate
