@@ -209,7 +209,7 @@ int main(int argc, char **argv)
     cli_refuse("time-unit", verbatim);
     cli_refuse("precision", verbatim);
     cli_refuse("no-output-header", "every shard and the merged output keep the input's header");
-    static const char stops[] = "it drops no record, a record without the key column stops it "
+    static const char stops[] = "it drops no record: one without the key column stops a split "
                                 "(the tool on each shard skips bad rows with --on-error skip)";
     cli_refuse("on-error", stops);
     cli_refuse("rejects", stops);

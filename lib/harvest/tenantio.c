@@ -375,12 +375,6 @@ struct scan {
     struct tenant_acc a;
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median interval between a tenant's distinct sample times t[0..n) (in
  * any order) when they are regular: at least half of the intervals within
  * 10% of the median.  0 when they are not, or there are fewer than two.
@@ -393,7 +387,7 @@ static double median_interval(pattern_ws *ws, const double *t, size_t n)
     ws->cnt = xgrow(ws->cnt, &ws->cap_cnt, n, sizeof *ws->cnt);
     double *d = ws->cnt;
     memcpy(d, t, n * sizeof *t);
-    qsort(d, n, sizeof *d, cmp_double);
+    stats_sort(d, n);
     size_t m = 0;
     for (size_t i = 1; i < n; i++)
         if (d[i] > d[i - 1])

@@ -78,9 +78,7 @@ int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct
         *out = xgrow(*out, &cap, *n + 1, sizeof **out);
         (*out)[(*n)++] = a;
         long first;
-        size_t kn = strlen(a.job) + 32;
-        char *k = xmalloc(kn);
-        snprintf(k, kn, "%lld\x1f%s", (long long)adhoc_instance(&a, lcm), a.job);
+        char *k = plan_res_key(a.job, PLAN_ONCE, adhoc_instance(&a, lcm));
         long row = keyset_put(ids, k, a.line, &first);
         free(k);
         if (row < 0) {

@@ -219,20 +219,9 @@ static int read_inputs(struct packrun *R)
 
 /* ---- what the plan holds ----------------------------------------------------- */
 
-static char *res_key(const char *job, int once, int64_t inst)
-{
-    size_t n = strlen(job) + 40;
-    char *k = xmalloc(n);
-    if (once)
-        snprintf(k, n, "%s\x1fo\x1f%lld", job, (long long)inst);
-    else
-        snprintf(k, n, "%s\x1fp", job);
-    return k;
-}
-
 static int key_in(const keyset *ks, const char *job, enum plan_kind kind, int64_t inst)
 {
-    char *key = res_key(job, kind == PLAN_ONCE, inst);
+    char *key = plan_res_key(job, kind, inst);
     int r = keyset_has(ks, key);
     free(key);
     return r;
@@ -260,7 +249,7 @@ static void remove_and_expire(struct packrun *R)
     R->adhoc_open = keyset_new();
     R->adhoc_gone = keyset_new();
     for (size_t i = 0; i < R->nadhoc; i++) {
-        char *key = res_key(R->adhoc[i].job, 1, adhoc_instance(&R->adhoc[i], (double)p->lcm));
+        char *key = plan_res_key(R->adhoc[i].job, PLAN_ONCE, adhoc_instance(&R->adhoc[i], (double)p->lcm));
         keyset_add(adhoc, key);
         if (R->adhoc[i].deadline > o->at)
             keyset_add(R->adhoc_open, key);
@@ -272,7 +261,7 @@ static void remove_and_expire(struct packrun *R)
         double end = (double)r->cycle * p->lcm + (double)(r->start + r->len) * p->step;
         if (r->removed || r->kind != PLAN_ONCE || end > o->at)
             continue;
-        char *key = res_key(r->job, 1, r->instance);
+        char *key = plan_res_key(r->job, PLAN_ONCE, r->instance);
         if (keyset_has(R->adhoc_open, key)) {
             r->spent = 1;
             spent++;
@@ -297,7 +286,7 @@ static void remove_and_expire(struct packrun *R)
 static void have_put(struct packrun *R, const char *job, enum plan_kind kind, int64_t inst,
                      struct packrun_ref ref)
 {
-    char *key = res_key(job, kind == PLAN_ONCE, inst);
+    char *key = plan_res_key(job, kind, inst);
     long row = keyset_put(R->have, key, 0, NULL);
     free(key);
     if (row < 0)
@@ -324,7 +313,7 @@ static void note_have(struct packrun *R)
 static const struct plan_res *have_res(const struct packrun *R, const struct lowcost_req *q,
                                        struct plan_res *tmp)
 {
-    char *key = res_key(q->job, q->kind == PLAN_ONCE, q->instance);
+    char *key = plan_res_key(q->job, q->kind, q->instance);
     long row = keyset_row(R->have, key);
     free(key);
     if (row < 0)
@@ -603,7 +592,7 @@ static void stable_decide(struct packrun *R)
     struct keyed *ix = xcalloc(p->nres ? p->nres : 1, sizeof *ix);
     for (size_t k = 0; k < p->nres; k++)
         if (!p->res[k].removed)
-            ix[n++] = (struct keyed){res_key(p->res[k].job, p->res[k].kind == PLAN_ONCE, p->res[k].instance), k};
+            ix[n++] = (struct keyed){plan_res_key(p->res[k].job, p->res[k].kind, p->res[k].instance), k};
     qsort(ix, n, sizeof *ix, keyed_cmp);
     char *asked = xcalloc(n ? n : 1, 1);
     R->pre = xcalloc(R->nreq ? R->nreq : 1, 1);
@@ -611,7 +600,7 @@ static void stable_decide(struct packrun *R)
     int changed = 0;
     for (size_t i = 0; i < R->nreq; i++) {
         const struct lowcost_req *q = &R->reqs[i];
-        struct keyed key = {res_key(q->job, q->kind == PLAN_ONCE, q->instance), 0};
+        struct keyed key = {plan_res_key(q->job, q->kind, q->instance), 0};
         struct keyed *hit = n ? bsearch(&key, ix, n, sizeof *ix, keyed_cmp) : NULL;
         free(key.key);
         if (!hit)
@@ -646,7 +635,7 @@ static void stable_decide(struct packrun *R)
             struct lowcost_opts lo = {.align_weight = R->o->align_weight};
             R->n.requests++;
             R->n.kept++;
-            report(R, r->job, kind, inst, "kept", r->start, r->len, r->spent ? 0 : plan_res_peak(p, r),
+            report(R, r->job, kind, inst, "kept", r->start, r->len, plan_res_peak(p, r),
                    lowcost_penalty(p, r, &lo),
                    started(R, r) ? started_why(r)
                                  : "its window opened before --at: kept, expires when it ends");
@@ -793,7 +782,7 @@ static void report_decisions(struct packrun *R, struct decision *dec, const stru
         if (strcmp(dec[i].status, "kept") == 0 && (r = have_res(R, q, &tmp)) != NULL) {
             dec[i].start = r->start;
             dec[i].len = r->len;
-            dec[i].cost = r->spent ? 0 : plan_res_peak(R->p, r);
+            dec[i].cost = plan_res_peak(R->p, r);
             dec[i].pen = lowcost_penalty(R->p, r, lo);
             if (!dec[i].why)
                 why = started(R, r) ? started_why(r) : "already in the plan (--replan moves it)";

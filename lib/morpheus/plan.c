@@ -200,9 +200,12 @@ static void fold(const plan *p, const struct plan_res *r, double sign, double *c
         }
 }
 
+/* add_load: r's load into the profile (sign -1 takes it out); a spent
+ * reservation holds none, in and out alike */
 static void add_load(plan *p, const struct plan_res *r, double sign)
 {
-    fold(p, r, sign, p->load_cores, p->load_mem);
+    if (!r->spent)
+        fold(p, r, sign, p->load_cores, p->load_mem);
 }
 
 static double ratio(double load, double cap)
@@ -412,9 +415,22 @@ long plan_warn_over(const plan *p, const char *path, const char *what)
     return o.nover;
 }
 
+char *plan_res_key(const char *job, enum plan_kind kind, int64_t instance)
+{
+    size_t n = strlen(job) + 40;
+    char *k = xmalloc(n);
+    if (kind == PLAN_ONCE)
+        snprintf(k, n, "%s\x1fo\x1f%lld", job, (long long)instance);
+    else
+        snprintf(k, n, "%s\x1fp", job);
+    return k;
+}
+
 double plan_res_peak(const plan *p, const struct plan_res *r)
 {
     double m = 0;
+    if (r->spent)
+        return 0;
     long ni = plan_ninst(p, r);
     for (long i = 0; i < ni; i++)
         for (long j = 0; j < r->len; j++) {
@@ -480,7 +496,7 @@ void plan_recompute_load(plan *p)
     memset(p->load_cores, 0, (size_t)p->nsteps * sizeof(double));
     memset(p->load_mem, 0, (size_t)p->nsteps * sizeof(double));
     for (size_t i = 0; i < p->nres; i++)
-        if (!p->res[i].removed && !p->res[i].spent)
+        if (!p->res[i].removed)
             add_load(p, &p->res[i], 1.0);
 }
 

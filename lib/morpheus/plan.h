@@ -76,7 +76,7 @@ struct plan_res {
     int spent;              /* a once reservation that ended before this run's
                                --at but is kept in the file as the record that
                                its ad-hoc request was served (lcmpack): written
-                               like any other, no load (plan_recompute_load) */
+                               like any other, never in the load profile */
     long seg;               /* file segment it was read from; set by plan_add to
                                the plan's nseg (the next segment) */
 };
@@ -194,8 +194,13 @@ long plan_over_capacity(const plan *p, struct plan_over *o);
  * steps): WHAT", WHAT saying what the tool does about it (path may be NULL).
  * Returns the steps over, as plan_over_capacity. */
 long plan_warn_over(const plan *p, const char *path, const char *what);
+/* plan_res_key: the identity of a reservation as a string (malloc'd; the
+ * caller frees it): job and kind, and for a once reservation its instance
+ * (two reservations of a plan never share one; an ad-hoc request's is its
+ * reservation's, adhoc.h).  For sets and maps of reservations. */
+char *plan_res_key(const char *job, enum plan_kind kind, int64_t instance);
 /* plan_res_peak: the highest c(s) over the slots reservation r occupies
- * (all its instances), with the load as it stands. */
+ * (all its instances), with the load as it stands; 0 for a spent one. */
 double plan_res_peak(const plan *p, const struct plan_res *r);
 /* plan_fits: 1 when adding r (not yet in the plan) keeps c(s) <= 1 at every
  * slot it occupies, 0 otherwise, with the first offending step in *bad_step
@@ -226,7 +231,8 @@ void plan_settle(plan *p, size_t k, struct plan_res *r);
  * load; returns how many were removed. */
 int plan_remove_job(plan *p, const char *job);
 /* plan_recompute_load: rebuild the load profile from the reservations not
- * marked removed or spent (after setting either on some by hand). */
+ * marked removed (a spent one holds no load; call it after setting either
+ * flag by hand). */
 void plan_recompute_load(plan *p);
 /* plan_has_job: 1 when job has a (not removed) reservation. */
 int plan_has_job(const plan *p, const char *job);
