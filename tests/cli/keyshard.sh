@@ -15,14 +15,18 @@ tcheck "stdin, and keys out of order still stay together" bash -c '
     { head -1 "$1"; tail -n +2 "$1" | sort -t, -k3,3n; } > "$2/shuf.csv"
     keyshard -q -k job -n 3 -p "$2/sh-" < "$2/shuf.csv" && python3 "$3" "$2/shuf.csv" job 3 "$2/sh-"' _ "$TMP/r.csv" "$TMP" "$C"
 
-# merge: one process's output, byte for byte, whatever the key order
+# merge: one process's output, byte for byte, whatever the key order.
+# SHARD_RUN, the start of a case's script (args IN KEY N TMP NAME TOOL...):
+# split IN by KEY into N shards in $d (with the order file), the tool on
+# each shard (out-I.csv) and on the whole input (one.csv).
+SHARD_RUN='
+    in=$1 key=$2 n=$3 d=$4/m-$5; shift 5
+    mkdir -p "$d" && keyshard -q -k "$key" -n "$n" -p "$d/in-" --order "$d/order.csv" "$in" || exit
+    for ((i = 0; i < n; i++)); do "$@" -q "$(printf "%s/in-%04d.csv" "$d" $i)" > "$d/out-$i.csv" || exit; done
+    "$@" -q "$in" > "$d/one.csv"'
 merge_case() {  # NAME INPUT KEY N TOOL...
     local name=$1 in=$2 key=$3 n=$4; shift 4
-    tcheck "$name: shards + merge == one process" bash -c '
-        in=$1 key=$2 n=$3 d=$4/m-$5; shift 5
-        mkdir -p "$d" && keyshard -q -k "$key" -n "$n" -p "$d/in-" --order "$d/order.csv" "$in" || exit
-        for ((i = 0; i < n; i++)); do "$@" -q "$(printf "%s/in-%04d.csv" "$d" $i)" > "$d/out-$i.csv" || exit; done
-        "$@" -q "$in" > "$d/one.csv"
+    tcheck "$name: shards + merge == one process" bash -c "$SHARD_RUN"'
         keyshard -q --merge --order "$d/order.csv" -k "$key" $(for ((i = 0; i < n; i++)); do echo "$d/out-$i.csv"; done) |
             cmp - "$d/one.csv"' _ "$in" "$key" "$n" "$TMP" "$name" "$@"
 }
@@ -43,11 +47,7 @@ tracegen -q tenants --count 12 --days 2 -o "$TMP/ten.csv"
 shuffle "$TMP/ten.csv" "$TMP/tens.csv"
 sorted_case() {  # NAME INPUT KEY N TOOL...
     local name=$1 in=$2 key=$3 n=$4; shift 4
-    tcheck "$name: shards + merge --sorted == one process" bash -c '
-        in=$1 key=$2 n=$3 d=$4/m-$5; shift 5
-        mkdir -p "$d" && keyshard -q -k "$key" -n "$n" -p "$d/in-" --order "$d/order.csv" "$in" || exit
-        for ((i = 0; i < n; i++)); do "$@" -q "$(printf "%s/in-%04d.csv" "$d" $i)" > "$d/out-$i.csv" || exit; done
-        "$@" -q "$in" > "$d/one.csv"
+    tcheck "$name: shards + merge --sorted == one process" bash -c "$SHARD_RUN"'
         keyshard -q --merge --sorted --order "$d/order.csv" -k "$key" "$d"/out-?.csv | cmp - "$d/one.csv" &&
         keyshard -q --merge --sorted -k "$key" "$d"/out-?.csv | cmp - "$d/one.csv"' _ "$in" "$key" "$n" "$TMP" "$name" "$@"
     t "$name: the order-file merge refuses (the input was not grouped)" 65 '' '' \
