@@ -135,6 +135,7 @@ static int override_row(csvr *r, int cp, int ca, int cd, struct slo_override *ov
 int slofile_overrides_load(const char *path, const struct csv_dialect *d, struct slofile_overrides *O)
 {
     int st;
+    O->path = path;
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
@@ -220,8 +221,8 @@ static void secs(char *buf, size_t n, double x, double bound)
 /* warn_override_no_window: an overridden job ends no_window (the user's
  * values, or the window inferred with the user's period, are not one
  * lcmpack can place, so the job is no request): say which job and why,
- * since the summary only counts the override. */
-static void warn_override_no_window(const char *job, const struct slo_result *res)
+ * at the override's own path:line, since the summary only counts it. */
+static void warn_override_no_window(const char *path, const struct slofile_ovrow *ov, const struct slo_result *res)
 {
     double P = res->period, a = res->a, d = res->d;
     char x[40], y[40], why[160];
@@ -241,7 +242,7 @@ static void warn_override_no_window(const char *job, const struct slo_result *re
         secs(y, sizeof y, P, P);
         snprintf(why, sizeof why, "the runs need more than the period %s s", y);
     }
-    slk_warn_at(NULL, 0, "job '%s': the override gives %s: no_window", job, why);
+    slk_warn_at(path, ov->line, "job '%s': the override gives %s: no_window", ov->job, why);
 }
 
 /* emit: infer one job's SLO from its n runs, write its row, count it. */
@@ -252,7 +253,7 @@ static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n, const
     struct slo_result res;
     slo_infer_job(runs, n, so, ov ? &ov->ov : NULL, &res);
     if (res.overridden && strcmp(res.status, "no_window") == 0)
-        warn_override_no_window(job, &res);
+        warn_override_no_window(o->ov->path, ov, &res);
     char why[200];
     if (isfinite(res.period) && timeunit_span_check("period", res.period, 0, why, sizeof why) < 0 &&
         ++t->nimplausible <= SLOFILE_UNIT_WARNINGS)

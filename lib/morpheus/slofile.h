@@ -46,6 +46,7 @@ struct slofile_ovrow {
 struct slofile_overrides {
     struct slofile_ovrow *v; /* sorted by job */
     size_t n;
+    const char *path;        /* the file read (for warnings naming a row's line) */
 };
 
 /* slofile_overrides_load: read path (dialect d) into O (zeroed by the

@@ -215,12 +215,13 @@ t "override d beyond a + period: no_window" 0 '' "$O
 etl,86400.0000,3275.0000,90000.0000,6,0.0092,8.0194,no_window,86400.0000,overridden:d,provenance,0.1452,0.0102,0" '' \
     bash -c 'printf "job,d\netl,90000\n" > "$1/dl.csv"; sloinfer -q --precision 4 --override "$1/dl.csv" "$2"' _ "$TMP" "$D/basic.csv"
 # ... and without -q the job is named with the reason, not only counted in
-# "1 jobs overridden" (d - a = 90000 - 3275 = 86725 > 86400)
+# "1 jobs overridden" (d - a = 90000 - 3275 = 86725 > 86400), at the
+# override's file and line (the warning had no place)
 t "override no_window: warned with the job and why" 0 '' '*' \
-    "sloinfer: warning: job 'etl': the override gives d - a = 86725 s > period 86400 s: no_window" \
+    "sloinfer: $TMP/dl.csv:2: warning: job 'etl': the override gives d - a = 86725 s > period 86400 s: no_window" \
     sloinfer --override "$TMP/dl.csv" "$D/basic.csv"
 t "override a after d: warned" 0 '' '*' \
-    "sloinfer: warning: job 'etl': the override gives d = 36150 s, not after a = 40000 s: no_window" \
+    "sloinfer: $D/override_a.csv:2: warning: job 'etl': the override gives d = 36150 s, not after a = 40000 s: no_window" \
     sloinfer --override "$D/override_a.csv" "$D/basic.csv"
 # d - a = 86400.4 s rounds to the period: written in full so the message
 # does not say "86400 s > period 86400 s"
