@@ -242,7 +242,6 @@ static int read_tenants(struct tenant_set *ts)
 static void summary(const struct tenant_set *ts, const struct pattern_classes *pcs, double t0)
 {
     long cnt[PATTERN_N] = {0};
-    double s = opt.io.percent ? 100 : 1;
     for (size_t i = 0; i < ts->n; i++)
         cnt[ts->rows[i].pf.pattern]++;
     fprintf(stderr, "tenantclass: %zu tenants", ts->n);
@@ -252,13 +251,19 @@ static void summary(const struct tenant_set *ts, const struct pattern_classes *p
     fprintf(stderr, ":");
     for (int p = 0; p < PATTERN_N; p++)
         fprintf(stderr, " %s %ld (%d class%s, rms %.3g)%s", pattern_name(p), cnt[p], pcs[p].k,
-                pcs[p].k == 1 ? "" : "es", cnt[p] ? pcs[p].rms * s : 0.0, p + 1 < PATTERN_N ? "," : "\n");
+                pcs[p].k == 1 ? "" : "es", cnt[p] ? pcs[p].rms : 0.0, p + 1 < PATTERN_N ? "," : "\n");
     const int *kf = opt.cl.k_fixed;
+    /* rms, the slow sd and the tolerance are all in 0-1 units, whatever
+     * --scale says, so the summary's numbers compare with each other */
+    char kwhy[128];
+    if (kf[0] || kf[1] || kf[2])
+        snprintf(kwhy, sizeof kwhy, "fixed by --k");
+    else
+        snprintf(kwhy, sizeof kwhy, "the smallest with rms distance to the class center <= --tolerance %g", opt.cl.tolerance);
     fprintf(stderr, "tenantclass: patterns: periodic when a period in --periods has strength >= %g and "
-                    "repeat >= %g, else constant when the slow sd <= %g, else unpredictable; k %s; %.2f s\n",
-            opt.io.rules.periodic_min, opt.io.rules.repeat_min, opt.io.rules.constant_max,
-            kf[0] || kf[1] || kf[2] ? "fixed by --k" : "by --tolerance (smallest k with rms distance to class center <= tolerance)",
-            slk_now() - t0);
+                    "repeat >= %g, else constant when the slow sd <= %g, else unpredictable; k %s "
+                    "(rms and sd in 0-1 units); in %.2f s\n",
+            opt.io.rules.periodic_min, opt.io.rules.repeat_min, opt.io.rules.constant_max, kwhy, slk_now() - t0);
     none_left(ts, (long)ts->n);
     if (ts->unlisted)
         fprintf(stderr, "tenantclass: warning: %ld tenants are not in --servers %s; counted as 1 server\n",

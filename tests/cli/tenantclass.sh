@@ -195,6 +195,14 @@ tcheck "planetlab --features-only: summary gives tenants per pattern, as the tab
     tenantclass $2 --features-only "$1" > "$3/pl.feat" 2> "$3/pl.err" &&
     want=$(awk -F, "NR>1{n++; c[\$12]++} END{printf \"features of %d tenants written (periodic %d, constant %d, unpredictable %d, \", n, c[\"periodic\"], c[\"constant\"], c[\"unpredictable\"]}" "$3/pl.feat") &&
     grep -qF "$want" "$3/pl.err"' _ "$PL" "$PLO" "$TMP"
+# the summary's rms is in the --tolerance's own 0-1 units at --scale percent
+# too (it printed 4.99 against a tolerance of 0.05): k stops at the smallest
+# k whose rms is within the tolerance (below --k-max 20), so every rms the
+# line gives is at most the tolerance the second line names
+tcheck "planetlab --scale percent: summary rms within the --tolerance it names" bash -c '
+    tenantclass $2 "$1" 2> "$3/plrms.err" > /dev/null &&
+    tol=$(sed -n "s/.*<= --tolerance \([0-9.]*\) (rms and sd in 0-1 units).*/\1/p" "$3/plrms.err") && [ -n "$tol" ] &&
+    grep -oE "rms [0-9][0-9.e-]*" "$3/plrms.err" | awk -v t="$tol" "{n++; if (\$2 > t + 0) exit 1} END{exit n != 3}"' _ "$PL" "$PLO" "$TMP"
 # one process and --features-only + --from-features cluster the same doubles
 # at --scale percent (avg x 100 / 100 is not always avg: constant-1's
 # avg_util was 2.4066136448948954 vs 2.406613644894896), also over keyshard
