@@ -165,7 +165,7 @@ int slofile_overrides_load(const char *path, const struct csv_dialect *d, struct
     }
     keyset_free(seen);
     st = csvr_status(r);
-    if (st == SLK_OK)
+    if (st == SLK_OK && O->n > 1) /* a header-only file: v is NULL */
         qsort(O->v, O->n, sizeof *O->v, cmp_ovrow);
     csvr_close(r);
     return st;

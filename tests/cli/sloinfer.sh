@@ -228,6 +228,10 @@ t "override a after d: warned" 0 '' '*' \
 t "override no_window: a fraction past the period is shown" 0 '' '*' \
     "the override gives d - a = 86400.4 s > period 86400 s: no_window" \
     bash -c 'printf "job,a,d\netl,100,86500.4\n" > "$1/df.csv"; sloinfer --override "$1/df.csv" "$2"' _ "$TMP" "$D/basic.csv"
+# an override file with a header and no rows overrides nothing (AFL,
+# sloinfer-override: qsort was given the NULL row array, a UBSan report)
+tcheck "override with a header only: the same SLOs, stderr clean" bash -c 'printf "job,d\n" > "$1/ho.csv" &&
+    sloinfer -q --override "$1/ho.csv" "$2" > "$1/ho.out" 2> "$1/ho.err" && sloinfer -q "$2" | cmp - "$1/ho.out" && [ ! -s "$1/ho.err" ]' _ "$TMP" "$D/basic.csv"
 t "override no_window: -q keeps stderr empty" 0 '' '*' '' sloinfer -q --override "$TMP/dl.csv" "$D/basic.csv"
 # a valid sign-off is not warned about (d = 40000: window 36725 s)
 tcheck "override with a valid window: no warning" bash -c 'printf "job,d\netl,40000\n" > "$1/dv.csv" &&
