@@ -3,6 +3,7 @@
 
 #include "base/diag.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -153,9 +154,26 @@ static int by_start_then_name(const void *a, const void *b, void *ctx)
     return strcmp(jb->pool + x->name, jb->pool + y->name);
 }
 
+/* step_of: the step, counted from start, that a sample at t falls in.
+ * t and start are the doubles nearest their decimal text, each off by up to
+ * half an ulp, and so is a time divided from milliseconds: a sample written
+ * a whole number of steps after the start may come out a hair short of its
+ * step's beginning (8150.005 and 8210.005, 60 s apart in the text, are
+ * 59.99999999999909 s apart as doubles, the two on either side of 8192).
+ * Within a few ulps of a step's beginning a sample counts as on it, so the
+ * steps do not depend on where the run falls in the binary grid (times
+ * shifted, relative or absolute, in seconds or --time-unit ms). */
+static double step_of(double t, double start, double step)
+{
+    double x = (t - start) / step, k = floor(x);
+    if (k + 1 - x <= 4 * DBL_EPSILON * (fabs(t) + fabs(start)) / step)
+        k += 1;
+    return k;
+}
+
 long skyjob_steps_csv(const struct skyjob_sample *s, size_t n, double start, double step)
 {
-    double k = floor((s[n - 1].t - start) / step) + 1;
+    double k = step_of(s[n - 1].t, start, step) + 1;
     return k < 1e15 ? (long)k : (long)1e15;   /* absurd spans: caught by --max-steps */
 }
 
@@ -167,7 +185,7 @@ void skyjob_quantize_csv(const struct skyjob_sample *s, size_t n, double start, 
     for (long b = 0; b < k; b++) {
         double sum = 0, mx = 0;
         long cnt = 0;
-        while (a < n && (long)floor((s[a].t - start) / step) == b) {
+        while (a < n && (long)step_of(s[a].t, start, step) == b) {
             sum += s[a].c;
             if (s[a].c > mx)
                 mx = s[a].c;

@@ -15,7 +15,9 @@
  *   CSV samples   the mean (or max) of the samples in each step, counted from
  *                 the run's first sample; a step without samples inside the
  *                 run keeps the value of the step before; the run has
- *                 floor((last - first) / step) + 1 steps.
+ *                 floor((last - first) / step) + 1 steps (a sample a few
+ *                 ulps short of a step's beginning counts as on it: the
+ *                 decimal text put it there).
  *   native units  c containers during [offset, offset + interval) after the
  *                 run's start, overlapping units adding up; each step is the
  *                 time-weighted mean (or the max) of that step function; the
@@ -98,7 +100,9 @@ struct skyjob_sample {
 };
 
 /* skyjob_steps_csv: steps of a run whose n samples (sorted by t) start at
- * start: floor((s[n-1].t - start) / step) + 1, capped at 1e15. */
+ * start: floor((s[n-1].t - start) / step) + 1, capped at 1e15; a sample
+ * within a few ulps of a step's beginning counts as on it (decimal times a
+ * whole number of steps apart may differ by a hair less as doubles). */
 long skyjob_steps_csv(const struct skyjob_sample *s, size_t n, double start, double step);
 /* skyjob_quantize_csv: the run's usage in u[0..k-1] (see the header). */
 void skyjob_quantize_csv(const struct skyjob_sample *s, size_t n, double start, double step, int agg_max,

@@ -77,6 +77,19 @@ r,60,60,2" '' skyfit -q --round
 t "step 2m" 0 $'job,run,t,containers\nr,a,0,1\nr,a,60,3\nr,a,120,5\nr,b,0,1\nr,b,60,3\nr,b,120,5\n' "$HDR
 r,120,0,2
 r,120,120,5" '' skyfit -q --step 2m
+# A sample a whole number of steps after the run's first, in decimal text,
+# starts that step whatever the doubles round to: 8150.005 and 8210.005 are
+# 59.99999999999909 s apart as doubles (either side of 8192), and the second
+# sample fell into the first step (one step of 1.5); so did 8216842.736 ms
+# after 8156842.736 ms (traceconv google-usage writes such times).
+for c in '8150.005 8210.005' '8150 8210' '8156.842736 8216.842736' '8156842.736 8216842.736 --time-unit ms'; do
+    set -- $c
+    t "samples $1 and $2${3:+ $3 $4}: two steps" 0 "job,run,t,containers
+r,a,$1,1
+r,a,$2,2" "$HDR
+r,60,0,1
+r,60,60,2" '' skyfit -q --min-runs 1 $3 $4
+done
 t "renamed columns" 0 $'pipe,attempt,time,used\np,a,0,2\np,b,0,2\n' "$HDR
 p,60,0,2" '' skyfit -q --job-col pipe --run-col attempt --t-col time --col containers=used
 t "summary on stderr" 0 "@$D/identical.csv" '*' 'skyfit: 1 jobs: 1 fitted' skyfit
