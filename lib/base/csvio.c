@@ -884,6 +884,22 @@ static int time_fail(csvr *r, int col, const char *s, double v, double scale)
                      shown(s, b, sizeof b), CSVR_MAX_TIME, h ? ": " : "", h ? h : "");
 }
 
+/* epoch_scaled: the epoch number text s (read as v) in the input's unit
+ * (scale per second, 10^e10 when e10 > 0) as seconds, rounded once: the
+ * text with its exponent lowered by e10, read by strtod, where v / scale
+ * would round twice; v / scale for a text with an exponent of its own. */
+static double epoch_scaled(const char *s, double v, double scale, int e10)
+{
+    char b[96];
+    double x;
+    if (e10 > 0 && !strpbrk(s, "eE") && strlen(s) + 5 < sizeof b) {
+        snprintf(b, sizeof b, "%se-%d", s, e10);
+        if (parse_double(b, &x, 0) == 0)
+            return x;
+    }
+    return v / scale;
+}
+
 int csvr_get_time(csvr *r, int col, double *out, unsigned flags)
 {
     const char *s;
@@ -891,14 +907,17 @@ int csvr_get_time(csvr *r, int col, double *out, unsigned flags)
     if (rc <= 0)
         return rc;
     double v, scale = r->d.time_scale > 0 ? r->d.time_scale : 1;
-    if (parse_decimal_fast(s, &v) == 0) {
-        if (scale != 1)
-            v /= scale; /* an epoch number in the input's unit */
+    /* an epoch number in ms or us is divided in its decimal text, so that it
+     * reads as the same double as the instant written in seconds */
+    int e10 = scale == 1e3 ? 3 : scale == 1e6 ? 6 : 0;
+    if (parse_decimal_fast_scaled(s, e10, &v) == 0) {
+        if (scale != 1 && !e10)
+            v /= scale;
     } else {
         if (parse_time(s, &v) < 0)
             return time_fail(r, col, s, NAN, scale);
         if (scale != 1 && parse_double(s, &v, 0) == 0)
-            v /= scale; /* an epoch number in the input's unit; ISO text is absolute */
+            v = epoch_scaled(s, v, scale, e10); /* ISO text is absolute */
     }
     if (check_range(r, col, v, s, flags) < 0)
         return -1;

@@ -52,8 +52,14 @@ static inline const char *parse_digits(const char *p, uint64_t *mp)
  * -1 when the text is not of that form (the caller uses strtod).
  * parse_decimal_fast: that fast path alone, inline for the per-field
  * getters (csvio): where it succeeds, parse_double and parse_time give the
- * same value; where it fails, call them. */
-static inline int parse_decimal_fast(const char *s, double *out)
+ * same value; where it fails, call them.
+ * parse_decimal_fast_scaled: the same text divided by 10^e10 (0 <= e10 <= 22)
+ * with the one rounding, m / 10^(k + e10) (what strtod gives for the text
+ * with "e-E10" added): an epoch time in milliseconds (e10 3) becomes the
+ * double that the same instant written in seconds reads as, where dividing
+ * the parsed number by 1000 would round twice (6281857.268 ms would not be
+ * 6281.857268 s).  -1 also when k + e10 > 22. */
+static inline int parse_decimal_fast_scaled(const char *s, int e10, double *out)
 {
     static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -73,12 +79,17 @@ static inline int parse_decimal_fast(const char *s, double *out)
         if (nf == 0)
             return -1;
     }
-    if (*p || ni + nf > 19 || nf > 22 || m > ((uint64_t)1 << 53))
+    if (*p || ni + nf > 19 || nf + e10 > 22 || m > ((uint64_t)1 << 53))
         return -1;
     /* an integer (the usual epoch time or size) needs no division */
-    double v = nf ? (double)m / p10[nf] : (double)m;
+    double v = nf + e10 ? (double)m / p10[nf + e10] : (double)m;
     *out = neg ? -v : v;
     return 0;
+}
+
+static inline int parse_decimal_fast(const char *s, double *out)
+{
+    return parse_decimal_fast_scaled(s, 0, out);
 }
 
 enum {

@@ -480,3 +480,14 @@ tcheck "unit: 3 jobs named, the rest counted" bash -c '
 tcheck "unit: --time-unit us gives hourly periods, no warning" bash -c '
     out=$(sloinfer --time-unit us "$1" 2>"$1.err") && ! grep -q "years" "$1.err" &&
     [ "$(printf "%s\n" "$out" | cut -d, -f2 | sort -u | head -1)" = 3600 ]' _ "$TMP/rel_us.csv"
+# The same instants in ms (--time-unit ms) or us and in s give the same
+# bytes: 8794963.406 ms is read as the double of 8794.963406 s (one
+# rounding), not as 8794963.406 rounded and then divided by 1000 (which gave
+# a = 394.96340599999894 for 394.96340600000076, a Google 2011 run's times).
+R1=$'job,instance,submit,start,end\nj,a,8794.963406,8796.630414,8822.321756\nj,b,7446.908012,7448.32737,7476.309465\n'
+t "unit: times in ms read as the same doubles as in s" 0 \
+    $'job,instance,submit,start,end\nj,a,8794963.406,8796630.414,8822321.756\nj,b,7446908.012,7448327.37,7476309.465\n' \
+    "$(printf %s "$R1" | sloinfer -q --period 1200 --min-runs 1)" '' sloinfer -q --period 1200 --min-runs 1 --time-unit ms
+t "unit: times in us read as the same doubles as in s" 0 \
+    $'job,instance,submit,start,end\nj,a,8794963406,8796630414,8822321756\nj,b,7446908012,7448327370,7476309465\n' \
+    "$(printf %s "$R1" | sloinfer -q --period 1200 --min-runs 1)" '' sloinfer -q --period 1200 --min-runs 1 --time-unit us
