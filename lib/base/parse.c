@@ -76,11 +76,44 @@ static long long days_from_civil(long long y, unsigned m, unsigned d)
     return era * 146097 + (long long)doe - 719468;
 }
 
+/* with_fraction: whole seconds plus the n fraction digits fd ("375" for
+ * .375), rounded once, as strtod rounds the decimal: the same double as the
+ * epoch text of the instant (1970-01-01T00:00:00.375Z is 0.375, where
+ * adding 0.3 + 0.07 + 0.005 gave 0.37500000000000006).  Digits beyond the
+ * 40th are dropped (a zeptosecond). */
+static double with_fraction(long long whole, const char *fd, int n)
+{
+    char b[96], c[48];
+    if (n > 40)
+        n = 40;
+    int zero = 1;
+    for (int i = 0; i < n; i++)
+        zero &= fd[i] == '0';
+    if (whole >= 0 || zero) {
+        snprintf(b, sizeof b, "%lld.%.*s", whole, n, fd);
+    } else {
+        /* whole + 0.F = -((-whole - 1) + (1 - 0.F)): 1 - 0.F is the
+         * complement of the digits, plus one in the last place */
+        for (int i = 0; i < n; i++)
+            c[i] = (char)('9' - fd[i] + '0');
+        c[n] = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            if (c[i] < '9') {
+                c[i]++;
+                break;
+            }
+            c[i] = '0';
+        }
+        snprintf(b, sizeof b, "-%lld.%s", -whole - 1, c);
+    }
+    return strtod(b, NULL);
+}
+
 static int parse_iso8601(const char *s, double *out)
 {
     const char *p = s;
-    int y, mo, d, h = 0, mi = 0, sec = 0;
-    double frac = 0;
+    int y, mo, d, h = 0, mi = 0, sec = 0, nfrac = 0, frac = 0;
+    const char *fd = NULL;
     if (digits(&p, 4, &y) || *p++ != '-' || digits(&p, 2, &mo) || *p++ != '-' || digits(&p, 2, &d))
         return -1;
     if (mo < 1 || mo > 12 || d < 1 || d > 31)
@@ -100,18 +133,17 @@ static int parse_iso8601(const char *s, double *out)
             if (digits(&p, 2, &sec))
                 return -1;
             if (*p == '.' || *p == ',') {
-                p++;
-                double scale = 0.1;
+                fd = ++p;
                 if (!isdigit((unsigned char)*p))
                     return -1;
                 while (isdigit((unsigned char)*p)) {
-                    frac += (*p - '0') * scale;
-                    scale /= 10;
+                    frac |= *p != '0';
                     p++;
                 }
+                nfrac = (int)(p - fd);
             }
         }
-        if (h > 24 || mi > 59 || sec > 60 || (h == 24 && (mi || sec || frac > 0)))
+        if (h > 24 || mi > 59 || sec > 60 || (h == 24 && (mi || sec || frac)))
             return -1;
         if (*p == 'Z') {
             p++;
@@ -132,7 +164,8 @@ static int parse_iso8601(const char *s, double *out)
     if (*p)
         return -1;
     long long days = days_from_civil(y, (unsigned)mo, (unsigned)d);
-    *out = (double)(days * 86400LL + h * 3600LL + mi * 60LL + sec - offset) + frac;
+    long long whole = days * 86400LL + h * 3600LL + mi * 60LL + sec - offset;
+    *out = nfrac ? with_fraction(whole, fd, nfrac) : (double)whole;
     return 0;
 }
 

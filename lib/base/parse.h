@@ -105,7 +105,9 @@ int parse_int64(const char *s, int64_t *out);
 
 /* parse_time: epoch seconds UTC (integer or fractional), or ISO 8601 UTC:
  * YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS[.fff]] with optional 'Z' or +HH:MM/-HH:MM
- * offset (a space may replace the 'T').  Result in epoch seconds. */
+ * offset (a space may replace the 'T').  Result in epoch seconds; a
+ * fraction is rounded once, so the result is the double the instant's epoch
+ * text ("0.375") gives. */
 int parse_time(const char *s, double *out);
 
 /* parse_duration: seconds, either a plain number ("90", "1.5") or numbers with

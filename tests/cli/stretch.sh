@@ -18,6 +18,14 @@ done
 # 30 idle servers: 10 sh / 40 = 0.25 h -> finish 900, stretch 900/3600 = 0.25.
 t "alone borrows idle servers" 0 $'job,vc,submit,size_server_hours,max_parallelism\nj1,a,0,10,40\n' "$H
 j1,a,0,900,0.25" '' stretch -q "$D/two.csv"
+# An ISO 8601 submit with a fraction is the instant its epoch text is, and
+# is written back as epoch seconds: 00:00:00.375Z is 0.375 (it was
+# 0.37500000000000006, the fraction summed digit by digit), and +02:00 is
+# taken off (the Alibaba GPU trace's times are relative, near 0).
+t "ISO 8601 submit with a fraction: the epoch text's instant" 0 \
+    $'job,vc,submit,size_server_hours,max_parallelism\nj1,a,1970-01-01T00:00:00.375Z,10,40\nj2,a,1970-01-01T03:44:40.370102+02:00,10,40\n' "$H
+j1,a,0.375,900.375,0.25
+j2,a,6280.370102,7180.370102,0.25" '' stretch -q "$D/two.csv"
 
 # Water-filling, three VCs of 10 + 30 system servers (M = 60), all at t=0:
 # x1 p=12 size 12, y1 p=25 size 49, z1 p=40 size 99 (server-hours).

@@ -110,6 +110,16 @@ int main(void)
     CHECK(parse_time("2016-11-24T16:06:40+01:00", &v) == 0 && v == 1480000000);
     CHECK(parse_time("2016-11-24T10:06:40-0500", &v) == 0 && v == 1480000000);
     CHECK(parse_time("2016-11-24T15:06:40.5Z", &v) == 0 && v == 1480000000.5);
+    /* a fraction is read as the epoch text of the instant is (one rounding) */
+    CHECK(parse_time("1970-01-01T00:00:00.375Z", &v) == 0 && v == strtod("0.375", NULL));
+    CHECK(parse_time("1970-01-01T01:44:40.370102Z", &v) == 0 && v == strtod("6280.370102", NULL));
+    CHECK(parse_time("1970-01-01T03:44:40.370102+02:00", &v) == 0 && v == strtod("6280.370102", NULL));
+    CHECK(parse_time("2026-01-05T00:35:09.123456789Z", &v) == 0 && v == strtod("1767573309.123456789", NULL));
+    CHECK(parse_time("1969-12-31T23:59:50.375Z", &v) == 0 && v == strtod("-9.625", NULL));
+    CHECK(parse_time("1969-12-31T23:59:50,000Z", &v) == 0 && v == -10);
+    CHECK(parse_time("1969-12-31T23:59:59.9Z", &v) == 0 && v == strtod("-0.1", NULL));
+    CHECK(parse_time("2016-11-24T24:00:00.0Z", &v) == 0 && v == 1480032000);
+    CHECK(parse_time("2016-11-24T24:00:00.01Z", &v) < 0);
     CHECK(parse_time("2000-02-29", &v) == 0 && v == 951782400);
     CHECK(parse_time("2001-02-29", &v) < 0);
     CHECK(parse_time("2016-13-01", &v) < 0);
