@@ -164,3 +164,14 @@ t "--check: a record without the key column is the tool's" 0 $'v,k\n1,a\n2\n' $'
 t "--check: missing key column" 65 $'a,b\n1,2\n' '' "keyshard: <stdin>:1: missing key column 'job'" keyshard --check -k job
 t "--check needs --key" 64 '' '' "--check needs --key" keyshard --check
 t "--check with --shards" 64 '' '' "--check copies one input" keyshard --check -k k -n 2
+
+# The stream and determinism promises (slokit(7)) for every per-key tool and
+# every tool with --seed, on tracegen output and the public traces through
+# traceconv: shards of keys at random (k = 2, 3; rows shuffled where a tool
+# takes them in any order) merged == one process, summary counts add up,
+# shuffled rows, --seed, times as ISO 8601 (Z, +00:00, +02:00, -05:30,
+# fractions) and in ms/us, --tsv, -d ';', gzip and zstd
+# (tests/check/stream_props.py; without --small it runs k = 2..5 and the
+# PlanetLab and Alibaba traces too).
+tcheck "stream properties of every per-key and seeded tool (stream_props.py --small)" \
+    python3 "$ROOT/tests/check/stream_props.py" --small --work "$TMP/sp" --data "$DATA"
