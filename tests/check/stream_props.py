@@ -152,11 +152,12 @@ class Case:
     add over shards; seeded: the tool makes random choices."""
 
     def __init__(self, name, argv, inp, key=None, order='grouped', merge='order', times=(), adds=(),
-                 seeded=None, fmt=True, argv_after=(), stdin=True, time_unit=True):
+                 seeded=None, fmt=True, argv_after=(), stdin=True, time_unit=True, props=None, files=()):
         self.name, self.argv, self.inp, self.key = name, argv, inp, key
         self.order, self.merge, self.times, self.adds = order, merge if key else None, list(times), list(adds)
         self.seeded, self.fmt, self.argv_after, self.stdin = seeded, fmt, list(argv_after), stdin
-        self.time_unit = time_unit
+        self.time_unit, self.props = time_unit, props
+        self.files = list(files)  # (option, columns to blank): per-key files the tool also writes
 
     def cmd(self, path, extra=()):
         """The command line on input `path`: at '{}' in argv, else last."""
@@ -195,7 +196,8 @@ def check_shards(c, work, rng, ks):
     ki = header.index(c.key)
     whole = os.path.join(work, c.name + '.whole.csv')
     write_csv(whole, header, rows)
-    _, want, werr = run(c.cmd(whole))
+    wfiles = [os.path.join(work, '%s.whole%s' % (c.name, opt)) for opt, _ in c.files]
+    _, want, werr = run(c.cmd(whole, [x for (opt, _), p in zip(c.files, wfiles) for x in (opt, p)]))
     keys = []
     for r in rows:
         if not keys or keys[-1] != r[ki]:
@@ -206,15 +208,13 @@ def check_shards(c, work, rng, ks):
         d = os.path.join(work, '%s.k%d' % (c.name, k))
         os.makedirs(d, exist_ok=True)
         outs, errs = [], []
-        with open(os.path.join(d, 'order.csv'), 'w') as f:
-            f.write('shard,key\n')
-            for key in distinct:
-                f.write('%d,%s\n' % (shard_of[key], key))
+        write_csv(os.path.join(d, 'order.csv'), ['shard', 'key'], [[shard_of[key], key] for key in distinct])
         for s in range(k):
             part = shuffle_rows([r for r in rows if shard_of[r[ki]] == s], ki, c.order, rng)
             p = os.path.join(d, 'in-%d.csv' % s)
             write_csv(p, header, part)
-            _, out, err = run(c.cmd(p))
+            fs = [os.path.join(d, 'file%s-%d.csv' % (opt, s)) for opt, _ in c.files]
+            _, out, err = run(c.cmd(p, [x for (opt, _), q in zip(c.files, fs) for x in (opt, q)]))
             o = os.path.join(d, 'out-%d.csv' % s)
             with open(o, 'wb') as f:
                 f.write(out)
@@ -230,8 +230,31 @@ def check_shards(c, work, rng, ks):
             verdict(c.name, 'shards k=%d merge' % k, False, 'keyshard --merge: exit %d: %s' % (rc, merr.strip()[:300]))
             continue
         same(c.name, 'shards k=%d + merge == one process' % k, got, want, d)
+        for (opt, blank), wf in zip(c.files, wfiles):
+            fs = [os.path.join(d, 'file%s-%d.csv' % (opt, s)) for s in range(k)]
+            m = ['keyshard', '-q', '--merge'] + (['--sorted'] if c.merge == 'sorted' else
+                                                 ['--order', os.path.join(d, 'order.csv')]) + ['-k', okey] + fs
+            got = run(m)[1]
+            same(c.name, 'shards k=%d: %s files merged == one process%s' %
+                 (k, opt, ' (without %s)' % ','.join(blank) if blank else ''),
+                 blanked(got, blank), blanked(open(wf, 'rb').read(), blank), d)
         if c.adds:
             check_summary('%s k=%d' % (c.name, k), werr, errs, c.adds)
+
+
+def blanked(data, cols):
+    """CSV bytes with the columns cols emptied (values that are not data,
+    such as a wall time)."""
+    if not cols:
+        return data
+    rows = list(csv.reader(io.StringIO(data.decode(), newline='')))
+    idx = [rows[0].index(x) for x in cols]
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator='\n')
+    w.writerow(rows[0])
+    for r in rows[1:]:
+        w.writerow(['' if i in idx else v for i, v in enumerate(r)])
+    return out.getvalue().encode()
 
 
 def check_order(c, work, rng):
@@ -342,6 +365,35 @@ def check_format(c, work):
 
 # ---- inputs ----------------------------------------------------------------
 
+def rng_for(name):
+    return random.Random(sum(name.encode()))
+
+
+def spoil(src, col, dst, rng):
+    """src with column col of about one row in a hundred made unreadable."""
+    header, rows = read_csv(src)
+    ci = header.index(col)
+    for r in rows:
+        if rng.random() < 0.01:
+            r[ci] = 'bad'
+    write_csv(dst, header, rows)
+
+
+SPECIAL = ['a,b', 'say "hi"', ' lead', 'x\ny', '\u00e9\u4e2d', '"', 'B', 'b', 'a', 'ab', 'a b', 'a\tb', 'a;b']
+
+
+def rename_keys(src, key, dst):
+    """src with its keys renamed to SPECIAL (numbered past the list)."""
+    header, rows = read_csv(src)
+    ki, names = header.index(key), {}
+    for r in rows:
+        if r[ki] not in names:
+            n = len(names)
+            names[r[ki]] = SPECIAL[n % len(SPECIAL)] + (str(n // len(SPECIAL)) if n >= len(SPECIAL) else '')
+        r[ki] = names[r[ki]]
+    write_csv(dst, header, rows)
+
+
 def inputs(work, data, small):
     """Generate (and convert) the inputs; return the cases."""
     g = lambda *a: run(['tracegen', '-q'] + list(a))
@@ -360,8 +412,9 @@ def inputs(work, data, small):
         Case('sloinfer-events', ['sloinfer', '--events', f('events.csv')], f('runs.csv'), 'job', 'any', 'sorted',
              ['submit', 'start', 'end'], sums, seeded=False, fmt=False),
         Case('skyfit', ['skyfit'], f('usage.csv'), 'job', 'within', 'order', ['t'],
-             ['jobs', 'fitted', 'outlier runs'], seeded=False),
-        Case('skyfit-s', ['skyfit', '-s'], f('usage.csv'), 'job', 'any', 'sorted', ['t'], seeded=False),
+             ['jobs', 'fitted', 'outlier runs'], seeded=False, files=[('--stats', ['solve_ms'])]),
+        Case('skyfit-s', ['skyfit', '-s'], f('usage.csv'), 'job', 'any', 'sorted', ['t'], seeded=False,
+             files=[('--stats', ['solve_ms'])]),
         Case('peakgate', ['peakgate'], f('mem.csv'), 'task', 'grouped', 'order', ['t'],
              ['tasks', 'samples', 'well', 'poorly'], seeded=None),
         Case('peakgate-s', ['peakgate', '-s'], f('mem.csv'), 'task', 'any', 'sorted', ['t'], seeded=None),
@@ -370,6 +423,37 @@ def inputs(work, data, small):
         Case('tenantclass-features-s', ['tenantclass', '--features-only', '-s'], f('ten.csv'), 'tenant', 'any',
              'sorted', ['t'], seeded=False),
         Case('tenantclass', ['tenantclass'], f('ten.csv'), 'tenant', 'within', None, ['t'], seeded=None),
+    ]
+    # keys that need quoting or sort in surprising ways: a comma, quotes, a
+    # line break, a leading space, UTF-8, case
+    for src, key, tool in (('runs.csv', 'job', 'sloinfer'), ('usage.csv', 'job', 'skyfit'),
+                           ('mem.csv', 'task', 'peakgate'), ('ten.csv', 'tenant', 'tenantclass')):
+        rename_keys(f(src), key, f('q-' + src))
+    cases += [
+        Case('sloinfer-quoted-keys', ['sloinfer'], f('q-runs.csv'), 'job', 'any', 'sorted', seeded=False),
+        Case('skyfit-quoted-keys', ['skyfit'], f('q-usage.csv'), 'job', 'within', 'order', seeded=False),
+        Case('skyfit-s-quoted-keys', ['skyfit', '-s'], f('q-usage.csv'), 'job', 'any', 'sorted', seeded=False),
+        Case('peakgate-quoted-keys', ['peakgate'], f('q-mem.csv'), 'task', 'grouped', 'order'),
+        Case('peakgate-s-quoted-keys', ['peakgate', '-s'], f('q-mem.csv'), 'task', 'any', 'sorted'),
+        Case('tenantclass-features-quoted-keys', ['tenantclass', '--features-only'], f('q-ten.csv'), 'tenant',
+             'within', 'order'),
+        Case('tenantclass-features-s-quoted-keys', ['tenantclass', '--features-only', '-s'], f('q-ten.csv'),
+             'tenant', 'any', 'sorted'),
+    ]
+    # --on-error skip: bad rows (one in a hundred) skipped in each shard as in
+    # one process, and the skipped rows counted in the summaries add up
+    for src, col in (('runs.csv', 'start'), ('usage.csv', 't'), ('mem.csv', 't'), ('ten.csv', 'util')):
+        spoil(f(src), col, f('bad-' + src), rng_for(src))
+    skip = ['--on-error', 'skip']
+    cases += [
+        Case('sloinfer-skip', ['sloinfer'] + skip, f('bad-runs.csv'), 'job', 'any', 'sorted', adds=sums + ['bad'],
+             props=['shard', 'order']),
+        Case('skyfit-skip', ['skyfit'] + skip, f('bad-usage.csv'), 'job', 'within', 'order',
+             adds=['jobs', 'fitted', 'outlier runs', 'bad'], props=['shard', 'order']),
+        Case('peakgate-skip', ['peakgate'] + skip, f('bad-mem.csv'), 'task', 'grouped', 'order',
+             adds=['tasks', 'samples', 'well', 'poorly', 'bad'], props=['shard']),
+        Case('tenantclass-features-skip', ['tenantclass', '--features-only'] + skip, f('bad-ten.csv'), 'tenant',
+             'within', 'order', adds=['tenants', 'bad'], props=['shard', 'order']),
     ]
     if data and os.path.isdir(os.path.join(data, 'google-2011')):
         gd = os.path.join(data, 'google-2011')
@@ -383,7 +467,10 @@ def inputs(work, data, small):
             Case('google-sloinfer', ['sloinfer'], f('g_runs.csv'), 'job', 'any', 'sorted',
                  ['submit', 'start', 'end'], sums, seeded=False),
             Case('google-skyfit', ['skyfit'], f('g_usage.csv'), 'job', 'within', 'order', ['t'],
-                 ['jobs', 'fitted', 'outlier runs'], seeded=False),
+                 ['jobs', 'fitted', 'outlier runs'], seeded=False, files=[('--stats', ['solve_ms'])]),
+            Case('google-skyfit-runs', ['skyfit', '--runs', f('g_runs.csv')], f('g_usage.csv'), 'job', 'within',
+                 'order', adds=['jobs', 'fitted', 'outlier runs'], seeded=False, files=[('--stats', ['solve_ms'])],
+                 fmt=False, props=['shard', 'order', 'seed']),
             Case('google-skyfit-s', ['skyfit', '-s'], f('g_usage.csv'), 'job', 'any', 'sorted', ['t'], seeded=False),
         ]
     pl = os.path.join(data or '', 'planetlab', '20110303.csv')
@@ -515,11 +602,11 @@ def main():
     os.makedirs(work, exist_ok=True)
     rng = random.Random(a.seed)
     ks = [2, 3] if a.small else [2, 3, 4, 5]
-    props = a.props.split(',')
     for c in inputs(work, a.data, a.small):
         if a.only and a.only not in c.name:
             continue
         try:
+            props = c.props or a.props.split(',')
             if c.inp is None:
                 if 'seed' in props:
                     check_seed(c, work)
