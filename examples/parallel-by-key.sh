@@ -28,6 +28,10 @@
 # that are not together land in several blocks, and each block's keys come
 # out sorted within the block only; examples/parallel-shards.sh -S : runs
 # it and merges the keys in sorted order, as one process writes them.
+# sloinfer writes its jobs sorted whatever their input order, so each
+# block's output is sorted and the blocks' are not: they are merged by key
+# (keyshard --merge --sorted), as one process writes them (before, an input
+# grouped by job in another order came out in block order, exit 0).
 # Every byte goes through one Perl process (and through ssh with --sshlogin),
 # which is slower than one process for the CSV-speed tools: across hosts,
 # shard first (examples/parallel-shards.sh, examples/slurm/array.sh).
@@ -40,24 +44,45 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do popts+=("$1"); shift; done
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/shardlib.sh"
-if [ -n "$(shards_sorted "$@")" ]; then
+# (shards_sorted says --sorted for sloinfer too, whose output is sorted
+# whatever its arguments: that one is merged by key below)
+if [ "$(basename "$1")" != sloinfer ] && [ -n "$(shards_sorted "$@")" ]; then
     echo "$0: $1 -s (rows in any order) cannot run in --group-by blocks: use examples/parallel-shards.sh -S : (or group the input by $key and drop -s)" >&2
     exit 64
 fi
 command -v parallel >/dev/null || { echo "$0: GNU parallel not found (apt-get install parallel)" >&2; exit 69; }
 # parallel runs the command through a shell: quote every word.
 cmd=$(printf '%q ' "$@")
-held=$(mktemp "${TMPDIR:-/tmp}/parallel-by-key.XXXXXX")
-trap 'rm -f "$held"' EXIT
+held=$(mktemp -d "${TMPDIR:-/tmp}/parallel-by-key.XXXXXX")
+trap 'rm -rf "$held"' EXIT
+# sloinfer's keys come out sorted: each block's output to a file of its own
+# (a block's output starts with the header), merged by key below
+sorted=
+[ "$(basename "$1")" != sloinfer ] || sorted=1
 set +e
 keyshard -q --check -k "$key" -d "${SLOKIT_SEP:-,}" |
     parallel --will-cite --pipe --group-by "$key" --colsep "${SLOKIT_SEP:-,}" --header : --keep-order "${popts[@]}" "$cmd" |
-    awk 'NR == 1 { h = $0; print; next } $0 != h' > "$held"
+    if [ -n "$sorted" ]; then
+        awk -v d="$held" 'NR == 1 { h = $0 } $0 == h { if (f) close(f); f = sprintf("%s/b%09d.csv", d, ++n) } { print > f }'
+    else
+        awk 'NR == 1 { h = $0; print; next } $0 != h' > "$held/out"
+    fi
 st=("${PIPESTATUS[@]}")
 set -e
 if [ "${st[0]}" != 0 ]; then
-    [ "${st[0]}" != 65 ] || echo "$0: the input is not grouped by $key: sort it by $key, or run $1 -s through examples/parallel-shards.sh -S :" >&2
+    if [ "${st[0]}" = 65 ]; then
+        if [ -n "$sorted" ]; then
+            echo "$0: the input is not grouped by $key: sort it by $key, or run $1 (runs in any order) through examples/parallel-shards.sh -S :" >&2
+        else
+            echo "$0: the input is not grouped by $key: sort it by $key, or run $1 -s through examples/parallel-shards.sh -S :" >&2
+        fi
+    fi
     exit "${st[0]}"
 fi
 for s in "${st[@]:1}"; do [ "$s" = 0 ] || exit "$s"; done
-cat "$held"
+if [ -n "$sorted" ]; then
+    blocks=("$held"/b*.csv)
+    [ -e "${blocks[0]}" ] || exit 0
+    exec keyshard -q --merge --sorted -d "${SLOKIT_SEP:-,}" "${blocks[@]}"
+fi
+cat "$held/out"

@@ -2,7 +2,8 @@
 # examples/parallel-shards.sh — run a per-key slokit tool over ssh hosts with
 # GNU parallel: shard the input by key, one job per shard on the hosts,
 # merge the outputs in the order one process writes them (the keys' input
-# order; sorted keys when the tool has -s); fail if any job failed.
+# order; sorted keys for sloinfer and for a tool given -s); fail if any job
+# failed.
 #
 #   examples/parallel-shards.sh -S LOGINS [OPTIONS] TOOL [TOOL-ARGS...]
 #     -S LOGINS   parallel's --sshlogin list, e.g. 2/node1,2/node2 (N/host:

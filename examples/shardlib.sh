@@ -4,8 +4,9 @@
 #   shards_tool TOOL         TOOL's absolute path (remote shells and batch
 #                            jobs start without the build's bin on PATH)
 #   shards_split IN KEY N W  keyshard IN into W/in-NNNN.csv and W/order.csv
-#   shards_sorted TOOL ARGS  "--sorted" when ARGS give TOOL -s (--sort): the
-#                            tool then writes its keys in sorted order
+#   shards_sorted TOOL ARGS  "--sorted" when TOOL writes its keys in sorted
+#                            order: sloinfer always, skyfit, peakgate and
+#                            tenantclass when ARGS give them -s (--sort)
 #   shards_merge KEY N W OUT [--sorted]
 #                            merge W/out-NNNN.csv in one process's order
 # The work directory W holds in-NNNN.csv (shard i of the input), out-NNNN.csv
@@ -31,8 +32,16 @@ shards_split() {
 # rows in any order, keys written in bytewise order (keyshard --merge
 # --sorted restores that order; the input's key order is not it).  -o and -d
 # take a value: the rest of their cluster, or the next word.
+# sloinfer takes its runs in any order and always writes its jobs sorted
+# (bytewise), whatever their order in the input: a time-ordered export, the
+# usual one, failed the order-file merge ("row out of the order file's key
+# order"), and its shards' outputs concatenated were not one process's.
 shards_sorted() {
-    case $(basename "$1") in skyfit | peakgate | tenantclass) ;; *) return 0 ;; esac
+    case $(basename "$1") in
+        sloinfer) echo --sorted; return 0 ;;
+        skyfit | peakgate | tenantclass) ;;
+        *) return 0 ;;
+    esac
     shift
     local a skip=0
     for a; do

@@ -1,8 +1,8 @@
 #!/bin/bash
 # examples/slurm/array.sh — run a per-key slokit tool as a Slurm job array:
 # shard the input by key, one array task per shard, merge the outputs in the
-# order one process writes them (sorted keys when the tool has -s); fail if
-# any task failed.
+# order one process writes them (sorted keys for sloinfer and for a tool
+# given -s); fail if any task failed.
 #
 #   examples/slurm/array.sh [OPTIONS] TOOL [TOOL-ARGS...]
 #     -i FILE     input (default: standard input)

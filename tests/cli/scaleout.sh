@@ -69,6 +69,22 @@ shuffled() {  # NAME KEY INPUT TOOL ARGS...
 shuffled skyfit-s job "$TMP/usage.shuf" skyfit -s
 shuffled peakgate-s task "$TMP/mem.shuf" peakgate -s
 shuffled tenantclass-s tenant "$TMP/util.shuf" tenantclass --features-only -s
+# sloinfer takes its runs in any order and always writes its jobs sorted: the
+# shard recipes merge it by key (they merged by the order file, which a
+# time-ordered export, the usual one, fails: "row out of the order file's key
+# order"), and parallel-by-key.sh merges its blocks by key (an input grouped
+# by job in reverse order came out in block order, exit 0).
+{ head -1 "$TMP/runs.csv"; tail -n +2 "$TMP/runs.csv" | sort -t, -k3,3n -s; } > "$TMP/runs.bytime"
+{ head -1 "$TMP/runs.csv"; tail -n +2 "$TMP/runs.csv" | sort -t, -k1,1r -s; } > "$TMP/runs.rev"
+sloinfer -q "$TMP/runs.csv" > "$TMP/sloinfer.all"
+t "sloinfer: parallel-shards.sh -S 2/: on time-ordered runs == one process" 0 '' "@$TMP/sloinfer.all" '' \
+    "$S" -S 2/: -n 3 -w "$TMP/slo.w" -i "$TMP/runs.bytime" sloinfer -q
+t "sloinfer: slurm/array.sh (stand-in sbatch) on time-ordered runs == one process" 0 '' "@$TMP/sloinfer.all" '' \
+    env PATH="$FS:$PATH" "$A" -P 0.1 -n 4 -w "$TMP/slo.a" -i "$TMP/runs.bytime" sloinfer -q
+t "sloinfer: parallel-by-key.sh on runs grouped in reverse job order == one process" 0 "@$TMP/runs.rev" \
+    "@$TMP/sloinfer.all" '*' "$P" job -j2 --block 60k -- sloinfer -q
+t "sloinfer: parallel-by-key.sh on time-ordered runs: not grouped, use parallel-shards.sh" 65 "@$TMP/runs.bytime" '' \
+    "run sloinfer (runs in any order) through examples/parallel-shards.sh -S :" "$P" job -j2 --block 60k -- sloinfer -q
 t "the order-file merge refuses the shuffled shards (a tool run with -s)" 65 '' '' "merge with --sorted" \
     keyshard -q --merge --order "$TMP/peakgate-s.w/order.csv" -k task "$TMP"/peakgate-s.w/out-000?.csv
 t "parallel-shards.sh: the same tools without -s fail on shuffled rows" 65 '' '' "input not grouped by task" \
