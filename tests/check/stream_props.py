@@ -22,6 +22,10 @@ For each case (a tool, its arguments and an input):
           the same bytes as epoch seconds.
   format  --tsv and -d ';' (output parsed back), gzip and zstd input (file
           and standard input): the same result as plain CSV.
+Also: keys that need quoting (a comma, quotes, a line break, a tab, UTF-8),
+--on-error skip on inputs with bad rows (skipped counts add up), the files a
+per-key tool writes beside its output (skyfit --stats, its wall time
+solve_ms blanked), and tenantclass's classes from the features of shards.
 
 Only the standard library.  Exits 1 after the last case when any check
 failed; each failure names the case and the first differing line, and
