@@ -173,6 +173,14 @@ tcheck "deterministic output" bash -c '
     stretch -q -s balanced --system-servers 1250 "$1/vcs.csv" "$1/jobs.csv" --vcs "$1/x1.csv" > "$1/y1.csv" &&
     stretch -q -s balanced --system-servers 1250 "$1/vcs.csv" "$1/jobs.csv" --vcs "$1/x2.csv" > "$1/y2.csv" &&
     cmp "$1/x1.csv" "$1/x2.csv" && cmp "$1/y1.csv" "$1/y2.csv"' _ "$TMP"
+# --reorder (stretch(1)): jobs out of submit order within the read-ahead
+# (the rows shuffled 50 at a time) give each job the row of the sorted file,
+# rows in input order (the --vcs sums may differ in the last digits).
+tcheck "--reorder: rows shuffled 50 at a time, each job's row as in the sorted file" bash -c '
+    { head -1 "$1"; tail -n +2 "$1" | awk "{ print int((NR - 1) / 50) \",\" rand() \",\" \$0 }" | sort -t, -k1,1n -k2,2g | cut -d, -f3-; } > "$2/jobs.shuf"
+    { head -1 "$1"; tail -n +2 "$2/jobs.shuf" | sort -s -t, -k3,3g; } > "$2/jobs.resorted"
+    ! cmp -s "$1" "$2/jobs.shuf" &&
+    diff <(stretch -q "$2/vcs.csv" "$2/jobs.shuf" | sort) <(stretch -q "$2/vcs.csv" "$2/jobs.resorted" | sort)' _ "$TMP/jobs.csv" "$TMP"
 tcheck "tracegen vcjobs: same seed, same trace" bash -c 'tracegen vcjobs --days 3 --seed 7 | cmp - <(tracegen vcjobs --days 3 --seed 7)'
 tcheck "tracegen vcjobs: other seed, other trace" bash -c '! tracegen vcjobs --days 3 --seed 7 | cmp -s - <(tracegen vcjobs --days 3 --seed 8)'
 tcheck "tracegen paper loads" bash -c 'tracegen vcjobs --days 30 | awk -F, -v OFS=, "NR > 1 { w[\$2] += \$4 }
