@@ -419,9 +419,10 @@ def inputs(work, data, small):
              ['jobs', 'fitted', 'outlier runs'], seeded=False, files=[('--stats', ['solve_ms'])]),
         Case('skyfit-s', ['skyfit', '-s'], f('usage.csv'), 'job', 'any', 'sorted', ['t'], seeded=False,
              files=[('--stats', ['solve_ms'])]),
+        # (peakgate's --seed drives the --model trajectories only)
         Case('peakgate', ['peakgate'], f('mem.csv'), 'task', 'grouped', 'order', ['t'],
-             ['tasks', 'samples', 'well', 'poorly'], seeded=None),
-        Case('peakgate-s', ['peakgate', '-s'], f('mem.csv'), 'task', 'any', 'sorted', ['t'], seeded=None),
+             ['tasks', 'samples', 'well', 'poorly'], seeded=False),
+        Case('peakgate-s', ['peakgate', '-s'], f('mem.csv'), 'task', 'any', 'sorted', ['t'], seeded=False),
         Case('tenantclass-features', ['tenantclass', '--features-only'], f('ten.csv'), 'tenant', 'within', 'order',
              ['t'], seeded=False),
         Case('tenantclass-features-s', ['tenantclass', '--features-only', '-s'], f('ten.csv'), 'tenant', 'any',
@@ -513,7 +514,8 @@ def others(work, data, small):
                       times=['submit'], seeded=False))
     # peakgate's simulation of the series (random peaks order? its --seed)
     cases.append(Case('peakgate-simulate', ['peakgate', '--simulate', '--node-mb', '20000'], f('mem.csv'),
-                      times=['t'], seeded=None))
+                      times=['t'], seeded=False))
+    cases.append(Case('peakgate-model', ['peakgate', '--simulate', '--model', '--duration', '10m'], None, seeded=True))
     # replay and lcmpack on the tracegen workload (times: usage t)
     g('runs', '--count', '8', '--days', '3', '-o', f('r_runs.csv'))
     g('usage', '--count', '8', '--days', '3', '--truth', f('r_truth.csv'), '-o', f('r_usage.csv'))
