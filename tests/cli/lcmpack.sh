@@ -251,6 +251,15 @@ tcheck "yarn: API field names and types (tests/check/yarn_api.py)" $PY "$ROOT/te
 t "yarn needs --at"          64 '' '' '--format yarn needs --at TIME' lcmpack --plan "$TMP/hourly.csv" --capacity cores=4,mem=100000 --format yarn
 
 # ---- generated workloads: validator and brute force -----------------------------
+# the bench's workload as docs/lcmpack.md ("Try it") and README.md quote it,
+# so the headline ratio cannot drift from the tool silently: 1,000 jobs of
+# seed 7 online at 1.143x the lower bound, and earliest start 0.0210 (-38%)
+tracegen requests --seed 7 --count 1000 --truth "$TMP/b7.slo" >"$TMP/b7.sky"
+t "docs: seed 7, 1,000 jobs: the documented 1.143x" 0 '' '*' \
+    "lcmpack: peak cost 0.0131 at t=8040 s; lower bound 0.0115 (fixed demand 0.0011, area/lcm 0.0115): 1.143x" \
+    lcmpack --slo "$TMP/b7.slo" --capacity cores=100000,mem=400000000 --at 2026-01-05 "$TMP/b7.sky" -o "$TMP/b7.csv"
+t "docs: seed 7, 1,000 jobs: earliest start peaks at 0.0210" 0 '' '*' "lcmpack: peak cost 0.0210 at" \
+    lcmpack --strategy earliest --slo "$TMP/b7.slo" --capacity cores=100000,mem=400000000 --at 2026-01-05 "$TMP/b7.sky" -o "$TMP/b7e.csv"
 tracegen requests --seed 3 --count 120 --truth "$TMP/g.slo" >"$TMP/g.sky"
 lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g.csv" --report "$TMP/g.rep"
 tcheck "workload: validator"  $PY "$V" "$TMP/g.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000 --report "$TMP/g.rep"

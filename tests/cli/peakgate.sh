@@ -181,6 +181,15 @@ tcheck "paper example: k=2 uses more memory and slows less than k=1" awk -F, '
     END { exit !(m[2] > m[1] && s[2] < s[1] && b[2] == 4600) }' "$TMP/paper_sum.csv"
 tcheck "paper example: both printed on stderr" bash -c '
     grep -q "unpaced: max" "$1" && grep -q "gated k=1: max" "$1" && grep -q "gated k=2: max" "$1"' _ "$TMP/paper.err"
+# the figures README.md and docs/peakgate.md print for this run (seed 1), so
+# they cannot drift from the tool silently: 6,399 / 3,913 / 4,581 MB, bounds
+# 3,950 and 4,600 MB, 1,315 s over the node, mean slowdown 2.26 and 1.30
+tcheck "paper example: the documented figures" bash -c '
+    grep -qF "unpaced: max 6399 MB, mean 4326 MB; above the 4500 MB node for 1315 s" "$1" &&
+    grep -qF "gated k=1: max 3913 MB, mean 3658 MB, bound 3950 MB" "$1" &&
+    grep -qF "slowdown mean 2.26, max 3.29; longest pause 849 s" "$1" &&
+    grep -qF "gated k=2: max 4581 MB, mean 4087 MB, bound 4600 MB" "$1" &&
+    grep -qF "slowdown mean 1.3, max 1.41; longest pause 389 s" "$1"' _ "$TMP/paper.err"
 tcheck "paper example: about 10 peaks an hour unpaced, fewer gated" awk -F, '
     NR > 1 && $1 == "unpaced" { u += $12; n++ } NR > 1 && $1 == "gated" && $2 == 1 { g += $12 }
     END { exit !(u / n >= 7 && u / n <= 13 && g < u / 1.5) }' "$TMP/paper_tasks.csv"

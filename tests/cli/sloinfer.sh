@@ -402,6 +402,17 @@ t "tracegen runs" 0 '' '' '' sloinfer -q "$TMP/runs.csv" -o "$TMP/slo.csv"
 tcheck "accuracy against the truth" /usr/bin/python3 "$ROOT/tests/check/sloinfer_accuracy.py" \
     "$TMP/slo.csv" "$TMP/truth.csv" --min-period 0.95 --min-status 0.9 --min-ad 0.9 --tol 0.02
 t "provenance form equals run-table form" 0 '' "@$TMP/slo.csv" '' sloinfer -q --events "$TMP/events.csv" "$TMP/runs.csv"
+# the figures README.md and docs/sloinfer.md print, so they cannot drift from
+# the tool silently: the "Try it" summary (100 jobs, 30 days, seed 1) and the
+# default row of the accuracy table (1,000 jobs, 30 days, seed 5)
+t "docs: the documented summary of 100 jobs" 0 '' '*' \
+    "sloinfer: 100 jobs from 57713 runs: 74 actionable, 3 too_few_runs, 3 no_consumer, 12 high_cv, 8 no_slack" \
+    sh -c 'tracegen -q runs --count 100 --days 30 | sloinfer > /dev/null'
+tcheck "docs: the documented accuracy, default mix (status 95.5%)" bash -c '
+    tracegen -q runs --count 1000 --days 30 --seed 5 --truth "$1/acc5_truth.csv" | sloinfer -q > "$1/acc5.csv" &&
+    /usr/bin/python3 "$2" "$1/acc5.csv" "$1/acc5_truth.csv" |
+        grep -qxF "jobs 1000: period 1.000, status 0.955, a/d within 0.02*period 1.000 (of 725)"' \
+    _ "$TMP" "$ROOT/tests/check/sloinfer_accuracy.py"
 # tracegen writes events grouped by job, each file's events in time order: enough
 t "provenance form on events grouped by job" 0 '' "@$TMP/slo.csv" '' sloinfer -q --events "$TMP/events_raw.csv" "$TMP/runs.csv"
 t "deterministic" 0 '' "@$TMP/slo.csv" '' sloinfer -q "$TMP/runs.csv"

@@ -232,6 +232,22 @@ done
 tcheck "paper: default load bins = the paper's classes (2, 3, 1 VCs)" bash -c '
     stretch --system-servers 1250 "$1/vcs.csv" "$1/jobs.csv" -o /dev/null 2>&1 |
         grep "^stretch: load .* VCs," | sed "s/.*: \([0-9]*\) VCs,.*/\1/" | tr "\n" " " | grep -qx "2 3 "' _ "$TMP"
+# The consistency figures README.md and docs/stretch.md print, so they cannot
+# drift from the tool silently: the paper-like month (30 days, seed 1, 1,250
+# system servers) and the two real traces at their adapters' load 0.8.
+tracegen vcjobs -o "$TMP/jobs30.csv"
+for c in "paper maxmin 4.85x vcs.csv jobs30.csv" "paper drr 1.69x vcs.csv jobs30.csv" \
+         "paper balanced 2.45x vcs.csv jobs30.csv" \
+         "swim maxmin 2.01x tc-vcs.csv tc-jobs.csv 86400s" "swim drr 2.11x tc-vcs.csv tc-jobs.csv 86400s" \
+         "swim balanced 2.29x tc-vcs.csv tc-jobs.csv 86400s" "alibaba maxmin 1.55x al/vcs.csv al/jobs.csv 64800s" \
+         "alibaba drr 1.73x al/vcs.csv al/jobs.csv 64800s" "alibaba balanced 1.63x al/vcs.csv al/jobs.csv 64800s"; do
+    read -r name s want vf jf hz <<< "$c"
+    opt=(--system-servers 1250)
+    [ -n "$hz" ] && opt=(--horizon "$hz")
+    t "$name $s: the documented consistency $want" 0 '' '*' \
+        "stretch: consistency (worst max/min mean stretch within a load bin): $want" \
+        stretch -s "$s" "${opt[@]}" "$TMP/$vf" "$TMP/$jf" -o /dev/null
+done
 t "swim adapter rejects garbage" 65 '' '' 'swim-to-stretch: ' "$ROOT/examples/swim-to-stretch.sh" "$D/two.csv" "$TMP/bad"
 
 # Input validation.

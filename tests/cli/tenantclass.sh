@@ -182,6 +182,9 @@ tcheck "planetlab: every VM classified once, percent in range, avg <= peak" bash
              if (\$4<0 || \$5>100 || \$4>\$5+1e-9) exit 1} END{exit n!=1052}" "$2"' _ "$DATA/planetlab/20110303.csv" "$TMP/planetlab-tenants.csv"
 tcheck "planetlab: class table sums to 1052 tenants and servers" awk -F, 'NR>1{n+=$5; s+=$6} END{exit !(n==1052 && s==1052)}' "$TMP/planetlab-classes.csv"
 tcheck "planetlab: the mix adds up to 100%" awk -F, '{n+=$2} END{exit n!=1052}' "$TMP/mix.txt"
+# the mix README.md and docs/tenantclass.md print, so it cannot drift silently
+tcheck "planetlab: the documented mix 618 / 2 / 432 (58.7%, 0.2%, 41.1%)" bash -c '
+    [ "$(cat "$1")" = "$(printf "constant,618,58.7%%\nperiodic,2,0.2%%\nunpredictable,432,41.1%%")" ]' _ "$TMP/mix.txt"
 # a VM whose day spans at most 5 points has sd <= 2.5 < --constant-max 3 points, so it cannot be unpredictable
 tcheck "planetlab: VMs with a flat day are never unpredictable" bash -c '
     awk -F, "NR>1{v=\$3+0; if(!(\$1 in mn)||v<mn[\$1])mn[\$1]=v; if(!(\$1 in mx)||v>mx[\$1])mx[\$1]=v} END{for(k in mn) if(mx[k]-mn[k]<=5) print k}" "$1" > "$3/flat.txt"
