@@ -29,7 +29,9 @@
 #   rejects.csv   rows of the dump that were skipped, with file, line and
 #                 why (ON_ERROR=skip, the default; ON_ERROR=strict fails the
 #                 night on the first bad row instead)
-#   report.txt    tonight's report (also printed)
+#   report.txt    tonight's report (also printed), with lcmpack's warnings
+#                 ("warning:   the plan exceeds the capacity ..." when CAPACITY
+#                 shrank below the reservations kept from last night)
 #
 # What it does: infer SLOs (sloinfer), fit skylines (skyfit), place them into
 # last night's plan with lcmpack --stable: a job whose request is
@@ -157,6 +159,10 @@ count() { awk -F, -v s="$1" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$wo
     echo "changes:   $(count kept) kept, $(count moved) moved, $(count placed) new, $(count removed) removed, $(count expired) expired since last night (--stable $stable)"
     printf '%s\n' "$lcmlog" | grep -E '^lcmpack: [0-9]+ requests:|^lcmpack: peak cost|^lcmpack: --improve: .* placed after the polish' |
         sed 's/^lcmpack: /plan:      /'
+    # lcmpack's warnings (a capacity that shrank below the reservations
+    # kept from last night, ...) are the night's news: the log of this run is
+    # the report, so they go there, whole
+    printf '%s\n' "$lcmlog" | awk '/^lcmpack: warning: / { sub(/^lcmpack: warning: /, ""); print "warning:   " $0 }'
     # (lists are cut in awk, not by head: with pipefail a closed pipe fails the night)
     awk -F, 'NR > 1 && $2 == "once" && ($4 == "placed" || $4 == "kept" || $4 == "moved") { n++; if (!($1 in j)) o[++m] = $1; j[$1]++ }
              END { printf "one-off:   %d instances of %d off-kilter jobs reserved over the next '"$horizon"'\n", n, m;

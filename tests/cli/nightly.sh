@@ -75,6 +75,17 @@ tcheck "tight capacity: nothing new, nothing moved" grep -qE "^changes:   [1-9][
 tcheck "tight capacity: plan byte-identical" cmp "$st80/plan.csv" "$TMP/plan80.night1"
 tcheck "tight capacity: empty YARN delta" bash -c '! [ -s "$1/yarn/submit.jsonl" ] && ! [ -s "$1/yarn/update.jsonl" ] && ! [ -s "$1/yarn/delete.jsonl" ]' _ "$st80"
 
+# a capacity that shrank below last night's reservations: they stay where
+# they are (lcmpack(1), "Incremental planning"), and lcmpack warns; the
+# night's report says so, with the remedy (before, the warning was dropped
+# with the rest of lcmpack's log: the report showed only "peak cost 1.5...")
+sts="$TMP/state-shrunk"; rm -rf "$sts"; cp -a "$st" "$sts"
+t "capacity shrunk below the plan: the night runs" 0 '' '*' '' env CAPACITY=cores=200,mem=800000 bash "$N" "$tel" "$sts"
+tcheck "capacity shrunk: the report warns, with the remedy" grep -qE \
+    "^warning:   the plan exceeds the capacity \(cost [0-9.]+ at t=[0-9]+ s: cores [0-9.]+ of 200, .*free some with --remove" \
+    "$sts/report.txt"
+tcheck "capacity unchanged: no warning in the report" bash -c '! grep -q "^warning:" "$1/report.txt"' _ "$st"
+
 # the periodic jobs of the plan: one will change, one will leave, one change is killed
 set -- $(awk -F, 'NR > 1 && $3 == "periodic" && !s[$2]++ { print $2 }' "$st/plan.csv")
 J1=$1 J2=$2 J3=$3 J4=$4
