@@ -33,7 +33,11 @@ archives them), and checks:
     recurring and a one-off reservation; submitted and updated bodies have
     a deadline after --at and room for their duration;
   2 at every minute of [at, at + 3 d) the RM's reserved vCores and memory
-    (every recurrence, from the bodies) are within the night's capacity;
+    (every recurrence, from the bodies) are within the night's capacity,
+    also after each POST of the delta, one at a time in --post-order
+    (delete,update,submit: lcmpack(1)'s loop); a plan above a capacity that
+    shrank (documented) passes only when the report warns and it does not
+    get worse;
   3 every actionable SLO job (periodic, or each off-kilter instance opening
     in [at, at + 48 h)) has a reservation or a report row saying why not;
     every reservation's job/instance is reported kept/moved/placed; the
@@ -220,6 +224,56 @@ class MockRM:
                 self.res[rid] = v
 
 
+def footprint(v, t0, n):
+    """[(minute index from t0, cores, mem)] of body view v over n minutes
+    (every recurrence of a recurring one)."""
+    out = []
+    starts = [v["arrival"]]
+    if v["rec"]:
+        s = v["arrival"] + ((t0 - v["arrival"]) // v["rec"] - 1) * v["rec"]
+        starts = range(s, t0 + n * STEP * 1000, v["rec"])
+    for s in starts:
+        t = s
+        for dur, c, m, vc in v["items"]:
+            for x in range(t, t + dur, STEP * 1000):
+                i = (x - t0) // (STEP * 1000)
+                if 0 <= i < n:
+                    out.append((i, c * vc, c * m))
+            t += dur
+    return out
+
+
+def post_order_overbook(rm_before, ops, t0, n, cap):
+    """Apply ops [(op, id, view)] in order to a copy of rm_before, the load
+    kept minute by minute; the minutes some POST takes over the capacity
+    that are within it both before and after the whole delta (a transient
+    overbooking the RM would refuse)."""
+    cores, mem = cap
+    res = dict(rm_before)
+    lc, lm = [0.0] * n, [0.0] * n
+    for v in res.values():
+        for i, c, m in footprint(v, t0, n):
+            lc[i] += c
+            lm[i] += m
+    over = lambda i: lc[i] > cores + 1e-6 or lm[i] > mem + 1e-6
+    before = {i for i in range(n) if over(i)}
+    hit = {}
+    for op, rid, v in ops:
+        if rid in res:
+            for i, c, m in footprint(res[rid], t0, n):
+                lc[i] -= c
+                lm[i] -= m
+            del res[rid]
+        if op != "delete":
+            res[rid] = v
+            for i, c, m in footprint(v, t0, n):
+                lc[i] += c
+                lm[i] += m
+                if over(i) and i not in before:
+                    hit.setdefault(i, (op, v["name"]))
+    return {i: w for i, w in hit.items() if not over(i)}
+
+
 def alloc_end(v):
     return v["arrival"] + sum(i[0] for i in v["items"])
 
@@ -274,7 +328,7 @@ def adhoc_requests(a, t0):
             continue
         at = t0 + (WINDOW + k) * DAY
         for j in range(4):
-            kind = ("ahead", "midnight", "underway", "later", "withdrawn")[(i + j) % 5]
+            kind = ("ahead", "midnight", "underway", "later", "withdrawn")[i % 5]
             dur = rnd.choice((600, 1800, 3600))
             if kind == "ahead":
                 arr = at + rnd.randrange(0, DAY - 3 * dur, 60)
@@ -283,7 +337,7 @@ def adhoc_requests(a, t0):
             elif kind == "later":
                 arr = at + DAY + rnd.randrange(0, DAY - 3 * dur, 60)
             elif kind == "withdrawn":
-                arr = at + DAY // 2 + rnd.randrange(0, DAY // 4, 60)
+                arr = at + DAY + DAY // 2 + rnd.randrange(0, DAY // 4, 60)
             else:
                 arr = at - rnd.randrange(600, 3 * 3600, 60)
             dl = arr + 3 * dur if kind != "underway" else at + 2 * dur + rnd.randrange(0, 3600, 60)
@@ -376,6 +430,20 @@ def check_night(a, ck, k, at, state, rm, prev_plan, cap, adhoc, changed, adhoc_h
 
     # the mock RM: archive what ended, then the delta
     rm.archive(at * 1000)
+    # POSTed one by one, in the order lcmpack(1) gives (delete, update,
+    # submit; --post-order): no POST may find the RM over a capacity the
+    # delta as a whole respects
+    n3 = 3 * DAY // STEP
+    ops = {o: [(o, b["reservation-id"], body_view(b["reservation-definition"]) if o != "delete" else None)
+               for b in bodies] for o, bodies in (("submit", submit), ("update", update), ("delete", delete))}
+    ck.ran(2)
+    for order in (a.post_order,):
+        seq = [x for o in order for x in ops[o]]
+        tr = post_order_overbook(rm.res, seq, at * 1000, n3, cap)
+        if tr:
+            i = min(tr)
+            ck.bad(2, k, f"POSTed in the order {' '.join(order)}: {len(tr)} minutes transiently over the capacity, "
+                         f"first at at+{i * STEP} s by the {tr[i][0]} of {tr[i][1]}")
     rm.apply(k, at, delete, update, submit, ck)
 
     # ---- check 1: the RM equals the plan
@@ -634,11 +702,14 @@ def main():
     ap.add_argument("--offkilter", default="0.2")
     ap.add_argument("--cap-factor", type=float, default=1.3,
                     help="the capacity event multiplies CAPACITY by this (default 1.3; < 1 shrinks it)")
+    ap.add_argument("--post-order", default="delete,update,submit",
+                    help="the order the delta's files are POSTed in (default: lcmpack(1)'s example)")
     ap.add_argument("--no-rerun", action="store_true")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--keep", action="store_true", help="keep each night's state in WORKDIR/keep/N")
     a = ap.parse_args()
     a.bin = os.path.abspath(a.bin)
+    a.post_order = a.post_order.split(",")
     a.script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "nightly-plan.sh")
     work = os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)

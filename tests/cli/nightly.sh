@@ -233,3 +233,22 @@ tcheck "make run: every actionable job placed, none rejected" bash -c '
     [ "$n" -gt 0 ] && [ "$want" = "$got" ] && [ -z "$(col "$1/decisions.csv" status rejected)" ] &&
         grep -qE "^plan: +[0-9]+ requests: [0-9]+ placed, 0 rejected" "$1/report.txt" &&
         echo "$n actionable, $n placed"' _ "$mst"
+
+# ---- the nightly loop, night after night, against a mock YARN RM
+# (tests/check/nights_sim.py): a sliding 30-day dump over 12 nights with a
+# job added, one retired, one grown x3, one whose period doubles, the
+# capacity grown, a missed night, and ad-hoc requests that come, are
+# withdrawn, run and expire.  Each night the YARN delta is POSTed to the
+# mock RM one body at a time, in the order lcmpack(1)'s example loop gives,
+# and checked: the RM holds exactly the plan's reservations; no POST takes
+# it over the capacity (the example used to POST submits first: with this
+# dump a submit into a retired job's room, night 3, and into a replaced
+# job's, night 6, found the RM still holding them); every actionable job
+# has a reservation or a reason; nights without change keep >= 95%, a
+# re-run gives the same plan and an empty delta; an ad-hoc request is
+# served once and gone after its deadline; windows and deadlines.
+order=$(sed -n 's/^for op in \(.*\); do$/\1/p' "$ROOT/man/lcmpack.1" | tr ' ' ,)
+tcheck "POST order: lcmpack(1) and docs/lcmpack.md give one order" bash -c '
+    [ -n "$1" ] && [ "$1" = "$(sed -n "s/^for op in \(.*\); do$/\1/p" "$2" | tr " " ,)" ]' _ "$order" "$ROOT/docs/lcmpack.md"
+tcheck "12 nights against a mock YARN RM, POSTed in lcmpack(1)'s order" python3 "$ROOT/tests/check/nights_sim.py" \
+    "$ROOT/$BUILD/bin" "$TMP/nights" --nights 12 --jobs 20 --seed 5 --capacity cores=400,mem=1600000 --post-order "$order"
