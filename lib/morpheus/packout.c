@@ -68,7 +68,9 @@ static int write_yarn(const struct packrun *R)
     outf *o = outf_open(R->o->output, &st);
     if (!o)
         return st;
-    struct yarn_opts yo = {.queue = R->o->queue, .at = R->o->at};
+    /* the same ids as the delta's (--cluster-timestamp), or the bodies and
+     * the delta name two different reservations */
+    struct yarn_opts yo = {.queue = R->o->queue, .at = R->o->at, .cluster_ts = R->o->cluster_ts};
     return outf_finish(o, yarn_write_plan(R->p, outf_fp(o), &yo) < 0 ? SLK_EIO : SLK_OK);
 }
 

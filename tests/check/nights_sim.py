@@ -199,8 +199,12 @@ class MockRM:
         for rid in [k for k, v in self.res.items() if v["rec"] is None and alloc_end(v) <= now_ms]:
             del self.res[rid]
 
-    def apply(self, night, at, delete, update, submit, ck):
-        now = at * 1000
+    def apply(self, night, at, delete, update, submit, ck, now):
+        """The delta, validated as the Hadoop 3 RM's ReservationInputValidator
+        does (deadline after now, room for the duration, a recurring one no
+        longer than its recurrence, which divides the maximum periodicity of
+        one day)."""
+        now = now * 1000
         for b in delete:
             rid = b["reservation-id"]
             if rid not in self.res:
@@ -219,6 +223,9 @@ class MockRM:
                     ck.bad(1, night, f"{op} {v['name']}: deadline {v['deadline']} not after now {now}")
                 if v["arrival"] + sum(i[0] for i in v["items"]) > v["deadline"]:
                     ck.bad(1, night, f"{op} {v['name']}: arrival + duration after the deadline")
+                if v["rec"] and (v["deadline"] - v["arrival"] > v["rec"] or DAY * 1000 % v["rec"]):
+                    ck.bad(1, night, f"{op} {v['name']}: deadline - arrival {v['deadline'] - v['arrival']} "
+                                     f"against the recurrence {v['rec']}")
                 if op == "submit":
                     self.submitted.setdefault(rid, []).append(night)
                 self.res[rid] = v
@@ -444,7 +451,7 @@ def check_night(a, ck, k, at, state, rm, prev_plan, cap, adhoc, changed, adhoc_h
             i = min(tr)
             ck.bad(2, k, f"POSTed in the order {' '.join(order)}: {len(tr)} minutes transiently over the capacity, "
                          f"first at at+{i * STEP} s by the {tr[i][0]} of {tr[i][1]}")
-    rm.apply(k, at, delete, update, submit, ck)
+    rm.apply(k, at, delete, update, submit, ck, at + a.post_time)
 
     # ---- check 1: the RM equals the plan
     ck.ran(1)
@@ -704,6 +711,8 @@ def main():
                     help="the capacity event multiplies CAPACITY by this (default 1.3; < 1 shrinks it)")
     ap.add_argument("--post-order", default="delete,update,submit",
                     help="the order the delta's files are POSTed in (default: lcmpack(1)'s example)")
+    ap.add_argument("--post-time", type=int, default=0,
+                    help="seconds after --at at which the delta is POSTed (the script's crontab: 5400)")
     ap.add_argument("--no-rerun", action="store_true")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--keep", action="store_true", help="keep each night's state in WORKDIR/keep/N")

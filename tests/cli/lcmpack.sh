@@ -508,6 +508,31 @@ t "stable and replan exclude each other" 64 '' '' '--stable and --replan exclude
     lcmpack --plan "$S/p1.csv" --stable 10% --replan --slo "$S/slo2.csv" $SC "$S/sky2.csv"
 t "bad --stable" 64 '' '' "stable" lcmpack --plan "$S/p1.csv" --stable x --slo "$S/slo2.csv" $SC "$S/sky2.csv"
 t "yarn-delta needs --at" 64 '' '' '--yarn-delta needs --at' lcmpack --slo "$S/slo2.csv" $SC "$S/sky2.csv" --yarn-delta "$S/d4"
+# --cluster-timestamp T: every id is reservation_T_<hash>, in the bodies of
+# --format yarn as in the delta (--format yarn wrote reservation_0_ whatever
+# T was, so yarn.jsonl and yarn/*.jsonl named different reservations)
+t "cluster timestamp: --format yarn and --yarn-delta give the same ids" 0 '' $'A\nB' '' bash -c '
+    lcmpack -q --plan "$1/p2.csv" --capacity cores=100,mem=1000000 --at 2026-01-05 --format yarn \
+        --cluster-timestamp 1767000000000 -o "$1/ts.jsonl" &&
+    lcmpack -q --plan "$1/p2.csv" --capacity cores=100,mem=1000000 --at 2026-01-05 --remove A --remove B \
+        --cluster-timestamp 1767000000000 --yarn-delta "$1/tsd" -o /dev/null &&
+    python3 - "$1/ts.jsonl" "$1/tsd/delete.jsonl" <<EOF
+import json, sys
+def fnv(s):
+    h = 14695981039346656037
+    for c in s.encode():
+        h = ((h ^ c) * 1099511628211) % 2**64
+    return h & (2**62 - 1)
+want = {"reservation_1767000000000_%04d" % fnv(j): j for j in "AB"}
+bodies = {}
+for l in open(sys.argv[1]):
+    b = json.loads(l)
+    bodies[b["reservation-id"]] = b["reservation-definition"]["reservation-name"]
+deleted = sorted(json.loads(l)["reservation-id"] for l in open(sys.argv[2]))
+assert sorted(bodies) == deleted == sorted(want), (bodies, deleted)
+assert all(want[i] == bodies[i] for i in deleted), bodies
+print("\n".join(sorted(bodies.values())))
+EOF' _ "$S"
 # --horizon: K every 7 h, window [0, 10 min]: instances opening in [at, at + 48 h)
 # (computed here) are all reserved; the default horizon is one cycle.
 t "horizon 48h: every instance opening in it" 0 '' '*' '' sh -c '
