@@ -31,14 +31,14 @@
 #define OPTS_DEFAULT { \
     .lcm = 86400, .step = 60, .cont_cores = 1, .cont_mem = 1024, .queue = "dedicated", \
     .problematic_cv = -1, .align_weight = 0.25, .ends = 48, .chunks = 16, .stretch = 0, \
-    .max_requests = 10000000, .stable = -1, }
+    .max_requests = 10000000, .stable = -1, .now = NAN, }
 
 enum {
     OPT_SLO = 0x100, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
     OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
     OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY, OPT_LOOKAHEAD,
-    OPT_IMPROVE, OPT_MAX_REQ, OPT_NO_INDEX, OPT_STABLE, OPT_HORIZON, OPT_YARN_DELTA, OPT_CLUSTER_TS, OPT_ADHOC,
-    OPT_ADHOC_SKY
+    OPT_IMPROVE, OPT_MAX_REQ, OPT_NO_INDEX, OPT_STABLE, OPT_HORIZON, OPT_YARN_DELTA, OPT_CLUSTER_TS, OPT_NOW,
+    OPT_ADHOC, OPT_ADHOC_SKY
 };
 
 static const struct argp_option options[] = {
@@ -106,6 +106,9 @@ static const struct argp_option options[] = {
                                             "(needs --at)", 4},
     {"cluster-timestamp", OPT_CLUSTER_TS, "MS", 0, "The RM's cluster timestamp in reservation ids "
                                                   "reservation_MS_HASH (default 0)", 4},
+    {"now", OPT_NOW, "TIME", 0, "The time of the run, when it is after --at (default --at): ad-hoc requests "
+                                "are placed from it on, one-off reservations that ended by it expire, and the "
+                                "YARN bodies are written to be POSTed then", 4},
     {"plan-out", OPT_PLAN_OUT, "FILE", 0, "Also write the plan to FILE (with --format yarn or --query)", 4},
     {"load", OPT_LOAD, "FILE", 0, "Write the load profile t,cores,mem_mb,cost to FILE", 4},
     {"report", OPT_REPORT, "FILE", 0, "Write one row per decision (placed, kept, rejected, skipped, removed, "
@@ -199,6 +202,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_ADHOC: o->adhoc = arg; break;
     case OPT_ADHOC_SKY: o->adhoc_sky = arg; break;
     case OPT_CLUSTER_TS: o->cluster_ts = cli_int(st, "cluster-timestamp", arg, 0, 4000000000000000LL); break;
+    case OPT_NOW: o->now = cli_time(st, "now", arg); break;
     case OPT_QUERY: o->query = cli_time(st, "query", arg); o->have_query = 1; break;
     case OPT_ORDER:
         o->tight = cli_choice(st, "order", arg, (const char *const[]){"input", "tight", NULL});
@@ -242,6 +246,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--yarn-delta needs --at TIME (the cycle to date the reservations from)");
         if (o->yarn && !o->have_at)
             argp_error(st, "--format yarn needs --at TIME (the cycle to date the reservations from)");
+        if (!isnan(o->now) && !o->have_at)
+            argp_error(st, "--now needs --at TIME (the cycle the plan starts at, before or at --now)");
+        if (!isnan(o->now) && o->now < o->at)
+            argp_error(st, "--now is before --at (the plan starts at --at: give --now at or after it)");
         if (o->have_at && fmod(o->at, o->lcm) != 0) {
             char b[32];
             argp_error(st, "--at %s is not the start of a cycle (a multiple of --lcm %g s since the epoch)",

@@ -21,7 +21,8 @@
 #   decisions.csv one row per job: kept, moved, placed (new), removed, rejected,
 #                 skipped, expired, and why (lcmpack --report)
 #   load.csv      the load profile t,cores,mem_mb,cost
-#   yarn.jsonl    every reservation as a YARN reservation/submit body
+#   yarn.jsonl    every reservation as a YARN reservation/submit body, to be
+#                 POSTed now (NOW; --now in lcmpack(1))
 #   yarn/submit.jsonl, yarn/update.jsonl, yarn/delete.jsonl
 #                 tonight's YARN delta: the bodies to POST to the RM's
 #                 /ws/v1/cluster/reservation/{submit,update,delete}
@@ -125,6 +126,15 @@ rm -f "$work"/rejects-*.csv
 #    reservations stay unless their job changed substantially or left.
 at=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "submit") c = i; next }
               $c > m { m = $c } END { printf "%d\n", (int(m / 86400) + 1) * 86400 }' "$tel/runs.csv")
+# The time of the run (lcmpack --now): cron at 01:30 plans the day from
+# 00:00, and what lies before now has passed: ad-hoc requests and one-off
+# instances under way are placed from now on, closed windows are not
+# planned, and the YARN bodies are written to be POSTed now (the RM refuses
+# a deadline in the past).  NOW (epoch seconds) overrides the clock; a run
+# outside the planned day [at, at + 1 d) (a replay of an old dump, or
+# planning ahead) takes --at.
+ynow=${NOW:-$(date +%s)}
+{ [ "$ynow" -ge "$at" ] && [ "$ynow" -lt $((at + 86400)) ]; } || ynow=$at
 plan_opt=()
 [ -n "$last" ] && plan_opt=(--plan "$last/plan.csv")
 [ -r "$tel/adhoc.csv" ] && plan_opt+=(--adhoc "$tel/adhoc.csv")
@@ -136,12 +146,12 @@ step lcmpack
 # message must still reach the log.
 lcmlog=$(lcmpack "${plan_opt[@]}" --stable "$stable" --improve 5 --slo "$work/slo.csv" "${cap_opt[@]}" \
     "$work/skyline.csv" --at "$at" --horizon "$horizon" --load "$work/load.csv" --report "$work/decisions.csv" \
-    --yarn-delta "$work/yarn" -o "$work/plan.csv" 2>&1 >/dev/null) || {
+    --yarn-delta "$work/yarn" --now "$ynow" -o "$work/plan.csv" 2>&1 >/dev/null) || {
     printf '%s\n' "$lcmlog" >&2; die "lcmpack failed; last night's plan is unchanged"; }
 
 # 3. Every reservation as a YARN body (the delta is in yarn/).
 step yarn
-lcmpack -q --plan "$work/plan.csv" "${cap_opt[@]}" --format yarn --at "$at" -o "$work/yarn.jsonl"
+lcmpack -q --plan "$work/plan.csv" "${cap_opt[@]}" --format yarn --at "$at" --now "$ynow" -o "$work/yarn.jsonl"
 
 # 4. The picture.
 step plot

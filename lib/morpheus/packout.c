@@ -70,7 +70,8 @@ static int write_yarn(const struct packrun *R)
         return st;
     /* the same ids as the delta's (--cluster-timestamp), or the bodies and
      * the delta name two different reservations */
-    struct yarn_opts yo = {.queue = R->o->queue, .at = R->o->at, .cluster_ts = R->o->cluster_ts};
+    struct yarn_opts yo = {
+        .queue = R->o->queue, .at = R->o->at, .now = R->o->now, .cluster_ts = R->o->cluster_ts};
     return outf_finish(o, yarn_write_plan(R->p, outf_fp(o), &yo) < 0 ? SLK_EIO : SLK_OK);
 }
 
@@ -110,7 +111,7 @@ static int write_delta(struct packrun *R)
         free(path);
     }
     if (st == SLK_OK) {
-        struct yarn_opts yo = {.queue = o->queue, .at = o->at, .cluster_ts = o->cluster_ts};
+        struct yarn_opts yo = {.queue = o->queue, .at = o->at, .now = o->now, .cluster_ts = o->cluster_ts};
         if (yarn_write_delta(R->p, &R->snap, &yo, outf_fp(f[0]), outf_fp(f[1]), outf_fp(f[2]), &R->delta) < 0)
             st = SLK_EIO;
     }

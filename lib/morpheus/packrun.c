@@ -32,7 +32,7 @@ void packrun_free(struct packrun *R)
     keyset_free(R->have);
     free(R->have_ref);
     keyset_free(R->adhoc_open);
-    keyset_free(R->adhoc_gone);
+    keyset_free(R->gone);
     free(R->reqs);
     stages_jobs_free(R->jobs, R->njobs);
     adhoc_free(R->adhoc, R->nadhoc);
@@ -112,6 +112,10 @@ static int same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+/* run_now: the time of the run: --now, or --at without it (docs/lcmpack.md,
+ * "The time of the run"). */
+static double run_now(const struct packrun_opts *o) { return o->now > o->at ? o->now : o->at; }
+
 /* fast_path_index: the index of --plan when this run only adds jobs to the
  * plan and writes it back to the same file: no --remove, no --replan, plan
  * output (not --format yarn or --query), -o the --plan file itself, an index
@@ -130,7 +134,7 @@ static planidx *fast_path_index(const struct packrun_opts *o)
     for (size_t k = 0; x && o->have_at && k < x->nres; k++) {
         const struct planidx_res *r = &x->res[k];
         double end = (double)r->cycle * x->lcm + (double)(r->start + r->len) * x->step;
-        if (r->kind == PLAN_ONCE && end <= o->at) {
+        if (r->kind == PLAN_ONCE && end <= run_now(o)) {
             planidx_free(x);
             x = NULL;
         }
@@ -227,7 +231,8 @@ static int key_in(const keyset *ks, const char *job, enum plan_kind kind, int64_
     return r;
 }
 
-/* remove_and_expire: --remove, then once reservations that ended before --at. */
+/* remove_and_expire: --remove, then once reservations that ended before the
+ * run's time (--at, or --now). */
 static void remove_and_expire(struct packrun *R)
 {
     const struct packrun_opts *o = R->o;
@@ -247,11 +252,11 @@ static void remove_and_expire(struct packrun *R)
      * for one still open stays, spent, so the request is not served again */
     keyset *adhoc = keyset_new();
     R->adhoc_open = keyset_new();
-    R->adhoc_gone = keyset_new();
+    R->gone = keyset_new();
     for (size_t i = 0; i < R->nadhoc; i++) {
         char *key = plan_res_key(R->adhoc[i].job, PLAN_ONCE, adhoc_instance(&R->adhoc[i], (double)p->lcm));
         keyset_add(adhoc, key);
-        if (R->adhoc[i].deadline > o->at)
+        if (R->adhoc[i].deadline > run_now(o))
             keyset_add(R->adhoc_open, key);
         free(key);
     }
@@ -259,7 +264,7 @@ static void remove_and_expire(struct packrun *R)
     for (size_t k = 0; k < p->nres; k++) {
         struct plan_res *r = &p->res[k];
         double end = (double)r->cycle * p->lcm + (double)(r->start + r->len) * p->step;
-        if (r->removed || r->kind != PLAN_ONCE || end > o->at)
+        if (r->removed || r->kind != PLAN_ONCE || end > run_now(o))
             continue;
         char *key = plan_res_key(r->job, PLAN_ONCE, r->instance);
         if (keyset_has(R->adhoc_open, key)) {
@@ -269,8 +274,7 @@ static void remove_and_expire(struct packrun *R)
             r->removed = 1;
             R->n.expired++;
             int was_adhoc = keyset_has(adhoc, key);
-            if (was_adhoc)
-                keyset_add(R->adhoc_gone, key);
+            keyset_add(R->gone, key);
             report(R, r->job, was_adhoc ? "adhoc" : "once", r->instance, "expired", r->start, r->len, NAN,
                    NAN, "ended before --at");
         }
@@ -336,12 +340,13 @@ static const struct plan_res *have_res(const struct packrun *R, const struct low
     return tmp;
 }
 
-/* started: a once reservation whose first step lies before --at: under way,
- * or spent (it ran); it is never moved or freed by tonight's run. */
+/* started: a once reservation whose first step lies before the run's time
+ * (--at, or --now): under way, or spent (it ran); it is never moved or freed
+ * by tonight's run. */
 static int started(const struct packrun *R, const struct plan_res *r)
 {
     return r->kind == PLAN_ONCE && R->o->have_at &&
-           (double)r->cycle * R->p->lcm + (double)r->start * R->p->step < R->o->at;
+           (double)r->cycle * R->p->lcm + (double)r->start * R->p->step < run_now(R->o);
 }
 
 /* started_why: why a started reservation stays. */
@@ -403,7 +408,12 @@ static struct slo_req *job_request(struct packrun *R, struct stages_job *j, int 
 }
 
 /* once_requests: one request per instance of q whose window opens inside
- * the --at cycle.  SLK_OK, or SLK_EDATA past --max-requests (printed). */
+ * [--at, --at + horizon), in [max(its opening, --now), its deadline]: one
+ * whose window has closed by --now is not requested (reported skipped,
+ * unless its reservation expired tonight), since a reservation in the past
+ * serves nothing, and one under way is placed from --now on, so a re-run at
+ * the same --now finds it where it was.  SLK_OK, or SLK_EDATA past
+ * --max-requests (printed). */
 static int once_requests(struct packrun *R, const struct stages_job *j, const struct slo_req *s,
                          struct lowcost_req q)
 {
@@ -436,9 +446,18 @@ static int once_requests(struct packrun *R, const struct stages_job *j, const st
                          o->max_requests, j->job);
             return SLK_EDATA;
         }
+        double base = (double)n * s->period, now = run_now(o);
+        if (base + s->d <= now) {
+            if (!key_in(R->gone, j->job, PLAN_ONCE, n)) {
+                R->n.skipped++;
+                report(R, j->job, "once", n, "skipped", 0, 0, NAN, NAN, "its window closed before --now");
+            }
+            continue;
+        }
         q.kind = PLAN_ONCE;
         q.instance = n;
-        q.cycle = (int64_t)floor(((double)n * s->period + s->a) / (double)p->lcm);
+        q.a = base + s->a < now ? now - base : s->a;
+        q.cycle = (int64_t)floor((base + q.a) / (double)p->lcm);
         push_req(R, &q);
     }
     return SLK_OK;
@@ -484,9 +503,9 @@ static int build_requests(struct packrun *R)
     R->adhoc0 = R->nreq;
     for (size_t i = 0; i < R->nadhoc; i++) {
         struct lowcost_req q;
-        adhoc_request(R->p, &R->adhoc[i], R->o->at, &q);
-        if (R->adhoc[i].deadline <= R->o->at) {
-            if (key_in(R->adhoc_gone, q.job, q.kind, q.instance))
+        adhoc_request(R->p, &R->adhoc[i], run_now(R->o), &q);
+        if (R->adhoc[i].deadline <= run_now(R->o)) {
+            if (key_in(R->gone, q.job, q.kind, q.instance))
                 continue; /* reported with its reservation */
             R->n.expired++;
             report(R, q.job, "adhoc", q.instance, "expired", 0, 0, NAN, NAN, "deadline before --at");

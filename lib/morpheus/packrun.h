@@ -78,6 +78,7 @@ struct packrun_opts {
     const char *adhoc;      /* --adhoc FILE */
     const char *adhoc_sky;  /* --adhoc-skyline FILE */
     long long cluster_ts;   /* --cluster-timestamp */
+    double now;             /* --now (epoch seconds; NAN without it: --at is now) */
     int nremove, nprob;
     const char *remove[MAX_LIST];
     const char *prob[MAX_LIST];
@@ -116,7 +117,7 @@ struct packrun {
     struct packrun_ref *have_ref; /* [keyset row of have]: where that reservation is */
     size_t have_cap;
     keyset *adhoc_open;         /* keys of the ad-hoc requests whose deadline is after --at */
-    keyset *adhoc_gone;         /* keys of ad-hoc reservations expired tonight (one report row each) */
+    keyset *gone;               /* keys of once reservations expired tonight (one report row each) */
     outf *orep;                 /* --report */
     csvw *rep;
     struct lowcost_req *reqs;

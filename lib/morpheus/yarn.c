@@ -74,15 +74,30 @@ static void write_name(const struct plan_res *r, FILE *fp)
     free(nm);
 }
 
+/* periodic_base: the start of the instance a periodic reservation's body
+ * is dated from: at + n*period for the least n >= 0 whose deadline
+ * (+ r->d) is after o->now (NOW in yarn.h). */
+static double periodic_base(const struct plan_res *r, const struct yarn_opts *o)
+{
+    double base = o->at;
+    if (!(o->now > o->at + r->d) || !(r->period > 0))
+        return base;
+    double n = floor((o->now - o->at - r->d) / r->period);
+    base = o->at + (n > 0 ? n : 0) * r->period;
+    while (base + r->d <= o->now) /* floor's rounding: at most a step or two */
+        base += r->period;
+    return base;
+}
+
 /* abs_window: r's allocation start and the SLO deadline of its instance,
  * epoch seconds. */
 static void abs_window(const plan *p, const struct plan_res *r, const struct yarn_opts *o, double *start,
                        double *deadline)
 {
-    double base = r->kind == PLAN_PERIODIC ? o->at : (double)r->cycle * (double)p->lcm;
+    double base = r->kind == PLAN_PERIODIC ? periodic_base(r, o) : (double)r->cycle * (double)p->lcm;
     *start = base + (double)r->start * p->step;
     double end = *start + (double)r->len * p->step;
-    double dl = r->kind == PLAN_PERIODIC ? o->at + r->d : (double)r->instance * r->period + r->d;
+    double dl = r->kind == PLAN_PERIODIC ? base + r->d : (double)r->instance * r->period + r->d;
     *deadline = dl > end ? dl : end;
 }
 
@@ -201,7 +216,7 @@ int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struc
     for (size_t i = 0; i < old->n; i++) {
         if (seen[i])
             continue;
-        if (old->v[i].once && old->v[i].end <= o->at) {
+        if (old->v[i].once && old->v[i].end <= (o->now > o->at ? o->now : o->at)) { /* the RM dropped it */
             c->expired++;
             continue;
         }

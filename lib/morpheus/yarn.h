@@ -12,6 +12,16 @@
  * in ms.  Times come from the plan: a periodic reservation is dated from the
  * cycle starting at `at`, a once reservation from its own cycle.
  *
+ * NOW.  The RM refuses a body whose deadline is not after the time it is
+ * POSTed (Hadoop 3's ReservationInputValidator: "The specified deadline ...
+ * is the past").  yarn_opts.now is that time: a periodic reservation is
+ * dated from its first instance (at + n*period, n >= 0) whose deadline is
+ * after it.  (A once reservation over by then is dropped by lcmpack --now
+ * before any body is written, and none is placed with its deadline before
+ * it.)  The nightly job plans from the midnight ending its dump and POSTs
+ * later (at 01:30): dated from `at`, every hourly job's body had its
+ * deadline in the past.  now <= at changes nothing.
+ *
  * RESERVATION ID.  Derivable, the same every night for the same job (and
  * instance): "reservation_<T>_<H>" with T = yarn_opts.cluster_ts (the RM's
  * cluster timestamp; default 0) and H = FNV-1a 64 of the job name (periodic)
@@ -30,7 +40,7 @@
  *           digest changed;
  *   delete  {"reservation-id"}  for an id of the snapshot no longer in the
  *           plan, unless it was a once reservation that ended before `at`
- *           (the RM drops those itself);
+ *           (or `now`, when later: the RM drops those itself);
  * nothing for an unchanged reservation, so a re-run on unchanged input
  * writes an empty delta.  Field names and types are those of the Hadoop 3
  * ResourceManager REST API (Cluster Reservation API: submit, update,
@@ -49,6 +59,7 @@
 struct yarn_opts {
     const char *queue;      /* the reservation queue (YARN's "dedicated" by default) */
     double at;              /* epoch seconds: the cycle periodic reservations are dated from */
+    double now;             /* epoch seconds the bodies are POSTed at (NOW); <= at: at */
     long long cluster_ts;   /* T of the reservation ids */
 };
 

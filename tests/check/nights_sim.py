@@ -238,7 +238,7 @@ def footprint(v, t0, n):
     starts = [v["arrival"]]
     if v["rec"]:
         s = v["arrival"] + ((t0 - v["arrival"]) // v["rec"] - 1) * v["rec"]
-        starts = range(s, t0 + n * STEP * 1000, v["rec"])
+        starts = range(max(s, v["arrival"]), t0 + n * STEP * 1000, v["rec"])  # from its arrival on
     for s in starts:
         t = s
         for dur, c, m, vc in v["items"]:
@@ -410,7 +410,7 @@ def cut_night(a, work, k, t0, ev, tel, adhoc):
 # ---- one night --------------------------------------------------------------
 
 def run_night(a, tel, state, cap):
-    env = dict(os.environ, CAPACITY=cap, SLOKIT_BIN=a.bin, LC_ALL="C")
+    env = dict(os.environ, CAPACITY=cap, SLOKIT_BIN=a.bin, LC_ALL="C", NOW=str(a.now))
     env.pop("SLOKIT_STATE", None)
     p = subprocess.run(["bash", a.script, tel, state], env=env, capture_output=True, text=True)
     if p.returncode != 0:
@@ -436,7 +436,7 @@ def check_night(a, ck, k, at, state, rm, prev_plan, cap, adhoc, changed, adhoc_h
     adhoc_by = {r[0]: r for r in adhoc}
 
     # the mock RM: archive what ended, then the delta
-    rm.archive(at * 1000)
+    rm.archive((at + a.post_time) * 1000)
     # POSTed one by one, in the order lcmpack(1) gives (delete, update,
     # submit; --post-order): no POST may find the RM over a capacity the
     # delta as a whole respects
@@ -452,6 +452,7 @@ def check_night(a, ck, k, at, state, rm, prev_plan, cap, adhoc, changed, adhoc_h
             ck.bad(2, k, f"POSTed in the order {' '.join(order)}: {len(tr)} minutes transiently over the capacity, "
                          f"first at at+{i * STEP} s by the {tr[i][0]} of {tr[i][1]}")
     rm.apply(k, at, delete, update, submit, ck, at + a.post_time)
+    rm.archive((at + a.post_time) * 1000)  # a body whose allocation is already over
 
     # ---- check 1: the RM equals the plan
     ck.ran(1)
@@ -462,8 +463,8 @@ def check_night(a, ck, k, at, state, rm, prev_plan, cap, adhoc, changed, adhoc_h
         except Fail as e:
             ck.bad(1, k, str(e))
             continue
-        if key[1] == "once" and b["end"] * 1000 <= at * 1000:
-            continue  # ended (spent, or under way and done): the RM has archived it
+        if key[1] == "once" and b["end"] <= at + a.post_time:
+            continue  # ended (spent, or done by the POST): the RM has archived it
         exp[res_id(b["name"])] = (key, b)
     for rid, (key, b) in exp.items():
         v = rm.res.get(rid)
@@ -493,19 +494,9 @@ def check_night(a, ck, k, at, state, rm, prev_plan, cap, adhoc, changed, adhoc_h
     lc, lm = [0.0] * n, [0.0] * n
     t0 = at * 1000
     for v in rm.res.values():
-        starts = [v["arrival"]]
-        if v["rec"]:
-            s = v["arrival"] + ((t0 - v["arrival"]) // v["rec"] - 1) * v["rec"]
-            starts = list(range(s, t0 + n * STEP * 1000, v["rec"]))
-        for s in starts:
-            t = s
-            for dur, c, m, vc in v["items"]:
-                for x in range(t, t + dur, STEP * 1000):
-                    i = (x - t0) // (STEP * 1000)
-                    if 0 <= i < n:
-                        lc[i] += c * vc
-                        lm[i] += c * m
-                t += dur
+        for i, c, m in footprint(v, t0, n):
+            lc[i] += c
+            lm[i] += m
     over = [i for i in range(n) if lc[i] > cores + 1e-6 or lm[i] > mem + 1e-6]
     worst = max((max(lc[i] / cores, lm[i] / mem) for i in over), default=0.0)
     if over:
@@ -598,7 +589,7 @@ def check_night(a, ck, k, at, state, rm, prev_plan, cap, adhoc, changed, adhoc_h
     if prev_plan is not None and not changed:
         ck.ran(4)
         wanted = [key for key, r in prev_plan.items()
-                  if key[1] == "periodic" or expected_body(key, r, at)["end"] > at]
+                  if key[1] == "periodic" or expected_body(key, r, at)["end"] > at + a.post_time]
         same = sum(1 for key in wanted if key in plan and plan[key]["rows"] == prev_plan[key]["rows"])
         if wanted and same < 0.95 * len(wanted):
             moved = [key for key in wanted if not (key in plan and plan[key]["rows"] == prev_plan[key]["rows"])]
@@ -625,6 +616,14 @@ def check_night(a, ck, k, at, state, rm, prev_plan, cap, adhoc, changed, adhoc_h
         dl = adhoc_by[job][3]
         if at >= dl:
             ck.bad(5, k, f"{job}#{key[2]}: still in the plan at at={at} >= its deadline {dl}")
+    for key, r in plan.items():
+        # an ad-hoc request placed tonight must run after the night's run:
+        # a reservation over by then never serves it (and is "spent" tomorrow)
+        dd = [d for d in decs if d["job"] == key[0] and d["kind"] == "adhoc" and d["status"] in ("placed", "moved")]
+        if dd and expected_body(key, r, at)["end"] <= at + a.post_time:
+            ck.bad(5, k, f"ad-hoc {key[0]}#{key[2]} placed tonight at [{expected_body(key, r, at)['arrival'] / 1000 - at:g}, "
+                         f"{expected_body(key, r, at)['end'] - at:g}] s after --at: over before the run at "
+                         f"+{a.post_time} s")
     for d in decs:
         if d["kind"] == "adhoc" and d["status"] in ("placed", "moved"):
             adhoc_hist.setdefault((d["job"], d["instance"]), []).append((k, d["status"]))
@@ -688,7 +687,9 @@ def check_night(a, ck, k, at, state, rm, prev_plan, cap, adhoc, changed, adhoc_h
         dd = dmap.get(key)
         if sl and dd:
             sa, sd = float(sl["a"]), float(sl["d"])
-            if dd["status"] in ("placed", "moved") and (sa != a_ or sd != d_):
+            if kind == "once":  # an instance under way at the run is placed from then on (lcmpack --now)
+                sa = max(sa, at + a.post_time - r["instance"] * r["period"])
+            if dd["status"] in ("placed", "moved") and (abs(sa - a_) > 1e-6 or sd != d_):
                 ck.bad(6, k, f"{job}: placed tonight with [{a_:g}, {d_:g}], SLO says [{sa:g}, {sd:g}]")
             # a kept reservation keeps the window it was placed with; it must
             # still lie in tonight's [a, d], give or take a step (lcmpack(1),
@@ -711,15 +712,19 @@ def main():
                     help="the capacity event multiplies CAPACITY by this (default 1.3; < 1 shrinks it)")
     ap.add_argument("--post-order", default="delete,update,submit",
                     help="the order the delta's files are POSTed in (default: lcmpack(1)'s example)")
-    ap.add_argument("--post-time", type=int, default=0,
-                    help="seconds after --at at which the delta is POSTed (the script's crontab: 5400)")
+    ap.add_argument("--post-time", type=int, default=5400,
+                    help="seconds after --at at which the night runs and its delta is POSTed "
+                         "(default 5400: the script's crontab, 01:30)")
     ap.add_argument("--no-rerun", action="store_true")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--show", type=int, default=8, help="problems listed per check (default 8)")
+    ap.add_argument("--script", help="the nightly script (default examples/nightly-plan.sh of this tree)")
     ap.add_argument("--keep", action="store_true", help="keep each night's state in WORKDIR/keep/N")
     a = ap.parse_args()
     a.bin = os.path.abspath(a.bin)
     a.post_order = a.post_order.split(",")
-    a.script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "nightly-plan.sh")
+    a.script = a.script or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
+                                        "nightly-plan.sh")
     work = os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)
     make_dump(a, work)
@@ -750,6 +755,7 @@ def main():
         at = t0 + (WINDOW + k) * DAY
         a.at_of[k] = at
         a.cap_now = cap1 if k >= ev["capacity"] else cap0
+        a.now = at + a.post_time
         if k == ev["missed"]:
             if not a.quiet:
                 print(f"night {k:2d} missed (cron did not run)")
@@ -792,7 +798,7 @@ def main():
             continue
         print(f"check {c} ({names[c]}): {'FAIL' if f else 'ok'} ({ck.runs.get(c, 0)} nights checked"
               f"{', %d problems' % len(f) if f else ''})")
-        for m in f[:8]:
+        for m in f[:a.show]:
             print("   " + m)
         nt = ck.notes.get(c, [])
         if nt:

@@ -566,6 +566,60 @@ t "adhoc: expired the next night" 0 '' '*' '' \
     lcmpack -q --plan "$A/p.csv" $AC --at 2026-01-06 --report "$A/r2.csv" -o "$A/p2.csv"
 tcheck "adhoc: Q gone, P kept" bash -c 'grep -q "^Q,once,20458,expired" "$1" && ! grep -q ",Q," "$2" && grep -q ",P,periodic," "$2"' _ "$A/r2.csv" "$A/p2.csv"
 t "adhoc needs --at" 64 '' '' '--adhoc needs --at' lcmpack --slo "$A/slo.csv" $AC "$A/sky.csv" --adhoc "$A/req.csv"
+# --now, the time of the run (the nightly job plans from midnight and runs
+# at 01:30).  The RM refuses a body whose deadline is not after the time it
+# is POSTed (Hadoop 3's ReservationInputValidator); dated from --at, every
+# hourly body had its deadline in the past.  Worked by hand on the 4 h plan
+# above (H hourly, window [0, 600] s, at 60 s; B4 every 4 h, [3600, 3660] s)
+# at 01:30 (at + 5400 s): H's first instance whose deadline (n x 3600 + 600)
+# is after 5400 is n = 2: arrival at + 7260 s, deadline at + 7800 s; B4's
+# (n x 14400 + 3660) is n = 1: arrival at + 18000 s, deadline at + 18060 s.
+t "--now 01:30: periodic bodies dated from their first instance still ahead" 0 '' \
+    $'B4 1767589200000 1767589260000 14400000\nH 1767578460000 1767579000000 3600000' '' bash -c '
+    lcmpack -q --plan "$1" --capacity cores=4,mem=100000 --format yarn --at 2026-01-05 --now 2026-01-05T01:30:00Z |
+        python3 -c "
+import json, sys
+for l in sys.stdin:
+    d = json.loads(l)[\"reservation-definition\"]
+    print(d[\"reservation-name\"], d[\"arrival\"], d[\"deadline\"], d[\"recurrence-expression\"])"' _ "$TMP/hourly.csv"
+# the ad-hoc plan: Q's reservation (10 containers, [3660, 5460) s of Jan 5,
+# deadline 02:00) is under way at 01:20, a body; it has run by 01:31:
+# expired, no body (and no delete: the RM drops it).  P (daily, [0, 1 h]) is
+# dated from Jan 6 at either time (deadlines shown: Jan 6 01:00, Jan 5 02:00)
+t "--now: a one-off reservation over by then expires" 0 '' \
+    $'01:20 P 1767661200000 Q#20458 1767578400000\n01:31 P 1767661200000' '' bash -c '
+    for n in 01:20 01:31; do
+        printf "%s" $n
+        lcmpack -q --plan "$1" --capacity cores=10,mem=1000000 --format yarn --at 2026-01-05 \
+            --now 2026-01-05T$n:00Z | grep -o "\"deadline\":[0-9]*,\"reservation-name\":\"[^\"]*\"" |
+            sed "s/\"deadline\":\([0-9]*\),\"reservation-name\":\"\([^\"]*\)\"/ \2 \1/" | sort | tr -d "\n"
+        echo
+    done' _ "$A/p.csv"
+# an ad-hoc request is placed from --now on: Q's window opens at 00:00, but
+# at 00:45 the first hour's P leaves [01:00, 02:00]; at 01:40 only
+# [01:40, 02:00]: 20 minutes for Q's 30: refused (placed from --at, it was
+# reserved at 01:01-01:31, over before the run)
+t "--now: ad-hoc requests are placed from it on" 0 '' $'00:45 Q placed 3600\n01:40 Q rejected ' '' bash -c '
+    for n in 00:45 01:40; do
+        lcmpack -q --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req.csv" \
+            --at 2026-01-05 --now 2026-01-05T$n:00Z -o /dev/null --report - | awk -F, -v n=$n "\$1 == \"Q\" { print n, \$1, \$4, \$5 }"
+    done' _ "$A"
+# off-kilter instances (K every 7 h, window [0, 600] s; instances opening
+# in the --at cycle: 02:00, 09:00, 16:00, 23:00) at --now 02:05: the 02:00
+# one is under way, placed from 02:05 (not before: a re-run at 02:05 finds
+# it there); at 02:30 its window has closed: skipped, not placed in the past
+t "--now: off-kilter instances from it on, a closed window skipped" 0 '' \
+    $'02:05 placed 7500  4\n02:30 skipped  its window closed before --now 3' '' bash -c '
+    printf "job,period,a,d,status\nK,25200,0,600,actionable\n" > "$1/kn.csv"; printf "job,step,offset,alloc\nK,60,0,1\n" > "$1/knsky.csv"
+    for n in 02:05 02:30; do
+        lcmpack -q --slo "$1/kn.csv" --capacity cores=10,mem=1000000 "$1/knsky.csv" --at 2026-01-05 \
+            --now 2026-01-05T$n:00Z --yarn-delta "$1/knd" -o /dev/null --report "$1/kn.rep" &&
+        awk -F, -v n=$n -v s=$(wc -l < "$1/knd/submit.jsonl") "\$3 == 70142 { print n, \$4, \$5, \$9, s }" "$1/kn.rep"
+    done' _ "$A"
+t "--now needs --at" 64 '' '' '--now needs --at' \
+    lcmpack --plan "$A/p.csv" $AC --now 2026-01-05T02:00:00Z -o /dev/null
+t "--now before --at" 64 '' '' '--now is before --at' \
+    lcmpack --plan "$A/p.csv" $AC --at 2026-01-05 --now 2026-01-04T23:00:00Z -o /dev/null
 t "adhoc: deadline before arrival" 65 '' '' "req2.csv:2: job 'B': deadline" sh -c '
     printf "job,arrival,deadline,containers,duration\nB,2026-01-05T02:00:00Z,2026-01-05T01:00:00Z,1,60\n" > "$1/req2.csv"
     lcmpack --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req2.csv" --at 2026-01-05' _ "$A"

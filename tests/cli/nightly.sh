@@ -239,8 +239,11 @@ tcheck "make run: every actionable job placed, none rejected" bash -c '
 # job added, one retired, one grown x3, one whose period doubles, the
 # capacity grown, a missed night, and ad-hoc requests that come, are
 # withdrawn, run and expire.  Each night the YARN delta is POSTed to the
-# mock RM one body at a time, in the order lcmpack(1)'s example loop gives,
-# and checked: the RM holds exactly the plan's reservations; no POST takes
+# mock RM one body at a time, at 01:30 (the crontab's time; NOW) and in the
+# order lcmpack(1)'s example loop gives, and checked: the RM holds exactly
+# the plan's reservations and accepts every body (before --now, 28 bodies
+# had their deadline before 01:30, refused, and 3 ad-hoc requests were
+# placed before the run, never served: docs/lcmpack.md); no POST takes
 # it over the capacity (the example used to POST submits first: with this
 # dump a submit into a retired job's room, night 3, and into a replaced
 # job's, night 6, found the RM still holding them); every actionable job
