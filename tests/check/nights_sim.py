@@ -5,10 +5,14 @@ ResourceManager kept here (stdlib only, independent of lcmpack's code).
 
   tests/check/nights_sim.py BIN WORKDIR [--nights N] [--jobs J] [--seed S]
                             [--capacity cores=C,mem=M] [--offkilter F]
-                            [--no-rerun] [--quiet]
+                            [--cap-factor X] [--post-time S]
+                            [--post-order delete,update,submit]
+                            [--script FILE] [--no-rerun] [--keep]
+                            [--quiet] [--show N]
 
 BIN holds tracegen, sloinfer, skyfit, lcmpack, skyplot; WORKDIR is scratch
-(reused: the dump is regenerated when the parameters change).
+(reused: the dump is regenerated when the parameters change; --keep keeps
+each night's state and telemetry in WORKDIR/keep/N and N-tel).
 
 The dump: `tracegen runs` and `tracegen usage` over WINDOW + N + 1 days; night
 k sees the runs submitted in days [k, k + 30) and their usage rows.  Real
@@ -21,17 +25,21 @@ change events are injected (night numbers scale with N):
   missed   cron does not run one night (the next night's --at is two days
            after the last run's);
   adhoc    ad-hoc requests (TELEMETRY/adhoc.csv) come on some nights, each
-           listed until two nights after its deadline; some open before
-           the night's --at (under way), some span midnight.
-Each night runs examples/nightly-plan.sh TELEMETRY STATE, applies
-STATE/yarn/{delete,update,submit}.jsonl to the mock RM (which first drops
-the non-recurring reservations whose allocation ended by --at, as the RM
-archives them), and checks:
+           listed until two nights after its deadline: some ahead, some
+           spanning midnight, some under way at the run, some for the day
+           after, some withdrawn the next night before their window opens.
+Night k runs examples/nightly-plan.sh TELEMETRY STATE at --post-time
+seconds after its --at (default 5400: 01:30, the script's crontab; NOW),
+then POSTs STATE/yarn/{delete,update,submit}.jsonl to the mock RM, which
+drops the non-recurring reservations whose allocation has ended (as the RM
+archives them) and validates every body as Hadoop 3's
+ReservationInputValidator does, and checks:
   1 the RM's reservations equal the plan's (ids, arrival (periodic: modulo
     the period), deadline, every request item); no delete or update of an
     id the RM lacks, no submit of one it has; one job never holds both a
-    recurring and a one-off reservation; submitted and updated bodies have
-    a deadline after --at and room for their duration;
+    recurring and a one-off reservation; every body POSTed has its deadline
+    after the POST, room for its duration, and a recurring one a span no
+    longer than its recurrence, which divides a day;
   2 at every minute of [at, at + 3 d) the RM's reserved vCores and memory
     (every recurrence, from the bodies) are within the night's capacity,
     also after each POST of the delta, one at a time in --post-order
@@ -41,21 +49,25 @@ archives them), and checks:
   3 every actionable SLO job (periodic, or each off-kilter instance opening
     in [at, at + 48 h)) has a reservation or a report row saying why not;
     every reservation's job/instance is reported kept/moved/placed; the
-    report's "plan:" and "changes:" counts match decisions.csv;
+    report's "plan:", "changes:" and "yarn:" counts match decisions.csv and
+    the delta files;
   4 on a night with no real change (ad-hoc files aside), >= 95% of the
     reservations of the night before still wanted are byte-identical; a
     re-run of the same night on a copy of the state gives the same plan and
     an empty YARN delta;
   5 an ad-hoc request (job#cycle) is submitted to the RM at most once over
-    all nights, placed at most once, never has two reservations, and is
-    gone from the plan and the RM once --at reaches its deadline (reported
-    expired on that night if still listed);
+    all nights, placed at most once, never has two reservations, is not
+    placed to be over before the run, is gone from the plan (and the RM)
+    once --at reaches its deadline, and a withdrawn one whose window has
+    not opened is no longer planned;
   6 every reservation lies in its window (periodic and off-kilter: the
     plan's [a, d], one grid step early allowed only when a is off the grid;
-    a reservation placed or moved tonight has tonight's SLO a and d; a kept
-    one is within a step of them), ad-hoc ones in [max(arrival, at of the
-    night placed), deadline]; the YARN deadline is the SLO deadline (at + d,
-    n x period + d), the ad-hoc deadline for ad-hoc ones.
+    one placed or moved tonight has tonight's SLO a and d (an off-kilter
+    instance under way at the run: a from then on); a kept periodic one
+    lies in tonight's [a, d] give or take a step); ad-hoc ones in
+    [max(arrival, the run of the night placed), deadline]; the YARN deadline is
+    the SLO deadline (at + d, n x period + d), the ad-hoc deadline for
+    ad-hoc ones.
 Prints one line per night and a summary; exit 1 when any check failed.
 """
 import argparse, csv, json, math, os, random, shutil, subprocess, sys
@@ -660,10 +672,10 @@ def check_night(a, ck, k, at, state, rm, prev_plan, cap, adhoc, changed, adhoc_h
         t_last = r["steps"][-1][0] + r["step"]
         if job in adhoc_by:
             _, _, arr, dl, _, _, _ = adhoc_by[job]
-            placed_at = at
+            placed_at = at + a.post_time  # placed from the run's time on (lcmpack --now)
             hist = adhoc_hist.get((job, inst))
             if hist:
-                placed_at = a.at_of[hist[0][0]]
+                placed_at = a.at_of[hist[0][0]] + a.post_time
             s, e = b["arrival"] / 1000, b["end"]
             lo_ = max(arr, placed_at)
             lo_ = math.floor(lo_ / STEP) * STEP  # one step early when off the grid
