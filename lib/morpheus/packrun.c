@@ -267,7 +267,14 @@ static void remove_and_expire(struct packrun *R)
         if (r->removed || r->kind != PLAN_ONCE || end > run_now(o))
             continue;
         char *key = plan_res_key(r->job, PLAN_ONCE, r->instance);
-        if (keyset_has(R->adhoc_open, key)) {
+        /* served: a listed ad-hoc request still open, or an instance that
+         * opened since --at and ran before --now while its window is still
+         * open (tonight's requests ask for it again: it must not be served
+         * twice) */
+        double base = (double)r->instance * r->period;
+        int served = keyset_has(adhoc, key) ? keyset_has(R->adhoc_open, key)
+                                            : base + r->a >= o->at && base + r->d > run_now(o);
+        if (served) {
             r->spent = 1;
             spent++;
         } else {
@@ -647,7 +654,8 @@ static void stable_decide(struct packrun *R)
         struct plan_res *r = &p->res[ix[x].k];
         const char *kind = r->kind == PLAN_ONCE ? "once" : "periodic";
         int64_t inst = r->kind == PLAN_ONCE ? r->instance : -1;
-        int under_way = r->kind == PLAN_ONCE && R->o->have_at && (double)r->instance * r->period + r->a < R->o->at;
+        int under_way = r->kind == PLAN_ONCE && R->o->have_at &&
+                        ((double)r->instance * r->period + r->a < R->o->at || started(R, r));
         if (!asked[x] && under_way) {
             /* an instance whose window opened before --at is no longer
              * requested: it stays, reported with its place and cost */

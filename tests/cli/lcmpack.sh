@@ -616,6 +616,20 @@ t "--now: off-kilter instances from it on, a closed window skipped" 0 '' \
             --now 2026-01-05T$n:00Z --yarn-delta "$1/knd" -o /dev/null --report "$1/kn.rep" &&
         awk -F, -v n=$n -v s=$(wc -l < "$1/knd/submit.jsonl") "\$3 == 70142 { print n, \$4, \$5, \$9, s }" "$1/kn.rep"
     done' _ "$A"
+# an instance that opened since --at and ran before --now, its window still
+# open, is served: it stays (spent, kept) and is not placed again.  K2 every
+# 7 h, window [0, 1 h], one step: the instance opening at 02:00 is placed at
+# 02:00 by a run at 02:00; a run at 02:30 finds it over, window open until
+# 03:00 (it used to be expired and placed again, at 02:30: served twice, and
+# the delta updated a reservation the RM had dropped when it ended)
+t "--now: an instance that ran since --at is served, not placed again" 0 '' \
+    $'placed 7200\nkept 7200 "ran before --at: its request is served (kept, without load, until its deadline)"\n0 0 0' '' bash -c '
+    printf "job,period,a,d,status\nK2,25200,0,3600,actionable\n" > "$1/k2.csv"; printf "job,step,offset,alloc\nK2,60,0,1\n" > "$1/k2sky.csv"
+    run() { lcmpack -q --slo "$1/k2.csv" --capacity cores=10,mem=1000000 "$1/k2sky.csv" --at 2026-01-05 --stable 10% \
+                --report - "${@:2}" | awk -F, "\$3 == 70142 { print \$4, \$5 (\$9 != \"\" ? \" \" \$9 \",\" \$10 \",\" \$11 : \"\") }"; }
+    run "$1" --now 2026-01-05T02:00:00Z -o "$1/k2a.csv" --yarn-delta "$1/k2d0"
+    run "$1" --now 2026-01-05T02:30:00Z --plan "$1/k2a.csv" -o "$1/k2b.csv" --yarn-delta "$1/k2d"
+    echo $(wc -l < "$1/k2d/submit.jsonl") $(wc -l < "$1/k2d/update.jsonl") $(wc -l < "$1/k2d/delete.jsonl")' _ "$A"
 t "--now needs --at" 64 '' '' '--now needs --at' \
     lcmpack --plan "$A/p.csv" $AC --now 2026-01-05T02:00:00Z -o /dev/null
 t "--now before --at" 64 '' '' '--now is before --at' \
