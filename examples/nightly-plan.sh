@@ -45,7 +45,9 @@
 # Safe to re-run: on the same input nothing changes, the plan is
 # byte-identical and the YARN delta is empty, also when the capacity refuses
 # some requests (lcmpack tries them again after its --improve polish, so the
-# plan is a fixed point: docs/lcmpack.md).  Survives its night:
+# plan is a fixed point: docs/lcmpack.md).  Re-run later the same day, the
+# one-off reservations that ended in between expire from the plan (the YARN
+# delta stays empty: the RM drops them itself).  Survives its night:
 #   - one run at a time: a second run on the same STATE_DIR waits up to
 #     $LOCK_WAIT seconds (default 0) for the lock STATE_DIR/.lock, then exits
 #     75 with "nightly-plan: STATE_DIR is locked by another run";
