@@ -116,6 +116,13 @@ static int same_file(const char *a, const char *b)
  * "The time of the run"). */
 static double run_now(const struct packrun_opts *o) { return o->now > o->at ? o->now : o->at; }
 
+/* after_now: the report's reason a, said of --at, or b, said of --now when
+ * the run is later than --at (the time the decision was taken from). */
+static const char *after_now(const struct packrun_opts *o, const char *a, const char *b)
+{
+    return o->now > o->at ? b : a;
+}
+
 /* fast_path_index: the index of --plan when this run only adds jobs to the
  * plan and writes it back to the same file: no --remove, no --replan, plan
  * output (not --format yarn or --query), -o the --plan file itself, an index
@@ -283,7 +290,7 @@ static void remove_and_expire(struct packrun *R)
             int was_adhoc = keyset_has(adhoc, key);
             keyset_add(R->gone, key);
             report(R, r->job, was_adhoc ? "adhoc" : "once", r->instance, "expired", r->start, r->len, NAN,
-                   NAN, "ended before --at");
+                   NAN, after_now(o, "ended before --at", "ended before --now"));
         }
         free(key);
     }
@@ -357,10 +364,14 @@ static int started(const struct packrun *R, const struct plan_res *r)
 }
 
 /* started_why: why a started reservation stays. */
-static const char *started_why(const struct plan_res *r)
+static const char *started_why(const struct packrun *R, const struct plan_res *r)
 {
-    return r->spent ? "ran before --at: its request is served (kept, without load, until its deadline)"
-                    : "under way at --at: kept until it ends";
+    return r->spent
+               ? after_now(R->o,
+                           "ran before --at: its request is served (kept, without load, until its deadline)",
+                           "ran before --now: its request is served (kept, without load, until its deadline)")
+               : after_now(R->o, "under way at --at: kept until it ends",
+                           "under way at --now: kept until it ends");
 }
 
 /* ---- requests ---------------------------------------------------------------- */
@@ -515,7 +526,8 @@ static int build_requests(struct packrun *R)
             if (key_in(R->gone, q.job, q.kind, q.instance))
                 continue; /* reported with its reservation */
             R->n.expired++;
-            report(R, q.job, "adhoc", q.instance, "expired", 0, 0, NAN, NAN, "deadline before --at");
+            report(R, q.job, "adhoc", q.instance, "expired", 0, 0, NAN, NAN,
+                   after_now(R->o, "deadline before --at", "deadline before --now"));
             continue;
         }
         if (removed_tonight(R, q.job)) {
@@ -636,7 +648,7 @@ static void stable_decide(struct packrun *R)
         struct plan_res *r = &p->res[hit->k];
         if (started(R, r)) { /* its past cannot move: kept whatever the new request says */
             R->pre[i] = 1;
-            R->pre_why[i] = xstrdup(started_why(r));
+            R->pre_why[i] = xstrdup(started_why(R, r));
             continue;
         }
         R->pre[i] = stable_keep(p, r, q, R->o->stable, why, sizeof why) ? 1 : 2;
@@ -664,7 +676,7 @@ static void stable_decide(struct packrun *R)
             R->n.kept++;
             report(R, r->job, kind, inst, "kept", r->start, r->len, plan_res_peak(p, r),
                    lowcost_penalty(p, r, &lo),
-                   started(R, r) ? started_why(r)
+                   started(R, r) ? started_why(R, r)
                                  : "its window opened before --at: kept, expires when it ends");
         } else if (!asked[x]) {
             r->removed = 1;
@@ -812,7 +824,7 @@ static void report_decisions(struct packrun *R, struct decision *dec, const stru
             dec[i].cost = plan_res_peak(R->p, r);
             dec[i].pen = lowcost_penalty(R->p, r, lo);
             if (!dec[i].why)
-                why = started(R, r) ? started_why(r) : "already in the plan (--replan moves it)";
+                why = started(R, r) ? started_why(R, r) : "already in the plan (--replan moves it)";
         }
         report(R, q->job, kind, inst, dec[i].status, dec[i].start, dec[i].len, dec[i].cost, dec[i].pen, why);
         free(dec[i].why);

@@ -621,9 +621,10 @@ t "--now: off-kilter instances from it on, a closed window skipped" 0 '' \
 # 7 h, window [0, 1 h], one step: the instance opening at 02:00 is placed at
 # 02:00 by a run at 02:00; a run at 02:30 finds it over, window open until
 # 03:00 (it used to be expired and placed again, at 02:30: served twice, and
-# the delta updated a reservation the RM had dropped when it ended)
+# the delta updated a reservation the RM had dropped when it ended); its
+# reason names --now, the time it was decided from
 t "--now: an instance that ran since --at is served, not placed again" 0 '' \
-    $'placed 7200\nkept 7200 "ran before --at: its request is served (kept, without load, until its deadline)"\n0 0 0' '' bash -c '
+    $'placed 7200\nkept 7200 "ran before --now: its request is served (kept, without load, until its deadline)"\n0 0 0' '' bash -c '
     printf "job,period,a,d,status\nK2,25200,0,3600,actionable\n" > "$1/k2.csv"; printf "job,step,offset,alloc\nK2,60,0,1\n" > "$1/k2sky.csv"
     run() { lcmpack -q --slo "$1/k2.csv" --capacity cores=10,mem=1000000 "$1/k2sky.csv" --at 2026-01-05 --stable 10% \
                 --report - "${@:2}" | awk -F, "\$3 == 70142 { print \$4, \$5 (\$9 != \"\" ? \" \" \$9 \",\" \$10 \",\" \$11 : \"\") }"; }
