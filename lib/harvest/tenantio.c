@@ -209,6 +209,20 @@ static int feature_key(struct tenant_set *ts, csvr *r, int col)
     return csvr_fail(r, "duplicate tenant '%s' (first at %s:%ld)", t, ts->tables[k].path, first);
 }
 
+/* feature_col: column name of a feature table.  The table is tenantclass's
+ * own output, with its own names, so a --col rename meant for the series
+ * (tenant=vm, given again with the options of the --features-only run)
+ * falls back to the written name when the table has no renamed column; a
+ * table that has neither is reported as csvr_require does. */
+static int feature_col(csvr *r, const char *name)
+{
+    int c = csvr_col(r, name);
+    for (int i = 0; c < 0 && i < csvr_ncols(r); i++)
+        if (strcmp(csvr_colname(r, i), name) == 0)
+            c = i;
+    return c >= 0 ? c : csvr_require(r, name);
+}
+
 int tenantio_read_features(const char *path, const struct tenantio_opts *o, struct tenant_set *ts)
 {
     int st;
@@ -221,7 +235,7 @@ int tenantio_read_features(const char *path, const struct tenantio_opts *o, stru
     }
     int c[12];
     for (int i = 0; tenantio_feature_header[i]; i++)
-        if ((c[i] = csvr_require(r, tenantio_feature_header[i])) < 0) {
+        if ((c[i] = feature_col(r, tenantio_feature_header[i])) < 0) {
             csvr_close(r);
             return SLK_EDATA;
         }

@@ -198,6 +198,13 @@ tcheck "planetlab --features-only: summary gives tenants per pattern, as the tab
     tenantclass $2 --features-only "$1" > "$3/pl.feat" 2> "$3/pl.err" &&
     want=$(awk -F, "NR>1{n++; c[\$12]++} END{printf \"features of %d tenants written (periodic %d, constant %d, unpredictable %d, \", n, c[\"periodic\"], c[\"constant\"], c[\"unpredictable\"]}" "$3/pl.feat") &&
     grep -qF "$want" "$3/pl.err"' _ "$PL" "$PLO" "$TMP"
+# the second phase given the first phase's options (--col tenant=vm): the
+# feature table has tenantclass's own 'tenant' column ("missing required
+# column 'tenant'", exit 65, before), and the classes are one process's
+tcheck "planetlab --from-features with the --features-only run's --col: one process's classes" bash -c '
+    tenantclass -q $2 --features-only "$1" > "$3/plcol.feat" &&
+    tenantclass -q $2 --from-features "$3/plcol.feat" > "$3/plcol.out" &&
+    tenantclass -q $2 "$1" | cmp - "$3/plcol.out"' _ "$PL" "$PLO" "$TMP"
 # the summary's rms is in the --tolerance's own 0-1 units at --scale percent
 # too (it printed 4.99 against a tolerance of 0.05): k stops at the smallest
 # k whose rms is within the tolerance (below --k-max 20), so every rms the
