@@ -238,6 +238,18 @@ static int key_in(const keyset *ks, const char *job, enum plan_kind kind, int64_
     return r;
 }
 
+/* res_kind: a reservation's kind in the report: "adhoc" for a one-off whose
+ * period is the plan's cycle (an ad-hoc request's, adhoc_request: an
+ * off-kilter job's period never divides the cycle), so one whose request
+ * has left the --adhoc file is still named for what it was; else "once" or
+ * "periodic". */
+static const char *res_kind(const plan *p, const struct plan_res *r)
+{
+    if (r->kind != PLAN_ONCE)
+        return "periodic";
+    return r->period == (double)p->lcm ? "adhoc" : "once";
+}
+
 /* remove_and_expire: --remove, then once reservations that ended before the
  * run's time (--at, or --now). */
 static void remove_and_expire(struct packrun *R)
@@ -287,10 +299,9 @@ static void remove_and_expire(struct packrun *R)
         } else {
             r->removed = 1;
             R->n.expired++;
-            int was_adhoc = keyset_has(adhoc, key);
             keyset_add(R->gone, key);
-            report(R, r->job, was_adhoc ? "adhoc" : "once", r->instance, "expired", r->start, r->len, NAN,
-                   NAN, after_now(o, "ended before --at", "ended before --now"));
+            report(R, r->job, res_kind(p, r), r->instance, "expired", r->start, r->len, NAN, NAN,
+                   after_now(o, "ended before --at", "ended before --now"));
         }
         free(key);
     }
@@ -664,7 +675,7 @@ static void stable_decide(struct packrun *R)
         keyset_add(jobs, R->reqs[i].job);
     for (size_t x = 0; x < n; x++) {
         struct plan_res *r = &p->res[ix[x].k];
-        const char *kind = r->kind == PLAN_ONCE ? "once" : "periodic";
+        const char *kind = res_kind(p, r);
         int64_t inst = r->kind == PLAN_ONCE ? r->instance : -1;
         int under_way = r->kind == PLAN_ONCE && R->o->have_at &&
                         ((double)r->instance * r->period + r->a < R->o->at || started(R, r));
