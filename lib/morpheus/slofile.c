@@ -252,7 +252,7 @@ static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n, const
     struct slofile_ovrow *ov = o->ov && o->ov->n ? slofile_override_find(o->ov, job) : NULL;
     struct slo_result res;
     slo_infer_job(runs, n, so, ov ? &ov->ov : NULL, &res);
-    if (res.overridden && strcmp(res.status, "no_window") == 0)
+    if (ov && res.overridden && strcmp(res.status, "no_window") == 0)
         warn_override_no_window(o->ov->path, ov, &res);
     char why[200];
     if (isfinite(res.period) && timeunit_span_check("period", res.period, 0, why, sizeof why) < 0 &&
