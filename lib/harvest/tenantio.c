@@ -180,6 +180,16 @@ static int feature_row(csvr *r, const int *c, const struct tenantio_opts *o, str
     if (v[0] > div || v[1] > div)
         return csvr_fail(r, "avg or peak above %s (was the table written with another --scale?)",
                          o->percent ? "100" : "1");
+    /* the rest of a feature row is bounded too (a standard deviation of
+     * values in [0, div], a share, a correlation), with room for rounding:
+     * a strength of 1e308 was written back as the tenant's */
+    if (v[2] > div || v[3] > div)
+        return csvr_fail(r, "sd or sd_low above %s (was the table written with another --scale?)",
+                         o->percent ? "100" : "1");
+    if (v[4] > 1 + 1e-9)
+        return csvr_fail(r, "column 'strength': %g is not a share of the variance (0 to 1)", v[4]);
+    if (v[6] < -1 - 1e-9 || v[6] > 1 + 1e-9)
+        return csvr_fail(r, "column 'repeat': %g is not a correlation (-1 to 1)", v[6]);
     f->steps = (long)steps;
     f->missing = (long)miss;
     f->pf.avg = v[0] / div;
