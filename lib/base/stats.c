@@ -1,5 +1,6 @@
 /* stats — percentiles, median, MAD, running moments (see stats.h). */
 #include "base/stats.h"
+#include "base/diag.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -181,6 +182,117 @@ double stats_mad(double *x, size_t n)
     for (size_t i = 0; i < n; i++)
         x[i] = fabs(x[i] - m);
     return stats_median(x, n);
+}
+
+/* A change of slope of a piecewise linear mass function at position at. */
+struct spread_ev {
+    double at;
+    int slope;
+};
+
+static int cmp_ev(const void *a, const void *b)
+{
+    const struct spread_ev *x = a, *y = b;
+    int c = (x->at > y->at) - (x->at < y->at);
+    return c ? c : x->slope - y->slope;
+}
+
+/* sweep_lo: the first position where the mass, rising from 0 at the first
+ * event with the running slope / w per unit, reaches target (0 < target <=
+ * the total); a mass within rounding (1e-9 of target) of it counts as there,
+ * so a target met exactly at the end of a spread is found at that end, not
+ * after the gap that may follow.  Sorts e. */
+static double sweep_lo(struct spread_ev *e, size_t ne, double target, double w)
+{
+    qsort(e, ne, sizeof *e, cmp_ev);
+    double mass = 0, eps = 1e-9 * target;
+    long slope = 0;
+    for (size_t k = 0; k < ne; k++) {
+        if (k > 0 && slope > 0) {
+            double seg = (double)slope * (e[k].at - e[k - 1].at) / w;
+            if (mass + seg >= target - eps)
+                return fmin(e[k - 1].at + fmax(target - mass, 0) * w / (double)slope, e[k].at);
+            mass += seg;
+        }
+        slope += e[k].slope;
+    }
+    return e[ne - 1].at; /* rounding: the target is the whole mass */
+}
+
+/* sweep_mid: the middle of the positions where the mass is target (total /
+ * 2 here): the first from the left and the last, the first from the right
+ * (the events mirrored), averaged.  Where the mixture has a gap at the
+ * median, as two distinct middle values with w below their distance, that
+ * is the gap's middle, as the plain median averages the two. */
+static double sweep_mid(struct spread_ev *e, size_t ne, double target, double total, double w)
+{
+    double lo = sweep_lo(e, ne, target, w);
+    for (size_t k = 0; k < ne; k++)
+        e[k] = (struct spread_ev){-e[k].at, -e[k].slope};
+    double hi = -sweep_lo(e, ne, total - target, w);
+    return lo + (hi - lo) / 2;
+}
+
+static double *copy_of(const double *x, size_t n)
+{
+    double *c = xmalloc(n * sizeof *c);
+    memcpy(c, x, n * sizeof *c);
+    return c;
+}
+
+double stats_median_spread(const double *x, size_t n, double w)
+{
+    if (n == 0)
+        return NAN;
+    if (!(w > 0) || !isfinite(w)) {
+        double *c = copy_of(x, n);
+        double m = stats_median(c, n);
+        free(c);
+        return m;
+    }
+    struct spread_ev *e = xmalloc(2 * n * sizeof *e);
+    for (size_t i = 0; i < n; i++) {
+        e[2 * i] = (struct spread_ev){x[i] - w / 2, 1};
+        e[2 * i + 1] = (struct spread_ev){x[i] + w / 2, -1};
+    }
+    double m = sweep_mid(e, 2 * n, (double)n / 2, (double)n, w);
+    free(e);
+    return m;
+}
+
+double stats_mad_spread(const double *x, size_t n, double m, double w)
+{
+    if (n == 0)
+        return NAN;
+    if (!(w > 0) || !isfinite(w)) {
+        double *c = copy_of(x, n);
+        for (size_t i = 0; i < n; i++)
+            c[i] = fabs(c[i] - m);
+        double d = stats_median(c, n);
+        free(c);
+        return d;
+    }
+    /* the mass of the spread [lo, hi] within [m - d, m + d], as d grows:
+     * wholly above or below m it rises with slope 1 from its near end to its
+     * far end; straddling m, with slope 2 from 0 until its nearer end, then
+     * 1 until the farther */
+    struct spread_ev *e = xmalloc(3 * n * sizeof *e);
+    size_t ne = 0;
+    for (size_t i = 0; i < n; i++) {
+        double p = x[i] - w / 2 - m, q = x[i] + w / 2 - m;
+        if (p >= 0 || q <= 0) {
+            double near = p >= 0 ? p : -q, far = p >= 0 ? q : -p;
+            e[ne++] = (struct spread_ev){near, 1};
+            e[ne++] = (struct spread_ev){far, -1};
+        } else {
+            e[ne++] = (struct spread_ev){0, 2};
+            e[ne++] = (struct spread_ev){-p, -1};
+            e[ne++] = (struct spread_ev){q, -1};
+        }
+    }
+    double d = sweep_mid(e, ne, (double)n / 2, (double)n, w);
+    free(e);
+    return d;
 }
 
 void stats_acc_add(struct stats_acc *a, double x)

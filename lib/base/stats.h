@@ -26,6 +26,21 @@ double stats_median(double *x, size_t n);
  * (multiply by 1.4826 for a normal-consistent sigma); x is overwritten. */
 double stats_mad(double *x, size_t n);
 
+/* stats_median_spread, stats_mad_spread: the median and the MAD (unscaled,
+ * about m) of x[0..n-1] read as measured at resolution w: each value stands
+ * for a uniform spread over [x - w/2, x + w/2], and the results are those of
+ * the mixture of the n spreads, found exactly by a sweep over the spreads'
+ * ends (O(n log n)).  Integer-valued data (areas in whole container-steps,
+ * lengths in whole steps) has a median and MAD that jump by a whole unit when
+ * the counts on either side of a tie shift by one; these move continuously
+ * with the counts instead (w = 1: 13, 13, 14, 14, 14 has median 13 2/3,
+ * not 14, and 13, 13, 13, 14, 14 has 13 1/3; n equal values give the value
+ * and MAD w/4).  w <= 0
+ * (or not finite) gives stats_median / stats_mad.  x is not modified; NaN
+ * when n is 0. */
+double stats_median_spread(const double *x, size_t n, double w);
+double stats_mad_spread(const double *x, size_t n, double m, double w);
+
 /* Running mean/variance/min/max (Welford's algorithm). Zero-initialise. */
 struct stats_acc {
     size_t n;

@@ -20,13 +20,15 @@ double outlier_threshold(const double *x, size_t n, double res, const struct out
 {
     if (n == 0)
         return NAN;
+    double med = stats_median_spread(x, n, res);
+    double spread = fmax(fmax(1.4826 * stats_mad_spread(x, n, med, res), o->floor * med), o->unit * res);
+    /* only runs above the median are outliers, whatever K (the spread median
+     * lies up to res/2 below the median of the values themselves) */
     double *c = xmalloc(n * sizeof *c);
     memcpy(c, x, n * sizeof *c);
-    double med = stats_median(c, n);
-    memcpy(c, x, n * sizeof *c);
-    double spread = fmax(fmax(1.4826 * stats_mad(c, n), o->floor * med), o->unit * res);
+    double plain = stats_median(c, n);
     free(c);
-    return med + o->k * spread;
+    return fmax(med + o->k * spread, plain);
 }
 
 size_t outlier_mark(const double *len, const double *area, size_t n, double len_step,

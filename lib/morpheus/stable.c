@@ -1,6 +1,5 @@
 /* stable — keep a reservation whose request is substantially the same (see stable.h). */
 #include "morpheus/stable.h"
-#include "morpheus/lookahead.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +38,23 @@ int stable_fits_inside(const struct plan_res *r, const struct lowcost_req *q)
     return 1;
 }
 
+double stable_tail(const struct lowcost_req *q, long len)
+{
+    long j = 0;
+    double tail = 0;
+    for (long k = 0; k < q->nstages; k++) {
+        const struct lowcost_stage *s = &q->stage[k];
+        int64_t g = s->gang > 0 ? s->gang : 1, gangs = (s->demand + g - 1) / g, per = s->maxpar / g;
+        if (per < 1)
+            per = 1;
+        for (int64_t full = gangs / per; full > 0; full--, j++)
+            tail += j >= len ? (double)(per * g) : 0;
+        if (gangs % per)
+            tail += j++ >= len ? (double)(gangs % per * g) : 0;
+    }
+    return tail;
+}
+
 int stable_keep(const plan *p, const struct plan_res *r, const struct lowcost_req *q, double tol, char *why,
                 size_t n)
 {
@@ -63,8 +79,7 @@ int stable_keep(const plan *p, const struct plan_res *r, const struct lowcost_re
     double old_area = 0;
     for (long j = 0; j < r->len; j++)
         old_area += r->containers[j];
-    double da = rel(stable_area(q), old_area);
-    long need = lookahead_need(q);
+    double area = stable_area(q), da = rel(area, old_area);
     if (stable_fits_inside(r, q)) {
         snprintf(why, n, "the new stages fit inside the reservation (area %+.1f%%), %s", 100 * da, inside[edge]);
         return 1;
@@ -73,13 +88,21 @@ int stable_keep(const plan *p, const struct plan_res *r, const struct lowcost_re
         snprintf(why, n, "area %+.1f%% (more than %g%%)", 100 * da, 100 * tol);
         return 0;
     }
-    /* the span gets the same tolerance as the area: a new longest run a few
-     * percent longer is not a substantial change, its tail is the DRA's */
-    if (need > r->len && (double)(need - r->len) > tol * (double)r->len + 1e-9) {
-        snprintf(why, n, "needs %ld steps at full parallelism, the reservation spans %ld (more than %g%% short)",
-                 need, r->len, 100 * tol);
+    /* the span gets the same tolerance as the area, counted in work: a new
+     * longest run a few percent longer is not a substantial change, its
+     * tail is the DRA's.  Work, not steps: a job of 8 steps whose skyline
+     * gained a ninth of 1 container has 1% of its work past the span, where
+     * the step is 12.5% of it */
+    long need = lowcost_need(q);
+    double share = area > 0 ? stable_tail(q, r->len) / area : 0;
+    if (share > tol + 1e-12) {
+        snprintf(why, n,
+                 "needs %ld steps at full parallelism, the reservation spans %ld (%.1f%% of the work past it, more than "
+                 "%g%%)",
+                 need, r->len, 100 * share, 100 * tol);
         return 0;
     }
-    snprintf(why, n, "area %+.1f%%, needs %ld of %ld steps, %s", 100 * da, need, r->len, inside[edge]);
+    snprintf(why, n, "area %+.1f%%, needs %ld of %ld steps (%.1f%% of the work past them), %s", 100 * da, need,
+             r->len, 100 * share, inside[edge]);
     return 1;
 }

@@ -21,14 +21,18 @@
  *   4. the area (container-steps at the plan step, gangs rounded up) of the
  *      new request is within tol (a fraction, lcmpack --stable) of the
  *      reservation's: |new - old| <= tol * old;
- *   5. the new request can nearly finish in the reservation's span: the
- *      steps it needs at its maximum parallelism (lookahead_need) exceed
- *      the reservation's length by at most tol of that length (the same
- *      tolerance as the area: a new longest run a few percent longer is not
- *      a substantial change; the tail beyond the span is the DRA's, as for
- *      any run longer than its skyline).  (The skyline's own peak is not
- *      compared: the plan keeps the allocation, not the skyline it came
- *      from, and LowCost's allocation is usually flatter than the skyline.)
+ *   5. the new request can nearly finish in the reservation's span: run at
+ *      its maximum parallelism (lowcost_need steps), the work it does past
+ *      the reservation's length (stable_tail) is at most tol of its area
+ *      (the same tolerance as the area: a new longest run a few percent
+ *      longer is not a substantial change; the tail beyond the span is the
+ *      DRA's, as for any run longer than its skyline).  Work, not steps: a
+ *      job of 8 steps whose skyline gained a ninth step of 1 container has
+ *      1% of its work past the span, where the step is 12.5% of the span
+ *      and would move the job whenever a slide of the history adds or drops
+ *      such a tail.  (The skyline's own peak is not compared: the plan keeps
+ *      the allocation, not the skyline it came from, and LowCost's
+ *      allocation is usually flatter than the skyline.)
  * Otherwise the job is moved: its reservation is freed and the new request
  * placed by LowCost like a new one.
  *
@@ -51,10 +55,17 @@ double stable_area(const struct lowcost_req *q);
  * length; 0 otherwise. */
 int stable_fits_inside(const struct plan_res *r, const struct lowcost_req *q);
 
+/* stable_tail: the work (container-steps, whole gangs) q does in its steps
+ * from len on when each stage runs at its maximum parallelism, in order
+ * (a stage's full steps, then its partial one): 0 when lowcost_need(q) <=
+ * len. */
+double stable_tail(const struct lowcost_req *q, long len);
+
 /* stable_keep: 1 when reservation r (in p) still serves request q within
  * tol (>= 0), 0 when it must move.  why (n bytes; 160 is enough) says which
- * test decided, with the numbers ("area +3.2%, needs 40 of 52 steps, inside
- * [a, d]" or "area +35.0% (more than 10%)"). */
+ * test decided, with the numbers ("area +3.2%, needs 53 of 52
+ * steps (1.9% of the work past them), inside [a, d]" or "area +35.0% (more
+ * than 10%)"). */
 int stable_keep(const plan *p, const struct plan_res *r, const struct lowcost_req *q, double tol, char *why,
                 size_t n);
 

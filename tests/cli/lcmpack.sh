@@ -473,7 +473,7 @@ t "stable: A kept, B moved, C removed" 0 '' '*' 'lcmpack: --stable 10%: 1 kept, 
 tcheck "stable: the report says why (A's span counted from the plan here)" bash -c '
     len=$(awk -F, "\$2 == \"A\" && \$3 == \"periodic\"" "$1/p1.csv" | wc -l)
     want="C,periodic,,removed,no request tonight (--stable)
-A,periodic,,kept,\"area +5.0%, needs 10 of $len steps, inside [a, d]\"
+A,periodic,,kept,\"area +5.0%, needs 10 of $len steps (0.0% of the work past them), inside [a, d]\"
 B,periodic,,moved,area +100.0% (more than 10%)"
     got=$(awk -F, -v OFS=, "NR > 1 { r = \$9; for (i = 10; i <= NF; i++) r = r \",\" \$i; print \$1, \$2, \$3, \$4, r }" "$1/r2.csv")
     [ "$got" = "$want" ] || { echo "$got"; exit 1; }' _ "$S"

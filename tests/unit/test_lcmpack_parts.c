@@ -21,7 +21,11 @@
  *   (area 11) at steps 2..4, window [0, 600) s: a request of one stage of
  *   demand 12 (+9.1%) is kept at tol 0.10 and moved at 0.05; a window that
  *   now starts at 180 s (step 3) moves it; 2-core containers instead of 1
- *   move it; a stage of maxpar 1 needs 12 steps > 3: moved.  A request of
+ *   move it; at full parallelism the +9.1% request needs 2 steps (6 + 6),
+ *   none past the 3; a stage of maxpar 1 needs 12 steps, 9 of its 12
+ *   container-steps past the 3 (75%): moved; maxpar 3 needs 4 (3 + 3 + 3 +
+ *   3), 3 past (25%): moved at 10%, kept at 25%; 10 at maxpar 3 (3, 3, 3,
+ *   1) has 1 past 3 steps; 7 in gangs of 2 at maxpar 4 is 4 + 4, 4 past 1.  A request of
  *   demand 6 (area -45%) fits inside (3 + 3 of the first two steps): kept
  *   even at tol 0.  Stages (5, maxpar 3) then (5, maxpar 5): steps 1-2
  *   serve the first (3 + 3 >= 5), step 3 (5 containers) the second: fits.
@@ -115,12 +119,12 @@ static void test_stable(void)
                             .mem_mb = 10, .nstages = 1, .stage = &st};
     char why[200];
     CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 1);
-    CHECK_STR(why, "area +9.1%, needs 2 of 3 steps, inside [a, d]");
+    CHECK_STR(why, "area +9.1%, needs 2 of 3 steps (0.0% of the work past them), inside [a, d]");
     CHECK(stable_keep(p, &p->res[k], &q, 0.05, why, sizeof why) == 0);
     CHECK_STR(why, "area +9.1% (more than 5%)");
     q.a = 180; /* the window opens one step after the reservation: slack */
     CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 1);
-    CHECK_STR(why, "area +9.1%, needs 2 of 3 steps, within a step of [a, d]");
+    CHECK_STR(why, "area +9.1%, needs 2 of 3 steps (0.0% of the work past them), within a step of [a, d]");
     q.a = 0, q.d = 240; /* ends at step 5, window closes at 4: slack */
     CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 1);
     q.d = 230; /* closes at step 3: two steps short */
@@ -133,19 +137,25 @@ static void test_stable(void)
     CHECK_STR(why, "request changed: container size");
     q.cores = 1, st.maxpar = 1;
     CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
-    CHECK_STR(why, "needs 12 steps at full parallelism, the reservation spans 3 (more than 10% short)");
+    CHECK_STR(why, "needs 12 steps at full parallelism, the reservation spans 3 (75.0% of the work past it, more than 10%)");
     st = (struct lowcost_stage){12, 3, 1}; /* 4 steps of 3 into 3, 3, 5: one step short */
     CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
-    CHECK_STR(why, "needs 4 steps at full parallelism, the reservation spans 3 (more than 10% short)");
-    CHECK(stable_keep(p, &p->res[k], &q, 0.34, why, sizeof why) == 1);
-    CHECK_STR(why, "area +9.1%, needs 4 of 3 steps, inside [a, d]");
-    CHECK(stable_keep(p, &p->res[k], &q, 0.33, why, sizeof why) == 0);
+    CHECK_STR(why, "needs 4 steps at full parallelism, the reservation spans 3 (25.0% of the work past it, more than 10%)");
+    CHECK(stable_tail(&q, 3) == 3 && stable_tail(&q, 4) == 0 && stable_tail(&q, 0) == 12);
+    CHECK(stable_keep(p, &p->res[k], &q, 0.25, why, sizeof why) == 1);
+    CHECK_STR(why, "area +9.1%, needs 4 of 3 steps (25.0% of the work past them), inside [a, d]");
+    CHECK(stable_keep(p, &p->res[k], &q, 0.24, why, sizeof why) == 0);
+    st = (struct lowcost_stage){10, 3, 1};
+    CHECK(stable_tail(&q, 3) == 1);
+    st = (struct lowcost_stage){7, 4, 2};
+    CHECK(stable_tail(&q, 1) == 4 && stable_tail(&q, 2) == 0);
     st = (struct lowcost_stage){6, 6, 1};
     CHECK(stable_keep(p, &p->res[k], &q, 0, why, sizeof why) == 1);
     CHECK_STR(why, "the new stages fit inside the reservation (area -45.5%), inside [a, d]");
     struct lowcost_stage two[2] = {{5, 3, 1}, {5, 5, 1}};
     q.nstages = 2, q.stage = two;
     CHECK(stable_fits_inside(&p->res[k], &q) == 1);
+    CHECK(stable_tail(&q, 3) == 0 && stable_tail(&q, 2) == 5); /* 3 + 2, then 5 */
     two[0].demand = 7;
     CHECK(stable_fits_inside(&p->res[k], &q) == 0);
     plan_free(p);

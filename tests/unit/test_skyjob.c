@@ -40,9 +40,13 @@ static void write_tmp(char *path, const char *text)
 
 /* outlier_mark on job00057 of the headline (docs/skyfit.md): ten runs of
  * 67,60,144,60,189,60,69,60,64,64 s spanning 2,1,3,1,4,1,2,1,2,2 one-minute
- * steps.  Steps: median 2, MAD 1, bound 2 + 3 x 1.4826 = 6.45: none out.
- * Seconds: median 64, MAD 4, spread max(5.93, 6.4, 30) = 30, bound 154:
- * the 189 s run (index 4) is out, the 144 s run stays. */
+ * steps.  The median and MAD are those of the values spread over the
+ * rule's resolution (stats_median_spread; bisection on the mixture in
+ * Python gives the same).  Steps (w = 1 step): median 1.75 (four 1s hold 4
+ * of the 5 up to 1.5, the four 2s a quarter more), MAD 0.625, bound 1.75 +
+ * 3 x max(1.4826 x 0.625, 0.175, 0.5) = 4.5299: none out.  Seconds (w = one
+ * 60 s step): median 70.5, MAD 18.75, spread max(27.8, 7.05, 30) = 30, bound
+ * 160.5: the 189 s run (index 4) is out, the 144 s run stays. */
 static void test_outlier_units(void)
 {
     const double sec[10] = {67, 60, 144, 60, 189, 60, 69, 60, 64, 64};
@@ -52,9 +56,9 @@ static void test_outlier_units(void)
     outlier_defaults(&o);
     CHECK(o.unit == 0.5 && o.k == 3);
     CHECK(outlier_mark(steps, steps, 10, 1, &o, out) == 0);
-    CHECK(fabs(outlier_threshold(steps, 10, 1, &o) - (2 + 3 * 1.4826)) < 1e-12);
+    CHECK(fabs(outlier_threshold(steps, 10, 1, &o) - (1.75 + 3 * 1.4826 * 0.625)) < 1e-12);
     CHECK(outlier_mark(sec, steps, 10, 60, &o, out) == 1 && out[4] == 1 && out[2] == 0);
-    CHECK(outlier_threshold(sec, 10, 60, &o) == 154);
+    CHECK(fabs(outlier_threshold(sec, 10, 60, &o) - 160.5) < 1e-9);
     /* the same lengths counted in steps x 60 s decide as the steps do */
     double s60[10];
     for (int i = 0; i < 10; i++)

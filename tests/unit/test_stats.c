@@ -5,10 +5,106 @@
 #include "base/stats.h"
 #include "unit.h"
 
+#include <math.h>
 #include <stdlib.h>
+
+/* Reference for the spread median and MAD: bisection on the mixture's mass
+ * (each value uniform over [x - w/2, x + w/2]) evaluated directly, not the
+ * library's sweep over sorted ends. */
+static double mass_below(const double *x, size_t n, double w, double t)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += fmin(fmax((t - (x[i] - w / 2)) / w, 0), 1);
+    return s;
+}
+
+static double mass_within(const double *x, size_t n, double w, double m, double d)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += fmax(0, fmin(x[i] + w / 2, m + d) - fmax(x[i] - w / 2, m - d)) / w;
+    return s;
+}
+
+/* bisect: the first t in [lo, hi] with f(t) >= target (upper: the last t
+ * with f(t) <= target), f rising; f within 1e-9 of target counts as equal
+ * (a mass summed in floating point over a gap is n/2 only to rounding). */
+static double bisect(double (*f)(const double *, size_t, double, double, double), const double *x, size_t n,
+                     double w, double m, double lo, double hi, double target, int upper)
+{
+    for (int it = 0; it < 200; it++) {
+        double t = lo + (hi - lo) / 2, v = f(x, n, w, m, t);
+        *((upper ? v <= target + 1e-9 : v < target - 1e-9) ? &lo : &hi) = t;
+    }
+    return lo + (hi - lo) / 2;
+}
+
+static double below(const double *x, size_t n, double w, double m, double t)
+{
+    (void)m;
+    return mass_below(x, n, w, t);
+}
+
+/* spread_ref: the median and MAD as the middle of the positions where the
+ * mass is half (a gap in the mixture at the median: its middle) */
+static void spread_ref(const double *x, size_t n, double w, double *med, double *mad)
+{
+    double lo = x[0] - w, hi = x[0] + w;
+    for (size_t i = 0; i < n; i++)
+        lo = fmin(lo, x[i] - w), hi = fmax(hi, x[i] + w);
+    double h = (double)n / 2;
+    *med = (bisect(below, x, n, w, 0, lo, hi, h, 0) + bisect(below, x, n, w, 0, lo, hi, h, 1)) / 2;
+    double dhi = 0;
+    for (size_t i = 0; i < n; i++)
+        dhi = fmax(dhi, fabs(x[i] - *med) + w);
+    *mad = (bisect(mass_within, x, n, w, *med, 0, dhi, h, 0) + bisect(mass_within, x, n, w, *med, 0, dhi, h, 1)) / 2;
+}
+
+/* stats_median_spread / stats_mad_spread: hand-worked cases (w = 1: two 13s
+ * hold mass 2 up to 13.5, the third half of 5 comes a sixth into the 14s'
+ * slope of 3), the degenerate ones, and random integer data against the
+ * bisection reference. */
+static void test_spread(void)
+{
+    const double a[] = {13, 13, 14, 14, 14}, b[] = {14, 13, 14, 13, 13};
+    CHECK_NEAR(stats_median_spread(a, 5, 1), 13 + 2.0 / 3, 1e-12);
+    CHECK_NEAR(stats_median_spread(b, 5, 1), 13 + 1.0 / 3, 1e-12);
+    /* MAD of a about 13 2/3: the 14s' spread [13.5, 14.5] reaches 1/6 below
+     * m, the 13s' [12.5, 13.5] starts 1/6 below it: mass within d is 6d for
+     * d <= 1/6, then 1 + 3(d - 1/6) + ... = 2.5 at d = 7/15 */
+    CHECK_NEAR(stats_mad_spread(a, 5, 13 + 2.0 / 3, 1), 7.0 / 15, 1e-12);
+    const double eq[] = {5, 5, 5, 5};
+    CHECK_NEAR(stats_median_spread(eq, 4, 2), 5, 1e-12);
+    CHECK_NEAR(stats_mad_spread(eq, 4, 5, 2), 0.5, 1e-12);
+    /* w <= 0 or not finite: the plain median and MAD, x untouched */
+    const double p[] = {1, 10, 2, 4};
+    CHECK_NEAR(stats_median_spread(p, 4, 0), 3, 0);
+    CHECK_NEAR(stats_mad_spread(p, 4, 3, -1), 1.5, 0);
+    CHECK_NEAR(stats_median_spread(p, 4, INFINITY), 3, 0);
+    CHECK(p[0] == 1 && p[1] == 10 && p[2] == 2 && p[3] == 4);
+    CHECK(isnan(stats_median_spread(NULL, 0, 1)) && isnan(stats_mad_spread(NULL, 0, 0, 1)));
+    /* continuity: one more run at 14 moves the median by a fraction, where
+     * the plain median jumps from 13 to 14 */
+    const double c5[] = {12, 13, 13, 14, 14, 15}, c6[] = {12, 13, 13, 14, 14, 14, 15};
+    double m5 = stats_median_spread(c5, 6, 1), m6 = stats_median_spread(c6, 7, 1);
+    CHECK(m5 < m6 && m6 - m5 < 0.25);
+    rng r;
+    rng_seed(&r, 7);
+    for (int t = 0; t < 200; t++) {
+        size_t n = 1 + (size_t)(rng_uniform(&r) * 60);
+        double x[60], w = t % 3 ? 1 : 60 * rng_uniform(&r) + 0.5, med, mad;
+        for (size_t i = 0; i < n; i++)
+            x[i] = floor(rng_uniform(&r) * 12) * (t % 3 ? 1 : 60);
+        spread_ref(x, n, w, &med, &mad);
+        CHECK_NEAR(stats_median_spread(x, n, w), med, 1e-9 * (1 + fabs(med)));
+        CHECK_NEAR(stats_mad_spread(x, n, stats_median_spread(x, n, w), w), mad, 1e-9 * (1 + mad));
+    }
+}
 
 int main(void)
 {
+    test_spread();
     /* Type-7 percentiles: numpy.percentile([1,2,3,4], [0,25,50,90,100]) = 1, 1.75, 2.5, 3.7, 4 */
     double s[] = {1, 2, 3, 4};
     CHECK_NEAR(stats_percentile_sorted(s, 4, 0), 1, 0);
