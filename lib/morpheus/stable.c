@@ -97,12 +97,12 @@ int stable_keep(const plan *p, const struct plan_res *r, const struct lowcost_re
     double share = area > 0 ? stable_tail(q, r->len) / area : 0;
     if (share > tol + 1e-12) {
         snprintf(why, n,
-                 "needs %ld steps at full parallelism, the reservation spans %ld (%.1f%% of the work past it, more than "
-                 "%g%%)",
+                 "needs %ld steps at full parallelism, the reservation spans %ld "
+                 "(%.1f%% of the work past it, more than %g%%)",
                  need, r->len, 100 * share, 100 * tol);
         return 0;
     }
-    snprintf(why, n, "area %+.1f%%, needs %ld of %ld steps (%.1f%% of the work past them), %s", 100 * da, need,
-             r->len, 100 * share, inside[edge]);
+    snprintf(why, n, "area %+.1f%%, needs %ld of %ld steps (%.1f%% of the work past them), %s", 100 * da,
+             need, r->len, 100 * share, inside[edge]);
     return 1;
 }

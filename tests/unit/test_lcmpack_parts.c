@@ -137,10 +137,12 @@ static void test_stable(void)
     CHECK_STR(why, "request changed: container size");
     q.cores = 1, st.maxpar = 1;
     CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
-    CHECK_STR(why, "needs 12 steps at full parallelism, the reservation spans 3 (75.0% of the work past it, more than 10%)");
+    CHECK_STR(why, "needs 12 steps at full parallelism, the reservation spans 3 "
+                   "(75.0% of the work past it, more than 10%)");
     st = (struct lowcost_stage){12, 3, 1}; /* 4 steps of 3 into 3, 3, 5: one step short */
     CHECK(stable_keep(p, &p->res[k], &q, 0.10, why, sizeof why) == 0);
-    CHECK_STR(why, "needs 4 steps at full parallelism, the reservation spans 3 (25.0% of the work past it, more than 10%)");
+    CHECK_STR(why, "needs 4 steps at full parallelism, the reservation spans 3 "
+                   "(25.0% of the work past it, more than 10%)");
     CHECK(stable_tail(&q, 3) == 3 && stable_tail(&q, 4) == 0 && stable_tail(&q, 0) == 12);
     CHECK(stable_keep(p, &p->res[k], &q, 0.25, why, sizeof why) == 1);
     CHECK_STR(why, "area +9.1%, needs 4 of 3 steps (25.0% of the work past them), inside [a, d]");

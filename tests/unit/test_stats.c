@@ -58,7 +58,9 @@ static void spread_ref(const double *x, size_t n, double w, double *med, double 
     double dhi = 0;
     for (size_t i = 0; i < n; i++)
         dhi = fmax(dhi, fabs(x[i] - *med) + w);
-    *mad = (bisect(mass_within, x, n, w, *med, 0, dhi, h, 0) + bisect(mass_within, x, n, w, *med, 0, dhi, h, 1)) / 2;
+    double dlo = bisect(mass_within, x, n, w, *med, 0, dhi, h, 0),
+           dup = bisect(mass_within, x, n, w, *med, 0, dhi, h, 1);
+    *mad = (dlo + dup) / 2;
 }
 
 /* stats_median_spread / stats_mad_spread: hand-worked cases (w = 1: two 13s
