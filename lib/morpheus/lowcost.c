@@ -129,14 +129,21 @@ static double align_penalty(const plan *p, const struct lowcost_opts *o, int pro
     return o->align_weight * fabs(mid - (base + (a + d) / 2)) / halfw;
 }
 
+void lowcost_stage_full(const struct lowcost_stage *s, int64_t *g, int64_t *gangs, int64_t *per)
+{
+    *g = s->gang > 0 ? s->gang : 1;
+    *gangs = (s->demand + *g - 1) / *g;
+    *per = s->maxpar / *g;
+    if (*per < 1)
+        *per = 1;
+}
+
 long lowcost_need(const struct lowcost_req *q)
 {
     long n = 0;
     for (long k = 0; k < q->nstages; k++) {
-        const struct lowcost_stage *s = &q->stage[k];
-        int64_t g = s->gang > 0 ? s->gang : 1, gangs = (s->demand + g - 1) / g, per = s->maxpar / g;
-        if (per < 1)
-            per = 1;
+        int64_t g, gangs, per;
+        lowcost_stage_full(&q->stage[k], &g, &gangs, &per);
         n += (long)((gangs + per - 1) / per);
     }
     return n;

@@ -129,6 +129,11 @@ struct lowcost_result {
  * parallelism (whole gangs; a gang of 0 counts as 1). */
 long lowcost_need(const struct lowcost_req *q);
 
+/* lowcost_stage_full: stage s at its maximum parallelism: *g its gang
+ * (>= 1), *gangs its demand in whole gangs, *per the gangs one step holds
+ * (>= 1); it takes ceil(*gangs / *per) steps. */
+void lowcost_stage_full(const struct lowcost_stage *s, int64_t *g, int64_t *gangs, int64_t *per);
+
 /* lowcost_window: the request's window in steps [*lo, *hi) from the start of
  * its cycle (instance 0 for PERIODIC): plan_window of its [a, d] for
  * lowcost_need(q) steps.  Returns 0, or -1 when it holds no whole step. */

@@ -43,10 +43,8 @@ double stable_tail(const struct lowcost_req *q, long len)
     long j = 0;
     double tail = 0;
     for (long k = 0; k < q->nstages; k++) {
-        const struct lowcost_stage *s = &q->stage[k];
-        int64_t g = s->gang > 0 ? s->gang : 1, gangs = (s->demand + g - 1) / g, per = s->maxpar / g;
-        if (per < 1)
-            per = 1;
+        int64_t g, gangs, per;
+        lowcost_stage_full(&q->stage[k], &g, &gangs, &per);
         for (int64_t full = gangs / per; full > 0; full--, j++)
             tail += j >= len ? (double)(per * g) : 0;
         if (gangs % per)
