@@ -201,10 +201,9 @@ static int cmp_ev(const void *a, const void *b)
  * event with the running slope / w per unit, reaches target (0 < target <=
  * the total); a mass within rounding (1e-9 of target) of it counts as there,
  * so a target met exactly at the end of a spread is found at that end, not
- * after the gap that may follow.  Sorts e. */
-static double sweep_lo(struct spread_ev *e, size_t ne, double target, double w)
+ * after the gap that may follow.  e is sorted by cmp_ev. */
+static double sweep_lo(const struct spread_ev *e, size_t ne, double target, double w)
 {
-    qsort(e, ne, sizeof *e, cmp_ev);
     double mass = 0, eps = 1e-9 * target;
     long slope = 0;
     for (size_t k = 0; k < ne; k++) {
@@ -219,17 +218,23 @@ static double sweep_lo(struct spread_ev *e, size_t ne, double target, double w)
     return e[ne - 1].at; /* rounding: the target is the whole mass */
 }
 
-/* sweep_mid: the middle of the positions where the mass is target (total /
- * 2 here): the first from the left and the last, the first from the right
- * (the events mirrored), averaged.  Where the mixture has a gap at the
- * median, as two distinct middle values with w below their distance, that
- * is the gap's middle, as the plain median averages the two. */
-static double sweep_mid(struct spread_ev *e, size_t ne, double target, double total, double w)
+/* sweep_half: the middle of the positions where the mass is half the total
+ * n: the first from the left and the last, the first from the right (the
+ * events mirrored), averaged.  Where the mixture has a gap at the median, as
+ * two distinct middle values with w below their distance, that is the gap's
+ * middle, as the plain median averages the two.  Sorts e once: mirrored
+ * (positions and slopes negated) and reversed, a sorted array is sorted. */
+static double sweep_half(struct spread_ev *e, size_t ne, size_t n, double w)
 {
-    double lo = sweep_lo(e, ne, target, w);
-    for (size_t k = 0; k < ne; k++)
-        e[k] = (struct spread_ev){-e[k].at, -e[k].slope};
-    double hi = -sweep_lo(e, ne, total - target, w);
+    qsort(e, ne, sizeof *e, cmp_ev);
+    double lo = sweep_lo(e, ne, (double)n / 2, w);
+    for (size_t k = 0; k < (ne + 1) / 2; k++) {
+        size_t l = ne - 1 - k;
+        struct spread_ev t = {-e[k].at, -e[k].slope};
+        e[k] = (struct spread_ev){-e[l].at, -e[l].slope};
+        e[l] = t;
+    }
+    double hi = -sweep_lo(e, ne, (double)n / 2, w);
     return lo + (hi - lo) / 2;
 }
 
@@ -255,7 +260,7 @@ double stats_median_spread(const double *x, size_t n, double w)
         e[2 * i] = (struct spread_ev){x[i] - w / 2, 1};
         e[2 * i + 1] = (struct spread_ev){x[i] + w / 2, -1};
     }
-    double m = sweep_mid(e, 2 * n, (double)n / 2, (double)n, w);
+    double m = sweep_half(e, 2 * n, n, w);
     free(e);
     return m;
 }
@@ -290,7 +295,7 @@ double stats_mad_spread(const double *x, size_t n, double m, double w)
             e[ne++] = (struct spread_ev){q, -1};
         }
     }
-    double d = sweep_mid(e, ne, (double)n / 2, (double)n, w);
+    double d = sweep_half(e, ne, n, w);
     free(e);
     return d;
 }

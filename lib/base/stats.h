@@ -35,9 +35,8 @@ double stats_mad(double *x, size_t n);
  * the counts on either side of a tie shift by one; these move continuously
  * with the counts instead (w = 1: 13, 13, 14, 14, 14 has median 13 2/3,
  * not 14, and 13, 13, 13, 14, 14 has 13 1/3; n equal values give the value
- * and MAD w/4).  w <= 0
- * (or not finite) gives stats_median / stats_mad.  x is not modified; NaN
- * when n is 0. */
+ * and MAD w/4).  w <= 0 (or not finite) gives stats_median / stats_mad.  x
+ * is not modified; NaN when n is 0. */
 double stats_median_spread(const double *x, size_t n, double w);
 double stats_mad_spread(const double *x, size_t n, double m, double w);
 

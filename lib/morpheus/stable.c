@@ -40,13 +40,17 @@ int stable_fits_inside(const struct plan_res *r, const struct lowcost_req *q)
 
 double stable_tail(const struct lowcost_req *q, long len)
 {
-    long j = 0;
+    int64_t j = 0;
     double tail = 0;
     for (long k = 0; k < q->nstages; k++) {
         int64_t g, gangs, per;
         lowcost_stage_full(&q->stage[k], &g, &gangs, &per);
-        for (int64_t full = gangs / per; full > 0; full--, j++)
-            tail += j >= len ? (double)(per * g) : 0;
+        /* the stage's full steps j .. j + full - 1, then its partial one;
+         * counted, not walked: a stage of 1e12 gangs at maxpar 1 is one
+         * multiplication */
+        int64_t full = gangs / per, before = len > j ? (len - j < full ? len - j : full) : 0;
+        tail += (double)(full - before) * (double)(per * g);
+        j += full;
         if (gangs % per)
             tail += j++ >= len ? (double)(gangs % per * g) : 0;
     }
