@@ -55,6 +55,16 @@ goal "skyfit N=30 x K=1440, wall (issue 3)" "< 1 s" "$(w "$r_net") s" "$(under "
 # issue 20 item 2: 2x less CPU than before it (0.16 s at K=1440, 1.91 s at
 # K=5760: old and new binaries alternating in one run, README)
 goal "skyfit N=30 x K=1440, cpu, 2x the pre-issue-20 0.16 s (issue 20)" "<= 0.08 s" "$(c "$r_net") s" "$(under "$(c "$r_net")" 0.0801)"
+# the same fit with a prior (--prior, last night's skyline): its own fit
+# with every step 10% lower, weight 0.5; phase 2 starts cold (phase 1's
+# basis lacks the prior's hinges), against the plain fit in the same run
+skyfit -q "$f" | awk -F, -v OFS=, 'NR > 1 { $4 = $4 * 0.9 } { print }' >"$T/prior.csv"
+mark
+r_pri=$(bestcpu 3 skyfit -q --prior "$T/prior.csv" --prior-weight 0.5 "$f") || exit 1
+p=$(peak)
+r_net=$(bestcpu 3 skyfit -q "$f") || exit 1
+echo "bench skyfit: N=30 x K=1440 with --prior (weight 0.5): wall $(w "$r_pri") s, cpu $(c "$r_pri") s ($(ratio "$(c "$r_net")" "$(c "$r_pri")")x the fit without, cpu $(c "$r_net") s)"
+row "fit N=30 x K=1440 with --prior (cpu)" "$(c "$r_pri")" "the same fit without --prior" "$(c "$r_net")" "$p"
 f=$T/n30k5760.csv
 [ -s "$f" ] || gen 1 30 5760 1 >"$f"
 mark

@@ -33,6 +33,7 @@ static struct {
     int sort;
     const char *stats;
     const char *runs;    /* --runs: the runs table */
+    const char *prior;   /* --prior: last night's skylines */
     int strict;
     int native_memory;   /* --native-resource memory */
     struct skyjob_opts fit;
@@ -42,7 +43,7 @@ enum {
     OPT_FORMAT = 1, OPT_ALPHA, OPT_BETA, OPT_BETA_FRAC, OPT_STEP, OPT_AGG, OPT_MIN_RUNS,
     OPT_LAST, OPT_WINDOW, OPT_ROUND, OPT_STATS, OPT_STRICT, OPT_SOLVER, OPT_NATIVE_INTERVAL, OPT_NATIVE_RESOURCE,
     OPT_MAX_STEPS, OPT_JOB_COL, OPT_RUN_COL, OPT_T_COL, OPT_CONTAINERS_COL, OPT_CORES_COL,
-    OPT_MEM_COL, OPT_OUTLIER_K, OPT_KEEP_OUTLIERS, OPT_RUNS, OPT_SORT = 's'
+    OPT_MEM_COL, OPT_OUTLIER_K, OPT_KEEP_OUTLIERS, OPT_RUNS, OPT_PRIOR, OPT_PRIOR_WEIGHT, OPT_SORT = 's'
 };
 
 static const struct argp_option options[] = {
@@ -59,6 +60,8 @@ static const struct argp_option options[] = {
     {"outlier-k", OPT_OUTLIER_K, "K", 0, "Keep runs longer or larger than median + K spreads out of the fit (default 3; spread = max(1.4826 MAD, 0.1 median, half a step); jobs with 5 runs or more)", 1},
     {"keep-outliers", OPT_KEEP_OUTLIERS, NULL, 0, "Fit every selected run (no outlier rule)", 1},
     {"runs", OPT_RUNS, "FILE", 0, "Runs table (columns job, instance, start, end; sloinfer's input; times in --time-unit): the outlier rule measures a run's length as end - start, to the second, instead of its steps x step (runs not in it, or without an end, keep the latter); memory: about 105 bytes a run with 8- and 15-character job and instance names", 1},
+    {"prior", OPT_PRIOR, "FILE", 0, "Last night's skylines (skyfit's output): a job in it at this --step is fitted with it as a prior, each step moving only when that gains more than --prior-weight x alpha per container in the LP's objective (steady reservations); memory: about 50 bytes a step of FILE", 1},
+    {"prior-weight", OPT_PRIOR_WEIGHT, "W", 0, "The prior's weight per container of change, in units of alpha (default 0.1)", 1},
     {"max-steps", OPT_MAX_STEPS, "N", 0, "Jobs whose longest run spans more steps get status too_many_steps (default 100000)", 1},
     {"solver", OPT_SOLVER, "NAME", 0, "network (default: the LP's dual min-cost flow by network simplex, certified), glpk-flow (the same flow by GLPK) or glpk-plain (the LP as written, by GLPK)", 1},
     {0, 0, 0, 0, "Input and output:", 2},
@@ -137,6 +140,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     }
     case OPT_STATS: opt.stats = arg; break;
     case OPT_RUNS: opt.runs = arg; break;
+    case OPT_PRIOR: opt.prior = arg; break;
+    case OPT_PRIOR_WEIGHT: opt.fit.prior_weight = cli_double(st, "prior-weight", arg, 1e-9, 1e6); break;
     case OPT_SORT: opt.sort = 1; break;
     case OPT_STRICT: opt.strict = 1; break;
     case OPT_JOB_COL: cli_colmap_add("job", arg); break;
@@ -213,19 +218,27 @@ static int fit_outputs(struct skyjob_totals *tot)
 }
 
 /* fit_all: load --runs (if given; its times in --time-unit, as the
- * usage's), then fit_outputs. */
+ * usage's) and --prior, then fit_outputs. */
 static int fit_all(struct skyjob_totals *tot)
 {
     int st;
     runlen *runs = NULL;
+    skyprior *prior = NULL;
     struct csv_dialect rd = *cli_dialect("runs");
     rd.time_scale = cli_dialect(NULL)->time_scale;
     if (opt.runs && (st = runlen_load(opt.runs, &rd, &runs)) != SLK_OK)
         return st;
+    if (opt.prior && (st = skyprior_load(opt.prior, cli_dialect("prior"), &prior)) != SLK_OK) {
+        runlen_free(runs);
+        return st;
+    }
     opt.fit.runs = runs;
+    opt.fit.prior = prior;
     st = fit_outputs(tot);
     runlen_free(runs);
+    skyprior_free(prior);
     opt.fit.runs = NULL;
+    opt.fit.prior = NULL;
     return st;
 }
 
@@ -252,6 +265,13 @@ static void print_summary(const struct skyjob_totals *tot, double seconds)
         fprintf(stderr, "%s: outlier rule: %ld of %ld run lengths recorded in %s (end - start), "
                 "the rest from their samples (steps x step)\n", slk_progname, tot->recorded, tot->measured,
                 opt.runs);
+    if (opt.prior)
+        fprintf(stderr, "%s: prior %s (weight %g x alpha): %ld of %ld fitted jobs had one, %ld of them kept it "
+                "exactly, %ld moved\n", slk_progname, opt.prior, opt.fit.prior_weight, tot->prior_jobs, tot->fitted,
+                tot->prior_kept, tot->prior_jobs - tot->prior_kept);
+    if (tot->prior_other_step)
+        fprintf(stderr, "%s: warning: %ld jobs of %s have another step than --step %g s: fitted without "
+                "their prior\n", slk_progname, tot->prior_other_step, opt.prior, opt.fit.step);
     if (tot->sparse_runs)
         fprintf(stderr,
                 "%s: warning: %ld runs of %ld jobs have samples more than --step %g s apart "
@@ -280,9 +300,10 @@ int main(int argc, char **argv)
         "  skyfit --format native --step 5 tinySample.txt\n"
         "  skyfit --job-col pipeline --containers-col used pipelines.csv\n"
         "  skyfit -s time-ordered-usage.csv > skylines.csv\n"
-        "  skyfit --runs runs.csv --stats fit.csv usage.csv > skylines.csv",
+        "  skyfit --runs runs.csv --stats fit.csv usage.csv > skylines.csv\n"
+        "  skyfit --prior last/skyline.csv usage.csv -o skyline.csv",
         kids, NULL, NULL};
-    cli_roles("usage", "runs", (const char *)NULL);
+    cli_roles("usage", "runs", "prior", (const char *)NULL);
     argp_parse(&argp, argc, argv, 0, NULL, NULL);
     struct skyjob_totals tot = {0};
     double t0 = slk_now();
@@ -290,8 +311,8 @@ int main(int argc, char **argv)
     if (opt.sort && opt.fit.native) {
         slk_error("--sort reads CSV input only (the native log has one run per line: sort it by name)");
         st = SLK_EUSAGE;
-    } else if (cli_dash_count((const char *const[]){opt.runs, opt.input ? opt.input : "-"}, 2) > 1) {
-        slk_error("--runs - and the usage both read stdin: give one of them as a file");
+    } else if (cli_dash_count((const char *const[]){opt.runs, opt.prior, opt.input ? opt.input : "-"}, 3) > 1) {
+        slk_error("--runs -, --prior - and the usage: only one of them can read stdin");
         st = SLK_EUSAGE;
     } else if (cli_dash_count((const char *const[]){opt.stats, slk_opt.output ? slk_opt.output : "-"}, 2) > 1) {
         /* both held, the two tables came out one after the other */

@@ -54,7 +54,8 @@ static uint64_t hash_str(const char *s)
 
 void skyjob_opts_default(struct skyjob_opts *o)
 {
-    *o = (struct skyjob_opts){.step = 60, .min_runs = 2, .native_interval = 5, .max_steps = 100000};
+    *o = (struct skyjob_opts){.step = 60, .min_runs = 2, .native_interval = 5, .max_steps = 100000,
+                              .prior_weight = 0.1};
     skyline_defaults(&o->lp);
     outlier_defaults(&o->outliers);
 }
@@ -135,7 +136,7 @@ const char *const skyjob_cols[] = {"job", "step", "offset", "alloc", "cores", "m
 const char *const skyjob_cols_plain[] = {"job", "step", "offset", "alloc", NULL};
 const char *const skyjob_stats_cols[] = {"job", "runs", "steps", "objective", "a_o", "a_u", "eps",
                                          "beta", "solve_ms", "status", "excluded", "excluded_runs", "longest_run",
-                                         "recorded_lengths", NULL};
+                                         "recorded_lengths", "prior_cost", NULL};
 
 static int by_run_then_t(const void *a, const void *b)
 {
@@ -284,9 +285,10 @@ static void report(struct skyjob_out *out, const char *job, const char *what, co
     tot->first_reported++;
 }
 
-/* stats_row: one --stats row; j (may be NULL) lists the excluded runs. */
-static void stats_row(csvw *ws, const char *job, long runs, long steps,
-                      const struct skyline_result *res, double ms, const char *status, const struct skyjob *j)
+/* stats_row: one --stats row; j (may be NULL) lists the excluded runs;
+ * prior: the fit had one (its cost is in res). */
+static void stats_row(csvw *ws, const char *job, long runs, long steps, const struct skyline_result *res,
+                      int prior, double ms, const char *status, const struct skyjob *j)
 {
     if (!ws)
         return;
@@ -315,6 +317,10 @@ static void stats_row(csvw *ws, const char *job, long runs, long steps,
     csvw_str(ws, j && nx ? j->excluded : NULL);
     csvw_str(ws, j && res ? j->pool + j->longest : NULL);
     csvw_int(ws, j ? j->recorded : 0);
+    if (res && prior)
+        csvw_num(ws, res->prior_cost);
+    else
+        csvw_str(ws, NULL);
     csvw_end(ws);
 }
 
@@ -391,7 +397,7 @@ static int check_size(struct skyjob *j, size_t n, long k, struct skyjob_out *out
     } else {
         return 0;
     }
-    stats_row(out->ws, j->name, (long)n, k, NULL, 0, "too_many_steps", NULL);
+    stats_row(out->ws, j->name, (long)n, k, NULL, 0, 0, "too_many_steps", NULL);
     out->tot.too_long++;
     return -1;
 }
@@ -457,6 +463,14 @@ static size_t build_matrix(struct skyjob *j, const struct skyjob_opts *o, int *s
     return m;
 }
 
+/* written: alloc a as write_alloc writes it */
+static double written(const struct skyjob_opts *o, double a)
+{
+    if (o->round_up)
+        a = ceil(a - 1e-9);
+    return a < 0 ? 0 : a;
+}
+
 /* write_alloc: the job's rows job,step,offset,alloc[,cores,mem_mb]. */
 static void write_alloc(const struct skyjob *j, const struct skyjob_opts *o, long k, csvw *w, int shape_cols)
 {
@@ -472,11 +486,7 @@ static void write_alloc(const struct skyjob *j, const struct skyjob_opts *o, lon
         mem = j->mem_plain / j->n_shape;
     }
     for (long b = 0; b < k; b++) {
-        double a = j->alloc[b];
-        if (o->round_up)
-            a = ceil(a - 1e-9);
-        if (a < 0)
-            a = 0;
+        double a = written(o, j->alloc[b]);
         csvw_str(w, j->name);
         csvw_num(w, o->step);
         csvw_num(w, b * o->step);
@@ -487,6 +497,39 @@ static void write_alloc(const struct skyjob *j, const struct skyjob_opts *o, lon
         }
         csvw_end(w);
     }
+}
+
+/* with_prior: put the job's prior from o->prior into *lp (at this step);
+ * 1 when it has one, else 0 (counted when the prior has another step). */
+static int with_prior(const struct skyjob *j, const struct skyjob_opts *o, struct skyjob_totals *tot,
+                      struct skyline_opts *lp)
+{
+    const double *p;
+    int pk;
+    int got = skyprior_get(o->prior, j->name, o->step, &p, &pk, NULL);
+    if (got < 0)
+        tot->prior_other_step++;
+    if (got <= 0 || !(o->prior_weight * lp->alpha > 0))
+        return 0;
+    lp->prior = p;
+    lp->prior_k = pk;
+    lp->prior_mu = o->prior_weight * lp->alpha;
+    return 1;
+}
+
+/* as_prior: 1 when the k steps written equal the prior's (same length,
+ * every value within 1e-9 relative: the prior came back through text). */
+static int as_prior(const struct skyjob *j, const struct skyjob_opts *o, long k,
+                    const struct skyline_opts *lp)
+{
+    if (k != lp->prior_k)
+        return 0;
+    for (long b = 0; b < k; b++) {
+        double a = written(o, j->alloc[b]), p = lp->prior[b];
+        if (fabs(a - p) > 1e-9 * (1 + fabs(p)))
+            return 0;
+    }
+    return 1;
 }
 
 void skyjob_fit(skyjob *j, struct skyjob_out *out)
@@ -503,7 +546,7 @@ void skyjob_fit(skyjob *j, struct skyjob_out *out)
         char d[96];
         snprintf(d, sizeof d, " (%zu < --min-runs %d)", n, o->min_runs);
         report(out, j->name, "not fitted: too few runs", d);
-        stats_row(ws, j->name, (long)n, 0, NULL, 0, "too_few_runs", NULL);
+        stats_row(ws, j->name, (long)n, 0, NULL, 0, 0, "too_few_runs", NULL);
         tot->too_few++;
         return;
     }
@@ -525,20 +568,26 @@ void skyjob_fit(skyjob *j, struct skyjob_out *out)
     }
     j->alloc = xgrow(j->alloc, &j->alloc_cap, (size_t)k, sizeof *j->alloc);
     struct skyline_result res;
+    struct skyline_opts lp = o->lp;
+    int prior = with_prior(j, o, tot, &lp);
     double t0 = slk_now();
-    int st = skyline_fit(j->use, (int)kept, (int)k, &o->lp, j->alloc, &res);
+    int st = skyline_fit(j->use, (int)kept, (int)k, &lp, j->alloc, &res);
     double ms = (slk_now() - t0) * 1000;
     tot->solve_s += ms / 1000;
     if (st != SKYLINE_OK) {
         report(out, j->name, "not fitted: the LP solver failed", NULL);
-        stats_row(ws, j->name, (long)kept, k, NULL, ms, "solver_failed", j);
+        stats_row(ws, j->name, (long)kept, k, NULL, 0, ms, "solver_failed", j);
         tot->failed++;
         return;
     }
     if (res.fallback)
         tot->fallback++;
     tot->fitted++;
-    stats_row(ws, j->name, (long)kept, k, &res, ms, "optimal", j);
+    if (prior) {
+        tot->prior_jobs++;
+        tot->prior_kept += as_prior(j, o, k, &lp);
+    }
+    stats_row(ws, j->name, (long)kept, k, &res, prior, ms, "optimal", j);
     write_alloc(j, o, k, out->w, out->shape_cols);
 }
 

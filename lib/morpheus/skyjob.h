@@ -8,8 +8,9 @@
  *   job,step,offset,alloc[,cores,mem_mb]
  * are written, with one --stats row
  *   job,runs,steps,objective,a_o,a_u,eps,beta,solve_ms,status,excluded,
- *   excluded_runs,longest_run,recorded_lengths
- * per job (status optimal, too_few_runs, too_many_steps or solver_failed).
+ *   excluded_runs,longest_run,recorded_lengths,prior_cost
+ * per job (prior_cost: the prior's term at the fit, skyline.h; empty when
+ * the job was fitted without a prior) (status optimal, too_few_runs, too_many_steps or solver_failed).
  *
  * Quantization (the skyline's usage matrix s_ik):
  *   CSV samples   the mean (or max) of the samples in each step, counted from
@@ -46,6 +47,7 @@
 #include "morpheus/outlier.h"
 #include "morpheus/runlen.h"
 #include "morpheus/skyline.h"
+#include "morpheus/skyprior.h"
 
 #include <stddef.h>
 
@@ -63,6 +65,9 @@ struct skyjob_opts {
     struct skyline_opts lp;
     struct outlier_opts outliers;
     const runlen *runs;     /* recorded run lengths for the outlier rule (NULL: steps x step) */
+    const skyprior *prior;  /* last night's skylines (NULL: none): a job found in it at this step is
+                             * fitted with it as the LP's prior (skyline.h), mu = prior_weight * alpha */
+    double prior_weight;    /* > 0 */
 };
 
 /* skyjob_opts_default: step 60, min_runs 2, max_steps 100000, native
@@ -75,6 +80,9 @@ struct skyjob_totals {
     long measured, recorded;   /* runs measured by the outlier rule; their lengths from opts.runs */
     long sparse_runs, sparse_jobs; /* CSV runs whose samples are all more than a step apart */
     double sparse_gap;             /* the closest samples of those runs, seconds */
+    long prior_jobs;               /* fitted with a prior */
+    long prior_kept;               /* of those, written exactly as the prior (every step) */
+    long prior_other_step;         /* in the prior at another step: fitted without it */
     double solve_s;
     int first_reported;
 };

@@ -19,6 +19,10 @@
  * supplies.  The min-cost flow's optimal node potentials (GLPK row duals,
  * or the network simplex's tree potentials; S_0 the root) are an optimal S, Q.
  * Both flow solvers are certified by solve_one (see skyline.h).
+ *
+ * The prior's cost mu |x - p_k| is one more convex piecewise-linear term of
+ * g_k: slope -mu just right of 0 and a hinge of jump 2 mu at p_k (slope +mu
+ * when p_k = 0), so every solver carries it as it carries the runs.
  */
 #include "morpheus/skyline.h"
 
@@ -35,6 +39,42 @@ void skyline_defaults(struct skyline_opts *o)
     o->beta = -1;
     o->beta_frac = 0.1;
     o->solver = SKYLINE_NETWORK;
+    o->prior = NULL;
+    o->prior_k = 0;
+    o->prior_mu = 0;
+}
+
+/* has_prior: o carries a prior term */
+static int has_prior(const struct skyline_opts *o)
+{
+    return o->prior_mu > 0 && o->prior;
+}
+
+/* prior_at: p_j (0-based), 0 past the prior's end */
+static double prior_at(const struct skyline_opts *o, int j)
+{
+    return o->prior && j < o->prior_k ? o->prior[j] : 0;
+}
+
+double skyline_prior_cost(const struct skyline_opts *o, const double *alloc, int k)
+{
+    if (!has_prior(o))
+        return 0;
+    double c = 0;
+    for (int j = 0; j < k; j++) {
+        double p = prior_at(o, j), d = fabs(alloc[j] - p);
+        if (d > 1e-12 * (1 + p))   /* the solvers' rounding is not a change */
+            c += d;
+    }
+    return o->prior_mu * c;
+}
+
+/* full_objective: the fit's objective plus the prior's cost: what the
+ * solvers minimize and the certificate bounds. */
+static double full_objective(const double *use, int n, int k, const double *alloc,
+                             const struct skyline_opts *o, double beta)
+{
+    return skyline_eval(use, n, k, alloc, o->alpha, beta, NULL, NULL, NULL) + skyline_prior_cost(o, alloc, k);
 }
 
 double skyline_eval(const double *use, int n, int k, const double *alloc,
@@ -73,14 +113,17 @@ double skyline_eval(const double *use, int n, int k, const double *alloc,
 
 /* ---- the plain LP ------------------------------------------------------------ */
 
-/* Solve the LP as written in the paper for one beta; alloc gets s.
- * Columns: s_k, then o_ik, u_ik, D_ik (run-major), then eps. */
-static int plain_solve(const double *use, int n, int k, double alpha, double beta,
+/* Solve the LP as written in the paper for one beta (and o's prior); alloc
+ * gets s.  Columns: s_k, then o_ik, u_ik, D_ik (run-major), then eps, then
+ * with a prior r_k >= |s_k - p_k|. */
+static int plain_solve(const double *use, int n, int k, const struct skyline_opts *o, double beta,
                        double *alloc)
 {
+    double alpha = o->alpha;
+    int prior = has_prior(o);
     size_t nk = (size_t)n * k;
     int col_s = 1, col_o = 1 + k, col_u = col_o + (int)nk, col_d = col_u + (int)nk;
-    int col_eps = col_d + (int)nk, ncols = col_eps;
+    int col_eps = col_d + (int)nk, col_r = col_eps + 1, ncols = prior ? col_eps + k : col_eps;
     glp_prob *lp = glp_create_prob();
     glp_set_obj_dir(lp, GLP_MIN);
     glp_add_cols(lp, ncols);
@@ -91,25 +134,23 @@ static int plain_solve(const double *use, int n, int k, double alpha, double bet
     for (int i = 0; i < n; i++)
         glp_set_obj_coef(lp, col_d + i * k + (k - 1), (1 - alpha) / n);
     glp_set_obj_coef(lp, col_eps, beta);
+    for (int j = 0; prior && j < k; j++)
+        glp_set_obj_coef(lp, col_r + j, o->prior_mu);
 
-    size_t nnz = 7 * nk + nk + 1 + 1;
+    size_t nnz = 7 * nk + nk + 1 + 1 + (prior ? 4 * (size_t)k : 0);
     int *ia = xmalloc((nnz + 1) * sizeof *ia), *ja = xmalloc((nnz + 1) * sizeof *ja);
     double *ar = xmalloc((nnz + 1) * sizeof *ar);
     size_t z = 0;
-    int row = glp_add_rows(lp, (int)(3 * nk + 1));
+    int row = glp_add_rows(lp, (int)(3 * nk + 1 + (prior ? 2 * (size_t)k : 0)));
 #define NZ(r, c, v) (z++, ia[z] = (r), ja[z] = (c), ar[z] = (v))
+/* GAP(c, sg, v): column c >= sg (s_j - v), one row */
+#define GAP(c, sg, v) (NZ(row, (c), 1), NZ(row, col_s + j, -(sg)), glp_set_row_bnds(lp, row++, GLP_LO, -(sg) * (v), 0))
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < k; j++) {
             int x = i * k + j;
             double s = use[x];
-            /* o_ik >= s_k - s_ik */
-            NZ(row, col_o + x, 1);
-            NZ(row, col_s + j, -1);
-            glp_set_row_bnds(lp, row++, GLP_LO, -s, 0);
-            /* u_ik >= s_ik - s_k */
-            NZ(row, col_u + x, 1);
-            NZ(row, col_s + j, 1);
-            glp_set_row_bnds(lp, row++, GLP_LO, s, 0);
+            GAP(col_o + x, 1, s);    /* o_ik >= s_k - s_ik */
+            GAP(col_u + x, -1, s);   /* u_ik >= s_ik - s_k */
             /* D_ik >= D_i,k-1 + s_ik - s_k */
             NZ(row, col_d + x, 1);
             if (j > 0)
@@ -128,7 +169,13 @@ static int plain_solve(const double *use, int n, int k, double alpha, double bet
             for (int j = 0; j < k; j++)
                 NZ(row, col_u + i * k + j, -1.0 / (n * t));
     }
-    glp_set_row_bnds(lp, row, GLP_LO, 0, 0);
+    glp_set_row_bnds(lp, row++, GLP_LO, 0, 0);
+    /* r_k >= s_k - p_k and r_k >= p_k - s_k */
+    for (int j = 0; prior && j < k; j++) {
+        GAP(col_r + j, 1, prior_at(o, j));
+        GAP(col_r + j, -1, prior_at(o, j));
+    }
+#undef GAP
 #undef NZ
     glp_load_matrix(lp, (int)z, ia, ja, ar);
     free(ia);
@@ -156,6 +203,7 @@ static int plain_solve(const double *use, int n, int k, double alpha, double bet
 struct flow {
     const double *use;
     int n, k;
+    const struct skyline_opts *o;   /* the prior (alpha and beta are passed per solve) */
     double *cum;            /* cum[i*(k+1) + j] = C_ij, j = 0..k */
     double *tot;            /* T_i */
     unsigned char *have;    /* have[i*(k+1) + j]: arc S_j -> Q_i is in the LP */
@@ -183,9 +231,10 @@ static int by_key(const void *a, const void *b, void *ctx)
     return *(const int *)a - *(const int *)b;
 }
 
-/* step_hinges: g_j (step j, 1-based) as its slope just right of 0 (*sigma0)
- * plus hinges: f->hcost[0..m-1] ascending distinct breakpoints > 0 and
- * f->hcap[] their slope jumps (> 0).  Adds g_j(0) to *g0.  Returns m. */
+/* step_hinges: g_j (step j, 1-based; with the prior's term) as its slope
+ * just right of 0 (*sigma0) plus hinges: f->hcost[0..m-1] ascending
+ * distinct breakpoints > 0 and f->hcap[] their slope jumps (> 0).  Adds
+ * g_j(0) to *g0.  Returns m (at most n + 1). */
 static int step_hinges(struct flow *f, int j, double alpha, double beta, double *sigma0, double *g0)
 {
     int n = f->n, k = f->k, m = 0;
@@ -203,6 +252,19 @@ static int step_hinges(struct flow *f, int j, double alpha, double beta, double 
         f->slope[m] = alpha / n + beta / (n * t);
         f->ord[m] = m;
         m++;
+    }
+    if (has_prior(f->o)) {
+        double p = prior_at(f->o, j - 1), mu = f->o->prior_mu;
+        if (p > 0) {
+            s0 -= mu;
+            *g0 += mu * p;
+            f->bp[m] = p;
+            f->slope[m] = 2 * mu;
+            f->ord[m] = m;
+            m++;
+        } else {
+            s0 += mu;
+        }
     }
     qsort_r(f->ord, (size_t)m, sizeof *f->ord, by_key, f->bp);
     int h = 0;
@@ -594,13 +656,14 @@ static void ns_drop(struct flow *f)
     f->ns = NULL;
 }
 
-/* ns_alloc: g sized for n runs of k steps: chain k, hinges <= n k (twice
- * when warm-started), difference arcs <= n (k + 1). */
+/* ns_alloc: g sized for n runs of k steps: chain k, hinges <= (n + 1) k
+ * (the prior's one more; twice when warm-started), difference arcs <=
+ * n (k + 1). */
 static void ns_alloc(struct ns *g, int n, int k)
 {
     memset(g, 0, sizeof *g);
     g->nn = k + 1 + n;
-    size_t cap_arcs = (size_t)k + 2 * (size_t)n * k + (size_t)n * (k + 1);
+    size_t cap_arcs = (size_t)k + 2 * ((size_t)n + 1) * k + (size_t)n * (k + 1);
     g->src = xmalloc(cap_arcs * sizeof *g->src);
     g->tgt = xmalloc(cap_arcs * sizeof *g->tgt);
     g->cost = xmalloc(cap_arcs * sizeof *g->cost);
@@ -774,12 +837,12 @@ static int solve_one(struct flow *f, const struct skyline_opts *o, double beta,
     double lower;
     if (o->solver == SKYLINE_PLAIN) {
         res->lp_solves++;
-        return plain_solve(f->use, f->n, f->k, o->alpha, beta, alloc);
+        return plain_solve(f->use, f->n, f->k, o, beta, alloc);
     }
     if (o->solver == SKYLINE_NETWORK) {
         int st = ns_solve(f, o->alpha, beta, alloc, &lower);
         if (st == SKYLINE_OK) {
-            double obj = skyline_eval(f->use, f->n, f->k, alloc, o->alpha, beta, NULL, NULL, NULL);
+            double obj = full_objective(f->use, f->n, f->k, alloc, o, beta);
             res->gap = obj - lower;
             if (res->gap <= 1e-9 * (1 + fabs(obj)))
                 return SKYLINE_OK;
@@ -788,7 +851,7 @@ static int solve_one(struct flow *f, const struct skyline_opts *o, double beta,
     }
     int st = flow_solve(f, o->alpha, beta, alloc, &lower, &res->lp_solves);
     if (st == SKYLINE_OK) {
-        double obj = skyline_eval(f->use, f->n, f->k, alloc, o->alpha, beta, NULL, NULL, NULL);
+        double obj = full_objective(f->use, f->n, f->k, alloc, o, beta);
         res->gap = obj - lower;
         if (res->gap <= 1e-9 * (1 + fabs(obj)))
             return SKYLINE_OK;
@@ -796,7 +859,7 @@ static int solve_one(struct flow *f, const struct skyline_opts *o, double beta,
     /* certificate failed: the reference LP decides */
     res->fallback = 2;
     res->lp_solves++;
-    return plain_solve(f->use, f->n, f->k, o->alpha, beta, alloc);
+    return plain_solve(f->use, f->n, f->k, o, beta, alloc);
 }
 
 int skyline_fit(const double *use, int n, int k, const struct skyline_opts *o,
@@ -807,19 +870,25 @@ int skyline_fit(const double *use, int n, int k, const struct skyline_opts *o,
     for (size_t x = 0; x < (size_t)n * k; x++)
         if (!(use[x] >= 0) || !isfinite(use[x]))
             return SKYLINE_EINPUT;
+    if (!(o->prior_mu >= 0) || !isfinite(o->prior_mu) || o->prior_k < 0 || (o->prior_k > 0 && !o->prior))
+        return SKYLINE_EINPUT;
+    for (int j = 0; o->prior && j < o->prior_k; j++)
+        if (!(o->prior[j] >= 0) || !isfinite(o->prior[j]))
+            return SKYLINE_EINPUT;
     memset(res, 0, sizeof *res);
     glp_term_out(GLP_OFF);
 
-    struct flow f = { .use = use, .n = n, .k = k };
+    struct flow f = { .use = use, .n = n, .k = k, .o = o };
     f.cum = xmalloc((size_t)n * (k + 1) * sizeof *f.cum);
     f.tot = xmalloc((size_t)n * sizeof *f.tot);
     f.have = xcalloc((size_t)n * (k + 1), 1);
     f.pot = xmalloc((size_t)(k + 1 + n) * sizeof *f.pot);
-    f.bp = xmalloc((size_t)n * sizeof *f.bp);
-    f.slope = xmalloc((size_t)n * sizeof *f.slope);
-    f.ord = xmalloc((size_t)n * sizeof *f.ord);
-    f.hcost = xmalloc((size_t)n * sizeof *f.hcost);
-    f.hcap = xmalloc((size_t)n * sizeof *f.hcap);
+    /* a step's breakpoints: one per run and the prior's */
+    f.bp = xmalloc(((size_t)n + 1) * sizeof *f.bp);
+    f.slope = xmalloc(((size_t)n + 1) * sizeof *f.slope);
+    f.ord = xmalloc(((size_t)n + 1) * sizeof *f.ord);
+    f.hcost = xmalloc(((size_t)n + 1) * sizeof *f.hcost);
+    f.hcap = xmalloc(((size_t)n + 1) * sizeof *f.hcap);
     for (int i = 0; i < n; i++) {
         double *ci = f.cum + (size_t)i * (k + 1);
         ci[0] = 0;
@@ -831,7 +900,13 @@ int skyline_fit(const double *use, int n, int k, const struct skyline_opts *o,
     double beta = o->beta;
     int st;
     if (beta < 0) {
-        st = solve_one(&f, o, 0, alloc, res);
+        /* phase 1 is the paper's, without the prior: V is the data's own */
+        struct skyline_opts o1 = *o;
+        o1.prior = NULL;
+        o1.prior_mu = 0;
+        f.o = &o1;
+        st = solve_one(&f, &o1, 0, alloc, res);
+        f.o = o;
         if (st != SKYLINE_OK)
             goto out;
         res->v = skyline_eval(use, n, k, alloc, o->alpha, 0, NULL, NULL, NULL);
@@ -843,7 +918,10 @@ int skyline_fit(const double *use, int n, int k, const struct skyline_opts *o,
             res->v = 0;
         beta = o->beta_frac * res->v;
     }
-    if (o->beta >= 0 || beta > 0) {
+    if (o->beta >= 0 || beta > 0 || has_prior(o)) {
+        /* phase 1's basis lacks the prior's hinges and supplies: no warm start */
+        if (has_prior(o))
+            ns_drop(&f);
         st = solve_one(&f, o, beta, alloc, res);
         if (st != SKYLINE_OK)
             goto out;
@@ -851,6 +929,7 @@ int skyline_fit(const double *use, int n, int k, const struct skyline_opts *o,
     res->beta = beta;
     res->arcs = f.arcs;
     res->objective = skyline_eval(use, n, k, alloc, o->alpha, beta, &res->a_o, &res->a_u, &res->eps);
+    res->prior_cost = skyline_prior_cost(o, alloc, k);
     if (o->beta >= 0)
         res->v = NAN;
     st = SKYLINE_OK;

@@ -11,6 +11,17 @@
  * either fixed or set by the paper's two-phase rule: solve with beta = 0, get
  * the optimum V, then solve again with beta = beta_frac * V.
  *
+ * A prior (not in the paper): with a prior allocation p_1..p_K (last
+ * night's skyline) and weight mu > 0 the objective gains
+ *   mu sum_k |s_k - p_k|                                   the prior's cost
+ * (p_k = 0 past the prior's end), so a step keeps the prior's value unless
+ * moving it gains more than mu per container in the fit's own objective: a
+ * fit whose optimum is nearly flat between two allocations (a bimodal step)
+ * stays where it was instead of flipping with every small change of its
+ * runs.  Only the final solve carries it: phase 1 (and so V and beta) is
+ * the paper's; objective, a_o, a_u and eps are the fit's own at the
+ * result, prior_cost the added term.
+ *
  * Three solvers, one optimum:
  *   SKYLINE_PLAIN    the LP exactly as written (s, over/under/debt variables per
  *                    run and step, about 3NK columns) by GLPK; the reference, slow.
@@ -49,7 +60,7 @@ enum skyline_solver {
 enum skyline_status {
     SKYLINE_OK = 0,         /* optimal */
     SKYLINE_ESOLVER = 1,    /* GLPK failed or did not reach an optimum */
-    SKYLINE_EINPUT = 2      /* n < 1, k < 1, or a negative/non-finite usage value */
+    SKYLINE_EINPUT = 2      /* n < 1, k < 1, or a negative/non-finite usage or prior value */
 };
 
 struct skyline_opts {
@@ -57,10 +68,14 @@ struct skyline_opts {
     double beta;            /* fixed beta >= 0, or < 0 for the two-phase rule */
     double beta_frac;       /* two-phase rule: beta = beta_frac * V (paper: 0.1) */
     enum skyline_solver solver;
+    const double *prior;    /* prior allocation p[0..prior_k-1], or NULL: no prior (see above) */
+    int prior_k;            /* its steps (>= 0); steps past it have prior 0 */
+    double prior_mu;        /* the prior's weight mu >= 0 (0: no prior) */
 };
 
 struct skyline_result {
     double objective;       /* alpha a_o + (1-alpha) a_u + beta eps, evaluated exactly on alloc */
+    double prior_cost;      /* mu sum_k |alloc_k - p_k| (0 without a prior) */
     double a_o, a_u, eps;   /* the terms at alloc (eps is the regularizer's left side) */
     double beta;            /* the beta used in the final solve */
     double v;               /* phase-1 optimum (beta = 0) */
@@ -70,11 +85,13 @@ struct skyline_result {
     int arcs;               /* FLOW: difference arcs generated (of n(k+1)) */
 };
 
-/* skyline_defaults: alpha 0.01, two-phase beta with fraction 0.1, SKYLINE_FLOW. */
+/* skyline_defaults: alpha 0.01, two-phase beta with fraction 0.1,
+ * SKYLINE_NETWORK, no prior. */
 void skyline_defaults(struct skyline_opts *o);
 
 /* skyline_fit: fit the allocation for usage use[i*k + j] (run i, step j;
- * n runs, k steps, containers, >= 0, finite).  Writes alloc[0..k-1] (>= 0) and
+ * n runs, k steps, containers, >= 0, finite; a prior, when o has one, with
+ * finite values >= 0).  Writes alloc[0..k-1] (>= 0) and
  * *res.  Returns SKYLINE_OK, SKYLINE_EINPUT (nothing written) or
  * SKYLINE_ESOLVER (alloc undefined).  Deterministic for the same input. */
 int skyline_fit(const double *use, int n, int k, const struct skyline_opts *o,
@@ -85,5 +102,9 @@ int skyline_fit(const double *use, int n, int k, const struct skyline_opts *o,
  * (any may be NULL).  Used to report results and to certify solutions. */
 double skyline_eval(const double *use, int n, int k, const double *alloc,
                     double alpha, double beta, double *a_o, double *a_u, double *eps);
+
+/* skyline_prior_cost: mu sum_k |alloc_k - p_k| for o's prior over k steps
+ * (0 when o has none). */
+double skyline_prior_cost(const struct skyline_opts *o, const double *alloc, int k);
 
 #endif

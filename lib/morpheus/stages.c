@@ -164,6 +164,7 @@ struct skyread {
     size_t njobs, jobcap;
     struct stages_row *rows;
     size_t n, cap;
+    int keep_rows;
 };
 
 /* finish: resample the current job (the last one added).  0 or -1. */
@@ -173,8 +174,14 @@ static int finish(struct skyread *R)
         return 0;
     struct stages_job *j = &R->jobs[R->njobs - 1];
     char why[512];
-    if (stages_resample(j, R->rows, R->n, R->S, why, sizeof why) == 0)
+    if (stages_resample(j, R->rows, R->n, R->S > 0 ? R->S : j->step, why, sizeof why) == 0) {
+        if (R->keep_rows) {
+            j->rows = xmalloc(R->n * sizeof *j->rows);
+            memcpy(j->rows, R->rows, R->n * sizeof *j->rows);
+            j->nrows = R->n;
+        }
         return 0;
+    }
     slk_error_at(csvr_path(R->r), j->line, "%s", why);
     return -1;
 }
@@ -245,7 +252,7 @@ int stages_read(const char *path, double S, const struct stages_opts *o, struct 
     }
     group_iter g;
     group_begin(&g, "job", GROUP_STRICT);
-    struct skyread R = {.r = r, .S = S};
+    struct skyread R = {.r = r, .S = S, .keep_rows = o->keep_rows};
     char *dropped = NULL; /* --on-error skip: the job a bad row took out */
     while (csvr_next(r) > 0) {
         const char *job = csvr_field(r, c.job);
@@ -280,6 +287,7 @@ void stages_jobs_free(struct stages_job *jobs, size_t n)
     for (size_t i = 0; i < n; i++) {
         free(jobs[i].job);
         free(jobs[i].st);
+        free(jobs[i].rows);
     }
     free(jobs);
 }

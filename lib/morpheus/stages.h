@@ -38,6 +38,8 @@ struct stages_job {
     double step;            /* the skyline's step, seconds */
     struct lowcost_stage *st;   /* [nst], owned */
     long nst;
+    struct stages_row *rows;    /* [nrows] the rows as read (stages_opts.keep_rows), owned; else NULL */
+    size_t nrows;
 };
 
 /* How to read a skyline file. */
@@ -46,6 +48,7 @@ struct stages_opts {
     long long max_jobs;             /* refuse more jobs than this */
     const struct csv_dialect *csv;  /* how to read the file (NULL: plain CSV); its rejects
                                      * (--on-error skip) drop a job with a bad row whole */
+    int keep_rows;                  /* keep each job's rows too (stages_job.rows) */
 };
 
 /* stages_resample: the stages of rows[0..n-1] (offsets evenly spaced by
@@ -56,7 +59,8 @@ int stages_resample(struct stages_job *j, const struct stages_row *rows, size_t 
                     size_t whyn);
 
 /* stages_read: every job of the skyline file path (NULL or "-": stdin),
- * grouped by job, into *jobs / *njobs (allocated), stages at plan step S.
+ * grouped by job, into *jobs / *njobs (allocated), stages at plan step S
+ * (S <= 0: each job at its own step).
  * A row that breaks its job's rules (step, container size, an offset not
  * exactly one step after the previous) is reported at its own line and is
  * a bad row for --on-error skip (the job is dropped whole).

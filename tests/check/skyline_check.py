@@ -15,6 +15,14 @@ paper's two-phase beta rule), and the checker verifies, for each job:
     the job's runs, with 5 runs or more, is left out of the fit (so out of
     the glpsol model) and named in the stats column excluded_runs; k = 3,
     or none with --keep-outliers, or --outlier-k K.
+  - with the checker's flag --prior W: a random prior skyline for two jobs
+    of three (1 to K + 3 steps of 60 s, integers and fractions, sometimes
+    the fit's own optimum, which the fit must then return; the third job
+    not in it) goes to skyfit
+    --prior FILE --prior-weight W; glpsol then solves the final phase with
+    mu = W * alpha and the prior (phase 1, hence beta, without it), the
+    objective compared is the fit's plus mu * sum |s_k - p_k|, and the
+    stats column prior_cost must be that term (empty for the third job).
   - with the checker's flag --runs-table: a runs table (instance, start,
     end) gives about two runs in three a length to the second within their
     last step; skyfit reads it with --runs and the recomputed rule measures
@@ -61,18 +69,30 @@ def evaluate(use, alloc, alpha, beta):
     a_o, a_u, eps = over / n, debt_sum / n, under_reg / n
     return alpha * a_o + (1 - alpha) * a_u + beta * eps, a_o, a_u, eps
 
-def glpsol(model, tmp, use, alpha, beta):
+def prior_cost(alloc, prior, mu):
+    p = list(prior) + [0.0] * max(0, len(alloc) - len(prior))
+    return mu * sum(abs(a - q) for a, q in zip(alloc, p))
+
+def glpsol(model, tmp, use, alpha, beta, prior=None, mu=0.0, sol=None):
     n, k = len(use), len(use[0])
     dat = os.path.join(tmp, "inst.dat")
     with open(dat, "w") as f:
         f.write("data;\nparam N := %d;\nparam K := %d;\n" % (n, k))
         f.write("param alpha := %.17g;\nparam beta := %.17g;\n" % (alpha, beta))
+        if prior is not None and mu > 0:
+            f.write("param mu := %.17g;\nparam p :=\n" % mu)
+            for j in range(k):
+                f.write(" %d %.17g\n" % (j + 1, prior[j] if j < len(prior) else 0.0))
+            f.write(";\n")
         f.write("param s :=\n")
         for i in range(n):
             for j in range(k):
                 f.write(" %d %d %.17g\n" % (i + 1, j + 1, use[i][j]))
         f.write(";\nend;\n")
     out = subprocess.run(["glpsol", "-m", model, "-d", dat], capture_output=True, text=True)
+    for line in out.stdout.splitlines():
+        if line.startswith("A ") and sol is not None:
+            sol.append(float(line.split()[2]))
     for line in out.stdout.splitlines():
         if line.startswith("OBJ "):
             return float(line.split()[1])
@@ -100,7 +120,7 @@ def parse_native(path):
         out.append((name, [r + [0] * (k - len(r)) for r in runs]))
     return out
 
-def check_job(tag, model, tmp, use, alpha, beta, s, rws, step):
+def check_job(tag, model, tmp, use, alpha, beta, s, rws, step, prior=None, mu=0.0):
     if not s or s["status"] != "optimal":
         print(tag, "status", s and s["status"]); return 1
     if len(rws) != len(use[0]) or any(float(r["offset"]) != step * j for j, r in enumerate(rws)):
@@ -113,12 +133,18 @@ def check_job(tag, model, tmp, use, alpha, beta, s, rws, step):
         b = 0.1 * v
     else:
         b = beta
-    opt = glpsol(model, tmp, use, alpha, b) if (beta is not None or b > 0) else v
+    with_prior = prior is not None and mu > 0
+    opt = glpsol(model, tmp, use, alpha, b, prior, mu) if (beta is not None or b > 0 or with_prior) else v
     obj, a_o, a_u, eps = evaluate(use, alloc, alpha, b)
+    pc = prior_cost(alloc, prior, mu) if with_prior else 0.0
     scale = max(1.0, max(max(r) for r in use))
-    if not close(obj, opt, 1e-6, 1e-9 * scale):
-        print(tag, "objective %.12g, glpsol optimum %.12g" % (obj, opt)); return 1
+    if not close(obj + pc, opt, 1e-6, 1e-9 * scale):
+        print(tag, "objective %.12g (prior's cost %.12g), glpsol optimum %.12g" % (obj + pc, pc, opt)); return 1
     bad = 0
+    if with_prior != (s.get("prior_cost", "") != ""):
+        print(tag, "prior_cost '%s', a prior: %s" % (s.get("prior_cost"), with_prior)); bad += 1
+    elif with_prior and not close(float(s["prior_cost"]), pc, 1e-7, 1e-9 * scale):
+        print(tag, "stats prior_cost %s, recomputed %.12g" % (s["prior_cost"], pc)); bad += 1
     for col, want in (("objective", obj), ("a_o", a_o), ("a_u", a_u), ("eps", eps)):
         got = float(s[col])
         if not close(got, want, 1e-7, 1e-9 * scale):
@@ -151,6 +177,13 @@ def main():
     extra = sys.argv[5:]
     runs_table = "--runs-table" in extra
     extra = [x for x in extra if x != "--runs-table"]
+    prior_w = None
+    if "--prior" in extra:
+        i = extra.index("--prior")
+        prior_w = float(extra[i + 1])
+        del extra[i:i + 2]
+    pfile = os.path.join(tmp, "prior.csv")
+    npriors = 0
     ok = 0.0 if "--keep-outliers" in extra else float(extra[extra.index("--outlier-k") + 1]) if "--outlier-k" in extra else 3.0
     nexcl = 0
     os.makedirs(tmp, exist_ok=True)
@@ -249,8 +282,32 @@ def main():
             f.write("job,run,t,containers\n")
             for r in rows:
                 f.write(",".join(r) + "\n")
+        priors = {}
+        own = set()
+        if prior_w is not None:
+            # jobs 0 and 1 get a prior (sometimes glpsol's own optimum: the
+            # fit must come back to it exactly), job 2 none
+            with open(pfile, "w") as f:
+                f.write("job,step,offset,alloc\n")
+                for name, use, out, rname, rec in jobs[:2]:
+                    k = len(use[0])
+                    if rnd.random() < 0.25:
+                        sol = []
+                        bb = beta if beta is not None else 0.1 * glpsol(model, tmp, use, alpha, 0.0)
+                        glpsol(model, tmp, use, alpha, bb, sol=sol)
+                        pr = [max(0.0, x) for x in sol]
+                        own.add(name)
+                    else:
+                        pr = [float(rnd.randint(0, 60)) if rnd.random() < 0.5 else round(rnd.uniform(0, 60), 3)
+                              for _ in range(rnd.randint(1, k + 3))]
+                    priors[name] = pr
+                    for j, a in enumerate(pr):
+                        f.write("%s,60,%d,%r\n" % (name, 60 * j, a))
+            npriors += len(priors)
         stats = os.path.join(tmp, "stats.csv")
         args = cmd.split() + ["-q", "--min-runs", "1", "--alpha", repr(alpha), "--stats", stats] + extra
+        if prior_w is not None:
+            args += ["--prior", pfile, "--prior-weight", repr(prior_w)]
         if beta is not None:
             args += ["--beta", repr(beta)]
         out = subprocess.run(args + [inp], capture_output=True, text=True)
@@ -265,7 +322,13 @@ def main():
         for name, use, out, rname, rec in jobs:
             checked += 1
             tag = "seed %d %s (N=%d K=%d alpha=%g beta=%s)" % (seed, name, len(use), len(use[0]), alpha, beta)
-            bad += check_job(tag, model, tmp, use, alpha, beta, st.get(name), fit.get(name, []), 60)
+            bad += check_job(tag, model, tmp, use, alpha, beta, st.get(name), fit.get(name, []), 60,
+                             priors.get(name), (prior_w or 0.0) * alpha)
+            if name in own and alpha > 0:
+                # the prior is an optimum: the only optimum with the prior's term
+                got = [float(r["alloc"]) for r in fit.get(name, [])]
+                if len(got) != len(priors[name]) or any(not close(a, q, 1e-6, 1e-6) for a, q in zip(got, priors[name])):
+                    print(tag, "prior is an optimum, fit moved: %s vs %s" % (got, priors[name])); bad += 1
             s = st.get(name)
             got = set(s["excluded_runs"].split(";")) if s and s["excluded_runs"] else set()
             if s and (got != {rname(i) for i in out} or int(s["excluded"]) != len(out)):
@@ -274,7 +337,8 @@ def main():
             if s and int(s["recorded_lengths"]) != rec:
                 print(tag, "recorded_lengths %s, expected %d" % (s["recorded_lengths"], rec))
                 bad += 1
-    print("%d jobs checked, %d mismatches, %d outlier runs" % (checked, bad, nexcl))
+    print("%d jobs checked, %d mismatches, %d outlier runs%s" % (checked, bad, nexcl,
+          ", %d with a prior" % npriors if prior_w is not None else ""))
     return 1 if bad else 0
 
 sys.exit(main())

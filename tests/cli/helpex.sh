@@ -72,6 +72,7 @@ prep_skyfit() {
     cp "$DATA/hadoop-resourceestimator/lp/tinySample.txt" .
     awk -F, 'BEGIN { OFS = "," } NR == 1 { print "pipeline,run,t,used"; next } { print $1, $2, $3, $4 }' usage.csv > pipelines.csv
     { head -1 usage.csv; tail -n +2 usage.csv | sort -t, -k3,3n; } > time-ordered-usage.csv
+    mkdir -p last && skyfit -q usage.csv > last/skyline.csv        # last night's skylines (--prior)
 }
 prep_lcmpack() {
     tracegen -q runs --count 20 --days 14 > runs.csv
@@ -209,6 +210,7 @@ mprep_sloinfer() {
 }
 mprep_skyfit() {
     prep_skyfit
+    mkdir -p state && cp last/skyline.csv state/skyline.csv
     { head -1 usage.csv; tail -n +2 usage.csv | sort -t, -k3,3n; } > u.csv   # ungrouped
 }
 mprep_lcmpack() {

@@ -60,6 +60,29 @@ tcheck "plan byte-identical" cmp "$st/plan.csv" "$TMP/plan.night1"
 tcheck "re-run: empty YARN delta" bash -c '! [ -s "$1/yarn/submit.jsonl" ] && ! [ -s "$1/yarn/update.jsonl" ] && ! [ -s "$1/yarn/delete.jsonl" ]' _ "$st"
 tcheck "one generation kept, no debris" bash -c '[ "$(ls -d "$1"/gen.* | wc -l)" = 1 ] && ! ls -A "$1" | grep -q tonight' _ "$st"
 
+# PRIOR_WEIGHT: last night's skylines are skyfit's prior (off by default)
+stp="$TMP/stateprior"; rm -rf "$stp"
+t "prior: first night (nothing to read yet)" 0 '' '*' '' env PRIOR_WEIGHT=0.5 bash "$N" "$tel" "$stp"
+tcheck "prior: no prior line on the first night" bash -c '! grep -q "as the prior" "$1/report.txt"' _ "$stp"
+cp "$stp/skyline.csv" "$TMP/sky.prior1"; cp "$stp/plan.csv" "$TMP/plan.prior1"
+t "prior: same input again" 0 '' '*' '' env PRIOR_WEIGHT=0.5 bash "$N" "$tel" "$stp"
+tcheck "prior: every fitted job had last night's skyline" bash -c '
+    n=$(awk -F, "NR > 1 && \$10 == \"optimal\"" "$1/skyfit-stats.csv" | wc -l)
+    grep -qx "           $n fitted with last night.s skyline as the prior (--prior-weight 0.5)" "$1/report.txt"' _ "$stp"
+tcheck "prior: skylines and plan byte-identical" bash -c 'cmp "$1/skyline.csv" "$2" && cmp "$1/plan.csv" "$3"' _ "$stp" "$TMP/sky.prior1" "$TMP/plan.prior1"
+tcheck "prior: off by default" bash -c '! grep -q "as the prior" "$1/report.txt"' _ "$st"
+# a damaged prior costs the prior, not the night: a bad row (ON_ERROR=skip)
+# drops its job's prior and is listed; an unreadable file (no header) drops
+# the prior with a warning
+t "prior: a bad row in last night's skyline: the night runs" 0 '' '*' '' \
+    env PRIOR_WEIGHT=0.5 bash -c 'f=$(readlink -f "$3/skyline.csv"); chmod u+w "$f"; sed -i "3s/,[^,]*\$/,x/" "$f"; bash "$1" "$2" "$3"' _ "$N" "$tel" "$stp"
+tcheck "prior: bad row listed in rejects.csv, skylines unchanged" bash -c '
+    grep -q "/skyline.csv,3," "$1/rejects.csv" && cmp "$1/skyline.csv" "$2"' _ "$stp" "$TMP/sky.prior1"
+t "prior: unreadable last skyline: the night runs" 0 '' '*' "last night's skylines are not a usable prior" \
+    env PRIOR_WEIGHT=0.5 bash -c 'f=$(readlink -f "$3/skyline.csv"); chmod u+w "$f"; printf "garbage\n" > "$f"; bash "$1" "$2" "$3"' _ "$N" "$tel" "$stp"
+tcheck "prior: unreadable: the report warns, skylines as without a prior" bash -c '
+    grep -q "^warning:   last night.s skylines are not a usable prior" "$1/report.txt" && cmp "$1/skyline.csv" "$2"' _ "$stp" "$TMP/sky.prior1"
+
 # a capacity that refuses requests: --improve moves tonight's placements after
 # the refusals, so a refused request can fit the polished plan; lcmpack tries
 # the refused ones again after the polish, and the re-run is still a fixed

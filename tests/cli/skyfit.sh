@@ -34,14 +34,14 @@ t "run with zeros" 0 "@$D/zero_run.csv" "$HDR
 z,60,0,4
 z,60,60,4
 z,60,120,4" '' skyfit -q --stats "$TMP/zero.csv"
-tcheck "run with zeros: stats" grep -qx 'z,2,3,0.06,6,0,0,0.006,[0-9.]*,optimal,0,,busy,0' "$TMP/zero.csv"
+tcheck "run with zeros: stats" grep -qx 'z,2,3,0.06,6,0,0,0.006,[0-9.]*,optimal,0,,busy,0,' "$TMP/zero.csv"
 # late = 0,4 and early = 4,0, alpha 0.5, beta 0: on [0,4]^2 the objective is
 # 2 - b/4 when a + b <= 4 and 1 + a/4 otherwise, so s = (0,4) with objective 1:
 # early's debt of 4 after step 1 is caught up in step 2 (a_o 2, a_u 0, eps 0.5).
 t "catch-up of debt" 0 "@$D/catchup.csv" "$HDR
 c,60,0,0
 c,60,60,4" '' skyfit -q --alpha 0.5 --beta 0 --stats "$TMP/catchup.csv"
-tcheck "catch-up stats" grep -qx 'c,2,2,1,2,0,0.5,0,[0-9.]*,optimal,0,,late,0' "$TMP/catchup.csv"
+tcheck "catch-up stats" grep -qx 'c,2,2,1,2,0,0.5,0,[0-9.]*,optimal,0,,late,0,' "$TMP/catchup.csv"
 t "catch-up, plain LP" 0 "@$D/catchup.csv" "$HDR
 c,60,0,0
 c,60,60,4" '' skyfit -q --alpha 0.5 --beta 0 --solver glpk-plain
@@ -53,7 +53,7 @@ c,60,60,0" '' skyfit -q --alpha 1
 # alpha 0: only the final debt counts; any optimum leaves no debt in any run.
 tcheck "alpha 0: no final debt" bash -c '
     skyfit -q --alpha 0 --stats "$2/a0.csv" "$1/catchup.csv" > "$2/a0.out" &&
-    grep -q "^c,2,2,0,[^,]*,0,[^,]*,0,[0-9.]*,optimal,0,,late,0$" "$2/a0.csv" &&
+    grep -q "^c,2,2,0,[^,]*,0,[^,]*,0,[0-9.]*,optimal,0,,late,0,$" "$2/a0.csv" &&
     awk -F, "NR>1 { a[NR-1] = \$4 } END {
         d1 = 0; d1 = d1 + 0 - a[1]; if (d1 < 0) d1 = 0; d1 = d1 + 4 - a[2]; if (d1 < 0) d1 = 0;
         d2 = 0; d2 = d2 + 4 - a[1]; if (d2 < 0) d2 = 0; d2 = d2 + 0 - a[2]; if (d2 < 0) d2 = 0;
@@ -111,7 +111,7 @@ OUTL=$'job,run,t,containers\no,a,0,3\no,a,60,3\no,b,0,3\no,b,60,3\no,c,0,3\no,c,
 t "outlier run kept out of the fit" 0 "$OUTL" "$HDR
 o,60,0,3
 o,60,60,3" 'skyfit: 1 outlier runs of 1 jobs kept out of the fit (median + 3 spreads; listed in --stats)' skyfit --stats "$TMP/outl.csv"
-tcheck "outlier run listed in --stats" grep -q '^o,5,2,.*,optimal,1,s,a,0$' "$TMP/outl.csv"
+tcheck "outlier run listed in --stats" grep -q '^o,5,2,.*,optimal,1,s,a,0,$' "$TMP/outl.csv"
 # Quantized lengths: runs of 1 and 2 steps in about equal numbers (3 of 1
 # step, 2 of 2 at 1 container).  Median 1, MAD 0, spread max(0, 0.1, 0.5) =
 # 0.5, bound 1 + 1.5 = 2.5: no run is out (without the half-step floor the
@@ -133,7 +133,7 @@ o,60,240,3
 o,60,300,3" '' skyfit -q --keep-outliers
 # a bound of 2 + 20*0.2 = 6 steps: the 6-step run is not above it
 t "--outlier-k 20 keeps it" 0 "$OUTL" '*' '' skyfit -q --outlier-k 20 --stats "$TMP/outl20.csv"
-tcheck "--outlier-k 20: nothing excluded" grep -q '^o,6,6,.*,optimal,0,,s,0$' "$TMP/outl20.csv"
+tcheck "--outlier-k 20: nothing excluded" grep -q '^o,6,6,.*,optimal,0,,s,0,$' "$TMP/outl20.csv"
 t "bad --outlier-k" 64 '' '' "invalid value for --outlier-k" skyfit --outlier-k 0
 
 # ---- --runs: run lengths to the second for the outlier rule -----------------
@@ -155,18 +155,18 @@ s,60,0,1
 s,60,60,1
 s,60,120,1
 s,60,180,1" '' skyfit -q --stats "$TMP/sr0.csv"
-tcheck "steps: nothing excluded, e sets the length" grep -q '^s,10,4,.*,optimal,0,,e,0$' "$TMP/sr0.csv"
+tcheck "steps: nothing excluded, e sets the length" grep -q '^s,10,4,.*,optimal,0,,e,0,$' "$TMP/sr0.csv"
 t "--runs: seconds separate it" 0 "@$SU" "$HDR
 s,60,0,1
 s,60,60,1
 s,60,120,1" "skyfit: outlier rule: 10 of 10 run lengths recorded in $SR (end - start), the rest from their samples (steps x step)" \
     skyfit --runs "$SR" --stats "$TMP/sr1.csv"
-tcheck "--runs: e excluded, c sets the length, 10 recorded" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/sr1.csv"
+tcheck "--runs: e excluded, c sets the length, 10 recorded" grep -q '^s,9,3,.*,optimal,1,e,c,10,$' "$TMP/sr1.csv"
 # fallback: e without an end (still running) is measured by its samples,
 # 4 steps = 240 s > 154: still out; 9 lengths recorded
 sed 's/^\(s,e,[0-9]*,[0-9]*\),[0-9]*,ok$/\1,,ok/' "$SR" > "$TMP/sr_noend.csv"
 t "--runs: a run without an end falls back" 0 "@$SU" '*' '' skyfit -q --runs "$TMP/sr_noend.csv" --stats "$TMP/sr2.csv"
-tcheck "--runs: no end: 9 recorded, e out" grep -q '^s,9,3,.*,optimal,1,e,c,9$' "$TMP/sr2.csv"
+tcheck "--runs: no end: 9 recorded, e out" grep -q '^s,9,3,.*,optimal,1,e,c,9,$' "$TMP/sr2.csv"
 # fallback: c missing from the table is 3 steps = 180 s (its samples round
 # its 144 s up) > 154: out with e; median and MAD stay 64 and 4 (the sorted
 # lengths 60,60,60,60,64,64,67,69,180,189), a (2 steps) sets the length
@@ -174,7 +174,7 @@ grep -v '^s,c,' "$SR" > "$TMP/sr_noc.csv"
 t "--runs: a run missing from the table falls back" 0 "@$SU" "$HDR
 s,60,0,1
 s,60,60,1" '' skyfit -q --runs "$TMP/sr_noc.csv" --stats "$TMP/sr3.csv"
-tcheck "--runs: missing c: 9 recorded, c and e out" grep -q '^s,8,2,.*,optimal,2,c;e,a,9$' "$TMP/sr3.csv"
+tcheck "--runs: missing c: 9 recorded, c and e out" grep -q '^s,8,2,.*,optimal,2,c;e,a,9,$' "$TMP/sr3.csv"
 # a table without any of the job's runs: the same fit as without --runs
 tcheck "--runs without the job's runs: as without --runs" bash -c '
     printf "job,instance,start,end\ns,zz,0,60\n" > "$2/other.csv" &&
@@ -182,7 +182,7 @@ tcheck "--runs without the job's runs: as without --runs" bash -c '
 # renamed columns (--col runs:KEY=NAME), ISO 8601 times, extra columns ignored
 t "--runs: renamed columns, ISO times" 0 "@$SU" '*' '' skyfit -q --col runs:instance=id --col runs:end=finish \
     --runs "$D/straggler_runs_iso.csv" --stats "$TMP/sr4.csv"
-tcheck "--runs: renamed, ISO: e out" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/sr4.csv"
+tcheck "--runs: renamed, ISO: e out" grep -q '^s,9,3,.*,optimal,1,e,c,10,$' "$TMP/sr4.csv"
 # -s (rows in reverse order) and input split by job give the same output
 tcheck "--runs: -s gives the same output" bash -c '
     { head -1 "$1"; tail -n +2 "$1" | tac; } > "$3/rev.csv" &&
@@ -211,8 +211,8 @@ t,60,180,1" '' sh -c '{ cat "$1"; sed -n "s/^s,/t,/p" "$1"; } > "$3/st_usage.csv
       sed -e "s/^t,c,.*/t,c,1767573000,1767573189/" -e "s/^t,e,.*/t,e,1767574800,1767574944/"
       sed -n "s/^s,\([a-j]\),[0-9]*,\([0-9]*\),\([0-9]*\),ok$/s,\1,\2,\3/p" "$2"; } > "$3/st_runs.csv"
     skyfit -q --runs "$3/st_runs.csv" --stats "$3/st.csv" "$3/st_usage.csv"' _ "$SU" "$SR" "$TMP"
-tcheck "--runs: shared names: s loses e, 3 steps" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/st.csv"
-tcheck "--runs: shared names: t loses c, 4 steps" grep -q '^t,9,4,.*,optimal,1,c,e,10$' "$TMP/st.csv"
+tcheck "--runs: shared names: s loses e, 3 steps" grep -q '^s,9,3,.*,optimal,1,e,c,10,$' "$TMP/st.csv"
+tcheck "--runs: shared names: t loses c, 4 steps" grep -q '^t,9,4,.*,optimal,1,c,e,10,$' "$TMP/st.csv"
 tcheck "--runs: shared names: t's c is 189 s" grep -qx 't,c,1767573000,1767573189' "$TMP/st_runs.csv"
 # --time-unit ms applies to the runs table as to the usage's t: the same
 # straggler case in ms gives the same stats (e out, 3 steps); read in
@@ -221,7 +221,7 @@ t "--runs --time-unit ms: the table in ms too" 0 '' '*' '' sh -c '
     awk -F, -v OFS=, "NR > 1 { \$3 = \$3 * 1000 } 1" "$1" > "$3/su_ms.csv"
     awk -F, -v OFS=, "NR > 1 { \$4 = \$4 * 1000; \$5 = \$5 * 1000 } 1" "$2" > "$3/sr_ms.csv"
     skyfit -q --time-unit ms --runs "$3/sr_ms.csv" --stats "$3/srms.csv" "$3/su_ms.csv"' _ "$SU" "$SR" "$TMP"
-tcheck "--runs --time-unit ms: e out, 3 steps" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/srms.csv"
+tcheck "--runs --time-unit ms: e out, 3 steps" grep -q '^s,9,3,.*,optimal,1,e,c,10,$' "$TMP/srms.csv"
 tcheck "--runs --time-unit ms: the table is in ms" grep -q '^s,e,1767574795,1767574800000,1767574989000,ok$' "$TMP/sr_ms.csv"
 # --keep-outliers: the table is read, the summary says no rule ran
 t "--runs --keep-outliers: the rule is off" 0 "@$SU" '*' \
@@ -256,7 +256,7 @@ t "--runs: missing start" 65 "@$SU" '' "skyfit: $TMP/r.csv:2: column 'start': mi
 t "--runs: no end column" 65 "@$SU" '' "skyfit: $TMP/r.csv:1: missing required column 'end'" \
     sh -c 'printf "job,instance,start\ns,a,3\n" > "$1/r.csv"; skyfit --runs "$1/r.csv"' _ "$TMP"
 t "--runs: no such file" 66 "@$SU" '' "skyfit: $TMP/nonexistent.csv: cannot open" skyfit --runs "$TMP/nonexistent.csv"
-t "--runs - with the usage on stdin" 64 "@$SU" '' "skyfit: --runs - and the usage both read stdin" skyfit --runs -
+t "--runs - with the usage on stdin" 64 "@$SU" '' "skyfit: --runs -, --prior - and the usage: only one of them can read stdin" skyfit --runs -
 tcheck "--runs: an error leaves -o intact" bash -c '
     echo old > "$2/keep2.csv"; printf "job,instance,start,end\ns,a,10,5\n" > "$2/r.csv"
     ! skyfit -q --runs "$2/r.csv" -o "$2/keep2.csv" "$1" 2>/dev/null && grep -qx old "$2/keep2.csv"' _ "$SU" "$TMP"
@@ -266,7 +266,7 @@ t "--runs --on-error skip: duplicate rejected" 0 "@$SU" '*' \
     "$TMP/sr_dup.csv:12: warning: skipped: duplicate instance 'e' of job 's' (first at line 6)" \
     sh -c 'cp "$1" "$2/sr_dup.csv"; echo "s,e,1767574795,1767574800,1767574810,ok" >> "$2/sr_dup.csv"
            skyfit --on-error skip --runs "$2/sr_dup.csv" --stats "$2/sr5.csv"' _ "$SR" "$TMP"
-tcheck "--runs --on-error skip: first row kept" grep -q '^s,9,3,.*,optimal,1,e,c,10$' "$TMP/sr5.csv"
+tcheck "--runs --on-error skip: first row kept" grep -q '^s,9,3,.*,optimal,1,e,c,10,$' "$TMP/sr5.csv"
 # random jobs, lengths to the second for some runs, against the checker's own
 # outlier rule in seconds and glpsol
 tcheck "random instances vs glpsol, --runs" $PY "$CHECK" skyfit "$MOD" "$TMP/chk8" 6 --runs-table
@@ -283,7 +283,7 @@ tcheck "split by job gives the same output" bash -c '
 # ---- too few runs, --strict ----------------------------------------------------
 t "too few runs: status, exit 0" 0 "@$D/one_run.csv" "$HDR" "job 'a': not fitted: too few runs (1 < --min-runs 2)" \
     skyfit --stats "$TMP/few.csv"
-tcheck "too few runs: stats row" grep -qx 'a,1,0,,,,,,,too_few_runs,0,,,0' "$TMP/few.csv"
+tcheck "too few runs: stats row" grep -qx 'a,1,0,,,,,,,too_few_runs,0,,,0,' "$TMP/few.csv"
 t "too few runs: --strict exits 1" 1 "@$D/one_run.csv" "$HDR" 'too few runs' skyfit --strict
 t "absurd time span" 65 $'job,run,t,containers\nx,a,0,1\nx,a,1e300,1\nx,b,0,1\n' '*' "<stdin>:3: column 't': time '1e300' out of range" skyfit
 t "too many steps" 0 $'job,run,t,containers\nx,a,0,1\nx,a,1e9,1\nx,b,0,1\n' "$HDR" 'more than --max-steps 100000; is t in seconds?' skyfit
@@ -343,6 +343,66 @@ done
 t "native: bad container spec" 65 $'j 1 0 0 1 r 8x:0| 1:0|\n' '*' "<stdin>:1: field 7 (container): invalid spec '8x:0'" skyfit --format native
 t "native: end before start" 65 $'j 1 0 5 1 r 8:0| 1:0|\n' '*' "<stdin>:1: field 5 (end): invalid time '1'" skyfit --format native
 t "native: bad --native-resource" 64 '' '' "invalid value for --native-resource: 'disk'" skyfit --format native --native-resource disk
+
+# ---- --prior: last night's skyline (skyline.h, "A prior") ------------------------
+tcheck "random instances vs glpsol, --prior 0.3 (network)" $PY "$CHECK" skyfit "$MOD" "$TMP/chkp1" 10 --prior 0.3
+tcheck "random instances vs glpsol, --prior 3 (plain)" $PY "$CHECK" skyfit "$MOD" "$TMP/chkp2" 4 --solver glpk-plain --prior 3
+tcheck "random instances vs glpsol, --prior 1 (glpk-flow)" $PY "$CHECK" "skyfit --solver glpk-flow" "$MOD" "$TMP/chkp3" 3 --prior 1
+# One step, 100 runs: 99 at 2 containers, 1 at 10; alpha 0.01, beta 0.  On
+# [2, 10] a container more costs 0.01 x 99/100 of over-allocation and saves
+# 0.99 x 1/100 of debt: the objective is flat there, every s in [2, 10] is
+# optimal (--keep-outliers: the rule would leave the high run out).  With the prior 6 the prior's term decides: s = 6, objective
+# 0.01 x 99 x 4/100 + 0.99 x 4/100 = 0.0792, prior_cost 0.
+flat() {   # flat N_HIGH: 100 runs of one step, N_HIGH at 10 containers, the rest at 2
+    echo job,run,t,containers
+    for i in $(seq 1 100); do echo "b,r$i,0,$([ "$i" -le "$1" ] && echo 10 || echo 2)"; done
+}
+flat 1 > "$TMP/flat1.csv"; flat 2 > "$TMP/flat2.csv"
+printf 'job,step,offset,alloc\nb,60,0,6\n' > "$TMP/prior6.csv"
+t "--prior: a flat optimum stays at the prior" 0 "@$TMP/flat1.csv" "$HDR
+b,60,0,6" '' skyfit -q --keep-outliers --beta 0 --prior "$TMP/prior6.csv" --stats "$TMP/flat1.st"
+tcheck "--prior: flat: objective 0.0792, prior_cost 0" awk -F, 'NR == 2 { exit !($4 > 0.0792 - 1e-12 && $4 < 0.0792 + 1e-12 && $15 == "0") }' "$TMP/flat1.st"
+t "--prior: the same, plain LP" 0 "@$TMP/flat1.csv" "$HDR
+b,60,0,6" '' skyfit -q --keep-outliers --beta 0 --solver glpk-plain --prior "$TMP/prior6.csv"
+# Two runs at 10: above 2 a container more saves 0.99 x 2/100 - 0.01 x
+# 98/100 = 0.01 net, so the fit is 10.  With the prior 6 and weight W (mu =
+# W x 0.01) the four containers up from 6 gain 0.01 - mu each: W = 0.5 moves
+# to 10 (prior_cost 4 x 0.005 = 0.02), W = 2 stays at 6.
+t "--prior: a gain above the weight moves" 0 "@$TMP/flat2.csv" "$HDR
+b,60,0,10" '' skyfit -q --keep-outliers --beta 0 --prior "$TMP/prior6.csv" --prior-weight 0.5 --stats "$TMP/flat2.st"
+tcheck "--prior: moved: prior_cost 0.02" awk -F, 'NR == 2 { exit !($15 > 0.02 - 1e-12 && $15 < 0.02 + 1e-12) }' "$TMP/flat2.st"
+t "--prior: a gain below the weight stays" 0 "@$TMP/flat2.csv" "$HDR
+b,60,0,6" '' skyfit -q --keep-outliers --beta 0 --prior "$TMP/prior6.csv" --prior-weight 2
+t "--prior: without it the fit is 10" 0 "@$TMP/flat2.csv" "$HDR
+b,60,0,10" '' skyfit -q --keep-outliers --beta 0
+# last night's own output as the prior: the same bytes, every job kept
+tracegen usage --count 6 --days 10 --seed 3 > "$TMP/pu.csv" 2>/dev/null
+skyfit -q "$TMP/pu.csv" -o "$TMP/pu-sky.csv"
+t "--prior: own output: same bytes, all kept" 0 "@$TMP/pu.csv" "@$TMP/pu-sky.csv" \
+    "skyfit: prior $TMP/pu-sky.csv (weight 0.1 x alpha): 6 of 6 fitted jobs had one, 6 of them kept it exactly, 0 moved" \
+    skyfit --prior "$TMP/pu-sky.csv"
+# a job absent from the prior, or written at another step, is fitted alone
+awk -F, 'NR == 1 || $1 != "job00002"' "$TMP/pu-sky.csv" | sed 's/^job00004,60,/job00004,300,/' > "$TMP/pu-part.csv"
+awk -F, 'NR == 1 || $1 != "job00004" || $3 % 300 == 0' "$TMP/pu-part.csv" > "$TMP/pu-part2.csv"
+t "--prior: missing job and another step: fitted without" 0 "@$TMP/pu.csv" "@$TMP/pu-sky.csv" \
+    "skyfit: warning: 1 jobs of $TMP/pu-part2.csv have another step than --step 60 s: fitted without their prior" \
+    skyfit --prior "$TMP/pu-part2.csv" --stats "$TMP/pu-part.st"
+tcheck "--prior: prior_cost empty for the two" awk -F, 'NR > 1 { e += ($15 == "") } END { exit !(e == 2) }' "$TMP/pu-part.st"
+# bad priors: told where, nothing written
+t "--prior: not skyfit's (offset)" 65 "@$TMP/pu.csv" '' \
+    "skyfit: $TMP/p-off.csv:2: job 'a': skyline starts at offset 60, not 0 (a prior is skyfit's output)" \
+    sh -c 'printf "job,step,offset,alloc\na,60,60,1\n" > "$1"; skyfit -q --prior "$1"' _ "$TMP/p-off.csv"
+t "--prior: negative alloc" 65 "@$TMP/pu.csv" '' "skyfit: $TMP/p-neg.csv:2: column 'alloc': must not be negative" \
+    sh -c 'printf "job,step,offset,alloc\na,60,0,-1\n" > "$1"; skyfit -q --prior "$1"' _ "$TMP/p-neg.csv"
+t "--prior: nan alloc" 65 "@$TMP/pu.csv" '' "skyfit: $TMP/p-nan.csv:3: column 'alloc': invalid number 'nan'" \
+    sh -c 'printf "job,step,offset,alloc\na,60,0,1\na,60,60,nan\n" > "$1"; skyfit -q --prior "$1"' _ "$TMP/p-nan.csv"
+t "--prior: missing file" 66 "@$TMP/pu.csv" '' "skyfit: /nonexistent-prior.csv: cannot open" skyfit -q --prior /nonexistent-prior.csv
+t "--prior - and the usage on stdin" 64 "@$TMP/pu.csv" '' \
+    "skyfit: --runs -, --prior - and the usage: only one of them can read stdin" skyfit -q --prior -
+t "--prior-weight 0" 64 '' '' "invalid value for --prior-weight" skyfit --prior-weight 0
+printf 'old\n' > "$TMP/keep-prior.csv"
+t "--prior: a bad prior keeps -o" 65 "@$TMP/pu.csv" '' '*' skyfit -q --prior "$TMP/p-off.csv" -o "$TMP/keep-prior.csv"
+tcheck "--prior: -o intact" grep -qx old "$TMP/keep-prior.csv"
 
 # ---- bad input -------------------------------------------------------------------
 # a grouping error leaves nothing on stdout (held until the input is read):

@@ -160,7 +160,7 @@ int main(void)
     CHECK(skyjob_run(j, "r1", 5, &again) == 0 && again == 0);
     char *st, *t = fit_text(j, &o, &st);
     CHECK_STR(t, "j,60,0,2\nj,60,60,2\nj,60,120,2\n");
-    CHECK(strstr(st, ",optimal,0,,r1,0\n") != NULL);
+    CHECK(strstr(st, ",optimal,0,,r1,0,\n") != NULL);
     free(t);
     free(st);
 
@@ -183,7 +183,7 @@ int main(void)
     skyjob_add(j, skyjob_run(j, "only", 0, NULL), 0, 1);
     t = fit_text(j, &o, &st);
     CHECK_STR(t, "");
-    CHECK_STR(st, "m,1,0,,,,,,,too_few_runs,0,,,0\n");
+    CHECK_STR(st, "m,1,0,,,,,,,too_few_runs,0,,,0,\n");
     free(t);
     free(st);
 
@@ -202,7 +202,7 @@ int main(void)
     }
     t = fit_text(j, &o, &st);
     CHECK_STR(t, "n,60,0,1\nn,60,60,1\n");
-    CHECK(strstr(st, ",optimal,1,r3,r0,0\n") != NULL);
+    CHECK(strstr(st, ",optimal,1,r3,r0,0,\n") != NULL);
     free(t);
     free(st);
     skyjob_free(j);
