@@ -76,6 +76,9 @@ stable=${STABLE:-10%}
 on_error=${ON_ERROR:-skip}
 case $on_error in skip|strict) ;; *) echo "nightly-plan: ON_ERROR is skip or strict, not '$on_error'" >&2; exit 64 ;; esac
 lock_wait=${LOCK_WAIT:-0}
+if [ -n "$prior_weight" ] && ! awk -v w="$prior_weight" 'BEGIN { exit !(w ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && w + 0 > 0) }'; then
+    echo "nightly-plan: PRIOR_WEIGHT is a number above 0 (skyfit --prior-weight), not '$prior_weight'" >&2; exit 64
+fi
 
 die() { echo "nightly-plan: $*" >&2; exit 1; }
 # test hooks: fail or kill -9 this run at a named step

@@ -71,6 +71,9 @@ tcheck "prior: every fitted job had last night's skyline" bash -c '
     grep -qx "           $n fitted with last night.s skyline as the prior (--prior-weight 0.5)" "$1/report.txt"' _ "$stp"
 tcheck "prior: skylines and plan byte-identical" bash -c 'cmp "$1/skyline.csv" "$2" && cmp "$1/plan.csv" "$3"' _ "$stp" "$TMP/sky.prior1" "$TMP/plan.prior1"
 tcheck "prior: off by default" bash -c '! grep -q "as the prior" "$1/report.txt"' _ "$st"
+t "prior: a bad PRIOR_WEIGHT is refused before anything runs" 64 '' '' \
+    "nightly-plan: PRIOR_WEIGHT is a number above 0 (skyfit --prior-weight), not 'half'" env PRIOR_WEIGHT=half bash "$N" "$tel" "$stp"
+t "prior: PRIOR_WEIGHT=0 refused too" 64 '' '' "not '0'" env PRIOR_WEIGHT=0 bash "$N" "$tel" "$stp"
 # a damaged prior costs the prior, not the night: a bad row (ON_ERROR=skip)
 # drops its job's prior and is listed; an unreadable file (no header) drops
 # the prior with a warning
