@@ -9,8 +9,9 @@
  * are written, with one --stats row
  *   job,runs,steps,objective,a_o,a_u,eps,beta,solve_ms,status,excluded,
  *   excluded_runs,longest_run,recorded_lengths,prior_cost
- * per job (prior_cost: the prior's term at the fit, skyline.h; empty when
- * the job was fitted without a prior) (status optimal, too_few_runs, too_many_steps or solver_failed).
+ * per job (status optimal, too_few_runs, too_many_steps or solver_failed;
+ * prior_cost the prior's term at the fit, skyline.h, empty when the job
+ * was fitted without a prior).
  *
  * Quantization (the skyline's usage matrix s_ik):
  *   CSV samples   the mean (or max) of the samples in each step, counted from
