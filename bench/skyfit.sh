@@ -56,8 +56,8 @@ goal "skyfit N=30 x K=1440, wall (issue 3)" "< 1 s" "$(w "$r_net") s" "$(under "
 # K=5760: old and new binaries alternating in one run, README)
 goal "skyfit N=30 x K=1440, cpu, 2x the pre-issue-20 0.16 s (issue 20)" "<= 0.08 s" "$(c "$r_net") s" "$(under "$(c "$r_net")" 0.0801)"
 # the same fit with a prior (--prior, last night's skyline): its own fit
-# with every step 10% lower, weight 0.5; phase 2 starts cold (phase 1's
-# basis lacks the prior's hinges), against the plain fit in the same run
+# with every step 10% lower, weight 0.5 (phase 2 warm-started with the
+# prior's arcs added), against the plain fit in the same run
 skyfit -q "$f" | awk -F, -v OFS=, 'NR > 1 { $4 = $4 * 0.9 } { print }' >"$T/prior.csv"
 mark
 r_pri=$(bestcpu 3 skyfit -q --prior "$T/prior.csv" --prior-weight 0.5 "$f") || exit 1

@@ -231,11 +231,11 @@ static int by_key(const void *a, const void *b, void *ctx)
     return *(const int *)a - *(const int *)b;
 }
 
-/* step_hinges: g_j (step j, 1-based; with the prior's term) as its slope
- * just right of 0 (*sigma0) plus hinges: f->hcost[0..m-1] ascending
- * distinct breakpoints > 0 and f->hcap[] their slope jumps (> 0).  Adds
- * g_j(0) to *g0.  Returns m (at most n + 1). */
-static int step_hinges(struct flow *f, int j, double alpha, double beta, double *sigma0, double *g0)
+/* step_hinges: g_j (step j, 1-based; with the prior's term when prior is
+ * set and f->o has one) as its slope just right of 0 (*sigma0) plus hinges:
+ * f->hcost[0..m-1] ascending distinct breakpoints > 0 and f->hcap[] their
+ * slope jumps (> 0).  Adds g_j(0) to *g0.  Returns m (at most n + 1). */
+static int step_hinges(struct flow *f, int j, double alpha, double beta, int prior, double *sigma0, double *g0)
 {
     int n = f->n, k = f->k, m = 0;
     double s0 = 0;
@@ -253,7 +253,7 @@ static int step_hinges(struct flow *f, int j, double alpha, double beta, double 
         f->ord[m] = m;
         m++;
     }
-    if (has_prior(f->o)) {
+    if (prior && has_prior(f->o)) {
         double p = prior_at(f->o, j - 1), mu = f->o->prior_mu;
         if (p > 0) {
             s0 -= mu;
@@ -340,7 +340,7 @@ static int flow_solve(struct flow *f, double alpha, double beta, double *alloc,
     double g0 = 0, sigma_prev = 0;
     for (int j = 1; j <= k; j++) {
         double sigma0;
-        int m = step_hinges(f, j, alpha, beta, &sigma0, &g0);
+        int m = step_hinges(f, j, alpha, beta, 1, &sigma0, &g0);
         for (int a = 0; a < m; a++)
             add_col2(lp, j, j - 1, 0, f->hcap[a], f->hcost[a]);
         add_col2(lp, j - 1, j, 0, HUGE_VAL, 0);
@@ -705,7 +705,7 @@ static int ns_cold(struct ns *g, struct flow *f, double alpha, double beta, doub
     double c = (1 - alpha) / n, maxcost = 1;
     for (int j = 1; j <= k; j++) {
         double sigma0, r;
-        int h = step_hinges(f, j, alpha, beta, &sigma0, g0), tree = sigma0 >= 0;
+        int h = step_hinges(f, j, alpha, beta, 1, &sigma0, g0), tree = sigma0 >= 0;
         if (h > 0 && f->hcost[h - 1] > maxcost)
             maxcost = f->hcost[h - 1];
         ns_arc(g, j - 1, j, HUGE_VAL, 0, tree ? sigma0 : 0, tree ? NS_TREE : NS_LOWER);
@@ -743,20 +743,25 @@ static int ns_cold(struct ns *g, struct flow *f, double alpha, double beta, doub
     return 0;
 }
 
-/* ns_warm: turn g, optimal for (alpha, 0) and built by ns_cold, into a
- * feasible basis for (alpha, beta > 0).  Same arcs and costs; each hinge's
- * capacity grows by its beta part, and the supplies change by exactly what
- * the beta parts carry backward when saturated.  So: a hinge in the tree or
- * at its upper bound takes its beta part (flow + part), and a hinge at its
- * lower bound gets a parallel arc of the same cost holding the part at its
- * upper bound.  The tree and its flows stay.  Adds g_j(0) to *g0; returns
- * 0, or -1 when the steps' hinges differ (alpha = 0: no hinges at beta 0). */
+/* ns_warm: turn g, optimal for (alpha, 0) without a prior and built by
+ * ns_cold, into a feasible basis for (alpha, beta > 0) and f->o's prior.
+ * Same arcs and costs; each hinge's capacity grows by its beta part, and
+ * the supplies change by exactly what the beta parts carry backward when
+ * saturated.  So: a hinge in the tree or at its upper bound takes its beta
+ * part (flow + part), and a hinge at its lower bound gets a parallel arc of
+ * the same cost holding the part at its upper bound.  The prior's term
+ * mu |x - p| comes as arcs of its own, at their bounds: for p > 0 two
+ * backward arcs of cost p and capacity mu, one saturated (it carries the
+ * slope's -mu at 0), one empty; for p = 0 a forward arc of cost 0 and
+ * capacity mu, saturated (the slope's +mu).  The tree and its flows stay.
+ * Adds g_j(0) to *g0; returns 0, or -1 when the steps' hinges differ
+ * (alpha = 0: no hinges at beta 0). */
 static int ns_warm(struct ns *g, struct flow *f, double alpha, double beta, double *g0)
 {
     int k = f->k, e = 0, m0 = g->m;
     for (int j = 1; j <= k; j++) {
         double sigma0;
-        int h = step_hinges(f, j, alpha, beta, &sigma0, g0);
+        int h = step_hinges(f, j, alpha, beta, 0, &sigma0, g0);
         e++;   /* the chain arc */
         for (int a = 0; a < h; a++, e++) {
             if (e >= m0 || g->src[e] != j || g->tgt[e] != j - 1 || g->cost[e] != f->hcost[a])
@@ -765,15 +770,26 @@ static int ns_warm(struct ns *g, struct flow *f, double alpha, double beta, doub
             if (!(part >= 0))
                 return -1;
             if (g->state[e] == NS_LOWER) {
+                /* the arc keeps its capacity: the parallel one adds the part */
                 if (part > 0)
                     ns_arc(g, j, j - 1, part, f->hcost[a], part, NS_UPPER);
             } else {
                 g->flow[e] += part;
+                g->cap[e] = f->hcap[a];
             }
-            g->cap[e] = f->hcap[a];
         }
         if (e < m0 && g->src[e] == j && g->tgt[e] == j - 1)
             return -1;   /* a hinge more at beta 0 */
+        if (has_prior(f->o)) {
+            double p = prior_at(f->o, j - 1), mu = f->o->prior_mu;
+            if (p > 0) {
+                ns_arc(g, j, j - 1, mu, p, mu, NS_UPPER);
+                ns_arc(g, j, j - 1, mu, p, 0, NS_LOWER);
+                *g0 += mu * p;
+            } else {
+                ns_arc(g, j - 1, j, mu, 0, mu, NS_UPPER);
+            }
+        }
     }
     return 0;
 }
@@ -831,6 +847,15 @@ out:
     return st;
 }
 
+/* certified: the flow's bound lower and the exact objective obj of the
+ * allocation agree to 1e-9 relative.  Both ways: a bound above the
+ * objective is no bound (the flow solved was not this LP's dual; the warm
+ * start once gave its hinges their beta part twice and was not caught). */
+static int certified(double obj, double lower)
+{
+    return fabs(obj - lower) <= 1e-9 * (1 + fabs(obj));
+}
+
 static int solve_one(struct flow *f, const struct skyline_opts *o, double beta,
                      double *alloc, struct skyline_result *res)
 {
@@ -844,7 +869,7 @@ static int solve_one(struct flow *f, const struct skyline_opts *o, double beta,
         if (st == SKYLINE_OK) {
             double obj = full_objective(f->use, f->n, f->k, alloc, o, beta);
             res->gap = obj - lower;
-            if (res->gap <= 1e-9 * (1 + fabs(obj)))
+            if (certified(obj, lower))
                 return SKYLINE_OK;
         }
         res->fallback = 1;   /* certificate failed: GLPK decides */
@@ -853,7 +878,7 @@ static int solve_one(struct flow *f, const struct skyline_opts *o, double beta,
     if (st == SKYLINE_OK) {
         double obj = full_objective(f->use, f->n, f->k, alloc, o, beta);
         res->gap = obj - lower;
-        if (res->gap <= 1e-9 * (1 + fabs(obj)))
+        if (certified(obj, lower))
             return SKYLINE_OK;
     }
     /* certificate failed: the reference LP decides */
@@ -919,9 +944,6 @@ int skyline_fit(const double *use, int n, int k, const struct skyline_opts *o,
         beta = o->beta_frac * res->v;
     }
     if (o->beta >= 0 || beta > 0 || has_prior(o)) {
-        /* phase 1's basis lacks the prior's hinges and supplies: no warm start */
-        if (has_prior(o))
-            ns_drop(&f);
         st = solve_one(&f, o, beta, alloc, res);
         if (st != SKYLINE_OK)
             goto out;
