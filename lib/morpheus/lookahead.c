@@ -3,15 +3,10 @@
 
 #include <math.h>
 
-long lookahead_need(const struct lowcost_req *q)
-{
-    return lowcost_need(q);
-}
-
 long lookahead_slack(const plan *p, const struct lowcost_req *q)
 {
     long lo, hi;
-    return lowcost_window(p, q, &lo, &hi) < 0 ? -1 : hi - lo - lookahead_need(q);
+    return lowcost_window(p, q, &lo, &hi) < 0 ? -1 : hi - lo - lowcost_need(q);
 }
 
 void lookahead_spread(const plan *p, const struct lowcost_req *q, double *pres, double w)

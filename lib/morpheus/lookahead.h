@@ -12,11 +12,8 @@
 
 #include "morpheus/lowcost.h"
 
-/* lookahead_need: the steps q needs at full parallelism (whole gangs, each
- * stage at its maximum parallelism), >= nstages. */
-long lookahead_need(const struct lowcost_req *q);
-
-/* lookahead_slack: the steps of q's window minus lookahead_need(q); -1 when
+/* lookahead_slack: the steps of q's window minus the steps q needs at full
+ * parallelism (lowcost_need(q)); -1 when
  * q has no window in p (lowcost_window fails). */
 long lookahead_slack(const plan *p, const struct lowcost_req *q);
 

@@ -1,11 +1,9 @@
 /* outlier — the outlier-run rule of skyfit (see outlier.h).  O(n log n) per
  * job for n runs (two medians and two MADs). */
 #include "morpheus/outlier.h"
-#include "base/diag.h"
 #include "base/stats.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 void outlier_defaults(struct outlier_opts *o)
@@ -24,11 +22,7 @@ double outlier_threshold(const double *x, size_t n, double res, const struct out
     double spread = fmax(fmax(1.4826 * stats_mad_spread(x, n, med, res), o->floor * med), o->unit * res);
     /* only runs above the median are outliers, whatever K (the spread median
      * lies up to res/2 below the median of the values themselves) */
-    double *c = xmalloc(n * sizeof *c);
-    memcpy(c, x, n * sizeof *c);
-    double plain = stats_median(c, n);
-    free(c);
-    return fmax(med + o->k * spread, plain);
+    return fmax(med + o->k * spread, stats_median_spread(x, n, 0));
 }
 
 size_t outlier_mark(const double *len, const double *area, size_t n, double len_step,

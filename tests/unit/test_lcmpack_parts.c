@@ -6,7 +6,7 @@
  *   stage 0 = [0,60): area (4*30 + 2*30)/60 = 3, max 4;
  *   [60,120) holds only zeros: no stage;  stage 1 = [120,180): 6, max 6.
  *   Uneven offsets are refused.
- * lookahead_need / lookahead_slack (lib/morpheus/lookahead): stages
+ * lowcost_need (lib/morpheus/lowcost), lookahead_slack (lib/morpheus/lookahead): stages
  *   (demand 10, maxpar 4, gang 2) and (demand 3, maxpar 1, gang 1):
  *   5 gangs of 2 at 2 gangs per step = 3 steps, then 3 steps = 6.
  *   Window [0, 600) s of 60 s steps = 10 steps: slack 4.
@@ -60,7 +60,7 @@ static void test_lookahead(void)
     struct lowcost_stage st[2] = {{10, 4, 2}, {3, 1, 1}};
     struct lowcost_req q = {.job = "q", .kind = PLAN_PERIODIC, .period = 86400, .a = 0, .d = 600, .cores = 1,
                             .mem_mb = 1, .nstages = 2, .stage = st};
-    CHECK(lookahead_need(&q) == 6);
+    CHECK(lowcost_need(&q) == 6);
     plan *p = plan_new(60, 86400);
     plan_set_capacity(p, 10, 1000);
     CHECK(lookahead_slack(p, &q) == 4);
