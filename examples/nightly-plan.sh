@@ -35,6 +35,9 @@
 #   report.txt    tonight's report (also printed), with lcmpack's warnings
 #                 ("warning:   the plan exceeds the capacity ..." when CAPACITY
 #                 shrank below the reservations kept from last night)
+#                 and lists (off-kilter jobs, moved, refused) of at most
+#                 $REPORT_LIST jobs each (default 20), then "... and N more":
+#                 decisions.csv has them all
 #
 # What it does: infer SLOs (sloinfer), fit skylines (skyfit), place them into
 # last night's plan with lcmpack --stable: a job whose request is
@@ -76,6 +79,9 @@ stable=${STABLE:-10%}
 on_error=${ON_ERROR:-skip}
 case $on_error in skip|strict) ;; *) echo "nightly-plan: ON_ERROR is skip or strict, not '$on_error'" >&2; exit 64 ;; esac
 lock_wait=${LOCK_WAIT:-0}
+report_list=${REPORT_LIST:-20}
+case $report_list in ''|*[!0-9]*) echo "nightly-plan: REPORT_LIST is a whole number of lines (0 or more), not '$report_list'" >&2; exit 64 ;; esac
+[ ${#report_list} -le 9 ] && report_list=$((10#$report_list)) || report_list=999999999
 if [ -n "$prior_weight" ] && ! awk -v w="$prior_weight" 'BEGIN { exit !(w ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && w + 0 > 0) }'; then
     echo "nightly-plan: PRIOR_WEIGHT is a number above 0 (skyfit --prior-weight), not '$prior_weight'" >&2; exit 64
 fi
@@ -205,20 +211,23 @@ count() { awk -F, -v s="$1" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$wo
     # (lists are cut in awk, not by head: with pipefail a closed pipe fails the night)
     awk -F, 'NR > 1 && $2 == "once" && ($4 == "placed" || $4 == "kept" || $4 == "moved") { n++; if (!($1 in j)) o[++m] = $1; j[$1]++ }
              END { printf "one-off:   %d instances of %d off-kilter jobs reserved over the next '"$horizon"'\n", n, m;
-                   for (i = 1; i <= m && i <= 20; i++) printf "  %s: %d instances\n", o[i], j[o[i]] }' "$work/decisions.csv"
+                   for (i = 1; i <= m && i <= k; i++) printf "  %s: %d instances\n", o[i], j[o[i]];
+                   if (m > k) printf "  ... and %d more off-kilter jobs (decisions.csv)\n", m - k }' k="$report_list" "$work/decisions.csv"
     awk -F, 'NR > 1 && $2 == "adhoc" { s[$4]++; n++ } END { if (n) { printf "ad-hoc:    %d requests:", n;
              for (k in s) printf " %d %s", s[k], k; print "" } }' "$work/decisions.csv"
-    awk -F, 'NR > 1 && $4 == "moved" && ++n <= 20 { r = $9; for (i = 10; i <= NF; i++) r = r "," $i; gsub(/"/, "", r)
-             print "  moved: " $1 ($3 != "" ? " instance " $3 : "") " (" r ")" }' \
-        "$work/decisions.csv"
+    awk -F, 'NR > 1 && $4 == "moved" && ++n <= k { r = $9; for (i = 10; i <= NF; i++) r = r "," $i; gsub(/"/, "", r)
+             print "  moved: " $1 ($3 != "" ? " instance " $3 : "") " (" r ")" }
+             END { if (n > k) printf "  ... and %d more moved (decisions.csv)\n", n - k }' \
+        k="$report_list" "$work/decisions.csv"
     awk -F, 'NR > 1 { n++; if (!($1 in f)) o[++m] = $1; f[$1]++ }
              END { if (n) { printf "bad rows:  %d skipped (", n; for (i = 1; i <= m; i++) printf "%s%s: %d", (i > 1 ? ", " : ""), o[i], f[o[i]];
                    print "); each with its reason in rejects.csv" } }' "$work/rejects.csv"
     n=$(count rejected)
     [ "$n" -gt 0 ] && echo "refused:   $n requests (reasons in decisions.csv)"
-    awk -F, 'NR > 1 && $4 == "rejected" && ++n <= 20 { r = $9; for (i = 10; i <= NF; i++) r = r "," $i; gsub(/"/, "", r)
-             print "  " $1 ($3 != "" ? " instance " $3 : "") ": " r }' \
-        "$work/decisions.csv"
+    awk -F, 'NR > 1 && $4 == "rejected" && ++n <= k { r = $9; for (i = 10; i <= NF; i++) r = r "," $i; gsub(/"/, "", r)
+             print "  " $1 ($3 != "" ? " instance " $3 : "") ": " r }
+             END { if (n > k) printf "  ... and %d more refused (decisions.csv)\n", n - k }' \
+        k="$report_list" "$work/decisions.csv"
     printf '%s\n' "$lcmlog" | grep -E '^lcmpack: YARN delta' | sed "s|^lcmpack: YARN delta in [^:]*:|yarn:      delta|; s|\$| in $state/yarn/|"
     echo "yarn:      $(wc -l < "$work/yarn.jsonl") reservation bodies in $state/yarn.jsonl"
     echo "picture:   $state/plan.svg"

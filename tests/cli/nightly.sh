@@ -117,6 +117,7 @@ set -- $(awk -F, 'NR > 1 && $3 == "periodic" && !s[$2]++ { print $2 }' "$st/plan
 J1=$1 J2=$2 J3=$3 J4=$4
 # J1's runs now use twice the containers: only its reservation moves
 awk -F, -v OFS=, -v j=$J1 'NR > 1 && $1 == j { $4 = $4 * 2 } 1' "$tel/usage.csv" > "$tel/u2" && mv "$tel/u2" "$tel/usage.csv"
+stl="$TMP/state-list"; rm -rf "$stl"; cp -a "$st" "$stl"
 t "one job changed" 0 '' '*' '' bash "$N" "$tel" "$st"
 tcheck "report: 1 moved, with why" bash -c 'grep -qE "^changes:   [1-9][0-9]* kept, 1 moved, 0 new" "$1" && grep -q "moved: $2 (area +" "$1"' _ "$st/report.txt" "$J1"
 tcheck "other reservations byte-identical" bash -c '
@@ -126,6 +127,21 @@ tcheck "delta: one update, for the changed job, nothing else" bash -c '
     [ "$(wc -l < "$1/yarn/update.jsonl")" = 1 ] && grep -q "\"reservation-name\":\"$2\"" "$1/yarn/update.jsonl" &&
     ! [ -s "$1/yarn/submit.jsonl" ] && ! [ -s "$1/yarn/delete.jsonl" ]' _ "$st" "$J1"
 tcheck "update body: API fields and types" python3 "$Y" update "$st/yarn/update.jsonl" "$st/plan.csv" "$at"
+# REPORT_LIST: the report's lists stop at N jobs and say how many more;
+# the same night with REPORT_LIST=0 lists none, counts them all, plans the same
+t "REPORT_LIST=0: the same night" 0 '' '*' '' env REPORT_LIST=0 bash "$N" "$tel" "$stl"
+tcheck "REPORT_LIST=0: no job listed, each list counted" bash -c '
+    m=$(awk -F, "NR > 1 && \$2 == \"once\" && (\$4 == \"placed\" || \$4 == \"kept\" || \$4 == \"moved\") { j[\$1] } END { print length(j) }" "$1/decisions.csv")
+    [ "$m" -gt 0 ] && grep -qx "  \.\.\. and $m more off-kilter jobs (decisions.csv)" "$1/report.txt" &&
+    grep -qx "  \.\.\. and 1 more moved (decisions.csv)" "$1/report.txt" &&
+    ! grep -qE "^  (moved: |job[0-9]+: [0-9]+ instances)" "$1/report.txt"' _ "$stl"
+tcheck "REPORT_LIST=0: the same plan and delta" bash -c '
+    cmp "$1/plan.csv" "$2/plan.csv" && cmp "$1/yarn/update.jsonl" "$2/yarn/update.jsonl"' _ "$stl" "$st"
+tcheck "default list: every off-kilter job named, no \"more\" line" bash -c '
+    m=$(awk -F, "NR > 1 && \$2 == \"once\" && (\$4 == \"placed\" || \$4 == \"kept\" || \$4 == \"moved\") { j[\$1] } END { print length(j) }" "$1/decisions.csv")
+    [ "$m" -le 20 ] && [ "$(grep -cE "^  job[0-9]+: [0-9]+ instances\$" "$1/report.txt")" = "$m" ] && ! grep -q "more off-kilter" "$1/report.txt"' _ "$st"
+t "REPORT_LIST: not a whole number is refused before anything runs" 64 '' '' \
+    "nightly-plan: REPORT_LIST is a whole number of lines (0 or more), not '-1'" env REPORT_LIST=-1 bash "$N" "$tel" "$stl"
 
 # a job leaves: its reservation is deleted
 awk -F, -v j=$J2 'NR == 1 || $1 != j' "$tel/runs.csv" > "$tel/r2" && mv "$tel/r2" "$tel/runs.csv"
