@@ -153,6 +153,19 @@ static int fit_once(const double *u, size_t lim, double thr, double *alpha, doub
     return 1;
 }
 
+/* band_count: the submits among u[0..n-1] within tol * P of the grid
+ * alpha + P k that lie within thr of it. */
+static size_t band_count(const double *u, size_t n, double alpha, double P, double tol, double thr)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) {
+        double r = u[i] - alpha - floor((u[i] - alpha) / P + 0.5) * P;
+        if (fabs(r) <= tol * P && fabs(r) <= thr)
+            c++;
+    }
+    return c;
+}
+
 /* Progressive fit from candidate c: start on the first 8 periods (so an
  * inexact c cannot drift by half a period before it is corrected), then
  * double the window until it covers every submit. */
@@ -184,7 +197,11 @@ static void fit_grid(const double *u, size_t n, double c, double tol, double *al
             break;
     }
     /* trim: extra runs that happen to fall inside the band pull the slope;
-     * refit on the submits within 3 robust sigmas of the grid */
+     * refit on the submits within 3 robust sigmas of the grid, or of the
+     * grid moved to the residuals' median when that band holds more of
+     * them (an extra run far inside the band shifts a least-squares grid
+     * off its runs by up to span/n: a band of a few jitters around it then
+     * misses the runs, docs/sloinfer.md "Period") */
     double *res = xmalloc(n * sizeof *res);
     for (int it = 0; it < 3; it++) {
         size_t m2 = 0;
@@ -195,9 +212,12 @@ static void fit_grid(const double *u, size_t n, double c, double tol, double *al
         }
         if (m2 < 3)
             break;
+        double med = stats_median(res, m2);
         double thr = fmax(3 * 1.4826 * stats_mad(res, m2), 1.0);
         if (thr > tol * P)
             thr = tol * P;
+        if (band_count(u, n, alpha + med, P, tol, thr) > band_count(u, n, alpha, P, tol, thr))
+            alpha += med;
         double before = P;
         if (!fit_once(u, n, thr, &alpha, &P) || fabs(P - before) <= 1e-9 * P)
             break; /* converged: the same submits are inliers again */

@@ -185,6 +185,7 @@ int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struc
                      FILE *update, FILE *del, struct yarn_delta_counts *c)
 {
     *c = (struct yarn_delta_counts){0};
+    double now = o->now > o->at ? o->now : o->at;
     char *seen = xcalloc(old->n ? old->n : 1, 1);
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
@@ -199,6 +200,13 @@ int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struc
         if (was && was->digest == digest(r)) {
             c->same++;
             continue;
+        }
+        if (was && was->once && was->end <= now) {
+            /* the RM has archived the old one (its allocation ended): the
+             * same id placed again, as when a period changed by a fraction
+             * of a second renumbers a job's instances, is a new submit */
+            c->expired++;
+            was = NULL;
         }
         FILE *fp = was ? update : submit;
         if (was) {
@@ -216,7 +224,7 @@ int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struc
     for (size_t i = 0; i < old->n; i++) {
         if (seen[i])
             continue;
-        if (old->v[i].once && old->v[i].end <= (o->now > o->at ? o->now : o->at)) { /* the RM dropped it */
+        if (old->v[i].once && old->v[i].end <= now) { /* the RM dropped it */
             c->expired++;
             continue;
         }

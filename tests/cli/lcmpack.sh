@@ -633,6 +633,22 @@ t "--now: an instance that ran since --at is served, not placed again" 0 '' \
     run "$1" --now 2026-01-05T02:00:00Z -o "$1/k2a.csv" --yarn-delta "$1/k2d0"
     run "$1" --now 2026-01-05T02:30:00Z --plan "$1/k2a.csv" -o "$1/k2b.csv" --yarn-delta "$1/k2d"
     echo $(wc -l < "$1/k2d/submit.jsonl") $(wc -l < "$1/k2d/update.jsonl") $(wc -l < "$1/k2d/delete.jsonl")' _ "$A"
+# an id whose old reservation the RM has archived is submitted, not updated.
+# J every 5 h (18000 s, off-kilter), window [4000, 7200] s; night 2 reads its
+# period as 18000.17 s, which renumbers the instances: J#98203 was Jan 6
+# 01:07 (over by the run at 01:30) and is now Jan 6 04:45.  The old one
+# expires ("ended before --now") and the RM has dropped it, so the new
+# J#98203 is a submit (it was an update of an id the RM no longer had: the
+# thirty-night simulator at 1,000 jobs, job00050 and job00732)
+t "--yarn-delta: an archived id placed again is a submit" 0 '' \
+    $'98203 expired\n98203 placed\nsubmit 1 update 0' '' bash -c '
+    printf "job,step,offset,alloc\n" > "$1/jsky.csv"; for o in 0 60 120 180 240; do echo "J,60,$o,1" >> "$1/jsky.csv"; done
+    printf "job,period,a,d\nJ,18000,4000,7200\n" > "$1/j1.csv"; printf "job,period,a,d\nJ,18000.17,4000,7200\n" > "$1/j2.csv"
+    lcmpack -q --slo "$1/j1.csv" --capacity cores=10,mem=1000000 "$1/jsky.csv" --at 2026-01-05 --horizon 48h -o "$1/jp1.csv" &&
+    lcmpack -q --plan "$1/jp1.csv" --stable 10% --slo "$1/j2.csv" --capacity cores=10,mem=1000000 "$1/jsky.csv" \
+        --horizon 48h --at 2026-01-06 --now 2026-01-06T01:30:00Z -o /dev/null --report - --yarn-delta "$1/jd" |
+        awk -F, "\$3 == 98203 { print \$3, \$4 }"
+    echo submit $(grep -c "\"J#98203\"" "$1/jd/submit.jsonl") update $(grep -c "\"J#98203\"" "$1/jd/update.jsonl")' _ "$A"
 t "--now needs --at" 64 '' '' '--now needs --at' \
     lcmpack --plan "$A/p.csv" $AC --now 2026-01-05T02:00:00Z -o /dev/null
 t "--now before --at" 64 '' '' '--now is before --at' \

@@ -3,6 +3,7 @@
  * order (counts worked by hand). */
 #include "unit.h"
 #include "base/diag.h"
+#include "morpheus/slo.h"
 #include "morpheus/slofile.h"
 
 #include <stdio.h>
@@ -110,5 +111,30 @@ int main(void)
     unlink(bp);
     unlink(rp);
     unlink(up);
+    /* the period fit's trim: a daily job submitted at 01:15 UTC + 0-10 s on
+     * 30 days, and one manual run at 20:48 the evening before day 15, 4.4 h
+     * early: inside the match band, so the least-squares grid through all
+     * 31 is 518 s off the regular runs and 3.4 s a day too short.  The
+     * trim must take its band around the runs (the residuals' median), not
+     * around that grid, where a band of a few jitters holds none of them
+     * and the fit stayed at 86396.6 s (snapped to 86400 only because the
+     * skewed grid's jitter, 37 s, allowed it; job00607 of a sliding dump
+     * got 86396 and became off-kilter for a night) */
+    {
+        double sub[31];
+        int k = 0;
+        for (int i = 0; i < 30; i++)
+            sub[k++] = 1768176000.0 + i * 86400.0 + 4500 + (i * 7) % 11;
+        sub[k++] = 1768176000.0 + 14 * 86400.0 + 74901;
+        struct slo_opts so;
+        slo_opts_default(&so);
+        struct slo_period per;
+        slo_period_estimate(sub, 31, &so, &per);
+        CHECK_NEAR(per.raw, 86400, 0.5); /* least squares on the 30: 86400.03 */
+        CHECK(per.jitter < 10);
+        CHECK(per.period == 86400);
+        CHECK(per.matched == 30 && per.slots == 30);
+    }
+
     return unit_done("slofile");
 }
