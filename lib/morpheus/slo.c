@@ -199,9 +199,10 @@ static void fit_grid(const double *u, size_t n, double c, double tol, double *al
     /* trim: extra runs that happen to fall inside the band pull the slope;
      * refit on the submits within 3 robust sigmas of the grid, or of the
      * grid moved to the residuals' median when that band holds more of
-     * them (an extra run far inside the band shifts a least-squares grid
-     * off its runs by up to span/n: a band of a few jitters around it then
-     * misses the runs, docs/sloinfer.md "Period") */
+     * them (an extra run r seconds off the grid, inside the match band,
+     * shifts a least-squares grid through n submits about r/n off the
+     * regular runs: a band of a few jitters around it then misses them,
+     * docs/sloinfer.md "Period") */
     double *res = xmalloc(n * sizeof *res);
     for (int it = 0; it < 3; it++) {
         size_t m2 = 0;
