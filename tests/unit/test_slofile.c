@@ -118,7 +118,7 @@ int main(void)
      * trim must take its band around the runs (the residuals' median), not
      * around that grid, where a band of a few jitters holds none of them
      * and the fit stayed at 86396.6 s (snapped to 86400 only because the
-     * skewed grid's jitter, 37 s, allowed it; job00607 of a sliding dump
+     * skewed grid's jitter, 41 s, allowed it; job00607 of a sliding dump
      * got 86396 and became off-kilter for a night) */
     {
         double sub[31];
