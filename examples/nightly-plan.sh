@@ -192,6 +192,14 @@ skyplot -q plan "$work/plan.csv" --load "$work/load.csv" --title "reservation pl
 # 5. The report.
 step report
 count() { awk -F, -v s="$1" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$work/decisions.csv"; }
+# list STATUS HEAD MID TAIL LABEL: the first $report_list decisions with STATUS,
+# each as HEAD job[ instance N]MID reason TAIL, then "... and N more LABEL"
+list() {
+    awk -F, -v s="$1" -v h="$2" -v m="$3" -v t="$4" -v l="$5" -v k="$report_list" '
+        NR > 1 && $4 == s && ++n <= k { r = $9; for (i = 10; i <= NF; i++) r = r "," $i; gsub(/"/, "", r)
+                                        print h $1 ($3 != "" ? " instance " $3 : "") m r t }
+        END { if (n > k) printf "  ... and %d more %s (decisions.csv)\n", n - k, l }' "$work/decisions.csv"
+}
 {
     echo "slokit nightly plan — $(date -u +%Y-%m-%dT%H:%M:%SZ), telemetry $tel, plan from $(date -u -d "@$at" +%Y-%m-%dT%H:%M:%SZ)"
     awk -F, 'NR > 1 { n++; s[$8]++ } END { printf "SLOs:      %d jobs, %d actionable", n, s["actionable"];
@@ -215,19 +223,13 @@ count() { awk -F, -v s="$1" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$wo
                    if (m > k) printf "  ... and %d more off-kilter jobs (decisions.csv)\n", m - k }' k="$report_list" "$work/decisions.csv"
     awk -F, 'NR > 1 && $2 == "adhoc" { s[$4]++; n++ } END { if (n) { printf "ad-hoc:    %d requests:", n;
              for (k in s) printf " %d %s", s[k], k; print "" } }' "$work/decisions.csv"
-    awk -F, 'NR > 1 && $4 == "moved" && ++n <= k { r = $9; for (i = 10; i <= NF; i++) r = r "," $i; gsub(/"/, "", r)
-             print "  moved: " $1 ($3 != "" ? " instance " $3 : "") " (" r ")" }
-             END { if (n > k) printf "  ... and %d more moved (decisions.csv)\n", n - k }' \
-        k="$report_list" "$work/decisions.csv"
+    list moved "  moved: " " (" ")" moved
     awk -F, 'NR > 1 { n++; if (!($1 in f)) o[++m] = $1; f[$1]++ }
              END { if (n) { printf "bad rows:  %d skipped (", n; for (i = 1; i <= m; i++) printf "%s%s: %d", (i > 1 ? ", " : ""), o[i], f[o[i]];
                    print "); each with its reason in rejects.csv" } }' "$work/rejects.csv"
     n=$(count rejected)
     [ "$n" -gt 0 ] && echo "refused:   $n requests (reasons in decisions.csv)"
-    awk -F, 'NR > 1 && $4 == "rejected" && ++n <= k { r = $9; for (i = 10; i <= NF; i++) r = r "," $i; gsub(/"/, "", r)
-             print "  " $1 ($3 != "" ? " instance " $3 : "") ": " r }
-             END { if (n > k) printf "  ... and %d more refused (decisions.csv)\n", n - k }' \
-        k="$report_list" "$work/decisions.csv"
+    list rejected "  " ": " "" refused
     printf '%s\n' "$lcmlog" | grep -E '^lcmpack: YARN delta' | sed "s|^lcmpack: YARN delta in [^:]*:|yarn:      delta|; s|\$| in $state/yarn/|"
     echo "yarn:      $(wc -l < "$work/yarn.jsonl") reservation bodies in $state/yarn.jsonl"
     echo "picture:   $state/plan.svg"

@@ -112,6 +112,15 @@ double slo_phase(const double *t, size_t n, double anchor, double period)
     return m;
 }
 
+/* grid_slot: the slot k of the grid alpha + P k nearest t, and t's
+ * residual t - alpha - k P in *r. */
+static inline double grid_slot(double t, double alpha, double P, double *r)
+{
+    double k = floor((t - alpha) / P + 0.5);
+    *r = t - alpha - k * P;
+    return k;
+}
+
 /* Least-squares fit of u = alpha + P k over the submits within thr seconds
  * of the current grid among u[0..lim] (sorted).  Centred sums keep it exact
  * enough for 10^6 periods.  Returns 0 when fewer than two distinct periods
@@ -122,8 +131,7 @@ static int fit_once(const double *u, size_t lim, double thr, double *alpha, doub
     size_t m = 0;
     double kmin = 0, kmax = 0;
     for (size_t i = 0; i < lim; i++) {
-        double k = floor((u[i] - *alpha) / *P + 0.5);
-        double r = u[i] - *alpha - k * *P;
+        double r, k = grid_slot(u[i], *alpha, *P, &r);
         if (fabs(r) > thr)
             continue;
         if (m == 0 || k < kmin)
@@ -138,8 +146,7 @@ static int fit_once(const double *u, size_t lim, double thr, double *alpha, doub
         return 0;
     double mk = sk / (double)m, mu = su / (double)m, sxx = 0, sxy = 0;
     for (size_t i = 0; i < lim; i++) {
-        double k = floor((u[i] - *alpha) / *P + 0.5);
-        double r = u[i] - *alpha - k * *P;
+        double r, k = grid_slot(u[i], *alpha, *P, &r);
         if (fabs(r) > thr)
             continue;
         sxx += (k - mk) * (k - mk);
@@ -159,7 +166,8 @@ static size_t band_count(const double *u, size_t n, double alpha, double P, doub
 {
     size_t c = 0;
     for (size_t i = 0; i < n; i++) {
-        double r = u[i] - alpha - floor((u[i] - alpha) / P + 0.5) * P;
+        double r;
+        grid_slot(u[i], alpha, P, &r);
         if (fabs(r) <= tol * P && fabs(r) <= thr)
             c++;
     }
@@ -207,7 +215,8 @@ static void fit_grid(const double *u, size_t n, double c, double tol, double *al
     for (int it = 0; it < 3; it++) {
         size_t m2 = 0;
         for (size_t i = 0; i < n; i++) {
-            double r = u[i] - alpha - floor((u[i] - alpha) / P + 0.5) * P;
+            double r;
+            grid_slot(u[i], alpha, P, &r);
             if (fabs(r) <= tol * P)
                 res[m2++] = r;
         }
@@ -236,8 +245,7 @@ static double grid_eval(const double *u, size_t n, double alpha, double P, doubl
     size_t matched = 0;
     double kfirst = 0, klast = 0;
     for (size_t i = 0; i < n; i++) {
-        double k = floor((u[i] - alpha) / P + 0.5);
-        double r = u[i] - alpha - k * P;
+        double r, k = grid_slot(u[i], alpha, P, &r);
         if (fabs(r) > tol * P)
             continue;
         if (matched > 0 && k == klast) {
