@@ -74,27 +74,85 @@ static void write_name(const struct plan_res *r, FILE *fp)
     free(nm);
 }
 
+/* The allocations of the off-kilter instances under way at NOW (started
+ * before it, ending after it), sorted by job: the RM holds them until they
+ * end.  An ad-hoc reservation (its period is the plan's cycle, adhoc.h) is a
+ * request of its own, not an instance of the job it names. */
+struct live_once {
+    const char *job;
+    double start, end; /* epoch seconds */
+};
+struct live {
+    struct live_once *v;
+    size_t n;
+};
+
+static int live_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct live_once *)a)->job, ((const struct live_once *)b)->job);
+}
+
+static struct live live_take(const plan *p, const struct yarn_opts *o)
+{
+    struct live L = {xcalloc(p->nres ? p->nres : 1, sizeof *L.v), 0};
+    double now = o->now > o->at ? o->now : o->at;
+    for (size_t k = 0; k < p->nres; k++) {
+        const struct plan_res *r = &p->res[k];
+        if (r->removed || r->spent || r->kind != PLAN_ONCE || r->period == (double)p->lcm)
+            continue;
+        double s = (double)r->cycle * (double)p->lcm + (double)r->start * p->step, e = s + (double)r->len * p->step;
+        if (s < now && e > now)
+            L.v[L.n++] = (struct live_once){r->job, s, e};
+    }
+    qsort(L.v, L.n, sizeof *L.v, live_cmp);
+    return L;
+}
+
+/* live_overlap: 1 when job holds an allocation of L that overlaps [s, e). */
+static int live_overlap(const struct live *L, const char *job, double s, double e)
+{
+    size_t lo = 0, hi = L->n;
+    while (lo < hi) { /* the first entry of job */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(L->v[mid].job, job) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < L->n && strcmp(L->v[lo].job, job) == 0; lo++)
+        if (L->v[lo].start < e && s < L->v[lo].end)
+            return 1;
+    return 0;
+}
+
 /* periodic_base: the start of the instance a periodic reservation's body
  * is dated from: at + n*period for the least n >= 0 whose deadline
- * (+ r->d) is after o->now (NOW in yarn.h). */
-static double periodic_base(const struct plan_res *r, const struct yarn_opts *o)
+ * (+ r->d) is after o->now (NOW in yarn.h) and whose allocation overlaps
+ * no once reservation of the job under way at NOW (UNDER WAY in yarn.h). */
+static double periodic_base(const plan *p, const struct plan_res *r, const struct yarn_opts *o,
+                            const struct live *L)
 {
     double base = o->at;
-    if (!(o->now > o->at + r->d) || !(r->period > 0))
+    if (!(r->period > 0))
         return base;
-    double n = floor((o->now - o->at - r->d) / r->period);
-    base = o->at + (n > 0 ? n : 0) * r->period;
-    while (base + r->d <= o->now) /* floor's rounding: at most a step or two */
+    if (o->now > o->at + r->d) {
+        double n = floor((o->now - o->at - r->d) / r->period);
+        base = o->at + (n > 0 ? n : 0) * r->period;
+        while (base + r->d <= o->now) /* floor's rounding: at most a step or two */
+            base += r->period;
+    }
+    double s = (double)r->start * p->step, e = s + (double)r->len * p->step;
+    while (live_overlap(L, r->job, base + s, base + e)) /* ends: L's allocations are finite */
         base += r->period;
     return base;
 }
 
 /* abs_window: r's allocation start and the SLO deadline of its instance,
  * epoch seconds. */
-static void abs_window(const plan *p, const struct plan_res *r, const struct yarn_opts *o, double *start,
-                       double *deadline)
+static void abs_window(const plan *p, const struct plan_res *r, const struct yarn_opts *o, const struct live *L,
+                       double *start, double *deadline)
 {
-    double base = r->kind == PLAN_PERIODIC ? periodic_base(r, o) : (double)r->cycle * (double)p->lcm;
+    double base = r->kind == PLAN_PERIODIC ? periodic_base(p, r, o, L) : (double)r->cycle * (double)p->lcm;
     *start = base + (double)r->start * p->step;
     double end = *start + (double)r->len * p->step;
     double dl = r->kind == PLAN_PERIODIC ? base + r->d : (double)r->instance * r->period + r->d;
@@ -102,10 +160,11 @@ static void abs_window(const plan *p, const struct plan_res *r, const struct yar
 }
 
 /* write_definition: the reservation-definition object of r. */
-static void write_definition(const plan *p, const struct plan_res *r, const struct yarn_opts *o, FILE *fp)
+static void write_definition(const plan *p, const struct plan_res *r, const struct yarn_opts *o,
+                             const struct live *L, FILE *fp)
 {
     double t0, dl;
-    abs_window(p, r, o, &t0, &dl);
+    abs_window(p, r, o, L, &t0, &dl);
     fprintf(fp, "{\"arrival\":%lld,\"deadline\":%lld,\"reservation-name\":", llround(t0 * 1000), llround(dl * 1000));
     write_name(r, fp);
     if (r->kind == PLAN_PERIODIC)
@@ -187,6 +246,7 @@ int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struc
     *c = (struct yarn_delta_counts){0};
     double now = o->now > o->at ? o->now : o->at;
     char *seen = xcalloc(old->n ? old->n : 1, 1);
+    struct live L = live_take(p, o);
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
         if (r->removed)
@@ -218,9 +278,10 @@ int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struc
             yarn_json_str(fp, o->queue);
             fprintf(fp, ",\"reservation-id\":\"%s\",\"reservation-definition\":", id);
         }
-        write_definition(p, r, o, fp);
+        write_definition(p, r, o, &L, fp);
         fprintf(fp, "}\n");
     }
+    free(L.v);
     for (size_t i = 0; i < old->n; i++) {
         if (seen[i])
             continue;
@@ -237,6 +298,7 @@ int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struc
 
 int yarn_write_plan(const plan *p, FILE *fp, const struct yarn_opts *o)
 {
+    struct live L = live_take(p, o);
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
         if (r->removed || r->spent) /* spent: ran already, nothing to submit */
@@ -246,8 +308,9 @@ int yarn_write_plan(const plan *p, FILE *fp, const struct yarn_opts *o)
         fprintf(fp, "{\"queue\":");
         yarn_json_str(fp, o->queue);
         fprintf(fp, ",\"reservation-id\":\"%s\",\"reservation-definition\":", id);
-        write_definition(p, r, o, fp);
+        write_definition(p, r, o, &L, fp);
         fprintf(fp, "}\n");
     }
+    free(L.v);
     return ferror(fp) ? -1 : 0;
 }

@@ -22,6 +22,15 @@
  * later (at 01:30): dated from `at`, every hourly job's body had its
  * deadline in the past.  now <= at changes nothing.
  *
+ * UNDER WAY.  A job that turns from off-kilter to periodic while one of its
+ * once reservations is under way at NOW keeps that one (it is never deleted
+ * while it runs); its recurring body is then dated from the first instance
+ * whose allocation overlaps none of the job's once reservations under way,
+ * so the RM never holds the job twice at the same time.  (Ad-hoc
+ * reservations, requests of their own, are not counted.)  The date is not
+ * in the digest (DELTA): the next night, with the once one over, sends
+ * nothing for it.
+ *
  * RESERVATION ID.  Derivable, the same every night for the same job (and
  * instance): "reservation_<T>_<H>" with T = yarn_opts.cluster_ts (the RM's
  * cluster timestamp; default 0) and H = FNV-1a 64 of the job name (periodic)

@@ -36,8 +36,9 @@ archives them) and validates every body as Hadoop 3's
 ReservationInputValidator does, and checks:
   1 the RM's reservations equal the plan's (ids, arrival (periodic: modulo
     the period), deadline, every request item); no delete or update of an
-    id the RM lacks, no submit of one it has; one job never holds both a
-    recurring and a one-off reservation; every body POSTed has its deadline
+    id the RM lacks, no submit of one it has; one job never holds a
+    one-off reservation at the same time as a recurrence of its recurring
+    one (from the recurring one's arrival on); every body POSTed has its deadline
     after the POST, room for its duration, and a recurring one a span no
     longer than its recurrence, which divides a day;
   2 at every minute of [at, at + 3 d) the RM's reserved vCores and memory
@@ -297,6 +298,19 @@ def alloc_end(v):
     return v["arrival"] + sum(i[0] for i in v["items"])
 
 
+def recurs_over(w, s, e):
+    """True when some recurrence of recurring body view w (from its arrival
+    on) holds an allocation overlapping [s, e) (ms)."""
+    dur = alloc_end(w) - w["arrival"]
+    n = max(0, (s - dur - w["arrival"]) // w["rec"])
+    t = w["arrival"] + n * w["rec"]
+    while t < e:
+        if t + dur > s:
+            return True
+        t += w["rec"]
+    return False
+
+
 # ---- the dump ---------------------------------------------------------------
 
 def make_dump(a, work):
@@ -494,10 +508,11 @@ def check_night(a, ck, k, at, state, rm, prev_plan, cap, adhoc, changed, adhoc_h
     for rid, v in rm.res.items():
         if rid not in exp:
             ck.bad(1, k, f"RM holds {v['name']} ({rid}), not in the plan")
-    jobs_rec = {v["name"] for v in rm.res.values() if v["rec"]}
+    jobs_rec = {v["name"]: v for v in rm.res.values() if v["rec"]}
     for v in rm.res.values():
-        if not v["rec"] and v["name"].split("#")[0] in jobs_rec:
-            ck.bad(1, k, f"double-book: {v['name']} beside a recurring reservation of its job")
+        w = jobs_rec.get(v["name"].split("#")[0]) if not v["rec"] else None
+        if w and recurs_over(w, v["arrival"], alloc_end(v)):
+            ck.bad(1, k, f"double-book: {v['name']} at the same time as a recurrence of its job's recurring one")
 
     # ---- check 2: the RM within capacity
     ck.ran(2)

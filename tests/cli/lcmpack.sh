@@ -761,6 +761,28 @@ t "--stable: a one-off under way at --at is reported kept" 0 '' \
     'fivehr,once,98222,kept,79980,88200,0.03,0,under way at --at: kept until it ends' \
     '10 requests: 9 placed, 0 rejected, 1 kept' bash -c '
     lcmpack --plan "$0/f1.csv" "$@" --at 2026-01-10 -o /dev/null --report - | grep ^fivehr,once,98222,' "$N" "${F5[@]}"
+# the same job turns periodic (every 4 h, window [2:10, 2:43] of each 4 h)
+# at --now Jan 9 22:30 while its one-off fivehr#98222 (window opening Jan 9
+# 22:10) runs, 22:13 to 00:30.  The periodic reservation sits at offset
+# 7800 s: the instance of Jan 9 20:00 holds 22:10-22:43 and is the first
+# whose deadline (22:43) is after --now.  Dated from it (arrival
+# 1767996600000), the RM held the job twice from 22:30 to 22:43 (the known
+# gap of session 19); now its body starts with the next instance, Jan 10
+# 02:10 (1768011000000), in the delta and in --format yarn alike, and the
+# next night (the one-off over) sends nothing
+printf 'job,period,a,d,status\nfivehr,14400,7800,9800,actionable\n' > "$N/slo4.csv"
+F4=(--stable 10% --slo "$N/slo4.csv" --capacity cores=100,mem=409600 "$N/sky5.csv" --horizon 48h)
+t "--yarn-delta: a job turned periodic starts after its one-off under way" 0 '' \
+    $'fivehr,once,98222,kept,79980,88200\nfivehr,periodic,,placed,7800,9780\nsubmit 1768011000000\nyarn 1767996780000 1768011000000\nnight 3: 0 0 0' '' bash -c '
+    lcmpack -q --plan "$0/f1.csv" "$@" --at 2026-01-09 --now 2026-01-09T22:30:00Z -o "$0/f4.csv" --report - \
+        --yarn-delta "$0/y4" | grep -E "^fivehr,(periodic|once,98222)," | cut -d, -f1-6
+    arr() { sed -n "s/.*\"arrival\":\([0-9]*\).*/\1/p" "$@" | tr "\n" " " | sed "s/ $//"; }
+    echo submit $(arr "$0/y4/submit.jsonl")
+    echo yarn $(lcmpack -q --plan "$0/f4.csv" --capacity cores=100,mem=409600 --format yarn --at 2026-01-09 \
+        --now 2026-01-09T22:30:00Z | arr)
+    lcmpack -q --plan "$0/f4.csv" "$@" --at 2026-01-10 --now 2026-01-10T01:30:00Z -o /dev/null --yarn-delta "$0/y5"
+    echo night 3: $(cat "$0/y5/submit.jsonl" "$0/y5/update.jsonl" | wc -l) $(wc -l < "$0/y5/delete.jsonl") \
+        $(grep -c . "$0/y5/submit.jsonl")' "$N" "${F4[@]}"
 # the summary: one removal count; --improve says when it had nothing to do
 # (it printed peaks 0.0000 "before" and "after descent")
 grep -v daily "$N/slo.csv" > "$N/slo_nd.csv"
