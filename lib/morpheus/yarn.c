@@ -100,7 +100,8 @@ static struct live live_take(const plan *p, const struct yarn_opts *o)
         const struct plan_res *r = &p->res[k];
         if (r->removed || r->spent || r->kind != PLAN_ONCE || r->period == (double)p->lcm)
             continue;
-        double s = (double)r->cycle * (double)p->lcm + (double)r->start * p->step, e = s + (double)r->len * p->step;
+        double s = (double)r->cycle * (double)p->lcm + (double)r->start * p->step,
+               e = s + (double)r->len * p->step;
         if (s < now && e > now)
             L.v[L.n++] = (struct live_once){r->job, s, e};
     }
@@ -149,8 +150,8 @@ static double periodic_base(const plan *p, const struct plan_res *r, const struc
 
 /* abs_window: r's allocation start and the SLO deadline of its instance,
  * epoch seconds. */
-static void abs_window(const plan *p, const struct plan_res *r, const struct yarn_opts *o, const struct live *L,
-                       double *start, double *deadline)
+static void abs_window(const plan *p, const struct plan_res *r, const struct yarn_opts *o,
+                       const struct live *L, double *start, double *deadline)
 {
     double base = r->kind == PLAN_PERIODIC ? periodic_base(p, r, o, L) : (double)r->cycle * (double)p->lcm;
     *start = base + (double)r->start * p->step;
