@@ -21,6 +21,28 @@ PASS=0
 FAIL=0
 SKIP=0
 
+# zline FILE: the line a truncated or corrupt gzip / zstd FILE breaks on,
+# worked out apart from slokit's reader: the newlines that python's zlib
+# (fed 256 bytes at a time) or the zstd command decode before the damage,
+# plus one.
+zline() {
+    local n
+    if [ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' \n')" = 28b52ffd ]; then
+        n=$(zstd -dc <"$1" 2>/dev/null | wc -l)
+    else
+        n=$(/usr/bin/python3 -c '
+import sys, zlib
+d, b, n = zlib.decompressobj(31), open(sys.argv[1], "rb").read(), 0
+try:
+    for i in range(0, len(b), 256):
+        n += d.decompress(b[i:i + 256]).count(b"\n")
+except zlib.error:
+    pass
+print(n)' "$1")
+    fi
+    echo $((n + 1))
+}
+
 _fail() {
     FAIL=$((FAIL + 1))
     printf 'FAIL %s: %s\n' "$CASE" "$1"

@@ -330,7 +330,8 @@ static int fill(csvr *r)
             }
             ssize_t k = zin_read(r->in, r->buf, READ_CHUNK);
             if (k < 0)
-                return reader_error(r, r->line, zin_status(r->in), "%s", zin_error(r->in));
+                return reader_error(r, r->line + zin_lost_lines(r->in), zin_status(r->in), "%s",
+                                    zin_error(r->in));
             size_t n = (size_t)k;
             /* zin fills the buffer unless input ends; a live stream gives what has arrived */
             if (r->stream ? n == 0 : n < READ_CHUNK)

@@ -90,7 +90,11 @@ static int rin_fill(rin *r)
         want = 1u << 30;
     ssize_t got = zin_read(r->z, r->buf + r->end, want);
     if (got < 0) {
-        slk_error_at(r->name, r->next_line, "%s", zin_error(r->z));
+        long held = 0; /* the newlines of the partial record still in the buffer */
+        for (const char *q = r->buf, *e = r->buf + r->end; (q = memchr(q, '\n', (size_t)(e - q))) != NULL;
+             q++)
+            held++;
+        slk_error_at(r->name, r->next_line + held + zin_lost_lines(r->z), "%s", zin_error(r->z));
         r->status = zin_status(r->z);
         return -1;
     }

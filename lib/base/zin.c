@@ -28,6 +28,7 @@ struct zin {
     int eof;
     int status;             /* SLK_OK, or the error that stopped the stream */
     char err[160];
+    long lost;              /* newlines in the bytes the failing read dropped */
     int in_member;          /* gzip: inside a member; zstd: inside a frame */
     z_stream zs;
     int zs_live;
@@ -156,6 +157,15 @@ static int need_input(const zin *z, size_t produced)
     return z->ipos == z->ilen && !z->eof && (produced == 0 || !z->partial);
 }
 
+/* drop: a failing read's decoded bytes buf[0, n) are dropped; count their
+ * newlines for zin_lost_lines.  Returns -1. */
+static ssize_t drop(zin *z, const char *buf, size_t n)
+{
+    for (const char *e = buf + n; (buf = memchr(buf, '\n', (size_t)(e - buf))) != NULL; buf++)
+        z->lost++;
+    return -1;
+}
+
 static ssize_t gzip_read(zin *z, char *buf, size_t cap)
 {
     z->zs.next_out = (unsigned char *)buf;
@@ -177,9 +187,11 @@ static ssize_t gzip_read(zin *z, char *buf, size_t cap)
         if (rc == Z_STREAM_END)
             z->in_member = 0;
         else if (rc == Z_BUF_ERROR && z->zs.avail_out > 0 && z->ipos == z->ilen && z->eof)
-            return fail(z, SLK_EDATA, "truncated gzip input (unexpected end of compressed data)");
+            return fail(z, SLK_EDATA, "truncated gzip input (unexpected end of compressed data)"),
+                   drop(z, buf, cap - z->zs.avail_out);
         else if (rc != Z_OK && rc != Z_BUF_ERROR)
-            return fail(z, SLK_EDATA, "corrupt gzip input: %s", z->zs.msg ? z->zs.msg : "invalid data");
+            return fail(z, SLK_EDATA, "corrupt gzip input: %s", z->zs.msg ? z->zs.msg : "invalid data"),
+                   drop(z, buf, cap - z->zs.avail_out);
         if (z->zs.avail_out == 0)
             break;
     }
@@ -213,7 +225,7 @@ static ssize_t zstd_read(zin *z, char *buf, size_t cap)
     }
     /* Bytes decoded before an error are dropped: a partial last line would
      * otherwise be reported as a short record instead of as the damage. */
-    return z->status ? -1 : (ssize_t)out.pos;
+    return z->status ? drop(z, buf, out.pos) : (ssize_t)out.pos;
 }
 
 ssize_t zin_read(zin *z, char *buf, size_t cap)
@@ -230,6 +242,8 @@ ssize_t zin_read(zin *z, char *buf, size_t cap)
 }
 
 enum zin_kind zin_kind(const zin *z) { return z->kind; }
+
+long zin_lost_lines(const zin *z) { return z->lost; }
 
 const char *zin_kind_name(enum zin_kind k)
 {

@@ -12,7 +12,10 @@
  * ("truncated gzip input (unexpected end of compressed data)", "corrupt
  * zstd input: ...") and zin_status() gives the exit status (SLK_EDATA for
  * bad data, SLK_EIO for a failed read).  The caller prints the message with
- * its own FILE:LINE prefix.
+ * its own FILE:LINE prefix.  The bytes the failing read decoded are dropped
+ * (a partial last line would read as a short record, not as the damage);
+ * zin_lost_lines() counts their newlines, so the caller's LINE can be the
+ * line where the damage is.
  *
  * Ownership: zin does not own or close the FILE* it reads.
  * Threads: one zin belongs to one thread; distinct zins are independent.
@@ -57,5 +60,9 @@ int zin_sniff(const char *path);
 const char *zin_error(const zin *z);
 /* zin_status: SLK_EDATA or SLK_EIO after a failed zin_read, else SLK_OK. */
 int zin_status(const zin *z);
+/* zin_lost_lines: the newlines in the bytes the failed zin_read decoded and
+ * dropped (0 before a failure): the caller's line count plus this is the
+ * line the damage is on. */
+long zin_lost_lines(const zin *z);
 
 #endif

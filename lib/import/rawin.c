@@ -64,7 +64,7 @@ static int read_line(rawin *in)
                 break;
             ssize_t got = zin_read(in->z, in->in, in->in_cap);
             if (got < 0) {
-                slk_error_at(in->path, in->line + 1, "%s", zin_error(in->z));
+                slk_error_at(in->path, in->line + 1 + zin_lost_lines(in->z), "%s", zin_error(in->z));
                 in->status = zin_status(in->z); /* a corrupt stream is bad data (65), as in csvio */
                 return -1;
             }

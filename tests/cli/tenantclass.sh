@@ -276,7 +276,7 @@ gzip -c "$TMP/z.csv" > "$TMP/z.csv.gz"; zstd -q -c "$TMP/z.csv" > "$TMP/z.csv.zs
 t "gzip series = plain"  0 '' "@$TMP/z.plain.out" '' tenantclass -q "$TMP/z.csv.gz"
 t "zstd series on stdin = plain" 0 '' "@$TMP/z.plain.out" '' sh -c 'tenantclass -q < "$1"' _ "$TMP/z.csv.zst"
 head -c 20000 "$TMP/z.csv.gz" > "$TMP/z.trunc.gz"
-t "truncated gzip series" 65 '' '' "tenantclass: $TMP/z.trunc.gz:1: truncated gzip input (unexpected end of compressed data)" \
+t "truncated gzip series" 65 '' '' "tenantclass: $TMP/z.trunc.gz:$(zline "$TMP/z.trunc.gz"): truncated gzip input (unexpected end of compressed data)" \
     tenantclass -q -o "$TMP/z.out" "$TMP/z.trunc.gz"
 tcheck "truncated gzip series: no output left" test ! -e "$TMP/z.out"
 

@@ -91,7 +91,7 @@ t "google bad time" 65 '1x,,10,0,u,0,n,L
 ' '' "<stdin>:1: field 1 (time): invalid integer '1x'" traceconv google-runs -
 gzip -c "$D/job_events.csv" >"$TMP/je.csv.gz"
 head -c 60 "$TMP/je.csv.gz" >"$TMP/je-cut.csv.gz"
-t "google truncated gzip" 65 '' '' "je-cut.csv.gz:1: truncated gzip input" traceconv google-runs "$TMP/je-cut.csv.gz"
+t "google truncated gzip" 65 '' '' "je-cut.csv.gz:$(zline "$TMP/je-cut.csv.gz"): truncated gzip input" traceconv google-runs "$TMP/je-cut.csv.gz"
 t "google absurd time" 65 '200000000000000000,,10,0,u,0,n,L
 ' '' "<stdin>:1: field 1 (time): out of range '200000000000000000'" traceconv google-runs -
 t "google gzip input" 0 '' "job,instance,submit,start,end,status
@@ -100,7 +100,7 @@ L1,11,2,2.000007,64,finished" '' traceconv -q google-runs "$TMP/je.csv.gz"
 zstd -q -c "$D/job_events.csv" >"$TMP/je.csv.zst"
 t "google zstd input = plain" 0 '' '*' '' sh -c 'traceconv -q google-runs "$1" > "$3" && traceconv -q google-runs "$2" | cmp - "$3"' _ "$TMP/je.csv.zst" "$D/job_events.csv" "$TMP/je-zst.out"
 head -c 30 "$TMP/je.csv.zst" >"$TMP/je-cut.csv.zst"
-t "google truncated zstd" 65 '' '' "je-cut.csv.zst:1: truncated zstd input" traceconv google-runs "$TMP/je-cut.csv.zst"
+t "google truncated zstd" 65 '' '' "je-cut.csv.zst:$(zline "$TMP/je-cut.csv.zst"): truncated zstd input" traceconv google-runs "$TMP/je-cut.csv.zst"
 printf 'x\0y,,10,0,u,0,n,L\n' >"$TMP/nul.csv"
 t "google NUL byte" 65 '' '' "nul.csv:1: NUL byte in line" traceconv google-runs "$TMP/nul.csv"
 # fuzz9 findings.  A job event earlier than the job's previous one: the run
