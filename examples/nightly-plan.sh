@@ -24,11 +24,13 @@
 #                 skipped, expired, and why (lcmpack --report)
 #   load.csv      the load profile t,cores,mem_mb,cost
 #   yarn.jsonl    every reservation as a YARN reservation/submit body, to be
-#                 POSTed now (NOW; --now in lcmpack(1))
+#                 POSTed now (NOW, epoch seconds or ISO 8601, default the
+#                 clock; --now in lcmpack(1))
 #   yarn/submit.jsonl, yarn/update.jsonl, yarn/delete.jsonl
 #                 tonight's YARN delta: the bodies to POST to the RM's
 #                 /ws/v1/cluster/reservation/{submit,update,delete}
-#   plan.svg      the plan drawn by skyplot
+#   plan.svg      the plan drawn by skyplot (none on a night whose plan has
+#                 no reservations: the report says so)
 #   rejects.csv   rows of the dump that were skipped, with file, line and
 #                 why (ON_ERROR=skip, the default; ON_ERROR=strict fails the
 #                 night on the first bad row instead)
@@ -45,7 +47,10 @@
 # moves, a gone one is freed, a new one is placed; jobs whose period does not
 # divide the day (off-kilter, or longer than a day) get one-off reservations
 # for every instance opening in the next $HORIZON (default 48h) from the end
-# of the dump; then the YARN delta, the picture and the report.
+# of the dump (the midnight after its last submit, read from the rows
+# sloinfer used, epoch seconds or ISO 8601: a skipped row never moves it);
+# then the YARN delta, the picture and the report.  A bad setting (ON_ERROR,
+# REPORT_LIST, PRIOR_WEIGHT, LOCK_WAIT, NOW) exits 64 before anything runs.
 #
 # Safe to re-run: on the same input nothing changes, the plan is
 # byte-identical and the YARN delta is empty, also when the capacity refuses
@@ -54,7 +59,7 @@
 # one-off reservations that ended in between expire from the plan (the YARN
 # delta stays empty: the RM drops them itself).  Survives its night:
 #   - one run at a time: a second run on the same STATE_DIR waits up to
-#     $LOCK_WAIT seconds (default 0) for the lock STATE_DIR/.lock, then exits
+#     $LOCK_WAIT whole seconds (default 0) for the lock STATE_DIR/.lock, then exits
 #     75 with "nightly-plan: STATE_DIR is locked by another run";
 #   - everything is built in a scratch directory and published by one
 #     rename(2) of the `current` link, so kill -9 at any point, a full disk
@@ -79,6 +84,15 @@ stable=${STABLE:-10%}
 on_error=${ON_ERROR:-skip}
 case $on_error in skip|strict) ;; *) echo "nightly-plan: ON_ERROR is skip or strict, not '$on_error'" >&2; exit 64 ;; esac
 lock_wait=${LOCK_WAIT:-0}
+case $lock_wait in ''|*[!0-9]*) echo "nightly-plan: LOCK_WAIT is a whole number of seconds (0 or more), not '$lock_wait'" >&2; exit 64 ;; esac
+[ ${#lock_wait} -le 9 ] && lock_wait=$((10#$lock_wait)) || lock_wait=999999999
+# NOW: epoch seconds, or an ISO 8601 time as date(1) reads it (as --now)
+now_arg=${NOW:-}
+if [ -n "$now_arg" ] && ! [[ $now_arg =~ ^[0-9]{1,11}$ ]]; then
+    [[ $now_arg =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2} ]] && now_arg=$(date -u -d "$now_arg" +%s 2>/dev/null) || now_arg=
+    [ -n "$now_arg" ] || { echo "nightly-plan: NOW is epoch seconds or an ISO 8601 time (2026-02-08T01:30:00Z), not '$NOW'" >&2; exit 64; }
+fi
+[ -z "$now_arg" ] || now_arg=$((10#$now_arg))
 report_list=${REPORT_LIST:-20}
 case $report_list in ''|*[!0-9]*) echo "nightly-plan: REPORT_LIST is a whole number of lines (0 or more), not '$report_list'" >&2; exit 64 ;; esac
 [ ${#report_list} -le 9 ] && report_list=$((10#$report_list)) || report_list=999999999
@@ -149,15 +163,41 @@ if [ ${#prior_opt[@]} -gt 0 ] && ! fit "${prior_opt[@]}" 2>"$work/skyfit.err"; t
 fi
 [ ${#prior_opt[@]} -gt 0 ] || fit
 rm -f "$work/skyfit.err"
+
+# 2. The plan for the coming day, from the end of the dump (the midnight
+#    after its last submit): last night's reservations stay unless their job
+#    changed substantially or left.  The end is read from the rows sloinfer
+#    used (not the lines of rejects-sloinfer.csv), as sloinfer reads times:
+#    epoch seconds or ISO 8601, quoted or not; a garbled or millisecond
+#    submit (sloinfer skips it) must not move the plan to 1970 or 2500.
+rj="$work/rejects-sloinfer.csv"; [ -r "$rj" ] || rj=/dev/null
+at=$(awk -F, -v runs="$tel/runs.csv" '
+    function civil(y, m, d) { y -= m <= 2; era = int(y / 400); yoe = y - era * 400   # days since 1970-01-01
+        doy = int((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
+        return era * 146097 + yoe * 365 + int(yoe / 4) - int(yoe / 100) + doy - 719468 }
+    function field(v) { gsub(/^[ \t"\357\273\277]+|[ \t"\r]+$/, "", v); return v }
+    FILENAME != runs { p = runs; if (p ~ /[",]/) { gsub(/"/, "\"\"", p); p = "\"" p "\"" }
+                       if (FNR > 1 && substr($0, 1, length(p) + 1) == p ",") bad[substr($0, length(p) + 2) + 0] = 1
+                       next }
+    FNR == 1 { for (i = 1; i <= NF; i++) if (field($i) == "submit") c = i; next }
+    !c || (FNR in bad) { next }
+    { v = field($c); t = -1
+      if (v ~ /^[0-9]+(\.[0-9]*)?$/) t = v + 0
+      else if (v ~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]([T ][0-9][0-9]:[0-9][0-9].*)?$/) {
+          t = civil(substr(v, 1, 4) + 0, substr(v, 6, 2) + 0, substr(v, 9, 2) + 0) * 86400
+          if (length(v) >= 16) t += substr(v, 12, 2) * 3600 + substr(v, 15, 2) * 60
+          if (substr(v, 17, 1) == ":") t += substr(v, 18, 2)
+          if (match(v, /[+-][0-9][0-9]:?[0-9][0-9]$/) && RSTART > 16) {
+              o = substr(v, RSTART + 1); sub(/:/, "", o)
+              t -= (substr(v, RSTART, 1) == "-" ? -1 : 1) * (substr(o, 1, 2) * 3600 + substr(o, 3, 2) * 60) } }
+      if (t >= 0 && t < 1e11 && t > m) m = t }
+    END { if (m > 0) printf "%d\n", (int(m / 86400) + 1) * 86400 }' \
+    "$rj" "$tel/runs.csv" || true)
+[ -n "$at" ] || die "$tel/runs.csv: no usable submit time (epoch seconds or ISO 8601): cannot tell where the dump ends"
 # (skyfit --runs reads runs.csv too: a bad row both skip is listed once)
 { echo "file,line,reason"; for f in "$work"/rejects-*.csv; do [ ! -r "$f" ] || tail -n +2 "$f"; done |
     awk -F, '!seen[$1 FS $2]++'; } > "$work/rejects.csv"
 rm -f "$work"/rejects-*.csv
-
-# 2. The plan for the coming day, from the end of the dump: last night's
-#    reservations stay unless their job changed substantially or left.
-at=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "submit") c = i; next }
-              $c > m { m = $c } END { printf "%d\n", (int(m / 86400) + 1) * 86400 }' "$tel/runs.csv")
 # The time of the run (lcmpack --now): cron at 01:30 plans the day from
 # 00:00, and what lies before now has passed: ad-hoc requests and one-off
 # instances under way are placed from now on, closed windows are not
@@ -165,7 +205,7 @@ at=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "submit") c = i; nex
 # a deadline in the past).  NOW (epoch seconds) overrides the clock; a run
 # outside the planned day [at, at + 1 d) (a replay of an old dump, or
 # planning ahead) takes --at.
-ynow=${NOW:-$(date +%s)}
+ynow=${now_arg:-$(date +%s)}
 { [ "$ynow" -ge "$at" ] && [ "$ynow" -lt $((at + 86400)) ]; } || ynow=$at
 plan_opt=()
 [ -n "$last" ] && plan_opt=(--plan "$last/plan.csv")
@@ -185,9 +225,15 @@ lcmlog=$(lcmpack "${plan_opt[@]}" --stable "$stable" --improve 5 --slo "$work/sl
 step yarn
 lcmpack -q --plan "$work/plan.csv" "${cap_opt[@]}" --format yarn --at "$at" --now "$ynow" -o "$work/yarn.jsonl"
 
-# 4. The picture.
+# 4. The picture (none for a plan with no reservations: nothing to draw, and
+#    the night must still publish its plan and the deletes of its delta).
 step plot
-skyplot -q plan "$work/plan.csv" --load "$work/load.csv" --title "reservation plan" -o "$work/plan.svg"
+picture="$state/plan.svg"
+if awk -F, 'NR > 1 && $3 != "end" { found = 1; exit } END { exit !found }' "$work/plan.csv"; then
+    skyplot -q plan "$work/plan.csv" --load "$work/load.csv" --title "reservation plan" -o "$work/plan.svg"
+else
+    picture="none (the plan has no reservations)"
+fi
 
 # 5. The report.
 step report
@@ -230,9 +276,11 @@ list() {
     n=$(count rejected)
     [ "$n" -gt 0 ] && echo "refused:   $n requests (reasons in decisions.csv)"
     list rejected "  " ": " "" refused
-    printf '%s\n' "$lcmlog" | grep -E '^lcmpack: YARN delta' | sed "s|^lcmpack: YARN delta in [^:]*:|yarn:      delta|; s|\$| in $state/yarn/|"
+    # (the state path is printed by printf, never put into a sed program)
+    printf '%s\n' "$lcmlog" | grep -E '^lcmpack: YARN delta' | sed 's|^lcmpack: YARN delta in [^:]*:|yarn:      delta|' |
+        while IFS= read -r l; do printf '%s in %s/yarn/\n' "$l" "$state"; done
     echo "yarn:      $(wc -l < "$work/yarn.jsonl") reservation bodies in $state/yarn.jsonl"
-    echo "picture:   $state/plan.svg"
+    echo "picture:   $picture"
 } > "$work/report.txt"
 
 # 6. Publish: the scratch directory becomes generation gen.N and one rename

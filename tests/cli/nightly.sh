@@ -297,3 +297,74 @@ tcheck "POST order: lcmpack(1) and docs/lcmpack.md give one order" bash -c '
     [ -n "$1" ] && [ "$1" = "$(sed -n "s/^for op in \(.*\); do$/\1/p" "$2" | tr " " ,)" ]' _ "$order" "$ROOT/docs/lcmpack.md"
 tcheck "12 nights against a mock YARN RM, POSTed in lcmpack(1)'s order" python3 "$ROOT/tests/check/nights_sim.py" \
     "$ROOT/$BUILD/bin" "$TMP/nights" --nights 12 --jobs 20 --seed 5 --capacity cores=400,mem=1600000 --post-order "$order"
+
+# ---- audit (session 20): what one bad row or one odd setting did to a night
+# The end of the dump (--at) was the largest raw `submit` field, compared by
+# awk: one garbled row planned 1970-01-02 (exit 0, a delta deleting every
+# live reservation), ISO or quoted times (which sloinfer reads) the same,
+# and one millisecond submit failed the night.  Now it is read from the rows
+# sloinfer used, as sloinfer reads times.
+A="$TMP/audit20"; rm -rf "$A"; mkdir -p "$A"
+python3 - "$tel/runs.csv" "$A" <<'PY'
+import csv, os, sys, datetime
+rows = list(csv.reader(open(sys.argv[1]))); h = rows[0]; c = h.index("submit")
+def put(name, rs, **kw):
+    os.makedirs(f"{sys.argv[2]}/{name}", exist_ok=True)
+    with open(f"{sys.argv[2]}/{name}/runs.csv", "w", newline="") as f:
+        csv.writer(f, lineterminator="\n", **kw).writerows(rs)
+iso = lambda v: datetime.datetime.fromtimestamp(int(v), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+put("iso", [h] + [r[:c] + [iso(r[c])] + r[c + 1:] for r in rows[1:]])
+put("quoted", rows, quoting=csv.QUOTE_ALL)
+for name, val in (("garbled", "n/a"), ("ms", str(int(rows[-1][c]) * 1000))):
+    rs = [list(r) for r in rows]; rs[len(rs) // 2][c] = val; put(name, rs)
+PY
+for v in iso quoted garbled ms; do ln -sf "$tel/usage.csv" "$A/$v/usage.csv"; done
+want_from="plan from $(date -u -d "@$at" +%Y-%m-%dT%H:%M:%SZ)"
+bash "$N" "$tel" "$A/st-clean" >/dev/null 2>&1
+for v in iso quoted garbled ms; do
+    t "the dump's end, $v submit times: planned from the same midnight" 0 '' '*' '' bash -c '
+        bash "$1" "$2" "$3" | grep -qF "$4"' _ "$N" "$A/$v" "$A/st-$v" "$want_from"
+done
+for v in iso quoted; do
+    tcheck "the dump's end, $v submit times: the same plan as epoch seconds" cmp "$A/st-clean/plan.csv" "$A/st-$v/plan.csv"
+done
+tcheck "the dump's end, one garbled row: skipped and listed, nothing deleted" bash -c '
+    grep -q "^bad rows:  1 skipped" "$1/report.txt" && [ ! -s "$1/yarn/delete.jsonl" ]' _ "$A/st-garbled"
+printf 'job,instance,submit,start,end,input_avail,output_read,status\nj,1,n/a,1,2,0,3,ok\n' > "$A/nosub.csv"
+mkdir -p "$A/nosub"; mv "$A/nosub.csv" "$A/nosub/runs.csv"; ln -sf "$tel/usage.csv" "$A/nosub/usage.csv"
+t "the dump's end: no usable submit time fails the night, clearly" 1 '' '' \
+    'no usable submit time (epoch seconds or ISO 8601): cannot tell where the dump ends' bash "$N" "$A/nosub" "$A/st-nosub"
+
+# A night whose plan is legitimately empty (no job actionable) failed in
+# skyplot ("the plan has no reservations", exit 65) after everything else,
+# so it never published: the deletes of the gone jobs never reached the RM.
+mkdir -p "$A/none"
+tracegen -q runs --count 6 --days 10 --set actionable_frac=0 -o "$A/none/runs.csv"
+tracegen -q usage --count 6 --days 10 --set actionable_frac=0 -o "$A/none/usage.csv"
+cp -a "$A/st-clean" "$A/st-none"
+t "an empty plan publishes: the report says there is no picture" 0 '' '*' '' bash -c '
+    bash "$1" "$2" "$3" | grep -qx "picture:   none (the plan has no reservations)"' _ "$N" "$A/none" "$A/st-none"
+tcheck "an empty plan publishes: every reservation of last night deleted" bash -c '
+    n=$(awk -F, "NR > 1 && \$3 != \"end\" { r[\$2 \$3 (\$3 == \"once\" ? \$4 : \"\")] } END { print length(r) }" "$1/plan.csv")
+    [ "$(wc -l < "$2/yarn/delete.jsonl")" = "$n" ] && [ "$n" -gt 0 ] && [ "$(readlink "$2/current")" = gen.2 ]' _ "$A/st-clean" "$A/st-none"
+
+# LOCK_WAIT=10s reached flock as "10s", which refused it, and the run said
+# "locked by another run", exit 75, every night; NOW=abc was ignored with a
+# shell error ("integer expression expected").  Both exit 64 now, with a
+# message; NOW in ISO 8601 (as lcmpack --now takes it) is read.
+for v in 10s abc -1; do
+    t "LOCK_WAIT=$v: exit 64, said" 64 '' '' "LOCK_WAIT is a whole number of seconds (0 or more), not '$v'" \
+        env LOCK_WAIT="$v" bash "$N" "$tel" "$A/st-lock"
+done
+for v in abc 1.5; do
+    t "NOW=$v: exit 64, said" 64 '' '' "NOW is epoch seconds or an ISO 8601 time" env NOW="$v" bash "$N" "$tel" "$A/st-now"
+done
+tcheck "NOW in ISO 8601 = the same instant in epoch seconds" bash -c '
+    NOW=$(($4 + 5400)) bash "$1" "$2" "$3-e" >/dev/null 2>&1 &&
+    NOW=$(date -u -d "@$(($4 + 5400))" +%Y-%m-%dT%H:%M:%SZ) bash "$1" "$2" "$3-i" >/dev/null 2>&1 &&
+    cmp "$3-e/yarn.jsonl" "$3-i/yarn.jsonl" && cmp "$3-e/plan.csv" "$3-i/plan.csv"' _ "$N" "$tel" "$A/st-niso" "$at"
+# a state path with | or & broke the report's sed (after all the work: exit 1)
+for p in 'st|bar' 'st&amp'; do
+    t "a state path with ${p:2:1}: the report names it as it is" 0 '' '*' '' bash -c '
+        bash "$1" "$2" "$3" | grep -qF "in $3/yarn/"' _ "$N" "$tel" "$A/$p"
+done
