@@ -193,6 +193,8 @@ void yarn_reservation_id(const struct plan_res *r, long long cluster_ts, char *b
         char inst[32];
         int k = snprintf(inst, sizeof inst, "#%lld", (long long)r->instance);
         h = fnv(h, inst, (size_t)k);
+    } else if (strchr(r->job, '#')) {
+        h = fnv(h, "", 1); /* "x#5\0": never once instance 5 of job x's "x#5" */
     }
     snprintf(buf, n, "reservation_%lld_%04llu", cluster_ts, (unsigned long long)(h & 0x3fffffffffffffffULL));
 }

@@ -35,7 +35,10 @@
  * instance): "reservation_<T>_<H>" with T = yarn_opts.cluster_ts (the RM's
  * cluster timestamp; default 0) and H = FNV-1a 64 of the job name (periodic)
  * or "job#instance" (once), its low 62 bits in decimal (at least 4 digits,
- * as YARN's ReservationId prints them).  The RM's own ids come from
+ * as YARN's ReservationId prints them).  A periodic job whose name holds a
+ * '#' hashes its name and a NUL byte: "x#5" periodic would otherwise share
+ * the id of once instance 5 of a job "x" (a once name, split at its last
+ * '#', names one job and instance; no job name holds a NUL).  The RM's own ids come from
  * POST .../reservation/new-reservation; an RM that insists on those needs a
  * job -> id map kept beside the plan (not done here).
  *

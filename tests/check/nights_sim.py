@@ -87,8 +87,10 @@ def fnv(s):
     return h
 
 
-def res_id(name):
-    return "reservation_0_%04d" % (fnv(name) & 0x3FFFFFFFFFFFFFFF)
+def res_id(name, recurring=False):
+    """lcmpack's derivable id (yarn.h): a recurring job whose name holds a
+    '#' hashes its name and a NUL byte."""
+    return "reservation_0_%04d" % (fnv(name + ("\0" if recurring and "#" in name else "")) & 0x3FFFFFFFFFFFFFFF)
 
 
 def sh(cmd, **kw):
@@ -491,7 +493,7 @@ def check_night(a, ck, k, at, state, rm, prev_plan, cap, adhoc, changed, adhoc_h
             continue
         if key[1] == "once" and b["end"] <= at + a.post_time:
             continue  # ended (spent, or done by the POST): the RM has archived it
-        exp[res_id(b["name"])] = (key, b)
+        exp[res_id(b["name"], b["rec"] is not None)] = (key, b)
     for rid, (key, b) in exp.items():
         v = rm.res.get(rid)
         if v is None:

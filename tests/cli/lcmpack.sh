@@ -649,6 +649,37 @@ t "--yarn-delta: an archived id placed again is a submit" 0 '' \
         --horizon 48h --at 2026-01-06 --now 2026-01-06T01:30:00Z -o /dev/null --report - --yarn-delta "$1/jd" |
         awk -F, "\$3 == 98203 { print \$3, \$4 }"
     echo submit $(grep -c "\"J#98203\"" "$1/jd/submit.jsonl") update $(grep -c "\"J#98203\"" "$1/jd/update.jsonl")' _ "$A"
+# (audit, session 20) a periodic job named x#19640 had the id of one-off
+# instance 19640 of a job x (both hashed "x#19640"): a re-run on unchanged
+# input sent an update and a delete, and retiring x#19640 deleted x's
+# one-off at the RM.  The periodic one now hashes "x#19640" and a NUL byte;
+# the ids are worked out here apart, in Python, from yarn.h's rule.
+t "--yarn-delta: a periodic job named x#19640 and x's one-off 19640 have distinct ids" 0 '' \
+    $'ids ok\nrerun 0 0 0\nretire x#19640: delete 1 ok' '' bash -c '
+    printf "job,period,a,d\nx,90000,0,1800\nx#19640,3600,0,1800\n" > "$1/col.slo"; printf "job,period,a,d\nx,90000,0,1800\n" > "$1/col3.slo"
+    printf "job,step,offset,alloc\nx,60,0,5\nx#19640,60,0,2\n" > "$1/col.sky"
+    C=(--capacity cores=100,mem=1000000 "$1/col.sky" --at 2026-01-05)
+    lcmpack -q --slo "$1/col.slo" "${C[@]}" -o "$1/col.plan" &&
+    lcmpack -q --plan "$1/col.plan" --capacity cores=100,mem=1000000 --format yarn --at 2026-01-05 > "$1/col.jsonl" &&
+    python3 - "$1/col.jsonl" <<PY || exit 1
+import json, sys
+def fnv(b):
+    h = 14695981039346656037
+    for c in b: h = ((h ^ c) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return "reservation_0_%04d" % (h & 0x3FFFFFFFFFFFFFFF)
+got = {}
+for l in open(sys.argv[1]):
+    b = json.loads(l); d = b["reservation-definition"]
+    got[(d["reservation-name"], "recurrence-expression" in d)] = b["reservation-id"]
+want = {("x#19640", True): fnv(b"x#19640\0"), ("x#19640", False): fnv(b"x#19640")}
+assert got == want and len(set(got.values())) == 2, (got, want)
+print("ids ok")
+PY
+    lcmpack -q --plan "$1/col.plan" --stable 10% --slo "$1/col.slo" "${C[@]}" -o /dev/null --yarn-delta "$1/coly" &&
+    echo rerun $(cat "$1/coly/submit.jsonl" | wc -l) $(cat "$1/coly/update.jsonl" | wc -l) $(cat "$1/coly/delete.jsonl" | wc -l)
+    lcmpack -q --plan "$1/col.plan" --stable 10% --slo "$1/col3.slo" "${C[@]}" -o /dev/null --yarn-delta "$1/coly3" &&
+    id=$(grep "\"recurrence-expression\"" "$1/col.jsonl" | sed "s/.*\"reservation-id\":\"\([^\"]*\)\".*/\1/") &&
+    echo "retire x#19640: delete $(wc -l < "$1/coly3/delete.jsonl") $(grep -q "\"$id\"" "$1/coly3/delete.jsonl" && echo ok)"' _ "$A"
 t "--now needs --at" 64 '' '' '--now needs --at' \
     lcmpack --plan "$A/p.csv" $AC --now 2026-01-05T02:00:00Z -o /dev/null
 t "--now before --at" 64 '' '' '--now is before --at' \
