@@ -632,6 +632,51 @@ static int keyed_cmp(const void *a, const void *b)
  * the reservations no request asks for tonight (a once reservation only
  * when its window opens at or after --at: one that opened before is under
  * way and expires when it ends).  The load is rebuilt once. */
+/* under_way: a once reservation whose window opened before --at, or that
+ * started before the run's time: no request asks for it any more (its
+ * window is not tonight's to open), yet it stays until it ends. */
+static int under_way(const struct packrun *R, const struct plan_res *r)
+{
+    return r->kind == PLAN_ONCE && R->o->have_at &&
+           ((double)r->instance * r->period + r->a < R->o->at || started(R, r));
+}
+
+/* keep_under_way: report the under-way reservation r kept, with its place
+ * and cost, and count it (a request of the night, kept). */
+static void keep_under_way(struct packrun *R, const struct plan_res *r)
+{
+    struct lowcost_opts lo = {.align_weight = R->o->align_weight};
+    R->n.requests++;
+    R->n.kept++;
+    report(R, r->job, res_kind(R->p, r), r->instance, "kept", r->start, r->len, plan_res_peak(R->p, r),
+           lowcost_penalty(R->p, r, &lo),
+           started(R, r) ? started_why(R, r) : "its window opened before --at: kept, expires when it ends");
+}
+
+/* keep_unasked: without --stable, the under-way reservations no request
+ * asks for (with it, stable_decide reports them among its decisions). */
+static void keep_unasked(struct packrun *R)
+{
+    if (R->o->stable >= 0 || !R->o->have_at)
+        return;
+    keyset *asked = keyset_new();
+    for (size_t i = 0; i < R->nreq; i++) {
+        char *key = plan_res_key(R->reqs[i].job, R->reqs[i].kind, R->reqs[i].instance);
+        keyset_add(asked, key);
+        free(key);
+    }
+    for (size_t k = 0; k < R->p->nres; k++) {
+        const struct plan_res *r = &R->p->res[k];
+        if (r->removed || !under_way(R, r))
+            continue;
+        char *key = plan_res_key(r->job, r->kind, r->instance);
+        if (!keyset_has(asked, key))
+            keep_under_way(R, r);
+        free(key);
+    }
+    keyset_free(asked);
+}
+
 static void stable_decide(struct packrun *R)
 {
     plan *p = R->p;
@@ -677,18 +722,8 @@ static void stable_decide(struct packrun *R)
         struct plan_res *r = &p->res[ix[x].k];
         const char *kind = res_kind(p, r);
         int64_t inst = r->kind == PLAN_ONCE ? r->instance : -1;
-        int under_way = r->kind == PLAN_ONCE && R->o->have_at &&
-                        ((double)r->instance * r->period + r->a < R->o->at || started(R, r));
-        if (!asked[x] && under_way) {
-            /* an instance whose window opened before --at is no longer
-             * requested: it stays, reported with its place and cost */
-            struct lowcost_opts lo = {.align_weight = R->o->align_weight};
-            R->n.requests++;
-            R->n.kept++;
-            report(R, r->job, kind, inst, "kept", r->start, r->len, plan_res_peak(p, r),
-                   lowcost_penalty(p, r, &lo),
-                   started(R, r) ? started_why(R, r)
-                                 : "its window opened before --at: kept, expires when it ends");
+        if (!asked[x] && under_way(R, r)) {
+            keep_under_way(R, r);
         } else if (!asked[x]) {
             r->removed = 1;
             R->n_gone++;
@@ -963,6 +998,7 @@ int packrun_plan(struct packrun *R)
     order_tight(R);
     replan_free(R);
     stable_decide(R);
+    keep_unasked(R);
     place_all(R);
     return SLK_OK;
 }

@@ -792,6 +792,13 @@ t "--stable: a one-off under way at --at is reported kept" 0 '' \
     'fivehr,once,98222,kept,79980,88200,0.03,0,under way at --at: kept until it ends' \
     '10 requests: 9 placed, 0 rejected, 1 kept' bash -c '
     lcmpack --plan "$0/f1.csv" "$@" --at 2026-01-10 -o /dev/null --report - | grep ^fivehr,once,98222,' "$N" "${F5[@]}"
+# (audit, session 20) without --stable the same reservation was kept with
+# no report row and counted nowhere (placed + kept fell short of the plan)
+t "a one-off under way at --at is reported kept without --stable too" 0 '' \
+    'fivehr,once,98222,kept,79980,88200,0.03,0,under way at --at: kept until it ends' \
+    '10 requests: 9 placed, 0 rejected, 1 kept' bash -c '
+    lcmpack --plan "$0/f1.csv" "$@" --at 2026-01-10 -o /dev/null --report - | grep ^fivehr,once,98222,' "$N" \
+    "${F5[@]:2}"
 # the same job turns periodic (every 4 h, window [2:10, 2:43] of each 4 h)
 # at --now Jan 9 22:30 while its one-off fivehr#98222 (window opening Jan 9
 # 22:10) runs, 22:13 to 00:30.  The periodic reservation sits at offset
