@@ -36,9 +36,6 @@ static int read_row(csvr *r, const int *c, double lcm, struct adhoc *a)
         return csvr_fail(r, "container of 0 cores and 0 MB");
     if (!(a->deadline > a->arrival))
         return csvr_fail(r, "job '%s': deadline %.17g is not after the arrival %.17g", job, a->deadline, a->arrival);
-    if (a->duration > a->deadline - a->arrival)
-        return csvr_fail(r, "job '%s': duration %g s is longer than its window of %g s", job, a->duration,
-                         a->deadline - a->arrival);
     if (a->deadline - a->arrival > lcm)
         return csvr_fail(r, "job '%s': window of %g s is longer than the plan's cycle (%g s)", job,
                          a->deadline - a->arrival, lcm);

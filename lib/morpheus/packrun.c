@@ -757,7 +757,7 @@ static int place_new(struct packrun *R, lowcost_ws *ws, size_t i, const struct l
     int ok = R->o->earliest ? lowcost_place_earliest(ws, R->p, q, &res) : lowcost_place(ws, R->p, q, lo, &res);
     free(dec[i].why);
     if (!ok) {
-        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(R->p, q, res.why)};
+        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(R->p, q, res.why, i >= R->adhoc0)};
         return 0;
     }
     R->n.placed++;

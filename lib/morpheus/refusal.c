@@ -1,6 +1,7 @@
 /* refusal — the text of lcmpack's rejected rows (see refusal.h). */
 #include "morpheus/refusal.h"
 #include "base/diag.h"
+#include "base/parse.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -39,7 +40,7 @@ static void min_parallelism(const struct lowcost_req *q, long w, long *par, long
     *par = (long)((p + g - 1) / g * g);
 }
 
-char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why)
+char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc)
 {
     long need = refusal_steps(q), lo, hi;
     if (lowcost_window(p, q, &lo, &hi) < 0 || lo + need <= hi)
@@ -49,6 +50,18 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why)
     long par, peak;
     min_parallelism(q, hi - lo, &par, &peak);
     char buf[800], more[200] = "";
+    if (adhoc) {
+        char dl[32];
+        parse_time_format((double)q->instance * (double)p->lcm + dmin, dl);
+        if (par > 0)
+            snprintf(more, sizeof more, ", or at least %ld containers at once for its %lld container-steps", par,
+                     (long long)area(q));
+        snprintf(buf, sizeof buf,
+                 "window [%g, %g] s holds %ld whole steps of %ld s, fewer than the %ld the request needs; "
+                 "fixes in the ad-hoc file: a deadline of at least %s%s",
+                 q->a, q->d, hi - lo, p->step, need, dl, more);
+        return xstrdup(buf);
+    }
     if (par > 0)
         snprintf(more, sizeof more,
                  ", or a job that runs at least %ld containers at once (its %lld container-steps over the "

@@ -20,7 +20,9 @@ long refusal_steps(const struct lowcost_req *q);
  * lower --outlier-k; skyfit --stats names the longest run kept), or a job
  * that runs with more containers at once (at least ceil(area / window
  * steps), rounded up to its largest gang, named with its area and its
- * skyline's peak); otherwise it is lowcost's reason `why` as given. */
-char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why);
+ * skyline's peak); otherwise it is lowcost's reason `why` as given.  For
+ * an ad-hoc request (adhoc != 0) the fixes are the ad-hoc file's: a later
+ * deadline (the epoch time, ISO 8601) or more containers at once. */
+char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc);
 
 #endif

@@ -684,6 +684,17 @@ t "--now needs --at" 64 '' '' '--now needs --at' \
     lcmpack --plan "$A/p.csv" $AC --now 2026-01-05T02:00:00Z -o /dev/null
 t "--now before --at" 64 '' '' '--now is before --at' \
     lcmpack --plan "$A/p.csv" $AC --at 2026-01-05 --now 2026-01-04T23:00:00Z -o /dev/null
+# (audit, session 20) a request whose duration is longer than its window
+# stopped the whole run (exit 65, no plan); it is a rejected row now, with
+# the ad-hoc file's fixes worked by hand: 5 containers x 2 h in [02:00,
+# 03:00] needs 120 steps of the window's 60: a deadline of at least 04:00,
+# or 10 containers at once (600 container-steps over 60 steps)
+t "adhoc: a duration longer than its window is rejected, the others placed" 0 '' \
+    $'ok1,adhoc,20459,placed\ntoolong,adhoc,20459,rejected,,,,,"window [7200, 10800] s holds 60 whole steps of 60 s, fewer than the 120 the request needs; fixes in the ad-hoc file: a deadline of at least 2026-01-06T04:00:00Z, or at least 10 containers at once for its 600 container-steps"' \
+    '1 rejected' sh -c '
+    printf "job,arrival,deadline,containers,duration\nok1,2026-01-06T02:00:00Z,2026-01-06T06:00:00Z,5,1h\ntoolong,2026-01-06T02:00:00Z,2026-01-06T03:00:00Z,5,2h\n" > "$1/req5.csv"
+    lcmpack --slo "$1/slo.csv" --capacity cores=100,mem=1000000 "$1/sky.csv" --adhoc "$1/req5.csv" --at 2026-01-06 \
+        -o /dev/null --report - | grep -E "^(ok1|toolong)," | sed "s/^\(ok1,adhoc,20459,placed\),.*/\1/"' _ "$A"
 t "adhoc: deadline before arrival" 65 '' '' "req2.csv:2: job 'B': deadline" sh -c '
     printf "job,arrival,deadline,containers,duration\nB,2026-01-05T02:00:00Z,2026-01-05T01:00:00Z,1,60\n" > "$1/req2.csv"
     lcmpack --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req2.csv" --at 2026-01-05' _ "$A"
