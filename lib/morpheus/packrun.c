@@ -641,16 +641,23 @@ static int under_way(const struct packrun *R, const struct plan_res *r)
            ((double)r->instance * r->period + r->a < R->o->at || started(R, r));
 }
 
-/* keep_under_way: report the under-way reservation r kept, with its place
- * and cost, and count it (a request of the night, kept). */
-static void keep_under_way(struct packrun *R, const struct plan_res *r)
+/* keep_unasked_res: report reservation r, which no request of the night
+ * asks for, kept (with its place, cost and why), and count it (a request of
+ * the night, kept). */
+static void keep_unasked_res(struct packrun *R, const struct plan_res *r, const char *why)
 {
     struct lowcost_opts lo = {.align_weight = R->o->align_weight};
     R->n.requests++;
     R->n.kept++;
-    report(R, r->job, res_kind(R->p, r), r->instance, "kept", r->start, r->len, plan_res_peak(R->p, r),
-           lowcost_penalty(R->p, r, &lo),
-           started(R, r) ? started_why(R, r) : "its window opened before --at: kept, expires when it ends");
+    report(R, r->job, res_kind(R->p, r), r->kind == PLAN_ONCE ? r->instance : -1, "kept", r->start, r->len,
+           plan_res_peak(R->p, r), lowcost_penalty(R->p, r, &lo), why);
+}
+
+/* keep_under_way: an under-way reservation no request asks for stays. */
+static void keep_under_way(struct packrun *R, const struct plan_res *r)
+{
+    keep_unasked_res(R, r,
+                     started(R, r) ? started_why(R, r) : "its window opened before --at: kept, expires when it ends");
 }
 
 /* keep_unasked: without --stable, the under-way reservations no request
@@ -722,8 +729,14 @@ static void stable_decide(struct packrun *R)
         struct plan_res *r = &p->res[ix[x].k];
         const char *kind = res_kind(p, r);
         int64_t inst = r->kind == PLAN_ONCE ? r->instance : -1;
+        const struct slo_req *s = asked[x] ? NULL : slo_find_request(&R->slos, r->job);
         if (!asked[x] && under_way(R, r)) {
             keep_under_way(R, r);
+        } else if (s && s->usable && !s->mark && !keyset_has(jobs, r->job)) {
+            /* the job still has its SLO but no skyline tonight (a usage
+             * export cut short, a fit that failed): a gap in the data, not
+             * a job that left; last night's reservation stands */
+            keep_unasked_res(R, r, "no skyline tonight, its SLO is still a request: last night's reservation stands");
         } else if (!asked[x]) {
             r->removed = 1;
             R->n_gone++;

@@ -368,3 +368,14 @@ for p in 'st|bar' 'st&amp'; do
     t "a state path with ${p:2:1}: the report names it as it is" 0 '' '*' '' bash -c '
         bash "$1" "$2" "$3" | grep -qF "in $3/yarn/"' _ "$N" "$tel" "$A/$p"
 done
+# A usage.csv cut short (mid-line, as a failed export leaves it) was one
+# skipped row, yet every job whose runs lay past the cut lost its
+# reservations ("no request tonight"), exit 0.  A job with its SLO but no
+# skyline keeps them now, and the report says so.
+mkdir -p "$A/cut"; ln -sf "$tel/runs.csv" "$A/cut/runs.csv"
+head -c $(( $(wc -c < "$tel/usage.csv") / 2 + 7 )) "$tel/usage.csv" > "$A/cut/usage.csv"
+cp -a "$A/st-clean" "$A/st-cut"
+t "usage.csv cut short: nothing freed, the report warns" 0 '' '*' '' bash -c '
+    bash "$1" "$2" "$3" > "$3.out" && grep -qE "^changes: .* 0 removed" "$3.out" &&
+    grep -qE "^warning:   [1-9][0-9]* jobs have their SLO but no skyline tonight" "$3.out" && [ ! -s "$3/yarn/delete.jsonl" ]' \
+    _ "$N" "$A/cut" "$A/st-cut"
