@@ -255,7 +255,9 @@ static int rec_field(const char *s, size_t n, int quoted, char delim, int col, c
 }
 
 /* find_column: the index of column `name` in a header record, or in the
- * comma-separated names (header-less input: c1, c2, ... without names). */
+ * comma-separated names (header-less input: c1, c2, ... without names);
+ * -1 when no column has the name, -2 when two have it (which one is the
+ * key would be a guess). */
 static int find_column(const rin *hdr, const char *names, char delim, const char *name)
 {
     if (!hdr) {
@@ -278,11 +280,25 @@ static int find_column(const rin *hdr, const char *names, char delim, const char
     size_t cap = 0, fl;
     const char *f;
     int found = -1;
-    for (int c = 0; found < 0 && rec_field(s, n, quoted, d, c, &scratch, &cap, &f, &fl) == 0; c++)
+    for (int c = 0; found != -2 && rec_field(s, n, quoted, d, c, &scratch, &cap, &f, &fl) == 0; c++)
         if (fl == strlen(name) && memcmp(f, name, fl) == 0)
-            found = c;
+            found = found < 0 ? c : -2;
     free(scratch);
     return found;
+}
+
+/* key_col_error: why find_column's result c < 0 for the key, at file:line
+ * (--names when file is NULL).  Returns `status`. */
+static int key_col_error(int c, const char *file, long line, const char *key, int status)
+{
+    const char *what = c == -2 ? "duplicate" : "missing";
+    if (!file)
+        slk_error("%s key column '%s' in --names", what, key);
+    else if (c == -2)
+        slk_error_at(file, line, "duplicate column '%s' in header (which one is the key?)", key);
+    else
+        slk_error_at(file, line, "missing key column '%s'", key);
+    return status;
 }
 
 /* ---- the hash ---------------------------------------------------------------- */
@@ -486,10 +502,8 @@ int shard_split(const struct shard_opts *o, struct shard_stats *stats_out)
         st = SLK_EDATA;
     } else if (got < 0)
         st = sp.in.status;
-    else if ((sp.keycol = find_column(o->no_header ? NULL : &sp.in, o->names, o->delim, o->key)) < 0) {
-        slk_error_at(sp.in.name, o->no_header ? 0 : 1, "missing key column '%s'", o->key);
-        st = SLK_EDATA;
-    }
+    else if ((sp.keycol = find_column(o->no_header ? NULL : &sp.in, o->names, o->delim, o->key)) < 0)
+        st = key_col_error(sp.keycol, sp.in.name, o->no_header ? 0 : 1, o->key, SLK_EDATA);
     if (st != SLK_OK) {
         rin_close(&sp.in);
         return st;
@@ -557,10 +571,9 @@ int shard_check(const struct shard_opts *o, FILE *out, struct shard_stats *stats
         st = SLK_EDATA;
     } else if (got < 0)
         st = in.status;
-    else if ((keycol = find_column(o->no_header ? NULL : &in, o->names, o->delim, o->key)) < 0) {
-        slk_error_at(in.name, o->no_header ? 0 : 1, "missing key column '%s'", o->key);
-        st = SLK_EDATA;
-    } else if (!o->no_header &&
+    else if ((keycol = find_column(o->no_header ? NULL : &in, o->names, o->delim, o->key)) < 0)
+        st = key_col_error(keycol, in.name, o->no_header ? 0 : 1, o->key, SLK_EDATA);
+    else if (!o->no_header &&
                (fwrite(in.rec, 1, in.n, out) != in.n || (in.rec[in.n - 1] != '\n' && putc('\n', out) == EOF)))
         st = SLK_EIO;
     group_iter g;
@@ -617,10 +630,8 @@ static int merge_headers(struct merger *g)
             fwrite(g->in[0].rec, 1, hl, g->out);
             putc('\n', g->out);
             g->keycol = m->key ? find_column(&g->in[0], NULL, m->delim, m->key) : 0;
-            if (g->keycol < 0) {
-                slk_error_at(g->in[0].name, 1, "missing key column '%s'", m->key);
-                return SLK_EDATA;
-            }
+            if (g->keycol < 0)
+                return key_col_error(g->keycol, g->in[0].name, 1, m->key, SLK_EDATA);
             /* keep a copy: input 0's buffer moves */
             g->scratch = xgrow(g->scratch, &g->scap, hl + 1, 1);
             memcpy(g->scratch, g->in[0].rec, hl);
@@ -979,10 +990,8 @@ int shard_merge(const struct shard_merge_opts *m, FILE *out, uint64_t *rows)
         st = rin_open(&g.in[opened], m->inputs[opened], m->delim);
     if (st == SLK_OK && !m->no_header)
         st = merge_headers(&g);
-    else if (st == SLK_OK && m->key && (g.keycol = find_column(NULL, m->names, m->delim, m->key)) < 0) {
-        slk_error("missing key column '%s' in --names", m->key);
-        st = SLK_EUSAGE;
-    }
+    else if (st == SLK_OK && m->key && (g.keycol = find_column(NULL, m->names, m->delim, m->key)) < 0)
+        st = key_col_error(g.keycol, NULL, 0, m->key, SLK_EUSAGE);
     if (st == SLK_OK && m->sorted)
         st = merge_sorted(&g);
     else if (st == SLK_OK && m->order)

@@ -139,6 +139,13 @@ t "merge: row out of the order, stdout gets nothing" 65 '' '' "row out of the or
     sh -c 'keyshard -q --merge --order "$1/o3.csv" -k job "$1/u3-0001.csv" "$1/u3-0000.csv" "$1/u3-0002.csv"' _ "$TMP"
 
 # errors
+# (audit, session 20) a header naming the key twice was split on the first
+# one, silently (sloinfer and skyfit refuse any duplicate column)
+t "a key column named twice: 65, no shard" 65 $'job,v,job\na,1,x\n' '' \
+    "keyshard: <stdin>:1: duplicate column 'job' in header (which one is the key?)" \
+    sh -c 'keyshard -k job -n 2 -p "$1/dup-"; st=$?; ! ls "$1"/dup-0* 2>/dev/null && exit $st' _ "$TMP"
+t "a key column named twice in --names: 64" 64 $'a,1,x\n' '' "keyshard: duplicate key column 'job' in --names" \
+    keyshard --merge --no-header --names job,v,job -k job -
 t "missing key column" 65 "$(printf 'a,b\n1,2\n')" '' "keyshard: <stdin>:1: missing key column 'job'" keyshard -k job -n 2 -p "$TMP/e-"
 t "empty input" 65 '' '' "keyshard: <stdin>:1: empty input (no header row)" keyshard -k job -n 2 -p "$TMP/e-"
 t "unterminated quote" 65 "$(printf 'k,v\na,"open\n')" '' "keyshard: <stdin>:2: unterminated quoted field" keyshard -k k -n 2 -p "$TMP/e-"
