@@ -129,8 +129,8 @@ static void add_totals(struct memio_totals *t, const char *task, const struct me
     t->normal += p->normal;
 }
 
-/* finish_task: the current task's samples are complete. */
-static void finish_task(struct memio_reader *rd, const char *task, double alloc)
+/* finish_task: the current task's samples (from line on) are complete. */
+static void finish_task(struct memio_reader *rd, const char *task, double alloc, long line)
 {
     const struct memio_read_opts *o = rd->o;
     struct memprof p;
@@ -152,6 +152,7 @@ static void finish_task(struct memio_reader *rd, const char *task, double alloc)
             if (!rd->short_task) {
                 rd->short_task = xstrdup(task);
                 rd->short_n = p.n;
+                rd->short_line = line;
             }
         } else {
             struct memprof learned;
@@ -186,6 +187,7 @@ struct cur_task {
     size_t cap;
     double alloc;
     int have, dropped;       /* dropped: its rows are rejected (no allocation, --on-error skip) */
+    long line;               /* its first row's line */
 };
 
 /* One parsed sample row. */
@@ -235,7 +237,8 @@ static int start_task(csvr *r, long line, struct memio_reader *rd, const char *t
 {
     const struct memio_read_opts *o = rd->o;
     if (cur->have && !cur->dropped)
-        finish_task(rd, cur->name, cur->alloc);
+        finish_task(rd, cur->name, cur->alloc, cur->line);
+    cur->line = line;
     size_t n = strlen(task) + 1;
     cur->name = xgrow(cur->name, &cur->cap, n, 1);
     memcpy(cur->name, task, n);
@@ -381,7 +384,7 @@ int memio_read_tasks(csvr *r, const struct memio_read_opts *o, struct memio_read
     if (!st && failed)
         st = SLK_EDATA; /* not grouped: reported by group_next */
     if (!st && cur.have && !cur.dropped)
-        finish_task(rd, cur.name, cur.alloc);
+        finish_task(rd, cur.name, cur.alloc, cur.line);
     slk_progress_done();
     free(cur.name);
     group_held_free(h);

@@ -78,6 +78,7 @@ struct memio_reader {
     double gap_dt;
     char *short_task;          /* train: a task too short to split */
     size_t short_n;
+    long short_line;           /* ... and its first row's line */
     struct memprof_acc acc;
     const struct memio_read_opts *o;
 };

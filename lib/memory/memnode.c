@@ -197,7 +197,7 @@ int memnode_simulate_series(const struct memnode_opts *o, struct memio_reader *r
     if (o->duration_s > 0 && (st = duration_steps(o, o->duration_s, step, (double)rd->ntasks, &steps)) != SLK_OK)
         return st;
     if (rd->short_task) {
-        slk_error_at(path, 0, "task '%s': %zu samples cannot be split by --train %g (both parts "
+        slk_error_at(path, rd->short_line, "task '%s': %zu samples cannot be split by --train %g (both parts "
                      "need a sample)", rd->short_task, rd->short_n, o->train);
         return SLK_EDATA;
     }

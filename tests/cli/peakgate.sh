@@ -273,7 +273,12 @@ tcheck "train: summary says the bound was not held" bash -c '
 tcheck "profiles: from an earlier run, bound held" bash -c '
     peakgate -q --simulate --profiles "$1/oos_prof.csv" --summary "$2/oos_p.csv" "$1/oos.csv" >/dev/null &&
     [ "$(cut -d, -f1,2,7,9,10 "$2/oos_p.csv" | tail -1)" = "gated,1,500,510,yes" ]' _ "$D" "$TMP"
-t "train: too short to split" 65 $'task,t,mem_mb\na,0,1\n' '*' "task 'a': 1 samples cannot be split by --train 0.5" peakgate --simulate --train 0.5
+t "train: too short to split" 65 $'task,t,mem_mb\na,0,1\n' '*' "<stdin>:2: task 'a': 1 samples cannot be split by --train 0.5" peakgate --simulate --train 0.5
+# (audit, session 20) the line is the task's first row's (it was none)
+t "train: too short to split, a later task: its line" 65 $'task,t,mem_mb\nb,0,1\nb,1,2\na,0,1\n' '' \
+    "peakgate: <stdin>:4: task 'a': 1 samples cannot be split by --train 0.5" peakgate -q --simulate --train 0.5
+t "train: too short to split, sorted input (-s): its line" 65 $'task,t,mem_mb\na,0,1\nb,0,1\nb,1,2\n' '' \
+    "peakgate: <stdin>:2: task 'a': 1 samples cannot be split by --train 0.5" peakgate -q -s --simulate --train 0.5
 t "train: bad fraction" 64 '' '' "invalid value for --train: '1'" peakgate --simulate --train 1
 t "train and profiles exclude" 64 '' '' "--train and --profiles exclude each other" peakgate --simulate --train 0.5 --profiles x
 t "train needs --simulate" 64 '' '' "need --simulate" peakgate --train 0.5
