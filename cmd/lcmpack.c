@@ -37,7 +37,7 @@ enum {
     OPT_SLO = 0x100, OPT_PLAN, OPT_PLAN_OUT, OPT_LOAD, OPT_REPORT, OPT_CAP, OPT_CAP_FILE, OPT_LCM, OPT_STEP,
     OPT_AT, OPT_CONTAINER, OPT_REPLAN, OPT_REMOVE, OPT_STRICT, OPT_FORMAT, OPT_QUEUE, OPT_PROB,
     OPT_PROB_CV, OPT_ALIGN, OPT_ENDS, OPT_CHUNKS, OPT_STRATEGY, OPT_STRETCH, OPT_ORDER, OPT_QUERY, OPT_LOOKAHEAD,
-    OPT_IMPROVE, OPT_MAX_REQ, OPT_NO_INDEX, OPT_STABLE, OPT_HORIZON, OPT_YARN_DELTA, OPT_CLUSTER_TS, OPT_NOW,
+    OPT_IMPROVE, OPT_MAX_REQ, OPT_NO_INDEX, OPT_STABLE, OPT_HORIZON, OPT_YARN_DELTA, OPT_YARN_BASE, OPT_CLUSTER_TS, OPT_NOW,
     OPT_ADHOC, OPT_ADHOC_SKY
 };
 
@@ -104,6 +104,8 @@ static const struct argp_option options[] = {
     {"yarn-delta", OPT_YARN_DELTA, "DIR", 0, "Write DIR/submit.jsonl, update.jsonl, delete.jsonl: the YARN "
                                             "REST bodies that take the RM from --plan to this run's plan "
                                             "(needs --at)", 4},
+    {"yarn-base", OPT_YARN_BASE, "PLAN", 0, "The plan the RM holds, for --yarn-delta (default --plan; e.g. "
+                                           "the last plan whose delta was POSTed)", 4},
     {"cluster-timestamp", OPT_CLUSTER_TS, "MS", 0, "The RM's cluster timestamp in reservation ids "
                                                   "reservation_MS_HASH (default 0)", 4},
     {"now", OPT_NOW, "TIME", 0, "The time of the run, when it is after --at (default --at): ad-hoc requests "
@@ -126,7 +128,7 @@ static const struct argp_option options[] = {
 static int stdin_inputs(const struct packrun_opts *o)
 {
     const char *in[] = {o->slo ? (o->input ? o->input : "-") : NULL, o->slo, o->plan_in, o->adhoc, o->adhoc_sky,
-                        o->cap_file};
+                        o->cap_file, o->yarn_base};
     return cli_dash_count(in, sizeof in / sizeof in[0]);
 }
 
@@ -199,6 +201,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     }
     case OPT_HORIZON: o->horizon = cli_duration(st, "horizon", arg, 1); break;
     case OPT_YARN_DELTA: o->yarn_delta = arg; break;
+    case OPT_YARN_BASE: o->yarn_base = arg; break;
     case OPT_ADHOC: o->adhoc = arg; break;
     case OPT_ADHOC_SKY: o->adhoc_sky = arg; break;
     case OPT_CLUSTER_TS: o->cluster_ts = cli_int(st, "cluster-timestamp", arg, 0, 4000000000000000LL); break;
@@ -242,6 +245,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--adhoc-skyline needs --adhoc FILE (the requests' windows)");
         if (o->adhoc && !o->have_at)
             argp_error(st, "--adhoc needs --at TIME (now: ad-hoc requests whose deadline passed are dropped)");
+        if (o->yarn_base && !o->yarn_delta)
+            argp_error(st, "--yarn-base needs --yarn-delta DIR (the delta it is the base of)");
         if (o->yarn_delta && !o->have_at)
             argp_error(st, "--yarn-delta needs --at TIME (the cycle to date the reservations from)");
         if (o->yarn && !o->have_at)

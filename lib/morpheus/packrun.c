@@ -164,7 +164,7 @@ static int load_plan(struct packrun *R)
         return st;
     plan *p = R->p;
     R->nres_read = p->nres;
-    if (o->yarn_delta) {
+    if (o->yarn_delta && !o->yarn_base) {
         struct yarn_opts yo = {.queue = o->queue, .at = o->at, .cluster_ts = o->cluster_ts};
         yarn_snapshot_take(p, &yo, &R->snap);
     }
@@ -994,9 +994,27 @@ size_t packrun_bound(struct packrun *R, struct planbound *bd)
     return nres_live;
 }
 
+/* load_yarn_base: the delta's snapshot from --yarn-base (read, not kept). */
+static int load_yarn_base(struct packrun *R)
+{
+    const struct packrun_opts *o = R->o;
+    if (!o->yarn_base)
+        return SLK_OK;
+    plan *b;
+    int st = plan_read(o->yarn_base, &b);
+    if (st != SLK_OK)
+        return st;
+    struct yarn_opts yo = {.queue = o->queue, .at = o->at, .cluster_ts = o->cluster_ts};
+    yarn_snapshot_take(b, &yo, &R->snap);
+    plan_free(b);
+    return SLK_OK;
+}
+
 int packrun_plan(struct packrun *R)
 {
     int st = load_plan(R);
+    if (st == SLK_OK)
+        st = load_yarn_base(R);
     if (st == SLK_OK)
         st = read_inputs(R);
     if (st == SLK_OK)

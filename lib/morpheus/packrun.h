@@ -75,6 +75,7 @@ struct packrun_opts {
     double stable;          /* --stable: tolerance (fraction); < 0: off */
     double horizon;         /* --horizon, seconds; 0: one cycle (the lcm) */
     const char *yarn_delta; /* --yarn-delta DIR */
+    const char *yarn_base;  /* --yarn-base PLAN: the plan the RM holds (default --plan) */
     const char *adhoc;      /* --adhoc FILE */
     const char *adhoc_sky;  /* --adhoc-skyline FILE */
     long long cluster_ts;   /* --cluster-timestamp */

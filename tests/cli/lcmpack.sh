@@ -489,6 +489,16 @@ t "stable: a job with its SLO but no skyline keeps its reservation" 0 '' \
 tcheck "stable: A's rows byte-identical, C's gone" bash -c 'diff <(grep ",A,periodic," "$1") <(grep ",A,periodic," "$2") && ! grep -q ",C,periodic," "$2"' _ "$S/p1.csv" "$S/p2.csv"
 t "delta: B updated, C deleted, nothing submitted" 0 '' $'0 1 1' '' \
     sh -c 'echo $(wc -l < "$1/submit.jsonl") $(wc -l < "$1/update.jsonl") $(wc -l < "$1/delete.jsonl")' _ "$S/d2"
+# --yarn-base: the delta against the plan the RM holds, when it is not
+# --plan (last night's delta never POSTed): a re-run of night 2 from p2 is
+# an empty delta against p2, and night 2's delta again against p1
+t "--yarn-base: the delta against the plan the RM holds" 0 '' $'0 0 0\nsame as night 2' '' bash -c '
+    lcmpack -q --plan "$1/p2.csv" --stable 10% --slo "$1/slo2.csv" $2 "$1/sky2.csv" --at 2026-01-05 -o /dev/null --yarn-delta "$1/d3" &&
+    echo $(cat "$1/d3/submit.jsonl" | wc -l) $(cat "$1/d3/update.jsonl" | wc -l) $(cat "$1/d3/delete.jsonl" | wc -l) &&
+    lcmpack -q --plan "$1/p2.csv" --stable 10% --slo "$1/slo2.csv" $2 "$1/sky2.csv" --at 2026-01-05 -o /dev/null \
+        --yarn-delta "$1/d4" --yarn-base "$1/p1.csv" &&
+    for f in submit update delete; do cmp "$1/d2/$f.jsonl" "$1/d4/$f.jsonl" || exit 1; done && echo same as night 2' _ "$S" "$SC"
+t "--yarn-base needs --yarn-delta" 64 '' '' '--yarn-base needs --yarn-delta' lcmpack --plan "$S/p2.csv" --yarn-base "$S/p1.csv" $SC -o /dev/null
 tcheck "delta: update is B's, API fields and types" sh -c 'grep -q "\"reservation-name\":\"B\"" "$2/update.jsonl" && $1 "$3" update "$2/update.jsonl" "$4" 1767571200 && $1 "$3" delete "$2/delete.jsonl"' _ "$PY" "$S/d2" "$ROOT/tests/check/yarn_api.py" "$S/p2.csv"
 tcheck "reservation-id: reservation_0_ + FNV-1a 64 of the job, low 62 bits (computed here)" $PY -c '
 import json, sys
