@@ -29,6 +29,8 @@
 #   yarn/submit.jsonl, yarn/update.jsonl, yarn/delete.jsonl
 #                 tonight's YARN delta: the bodies to POST to the RM's
 #                 /ws/v1/cluster/reservation/{submit,update,delete}
+#   rm-plan.csv   with POST_ACK=1: the plan the RM holds once that delta
+#                 is POSTed is plan.csv; until then, this one (see below)
 #   plan.svg      the plan drawn by skyplot (none on a night whose plan has
 #                 no reservations: the report says so)
 #   rejects.csv   rows of the dump that were skipped, with file, line and
@@ -56,8 +58,9 @@
 # byte-identical and the YARN delta is empty, also when the capacity refuses
 # some requests (lcmpack tries them again after its --improve polish, so the
 # plan is a fixed point: docs/lcmpack.md).  Re-run later the same day, the
-# one-off reservations that ended in between expire from the plan (the YARN
-# delta stays empty: the RM drops them itself).  Survives its night:
+# one-off reservations that ended in between expire from the plan (the RM
+# drops them itself: no delete), and a request refused earlier may fit in
+# the room they leave (a submit).  Survives its night:
 #   - one run at a time: a second run on the same STATE_DIR waits up to
 #     $LOCK_WAIT whole seconds (default 0) for the lock STATE_DIR/.lock, then exits
 #     75 with "nightly-plan: STATE_DIR is locked by another run";
@@ -65,6 +68,16 @@
 #     rename(2) of the `current` link, so kill -9 at any point, a full disk
 #     or a failing step leaves last night's plan, YARN delta and report as
 #     they were; the next run removes the debris and starts over by itself.
+#
+# POST_ACK=1: the POST step says when the delta is in.  The delta takes the
+# RM from last night's plan to tonight's, so a run between a night and its
+# POST (a re-run, or the recovery after a kill -9 that stopped a cron chain
+# before its POST) would find nothing to send.  With POST_ACK=1 the POST
+# step touches STATE_DIR/yarn/posted once every body is in; a night whose
+# delta is not empty and not marked is taken as never POSTed, and tonight's
+# delta is computed against the plan the RM last had (rm-plan.csv;
+# lcmpack --yarn-base), so it carries the unsent changes too (the report
+# says so).  Without POST_ACK the delta is always against last night's plan.
 #
 # Cron (every night at 01:30, after the telemetry export):
 #   30 1 * * *  cd /srv/slokit && examples/nightly-plan.sh /data/telemetry/latest /srv/slokit/state >> /var/log/slokit-nightly.log 2>&1
@@ -94,6 +107,8 @@ if [ -n "$now_arg" ] && ! [[ $now_arg =~ ^[0-9]{1,11}$ ]]; then
 fi
 [ -z "$now_arg" ] || now_arg=$((10#$now_arg))
 report_list=${REPORT_LIST:-20}
+post_ack=${POST_ACK:-0}
+case $post_ack in 0|1) ;; *) echo "nightly-plan: POST_ACK is 0 or 1, not '$post_ack'" >&2; exit 64 ;; esac
 case $report_list in ''|*[!0-9]*) echo "nightly-plan: REPORT_LIST is a whole number of lines (0 or more), not '$report_list'" >&2; exit 64 ;; esac
 [ ${#report_list} -le 9 ] && report_list=$((10#$report_list)) || report_list=999999999
 if [ -n "$prior_weight" ] && ! awk -v w="$prior_weight" 'BEGIN { exit !(w ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && w + 0 > 0) }'; then
@@ -128,6 +143,17 @@ done
 rm -f "$state/current.new"
 last=""
 [ -n "$cur" ] && [ -r "$state/$cur/plan.csv" ] && last="$state/$cur"
+# POST_ACK=1: the plan the RM holds.  Last night's plan when its delta was
+# POSTed (yarn/posted) or empty; otherwise the plan that delta started from.
+rm_plan="" rm_note=""
+if [ "$post_ack" = 1 ] && [ -n "$last" ]; then
+    rm_plan="$last/plan.csv"
+    if [ ! -e "$last/yarn/posted" ] && [ -r "$last/rm-plan.csv" ] &&
+        { [ -s "$last/yarn/submit.jsonl" ] || [ -s "$last/yarn/update.jsonl" ] || [ -s "$last/yarn/delete.jsonl" ]; }; then
+        rm_plan="$last/rm-plan.csv"
+        rm_note="last night's delta is not marked POSTed ($state/yarn/posted): tonight's delta also carries it"
+    fi
+fi
 
 work=$(mktemp -d "$state/.tonight.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -209,6 +235,7 @@ ynow=${now_arg:-$(date +%s)}
 { [ "$ynow" -ge "$at" ] && [ "$ynow" -lt $((at + 86400)) ]; } || ynow=$at
 plan_opt=()
 [ -n "$last" ] && plan_opt=(--plan "$last/plan.csv")
+[ -n "$rm_plan" ] && plan_opt+=(--yarn-base "$rm_plan")
 [ -r "$tel/adhoc.csv" ] && plan_opt+=(--adhoc "$tel/adhoc.csv")
 [ -r "$tel/adhoc.csv" ] && [ -r "$tel/adhoc-skyline.csv" ] && plan_opt+=(--adhoc-skyline "$tel/adhoc-skyline.csv")
 step lcmpack
@@ -220,6 +247,17 @@ lcmlog=$(lcmpack "${plan_opt[@]}" --stable "$stable" --improve 5 --slo "$work/sl
     "$work/skyline.csv" --at "$at" --horizon "$horizon" --load "$work/load.csv" --report "$work/decisions.csv" \
     --yarn-delta "$work/yarn" --now "$ynow" -o "$work/plan.csv" 2>&1 >/dev/null) || {
     printf '%s\n' "$lcmlog" >&2; die "lcmpack failed; last night's plan is unchanged"; }
+
+# POST_ACK=1: the plan the RM holds once tonight's delta is in is tonight's
+# (yarn/posted); until then, the one it was computed against (a link: no copy).
+if [ "$post_ack" = 1 ]; then
+    if [ -n "$rm_plan" ]; then
+        ln "$rm_plan" "$work/rm-plan.csv" 2>/dev/null || cp "$rm_plan" "$work/rm-plan.csv"
+    else  # the first night: the RM holds nothing of ours, an empty plan
+        lcmpack -q --slo <(echo job,period,a,d) "${cap_opt[@]}" <(echo job,step,offset,alloc) --at "$at" \
+            -o "$work/rm-plan.csv"
+    fi
+fi
 
 # 3. Every reservation as a YARN body (the delta is in yarn/).
 step yarn
@@ -284,6 +322,9 @@ list() {
     # (the state path is printed by printf, never put into a sed program)
     printf '%s\n' "$lcmlog" | grep -E '^lcmpack: YARN delta' | sed 's|^lcmpack: YARN delta in [^:]*:|yarn:      delta|' |
         while IFS= read -r l; do printf '%s in %s/yarn/\n' "$l" "$state"; done
+    [ -z "$rm_note" ] || echo "yarn:      $rm_note"
+    [ "$post_ack" = 0 ] || ! { [ -s "$work/yarn/submit.jsonl" ] || [ -s "$work/yarn/update.jsonl" ] ||
+        [ -s "$work/yarn/delete.jsonl" ]; } || echo "yarn:      POST it, then touch $state/yarn/posted (POST_ACK=1)"
     echo "yarn:      $(wc -l < "$work/yarn.jsonl") reservation bodies in $state/yarn.jsonl"
     echo "picture:   $picture"
 } > "$work/report.txt"
@@ -299,7 +340,8 @@ step switch
 ln -s "gen.$n" "$state/current.new"
 mv -T "$state/current.new" "$state/current"
 trap - EXIT
-for f in plan.csv slo.csv skyline.csv skyfit-stats.csv decisions.csv load.csv yarn.jsonl yarn plan.svg rejects.csv report.txt; do
+for f in plan.csv slo.csv skyline.csv skyfit-stats.csv decisions.csv load.csv yarn.jsonl yarn plan.svg rejects.csv report.txt \
+    rm-plan.csv; do
     [ -L "$state/$f" ] || { rm -rf "$state/$f"; ln -s "current/$f" "$state/$f"; }
 done
 step cleanup

@@ -379,3 +379,31 @@ t "usage.csv cut short: nothing freed, the report warns" 0 '' '*' '' bash -c '
     bash "$1" "$2" "$3" > "$3.out" && grep -qE "^changes: .* 0 removed" "$3.out" &&
     grep -qE "^warning:   [1-9][0-9]* jobs have their SLO but no skyline tonight" "$3.out" && [ ! -s "$3/yarn/delete.jsonl" ]' \
     _ "$N" "$A/cut" "$A/st-cut"
+
+# POST_ACK=1 (audit, session 20): a run between a night and its POST found
+# nothing to send.  Killed after publishing (a cron chain stopped before
+# its POST), the recovery run on the same dump wrote an empty delta, and the
+# night's changes never reached the RM.  With POST_ACK=1 an unmarked delta
+# is carried into the next one (lcmpack --yarn-base rm-plan.csv).
+pa="$A/pa"; mkdir -p "$A/tel2"
+grep -v '^job00002,' "$tel/runs.csv" > "$A/tel2/runs.csv"; grep -v '^job00002,' "$tel/usage.csv" > "$A/tel2/usage.csv"
+dcount() { echo $(cat "$1/yarn/submit.jsonl" | wc -l) $(cat "$1/yarn/update.jsonl" | wc -l) $(cat "$1/yarn/delete.jsonl" | wc -l); }
+export -f dcount
+t "POST_ACK: a first night not marked POSTed is carried by the re-run" 0 '' 'same' '' bash -c '
+    POST_ACK=1 bash "$1" "$2" "$3" >/dev/null && a=$(dcount "$3") && [ "${a%% *}" -gt 0 ] &&
+    POST_ACK=1 bash "$1" "$2" "$3" > "$3.out" && [ "$(dcount "$3")" = "$a" ] &&
+    grep -q "^yarn:      last night.s delta is not marked POSTed" "$3.out" && echo same' _ "$N" "$tel" "$pa"
+t "POST_ACK: once marked, the re-run sends nothing" 0 '' '0 0 0' '' bash -c '
+    touch "$2/yarn/posted" && POST_ACK=1 bash "$1" "$3" "$2" >/dev/null && dcount "$2"' _ "$N" "$pa" "$tel"
+touch "$pa/yarn/posted"
+t "POST_ACK: kill -9 after publishing a night that retires job00002" 137 '' '*' '*' \
+    env SLOKIT_NIGHTLY_KILL_AT=cleanup POST_ACK=1 bash -c 'bash "$@"; exit $?' _ "$N" "$A/tel2" "$pa"
+killed=$(dcount "$pa")
+t "POST_ACK: the recovery run still carries the night's deletes" 0 '' "$killed" '' bash -c '
+    [ "${2##* }" -gt 0 ] && POST_ACK=1 bash "$1" "$3" "$4" >/dev/null && dcount "$4"' _ "$N" "$killed" "$A/tel2" "$pa"
+cp -a "$A/st-clean" "$A/st-plain"
+t "without POST_ACK: kill -9 after publishing" 137 '' '*' '*' \
+    env SLOKIT_NIGHTLY_KILL_AT=cleanup bash -c 'bash "$@"; exit $?' _ "$N" "$A/tel2" "$A/st-plain"
+t "without POST_ACK: the same recovery run sends nothing (documented)" 0 '' '0 0 0' '' bash -c '
+    bash "$1" "$2" "$3" >/dev/null && dcount "$3"' _ "$N" "$A/tel2" "$A/st-plain"
+t "POST_ACK=2: exit 64, said" 64 '' '' "POST_ACK is 0 or 1, not '2'" env POST_ACK=2 bash "$N" "$tel" "$A/st-pa2"
