@@ -140,6 +140,8 @@ void adhoc_request(const plan *p, struct adhoc *a, double at, struct lowcost_req
         double steps = ceil(a->duration / (double)p->step - 1e-9);
         if (steps < 1)
             steps = 1; /* a positive duration under 1e-9 steps still needs a step */
+        if (steps > (double)p->nsteps + 1)
+            steps = (double)p->nsteps + 1; /* longer than the cycle: rejected (refusal.h) */
         a->stage = (struct lowcost_stage){.demand = a->containers * (int64_t)steps,
                                           .maxpar = (int32_t)a->containers, .gang = 1};
         q->nstages = 1;

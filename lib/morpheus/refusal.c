@@ -50,6 +50,14 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
     long par, peak;
     min_parallelism(q, hi - lo, &par, &peak);
     char buf[800], more[200] = "";
+    if (adhoc && need > (long)p->nsteps) {
+        snprintf(
+            buf, sizeof buf,
+            "its duration is longer than the plan's cycle (%ld s): fixes in the ad-hoc file: requests of "
+            "at most a cycle each, or more containers at once",
+            p->lcm);
+        return xstrdup(buf);
+    }
     if (adhoc) {
         char dl[32];
         parse_time_format((double)q->instance * (double)p->lcm + dmin, dl);

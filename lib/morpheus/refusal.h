@@ -22,7 +22,9 @@ long refusal_steps(const struct lowcost_req *q);
  * steps), rounded up to its largest gang, named with its area and its
  * skyline's peak); otherwise it is lowcost's reason `why` as given.  For
  * an ad-hoc request (adhoc != 0) the fixes are the ad-hoc file's: a later
- * deadline (the epoch time, ISO 8601) or more containers at once. */
+ * deadline (the epoch time, ISO 8601) or more containers at once; one
+ * longer than the plan's cycle (adhoc_request caps it at a cycle and a
+ * step) says so. */
 char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc);
 
 #endif

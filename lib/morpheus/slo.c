@@ -239,9 +239,9 @@ static void fit_grid(const double *u, size_t n, double c, double tol, double *al
 
 /* How well the grid alpha + P k explains the sorted submits u[0..n-1]. */
 static double grid_eval(const double *u, size_t n, double alpha, double P, double tol, size_t *matched_out,
-                        size_t *slots_out, double *jitter_out)
+                        size_t *slots_out, double *jitter_out, double *se_out)
 {
-    double *res = xmalloc(n * sizeof *res);
+    double *res = xmalloc(2 * n * sizeof *res), *ks = res + n;
     size_t matched = 0;
     double kfirst = 0, klast = 0;
     for (size_t i = 0; i < n; i++) {
@@ -256,13 +256,28 @@ static double grid_eval(const double *u, size_t n, double alpha, double P, doubl
         if (matched == 0)
             kfirst = k;
         klast = k;
+        ks[matched] = k;
         res[matched++] = r;
     }
     size_t slots = matched ? (size_t)(klast - kfirst) + 1 : 0;
+    /* the period's standard error as a regression slope: s / sqrt(Sxx), s
+     * from the residuals with n - 2 degrees of freedom (NAN below 3) */
+    double se = NAN;
+    if (matched > 2) {
+        double kbar = 0, sxx = 0, ssr = 0;
+        for (size_t i = 0; i < matched; i++)
+            kbar += ks[i] / (double)matched;
+        for (size_t i = 0; i < matched; i++) {
+            sxx += (ks[i] - kbar) * (ks[i] - kbar);
+            ssr += res[i] * res[i];
+        }
+        se = sxx > 0 ? sqrt(ssr / (double)(matched - 2) / sxx) : NAN;
+    }
     double jitter = 0;
     if (matched > 0)
         jitter = 1.4826 * stats_mad(res, matched);
     free(res);
+    *se_out = se;
     *matched_out = matched;
     *slots_out = slots;
     *jitter_out = jitter;
@@ -289,16 +304,27 @@ static double densest_gap(const double *g, size_t n)
     return g[best_lo + best_n / 2];
 }
 
-/* Accept a snapped period q when it is within snap_tol of the fit and the
- * grid it implies drifts from the fitted one by at most `drift` over the
- * periods spanned. */
-static int snap_ok(double raw, double q, double snap_tol, size_t slots, double drift)
+/* t_995: Student's t quantile 0.995 for dof degrees of freedom (2.576, the
+ * normal's, from 31 on). */
+static double t_995(size_t dof)
+{
+    static const double t[] = {63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.25,  3.169,
+                               3.106,  3.055, 3.012, 2.977, 2.947, 2.921, 2.898, 2.878, 2.861, 2.845,
+                               2.831,  2.819, 2.807, 2.797, 2.787, 2.779, 2.771, 2.763, 2.756, 2.75};
+    return dof >= 1 && dof <= 30 ? t[dof - 1] : 2.576;
+}
+
+/* Accept a snapped period q when it is within snap_tol of the fit and
+ * either the grid it implies drifts from the fitted one by at most `drift`
+ * over the periods spanned, or it lies within `slack` of the fit (what a
+ * short history cannot tell apart: the fit's own 99% interval). */
+static int snap_ok(double raw, double q, double snap_tol, size_t slots, double drift, double slack)
 {
     if (!(q > 0))
         return 0;
     double diff = fabs(raw - q);
     double span = slots > 1 ? (double)(slots - 1) : 1;
-    return diff <= snap_tol * q && diff * span <= drift;
+    return diff <= snap_tol * q && (diff * span <= drift || diff <= slack);
 }
 
 void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *o, struct slo_period *out)
@@ -341,7 +367,7 @@ void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *
     }
     free(g);
 
-    double best_score = -1, best_P = NAN, best_jit = 0, nuniq = (double)m;
+    double best_score = -1, best_P = NAN, best_jit = 0, best_se = NAN, nuniq = (double)m;
     size_t best_matched = 0, best_slots = 0;
     for (int c = 0; c < nc; c++) {
         if (!(cand[c] > 0))
@@ -356,14 +382,15 @@ void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *
                 seen = 1;
         if (seen)
             continue;
-        double alpha, P, jit;
+        double alpha, P, jit, se;
         size_t mt, sl;
         fit_grid(u, m, cand[c], o->match_tol, &alpha, &P);
-        double s = grid_eval(u, m, alpha, P, o->score_tol, &mt, &sl, &jit);
+        double s = grid_eval(u, m, alpha, P, o->score_tol, &mt, &sl, &jit, &se);
         if (s > best_score + 1e-12) {
             best_score = s;
             best_P = P;
             best_jit = jit;
+            best_se = se;
             best_matched = mt;
             best_slots = sl;
         }
@@ -384,19 +411,24 @@ void slo_period_estimate(const double *submit, size_t n, const struct slo_opts *
      * apart: three jitters, a thousandth of a period (timestamps in whole
      * seconds on a weekly job fitted from four runs), or one second */
     double drift = fmax(fmax(3 * best_jit, 1e-3 * best_P), 1.0);
+    /* or lie inside the fitted period's 99% interval: with a few runs the
+     * robust jitter can come out a third of the real one, and an hourly job
+     * with 8 runs was snapped to 3599 s, its drift to 3600 "too large" */
+    double slack = best_se > 0 ? t_995(best_matched - 2) * best_se : 0;
     double q = NAN, qd = INFINITY;
     for (int i = 0; i < o->nnatural; i++)
-        if (snap_ok(best_P, o->natural[i], o->snap_tol, best_slots, drift) && fabs(best_P - o->natural[i]) < qd) {
+        if (snap_ok(best_P, o->natural[i], o->snap_tol, best_slots, drift, slack) &&
+            fabs(best_P - o->natural[i]) < qd) {
             q = o->natural[i];
             qd = fabs(best_P - q);
         }
     if (q > 0) {
         out->period = q;
         out->snap = SLO_SNAP_NATURAL;
-    } else if (snap_ok(best_P, 60 * floor(best_P / 60 + 0.5), o->snap_tol, best_slots, drift)) {
+    } else if (snap_ok(best_P, 60 * floor(best_P / 60 + 0.5), o->snap_tol, best_slots, drift, slack)) {
         out->period = 60 * floor(best_P / 60 + 0.5);
         out->snap = SLO_SNAP_MINUTE;
-    } else if (snap_ok(best_P, floor(best_P + 0.5), o->snap_tol, best_slots, drift)) {
+    } else if (snap_ok(best_P, floor(best_P + 0.5), o->snap_tol, best_slots, drift, slack)) {
         out->period = floor(best_P + 0.5);
         out->snap = SLO_SNAP_SECOND;
     } else {

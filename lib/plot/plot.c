@@ -302,20 +302,38 @@ static void series_style_dumb(FILE *sc, const struct series *s, int mark)
 }
 
 /* "using ... with ..." of one series on an image terminal. */
-static void series_style(FILE *sc, const struct series *s, const char *path, const char *col)
+/* series_style: how series s is drawn in colour col; round > 0 when the
+ * palette has come round that many times: its lines are dashed (dash type
+ * 2-5) and its points another shape, so no two series of a key look alike
+ * (21 tenant classes drew five pairs in one colour). */
+static void series_style(FILE *sc, const struct series *s, const char *path, const char *col, int round)
 {
+    static const int shapes[] = {7, 5, 9, 11, 13};
+    char dt[16] = "";
+    if (round > 0)
+        snprintf(dt, sizeof dt, " dt %d", 2 + (round - 1) % 4);
+    int pt = shapes[round % 5];
     switch (s->style) {
     case PLOT_BAND: fprintf(sc, "using 1:2:3 with filledcurves lc rgb '%s'", col); break;
     case PLOT_SHADE: fprintf(sc, "using 1:2:3 with filledcurves lc rgb '#b0c4de'"); break;
     case PLOT_RANGE: /* the band untitled, then its middle line (titled by the caller) */
-        fprintf(sc, "using 1:2:3 with filledcurves fs transparent solid 0.2 noborder lc rgb '%s' notitle, \\\n"
-                    "    '%s' using 1:4 with lines lw 2 lc rgb '%s'", col, path, col);
+        fprintf(sc,
+                "using 1:2:3 with filledcurves fs transparent solid 0.2 noborder lc rgb '%s' notitle, \\\n"
+                "    '%s' using 1:4 with lines lw 2%s lc rgb '%s'",
+                col, path, dt, col);
         break;
     case PLOT_STEPS: fprintf(sc, "using 1:3 with steps lw 3 lc rgb '#000000'"); break;
-    case PLOT_BOLD: fprintf(sc, "using 1:3 with lines lw 2.5 lc rgb '%s'", col); break;
-    case PLOT_POINTS: fprintf(sc, "using 1:3 with points pt 7 ps 0.5 lc rgb '%s'", col); break;
+    case PLOT_BOLD:
+        fprintf(sc, "using 1:3 with lines lw 2.5%s lc rgb '%s'", dt, col);
+        break;
+    case PLOT_POINTS:
+        fprintf(sc, "using 1:3 with points pt %d ps 0.5 lc rgb '%s'", pt, col);
+        break;
     default: /* few points (days): marked, so a lone point is still seen */
-        fprintf(sc, "using 1:3 with %s lw 1 lc rgb '%s'", s->n < 60 ? "linespoints pt 7 ps 0.5" : "lines", col);
+        if (s->n < 60)
+            fprintf(sc, "using 1:3 with linespoints pt %d ps 0.5 lw 1%s lc rgb '%s'", pt, dt, col);
+        else
+            fprintf(sc, "using 1:3 with lines lw 1%s lc rgb '%s'", dt, col);
         break;
     }
 }
@@ -408,12 +426,14 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
         int dense = dumb && mark >= DUMB_PENS && s->style != PLOT_POINTS;
         if (write_data(s, path, dense ? dx : 0) < 0)
             return -1;
-        const char *col = palette[color++ % (sizeof palette / sizeof *palette)];
+        size_t npal = sizeof palette / sizeof *palette;
+        int round = (int)((size_t)color / npal);
+        const char *col = palette[(size_t)color++ % npal];
         fprintf(sc, "%s '%s' ", first ? "plot" : ", \\\n    ", path);
         if (dumb)
             series_style_dumb(sc, s, mark);
         else
-            series_style(sc, s, path, col);
+            series_style(sc, s, path, col, round);
         fprintf(sc, titled ? " title columnheader(1)" : " notitle");
         first = 0;
     }

@@ -714,6 +714,14 @@ t "adhoc: a duration longer than its window is rejected, the others placed" 0 ''
     printf "job,arrival,deadline,containers,duration\nok1,2026-01-06T02:00:00Z,2026-01-06T06:00:00Z,5,1h\ntoolong,2026-01-06T02:00:00Z,2026-01-06T03:00:00Z,5,2h\n" > "$1/req5.csv"
     lcmpack --slo "$1/slo.csv" --capacity cores=100,mem=1000000 "$1/sky.csv" --adhoc "$1/req5.csv" --at 2026-01-06 \
         -o /dev/null --report - | grep -E "^(ok1|toolong)," | sed "s/^\(ok1,adhoc,20459,placed\),.*/\1/"' _ "$A"
+# a duration longer than the cycle (1e308 s reached an int64 cast: the
+# sanitizer build's cell probe) is a rejected row that says so
+t "adhoc: a duration longer than the cycle is rejected, said" 0 '' \
+    $'big,adhoc,20459,rejected,,,,,"its duration is longer than the plan\'s cycle (86400 s): fixes in the ad-hoc file: requests of at most a cycle each, or more containers at once"' \
+    '*' sh -c '
+    printf "job,arrival,deadline,containers,duration\nbig,2026-01-06T02:00:00Z,2026-01-06T03:00:00Z,5,1e308\n" > "$1/req6.csv"
+    lcmpack --slo "$1/slo.csv" --capacity cores=100,mem=1000000 "$1/sky.csv" --adhoc "$1/req6.csv" --at 2026-01-06 \
+        -o /dev/null --report - | grep "^big,"' _ "$A"
 t "adhoc: deadline before arrival" 65 '' '' "req2.csv:2: job 'B': deadline" sh -c '
     printf "job,arrival,deadline,containers,duration\nB,2026-01-05T02:00:00Z,2026-01-05T01:00:00Z,1,60\n" > "$1/req2.csv"
     lcmpack --slo "$1/slo.csv" --capacity cores=10,mem=1000000 "$1/sky.csv" --adhoc "$1/req2.csv" --at 2026-01-05' _ "$A"

@@ -59,6 +59,14 @@ t "no chart" 64 '' '' 'which chart?' skyplot
 t "bad term" 64 '' '' "invalid value for --term: 'gif'" skyplot skyline --term gif
 t "missing column" 65 $'job,run,t\nj,r,0\n' '' "missing required column 'containers'" skyplot skyline
 t "empty plan" 65 $'job,instance,t,containers\n' '' 'the plan has no reservations' skyplot plan
+# (audit, session 20) past the palette's 16 colours the classes' lines
+# repeated them: 21 classes drew five pairs alike.  18 classes, one tenant
+# each: 18 legend entries, no two with the same colour and dash pattern
+tcheck "tenants: 18 classes, no two legend entries alike" bash -c '
+    awk "BEGIN { print \"tenant,t,util\"; for (i = 0; i < 18; i++) for (t = 0; t < 20; t++) print \"t\" i \",\" 60 * t \",\" (i + 1) / 40 }" > "$1/u18.csv" &&
+    awk "BEGIN { print \"tenant,class\"; for (i = 0; i < 18; i++) print \"t\" i \",c\" i }" > "$1/c18.csv" &&
+    skyplot -q tenants "$1/u18.csv" --classes "$1/c18.csv" -o "$1/t18.svg" && python3 "$2" "$1/t18.svg" 18' _ "$TMP" \
+    "$ROOT/tests/check/svg_legend.py"
 t "tenants needs classes" 64 "@$D/util.csv" '' 'tenants: --classes FILE' skyplot tenants
 t "bad number" 65 $'job,run,t,containers\nj,r,0,x\n' '' "<stdin>:2: column 'containers': invalid number 'x'" skyplot skyline
 printf 'old\n' > "$TMP/keep.svg"
