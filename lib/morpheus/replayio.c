@@ -268,6 +268,7 @@ struct usage_row {
 /* the run being read: its samples so far */
 struct cur_run {
     char *run;
+    char *jobname;      /* the job its first row names (with or without an SLO) */
     long line;          /* where it starts */
     size_t job;
     int noslo;          /* its job has no usable SLO: counted, not kept */
@@ -316,7 +317,9 @@ static int usage_row_add(struct replayio *io, csvr *r, group_iter *gt, struct cu
             finish_run(io, r, cr->run, cr->job, cr->sm, cr->n, cr->cores, cr->mem, cr->line) < 0)
             return -2;
         free(cr->run);
+        free(cr->jobname);
         cr->run = xstrdup(u->run);
+        cr->jobname = xstrdup(u->job);
         cr->line = csvr_line(r);
         cr->n = 0;
         struct replay_job *j = job_find(set, u->job);
@@ -334,8 +337,10 @@ static int usage_row_add(struct replayio *io, csvr *r, group_iter *gt, struct cu
                              last->t);
         if (u->cores != cr->cores || u->mem != cr->mem)
             return csvr_fail(r, "run '%s': container size changes within the run", u->run);
-        if (!cr->noslo && strcmp(u->job, set->jobs[cr->job].name) != 0)
-            return csvr_fail(r, "run '%s' changes job ('%s', then '%s')", u->run, set->jobs[cr->job].name, u->job);
+        /* also when the first job has no SLO: the next job's rows were
+         * dropped with the run, silently (audit, session 20) */
+        if (strcmp(u->job, cr->jobname) != 0)
+            return csvr_fail(r, "run '%s' changes job ('%s', then '%s')", u->run, cr->jobname, u->job);
     }
     cr->sm = xgrow(cr->sm, &cr->cap, cr->n + 1, sizeof *cr->sm);
     cr->sm[cr->n++] = (struct sample){u->t, u->c};
@@ -383,6 +388,7 @@ int replayio_read_usage(struct replayio *io, const char *path, const struct csv_
         finish_run(io, r, cr.run, cr.job, cr.sm, cr.n, cr.cores, cr.mem, cr.line) < 0)
         st = SLK_EDATA;
     free(cr.run);
+    free(cr.jobname);
     free(cr.sm);
     group_end(&gt);
     csvr_close(r);

@@ -308,3 +308,13 @@ t "same step: B-1 given first" 0 "job,run,t,containers,cores,mem_mb
 B,B-1,$((T0+10)),1,1,1024
 A,A-1,$((T0+30)),1,1,1024
 " "$SAME" '' $RS
+
+# (audit, session 20) a run id first seen under a job without an SLO (X)
+# and continued under job A swallowed A's rows: exit 0, "replaying 0 runs".
+# The other order was already an error; now both are.
+t "a run that changes job is refused, whichever job comes first" 65 $'job,run,t,containers\nX,r1,0,4\nA,r1,60,4\nA,r1,120,4\n' '' \
+    "<stdin>:3: run 'r1' changes job ('X', then 'A')" \
+    replay --regime plan --slo <(printf 'job,period,a,d\nA,3600,0,1800\n') --plan "$D/audit-p1.csv" --capacity cores=100,mem=1e9
+t "a run that changes job is refused (the other order)" 65 $'job,run,t,containers\nA,r1,0,4\nX,r1,60,4\n' '' \
+    "<stdin>:3: run 'r1' changes job ('A', then 'X')" \
+    replay --regime plan --slo <(printf 'job,period,a,d\nA,3600,0,1800\n') --plan "$D/audit-p1.csv" --capacity cores=100,mem=1e9
