@@ -114,6 +114,14 @@ static void waterfill(size_t n, const double *e, const double *c, const double *
 
 /* ---- the replay ---------------------------------------------------------------- */
 
+double replay_instance_start(const struct replay_job *j, double t)
+{
+    double ps = floor(t / j->period) * j->period;
+    if (j->d > j->period && t - ps < j->a && t - ps <= j->d - j->period)
+        ps -= j->period;
+    return ps;
+}
+
 int64_t replay_reservation_start(const plan *p, const char *job, int64_t from, int64_t to, double step)
 {
     for (int64_t g = from; g < to; g++) {
@@ -184,7 +192,7 @@ static void ctx_init(struct rctx *c)
     for (size_t i = 0; i < n; i++) {
         const struct replay_run *r = &s->runs[i];
         const struct replay_job *j = &s->jobs[r->job];
-        double pstart = floor(r->first / j->period) * j->period;
+        double pstart = replay_instance_start(j, r->first);
         c->rs[i].deadline = pstart + j->d;
         c->rs[i].cutoff = c->rs[i].deadline + j->period;
         if (c->res) {

@@ -117,6 +117,13 @@ struct replay_totals {
 int replay_run(const struct replay_set *s, const struct replay_opts *o, struct replay_result *res,
                struct replay_totals *tot);
 
+/* replay_instance_start: the start (epoch seconds) of the instance of job j
+ * that a run first seen at t belongs to: the period holding t, or the one
+ * before when d > period and t lies in the previous window's part past
+ * this period's start and before this period's a (a daily job's window
+ * [23:30, 02:00]: a run at 01:00 is yesterday's, due at 02:00 today). */
+double replay_instance_start(const struct replay_job *j, double t);
+
 /* replay_reservation_start: the first step at or after `from` (absolute grid
  * step) and before `to` where the plan holds containers for job, or -1. */
 int64_t replay_reservation_start(const plan *p, const char *job, int64_t from, int64_t to, double step);

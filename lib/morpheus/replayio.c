@@ -167,7 +167,7 @@ int64_t *replayio_aligned_starts(const struct replayio *io, const plan *p, long 
     for (size_t i = 0; i < set->nruns; i++) {
         const struct replay_run *r = &set->runs[i];
         const struct replay_job *j = &set->jobs[r->job];
-        double ps = floor(r->first / j->period) * j->period;
+        double ps = replay_instance_start(j, r->first);
         int64_t lo = (int64_t)floor((ps + j->a) / step), hi = (int64_t)ceil((ps + j->d) / step);
         int64_t g = replay_reservation_start(p, j->name, lo, hi, step);
         st[i] = r->g0;

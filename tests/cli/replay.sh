@@ -318,3 +318,14 @@ t "a run that changes job is refused, whichever job comes first" 65 $'job,run,t,
 t "a run that changes job is refused (the other order)" 65 $'job,run,t,containers\nA,r1,0,4\nX,r1,60,4\n' '' \
     "<stdin>:3: run 'r1' changes job ('A', then 'X')" \
     replay --regime plan --slo <(printf 'job,period,a,d\nA,3600,0,1800\n') --plan "$D/audit-p1.csv" --capacity cores=100,mem=1e9
+# (audit, session 20) d past the period's end (sloinfer's daily window
+# [23:30, 02:00], a = 84600, d = 93600): the deadline was the start of the
+# period holding the first sample + d, so d1, first seen Jan 7 01:00
+# (1767747600), was due Jan 8 02:00 and "met" at 02:30.  It is the
+# instance of Jan 6 (01:00 lies in that window's spill-over, before Jan 7's
+# a): due Jan 7 02:00 = 1767657600 + 93600 = 1767751200, missed.  d0 (Jan 5
+# 23:40, after a) is Jan 5's: 1767571200 + 93600 = 1767664800, met.
+t "d past the period: a run after midnight is the day before's instance" 0 '' \
+    $'static,D,d0,1767656400,1767664800,1767658800,1\nstatic,D,d1,1767747600,1767751200,1767753000,0' '' bash -c '
+    replay -q --regime static --slo <(printf "job,period,a,d\nD,86400,84600,93600\n") --plan "$1/audit-dgtp-plan.csv" \
+        --provisioned <(printf "job,provisioned\nD,5\n") --capacity cores=100,mem=1e9 "$1/audit-dgtp-usage.csv" | cut -d, -f1-7 | tail -n +2' _ "$D"
