@@ -246,8 +246,14 @@ double cli_double(struct argp_state *st, const char *opt, const char *arg, doubl
 long long cli_int(struct argp_state *st, const char *opt, const char *arg, long long min, long long max)
 {
     int64_t v;
-    if (parse_int64(arg, &v) < 0)
-        argp_error(st, "invalid value for --%s: '%s' (not an integer)", opt, arg);
+    double x;
+    /* a whole number also in exponent form ("1e8", as the pages write
+     * limits), exactly representable */
+    if (parse_int64(arg, &v) < 0) {
+        if (parse_double(arg, &x, 0) < 0 || x != floor(x) || fabs(x) > 9007199254740992.0)
+            argp_error(st, "invalid value for --%s: '%s' (not an integer)", opt, arg);
+        v = (int64_t)x;
+    }
     if (v < min || v > max)
         argp_error(st, "invalid value for --%s: '%s' (must be between %lld and %lld)", opt, arg, min, max);
     return v;

@@ -103,6 +103,7 @@ const struct csv_dialect *cli_dialect(const char *role);
 /* Checked option converters for argp parsers: on a bad value they call
  * argp_error (exit 64) with "invalid value for --NAME: 'TEXT' (what is wrong)". */
 double cli_double(struct argp_state *st, const char *opt, const char *arg, double min, double max);
+/* cli_int: a whole number in [min, max], also in exponent form ("1e8"). */
 long long cli_int(struct argp_state *st, const char *opt, const char *arg, long long min, long long max);
 /* cli_duration: seconds or 90s, 15m, 1h, 1d; at least min, at most CSVR_MAX_VALUE (1e15). */
 double cli_duration(struct argp_state *st, const char *opt, const char *arg, double min);

@@ -479,3 +479,15 @@ awk 'NR == 3 { print "J,1767571500,1.5,10" } NR == 4 { print "J,1767571600,x,10"
 t "skip: jockey = strict without the rows" 0 '' "$(reprov -q $JK --deadline 60m --alpha 1 --dead-zone 0 "$D/slides_stream.csv")" '' \
     reprov -q $JK --deadline 60m --alpha 1 --dead-zone 0 --on-error skip --rejects "$TMP/sl-rej.csv" "$TMP/slides-bad.csv"
 tcheck "skip: jockey rejects at lines 3 and 5" bash -c '[ "$(cut -d, -f2 "$1" | tr "\n" " ")" = "line 3 5 " ]' _ "$TMP/sl-rej.csv"
+
+# (audit, session 20) integer options refused the exponent form the pages
+# themselves write ("at most 1e8"): --max-alloc 1e2 is --max-alloc 100;
+# a fraction or an overflow is still refused
+t "--max-alloc 1e2 = --max-alloc 100" 0 $'job,t,progress,alloc\nJ,0,0,1\nJ,5000,0.5,12\n' \
+    "$(printf 'job,t,progress,alloc\nJ,0,0,1\nJ,5000,0.5,12\n' | reprov -q --policy jockey --amdahl 600,36000 --deadline 60m \
+    --slack 1 --alpha 1 --dead-zone 0 --max-alloc 100)" '' reprov -q --policy jockey --amdahl 600,36000 --deadline 60m --slack 1 \
+    --alpha 1 --dead-zone 0 --max-alloc 1e2
+t "--max-alloc 1.5: not an integer" 64 '' '' "invalid value for --max-alloc: '1.5' (not an integer)" \
+    reprov --policy jockey --amdahl 600,36000 --deadline 60m --max-alloc 1.5
+t "--max-alloc 1e400: not an integer" 64 '' '' "invalid value for --max-alloc: '1e400' (not an integer)" \
+    reprov --policy jockey --amdahl 600,36000 --deadline 60m --max-alloc 1e400
