@@ -21,7 +21,7 @@ runs=$(sed -n 's/.*replaying \([0-9]*\) runs.*/\1/p' "$d/err")
 sim=$(awk '/static/ && NF > 8 { print $NF }' "$d/err")
 row "replay $runs runs of $J jobs, static" "$t" "csvcat of the usage" "$tcat" "$(peak)"
 echo "bench replay: input: $rows usage rows, $runs runs of $J jobs over 30 days (43,200 one-minute steps)"
-echo "bench replay: static: total $t s ($(ratio "$t" 10)x of the 10 s budget; $(ratio "$t" "$tcat")x vs csvcat $tcat s; $(ratio "$t" "$tgen")x vs tracegen $tgen s); simulation alone $sim s"
+echo "bench replay: static: total $t s ($(ratio "$t" 10)x of the 10 s budget; $(ratio "$t" "$tcat")x the time of csvcat, $tcat s; $(ratio "$t" "$tgen")x the time of tracegen, $tgen s); simulation alone $sim s"
 # all three regimes, with a plan from the pipeline (skyfit on 10 runs per job)
 skyfit -q --last 10 --round "$d/usage.csv" -o "$d/sky.csv"
 lcmpack -q --slo "$d/slo.csv" --capacity cores=1e9,mem=1e15 --at 1767571200 "$d/sky.csv" -o "$d/plan.csv"

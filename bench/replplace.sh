@@ -48,7 +48,7 @@ row "place $n blocks x3, alg2 (cpu)" "$c_alg2" "replplace --policy stock" "$c_st
 read -r w_space c_space < <(bestwc "$runs" replplace -q --pick space "$ten" "$blk")
 read -r w_r4 c_r4 < <(bestwc "$runs" replplace -q -r 4 "$ten" "$blk")
 line() { # what wall cpu
-    echo "bench replplace: $1: $(rate "$n" "$3") M blocks/s by CPU ($3 s), $(rate "$n" "$2") M blocks/s by wall clock ($2 s) ($(ratio "$c_stock" "$3")x vs stock by CPU)$4"
+    echo "bench replplace: $1: $(rate "$n" "$3") M blocks/s by CPU ($3 s), $(rate "$n" "$2") M blocks/s by wall clock ($2 s) ($(ratio "$c_stock" "$3")x faster than stock by CPU)$4"
 }
 line "stock x3 placement" "$w_stock" "$c_stock" ""
 line "alg2 x3 placement" "$w_alg2" "$c_alg2" "; $(rate $((3 * n)) "$c_alg2") M replica rows/s by CPU; goal >= 1 M/s"
@@ -67,7 +67,7 @@ read -r w_sa c_sa < <(wallcpu replplace -q --simulate -r 3 --policy alg2 --block
 row "simulate 1 year, $n blocks x3, alg2 (cpu)" "$c_sa" "the same, --policy stock" "$c_ss" "$(peak)"
 echo "bench replplace: load average before the simulations: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bench replplace: simulate 1 year, $n blocks, stock x3: $w_ss s wall, $c_ss s CPU"
-echo "bench replplace: simulate 1 year, $n blocks, alg2 x3: $w_sa s wall, $c_sa s CPU ($(ratio "$c_ss" "$c_sa")x vs stock in CPU; goal < 60 s)"
+echo "bench replplace: simulate 1 year, $n blocks, alg2 x3: $w_sa s wall, $c_sa s CPU ($(ratio "$c_ss" "$c_sa")x faster than stock in CPU; goal < 60 s)"
 atmost "replplace: simulate 1 year, $n blocks x3, alg2, wall" "$w_sa" 60 " s"
 read -r w_all c_all < <(wallcpu replplace -q --simulate --blocks "$n" -o "$BENCH_TMP/replplace-sim.csv" "$ten") || exit 1
 echo "bench replplace: simulate 1 year, $n blocks, alg2+stock x 3+4 replicas: $w_all s wall, $c_all s CPU ($(ratio "$c_all" "$c_sa")x the alg2 x3 run)"

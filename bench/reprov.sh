@@ -35,9 +35,9 @@ mark
 tjk=$(best 3 reprov -q --policy jockey --amdahl 300,36000 --deadline 1h "$d/jk.csv" -o "$d/out2.csv")
 row "jockey, $n samples" "$tjk" "csvcat of the dra samples" "$tcat" "$(peak)"
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", (t > 0) ? n / t : 0 }'; }
-echo "bench reprov: dra: $n samples in $tdra s: $(rate $n $tdra) samples/s ($(ratio "$tdra" "$tcat")x vs csvcat $tcat s; $(ratio "$(rate $n $tdra)" 1000000)x the 1M/s target)"
-echo "bench reprov: dra --recent plan: $n samples in $tdrap s: $(rate $n $tdrap) samples/s ($(ratio "$tdra" "$tdrap")x the time of the default --recent instance)"
+echo "bench reprov: dra: $n samples in $tdra s: $(rate $n $tdra) samples/s ($(ratio "$tdra" "$tcat")x the time of csvcat, $tcat s; $(ratio "$(rate $n $tdra)" 1000000)x the 1M/s target)"
+echo "bench reprov: dra --recent plan: $n samples in $tdrap s: $(rate $n $tdrap) samples/s ($(ratio "$tdrap" "$tdra")x the time of the default --recent instance)"
 atleast "reprov dra, samples per second" "$(rate $n $tdra)" 1000000 ""
 atleast "reprov jockey, samples per second" "$(rate $n $tjk)" 1000000 ""
-echo "bench reprov: jockey: $n samples in $tjk s: $(rate $n $tjk) samples/s ($(ratio "$tjk" "$tcat")x vs csvcat $tcat s; $(ratio "$(rate $n $tjk)" 1000000)x the 1M/s target)"
+echo "bench reprov: jockey: $n samples in $tjk s: $(rate $n $tjk) samples/s ($(ratio "$tjk" "$tcat")x the time of csvcat of the same samples, $tcat s; $(ratio "$(rate $n $tjk)" 1000000)x the 1M/s target)"
 echo "bench reprov: dra decisions: $(($(wc -l < "$d/out.csv") - 1)); jockey decisions: $(($(wc -l < "$d/out2.csv") - 1))"

@@ -6,7 +6,8 @@
 # tools (tracegen) or fixed generators (bench/skyfit_gen.py; integer-only
 # awk programs whose bytes are the same under gawk and mawk, checked with
 # md5sum), prints result lines
-#   bench <name>: <what>: <value> [<unit>] (<ratio>x vs <reference>)
+#   bench <name>: <what>: <value> [<unit>] (<ratio>x the time of <reference>,
+#   or <ratio>x faster than <reference>: each line says which way)
 # and adds rows to one table, printed at the end: the work, slokit's time,
 # a reference measured in the same run and its time, their ratio, slokit's
 # peak memory (its maximum RSS, from wait4: bench/timeit.c); then the issues' speed goals, met or

@@ -55,7 +55,7 @@ else
     sky=$(readlink -f "$(command -v skyfit)")
     ssh=(-e "ssh -F $D/ssh/config"); hosts=1/10.251.0.4,1/10.251.0.5
     t=$(secs "$LAB" run "$D" bash -c '"$1" -P 0.2 -n 4 -w "$2/slurm" -i "$3" -o "$2/slurm.csv" skyfit' _ "$ROOT/examples/slurm/array.sh" "$W" "$big")
-    echo "bench scaleout: skyfit, Slurm array of 4 tasks on 2 nodes (shard + tasks + merge): ${t} s ($(ratio "$one" "$t")x vs one process; $(same "$W/one.csv" "$W/slurm.csv"); load $(load))"
+    echo "bench scaleout: skyfit, Slurm array of 4 tasks on 2 nodes (shard + tasks + merge): ${t} s ($(ratio "$one" "$t")x faster than one process; $(same "$W/one.csv" "$W/slurm.csv"); load $(load))"
     t=$(secs "$LAB" run "$D" "$ROOT/examples/parallel-shards.sh" -S "$hosts" "${ssh[@]}" -n 4 -w "$W/ssh" -i "$big" -o "$W/ssh.csv" skyfit)
     echo "bench scaleout: skyfit, parallel over 2 ssh hosts, shards on the shared fs: ${t} s ($(ratio "$one" "$t")x; $(same "$W/one.csv" "$W/ssh.csv"); load $(load))"
     t=$(secs "$LAB" run "$D" "$ROOT/examples/parallel-shards.sh" -S "$hosts" "${ssh[@]}" -T -R "$D/remote/w" -n 2 -w "$W/trc" -i "$big" -o "$W/trc.csv" skyfit)

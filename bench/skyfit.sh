@@ -48,7 +48,7 @@ mark
 r_net=$(bestcpu 3 skyfit -q --stats "$T/a.stats" "$f") || exit 1
 p=$(peak)
 r_flow=$(wallcpu skyfit -q --solver glpk-flow --stats "$T/b.stats" "$f") || exit 1
-echo "bench skyfit: N=30 x K=1440, two-phase beta: wall $(w "$r_net") s, cpu $(c "$r_net") s ($(ratio "$(c "$r_flow")" "$(c "$r_net")")x vs GLPK on the flow form, cpu $(c "$r_flow") s; goal < 1 s; $(same "$(objective "$T/a.stats")" "$(objective "$T/b.stats")"))"
+echo "bench skyfit: N=30 x K=1440, two-phase beta: wall $(w "$r_net") s, cpu $(c "$r_net") s ($(ratio "$(c "$r_flow")" "$(c "$r_net")")x faster than GLPK on the flow form, cpu $(c "$r_flow") s; goal < 1 s; $(same "$(objective "$T/a.stats")" "$(objective "$T/b.stats")"))"
 row "fit N=30 x K=1440, two-phase beta (cpu)" "$(c "$r_net")" "skyfit --solver glpk-flow" "$(c "$r_flow")" "$p"
 under() { awk -v a="$1" -v b="$2" 'BEGIN { if (a < b) print "yes"; else printf "no (%.2fx of it)\n", a / b }'; }
 goal "skyfit N=30 x K=1440, wall (issue 3)" "< 1 s" "$(w "$r_net") s" "$(under "$(w "$r_net")" 1)"
@@ -63,7 +63,7 @@ mark
 r_pri=$(bestcpu 3 skyfit -q --prior "$T/prior.csv" --prior-weight 0.5 "$f") || exit 1
 p=$(peak)
 r_net=$(bestcpu 3 skyfit -q "$f") || exit 1
-echo "bench skyfit: N=30 x K=1440 with --prior (weight 0.5): wall $(w "$r_pri") s, cpu $(c "$r_pri") s ($(ratio "$(c "$r_net")" "$(c "$r_pri")")x the fit without, cpu $(c "$r_net") s)"
+echo "bench skyfit: N=30 x K=1440 with --prior (weight 0.5): wall $(w "$r_pri") s, cpu $(c "$r_pri") s ($(ratio "$(c "$r_pri")" "$(c "$r_net")")x the CPU of the fit without, $(c "$r_net") s)"
 row "fit N=30 x K=1440 with --prior (cpu)" "$(c "$r_pri")" "the same fit without --prior" "$(c "$r_net")" "$p"
 f=$T/n30k5760.csv
 [ -s "$f" ] || gen 1 30 5760 1 >"$f"

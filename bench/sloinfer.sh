@@ -34,13 +34,13 @@ t_wc=$(best "$runs" wc -l "$f") || exit 1
 t_cat=$(best "$runs" "$csvcat" "$f") || exit 1
 rate=$(awk -v n="$rows" -v t="$t_slo" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
 row "infer SLOs from $rows runs" "$t_slo" "csvcat of the runs" "$t_cat" "$p_slo"
-echo "bench sloinfer: run table: $t_slo s, $rate runs/s ($(ratio "$t_slo" "$t_wc")x vs wc -l $t_wc s, $(ratio "$t_slo" "$t_cat")x vs csvcat $t_cat s)"
+echo "bench sloinfer: run table: $t_slo s, $rate runs/s ($(ratio "$t_slo" "$t_wc")x the time of wc -l, $t_wc s; $(ratio "$t_slo" "$t_cat")x the time of csvcat, $t_cat s)"
 
 # CPU time is steadier than wall time on a shared machine; memory: one job
 # at a time, so the peak should not grow with the file
 read -r _ cpu < <(wallcpu sloinfer -q "$f"); kb=$(tail -1 "$BENCH_TMP/.rss")
 read -r _ cpu_cat < <(wallcpu "$csvcat" "$f")
-echo "bench sloinfer: run table: CPU $cpu s ($(ratio "$cpu" "$cpu_cat")x vs csvcat CPU $cpu_cat s), peak RSS $kb KB for $mb MB of input"
+echo "bench sloinfer: run table: CPU $cpu s ($(ratio "$cpu" "$cpu_cat")x the CPU of csvcat, $cpu_cat s), peak RSS $kb KB for $mb MB of input"
 
 # the provenance form
 ev=$BENCH_TMP/events-seed1-count$evcount-days30.csv
@@ -58,9 +58,9 @@ t_rf=$(best "$runs" sloinfer -q "$rf") || exit 1
 t_evcat=$(best "$runs" "$csvcat" "$ev") || exit 1
 evrate=$(awk -v n="$nev" -v t="$t_ev" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
 row "infer SLOs from $nev events" "$t_ev" "csvcat of the events" "$t_evcat" "$p_ev"
-echo "bench sloinfer: events: $nev events, $t_ev s, $evrate events/s ($(ratio "$t_ev" "$t_evcat")x vs csvcat of the events $t_evcat s, $(ratio "$t_ev" "$t_rf")x vs the run-table form $t_rf s)"
+echo "bench sloinfer: events: $nev events, $t_ev s, $evrate events/s ($(ratio "$t_ev" "$t_evcat")x the time of csvcat of the events, $t_evcat s; $(ratio "$t_ev" "$t_rf")x the time of the run-table form, $t_rf s)"
 read -r _ cpu < <(wallcpu sloinfer -q --events "$ev" "$rf"); kb=$(tail -1 "$BENCH_TMP/.rss")
 read -r _ cpu_cat < <(wallcpu "$csvcat" "$ev")
-echo "bench sloinfer: events: CPU $cpu s ($(ratio "$cpu" "$cpu_cat")x vs csvcat CPU $cpu_cat s), peak RSS $kb KB (files + runs, not events)"
+echo "bench sloinfer: events: CPU $cpu s ($(ratio "$cpu" "$cpu_cat")x the CPU of csvcat, $cpu_cat s), peak RSS $kb KB (files + runs, not events)"
 same=$(cmp -s <(sloinfer -q --events "$ev" "$rf") <(sloinfer -q "$rf") && echo yes || echo NO)
 echo "bench sloinfer: events form equals run-table form: $same"

@@ -42,7 +42,7 @@ wait
 tenantclass -q --from-features -o "$BENCH_TMP/tc-two.csv" "$BENCH_TMP/f1.csv" "$BENCH_TMP/f2.csv" || exit 1
 t_two=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
 same=$(cmp -s "$BENCH_TMP/tc-one.csv" "$BENCH_TMP/tc-two.csv" && echo "same output" || echo "OUTPUT DIFFERS")
-echo "bench tenantclass: same, two shards in parallel + clustering: $t_two s wall ($(ratio "$t_big" "$t_two")x vs one process; $same)"
+echo "bench tenantclass: same, two shards in parallel + clustering: $t_two s wall ($(ratio "$t_big" "$t_two")x faster than one process; $same)"
 
 mark
 t_c=$(best 3 tenantclass -q -o "$BENCH_TMP/tc-c.csv" "$small") || exit 1
@@ -50,4 +50,4 @@ p=$(peak)
 t_py=$(secs /usr/bin/python3 "$ROOT/bench/tenantclass_ref.py" "$small" "$BENCH_TMP/tc-py.csv") || exit 1
 agree=$(awk -F, 'NR==FNR{p[$1]=$2;next} FNR>1{n++; s+=(p[$1]==$2)} END{printf "%.4f", s/n}' "$BENCH_TMP/tc-py.csv" "$BENCH_TMP/tc-c.csv")
 row "classify $nref tenants" "$t_c" "numpy.fft + sklearn" "$t_py" "$p"
-echo "bench tenantclass: $nref tenants x $((rows / n)) samples: $t_c s ($(ratio "$t_py" "$t_c")x vs numpy.fft+sklearn reference, $t_py s; same pattern for $agree of tenants)"
+echo "bench tenantclass: $nref tenants x $((rows / n)) samples: $t_c s ($(ratio "$t_py" "$t_c")x faster than the numpy.fft+sklearn reference, $t_py s; same pattern for $agree of tenants)"
