@@ -39,5 +39,5 @@ echo "bench reprov: dra: $n samples in $tdra s: $(rate $n $tdra) samples/s ($(ra
 echo "bench reprov: dra --recent plan: $n samples in $tdrap s: $(rate $n $tdrap) samples/s ($(ratio "$tdrap" "$tdra")x the time of the default --recent instance)"
 atleast "reprov dra, samples per second" "$(rate $n $tdra)" 1000000 ""
 atleast "reprov jockey, samples per second" "$(rate $n $tjk)" 1000000 ""
-echo "bench reprov: jockey: $n samples in $tjk s: $(rate $n $tjk) samples/s ($(ratio "$tjk" "$tcat")x the time of csvcat of the same samples, $tcat s; $(ratio "$(rate $n $tjk)" 1000000)x the 1M/s target)"
+echo "bench reprov: jockey: $n samples in $tjk s: $(rate $n $tjk) samples/s ($(ratio "$tjk" "$tcat")x the time of csvcat of the dra samples (another file, as many rows), $tcat s; $(ratio "$(rate $n $tjk)" 1000000)x the 1M/s target)"
 echo "bench reprov: dra decisions: $(($(wc -l < "$d/out.csv") - 1)); jockey decisions: $(($(wc -l < "$d/out2.csv") - 1))"
