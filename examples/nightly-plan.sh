@@ -96,9 +96,13 @@ prior_weight=${PRIOR_WEIGHT:-}
 stable=${STABLE:-10%}
 on_error=${ON_ERROR:-skip}
 case $on_error in skip|strict) ;; *) echo "nightly-plan: ON_ERROR is skip or strict, not '$on_error'" >&2; exit 64 ;; esac
-lock_wait=${LOCK_WAIT:-0}
-case $lock_wait in ''|*[!0-9]*) echo "nightly-plan: LOCK_WAIT is a whole number of seconds (0 or more), not '$lock_wait'" >&2; exit 64 ;; esac
-[ ${#lock_wait} -le 9 ] && lock_wait=$((10#$lock_wait)) || lock_wait=999999999
+# whole NAME VALUE UNIT: VALUE as a whole number (0 or more; at most
+# 999999999), or exit 64 saying what NAME must be
+whole() {
+    case $2 in ''|*[!0-9]*) echo "nightly-plan: $1 is a whole number of $3 (0 or more), not '$2'" >&2; exit 64 ;; esac
+    if [ ${#2} -le 9 ]; then echo $((10#$2)); else echo 999999999; fi
+}
+lock_wait=$(whole LOCK_WAIT "${LOCK_WAIT:-0}" seconds) || exit 64
 # NOW: epoch seconds, or an ISO 8601 time as date(1) reads it (as --now)
 now_arg=${NOW:-}
 if [ -n "$now_arg" ] && ! [[ $now_arg =~ ^[0-9]{1,11}$ ]]; then
@@ -106,11 +110,9 @@ if [ -n "$now_arg" ] && ! [[ $now_arg =~ ^[0-9]{1,11}$ ]]; then
     [ -n "$now_arg" ] || { echo "nightly-plan: NOW is epoch seconds or an ISO 8601 time (2026-02-08T01:30:00Z), not '$NOW'" >&2; exit 64; }
 fi
 [ -z "$now_arg" ] || now_arg=$((10#$now_arg))
-report_list=${REPORT_LIST:-20}
+report_list=$(whole REPORT_LIST "${REPORT_LIST:-20}" lines) || exit 64
 post_ack=${POST_ACK:-0}
 case $post_ack in 0|1) ;; *) echo "nightly-plan: POST_ACK is 0 or 1, not '$post_ack'" >&2; exit 64 ;; esac
-case $report_list in ''|*[!0-9]*) echo "nightly-plan: REPORT_LIST is a whole number of lines (0 or more), not '$report_list'" >&2; exit 64 ;; esac
-[ ${#report_list} -le 9 ] && report_list=$((10#$report_list)) || report_list=999999999
 if [ -n "$prior_weight" ] && ! awk -v w="$prior_weight" 'BEGIN { exit !(w ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && w + 0 > 0) }'; then
     echo "nightly-plan: PRIOR_WEIGHT is a number above 0 (skyfit --prior-weight), not '$prior_weight'" >&2; exit 64
 fi
@@ -145,11 +147,12 @@ last=""
 [ -n "$cur" ] && [ -r "$state/$cur/plan.csv" ] && last="$state/$cur"
 # POST_ACK=1: the plan the RM holds.  Last night's plan when its delta was
 # POSTed (yarn/posted) or empty; otherwise the plan that delta started from.
+# has_delta DIR: DIR/yarn holds a YARN delta with a body in it
+has_delta() { [ -s "$1/yarn/submit.jsonl" ] || [ -s "$1/yarn/update.jsonl" ] || [ -s "$1/yarn/delete.jsonl" ]; }
 rm_plan="" rm_note=""
 if [ "$post_ack" = 1 ] && [ -n "$last" ]; then
     rm_plan="$last/plan.csv"
-    if [ ! -e "$last/yarn/posted" ] && [ -r "$last/rm-plan.csv" ] &&
-        { [ -s "$last/yarn/submit.jsonl" ] || [ -s "$last/yarn/update.jsonl" ] || [ -s "$last/yarn/delete.jsonl" ]; }; then
+    if [ ! -e "$last/yarn/posted" ] && [ -r "$last/rm-plan.csv" ] && has_delta "$last"; then
         rm_plan="$last/rm-plan.csv"
         rm_note="last night's delta is not marked POSTed ($state/yarn/posted): tonight's delta also carries it"
     fi
@@ -323,8 +326,7 @@ list() {
     printf '%s\n' "$lcmlog" | grep -E '^lcmpack: YARN delta' | sed 's|^lcmpack: YARN delta in [^:]*:|yarn:      delta|' |
         while IFS= read -r l; do printf '%s in %s/yarn/\n' "$l" "$state"; done
     [ -z "$rm_note" ] || echo "yarn:      $rm_note"
-    [ "$post_ack" = 0 ] || ! { [ -s "$work/yarn/submit.jsonl" ] || [ -s "$work/yarn/update.jsonl" ] ||
-        [ -s "$work/yarn/delete.jsonl" ]; } || echo "yarn:      POST it, then touch $state/yarn/posted (POST_ACK=1)"
+    [ "$post_ack" = 0 ] || ! has_delta "$work" || echo "yarn:      POST it, then touch $state/yarn/posted (POST_ACK=1)"
     echo "yarn:      $(wc -l < "$work/yarn.jsonl") reservation bodies in $state/yarn.jsonl"
     echo "picture:   $picture"
 } > "$work/report.txt"

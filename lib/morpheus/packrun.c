@@ -282,7 +282,8 @@ static void remove_and_expire(struct packrun *R)
     long spent = 0;
     for (size_t k = 0; k < p->nres; k++) {
         struct plan_res *r = &p->res[k];
-        double end = (double)r->cycle * p->lcm + (double)(r->start + r->len) * p->step;
+        double start, end;
+        plan_once_span(p, r, &start, &end);
         if (r->removed || r->kind != PLAN_ONCE || end > run_now(o))
             continue;
         char *key = plan_res_key(r->job, PLAN_ONCE, r->instance);
@@ -370,8 +371,9 @@ static const struct plan_res *have_res(const struct packrun *R, const struct low
  * by tonight's run. */
 static int started(const struct packrun *R, const struct plan_res *r)
 {
-    return r->kind == PLAN_ONCE && R->o->have_at &&
-           (double)r->cycle * R->p->lcm + (double)r->start * R->p->step < run_now(R->o);
+    double start, end;
+    plan_once_span(R->p, r, &start, &end);
+    return r->kind == PLAN_ONCE && R->o->have_at && start < run_now(R->o);
 }
 
 /* started_why: why a started reservation stays. */
@@ -627,11 +629,6 @@ static int keyed_cmp(const void *a, const void *b)
     return strcmp(((const struct keyed *)a)->key, ((const struct keyed *)b)->key);
 }
 
-/* stable_decide: --stable: for each request the plan holds a reservation
- * for, keep it (stable_keep) or free it to be placed again (moved); free
- * the reservations no request asks for tonight (a once reservation only
- * when its window opens at or after --at: one that opened before is under
- * way and expires when it ends).  The load is rebuilt once. */
 /* under_way: a once reservation whose window opened before --at, or that
  * started before the run's time: no request asks for it any more (its
  * window is not tonight's to open), yet it stays until it ends. */
@@ -641,10 +638,10 @@ static int under_way(const struct packrun *R, const struct plan_res *r)
            ((double)r->instance * r->period + r->a < R->o->at || started(R, r));
 }
 
-/* keep_unasked_res: report reservation r, which no request of the night
- * asks for, kept (with its place, cost and why), and count it (a request of
- * the night, kept). */
-static void keep_unasked_res(struct packrun *R, const struct plan_res *r, const char *why)
+/* keep_unasked: report reservation r, which no request of the night asks
+ * for, kept (with its place, cost and why), and count it (a request of the
+ * night, kept). */
+static void keep_unasked(struct packrun *R, const struct plan_res *r, const char *why)
 {
     struct lowcost_opts lo = {.align_weight = R->o->align_weight};
     R->n.requests++;
@@ -653,51 +650,40 @@ static void keep_unasked_res(struct packrun *R, const struct plan_res *r, const 
            plan_res_peak(R->p, r), lowcost_penalty(R->p, r, &lo), why);
 }
 
-/* keep_under_way: an under-way reservation no request asks for stays. */
-static void keep_under_way(struct packrun *R, const struct plan_res *r)
+/* no_skyline: r's job still has an SLO that is a request but no skyline
+ * (and so no request) tonight: a usage export cut short, a fit that
+ * failed; a gap in the data, not a job that left. */
+static int no_skyline(struct packrun *R, const struct plan_res *r, keyset *jobs)
 {
-    keep_unasked_res(R, r,
-                     started(R, r) ? started_why(R, r) : "its window opened before --at: kept, expires when it ends");
+    const struct slo_req *s = slo_find_request(&R->slos, r->job);
+    return s && s->usable && !s->mark && !keyset_has(jobs, r->job);
 }
 
-/* keep_unasked: without --stable, the under-way reservations no request
- * asks for (with it, stable_decide reports them among its decisions). */
-static void keep_unasked(struct packrun *R)
-{
-    if (R->o->stable >= 0 || !R->o->have_at)
-        return;
-    keyset *asked = keyset_new();
-    for (size_t i = 0; i < R->nreq; i++) {
-        char *key = plan_res_key(R->reqs[i].job, R->reqs[i].kind, R->reqs[i].instance);
-        keyset_add(asked, key);
-        free(key);
-    }
-    for (size_t k = 0; k < R->p->nres; k++) {
-        const struct plan_res *r = &R->p->res[k];
-        if (r->removed || !under_way(R, r))
-            continue;
-        char *key = plan_res_key(r->job, r->kind, r->instance);
-        if (!keyset_has(asked, key))
-            keep_under_way(R, r);
-        free(key);
-    }
-    keyset_free(asked);
-}
-
+/* stable_decide: the reservations last night's plan holds.  With --stable:
+ * for each request the plan holds a reservation for, keep it (stable_keep)
+ * or free it to be placed again (moved); free the reservations no request
+ * asks for tonight, except a once one under way (its window opened before
+ * --at, or it started: kept until it ends) and one whose job has its SLO
+ * but no skyline tonight (no_skyline: kept).  Without --stable nothing is
+ * freed, and the under-way ones no request asks for are reported kept.
+ * The load is rebuilt once. */
 static void stable_decide(struct packrun *R)
 {
     plan *p = R->p;
-    if (R->o->stable < 0)
+    int stable = R->o->stable >= 0;
+    if (!stable && !R->o->have_at)
         return;
     size_t n = 0;
     struct keyed *ix = xcalloc(p->nres ? p->nres : 1, sizeof *ix);
     for (size_t k = 0; k < p->nres; k++)
-        if (!p->res[k].removed)
+        if (!p->res[k].removed && (stable || under_way(R, &p->res[k])))
             ix[n++] = (struct keyed){plan_res_key(p->res[k].job, p->res[k].kind, p->res[k].instance), k};
     qsort(ix, n, sizeof *ix, keyed_cmp);
     char *asked = xcalloc(n ? n : 1, 1);
-    R->pre = xcalloc(R->nreq ? R->nreq : 1, 1);
-    R->pre_why = xcalloc(R->nreq ? R->nreq : 1, sizeof *R->pre_why);
+    if (stable) {
+        R->pre = xcalloc(R->nreq ? R->nreq : 1, 1);
+        R->pre_why = xcalloc(R->nreq ? R->nreq : 1, sizeof *R->pre_why);
+    }
     int changed = 0;
     for (size_t i = 0; i < R->nreq; i++) {
         const struct lowcost_req *q = &R->reqs[i];
@@ -707,6 +693,8 @@ static void stable_decide(struct packrun *R)
         if (!hit)
             continue;
         asked[hit - ix] = 1;
+        if (!stable)
+            continue;
         char why[200];
         struct plan_res *r = &p->res[hit->k];
         if (started(R, r)) { /* its past cannot move: kept whatever the new request says */
@@ -723,30 +711,30 @@ static void stable_decide(struct packrun *R)
         }
     }
     keyset *jobs = keyset_new(); /* the jobs with a request tonight */
-    for (size_t i = 0; i < R->nreq; i++)
+    for (size_t i = 0; stable && i < R->nreq; i++)
         keyset_add(jobs, R->reqs[i].job);
     for (size_t x = 0; x < n; x++) {
         struct plan_res *r = &p->res[ix[x].k];
-        const char *kind = res_kind(p, r);
-        int64_t inst = r->kind == PLAN_ONCE ? r->instance : -1;
-        const struct slo_req *s = asked[x] ? NULL : slo_find_request(&R->slos, r->job);
-        if (!asked[x] && under_way(R, r)) {
-            keep_under_way(R, r);
-        } else if (s && s->usable && !s->mark && !keyset_has(jobs, r->job)) {
-            /* the job still has its SLO but no skyline tonight (a usage
-             * export cut short, a fit that failed): a gap in the data, not
-             * a job that left; last night's reservation stands */
-            keep_unasked_res(R, r, "no skyline tonight, its SLO is still a request: last night's reservation stands");
-        } else if (!asked[x]) {
+        free(ix[x].key);
+        if (asked[x])
+            continue;
+        if (under_way(R, r)) {
+            keep_unasked(R, r,
+                         started(R, r) ? started_why(R, r)
+                                       : "its window opened before --at: kept, expires when it ends");
+        } else if (no_skyline(R, r, jobs)) {
+            keep_unasked(R, r,
+                         "no skyline tonight, its SLO is still a request: last night's reservation stands");
+        } else {
             r->removed = 1;
             R->n_gone++;
             changed = 1;
-            report(R, r->job, kind, inst, "removed", r->start, r->len, NAN, NAN,
+            report(R, r->job, res_kind(p, r), r->kind == PLAN_ONCE ? r->instance : -1, "removed", r->start,
+                   r->len, NAN, NAN,
                    keyset_has(jobs, r->job)
                        ? "replaced: the job's request tonight has another kind or period, placed as a new one"
                        : "no request tonight (--stable)");
         }
-        free(ix[x].key);
     }
     keyset_free(jobs);
     if (changed)
@@ -1029,7 +1017,6 @@ int packrun_plan(struct packrun *R)
     order_tight(R);
     replan_free(R);
     stable_decide(R);
-    keep_unasked(R);
     place_all(R);
     return SLK_OK;
 }

@@ -426,6 +426,12 @@ char *plan_res_key(const char *job, enum plan_kind kind, int64_t instance)
     return k;
 }
 
+void plan_once_span(const plan *p, const struct plan_res *r, double *start, double *end)
+{
+    *start = (double)r->cycle * (double)p->lcm + (double)r->start * (double)p->step;
+    *end = *start + (double)r->len * (double)p->step;
+}
+
 double plan_res_peak(const plan *p, const struct plan_res *r)
 {
     double m = 0;

@@ -199,6 +199,9 @@ long plan_warn_over(const plan *p, const char *path, const char *what);
  * (two reservations of a plan never share one; an ad-hoc request's is its
  * reservation's, adhoc.h).  For sets and maps of reservations. */
 char *plan_res_key(const char *job, enum plan_kind kind, int64_t instance);
+/* plan_once_span: the allocation of once reservation r (its own cycle),
+ * [*start, *end) in epoch seconds. */
+void plan_once_span(const plan *p, const struct plan_res *r, double *start, double *end);
 /* plan_res_peak: the highest c(s) over the slots reservation r occupies
  * (all its instances), with the load as it stands; 0 for a spent one. */
 double plan_res_peak(const plan *p, const struct plan_res *r);

@@ -241,7 +241,8 @@ static void fit_grid(const double *u, size_t n, double c, double tol, double *al
 static double grid_eval(const double *u, size_t n, double alpha, double P, double tol, size_t *matched_out,
                         size_t *slots_out, double *jitter_out, double *se_out)
 {
-    double *res = xmalloc(2 * n * sizeof *res), *ks = res + n;
+    double *res = xmalloc(n * sizeof *res);
+    struct stats_acc ks = {0}; /* the matched slots: their spread Sxx is ks.m2 */
     size_t matched = 0;
     double kfirst = 0, klast = 0;
     for (size_t i = 0; i < n; i++) {
@@ -256,22 +257,18 @@ static double grid_eval(const double *u, size_t n, double alpha, double P, doubl
         if (matched == 0)
             kfirst = k;
         klast = k;
-        ks[matched] = k;
+        stats_acc_add(&ks, k);
         res[matched++] = r;
     }
     size_t slots = matched ? (size_t)(klast - kfirst) + 1 : 0;
     /* the period's standard error as a regression slope: s / sqrt(Sxx), s
      * from the residuals with n - 2 degrees of freedom (NAN below 3) */
     double se = NAN;
-    if (matched > 2) {
-        double kbar = 0, sxx = 0, ssr = 0;
+    if (matched > 2 && ks.m2 > 0) {
+        double ssr = 0;
         for (size_t i = 0; i < matched; i++)
-            kbar += ks[i] / (double)matched;
-        for (size_t i = 0; i < matched; i++) {
-            sxx += (ks[i] - kbar) * (ks[i] - kbar);
             ssr += res[i] * res[i];
-        }
-        se = sxx > 0 ? sqrt(ssr / (double)(matched - 2) / sxx) : NAN;
+        se = sqrt(ssr / (double)(matched - 2) / ks.m2);
     }
     double jitter = 0;
     if (matched > 0)

@@ -74,6 +74,9 @@ static void write_name(const struct plan_res *r, FILE *fp)
     free(nm);
 }
 
+/* post_time: when the bodies are POSTed: NOW, or `at` when NOW is not after it. */
+static double post_time(const struct yarn_opts *o) { return o->now > o->at ? o->now : o->at; }
+
 /* The allocations of the off-kilter instances under way at NOW (started
  * before it, ending after it), sorted by job: the RM holds them until they
  * end.  An ad-hoc reservation (its period is the plan's cycle, adhoc.h) is a
@@ -95,13 +98,13 @@ static int live_cmp(const void *a, const void *b)
 static struct live live_take(const plan *p, const struct yarn_opts *o)
 {
     struct live L = {xcalloc(p->nres ? p->nres : 1, sizeof *L.v), 0};
-    double now = o->now > o->at ? o->now : o->at;
+    double now = post_time(o);
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
         if (r->removed || r->spent || r->kind != PLAN_ONCE || r->period == (double)p->lcm)
             continue;
-        double s = (double)r->cycle * (double)p->lcm + (double)r->start * p->step,
-               e = s + (double)r->len * p->step;
+        double s, e;
+        plan_once_span(p, r, &s, &e);
         if (s < now && e > now)
             L.v[L.n++] = (struct live_once){r->job, s, e};
     }
@@ -229,7 +232,8 @@ void yarn_snapshot_take(const plan *p, const struct yarn_opts *o, struct yarn_sn
         it->id = xstrdup(id);
         it->digest = digest(r);
         it->once = r->kind == PLAN_ONCE;
-        it->end = (double)r->cycle * (double)p->lcm + (double)(r->start + r->len) * p->step;
+        double start;
+        plan_once_span(p, r, &start, &it->end);
     }
     qsort(s->v, s->n, sizeof *s->v, item_cmp);
 }
@@ -247,7 +251,7 @@ int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struc
                      FILE *update, FILE *del, struct yarn_delta_counts *c)
 {
     *c = (struct yarn_delta_counts){0};
-    double now = o->now > o->at ? o->now : o->at;
+    double now = post_time(o);
     char *seen = xcalloc(old->n ? old->n : 1, 1);
     struct live L = live_take(p, o);
     for (size_t k = 0; k < p->nres; k++) {

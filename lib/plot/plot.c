@@ -301,8 +301,8 @@ static void series_style_dumb(FILE *sc, const struct series *s, int mark)
         fprintf(sc, "using %s with %s lt %d", col, s->style == PLOT_STEPS ? "steps" : "lines", mark + 1);
 }
 
-/* "using ... with ..." of one series on an image terminal. */
-/* series_style: how series s is drawn in colour col; round > 0 when the
+/* series_style: "using ... with ..." of series s on an image terminal,
+ * in colour col; round > 0 when the
  * palette has come round that many times: its lines are dashed (dash type
  * 2-5) and its points another shape, so no two series of a key look alike
  * (21 tenant classes drew five pairs in one colour). */
