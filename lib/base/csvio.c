@@ -22,6 +22,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -342,6 +343,9 @@ static int fill(csvr *r)
                 r->started = 1;
                 if (n >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0)
                     r->bpos = 3; /* UTF-8 byte order mark */
+                const char *b = r->buf + r->bpos, *lf = memchr(b, '\n', n - r->bpos);
+                if (csv_lone_cr(b, lf ? (size_t)(lf - b) : n - r->bpos))
+                    return reader_error(r, 1, SLK_EDATA, CSV_LONE_CR_MSG);
             }
             continue;
         }
@@ -388,6 +392,14 @@ static int fill(csvr *r)
     if (r->cb_error == 2)
         return reader_error(r, r->cb_error_line, SLK_EDATA, "record longer than %zu bytes", CSVR_MAX_RECORD);
     return 1;
+}
+
+const char *csv_lone_cr(const char *s, size_t n)
+{
+    for (const char *e = s + n, *c = s; (c = memchr(c, '\r', (size_t)(e - c))) != NULL; c++)
+        if (c + 1 < e && c[1] != '\r' && c[1] != '\n')
+            return c;
+    return NULL;
 }
 
 /* Pop the next raw record into r->cur. Returns 1, 0 at end, -1 on error. */
@@ -880,21 +892,32 @@ static int time_fail(csvr *r, int col, const char *s, double v, double scale)
         return csvr_fail(r, "column '%s': invalid time '%s' (want epoch %s or ISO 8601 UTC)", r->hdr[col],
                          shown(s, b, sizeof b),
                          scale == 1e3 ? "milliseconds" : scale == 1e6 ? "microseconds" : "seconds");
-    const char *h = timeunit_epoch_hint(v, scale, hint, sizeof hint);
+    double num; /* an ISO time is absolute: no unit hint for it */
+    const char *h = parse_double(s, &num, 0) == 0 ? timeunit_epoch_hint(v, scale, hint, sizeof hint) : NULL;
     return csvr_fail(r, "column '%s': time '%s' out of range (|value| <= %g)%s%s", r->hdr[col],
                      shown(s, b, sizeof b), CSVR_MAX_TIME, h ? ": " : "", h ? h : "");
 }
 
 /* epoch_scaled: the epoch number text s (read as v) in the input's unit
  * (scale per second, 10^e10 when e10 > 0) as seconds, rounded once: the
- * text with its exponent lowered by e10, read by strtod, where v / scale
- * would round twice; v / scale for a text with an exponent of its own. */
+ * text with its exponent lowered by e10 (an "e-E10" added, or its own
+ * exponent less e10), read by strtod, where v / scale would round twice. */
 static double epoch_scaled(const char *s, double v, double scale, int e10)
 {
     char b[96];
     double x;
-    if (e10 > 0 && !strpbrk(s, "eE") && strlen(s) + 5 < sizeof b) {
-        snprintf(b, sizeof b, "%se-%d", s, e10);
+    const char *e = strpbrk(s, "eE");
+    if (e10 > 0 && strlen(s) + 8 < sizeof b) {
+        if (!e)
+            snprintf(b, sizeof b, "%se-%d", s, e10);
+        else { /* "1.767571469473029e12" ms: "1.767571469473029e9" */
+            char *end;
+            errno = 0;
+            long x10 = strtol(e + 1, &end, 10);
+            if (*end || errno || x10 < -100000 || x10 > 100000)
+                return v / scale;
+            snprintf(b, sizeof b, "%.*se%ld", (int)(e - s), s, x10 - e10);
+        }
         if (parse_double(b, &x, 0) == 0)
             return x;
     }
@@ -1123,7 +1146,10 @@ int csv_format_double(char *buf, double v, int prec)
         buf[n] = 0;
         return n;
     }
-    for (int p = 15; p <= 17; p++) {
+    /* 15 digits hold the shortest form of a normal double when it has at
+     * most 15; a subnormal has fewer bits, so its shortest may be shorter
+     * ("1e-320", where %.15g gives 9.99988867182683e-321) */
+    for (int p = fabs(v) < DBL_MIN ? 1 : 15; p <= 17; p++) {
         int n = snprintf(buf, 40, "%.*g", p, v);
         if (p == 17 || strtod(buf, NULL) == v)
             return n;

@@ -224,6 +224,16 @@ enum {
  * inside an open quote. */
 #define CSVR_OPEN_QUOTE_HINT " (a quoted field is still open: a missing closing quote?)"
 
+/* csv_lone_cr: the first lone CR in s[0, n): a CR followed by a byte other
+ * than CR or LF ("\r\n" and "\r\r\n" end a line as LF does), or NULL.
+ * libcsv ends a record at a lone CR where every line count and keyshard's
+ * framing see none, so lone-CR line ends (classic Mac OS) are refused with
+ * CSV_LONE_CR_MSG: by csvr when the header's line ends in one, by keyshard
+ * wherever one is outside quotes. */
+const char *csv_lone_cr(const char *s, size_t n);
+#define CSV_LONE_CR_MSG                                                                                      \
+    "a line ends in a lone CR (classic Mac OS line ends): convert them to LF first (tr '\\r' '\\n')"
+
 /* csvr_get_double / _int64 / _time / _duration: convert field `col` of the
  * current record.  csvr_get_time divides epoch numbers by the dialect's
  * time_scale (ISO 8601 text is absolute) and refuses |t| > CSVR_MAX_TIME

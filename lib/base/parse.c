@@ -116,7 +116,7 @@ static int parse_iso8601(const char *s, double *out)
     const char *fd = NULL;
     if (digits(&p, 4, &y) || *p++ != '-' || digits(&p, 2, &mo) || *p++ != '-' || digits(&p, 2, &d))
         return -1;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31)
+    if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > 31) /* the proleptic Gregorian year 0 is not read */
         return -1;
     static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (d > mdays[mo - 1])
@@ -152,6 +152,8 @@ static int parse_iso8601(const char *s, double *out)
             p++;
             if (digits(&p, 2, &oh))
                 return -1;
+            if (*p == ':' && !p[1])
+                return -1; /* "+02:" */
             if (*p == ':')
                 p++;
             if (*p && digits(&p, 2, &om))
@@ -162,6 +164,10 @@ static int parse_iso8601(const char *s, double *out)
         }
     }
     if (*p)
+        return -1;
+    /* a leap second is 23:59:60 UTC (read as the next second), never
+     * another minute's 60th second */
+    if (sec == 60 && ((h * 3600 + mi * 60 - offset) % 86400 + 86400) % 86400 != 86340)
         return -1;
     long long days = days_from_civil(y, (unsigned)mo, (unsigned)d);
     long long whole = days * 86400LL + h * 3600LL + mi * 60LL + sec - offset;
@@ -191,10 +197,11 @@ int parse_duration(const char *s, double *out)
         return 0;
     }
     double total = 0;
-    const char *p = s;
+    const char *p = s + (*s == '+'); /* "+90s" as "+90" */
     int parts = 0;
     while (*p) {
-        if (!isdigit((unsigned char)*p) && *p != '.')
+        /* decimal parts only: strtod alone would read "0xe10s" as hex */
+        if ((!isdigit((unsigned char)*p) && *p != '.') || (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')))
             return -1;
         char *end;
         double x = strtod(p, &end);

@@ -103,15 +103,21 @@ int parse_double(const char *s, double *out, unsigned flags);
 /* parse_int64: a decimal integer that fits int64_t (no sign-wrapping). */
 int parse_int64(const char *s, int64_t *out);
 
-/* parse_time: epoch seconds UTC (integer or fractional), or ISO 8601 UTC:
- * YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS[.fff]] with optional 'Z' or +HH:MM/-HH:MM
- * offset (a space may replace the 'T').  Result in epoch seconds; a
- * fraction is rounded once, so the result is the double the instant's epoch
- * text ("0.375") gives. */
+/* parse_time: epoch seconds UTC (integer or fractional), or ISO 8601 in
+ * the extended format: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS[.fff]] with an
+ * optional 'Z' or offset +HH, +HHMM or +HH:MM (a space may replace the 'T';
+ * ',' the '.'; no zone is UTC).  Years 0001-9999; 24:00:00 is the next
+ * midnight; a second of 60 only as the leap second 23:59:60 UTC (the next
+ * second).  The basic format (20260105, 20260105T000000Z) is not a date:
+ * "20260105" is an epoch number.  Result in epoch seconds; a fraction is
+ * rounded once, so the result is the double the instant's epoch text
+ * ("0.375") gives. */
 int parse_time(const char *s, double *out);
 
-/* parse_duration: seconds, either a plain number ("90", "1.5") or numbers with
- * units s, m, h, d, w that add up ("90s", "15m", "1h30m", "1d").  Must be >= 0. */
+/* parse_duration: seconds, either a plain number ("90", "1.5") or decimal
+ * numbers with units s, m, h, d, w that add up ("90s", "15m", "1h30m",
+ * "1d"), an optional '+' first either way (no hex: "0xe10s" is refused, as
+ * parse_double refuses "0xe10").  Must be >= 0. */
 int parse_duration(const char *s, double *out);
 
 /* parse_kv_list: split "k1=v1,k2=v2" in place; calls fn(key, value, ctx) for each

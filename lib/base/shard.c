@@ -108,7 +108,7 @@ static int rin_fill(rin *r)
  * (a quote opens a field only at its start; "" inside is a quote).  Returns
  * the length up to and including the newline that ends it, or 0 when the
  * buffer ends first; *lines counts the newlines inside quotes. */
-static size_t scan_quoted(const char *s, size_t n, char delim, long *lines, int *open_quote)
+static size_t scan_quoted(const char *s, size_t n, char delim, long *lines, int *open_quote, int *lone_cr)
 {
     enum { START, PLAIN, QUOTED, QUOTE_SEEN } state = START;
     *lines = 0;
@@ -125,6 +125,8 @@ static size_t scan_quoted(const char *s, size_t n, char delim, long *lines, int 
         case QUOTE_SEEN:
             if (c == '\n')
                 return i + 1;
+            if (c == '\r' && csv_lone_cr(s + i, n - i) == s + i)
+                *lone_cr = 1;
             state = c == delim ? START : state == QUOTE_SEEN && c == '"' ? QUOTED : PLAIN;
             break;
         case QUOTED:
@@ -147,14 +149,14 @@ static int rin_next(rin *r)
         char *s = r->buf + r->pos;
         size_t avail = r->end - r->pos, len = 0;
         long inner = 0;
-        int open_quote = 0;
+        int open_quote = 0, lone_cr = 0;
         char *nl = avail ? memchr(s, '\n', avail) : NULL;
         r->quoted = 0;
         if (nl && !memchr(s, '"', (size_t)(nl - s)))
             len = (size_t)(nl - s) + 1;
         else if (nl || (r->eof && avail)) {
             r->quoted = 1;
-            len = scan_quoted(s, avail, r->delim, &inner, &open_quote);
+            len = scan_quoted(s, avail, r->delim, &inner, &open_quote, &lone_cr);
             if (!len && r->eof) {
                 if (open_quote) {
                     slk_error_at(r->name, r->line, "unterminated quoted field");
@@ -165,9 +167,17 @@ static int rin_next(rin *r)
             }
         } else if (r->eof)
             return 0;
+        /* the tools' reader ends a record at a lone CR; keyshard would keep
+         * the rows on both sides together, under the first one's key */
+        if (len ? (r->quoted ? lone_cr : csv_lone_cr(s, len) != NULL)
+                : !r->eof && !memchr(s, '"', avail) && csv_lone_cr(s, avail)) {
+            slk_error_at(r->name, r->line, CSV_LONE_CR_MSG);
+            r->status = SLK_EDATA;
+            return -1;
+        }
         if (!len && avail > CSVR_MAX_RECORD_INPUT) {
             if (!r->quoted)
-                scan_quoted(s, avail, r->delim, &inner, &open_quote);
+                scan_quoted(s, avail, r->delim, &inner, &open_quote, &lone_cr);
             slk_error_at(r->name, r->line, "record longer than %zu bytes%s", CSVR_MAX_RECORD,
                          open_quote ? CSVR_OPEN_QUOTE_HINT : "");
             r->status = SLK_EDATA;

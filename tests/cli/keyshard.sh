@@ -185,3 +185,15 @@ t "--check with --shards" 64 '' '' "--check copies one input" keyshard --check -
 # PlanetLab and Alibaba traces too).
 tcheck "stream properties of every per-key and seeded tool (stream_props.py --small)" \
     python3 "$ROOT/tests/check/stream_props.py" --small --work "$TMP/sp" --data "$DATA"
+
+# Lone-CR line ends (classic Mac OS): the tools' reader ends a record at a
+# lone CR, keyshard's framing did not: a CR-only file was "0 rows" with the
+# whole file copied as every shard's header (exit 0), and a lone CR inside an
+# LF file kept two keys' rows together.  Both are refused where they are.
+t "lone-CR line ends refused" 65 $'job,v\rA,1\rB,2\r' '' "keyshard: <stdin>:1: a line ends in a lone CR (classic Mac OS line ends)" keyshard -q -k job -n 2 -p "$TMP/cr-"
+t "a lone CR inside an LF file refused at its line" 65 $'job,v\nA,1\rB,2\nC,3\n' '' "keyshard: <stdin>:2: a line ends in a lone CR" keyshard -q -k job -n 2 -p "$TMP/cr-"
+t "a lone CR in a quoted record, outside the quotes, refused" 65 $'job,v\n"A",1\rB,2\n' '' "keyshard: <stdin>:2: a line ends in a lone CR" keyshard -q -k job -n 2 -p "$TMP/cr-"
+python3 -c "import sys; sys.stdout.write('job,v\r' + ''.join('k%d,%d\r' % (i % 7, i) for i in range(300000)))" > "$TMP/cr-big.csv"
+t "a 3 MB CR-only file refused at line 1, not read whole" 65 '' '' "keyshard: $TMP/cr-big.csv:1: a line ends in a lone CR" keyshard -q -k job -n 2 -p "$TMP/cr-" "$TMP/cr-big.csv"
+t "CRLF, CR CR LF and a CR inside quotes are fine" 0 $'job,v\r\nA,"x\ry"\r\nB,2\r\r\n' '' '' keyshard -q -k job -n 1 -p "$TMP/crok-"
+t "... and copied byte for byte" 0 '' $'job,v\r\nA,"x\ry"\r\nB,2\r\r' '' cat "$TMP/crok-0000.csv"

@@ -126,6 +126,17 @@ int main(void)
     CHECK(parse_time("2016-11-24T25:00", &v) < 0);
     CHECK(parse_time("2016-11-24Tx", &v) < 0);
     CHECK(parse_time("yesterday", &v) < 0);
+    /* the audit's malformed forms (Python's fromisoformat refuses them too) */
+    CHECK(parse_time("2026-01-05T00:00:00+02:", &v) < 0);
+    CHECK(parse_time("2026-01-05T00:00:00+02", &v) == 0 && v == 1767564000);
+    CHECK(parse_time("2026-01-05T12:34:60Z", &v) < 0);
+    CHECK(parse_time("2016-12-31T23:59:60Z", &v) == 0 && v == 1483228800);
+    CHECK(parse_time("2017-01-01T01:59:60+02:00", &v) == 0 && v == 1483228800);
+    CHECK(parse_time("2016-12-31T23:59:60+02:00", &v) < 0);
+    CHECK(parse_time("0000-01-01", &v) < 0);
+    CHECK(parse_time("0001-01-01", &v) == 0 && v == -62135596800.0);
+    CHECK(parse_time("20260105", &v) == 0 && v == 20260105); /* basic format: an epoch number */
+    CHECK(parse_time("20260105T000000Z", &v) < 0);
     char buf[32];
     CHECK_STR(parse_time_format(1480000000, buf), "2016-11-24T15:06:40Z");
 
@@ -139,6 +150,14 @@ int main(void)
     CHECK(parse_duration("-5", &v) < 0);
     CHECK(parse_duration("5x", &v) < 0);
     CHECK(parse_duration("m", &v) < 0);
+    CHECK(parse_duration("+3600", &v) == 0 && v == 3600);
+    CHECK(parse_duration("+3600s", &v) == 0 && v == 3600);
+    CHECK(parse_duration("+1h30m", &v) == 0 && v == 5400);
+    CHECK(parse_duration("+", &v) < 0);
+    CHECK(parse_duration("0xe10s", &v) < 0);
+    CHECK(parse_duration("0x1p0h", &v) < 0);
+    CHECK(parse_duration("1h0x1s", &v) < 0);
+    CHECK(parse_duration("0.5h", &v) == 0 && v == 1800);
 
     /* number formatting: shortest round trip, integers, NaN as empty, fixed precision */
     char b[48];
