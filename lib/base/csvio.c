@@ -28,6 +28,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -636,16 +637,54 @@ int csvr_col(const csvr *r, const char *name)
     return -1;
 }
 
+static const char *shown(const char *s, char *buf, size_t cap);
+
+/* header_hint: why the header may lack column `want` when it is nearly
+ * there: a name with blanks around it, in another case, or a header of one
+ * field that holds another delimiter (TSV read as CSV).  "" when none. */
+static const char *header_hint(const csvr *r, const char *want, char *buf, size_t cap)
+{
+    size_t wl = strlen(want);
+    char b[80];
+    for (int i = 0; i < r->ncols; i++) {
+        const char *h = r->hdr[i];
+        size_t hl = strlen(h), lead = strspn(h, " \t");
+        while (hl > lead && (h[hl - 1] == ' ' || h[hl - 1] == '\t'))
+            hl--;
+        if (hl - lead == wl && memcmp(h + lead, want, wl) == 0) {
+            snprintf(buf, cap, ": the header has '%s', with blanks around the name", shown(h, b, sizeof b));
+            return buf;
+        }
+        if (strlen(h) == wl && strcasecmp(h, want) == 0) {
+            snprintf(buf, cap, ": the header has '%s' (column names are case-sensitive)",
+                     shown(h, b, sizeof b));
+            return buf;
+        }
+    }
+    static const char others[] = "\t;|,";
+    for (const char *d = others; r->ncols == 1 && *d; d++)
+        if (*d != r->delim && strchr(r->hdr[0], *d)) {
+            if (*d == '\t')
+                snprintf(buf, cap, ": the header is one field holding tabs (TSV? use --tsv)");
+            else
+                snprintf(buf, cap, ": the header is one field holding '%c' (use -d '%c')", *d, *d);
+            return buf;
+        }
+    return "";
+}
+
 int csvr_require(csvr *r, const char *name)
 {
     int c = csvr_col(r, name);
     if (c >= 0)
         return c;
     const char *want = csv_dialect_lookup(&r->d, name);
+    char hint[200];
+    const char *h = header_hint(r, want, hint, sizeof hint);
     if (strcmp(want, name) != 0)
-        slk_error_at(r->name, 1, "missing required column '%s' (for %s)", want, name);
+        slk_error_at(r->name, 1, "missing required column '%s' (for %s)%s", want, name, h);
     else
-        slk_error_at(r->name, 1, "missing required column '%s'", name);
+        slk_error_at(r->name, 1, "missing required column '%s'%s", name, h);
     r->status = SLK_EDATA;
     return -1;
 }

@@ -189,7 +189,7 @@ int cs_read_series(const char *path, const struct csv_dialect *d, double uscale,
             cur = tenant_find(t, n, name);
             if (isnan(t0))
                 /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): series_row sets tt when it returns 0 */
-                t0 = floor(tt / step) * step;
+                t0 = floor(tt / step) * step + 0.0; /* + 0.0: a t of -0 is no "-0" in messages */
         }
         if (cur < 0)
             continue; /* not classified: not simulated */

@@ -197,10 +197,17 @@ static int job_row(struct feed *f, struct vcsim_job *job)
      * time range is a data error (it printed 3.6e+303, and drr/balanced
      * re-evaluated every --quantum until then: a hang). */
     double servers = fmin(par, f->V->cap[k] + f->system_servers), alone = size * 3600 / servers;
-    if (!(submit + alone <= CSVR_MAX_TIME))
-        return csvr_fail(r, "job '%s' would run until %.3g s even alone (size %s server-hours at %.3g servers: its "
-                         "max_parallelism or its VC's capacity plus the system servers): beyond the time range "
-                         "(%g s)", id, submit + alone, csvr_field(r, f->csize), servers, CSVR_MAX_TIME);
+    if (!(submit + alone <= CSVR_MAX_TIME)) {
+        char until[40] = "forever"; /* a subnormal capacity: alone is inf */
+        if (isfinite(submit + alone))
+            snprintf(until, sizeof until, "until %.3g s", submit + alone);
+        return csvr_fail(
+            r,
+            "job '%s' would run %s even alone (size %s server-hours at %.3g servers: its "
+            "max_parallelism, or the capacity of VC '%s' plus the system servers): beyond the time range "
+            "(%g s)",
+            id, until, csvr_field(r, f->csize), servers, vc, CSVR_MAX_TIME);
+    }
     long first = ids_add(f, id, csvr_line(r));
     if (first)
         return csvr_fail(r, "duplicate job '%s' (first at line %ld)", id, first);

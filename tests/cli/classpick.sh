@@ -136,6 +136,11 @@ tenantclass -q --servers "$D/simservers.csv" --classes "$TMP/simc.csv" -o "$TMP/
 # (--sample in: the classes are learned from the replayed week itself)
 t "simulate runs" 0 '' '*' 'classpick: killed tasks: yarn-pt' classpick --simulate --sample in --classes "$TMP/simc.csv" --tenants "$TMP/simo.csv" \
     --series "$D/simseries.csv" --servers "$D/simservers.csv" --tasks 20 -o "$TMP/sim.csv"
+# a first t of -0 started the replay at "-0" in the message
+sed '2s/^A,[0-9]*,/A,-0,/' "$D/simseries.csv" > "$TMP/simseries-0.csv"
+t "simulate: a replay starting at t = -0 says 0" 65 '' '' "after the start of the replay (0)" \
+    classpick -q --simulate --sample in --classes "$TMP/simc.csv" --tenants "$TMP/simo.csv" \
+    --series "$TMP/simseries-0.csv" --servers "$D/simservers.csv" --tasks 20
 # found by probing the options with extreme values: --step 1e12 sized the job
 # stream by ticks x step (2^31 jobs) and ran out of memory (exit 70)
 t "simulate: --step beyond a day refused" 64 '' '' "invalid value for --step: '1e12' (out of range: at most 86400 s)" \

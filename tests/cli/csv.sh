@@ -22,6 +22,12 @@ t "binary garbage"      65 "@$D/garbage.bin" '*' 'csvcat: <stdin>:' "$C"
 t "missing file"        66 '' '' 'csvcat: /nonexistent.csv: cannot open: No such file or directory' "$C" /nonexistent.csv
 t "bad number line"     65 "@$D/badnum.csv" '*' "csvcat: <stdin>:4: column 'b': invalid number '1x'" "$C" --sum b
 t "missing column"      65 $'a,b\n1,2\n' '' "csvcat: <stdin>:1: missing required column 'zz'" "$C" --sum zz
+# a header that nearly has the column says why it does not (audit, session 21)
+t "missing column: TSV read as CSV" 65 $'a\tb\n1\t2\n' '' "csvcat: <stdin>:1: missing required column 'b': the header is one field holding tabs (TSV? use --tsv)" "$C" --sum b
+t "missing column: another delimiter" 65 $'a;b\n1;2\n' '' "missing required column 'b': the header is one field holding ';' (use -d ';')" "$C" --sum b
+t "missing column: blanks around a name" 65 $'a, b\n1,2\n' '' "missing required column 'b': the header has ' b', with blanks around the name" "$C" --sum b
+t "missing column: another case" 65 $'a,B\n1,2\n' '' "missing required column 'b': the header has 'B' (column names are case-sensitive)" "$C" --sum b
+t "missing column: renamed, with the hint" 65 $'a, v\n1,2\n' '' "missing required column 'v' (for b): the header has ' v', with blanks around the name" "$C" --sum b --col b=v
 t "renamed column"      0 $'a,b\n1,2\n3,4\n' '*' 'sum=6' "$C" --sum v --col v=b
 t "empty value required" 65 $'a,b\n1,\n' '*' "csvcat: <stdin>:2: column 'b': missing value" "$C" --sum b
 t "nan rejected"        65 $'a,b\n1,nan\n' '*' "invalid number 'nan'" "$C" --sum b

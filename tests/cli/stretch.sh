@@ -288,6 +288,12 @@ j2,a,0,1e15,
 " '' "<stdin>:2: job 'j2' would run until 3.6e+17 s even alone (size 1e15 server-hours at 10 servers" \
     timeout 20 stretch -s $s "$D/two.csv"
 done
+# a subnormal capacity: the job runs forever alone (the message said "until inf s")
+printf 'vc,capacity\na,1e-320\n' > "$TMP/subnormal.csv"
+t "a job that never finishes alone says so, naming its VC" 65 "$J
+j1,a,0,10,10
+" '' "<stdin>:2: job 'j1' would run forever even alone (size 10 server-hours at 1e-320 servers: its max_parallelism, or the capacity of VC 'a' plus the system servers)" \
+    timeout 20 stretch "$TMP/subnormal.csv"
 # ... but the system servers count: 3.6e12 server-s alone at 10 + 1e6
 # servers is 3.6e6 s (3.6e11 s on a's 10 alone)
 t "system servers count for the time range" 0 "$J
