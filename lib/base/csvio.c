@@ -344,8 +344,14 @@ static int fill(csvr *r)
                 r->started = 1;
                 if (n >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0)
                     r->bpos = 3; /* UTF-8 byte order mark */
-                const char *b = r->buf + r->bpos, *lf = memchr(b, '\n', n - r->bpos);
-                if (csv_lone_cr(b, lf ? (size_t)(lf - b) : n - r->bpos))
+                /* a header line of text that ends in a lone CR (binary
+                 * garbage, which may hold one too, is left to the parser) */
+                const char *b = r->buf + r->bpos, *lf = memchr(b, '\n', n - r->bpos),
+                           *cr = csv_lone_cr(b, lf ? (size_t)(lf - b) : n - r->bpos);
+                int text = cr != NULL;
+                for (const char *q = b; text && q < cr; q++)
+                    text = (unsigned char)*q >= 0x20 || *q == '\t';
+                if (text)
                     return reader_error(r, 1, SLK_EDATA, CSV_LONE_CR_MSG);
             }
             continue;
@@ -638,6 +644,14 @@ int csvr_col(const csvr *r, const char *name)
 }
 
 static const char *shown(const char *s, char *buf, size_t cap);
+
+int csvr_fail_large(csvr *r, int col, double limit)
+{
+    char b[80];
+    const char *s = csvr_field(r, col);
+    return csvr_fail(r, "column '%s': '%s' is too large (at most %g)", csvr_colname(r, col),
+                     shown(s ? s : "", b, sizeof b), limit);
+}
 
 /* header_hint: why the header may lack column `want` when it is nearly
  * there: a name with blanks around it, in another case, or a header of one

@@ -172,6 +172,12 @@ int csvr_status(const csvr *r);
  * support skipping stops exactly as in strict mode. */
 int csvr_fail(csvr *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* csvr_fail_large: csvr_fail for field `col` beyond a tool's plausibility
+ * bound `limit`, in the one wording every tool uses: "column 'NAME': 'TEXT'
+ * is too large (at most LIMIT)" (NAME as in the header, TEXT as written).
+ * Returns -1. */
+int csvr_fail_large(csvr *r, int col, double limit);
+
 /* csvr_skip: after a getter or csvr_fail returned -1 for the current row:
  * 1 when the row has been skipped (--on-error skip: written to the rejects,
  * counted) and the read loop should `continue`; 0 when the error stands
@@ -228,7 +234,8 @@ enum {
  * than CR or LF ("\r\n" and "\r\r\n" end a line as LF does), or NULL.
  * libcsv ends a record at a lone CR where every line count and keyshard's
  * framing see none, so lone-CR line ends (classic Mac OS) are refused with
- * CSV_LONE_CR_MSG: by csvr when the header's line ends in one, by keyshard
+ * CSV_LONE_CR_MSG: by csvr when the header's line is text (no control
+ * byte but tab) ending in one, by keyshard
  * wherever one is outside quotes. */
 const char *csv_lone_cr(const char *s, size_t n);
 #define CSV_LONE_CR_MSG                                                                                      \

@@ -39,7 +39,7 @@ static int class_row(csvr *r, keyset *seen, const int *col, double uscale, int *
     if (got < 0)
         return -1;
     if (s > 1e12) /* a class of tenants of at most 1e8 servers each; beyond, rooms overflow to inf */
-        return csvr_fail(r, "column 'servers': '%s' is too large (at most 1e12)", csvr_field(r, col[4]));
+        return csvr_fail_large(r, col[4], 1e12);
     if (a > uscale || k > uscale || (got > 0 && cur > uscale))
         return csvr_fail(r, "utilization above %g%s", uscale,
                          uscale > 1 ? "" : " (for 0-100 tables use --scale percent)");

@@ -25,9 +25,9 @@ static int tenant_row(csvr *r, rp_cluster *c, keyset *seen, const int *col)
         return csvr_fail(r, "column 'peak_util': '%s' is above 1 (write utilization as a fraction, 0.85 not 85)",
                          csvr_field(r, col[5]));
     if (space > 1e12)
-        return csvr_fail(r, "column 'space_gb': '%s' is too large (at most 1e12 GB a tenant)", csvr_field(r, col[3]));
+        return csvr_fail_large(r, col[3], 1e12);
     if (servers > 100000000)
-        return csvr_fail(r, "column 'servers': '%s' is too large (at most 100000000)", csvr_field(r, col[2]));
+        return csvr_fail_large(r, col[2], 1e8);
     if (!keytab_row(seen, r, col[0])) /* the one duplicate rule, after the row's other checks */
         return -1;
     /* -1 (a name again) cannot come: keytab_row refused it above */

@@ -78,8 +78,7 @@ int tenant_servers_load(const char *path, const struct csv_dialect *d, tenant_se
         double s;
         int bad = csvr_get_double(r, cs, &s, CSVR_REQUIRED | CSVR_NONNEG) < 0;
         if (!bad && s > TENANT_MAX_SERVERS)
-            bad = csvr_fail(r, "column 'servers': '%s' is too large (at most %g)", csvr_field(r, cs),
-                            (double)TENANT_MAX_SERVERS) < 0;
+            bad = csvr_fail_large(r, cs, TENANT_MAX_SERVERS) < 0;
         if (bad || !keytab_row(t->k, r, ct)) {
             if (csvr_skip(r))
                 continue;
@@ -171,8 +170,7 @@ static int feature_row(csvr *r, const int *c, const struct tenantio_opts *o, str
         csvr_get_int64(r, c[3], &miss, CSVR_REQUIRED | CSVR_NONNEG) < 0)
         return -1;
     if (f->servers > TENANT_MAX_SERVERS)
-        return csvr_fail(r, "column 'servers': '%s' is too large (at most %g)", csvr_field(r, c[1]),
-                         (double)TENANT_MAX_SERVERS);
+        return csvr_fail_large(r, c[1], TENANT_MAX_SERVERS);
     for (int i = 0; i < 7; i++)
         if (csvr_get_double(r, c[4 + i], &v[i], CSVR_REQUIRED | (i < 6 ? CSVR_NONNEG : 0)) < 0)
             return -1;

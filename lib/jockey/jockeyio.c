@@ -62,7 +62,7 @@ int jockeyio_run(csvr *r, jockey *jk, jockeyio_decide_fn decide, void *ctx)
             break;
         }
         if (alloc > 1e9) {
-            csvr_fail(r, "column 'alloc': %g is too large", alloc);
+            csvr_fail_large(r, ca, 1e9);
             if (csvr_skip(r))
                 continue;
             break;

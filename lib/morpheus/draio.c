@@ -22,7 +22,7 @@ static int sample_read(csvr *r, int cj, int ct, int cu, int cp, double last_t, c
     if (fabs(*t) > 1e11)
         return csvr_fail(r, "column 't': %.17g is out of range (epoch seconds within +-1e11)", *t);
     if (*used > 1e12 || *pending > 1e12)
-        return csvr_fail(r, "used + pending %g is too large", *used + *pending);
+        return csvr_fail_large(r, *used > 1e12 ? cu : cp, 1e12);
     return 0;
 }
 

@@ -296,7 +296,7 @@ static int usage_row_read(csvr *r, const struct usage_cols *k, const struct repl
     if (u->cores == 0 && u->mem == 0)
         return csvr_fail(r, "container of 0 cores and 0 MB");
     if (u->c > 1e8)
-        return csvr_fail(r, "column 'containers': %g is too large", u->c);
+        return csvr_fail_large(r, k->cont, 1e8);
     if (fabs(u->t) > 1e11)
         return csvr_fail(r, "column 't': %.17g is out of range (epoch seconds within +-1e11)", u->t);
     return 0;

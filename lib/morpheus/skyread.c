@@ -82,11 +82,10 @@ static int usage_cols(csvr *r, int c[6])
  * then the plausibility bound; 0, or -1 (csvr_fail). */
 static int usage_value(csvr *r, const int c[6], int i, double *v, int flags)
 {
-    static const char *const name[6] = {"job", "run", "t", "containers", "cores", "mem_mb"};
     if (csvr_get_double(r, c[i], v, flags) < 0)
         return -1;
     if (*v > USAGE_MAX)
-        return csvr_fail(r, "column '%s': value '%s' is implausibly large", name[i], csvr_field(r, c[i]));
+        return csvr_fail_large(r, c[i], USAGE_MAX);
     return 0;
 }
 

@@ -127,11 +127,11 @@ static int get_row(csvr *r, const struct skycols *c, const struct stages_opts *o
     if (c->gang >= 0 && csvr_get_int64(r, c->gang, &v->gang, CSVR_POSITIVE) < 0)
         return -1;
     if (v->gang > 1000000)
-        return csvr_fail(r, "column 'gang': %lld is too large", (long long)v->gang);
+        return csvr_fail_large(r, c->gang, 1e6);
     if (v->cores == 0 && v->mem == 0)
         return csvr_fail(r, "container of 0 cores and 0 MB");
     if (v->alloc > 1e8)
-        return csvr_fail(r, "column 'alloc': %g containers is too large", v->alloc);
+        return csvr_fail_large(r, c->alloc, 1e8);
     return 0;
 }
 

@@ -189,7 +189,7 @@ static int job_row(struct feed *f, struct vcsim_job *job)
         (f->cpar >= 0 && csvr_get_double(r, f->cpar, &par, CSVR_POSITIVE) < 0))
         return -1;
     if (size > 1e15)
-        return csvr_fail(r, "column 'size_server_hours': '%s' is too large", csvr_field(r, f->csize));
+        return csvr_fail_large(r, f->csize, 1e15);
     if (fabs(submit) > 1e12)
         return csvr_fail(r, "column 'submit': '%s' is out of range", csvr_field(r, f->csub));
     /* Even alone (its VC's and the system servers, up to its parallelism)

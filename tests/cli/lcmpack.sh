@@ -409,7 +409,7 @@ t "absurd skyline offset"    65 $'job,step,offset,alloc\nA,60,0,1\nA,60,1e300,1\
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
 t "absurd skyline span"      65 $'job,step,offset,alloc\nA,1e13,0,1\nA,1e13,1e13,1\n' '' "job 'A': skyline spans 2e+13 s" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
-t "absurd alloc"             65 $'job,step,offset,alloc\nA,60,0,1e9\n' '' "column 'alloc': 1e+09 containers is too large" \
+t "absurd alloc"             65 $'job,step,offset,alloc\nA,60,0,1e9\n' '' "column 'alloc': '1e9' is too large (at most 1e+08)" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
 # The skyline's step column: each row holds its alloc for `step` seconds.  A
 # one-row skyline of 4 containers with step 120 on the 60 s plan is two

@@ -347,7 +347,7 @@ tcheck "skip: same placements as without the rows" bash -c 'cmp <(replplace -q "
 tcheck "skip: three rows rejected" bash -c '[ "$(grep -c "skip-" "$1")" = 3 ]' _ "$TMP/skip-rej.csv"
 
 # ---- absurd tenant values: a clear refusal, not a degenerate grid or a simulation that never ends ----
-t "space_gb 1e308: too large" 65 $'block,server\nb1,0\n' '' "replplace: $TMP/huge-space.csv:2: column 'space_gb': '1e308' is too large (at most 1e12 GB a tenant)" \
+t "space_gb 1e308: too large" 65 $'block,server\nb1,0\n' '' "replplace: $TMP/huge-space.csv:2: column 'space_gb': '1e308' is too large (at most 1e+12)" \
     sh -c 'sed "2s/^\([^,]*,[^,]*,[^,]*\),[^,]*,/\1,1e308,/" "$1" > "$2" && replplace -q "$2"' _ "$TINY" "$TMP/huge-space.csv"
 t "reimage rate 1e308 --simulate: refused up front (drew events forever)" 65 '' '' "reimages in 1 days (at most 1e8 can be simulated)" \
     sh -c 'sed "2s/^\([^,]*,[^,]*,[^,]*,[^,]*\),[^,]*,/\1,1e308,/" "$1" > "$2" && timeout 60 replplace -q --simulate --blocks 100 --accesses 100 --days 1 "$2"' _ "$TINY" "$TMP/huge-rate.csv"

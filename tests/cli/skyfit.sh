@@ -437,7 +437,7 @@ t "ungrouped jobs: no early skyline" 65 $'job,run,t,containers\na,r1,0,1\nb,r1,0
 t "negative containers" 65 $'job,run,t,containers\na,r1,0,-1\n' '*' "<stdin>:2: column 'containers': must not be negative, got '-1'" skyfit
 t "nan containers" 65 $'job,run,t,containers\na,r1,0,nan\n' '*' "<stdin>:2: column 'containers': invalid number 'nan'" skyfit
 t "inf containers" 65 $'job,run,t,containers\na,r1,0,inf\n' '*' "invalid number 'inf'" skyfit
-t "huge containers" 65 $'job,run,t,containers\na,r1,0,1e300\n' '*' "implausibly large" skyfit
+t "huge containers" 65 $'job,run,t,containers\na,r1,0,1e300\n' '*' "column 'containers': '1e300' is too large (at most" skyfit
 # --stats - beside the skylines on stdout: both held, the stats table came
 # out first and the skylines under it, one stream no reader can split
 t "stdout twice: --stats -" 64 $'job,run,t,containers\na,r1,0,1\n' '' \
@@ -447,9 +447,9 @@ t "stdout once: -o FILE and --stats -" 0 $'job,run,t,containers\na,r1,0,1\n' '*'
 # cores and mem_mb had no bound: 1e308 MB per container came out as
 # mem_mb 9.65e+304 (c x mem summed to inf over the job's rows)
 t "huge mem_mb" 65 $'job,run,t,containers,cores,mem_mb\na,r1,0,1,1,1024\na,r1,60,5,1,1e308\n' '' \
-    "skyfit: <stdin>:3: column 'mem_mb': value '1e308' is implausibly large" skyfit -q --min-runs 1
+    "skyfit: <stdin>:3: column 'mem_mb': '1e308' is too large (at most" skyfit -q --min-runs 1
 t "huge cores" 65 $'job,run,t,containers,cores,mem_mb\na,r1,0,1,1e13,1024\n' '' \
-    "skyfit: <stdin>:2: column 'cores': value '1e13' is implausibly large" skyfit -q --min-runs 1
+    "skyfit: <stdin>:2: column 'cores': '1e13' is too large (at most" skyfit -q --min-runs 1
 t "largest plausible mem_mb" 0 $'job,run,t,containers,cores,mem_mb\na,r1,0,2,1,1e12\n' \
     $'job,step,offset,alloc,cores,mem_mb\na,60,0,2,1,1000000000000' '' skyfit -q --min-runs 1
 t "bad time" 65 $'job,run,t,containers\na,r1,yesterday,1\n' '*' "<stdin>:2: column 't': invalid time 'yesterday'" skyfit
