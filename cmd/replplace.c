@@ -220,6 +220,11 @@ static rp_cluster *read_tenants(const char *path, int *status)
 }
 
 /* write one table to path (replaced when complete) with the writer fn */
+/* The outputs of the run (--classes, --write-events, --lost, -o), written
+ * as the run goes and replaced together at its end, or none of them. */
+static outf *pending[4];
+static int npending;
+
 static int write_table(const char *path, void (*fn)(csvw *, const void *, size_t), const void *arg, size_t n)
 {
     int st;
@@ -230,7 +235,8 @@ static int write_table(const char *path, void (*fn)(csvw *, const void *, size_t
     fn(w, arg, n);
     st = csvw_error(w) ? SLK_EIO : SLK_OK;
     csvw_free(w);
-    return outf_finish(o, st);
+    pending[npending++] = o;
+    return st;
 }
 
 static void classes_fn(csvw *w, const void *c, size_t n) { (void)n; rp_write_classes(w, c); }
@@ -462,7 +468,7 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
     free(ev);
     if (lw) {
         csvw_free(lw);
-        return outf_finish(lo, SLK_OK);
+        pending[npending++] = lo;
     }
     return SLK_OK;
 }
@@ -478,20 +484,21 @@ static int place_or_simulate(const enum rp_policy *pol, int npol, const int *rep
     summarize_grid(c);
     if (classes_path && (st = write_table(classes_path, classes_fn, c, 0)) != SLK_OK) {
         rp_cluster_free(c);
-        return st;
+        return outf_finish_all(pending, npending, st);
     }
     /* held: a bad row or exit 1 late in BLOCKS leaves stdout empty, as -o FILE keeps the old file */
     outf *o = outf_open_held(slk_opt.output, &st);
     if (!o) {
         rp_cluster_free(c);
-        return st;
+        return outf_finish_all(pending, npending, st);
     }
     csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
     st = simulate ? run_simulate(c, pol, npol, reps, nrep, w) : run_place(c, pol[0], reps[0], w);
     if (st == SLK_OK && csvw_error(w))
         st = SLK_EIO;
     csvw_free(w);
-    st = outf_finish(o, st);
+    pending[npending++] = o;
+    st = outf_finish_all(pending, npending, st);
     rp_cluster_free(c);
     return st;
 }

@@ -213,8 +213,8 @@ static int fit_outputs(struct skyjob_totals *tot)
     *tot = out.tot;
     csvw_free(out.w);
     csvw_free(out.ws);
-    st = outf_finish(os, st);
-    return outf_finish(o, st);
+    outf *both[2] = {os, o};
+    return outf_finish_all(both, 2, st);
 }
 
 /* fit_all: load --runs (if given; its times in --time-unit, as the

@@ -181,29 +181,29 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 static void progress(uint64_t done, uint64_t total) { slk_progress("simulating", done, total); }
 
-/* The side outputs asked for, after a run: each written, then committed
- * (or left as it was on error). */
-static int side_outputs(const struct vcio_report *ctx, const struct vcio_summary *sum)
+/* The side outputs asked for, after a run: each written into so[] (NULL
+ * when not asked for), committed with the main output by the caller. */
+static int side_outputs(const struct vcio_report *ctx, const struct vcio_summary *sum, outf *so[3])
 {
     const struct { const char *path; int (*fn)(csvw *, const void *); const void *ctx; } out[] = {
         {opt.vcs_out, vcio_write_vcs, ctx}, {opt.daily_out, vcio_write_daily, ctx},
         {opt.summary_out, vcio_write_summary, sum}};
     int st = SLK_OK;
     for (size_t i = 0; i < sizeof out / sizeof out[0] && st == SLK_OK; i++) {
-        outf *o = out[i].path ? outf_open(out[i].path, &st) : NULL;
-        if (!o)
+        so[i] = out[i].path ? outf_open(out[i].path, &st) : NULL;
+        if (!so[i])
             continue;
-        csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+        csvw *w = csvw_new_with(outf_fp(so[i]), cli_dialect(NULL));
         st = out[i].fn(w, out[i].ctx);
         csvw_free(w);
-        st = outf_finish(o, st);
     }
     return st;
 }
 
 /* Stream the jobs through the simulator into the per-job output w, then
- * the reports; the summary is filled on success. */
-static int run(const struct vcio_vcs *V, csvw *w, struct vcio_summary *sum, struct vcsim_totals *tot)
+ * the reports into side[]; the summary is filled on success. */
+static int run(const struct vcio_vcs *V, csvw *w, struct vcio_summary *sum, struct vcsim_totals *tot,
+               outf *side[3])
 {
     struct vcsim_config cfg = {
         .policy = opt.policy, .within = opt.within, .system_servers = opt.system_servers,
@@ -228,7 +228,7 @@ static int run(const struct vcio_vcs *V, csvw *w, struct vcio_summary *sum, stru
         vcio_summarize(V, &acc, rep, vst, tot, &so, sum);
         sum->seconds = secs;
         struct vcio_report ctx = {&acc, V, rep, vst, tot->window_start, tot->window_len};
-        st = side_outputs(&ctx, sum);
+        st = side_outputs(&ctx, sum, side);
     }
     vcrep_acc_free(&acc);
     free(rep);
@@ -276,10 +276,12 @@ int main(int argc, char **argv)
     if (st == SLK_OK)
         o = outf_open_held(slk_opt.output, &st);
     if (o) {
+        /* every output replaced, or none: stretch(1) "Output files" */
+        outf *all[4] = {NULL, NULL, NULL, o};
         csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-        st = run(&V, w, &sum, &tot);
+        st = run(&V, w, &sum, &tot, all);
         csvw_free(w);
-        st = outf_finish(o, st);
+        st = outf_finish_all(all, 4, st);
     }
     if (st == SLK_OK && !slk_opt.quiet)
         vcio_print_summary(&sum, &tot, opt.horizon <= 0,

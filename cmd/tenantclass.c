@@ -270,8 +270,9 @@ static void summary(const struct tenant_set *ts, const struct pattern_classes *p
                 ts->unlisted, opt.servers_path);
 }
 
-/* the tenant table to w, the class table to --classes */
-static int write_tenants(csvw *w, const struct tenant_set *ts, const struct pattern_classes *pcs)
+/* the tenant table to w, the class table to --classes (into *oc, committed
+ * with -o by the caller) */
+static int write_tenants(csvw *w, const struct tenant_set *ts, const struct pattern_classes *pcs, outf **oc)
 {
     static const char *const hdr[] = {"tenant", "pattern", "class", "avg", "peak", "strength", NULL};
     double s = opt.io.percent ? 100 : 1;
@@ -291,14 +292,13 @@ static int write_tenants(csvw *w, const struct tenant_set *ts, const struct patt
     if (!opt.classes_path)
         return SLK_OK;
     int st;
-    outf *o = outf_open(opt.classes_path, &st);
-    if (!o)
+    if (!(*oc = outf_open(opt.classes_path, &st)))
         return st;
-    csvw *cw = csvw_new_with(outf_fp(o), cli_dialect(NULL));
+    csvw *cw = csvw_new_with(outf_fp(*oc), cli_dialect(NULL));
     classes_write(cw, ts, pcs, opt.io.percent);
     st = csvw_error(cw) ? SLK_EIO : SLK_OK;
     csvw_free(cw);
-    return outf_finish(o, st);
+    return st;
 }
 
 int main(int argc, char **argv)
@@ -330,7 +330,7 @@ int main(int argc, char **argv)
     tenant_servers *srv = NULL;
     struct tenant_set ts = {0};
     struct pattern_classes pcs[PATTERN_N] = {{0}};
-    outf *o = NULL;
+    outf *o = NULL, *oc = NULL;
     csvw *w = NULL;
     if (opt.servers_path)
         st = tenant_servers_load(opt.servers_path, cli_dialect("servers"), &srv);
@@ -341,7 +341,7 @@ int main(int argc, char **argv)
         st = features_only(w, t0);
     } else if (w && (st = read_tenants(&ts)) == SLK_OK) {
         classes_cluster(&ts, &opt.cl, pcs);
-        st = write_tenants(w, &ts, pcs);
+        st = write_tenants(w, &ts, pcs, &oc);
         if (!st && !slk_opt.quiet)
             summary(&ts, pcs, t0);
     }
@@ -349,8 +349,8 @@ int main(int argc, char **argv)
         st = SLK_EIO;
     if (w)
         csvw_free(w);
-    if (o)
-        st = outf_finish(o, st);
+    outf *both[2] = {oc, o}; /* --classes and -o: both replaced, or neither */
+    st = outf_finish_all(both, 2, st);
     for (int p = 0; p < PATTERN_N; p++)
         free(pcs[p].center);
     tenant_set_free(&ts);

@@ -360,9 +360,8 @@ int main(int argc, char **argv)
         csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
         st = opt.fmt <= F_GOOGLE_USAGE ? google(w) : stretch_inputs(w, &oc);
         csvw_free(w);
-        if (oc)
-            st = outf_finish(oc, st);
-        st = outf_finish(o, st);
+        outf *both[2] = {oc, o}; /* neither replaced unless both are complete */
+        st = outf_finish_all(both, 2, st);
     }
     return slk_finish(st);
 }

@@ -117,9 +117,8 @@ static int generate(const struct gen_kind *k)
     st = k->generate(&params, w, wt);
     csvw_free(w);
     csvw_free(wt);
-    if (ot)
-        st = outf_finish(ot, st);
-    return outf_finish(o, st);
+    outf *both[2] = {ot, o};
+    return outf_finish_all(both, 2, st);
 }
 
 int main(int argc, char **argv)

@@ -31,6 +31,7 @@ struct outf {
     int slot;
     int direct;  /* path is not a regular file: written in place, never renamed over */
     FILE *dest;  /* held: the real output (stdout or the in-place file); fp is the spool */
+    int ready;   /* outf_ready done: a regular file's temporary is complete and closed (fp NULL) */
 };
 
 #define MAX_OPEN 4100 /* keyshard writes up to SHARD_MAX shards at once */
@@ -301,19 +302,24 @@ static int unspool(outf *o)
     int err = errno;
     enum { CHUNK = 1 << 16 };
     char *buf = xmalloc(CHUNK);
-    size_t n;
-    while (!bad && (n = fread(buf, 1, CHUNK, sp)) > 0)
+    size_t n, copied = 0;
+    while (!bad && (n = fread(buf, 1, CHUNK, sp)) > 0) {
         if (fwrite(buf, 1, n, o->fp) != n)
             break;
+        copied += n;
+    }
     free(buf);
     if (!bad && ferror(sp)) {
         bad = 1;
         err = errno;
     }
     fclose(sp);
-    if (bad)
-        slk_error("cannot hold %s in %s: %s (nothing written)", o->path ? o->path : "standard output", spool_dir(),
-                  strerror(err));
+    const char *what = o->path ? o->path : "standard output";
+    if (bad && !copied)
+        slk_error("cannot hold %s in %s: %s (nothing written)", what, spool_dir(), strerror(err));
+    else if (bad) /* the spool failed on reading back, after part of it went out */
+        slk_error("cannot read back %s held in %s: %s (cut short after %zu bytes)", what, spool_dir(),
+                  strerror(err), copied);
     return bad ? -1 : 0;
 }
 
@@ -326,6 +332,31 @@ static void forget(outf *o)
     free(o->tmp);
     free(o->path);
     free(o);
+}
+
+int outf_ready(outf *o)
+{
+    if (o->ready)
+        return o->ready > 0 ? SLK_OK : SLK_EIO;
+    if (!o->path || o->direct || o->dest)
+        /* stdout, a device or a held output's spool: flushed, and its error
+         * flag left for outf_finish to report in outf_commit's words */
+        return fflush(o->fp) != 0 || ferror(o->fp) ? SLK_EIO : SLK_OK;
+    int bad = fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0;
+    int err = errno;
+    if (fclose(o->fp) != 0 && !bad) {
+        bad = 1;
+        err = errno;
+    }
+    o->fp = NULL;
+    o->ready = 1;
+    if (bad) {
+        slk_error("%s: write error: %s (old file left unchanged)", o->path, strerror(err));
+        unlink(o->tmp);
+        o->ready = -1;
+        return SLK_EIO;
+    }
+    return SLK_OK;
 }
 
 int outf_commit(outf *o)
@@ -356,15 +387,8 @@ int outf_commit(outf *o)
         forget(o);
         return bad ? SLK_EIO : SLK_OK;
     }
-    int bad = fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0;
-    int err = errno;
-    if (fclose(o->fp) != 0 && !bad) {
-        bad = 1;
-        err = errno;
-    }
-    if (bad) {
-        slk_error("%s: write error: %s (old file left unchanged)", o->path, strerror(err));
-        unlink(o->tmp);
+    /* a file: its temporary complete (unless outf_ready did it), then renamed */
+    if (outf_ready(o) != SLK_OK) {
         forget(o);
         return SLK_EIO;
     }
@@ -382,6 +406,12 @@ void outf_abort(outf *o)
 {
     if (!o)
         return;
+    if (o->ready) { /* closed by outf_ready: only its temporary is left */
+        if (o->ready > 0)
+            unlink(o->tmp);
+        forget(o);
+        return;
+    }
     if (o->dest) { /* held: the spool goes, the real output gets nothing */
         fclose(o->fp);
         o->fp = o->dest;
@@ -406,9 +436,38 @@ int outf_finish(outf *o, int status)
         return outf_commit(o);
     /* the output's own write failed (its disk or $TMPDIR full): outf_commit
      * fails on the stream's error flag and says so, then throws it away */
-    if (ferror(o->fp))
+    if (!o->ready && ferror(o->fp))
         outf_commit(o);
     else
         outf_abort(o);
+    return status;
+}
+
+int outf_finish_all(outf *const *v, int n, int status)
+{
+    for (int i = 0; i < n && status == SLK_OK; i++)
+        if (v[i])
+            status = outf_ready(v[i]);
+    if (status != SLK_OK) {
+        for (int i = 0; i < n; i++)
+            outf_finish(v[i], status);
+        return status;
+    }
+    /* the files first (renames), then what cannot be taken back: standard
+     * output, a device, a held output's copy; after a failure the rest is
+     * thrown away */
+    char *file = xcalloc((size_t)n + 1, 1); /* v[i] is a file to rename (read before any is freed) */
+    for (int i = 0; i < n; i++)
+        file[i] = v[i] && v[i]->ready > 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            if (!v[i] || (pass == 0) != file[i])
+                continue;
+            if (status == SLK_OK)
+                status = outf_commit(v[i]);
+            else
+                outf_abort(v[i]);
+        }
+    free(file);
     return status;
 }

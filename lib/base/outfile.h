@@ -71,6 +71,13 @@ FILE *outf_fp(outf *o);
  * stdout only flush; a held output is first copied from its spool).  Returns SLK_OK or SLK_EIO/SLK_ECANTCREAT with a message
  * (and the old file untouched).  Frees o. */
 int outf_commit(outf *o);
+/* outf_ready: the first half of outf_commit, for runs that replace several
+ * outputs together: a file's temporary flushed, fsynced and closed, so that
+ * only the rename is left; stdout, a device or a held output flushed.
+ * SLK_OK, or SLK_EIO (a file's error said here, as outf_commit says it;
+ * a stream's left in its error flag for outf_finish).  o stays open for
+ * outf_commit, outf_abort or outf_finish. */
+int outf_ready(outf *o);
 /* outf_abort: throw the output away (temporary removed, old file untouched;
  * a held stdout gets nothing).  Frees o. NULL is fine. */
 void outf_abort(outf *o);
@@ -78,5 +85,13 @@ void outf_abort(outf *o);
  * status.  An abort because the output's own stream failed (a full disk or
  * $TMPDIR) is reported as outf_commit reports it, never silently. */
 int outf_finish(outf *o, int status);
+/* outf_finish_all: outf_finish for the n outputs of one run (NULL entries
+ * skipped), all or none: when status is SLK_OK every one is made ready, and
+ * only if all are the files are renamed into place, then standard output,
+ * devices and held outputs are written out; otherwise (or when a ready
+ * fails) every one is thrown away, each error said once, and no old file is
+ * replaced.  (A rename failing after another succeeded cannot be undone:
+ * the rest are thrown away and the error said.)  Returns the final status. */
+int outf_finish_all(outf *const *v, int n, int status);
 
 #endif

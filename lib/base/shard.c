@@ -352,7 +352,7 @@ struct splitter {
     const struct shard_opts *opt;
     rin in;
     struct sout *out;
-    int keycol, cur, bad;
+    int keycol, cur, bad, bad_gz, bad_errno; /* a write failed (gzip: shard bad_gz, errno bad_errno) */
     size_t run_beg, run_end; /* pending bytes of in.buf for shard cur */
     char *prev, *scratch;
     size_t prevlen, prevcap, scap;
@@ -365,8 +365,15 @@ static void sout_write(struct splitter *sp, int i, const char *p, size_t n)
     struct sout *s = &sp->out[i];
     if (!n)
         return;
-    if (s->gz ? gzwrite(s->gz, p, (unsigned)n) != (int)n : fwrite_unlocked(p, 1, n, s->fp) != n)
+    if (s->gz ? gzwrite(s->gz, p, (unsigned)n) != (int)n : fwrite_unlocked(p, 1, n, s->fp) != n) {
+        /* a plain shard's stream keeps its error for outf_finish to say;
+         * gzip writes beside the stream, so its error is said here */
+        if (s->gz && !sp->bad) {
+            sp->bad_gz = i;
+            sp->bad_errno = errno;
+        }
         sp->bad = 1;
+    }
 }
 
 static void flush_run(void *ctx)
@@ -436,14 +443,20 @@ static int open_outputs(struct splitter *sp)
 static int close_outputs(struct splitter *sp, int st, struct shard_stats *stats)
 {
     const struct shard_opts *o = sp->opt;
+    if (st == SLK_OK && sp->bad) {
+        if (o->gzip_level) {
+            char *path = shard_path(o, sp->bad_gz);
+            slk_error("%s: write error: %s (old file left unchanged)", path, strerror(sp->bad_errno));
+            free(path);
+        }
+        st = SLK_EIO;
+    }
     for (int i = 0; i < o->nshards; i++) {
         struct sout *s = &sp->out[i];
         if (s->gz && gzclose(s->gz) != Z_OK && st == SLK_OK) {
-            slk_error("%s: write error: %s", o->prefix, strerror(errno));
-            st = SLK_EIO;
-        }
-        if (st == SLK_OK && sp->bad) {
-            slk_error("%s: write error: %s", o->prefix, strerror(errno));
+            char *path = shard_path(o, i);
+            slk_error("%s: write error: %s (old file left unchanged)", path, strerror(errno));
+            free(path);
             st = SLK_EIO;
         }
         if (stats && s->o) {
@@ -453,10 +466,13 @@ static int close_outputs(struct splitter *sp, int st, struct shard_stats *stats)
                 stats->max_records = s->records;
         }
     }
+    /* every shard and the order file replaced, or none (keyshard(1)) */
+    outf **all = xcalloc((size_t)o->nshards + 1, sizeof *all);
     for (int i = 0; i < o->nshards; i++)
-        if (sp->out[i].o)
-            st = outf_finish(sp->out[i].o, st);
-    st = outf_finish(sp->order_o, st);
+        all[i] = sp->out[i].o;
+    all[o->nshards] = sp->order_o;
+    st = outf_finish_all(all, o->nshards + 1, st);
+    free(all);
     free(sp->out);
     return st;
 }

@@ -127,7 +127,7 @@ tcheck "tracegen storage is deterministic" bash -c "cmp <(tracegen storage --see
 tcheck "tracegen storage: servers=N is exact, 80% rates <= 1, grid filled" bash -c "
     tracegen storage --count 300 --set servers=12583 >'$TMP/g.csv'
     awk -F, 'NR > 1 { s += \$3; n++; low += (\$5 <= 1) } END { exit !(s == 12583 && low / n >= 0.8) }' '$TMP/g.csv' &&
-    replplace --classes '$TMP/gc.csv' '$TMP/g.csv' </dev/null 2>&1 | grep -q 'class space' &&
+    printf 'block,server\nb1,0\n' | replplace --classes '$TMP/gc.csv' '$TMP/g.csv' 2>&1 >/dev/null | grep -q 'class space' &&
     awk -F, 'NR > 1 && (\$4 < 3 || \$7 < 0.09 || \$7 > 0.13) { exit 1 }' '$TMP/gc.csv'"
 
 # ---- input validation ---------------------------------------------------------------------
@@ -353,3 +353,10 @@ t "reimage rate 1e308 --simulate: refused up front (drew events forever)" 65 '' 
     sh -c 'sed "2s/^\([^,]*,[^,]*,[^,]*,[^,]*\),[^,]*,/\1,1e308,/" "$1" > "$2" && timeout 60 replplace -q --simulate --blocks 100 --accesses 100 --days 1 "$2"' _ "$TINY" "$TMP/huge-rate.csv"
 t "--events t 1e308: refused (the run was 1e303 days and the event vanished)" 65 '' '' "ev-huge.csv:2: column 't': '1e308' is beyond 36600 days" \
     sh -c 'printf "t,server,event\n1e308,0,reimage\n" > "$2" && replplace -q --simulate --blocks 100 --accesses 100 --events "$2" "$1"' _ "$TINY" "$TMP/ev-huge.csv"
+
+# --classes and -o are replaced together: a run that fails on BLOCKS (here
+# empty) leaves the old class table (it was written before BLOCKS was read)
+printf 'old\n' > "$TMP/keepc.csv"; printf 'old\n' > "$TMP/keepo.csv"
+t "a failed run replaces neither --classes nor -o" 65 '' '' "<stdin>: empty input" \
+    replplace -q --classes "$TMP/keepc.csv" -o "$TMP/keepo.csv" "$TMP/ten.csv"
+tcheck "... both old" bash -c '[ "$(cat "$1/keepc.csv" "$1/keepo.csv")" = "$(printf "old\nold")" ]' _ "$TMP"

@@ -1,0 +1,68 @@
+# Runs that write several outputs replace them all or none (lib/base/outfile's
+# outf_finish_all).  The failures are injected with strace (-e inject): every
+# fsync of the run in turn fails with EIO (a disk error while the outputs are
+# made durable), then the first rename fails with EACCES.  Each time the exit
+# is 74 (73 for the rename), one line names the output that failed, every
+# output keeps its old content and no temporary is left; a clean run then
+# replaces them all.  Found by the session-21 fault-injection audit: stretch,
+# traceconv, keyshard and the side outputs of tracegen, skyfit, replplace and
+# tenantclass were committed one by one, so a failure on the last left the
+# others new.
+D="$ROOT/tests/data"
+A="$TMP/atomic"
+mkdir -p "$A/S"
+printf 'job,vc,submit,size_server_hours,max_parallelism\nj1,a,0,10,10\nj2,b,100,5,2\n' > "$A/jobs.csv"
+tracegen storage --count 30 -q -o "$A/ten.csv"
+printf 'block,server\nb1,0\nb2,3\n' > "$A/blocks.csv"
+tenantclass_series="$D/classpick/simseries.csv"
+
+# case NAME "OUTPUTS" TOOL ARGS...: OUTPUTS relative to $A, the run in $A
+atomic_case() {
+    local name="$1" outs="$2"
+    shift 2
+    if ! strace -qq -o /dev/null true 2>/dev/null; then
+        tskip "$name: all outputs or none under injected faults" "strace cannot trace here (not installed, or ptrace not allowed)"
+        return
+    fi
+    tcheck "$name: every output or none, whichever fsync or rename fails" bash -c '
+        cd "$1" && outs="$2" && shift 2
+        old() { for f in $outs; do printf "OLD\n" > "$f"; done; }
+        all_old() { for f in $outs; do [ "$(cat "$f")" = OLD ] || { echo "$f replaced"; return 1; }; done; }
+        no_tmp() { ! find . -name ".*.slokit.*" | grep -q . || { echo "temporaries left:"; find . -name ".*.slokit.*"; return 1; }; }
+        old
+        strace -f -qq -o fs.log -e trace=fsync "$@" 2>/dev/null || { echo "clean run failed"; exit 1; }
+        k=$(grep -c "fsync(" fs.log)
+        [ "$k" -ge 2 ] || { echo "only $k fsyncs"; exit 1; }
+        for n in $(seq 1 "$k"); do
+            old
+            strace -f -qq -o /dev/null -e trace=fsync -e inject=fsync:error=EIO:when=$n "$@" 2>err; rc=$?
+            [ $rc = 74 ] || { echo "fsync $n of $k: exit $rc"; cat err; exit 1; }
+            [ "$(wc -l < err)" = 1 ] && grep -q ": write error: Input/output error (old file left unchanged)$" err ||
+                { echo "fsync $n of $k: messages:"; cat err; exit 1; }
+            all_old || { echo "after fsync $n of $k"; exit 1; }
+            no_tmp || exit 1
+        done
+        old
+        strace -f -qq -o /dev/null -e trace=rename -e inject=rename:error=EACCES:when=1 "$@" 2>err; rc=$?
+        [ $rc = 73 ] && [ "$(wc -l < err)" = 1 ] && grep -q ": cannot replace: Permission denied (old file left unchanged)$" err ||
+            { echo "rename 1: exit $rc"; cat err; exit 1; }
+        all_old && no_tmp || { echo "after rename 1"; exit 1; }
+        "$@" 2>err || { echo "clean run:"; cat err; exit 1; }
+        for f in $outs; do [ "$(cat "$f")" != OLD ] || { echo "$f not replaced by a clean run"; exit 1; }; done
+        echo "$k fsyncs, each failing in turn: every output old"' _ "$A" "$outs" "$@"
+}
+
+atomic_case "stretch -o --vcs --daily --summary" "o.csv vcs.csv daily.csv sum.csv" \
+    stretch -q "$D/stretch/two.csv" jobs.csv --vcs vcs.csv --daily daily.csv --summary sum.csv -o o.csv
+atomic_case "traceconv swf -o --capacities" "o.csv c.csv" \
+    traceconv -q swf "$D/traceconv/tiny.swf" --capacities c.csv -o o.csv
+atomic_case "tracegen -o --truth" "o.csv t.csv" \
+    tracegen runs --count 3 --days 1 -q --truth t.csv -o o.csv
+atomic_case "skyfit -o --stats" "o.csv s.csv" \
+    skyfit -q --stats s.csv -o o.csv "$D/skyfit/catchup.csv"
+atomic_case "replplace -o --classes" "o.csv c.csv" \
+    replplace -q --classes c.csv -o o.csv ten.csv blocks.csv
+atomic_case "tenantclass -o --classes" "o.csv c.csv" \
+    tenantclass -q --servers "$D/classpick/simservers.csv" --classes c.csv -o o.csv "$tenantclass_series"
+atomic_case "keyshard: the shards and --order" "S/in-0000.csv S/in-0001.csv S/in-0002.csv S/order.csv" \
+    keyshard -q -k job -n 3 -p S/in- --order S/order.csv "$D/skyfit/catchup.csv"
