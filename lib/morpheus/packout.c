@@ -8,37 +8,37 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* save_plan: write the whole plan to path (atomically) and, unless
- * --no-index, its index next to it (regular files only). */
-static int save_plan(const plan *p, const char *path, int no_index)
+/* index_warn: write the index of the plan just written at path (unless
+ * --no-index).  The index is a cache (a missing or stale one is ignored and
+ * the plan read whole), so a failure is a warning once the plan is in place:
+ * the run's outputs are all written and it still exits 0. */
+static void index_warn(const planidx *old, const plan *p, const char *path, const struct plan_mark *m,
+                       int no_index)
 {
-    struct plan_mark m;
-    int st = plan_save(p, path, &m);
-    if (st == SLK_OK && !no_index)
-        st = planidx_save(NULL, p, path, &m);
-    return st;
+    if (!no_index && planidx_save(old, p, path, m) != SLK_OK)
+        slk_warn_at(path, 0, "the plan is written, its index is not (the next run reads the plan whole)");
 }
 
-static int write_load(const plan *p, const char *path, const struct csv_dialect *csv)
+/* open_load: --load written into *out, left for the caller to commit. */
+static int open_load(const plan *p, const char *path, const struct csv_dialect *csv, outf **out)
 {
     int st;
-    outf *ol = outf_open(path, &st);
-    if (!ol)
+    if (!(*out = outf_open(path, &st)))
         return st;
-    csvw *w = csvw_new_with(outf_fp(ol), csv);
+    csvw *w = csvw_new_with(outf_fp(*out), csv);
     plan_write_load(p, w);
     csvw_free(w);
-    return outf_finish(ol, st);
+    return SLK_OK;
 }
 
-/* write_query: --query: what the plan allocates at that time, per job. */
-static int write_query(const plan *p, double T, const char *path, const struct csv_dialect *csv)
+/* open_query: --query: what the plan allocates at that time, per job, into
+ * *out (committed by the caller). */
+static int open_query(const plan *p, double T, const char *path, const struct csv_dialect *csv, outf **out)
 {
     int st;
-    outf *o = outf_open(path, &st);
-    if (!o)
+    if (!(*out = outf_open(path, &st)))
         return st;
-    csvw *w = csvw_new_with(outf_fp(o), csv);
+    csvw *w = csvw_new_with(outf_fp(*out), csv);
     static const char *const qcols[] = {"job", "containers", "cores", "mem_mb", NULL};
     csvw_header(w, qcols);
     keyset *seen = keyset_new();
@@ -57,43 +57,26 @@ static int write_query(const plan *p, double T, const char *path, const struct c
         }
     }
     keyset_free(seen);
-    int werr = csvw_error(w);
     csvw_free(w);
-    return outf_finish(o, werr ? SLK_EIO : SLK_OK);
+    return SLK_OK;
 }
 
-static int write_yarn(const struct packrun *R)
+/* open_yarn: --format yarn bodies into *out (committed by the caller). */
+static int open_yarn(const struct packrun *R, outf **out)
 {
     int st;
-    outf *o = outf_open(R->o->output, &st);
-    if (!o)
+    if (!(*out = outf_open(R->o->output, &st)))
         return st;
     /* the same ids as the delta's (--cluster-timestamp), or the bodies and
      * the delta name two different reservations */
     struct yarn_opts yo = {
         .queue = R->o->queue, .at = R->o->at, .now = R->o->now, .cluster_ts = R->o->cluster_ts};
-    return outf_finish(o, yarn_write_plan(R->p, outf_fp(o), &yo) < 0 ? SLK_EIO : SLK_OK);
+    return yarn_write_plan(R->p, outf_fp(*out), &yo) < 0 ? SLK_EIO : SLK_OK;
 }
 
-/* write_in_place: the new reservations as one more segment of the file. */
-static int write_in_place(struct packrun *R)
-{
-    if (!R->p->nres) {
-        R->how = " (from the index: plan file unchanged)";
-        return SLK_OK;
-    }
-    struct plan_mark m;
-    int st = plan_append(R->p, R->o->output, &R->idx->mark, &m);
-    if (st == SLK_OK) {
-        R->how = " (appended in place)";
-        st = planidx_save(R->idx, R->p, R->o->output, &m);
-    }
-    return st;
-}
-
-/* write_delta: --yarn-delta DIR: submit, update and delete bodies, each
- * file replaced atomically. */
-static int write_delta(struct packrun *R)
+/* open_delta: --yarn-delta DIR: the submit, update and delete bodies into
+ * f[0..2] (committed by the caller). */
+static int open_delta(struct packrun *R, outf **f)
 {
     const struct packrun_opts *o = R->o;
     if (mkdir(o->yarn_delta, 0777) != 0 && errno != EEXIST) {
@@ -101,7 +84,6 @@ static int write_delta(struct packrun *R)
         return SLK_ECANTCREAT;
     }
     static const char *const names[3] = {"submit.jsonl", "update.jsonl", "delete.jsonl"};
-    outf *f[3] = {NULL, NULL, NULL};
     int st = SLK_OK;
     for (int i = 0; i < 3 && st == SLK_OK; i++) {
         size_t n = strlen(o->yarn_delta) + 32;
@@ -110,40 +92,75 @@ static int write_delta(struct packrun *R)
         f[i] = outf_open(path, &st);
         free(path);
     }
-    if (st == SLK_OK) {
-        struct yarn_opts yo = {.queue = o->queue, .at = o->at, .now = o->now, .cluster_ts = o->cluster_ts};
-        if (yarn_write_delta(R->p, &R->snap, &yo, outf_fp(f[0]), outf_fp(f[1]), outf_fp(f[2]), &R->delta) < 0)
-            st = SLK_EIO;
+    if (st != SLK_OK)
+        return st;
+    struct yarn_opts yo = {.queue = o->queue, .at = o->at, .now = o->now, .cluster_ts = o->cluster_ts};
+    return yarn_write_delta(R->p, &R->snap, &yo, outf_fp(f[0]), outf_fp(f[1]), outf_fp(f[2]), &R->delta) < 0
+               ? SLK_EIO
+               : SLK_OK;
+}
+
+/* append_in_place: the new reservations as one more segment of the plan
+ * file; *m where it now ends (appended is set when it was). */
+static int append_in_place(struct packrun *R, struct plan_mark *m, int *appended)
+{
+    *appended = 0;
+    if (!R->p->nres) {
+        R->how = " (from the index: plan file unchanged)";
+        return SLK_OK;
     }
-    for (int i = 0; i < 3; i++)
-        if (f[i])
-            st = outf_finish(f[i], st);
+    int st = plan_append(R->p, R->o->output, &R->idx->mark, m);
+    if (st == SLK_OK) {
+        R->how = " (appended in place)";
+        *appended = 1;
+    }
     return st;
 }
 
 int packout_write(struct packrun *R)
 {
     const struct packrun_opts *o = R->o;
-    int st = SLK_OK;
-    /* every report row is written by now: flush them before any output is
-     * committed, so that a report that cannot be written (a full disk)
-     * leaves the old plan in place, as a failed --load does (the report is
-     * committed last, by packrun_close_report) */
-    if (R->orep && fflush(outf_fp(R->orep)) != 0)
-        return SLK_EIO;
+    /* Every output of the run is replaced, or none: --load, --plan-out, the
+     * YARN delta, -o and --report are written aside, made ready, and renamed
+     * together (outf_finish_all); an in-place append, which cannot be taken
+     * back, goes last before the renames.  (The delta was committed before
+     * a plan that then failed: a delta for a plan never written.)  The
+     * report's rows are all written by now. */
+    outf *v[8] = {NULL};
+    int n = 0, st = SLK_OK, main_plan = !o->have_query && !o->yarn && !R->idx, appended = 0;
+    struct plan_mark mo, mm, ma;
     if (o->load_out)
-        st = write_load(R->p, o->load_out, o->csv);
+        st = open_load(R->p, o->load_out, o->csv, &v[n++]);
     if (st == SLK_OK && o->plan_out)
-        st = save_plan(R->p, o->plan_out, o->no_index);
-    if (st == SLK_OK && o->yarn_delta)
-        st = write_delta(R);
-    if (st != SLK_OK)
+        st = plan_save_open(R->p, o->plan_out, &mo, &v[n++]);
+    if (st == SLK_OK && o->yarn_delta) {
+        st = open_delta(R, &v[n]);
+        n += 3;
+    }
+    if (st == SLK_OK && o->have_query)
+        st = open_query(R->p, o->query, o->output, o->csv, &v[n++]);
+    else if (st == SLK_OK && o->yarn)
+        st = open_yarn(R, &v[n++]);
+    else if (st == SLK_OK && main_plan)
+        st = plan_save_open(R->p, o->output, &mm, &v[n++]);
+    if (R->orep) {
+        csvw_free(R->rep);
+        R->rep = NULL;
+        v[n++] = R->orep;
+        R->orep = NULL;
+    }
+    for (int i = 0; i < n && st == SLK_OK; i++)
+        if (v[i])
+            st = outf_ready(v[i]);
+    if (st == SLK_OK && R->idx)
+        st = append_in_place(R, &ma, &appended);
+    if ((st = outf_finish_all(v, n, st)) != SLK_OK)
         return st;
-    if (o->have_query)
-        return write_query(R->p, o->query, o->output, o->csv);
-    if (o->yarn)
-        return write_yarn(R);
-    if (R->idx)
-        return write_in_place(R);
-    return save_plan(R->p, o->output, o->no_index);
+    if (o->plan_out)
+        index_warn(NULL, R->p, o->plan_out, &mo, o->no_index);
+    if (main_plan)
+        index_warn(NULL, R->p, o->output, &mm, o->no_index);
+    if (appended)
+        index_warn(R->idx, R->p, o->output, &ma, 0);
+    return SLK_OK;
 }

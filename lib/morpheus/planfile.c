@@ -314,22 +314,24 @@ int plan_write(const plan *p, FILE *fp, struct plan_mark *mark)
     return ferror(fp) ? SLK_EIO : SLK_OK;
 }
 
-int plan_save(const plan *p, const char *path, struct plan_mark *mark)
+int plan_save_open(const plan *p, const char *path, struct plan_mark *mark, outf **out)
 {
     int st;
+    *out = NULL;
     outf *o = outf_open(path, &st);
     if (!o)
         return st;
-    st = plan_write(p, outf_fp(o), mark);
-    if (st != SLK_OK) { /* errno is the failed write's: said as outf_commit says it */
-        int err = errno;
-        if (path && strcmp(path, "-"))
-            slk_error("%s: write error: %s%s", path, strerror(err),
-                      outf_is_special(path) ? "" : " (old file left unchanged)");
-        else
-            slk_stdout_error(err);
-    }
-    return outf_finish(o, st);
+    if ((st = plan_write(p, outf_fp(o), mark)) != SLK_OK)
+        return outf_finish(o, st); /* the stream's error, said as outf_commit says it */
+    *out = o;
+    return SLK_OK;
+}
+
+int plan_save(const plan *p, const char *path, struct plan_mark *mark)
+{
+    outf *o;
+    int st = plan_save_open(p, path, mark, &o);
+    return o ? outf_finish(o, st) : st;
 }
 
 /* write_all: pwrite n bytes at off; 0, or -1 with errno set. */

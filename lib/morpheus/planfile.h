@@ -69,6 +69,8 @@
 #ifndef SLOKIT_PLANFILE_H
 #define SLOKIT_PLANFILE_H
 
+#include "base/outfile.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -102,8 +104,13 @@ int plan_read(const char *path, struct plan **out);
 int plan_write(const struct plan *p, FILE *fp, struct plan_mark *mark);
 /* plan_save: plan_write into path atomically (outfile: the old file stays
  * intact on any error); NULL or "-" is stdout.  mark as for plan_write (may
- * be NULL).  Returns an exit status (message printed). */
+ * be NULL).  Returns an exit status (message printed once). */
 int plan_save(const struct plan *p, const char *path, struct plan_mark *mark);
+/* plan_save_open: plan_save without the commit, for a run that replaces
+ * several outputs together: the plan written into *out, left for the
+ * caller's outf_finish or outf_finish_all.  On an error, the message
+ * printed, *out NULL and the old file untouched. */
+int plan_save_open(const struct plan *p, const char *path, struct plan_mark *mark, outf **out);
 /* plan_append: add p's reservations of segment at->nseg (those added since
  * the file was read, or since the index described it) to the plan file
  * `path` in place, as one new segment: the file is cut back to at->size

@@ -152,10 +152,8 @@ int planidx_save(const planidx *old, const plan *p, const char *plan_path, const
     int rc;
     outf *o = outf_open(path, &rc);
     if (o) {
-        rc = fwrite(b.s, 1, b.n, outf_fp(o)) == b.n ? SLK_OK : SLK_EIO;
-        if (rc != SLK_OK)
-            slk_error("%s: write error: %s", path, strerror(errno));
-        rc = outf_finish(o, rc);
+        /* a failed write stays in the stream's error flag: outf_finish says it */
+        rc = outf_finish(o, fwrite(b.s, 1, b.n, outf_fp(o)) == b.n ? SLK_OK : SLK_EIO);
     }
     free(path);
     free(b.s);

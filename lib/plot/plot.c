@@ -262,8 +262,16 @@ static int write_data(const struct series *s, const char *path, double dx)
             write_between(f, s, j, dx, range);
         }
     }
-    if (fclose(f) != 0) {
-        slk_error("cannot write plot data: %s", strerror(errno));
+    /* a write that failed once (EIO, a moment of ENOSPC) shows in the error
+     * flag only: fclose alone let a chart be drawn from the data before it */
+    int bad = fflush(f) != 0 || ferror(f);
+    int err = errno;
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        err = errno;
+    }
+    if (bad) {
+        slk_error("cannot write plot data: %s", strerror(err));
         return -1;
     }
     return 0;

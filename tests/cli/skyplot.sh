@@ -310,3 +310,24 @@ printf '#!/bin/sh\nprintf "\\nplot NaN\\n     ^\\n\\"plot.gp\\" line 3: all poin
 chmod +x "$TMP/fakegp/gnuplot"
 t "gnuplot's message is shown" 70 '' '' 'skyplot: gnuplot failed: "plot.gp" line 3: all points y value undefined!' \
     env PATH="$TMP/fakegp:$PATH" skyplot -q lines "$D/memory.csv" --term dumb
+
+# Each write of skyplot's own (its data files, the script, the chart) fails
+# in turn (strace -e inject): the run either fails with the old chart kept,
+# or succeeds with the chart of a clean run.  A data file's write error was
+# seen by fclose only, so one failed write (EIO) drew a chart from the data
+# before it, exit 0 (session-21 fault-injection audit).
+if strace -qq -o /dev/null true 2>/dev/null; then
+tcheck "plan: a write failing anywhere never gives exit 0 with another chart" bash -c '
+    cd "$1" && skyplot -q plan "$2/plan.csv" --load "$2/load.csv" -o ref.svg || exit 1
+    strace -qq -o w.log -e trace=write skyplot -q plan "$2/plan.csv" --load "$2/load.csv" -o x.svg || exit 1
+    k=$(grep -c "write(" w.log); [ "$k" -ge 5 ] || { echo "only $k writes"; exit 1; }
+    for n in $(seq 1 "$k"); do
+        echo OLD > x.svg
+        strace -qq -o /dev/null -e trace=write -e inject=write:error=EIO:when=$n \
+            skyplot -q plan "$2/plan.csv" --load "$2/load.csv" -o x.svg 2>err; rc=$?
+        if [ $rc = 0 ]; then cmp -s x.svg ref.svg || { echo "write $n of $k: exit 0, another chart"; exit 1; }
+        else [ "$(cat x.svg)" = OLD ] && [ "$(wc -l < err)" = 1 ] || { echo "write $n of $k: exit $rc"; cat err; exit 1; }; fi
+    done; echo "$k writes"' _ "$TMP" "$D"
+else
+    tskip "plan: a write failing anywhere never gives exit 0 with another chart" "strace cannot trace here (not installed, or ptrace not allowed)"
+fi
