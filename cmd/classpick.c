@@ -351,7 +351,7 @@ int main(int argc, char **argv)
         kids, NULL, NULL};
     cli_roles("jobs", "classes", "current", "dag", "tenants", "servers", "series", (const char *)NULL);
     cli_refuse("time-unit", "its jobs hold no times (the --series times are epoch seconds or ISO 8601)");
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
 
     struct cp_table ct = {0};
     struct cp_dagtab dags = {0};

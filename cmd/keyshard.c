@@ -213,7 +213,7 @@ int main(int argc, char **argv)
                                 "(the tool on each shard skips bad rows with --on-error skip)";
     cli_refuse("on-error", stops);
     cli_refuse("rejects", stops);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
     int st = opt.check ? check() : opt.merge ? merge() : split();
     free(opt.files);
     return slk_finish(st);

@@ -356,7 +356,7 @@ int main(int argc, char **argv)
     cli_roles("skylines", "slo", "capacity-file", (const char *)NULL);
     cli_refuse("time-unit", "skylines hold offsets and durations, not epoch times (--at and "
                             "the --adhoc times are epoch seconds or ISO 8601)");
-    argp_parse(&argp, argc, argv, 0, NULL, &o);
+    cli_parse(&argp, argc, argv, &o);
 
     o.output = slk_opt.output;
     o.quiet = slk_opt.quiet;

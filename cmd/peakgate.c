@@ -285,7 +285,7 @@ int main(int argc, char **argv)
         "  peakgate -s --on-error skip --rejects bad.csv export.csv > profiles.csv",
         kids, NULL, NULL};
     cli_roles("usage", "alloc", "profiles", (const char *)NULL);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
     opt.node.k = opt.k;
     opt.node.quiet = slk_opt.quiet;
     opt.node.seed = slk_opt.seed;

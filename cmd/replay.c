@@ -340,7 +340,7 @@ int main(int argc, char **argv)
     static const struct argp_child kids[] = {{&dra_argp, 0, "DRA (--regime plan+dra):", 2}, CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {options, parse_opt, "[USAGE]", DOC, kids, NULL, NULL};
     cli_roles("usage", "slo", "provisioned", "runs", (const char *)NULL);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
 
     plan *p = NULL;
     int64_t *starts = NULL;

@@ -527,7 +527,7 @@ int main(int argc, char **argv)
         kids, NULL, NULL};
     cli_roles("blocks", "tenants", "events", (const char *)NULL);
     cli_refuse("time-unit", "its inputs hold no epoch times (the --events t is seconds from the start)");
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
 
     enum rp_policy pol[2];
     int reps[8];

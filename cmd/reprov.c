@@ -415,7 +415,7 @@ int main(int argc, char **argv)
         "  tracegen jobruns > tasks.csv && reprov --compare-models tasks.csv > pred.csv",
         kids, NULL, NULL};
     cli_roles("samples", "table", "utility", "records", (const char *)NULL);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
 
     return slk_finish(opt.compare || opt.loop || opt.build ? run_offline() : run_stream());
 }

@@ -304,7 +304,7 @@ int main(int argc, char **argv)
         "  skyfit --prior last/skyline.csv usage.csv -o skyline.csv",
         kids, NULL, NULL};
     cli_roles("usage", "runs", "prior", (const char *)NULL);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
     struct skyjob_totals tot = {0};
     double t0 = slk_now();
     int st = SLK_OK;

@@ -155,7 +155,7 @@ int main(int argc, char **argv)
     static const char charts[] = "skyplot writes charts, not CSV";
     cli_refuse("no-output-header", charts);
     cli_refuse("precision", charts);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
 
     const char *term = pick_term();
     /* a text terminal has 7 line characters: 6 jobs + "other" stay apart */

@@ -250,7 +250,7 @@ int main(int argc, char **argv)
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {options, parse_opt, "[RUNS]", doc, kids, 0, 0};
     cli_roles("runs", "events", "override", (const char *)NULL);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
     const char *in[] = {input, events_path, override_path};
     int st = SLK_OK;
     if (cli_dash_count(in, 3) > 1) {

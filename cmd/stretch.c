@@ -266,7 +266,7 @@ int main(int argc, char **argv)
         "      > /dev/null",
         kids, NULL, NULL};
     cli_roles("jobs", "capacities", (const char *)NULL);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
 
     struct vcio_vcs V = {0};
     struct vcsim_totals tot;

@@ -321,7 +321,7 @@ int main(int argc, char **argv)
         "  tenantclass --from-features --classes cl.csv shard*.feat > tenants.csv",
         kids, NULL, NULL};
     cli_roles("series", "servers", (const char *)NULL);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
 
     opt.io.dialect = cli_dialect(NULL);
     opt.cl.seed = slk_opt.seed;

@@ -351,7 +351,7 @@ int main(int argc, char **argv)
     cli_refuse("col", fixed);
     cli_refuse("time-unit", "the formats fix their time units (Google 2011: microseconds, the "
                             "others: seconds)");
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
     validate();
 
     int st = SLK_OK;

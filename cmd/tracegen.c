@@ -145,7 +145,7 @@ int main(int argc, char **argv)
     cli_refuse("time-unit", no_input);
     cli_refuse("on-error", no_input);
     cli_refuse("rejects", no_input);
-    argp_parse(&argp, argc, argv, 0, NULL, NULL);
+    cli_parse(&argp, argc, argv, NULL);
     params.seed = slk_opt.seed;
 
     const struct gen_kind *k = NULL;

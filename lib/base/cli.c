@@ -460,3 +460,12 @@ int cli_progress_on(void)
     }
     return cached;
 }
+
+void cli_parse(const struct argp *argp, int argc, char **argv, void *input)
+{
+    error_t rc = argp_parse(argp, argc, argv, 0, NULL, input);
+    if (rc != 0) {
+        slk_error("cannot read the command line: %s", strerror(rc));
+        exit(SLK_ESOFTWARE);
+    }
+}

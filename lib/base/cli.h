@@ -78,7 +78,7 @@ int cli_colmap_add_role(const char *role, const char *key, const char *name);
 const char *cli_colmap_lookup(const char *key);
 
 /* cli_roles: name the tool's CSV inputs, primary first, then NULL (e.g.
- * cli_roles("runs", "events", "override", (const char *)NULL)); call before argp_parse.
+ * cli_roles("runs", "events", "override", (const char *)NULL)); call before cli_parse.
  * Then --col ROLE:KEY=NAME with any other ROLE is a usage error (exit 64),
  * and the primary's role name addresses the primary input like a plain
  * --col.  At most 16 roles; tools that do not call it accept any role. */
@@ -87,9 +87,15 @@ void cli_roles(const char *primary, ...) __attribute__((sentinel));
 /* cli_refuse: common option --name (long name, e.g. "time-unit") does not
  * apply to this tool: left out of --help, and given, a usage error (exit 64):
  * "--time-unit does not apply to traceconv: WHY" (with its short name, "-H/
- * --no-header").  why is kept, not copied.  Call before argp_parse; an
+ * --no-header").  why is kept, not copied.  Call before cli_parse; an
  * unknown name is the tool's bug (message, abort). */
 void cli_refuse(const char *name, const char *why);
+
+/* cli_parse: argp_parse(argp, argc, argv, 0, NULL, input), which exits on
+ * a usage error itself (64); any other failure (ENOMEM before a single
+ * option was parsed: the options would be left unread) is "tool: cannot
+ * read the command line: why" and exit 70. */
+void cli_parse(const struct argp *argp, int argc, char **argv, void *input);
 
 /* cli_dialect: the dialect the user's options describe, for the input with
  * this role (NULL: the primary input; plain --col renames and --time-unit

@@ -58,7 +58,9 @@ static void set_handlers(void)
         return;
     handlers_set = 1;
     atexit(remove_tmps);
-    int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    /* SIGABRT too: a library's failed assertion (FFTW's when it cannot
+     * allocate) left the temporary behind for the next run's sweep */
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGABRT};
     for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);

@@ -3,7 +3,7 @@
  * outf_open("plan.csv") writes into a temporary file in the same directory
  * (".plan.csv.slokit.XXXXXX"); outf_commit flushes, fsyncs and renames it over
  * plan.csv, so the old plan stays intact until the new one is complete.
- * outf_abort (and SIGINT/SIGTERM/SIGHUP, and exit without commit) removes the
+ * outf_abort (and SIGINT/SIGTERM/SIGHUP/SIGABRT, and exit without commit) removes the
  * temporary file; one that a SIGKILL left is removed by the next outf_open
  * in that directory (unlocked and over a minute old).  A NULL or "-" path
  * means stdout, written directly.

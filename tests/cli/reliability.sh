@@ -47,3 +47,12 @@ tcheck "closed pipe: SIGPIPE, no message" bash -c '
     "$1" "$2" 2>"$3/pipe.err" | head -1 >/dev/null; s=("${PIPESTATUS[@]}")
     [ "${s[0]}" = 141 ] && [ ! -s "$3/pipe.err" ]' _ "$C" "$big" "$TMP"
 rm -f "$big" "$TMP/out.csv"
+
+# SIGABRT (a library's failed assertion: FFTW aborts when it cannot
+# allocate) removes the temporary as SIGTERM does; it was left for the next
+# run's sweep (session-21 fault-injection audit).
+ab="$TMP/abrt"; mkdir -p "$ab"; printf 'old\n' > "$ab/out.csv"
+"$C" "$big" -o "$ab/out.csv" & pid=$!
+sleep 0.05; kill -ABRT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+tcheck "SIGABRT: no temporary left, the old file kept" bash -c '
+    ! ls -A "$1" | grep -q slokit && { [ "$(cat "$1/out.csv")" = old ] || cmp -s "$1/out.csv" "$2"; }' _ "$ab" "$big"
