@@ -72,6 +72,8 @@ struct csvr {
     int status;
     int have_pending;     /* --no-header: first record already parsed */
     int fast;             /* the fast path for plain lines is usable */
+    int cr_done;          /* the header line's lone-CR scan has decided (or is not wanted: -H, a range) */
+    int cr_q, cr_pend, cr_bin; /* its quote state, a CR outside quotes just seen, a control byte seen */
     char delim;
     struct csv_dialect d; /* copied at open */
     char *held;           /* --on-error skip: the error of the current row, until csvr_skip */
@@ -309,6 +311,47 @@ static int fast_line(csvr *r, const char *seg, size_t len)
     return 1;
 }
 
+/* header_lone_cr: scan the next n bytes of the header line (as they come:
+ * a live stream's first read may end anywhere) for a line end that is a
+ * lone CR outside quotes.  1 when there is one on a line of text (binary
+ * garbage, which may hold one too, is left to the parser); 0 otherwise,
+ * with r->cr_done set once the line has ended or a verdict is reached. */
+static int header_lone_cr(csvr *r, const char *s, size_t n)
+{
+    enum { START, PLAIN, QUOTED, QUOTE_SEEN };
+    for (size_t i = 0; i < n && !r->cr_done; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (r->cr_pend) { /* the byte after a CR outside quotes */
+            r->cr_pend = c == '\r';
+            if (c != '\r') {
+                r->cr_done = 1;
+                return c != '\n' && !r->cr_bin;
+            }
+            continue;
+        }
+        if (r->cr_q == QUOTED) {
+            if (c == '"')
+                r->cr_q = QUOTE_SEEN;
+            continue;
+        }
+        if (r->cr_q == QUOTE_SEEN && c == '"') { /* a doubled quote */
+            r->cr_q = QUOTED;
+            continue;
+        }
+        if (c == '\n')
+            r->cr_done = 1;
+        else if (c == '\r')
+            r->cr_pend = 1;
+        else if (c == '"' && r->cr_q == START)
+            r->cr_q = QUOTED;
+        else {
+            r->cr_bin |= c < 0x20 && c != '\t';
+            r->cr_q = c == (unsigned char)r->delim ? START : PLAIN;
+        }
+    }
+    return 0;
+}
+
 /* Feed input to libcsv until at least one record is complete or input ends.
  * Returns 1 if records are queued, 0 at end, -1 on error. */
 static int fill(csvr *r)
@@ -344,16 +387,9 @@ static int fill(csvr *r)
                 r->started = 1;
                 if (n >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0)
                     r->bpos = 3; /* UTF-8 byte order mark */
-                /* a header line of text that ends in a lone CR (binary
-                 * garbage, which may hold one too, is left to the parser) */
-                const char *b = r->buf + r->bpos, *lf = memchr(b, '\n', n - r->bpos),
-                           *cr = csv_lone_cr(b, lf ? (size_t)(lf - b) : n - r->bpos);
-                int text = cr != NULL;
-                for (const char *q = b; text && q < cr; q++)
-                    text = (unsigned char)*q >= 0x20 || *q == '\t';
-                if (text)
-                    return reader_error(r, 1, SLK_EDATA, CSV_LONE_CR_MSG);
             }
+            if (!r->cr_done && header_lone_cr(r, r->buf + r->bpos, n - r->bpos))
+                return reader_error(r, 1, SLK_EDATA, CSV_LONE_CR_MSG);
             continue;
         }
         char *seg = r->buf + r->bpos;
@@ -489,6 +525,7 @@ static csvr *open_fp(FILE *fp, const char *name, const struct csv_dialect *d, in
     r->buf = xmalloc(READ_CHUNK);
     r->in = zin_open(fp, stream);
     r->line = 1;
+    r->cr_done = r->d.no_header; /* line 1 is data: its CRs are the parser's */
     if (rg) { /* before the first read: its errors go to the range's handler too */
         r->msg = rg->message;
         r->msg_ctx = rg->message_ctx;

@@ -235,7 +235,7 @@ enum {
  * libcsv ends a record at a lone CR where every line count and keyshard's
  * framing see none, so lone-CR line ends (classic Mac OS) are refused with
  * CSV_LONE_CR_MSG: by csvr when the header's line is text (no control
- * byte but tab) ending in one, by keyshard
+ * byte but tab) ending in one outside quotes (not with -H), by keyshard
  * wherever one is outside quotes. */
 const char *csv_lone_cr(const char *s, size_t n);
 #define CSV_LONE_CR_MSG                                                                                      \

@@ -108,6 +108,14 @@ t "subnormal written shortest" 0 $'task,t,mem_mb,alloc_mb\na,0,1e-320,1000\na,60
     $'task,alloc_mb,normal_mb,p90_mb,peak_mb,waste_mb,class\na,1000,1e-320,1e-320,1e-320,1000,poorly-behaved' '' peakgate -q
 # durations: decimal only, an optional "+" either way (0xe10s read as hex before)
 t "duration in hex with a unit refused" 64 '' '' "--lcm" lcmpack --lcm 0x3cm --capacity cores=1,mem=1 /dev/null
+t "a CR inside a quoted header field is data" 0 $'a,"b\rc"\n1,2\n' $'a,"b\rc"\n1,2' '' "$C"
+t "... and doubled quotes before it" 0 $'a,"b""\r",c\r\n1,2,3\r\n' $'a,"b""\r",c\n1,2,3' '' "$C"
+t "with -H line 1 is data: its CRs are the parser's" 0 $'x,"n\rm"\n1,2\n' $'c1,c2\nx,"n\rm"\n1,2' '' "$C" -H
+# a live stream (reprov) whose first read ends before the header's lone CR
+tcheck "lone-CR line ends refused on a stream read in pieces" bash -c '
+    (printf "job,t,used,pending"; sleep 0.3; printf "\rS,1767571469,1000,1500\r") |
+        reprov -q --capacity cores=3000,mem=1e9 --plan "$1/tests/fuzz/fixed/reprov.plan.csv" 2>"$2/crs.err" >/dev/null
+    [ $? = 65 ] && grep -q "<stdin>:1: a line ends in a lone CR" "$2/crs.err"' _ "$ROOT" "$TMP"
 t "a CR inside quotes is data" 0 $'a,b\n"x\ry",2\n' $'a,b\n"x\ry",2' '' "$C"
 
 # ---- compressed input: gzip and zstd told by their magic bytes (never the
