@@ -157,6 +157,7 @@ static int load_plan(struct packrun *R)
     if (!o->plan_in)
         return SLK_OK;
     int st;
+    plan_lock(o->plan_in, o->quiet); /* held until lcmpack exits */
     R->idx = fast_path_index(o);
     if (R->idx)
         R->p = planidx_plan(R->idx);

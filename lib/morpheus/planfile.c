@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -332,6 +333,32 @@ int plan_save(const plan *p, const char *path, struct plan_mark *mark)
     outf *o;
     int st = plan_save_open(p, path, mark, &o);
     return o ? outf_finish(o, st) : st;
+}
+
+int plan_lock(const char *path, int quiet)
+{
+    struct stat st;
+    if (!path || strcmp(path, "-") == 0 || outf_is_special(path) || stat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode))
+        return -1;
+    size_t n = strlen(path) + 8;
+    char *lp = xmalloc(n);
+    snprintf(lp, n, "%s.lock", path);
+    int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        if (!quiet)
+            slk_warn_at(lp, 0, "cannot create the plan's lock (%s): going on unlocked", strerror(errno));
+    } else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (!quiet)
+            fprintf(stderr, "%s: waiting for %s: another lcmpack reads or writes this plan\n", slk_progname,
+                    lp);
+        if (flock(fd, LOCK_EX) != 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    free(lp);
+    return fd;
 }
 
 /* write_all: pwrite n bytes at off; 0, or -1 with errno set. */
