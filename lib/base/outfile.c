@@ -336,6 +336,19 @@ static void forget(outf *o)
     free(o);
 }
 
+/* ready_failed: a file's temporary could not be completed: said, closed,
+ * removed; the outf is left for commit, abort or finish to free. */
+static int ready_failed(outf *o, int err)
+{
+    slk_error("%s: write error: %s (old file left unchanged)", o->path, strerror(err));
+    if (o->fp)
+        fclose(o->fp);
+    o->fp = NULL;
+    unlink(o->tmp);
+    o->ready = -1;
+    return SLK_EIO;
+}
+
 int outf_ready(outf *o)
 {
     if (o->ready)
@@ -344,20 +357,12 @@ int outf_ready(outf *o)
         /* stdout, a device or a held output's spool: flushed, and its error
          * flag left for outf_finish to report in outf_commit's words */
         return fflush(o->fp) != 0 || ferror(o->fp) ? SLK_EIO : SLK_OK;
-    int bad = fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0;
-    int err = errno;
-    if (fclose(o->fp) != 0 && !bad) {
-        bad = 1;
-        err = errno;
-    }
-    o->fp = NULL;
+    /* the temporary stays open, and so locked, until its rename: closed
+     * here, a run whose other outputs took over a minute to make ready had
+     * it swept as a killed run's debris by another run in the directory */
+    if (fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0)
+        return ready_failed(o, errno);
     o->ready = 1;
-    if (bad) {
-        slk_error("%s: write error: %s (old file left unchanged)", o->path, strerror(err));
-        unlink(o->tmp);
-        o->ready = -1;
-        return SLK_EIO;
-    }
     return SLK_OK;
 }
 
@@ -389,8 +394,16 @@ int outf_commit(outf *o)
         forget(o);
         return bad ? SLK_EIO : SLK_OK;
     }
-    /* a file: its temporary complete (unless outf_ready did it), then renamed */
+    /* a file: its temporary complete (unless outf_ready did it), closed
+     * (its lock goes with it) and at once renamed */
     if (outf_ready(o) != SLK_OK) {
+        forget(o);
+        return SLK_EIO;
+    }
+    FILE *fp = o->fp;
+    o->fp = NULL; /* fclose frees the stream even when it fails */
+    if (fclose(fp) != 0) {
+        ready_failed(o, errno);
         forget(o);
         return SLK_EIO;
     }
@@ -408,9 +421,11 @@ void outf_abort(outf *o)
 {
     if (!o)
         return;
-    if (o->ready) { /* closed by outf_ready: only its temporary is left */
-        if (o->ready > 0)
+    if (o->ready) { /* made ready: its temporary is complete (closed and removed when it failed) */
+        if (o->ready > 0) {
+            fclose(o->fp);
             unlink(o->tmp);
+        }
         forget(o);
         return;
     }

@@ -72,8 +72,9 @@ FILE *outf_fp(outf *o);
  * (and the old file untouched).  Frees o. */
 int outf_commit(outf *o);
 /* outf_ready: the first half of outf_commit, for runs that replace several
- * outputs together: a file's temporary flushed, fsynced and closed, so that
- * only the rename is left; stdout, a device or a held output flushed.
+ * outputs together: a file's temporary flushed and fsynced (kept open, so
+ * still locked against the sweep, until its rename), so that only the
+ * rename is left; stdout, a device or a held output flushed.
  * SLK_OK, or SLK_EIO (a file's error said here, as outf_commit says it;
  * a stream's left in its error flag for outf_finish).  o stays open for
  * outf_commit, outf_abort or outf_finish. */
