@@ -369,6 +369,8 @@ int main(int argc, char **argv)
         st = packrun_plan(&R);
     if (st == SLK_OK) {
         st = packout_write(&R);
+        if (st != SLK_OK)
+            o.yarn_delta = NULL; /* thrown away with the rest: no "YARN delta in DIR: ..." line */
         print_summary(&R);
     }
     st = packrun_close_report(&R, st);

@@ -476,15 +476,27 @@ int outf_finish_all(outf *const *v, int n, int status)
     char *file = xcalloc((size_t)n + 1, 1); /* v[i] is a file to rename (read before any is freed) */
     for (int i = 0; i < n; i++)
         file[i] = v[i] && v[i]->ready > 0;
+    char *done = NULL; /* the files already renamed, for the message when a later rename fails */
+    size_t dlen = 0;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < n; i++) {
             if (!v[i] || (pass == 0) != file[i])
                 continue;
-            if (status == SLK_OK)
-                status = outf_commit(v[i]);
-            else
+            if (status != SLK_OK) {
                 outf_abort(v[i]);
+                continue;
+            }
+            char *path = file[i] ? xstrdup(v[i]->path) : NULL;
+            if ((status = outf_commit(v[i])) == SLK_OK && path) {
+                size_t k = strlen(path);
+                done = xrealloc(done, dlen + k + 3);
+                snprintf(done + dlen, k + 3, "%s%s", dlen ? ", " : "", path);
+                dlen += k + (dlen ? 2 : 0);
+            } else if (status != SLK_OK && done) /* a rename cannot be taken back */
+                slk_error("replaced before that error: %s (the other outputs left unchanged)", done);
+            free(path);
         }
+    free(done);
     free(file);
     return status;
 }

@@ -91,8 +91,9 @@ int outf_finish(outf *o, int status);
  * only if all are the files are renamed into place, then standard output,
  * devices and held outputs are written out; otherwise (or when a ready
  * fails) every one is thrown away, each error said once, and no old file is
- * replaced.  (A rename failing after another succeeded cannot be undone:
- * the rest are thrown away and the error said.)  Returns the final status. */
+ * replaced.  A rename failing after another succeeded cannot be undone:
+ * the rest are thrown away, and a second line names the files already
+ * replaced.  Files are renamed in the order of v.  Returns the final status. */
 int outf_finish_all(outf *const *v, int n, int status);
 
 #endif

@@ -126,28 +126,30 @@ int packout_write(struct packrun *R)
      * back, goes last before the renames.  (The delta was committed before
      * a plan that then failed: a delta for a plan never written.)  The
      * report's rows are all written by now. */
+    /* in rename order: should a rename fail after others succeeded (it
+     * cannot be undone), the plan is in place and the YARN delta is not */
     outf *v[8] = {NULL};
     int n = 0, st = SLK_OK, main_plan = !o->have_query && !o->yarn && !R->idx, appended = 0;
     struct plan_mark mo, mm, ma;
-    if (o->load_out)
-        st = open_load(R->p, o->load_out, o->csv, &v[n++]);
+    if (o->have_query)
+        st = open_query(R->p, o->query, o->output, o->csv, &v[n++]);
+    else if (o->yarn)
+        st = open_yarn(R, &v[n++]);
+    else if (main_plan)
+        st = plan_save_open(R->p, o->output, &mm, &v[n++]);
     if (st == SLK_OK && o->plan_out)
         st = plan_save_open(R->p, o->plan_out, &mo, &v[n++]);
-    if (st == SLK_OK && o->yarn_delta) {
-        st = open_delta(R, &v[n]);
-        n += 3;
-    }
-    if (st == SLK_OK && o->have_query)
-        st = open_query(R->p, o->query, o->output, o->csv, &v[n++]);
-    else if (st == SLK_OK && o->yarn)
-        st = open_yarn(R, &v[n++]);
-    else if (st == SLK_OK && main_plan)
-        st = plan_save_open(R->p, o->output, &mm, &v[n++]);
+    if (st == SLK_OK && o->load_out)
+        st = open_load(R->p, o->load_out, o->csv, &v[n++]);
     if (R->orep) {
         csvw_free(R->rep);
         R->rep = NULL;
         v[n++] = R->orep;
         R->orep = NULL;
+    }
+    if (st == SLK_OK && o->yarn_delta) {
+        st = open_delta(R, &v[n]);
+        n += 3;
     }
     for (int i = 0; i < n && st == SLK_OK; i++)
         if (v[i])
