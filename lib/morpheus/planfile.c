@@ -357,6 +357,14 @@ int plan_lock(const char *path, int quiet)
             fd = -1;
         }
     }
+    /* one line for whoever finds the file (never changed after) */
+    static const char note[] =
+        "lcmpack's lock of this plan: runs that read and write it flock(2) this file and "
+        "take turns (lcmpack(1), The lock PLAN.lock)\n";
+    struct stat ls;
+    if (fd >= 0 && fstat(fd, &ls) == 0 && ls.st_size == 0 && write(fd, note, sizeof note - 1) < 0) {
+        /* a full disk: the lock works without its note */
+    }
     free(lp);
     return fd;
 }
