@@ -127,7 +127,8 @@ tcheck "tracegen storage is deterministic" bash -c "cmp <(tracegen storage --see
 tcheck "tracegen storage: servers=N is exact, 80% rates <= 1, grid filled" bash -c "
     tracegen storage --count 300 --set servers=12583 >'$TMP/g.csv'
     awk -F, 'NR > 1 { s += \$3; n++; low += (\$5 <= 1) } END { exit !(s == 12583 && low / n >= 0.8) }' '$TMP/g.csv' &&
-    printf 'block,server\nb1,0\n' | replplace --classes '$TMP/gc.csv' '$TMP/g.csv' 2>&1 >/dev/null | grep -q 'class space' &&
+    printf 'block,server\nb1,0\n' | replplace --classes '$TMP/gc.csv' '$TMP/g.csv' 2>'$TMP/gc.err' >/dev/null &&
+    grep -q 'class space' '$TMP/gc.err' &&
     awk -F, 'NR > 1 && (\$4 < 3 || \$7 < 0.09 || \$7 > 0.13) { exit 1 }' '$TMP/gc.csv'"
 
 # ---- input validation ---------------------------------------------------------------------
