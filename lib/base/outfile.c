@@ -31,7 +31,7 @@ struct outf {
     int slot;
     int direct;  /* path is not a regular file: written in place, never renamed over */
     FILE *dest;  /* held: the real output (stdout or the in-place file); fp is the spool */
-    int ready;   /* outf_ready done: a regular file's temporary is complete and closed (fp NULL) */
+    int ready;   /* outf_ready: 1 a file's temporary complete, fsynced and still open (locked) until its rename; -1 it failed (fp NULL, removed) */
 };
 
 #define MAX_OPEN 4100 /* keyshard writes up to SHARD_MAX shards at once */
