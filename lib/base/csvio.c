@@ -73,7 +73,7 @@ struct csvr {
     int have_pending;     /* --no-header: first record already parsed */
     int fast;             /* the fast path for plain lines is usable */
     int cr_done;          /* the header line's lone-CR scan has decided (or is not wanted: -H, a range) */
-    int cr_q, cr_pend, cr_bin; /* its quote state, a CR outside quotes just seen, a control byte seen */
+    struct csv_scan_state cr_scan; /* its framing so far */
     char delim;
     struct csv_dialect d; /* copied at open */
     char *held;           /* --on-error skip: the error of the current row, until csvr_skip */
@@ -312,44 +312,17 @@ static int fast_line(csvr *r, const char *seg, size_t len)
 }
 
 /* header_lone_cr: scan the next n bytes of the header line (as they come:
- * a live stream's first read may end anywhere) for a line end that is a
- * lone CR outside quotes.  1 when there is one on a line of text (binary
- * garbage, which may hold one too, is left to the parser); 0 otherwise,
- * with r->cr_done set once the line has ended or a verdict is reached. */
+ * a live stream's first read may end anywhere).  1 when the line ends in a
+ * lone CR outside quotes and is text (binary garbage, which may hold one
+ * too, is left to the parser); 0 otherwise, with r->cr_done set once the
+ * line has ended or a verdict is reached. */
 static int header_lone_cr(csvr *r, const char *s, size_t n)
 {
-    enum { START, PLAIN, QUOTED, QUOTE_SEEN };
-    for (size_t i = 0; i < n && !r->cr_done; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (r->cr_pend) { /* the byte after a CR outside quotes */
-            r->cr_pend = c == '\r';
-            if (c != '\r') {
-                r->cr_done = 1;
-                return c != '\n' && !r->cr_bin;
-            }
-            continue;
-        }
-        if (r->cr_q == QUOTED) {
-            if (c == '"')
-                r->cr_q = QUOTE_SEEN;
-            continue;
-        }
-        if (r->cr_q == QUOTE_SEEN && c == '"') { /* a doubled quote */
-            r->cr_q = QUOTED;
-            continue;
-        }
-        if (c == '\n')
-            r->cr_done = 1;
-        else if (c == '\r')
-            r->cr_pend = 1;
-        else if (c == '"' && r->cr_q == START)
-            r->cr_q = QUOTED;
-        else {
-            r->cr_bin |= c < 0x20 && c != '\t';
-            r->cr_q = c == (unsigned char)r->delim ? START : PLAIN;
-        }
-    }
-    return 0;
+    size_t used;
+    int ev = csv_scan(&r->cr_scan, s, n, r->delim, &used);
+    if (ev != CSV_SCAN_MORE)
+        r->cr_done = 1;
+    return ev == CSV_SCAN_LONE_CR && !r->cr_scan.ctl;
 }
 
 /* Feed input to libcsv until at least one record is complete or input ends.
@@ -443,6 +416,55 @@ const char *csv_lone_cr(const char *s, size_t n)
         if (c + 1 < e && c[1] != '\r' && c[1] != '\n')
             return c;
     return NULL;
+}
+
+int csv_scan(struct csv_scan_state *st, const char *s, size_t n, char delim, size_t *used)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (st->cr) { /* the byte after a CR outside quotes */
+            st->cr = c == '\r';
+            if (c != '\r' && c != '\n') {
+                *used = i;
+                return CSV_SCAN_LONE_CR;
+            }
+        }
+        switch (st->q) {
+        case CSV_SCAN_QUOTED:
+            if (c == '"')
+                st->q = CSV_SCAN_QUOTE_SEEN;
+            else if (c == '\n')
+                st->inner++;
+            continue;
+        case CSV_SCAN_QUOTE_SEEN:
+            if (c == '"') { /* a doubled quote */
+                st->q = CSV_SCAN_QUOTED;
+                continue;
+            }
+            break;
+        case CSV_SCAN_START:
+            if (c == '"') {
+                st->q = CSV_SCAN_QUOTED;
+                continue;
+            }
+            break;
+        }
+        if (c == '\n') {
+            st->q = CSV_SCAN_START;
+            *used = i + 1;
+            return CSV_SCAN_END;
+        }
+        if (c == '\r')
+            st->cr = 1;
+        else if (c == (unsigned char)delim)
+            st->q = CSV_SCAN_START;
+        else {
+            st->ctl |= c < 0x20 && c != '\t';
+            st->q = CSV_SCAN_PLAIN;
+        }
+    }
+    *used = n;
+    return CSV_SCAN_MORE;
 }
 
 /* Pop the next raw record into r->cur. Returns 1, 0 at end, -1 on error. */

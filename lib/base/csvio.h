@@ -238,6 +238,29 @@ enum {
  * byte but tab) ending in one outside quotes (not with -H), by keyshard
  * wherever one is outside quotes. */
 const char *csv_lone_cr(const char *s, size_t n);
+
+/* csv_scan: frame CSV text as libcsv reads it (a quote opens a field only
+ * at the field's start; "" inside quotes is a quote), fed in pieces: *st
+ * starts zeroed and carries the state from one call to the next.  Scans
+ * s[0, n) up to the first event outside quotes and returns it:
+ *   CSV_SCAN_END      an LF that ends the record; *used counts it;
+ *   CSV_SCAN_LONE_CR  a lone CR (as csv_lone_cr); *used stops at the byte
+ *                     after it;
+ *   CSV_SCAN_MORE     s ended first; *used = n (a CR as the last byte
+ *                     waits for the next piece).
+ * st->inner counts the LFs inside quotes, st->ctl is set by a control byte
+ * other than tab, CR, LF and the delimiter outside quotes, st->q ==
+ * CSV_SCAN_QUOTED while a quoted field is open.  The one framing scan of
+ * csvr's header check and keyshard's quoted records. */
+enum { CSV_SCAN_MORE, CSV_SCAN_END, CSV_SCAN_LONE_CR };
+enum { CSV_SCAN_START, CSV_SCAN_PLAIN, CSV_SCAN_QUOTED, CSV_SCAN_QUOTE_SEEN };
+struct csv_scan_state {
+    unsigned char q;   /* CSV_SCAN_START .. CSV_SCAN_QUOTE_SEEN */
+    unsigned char cr;  /* a CR outside quotes waits for the byte after it */
+    unsigned char ctl; /* a control byte seen outside quotes (binary, not text) */
+    long inner;        /* LFs inside quotes */
+};
+int csv_scan(struct csv_scan_state *st, const char *s, size_t n, char delim, size_t *used);
 #define CSV_LONE_CR_MSG                                                                                      \
     "a line ends in a lone CR (classic Mac OS line ends): convert them to LF first (tr '\\r' '\\n')"
 

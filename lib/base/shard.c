@@ -104,43 +104,6 @@ static int rin_fill(rin *r)
     return 0;
 }
 
-/* scan_quoted: find the end of a record that holds quotes, as libcsv reads it
- * (a quote opens a field only at its start; "" inside is a quote).  Returns
- * the length up to and including the newline that ends it, or 0 when the
- * buffer ends first; *lines counts the newlines inside quotes. */
-static size_t scan_quoted(const char *s, size_t n, char delim, long *lines, int *open_quote, int *lone_cr)
-{
-    enum { START, PLAIN, QUOTED, QUOTE_SEEN } state = START;
-    *lines = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        switch (state) {
-        case START:
-            if (c == '"') {
-                state = QUOTED;
-                break;
-            }
-            /* fall through */
-        case PLAIN:
-        case QUOTE_SEEN:
-            if (c == '\n')
-                return i + 1;
-            if (c == '\r' && i + 1 < n && s[i + 1] != '\r' && s[i + 1] != '\n')
-                *lone_cr = 1; /* as csv_lone_cr, for this one CR (a call per CR was quadratic) */
-            state = c == delim ? START : state == QUOTE_SEEN && c == '"' ? QUOTED : PLAIN;
-            break;
-        case QUOTED:
-            if (c == '"')
-                state = QUOTE_SEEN;
-            else if (c == '\n')
-                ++*lines;
-            break;
-        }
-    }
-    *open_quote = state == QUOTED;
-    return 0;
-}
-
 /* rin_next: the next non-blank record.  1 ready, 0 end of input, -1 error. */
 static int rin_next(rin *r)
 {
@@ -148,38 +111,45 @@ static int rin_next(rin *r)
         r->line = r->next_line;
         char *s = r->buf + r->pos;
         size_t avail = r->end - r->pos, len = 0;
-        long inner = 0;
-        int open_quote = 0, lone_cr = 0;
+        struct csv_scan_state st = {0};
+        int ev = CSV_SCAN_MORE;
         char *nl = avail ? memchr(s, '\n', avail) : NULL;
         r->quoted = 0;
         if (nl && !memchr(s, '"', (size_t)(nl - s)))
             len = (size_t)(nl - s) + 1;
         else if (nl || (r->eof && avail)) {
+            /* a record that holds quotes, framed as libcsv reads it */
             r->quoted = 1;
-            len = scan_quoted(s, avail, r->delim, &inner, &open_quote, &lone_cr);
-            if (!len && r->eof) {
-                if (open_quote) {
-                    slk_error_at(r->name, r->line, "unterminated quoted field");
-                    r->status = SLK_EDATA;
-                    return -1;
-                }
-                len = avail;
+            ev = csv_scan(&st, s, avail, r->delim, &len);
+            if (ev == CSV_SCAN_MORE && r->eof && st.q == CSV_SCAN_QUOTED) {
+                slk_error_at(r->name, r->line, "unterminated quoted field");
+                r->status = SLK_EDATA;
+                return -1;
             }
+            if (ev == CSV_SCAN_MORE)
+                len = r->eof ? avail : 0;
         } else if (r->eof)
             return 0;
         /* the tools' reader ends a record at a lone CR; keyshard would keep
          * the rows on both sides together, under the first one's key */
-        if (len ? (r->quoted ? lone_cr : csv_lone_cr(s, len) != NULL)
-                : !r->eof && !memchr(s, '"', avail) && csv_lone_cr(s, avail)) {
+        int lone;
+        if (r->quoted)
+            lone = ev == CSV_SCAN_LONE_CR;
+        else if (len)
+            lone = csv_lone_cr(s, len) != NULL;
+        else /* no LF yet (a CR-only file has none): judged now, not as too long */
+            lone = !r->eof && !memchr(s, '"', avail) && csv_lone_cr(s, avail);
+        if (lone) {
             slk_error_at(r->name, r->line, CSV_LONE_CR_MSG);
             r->status = SLK_EDATA;
             return -1;
         }
         if (!len && avail > CSVR_MAX_RECORD_INPUT) {
+            size_t used;
             if (!r->quoted)
-                scan_quoted(s, avail, r->delim, &inner, &open_quote, &lone_cr);
+                csv_scan(&st, s, avail, r->delim, &used);
             slk_error_at(r->name, r->line, "record longer than %zu bytes%s", CSVR_MAX_RECORD,
-                         open_quote ? CSVR_OPEN_QUOTE_HINT : "");
+                         st.q == CSV_SCAN_QUOTED ? CSVR_OPEN_QUOTE_HINT : "");
             r->status = SLK_EDATA;
             return -1;
         }
@@ -187,7 +157,7 @@ static int rin_next(rin *r)
             r->rec = s;
             r->n = len;
             r->pos += len;
-            r->next_line += 1 + inner;
+            r->next_line += 1 + st.inner;
             if ((len == 1 && s[0] == '\n') || (len == 2 && s[0] == '\r' && s[1] == '\n'))
                 continue; /* a blank line, as libcsv skips it */
             return 1;

@@ -201,5 +201,9 @@ python3 -c "import sys; w = sys.stdout.write; w('job,v,note\r\n'); [w('k%d,%d,\"
 t "CRLF with quoted fields: linear (8.5 MB within 60 s; 4 min when quadratic)" 0 '' '' '' \
     timeout 60 keyshard -q -k job -n 4 -p "$TMP/crlfq-" "$TMP/crlfq.csv"
 tcheck "... every row in a shard, whole" bash -c '[ "$(cat "$1"/crlfq-000?.csv | grep -vc "^job,v,note")" = 400000 ]' _ "$TMP"
+# a quoted record with a lone CR and no closing quote before the end: the
+# lone CR comes first in the bytes and is what a classic Mac OS file has
+t "a lone CR before an unterminated quote at the end: the lone CR is named" 65 $'job,v\n"A",1\rB,"2\n' '' "keyshard: <stdin>:2: a line ends in a lone CR" keyshard -q -k job -n 2 -p "$TMP/cr-"
+t "a lone CR inside quotes, then the closing quote missing: unterminated" 65 $'job,v\n"A",1\n"B\rC,2\n' '' "keyshard: <stdin>:3: unterminated quoted field" keyshard -q -k job -n 2 -p "$TMP/cr-"
 t "CRLF, CR CR LF and a CR inside quotes are fine" 0 $'job,v\r\nA,"x\ry"\r\nB,2\r\r\n' '' '' keyshard -q -k job -n 1 -p "$TMP/crok-"
 t "... and copied byte for byte" 0 '' $'job,v\r\nA,"x\ry"\r\nB,2\r\r' '' cat "$TMP/crok-0000.csv"

@@ -1,5 +1,5 @@
 /* Unit tests for lib/base: the CSV dialect (renames by role, time units),
- * --on-error skip (held errors, csvr_skip, csvr_reject_at), decompression
+ * the framing scan (csv_scan), --on-error skip (held errors, csvr_skip, csvr_reject_at), decompression
  * (zin: gzip, zstd, concatenation, truncation, live pipes) and timeunit. */
 #include "base/csvio.h"
 #include "base/diag.h"
@@ -394,10 +394,69 @@ static void test_fast_split(void)
     fclose(fp);
 }
 
+/* csv_scan: hand-worked framings, then every case fed one byte at a time
+ * must stop at the same event and byte as fed whole. */
+static void test_scan(void)
+{
+    static const struct {
+        const char *s;
+        int ev;
+        size_t used;
+        long inner;
+        int q, ctl;
+    } cases[] = {
+        {"a,b\nc", CSV_SCAN_END, 4, 0, CSV_SCAN_START, 0},
+        {"a,b\r\nc", CSV_SCAN_END, 5, 0, CSV_SCAN_START, 0},
+        {"a,b\r\r\nc", CSV_SCAN_END, 6, 0, CSV_SCAN_START, 0},
+        {"a,b\rc\n", CSV_SCAN_LONE_CR, 4, 0, CSV_SCAN_PLAIN, 0}, /* stops at the byte after the CR */
+        {"\"a\rb\",c\n", CSV_SCAN_END, 8, 0, CSV_SCAN_START, 0}, /* a CR inside quotes is data */
+        {"\"a\nb\"\"\nc\",d\nx", CSV_SCAN_END, 12, 2, CSV_SCAN_START, 0},
+        {"a\"b,\"c\nd\",e\n", CSV_SCAN_END, 12, 1, CSV_SCAN_START,
+         0}, /* a quote inside a field opens nothing */
+        {"\"open,\nstill", CSV_SCAN_MORE, 12, 1, CSV_SCAN_QUOTED, 0},
+        {"a,b\r", CSV_SCAN_MORE, 4, 0, CSV_SCAN_PLAIN, 0},         /* the CR waits for the next byte */
+        {"a\x01,b\rc", CSV_SCAN_LONE_CR, 5, 0, CSV_SCAN_PLAIN, 1}, /* binary: a control byte */
+        {"a\tb\n", CSV_SCAN_END, 4, 0, CSV_SCAN_START, 0},         /* tab is text */
+        {"\"q\"\r\n", CSV_SCAN_END, 5, 0, CSV_SCAN_START, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *s = cases[i].s;
+        size_t n = strlen(s), used = 0;
+        struct csv_scan_state st = {0};
+        int ev = csv_scan(&st, s, n, ',', &used);
+        CHECK_NEAR(ev, cases[i].ev, 0);
+        CHECK_NEAR(used, cases[i].used, 0);
+        CHECK_NEAR(st.inner, cases[i].inner, 0);
+        CHECK_NEAR(st.q, cases[i].q, 0);
+        CHECK_NEAR(st.ctl, cases[i].ctl, 0);
+        struct csv_scan_state b = {0};
+        size_t at = 0;
+        int evb = CSV_SCAN_MORE;
+        while (at < n && evb == CSV_SCAN_MORE) {
+            size_t u;
+            evb = csv_scan(&b, s + at, 1, ',', &u);
+            at += u;
+        }
+        CHECK_NEAR(evb, ev, 0);
+        CHECK_NEAR(at, used, 0);
+        CHECK_NEAR(b.inner, st.inner, 0);
+    }
+    /* the delimiter is never a control byte, even when it is one */
+    struct csv_scan_state st = {0};
+    size_t used;
+    CHECK_NEAR(csv_scan(&st,
+                        "a\x1f"
+                        "b\n",
+                        4, '\x1f', &used),
+               CSV_SCAN_END, 0);
+    CHECK_NEAR(st.ctl, 0, 0);
+}
+
 int main(void)
 {
     slk_init("test_csvio");
     test_fast_split();
+    test_scan();
     test_dialect();
     test_require_cols();
     test_skip();
