@@ -268,7 +268,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 /* ---- summary ---------------------------------------------------------------- */
 
-static void print_summary(struct packrun *R)
+/* print_summary: what the run decided, on stderr; written: the outputs
+ * (and so the YARN delta) were committed. */
+static void print_summary(struct packrun *R, int written)
 {
     const struct packrun_opts *o = R->o;
     plan *p = R->p;
@@ -299,7 +301,7 @@ static void print_summary(struct packrun *R)
         fprintf(stderr, "%s: --stable %g%%: %ld kept, %ld moved (%ld placed again), %ld new, %ld removed (no "
                 "request)\n", slk_progname, 100 * o->stable, R->n.kept, R->n_moved, R->n_moved_placed,
                 R->n.placed - R->n_moved_placed, R->n_gone);
-    if (o->yarn_delta)
+    if (o->yarn_delta && written)
         fprintf(stderr, "%s: YARN delta in %s: %ld submit, %ld update, %ld delete (%ld unchanged, %ld expired)\n",
                 slk_progname, o->yarn_delta, R->delta.submit, R->delta.update, R->delta.del, R->delta.same,
                 R->delta.expired);
@@ -369,9 +371,7 @@ int main(int argc, char **argv)
         st = packrun_plan(&R);
     if (st == SLK_OK) {
         st = packout_write(&R);
-        if (st != SLK_OK)
-            o.yarn_delta = NULL; /* thrown away with the rest: no "YARN delta in DIR: ..." line */
-        print_summary(&R);
+        print_summary(&R, st == SLK_OK); /* a failed write threw the delta away with the rest */
     }
     st = packrun_close_report(&R, st);
     if (st == SLK_OK && o.strict && R.n.rejected)
