@@ -249,8 +249,8 @@ static int load(plan **p)
     if (st != SLK_OK)
         return st;
     replay_set_sort(&io.set);
-    for (int i = 0; i < opt.nreg && opt.reg[i] == REPLAY_STATIC; i++)
-        for (size_t k = 0; k < io.set.nruns; k++) {
+    for (int i = 0; i < opt.nreg; i++)
+        for (size_t k = 0; opt.reg[i] == REPLAY_STATIC && k < io.set.nruns; k++) {
             const struct replay_job *j = &io.set.jobs[io.set.runs[k].job];
             if (!(j->provisioned >= 0)) {
                 slk_error("%s: job '%s' has no provisioned row (the static regime needs one per job)", opt.prov,
@@ -266,8 +266,10 @@ static int idle_of(int i)
     return opt.idle >= 0 ? opt.idle : opt.reg[i] == REPLAY_STATIC;
 }
 
-/* replay_all: every regime asked for, one row per run and regime to w. */
-static void replay_all(plan *p, const int64_t *starts, csvw *w, struct replay_totals *tot, double *elapsed)
+/* replay_all: every regime asked for, one row per run and regime to w.
+ * SLK_OK, or SLK_ESOFTWARE when a regime lacks what main checked it has
+ * (no row is written for it or after it). */
+static int replay_all(plan *p, const int64_t *starts, csvw *w, struct replay_totals *tot, double *elapsed)
 {
     replayio_write_header(w);
     struct replay_result *res = xcalloc(io.set.nruns ? io.set.nruns : 1, sizeof *res);
@@ -277,11 +279,17 @@ static void replay_all(plan *p, const int64_t *starts, csvw *w, struct replay_to
         if (opt.reg[i] != REPLAY_STATIC)
             ro.start = starts;
         double t0 = slk_now();
-        replay_run(&io.set, &ro, res, &tot[i]);
+        if (replay_run(&io.set, &ro, res, &tot[i]) < 0) {
+            slk_error("internal error: regime %s lacks its plan or provisioned values",
+                      replay_regime_name(opt.reg[i]));
+            free(res);
+            return SLK_ESOFTWARE;
+        }
         elapsed[i] = slk_now() - t0;
         replayio_write_results(w, &io.set, opt.reg[i], res);
     }
     free(res);
+    return SLK_OK;
 }
 
 /* write_summary: the totals per regime as CSV to path (--summary). */
@@ -352,8 +360,8 @@ int main(int argc, char **argv)
         long moved = 0;
         starts = opt.align && p ? replayio_aligned_starts(&io, p, &moved) : NULL;
         csvw *w = csvw_new_with(outf_fp(o), cli_dialect(NULL));
-        replay_all(p, starts, w, tot, elapsed);
-        if (csvw_error(w))
+        st = replay_all(p, starts, w, tot, elapsed);
+        if (st == SLK_OK && csvw_error(w))
             st = SLK_EIO;
         csvw_free(w);
         if (st == SLK_OK && opt.summary)

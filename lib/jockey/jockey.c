@@ -130,6 +130,7 @@ void jockey_opts_default(struct jockey_opts *o)
 
 struct trow {
     double a, p, r;
+    long line; /* where the row was read */
 };
 
 static int trow_cmp(const void *x, const void *y)
@@ -161,6 +162,7 @@ static int load_table(jockey *j, const char *path)
             csvr_get_double(r, ca, &x.a, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
             csvr_get_duration(r, cr, &x.r, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
             break;
+        x.line = csvr_line(r);
         if (x.p > 1) {
             csvr_fail(r, "column 'progress': %g is above 1", x.p);
             break;
@@ -197,8 +199,10 @@ static int load_table(jockey *j, const char *path)
             if (i == 0 || t->alloc[i] != t->alloc[i - 1])
                 t->first[t->nalloc++] = i;
             else if (t->p[i] == t->p[i - 1] && st == SLK_OK) {
-                slk_error_at(pname, 0, "table: job '%s' has two rows for progress %g at alloc %g",
-                             j->tkeys.keys[k], t->p[i], t->alloc[i]);
+                long l1 = rows[k][i - 1].line, l2 = rows[k][i].line;
+                slk_error_at(pname, l1 > l2 ? l1 : l2,
+                             "job '%s' has a second row for progress %g at alloc %g (the first at line %ld)",
+                             j->tkeys.keys[k], t->p[i], t->alloc[i], l1 < l2 ? l1 : l2);
                 st = SLK_EDATA;
             }
         }
@@ -638,9 +642,15 @@ static void history_add_run(struct history *H, const char *job, const struct hs 
     double a = floor(sa / (double)(e + 1) + 0.5);
     if (a < 1)
         a = 1;
-    char key[400];
-    snprintf(key, sizeof key, "%s\x1f%.17g", job, a);
+    char num[32];
+    snprintf(num, sizeof num, "%.17g", a);
+    size_t lj = strlen(job), ln = strlen(num);
+    char *key = xmalloc(lj + ln + 2); /* a job name of any length: a fixed buffer cut the allocation off */
+    memcpy(key, job, lj);
+    key[lj] = '\x1f';
+    memcpy(key + lj + 1, num, ln + 1);
     size_t k = smap_put(&H->keys, key);
+    free(key);
     if (k >= H->ng) {
         H->g = xgrow(H->g, &H->gcap, k + 1, sizeof *H->g);
         memset(&H->g[k], 0, sizeof *H->g);
@@ -730,7 +740,7 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
         }
         if (rc <= 0)
             break;
-        if (!run || strcmp(rn, run) != 0) {
+        if (!run || strcmp(rn, run) != 0 || strcmp(jn, job) != 0) {
             free(run);
             free(job);
             run = xstrdup(rn);

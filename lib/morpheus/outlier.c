@@ -37,5 +37,11 @@ size_t outlier_mark(const double *len, const double *area, size_t n, double len_
         out[i] = len[i] > tl || area[i] > ta;
         m += out[i];
     }
+    /* each bound alone marks fewer than half the runs, their union may not:
+     * when half the runs or more are off the norm there is no norm */
+    if (2 * m >= n) {
+        memset(out, 0, n);
+        m = 0;
+    }
     return m;
 }

@@ -23,8 +23,10 @@
  * by their phase alone.  Only long or large runs are outliers: short runs (early finishes,
  * light days) are normal behaviour the skyline must not over-cover anyway.
  * Fewer than min_runs runs: nothing is an outlier (a median of 3 is not a
- * norm).  Strictly fewer than half the runs can be outliers, since an
- * outlier lies above the median.
+ * norm).  Strictly fewer than half the runs can be outliers: each bound
+ * lies above its median, so it marks fewer than half, and when the two
+ * together mark half the runs or more (long runs and large runs that are
+ * not the same ones) the job has no norm and nothing is an outlier.
  *
  * Pure functions over caller-owned arrays; nothing is kept between calls;
  * safe to call from several threads at once.

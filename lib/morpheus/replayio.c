@@ -67,7 +67,7 @@ int replayio_read_provisioned(struct replayio *io, const char *path, const struc
             break;
         }
         struct replay_job *j = job_find(&io->set, job);
-        if (j && !isnan(j->provisioned)) { /* the last row silently won */
+        if (j && !isnan(j->provisioned)) { /* a second row is refused, not taken */
             csvr_fail(r, "job '%s' has a second provisioned row", job);
             if (csvr_skip(r))
                 continue;

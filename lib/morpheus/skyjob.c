@@ -40,6 +40,7 @@ struct skyjob {
     size_t out_cap;
     char *excluded;     /* names of the excluded runs, ';'-separated */
     size_t excluded_len, excluded_cap;
+    size_t nexcluded;   /* runs listed in excluded (a run name may hold ';') */
     size_t longest;     /* pool offset of the longest run fitted (sets the skyline's length) */
     long recorded;      /* selected runs whose length came from o->runs */
 };
@@ -307,12 +308,7 @@ static void stats_row(csvw *ws, const char *job, long runs, long steps, const st
             csvw_str(ws, NULL);
     }
     csvw_str(ws, status);
-    int nx = 0;
-    if (j && j->excluded_len) {
-        nx = 1;
-        for (const char *p = j->excluded; *p; p++)
-            nx += *p == ';';
-    }
+    int64_t nx = j ? (int64_t)j->nexcluded : 0;
     csvw_int(ws, nx);
     csvw_str(ws, j && nx ? j->excluded : NULL);
     csvw_str(ws, j && res ? j->pool + j->longest : NULL);
@@ -429,7 +425,7 @@ static size_t build_matrix(struct skyjob *j, const struct skyjob_opts *o, int *s
             u[b] = 0;   /* the run has ended */
     }
     j->out = xgrow(j->out, &j->out_cap, n, 1);
-    j->excluded_len = 0;
+    j->excluded_len = j->nexcluded = 0;
     size_t nout = outlier_mark(len, area, n, o->step, &o->outliers, j->out), best = n;
     for (size_t a = 0; a < n; a++)
         if (!j->out[a] && (best == n || steps[a] > steps[best]))
@@ -453,6 +449,7 @@ static size_t build_matrix(struct skyjob *j, const struct skyjob_opts *o, int *s
                 j->excluded[j->excluded_len++] = ';';
             memcpy(j->excluded + j->excluded_len, name, l + 1);
             j->excluded_len += l;
+            j->nexcluded++;
             continue;
         }
         memmove(j->use + m * (size_t)knew, j->use + a * (size_t)*k, (size_t)knew * sizeof *j->use);
@@ -541,7 +538,7 @@ void skyjob_fit(skyjob *j, struct skyjob_out *out)
     int *sel;
     size_t n = select_runs(j, o, &sel);
     count_sparse(j, o, tot);
-    j->excluded_len = 0;
+    j->excluded_len = j->nexcluded = 0;
     if (n < (size_t)o->min_runs) {
         char d[96];
         snprintf(d, sizeof d, " (%zu < --min-runs %d)", n, o->min_runs);

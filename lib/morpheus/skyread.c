@@ -148,10 +148,11 @@ int skyread_csv(csvr *r, struct skyjob_out *out, int sort)
             if (have)
                 skyjob_fit(j, out);
             skyjob_reset(j, job);
-            have = 1;
+            have = 0;
         }
         if (bad)
-            continue; /* skipped (--on-error skip); the job still starts here */
+            continue; /* skipped (--on-error skip); the job starts here, fitted once a row is good (as -s) */
+        have = 1;
         add_sample(j, run, &x, shape);
         slk_progress("rows", (uint64_t)csvr_line(r), 0);
     }

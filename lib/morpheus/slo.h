@@ -178,7 +178,7 @@ struct slo_result {
 };
 
 /* slo_infer_job: infer the SLO of one job from its n runs, in any order
- * (the array is reordered): the result depends on the runs' values only,
+ * (the array is not changed): the result depends on the runs' values only,
  * even when two runs of a period are equally near the schedule (the tie
  * rule of sloinfer(1), "one run is usable").  ov may be NULL.  Always fills *res (a job never disappears:
  * when nothing can be inferred the status says why).  Offsets are taken

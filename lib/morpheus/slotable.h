@@ -40,8 +40,8 @@ int slotab_dup_instance(slotab *t, long *line, const char **job, const char **in
 size_t slotab_group(slotab *t);
 
 /* slotab_job: job i (0 .. slotab_group() - 1) after slotab_group: its name,
- * its runs (*n of them, contiguous, owned by the table and writable: the
- * inference reorders them) and the tags of those runs in the same order. */
+ * its runs (*n of them, contiguous, owned by the table) and the tags of
+ * those runs in the same order. */
 const char *slotab_job(slotab *t, size_t i, struct slo_run **runs, const long **tags, size_t *n);
 
 /* slotab_runs: rows held. */

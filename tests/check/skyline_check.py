@@ -52,7 +52,7 @@ def outliers(runs, k, len_step=1.0):
         mad = statistics.median([abs(v - med) for v in x])
         thr = med + k * max(1.4826 * mad, 0.1 * med, 0.5 * (len_step if col == 0 else 1.0))
         bad |= {i for i, v in enumerate(x) if v > thr}
-    return bad
+    return bad if 2 * len(bad) < len(runs) else set()  # half or more: no norm
 
 def evaluate(use, alloc, alpha, beta):
     n = len(use)

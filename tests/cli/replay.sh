@@ -128,6 +128,11 @@ t "negative containers" 65 $'job,run,t,containers\nA,a1,60,-1\n' '*' "<stdin>:2:
 t "huge containers" 65 $'job,run,t,containers\nA,a1,60,1e300\n' '*' "<stdin>:2: column 'containers'" $R
 t "missing provisioned row" 65 $'job,run,t,containers\nB,b1,60,1\n' '*' "job 'B' has no provisioned row" \
     sh -c "printf 'job,provisioned\nA,1\n' > '$TMP/p.csv'; replay --slo '$D/slo.csv' --provisioned '$TMP/p.csv' --capacity cores=1,mem=1 --regime static"
+# The static regime needs a provisioned row per job wherever it comes in
+# --regime (after plan, the check was skipped and static printed plan's
+# rows, exit 0).
+t "missing provisioned row, static after plan" 65 "@$D/one.csv" '' "job 'A' has no provisioned row" \
+    sh -c "printf 'job,provisioned\nB,0\n' > '$TMP/p.csv'; replay -q --slo '$D/slo.csv' --plan '$D/plan.csv' --provisioned '$TMP/p.csv' --capacity cores=4,mem=100000 --regime plan,static"
 # A second provisioned row for a job is an error like a second SLO row (the
 # last row silently won: A replayed with 2 containers, over 60 c*s).
 t "duplicate provisioned row" 65 "@$D/one.csv" '' "dup.csv:3: job 'A' has a second provisioned row" \

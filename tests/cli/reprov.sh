@@ -283,6 +283,35 @@ J,0.25,10,175
 J,0.5,10,116.667
 J,0.75,10,58.3333' '*' sh -c "reprov --build-table --grid 0.25 | awk -F, 'NR == 1 { print; next } { printf \"%s,%s,%s,%g\n\", \$1, \$2, \$3, \$4 }'"
 reprov -q --build-table --grid 0.25 "$D/history.csv" > "$TMP/built.csv"
+# Runs are numbered per job (1, 2, ...), so B's run '1' follows A's run '1':
+# a new job starts a new run even when the run's name is the same.  A ran
+# 200 s (0.5 at 100 s), B 600 s (0.5 at 300 s).  (Before: B's rows went to
+# A's run one by one; B vanished and A's table was wrong, exit 0.)
+t "jockey: --build-table, the same run name in two jobs" 0 \
+$'job,run,t,progress,alloc\nA,1,0,0,10\nA,1,100,0.5,10\nA,1,200,1,10\nB,1,0,0,10\nB,1,300,0.5,10\nB,1,600,1,10\n' \
+'job,progress,alloc,remaining
+A,0,10,200
+A,0.5,10,100
+B,0,10,600
+B,0.5,10,300' '*' reprov --build-table --grid 0.5
+# A job name of 420 characters: its runs at 10 and 20 containers are two
+# tables (a fixed 400-byte key cut the allocation off and merged them: one
+# table at 10 with the mean of 100 s and 50 s).
+LONGJ=$(printf 'j%.0s' $(seq 420))
+t "jockey: --build-table, a long job name keeps its allocations apart" 0 \
+"job,run,t,progress,alloc
+$LONGJ,r1,0,0,10
+$LONGJ,r1,100,1,10
+$LONGJ,r2,1000,0,20
+$LONGJ,r2,1050,1,20
+" "job,progress,alloc,remaining
+$LONGJ,0,10,100
+$LONGJ,0.5,10,50
+$LONGJ,0,20,50
+$LONGJ,0.5,20,25" '*' reprov --build-table --grid 0.5
+t "jockey: a table with two rows for one progress names both lines" 65 $'job,t,progress,alloc\nJ,0,0,1\n' '' \
+    "dup.csv:4: job 'J' has a second row for progress 0.5 at alloc 10 (the first at line 2)" \
+    sh -c "printf 'job,progress,alloc,remaining\nJ,0.5,10,100\nJ,0,10,200\nJ,0.5,10,90\n' > '$TMP/dup.csv'; reprov -q --policy jockey --table '$TMP/dup.csv' --deadline 1h"
 t "jockey: a built table drives decisions" 0 $'job,t,progress,alloc\nJ,0,0.5,1\n' \
 '0,J,jockey,1,10' '' sh -c "reprov -q --policy jockey --table '$TMP/built.csv' --deadline 1h --alpha 1 --dead-zone 0 | tail -1 | cut -d, -f1-5"
 t "jockey: needs a model" 64 '' '' "needs one remaining-time model" reprov --policy jockey --deadline 1h

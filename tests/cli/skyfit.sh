@@ -145,6 +145,20 @@ t "quantized lengths: no outliers below half a step" 0 \
 q,60,0,1
 q,60,60,1" '' skyfit -q --stats "$TMP/quant.csv"
 tcheck "quantized lengths: nothing excluded" grep -q '^q,5,2,.*,optimal,0,,' "$TMP/quant.csv"
+# Long and large are two bounds; each marks fewer than half the runs, their
+# union may not.  Five runs: a, b 10 steps at 0.1 containers (area 1), c, d
+# 1 step at 100, e 1 step at 1.  Lengths 10,10,1,1,1: median 1, MAD 0,
+# spread 0.5, bound 2.5: a, b long.  Areas 1,1,100,100,1: bound 2.5: c, d
+# large.  4 of 5 runs off the norm is no norm: none is left out (before, the
+# job was fitted from run e alone, below --min-runs).
+UNION=$'job,run,t,containers\n'$(for r in a b; do for i in $(seq 0 9); do printf 'u,%s,%d,0.1\\n' $r $((i * 60)); done; done)$'u,c,0,100\nu,d,0,100\nu,e,0,1\n'
+t "outliers: long and large together half the runs or more: none left out" 0 "$(printf "$UNION")" '*' '' skyfit -q --stats "$TMP/union.csv"
+tcheck "outliers: the union case fits all five runs" grep -q '^u,5,10,.*,optimal,0,,' "$TMP/union.csv"
+# --stats counts excluded runs, not the ';' in their names (a run named
+# 'r;5' counted as 2).  Six runs of 2 steps, r;5 of 6: r;5 is out.
+SEMI=$'job,run,t,containers\n'$(for r in 0 1 2 3 4; do printf 'm,r;%d,%d,1\\nm,r;%d,%d,1\\n' $r $((r * 1000)) $r $((r * 1000 + 60)); done; for i in 0 1 2 3 4 5; do printf 'm,r;5,%d,1\\n' $((9000 + i * 60)); done)
+t "outliers: a run name with ';'" 0 "$(printf "$SEMI")" '*' '' skyfit -q --stats "$TMP/semi.csv"
+tcheck "outliers: --stats counts one excluded run named 'r;5'" grep -q '^m,5,2,.*,optimal,1,r;5,' "$TMP/semi.csv"
 # --keep-outliers: six runs; over-allocation costs 0.01/6 per container-step,
 # the straggler's debt 0.99/6, so the fit covers it: 3 for all 6 steps.
 t "--keep-outliers fits the straggler" 0 "$OUTL" "$HDR
@@ -283,6 +297,16 @@ t "--runs - with the usage on stdin" 64 "@$SU" '' "skyfit: --runs -, --prior - a
 tcheck "--runs: an error leaves -o intact" bash -c '
     echo old > "$2/keep2.csv"; printf "job,instance,start,end\ns,a,10,5\n" > "$2/r.csv"
     ! skyfit -q --runs "$2/r.csv" -o "$2/keep2.csv" "$1" 2>/dev/null && grep -qx old "$2/keep2.csv"' _ "$SU" "$TMP"
+# --on-error skip, a job whose every row is rejected: no job, with or
+# without -s (streaming wrote a too_few_runs row for b and counted 3 jobs,
+# -s none and 2), so -s gives what the grouped input gives (skyfit(1)).
+SKB=$'job,run,t,containers\na,r1,0,1\na,r1,60,1\na,r2,1000,1\na,r2,1060,1\nb,r1,0,x\nc,r1,0,1\nc,r1,60,2\nc,r2,500,1\n'
+t "--on-error skip: a job with no good row is no job, as with -s" 0 "$SKB" '' '' bash -c '
+    cat > "$1/skb.in" && skyfit --on-error skip --stats "$1/skb1.st" > "$1/skb1.out" 2> "$1/skb1.err" < "$1/skb.in" &&
+    skyfit -s --on-error skip --stats "$1/skb2.st" > "$1/skb2.out" 2> "$1/skb2.err" < "$1/skb.in" &&
+    cmp "$1/skb1.out" "$1/skb2.out" && ! grep -q "^b," "$1/skb1.st" &&
+    diff <(cut -d, -f1-8,10- "$1/skb1.st") <(cut -d, -f1-8,10- "$1/skb2.st") &&
+    grep -q "2 jobs" "$1/skb1.err" && grep -q "2 jobs" "$1/skb2.err"' _ "$TMP"
 # --on-error skip: the later row of e (10 s) is rejected, the first (189 s)
 # kept, so e is still out
 t "--runs --on-error skip: duplicate rejected" 0 "@$SU" '*' \
