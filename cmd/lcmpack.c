@@ -255,7 +255,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--now needs --at TIME (the cycle the plan starts at, before or at --now)");
         if (!isnan(o->now) && o->now < o->at)
             argp_error(st, "--now is before --at (the plan starts at --at: give --now at or after it)");
-        if (o->have_at && fmod(o->at, o->lcm) != 0) {
+        if (o->have_at && (o->have_lcm || !o->plan_in) &&
+            fmod(o->at, o->lcm) != 0) { /* --plan: its lcm, load_plan */
             char b[32];
             argp_error(st, "--at %s is not the start of a cycle (a multiple of --lcm %g s since the epoch)",
                        parse_time_format(o->at, b), o->lcm);

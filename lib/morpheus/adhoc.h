@@ -55,10 +55,10 @@ struct stages_job;
 
 /* adhoc_read: the requests of path into *out / *n (allocated), with
  * (cores, mem_mb) when the file has no such columns.  Refuses a deadline
- * not after the arrival, a duration longer than the window, a window longer
- * than lcm seconds, one of containers and duration without the other, a
- * second request of a job in one cycle of lcm seconds (exit 65).  Returns
- * an exit status. */
+ * not after the arrival, a window longer than lcm seconds, one of containers
+ * and duration without the other, a second request of a job in one cycle of
+ * lcm seconds (exit 65); a duration longer than its window is read (lcmpack
+ * reports it rejected).  Returns an exit status. */
 int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct adhoc **out, size_t *n);
 
 /* adhoc_attach: give every skyline-form request of a[0..n-1] the stages and

@@ -46,8 +46,8 @@
  *     alignment penalty
  *         align_weight * |mid - (a+d)/2| / ((d-a)/2)
  *     (mid = the allocation's mid-point); ties are broken by the sum of
- *     c x_o over its steps, then by the stretched trial, then by the
- *     earliest end.  The cheapest trial wins.
+ *     c x_o over its steps, then by the earliest end, then by the
+ *     stretched trial (before the rigid one at the same end).  The cheapest trial wins.
  *   - A request that fits in no trial is not placed; `why` says what stopped it.
  *
  * Ownership: lowcost never keeps pointers to the request; on success it adds

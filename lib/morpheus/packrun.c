@@ -80,6 +80,19 @@ static void report(struct packrun *R, const char *job, const char *kind, int64_t
     csvw_end(rep);
 }
 
+/* rep_start: r's first step as the report gives it: a one-off reservation
+ * counted from the start of the cycle its window opens in, as LowCost placed
+ * it (its plan rows, read back, count from the cycle of the first row), so a
+ * reservation's row says the same night after night; a periodic one from
+ * any cycle's start. */
+static long rep_start(const plan *p, const struct plan_res *r)
+{
+    if (r->kind != PLAN_ONCE)
+        return r->start;
+    int64_t wc = (int64_t)floor(((double)r->instance * r->period + r->a) / (double)p->lcm);
+    return (long)((r->cycle - wc) * (int64_t)p->nsteps + r->start);
+}
+
 /* skip: a job that is not a request, reported with why. */
 static void skip(struct packrun *R, const char *job, const char *kind, const char *why)
 {
@@ -124,10 +137,11 @@ static const char *after_now(const struct packrun_opts *o, const char *a, const 
 }
 
 /* fast_path_index: the index of --plan when this run only adds jobs to the
- * plan and writes it back to the same file: no --remove, no --replan, plan
- * output (not --format yarn or --query), -o the --plan file itself, an index
- * that still describes it, and no once-reservation expiring at --at (all of
- * which rewrite the plan), and a plan file we may write to.  NULL otherwise:
+ * plan and writes it back to the same file: no --remove, --replan, --stable
+ * or --yarn-delta, plan output (not --format yarn or --query), -o the --plan
+ * file itself, an index that still describes it, and no once-reservation
+ * ended by --now or --at (all of which rewrite the plan), and a plan file we
+ * may write to.  NULL otherwise:
  * the plan is read and rewritten. */
 static planidx *fast_path_index(const struct packrun_opts *o)
 {
@@ -302,7 +316,7 @@ static void remove_and_expire(struct packrun *R)
             r->removed = 1;
             R->n.expired++;
             keyset_add(R->gone, key);
-            report(R, r->job, res_kind(p, r), r->instance, "expired", r->start, r->len, NAN, NAN,
+            report(R, r->job, res_kind(p, r), r->instance, "expired", rep_start(p, r), r->len, NAN, NAN,
                    after_now(o, "ended before --at", "ended before --now"));
         }
         free(key);
@@ -339,19 +353,10 @@ static void note_have(struct packrun *R)
                      (struct packrun_ref){NULL, k});
 }
 
-/* have_res: the reservation the plan held for q's key (from the index: a
- * copy without its containers, enough for its slots), or NULL. */
-static const struct plan_res *have_res(const struct packrun *R, const struct lowcost_req *q,
-                                       struct plan_res *tmp)
+/* idx_view: reservation x of the index as a plan_res without its
+ * containers (enough for its slots, place and window) into *tmp. */
+static struct plan_res *idx_view(const struct planidx_res *x, struct plan_res *tmp)
 {
-    char *key = plan_res_key(q->job, q->kind, q->instance);
-    long row = keyset_row(R->have, key);
-    free(key);
-    if (row < 0)
-        return NULL;
-    const struct planidx_res *x = R->have_ref[row].x;
-    if (!x)
-        return &R->p->res[R->have_ref[row].k];
     *tmp = (struct plan_res){.job = (char *)x->job,
                              .kind = x->kind,
                              .instance = x->instance,
@@ -365,6 +370,20 @@ static const struct plan_res *have_res(const struct packrun *R, const struct low
                              .start = x->start,
                              .len = x->len};
     return tmp;
+}
+
+/* have_res: the reservation the plan held for q's key (from the index:
+ * idx_view into tmp), or NULL. */
+static const struct plan_res *have_res(const struct packrun *R, const struct lowcost_req *q,
+                                       struct plan_res *tmp)
+{
+    char *key = plan_res_key(q->job, q->kind, q->instance);
+    long row = keyset_row(R->have, key);
+    free(key);
+    if (row < 0)
+        return NULL;
+    const struct planidx_res *x = R->have_ref[row].x;
+    return x ? idx_view(x, tmp) : &R->p->res[R->have_ref[row].k];
 }
 
 /* started: a once reservation whose first step lies before the run's time
@@ -622,7 +641,7 @@ static void replan_free(struct packrun *R)
 
 struct keyed {
     char *key;
-    size_t k;
+    struct plan_res *r;
 };
 
 static int keyed_cmp(const void *a, const void *b)
@@ -647,8 +666,8 @@ static void keep_unasked(struct packrun *R, const struct plan_res *r, const char
     struct lowcost_opts lo = {.align_weight = R->o->align_weight};
     R->n.requests++;
     R->n.kept++;
-    report(R, r->job, res_kind(R->p, r), r->kind == PLAN_ONCE ? r->instance : -1, "kept", r->start, r->len,
-           plan_res_peak(R->p, r), lowcost_penalty(R->p, r, &lo), why);
+    report(R, r->job, res_kind(R->p, r), r->kind == PLAN_ONCE ? r->instance : -1, "kept", rep_start(R->p, r),
+           r->len, plan_res_peak(R->p, r), lowcost_penalty(R->p, r, &lo), why);
 }
 
 /* no_skyline: r's job still has an SLO that is a request but no skyline
@@ -674,11 +693,17 @@ static void stable_decide(struct packrun *R)
     int stable = R->o->stable >= 0;
     if (!stable && !R->o->have_at)
         return;
-    size_t n = 0;
-    struct keyed *ix = xcalloc(p->nres ? p->nres : 1, sizeof *ix);
+    size_t n = 0,
+           nidx = R->idx ? R->idx->nres : 0; /* from PLAN.idx: --plan's reservations (never --stable) */
+    struct plan_res *view = xcalloc(nidx ? nidx : 1, sizeof *view);
+    struct keyed *ix = xcalloc(p->nres + nidx ? p->nres + nidx : 1, sizeof *ix);
     for (size_t k = 0; k < p->nres; k++)
         if (!p->res[k].removed && (stable || under_way(R, &p->res[k])))
-            ix[n++] = (struct keyed){plan_res_key(p->res[k].job, p->res[k].kind, p->res[k].instance), k};
+            ix[n++] =
+                (struct keyed){plan_res_key(p->res[k].job, p->res[k].kind, p->res[k].instance), &p->res[k]};
+    for (size_t k = 0; k < nidx; k++)
+        if (under_way(R, idx_view(&R->idx->res[k], &view[k])))
+            ix[n++] = (struct keyed){plan_res_key(view[k].job, view[k].kind, view[k].instance), &view[k]};
     qsort(ix, n, sizeof *ix, keyed_cmp);
     char *asked = xcalloc(n ? n : 1, 1);
     if (stable) {
@@ -697,7 +722,7 @@ static void stable_decide(struct packrun *R)
         if (!stable)
             continue;
         char why[200];
-        struct plan_res *r = &p->res[hit->k];
+        struct plan_res *r = hit->r;
         if (started(R, r)) { /* its past cannot move: kept whatever the new request says */
             R->pre[i] = 1;
             R->pre_why[i] = xstrdup(started_why(R, r));
@@ -715,7 +740,7 @@ static void stable_decide(struct packrun *R)
     for (size_t i = 0; stable && i < R->nreq; i++)
         keyset_add(jobs, R->reqs[i].job);
     for (size_t x = 0; x < n; x++) {
-        struct plan_res *r = &p->res[ix[x].k];
+        struct plan_res *r = ix[x].r;
         free(ix[x].key);
         if (asked[x])
             continue;
@@ -730,8 +755,8 @@ static void stable_decide(struct packrun *R)
             r->removed = 1;
             R->n_gone++;
             changed = 1;
-            report(R, r->job, res_kind(p, r), r->kind == PLAN_ONCE ? r->instance : -1, "removed", r->start,
-                   r->len, NAN, NAN,
+            report(R, r->job, res_kind(p, r), r->kind == PLAN_ONCE ? r->instance : -1, "removed",
+                   rep_start(p, r), r->len, NAN, NAN,
                    keyset_has(jobs, r->job)
                        ? "replaced: the job's request tonight has another kind or period, placed as a new one"
                        : "no request tonight (--stable)");
@@ -741,6 +766,7 @@ static void stable_decide(struct packrun *R)
     if (changed)
         plan_recompute_load(p);
     free(ix);
+    free(view);
     free(asked);
 }
 
@@ -815,6 +841,26 @@ static void take_pressure(struct packrun *R, double *pres, size_t i)
     lookahead_spread(R->p, &R->reqs[i], pres, -R->o->lookahead);
 }
 
+/* resum_load: the load summed as a re-run sums it, after --improve's lifts
+ * and settles left rounding residue in it: over every reservation in plan
+ * order, or, when the plan came from its index (PLAN.idx: p->res then holds
+ * only this run's reservations), the index's load plus this run's in plan
+ * order, as the index written after the append and a re-run reading the
+ * plan both have it. */
+static void resum_load(struct packrun *R)
+{
+    plan *p = R->p;
+    if (!R->idx) {
+        plan_recompute_load(p);
+        return;
+    }
+    memcpy(p->load_cores, R->idx->load_cores, (size_t)p->nsteps * sizeof *p->load_cores);
+    memcpy(p->load_mem, R->idx->load_mem, (size_t)p->nsteps * sizeof *p->load_mem);
+    for (size_t k = 0; k < p->nres; k++)
+        if (!p->res[k].removed)
+            plan_settle(p, k, NULL); /* adds k's load (none for a spent one) */
+}
+
 /* retry_refused: after --improve, this run's refused requests among the
  * first `end` again, in input order, on the polished plan (with
  * --lookahead's pressure as a re-run would see it, take_pressure), pass
@@ -827,13 +873,7 @@ static void take_pressure(struct packrun *R, double *pres, size_t i)
 static void retry_refused(struct packrun *R, lowcost_ws *ws, struct lowcost_opts *lo, double *pres,
                           struct decision *dec, size_t *ids, size_t end)
 {
-    plan *p = R->p;
     long got;
-    /* the load a re-run reads back, summed in plan order; not when the plan
-     * came from its index (PLAN.idx): p->res then holds only this run's
-     * reservations, the others are in the load alone, as a re-run's are */
-    if (!R->idx)
-        plan_recompute_load(p);
     do {
         got = 0;
         for (size_t i = 0; i < end; i++) {
@@ -867,7 +907,7 @@ static void report_decisions(struct packrun *R, struct decision *dec, const stru
         const struct plan_res *r;
         const char *why = dec[i].why ? dec[i].why : "";
         if (strcmp(dec[i].status, "kept") == 0 && (r = have_res(R, q, &tmp)) != NULL) {
-            dec[i].start = r->start;
+            dec[i].start = rep_start(R->p, r);
             dec[i].len = r->len;
             dec[i].cost = plan_res_peak(R->p, r);
             dec[i].pen = lowcost_penalty(R->p, r, lo);
@@ -899,6 +939,7 @@ static void polish_adhoc(struct packrun *R, lowcost_ws *ws, struct lowcost_opts 
                          struct decision *dec, size_t *ids)
 {
     lowcost_improve(ws, R->p, R->reqs, R->nreq, ids, lo, R->o->improve, &R->imp_adhoc);
+    resum_load(R);
     R->adhoc_polished = 1;
     if (R->n.rejected)
         retry_refused(R, ws, lo, pres, dec, ids, R->nreq);
@@ -930,6 +971,7 @@ static void place_all(struct packrun *R)
     place_range(R, ws, &lo, pres, dec, ids, 0, R->adhoc0);
     if (improving && R->n.placed) {
         lowcost_improve(ws, p, R->reqs, R->adhoc0, ids, &lo, o->improve, &R->imp);
+        resum_load(R);
         R->polished = 1;
         R->peak_polished = plan_peak(p, NULL);
         if (R->n.rejected)
@@ -945,7 +987,7 @@ static void place_all(struct packrun *R)
         for (size_t i = 0; i < nreq; i++)
             if (ids[i] != (size_t)-1) {
                 const struct plan_res *r = &p->res[ids[i]];
-                dec[i].start = r->start;
+                dec[i].start = rep_start(p, r);
                 dec[i].len = r->len;
                 dec[i].cost = plan_res_peak(p, r);
                 dec[i].pen = lowcost_penalty(p, r, &lo);

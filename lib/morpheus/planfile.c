@@ -836,9 +836,6 @@ static int repeat_instance(struct preader *R, const struct prow *w)
 static int extend_res(struct preader *R, const struct prow *w)
 {
     struct building *b = &R->b;
-    if (b->r.cores != w->cores || b->r.mem_mb != w->mem || b->r.period != w->period || b->r.a != w->a ||
-        b->r.d != w->d || b->r.problematic != w->prob)
-        return csvr_fail(R->rd, "job '%s': request fields differ between rows of one reservation", w->job);
     long abs = w->kind == PLAN_ONCE ? (long)((w->cyc - b->r.cycle) * R->p->nsteps) + w->s
                                     : b->r.start + lmod(w->s - b->r.start, R->p->nsteps);
     if (abs != b->r.start + b->r.len)
@@ -907,6 +904,10 @@ static int read_data_row(struct preader *R, const char *const *f)
                (w.kind == PLAN_PERIODIC || b->r.instance == w.inst);
     if (!same)
         return start_res(R, &w);
+    /* every row of a reservation, repeated instances too, carries its request */
+    if (b->r.cores != w.cores || b->r.mem_mb != w.mem || b->r.period != w.period || b->r.a != w.a ||
+        b->r.d != w.d || b->r.problematic != w.prob)
+        return csvr_fail(R->rd, "job '%s': request fields differ between rows of one reservation", w.job);
     if (w.kind == PLAN_PERIODIC) {
         int rep = repeat_instance(R, &w);
         if (rep != 0)

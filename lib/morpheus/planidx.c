@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #define IDX_MAGIC "slkpidx"   /* 8 bytes with its NUL */
-#define IDX_VERSION 1u
+#define IDX_VERSION                                                                                          \
+    2u /* 2: a once reservation counted from the cycle of its first row, as plan_read gives it back; the load summed as a re-run sums it */
 #define IDX_BOM 0x01020304u
 
 char *planidx_path(const char *plan_path)
@@ -71,7 +72,6 @@ static void put_res(struct obuf *b, const struct planidx_res *r)
 
 void planidx_summary(const plan *p, const struct plan_res *r, struct planidx_res *out)
 {
-    (void)p;
     memset(out, 0, sizeof *out);
     out->job = r->job;
     out->kind = r->kind;
@@ -79,6 +79,11 @@ void planidx_summary(const plan *p, const struct plan_res *r, struct planidx_res
     out->instance = r->instance;
     out->cycle = r->cycle;
     out->start = r->start;
+    if (r->kind == PLAN_ONCE && r->start >= p->nsteps) {
+        /* as plan_read gives it back: counted from the cycle of its first row */
+        out->cycle += r->start / p->nsteps;
+        out->start = r->start % p->nsteps;
+    }
     out->len = r->len;
     out->period = r->period;
     out->a = r->a;

@@ -17,8 +17,9 @@
  * unreadable, short, corrupt or other-version index is ignored silently: the
  * caller reads the plan itself and writes a new index.
  *
- * FILE FORMAT (binary, native byte order; version 1).
- *   char[8]  magic "slkpidx\0";  u32 version (1);  u32 0x01020304 (byte order)
+ * FILE FORMAT (binary, native byte order; version 2; a version-1 index, whose
+ * once reservations could be counted from their window's cycle, is ignored).
+ *   char[8]  magic "slkpidx\0";  u32 version (2);  u32 0x01020304 (byte order)
  *   stamp    u64 dev, u64 ino, i64 size, i64 mtime_sec, i64 mtime_nsec,
  *            u32 n, n bytes: the last trailer row ('\n' included)
  *   geometry i64 step, i64 lcm

@@ -202,11 +202,14 @@ void yarn_reservation_id(const struct plan_res *r, long long cluster_ts, char *b
     snprintf(buf, n, "reservation_%lld_%04llu", cluster_ts, (unsigned long long)(h & 0x3fffffffffffffffULL));
 }
 
-/* digest: what r's body says apart from the date of the cycle. */
-static uint64_t digest(const struct plan_res *r)
+/* digest: what r's body says apart from the date of the cycle.  A once
+ * reservation by its first absolute step: lowcost counts start from the
+ * cycle its window opens in, plan_read from the cycle of its first row, and
+ * the two name the same allocation. */
+static uint64_t digest(const plan *p, const struct plan_res *r)
 {
-    double v[8] = {(double)r->kind, (double)r->instance, (double)r->cycle, (double)r->start, r->period, r->a,
-                   r->d, r->cores};
+    int64_t first = r->kind == PLAN_ONCE ? r->cycle * (int64_t)p->nsteps + r->start : r->start;
+    double v[7] = {(double)r->kind, (double)r->instance, (double)first, r->period, r->a, r->d, r->cores};
     uint64_t h = fnv(FNV0, v, sizeof v);
     h = fnv(h, &r->mem_mb, sizeof r->mem_mb);
     h = fnv(h, &r->len, sizeof r->len);
@@ -230,7 +233,7 @@ void yarn_snapshot_take(const plan *p, const struct yarn_opts *o, struct yarn_sn
         yarn_reservation_id(r, o->cluster_ts, id, sizeof id);
         struct yarn_snap_item *it = &s->v[s->n++];
         it->id = xstrdup(id);
-        it->digest = digest(r);
+        it->digest = digest(p, r);
         it->once = r->kind == PLAN_ONCE;
         double start;
         plan_once_span(p, r, &start, &it->end);
@@ -264,7 +267,9 @@ int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struc
         const struct yarn_snap_item *was = old->n ? bsearch(&key, old->v, old->n, sizeof *old->v, item_cmp) : NULL;
         if (was)
             seen[was - old->v] = 1;
-        if (was && was->digest == digest(r)) {
+        else if (r->spent) /* it ran before the RM held it: nothing to submit (as yarn_write_plan) */
+            continue;
+        if (was && was->digest == digest(p, r)) {
             c->same++;
             continue;
         }

@@ -47,7 +47,7 @@
  * of the cycle (kind, instance, cycle, start, len, containers, size, period,
  * a, d).  yarn_write_delta then writes, for the plan after the changes:
  *   submit  {"queue", "reservation-id", "reservation-definition"}  for an id
- *           not in the snapshot;
+ *           not in the snapshot (not for a spent one: it ran already);
  *   update  {"reservation-id", "reservation-definition"}  for an id whose
  *           digest changed;
  *   delete  {"reservation-id"}  for an id of the snapshot no longer in the

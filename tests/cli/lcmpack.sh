@@ -202,7 +202,7 @@ sed '3d' "$TMP/p2.csv" >"$TMP/bad3.csv"
 t "deleted row refused"      65 '' '' '*' lcmpack --plan "$TMP/bad3.csv" --capacity cores=4,mem=100000
 sed 's|^slokit-plan/1|slokit-plan/9|' "$TMP/p2.csv" >"$TMP/bad4.csv"
 t "other version refused"    65 '' '' "unsupported plan format 'slokit-plan/9'" lcmpack --plan "$TMP/bad4.csv" --capacity cores=4,mem=100000
-t "not a plan refused"       65 '' '' 'not a slokit plan' lcmpack --plan "$D/comp.sky.csv" --capacity cores=4,mem=100000
+t "not a plan refused"       65 '' '' 'not a slokit plan' sh -c 'cp "$1" "$2/notaplan.csv" && lcmpack --plan "$2/notaplan.csv" --capacity cores=4,mem=100000' _ "$D/comp.sky.csv" "$TMP"
 { head -1 "$TMP/p2.csv"; sed -n '4p;3p' "$TMP/p2.csv"; tail -n +5 "$TMP/p2.csv"; } >"$TMP/bad5.csv"
 t "swapped rows refused"     65 '' '' 'trailer does not match the rows' lcmpack --plan "$TMP/bad5.csv" --capacity cores=4,mem=100000
 # edits with recomputed checksums (tests/check/plan_recrc.py) still fail the
@@ -969,3 +969,83 @@ t "yarn: names as valid JSON (UTF-8)" 0 '' '"\ufffd\ufffdjob"
     lcmpack -q --slo "$1" --capacity cores=200,mem=819200 "$2" --format yarn --at 2026-01-06 |
     /usr/bin/python3 -c "import sys, json
 for l in sys.stdin.buffer: print(json.dumps(json.loads(l)[\"reservation-definition\"][\"reservation-name\"]))"' _ "$TMP/u8.slo" "$TMP/u8.sky"
+
+# ---- a one-off reservation that runs in the next cycle (code review, 2026-11-29)
+# "late": period 25 h, window 23:00 (Jan 8) to 03:00 (Jan 9); the capacity is 0
+# from 23:00 to 24:00, so LowCost places it at 00:01 (Jan 9): 86460 s from
+# the start of the cycle its window opens in.  Its plan rows count from the
+# cycle of their first row (Jan 9, t 60).  Before: a --replan re-run that
+# rewrote the plan byte for byte gave a YARN "update" (the two counts hashed
+# differently); the in-place run (through PLAN.idx) reported the kept
+# reservation at 86460 and the plan read whole at 60; at --at Jan 9 the
+# in-place run did not report it at all ("0 kept").
+NC="$TMP/nc"; mkdir -p "$NC"
+printf 'job,period,a,d,status\nlate,90000,43200,57600,actionable\n' > "$NC/slo.csv"
+awk 'BEGIN { print "job,step,offset,alloc"; for (i = 0; i < 60; i++) print "late,60," 60 * i ",6" }' > "$NC/sky.csv"
+printf 't,cores,mem_mb\n0,100,1000000\n82800,0,1000000\n' > "$NC/cap.csv"
+NCR="--slo $NC/slo.csv --capacity-file $NC/cap.csv $NC/sky.csv"
+t "next cycle: placed at 00:01 of the next day" 0 '' 'job,kind,instance,status,t_start,t_end,cost,penalty,reason
+late,once,19643,placed,86460,90060,0.06,0,' '' lcmpack -q $NCR --at 2026-01-08 -o "$NC/p1.csv" --report -
+tcheck "next cycle: its rows count from their own cycle" grep -q '^slokit-plan/1,late,once,19643,20462,60,' "$NC/p1.csv"
+cp "$NC/p1.csv" "$NC/p1b.csv"
+t "next cycle: --replan that keeps it: empty YARN delta" 0 '' '' "YARN delta in $NC/yd: 0 submit, 0 update, 0 delete (1 unchanged" \
+    lcmpack --plan "$NC/p1b.csv" --replan $NCR --at 2026-01-08 -o "$NC/p4.csv" --yarn-delta "$NC/yd"
+tcheck "next cycle: --replan wrote the plan byte for byte" cmp "$NC/p1b.csv" "$NC/p4.csv"
+for at in 2026-01-08 2026-01-09; do
+    lcmpack -q $NCR --at 2026-01-08 -o "$NC/ip.csv"; cp "$NC/ip.csv" "$NC/rd.csv"
+    lcmpack --plan "$NC/ip.csv" $NCR --at $at -o "$NC/ip.csv" --report "$NC/ip.rep" 2> "$NC/ip.err"
+    lcmpack --no-index --plan "$NC/rd.csv" $NCR --at $at -o "$NC/rd.csv" --report "$NC/rd.rep" 2> "$NC/rd.err"
+    tcheck "next cycle, --at $at: the in-place run took the index" grep -q "from the index" "$NC/ip.err"
+    t "next cycle, --at $at: in place and read whole report the same" 0 '' "@$NC/rd.rep" '' cat "$NC/ip.rep"
+    tcheck "next cycle, --at $at: kept where it was placed" grep -q '^late,once,19643,kept,86460,90060,' "$NC/ip.rep"
+    tcheck "next cycle, --at $at: the summaries count it kept" bash -c 'grep -q "1 kept" "$1" && grep -q "1 kept" "$2"' _ "$NC/ip.err" "$NC/rd.err"
+done
+# --improve lifts and settles reservations; the load it leaves must be the
+# one a re-run sums from the plan (in plan order), in --load and in
+# PLAN.idx.  Fractional container sizes make the difference visible: the
+# --load of the first run, of a re-run reading the plan whole, and of a
+# re-run through the index are the same bytes (before, the first differed
+# from the re-run in most steps: 49.60000000000001 against 49.6).
+/usr/bin/python3 -c '
+import random
+r = random.Random(3)
+slo = open("'"$NC"'/f.slo", "w"); sky = open("'"$NC"'/f.sky", "w")
+slo.write("job,period,a,d,status\n"); sky.write("job,step,offset,alloc,cores,mem_mb,gang\n")
+for j in range(40):
+    per = r.choice([3600, 14400, 86400]); n = r.randint(3, 12); a = r.randrange(0, per // 2, 60)
+    slo.write("f%02d,%d,%d,%d,actionable\n" % (j, per, a, min(per, a + n * 60 * r.randint(2, 5))))
+    c, m = round(r.uniform(0.1, 0.9), 3), round(r.uniform(100, 900), 3)
+    for k in range(n):
+        sky.write("f%02d,60,%d,%d,%s,%s,1\n" % (j, 60 * k, r.randint(1, 40), c, m))
+'
+lcmpack -q --improve 3 --slo "$NC/f.slo" --capacity cores=10000,mem=100000000 "$NC/f.sky" -o "$NC/f.csv" --load "$NC/f1.load"
+lcmpack -q --no-index --plan "$NC/f.csv" --slo "$NC/f.slo" --capacity cores=10000,mem=100000000 "$NC/f.sky" -o "$NC/f2.csv" --load "$NC/f2.load"
+lcmpack -q --plan "$NC/f.csv" --slo "$NC/f.slo" --capacity cores=10000,mem=100000000 "$NC/f.sky" -o "$NC/f.csv" --load "$NC/f3.load"
+tcheck "--improve: the load is the one a re-run reads" cmp "$NC/f1.load" "$NC/f2.load"
+tcheck "--improve: ... and the one the index gives" cmp "$NC/f2.load" "$NC/f3.load"
+# a repeated instance whose request fields differ (an edit with recomputed
+# checksums) was accepted, and a rewrite changed it silently: every row of a
+# reservation is checked now.  hourly.csv: B4 at line 2, H's instances 0-3 at
+# lines 3-6.
+$RC "$TMP/hourly.csv" "$TMP/e6.csv" 5 cores 2
+t "instance 2's cores differ: refused" 65 '' '' "e6.csv:5: job 'H': request fields differ between rows of one reservation" \
+    lcmpack --plan "$TMP/e6.csv" --capacity cores=4,mem=100000 -o /dev/null
+$RC "$TMP/hourly.csv" "$TMP/e7.csv" 3 d 900
+t "instance 0's window differs from the rest: refused" 65 '' '' "e7.csv:4: job 'H': request fields differ between rows of one reservation" \
+    lcmpack --plan "$TMP/e7.csv" --capacity cores=4,mem=100000 -o /dev/null
+# --at is checked against the plan's own cycle when --plan gives it (and
+# --lcm is not given): a 1 h plan at 01:00 was refused naming "--lcm 86400"
+t "--at on a 1 h plan's cycle, not the default --lcm" 0 '' '*' '' \
+    lcmpack -q --plan "$TMP/one.csv" --capacity cores=10,mem=100000 --format yarn --at 2026-01-05T01:00:00Z
+t "--at off a 1 h plan's cycle: refused" 64 '' '' "not the start of a cycle" \
+    lcmpack -q --plan "$TMP/one.csv" --capacity cores=10,mem=100000 --format yarn --at 2026-01-05T01:30:00Z
+# an ad-hoc reservation that ran before --now, which the RM never held (not
+# in --yarn-base): nothing to submit, as --format yarn writes nothing for it
+# (before: "1 submit" of an allocation entirely in the past)
+printf 'job,arrival,deadline,containers,duration\nX,2026-01-07T20:00:00Z,2026-01-08T12:00:00Z,10,1h\n' > "$NC/ad.csv"
+lcmpack -q --slo "$D/hourly.slo.csv" --capacity cores=40,mem=1000000 "$D/hourly.sky.csv" --at 2026-01-07 -o "$NC/n0.csv"
+lcmpack -q --plan "$NC/n0.csv" --capacity cores=40,mem=1000000 --at 2026-01-07 --adhoc "$NC/ad.csv" -o "$NC/n1.csv"
+tcheck "spent ad-hoc: X placed on night 1 at 20:00" grep -q '^slokit-plan/1,X,once,20460,20460,72000,' "$NC/n1.csv"
+t "spent ad-hoc: no submit for it" 0 '' '' "YARN delta in $NC/yb: 0 submit, 0 update, 0 delete" \
+    lcmpack --plan "$NC/n1.csv" --capacity cores=40,mem=1000000 --at 2026-01-08 --now 2026-01-08T01:30:00Z \
+    --adhoc "$NC/ad.csv" --yarn-delta "$NC/yb" --yarn-base "$NC/n0.csv" -o "$NC/n2.csv"

@@ -143,7 +143,7 @@ add s "$TMP/j41.sky"
 tcheck "truncated index: slow path"      slow s
 tcheck "truncated index: same as --no-index" same s
 jobs job00042 job00043 >"$TMP/j42.sky"
-printf '\002' | dd of="$F.idx" bs=1 seek=8 conv=notrunc 2>/dev/null
+printf '\001' | dd of="$F.idx" bs=1 seek=8 conv=notrunc 2>/dev/null
 add v "$TMP/j42.sky"
 tcheck "other index version: slow path"  slow v
 tcheck "other index version: same as --no-index" same v
