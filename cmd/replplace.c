@@ -174,9 +174,14 @@ static int parse_replicas(const char *s, int *out, int max)
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *end;
         long v = strtol(tok, &end, 10);
-        if (*end || end == tok || v < 1 || v > RP_MAX_REPLICAS || n >= max) {
+        if (*end || end == tok || v < 1 || v > RP_MAX_REPLICAS) {
             free(copy);
-            usage_error("invalid value for --replicas: '%s' (want integers 1 to 16, comma-separated)", s);
+            usage_error("invalid value for --replicas: '%s' (want integers 1 to %d, comma-separated)", s,
+                        RP_MAX_REPLICAS);
+        }
+        if (n >= max) {
+            free(copy);
+            usage_error("invalid value for --replicas: '%s' (at most %d values)", s, max);
         }
         out[n++] = (int)v;
     }

@@ -255,11 +255,13 @@ static void summary(const struct tenant_set *ts, const struct pattern_classes *p
     const int *kf = opt.cl.k_fixed;
     /* rms, the slow sd and the tolerance are all in 0-1 units, whatever
      * --scale says, so the summary's numbers compare with each other */
-    char kwhy[128];
-    if (kf[0] || kf[1] || kf[2])
+    char kwhy[160];
+    int nfixed = (kf[0] > 0) + (kf[1] > 0) + (kf[2] > 0);
+    if (nfixed == PATTERN_N)
         snprintf(kwhy, sizeof kwhy, "fixed by --k");
     else
-        snprintf(kwhy, sizeof kwhy, "the smallest with rms distance to the class center <= --tolerance %g", opt.cl.tolerance);
+        snprintf(kwhy, sizeof kwhy, "%sthe smallest with rms distance to the class center <= --tolerance %g",
+                 nfixed ? "fixed by --k for some patterns, else " : "", opt.cl.tolerance);
     fprintf(stderr, "tenantclass: patterns: periodic when a period in --periods has strength >= %g and "
                     "repeat >= %g, else constant when the slow sd <= %g, else unpredictable; k %s "
                     "(rms and sd in 0-1 units); in %.2f s\n",

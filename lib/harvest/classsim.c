@@ -194,7 +194,10 @@ int cs_read_series(const char *path, const struct csv_dialect *d, double uscale,
         if (cur < 0)
             continue; /* not classified: not simulated */
         /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): series_row sets tt when it returns 0 */
-        double k = floor((tt - t0) / step);
+        /* the first tick at or after the sample: a tick holds the last
+         * sample at or before it (floor gave it the last one before the
+         * next tick, up to a step in its future) */
+        double k = ceil((tt - t0) / step - 1e-9);
         if (k < 0) { /* the replay starts with the first tenant's first sample */
             early++;
             continue;
@@ -262,11 +265,13 @@ void cs_stream_make(const struct cp_params *p, const struct cs_tenant *t, size_t
     for (size_t i = 0; i < n; i++) {
         double h = 0, us = 0;
         for (long k = 0; k < nticks; k++) {
-            double per = p->cores - reserve_cores - ceil((double)t[i].u[k] * p->cores - 1e-9);
-            h += per > 0 ? per : 0;
+            /* the pool's free containers, rounded as tenant_free rounds them */
+            double prim = ceil(t[i].servers * (double)t[i].u[k] * p->cores - 1e-9);
+            double allow = t[i].servers * (p->cores - reserve_cores) - prim;
+            h += allow > 0 ? floor(allow + 1e-9) : 0;
             us += (double)t[i].u[k];
         }
-        s->harvest += t[i].servers * h / (double)nticks;
+        s->harvest += h / (double)nticks;
         usum += t[i].servers * us / (double)nticks;
         srvsum += t[i].servers;
     }

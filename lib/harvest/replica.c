@@ -493,8 +493,9 @@ static inline int env_used(const int *envs, int ne, int e)
     return 0;
 }
 
-/* a tenant drawn uniformly among the active tenants of class cl whose
- * environment is not in envs (ne < 0: any), or -1 */
+/* a tenant drawn among the active tenants of class cl whose environment is
+ * not in envs (ne < 0: any), uniformly, or in proportion to its free space
+ * with --pick space (c->by_space); -1 when there is none */
 static int class_tenant(const rp_cluster *c, rng *g, int cl, const int *envs, int ne)
 {
     int n = c->cls_n[cl];
@@ -881,8 +882,10 @@ struct rqueue {
     int sorted;
 };
 
-/* RP_REBUILD_SOURCES: one FIFO per surviving-replica count at enqueue time,
- * per source server; items become ready at their time */
+/* RP_REBUILD_SOURCES: per source server and surviving-replica count at
+ * enqueue time, one FIFO of new items and one of items retried an hour
+ * later (two FIFOs, so a retried item never holds up the items behind it);
+ * items become ready at their time */
 struct srcitem {
     uint64_t it; /* block << 5 | slot */
     double ready;
@@ -892,9 +895,10 @@ struct srcfifo {
     size_t n, pos, cap;
 };
 struct srcq {
-    struct srcfifo f[RP_MAX_REPLICAS];
+    struct srcfifo f[2][RP_MAX_REPLICAS]; /* [0]: new, [1]: retried */
     size_t pending;
-    int scheduled; /* in the heap */
+    int scheduled; /* in the heap, at `at` (older heap entries are stale) */
+    double at;
 };
 
 struct sim {
@@ -1082,8 +1086,9 @@ static void rq_add(struct sim *S, uint64_t *items, size_t ni, double t)
 
 static void src_schedule(struct sim *S, int32_t q, double t)
 {
-    if (!S->src[q].scheduled) {
+    if (!S->src[q].scheduled || t < S->src[q].at) {
         S->src[q].scheduled = 1;
+        S->src[q].at = t;
         heap_push(&S->h, t, (uint64_t)q);
     }
 }
@@ -1091,7 +1096,7 @@ static void src_schedule(struct sim *S, int32_t q, double t)
 /* queue slot k of block b on the surviving holder with the fewest pending
  * items (the first slot on ties), ready at time `ready`.  0 when no copy is
  * left. */
-static int src_enqueue(struct sim *S, size_t b, int k, double ready)
+static int src_enqueue(struct sim *S, size_t b, int k, double ready, int retry)
 {
     const int32_t *o = S->slots + b * (size_t)S->R;
     int32_t best = -1;
@@ -1101,7 +1106,7 @@ static int src_enqueue(struct sim *S, size_t b, int k, double ready)
     if (best < 0)
         return 0;
     int lv = S->live[b] > 0 ? S->live[b] - 1 : 0;
-    struct srcfifo *f = &S->src[best].f[lv];
+    struct srcfifo *f = &S->src[best].f[retry][lv];
     f->a = xgrow(f->a, &f->cap, f->n + 1, sizeof *f->a);
     f->a[f->n++] = (struct srcitem){(uint64_t)b << 5 | (uint64_t)k, ready};
     S->src[best].pending++;
@@ -1115,8 +1120,8 @@ static int src_enqueue(struct sim *S, size_t b, int k, double ready)
 static struct srcitem *src_next(struct sim *S, int32_t q, double t, double *next)
 {
     *next = INFINITY;
-    for (int v = 0; v < S->R; v++) {
-        struct srcfifo *f = &S->src[q].f[v];
+    for (int v = 0; v < S->R * 2; v++) {
+        struct srcfifo *f = &S->src[q].f[v % 2][v / 2];
         if (f->pos == f->n)
             continue;
         if (f->a[f->pos].ready <= t) {
@@ -1157,11 +1162,11 @@ static void src_step(struct sim *S, int32_t q, double t)
         if (S->live[b] == 0 || o[k] >= 0)
             continue;
         if (!holds(o, S->R, -1, q)) {
-            src_enqueue(S, b, k, t);
+            src_enqueue(S, b, k, t, 0);
             continue;
         }
         if (!recreate(S, b, k, t, 1))
-            src_enqueue(S, b, k, t + 3600);
+            src_enqueue(S, b, k, t + 3600, 1);
         src_schedule(S, q, t + S->step);
         return;
     }
@@ -1217,7 +1222,7 @@ static void sim_destroy(struct sim *S, int32_t s, double t)
             else if (by_server)
                 items[ni++] = (uint64_t)b << 5 | (uint64_t)k;
             else
-                src_enqueue(S, b, k, t + S->cfg->detect);
+                src_enqueue(S, b, k, t + S->cfg->detect, 0);
         }
     }
     give(S->c, S->c->srv_tenant[s], (int64_t)l->n);
@@ -1257,7 +1262,7 @@ static void sim_free(struct sim *S)
     if (S->src)
         for (int32_t s = 0; s < S->c->nservers; s++)
             for (int v = 0; v < RP_MAX_REPLICAS; v++)
-                free(S->src[s].f[v].a);
+                free(S->src[s].f[0][v].a), free(S->src[s].f[1][v].a);
     free(S->src);
     heap_free(&S->h);
     for (int32_t s = 0; s < S->c->nservers; s++)
@@ -1302,6 +1307,8 @@ void rp_simulate(rp_cluster *c, const struct rp_sim_config *cfg, struct rp_sim_r
         if (tq <= te && tq <= ta) {
             struct heap_item hi;
             heap_pop(&S.h, &hi);
+            if (S.src && (!S.src[hi.val].scheduled || hi.key != S.src[hi.val].at))
+                continue; /* superseded by an earlier turn */
             if (S.src)
                 src_step(&S, (int32_t)hi.val, t);
             else

@@ -817,6 +817,7 @@ static int merge_range(struct worker *w, keyset *seen, char **last, long *base, 
                        int st)
 {
     struct scan *s = &w->s;
+    struct tenant_set *r = &s->rs;
     s->sink.line_base = *base;
     long dup_line = 0;
     const char *dup = NULL, *prev = *last ? *last : "";
@@ -826,11 +827,30 @@ static int merge_range(struct worker *w, keyset *seen, char **last, long *base, 
             dup_line = s->key_line[j];
             prev = j ? s->key[j - 1] : prev;
         }
+    /* the group a single reader refuses for --max-tenants (each reader kept
+     * at most the limit; together they may pass it): the first that comes
+     * with the limit reached, kept or not (r's rows are the kept groups, in
+     * group order), as tenant_done refuses it */
+    size_t lim = SIZE_MAX;
+    long long kept = (long long)rs->n;
+    for (size_t q = 0, j = 0; q < s->nkey && st == SLK_OK && !dup && !fw; q++) {
+        if (kept >= s->o->max_tenants) {
+            lim = q;
+            break;
+        }
+        if (j < r->n && strcmp(s->key[q], r->rows[j].tenant) == 0)
+            j++, kept++;
+    }
     if (dup) { /* a single reader would have stopped there */
         char msg[512];
         sink_flush(&s->sink, 1, dup_line);
         group_message(msg, sizeof msg, "tenant", dup, prev, GROUP_SORTABLE);
         slk_error_at(s->sink.name, *base + dup_line, "%s", msg);
+        st = SLK_EDATA;
+    } else if (lim != SIZE_MAX) {
+        sink_flush(&s->sink, 1, s->key_line[lim]);
+        slk_error_at(s->sink.name, *base + s->key_line[lim], "more than %lld tenants (--max-tenants)",
+                     s->o->max_tenants);
         st = SLK_EDATA;
     } else {
         sink_flush(&s->sink, st == SLK_OK, 0);
@@ -841,7 +861,6 @@ static int merge_range(struct worker *w, keyset *seen, char **last, long *base, 
     *base += s->r ? csvr_lines(s->r) : 0;
     if (st == SLK_OK)
         st = w->st;
-    struct tenant_set *r = &s->rs;
     if (st == SLK_OK) {
         rs->skipped_gaps += r->skipped_gaps;
         rs->skipped_short += r->skipped_short;
@@ -852,14 +871,10 @@ static int merge_range(struct worker *w, keyset *seen, char **last, long *base, 
         rs->missing_util += r->missing_util;
         rs->samples += r->samples;
     }
-    for (size_t j = 0; j < r->n; j++) {
-        if (st == SLK_OK && fw) {
+    for (size_t j = 0; j < r->n && st == SLK_OK; j++) {
+        if (fw) {
             tenantio_write_feature(fw, &r->rows[j], s->o->percent);
-        } else if (st == SLK_OK && (long long)rs->n >= s->o->max_tenants) {
-            /* each reader kept at most the limit; together they may pass it */
-            slk_error_at(s->sink.name, *base, "more than %lld tenants (--max-tenants)", s->o->max_tenants);
-            st = SLK_EDATA;
-        } else if (st == SLK_OK) {
+        } else {
             set_add(rs, &r->rows[j]);
             r->rows[j].tenant = NULL;
         }

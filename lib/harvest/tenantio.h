@@ -113,7 +113,8 @@ int tenantio_readers(const char *path, const struct tenantio_opts *o);
 
 /* tenantio_read_series: read the series at path ("-": stdin) and classify
  * every tenant: with fw, write each feature row to fw as soon as it is known
- * (the rows are not kept); without, append them to ts, their util features
+ * (the rows are not kept); without, put them in ts (which must be empty: one
+ * reader takes the rows over whole), their util features
  * passed through the feature table's scale and back (tenantio_feature_scaled):
  * the very doubles tenantio_read_features gives, so one process and
  * --features-only + --from-features cluster the same bits.  Counters of ts

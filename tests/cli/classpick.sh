@@ -154,6 +154,26 @@ tcheck "simulate: flat primaries, no kills" bash -c '
     tenantclass -q --classes "$1/flatc.csv" -o "$1/flato.csv" "$1/flat.csv" &&
     classpick -q --simulate --sample in --classes "$1/flatc.csv" --tenants "$1/flato.csv" --series "$1/flat.csv" --servers "$2/simservers.csv" --tasks 20 |
     awk -F, "NR>1{if (\$5!=0 || \$3!=\$2) exit 1; n++} END{exit n!=2}"' _ "$TMP" "$D"
+# One tenant "A" of one class; its series every 60 s, the ticks every 120 s.
+printf 'class,pattern,avg_util,peak_util,tenants,servers\nconstant-1,constant,0.5,0.5,1,1\n' > "$TMP/t1c.csv"
+printf 'tenant,pattern,class,avg,peak,strength\nA,constant,constant-1,0.5,0.5,0\n' > "$TMP/t1t.csv"
+# Each tick takes the last sample at or before it (classpick(1)).  util 0 at
+# even minutes, 1 at odd ones: every tick on an even minute sees 0, and one
+# more tick at 12000 s holds the last sample (11940 s, util 1): 1/101.
+# (Before, a tick took the last sample before the next tick, up to a step in
+# its future: primary_util 1.)
+awk 'BEGIN { print "tenant,t,util"; for (i = 0; i < 200; i++) print "A," 60 * i "," (i % 2) }' > "$TMP/t1s.csv"
+t "simulate: a tick takes the last sample at or before it" 0 '' '*' "over 101 ticks of 120 s" \
+    classpick --simulate --sample in --classes "$TMP/t1c.csv" --tenants "$TMP/t1t.csv" --series "$TMP/t1s.csv" --jobs 5 -o "$TMP/t1.out"
+tcheck "simulate: ... so the primary's utilization is 1/101" awk -F, 'NR > 1 && $9 != 1 / 101 { bad = 1 } NR > 1 { n++ } END { exit bad || n != 2 }' "$TMP/t1.out"
+# The mean harvestable cores, which --load scales, are the simulator's own:
+# 100 servers x (12 - 4 reserve) - ceil(100 x 0.01 x 12) = 800 - 12 = 788
+# (before: per server, 100 x (8 - ceil(0.12)) = 700, so --load 1 offered 0.89
+# of the capacity).
+awk 'BEGIN { print "tenant,t,util"; for (i = 0; i < 200; i++) print "A," 120 * i ",0.01" }' > "$TMP/t2s.csv"
+printf 'tenant,servers\nA,100\n' > "$TMP/t2srv.csv"
+t "simulate: mean harvestable cores rounded as the simulator rounds them" 0 '' '*' "offered at 1 of the mean harvestable 788 cores" \
+    classpick --simulate --sample in --classes "$TMP/t1c.csv" --tenants "$TMP/t1t.csv" --series "$TMP/t2s.csv" --servers "$TMP/t2srv.csv" --load 1 -o /dev/null
 t "simulate: tenant with an unknown class" 65 '' '' "class 'nope-1' is not in --classes" sh -c 'printf "tenant,pattern,class,avg,peak,strength\nA,constant,nope-1,0.1,0.1,0\n" > "$1/bad.csv" && classpick --simulate --classes "$2" --tenants "$1/bad.csv" --series "$3"' _ "$TMP" "$TMP/simc.csv" "$D/simseries.csv"
 
 # ---- --sample out (default) / in ----------------------------------------------

@@ -135,6 +135,7 @@ tcheck "tracegen storage: servers=N is exact, 80% rates <= 1, grid filled" bash 
 t "missing TENANTS" 64 '' '' 'missing TENANTS file' replplace
 t "bad --replicas" 64 '' '' "invalid value for --replicas: '0'" replplace -r 0 "$TINY"
 t "too many replicas" 64 '' '' "invalid value for --replicas: '17'" replplace -r 17 "$TINY"
+t "--replicas: at most 8 values" 64 '' '' "invalid value for --replicas: '1,2,3,4,5,6,7,8,9' (at most 8 values)" replplace --simulate -r 1,2,3,4,5,6,7,8,9 "$TINY"
 t "bad --policy" 64 '' '' "invalid value for --policy: 'hdfs'" replplace --policy hdfs "$TINY"
 t "bad --pick" 64 '' '' "invalid value for --pick: 'big'" replplace --pick big "$TINY"
 t "lists need --simulate" 64 '' '' 'need --simulate' replplace -r 3,4 "$TINY"

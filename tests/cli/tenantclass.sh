@@ -321,3 +321,23 @@ t "servers column 1e308: too large" 65 '' '' "column 'servers': '1e308' is too l
     sh -c 'tracegen -q tenants --count 2 --days 1 | awk -F, -v OFS=, "NR==1{print \$0,\"servers\"; next} {print \$0, \"1e308\"}" | tenantclass -q --min-samples 4'
 t "--servers 1e9: too large" 65 '' '' "column 'servers': '1e9' is too large (at most 1e+08)" \
     sh -c 'printf "tenant,servers\ntenant00001,1e9\n" > "$1/sbig.csv" && tracegen -q tenants --count 2 --days 1 | tenantclass -q --servers "$1/sbig.csv"' _ "$TMP"
+# --max-tenants with several readers (a file over 32 MiB): the same message
+# at the same line as one reader, the first tenant that comes with the limit
+# reached, kept or not.  Six tenants of 450,000 rows, t2 of 5 (too short:
+# skipped).  Limit 2: t2 is refused at its first line, 900002, with no
+# warning; limit 3: t2's warning, then t4 at 1350007.  (Before, each range
+# kept at most the limit and the merge reported at the end of the range:
+# line 1800006 or 2250006, and with the limit 2 a warning for t2 first.)
+awk 'BEGIN { print "tenant,t,util"; for (t = 0; t < 6; t++) for (i = 0; i < (t == 2 ? 5 : 450000); i++) print "t" t "," i * 120 ",0.5" }' > "$TMP/tmax.csv"
+for mt in 2 3; do
+    tenantclass --threads 1 --max-tenants $mt "$TMP/tmax.csv" > /dev/null 2> "$TMP/tmax1-$mt.err"
+    for th in 2 3; do
+        t "--max-tenants $mt, $th readers: one reader's messages" 0 '' '' '' bash -c '
+            tenantclass --threads $2 --max-tenants $1 "$3/tmax.csv" > /dev/null 2> "$3/tmax$2-$1.err"
+            [ $? = 65 ] && cmp "$3/tmax1-$1.err" "$3/tmax$2-$1.err"' _ $mt $th "$TMP"
+    done
+done
+tcheck "--max-tenants 2: refused at t2's first line, no warning" \
+    bash -c '[ "$(cat "$1")" = "tenantclass: $2:900002: more than 2 tenants (--max-tenants)" ]' _ "$TMP/tmax1-2.err" "$TMP/tmax.csv"
+tcheck "--max-tenants 3: t2's warning, then t4's first line" grep -q "tmax.csv:1350007: more than 3 tenants" "$TMP/tmax1-3.err"
+rm -f "$TMP/tmax.csv"
