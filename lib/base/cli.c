@@ -2,9 +2,10 @@
 #include "base/cli.h"
 #include "base/csvio.h"
 #include "base/diag.h"
+#include "base/keyset.h"
 #include "base/outfile.h"
-#include "base/timeunit.h"
 #include "base/parse.h"
+#include "base/timeunit.h"
 
 #include <errno.h>
 #include <math.h>
@@ -366,6 +367,22 @@ int cli_choice(struct argp_state *st, const char *opt, const char *arg, const ch
     return -1;
 }
 
+/* --names: what a header row must be too (csvr refuses an empty or
+ * duplicate name there): no empty name, none twice */
+static void check_names(struct argp_state *st, const char *names)
+{
+    keyset *seen = keyset_new();
+    char *copy = xstrdup(names), *p = copy, *t;
+    while ((t = strsep(&p, ",")) != NULL) {
+        if (!*t)
+            argp_error(st, "invalid value for --names: '%s' (an empty column name)", names);
+        if (!keyset_add(seen, t))
+            argp_error(st, "invalid value for --names: '%s' (column '%s' named twice)", names, t);
+    }
+    free(copy);
+    keyset_free(seen);
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     check_refused(st, key);
@@ -437,6 +454,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
          * would be ignored while the header row names the columns */
         if (slk_opt.names && !slk_opt.no_header)
             argp_error(st, "--names needs -H/--no-header (the input's header row names its columns)");
+        if (slk_opt.names)
+            check_names(st, slk_opt.names);
         break;
     case OPT_NO_PROGRESS:
         slk_opt.progress = 0;

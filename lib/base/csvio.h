@@ -334,7 +334,8 @@ long long csvr_line_start(const char *path, long long start, long line);
  * no_output_header (NULL: csv_dialect_plain).  The writer does not own fp. */
 csvw *csvw_new_with(FILE *fp, const struct csv_dialect *d);
 csvw *csvw_new(FILE *fp) CSVIO_DEPRECATED("csvw_new_with(fp, cli_dialect(NULL))");
-/* csvw_free: free the writer (does not flush or close fp). */
+/* csvw_free: write what the writer still buffers (an unfinished record as
+ * it is) into fp, then free it; fp is neither flushed nor closed. */
 void csvw_free(csvw *w);
 
 /* csvw_header: write a header row from a NULL-terminated list of names, unless

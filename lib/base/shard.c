@@ -104,6 +104,17 @@ static int rin_fill(rin *r)
     return 0;
 }
 
+/* rec_blank: whether s[0, n) is a line end alone: CRs and a final LF ("\n",
+ * "\r\n", "\r\r\n", or CRs at the end of the input), which libcsv reads as
+ * no record at all. */
+static int rec_blank(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && s[i] == '\r')
+        i++;
+    return i == n || (i + 1 == n && s[i] == '\n');
+}
+
 /* rin_next: the next non-blank record.  1 ready, 0 end of input, -1 error. */
 static int rin_next(rin *r)
 {
@@ -158,7 +169,7 @@ static int rin_next(rin *r)
             r->n = len;
             r->pos += len;
             r->next_line += 1 + st.inner;
-            if ((len == 1 && s[0] == '\n') || (len == 2 && s[0] == '\r' && s[1] == '\n'))
+            if (rec_blank(s, len))
                 continue; /* a blank line, as libcsv skips it */
             return 1;
         }
@@ -232,6 +243,20 @@ static int rec_field(const char *s, size_t n, int quoted, char delim, int col, c
     *f = *scratch;
     *fl = k;
     return 0;
+}
+
+/* rin_field: field col of the current record (as rec_field).  A UTF-8 BOM
+ * that starts the input is no part of the first record's first field: the
+ * tools' reader drops it with -H too, so the key must not keep it. */
+static int rin_field(const rin *in, int col, char **scratch, size_t *scap, const char **f, size_t *fl)
+{
+    const char *s = in->rec;
+    size_t n = in->n;
+    if (in->line == 1 && n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+        s += 3;
+        n -= 3;
+    }
+    return rec_field(s, n, in->quoted, in->delim, col, scratch, scap, f, fl);
 }
 
 /* find_column: the index of column `name` in a header record, or in the
@@ -453,7 +478,7 @@ static int split_record(struct splitter *sp, struct shard_stats *stats)
     rin *in = &sp->in;
     const char *k;
     size_t kl;
-    if (rec_field(in->rec, in->n, in->quoted, in->delim, sp->keycol, &sp->scratch, &sp->scap, &k, &kl) < 0) {
+    if (rin_field(in, sp->keycol, &sp->scratch, &sp->scap, &k, &kl) < 0) {
         slk_error_at(in->name, in->line, "no column %d (the key '%s') in this record", sp->keycol + 1,
                      sp->opt->key);
         return SLK_EDATA;
@@ -541,7 +566,7 @@ static int check_record(rin *in, int keycol, group_iter *g, char **scratch, size
     const char *k;
     size_t kl;
     /* a record without the key column is the tool's to report (or skip) */
-    if (rec_field(in->rec, in->n, in->quoted, in->delim, keycol, scratch, scap, &k, &kl) == 0) {
+    if (rin_field(in, keycol, scratch, scap, &k, &kl) == 0) {
         *key = xgrow(*key, kcap, kl + 1, 1);
         memcpy(*key, k, kl);
         (*key)[kl] = 0;
@@ -661,7 +686,7 @@ static int merge_group(struct merger *g, int s, const char *k, size_t kl)
         }
         const char *f;
         size_t fl;
-        if (rec_field(r->rec, r->n, r->quoted, r->delim, g->keycol, &g->scratch, &g->scap, &f, &fl) < 0) {
+        if (rin_field(r, g->keycol, &g->scratch, &g->scap, &f, &fl) < 0) {
             slk_error_at(r->name, r->line, "no key column %d in this record", g->keycol + 1);
             return SLK_EDATA;
         }
@@ -852,7 +877,7 @@ static int next_key(struct merger *g, struct head *h, int i, int *st)
     }
     const char *f;
     size_t fl;
-    if (rec_field(r->rec, r->n, r->quoted, r->delim, g->keycol, &g->scratch, &g->scap, &f, &fl) < 0) {
+    if (rin_field(r, g->keycol, &g->scratch, &g->scap, &f, &fl) < 0) {
         slk_error_at(r->name, r->line, "no key column %d in this record", g->keycol + 1);
         *st = SLK_EDATA;
         return -1;

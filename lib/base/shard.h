@@ -10,7 +10,7 @@
  * are found by a quote-aware scanner (quoted fields may hold delimiters,
  * quotes and newlines) that copies runs of same-key records with one write,
  * so the split runs at the speed of memchr, not of a CSV parser.  Optional
- * gzip output (zlib).  Input may be plain or gzip (zlib reads either).
+ * gzip output (zlib).  Input may be plain, gzip or zstd (base/zin).
  *
  * The order file.  Beside the shards, an optional order file lists the key
  * groups in input order, one row "shard,key" per group.  Merging.  Per-key
@@ -47,7 +47,7 @@
 #define SHARD_MAX 4000
 
 struct shard_opts {
-    const char *input;  /* path, "-" or NULL for stdin; plain or gzip */
+    const char *input;  /* path, "-" or NULL for stdin; plain, gzip or zstd */
     const char *key;    /* key column name (after --col renames; c1.. with -H) */
     int nshards;        /* 1..SHARD_MAX */
     const char *prefix; /* shard i is PREFIX%04d.csv (".tsv" with --tsv), ".gz" with gzip */

@@ -368,3 +368,39 @@ long long stats_lcm(long long a, long long b)
         return 0;
     return q * b;
 }
+
+/* by_remainder: shares by remainder, largest first, then by index */
+static int by_remainder(const void *a, const void *b, void *ctx)
+{
+    const double *rem = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    if (rem[i] != rem[j])
+        return rem[i] > rem[j] ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
+void stats_apportion(const double *w, size_t n, long total, long *out)
+{
+    if (n == 0)
+        return;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += w[i];
+    double *rem = xcalloc(n, sizeof *rem);
+    size_t *order = xcalloc(n, sizeof *order);
+    long given = 0;
+    for (size_t i = 0; i < n; i++) {
+        double exact = sum > 0 ? (double)total * w[i] / sum : 0;
+        out[i] = (long)floor(exact);
+        given += out[i];
+        rem[i] = exact - (double)out[i];
+        order[i] = i;
+    }
+    /* the largest remainders first: one sort, where a scan per unit given
+     * was quadratic */
+    qsort_r(order, n, sizeof *order, by_remainder, rem);
+    for (size_t k = 0; given < total; k = (k + 1) % n, given++)
+        out[order[k]]++;
+    free(rem);
+    free(order);
+}

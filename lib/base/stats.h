@@ -53,6 +53,11 @@ double stats_acc_sd(const struct stats_acc *a);
 void stats_acc_merge(struct stats_acc *a, const struct stats_acc *b);
 
 /* stats_gcd / stats_lcm on positive 64-bit integers; lcm returns 0 on overflow. */
+/* stats_apportion: split total (>= 0) among n shares in proportion to w
+ * (w[i] >= 0, sum > 0) by largest remainder: out[i] = floor(total w[i] /
+ * sum), then one more each to the largest remainders, ties to the earlier
+ * share, until the parts add up to total.  O(n log n). */
+void stats_apportion(const double *w, size_t n, long total, long *out);
 long long stats_gcd(long long a, long long b);
 long long stats_lcm(long long a, long long b);
 

@@ -18,10 +18,11 @@
  *   reimage_sigma=X   lognormal sigma of the rates (default 1.0)
  * Memory is proportional to the number of tenants (sizes are drawn first so
  * servers=N can be met exactly). */
-#include "gen/gen.h"
 #include "base/diag.h"
 #include "base/parse.h"
 #include "base/rng.h"
+#include "base/stats.h"
+#include "gen/gen.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -71,26 +72,9 @@ static int storage_generate(const struct gen_params *p, csvw *out, csvw *truth)
     }
     if (servers_d > 0) {
         /* largest remainder over (N - n), then +1 each so nobody has 0 servers */
-        long extra = (long)servers_d - n, given = 0;
-        double *rem = xmalloc((size_t)n * sizeof *rem);
-        for (long i = 0; i < n; i++) {
-            double share = size[i] / total * (double)extra;
-            servers[i] = (long)floor(share);
-            rem[i] = share - (double)servers[i];
-            given += servers[i];
-        }
-        while (given < extra) {
-            long best = 0;
-            for (long i = 1; i < n; i++)
-                if (rem[i] > rem[best])
-                    best = i;
-            servers[best]++;
-            rem[best] = -1;
-            given++;
-        }
+        stats_apportion(size, (size_t)n, (long)servers_d - n, servers);
         for (long i = 0; i < n; i++)
             servers[i] += 1;
-        free(rem);
     } else {
         for (long i = 0; i < n; i++)
             servers[i] = lround(size[i]) < 1 ? 1 : lround(size[i]);

@@ -34,7 +34,7 @@
  *
  * Streams: one pending arrival per VC in a heap, so memory is O(VCs).  Each
  * VC's draws come from rng_seed_key(seed, vc) and its busy days from
- * rng_seed_key(seed, "vc/busy"), so a VC's jobs do not depend on the others.
+ * rng_seed_key(seed, "<vc>/busy"), so a VC's jobs do not depend on the others.
  */
 #include "base/diag.h"
 #include "gen/gen.h"
@@ -177,7 +177,7 @@ struct vcstream {
 };
 
 /* The day multipliers of one VC: exactly round(q x days) busy days, chosen
- * at random (rng_seed_key(seed, "vc/busy")), with m = 1 + b (1/q - 1), the
+ * at random (rng_seed_key(seed, "<vc>/busy")), with m = 1 + b (1/q - 1), the
  * others quiet with m = 1 - b; then scaled so that their mean over the
  * trace's days is exactly 1, so the month's load factor is the VC's target
  * up to Poisson and job-size noise. */

@@ -84,6 +84,11 @@ static int read_line(rawin *in)
             in->status = SLK_EDATA;
             return -1;
         }
+        if (len + take > CSVR_MAX_RECORD) { /* bounded as csvr bounds a record (slokit(7)) */
+            slk_error_at(in->path, in->line + 1, "record longer than %zu bytes", CSVR_MAX_RECORD);
+            in->status = SLK_EDATA;
+            return -1;
+        }
         if (len + take + 1 > in->cap) {
             in->buf = xgrow(in->buf, &in->cap, len + take + 1, 1);
             in->work = xrealloc(in->work, in->cap);

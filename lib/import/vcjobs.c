@@ -2,6 +2,7 @@
 #include "import/vcjobs.h"
 
 #include "base/diag.h"
+#include "base/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,42 +48,14 @@ long vcjobs_add(struct vcjobs *t, const char *job, const char *vc, double submit
     return 0;
 }
 
-struct share_ctx { const double *rem; };
-
-static int by_remainder(const void *a, const void *b, void *ctx)
-{
-    const double *rem = ((const struct share_ctx *)ctx)->rem;
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    if (rem[i] != rem[j])
-        return rem[i] > rem[j] ? -1 : 1;
-    return i < j ? -1 : i > j;
-}
-
 int vcjobs_capacity_share(struct vcjobs *t, long servers)
 {
     if (servers < (long)t->nvc || t->nvc == 0)
         return -1;
-    double total = 0;
-    for (size_t i = 0; i < t->nvc; i++)
-        total += t->work_sh[i];
     /* one server each first, the rest by work */
-    long left = servers - (long)t->nvc, given = 0;
-    double *rem = xcalloc(t->nvc, sizeof *rem);
-    size_t *order = xcalloc(t->nvc, sizeof *order);
-    for (size_t i = 0; i < t->nvc; i++) {
-        double exact = total > 0 ? (double)left * t->work_sh[i] / total : 0;
-        long whole = (long)floor(exact);
-        t->capacity[i] = 1 + whole;
-        given += whole;
-        rem[i] = exact - (double)whole;
-        order[i] = i;
-    }
-    struct share_ctx ctx = {rem};
-    qsort_r(order, t->nvc, sizeof *order, by_remainder, &ctx);
-    for (size_t k = 0; given < left; k = (k + 1) % t->nvc, given++)
-        t->capacity[order[k]]++;
-    free(rem);
-    free(order);
+    stats_apportion(t->work_sh, t->nvc, servers - (long)t->nvc, t->capacity);
+    for (size_t i = 0; i < t->nvc; i++)
+        t->capacity[i] += 1;
     return 0;
 }
 

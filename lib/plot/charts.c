@@ -3,6 +3,7 @@
 #include "base/csvio.h"
 #include "base/diag.h"
 #include "base/keyset.h"
+#include "base/keytab.h"
 #include "base/stats.h"
 #include "plot/runband.h"
 
@@ -73,10 +74,12 @@ static int cmp_pt(const void *a, const void *b)
     return (p->x > q->x) - (p->x < q->x);
 }
 
-/* Read (group, x, y) triples from a CSV; group column optional. Returns status. */
-static int read_points(const char *path, const struct csv_dialect *d, const char *gcol, const char *xcol, const char *ycol,
-                       const char *only_col, const char **only_val, struct names *groups,
-                       struct pt **pts, size_t *npts)
+/* Read (group, x, y) triples from a CSV; group column optional.  With wcol
+ * set and in the input, *w gets its value in the rows read (the step of a
+ * skyline: one per job).  Returns status. */
+static int read_points(const char *path, const struct csv_dialect *d, const char *gcol, const char *xcol,
+                       const char *ycol, const char *only_col, const char **only_val, struct names *groups,
+                       struct pt **pts, size_t *npts, const char *wcol, double *w)
 {
     int st;
     csvr *r = csvr_open_with(path, d, 0, &st);
@@ -87,6 +90,7 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
     int bad = (gcol && (cg = csvr_require(r, gcol)) < 0) || csvr_require_cols(r, xcol, &cx, ycol, &cy, (char *)NULL) < 0 ||
               (only_col && (co = csvr_require(r, only_col)) < 0);
     int ck = csvr_col(r, "kind"); /* a slokit plan: skip its trailer row (kind "end") */
+    int cw = wcol ? csvr_col(r, wcol) : -1;
     if (bad) {
         csvr_close(r);
         return SLK_EDATA;
@@ -107,7 +111,9 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
         }
         double x, y;
         /* every y read here is a quantity (containers, alloc, cost, util) */
-        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0 || csvr_get_double(r, cy, &y, CSVR_BOUNDED | CSVR_NONNEG) < 0) {
+        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0 ||
+            csvr_get_double(r, cy, &y, CSVR_BOUNDED | CSVR_NONNEG) < 0 ||
+            (cw >= 0 && csvr_get_duration(r, cw, w, CSVR_POSITIVE | CSVR_BOUNDED) < 0)) {
             if (csvr_skip(r))
                 continue;
             break;
@@ -226,7 +232,8 @@ int chart_skyline(plot *p, const struct chart_opts *o)
     struct pt *pts = NULL;
     size_t n = 0;
     const char *job = o->job;
-    int st = read_points(o->input, o->d_input, "run", "t", "containers", "job", &job, &runs, &pts, &n);
+    int st =
+        read_points(o->input, o->d_input, "run", "t", "containers", "job", &job, &runs, &pts, &n, NULL, NULL);
     if (st)
         goto out;
     if (n == 0) {
@@ -241,8 +248,9 @@ int chart_skyline(plot *p, const struct chart_opts *o)
         struct pt *f = NULL;
         size_t nf = 0;
         const char *fj = job;
-        st = read_points(o->fit, o->d_fit, NULL, "offset", "alloc", "job", &fj, &dummy, &f, &nf);
-        int stepc = 60;
+        double stepc = 0; /* skyfit's step column; without one, as the last two offsets say (else 60 s) */
+        st = read_points(o->fit, o->d_fit, NULL, "offset", "alloc", "job", &fj, &dummy, &f, &nf, "step",
+                         &stepc);
         if (!st) {
             char fname[300];
             snprintf(fname, sizeof fname, "%s fitted skyline", job);
@@ -250,7 +258,12 @@ int chart_skyline(plot *p, const struct chart_opts *o)
             for (size_t i = 0; i < nf; i++)
                 plot_point(p, s, f[i].x / 60.0, f[i].y);
             if (nf)
-                plot_point(p, s, (f[nf - 1].x + (nf > 1 ? f[nf - 1].x - f[nf - 2].x : stepc)) / 60.0, f[nf - 1].y);
+                plot_point(p, s,
+                           (f[nf - 1].x + (stepc > 0 ? stepc
+                                           : nf > 1  ? f[nf - 1].x - f[nf - 2].x
+                                                     : 60)) /
+                               60.0,
+                           f[nf - 1].y);
             if (nf == 0 && !o->quiet)
                 slk_error("warning: %s has no skyline for job %s", o->fit, job);
         }
@@ -330,7 +343,8 @@ int chart_plan(plot *p, const struct chart_opts *o)
     struct names jobs = {0};
     struct pt *pts = NULL;
     size_t n = 0;
-    int st = read_points(o->input, o->d_input, "job", "t", "containers", NULL, NULL, &jobs, &pts, &n);
+    int st =
+        read_points(o->input, o->d_input, "job", "t", "containers", NULL, NULL, &jobs, &pts, &n, NULL, NULL);
     if (!st && n == 0) {
         slk_error("%s: the plan has no reservations", o->input ? o->input : "<stdin>");
         st = SLK_EDATA;
@@ -344,7 +358,7 @@ int chart_plan(plot *p, const struct chart_opts *o)
             struct names g = {0};
             struct pt *lp = NULL;
             size_t nl = 0;
-            st = read_points(o->load, o->d_load, NULL, "t", "cost", NULL, NULL, &g, &lp, &nl);
+            st = read_points(o->load, o->d_load, NULL, "t", "cost", NULL, NULL, &g, &lp, &nl, NULL, NULL);
             if (!st) {
                 plot_panel(p, epoch ? "time (UTC)" : "hours into the plan", "cost = max(load/capacity)",
                            epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
@@ -379,14 +393,25 @@ static int read_classes(const struct chart_opts *o, struct names *tenants, struc
         return SLK_EDATA;
     }
     size_t ccap = 0;
+    keyset *seen = keyset_new();
     while (csvr_next(c) > 0) {
-        const char *t = csvr_field(c, ct), *k = csvr_field(c, cc);
-        if (!t || !k)
-            continue;
+        /* the one rule for keyed side tables (base/keytab): a class is
+         * required, a tenant's second row an error, its first row kept */
+        const char *k = csvr_field(c, cc), *t = NULL;
+        if (!k)
+            csvr_fail(c, "column '%s': missing value", csvr_colname(c, cc));
+        else
+            t = keytab_row(seen, c, ct);
+        if (!t) {
+            if (csvr_skip(c))
+                continue;
+            break;
+        }
         size_t ti = (size_t)name_index(tenants, t);
         *cls = xgrow(*cls, &ccap, ti + 1, sizeof **cls);
         (*cls)[ti] = name_index(classes, k);
     }
+    keyset_free(seen);
     st = csvr_status(c);
     csvr_close(c);
     return st;
@@ -451,7 +476,8 @@ int chart_tenants(plot *p, const struct chart_opts *o)
     size_t n = 0, *ntenants = NULL;
     int st = read_classes(o, &tenants, &classes, &cls);
     if (!st)
-        st = read_points(o->input, o->d_input, "tenant", "t", "util", NULL, NULL, &seen, &pts, &n);
+        st =
+            read_points(o->input, o->d_input, "tenant", "t", "util", NULL, NULL, &seen, &pts, &n, NULL, NULL);
     if (!st && n == 0) {
         slk_error("%s: no utilization rows", o->input ? o->input : "<stdin>");
         st = SLK_EDATA;

@@ -36,6 +36,8 @@ t "delimiter option"    0 $'a;b\n1;2\n' $'a;b\n1;2' '' "$C" -d ';'
 t "bad delimiter"       64 '' '' "invalid value for --delimiter" "$C" -d ';;'
 t "no header + names"   0 $'1,2\n3,4\n' $'x,y\n1,2\n3,4' '' "$C" -H --names x,y
 t "no header default names" 0 $'1,2\n' $'c1,c2\n1,2' '' "$C" -H
+t "--names with an empty name: 64, as a header's" 64 $'1,2,3\n' '' "csvcat: invalid value for --names: 'a,,b' (an empty column name)" "$C" -H --names a,,b
+t "--names with a name twice: 64, as a header's" 64 $'1,2\n' '' "csvcat: invalid value for --names: 'a,a' (column 'a' named twice)" "$C" -H --names a,a
 t "no output header"    0 $'a,b\n1,2\n' '1,2' '' "$C" --no-output-header
 t "version GNU format"  0 '' '*' '' "$C" --version
 t "unknown option"      64 '' '' 'unrecognized option' "$C" --frobnicate

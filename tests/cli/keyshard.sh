@@ -144,7 +144,7 @@ t "merge: row out of the order, stdout gets nothing" 65 '' '' "row out of the or
 t "a key column named twice: 65, no shard" 65 $'job,v,job\na,1,x\n' '' \
     "keyshard: <stdin>:1: duplicate column 'job' in header (which one is the key?)" \
     sh -c 'keyshard -k job -n 2 -p "$1/dup-"; st=$?; ! ls "$1"/dup-0* 2>/dev/null && exit $st' _ "$TMP"
-t "a key column named twice in --names: 64" 64 $'a,1,x\n' '' "keyshard: duplicate key column 'job' in --names" \
+t "a key column named twice in --names: 64" 64 $'a,1,x\n' '' "keyshard: invalid value for --names: 'job,v,job' (column 'job' named twice)" \
     keyshard --merge --no-header --names job,v,job -k job -
 t "missing key column" 65 "$(printf 'a,b\n1,2\n')" '' "keyshard: <stdin>:1: missing key column 'job'" keyshard -k job -n 2 -p "$TMP/e-"
 t "empty input" 65 '' '' "keyshard: <stdin>:1: empty input (no header row)" keyshard -k job -n 2 -p "$TMP/e-"
@@ -207,3 +207,8 @@ t "a lone CR before an unterminated quote at the end: the lone CR is named" 65 $
 t "a lone CR inside quotes, then the closing quote missing: unterminated" 65 $'job,v\n"A",1\n"B\rC,2\n' '' "keyshard: <stdin>:3: unterminated quoted field" keyshard -q -k job -n 2 -p "$TMP/cr-"
 t "CRLF, CR CR LF and a CR inside quotes are fine" 0 $'job,v\r\nA,"x\ry"\r\nB,2\r\r\n' '' '' keyshard -q -k job -n 1 -p "$TMP/crok-"
 t "... and copied byte for byte" 0 '' $'job,v\r\nA,"x\ry"\r\nB,2\r\r' '' cat "$TMP/crok-0000.csv"
+t "a line of CRs alone is blank, as the tools read it (no key '\\r' coming back)" 0 $'job,v\nA,1\n\r\r\nB,2\n\r\r\nC,3\n' \
+    $'job,v\nA,1\nB,2\nC,3' '' keyshard -q --check -k job
+t "-H: the BOM is not part of the first key (its rows stay in one shard)" 0 $'\xef\xbb\xbfjobA,1\njobA,2\n' '' '' \
+    keyshard -q -H -k c1 -n 2 -p "$TMP/bomh-" --order "$TMP/bomh-order.csv"
+t "... one key group" 0 '' $'shard,key\n0,jobA' '' cat "$TMP/bomh-order.csv"

@@ -33,6 +33,15 @@ tcheck "production scale: 150,000 tenants in 4 classes" bash -c '
 # tenants: two classes, each a band and its median line (2 gnuplot plots)
 t "tenants svg" 0 '' '' '' skyplot -q tenants "$D/util.csv" --classes "$D/classes.csv" -o "$TMP/ten.svg"
 tcheck "tenants has 2 classes, band + median each" $SVG "$TMP/ten.svg" 4 "class 1 (2 tenants)"
+# --classes is a keyed side table (base/keytab): a tenant twice is an error, not a silent re-class
+t "tenants: a tenant twice in --classes: 65" 65 '' '' "skyplot: $TMP/dupc.csv:4: duplicate tenant 't1' (first at line 2)" \
+    bash -c 'printf "tenant,class\nt1,1\nt2,1\nt1,2\n" > "$1/dupc.csv"; skyplot -q tenants "$2" --classes "$1/dupc.csv" -o "$1/dupc.svg"' _ "$TMP" "$D/util.csv"
+# a skyline of one 300 s step is drawn 5 minutes wide (its step column), not 1
+tcheck "fitted skyline: last step as wide as its step" bash -c '
+    printf "job,run,t,containers\nj,r1,0,2\nj,r1,60,2\nj,r1,120,2\nj,r1,180,2\nj,r1,240,2\n" > "$1/u5.csv"
+    printf "job,step,offset,alloc\nj,300,0,2\n" > "$1/f5.csv"
+    k=$(SKYPLOT_KEEP=1 skyplot -q skyline "$1/u5.csv" --fit "$1/f5.csv" -o "$1/f5.svg" 2>&1 | sed -n "s/.*data in //p")
+    last=$(tail -1 "$k"/s1.dat); rm -rf "$k"; [ "${last%% *}" = 5 ]' _ "$TMP"
 # vcs: two panels (load, stretch) x two VCs
 t "vcs svg" 0 '' '' '' skyplot -q vcs "$D/daily.csv" -o "$TMP/vcs.svg"
 tcheck "vcs has 4 series" $SVG "$TMP/vcs.svg" 4 vc2

@@ -87,6 +87,11 @@ t "google bad event type" 65 '1,,10,9,u,0,n,L
 t "google wrong field count" 65 '1,,10,0,u,0,n,L
 2,,10,1,u,0,n
 ' '' '<stdin>:2: expected 8 job_events fields, found 7' traceconv google-runs -
+# a line of 17 fields: "more than 13", not the 14 the reader stops counting at
+t "google too many fields in a job_events file" 65 $'1,,10,0,u,0,n,L\n2,,10,1,u,0,n,L,a,b,c,d,e,f,g,h,i\n' '' \
+    '<stdin>:2: expected 8 job_events fields, found more than 13' traceconv google-runs -
+t "google too many fields on the first line" 65 $'1,,10,0,u,0,n,L,a,b,c,d,e,f,g,h,i\n' '' \
+    '<stdin>:1: not a Google 2011 job_events (8 fields) or task_events (13 fields) line: more than 13 fields' traceconv google-runs -
 t "google bad time" 65 '1x,,10,0,u,0,n,L
 ' '' "<stdin>:1: field 1 (time): invalid integer '1x'" traceconv google-runs -
 gzip -c "$D/job_events.csv" >"$TMP/je.csv.gz"
@@ -418,3 +423,6 @@ tcheck "skip: swf = strict without the row" bash -c 'cmp <(traceconv -q swf "$1"
     _ "$TMP/good.swf" "$TMP/bad.swf" "$TMP/swf-rej.csv" "$TMP"
 t "skip: a bad header still stops" 65 'name,cpu_milli
 ' '' "missing column 'num_gpu'" traceconv alibaba-gpu --on-error skip - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
+# a raw line is bounded as a CSV record is (slokit(7): 64 MiB), refused as it is read, even under skip
+t "a line longer than 64 MiB: 65, refused as read" 65 '' '' "traceconv: $TMP/long.swf:1: record longer than 67108864 bytes" \
+    bash -c 'head -c 70000000 /dev/zero | tr "\0" a > "$1/long.swf"; traceconv swf "$1/long.swf" --on-error skip --capacities "$1/lc.csv" -o "$1/lj.csv"; st=$?; rm -f "$1/long.swf"; exit $st' _ "$TMP"

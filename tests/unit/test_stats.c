@@ -104,8 +104,26 @@ static void test_spread(void)
     }
 }
 
+/* stats_apportion, worked by hand: 7 over 5:3:2 is 3.5, 2.1, 1.4: floors
+ * 3, 2, 1 (6), the one left to the largest remainder (0.5): 4, 2, 1.  2
+ * over 1:1:1 is 0.67 each: ties to the earlier shares: 1, 1, 0.  0 over
+ * anything: zeros; a zero weight gets 0. */
+static void test_apportion(void)
+{
+    long out[3];
+    stats_apportion((const double[]){5, 3, 2}, 3, 7, out);
+    CHECK(out[0] == 4 && out[1] == 2 && out[2] == 1);
+    stats_apportion((const double[]){1, 1, 1}, 3, 2, out);
+    CHECK(out[0] == 1 && out[1] == 1 && out[2] == 0);
+    stats_apportion((const double[]){1, 2, 3}, 3, 0, out);
+    CHECK(out[0] == 0 && out[1] == 0 && out[2] == 0);
+    stats_apportion((const double[]){0, 1, 1}, 3, 3, out);
+    CHECK(out[0] == 0 && out[1] + out[2] == 3 && out[1] == 2);
+}
+
 int main(void)
 {
+    test_apportion();
     test_spread();
     /* Type-7 percentiles: numpy.percentile([1,2,3,4], [0,25,50,90,100]) = 1, 1.75, 2.5, 3.7, 4 */
     double s[] = {1, 2, 3, 4};
