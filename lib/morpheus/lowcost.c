@@ -235,12 +235,8 @@ static void stage_figures(lowcost_ws *ws, const struct lowcost_req *q, long *tot
     struct stagefig *sf = ws->sf;
     long tot = 0;
     for (long k = 0; k < q->nstages; k++) {
-        const struct lowcost_stage *s = &q->stage[k];
-        int64_t g = s->gang;
-        sf[k].gangs = (s->demand + g - 1) / g;
-        sf[k].perstep = s->maxpar / g;
-        if (sf[k].perstep < 1)
-            sf[k].perstep = 1;
+        int64_t g;
+        lowcost_stage_full(&q->stage[k], &g, &sf[k].gangs, &sf[k].perstep);
         sf[k].minlen = (long)((sf[k].gangs + sf[k].perstep - 1) / sf[k].perstep);
         sf[k].dem = (double)(sf[k].gangs * g);
         ws->minrest[k] = tot;
