@@ -782,7 +782,10 @@ static int parse_row(struct preader *R, const char *const *f, struct prow *w)
         get_num(rd, 11, &w->cores) < 0 || get_num(rd, 12, &w->mem) < 0 || get_num(rd, 13, &w->period) < 0 ||
         get_num(rd, 14, &w->a) < 0 || get_num(rd, 15, &w->d) < 0)
         return -1;
-    if (w->kind == PLAN_ONCE && get_i64(rd, 4, &w->cyc, INT64_MIN / 2, INT64_MAX / 2) < 0)
+    /* a cycle starts within the times csvr reads (|t| <= CSVR_MAX_TIME), so
+     * differences of cycles in steps stay far from overflowing */
+    int64_t maxcyc = (int64_t)(CSVR_MAX_TIME / (double)lcm);
+    if (w->kind == PLAN_ONCE && get_i64(rd, 4, &w->cyc, -maxcyc, maxcyc) < 0)
         return -1;
     if (w->kind == PLAN_PERIODIC && f[4])
         return csvr_fail(rd, "column 'cycle' must be empty on periodic rows");

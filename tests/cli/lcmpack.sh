@@ -1049,3 +1049,9 @@ tcheck "spent ad-hoc: X placed on night 1 at 20:00" grep -q '^slokit-plan/1,X,on
 t "spent ad-hoc: no submit for it" 0 '' '' "YARN delta in $NC/yb: 0 submit, 0 update, 0 delete" \
     lcmpack --plan "$NC/n1.csv" --capacity cores=40,mem=1000000 --at 2026-01-08 --now 2026-01-08T01:30:00Z \
     --adhoc "$NC/ad.csv" --yarn-delta "$NC/yb" --yarn-base "$NC/n0.csv" -o "$NC/n2.csv"
+# a once row's cycle is bounded as times are (|cycle x lcm| <= 1e11 s): a
+# re-checksummed cycle of 2^62 - 1 overflowed the distance in steps between
+# two rows of one reservation (signed overflow); refused now
+$RC "$NC/p1.csv" "$NC/ecyc.csv" 2 cycle 4611686018427387903
+t "a once cycle beyond the times read: refused" 65 '' '' "ecyc.csv:2: column 'cycle': invalid value '4611686018427387903'" \
+    lcmpack --plan "$NC/ecyc.csv" --capacity cores=100,mem=1000000 -o /dev/null
