@@ -899,6 +899,7 @@ struct srcq {
     size_t pending;
     int scheduled; /* in the heap, at `at` (older heap entries are stale) */
     double at;
+    double free_at; /* its next send, one step after the last: no turn before it */
 };
 
 struct sim {
@@ -1086,6 +1087,8 @@ static void rq_add(struct sim *S, uint64_t *items, size_t ni, double t)
 
 static void src_schedule(struct sim *S, int32_t q, double t)
 {
+    if (t < S->src[q].free_at) /* a turn moved earlier still keeps the rate */
+        t = S->src[q].free_at;
     if (!S->src[q].scheduled || t < S->src[q].at) {
         S->src[q].scheduled = 1;
         S->src[q].at = t;
@@ -1165,6 +1168,7 @@ static void src_step(struct sim *S, int32_t q, double t)
             src_enqueue(S, b, k, t, 0);
             continue;
         }
+        S->src[q].free_at = t + S->step;
         if (!recreate(S, b, k, t, 1))
             src_enqueue(S, b, k, t + 3600, 1);
         src_schedule(S, q, t + S->step);

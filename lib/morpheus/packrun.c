@@ -617,9 +617,13 @@ static void order_tight(struct packrun *R)
     R->reqcap = R->nreq;
 }
 
+static int under_way(const struct packrun *R, const struct plan_res *r);
+
 /* replan_free: --replan frees the jobs that are requested again before
  * anything is placed (marked first, the load rebuilt once: replanning
- * 10,000 jobs must not rebuild it 10,000 times). */
+ * 10,000 jobs must not rebuild it 10,000 times), except their one-offs
+ * under way (under_way: started, or whose window opened before --at): no
+ * request of tonight asks for those again, so freed they would be lost. */
 static void replan_free(struct packrun *R)
 {
     if (!R->o->replan)
@@ -630,7 +634,7 @@ static void replan_free(struct packrun *R)
             keyset_add(again, R->reqs[i].job);
     if (keyset_size(again)) {
         for (size_t k = 0; k < R->p->nres; k++)
-            if (!R->p->res[k].removed && !started(R, &R->p->res[k]) && keyset_has(again, R->p->res[k].job))
+            if (!R->p->res[k].removed && !under_way(R, &R->p->res[k]) && keyset_has(again, R->p->res[k].job))
                 R->p->res[k].removed = 1;
         plan_recompute_load(R->p);
     }

@@ -798,6 +798,22 @@ for opt in --stable=10% --replan; do
         cmp -s <(grep ,adB, "$0/b1.csv") <(grep ,adB, "$0/b2.csv")' "$N" "$opt" --slo "$N/slo.csv" --capacity cores=100,mem=409600 "$N/sky.csv" \
         --adhoc "$N/adB.csv"
 done
+# --replan frees a job requested again, but not its one-off whose window
+# opened before --at and that has not started: no request of the night asks
+# for it (before, it left the plan with no report row).  K: period 900 s on
+# a 600 s cycle, window [300, 1200] of its period, centred (problematic,
+# rigid): instance 0 at [660, 840], instance 1 at [1560, 1740].  At --at
+# 600 instance 0's window has opened (300) and it starts at 660; instance
+# 1 is requested again and re-placed.
+RP="$TMP/replan-underway"; mkdir -p "$RP"
+printf 'job,period,a,d,status\nK,900,300,1200,actionable\n' > "$RP/slo.csv"
+printf 'job,step,offset,alloc\nK,60,0,2\nK,60,60,2\nK,60,120,2\n' > "$RP/sky.csv"
+RPR=(--slo "$RP/slo.csv" --lcm 10m --capacity cores=4,mem=100000 --problematic K --max-stretch 1 "$RP/sky.csv")
+lcmpack -q "${RPR[@]}" --at 0 --horizon 30m -o "$RP/p1.csv"
+t "--replan keeps a one-off whose window opened before --at" 0 '' \
+    $'K,once,0,kept,660,840,0.5,0,"its window opened before --at: kept, expires when it ends"\nK,once,1,placed,360,540,0.5,0,' \
+    '*' bash -c 'lcmpack "$@" --plan "$0/p1.csv" --replan --at 600 --horizon 20m -o "$0/p2.csv" --report - | tail -n +2 &&
+    [ "$(grep -c ",K,once,0," "$0/p2.csv")" = 3 ]' "$RP" "${RPR[@]}"
 # two requests of one job in one cycle were one reservation id (x#20460
 # twice in one YARN submit): refused
 printf 'job,arrival,deadline,containers,duration\nx,2026-01-07T10:00:00Z,2026-01-07T12:00:00Z,10,1h\nx,2026-01-07T15:00:00Z,2026-01-07T18:00:00Z,10,1h\n' \

@@ -56,9 +56,50 @@ static void test_retry_does_not_block(void)
     rp_cluster_free(c);
 }
 
+/* A sender keeps its rate when a new item arrives while it waits out its
+ * step.  P (1 server, 2 blocks), Q (1, 1), S (1, 1): the cluster is full,
+ * P holds one copy of each block.  Stock policy, detect 0, rate 1 an hour
+ * (P sends one block every 3600 s).  t=10: Q is reimaged; its block goes
+ * back to Q from P at 10, P's next turn at 3610.  t=20: S is reimaged; its
+ * block waits on P until 3610.  t=1000: P is reimaged: S's block, still at
+ * one copy on P, is lost; Q's block goes back to P from Q at 1000.  So 1
+ * block lost, 2 replicas re-created.  Before, the item queued at 20 moved
+ * P's turn forward to 20: two blocks sent 10 s apart at 1 an hour, nothing
+ * lost (4 re-created). */
+static void test_new_item_keeps_rate(void)
+{
+    rp_cluster *c = rp_cluster_new(1024, 1, 1);
+    rp_cluster_add(c, "P", "e1", 1, 2, 1, 0.5);
+    rp_cluster_add(c, "Q", "e2", 1, 1, 1, 0.5);
+    rp_cluster_add(c, "S", "e3", 1, 1, 1, 0.5);
+    rp_cluster_build(c);
+    struct rp_event ev[] = {{10, 1, RP_EV_REIMAGE}, {20, 2, RP_EV_REIMAGE}, {1000, 0, RP_EV_REIMAGE}};
+    struct rp_sim_config cfg = {.policy = RP_STOCK,
+                                .replicas = 2,
+                                .blocks = 2,
+                                .horizon = 3000,
+                                .detect = 0,
+                                .rate = 1,
+                                .busy = 1,
+                                .util_scale = 1,
+                                .seed = 7,
+                                .events = ev,
+                                .nevents = 3,
+                                .on_loss = on_loss,
+                                .rebuild = RP_REBUILD_SOURCES};
+    struct rp_sim_result r;
+    nlost = 0;
+    rp_simulate(c, &cfg, &r, NULL);
+    CHECK_NEAR((double)r.lost, 1, 0);
+    CHECK_NEAR(lost_at, 1000, 0);
+    CHECK_NEAR((double)r.rereplicated, 2, 0);
+    rp_cluster_free(c);
+}
+
 int main(void)
 {
     slk_init("test_replsim");
     test_retry_does_not_block();
+    test_new_item_keeps_rate();
     return unit_done("replsim");
 }
