@@ -200,7 +200,8 @@ rm -f "$work/skyfit.err"
 #    epoch seconds or ISO 8601, quoted or not; a garbled or millisecond
 #    submit (sloinfer skips it) must not move the plan to 1970 or 2500.
 rj="$work/rejects-sloinfer.csv"; [ -r "$rj" ] || rj=/dev/null
-at=$(awk -F, -v runs="$tel/runs.csv" '
+at=$(runs="$tel/runs.csv" awk -F, '
+    BEGIN { runs = ENVIRON["runs"] }   # (not -v, which reads backslashes as escapes)
     function civil(y, m, d) { y -= m <= 2; era = int(y / 400); yoe = y - era * 400   # days since 1970-01-01
         doy = int((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
         return era * 146097 + yoe * 365 + int(yoe / 4) - int(yoe / 100) + doy - 719468 }

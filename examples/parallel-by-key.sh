@@ -59,15 +59,17 @@ trap 'rm -rf "$held"' EXIT
 # (a block's output starts with the header), merged by key below
 sorted=
 [ "$(basename "$1")" != sloinfer ] || sorted=1
+# the input's header, kept for an input without rows
+IFS= read -r hdr && printf '%s\n' "$hdr" >"$held/header" || printf '%s' "${hdr:-}" >"$held/header"
 set +e
-keyshard -q --check -k "$key" -d "${SLOKIT_SEP:-,}" |
+cat "$held/header" - | keyshard -q --check -k "$key" -d "${SLOKIT_SEP:-,}" |
     parallel --will-cite --pipe --group-by "$key" --colsep "${SLOKIT_SEP:-,}" --header : --keep-order "${popts[@]}" "$cmd" |
     if [ -n "$sorted" ]; then
         awk -v d="$held" 'NR == 1 { h = $0 } $0 == h { if (f) close(f); f = sprintf("%s/b%09d.csv", d, ++n) } { print > f }'
     else
         awk 'NR == 1 { h = $0; print; next } $0 != h' > "$held/out"
     fi
-st=("${PIPESTATUS[@]}")
+st=("${PIPESTATUS[@]:1}")   # (without cat's)
 set -e
 if [ "${st[0]}" != 0 ]; then
     if [ "${st[0]}" = 65 ]; then
@@ -80,9 +82,17 @@ if [ "${st[0]}" != 0 ]; then
     exit "${st[0]}"
 fi
 for s in "${st[@]:1}"; do [ "$s" = 0 ] || exit "$s"; done
+# no block (a header and no rows: parallel runs nothing): one process
+# writes its header, so does this.  (No exec below: the EXIT trap removes
+# $held.)
 if [ -n "$sorted" ]; then
     blocks=("$held"/b*.csv)
-    [ -e "${blocks[0]}" ] || exit 0
-    exec keyshard -q --merge --sorted -d "${SLOKIT_SEP:-,}" "${blocks[@]}"
+    if [ -e "${blocks[0]}" ]; then
+        keyshard -q --merge --sorted -d "${SLOKIT_SEP:-,}" "${blocks[@]}"
+    else
+        "$@" <"$held/header"
+    fi
+    exit
 fi
+[ -s "$held/out" ] || { "$@" <"$held/header"; exit; }
 cat "$held/out"

@@ -65,7 +65,10 @@ if [ $trc = 1 ]; then
         parallel "${popts[@]}" --workdir "$rdir" --transferfile in-{}.csv --return out-{}.csv --cleanup \
             "$cmd -o out-{}.csv in-{}.csv")
 else
-    seq -f %04g 0 $((n - 1)) | parallel "${popts[@]}" "$cmd -o $work/out-{}.csv $work/in-{}.csv"
+    # parallel runs the command through a shell: the work directory quoted
+    # (the default one is under $PWD, which may hold a space)
+    qw=$(printf '%q' "$work")
+    seq -f %04g 0 $((n - 1)) | parallel "${popts[@]}" "$cmd -o $qw/out-{}.csv $qw/in-{}.csv"
 fi
 rc=$?
 [ $rc = 0 ] || { echo "$0: a job failed (exit $rc; parallel's messages above); work directory kept: $work" >&2; exit "$rc"; }

@@ -14,7 +14,9 @@ paper's two-phase beta rule), and the checker verifies, for each job:
   - the stats columns objective, a_o, a_u, eps agree with that recomputation;
   - the outlier rule of skyfit(1), recomputed here: a run longer (steps) or
     larger (sum of usage) than median + k * max(1.4826 MAD, 0.1 median, 0.5) of
-    the job's runs, with 5 runs or more, is left out of the fit (so out of
+    the job's runs (median and MAD of the values spread over their
+    resolution, one step or one container-step; only runs above the plain
+    median), with 5 runs or more, is left out of the fit (so out of
     the glpsol model) and named in the stats column excluded_runs; k = 3,
     or none with --keep-outliers, or --outlier-k K.
   - with the checker's flag --prior W: a random prior skyline for two jobs
@@ -40,18 +42,54 @@ containers:offset lasting 5 s, overlapping units adding up), fits it with
 """
 import csv, os, random, statistics, subprocess, sys, time
 
+def half_point(f, lo, hi):
+    """the middle of {y : f(y) = 1/2} for f continuous and nondecreasing
+    from below to above 1/2 on [lo, hi] (the middle of a flat stretch at
+    1/2, as the median of an even count is the middle of the two); 1/2 to
+    1e-9, as the spreads' shares add up in floating point"""
+    a, b = lo, hi
+    for _ in range(200):        # the lowest point at 1/2
+        m = (a + b) / 2
+        a, b = (m, b) if f(m) < 0.5 - 1e-9 else (a, m)
+    low = b
+    a, b = lo, hi
+    for _ in range(200):        # the highest
+        m = (a + b) / 2
+        a, b = (m, b) if f(m) <= 0.5 + 1e-9 else (a, m)
+    return (low + a) / 2
+
+def spread_median(x, res):
+    """the median of the mixture of uniform spreads [v - res/2, v + res/2]
+    (skyfit(1): the values read at their resolution); its CDF is continuous
+    and piecewise linear"""
+    n = float(len(x))
+    return half_point(lambda m: sum(min(1.0, max(0.0, (m - v) / res + 0.5)) for v in x) / n,
+                      min(x) - res, max(x) + res)
+
+def spread_mad(x, med, res):
+    """the median of |X - med| for X of that mixture"""
+    n = float(len(x))
+    def inside(v, d):   # the share of v's spread within [med - d, med + d]
+        return max(0.0, min(v + res / 2, med + d) - max(v - res / 2, med - d)) / res
+    return half_point(lambda d: sum(inside(v, d) for v in x) / n, 0.0, max(abs(v - med) for v in x) + res)
+
 def outliers(runs, k, len_step=1.0):
     """indices of the outlier runs; runs = [(length, area)], lengths in
-    units of which one step is len_step"""
+    units of which one step is len_step.  skyfit(1): the median and MAD of
+    the values read at their resolution (a step for lengths, a
+    container-step for areas), a unit floor of half of it, and only runs
+    above the plain median"""
     if k <= 0 or len(runs) < 5:
         return set()
     bad = set()
     for col in (0, 1):
         x = [r[col] for r in runs]
-        med = statistics.median(x)
-        mad = statistics.median([abs(v - med) for v in x])
-        thr = med + k * max(1.4826 * mad, 0.1 * med, 0.5 * (len_step if col == 0 else 1.0))
-        bad |= {i for i, v in enumerate(x) if v > thr}
+        res = len_step if col == 0 else 1.0
+        med = spread_median(x, res)
+        mad = spread_mad(x, med, res)
+        thr = med + k * max(1.4826 * mad, 0.1 * med, 0.5 * res)
+        plain = statistics.median(x)
+        bad |= {i for i, v in enumerate(x) if v > thr and v > plain}
     return bad if 2 * len(bad) < len(runs) else set()  # half or more: no norm
 
 def evaluate(use, alloc, alpha, beta):

@@ -265,10 +265,10 @@ lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "
 tcheck "workload: validator"  $PY "$V" "$TMP/g.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000 --report "$TMP/g.rep"
 tcheck "workload: some rejected under tight capacity" grep -q ',rejected,' "$TMP/g.rep"
 tcheck "workload: off-kilter jobs as once" grep -q '^slokit-plan/1,[^,]*,once,' "$TMP/g.csv"
-lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g2.csv" --max-stretch 2 --chunks 0
-tcheck "workload --max-stretch --chunks 0: validator" $PY "$V" "$TMP/g2.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
-lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g4.csv" --lookahead 1 --order tight
-tcheck "workload --lookahead --order tight: validator" $PY "$V" "$TMP/g4.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
+lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g2.csv" --report "$TMP/g2.rep" --max-stretch 2 --chunks 0
+tcheck "workload --max-stretch --chunks 0: validator" $PY "$V" "$TMP/g2.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000 --report "$TMP/g2.rep"
+lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g4.csv" --report "$TMP/g4.rep" --lookahead 1 --order tight
+tcheck "workload --lookahead --order tight: validator" $PY "$V" "$TMP/g4.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000 --report "$TMP/g4.rep"
 # --improve on a workload: a valid plan, the same requests placed (and the
 # refused ones that fit the polished plan: tests/cli/lcmpack_nightly.sh), a
 # polish peak no higher than the online one, and the same bytes on every run
@@ -284,8 +284,8 @@ tcheck "workload --improve: flattening lowered the peak" sh -c 'sed -n "s/.*(pea
 tcheck "workload --improve 140 cores: validator" $PY "$V" "$TMP/g6.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 140,1000000
 tcheck "workload --improve: the peak it claims" sh -c '"$1" "$2" "$3/g5.csv" --sky "$3/g.sky" --slo "$3/g.slo" --cap 150,1000000 --peak "$(sed -n "s/.*peak cost \([0-9.]*\) at.*/\1/p" "$3/g5.err")"' _ $PY "$V" "$TMP"
 tcheck "workload --improve: deterministic" sh -c 'lcmpack -q --slo "$1" --capacity cores=150,mem=1000000 --at 2026-01-05 "$2" --improve 4 | cmp - "$3"' _ "$TMP/g.slo" "$TMP/g.sky" "$TMP/g5.csv"
-lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g3.csv" --strategy earliest
-tcheck "earliest strategy: validator" $PY "$V" "$TMP/g3.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000
+lcmpack -q --slo "$TMP/g.slo" --capacity cores=150,mem=1000000 --at 2026-01-05 "$TMP/g.sky" -o "$TMP/g3.csv" --report "$TMP/g3.rep" --strategy earliest
+tcheck "earliest strategy: validator" $PY "$V" "$TMP/g3.csv" --sky "$TMP/g.sky" --slo "$TMP/g.slo" --cap 150,1000000 --report "$TMP/g3.rep"
 tcheck "deterministic" sh -c 'lcmpack -q --slo "$1" --capacity cores=150,mem=1000000 --at 2026-01-05 "$2" | cmp - "$3"' _ "$TMP/g.slo" "$TMP/g.sky" "$TMP/g.csv"
 # the next night: the plan is fed back, old reservations stay byte-identical, and expire
 head -n 1 "$TMP/g.sky" >"$TMP/g1.sky"; grep '^job0000[0-4],' "$TMP/g.sky" >>"$TMP/g1.sky"

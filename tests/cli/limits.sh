@@ -146,4 +146,19 @@ shard sloinfer job "$TMP/runs.csv" 2M sloinfer
 shard skyfit job "$TMP/usage.csv" 1M skyfit
 shard peakgate task "$TMP/mem.csv" 1M peakgate
 shard "tenantclass --features-only" tenant "$TMP/util.csv" 1M tenantclass --features-only --step 1h
-rm -f "$TMP"/*.csv "$TMP"/det.* "$TMP"/j1 "$TMP"/j2
+# a header and no rows: parallel runs no block, one process writes its header
+for c in skyfit sloinfer; do
+    tcheck "sharded: $c on a header alone, its header as one process" bash -c '
+        head -n 1 "$3" >"$4/h.csv" && "$1" job -j2 -- "$2" -q <"$4/h.csv" >"$4/j1" &&
+        "$2" -q <"$4/h.csv" | cmp - "$4/j1"' _ "$P" "$c" "$TMP/$([ $c = skyfit ] && echo usage || echo runs).csv" "$TMP"
+done
+# its temporary directory is removed, also after sloinfer's merge by key
+tcheck "sharded: no temporary directory left" bash -c '
+    mkdir -p "$3/tmpd" && TMPDIR="$3/tmpd" "$1" job -j2 -- sloinfer -q <"$2" >/dev/null && [ -z "$(ls -A "$3/tmpd")" ]' \
+    _ "$P" "$TMP/runs.csv" "$TMP"
+# examples/parallel-shards.sh on this machine (-S :) from a directory whose
+# path has a space (its default work directory is there)
+tcheck "parallel-shards.sh -S : under a path with a space" bash -c '
+    mkdir -p "$3/a b" && cd "$3/a b" && "$1" -S 2/: -n 3 -i "$2" sloinfer >"$3/ps.out" &&
+    sloinfer -q "$2" | cmp - "$3/ps.out" && [ -z "$(ls -A "$3/a b")" ]' _ "$ROOT/examples/parallel-shards.sh" "$TMP/runs.csv" "$TMP"
+rm -rf "$TMP"/*.csv "$TMP"/det.* "$TMP"/j1 "$TMP"/j2 "$TMP/tmpd" "$TMP/a b" "$TMP/ps.out"

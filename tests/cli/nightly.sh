@@ -225,6 +225,12 @@ tcheck "sliding 30-day dump: >= 95% of reservations byte-identical" \
     bash "$ROOT/tests/check/nightly_stability.sh" "$ROOT/$BUILD/bin" "$TMP/slide" 60 cores=600,mem=2400000 10% 95
 
 t "missing telemetry" 1 '' '' 'nightly-plan: /nonexistent/runs.csv: missing' bash "$N" /nonexistent "$st"
+# paths as they come: a telemetry directory with a backslash and a space,
+# planned as from its usual name
+wtel="$TMP/tel\\new dump"; rm -rf "$wtel" "$TMP/wst" "$TMP/wst0"; mkdir -p "$wtel"; cp "$tel"/runs.csv "$tel"/usage.csv "$wtel"/
+t "telemetry path with a backslash and a space" 0 '' '*' '' env NOW=$at bash "$N" "$wtel" "$TMP/wst"
+tcheck "... the same plan as from a plain path" bash -c '
+    NOW=$4 bash "$1" "$2" "$3/wst0" >/dev/null && cmp "$3/wst/plan.csv" "$3/wst0/plan.csv"' _ "$N" "$tel" "$TMP" "$at"
 tcheck "crontab example in README" grep -qE "^[0-9]+ [0-9]+ \* \* \* .*nightly-plan.sh" "$ROOT/README.md"
 
 # ---- bad rows in the dump: skipped and listed (ON_ERROR=skip, the default),
