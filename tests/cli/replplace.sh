@@ -56,11 +56,11 @@ tcheck "replica 4 forgets rows and columns, not environments" awk -F, '
 # environment diversity: e and i share environment x, so {e, i} is forbidden
 replplace -q "$D/tiny-env.csv" "$TMP/on0.csv" >"$TMP/env.out" 2>&1
 tcheck "environment rule leaves only {f,h}" awk -F, '
-    NR > 1 && $2 > 1 && $4 != "f" && $4 != "h" { exit 1 } END { exit NR != 901 }' "$TMP/env.out"
+    NR > 1 && $2 > 1 && $4 != "f" && $4 != "h" { bad = 1 } END { exit bad || NR != 901 }' "$TMP/env.out"
 # tiny-3env.csv: the 9 tenants in 3 environments (a,e,i | b,f,g | c,d,h): 3
 # replicas fit ({f,h} from server 0) but a 4th needs a 4th environment.
 t "3 environments hold 3 replicas" 0 "@$TMP/on0.csv" '*' '' replplace -q "$D/tiny-3env.csv"
-tcheck "only {f,h} fits 3 environments" bash -c "replplace -q '$D/tiny-3env.csv' '$TMP/on0.csv' | awk -F, 'NR > 1 && \$2 > 1 && \$4 != \"f\" && \$4 != \"h\" { exit 1 } END { exit NR != 901 }'"
+tcheck "only {f,h} fits 3 environments" bash -c "replplace -q '$D/tiny-3env.csv' '$TMP/on0.csv' | awk -F, 'NR > 1 && \$2 > 1 && \$4 != \"f\" && \$4 != \"h\" { bad = 1 } END { exit bad || NR != 901 }'"
 t "diversity exhausted at replica 4" 1 $'block,server\nb1,0\n' '*' \
     "replplace: <stdin>:2: block 'b1': diversity exhausted at replica 4 of 4" replplace -r 4 "$D/tiny-3env.csv"
 t "--soft places it and counts it" 0 $'block,server\nb1,0\nb2,0\n' '*' \
@@ -76,7 +76,7 @@ t "--soft relaxes the grid first" 0 $'block,server\nb1,0\n' '*' \
 t "2 replicas from big go to row 2, columns 0 or 2" 0 \
     "@$TMP/on0.csv" '*' '' replplace -q -r 2 "$D/uneven.csv"
 replplace -q -r 2 "$D/uneven.csv" "$TMP/on0.csv" >"$TMP/un2.out"
-tcheck "uneven 2nd replicas are s4 or s5" awk -F, 'NR > 1 && $2 == 2 && $4 != "s4" && $4 != "s5" { exit 1 } END { exit NR != 601 }' "$TMP/un2.out"
+tcheck "uneven 2nd replicas are s4 or s5" awk -F, 'NR > 1 && $2 == 2 && $4 != "s4" && $4 != "s5" { bad = 1 } END { exit bad || NR != 601 }' "$TMP/un2.out"
 
 # ---- space ------------------------------------------------------------------------------
 # 1 GB per tenant at 256 MB blocks = 4 replicas each; 9 tenants = 36 replicas.
@@ -98,8 +98,9 @@ t "full local tenant: replica 1 moves, counted" 0 $'block,server\nb1,0\nb2,0\nb3
 # server of the creator's rack, replica 3 on another rack.
 t "stock: local, same rack, remote rack" 0 $'block,server\nb1,4\n' '*' '' replplace -q --policy stock --rack-size 2 --racks ids "$TINY"
 tcheck "stock rack rule" bash -c "printf 'block,server\nb1,4\nb2,9\nb3,17\n' | replplace -q --policy stock --rack-size 2 --racks ids '$TINY' | awk -F, '
-    NR > 1 && \$2 == 1 { r = int(\$3 / 2); s1 = \$3 } NR > 1 && \$2 == 2 && (int(\$3 / 2) != r || \$3 == s1) { exit 1 }
-    NR > 1 && \$2 == 3 && int(\$3 / 2) == r { exit 1 }'"
+    BEGIN { c[\"b1\"] = 4; c[\"b2\"] = 9; c[\"b3\"] = 17 } NR > 1 { n++ }
+    NR > 1 && \$2 == 1 { r = int(\$3 / 2); s1 = \$3; if (\$3 != c[\$1]) bad = 1 } NR > 1 && \$2 == 2 && (int(\$3 / 2) != r || \$3 == s1) { bad = 1 }
+    NR > 1 && \$2 == 3 && int(\$3 / 2) == r { bad = 1 } END { exit bad || n != 9 }'"
 
 # ---- large runs against the independent checker ------------------------------------------
 tracegen storage --count 200 --seed 7 >"$TMP/ten.csv"
@@ -181,7 +182,7 @@ printf '%s' "$ONE" >"$TMP/one.csv"
 t "all replicas on a reimaged server are lost" 0 '' '*' '' bash -c "
     printf 't,server,event\n100,0,reimage\n' >'$TMP/ev1.csv'
     replplace -q --simulate -r 1 --policy alg2 --blocks 1000 --accesses 0 --events '$TMP/ev1.csv' --days 1 '$TMP/one.csv' >'$TMP/sim1.csv'"
-tcheck "1000 of 1000 blocks lost at t=100" awk -F, 'NR == 2 { exit !($3 == 1000 && $4 == 1000 && $14 * 86400 > 99.99 && $14 * 86400 < 100.01) }' "$TMP/sim1.csv"
+tcheck "1000 of 1000 blocks lost at t=100" awk -F, 'NR == 2 { ok = ($3 == 1000 && $4 == 1000 && $14 * 86400 > 99.99 && $14 * 86400 < 100.01) } END { exit !ok }' "$TMP/sim1.csv"
 # two servers, two replicas each: both reimaged 60 s apart, inside the 10 min
 # detection delay, so nothing is re-created in between: all lost.  Reimaged
 # 1 day apart, each copy is re-created in time only if the rate allows: at
@@ -191,25 +192,25 @@ printf 't,server,event\n100,0,reimage\n160,1,reimage\n' >"$TMP/ev2.csv"
 printf 't,server,event\n100,0,reimage\n86500,1,reimage\n' >"$TMP/ev3.csv"
 t "two reimages inside the detection delay" 0 '' '*' '' bash -c "
     replplace -q --simulate -r 3 --policy stock --rack-size 1 --blocks 500 --accesses 0 --events '$TMP/ev2.csv' --days 2 '$TMP/three.csv' >'$TMP/sim2.csv'"
-tcheck "3 servers x 3 replicas: two reimages lose nothing (one copy left)" awk -F, 'NR == 2 { exit !($4 == 0 && $10 == 1000) }' "$TMP/sim2.csv"
+tcheck "3 servers x 3 replicas: two reimages lose nothing (one copy left)" awk -F, 'NR == 2 { ok = ($4 == 0 && $10 == 1000) } END { exit !ok }' "$TMP/sim2.csv"
 printf 'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\np,e1,1,1000,0,0.1\nq,e2,1,1000,0,0.1\n' >"$TMP/two.csv"
 replplace -q --simulate -r 2 --policy stock --rack-size 1 --blocks 500 --accesses 0 --events "$TMP/ev2.csv" --days 2 "$TMP/two.csv" >"$TMP/sim3.csv"
-tcheck "2 servers x 2 replicas, reimaged 60 s apart: all 500 lost" awk -F, 'NR == 2 { exit !($4 == 500) }' "$TMP/sim3.csv"
+tcheck "2 servers x 2 replicas, reimaged 60 s apart: all 500 lost" awk -F, 'NR == 2 { ok = ($4 == 500) } END { exit !ok }' "$TMP/sim3.csv"
 printf 'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\np,e1,1,1000,0,0.1\nq,e2,1,1000,0,0.1\nr,e3,1,1000,0,0.1\n' >"$TMP/three2.csv"
 replplace -q --simulate -r 2 --policy stock --rack-size 1 --blocks 500 --accesses 0 --events "$TMP/ev3.csv" --days 2 "$TMP/three2.csv" >"$TMP/sim4.csv"
-tcheck "reimaged a day apart at 30/h: re-created in time, none lost" awk -F, 'NR == 2 { exit !($4 == 0 && $11 > 0) }' "$TMP/sim4.csv"
+tcheck "reimaged a day apart at 30/h: re-created in time, none lost" awk -F, 'NR == 2 { ok = ($4 == 0 && $11 > 0) } END { exit !ok }' "$TMP/sim4.csv"
 replplace -q --simulate -r 2 --policy stock --rack-size 1 --rate 10 --rebuild server --blocks 500 --accesses 0 --events "$TMP/ev3.csv" --days 2 "$TMP/three2.csv" >"$TMP/sim5.csv"
 # --rebuild server: server 0 holds ~333 blocks; (86500 - 700) s at 10/h re-creates 238 of them;
 # of the ~95 left, those whose other copy is on server 1 (about half) are lost
 tcheck "at 10/h ~48 blocks are still waiting when server 1 goes" awk -F, '
-    NR == 2 { exit !($4 > 15 && $4 < 100 && $14 * 86400 > 86499.9 && $14 * 86400 < 86500.1) }' "$TMP/sim5.csv"
+    NR == 2 { ok = ($4 > 15 && $4 < 100 && $14 * 86400 > 86499.9 && $14 * 86400 < 86500.1) } END { exit !ok }' "$TMP/sim5.csv"
 # busy servers deny reads: peak 1.0 tenants at util-scale 1 are busy near
 # their daily peak, peak 0.1 never; a cluster of only busy tenants fails reads
 printf 'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\np,e1,3,1000,0,1\n' >"$TMP/hot.csv"
 replplace -q --simulate -r 1 --blocks 100 --accesses 10000 --events "$TMP/none.csv" --days 10 "$TMP/hot.csv" >"$TMP/hot.out"
-tcheck "hot tenant: some reads fail, not all" awk -F, 'NR == 2 { exit !($7 > 100 && $7 < 9000) }' "$TMP/hot.out"
+tcheck "hot tenant: some reads fail, not all" awk -F, 'NR == 2 { ok = ($7 > 100 && $7 < 9000) } END { exit !ok }' "$TMP/hot.out"
 replplace -q --simulate -r 1 --blocks 100 --accesses 10000 --events "$TMP/none.csv" --days 10 --busy 1 "$TMP/hot.csv" >"$TMP/hot1.out"
-tcheck "--busy 1: no read fails" awk -F, 'NR == 2 { exit !($7 == 0) }' "$TMP/hot1.out"
+tcheck "--busy 1: no read fails" awk -F, 'NR == 2 { ok = ($7 == 0) } END { exit !ok }' "$TMP/hot1.out"
 # the summary's reads are the reads each run simulated (a Poisson count
 # around --accesses: 107 for 100 here), not --accesses: it said "100 reads"
 # then "107 failed reads".  Every read of 10 blocks on 18 servers all
@@ -233,8 +234,8 @@ replplace -q --simulate --blocks 3000 --accesses 2000 --days 60 --write-events "
 replplace -q --simulate --blocks 3000 --accesses 2000 --days 60 --events "$TMP/w.csv" "$TMP/ten.csv" >"$TMP/s2.csv"
 tcheck "replaying written events gives the same table" cmp "$TMP/s1.csv" "$TMP/s2.csv"
 tcheck "written events: sorted, in range, bursts present" awk -F, -v n="$nsrv" '
-    NR > 1 { if ($1 < p || $1 >= 60 * 86400 || $2 < 0 || $2 >= n || $3 != "reimage") exit 1; p = $1; h[int($1 / 3600)]++ }
-    END { m = 0; for (k in h) if (h[k] > m) m = h[k]; exit !(NR > 100 && m >= 10) }' "$TMP/w.csv"
+    NR > 1 { if ($1 < p || $1 >= 60 * 86400 || $2 < 0 || $2 >= n || $3 != "reimage") bad = 1; p = $1; h[int($1 / 3600)]++ }
+    END { m = 0; for (k in h) if (h[k] > m) m = h[k]; exit bad || !(NR > 100 && m >= 10) }' "$TMP/w.csv"
 replplace -q --simulate --blocks 3000 --accesses 2000 --days 60 "$TMP/ten.csv" >"$TMP/s3.csv"
 tcheck "simulation is deterministic" cmp "$TMP/s1.csv" "$TMP/s3.csv"
 t "event server out of range" 65 '' '' "replplace: $TMP/bad-ev.csv:2: column 'server': 18 is not a server" \
@@ -297,8 +298,8 @@ t "storage: unknown key" 64 '' '' "unknown --set key 'racks' for kind 'storage'"
 # reimaged server's one queue, 31 blocks.
 printf 't,server,event\n100,0,reimage\n' >"$TMP/ev-r0.csv"
 RB="replplace -q --simulate -r 3 --policy stock --rack-size 1 --blocks 300 --accesses 0 --events $TMP/ev-r0.csv --days 0.05 $TMP/three2.csv"
-tcheck "--rebuild sources: two senders x 31 blocks by 4320 s" bash -c "$RB --rebuild sources | awk -F, 'NR == 2 { exit !(\$10 == 300 && \$11 == 62 && \$4 == 0) }'"
-tcheck "--rebuild server: one queue, 31 blocks by 4320 s" bash -c "$RB --rebuild server | awk -F, 'NR == 2 { exit !(\$10 == 300 && \$11 == 31 && \$4 == 0) }'"
+tcheck "--rebuild sources: two senders x 31 blocks by 4320 s" bash -c "$RB --rebuild sources | awk -F, 'NR == 2 { ok = (\$10 == 300 && \$11 == 62 && \$4 == 0) } END { exit !ok }'"
+tcheck "--rebuild server: one queue, 31 blocks by 4320 s" bash -c "$RB --rebuild server | awk -F, 'NR == 2 { ok = (\$10 == 300 && \$11 == 31 && \$4 == 0) } END { exit !ok }'"
 tcheck "default is --rebuild sources" bash -c "diff <($RB) <($RB --rebuild sources)"
 # 20 blocks; servers 0 and 1 reimaged at 100 and 200 s (inside the detection
 # delay): each block has one copy left, on server 2, and two to re-create.
@@ -307,7 +308,7 @@ tcheck "default is --rebuild sources" bash -c "diff <($RB) <($RB --rebuild sourc
 printf 't,server,event\n100,0,reimage\n200,1,reimage\n' >"$TMP/ev-r01.csv"
 tcheck "--rebuild sources: items of a reimaged sender move to the last holder" bash -c "
     replplace -q --simulate -r 3 --policy stock --rack-size 1 --blocks 20 --accesses 0 --events '$TMP/ev-r01.csv' \
-        --days 1 '$TMP/three2.csv' | awk -F, 'NR == 2 { exit !(\$4 == 0 && \$10 == 40 && \$11 == 40) }'"
+        --days 1 '$TMP/three2.csv' | awk -F, 'NR == 2 { ok = (\$4 == 0 && \$10 == 40 && \$11 == 40) } END { exit !ok }'"
 # --busy 0: every server with any load is busy.  avoid: alg2 finds no
 # destination and retries every hour, re-creating nothing; any: as before
 # (server mode, 31).  At --util-scale 0 no server is busy and avoid changes
@@ -315,10 +316,10 @@ tcheck "--rebuild sources: items of a reimaged sender move to the last holder" b
 # no room).  three-env.csv tenants are one server each in distinct classes.
 printf 'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\np,e1,1,1000,0.1,0.1\nq,e2,1,1000,1,0.5\nr,e3,1,1000,5,0.9\n' >"$TMP/three3.csv"
 BD="replplace -q --simulate -r 3 --policy alg2 --soft --blocks 300 --accesses 0 --events $TMP/ev-r0.csv --days 0.05 --rebuild server $TMP/three3.csv"
-tcheck "--busy-dest avoid --busy 0: nothing re-created onto busy servers" bash -c "$BD --busy 0 --busy-dest avoid | awk -F, 'NR == 2 { exit !(\$3 == 300 && \$10 == 300 && \$11 == 0) }'"
-tcheck "--busy-dest any --busy 0: re-created as without the filter" bash -c "$BD --busy 0 --busy-dest any | awk -F, 'NR == 2 { exit !(\$11 == 31) }'"
-tcheck "--busy-dest avoid at --util-scale 0: no server busy, 31 re-created" bash -c "$BD --busy 0 --util-scale 0 --busy-dest avoid | awk -F, 'NR == 2 { exit !(\$11 == 31) }'"
-tcheck "stock never avoids busy servers" bash -c "$BD --policy stock --rack-size 1 --busy 0 --busy-dest avoid | awk -F, 'NR == 2 { exit !(\$11 == 31) }'"
+tcheck "--busy-dest avoid --busy 0: nothing re-created onto busy servers" bash -c "$BD --busy 0 --busy-dest avoid | awk -F, 'NR == 2 { ok = (\$3 == 300 && \$10 == 300 && \$11 == 0) } END { exit !ok }'"
+tcheck "--busy-dest any --busy 0: re-created as without the filter" bash -c "$BD --busy 0 --busy-dest any | awk -F, 'NR == 2 { ok = (\$11 == 31) } END { exit !ok }'"
+tcheck "--busy-dest avoid at --util-scale 0: no server busy, 31 re-created" bash -c "$BD --busy 0 --util-scale 0 --busy-dest avoid | awk -F, 'NR == 2 { ok = (\$11 == 31) } END { exit !ok }'"
+tcheck "stock never avoids busy servers" bash -c "$BD --policy stock --rack-size 1 --busy 0 --busy-dest avoid | awk -F, 'NR == 2 { ok = (\$11 == 31) } END { exit !ok }'"
 # racks: two tenants of 10 servers, racks of 10.  ids: a rack is one tenant,
 # so stock's second replica (same rack as the first) is always in the first
 # replica's tenant; mixed: racks are shuffled across tenants, so it often is not.
