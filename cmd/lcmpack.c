@@ -145,6 +145,58 @@ static int one_stdout(const struct packrun_opts *o)
     return SLK_EUSAGE;
 }
 
+/* check_opts: the option combinations, once all are read (argp_error exits
+ * 64 before any input is read). */
+static void check_opts(struct argp_state *st, struct packrun_opts *o)
+{
+    if (o->have_cap && o->cap_file)
+        argp_error(st, "--capacity and --capacity-file exclude each other");
+    if (!o->have_cap && !o->cap_file)
+        argp_error(st, "the cluster capacity is required: --capacity cores=N,mem=M or --capacity-file FILE");
+    if (!o->slo && !o->plan_in)
+        argp_error(st, "nothing to do: give --slo FILE (new requests) and/or --plan FILE");
+    if (!o->slo && o->input)
+        argp_error(st, "a skyline FILE needs --slo FILE (the SLOs to join it with)");
+    if (stdin_inputs(o) > 1)
+        argp_error(st, "only one input can be standard input (the skyline is, unless given as a FILE; "
+                       "give --slo, --plan, --adhoc, --adhoc-skyline and --capacity-file as files)");
+    if (o->lcm != floor(o->lcm) || o->step != floor(o->step))
+        argp_error(st, "--lcm and --step must be whole seconds");
+    if (fmod(o->lcm, o->step) != 0)
+        argp_error(st, "--lcm %g s is not a multiple of --step %g s", o->lcm, o->step);
+    if (o->lcm / o->step > 10000000)
+        argp_error(st, "--lcm/--step gives more than 10,000,000 steps");
+    if (o->plan_out && !o->yarn && !o->have_query)
+        argp_error(st,
+                   "--plan-out goes with --format yarn or --query (the plan itself is the output otherwise)");
+    if (o->yarn && o->have_query)
+        argp_error(st, "--format yarn and --query exclude each other");
+    if (o->stable >= 0 && o->replan)
+        argp_error(st, "--stable and --replan exclude each other (--replan moves every job)");
+    if (o->stable >= 0 && !o->slo)
+        argp_error(st, "--stable needs --slo FILE (the requests to compare the plan with)");
+    if (o->adhoc_sky && !o->adhoc)
+        argp_error(st, "--adhoc-skyline needs --adhoc FILE (the requests' windows)");
+    if (o->adhoc && !o->have_at)
+        argp_error(st, "--adhoc needs --at TIME (now: ad-hoc requests whose deadline passed are dropped)");
+    if (o->yarn_base && !o->yarn_delta)
+        argp_error(st, "--yarn-base needs --yarn-delta DIR (the delta it is the base of)");
+    if (o->yarn_delta && !o->have_at)
+        argp_error(st, "--yarn-delta needs --at TIME (the cycle to date the reservations from)");
+    if (o->yarn && !o->have_at)
+        argp_error(st, "--format yarn needs --at TIME (the cycle to date the reservations from)");
+    if (!isnan(o->now) && !o->have_at)
+        argp_error(st, "--now needs --at TIME (the cycle the plan starts at, before or at --now)");
+    if (!isnan(o->now) && o->now < o->at)
+        argp_error(st, "--now is before --at (the plan starts at --at: give --now at or after it)");
+    if (o->have_at && (o->have_lcm || !o->plan_in) &&
+        fmod(o->at, o->lcm) != 0) { /* --plan: its lcm, load_plan */
+        char b[32];
+        argp_error(st, "--at %s is not the start of a cycle (a multiple of --lcm %g s since the epoch)",
+                   parse_time_format(o->at, b), o->lcm);
+    }
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     struct packrun_opts *o = st->input;
@@ -216,51 +268,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         o->input = arg;
         break;
     case ARGP_KEY_END:
-        if (o->have_cap && o->cap_file)
-            argp_error(st, "--capacity and --capacity-file exclude each other");
-        if (!o->have_cap && !o->cap_file)
-            argp_error(st, "the cluster capacity is required: --capacity cores=N,mem=M or --capacity-file FILE");
-        if (!o->slo && !o->plan_in)
-            argp_error(st, "nothing to do: give --slo FILE (new requests) and/or --plan FILE");
-        if (!o->slo && o->input)
-            argp_error(st, "a skyline FILE needs --slo FILE (the SLOs to join it with)");
-        if (stdin_inputs(o) > 1)
-            argp_error(st, "only one input can be standard input (the skyline is, unless given as a FILE; "
-                           "give --slo, --plan, --adhoc, --adhoc-skyline and --capacity-file as files)");
-        if (o->lcm != floor(o->lcm) || o->step != floor(o->step))
-            argp_error(st, "--lcm and --step must be whole seconds");
-        if (fmod(o->lcm, o->step) != 0)
-            argp_error(st, "--lcm %g s is not a multiple of --step %g s", o->lcm, o->step);
-        if (o->lcm / o->step > 10000000)
-            argp_error(st, "--lcm/--step gives more than 10,000,000 steps");
-        if (o->plan_out && !o->yarn && !o->have_query)
-            argp_error(st, "--plan-out goes with --format yarn or --query (the plan itself is the output otherwise)");
-        if (o->yarn && o->have_query)
-            argp_error(st, "--format yarn and --query exclude each other");
-        if (o->stable >= 0 && o->replan)
-            argp_error(st, "--stable and --replan exclude each other (--replan moves every job)");
-        if (o->stable >= 0 && !o->slo)
-            argp_error(st, "--stable needs --slo FILE (the requests to compare the plan with)");
-        if (o->adhoc_sky && !o->adhoc)
-            argp_error(st, "--adhoc-skyline needs --adhoc FILE (the requests' windows)");
-        if (o->adhoc && !o->have_at)
-            argp_error(st, "--adhoc needs --at TIME (now: ad-hoc requests whose deadline passed are dropped)");
-        if (o->yarn_base && !o->yarn_delta)
-            argp_error(st, "--yarn-base needs --yarn-delta DIR (the delta it is the base of)");
-        if (o->yarn_delta && !o->have_at)
-            argp_error(st, "--yarn-delta needs --at TIME (the cycle to date the reservations from)");
-        if (o->yarn && !o->have_at)
-            argp_error(st, "--format yarn needs --at TIME (the cycle to date the reservations from)");
-        if (!isnan(o->now) && !o->have_at)
-            argp_error(st, "--now needs --at TIME (the cycle the plan starts at, before or at --now)");
-        if (!isnan(o->now) && o->now < o->at)
-            argp_error(st, "--now is before --at (the plan starts at --at: give --now at or after it)");
-        if (o->have_at && (o->have_lcm || !o->plan_in) &&
-            fmod(o->at, o->lcm) != 0) { /* --plan: its lcm, load_plan */
-            char b[32];
-            argp_error(st, "--at %s is not the start of a cycle (a multiple of --lcm %g s since the epoch)",
-                       parse_time_format(o->at, b), o->lcm);
-        }
+        check_opts(st, o);
         break;
     default: return ARGP_ERR_UNKNOWN;
     }

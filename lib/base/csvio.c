@@ -436,13 +436,8 @@ int csv_scan(struct csv_scan_state *st, const char *s, size_t n, char delim, siz
             else if (c == '\n')
                 st->inner++;
             continue;
-        case CSV_SCAN_QUOTE_SEEN:
-            if (c == '"') { /* a doubled quote */
-                st->q = CSV_SCAN_QUOTED;
-                continue;
-            }
-            break;
-        case CSV_SCAN_START:
+        case CSV_SCAN_QUOTE_SEEN: /* "" is a doubled quote */
+        case CSV_SCAN_START:      /* a quote opens a field only at its start */
             if (c == '"') {
                 st->q = CSV_SCAN_QUOTED;
                 continue;

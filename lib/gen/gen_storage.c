@@ -63,12 +63,10 @@ static int storage_generate(const struct gen_params *p, csvw *out, csvw *truth)
     rng_seed_key(&g, p->seed, "storage");
     double *size = xmalloc((size_t)n * sizeof *size);
     long *servers = xmalloc((size_t)n * sizeof *servers);
-    double total = 0;
     for (long i = 0; i < n; i++) {
         size[i] = exp(log(10.0) + 1.3 * rng_normal(&g));
         if (size[i] > 5000)
             size[i] = 5000;
-        total += size[i];
     }
     if (servers_d > 0) {
         /* largest remainder over (N - n), then +1 each so nobody has 0 servers */

@@ -193,10 +193,10 @@ int cs_read_series(const char *path, const struct csv_dialect *d, double uscale,
         }
         if (cur < 0)
             continue; /* not classified: not simulated */
-        /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): series_row sets tt when it returns 0 */
         /* the first tick at or after the sample: a tick holds the last
          * sample at or before it (floor gave it the last one before the
          * next tick, up to a step in its future) */
+        /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): series_row sets tt when it returns 0 */
         double k = ceil((tt - t0) / step - 1e-9);
         if (k < 0) { /* the replay starts with the first tenant's first sample */
             early++;

@@ -838,7 +838,8 @@ static int merge_range(struct worker *w, keyset *seen, char **last, long *base, 
             lim = q;
             break;
         }
-        if (j < r->n && strcmp(s->key[q], r->rows[j].tenant) == 0)
+        /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): key[q] is set for every one of the nkey groups scanned */
+        if (j < r->n && r->rows[j].tenant && strcmp(s->key[q], r->rows[j].tenant) == 0)
             j++, kept++;
     }
     if (dup) { /* a single reader would have stopped there */

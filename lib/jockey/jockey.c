@@ -644,11 +644,9 @@ static void history_add_run(struct history *H, const char *job, const struct hs 
         a = 1;
     char num[32];
     snprintf(num, sizeof num, "%.17g", a);
-    size_t lj = strlen(job), ln = strlen(num);
-    char *key = xmalloc(lj + ln + 2); /* a job name of any length: a fixed buffer cut the allocation off */
-    memcpy(key, job, lj);
-    key[lj] = '\x1f';
-    memcpy(key + lj + 1, num, ln + 1);
+    size_t kl = strlen(job) + strlen(num) + 2;
+    char *key = xmalloc(kl); /* a job name of any length: a fixed buffer cut the allocation off */
+    snprintf(key, kl, "%s\x1f%s", job, num);
     size_t k = smap_put(&H->keys, key);
     free(key);
     if (k >= H->ng) {
