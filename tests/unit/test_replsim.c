@@ -14,6 +14,36 @@ static void on_loss(void *ctx, uint64_t b, double t, int R, const int32_t *ls, c
     lost_at = t;
 }
 
+/* run: the full three-server cluster both cases use (block size 1024 MB,
+ * so a tenant's space in GB is its capacity in blocks: P 2, Q 1, S 1), 2
+ * replicas of 2 blocks, stock policy, re-creation from the sources, with
+ * the three events, --detect and --rate given; nlost reset. */
+static void run(const struct rp_event ev[3], double horizon, double detect, double rate,
+                struct rp_sim_result *r)
+{
+    rp_cluster *c = rp_cluster_new(1024, 1, 1);
+    rp_cluster_add(c, "P", "e1", 1, 2, 1, 0.5);
+    rp_cluster_add(c, "Q", "e2", 1, 1, 1, 0.5);
+    rp_cluster_add(c, "S", "e3", 1, 1, 1, 0.5);
+    rp_cluster_build(c);
+    struct rp_sim_config cfg = {.policy = RP_STOCK,
+                                .replicas = 2,
+                                .blocks = 2,
+                                .horizon = horizon,
+                                .detect = detect,
+                                .rate = rate,
+                                .busy = 1,
+                                .util_scale = 1,
+                                .seed = 7,
+                                .events = ev,
+                                .nevents = 3,
+                                .on_loss = on_loss,
+                                .rebuild = RP_REBUILD_SOURCES};
+    nlost = 0;
+    rp_simulate(c, &cfg, r, NULL);
+    rp_cluster_free(c);
+}
+
 /* A re-creation that must wait an hour (no destination) does not hold up
  * the sender's other items.  Block size 1024 MB, so a tenant's space in GB
  * is its capacity in blocks: P (1 server, 2 blocks), Q (1, 1), S (1, 1);
@@ -28,32 +58,13 @@ static void on_loss(void *ctx, uint64_t b, double t, int R, const int32_t *ls, c
  * until P's reimage: both blocks lost, none re-created. */
 static void test_retry_does_not_block(void)
 {
-    rp_cluster *c = rp_cluster_new(1024, 1, 1);
-    rp_cluster_add(c, "P", "e1", 1, 2, 1, 0.5);
-    rp_cluster_add(c, "Q", "e2", 1, 1, 1, 0.5);
-    rp_cluster_add(c, "S", "e3", 1, 1, 1, 0.5);
-    rp_cluster_build(c);
     struct rp_event ev[] = {{10, 1, RP_EV_FAIL}, {100, 2, RP_EV_REIMAGE}, {2000, 0, RP_EV_REIMAGE}};
-    struct rp_sim_config cfg = {.policy = RP_STOCK,
-                                .replicas = 2,
-                                .blocks = 2,
-                                .horizon = 10000,
-                                .detect = 60,
-                                .rate = 3600,
-                                .busy = 1,
-                                .util_scale = 1,
-                                .seed = 7,
-                                .events = ev,
-                                .nevents = 3,
-                                .on_loss = on_loss,
-                                .rebuild = RP_REBUILD_SOURCES};
     struct rp_sim_result r;
-    rp_simulate(c, &cfg, &r, NULL);
+    run(ev, 10000, 60, 3600, &r);
     CHECK_NEAR((double)r.lost, 1, 0);
     CHECK_NEAR((double)nlost, 1, 0);
     CHECK_NEAR(lost_at, 2000, 0);
     CHECK_NEAR((double)r.rereplicated, 2, 0);
-    rp_cluster_free(c);
 }
 
 /* A sender keeps its rate when a new item arrives while it waits out its
@@ -68,32 +79,12 @@ static void test_retry_does_not_block(void)
  * lost (4 re-created). */
 static void test_new_item_keeps_rate(void)
 {
-    rp_cluster *c = rp_cluster_new(1024, 1, 1);
-    rp_cluster_add(c, "P", "e1", 1, 2, 1, 0.5);
-    rp_cluster_add(c, "Q", "e2", 1, 1, 1, 0.5);
-    rp_cluster_add(c, "S", "e3", 1, 1, 1, 0.5);
-    rp_cluster_build(c);
     struct rp_event ev[] = {{10, 1, RP_EV_REIMAGE}, {20, 2, RP_EV_REIMAGE}, {1000, 0, RP_EV_REIMAGE}};
-    struct rp_sim_config cfg = {.policy = RP_STOCK,
-                                .replicas = 2,
-                                .blocks = 2,
-                                .horizon = 3000,
-                                .detect = 0,
-                                .rate = 1,
-                                .busy = 1,
-                                .util_scale = 1,
-                                .seed = 7,
-                                .events = ev,
-                                .nevents = 3,
-                                .on_loss = on_loss,
-                                .rebuild = RP_REBUILD_SOURCES};
     struct rp_sim_result r;
-    nlost = 0;
-    rp_simulate(c, &cfg, &r, NULL);
+    run(ev, 3000, 0, 1, &r);
     CHECK_NEAR((double)r.lost, 1, 0);
     CHECK_NEAR(lost_at, 1000, 0);
     CHECK_NEAR((double)r.rereplicated, 2, 0);
-    rp_cluster_free(c);
 }
 
 int main(void)
