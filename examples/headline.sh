@@ -75,8 +75,8 @@ replay -q --regime plan,plan+dra --slo "$W/slo.csv" --plan "$W/plan.csv" --capac
     --from $SPLIT "$W/test_usage.csv" --summary "$W/recorded.csv" > "$W/replay_recorded.csv"
 
 # a stricter baseline: every job provisioned at the peak it used in training
-awk -F, 'NR > 1 && (!($1 in p) || $4 > p[$1]) { p[$1] = $4 } END { print "job,provisioned"; for (j in p) print j "," p[j] }' \
-    "$W/train_usage.csv" | sort > "$W/peak.csv"
+{ echo job,provisioned; awk -F, 'NR > 1 && (!($1 in p) || $4 > p[$1]) { p[$1] = $4 } END { for (j in p) print j "," p[j] }' \
+    "$W/train_usage.csv" | LC_ALL=C sort; } > "$W/peak.csv"
 replay -q --regime static --slo "$W/slo.csv" --provisioned "$W/peak.csv" --capacity $CAP \
     --from $SPLIT "$W/test_usage.csv" --summary "$W/peak_fair.csv" > /dev/null 2>&1 || :
 replay -q --regime static --idle none --slo "$W/slo.csv" --provisioned "$W/peak.csv" --capacity $CAP \

@@ -117,7 +117,7 @@ struct packrun {
     keyset *have;               /* reservation keys the plan holds already */
     struct packrun_ref *have_ref; /* [keyset row of have]: where that reservation is */
     size_t have_cap;
-    keyset *adhoc_open;         /* keys of the ad-hoc requests whose deadline is after --at */
+    keyset *adhoc_open;         /* keys of the ad-hoc requests whose deadline is after --now (or --at) */
     keyset *gone;               /* keys of once reservations expired tonight (one report row each) */
     outf *orep;                 /* --report */
     csvw *rep;
