@@ -61,6 +61,8 @@ sorted=
 [ "$(basename "$1")" != sloinfer ] || sorted=1
 # the input's header, kept for an input without rows
 IFS= read -r hdr && printf '%s\n' "$hdr" >"$held/header" || printf '%s' "${hdr:-}" >"$held/header"
+# no input at all, not even a header: the tool says so, as one process would
+[ -s "$held/header" ] || { "$@" </dev/null; exit; }
 set +e
 cat "$held/header" - | keyshard -q --check -k "$key" -d "${SLOKIT_SEP:-,}" |
     parallel --will-cite --pipe --group-by "$key" --colsep "${SLOKIT_SEP:-,}" --header : --keep-order "${popts[@]}" "$cmd" |

@@ -152,6 +152,10 @@ for c in skyfit sloinfer; do
         head -n 1 "$3" >"$4/h.csv" && "$1" job -j2 -- "$2" -q <"$4/h.csv" >"$4/j1" &&
         "$2" -q <"$4/h.csv" | cmp - "$4/j1"' _ "$P" "$c" "$TMP/$([ $c = skyfit ] && echo usage || echo runs).csv" "$TMP"
 done
+# an empty input: the tools' "empty input" error, exit 65, not "not grouped"
+t "sharded: an empty input says so" 65 '' '' "sloinfer: <stdin>:1: empty input (no header row)" bash -c '
+    "$1" job -j2 -- sloinfer -q < /dev/null 2>"$2/empty.err"; st=$?; cat "$2/empty.err" >&2
+    ! grep -q "not grouped" "$2/empty.err" && exit $st' _ "$P" "$TMP"
 # its temporary directory is removed, also after sloinfer's merge by key
 tcheck "sharded: no temporary directory left" bash -c '
     mkdir -p "$3/tmpd" && TMPDIR="$3/tmpd" "$1" job -j2 -- sloinfer -q <"$2" >/dev/null && [ -z "$(ls -A "$3/tmpd")" ]' \
