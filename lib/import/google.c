@@ -173,9 +173,9 @@ static int read_jobs(google_trace *g, rawin *in, char **f, int n)
 {
     for (; n > 0; n = rawin_next(in, f, TASK_FIELDS)) {
         int64_t t, id, type;
-        if ((n != JOB_FIELDS &&
-             rawin_fail(in, "expected 8 job_events fields, found %s%d", n > TASK_FIELDS ? "more than " : "",
-                        n > TASK_FIELDS ? TASK_FIELDS : n)) ||
+        char nb[24];
+        if ((n != JOB_FIELDS && rawin_fail(in, "expected 8 job_events fields, found %s",
+                                           rawin_count(n, TASK_FIELDS, nb, sizeof nb))) ||
             event_head(g, in, f, 3, &t, &id, &type) != 0 ||
             (!f[7][0] && rawin_fail(in, "field 8 (logical job name): empty"))) {
             if (rawin_skip(in))
@@ -265,9 +265,9 @@ static int read_tasks(google_trace *g, rawin *in, char **f, int n)
 {
     for (; n > 0; n = rawin_next(in, f, TASK_FIELDS)) {
         int64_t t, id, type;
-        if ((n != TASK_FIELDS &&
-             rawin_fail(in, "expected 13 task_events fields, found %s%d", n > TASK_FIELDS ? "more than " : "",
-                        n > TASK_FIELDS ? TASK_FIELDS : n)) ||
+        char nb[24];
+        if ((n != TASK_FIELDS && rawin_fail(in, "expected 13 task_events fields, found %s",
+                                            rawin_count(n, TASK_FIELDS, nb, sizeof nb))) ||
             event_head(g, in, f, 5, &t, &id, &type) != 0 ||
             (t != T_AFTER && task_event(g, in, f, t, id, (int)type) != 0)) {
             if (rawin_skip(in))
@@ -292,11 +292,11 @@ int google_read(google_trace *g, rawin *in, int tasks)
             return rawin_fail(in, "a job_events file after task_events: give the job files first");
         return read_jobs(g, in, f, n);
     }
+    char nb[24];
     if (n != TASK_FIELDS)
-        return rawin_fail(in,
-                          "not a Google 2011 job_events (8 fields) or task_events "
-                          "(13 fields) line: %s%d fields",
-                          n > TASK_FIELDS ? "more than " : "", n > TASK_FIELDS ? TASK_FIELDS : n);
+        return rawin_fail(
+            in, "not a Google 2011 job_events (8 fields) or task_events (13 fields) line: %s fields",
+            rawin_count(n, TASK_FIELDS, nb, sizeof nb));
     if (!tasks)
         return rawin_fail(in, "a task_events file: google-runs reads job_events only");
     return read_tasks(g, in, f, n);

@@ -192,6 +192,12 @@ int rawin_skip(rawin *in)
     return 1;
 }
 
+const char *rawin_count(int n, int max, char *buf, size_t len)
+{
+    snprintf(buf, len, n > max ? "more than %d" : "%d", n > max ? max : n);
+    return buf;
+}
+
 int rawin_fail(rawin *in, const char *fmt, ...)
 {
     va_list ap;

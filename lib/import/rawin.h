@@ -39,6 +39,10 @@ rawin *rawin_open(const char *path, char delim, int *status);
  * trailing CR is removed. */
 int rawin_next(rawin *in, char **fields, int max);
 
+/* rawin_count: the field count n that rawin_next(..., max) returned, as a
+ * message says it: "7", or "more than 13" for max + 1; in buf, returned. */
+const char *rawin_count(int n, int max, char *buf, size_t len);
+
 /* rawin_status: the exit status for the read that made rawin_next return
  * -1: SLK_EDATA for a corrupt or truncated gzip/zstd stream or a NUL byte
  * (as the CSV tools say), SLK_EIO for a read error. */

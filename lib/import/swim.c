@@ -15,15 +15,15 @@ int swim_read(rawin *in, const struct swim_params *p, struct vcjobs *t)
 {
     static const char *const what[SWIM_FIELDS] = {"job", "submit", "gap", "input bytes",
                                                   "shuffle bytes", "output bytes"};
-    char *f[SWIM_FIELDS + 1];
+    char *f[SWIM_FIELDS + 1], nb[24];
     int n;
     while ((n = rawin_next(in, f, SWIM_FIELDS)) > 0) {
         int64_t num;
         double v[SWIM_FIELDS];
         int bad = 0;
         if (n != SWIM_FIELDS)
-            bad = rawin_fail(in, "expected 6 tab-separated fields, found %s%d",
-                             n > SWIM_FIELDS ? "more than " : "", n > SWIM_FIELDS ? SWIM_FIELDS : n);
+            bad = rawin_fail(in, "expected 6 tab-separated fields, found %s",
+                             rawin_count(n, SWIM_FIELDS, nb, sizeof nb));
         else if (strncmp(f[0], "job", 3) != 0 || parse_int64(f[0] + 3, &num) != 0 || num < 0)
             bad = rawin_fail(in, "field 1 (job): not jobN: '%.40s'", f[0]);
         for (int i = 1; !bad && i < SWIM_FIELDS; i++) {

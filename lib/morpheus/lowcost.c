@@ -606,12 +606,13 @@ static double improve_score(const plan *p, const struct plan_res *r, const struc
 }
 
 /* Change stamps, so a round skips a job nothing has changed around.  A
- * heuristic: placing it again depends on the load over its window and, through
- * the load score's sharpness B = K / the plan's peak (build_view), on the
- * peak, which may lie outside it; a skipped job might have moved after the
- * peak changed, so a phase may end "without moves" a round early.  chg[s] = the clock when the load at
- * slot s last changed; seen[i] = the clock when job i was last tried
- * (-1: never, or the score has changed since). */
+ * heuristic: placing it again depends on the load over its window and,
+ * through the load score's sharpness B = K / the plan's peak (build_view),
+ * on the peak, which may lie outside it; a skipped job might have moved
+ * after the peak changed, so a phase may end "without moves" a round early.
+ * chg[s] = the clock when the load at slot s last changed; seen[i] = the
+ * clock when job i was last tried (-1: never, or the score has changed
+ * since). */
 struct stamps {
     int64_t clock, *chg, *seen;
 };

@@ -17,8 +17,9 @@
 #include <unistd.h>
 
 #define IDX_MAGIC "slkpidx"   /* 8 bytes with its NUL */
-#define IDX_VERSION                                                                                          \
-    2u /* 2: a once reservation counted from the cycle of its first row, as plan_read gives it back; the load summed as a re-run sums it */
+/* 2: a once reservation counted from the cycle of its first row, as
+ * plan_read gives it back; the load summed as a re-run sums it */
+#define IDX_VERSION 2u
 #define IDX_BOM 0x01020304u
 
 char *planidx_path(const char *plan_path)

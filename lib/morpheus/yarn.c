@@ -203,13 +203,15 @@ void yarn_reservation_id(const struct plan_res *r, long long cluster_ts, char *b
 }
 
 /* digest: what r's body says apart from the date of the cycle.  A once
- * reservation by its first absolute step: lowcost counts start from the
- * cycle its window opens in, plan_read from the cycle of its first row, and
- * the two name the same allocation. */
+ * reservation by where it starts in epoch seconds (plan_once_span):
+ * lowcost counts start from the cycle its window opens in, plan_read from
+ * the cycle of its first row, and the two name the same allocation. */
 static uint64_t digest(const plan *p, const struct plan_res *r)
 {
-    int64_t first = r->kind == PLAN_ONCE ? r->cycle * (int64_t)p->nsteps + r->start : r->start;
-    double v[7] = {(double)r->kind, (double)r->instance, (double)first, r->period, r->a, r->d, r->cores};
+    double first = (double)r->start, end;
+    if (r->kind == PLAN_ONCE)
+        plan_once_span(p, r, &first, &end);
+    double v[7] = {(double)r->kind, (double)r->instance, first, r->period, r->a, r->d, r->cores};
     uint64_t h = fnv(FNV0, v, sizeof v);
     h = fnv(h, &r->mem_mb, sizeof r->mem_mb);
     h = fnv(h, &r->len, sizeof r->len);

@@ -248,7 +248,7 @@ int chart_skyline(plot *p, const struct chart_opts *o)
         struct pt *f = NULL;
         size_t nf = 0;
         const char *fj = job;
-        double stepc = 0; /* skyfit's step column; without one, as the last two offsets say (else 60 s) */
+        double stepc = 0; /* skyfit's step column, when it has one */
         st = read_points(o->fit, o->d_fit, NULL, "offset", "alloc", "job", &fj, &dummy, &f, &nf, "step",
                          &stepc);
         if (!st) {
@@ -257,13 +257,10 @@ int chart_skyline(plot *p, const struct chart_opts *o)
             int s = plot_series(p, fname, PLOT_STEPS);
             for (size_t i = 0; i < nf; i++)
                 plot_point(p, s, f[i].x / 60.0, f[i].y);
-            if (nf)
-                plot_point(p, s,
-                           (f[nf - 1].x + (stepc > 0 ? stepc
-                                           : nf > 1  ? f[nf - 1].x - f[nf - 2].x
-                                                     : 60)) /
-                               60.0,
-                           f[nf - 1].y);
+            if (nf) { /* the last step's end: its step, else the offsets' spacing, else 60 s */
+                double w = stepc > 0 ? stepc : nf > 1 ? f[nf - 1].x - f[nf - 2].x : 60;
+                plot_point(p, s, (f[nf - 1].x + w) / 60.0, f[nf - 1].y);
+            }
             if (nf == 0 && !o->quiet)
                 slk_error("warning: %s has no skyline for job %s", o->fit, job);
         }
