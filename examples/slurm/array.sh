@@ -61,17 +61,23 @@ job=$(sbatch --parsable --array="0-$((n - 1))${maxrun:+%$maxrun}" ${part:+--part
 job=${job%%;*}
 
 # Wait for the array to leave the queue (bounded by -t); a failing squeue
-# (slurmctld busy) is retried, never taken for "done".
+# (slurmctld busy) is retried, never taken for "done", except for "Invalid job
+# id specified": squeue -j of one job id exits 1 so once slurmctld has purged
+# the finished job (MinJobAge, 300 s by default), which a poll can miss after
+# a suspended or slow client; the status files below still decide success.
 t0=$SECONDS
 while :; do
-    if q=$(squeue -h -j "$job" -o %i 2>/dev/null); then
+    if q=$(squeue -h -j "$job" -o %i 2>"$work/squeue.err"); then
         [ -n "$q" ] || break
+    elif grep -q "Invalid job id specified" "$work/squeue.err"; then
+        break
     fi
     if [ "$timeout" != 0 ] && [ $((SECONDS - t0)) -ge "$timeout" ]; then
         scancel "$job"; echo "$0: job $job timed out after ${timeout}s; cancelled" >&2; exit 75
     fi
     sleep "$poll"
 done
+rm -f "$work/squeue.err"
 
 rc=0
 for ((i = 0; i < n; i++)); do

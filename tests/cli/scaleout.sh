@@ -69,6 +69,32 @@ shuffled() {  # NAME KEY INPUT TOOL ARGS...
 shuffled skyfit-s job "$TMP/usage.shuf" skyfit -s
 shuffled peakgate-s task "$TMP/mem.shuf" peakgate -s
 shuffled tenantclass-s tenant "$TMP/util.shuf" tenantclass --features-only -s
+# squeue -j of one job id exits 1, "Invalid job id specified", once slurmctld
+# has purged the finished job (MinJobAge): the array has left the queue, and
+# the status files decide (the old loop took it for a busy controller and
+# polled until -t, or for ever).  Any other squeue failure is retried, and
+# -t still cancels.
+mkdir -p "$TMP/purged" "$TMP/busy" "$TMP/down"
+cp "$FS/sbatch" "$TMP/purged/"; cp "$FS/sbatch" "$TMP/busy/"; cp "$FS/sbatch" "$TMP/down/"
+printf '#!/bin/sh\necho "slurm_load_jobs error: Invalid job id specified" >&2\nexit 1\n' > "$TMP/purged/squeue"
+cat > "$TMP/busy/squeue" <<EOF_SQ
+#!/bin/sh
+# two failures of a busy controller, then the empty queue
+n=\$(cat "$TMP/busy/n" 2>/dev/null || echo 0); echo \$((n + 1)) > "$TMP/busy/n"
+[ "\$n" -ge 2 ] && exit 0
+echo "squeue: error: Socket timed out on send/recv operation" >&2; exit 1
+EOF_SQ
+printf '#!/bin/sh\necho "squeue: error: Unable to contact slurm controller (connect failure)" >&2\nexit 1\n' > "$TMP/down/squeue"
+printf '#!/bin/sh\necho "$@" > "%s/down/cancelled"\n' "$TMP" > "$TMP/down/scancel"
+chmod +x "$TMP"/purged/* "$TMP"/busy/* "$TMP"/down/*
+t "slurm/array.sh: a job purged before the poll (squeue: Invalid job id specified) is done" 0 '' \
+    "@$TMP/peakgate-s.one" '' env PATH="$TMP/purged:$PATH" "$A" -P 0.1 -t 20 -n 3 -w "$TMP/purged.w" -i "$TMP/mem.shuf" peakgate -s -q
+t "slurm/array.sh: a busy controller's squeue failures are retried" 0 '' "@$TMP/peakgate-s.one" '' \
+    env PATH="$TMP/busy:$PATH" "$A" -P 0.1 -t 20 -n 3 -w "$TMP/busy.w" -i "$TMP/mem.shuf" peakgate -s -q
+tcheck "slurm/array.sh: ... retried twice, then the empty queue" test "$(cat "$TMP/busy/n")" = 3
+t "slurm/array.sh: squeue failing otherwise is never taken for done: -t cancels" 75 '' '' "timed out after 1s; cancelled" \
+    env PATH="$TMP/down:$PATH" "$A" -P 0.1 -t 1 -n 3 -w "$TMP/down.w" -i "$TMP/mem.shuf" peakgate -s -q
+tcheck "slurm/array.sh: ... scancel got the job id" grep -qx 4242 "$TMP/down/cancelled"
 # sloinfer takes its runs in any order and always writes its jobs sorted: the
 # shard recipes merge it by key (they merged by the order file, which a
 # time-ordered export, the usual one, fails: "row out of the order file's key
