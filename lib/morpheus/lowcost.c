@@ -26,9 +26,15 @@ struct stagefig {
 };
 
 /* The workspace: the job's view of its window, offset o in [0, W) meaning
- * step lo + o, and the scratch of one request's trials. */
+ * step lo + o, and the scratch of one request's trials.  A one-off whose
+ * window is longer than the cycle folds onto itself (fold): offsets o and
+ * o + ns share a slot, and a trial's own containers there add up (xs). */
 struct lowcost_ws {
     long lo, W, ni;
+    long ns;     /* the plan's nsteps */
+    int fold;    /* 1: a ONCE window of more than ns steps */
+    int64_t *xs; /* fold: the trial's containers per slot [ns] */
+    size_t xscap;
     double *um, *uc;        /* worst utilisation over instances (mem, cores) */
     double *im, *ic;        /* worst cost increment per container */
     int64_t *room;          /* free containers (min over instances) */
@@ -60,7 +66,7 @@ void lowcost_ws_free(lowcost_ws *ws)
     free(ws->um), free(ws->uc), free(ws->im), free(ws->ic), free(ws->room);
     free(ws->x), free(ws->stg), free(ws->bx), free(ws->bstg);
     free(ws->ium), free(ws->iuc), free(ws->iim), free(ws->iic);
-    free(ws->sf), free(ws->minrest);
+    free(ws->sf), free(ws->minrest), free(ws->xs);
     heap_free(&ws->h);
     free(ws);
 }
@@ -100,6 +106,13 @@ static inline double vcost(const lowcost_ws *ws, long o, double x)
 {
     double a = ws->um[o] + x * ws->im[o], b = ws->uc[o] + x * ws->ic[o];
     return a > b ? a : b;
+}
+
+/* own: the trial's containers on offset o's slot: x[o], or with a folded
+ * window the sum over every offset of that slot (xs). */
+static inline int64_t own(const lowcost_ws *ws, long o)
+{
+    return ws->fold ? ws->xs[(ws->lo + o) % ws->ns] : ws->x[o];
 }
 
 /* icost: the cost at offset o of instance i after adding x containers */
@@ -200,6 +213,10 @@ static void build_view(lowcost_ws *ws, const plan *p, const struct lowcost_req *
     ws->lo = lo;
     ws->W = W;
     ws->ni = ni;
+    ws->ns = p->nsteps;
+    ws->fold = q->kind == PLAN_ONCE && W > p->nsteps;
+    if (ws->fold)
+        ws->xs = xgrow(ws->xs, &ws->xscap, (size_t)p->nsteps, sizeof *ws->xs);
     double ref = plan_peak(p, NULL);
     for (long o = 0; o < W; o++) {
         double um = 0, uc = 0, im = 0, ic = 0;
@@ -283,29 +300,41 @@ static void res_of_request(struct plan_res *r, const struct lowcost_req *q, long
     r->start = start;
 }
 
-/* chunk_at: how many gangs of stage k a chunk puts at offset o now */
+/* chunk_at: how many gangs of stage k a chunk puts at offset o now (the
+ * free containers less the trial's own on o's slot) */
 static int64_t chunk_at(const lowcost_ws *ws, long k, int32_t g, int64_t chunk, int64_t left, long o)
 {
     int64_t a = chunk < left ? chunk : left;
     int64_t ps = ws->sf[k].perstep - ws->x[o] / g;
-    int64_t rm = (ws->room[o] - ws->x[o]) / g;
+    int64_t rm = (ws->room[o] - own(ws, o)) / g;
     if (a > ps) a = ps;
     if (a > rm) a = rm;
     return a;
+}
+
+/* step_key: the heap key of the next chunk of a gangs at offset o: the cost
+ * there after it, the trial's own containers on o's slot counted */
+static inline double step_key(const lowcost_ws *ws, int32_t g, int64_t a, long o)
+{
+    return vcost(ws, o, (double)own(ws, o) + (double)(a * g));
 }
 
 static void push_step(lowcost_ws *ws, long k, int32_t g, int64_t chunk, int64_t left, long o)
 {
     int64_t a = chunk_at(ws, k, g, chunk, left, o);
     if (a > 0)
-        heap_push_seq(&ws->h, vcost(ws, o, (double)ws->x[o] + (double)(a * g)), (uint64_t)(ws->W - o), (uint64_t)o);
+        heap_push_seq(&ws->h, step_key(ws, g, a, o), (uint64_t)(ws->W - o), (uint64_t)o);
 }
 
 /* stage_greedy: the gangs of stage k one chunk at a time on the cheapest
  * eligible offset of [tcur - 1, tr], never left of tl (see lowcost.h).
  * Returns the leftmost offset used, or -1 with why set (offsets a trial
  * touches are cleared as they become eligible, so a failed trial needs no
- * cleaning). */
+ * cleaning; xs is cleared by the trial).  With a folded window a chunk
+ * placed at o raises the cost of the other offsets of o's slot, whose keys
+ * in the heap are then too low: a popped key that is out of date is pushed
+ * again with its own (the keys only grow, so the first one popped up to
+ * date is the cheapest). */
 static long stage_greedy(lowcost_ws *ws, const struct lowcost_req *q, const struct lowcost_opts *opt, long k, long tl,
                          long tr, char *why, size_t whylen)
 {
@@ -329,6 +358,13 @@ static long stage_greedy(lowcost_ws *ws, const struct lowcost_req *q, const stru
         int64_t a = chunk_at(ws, k, g, chunk, left, o);
         if (a <= 0)
             continue;
+        if (ws->fold) {
+            double key = step_key(ws, g, a, o);
+            if (key > it.key) {
+                heap_push_seq(&ws->h, key, it.seq, it.val);
+                continue;
+            }
+        }
         if (o < tcur) { /* the stage grows one step to the left */
             tcur = o;
             ws->stg[o] = (int32_t)(k + 1);
@@ -338,6 +374,8 @@ static long stage_greedy(lowcost_ws *ws, const struct lowcost_req *q, const stru
             }
         }
         ws->x[o] += (int32_t)(a * g);
+        if (ws->fold)
+            ws->xs[(ws->lo + o) % ws->ns] += a * g;
         left -= a;
         if (left > 0)
             push_step(ws, k, g, chunk, left, o);
@@ -363,13 +401,19 @@ static void rigid_fill(const lowcost_ws *ws, const struct lowcost_req *q, int32_
 }
 
 /* trial_rigid: q rigid (rigid_fill), ending at step e - 1.  Returns 1 and
- * the first offset in *first when every step has room. */
+ * the first offset in *first when every step has room (every slot, with
+ * a folded window: the steps on it summed). */
 static int trial_rigid(lowcost_ws *ws, const struct lowcost_req *q, long e, long need, long *first)
 {
     long o0 = e - ws->lo - need;
     rigid_fill(ws, q, ws->x + o0, ws->stg + o0);
+    if (ws->fold) {
+        memset(ws->xs, 0, (size_t)ws->ns * sizeof *ws->xs);
+        for (long o = o0; o < o0 + need; o++)
+            ws->xs[(ws->lo + o) % ws->ns] += ws->x[o];
+    }
     for (long o = o0; o < o0 + need; o++)
-        if (ws->x[o] > ws->room[o])
+        if (own(ws, o) > ws->room[o])
             return 0;
     *first = o0;
     return 1;
@@ -394,6 +438,8 @@ static int trial_stretch(lowcost_ws *ws, const struct lowcost_req *q, const stru
     double remaining = 0;
     for (long k = 0; k < q->nstages; k++)
         remaining += ws->sf[k].dem;
+    if (ws->fold)
+        memset(ws->xs, 0, (size_t)ws->ns * sizeof *ws->xs);
     for (long k = q->nstages - 1; k >= 0; k--) {
         long span = tr + 1 - base - ws->minrest[k]; /* steps stage k may use at most */
         if (span < ws->sf[k].minlen) {
@@ -420,17 +466,23 @@ static int trial_stretch(lowcost_ws *ws, const struct lowcost_req *q, const stru
  * score peak + ln(S) / B with S = sum over its steps and instances of
  * exp(B (c - peak)) - exp(B (c0 - peak)) (c0, c: the cost there before and
  * after; the hard peak when B is 0).  The highest cost after it in *peak,
- * the tie-breaker (sum of cost x containers) in *sum. */
+ * the tie-breaker (sum of cost x containers) in *sum.  With a folded
+ * window, c is the cost with all the trial's containers on the slot (own),
+ * and each slot counts once in the peak, the overflow and S: the offsets
+ * [first, first + ns) hold every slot the trial uses once. */
 static double trial_score(const lowcost_ws *ws, long first, long end, double target, double *peak, double *sum)
 {
     double pk = 0, ov = 0, s = 0;
+    long slot_end = ws->fold && end - first > ws->ns ? first + ws->ns : end;
     for (long o = first; o < end; o++) {
-        double c = vcost(ws, o, ws->x[o]);
+        double c = vcost(ws, o, own(ws, o));
+        s += c * ws->x[o];
+        if (o >= slot_end)
+            continue;
         if (target > 0)
             ov += over2(c, target) - over2(vcost(ws, o, 0), target);
-        s += c * ws->x[o];
         for (long i = 0; i < ws->ni; i++)
-            pk = fmax(pk, icost(ws, o, i, ws->x[o]));
+            pk = fmax(pk, icost(ws, o, i, own(ws, o)));
     }
     *peak = pk;
     *sum = s;
@@ -439,9 +491,9 @@ static double trial_score(const lowcost_ws *ws, long first, long end, double tar
     double B = ws->sharp, S = 0;
     if (!(B > 0) || !isfinite(pk))
         return pk;
-    for (long o = first; o < end; o++)
+    for (long o = first; o < slot_end; o++)
         for (long i = 0; i < ws->ni; i++) {
-            double c0 = icost(ws, o, i, 0), c = icost(ws, o, i, ws->x[o]);
+            double c0 = icost(ws, o, i, 0), c = icost(ws, o, i, own(ws, o));
             S += exp(B * (c0 - pk)) * expm1(B * (c - c0));
         }
     return S > 0 ? pk + log(S) / B : pk;
@@ -451,13 +503,14 @@ static double trial_score(const lowcost_ws *ws, long first, long end, double tar
 struct best {
     double score, sum, pen, peak;
     long first, e;
+    long id; /* 2 x its end point's number + 1 when rigid */
 };
 
 /* consider: score the trial ending at e whose allocation starts at offset
  * first; keep it in *b (and its allocation in bx, bstg) when it beats b:
  * a lower score, then a lower sum. */
-static void consider(lowcost_ws *ws, const plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
-                     long first, long e, struct best *b)
+static void consider(lowcost_ws *ws, const plan *p, const struct lowcost_req *q,
+                     const struct lowcost_opts *opt, long first, long e, long id, struct best *b)
 {
     long end = e - ws->lo;
     double sum, peak, score = trial_score(ws, first, end, opt->target, &peak, &sum);
@@ -469,7 +522,7 @@ static void consider(lowcost_ws *ws, const plan *p, const struct lowcost_req *q,
     } else
         score += pen;
     if (score < b->score - 1e-12 || (score <= b->score + 1e-12 && sum < b->sum - 1e-9)) {
-        *b = (struct best){score, sum, pen, peak, first, e};
+        *b = (struct best){score, sum, pen, peak, first, e, id};
         memcpy(ws->bx + first, ws->x + first, (size_t)(end - first) * sizeof(int32_t));
         memcpy(ws->bstg + first, ws->stg + first, (size_t)(end - first) * sizeof(int32_t));
     }
@@ -491,7 +544,7 @@ static int best_to_res(const lowcost_ws *ws, const plan *p, const struct lowcost
     }
     long bad;
     if (!plan_fits(p, &r, &bad)) {
-        /* only possible when a ONCE window is longer than the cycle and folds onto itself */
+        /* not expected: the trials count their own containers on a slot (own) */
         snprintf(res->why, sizeof res->why, "no capacity at t %ld s once folded onto the cycle", bad * p->step);
         plan_res_free(&r);
         return 0;
@@ -505,18 +558,18 @@ static int best_to_res(const lowcost_ws *ws, const plan *p, const struct lowcost
     return 1;
 }
 
-int lowcost_choose(lowcost_ws *ws, const plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
-                   struct lowcost_result *res, struct plan_res *out)
+/* choose_pass: every trial of the request (view built) but those marked in
+ * dead (NULL: none); the best in *b (b->first -1: none fits, with the last
+ * failure in why).  Counts the end points in res->tried when count is set. */
+static void choose_pass(lowcost_ws *ws, const plan *p, const struct lowcost_req *q,
+                        const struct lowcost_opts *opt, long need, const unsigned char *dead, int count,
+                        struct best *b, char *why, size_t whylen, struct lowcost_result *res)
 {
-    long lo, hi, need;
-    if (!request_window(ws, p, q, &lo, &hi, &need, res))
-        return 0;
-    build_view(ws, p, q, lo, hi - lo, opt);
-    long emin = lo + need, ne = hi - emin + 1;
+    long emin = ws->lo + need, ne = ws->lo + ws->W - emin + 1;
     long tries = opt->max_ends > 0 && ne > opt->max_ends ? opt->max_ends : ne;
     int rigid = !opt->no_rigid && opt->max_stretch != 1; /* else the stretched trial is rigid */
-    struct best b = {INFINITY, INFINITY, 0, 0, -1, -1};
-    char why[256] = "";
+    *b = (struct best){INFINITY, INFINITY, 0, 0, -1, -1, -1};
+    why[0] = 0;
     for (long ti = 0; ti < tries; ti++) {
         long e = tries == ne ? emin + ti
                              : emin + (long)llround((double)ti * (double)(ne - 1) / (double)(tries - 1));
@@ -524,18 +577,48 @@ int lowcost_choose(lowcost_ws *ws, const plan *p, const struct lowcost_req *q, c
             e = emin;
         long first;
         why[0] = 0;
-        res->tried++;
-        if (trial_stretch(ws, q, opt, e, need, &first, why, sizeof why))
-            consider(ws, p, q, opt, first, e, &b);
-        if (rigid && trial_rigid(ws, q, e, need, &first))
-            consider(ws, p, q, opt, first, e, &b);
+        if (count)
+            res->tried++;
+        if (!(dead && dead[2 * ti]) && trial_stretch(ws, q, opt, e, need, &first, why, whylen))
+            consider(ws, p, q, opt, first, e, 2 * ti, b);
+        if (rigid && !(dead && dead[2 * ti + 1]) && trial_rigid(ws, q, e, need, &first))
+            consider(ws, p, q, opt, first, e, 2 * ti + 1, b);
     }
+}
+
+int lowcost_choose(lowcost_ws *ws, const plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
+                   struct lowcost_result *res, struct plan_res *out)
+{
+    long lo, hi, need;
+    if (!request_window(ws, p, q, &lo, &hi, &need, res))
+        return 0;
+    build_view(ws, p, q, lo, hi - lo, opt);
+    long ne = hi - (lo + need) + 1;
+    long tries = opt->max_ends > 0 && ne > opt->max_ends ? opt->max_ends : ne;
+    struct best b;
+    char why[256];
+    choose_pass(ws, p, q, opt, need, NULL, 1, &b, why, sizeof why, res);
+    /* a choice that fails the final fit (not expected: the trials count
+     * their own containers) gives way to the next best trial */
+    unsigned char *dead = NULL;
+    while (b.first >= 0 && !best_to_res(ws, p, q, &b, res, out)) {
+        if (!dead)
+            dead = xcalloc((size_t)(2 * tries), 1);
+        dead[b.id] = 1;
+        choose_pass(ws, p, q, opt, need, dead, 0, &b, why, sizeof why, res);
+        if (b.first < 0) { /* every trial that fitted failed the final fit: its why stands */
+            free(dead);
+            return 0;
+        }
+    }
+    free(dead);
     if (b.first < 0) {
         snprintf(res->why, sizeof res->why, "no capacity: %.160s%s", why[0] ? why : "every end point failed",
                  tries < ne ? " (some end points not tried: --ends)" : "");
         return 0;
     }
-    return best_to_res(ws, p, q, &b, res, out);
+    res->why[0] = 0; /* a failed final fit's, when a next best was placed */
+    return 1;
 }
 
 int lowcost_place(lowcost_ws *ws, plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
@@ -552,17 +635,25 @@ int lowcost_place(lowcost_ws *ws, plan *p, const struct lowcost_req *q, const st
  * to p, with each step's cost the worst over r's instances: returns the sum
  * of cost x containers, puts the highest cost in *peak and, with T > 0, the
  * growth of the sum over slots of max(0, c(s) - T)^2 (each instance at its
- * own slot) in *ov (either pointer may be NULL). */
+ * own slot) in *ov (either pointer may be NULL).  A ONCE reservation longer
+ * than the cycle folds onto itself: a step's cost counts all of r's
+ * containers on its slot, and each slot's overflow counts once (steps
+ * [0, nsteps) hold every slot once). */
 static double res_costs(const plan *p, const struct plan_res *r, double T, double *peak, double *ov)
 {
     long ni = plan_ninst(p, r);
-    double pk = 0, o = 0, s = 0;
+    double pk = 0, o = 0, s = 0, *tot = NULL;
+    if (r->kind == PLAN_ONCE && r->len > p->nsteps) {
+        tot = xcalloc((size_t)p->nsteps, sizeof *tot);
+        for (long j = 0; j < r->len; j++)
+            tot[plan_slot(p, r, 0, j)] += r->containers[j];
+    }
     for (long j = 0; j < r->len; j++) {
         double c = 0;
         for (long i = 0; i < ni; i++) {
             long sl = plan_slot(p, r, i, j);
-            double ci = plan_cost_add(p, sl, r->containers[j], r->cores, r->mem_mb);
-            if (T > 0)
+            double ci = plan_cost_add(p, sl, tot ? tot[sl] : r->containers[j], r->cores, r->mem_mb);
+            if (T > 0 && j < p->nsteps)
                 o += over2(ci, T) - over2(plan_cost(p, sl), T);
             if (ci > c)
                 c = ci;
@@ -571,6 +662,7 @@ static double res_costs(const plan *p, const struct plan_res *r, double T, doubl
             pk = c;
         s += c * r->containers[j];
     }
+    free(tot);
     if (peak)
         *peak = pk;
     if (ov)

@@ -48,6 +48,17 @@
  *     (mid = the allocation's mid-point); ties are broken by the sum of
  *     c x_o over its steps, then by the earliest end, then by the
  *     stretched trial (before the rigid one at the same end).  The cheapest trial wins.
+ *   - Folded windows: a PLAN_ONCE window longer than the cycle (nsteps) folds
+ *     onto itself, offsets o and o + nsteps sharing a slot.  A trial then
+ *     counts its own containers already on a slot: the free capacity a chunk
+ *     may take, the greedy's cost of a step and the load score (c with all
+ *     its containers on the slot, each slot once in peak and S; the
+ *     tie-breaker's sum still over its steps) all see them, and a rigid
+ *     trial fits only when each slot holds its steps together.  Otherwise
+ *     nothing changes (a window within the cycle, every PERIODIC request).
+ *   - The trial kept is checked against the plan once more (plan_fits); one
+ *     that fails (not expected: the trials check the same capacity) gives
+ *     way to the next best trial.
  *   - A request that fits in no trial is not placed; `why` says what stopped it.
  *
  * Ownership: lowcost never keeps pointers to the request; on success it adds
@@ -157,7 +168,8 @@ int lowcost_choose(lowcost_ws *ws, const plan *p, const struct lowcost_req *q, c
  * were it added to p as it stands: the highest cost over its steps (worst
  * over its instances) plus the alignment penalty when r is problematic; the
  * tie-breaker, the sum of cost x containers over its steps, in *sum (may be
- * NULL). */
+ * NULL).  A step's cost counts all of r's containers on its slot (a
+ * PLAN_ONCE r longer than the cycle folds onto itself). */
 double lowcost_score(const plan *p, const struct plan_res *r, const struct lowcost_opts *o, double *sum);
 
 /* lowcost_penalty: the alignment penalty of reservation r (0 unless r is

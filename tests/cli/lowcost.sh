@@ -40,6 +40,24 @@ printf 'job,step,offset,alloc,gang\nY,60,0,6,6\nY,60,60,6,6\nG,60,0,6,3\nG,60,60
 printf 'job,period,a,d\nY,600,0,120\nG,600,0,240\n' >"$TMP/lg.slo"
 t "rigid trial with gangs" 0 '' $'G,120,3,6\nG,180,3,6' '' sh -c 'lcmpack -q --slo "$1/lg.slo" --lcm 10m --capacity cores=12,mem=1000000 "$1/lg.sky" | awk -F, "\$2==\"G\" {print \$2\",\"\$6\",\"\$10\",\"\$11}"' _ "$TMP"
 
+# A one-off window longer than the cycle (lowcost.h, "folded"): a 4-step
+# cycle (--lcm 4m) where X holds 1 container at every step, and Q, every 7
+# min (off-kilter: a one-off), 4 stages of 3 containers, window 7 steps from
+# t = 60 (its instance opens a minute after --at).  An allocation of more
+# than 4 steps puts two of Q's steps on one slot.  With 4 cores the free
+# capacity, 3 x 4, is Q's 12 containers: Q fits only by filling every slot
+# (peak 1), as 3, 3, 3, 3 does; LowCost refused it before counting its own
+# containers on a slot ("no capacity at t 60 s once folded onto the cycle").
+# With 100 cores the load, 4 + 12 containers on 4 slots, is at least 4 on
+# some slot (0.04), which 3, 3, 3, 3 reaches; before, Q was spread over 7
+# steps (peak 0.06, reported 0.04).
+printf 'job,step,offset,alloc\nX,60,0,1\nX,60,60,1\nX,60,120,1\nX,60,180,1\nQ,60,0,3\nQ,60,60,3\nQ,60,120,3\nQ,60,180,3\n' >"$TMP/fw.sky"
+printf 'job,period,a,d\nX,240,0,240\nQ,420,0,420\n' >"$TMP/fw.slo"
+t "folded window: fits by filling every slot" 0 '' 'Q,once,4208503,placed,60,300,1,0,' '' \
+    sh -c 'lcmpack -q --slo "$1/fw.slo" --lcm 4m --capacity cores=4,mem=1000000 --at 2026-01-05 "$1/fw.sky" -o /dev/null --report - | grep "^Q,"' _ "$TMP"
+t "folded window: the lowest peak" 0 '' $'t,cores,mem_mb,cost\n0,4,4096,0.04\n60,4,4096,0.04\n120,4,4096,0.04\n180,4,4096,0.04' '' \
+    lcmpack -q --slo "$TMP/fw.slo" --lcm 4m --capacity cores=100,mem=1000000 --at 2026-01-05 "$TMP/fw.sky" -o /dev/null --load -
+
 # A generated workload (500 jobs, seed 4, the bench's mix): a valid plan, the
 # peak it claims, and online LowCost no worse than the naive online baseline
 # (rigid, least raise of the peak; lowest-load ties, its stronger variant).
