@@ -102,22 +102,33 @@ static long draw(rng *r, const size_t *cand, const double *w, size_t n)
     return last; /* rounding at the end */
 }
 
-int cp_select(const struct cp_params *p, int type, double demand, const struct cp_class *cls, size_t ncls,
-              rng *r, size_t *chosen, size_t *nchosen, size_t *nfit, double *total)
+double cp_rooms(const struct cp_params *p, int type, const struct cp_class *cls, size_t ncls, double *room,
+                double *wr)
 {
-    double *room = xmalloc((ncls ? ncls : 1) * sizeof *room), *wr = xmalloc((ncls ? ncls : 1) * sizeof *wr);
-    size_t *cand = xmalloc((ncls ? ncls : 1) * sizeof *cand);
     double sum = 0;
-    size_t nf = 0;
     for (size_t i = 0; i < ncls; i++) {
         double w = p->weight[type][cls[i].pattern];
         room[i] = w > 0 ? cp_room(p, type, &cls[i]) : 0;
         wr[i] = room[i] * w;
         sum += room[i];
+    }
+    return sum;
+}
+
+int cp_choose(double demand, const double *room, const double *wr, double sum, size_t ncls, rng *r,
+              size_t *cand, size_t *chosen, size_t *nchosen, size_t *nfit)
+{
+    size_t nf = 0;
+    *nchosen = 0;
+    if (nfit)
+        *nfit = 0;
+    /* rooms are >= 0 (cp_room), so none alone and not all together hold
+     * more than their sum: no choice and no draw, without the scan */
+    if (sum < demand)
+        return CP_NONE;
+    for (size_t i = 0; i < ncls; i++)
         if (room[i] >= demand && wr[i] > 0)
             cand[nf++] = i;
-    }
-    *nchosen = 0;
     int outcome = CP_NONE;
     if (nf > 0) {
         long k = draw(r, cand, wr, nf);
@@ -140,6 +151,16 @@ int cp_select(const struct cp_params *p, int type, double demand, const struct c
     }
     if (nfit)
         *nfit = nf;
+    return outcome;
+}
+
+int cp_select(const struct cp_params *p, int type, double demand, const struct cp_class *cls, size_t ncls,
+              rng *r, size_t *chosen, size_t *nchosen, size_t *nfit, double *total)
+{
+    double *room = xmalloc((ncls ? ncls : 1) * sizeof *room), *wr = xmalloc((ncls ? ncls : 1) * sizeof *wr);
+    size_t *cand = xmalloc((ncls ? ncls : 1) * sizeof *cand);
+    double sum = cp_rooms(p, type, cls, ncls, room, wr);
+    int outcome = cp_choose(demand, room, wr, sum, ncls, r, cand, chosen, nchosen, nfit);
     if (total)
         *total = sum;
     free(room);

@@ -86,6 +86,22 @@ enum cp_outcome { CP_ONE, CP_SEVERAL, CP_NONE };
 int cp_select(const struct cp_params *p, int type, double demand, const struct cp_class *cls, size_t ncls,
               rng *r, size_t *chosen, size_t *nchosen, size_t *nfit, double *total);
 
+/* cp_rooms: the first half of cp_select, for callers that ask Algorithm 1
+ * many times while the classes do not change: each class's room for `type`
+ * (cp_room; 0 when its weight for the type is 0) to room[0..ncls), the
+ * weighted room (room x weight) to wr[0..ncls); returns the sum of the
+ * rooms.  Valid until a class's utilization, `used` or the params change. */
+double cp_rooms(const struct cp_params *p, int type, const struct cp_class *cls, size_t ncls, double *room,
+                double *wr);
+
+/* cp_choose: the second half of cp_select: the choice for `demand`
+ * containers from cp_rooms' room, wr and sum over ncls classes, with the
+ * same outcome, chosen classes and draws from r as cp_select.  cand is
+ * scratch of ncls entries; chosen, *nchosen and *nfit (when not NULL) as in
+ * cp_select.  Allocates nothing. */
+int cp_choose(double demand, const double *room, const double *wr, double sum, size_t ncls, rng *r,
+              size_t *cand, size_t *chosen, size_t *nchosen, size_t *nfit);
+
 /* cp_book: give `demand` containers to the chosen classes, filling them in
  * order (the last one takes what is left). */
 void cp_book(const struct cp_params *p, int type, double demand, struct cp_class *cls, const size_t *chosen,

@@ -2,7 +2,10 @@
  * readers (see classsim.h).  Sized for hundreds of tenants, millions of jobs
  * and tens of thousands of ticks: per tick every tenant's running batches
  * are scanned once, and each job that places containers scans the tenants
- * once. */
+ * once.  A saturated month keeps tens of thousands of jobs waiting: a tick
+ * finds the few whose visit can act through an index (key_next), and
+ * Algorithm 1's class rooms are computed once while the classes do not
+ * change (sim_rooms), so its cost follows the placements, not the queue. */
 #include "harvest/classsim.h"
 #include "harvest/tenantio.h"
 #include "base/diag.h"
@@ -320,16 +323,116 @@ struct simrun {
     rng r;
     double reserve_cores;
     long killed, run;
-    size_t next_job, nactive;
+    size_t next_job;
     size_t nroom;           /* tenants with freec >= 1: none, no candidates (saturation) */
-    size_t *active, *cand, *chosen;
+    /* The jobs a tick must visit, indexed (a saturated month keeps tens of
+     * thousands waiting, and a tick visits them oldest first): key[j] is
+     * KEY_NONE when a visit would do nothing whatever the tick (not
+     * arrived, no pending container), 0 when job j holds a label and has
+     * pending containers, else its pending containers.  tree[v x
+     * CP_NTYPES + type] is the least key of the jobs of that type under
+     * node v (root 1; leaf tsize + b is block b of KEY_BLOCK jobs). */
+    int32_t *key, *tree;
+    size_t tsize;
+    size_t *cand, *chosen;
     double *roomh, *freec, *clsum, *clsrv;
     long *got, *clrun;
     char *inlabel;          /* per class: in the label of the job being placed */
+    /* Algorithm 1's class rooms per job type (cp_rooms), kept while the
+     * classes do not change: every waiting job of a saturated tick asks
+     * again, and the classes change only at the tick (sim_class_now) and
+     * when a job books containers (sim_label), which clear roomok */
+    double *croom, *cwr; /* [type x ncls] */
+    double csum[CP_NTYPES];
+    int roomok[CP_NTYPES];
+    size_t *ccand;          /* cp_choose's scratch */
     size_t *labels;         /* label slots of CS_MAX_CHOSEN class indices */
     int32_t *freeslot;      /* free label slots (a stack) */
     size_t nlabels, nfree, labcap, freecap;
 };
+
+#define KEY_NONE INT32_MAX
+#define KEY_BLOCK 16
+
+static int32_t job_key(const struct cs_job *jb)
+{
+    if (jb->pending <= 0)
+        return KEY_NONE;
+    if (jb->decided)
+        return 0;
+    return jb->pending < KEY_NONE ? (int32_t)jb->pending : KEY_NONE - 1;
+}
+
+/* job j's key after a change of its pending containers or label: the
+ * least keys of its type up the tree, as far as they change */
+static void key_update(struct simrun *S, size_t j)
+{
+    int32_t kj = job_key(&S->jobs[j]), old = S->key[j];
+    if (kj == old)
+        return;
+    S->key[j] = kj;
+    size_t t = (size_t)S->jobs[j].type, v = S->tsize + j / KEY_BLOCK;
+    int32_t *m = S->tree;
+    if (kj < old) {
+        for (; v >= 1 && m[v * CP_NTYPES + t] > kj; v /= 2)
+            m[v * CP_NTYPES + t] = kj;
+        return;
+    }
+    if (m[v * CP_NTYPES + t] < old)
+        return; /* another job of the block holds the least key */
+    size_t b = j / KEY_BLOCK, end = (b + 1) * KEY_BLOCK < S->nj ? (b + 1) * KEY_BLOCK : S->nj;
+    int32_t least = KEY_NONE;
+    for (size_t q = b * KEY_BLOCK; q < end; q++)
+        if (S->key[q] < least && (size_t)S->jobs[q].type == t)
+            least = S->key[q];
+    m[v * CP_NTYPES + t] = least;
+    for (v /= 2; v >= 1; v /= 2) {
+        int32_t l = m[2 * v * CP_NTYPES + t], r = m[(2 * v + 1) * CP_NTYPES + t];
+        if (m[v * CP_NTYPES + t] == (l < r ? l : r))
+            break;
+        m[v * CP_NTYPES + t] = l < r ? l : r;
+    }
+}
+
+/* some job under node v has a key at most lim[its type] */
+static int key_hit(const struct simrun *S, size_t v, const int32_t *lim)
+{
+    for (int t = 0; t < CP_NTYPES; t++)
+        if (S->tree[v * CP_NTYPES + (size_t)t] <= lim[t])
+            return 1;
+    return 0;
+}
+
+/* the first job of block b from job j on with a key at most lim[its type], or nj */
+static size_t key_scan(const struct simrun *S, size_t b, size_t j, const int32_t *lim)
+{
+    size_t end = (b + 1) * KEY_BLOCK < S->nj ? (b + 1) * KEY_BLOCK : S->nj;
+    for (size_t q = j; q < end; q++)
+        if (S->key[q] <= lim[S->jobs[q].type])
+            return q;
+    return S->nj;
+}
+
+/* the first job from job j on with a key at most lim[its type], or nj */
+static size_t key_next(const struct simrun *S, size_t j, const int32_t *lim)
+{
+    if (j >= S->nj)
+        return S->nj;
+    size_t q = key_scan(S, j / KEY_BLOCK, j, lim);
+    if (q < S->nj || j / KEY_BLOCK + 1 >= S->tsize)
+        return q;
+    size_t v = S->tsize + j / KEY_BLOCK + 1; /* the next blocks: right along the tree, then down */
+    while (!key_hit(S, v, lim)) {
+        while (v & 1)
+            v >>= 1;
+        if (v == 0)
+            return S->nj;
+        v++;
+    }
+    while (v < S->tsize)
+        v = key_hit(S, 2 * v, lim) ? 2 * v : 2 * v + 1;
+    return key_scan(S, v - S->tsize, (v - S->tsize) * KEY_BLOCK, lim);
+}
 
 /* free containers of tenant t at tick k (< 0: over its allowance).  The
  * pool's primary usage is rounded up to whole cores once for the pool
@@ -371,6 +474,21 @@ static size_t spread(rng *r, const size_t *cand, size_t nc, const double *room, 
     return q;
 }
 
+/* a label slot for a job that arrives (class-aware runs only) */
+static int32_t slot_take(struct simrun *S)
+{
+    if (S->nfree > 0)
+        return S->freeslot[--S->nfree];
+    S->labels = xgrow(S->labels, &S->labcap, (S->nlabels + 1) * CS_MAX_CHOSEN, sizeof *S->labels);
+    return (int32_t)S->nlabels++;
+}
+
+static void slot_give(struct simrun *S, int32_t slot)
+{
+    S->freeslot = xgrow(S->freeslot, &S->freecap, S->nfree + 1, sizeof *S->freeslot);
+    S->freeslot[S->nfree++] = slot;
+}
+
 /* 1. finish containers whose time is up (tick k, time now) */
 static void sim_finish(struct simrun *S, long k, double now)
 {
@@ -383,8 +501,12 @@ static void sim_finish(struct simrun *S, long k, double now)
                 struct cs_job *jb = &S->jobs[b->job];
                 jb->running -= b->count;
                 jb->done += b->count;
-                if (jb->done == jb->tasks)
+                if (jb->done == jb->tasks) {
                     jb->finish = now;
+                    if (jb->slot >= 0) /* its label is not read again */
+                        slot_give(S, jb->slot);
+                    jb->slot = -1;
+                }
                 t->ntask -= b->count;
                 if (t->cls >= 0)
                     S->clrun[t->cls] -= b->count;
@@ -410,6 +532,7 @@ static void sim_kill(struct simrun *S, long k)
             struct cs_job *jb = &S->jobs[b->job];
             jb->running -= kill;
             jb->pending += kill;
+            key_update(S, (size_t)b->job);
             S->killed += kill;
             t->ntask -= kill;
             if (t->cls >= 0)
@@ -438,6 +561,7 @@ static void sim_class_now(struct simrun *S, long k)
         S->cls[c].current = S->clsrv[c] > 0 ? S->clsum[c] / S->clsrv[c] : S->cls[c].avg;
         S->cls[c].used = (double)S->clrun[c];
     }
+    memset(S->roomok, 0, sizeof S->roomok);
 }
 
 /* the tenants job jb may use at tick k and their room; returns how many
@@ -476,19 +600,32 @@ static size_t sim_candidates(struct simrun *S, const struct cs_job *jb, int labe
     return nc;
 }
 
+/* the classes' rooms for a job type (cp_rooms), unless still valid */
+static void sim_rooms(struct simrun *S, int type)
+{
+    if (!S->roomok[type]) {
+        S->csum[type] = cp_rooms(S->p, type, S->cls, S->ncls, &S->croom[(size_t)type * S->ncls],
+                                 &S->cwr[(size_t)type * S->ncls]);
+        S->roomok[type] = 1;
+    }
+}
+
 /* Algorithm 1 for job jb at the size of its pending containers: on a
  * choice the job's label is set and the containers booked */
 static void sim_label(struct simrun *S, struct cs_job *jb)
 {
-    size_t nfit, nch = 0;
-    double total;
-    int out = cp_select(S->p, jb->type, (double)jb->pending, S->cls, S->ncls, &S->r, S->chosen, &nch, &nfit, &total);
+    size_t nch = 0, ty = (size_t)jb->type;
+    double *room = &S->croom[ty * S->ncls], *wr = &S->cwr[ty * S->ncls];
+    sim_rooms(S, jb->type);
+    int out = cp_choose((double)jb->pending, room, wr, S->csum[ty], S->ncls, &S->r, S->ccand, S->chosen, &nch,
+                        NULL);
     if (out == CP_NONE)
         return;
     jb->decided = 1;
     jb->nchosen = (int32_t)(nch < CS_MAX_CHOSEN ? nch : CS_MAX_CHOSEN);
     memcpy(&S->labels[(size_t)jb->slot * CS_MAX_CHOSEN], S->chosen, (size_t)jb->nchosen * sizeof *S->chosen);
     cp_book(S->p, jb->type, (double)jb->pending, S->cls, S->chosen, nch);
+    memset(S->roomok, 0, sizeof S->roomok); /* the chosen classes' used grew */
 }
 
 /* 4. place job jb's pending containers at tick k */
@@ -530,22 +667,15 @@ static void sim_place_job(struct simrun *S, struct cs_job *jb, long k)
     }
 }
 
-/* a label slot for a job that arrives (class-aware runs only) */
-static int32_t slot_take(struct simrun *S)
-{
-    if (S->nfree > 0)
-        return S->freeslot[--S->nfree];
-    S->labels = xgrow(S->labels, &S->labcap, (S->nlabels + 1) * CS_MAX_CHOSEN, sizeof *S->labels);
-    return (int32_t)S->nlabels++;
-}
-
-static void slot_give(struct simrun *S, int32_t slot)
-{
-    S->freeslot = xgrow(S->freeslot, &S->freecap, S->nfree + 1, sizeof *S->freeslot);
-    S->freeslot[S->nfree++] = slot;
-}
-
-/* one tick: finish, kill, arrivals, then place pending containers, oldest job first */
+/* one tick: finish, kill, arrivals, then place pending containers, oldest
+ * job first.  The jobs visited are those whose key says a visit can act:
+ * while some tenant has a free container, every job with pending
+ * containers; once none has (saturation), under YARN-PT none (no job can
+ * place one), and in a class-aware run the jobs that hold a label (the
+ * visit drops it) and those whose pending containers fit in the sum of
+ * their type's class rooms (only they get a choice, and draws, from
+ * Algorithm 1: cp_choose).  The others would find no room and draw
+ * nothing, as before the index. */
 static void sim_tick(struct simrun *S, long k)
 {
     double now = (double)k * S->step;
@@ -556,24 +686,29 @@ static void sim_tick(struct simrun *S, long k)
         jb->pending = jb->tasks;
         if (S->aware)
             jb->slot = slot_take(S);
-        S->active[S->nactive++] = S->next_job++;
+        key_update(S, S->next_job++);
     }
     if (S->aware)
         sim_class_now(S, k);
-    size_t wa = 0;
-    for (size_t a = 0; a < S->nactive; a++) {
-        struct cs_job *jb = &S->jobs[S->active[a]];
-        if (jb->finish >= 0) { /* done: leaves the active list */
-            if (jb->slot >= 0)
-                slot_give(S, jb->slot);
-            jb->slot = -1;
-            continue;
+    const int32_t any[CP_NTYPES] = {KEY_NONE - 1, KEY_NONE - 1, KEY_NONE - 1};
+    int32_t fit[CP_NTYPES];
+    for (size_t j = 0;; j++) {
+        const int32_t *lim = any;
+        if (S->nroom == 0) {
+            if (!S->aware)
+                break;
+            for (int t = 0; t < CP_NTYPES; t++) {
+                sim_rooms(S, t);
+                fit[t] = S->csum[t] < KEY_NONE - 1 ? (int32_t)floor(S->csum[t]) : KEY_NONE - 1;
+            }
+            lim = fit;
         }
-        S->active[wa++] = S->active[a];
-        if (jb->pending > 0)
-            sim_place_job(S, jb, k);
+        j = key_next(S, j, lim);
+        if (j >= S->nj)
+            break;
+        sim_place_job(S, &S->jobs[j], k);
+        key_update(S, j);
     }
-    S->nactive = wa;
 }
 
 static void sim_result(const struct simrun *S, struct cs_result *res)
@@ -616,7 +751,15 @@ void cs_simulate(const struct cp_params *p, double step, uint64_t seed, int awar
         t[i].nrun = 0, t[i].ntask = 0;
     for (size_t c = 0; c < ncls; c++)
         cls[c].used = 0;
-    S.active = xmalloc((nj ? nj : 1) * sizeof *S.active);
+    S.tsize = 1;
+    while (S.tsize * KEY_BLOCK < nj)
+        S.tsize *= 2;
+    S.key = xmalloc((nj ? nj : 1) * sizeof *S.key);
+    for (size_t j = 0; j < nj; j++)
+        S.key[j] = KEY_NONE;
+    S.tree = xmalloc(2 * S.tsize * CP_NTYPES * sizeof *S.tree);
+    for (size_t v = 0; v < 2 * S.tsize * CP_NTYPES; v++)
+        S.tree[v] = KEY_NONE;
     S.roomh = xmalloc((n ? n : 1) * sizeof *S.roomh);
     S.freec = xmalloc((n ? n : 1) * sizeof *S.freec);
     S.cand = xmalloc((n ? n : 1) * sizeof *S.cand);
@@ -626,10 +769,14 @@ void cs_simulate(const struct cp_params *p, double step, uint64_t seed, int awar
     S.clrun = xcalloc(nc, sizeof *S.clrun);
     S.chosen = xmalloc(nc * sizeof *S.chosen);
     S.inlabel = xcalloc(nc, 1);
+    S.croom = xmalloc(CP_NTYPES * nc * sizeof *S.croom);
+    S.cwr = xmalloc(CP_NTYPES * nc * sizeof *S.cwr);
+    S.ccand = xmalloc(nc * sizeof *S.ccand);
     for (long k = 0; k < nticks; k++)
         sim_tick(&S, k);
     sim_result(&S, res);
-    free(S.active);
+    free(S.key);
+    free(S.tree);
     free(S.freec);
     free(S.roomh);
     free(S.clsum);
@@ -639,6 +786,9 @@ void cs_simulate(const struct cp_params *p, double step, uint64_t seed, int awar
     free(S.clrun);
     free(S.chosen);
     free(S.inlabel);
+    free(S.croom);
+    free(S.cwr);
+    free(S.ccand);
     free(S.labels);
     free(S.freeslot);
 }

@@ -131,6 +131,101 @@ static void test_aware_vs_pt(void)
     free(t[1].run);
 }
 
+/* Two classes of one tenant each for the tests below: X (tenant x, class
+ * history 0) and Y (tenant y, class history 0 unless set).  Medium jobs of
+ * 250 s run 3 ticks of 120 s; a tenant idle has 8 free containers, one at
+ * u = 0.75 (9 cores) none; a class's medium room is floor((1 - max(avg,
+ * current) - 0.33) x 12) - used. */
+static void two_classes(struct cp_class cls[2], double yavg)
+{
+    cls[0] = (struct cp_class){.name = "X", .pattern = CP_CONSTANT, .servers = 1};
+    cls[1] = (struct cp_class){.name = "Y", .pattern = CP_CONSTANT, .avg = yavg, .peak = yavg, .servers = 1};
+}
+
+/* Algorithm 1's class rooms are kept while the classes do not change;
+ * a booking changes them.  Tick 0: A (8 tasks) finds X's room 8 (Y: 1 -
+ * 0.9 < 0.33, none), books it and fills x.  B (1 task) then sees X's room
+ * 8 - 8 = 0 and Y's 0: no class, so the default policy puts it on y at
+ * tick 0 (done at tick 3, 360 s).  Had B seen X's room from before A's
+ * booking it would be labelled X, find x full and wait a tick (480 s). */
+static void test_rooms_after_booking(void)
+{
+    struct cp_params p;
+    cp_params_default(&p);
+    struct cp_class cls[2];
+    two_classes(cls, 0.9);
+    struct cs_tenant t[2] = {tenant("x", 0, 0, 0, zeros), tenant("y", 1, 0.9, 0.9, zeros)};
+    struct cs_job j[2] = {{.submit = 0, .dur = 250, .last = 250, .tasks = 8, .type = CP_MEDIUM},
+                          {.submit = 0, .dur = 250, .last = 250, .tasks = 1, .type = CP_MEDIUM}};
+    struct cs_result r;
+    cs_simulate(&p, 120, 1, 1, t, 2, 10, j, 2, cls, 2, &r);
+    CHECK(r.finished == 2);
+    CHECK(r.killed == 0);
+    CHECK_NEAR(j[0].finish, 360, 0);
+    CHECK_NEAR(j[1].finish, 360, 0);
+    free(t[0].run);
+    free(t[1].run);
+}
+
+/* ... and each tick changes them.  Tick 0: x and y at u = 0.75, no free
+ * container and no class room: the job (4 tasks) waits.  Tick 1: both
+ * idle; X's room is 8 (Y's none: avg 0.9), so the job is labelled X and
+ * runs on x, untouched when y's primary comes back at tick 2: no kill,
+ * done at tick 4 (480 s).  With tick 0's rooms it would get no class, the
+ * default policy would spread it 2 + 2 over x and y, and y's 2 would be
+ * killed at tick 2 — as YARN-PT does (they rerun on x from tick 2: 600 s). */
+static void test_rooms_each_tick(void)
+{
+    struct cp_params p;
+    cp_params_default(&p);
+    float ux[10] = {0.75f}, uy[10] = {0.75f, 0, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f};
+    struct cp_class cls[2];
+    two_classes(cls, 0.9);
+    struct cs_tenant t[2] = {tenant("x", 0, 0, 0, ux), tenant("y", 1, 0.9, 0.9, uy)};
+    struct cs_job j = {.submit = 0, .dur = 250, .last = 250, .tasks = 4, .type = CP_MEDIUM};
+    struct cs_result r[2];
+    for (int a = 0; a < 2; a++)
+        cs_simulate(&p, 120, 1, a, t, 2, 10, &j, 1, cls, 2, &r[a]);
+    CHECK(r[1].killed == 0);
+    CHECK(r[1].tasks_run == 4);
+    CHECK_NEAR(r[1].mean, 480, 0);
+    CHECK(r[0].killed == 2);
+    CHECK(r[0].tasks_run == 6);
+    CHECK_NEAR(r[0].mean, 600, 0);
+    free(t[0].run);
+    free(t[1].run);
+}
+
+/* A saturated tick still visits a labelled job with pending tasks, and the
+ * visit drops its label.  Tick 0: the job (6 tasks) is labelled X (Y at
+ * u = 0.75 has no room) but x's own history (avg 0.5) leaves room for 2:
+ * 2 run on x until tick 3, 4 wait.  Tick 1: x at u = 0.5 (6 cores; 8 - 6 -
+ * 2 running = 0 free) and y at 0.75: no tenant has a free container; the
+ * job finds none and drops its label.  Tick 2: y idle, X's room 2 - 2 = 0,
+ * Y's 8: the job asks Algorithm 1 again, gets Y and its 4 run on y until
+ * tick 5 (600 s).  Kept label X, it would find x full at tick 2 and start
+ * only at tick 3 (720 s). */
+static void test_saturated_label(void)
+{
+    struct cp_params p;
+    cp_params_default(&p);
+    float ux[10], uy[10] = {0.75f, 0.75f};
+    for (int k = 0; k < 10; k++)
+        ux[k] = k ? 0.5f : 0;
+    struct cp_class cls[2];
+    two_classes(cls, 0);
+    struct cs_tenant t[2] = {tenant("x", 0, 0.5, 0.5, ux), tenant("y", 1, 0, 0, uy)};
+    struct cs_job j = {.submit = 0, .dur = 250, .last = 250, .tasks = 6, .type = CP_MEDIUM};
+    struct cs_result r;
+    cs_simulate(&p, 120, 1, 1, t, 2, 10, &j, 1, cls, 2, &r);
+    CHECK(r.finished == 1);
+    CHECK(r.killed == 0);
+    CHECK(r.tasks_run == 6);
+    CHECK_NEAR(j.finish, 600, 0);
+    free(t[0].run);
+    free(t[1].run);
+}
+
 static char *write_tmp(const char *text)
 {
     static char path[64];
@@ -251,6 +346,9 @@ int main(void)
     test_kill();
     test_saturated();
     test_aware_vs_pt();
+    test_rooms_after_booking();
+    test_rooms_each_tick();
+    test_saturated_label();
     test_series();
     test_stream();
     test_tables();
