@@ -208,13 +208,13 @@ static int pick_jobs(struct cp_table *ct, const struct cp_dagtab *dags, csvw *w)
     long count[3] = {0}, bytype[CP_NTYPES] = {0};
     keyset *seen = keyset_new();
     while (csvr_next(r) > 0) {
-        const char *job = csvr_field(r, cj);
+        const char *job = csvr_field_required(r, cj, "job");
         double last = -1, demand = -1;
-        int bad = !job ? csvr_fail(r, "column 'job': missing value")
+        int bad = !job                                                                         ? -1
                   : cd >= 0 && csvr_get_duration(r, cd, &last, CSVR_NONNEG | CSVR_BOUNDED) < 0 ? -1
-                  : job_demand(r, dags, cc, job, &demand) < 0                   ? -1
-                  : !keytab_row(seen, r, cj)                                   ? -1
-                                                                                : 0;
+                  : job_demand(r, dags, cc, job, &demand) < 0                                  ? -1
+                  : !keytab_row(seen, r, cj)                                                   ? -1
+                                                                                               : 0;
         if (bad < 0) {
             if (csvr_skip(r))
                 continue;

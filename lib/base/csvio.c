@@ -780,6 +780,14 @@ const char *csvr_field(const csvr *r, int i)
 
 int csvr_ncols(const csvr *r) { return r->ncols; }
 const char *csvr_colname(const csvr *r, int i) { return i >= 0 && i < r->ncols ? r->hdr[i] : NULL; }
+
+const char *csvr_field_required(csvr *r, int col, const char *name)
+{
+    const char *s = csvr_field(r, col);
+    if (!s)
+        csvr_fail(r, "column '%s': missing value", name ? name : csvr_colname(r, col));
+    return s;
+}
 long csvr_line(const csvr *r) { return r->cur_line; }
 const char *csvr_path(const csvr *r) { return r->name; }
 int csvr_status(const csvr *r)

@@ -151,6 +151,13 @@ int csvr_require_cols(csvr *r, const char *name, ...);
 /* csvr_field: field i of the current record, or NULL when it is empty or i < 0. */
 const char *csvr_field(const csvr *r, int i);
 
+/* csvr_field_required: field col of the current record, or NULL after the
+ * data error "column 'NAME': missing value" (csvr_fail) when it is empty.
+ * NAME is name, or when name is NULL the column's header name (csvr_colname;
+ * col must then be a column of r).  The one check of a required string
+ * field:  if (!(job = csvr_field_required(r, cj, "job"))) ...  */
+const char *csvr_field_required(csvr *r, int col, const char *name);
+
 /* csvr_ncols: number of columns (header fields). */
 int csvr_ncols(const csvr *r);
 /* csvr_colname: the header name of column i (as in the file). */

@@ -6,15 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ks_slot {
-    char *key;  /* NULL: empty */
-    long line;  /* keyset_put's line for the key */
+struct ks_slot { /* 16 bytes: a probe reads few cache lines */
+    char *key;   /* NULL: empty */
     long row;   /* its row number: how many keys came before it */
+};
+
+struct ks_row {
+    char *key; /* the slot's key (keyset_key) */
+    long line; /* keyset_put's line for the key */
 };
 
 struct keyset {
     struct ks_slot *slot;
     size_t cap, n;
+    struct ks_row *rows; /* [row] */
+    size_t rowcap;
 };
 
 keyset *keyset_new(void)
@@ -32,6 +38,7 @@ void keyset_free(keyset *ks)
     for (size_t i = 0; i < ks->cap; i++)
         free(ks->slot[i].key);
     free(ks->slot);
+    free(ks->rows);
     free(ks);
 }
 
@@ -51,7 +58,7 @@ long keyset_put(keyset *ks, const char *key, long line, long *first_line)
     size_t i = find(ks, key);
     if (ks->slot[i].key) {
         if (first_line)
-            *first_line = ks->slot[i].line;
+            *first_line = ks->rows[ks->slot[i].row].line;
         return -1;
     }
     if ((ks->n + 1) * 2 > ks->cap) {
@@ -65,7 +72,9 @@ long keyset_put(keyset *ks, const char *key, long line, long *first_line)
         free(old);
         i = find(ks, key);
     }
-    ks->slot[i] = (struct ks_slot){xstrdup(key), line, (long)ks->n};
+    ks->rows = xgrow(ks->rows, &ks->rowcap, ks->n + 1, sizeof *ks->rows);
+    ks->rows[ks->n] = (struct ks_row){xstrdup(key), line};
+    ks->slot[i] = (struct ks_slot){ks->rows[ks->n].key, (long)ks->n};
     return (long)ks->n++;
 }
 
@@ -83,6 +92,11 @@ long keyset_intern(keyset *ks, const char *key, int *added)
     if (added)
         *added = k < 0;
     return k >= 0 ? k : keyset_put(ks, key, 0, NULL);
+}
+
+const char *keyset_key(const keyset *ks, long row)
+{
+    return row >= 0 && (size_t)row < ks->n ? ks->rows[row].key : NULL;
 }
 
 size_t keyset_size(const keyset *ks) { return ks->n; }

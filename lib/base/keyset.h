@@ -1,7 +1,7 @@
 /* keyset — a set of strings, used by per-key (grouped) tools to detect a key
  * that comes back after its group ended ("input not grouped by job").
  *
- * Memory is proportional to the number of distinct keys (about 70 bytes plus
+ * Memory is proportional to the number of distinct keys (about 80 bytes plus
  * the key length each), not to the data.  The set copies the keys it stores.
  *
  * Threads: no shared state; one keyset is used by one thread at a time.
@@ -30,6 +30,11 @@ long keyset_row(const keyset *ks, const char *key);
  * (may be NULL) says whether it was.  Numbers names 0, 1, ... in order of
  * first appearance: an index into the caller's arrays of per-name data. */
 long keyset_intern(keyset *ks, const char *key, int *added);
+/* keyset_key: the key with row number row (0 .. keyset_size - 1), owned by
+ * the set and unchanged until keyset_free; NULL for any other row.  Lets a
+ * caller that numbers names with keyset_intern print or sort them without a
+ * second copy of its own. */
+const char *keyset_key(const keyset *ks, long row);
 size_t keyset_size(const keyset *ks);
 
 /* A grouped-input tracker: call group_check with each record's key; it returns

@@ -108,9 +108,8 @@ int cs_read_servers(const char *path, const struct csv_dialect *d, struct cs_ten
 /* one series row's tenant, time and utilization; -1 (reported) on a bad row */
 static int series_row(csvr *r, int ct_, int ctime, int cu, double umax, const char **name, double *tt, double *u)
 {
-    *name = csvr_field(r, ct_);
-    if (!*name)
-        return csvr_fail(r, "column 'tenant': missing value");
+    if (!(*name = csvr_field_required(r, ct_, "tenant")))
+        return -1;
     if (csvr_get_time(r, ctime, tt, CSVR_REQUIRED) < 0 || csvr_get_double(r, cu, u, CSVR_REQUIRED | CSVR_NONNEG) < 0)
         return -1;
     if (*u > umax)

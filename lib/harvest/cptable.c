@@ -24,9 +24,9 @@ long cp_table_find(const struct cp_table *t, const char *name)
 /* one class row into c (name not yet copied); -1 (reported) on a bad row */
 static int class_row(csvr *r, keyset *seen, const int *col, double uscale, int *got_current, struct cp_class *c)
 {
-    const char *name = csvr_field(r, col[0]), *pn = csvr_field(r, col[1]);
+    const char *name = csvr_field_required(r, col[0], "class"), *pn = csvr_field(r, col[1]);
     if (!name)
-        return csvr_fail(r, "column 'class': missing value");
+        return -1;
     int pat = cp_pattern_parse(pn);
     if (pat < 0)
         return csvr_fail(r, "column 'pattern': '%s' is not periodic, constant or unpredictable", pn ? pn : "");
@@ -264,10 +264,10 @@ static int dag_finish(struct cp_dagtab *t, const char *job, cp_dag *d, struct ed
 /* one DAG row into d (and e); -1 (reported) on a bad row */
 static int dag_row(csvr *r, const char *job, int cv, int ct, int cp, cp_dag *d, struct edges *e)
 {
-    const char *v = csvr_field(r, cv), *par = csvr_field(r, cp);
+    const char *v = csvr_field_required(r, cv, "vertex"), *par = csvr_field(r, cp);
     double tasks;
     if (!v)
-        return csvr_fail(r, "column 'vertex': missing value");
+        return -1;
     if (csvr_get_double(r, ct, &tasks, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0)
         return -1;
     if (tasks != floor(tasks))
@@ -299,9 +299,9 @@ int cp_read_dags(const char *path, const struct csv_dialect *dl, struct cp_dagta
     st = SLK_OK;
     for (;;) {
         int rc = csvr_next(r);
-        const char *job = rc > 0 ? csvr_field(r, cj) : NULL;
+        const char *job = rc > 0 ? csvr_field_required(r, cj, "job") : NULL;
         if (rc > 0 && !job)
-            rc = csvr_fail(r, "column 'job': missing value");
+            rc = -1;
         int gc = rc > 0 ? group_row(&g, r, job) : GROUP_NEW;
         if (gc == GROUP_ERROR)
             rc = -1;

@@ -11,6 +11,7 @@
 #include "harvest/replica.h"
 #include "base/diag.h"
 #include "base/heap.h"
+#include "base/keyset.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@
 #include <string.h>
 
 struct tenant {
-    char *name;
+    const char *name; /* owned by the cluster's tnames */
     int env;
     int32_t first, n;
     double space, rate, peak;
@@ -29,22 +30,14 @@ struct tenant {
     double phase, trough;
 };
 
-/* a string -> index map (open addressing) for tenant and environment names */
-struct strmap {
-    char **keys;
-    int *vals;
-    size_t cap, n;
-};
-
 struct rp_cluster {
     double block_mb;
     int rack_size;
     uint64_t seed;
     struct tenant *t;
     size_t nt, capt;
-    char **envs;
-    size_t nenv, capenv;
-    struct strmap tmap, emap;
+    keyset *tnames; /* tenant name -> its index in t */
+    keyset *envs;   /* environment names, numbered as T->env */
     int32_t nservers;
     int *srv_tenant;
     uint8_t *down;
@@ -66,57 +59,6 @@ struct rp_cluster {
     int built;
 };
 
-/* ---- string map ------------------------------------------------------------- */
-
-static size_t sm_slot(const struct strmap *m, const char *k)
-{
-    size_t i = (size_t)rng_hash_str(k) & (m->cap - 1);
-    while (m->keys[i] && strcmp(m->keys[i], k) != 0)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-
-static int sm_get(const struct strmap *m, const char *k)
-{
-    if (!m->cap)
-        return -1;
-    size_t i = sm_slot(m, k);
-    return m->keys[i] ? m->vals[i] : -1;
-}
-
-/* sm_put: insert k -> v (k must be absent); the map copies k. */
-static void sm_put(struct strmap *m, const char *k, int v)
-{
-    if (2 * (m->n + 1) > m->cap) {
-        struct strmap o = *m;
-        m->cap = o.cap ? 2 * o.cap : 64;
-        m->keys = xcalloc(m->cap, sizeof *m->keys);
-        m->vals = xcalloc(m->cap, sizeof *m->vals);
-        m->n = 0;
-        for (size_t i = 0; i < o.cap; i++)
-            if (o.keys[i]) {
-                size_t j = sm_slot(m, o.keys[i]);
-                m->keys[j] = o.keys[i];
-                m->vals[j] = o.vals[i];
-                m->n++;
-            }
-        free(o.keys);
-        free(o.vals);
-    }
-    size_t i = sm_slot(m, k);
-    m->keys[i] = xstrdup(k);
-    m->vals[i] = v;
-    m->n++;
-}
-
-static void sm_free(struct strmap *m)
-{
-    for (size_t i = 0; i < m->cap; i++)
-        free(m->keys[i]);
-    free(m->keys);
-    free(m->vals);
-}
-
 /* ---- cluster ------------------------------------------------------------------ */
 
 rp_cluster *rp_cluster_new(double block_mb, int rack_size, uint64_t seed)
@@ -125,6 +67,8 @@ rp_cluster *rp_cluster_new(double block_mb, int rack_size, uint64_t seed)
     c->block_mb = block_mb;
     c->rack_size = rack_size < 1 ? 1 : rack_size;
     c->seed = seed;
+    c->tnames = keyset_new();
+    c->envs = keyset_new();
     return c;
 }
 
@@ -132,14 +76,9 @@ void rp_cluster_free(rp_cluster *c)
 {
     if (!c)
         return;
-    for (size_t i = 0; i < c->nt; i++)
-        free(c->t[i].name);
-    for (size_t i = 0; i < c->nenv; i++)
-        free(c->envs[i]);
     free(c->t);
-    free(c->envs);
-    sm_free(&c->tmap);
-    sm_free(&c->emap);
+    keyset_free(c->tnames);
+    keyset_free(c->envs);
     free(c->srv_tenant);
     free(c->down);
     free(c->rack_srv);
@@ -157,22 +96,15 @@ void rp_cluster_free(rp_cluster *c)
 int rp_cluster_add(rp_cluster *c, const char *tenant, const char *env, int64_t servers,
                    double space_gb, double reimage_rate, double peak_util)
 {
-    if (sm_get(&c->tmap, tenant) >= 0)
+    if (keyset_has(c->tnames, tenant))
         return -1;
     if (servers > (int64_t)INT32_MAX - 1 - c->nservers)
         return -2;
-    int e = sm_get(&c->emap, env);
-    if (e < 0) {
-        e = (int)c->nenv;
-        c->envs = xgrow(c->envs, &c->capenv, c->nenv + 1, sizeof *c->envs);
-        c->envs[c->nenv++] = xstrdup(env);
-        sm_put(&c->emap, env, e);
-    }
     c->t = xgrow(c->t, &c->capt, c->nt + 1, sizeof *c->t);
     struct tenant *T = &c->t[c->nt];
     memset(T, 0, sizeof *T);
-    T->name = xstrdup(tenant);
-    T->env = e;
+    T->name = keyset_key(c->tnames, keyset_put(c->tnames, tenant, 0, NULL));
+    T->env = (int)keyset_intern(c->envs, env, NULL);
     T->first = c->nservers;
     T->n = (int32_t)servers;
     T->space = space_gb;
@@ -180,7 +112,6 @@ int rp_cluster_add(rp_cluster *c, const char *tenant, const char *env, int64_t s
     T->peak = peak_util;
     T->pos = -1;
     c->nservers += (int32_t)servers;
-    sm_put(&c->tmap, tenant, (int)c->nt);
     return (int)c->nt++;
 }
 
@@ -355,7 +286,7 @@ void rp_cluster_build(rp_cluster *c)
         c->t[i].ci = c->cls_alln[k];
         c->cls_all[k][c->cls_alln[k]++] = (int)i;
     }
-    c->env_start = xcalloc(c->nenv + 1, sizeof(int));
+    c->env_start = xcalloc(keyset_size(c->envs) + 1, sizeof(int));
     c->env_tenants = xmalloc((n ? n : 1) * sizeof(int));
     for (size_t i = 0; i < n; i++) {
         struct tenant *T = &c->t[i];
@@ -371,9 +302,9 @@ void rp_cluster_build(rp_cluster *c)
         T->trough = 0.3 + 0.5 * rng_uniform(&g);
         c->env_start[T->env + 1]++;
     }
-    for (size_t e = 0; e < c->nenv; e++)
+    for (size_t e = 0; e < keyset_size(c->envs); e++)
         c->env_start[e + 1] += c->env_start[e];
-    int *fill = xcalloc(c->nenv + 1, sizeof(int));
+    int *fill = xcalloc(keyset_size(c->envs) + 1, sizeof(int));
     for (size_t i = 0; i < n; i++) {
         int e = c->t[i].env;
         c->env_tenants[c->env_start[e] + fill[e]++] = (int)i;
@@ -390,10 +321,10 @@ void rp_cluster_pick_by_space(rp_cluster *c, int on) { c->by_space = on; }
 
 int rp_ntenants(const rp_cluster *c) { return (int)c->nt; }
 int32_t rp_nservers(const rp_cluster *c) { return c->nservers; }
-int rp_nenvs(const rp_cluster *c) { return (int)c->nenv; }
+int rp_nenvs(const rp_cluster *c) { return (int)keyset_size(c->envs); }
 int rp_server_tenant(const rp_cluster *c, int32_t s) { return c->srv_tenant[s]; }
 const char *rp_tenant_name(const rp_cluster *c, int t) { return c->t[t].name; }
-const char *rp_tenant_env(const rp_cluster *c, int t) { return c->envs[c->t[t].env]; }
+const char *rp_tenant_env(const rp_cluster *c, int t) { return keyset_key(c->envs, c->t[t].env); }
 int rp_tenant_class(const rp_cluster *c, int t) { return c->t[t].cls; }
 int32_t rp_tenant_first_server(const rp_cluster *c, int t) { return c->t[t].first; }
 int64_t rp_tenant_capacity(const rp_cluster *c, int t) { return c->t[t].cap; }
@@ -840,7 +771,7 @@ struct rp_event *rp_gen_events(const rp_cluster *c, uint64_t seed, double days,
             }
         }
     }
-    for (size_t e = 0; e < c->nenv && mean_f > 0 && m->env_burst_share > 0; e++) {
+    for (size_t e = 0; e < keyset_size(c->envs) && mean_f > 0 && m->env_burst_share > 0; e++) {
         double w = 0, ns = 0;
         for (int j = c->env_start[e]; j < c->env_start[e + 1]; j++) {
             const struct tenant *T = &c->t[c->env_tenants[j]];
@@ -850,7 +781,7 @@ struct rp_event *rp_gen_events(const rp_cluster *c, uint64_t seed, double days,
         rng g;
         char key[32];
         snprintf(key, sizeof key, "env-burst:%zu", e);
-        rng_seed_key(&g, seed ^ rng_hash_str(c->envs[e]), key);
+        rng_seed_key(&g, seed ^ rng_hash_str(keyset_key(c->envs, e)), key);
         uint64_t nb = rng_poisson(&g, m->env_burst_share * (ns > 0 ? w / ns : 0) * months / mean_f);
         for (uint64_t j = 0; j < nb; j++) {
             double t0 = H * rng_uniform(&g);

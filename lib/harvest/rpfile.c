@@ -9,13 +9,12 @@
 /* one tenant row into c; -1 (reported) on a bad row */
 static int tenant_row(csvr *r, rp_cluster *c, keyset *seen, const int *col)
 {
-    const char *name = csvr_field(r, col[0]), *env = csvr_field(r, col[1]);
+    const char *name, *env;
     int64_t servers;
     double space, rt, peak;
-    if (!name)
-        return csvr_fail(r, "column 'tenant': missing value");
-    if (!env)
-        return csvr_fail(r, "column 'environment': missing value");
+    if (!(name = csvr_field_required(r, col[0], "tenant")) ||
+        !(env = csvr_field_required(r, col[1], "environment")))
+        return -1;
     if (csvr_get_int64(r, col[2], &servers, CSVR_REQUIRED | CSVR_POSITIVE) < 0 ||
         csvr_get_double(r, col[3], &space, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
         csvr_get_double(r, col[4], &rt, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||

@@ -159,8 +159,8 @@ void tenantio_feature_scaled(struct tenant_feat *f, int percent)
 static int feature_row(csvr *r, const int *c, const struct tenantio_opts *o, struct tenant_feat *f)
 {
     const char *pn = csvr_field(r, c[11]);
-    if (!csvr_field(r, c[0]))
-        return csvr_fail(r, "column 'tenant': missing value");
+    if (!csvr_field_required(r, c[0], "tenant"))
+        return -1;
     if ((f->pf.pattern = pattern_from_name(pn)) < 0)
         return csvr_fail(r, "column 'pattern': '%s' is not periodic, constant or unpredictable", pn ? pn : "");
     int64_t steps, miss;
@@ -619,9 +619,8 @@ static int scan_rows(struct scan *s)
     int st = SLK_OK;
     while (csvr_next(r) > 0) {
         const char *const *f = csvr_row(r);
-        const char *tenant = f[s->ct];
+        const char *tenant = csvr_field_required(r, s->ct, "tenant");
         if (!tenant) {
-            csvr_fail(r, "column 'tenant': missing value");
             if (csvr_skip(r))
                 continue;
             break;
@@ -686,9 +685,8 @@ static int scan_held(struct scan *s)
     group_held *h = group_held_new(sizeof(struct held_row));
     while (csvr_next(r) > 0) {
         const char *const *f = csvr_row(r);
-        const char *tenant = f[s->ct];
+        const char *tenant = csvr_field_required(r, s->ct, "tenant");
         if (!tenant) {
-            csvr_fail(r, "column 'tenant': missing value");
             if (csvr_skip(r))
                 continue;
             break;

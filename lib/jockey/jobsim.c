@@ -263,10 +263,9 @@ int jobsim_read_runs(const char *path, const struct csv_dialect *d, struct jobsi
     struct jobsim_run *runs = NULL;
     size_t n = 0, cap = 0;
     while (csvr_next(r) > 0) {
-        const char *job = csvr_field(r, cj), *name = csvr_field(r, cr);
+        const char *job, *name;
         double alloc, stage, start, end, failed;
-        if (!job || !name) {
-            csvr_fail(r, "column '%s': missing value", job ? "run" : "job");
+        if (!(job = csvr_field_required(r, cj, "job")) || !(name = csvr_field_required(r, cr, "run"))) {
             break;
         }
         if (csvr_get_double(r, ca, &alloc, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||

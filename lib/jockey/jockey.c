@@ -7,77 +7,15 @@
  * over the allocation range for Amdahl, a scan of the table's allocations).
  */
 #include "jockey/jockey.h"
-#include "jockey/jobsim.h"
 #include "base/csvio.h"
 #include "base/diag.h"
+#include "base/keyset.h"
 #include "base/stats.h"
+#include "jockey/jobsim.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- a string -> index map ------------------------------------------------------ */
-
-struct smap {
-    char **keys;
-    size_t n, cap;
-    size_t *slots;          /* index + 1; 0 empty */
-    size_t nslots;
-};
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static size_t smap_get(const struct smap *m, const char *k)
-{
-    if (!m->nslots)
-        return SIZE_MAX;
-    for (size_t i = hash_str(k) & (m->nslots - 1);; i = (i + 1) & (m->nslots - 1)) {
-        if (!m->slots[i])
-            return SIZE_MAX;
-        if (!strcmp(m->keys[m->slots[i] - 1], k))
-            return m->slots[i] - 1;
-    }
-}
-
-static size_t smap_put(struct smap *m, const char *k)
-{
-    size_t id = smap_get(m, k);
-    if (id != SIZE_MAX)
-        return id;
-    if (2 * (m->n + 1) > m->nslots) {
-        size_t ns = m->nslots ? 2 * m->nslots : 64;
-        free(m->slots);
-        m->slots = xcalloc(ns, sizeof *m->slots);
-        m->nslots = ns;
-        for (size_t j = 0; j < m->n; j++) {
-            size_t i = hash_str(m->keys[j]) & (ns - 1);
-            while (m->slots[i])
-                i = (i + 1) & (ns - 1);
-            m->slots[i] = j + 1;
-        }
-    }
-    m->keys = xgrow(m->keys, &m->cap, m->n + 1, sizeof *m->keys);
-    m->keys[m->n] = xstrdup(k);
-    size_t i = hash_str(k) & (m->nslots - 1);
-    while (m->slots[i])
-        i = (i + 1) & (m->nslots - 1);
-    m->slots[i] = m->n + 1;
-    return m->n++;
-}
-
-static void smap_free(struct smap *m)
-{
-    for (size_t i = 0; i < m->n; i++)
-        free(m->keys[i]);
-    free(m->keys);
-    free(m->slots);
-}
 
 /* ---- models ---------------------------------------------------------------------- */
 
@@ -101,7 +39,8 @@ struct jstate {
 
 struct jockey {
     struct jockey_opts o;
-    struct smap tkeys, ckeys, jobs;
+    keyset *tkeys, *ckeys; /* job ("" for rows without one) -> its table, curve */
+    keyset *jobs;          /* job (or job and run) -> its state in st */
     struct table *tables;
     size_t ntab, tabcap;
     struct curve *curves;
@@ -167,7 +106,7 @@ static int load_table(jockey *j, const char *path)
             csvr_fail(r, "column 'progress': %g is above 1", x.p);
             break;
         }
-        size_t k = smap_put(&j->tkeys, job ? job : "");
+        size_t k = (size_t)keyset_intern(j->tkeys, job ? job : "", NULL);
         if (k >= j->ntab) {
             rows = xgrow(rows, &rcap, k + 1, sizeof *rows);
             nrows = xgrow(nrows, &ncap, k + 1, sizeof *nrows);
@@ -202,7 +141,7 @@ static int load_table(jockey *j, const char *path)
                 long l1 = rows[k][i - 1].line, l2 = rows[k][i].line;
                 slk_error_at(pname, l1 > l2 ? l1 : l2,
                              "job '%s' has a second row for progress %g at alloc %g (the first at line %ld)",
-                             j->tkeys.keys[k], t->p[i], t->alloc[i], l1 < l2 ? l1 : l2);
+                             keyset_key(j->tkeys, (long)k), t->p[i], t->alloc[i], l1 < l2 ? l1 : l2);
                 st = SLK_EDATA;
             }
         }
@@ -237,7 +176,7 @@ static int load_utility(jockey *j, const char *path)
         if (csvr_get_duration(r, ct, &t, CSVR_REQUIRED | CSVR_BOUNDED) < 0 ||
             csvr_get_double(r, cu, &u, CSVR_REQUIRED | CSVR_BOUNDED) < 0)
             break;
-        size_t k = smap_put(&j->ckeys, job ? job : "");
+        size_t k = (size_t)keyset_intern(j->ckeys, job ? job : "", NULL);
         if (k >= j->ncur) {
             j->curves = xgrow(j->curves, &j->curcap, k + 1, sizeof *j->curves);
             memset(&j->curves[k], 0, sizeof *j->curves);
@@ -274,6 +213,9 @@ int jockey_new(const struct jockey_opts *o, const char *table, const char *recor
 {
     jockey *j = xcalloc(1, sizeof *j);
     j->o = *o;
+    j->tkeys = keyset_new();
+    j->ckeys = keyset_new();
+    j->jobs = keyset_new();
     int st = SLK_OK;
     if (table)
         st = load_table(j, table);
@@ -302,9 +244,9 @@ void jockey_free(jockey *j)
     free(j->curves);
     free(j->st);
     jobsim_set_free(&j->models);
-    smap_free(&j->tkeys);
-    smap_free(&j->ckeys);
-    smap_free(&j->jobs);
+    keyset_free(j->tkeys);
+    keyset_free(j->ckeys);
+    keyset_free(j->jobs);
     free(j);
 }
 
@@ -320,7 +262,7 @@ void jockey_get_stats(const jockey *j, struct jockey_stats *s)
     *s = j->stats;
     /* a state per job (or job and run) holds its first run; each restart
      * (progress going back) starts another in the same state */
-    s->runs = j->jobs.n + j->stats.restarts;
+    s->runs = keyset_size(j->jobs) + j->stats.restarts;
 }
 
 /* C(p, a) from rows [lo, hi) of one allocation, sorted by p. */
@@ -392,11 +334,17 @@ static double c_model(const jockey *j, const void *ctx, double p, double a)
     return job_model(j, ctx, a);
 }
 
-static size_t table_of(const jockey *j, const char *job)
+/* row_or_default: the row of job in ks, else that of "" (rows without a
+ * job), else SIZE_MAX */
+static size_t row_or_default(const keyset *ks, const char *job)
 {
-    size_t k = smap_get(&j->tkeys, job);
-    return k != SIZE_MAX ? k : smap_get(&j->tkeys, "");
+    long k = keyset_row(ks, job);
+    if (k < 0)
+        k = keyset_row(ks, "");
+    return k >= 0 ? (size_t)k : SIZE_MAX;
 }
+
+static size_t table_of(const jockey *j, const char *job) { return row_or_default(j->tkeys, job); }
 
 double jockey_predict(const jockey *j, const char *job, double p, double a)
 {
@@ -495,12 +443,10 @@ int jockey_sample(jockey *j, const char *job, const char *run, double t, double 
         snprintf(key, need, "%s\x1f%s", job, run);
     else
         memcpy(key, job, need);
-    size_t id = smap_get(&j->jobs, key);
-    int fresh = id == SIZE_MAX;
-    if (fresh) {
-        id = smap_put(&j->jobs, key);
+    int fresh;
+    size_t id = (size_t)keyset_intern(j->jobs, key, &fresh);
+    if (fresh)
         j->st = xgrow(j->st, &j->stcap, id + 1, sizeof *j->st);
-    }
     if (key != kb)
         free(key);
     if (!fresh && !run && p < j->st[id].last_p - 1e-9) {
@@ -514,8 +460,7 @@ int jockey_sample(jockey *j, const char *job, const char *run, double t, double 
         s->last_dec = -INFINITY;
         s->table = j->o.parallel > 0 || j->models.n ? SIZE_MAX : table_of(j, job);
         s->model = j->models.n ? jobsim_set_find(&j->models, job) : NULL;
-        size_t c = smap_get(&j->ckeys, job);
-        s->curve = c != SIZE_MAX ? c : smap_get(&j->ckeys, "");
+        s->curve = row_or_default(j->ckeys, job);
         if ((j->o.parallel <= 0 && !j->models.n && s->table == SIZE_MAX) || (j->models.n && !s->model) ||
             (j->ncur && s->curve == SIZE_MAX))
             j->stats.nomodel++;
@@ -616,7 +561,7 @@ struct hs {
 struct history {
     size_t G;
     double grid;
-    struct smap keys;
+    keyset *keys; /* "job\x1fallocation" -> its group in g */
     struct grp *g;
     size_t ng, gcap;
     long nruns, skipped;
@@ -647,7 +592,7 @@ static void history_add_run(struct history *H, const char *job, const struct hs 
     size_t kl = strlen(job) + strlen(num) + 2;
     char *key = xmalloc(kl); /* a job name of any length: a fixed buffer cut the allocation off */
     snprintf(key, kl, "%s\x1f%s", job, num);
-    size_t k = smap_put(&H->keys, key);
+    size_t k = (size_t)keyset_intern(H->keys, key, NULL);
     free(key);
     if (k >= H->ng) {
         H->g = xgrow(H->g, &H->gcap, k + 1, sizeof *H->g);
@@ -720,18 +665,17 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
         csvr_close(r);
         return SLK_EDATA;
     }
-    struct history H = {.G = (size_t)ceil(1 / o->grid - 1e-9), .grid = o->grid};
+    struct history H = {.G = (size_t)ceil(1 / o->grid - 1e-9), .grid = o->grid, .keys = keyset_new()};
     struct hs *h = NULL;
     size_t nh = 0, hcap = 0;
     char *run = NULL, *job = NULL;
     int rc;
     for (;;) {
         rc = csvr_next(r);
-        const char *jn = rc > 0 ? csvr_field(r, cj) : NULL, *rn = rc > 0 ? csvr_field(r, cr) : NULL;
-        if (rc > 0 && (!jn || !rn)) {
-            csvr_fail(r, "column '%s': missing value", jn ? "run" : "job");
+        const char *jn = NULL, *rn = NULL;
+        if (rc > 0 &&
+            (!(jn = csvr_field_required(r, cj, "job")) || !(rn = csvr_field_required(r, cr, "run"))))
             break;
-        }
         if (run && (rc <= 0 || strcmp(rn, run) != 0 || strcmp(jn, job) != 0)) {
             history_add_run(&H, job, h, nh);
             nh = 0;
@@ -768,7 +712,7 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
     free(h);
     free(run);
     free(job);
-    smap_free(&H.keys);
+    keyset_free(H.keys);
     csvr_close(r);
     return st;
 }

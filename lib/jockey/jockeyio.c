@@ -40,10 +40,9 @@ int jockeyio_run(csvr *r, jockey *jk, jockeyio_decide_fn decide, void *ctx)
     size_t nst = 0;
     struct jockey_decision dec;
     while (csvr_next(r) > 0) {
-        const char *job = csvr_field(r, cj);
+        const char *job = csvr_field_required(r, cj, "job");
         double t, alloc, prog;
         if (!job) {
-            csvr_fail(r, "column 'job': missing value");
             if (csvr_skip(r))
                 continue;
             break;

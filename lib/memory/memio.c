@@ -33,10 +33,9 @@ int memio_allocs_load(const char *path, const struct csv_dialect *d, struct memi
     size_t cap = 0;
     keyset *seen = keyset_new();
     while (csvr_next(r) > 0) {
-        const char *task = csvr_field(r, ct);
+        const char *task = csvr_field_required(r, ct, "task");
         double mb;
         if (!task) {
-            csvr_fail(r, "column 'task': missing value");
             if (csvr_skip(r))
                 continue;
             break;
@@ -320,9 +319,9 @@ static int sample_alloc(csvr *r, struct sample_cols *c, struct sample_row *x)
 /* sample_row: the current row's task and values: 0, or -1 (csvr_fail). */
 static int sample_row(csvr *r, struct sample_cols *c, const char **task, struct sample_row *x)
 {
-    *task = csvr_field(r, c->task);
+    *task = csvr_field_required(r, c->task, "task");
     if (!*task)
-        return csvr_fail(r, "column 'task': missing value");
+        return -1;
     x->alloc = NAN;
     /* the lib getters parse plain decimals by the exact fast path
      * (lib/base/parse); times beyond +-1e11 s and sizes beyond 1e15 MB are
@@ -492,10 +491,9 @@ int memio_apply_profiles(const char *path, const struct csv_dialect *d, struct m
         keyset_put(names, rd->tasks[i].name, 0, NULL);
     unsigned char *got = xcalloc(rd->ntasks ? rd->ntasks : 1, 1);
     while (csvr_next(r) > 0) {
-        const char *task = csvr_field(r, ct);
+        const char *task = csvr_field_required(r, ct, "task");
         double normal, peak;
         if (!task) {
-            csvr_fail(r, "column 'task': missing value");
             if (csvr_skip(r))
                 continue;
             break;

@@ -13,9 +13,9 @@
 /* read_row: the current row into *a.  0 or -1 (printed). */
 static int read_row(csvr *r, const int *c, double lcm, struct adhoc *a)
 {
-    const char *job = csvr_field(r, c[0]);
+    const char *job = csvr_field_required(r, c[0], "job");
     if (!job)
-        return csvr_fail(r, "column 'job': missing value");
+        return -1;
     double cont = 0;
     int hc, hd;
     if (csvr_get_time(r, c[1], &a->arrival, CSVR_REQUIRED) < 0 ||

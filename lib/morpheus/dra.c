@@ -13,6 +13,7 @@
 #include "base/cli.h"
 #include "base/diag.h"
 #include "base/heap.h"
+#include "base/keyset.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -25,7 +26,6 @@ struct dra_hist {
 };
 
 struct dra_job {
-    char *name;
     double cores, mem_mb, period, a, d;
     size_t res;             /* plan index of the extension in force, or SIZE_MAX */
     size_t slot;            /* plan index of the job's extension reservation, reused
@@ -45,8 +45,7 @@ struct dra {
     struct dra_opts o;
     struct dra_job *jobs;
     size_t njobs, jobcap;
-    size_t *slots;          /* open addressing: index + 1, 0 empty */
-    size_t nslots;
+    keyset *names;          /* job name -> its index in jobs */
     heap expiries;          /* key until, val job index */
     struct dra_stats st;
 };
@@ -59,33 +58,10 @@ void dra_opts_default(struct dra_opts *o)
     o->recent = DRA_RECENT_INSTANCE;
 }
 
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 static struct dra_job *find_job(const dra *d, const char *name)
 {
-    size_t m = d->nslots - 1;
-    for (size_t i = hash_str(name) & m;; i = (i + 1) & m) {
-        size_t v = d->slots[i];
-        if (!v)
-            return NULL;
-        if (strcmp(d->jobs[v - 1].name, name) == 0)
-            return &d->jobs[v - 1];
-    }
-}
-
-static void insert_slot(dra *d, size_t idx)
-{
-    size_t m = d->nslots - 1;
-    size_t i = hash_str(d->jobs[idx].name) & m;
-    while (d->slots[i])
-        i = (i + 1) & m;
-    d->slots[i] = idx + 1;
+    long k = keyset_row(d->names, name);
+    return k >= 0 ? &d->jobs[k] : NULL;
 }
 
 dra *dra_new(plan *p, const struct dra_opts *o)
@@ -94,18 +70,17 @@ dra *dra_new(plan *p, const struct dra_opts *o)
     d->p = p;
     d->o = *o;
     heap_init(&d->expiries);
-    d->nslots = 16;
-    while (d->nslots < 2 * p->nres + 16)
-        d->nslots *= 2;
-    d->slots = xcalloc(d->nslots, sizeof *d->slots);
+    d->names = keyset_new();
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
-        if (r->removed || find_job(d, r->job))
+        int added = 0;
+        if (!r->removed)
+            keyset_intern(d->names, r->job, &added);
+        if (!added) /* removed, or the job's entry is there already */
             continue;
         d->jobs = xgrow(d->jobs, &d->jobcap, d->njobs + 1, sizeof *d->jobs);
         struct dra_job *j = &d->jobs[d->njobs];
         memset(j, 0, sizeof *j);
-        j->name = xstrdup(r->job);
         j->cores = r->cores;
         j->mem_mb = r->mem_mb;
         j->period = r->period;
@@ -115,7 +90,6 @@ dra *dra_new(plan *p, const struct dra_opts *o)
         j->slot = SIZE_MAX;
         j->last_until = -INFINITY;
         j->hold_until = -INFINITY;
-        insert_slot(d, d->njobs);
         d->njobs++;
     }
     return d;
@@ -177,11 +151,10 @@ void dra_free(dra *d)
     for (size_t i = 0; i < d->njobs; i++) {
         if (d->jobs[i].res != SIZE_MAX)
             remove_extension(d, &d->jobs[i]);
-        free(d->jobs[i].name);
         free(d->jobs[i].hist);
     }
     free(d->jobs);
-    free(d->slots);
+    keyset_free(d->names);
     heap_free(&d->expiries);
     free(d);
 }
@@ -289,7 +262,7 @@ static void install_extension(dra *d, struct dra_job *j, struct plan_res *r, dou
         /* reuse the job's lapsed extension: one plan entry per job however
          * long the stream (plan_add would grow the plan by one per grant) */
         struct plan_res *x = &p->res[j->slot];
-        char *name = x->job; /* keep the string: the plan's job index may point at it */
+        char *name = x->job; /* keep the string: r->job names the same job */
         free(x->containers);
         free(x->gang);
         free(x->stage);

@@ -9,10 +9,10 @@
 static int sample_read(csvr *r, int cj, int ct, int cu, int cp, double last_t, const char **job, double *t,
                        double *used, double *pending)
 {
-    *job = csvr_field(r, cj);
+    *job = csvr_field_required(r, cj, "job");
     *pending = 0;
     if (!*job)
-        return csvr_fail(r, "column 'job': missing value");
+        return -1;
     if (csvr_get_time(r, ct, t, CSVR_REQUIRED) < 0 || csvr_get_double(r, cu, used, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
         (cp >= 0 && csvr_get_double(r, cp, pending, CSVR_NONNEG) < 0))
         return -1;

@@ -8,9 +8,9 @@
 #include "morpheus/plan.h"
 #include "base/cli.h"
 #include "base/diag.h"
+#include "base/keyset.h"
 #include "base/outfile.h"
 #include "base/parse.h"
-#include "base/rng.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,52 +24,43 @@
 /* ---- job index: job name -> list of reservation indices ---------------------- */
 
 struct idx_entry {
-    const char *job;        /* points into a reservation's job (NULL: empty slot) */
     size_t *ids, n, cap;
 };
 struct idx {
+    keyset *jobs; /* job name -> its entry in e */
     struct idx_entry *e;
-    size_t cap, used;
+    size_t cap;
 };
 
+/* idx_find: the entry of job, added (empty) when new and create is set; NULL
+ * when the job has none and create is not set */
 static struct idx_entry *idx_find(struct idx *x, const char *job, int create)
 {
-    if (create && (x->used + 1) * 2 > x->cap) {
-        size_t ncap = x->cap ? x->cap * 2 : 64;
-        struct idx_entry *ne = xcalloc(ncap, sizeof *ne);
-        for (size_t i = 0; i < x->cap; i++) {
-            if (!x->e[i].job)
-                continue;
-            size_t h = rng_hash_str(x->e[i].job) & (ncap - 1);
-            while (ne[h].job)
-                h = (h + 1) & (ncap - 1);
-            ne[h] = x->e[i];
-        }
-        free(x->e);
-        x->e = ne;
-        x->cap = ncap;
-    }
-    if (!x->cap)
+    long k = create ? keyset_intern(x->jobs, job, NULL) : keyset_row(x->jobs, job);
+    if (k < 0)
         return NULL;
-    size_t h = rng_hash_str(job) & (x->cap - 1);
-    while (x->e[h].job) {
-        if (strcmp(x->e[h].job, job) == 0)
-            return &x->e[h];
-        h = (h + 1) & (x->cap - 1);
+    if ((size_t)k >= x->cap) {
+        size_t old = x->cap;
+        x->e = xgrow(x->e, &x->cap, (size_t)k + 1, sizeof *x->e);
+        memset(x->e + old, 0, (x->cap - old) * sizeof *x->e);
     }
-    if (!create)
-        return NULL;
-    x->e[h].job = job;
-    x->used++;
-    return &x->e[h];
+    return &x->e[k];
+}
+
+static struct idx *idx_new(void)
+{
+    struct idx *x = xcalloc(1, sizeof *x);
+    x->jobs = keyset_new();
+    return x;
 }
 
 static void idx_free(struct idx *x)
 {
     if (!x)
         return;
-    for (size_t i = 0; i < x->cap; i++)
+    for (size_t i = 0; i < keyset_size(x->jobs); i++)
         free(x->e[i].ids);
+    keyset_free(x->jobs);
     free(x->e);
     free(x);
 }
@@ -90,7 +81,7 @@ plan *plan_new(long step, long lcm)
     p->cap_mem = xmalloc((size_t)p->nsteps * sizeof(double));
     for (long s = 0; s < p->nsteps; s++)
         p->cap_cores[s] = p->cap_mem[s] = INFINITY;
-    p->index = xcalloc(1, sizeof(struct idx));
+    p->index = idx_new();
     return p;
 }
 

@@ -449,9 +449,9 @@ int plan_append(const plan *p, const char *path, const struct plan_mark *at, str
 
 static int get_i64(csvr *r, int col, int64_t *v, int64_t lo, int64_t hi)
 {
-    const char *s = csvr_field(r, col);
+    const char *s = csvr_field_required(r, col, NULL);
     if (!s)
-        return csvr_fail(r, "column '%s': missing value", csvr_colname(r, col));
+        return -1;
     if (parse_int64(s, v) < 0 || *v < lo || *v > hi)
         return csvr_fail(r, "column '%s': invalid value '%s'", csvr_colname(r, col), s);
     return 0;
@@ -459,9 +459,9 @@ static int get_i64(csvr *r, int col, int64_t *v, int64_t lo, int64_t hi)
 
 static int get_num(csvr *r, int col, double *v)
 {
-    const char *s = csvr_field(r, col);
+    const char *s = csvr_field_required(r, col, NULL);
     if (!s)
-        return csvr_fail(r, "column '%s': missing value", csvr_colname(r, col));
+        return -1;
     if (parse_double(s, v, 0) < 0 || *v < 0)
         return csvr_fail(r, "column '%s': invalid value '%s'", csvr_colname(r, col), s);
     return 0;

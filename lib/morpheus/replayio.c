@@ -53,10 +53,9 @@ int replayio_read_provisioned(struct replayio *io, const char *path, const struc
         return SLK_EDATA;
     }
     while (csvr_next(r) > 0) {
-        const char *job = csvr_field(r, cj);
+        const char *job = csvr_field_required(r, cj, "job");
         double v;
         if (!job) {
-            csvr_fail(r, "column 'job': missing value");
             if (csvr_skip(r))
                 continue;
             break;
@@ -113,11 +112,10 @@ int replayio_read_runs(struct replayio *io, const char *path, const struct csv_d
     }
     size_t cap = 0;
     while (csvr_next(r) > 0) {
-        const char *id = csvr_field(r, ci);
+        const char *id = csvr_field_required(r, ci, "instance");
         double t;
         int got;
         if (!id) {
-            csvr_fail(r, "column 'instance': missing value");
             if (csvr_skip(r))
                 continue;
             break;

@@ -57,9 +57,9 @@ static char *run_key(const char *job, const char *instance, char *buf, size_t ca
  * not enter the set. */
 static int add_row(runlen *t, csvr *r, int cj, int ci)
 {
-    const char *j = csvr_field(r, cj), *in = csvr_field(r, ci);
-    if (!j || !in)
-        return csvr_fail(r, "column '%s': missing value", csvr_colname(r, !j ? cj : ci));
+    const char *j, *in;
+    if (!(j = csvr_field_required(r, cj, NULL)) || !(in = csvr_field_required(r, ci, NULL)))
+        return -1;
     char buf[256], *heap;
     long first;
     long row = keyset_put(t->k, run_key(j, in, buf, sizeof buf, &heap), csvr_line(r), &first);

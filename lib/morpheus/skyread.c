@@ -123,9 +123,8 @@ int skyread_csv(csvr *r, struct skyjob_out *out, int sort)
     group_held *h = sort ? group_held_new(sizeof(struct held_row)) : NULL;
     int have = 0;
     while (csvr_next(r) == 1) {
-        const char *job = csvr_field(r, c[0]), *run = csvr_field(r, c[1]);
-        if (!job || !run) {
-            csvr_fail(r, "column '%s': missing value", job ? "run" : "job");
+        const char *job, *run;
+        if (!(job = csvr_field_required(r, c[0], "job")) || !(run = csvr_field_required(r, c[1], "run"))) {
             if (csvr_skip(r))
                 continue;
             break;

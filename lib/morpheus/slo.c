@@ -8,7 +8,7 @@
 #include "morpheus/slo.h"
 #include "base/csvio.h"
 #include "base/diag.h"
-#include "base/rng.h"
+#include "base/keyset.h"
 #include "base/stats.h"
 
 #include <math.h>
@@ -851,72 +851,6 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
 
 /* ---- provenance join ---------------------------------------------------------------- */
 
-/* string -> index map, open addressing; keys are copied */
-struct smap {
-    char **key;
-    long *val;
-    size_t cap, n;
-};
-
-static void smap_init(struct smap *m)
-{
-    m->cap = 256;
-    m->n = 0;
-    m->key = xcalloc(m->cap, sizeof *m->key);
-    m->val = xcalloc(m->cap, sizeof *m->val);
-}
-
-static void smap_free(struct smap *m)
-{
-    for (size_t i = 0; i < m->cap; i++)
-        free(m->key[i]);
-    free(m->key);
-    free(m->val);
-}
-
-static size_t smap_find(const struct smap *m, const char *k)
-{
-    size_t i = rng_hash_str(k) & (m->cap - 1);
-    while (m->key[i] && strcmp(m->key[i], k) != 0)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-
-static long smap_get(const struct smap *m, const char *k)
-{
-    size_t i = smap_find(m, k);
-    return m->key[i] ? m->val[i] : -1;
-}
-
-/* smap_put: insert k -> v when absent; returns the existing value or -1 when inserted */
-static long smap_put(struct smap *m, const char *k, long v)
-{
-    size_t i = smap_find(m, k);
-    if (m->key[i])
-        return m->val[i];
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t oc = m->cap;
-        char **ok = m->key;
-        long *ov = m->val;
-        m->cap *= 2;
-        m->key = xcalloc(m->cap, sizeof *m->key);
-        m->val = xcalloc(m->cap, sizeof *m->val);
-        for (size_t j = 0; j < oc; j++)
-            if (ok[j]) {
-                size_t s = smap_find(m, ok[j]);
-                m->key[s] = ok[j];
-                m->val[s] = ov[j];
-            }
-        free(ok);
-        free(ov);
-        i = smap_find(m, k);
-    }
-    m->key[i] = xstrdup(k);
-    m->val[i] = v;
-    m->n++;
-    return -1;
-}
-
 struct prov_ver {
     double wtime; /* NaN: no such version */
     long writer_run, writer_job;
@@ -933,7 +867,7 @@ struct prov_run {
 };
 
 struct slo_prov {
-    struct smap files, runs, jobs;
+    keyset *files, *runs, *jobs; /* name -> index into f, r; job -> its number */
     struct prov_file *f;
     size_t nf, capf;
     struct prov_run *r;
@@ -945,9 +879,9 @@ struct slo_prov {
 slo_prov *slo_prov_new(void)
 {
     slo_prov *p = xcalloc(1, sizeof *p);
-    smap_init(&p->files);
-    smap_init(&p->runs);
-    smap_init(&p->jobs);
+    p->files = keyset_new();
+    p->runs = keyset_new();
+    p->jobs = keyset_new();
     return p;
 }
 
@@ -955,20 +889,16 @@ void slo_prov_free(slo_prov *p)
 {
     if (!p)
         return;
-    smap_free(&p->files);
-    smap_free(&p->runs);
-    smap_free(&p->jobs);
+    keyset_free(p->files);
+    keyset_free(p->runs);
+    keyset_free(p->jobs);
     free(p->f);
     free(p->r);
     free(p->key);
     free(p);
 }
 
-static long job_id(slo_prov *p, const char *job)
-{
-    long id = smap_put(&p->jobs, job, (long)p->jobs.n);
-    return id >= 0 ? id : (long)p->jobs.n - 1;
-}
+static long job_id(slo_prov *p, const char *job) { return keyset_intern(p->jobs, job, NULL); }
 
 /* "job\x1finstance" in p->key */
 static const char *run_key(slo_prov *p, const char *job, const char *instance)
@@ -984,7 +914,7 @@ static const char *run_key(slo_prov *p, const char *job, const char *instance)
 long slo_prov_add_run(slo_prov *p, const char *job, const char *instance, double start)
 {
     job_id(p, job);
-    if (smap_put(&p->runs, run_key(p, job, instance), (long)p->nr) >= 0)
+    if (keyset_put(p->runs, run_key(p, job, instance), 0, NULL) < 0)
         return -1;
     p->r = xgrow(p->r, &p->capr, p->nr + 1, sizeof *p->r);
     p->r[p->nr] = (struct prov_run){start, NAN, NAN};
@@ -994,9 +924,9 @@ long slo_prov_add_run(slo_prov *p, const char *job, const char *instance, double
 int slo_prov_event(slo_prov *p, double t, const char *job, const char *instance, const char *file,
                    enum slo_op op)
 {
-    long fid = smap_put(&p->files, file, (long)p->nf);
-    if (fid < 0) {
-        fid = (long)p->nf;
+    int added;
+    long fid = keyset_intern(p->files, file, &added);
+    if (added) {
         p->f = xgrow(p->f, &p->capf, p->nf + 1, sizeof *p->f);
         p->f[p->nf].cur = p->f[p->nf].prev = (struct prov_ver){NAN, -1, -1, 0};
         p->f[p->nf].last = t;
@@ -1007,7 +937,7 @@ int slo_prov_event(slo_prov *p, double t, const char *job, const char *instance,
         return -1;
     f->last = t;
     long jid = job_id(p, job);
-    long rid = smap_get(&p->runs, run_key(p, job, instance));
+    long rid = keyset_row(p->runs, run_key(p, job, instance));
     if (op == SLO_WRITE) {
         if (!isnan(f->cur.wtime) && rid >= 0 && f->cur.writer_run == rid) {
             f->cur.wtime = t; /* the same run writing again: its last write counts */
@@ -1124,9 +1054,8 @@ int slo_read_requests(const char *path, const struct csv_dialect *d, struct slo_
         return st ? st : SLK_EDATA;
     }
     while (csvr_next(r) > 0) {
-        const char *job = csvr_field(r, cj);
+        const char *job = csvr_field_required(r, cj, "job");
         if (!job) {
-            csvr_fail(r, "column 'job': missing value");
             if (csvr_skip(r))
                 continue;
             break;

@@ -387,10 +387,9 @@ static int read_events(const char *path, const struct csv_dialect *d, slo_prov *
         double t;
         if (get_time(e, ct, &t, CSVR_REQUIRED, "time") < 0)
             break;
-        const char *f = csvr_field(e, cf), *op = csvr_field(e, co);
+        const char *f = csvr_field_required(e, cf, "file"), *op = csvr_field(e, co);
         const char *ej = csvr_field(e, cj), *ei = csvr_field(e, ci);
         if (!f) {
-            csvr_fail(e, "column 'file': missing value");
             break;
         }
         enum slo_op o;

@@ -1,15 +1,15 @@
 /* slotable — sloinfer's run table in memory (see slotable.h).  Job names are
- * interned in an open-addressing table; rows are grouped by one sort of an
- * index, O(n log n) for n runs. */
+ * numbered by a keyset; rows are grouped by one sort of an index, O(n log n)
+ * for n runs. */
 #include "morpheus/slotable.h"
 #include "base/diag.h"
-#include "base/rng.h"
+#include "base/keyset.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 struct slotab_row {
-    size_t job;     /* index into names */
+    size_t job;     /* the job name's number in names */
     char *inst;     /* owned, may be NULL */
     long line, tag;
 };
@@ -19,10 +19,8 @@ struct slotab {
     struct slotab_row *row;
     struct slo_run *run;
     size_t n, cap_row, cap_run;
-    char **names;   /* interned job names */
-    size_t nnames, cap_names;
-    size_t *slot;   /* open addressing over names, SIZE_MAX empty */
-    size_t nslot;
+    keyset *names;     /* job names, numbered in order of first appearance */
+    const char **name; /* during slotab_group: keyset_key of each number, for the sort */
     /* after slotab_group */
     size_t *first;  /* first row of job j (in name order) */
     size_t *jorder; /* name index of job j */
@@ -34,9 +32,7 @@ slotab *slotab_new(size_t max_runs)
 {
     slotab *t = xcalloc(1, sizeof *t);
     t->max = max_runs;
-    t->nslot = 256;
-    t->slot = xmalloc(t->nslot * sizeof *t->slot);
-    memset(t->slot, 0xff, t->nslot * sizeof *t->slot);
+    t->names = keyset_new();
     return t;
 }
 
@@ -46,42 +42,13 @@ void slotab_free(slotab *t)
         return;
     for (size_t i = 0; i < t->n; i++)
         free(t->row[i].inst);
-    for (size_t i = 0; i < t->nnames; i++)
-        free(t->names[i]);
+    keyset_free(t->names);
     free(t->row);
     free(t->run);
-    free(t->names);
-    free(t->slot);
     free(t->first);
     free(t->jorder);
     free(t->tags);
     free(t);
-}
-
-static size_t intern(slotab *t, const char *job)
-{
-    if (2 * (t->nnames + 1) > t->nslot) {
-        free(t->slot);
-        t->nslot *= 2;
-        t->slot = xmalloc(t->nslot * sizeof *t->slot);
-        memset(t->slot, 0xff, t->nslot * sizeof *t->slot);
-        for (size_t j = 0; j < t->nnames; j++) {
-            size_t h = rng_hash_str(t->names[j]) & (t->nslot - 1);
-            while (t->slot[h] != (size_t)-1)
-                h = (h + 1) & (t->nslot - 1);
-            t->slot[h] = j;
-        }
-    }
-    size_t h = rng_hash_str(job) & (t->nslot - 1);
-    while (t->slot[h] != (size_t)-1) {
-        if (strcmp(t->names[t->slot[h]], job) == 0)
-            return t->slot[h];
-        h = (h + 1) & (t->nslot - 1);
-    }
-    t->names = xgrow(t->names, &t->cap_names, t->nnames + 1, sizeof *t->names);
-    t->names[t->nnames] = xstrdup(job);
-    t->slot[h] = t->nnames;
-    return t->nnames++;
 }
 
 int slotab_add(slotab *t, const char *job, const char *instance, const struct slo_run *run, long line, long tag)
@@ -90,7 +57,8 @@ int slotab_add(slotab *t, const char *job, const char *instance, const struct sl
         return -1;
     t->row = xgrow(t->row, &t->cap_row, t->n + 1, sizeof *t->row);
     t->run = xgrow(t->run, &t->cap_run, t->n + 1, sizeof *t->run);
-    t->row[t->n] = (struct slotab_row){intern(t, job), instance ? xstrdup(instance) : NULL, line, tag};
+    size_t j = (size_t)keyset_intern(t->names, job, NULL);
+    t->row[t->n] = (struct slotab_row){j, instance ? xstrdup(instance) : NULL, line, tag};
     t->run[t->n] = *run;
     t->n++;
     return 0;
@@ -128,7 +96,7 @@ int slotab_dup_instance(slotab *t, long *line, const char **job, const char **in
         if (x->job == y->job && x->inst && y->inst && strcmp(x->inst, y->inst) == 0 && (!found || y->line < *line)) {
             found = 1;
             *line = y->line;
-            *job = t->names[y->job];
+            *job = keyset_key(t->names, (long)y->job);
             *instance = y->inst;
         }
     }
@@ -142,7 +110,7 @@ static int by_name_line(const void *a, const void *b, void *ctx)
     const slotab *t = ctx;
     const struct slotab_row *x = &t->row[*(const size_t *)a], *y = &t->row[*(const size_t *)b];
     if (x->job != y->job) {
-        int c = strcmp(t->names[x->job], t->names[y->job]);
+        int c = strcmp(t->name[x->job], t->name[y->job]);
         if (c)
             return c;
     }
@@ -155,7 +123,13 @@ size_t slotab_group(slotab *t)
     size_t *ix = xmalloc((n ? n : 1) * sizeof *ix);
     for (size_t i = 0; i < n; i++)
         ix[i] = i;
+    size_t nnames = keyset_size(t->names);
+    t->name = xmalloc((nnames ? nnames : 1) * sizeof *t->name);
+    for (size_t j = 0; j < nnames; j++)
+        t->name[j] = keyset_key(t->names, (long)j);
     qsort_r(ix, n, sizeof *ix, by_name_line, t);
+    free(t->name);
+    t->name = NULL;
     struct slotab_row *row = xmalloc((n ? n : 1) * sizeof *row);
     struct slo_run *run = xmalloc((n ? n : 1) * sizeof *run);
     t->tags = xmalloc((n ? n : 1) * sizeof *t->tags);
@@ -170,8 +144,8 @@ size_t slotab_group(slotab *t)
     t->row = row;
     t->run = run;
     t->cap_row = t->cap_run = n;
-    t->first = xmalloc((t->nnames + 1) * sizeof *t->first);
-    t->jorder = xmalloc((t->nnames + 1) * sizeof *t->jorder);
+    t->first = xmalloc((nnames + 1) * sizeof *t->first);
+    t->jorder = xmalloc((nnames + 1) * sizeof *t->jorder);
     t->njobs = 0;
     for (size_t i = 0; i < n; i++)
         if (i == 0 || row[i].job != row[i - 1].job) {
@@ -188,5 +162,5 @@ const char *slotab_job(slotab *t, size_t i, struct slo_run **runs, const long **
     if (tags)
         *tags = t->tags + t->first[i];
     *n = t->first[i + 1] - t->first[i];
-    return t->names[t->jorder[i]];
+    return keyset_key(t->names, (long)t->jorder[i]);
 }

@@ -207,9 +207,9 @@ static int read_one(struct skyread *R, group_iter *g, const struct skycols *c, c
                     int *st)
 {
     csvr *r = R->r;
-    const char *job = csvr_field(r, c->job);
+    const char *job = csvr_field_required(r, c->job, "job");
     if (!job)
-        return csvr_fail(r, "column 'job': missing value");
+        return -1;
     int gc = group_row(g, r, job);
     if (gc == GROUP_ERROR)
         return -1;

@@ -394,10 +394,8 @@ static int read_classes(const struct chart_opts *o, struct names *tenants, struc
     while (csvr_next(c) > 0) {
         /* the one rule for keyed side tables (base/keytab): a class is
          * required, a tenant's second row an error, its first row kept */
-        const char *k = csvr_field(c, cc), *t = NULL;
-        if (!k)
-            csvr_fail(c, "column '%s': missing value", csvr_colname(c, cc));
-        else
+        const char *k = csvr_field_required(c, cc, NULL), *t = NULL;
+        if (k)
             t = keytab_row(seen, c, ct);
         if (!t) {
             if (csvr_skip(c))

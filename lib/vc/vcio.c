@@ -17,32 +17,7 @@
 
 /* ---- VCs ---- */
 
-long vcio_vcs_find(const struct vcio_vcs *v, const char *name)
-{
-    size_t mask = v->nslot - 1;
-    for (size_t h = rng_hash_str(name) & mask;; h = (h + 1) & mask) {
-        uint32_t s = v->slot[h];
-        if (!s)
-            return -1;
-        if (strcmp(v->name[s - 1], name) == 0)
-            return (long)s - 1;
-    }
-}
-
-static void vcs_index(struct vcio_vcs *v)
-{
-    v->nslot = 16;
-    while (v->nslot < 2 * v->n)
-        v->nslot *= 2;
-    v->slot = xcalloc(v->nslot, sizeof *v->slot);
-    size_t mask = v->nslot - 1;
-    for (size_t i = 0; i < v->n; i++) {
-        size_t h = rng_hash_str(v->name[i]) & mask;
-        while (v->slot[h])
-            h = (h + 1) & mask;
-        v->slot[h] = (uint32_t)(i + 1);
-    }
-}
+long vcio_vcs_find(const struct vcio_vcs *v, const char *name) { return keyset_row(v->names, name); }
 
 int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs *v)
 {
@@ -55,22 +30,18 @@ int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs
         csvr_close(r);
         return SLK_EDATA;
     }
-    keyset *seen = keyset_new();
+    v->names = keyset_new(); /* keytab_row numbers the rows it keeps: VC k is row k */
     while (csvr_next(r) == 1) {
         double cap;
-        const char *name = NULL;
         if (csvr_get_double(r, ccap, &cap, CSVR_REQUIRED | CSVR_POSITIVE | CSVR_BOUNDED) < 0 ||
-            !(name = keytab_row(seen, r, cvc))) {
+            !keytab_row(v->names, r, cvc)) {
             if (csvr_skip(r))
                 continue;
             break;
         }
-        v->name = xgrow(v->name, &v->capn, v->n + 1, sizeof *v->name);
-        v->cap = xreallocarray(v->cap, v->capn, sizeof *v->cap);
-        v->name[v->n] = xstrdup(name);
+        v->cap = xgrow(v->cap, &v->capn, v->n + 1, sizeof *v->cap);
         v->cap[v->n++] = cap;
     }
-    keyset_free(seen);
     st = csvr_status(r);
     if (st == SLK_OK && v->n == 0) {
         slk_error_at(csvr_path(r), 0, "no VCs");
@@ -81,8 +52,6 @@ int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs
         st = SLK_EDATA;
     }
     csvr_close(r);
-    if (st == SLK_OK)
-        vcs_index(v);
     return st;
 }
 
@@ -90,7 +59,10 @@ int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs
 
 /* The feed of a run: the jobs file read a row at a time, the ids of the
  * jobs read and not yet written (a ring by input sequence number, with a
- * hash over it for duplicate ids), the per-job writer and the sums. */
+ * hash over it for duplicate ids), the per-job writer and the sums.
+ * The id hash is not a keyset: it forgets each id once its job is written
+ * (ids_drop), so memory follows the jobs held, not the jobs read, and an id
+ * may come back after its job is out; a keyset never forgets a key. */
 struct feed {
     csvr *r;
     const struct vcio_vcs *V;
@@ -175,12 +147,10 @@ static void ids_drop(struct feed *f)
 static int job_row(struct feed *f, struct vcsim_job *job)
 {
     csvr *r = f->r;
-    const char *id = csvr_field(r, f->cjob), *vc = csvr_field(r, f->cvc);
+    const char *id, *vc;
     double submit, size, par = INFINITY;
-    if (!id)
-        return csvr_fail(r, "column 'job': missing value");
-    if (!vc)
-        return csvr_fail(r, "column 'vc': missing value");
+    if (!(id = csvr_field_required(r, f->cjob, "job")) || !(vc = csvr_field_required(r, f->cvc, "vc")))
+        return -1;
     long k = vcio_vcs_find(f->V, vc);
     if (k < 0)
         return csvr_fail(r, "unknown vc '%s' (not in %s)", vc, f->o->cap_name);
@@ -240,7 +210,7 @@ static int feed_retire(void *ctx, const struct vcsim_job *j, double w0, double h
     const struct vcio_vcs *V = f->V;
     jobs_header(f);
     csvw_str(f->w, f->id[f->head & f->mask].id);
-    csvw_str(f->w, V->name[j->vc]);
+    csvw_str(f->w, keyset_key(V->names, j->vc));
     csvw_num(f->w, j->submit);
     csvw_num(f->w, j->finish);
     csvw_num(f->w, vcrep_stretch(j, V->cap[j->vc]));
@@ -319,11 +289,8 @@ int vcio_run(const struct vcsim_config *cfg, const struct vcio_vcs *V, const str
 
 void vcio_vcs_free(struct vcio_vcs *V)
 {
-    for (size_t k = 0; k < V->n; k++)
-        free(V->name[k]);
-    free(V->name);
+    keyset_free(V->names);
     free(V->cap);
-    free(V->slot);
 }
 
 /* ---- reports ---- */
@@ -337,7 +304,7 @@ int vcio_write_vcs(csvw *w, const void *p)
                                       NULL};
     csvw_header(w, hdr);
     for (size_t k = 0; k < c->V->n; k++) {
-        csvw_str(w, c->V->name[k]);
+        csvw_str(w, keyset_key(c->V->names, (long)k));
         csvw_num(w, c->V->cap[k]);
         csvw_int(w, (int64_t)c->rep[k].jobs);
         csvw_num(w, c->rep[k].work / 3600);
@@ -363,7 +330,7 @@ int vcio_write_daily(csvw *w, const void *p)
     const struct vcrep_day *d = vcrep_acc_daily(c->acc, &n);
     for (size_t i = 0; i < n; i++) {
         double cap = c->V->cap[d[i].vc];
-        csvw_str(w, c->V->name[d[i].vc]);
+        csvw_str(w, keyset_key(c->V->names, d[i].vc));
         csvw_num(w, d[i].day * DAY);
         csvw_int(w, (int64_t)d[i].jobs);
         csvw_num(w, d[i].work / (cap * DAY));

@@ -16,6 +16,7 @@
 #define SLOKIT_VCIO_H
 
 #include "base/csvio.h"
+#include "base/keyset.h"
 #include "vc/vcreport.h"
 #include "vc/vcsim.h"
 
@@ -24,13 +25,11 @@
 
 #define VCIO_MAX_BINS 32
 
-/* VCs in input order with a name -> index hash. */
+/* VCs in input order: names numbers VC k's name k (keyset_key, keyset_row). */
 struct vcio_vcs {
-    char **name;
+    keyset *names;
     double *cap;
     size_t n, capn;
-    uint32_t *slot; /* open addressing, index + 1, 0 = empty */
-    size_t nslot;
 };
 
 /* vcio_vcs_read: read vc,capacity from path (dialect d) into v (zeroed):

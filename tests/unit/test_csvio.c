@@ -452,6 +452,51 @@ static void test_scan(void)
     CHECK_NEAR(st.ctl, 0, 0);
 }
 
+/* required_quoted: csvr_field_required(r, col, name) with what it prints
+ * to stderr in msg */
+static const char *required_quoted(csvr *r, int col, const char *name, char *msg, size_t cap)
+{
+    FILE *tmp = tmpfile();
+    fflush(stderr);
+    int save = dup(2);
+    dup2(fileno(tmp), 2);
+    const char *got = csvr_field_required(r, col, name);
+    fflush(stderr);
+    dup2(save, 2);
+    close(save);
+    rewind(tmp);
+    size_t n = fread(msg, 1, cap - 1, tmp);
+    msg[n] = 0;
+    fclose(tmp);
+    return got;
+}
+
+/* csvr_field_required: the field when present; when empty, NULL after
+ * exactly "column 'NAME': missing value" at the row (NAME as given, or the
+ * header's name when NULL), the reader stopped */
+static void test_field_required(void)
+{
+    FILE *fp = mem("job,b\nj1,x\n,y\nj3,\n");
+    int st;
+    char msg[256];
+    csvr *r = csvr_open_fp_with(fp, "m", &csv_dialect_plain, 0, &st);
+    CHECK(r != NULL && csvr_next(r) == 1);
+    CHECK_STR(required_quoted(r, 0, "job", msg, sizeof msg), "j1");
+    CHECK_STR(required_quoted(r, 1, NULL, msg, sizeof msg), "x");
+    CHECK(msg[0] == 0 && csvr_status(r) == SLK_OK);
+    CHECK(csvr_next(r) == 1);
+    CHECK(required_quoted(r, 0, "job", msg, sizeof msg) == NULL && csvr_status(r) == SLK_EDATA);
+    CHECK_STR(msg, "test_csvio: m:3: column 'job': missing value\n");
+    csvr_close(r);
+    rewind(fp);
+    r = csvr_open_fp_with(fp, "m", &csv_dialect_plain, 0, &st);
+    CHECK(csvr_next(r) == 1 && csvr_next(r) == 1 && csvr_next(r) == 1);
+    CHECK(required_quoted(r, 1, NULL, msg, sizeof msg) == NULL && csvr_status(r) == SLK_EDATA);
+    CHECK_STR(msg, "test_csvio: m:4: column 'b': missing value\n");
+    csvr_close(r);
+    fclose(fp);
+}
+
 int main(void)
 {
     slk_init("test_csvio");
@@ -459,6 +504,7 @@ int main(void)
     test_scan();
     test_dialect();
     test_require_cols();
+    test_field_required();
     test_skip();
     test_zin();
     test_timeunit();

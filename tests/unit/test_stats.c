@@ -285,6 +285,29 @@ int main(void)
     CHECK(keyset_size(ks) == 700);
     CHECK(keyset_has(ks, "k699") && !keyset_has(ks, "k700"));
     keyset_free(ks);
+    /* keyset_key: the key of each row number, rows numbered in order of first
+     * appearance and kept through the table's growth (5000 keys: several
+     * rehashes of the 64-slot start) */
+    ks = keyset_new();
+    int keys_ok = 1;
+    for (int i = 0; i < 10000; i++) {
+        int kk = (i * 7919) % 5000; /* 7919 is prime to 5000: each kk once in i < 5000, then again */
+        snprintf(name, sizeof name, "n%d", kk);
+        int was_new;
+        long row = keyset_intern(ks, name, &was_new);
+        keys_ok &= was_new == (i < 5000) && row == (i < 5000 ? i : i - 5000);
+    }
+    CHECK(keys_ok);
+    for (long row = 0; row < 5000; row++) {
+        snprintf(name, sizeof name, "n%ld", (row * 7919) % 5000);
+        keys_ok &= keyset_key(ks, row) && strcmp(keyset_key(ks, row), name) == 0 &&
+                   keyset_row(ks, keyset_key(ks, row)) == row;
+    }
+    CHECK(keys_ok);
+    CHECK_STR(keyset_key(ks, 0), "n0");
+    CHECK_STR(keyset_key(ks, 1), "n2919");
+    CHECK(keyset_key(ks, -1) == NULL && keyset_key(ks, 5000) == NULL);
+    keyset_free(ks);
     group_tracker g;
     group_init(&g);
     CHECK(group_check(&g, "a") == 1);
