@@ -5,9 +5,10 @@
  * placement touches only the nine per-class lists of tenants that still have
  * space (kept as arrays with swap-remove), draws a handful of random numbers,
  * and falls back to a scan only when random draws keep hitting used
- * environments or full tenants.  The simulator keeps, per block, its replica
- * slots and live count; per server, the blocks it holds; and per reimage, a
- * queue of destroyed replicas drained at the re-creation rate. */
+ * environments, full tenants or tenants with no usable server.  The
+ * simulator keeps, per block, its replica slots and live count; per server,
+ * the blocks it holds; and per reimage, a queue of destroyed replicas
+ * drained at the re-creation rate. */
 #include "harvest/replica.h"
 #include "base/diag.h"
 #include "base/heap.h"
@@ -424,10 +425,24 @@ static inline int env_used(const int *envs, int ne, int e)
     return 0;
 }
 
-/* a tenant drawn among the active tenants of class cl whose environment is
- * not in envs (ne < 0: any), uniformly, or in proportion to its free space
- * with --pick space (c->by_space); -1 when there is none */
-static int class_tenant(const rp_cluster *c, rng *g, int cl, const int *envs, int ne)
+/* a tenant Algorithm 2 may draw: its environment is not in envs (ne < 0:
+ * any) and it is none of skip[0..nskip-1] */
+static inline int eligible(const rp_cluster *c, int ti, const int *envs, int ne, const int *skip, int nskip)
+{
+    if (ne >= 0 && env_used(envs, ne, c->t[ti].env))
+        return 0;
+    for (int i = 0; i < nskip; i++)
+        if (skip[i] == ti)
+            return 0;
+    return 1;
+}
+
+/* a tenant drawn among the active tenants of class cl that are eligible
+ * (environment not in envs, ne < 0: any; not in skip[0..nskip-1]),
+ * uniformly, or in proportion to its free space with --pick space
+ * (c->by_space); -1 when there is none */
+static int class_tenant(const rp_cluster *c, rng *g, int cl, const int *envs, int ne, const int *skip,
+                        int nskip)
 {
     int n = c->cls_n[cl];
     const int *list = c->cls_act[cl];
@@ -439,41 +454,82 @@ static int class_tenant(const rp_cluster *c, rng *g, int cl, const int *envs, in
             return -1;
         for (int tries = 0; tries < 8; tries++) {
             int ti = fen_find(c, cl, (int64_t)rng_below(g, (uint64_t)total));
-            if (ne < 0 || !env_used(envs, ne, c->t[ti].env))
+            if (eligible(c, ti, envs, ne, skip, nskip))
                 return ti;
         }
         int64_t m = 0;
         for (int i = 0; i < n; i++)
-            if (!env_used(envs, ne, c->t[list[i]].env))
+            if (eligible(c, list[i], envs, ne, skip, nskip))
                 m += c->t[list[i]].cap - c->t[list[i]].used;
         if (m <= 0)
             return -1;
         int64_t j = (int64_t)rng_below(g, (uint64_t)m);
         for (int i = 0; i < n; i++)
-            if (!env_used(envs, ne, c->t[list[i]].env) && (j -= c->t[list[i]].cap - c->t[list[i]].used) < 0)
+            if (eligible(c, list[i], envs, ne, skip, nskip) &&
+                (j -= c->t[list[i]].cap - c->t[list[i]].used) < 0)
                 return list[i];
         return -1;
     }
     for (int tries = 0; tries < 8; tries++) {
         int ti = list[rng_below(g, (uint64_t)n)];
-        if (ne < 0 || !env_used(envs, ne, c->t[ti].env))
+        if (eligible(c, ti, envs, ne, skip, nskip))
             return ti;
     }
     int m = 0;
     for (int i = 0; i < n; i++)
-        m += !env_used(envs, ne, c->t[list[i]].env);
+        m += eligible(c, list[i], envs, ne, skip, nskip);
     if (m == 0)
         return -1;
     int j = (int)rng_below(g, (uint64_t)m);
     for (int i = 0; i < n; i++)
-        if (!env_used(envs, ne, c->t[list[i]].env) && j-- == 0)
+        if (eligible(c, list[i], envs, ne, skip, nskip) && j-- == 0)
             return list[i];
+    return -1;
+}
+
+/* tenants of a class drawn at random for one slot before the class is scanned */
+#define RP_CLASS_DRAWS 4
+
+/* a usable server for slot k in class cl, or -1 when no eligible tenant of
+ * the class (environment not in envs, ne < 0: any) has one.  A class is
+ * given up only then (the paper's rules are about classes and
+ * environments, not about the first tenant drawn): a tenant whose servers
+ * are all down, busy or holding the block is set aside and another is drawn
+ * the same way (class_tenant) among the rest, up to RP_CLASS_DRAWS tenants;
+ * then the class's other eligible tenants are tried in list order from a
+ * random offset. */
+static int32_t class_server(const rp_cluster *c, rng *g, int cl, const int *envs, int ne,
+                            const int32_t *slots, int R, int k)
+{
+    int failed[RP_CLASS_DRAWS], nf = 0;
+    while (nf < RP_CLASS_DRAWS) {
+        int ti = class_tenant(c, g, cl, envs, ne, failed, nf);
+        if (ti < 0)
+            return -1;
+        int32_t s = tenant_server(c, g, ti, slots, R, k);
+        if (s >= 0)
+            return s;
+        failed[nf++] = ti;
+    }
+    int n = c->cls_n[cl];
+    int off = (int)rng_below(g, (uint64_t)n);
+    for (int i = 0; i < n; i++) {
+        int ti = c->cls_act[cl][(off + i) % n];
+        if (!eligible(c, ti, envs, ne, failed, nf))
+            continue;
+        int32_t s = tenant_server(c, g, ti, slots, R, k);
+        if (s >= 0)
+            return s;
+    }
     return -1;
 }
 
 /* Algorithm 2 destination for slot k given the other slots (-1: empty).
  * Level 0 obeys every rule; level 1 drops the row/column rule; level 2 also
- * the environment rule.  Returns the server and sets *level, or -1. */
+ * the environment rule.  At each level the candidate classes are tried in
+ * random order, a class being left only when none of its eligible tenants
+ * has a usable server (class_server).  Returns the server and sets *level,
+ * or -1. */
 static int32_t alg2_slot(rp_cluster *c, rng *g, const int32_t *slots, int R, int k, int maxlevel,
                          int *level)
 {
@@ -500,13 +556,10 @@ static int32_t alg2_slot(rp_cluster *c, rng *g, const int32_t *slots, int R, int
         }
         while (nc > 0) {
             int i = (int)rng_below(g, (uint64_t)nc);
-            int ti = class_tenant(c, g, cand[i], envs, lv < 2 ? ne : -1);
-            if (ti >= 0) {
-                int32_t s = tenant_server(c, g, ti, slots, R, k);
-                if (s >= 0) {
-                    *level = lv;
-                    return s;
-                }
+            int32_t s = class_server(c, g, cand[i], envs, lv < 2 ? ne : -1, slots, R, k);
+            if (s >= 0) {
+                *level = lv;
+                return s;
             }
             cand[i] = cand[--nc];
         }

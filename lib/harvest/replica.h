@@ -115,7 +115,10 @@ void rp_class_info(const rp_cluster *c, int k, struct rp_class_info *out);
 
 /* rp_place: place the R replicas (1 <= R <= RP_MAX_REPLICAS) of one new block
  * created on server `creator` with the given policy; out[0..R-1] receive the
- * servers and each replica takes one block of its tenant's space.  With
+ * servers and each replica takes one block of its tenant's space.
+ * Algorithm 2 leaves a candidate class only when none of its tenants that
+ * keep the environment rule has a server that can take the replica (up, not
+ * busy when the simulator's busy filter is on, not holding the block).  With
  * soft == 0 the Algorithm 2 constraints are hard: the greedy pass is retried
  * with fresh random choices (16 passes) and if none satisfies them, nothing is
  * placed, *failed_replica is set (1-based, the furthest replica no pass could

@@ -1,8 +1,10 @@
 /* Unit tests for lib/harvest/replica's durability simulation: re-creation
- * from the surviving copies (RP_REBUILD_SOURCES), a case worked by hand. */
+ * from the surviving copies (RP_REBUILD_SOURCES), cases worked by hand. */
 #include "base/diag.h"
 #include "harvest/replica.h"
 #include "unit.h"
+
+#include <stdio.h>
 
 static int nlost;
 static double lost_at;
@@ -87,10 +89,66 @@ static void test_new_item_keeps_rate(void)
     CHECK_NEAR((double)r.rereplicated, 2, 0);
 }
 
+/* Algorithm 2 gives up a class only when none of its eligible tenants has a
+ * usable server, not when the one tenant it drew has none.  18 tenants of
+ * one server each, each in its own environment, 1000 blocks of space each
+ * (block size 1024 MB), reimage rate i + 1 and peak 0.1 + 0.1 * (i % 6) for
+ * tenant i: equal space, so rows are i / 6 and columns (i % 6) / 2, and
+ * class 3 * (i / 6) + (i % 6) / 2 holds exactly tenants i and i + 1 for
+ * even i.  300 blocks of 2 replicas; at t = 100 every even tenant's server
+ * fails (down for good).  Re-creation starts 60 s later, after all nine
+ * failures.  A block whose two replicas were both on even servers is lost
+ * (both destroyed, R = 2); every other destroyed replica has one survivor,
+ * on an odd tenant of some class C, and Algorithm 2 can keep every rule: the
+ * four classes outside C's row and column each hold one odd tenant that is
+ * up, in an environment without a replica.  So every re-creation is at
+ * level 0: relaxed = 0 and rereplicated = destroyed - 2 x lost.  Before, a
+ * class whose drawn tenant was the failed one was dropped (probability 1/2
+ * per class), all four with probability 1/16, and the replica went to a
+ * class that repeats the survivor's row or column (relaxed > 0). */
+static void test_class_kept_after_failed_tenant(int by_space)
+{
+    rp_cluster *c = rp_cluster_new(1024, 1, 1);
+    for (int i = 0; i < 18; i++) {
+        char name[8], env[8];
+        snprintf(name, sizeof name, "t%d", i);
+        snprintf(env, sizeof env, "e%d", i);
+        rp_cluster_add(c, name, env, 1, 1000, i + 1, 0.1 + 0.1 * (i % 6));
+    }
+    rp_cluster_build(c);
+    rp_cluster_pick_by_space(c, by_space);
+    for (int i = 0; i < 18; i++)
+        CHECK_NEAR(rp_tenant_class(c, i), 3 * (i / 6) + (i % 6) / 2, 0);
+    struct rp_event ev[9];
+    for (int i = 0; i < 9; i++)
+        ev[i] = (struct rp_event){100, 2 * i, RP_EV_FAIL};
+    struct rp_sim_config cfg = {.policy = RP_ALG2,
+                                .replicas = 2,
+                                .blocks = 300,
+                                .horizon = 100000,
+                                .detect = 60,
+                                .rate = 3600,
+                                .busy = 1,
+                                .util_scale = 1,
+                                .seed = 7,
+                                .events = ev,
+                                .nevents = 9,
+                                .rebuild = RP_REBUILD_SOURCES};
+    struct rp_sim_result r;
+    rp_simulate(c, &cfg, &r, NULL);
+    CHECK_NEAR((double)r.unplaced, 0, 0);
+    CHECK_NEAR((double)r.relaxed, 0, 0);
+    CHECK(r.rereplicated >= 100);
+    CHECK_NEAR((double)r.rereplicated, (double)(r.replicas_destroyed - 2 * r.lost), 0);
+    rp_cluster_free(c);
+}
+
 int main(void)
 {
     slk_init("test_replsim");
     test_retry_does_not_block();
     test_new_item_keeps_rate();
+    test_class_kept_after_failed_tenant(0);
+    test_class_kept_after_failed_tenant(1);
     return unit_done("replsim");
 }
