@@ -16,19 +16,20 @@
 #   examples/harvest-scheduling.sh [OUTDIR]
 #
 # Environment (defaults in brackets):
-#   TENANTS [60]   (3,341 servers)             SEEDS ["1 2 3 4 5"]
+#   TENANTS [200]  (12,782 servers; 60: 3,341) SEEDS ["1 2 3 4 5"]
 #   LINEAR ["0.5 0.75 1 1.25 1.5"]  scale factors (tracegen --set scale=K)
 #   ROOT   ["0.5 0.7 1 1.4 2"]      n of the n-th root (tracegen --set root=N;
 #                                   below 1 a power, to reach low utilizations)
 #   JOBS [2] runs in parallel
 # Writes OUTDIR/runs.csv (scaling,param,seed + classpick's two rows) and
 # prints the summary table (markdown) on stdout.
+# At the defaults: about 510 s CPU, some 4-5 minutes on 2 idle cores (docs/classpick.md).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 [ -x "$root/build/bin/classpick" ] && export PATH="$root/build/bin:$PATH"
 out=${1:-harvest-scheduling.out}
-TENANTS=${TENANTS:-60} SEEDS=${SEEDS:-1 2 3 4 5} JOBS=${JOBS:-2}
+TENANTS=${TENANTS:-200} SEEDS=${SEEDS:-1 2 3 4 5} JOBS=${JOBS:-2}
 LINEAR=${LINEAR:-0.5 0.75 1 1.25 1.5} ROOT=${ROOT:-0.5 0.7 1 1.4 2}
 mkdir -p "$out"
 export LC_ALL=C
