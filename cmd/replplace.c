@@ -301,13 +301,12 @@ static int run_place(rp_cluster *c, enum rp_policy policy, int R, csvw *w)
     while (csvr_next(r) == 1) {
         const char *block = csvr_field_required(r, cb, "block");
         int64_t creator = 0;
-        int bad = !block                                                             ? -1
-                  : csvr_get_int64(r, cs, &creator, CSVR_REQUIRED | CSVR_NONNEG) < 0 ? -1
-                  : creator >= nserv                                                 ? csvr_fail(r,
-                                                                                                 "column 'server': %lld is not a server (the tenants have "
-                                                                                                                                                 "servers 0 to %ld)",
-                                                                                                 (long long)creator, (long)nserv - 1)
-                                                                                     : 0;
+        int bad = 0;
+        if (!block || csvr_get_int64(r, cs, &creator, CSVR_REQUIRED | CSVR_NONNEG) < 0)
+            bad = -1;
+        else if (creator >= nserv)
+            bad = csvr_fail(r, "column 'server': %lld is not a server (the tenants have servers 0 to %ld)",
+                            (long long)creator, (long)nserv - 1);
         if (bad < 0) {
             if (csvr_skip(r))
                 continue;

@@ -15,7 +15,8 @@
 #                 success; kept on failure for the logs)
 #     -p PART     Slurm partition (default: the cluster's default)
 #     -m M        at most M tasks running at once (--array=0-N%M)
-#     -s OPTS     more sbatch options, e.g. -s '--time=30 --mem=4G'
+#     -s OPTS     more sbatch options, e.g. -s '--time=30 --mem=4G' (not
+#                 --clusters/-M: the array runs on this cluster)
 #     -t SECS     give up (scancel) after SECS (default 0: wait as long as it takes)
 #     -P SECS     poll squeue every SECS (default 2; sbatch --wait polls at
 #                 2, 8, 32 s and loses most of a short job)
@@ -38,16 +39,22 @@ while getopts i:o:n:k:w:p:m:s:t:P: o; do
     case $o in
         i) in=$OPTARG ;; o) out=$OPTARG ;; n) n=$OPTARG ;; k) key=$OPTARG ;;
         w) work=$OPTARG ;; p) part=$OPTARG ;; m) maxrun=$OPTARG ;; s) sbopts=$OPTARG ;;
-        t) timeout=$OPTARG ;; P) poll=$OPTARG ;; *) sed -n '7,22p' "$0" >&2; exit 64 ;;
+        t) timeout=$OPTARG ;; P) poll=$OPTARG ;; *) sed -n '7,23p' "$0" >&2; exit 64 ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '7,22p' "$0" >&2; exit 64; }
+[ $# -ge 1 ] || { sed -n '7,23p' "$0" >&2; exit 64; }
 [ -n "$key" ] || key=$(shards_key "$1") || exit
 tool=$(shards_tool "$1") || exit
 sorted=$(shards_sorted "$@")
 shift
 command -v sbatch >/dev/null || { echo "$0: sbatch not found (a Slurm client is needed)" >&2; exit 69; }
+# squeue and scancel ask the local cluster: an array sent to another one
+# would look gone at once ("Invalid job id specified", below)
+if [[ " $sbopts" =~ [[:space:]](-M|--clusters?[=[:space:]]) ]]; then
+    echo "$0: -s: --clusters/-M is not supported (squeue would ask this cluster); run it on the other cluster" >&2
+    exit 64
+fi
 keep=1
 [ -n "$work" ] || { work=$(mktemp -d "$PWD/slokit-array.XXXXXX") || exit 73; keep=0; }
 mkdir -p "$work" && work=$(cd "$work" && pwd) || exit 73

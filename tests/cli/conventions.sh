@@ -129,3 +129,6 @@ for c in "sloinfer $TMP/pr_runs.csv" "skyfit $TMP/pr_usage.csv" "peakgate $TMP/p
         cmp -s "$2.out1" "$2.out0" || { echo "stdout differs with --progress"; exit 1; }
         ! grep -q "$(printf "\r")" "$2.err0" "$2.errn" || { echo "progress without a terminal or with --no-progress"; exit 1; }' _ "$c" "$TMP/pr"
 done
+# No unit test's scratch output is tracked at the root (test_plan_segments
+# writes seg*.csv in its working directory; eight were committed once).
+tcheck "no unit-test scratch files tracked at the root" bash -c '[ ! -d "$1/.git" ] || [ -z "$(git -C "$1" ls-files -- "seg*.csv" "seg*.csv.idx")" ]' _ "$ROOT"

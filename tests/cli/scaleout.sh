@@ -95,6 +95,11 @@ tcheck "slurm/array.sh: ... retried twice, then the empty queue" test "$(cat "$T
 t "slurm/array.sh: squeue failing otherwise is never taken for done: -t cancels" 75 '' '' "timed out after 1s; cancelled" \
     env PATH="$TMP/down:$PATH" "$A" -P 0.1 -t 1 -n 3 -w "$TMP/down.w" -i "$TMP/mem.shuf" peakgate -s -q
 tcheck "slurm/array.sh: ... scancel got the job id" grep -qx 4242 "$TMP/down/cancelled"
+for m in "--clusters=other" "--time=5 -M other" "--cluster other"; do
+    t "slurm/array.sh: -s '$m' refused (squeue would ask this cluster)" 64 '' '' "--clusters/-M is not supported" \
+        env PATH="$TMP/purged:$PATH" "$A" -s "$m" -n 3 -w "$TMP/cl.w" -i "$TMP/mem.shuf" peakgate -s -q
+done
+tcheck "slurm/array.sh: the usage ends where the options do" bash -c '"$1" -Z 2>&1 | tail -2 | { read -r a; read -r b; [[ $a == *"2, 8, 32 s"* && $b == "#" ]]; }' _ "$A"
 # sloinfer takes its runs in any order and always writes its jobs sorted: the
 # shard recipes merge it by key (they merged by the order file, which a
 # time-ordered export, the usual one, fails: "row out of the order file's key
