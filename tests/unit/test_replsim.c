@@ -110,7 +110,7 @@ static void test_class_kept_after_failed_tenant(int by_space)
 {
     rp_cluster *c = rp_cluster_new(1024, 1, 1);
     for (int i = 0; i < 18; i++) {
-        char name[8], env[8];
+        char name[16], env[16];
         snprintf(name, sizeof name, "t%d", i);
         snprintf(env, sizeof env, "e%d", i);
         rp_cluster_add(c, name, env, 1, 1000, i + 1, 0.1 + 0.1 * (i % 6));
