@@ -17,6 +17,14 @@ static struct cs_tenant tenant(const char *name, int cls, double avg, double pea
     return t;
 }
 
+/* a run killed `killed` tasks, started `tasks` and had mean job time `mean` s */
+static void check_run(const struct cs_result *r, long killed, long tasks, double mean)
+{
+    CHECK(r->killed == killed);
+    CHECK(r->tasks_run == tasks);
+    CHECK_NEAR(r->mean, mean, 0);
+}
+
 /* One tenant (reserve ceil(0.33 x 12) = 4 cores: 8 containers), one job of 3
  * tasks of 250 s on 120 s ticks (3 ticks): placed at tick 0, done at tick 3. */
 static void test_one_job(void)
@@ -121,12 +129,8 @@ static void test_aware_vs_pt(void)
     struct cs_result r[2];
     for (int a = 0; a < 2; a++)
         cs_simulate(&p, 120, 7, a, t, 2, 16, &j, 1, cls, 2, &r[a]);
-    CHECK(r[0].killed == 2);
-    CHECK(r[0].tasks_run == 6);
-    CHECK_NEAR(r[0].mean, 1200, 0);
-    CHECK(r[1].killed == 0);
-    CHECK(r[1].tasks_run == 4);
-    CHECK_NEAR(r[1].mean, 1080, 0);
+    check_run(&r[0], 2, 6, 1200);
+    check_run(&r[1], 0, 4, 1080);
     free(t[0].run);
     free(t[1].run);
 }
@@ -142,6 +146,22 @@ static void two_classes(struct cp_class cls[2], double yavg)
     cls[1] = (struct cp_class){.name = "Y", .pattern = CP_CONSTANT, .avg = yavg, .peak = yavg, .servers = 1};
 }
 
+/* jobs j[0..nj) on tenants x (own history xavg, series ux) and y (yavg,
+ * uy) of two_classes(yavg): 10 ticks of 120 s, seed 1, class-aware or not */
+static void run_xy(double xavg, const float *ux, double yavg, const float *uy, struct cs_job *j, size_t nj,
+                   int aware, struct cs_result *r)
+{
+    struct cp_params p;
+    cp_params_default(&p);
+    struct cp_class cls[2];
+    two_classes(cls, yavg);
+    struct cs_tenant t[2] = {tenant("x", 0, xavg, xavg, (float *)ux),
+                             tenant("y", 1, yavg, yavg, (float *)uy)};
+    cs_simulate(&p, 120, 1, aware, t, 2, 10, j, nj, cls, 2, r);
+    free(t[0].run);
+    free(t[1].run);
+}
+
 /* Algorithm 1's class rooms are kept while the classes do not change;
  * a booking changes them.  Tick 0: A (8 tasks) finds X's room 8 (Y: 1 -
  * 0.9 < 0.33, none), books it and fills x.  B (1 task) then sees X's room
@@ -150,21 +170,14 @@ static void two_classes(struct cp_class cls[2], double yavg)
  * booking it would be labelled X, find x full and wait a tick (480 s). */
 static void test_rooms_after_booking(void)
 {
-    struct cp_params p;
-    cp_params_default(&p);
-    struct cp_class cls[2];
-    two_classes(cls, 0.9);
-    struct cs_tenant t[2] = {tenant("x", 0, 0, 0, zeros), tenant("y", 1, 0.9, 0.9, zeros)};
     struct cs_job j[2] = {{.submit = 0, .dur = 250, .last = 250, .tasks = 8, .type = CP_MEDIUM},
                           {.submit = 0, .dur = 250, .last = 250, .tasks = 1, .type = CP_MEDIUM}};
     struct cs_result r;
-    cs_simulate(&p, 120, 1, 1, t, 2, 10, j, 2, cls, 2, &r);
+    run_xy(0, zeros, 0.9, zeros, j, 2, 1, &r);
     CHECK(r.finished == 2);
     CHECK(r.killed == 0);
     CHECK_NEAR(j[0].finish, 360, 0);
     CHECK_NEAR(j[1].finish, 360, 0);
-    free(t[0].run);
-    free(t[1].run);
 }
 
 /* ... and each tick changes them.  Tick 0: x and y at u = 0.75, no free
@@ -176,24 +189,13 @@ static void test_rooms_after_booking(void)
  * killed at tick 2 — as YARN-PT does (they rerun on x from tick 2: 600 s). */
 static void test_rooms_each_tick(void)
 {
-    struct cp_params p;
-    cp_params_default(&p);
     float ux[10] = {0.75f}, uy[10] = {0.75f, 0, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f};
-    struct cp_class cls[2];
-    two_classes(cls, 0.9);
-    struct cs_tenant t[2] = {tenant("x", 0, 0, 0, ux), tenant("y", 1, 0.9, 0.9, uy)};
     struct cs_job j = {.submit = 0, .dur = 250, .last = 250, .tasks = 4, .type = CP_MEDIUM};
     struct cs_result r[2];
     for (int a = 0; a < 2; a++)
-        cs_simulate(&p, 120, 1, a, t, 2, 10, &j, 1, cls, 2, &r[a]);
-    CHECK(r[1].killed == 0);
-    CHECK(r[1].tasks_run == 4);
-    CHECK_NEAR(r[1].mean, 480, 0);
-    CHECK(r[0].killed == 2);
-    CHECK(r[0].tasks_run == 6);
-    CHECK_NEAR(r[0].mean, 600, 0);
-    free(t[0].run);
-    free(t[1].run);
+        run_xy(0, ux, 0.9, uy, &j, 1, a, &r[a]);
+    check_run(&r[1], 0, 4, 480);
+    check_run(&r[0], 2, 6, 600);
 }
 
 /* A saturated tick still visits a labelled job with pending tasks, and the
@@ -207,23 +209,16 @@ static void test_rooms_each_tick(void)
  * only at tick 3 (720 s). */
 static void test_saturated_label(void)
 {
-    struct cp_params p;
-    cp_params_default(&p);
     float ux[10], uy[10] = {0.75f, 0.75f};
     for (int k = 0; k < 10; k++)
         ux[k] = k ? 0.5f : 0;
-    struct cp_class cls[2];
-    two_classes(cls, 0);
-    struct cs_tenant t[2] = {tenant("x", 0, 0.5, 0.5, ux), tenant("y", 1, 0, 0, uy)};
     struct cs_job j = {.submit = 0, .dur = 250, .last = 250, .tasks = 6, .type = CP_MEDIUM};
     struct cs_result r;
-    cs_simulate(&p, 120, 1, 1, t, 2, 10, &j, 1, cls, 2, &r);
+    run_xy(0.5, ux, 0, uy, &j, 1, 1, &r);
     CHECK(r.finished == 1);
     CHECK(r.killed == 0);
     CHECK(r.tasks_run == 6);
     CHECK_NEAR(j.finish, 600, 0);
-    free(t[0].run);
-    free(t[1].run);
 }
 
 static char *write_tmp(const char *text)
