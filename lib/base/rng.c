@@ -19,16 +19,6 @@ void rng_seed(rng *r, uint64_t seed)
         r->s[i] = splitmix64(&x);
 }
 
-uint64_t rng_hash_str(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 void rng_seed_key(rng *r, uint64_t seed, const char *key)
 {
     uint64_t x = seed ^ 0x5851f42d4c957f2dULL;

@@ -32,7 +32,17 @@ double rng_exp(rng *r, double mean);
 uint64_t rng_poisson(rng *r, double lambda);
 /* Fisher-Yates shuffle of n elements of `size` bytes */
 void rng_shuffle(rng *r, void *base, size_t n, size_t size);
-/* 64-bit FNV-1a hash of a string (also used by keyset) */
-uint64_t rng_hash_str(const char *s);
+/* rng_hash_str: the 64-bit FNV-1a hash of a string: rng_seed_key's keys
+ * and the string tables (keyset, skyjob); inline, as tables call it per
+ * lookup. */
+static inline uint64_t rng_hash_str(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
 
 #endif

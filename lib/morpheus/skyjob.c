@@ -2,6 +2,7 @@
 #include "morpheus/skyjob.h"
 
 #include "base/diag.h"
+#include "base/rng.h"
 
 #include <float.h>
 #include <math.h>
@@ -49,14 +50,6 @@ struct skyjob {
     long recorded;      /* selected runs whose length came from o->runs */
 };
 
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 void skyjob_opts_default(struct skyjob_opts *o)
 {
     *o = (struct skyjob_opts){.step = 60, .min_runs = 2, .native_interval = 5, .max_steps = 100000,
@@ -91,13 +84,13 @@ int skyjob_run(skyjob *j, const char *name, double start, int *created)
         memset(j->hash, -1, cap * sizeof *j->hash);
         j->hash_cap = cap;
         for (size_t r = 0; r < j->nruns; r++) {
-            size_t h = hash_str(j->pool + j->runs[r].name) & (cap - 1);
+            size_t h = rng_hash_str(j->pool + j->runs[r].name) & (cap - 1);
             while (j->hash[h] >= 0)
                 h = (h + 1) & (cap - 1);
             j->hash[h] = (int)r;
         }
     }
-    size_t h = hash_str(name) & (j->hash_cap - 1);
+    size_t h = rng_hash_str(name) & (j->hash_cap - 1);
     while (j->hash[h] >= 0) {
         if (strcmp(j->pool + j->runs[j->hash[h]].name, name) == 0)
             return j->hash[h];
