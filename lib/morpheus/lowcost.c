@@ -179,12 +179,6 @@ static long instances(const plan *p, const struct lowcost_req *q, long *pp)
     return n < 1 ? 1 : n;
 }
 
-static long lmod(long a, long m)
-{
-    long r = a % m;
-    return r < 0 ? r + m : r;
-}
-
 /* slot_view: instance i's figures at slot s for q: utilisation (with the
  * pressure), cost per container, free containers. */
 static int64_t slot_view(const plan *p, const struct lowcost_req *q, long s, const double *pres, double *a,
@@ -223,8 +217,8 @@ static void build_view(lowcost_ws *ws, const plan *p, const struct lowcost_req *
         int64_t room = INT64_MAX;
         for (long i = 0; i < ni; i++) {
             size_t k = (size_t)o * (size_t)ni + (size_t)i;
-            int64_t h = slot_view(p, q, lmod(lo + o + i * pp, p->nsteps), opt->pressure, &ws->ium[k], &ws->iuc[k],
-                                  &ws->iim[k], &ws->iic[k]);
+            int64_t h = slot_view(p, q, plan_mod(lo + o + i * pp, p->nsteps), opt->pressure, &ws->ium[k],
+                                  &ws->iuc[k], &ws->iim[k], &ws->iic[k]);
             um = fmax(um, ws->ium[k]);
             uc = fmax(uc, ws->iuc[k]);
             im = fmax(im, ws->iim[k]);
@@ -503,14 +497,13 @@ static double trial_score(const lowcost_ws *ws, long first, long end, double tar
 struct best {
     double score, sum, pen, peak;
     long first, e;
-    long id; /* 2 x its end point's number + 1 when rigid */
 };
 
 /* consider: score the trial ending at e whose allocation starts at offset
  * first; keep it in *b (and its allocation in bx, bstg) when it beats b:
  * a lower score, then a lower sum. */
 static void consider(lowcost_ws *ws, const plan *p, const struct lowcost_req *q,
-                     const struct lowcost_opts *opt, long first, long e, long id, struct best *b)
+                     const struct lowcost_opts *opt, long first, long e, struct best *b)
 {
     long end = e - ws->lo;
     double sum, peak, score = trial_score(ws, first, end, opt->target, &peak, &sum);
@@ -522,7 +515,7 @@ static void consider(lowcost_ws *ws, const plan *p, const struct lowcost_req *q,
     } else
         score += pen;
     if (score < b->score - 1e-12 || (score <= b->score + 1e-12 && sum < b->sum - 1e-9)) {
-        *b = (struct best){score, sum, pen, peak, first, e, id};
+        *b = (struct best){score, sum, pen, peak, first, e};
         memcpy(ws->bx + first, ws->x + first, (size_t)(end - first) * sizeof(int32_t));
         memcpy(ws->bstg + first, ws->stg + first, (size_t)(end - first) * sizeof(int32_t));
     }
@@ -558,34 +551,6 @@ static int best_to_res(const lowcost_ws *ws, const plan *p, const struct lowcost
     return 1;
 }
 
-/* choose_pass: every trial of the request (view built) but those marked in
- * dead (NULL: none); the best in *b (b->first -1: none fits, with the last
- * failure in why).  Counts the end points in res->tried when count is set. */
-static void choose_pass(lowcost_ws *ws, const plan *p, const struct lowcost_req *q,
-                        const struct lowcost_opts *opt, long need, const unsigned char *dead, int count,
-                        struct best *b, char *why, size_t whylen, struct lowcost_result *res)
-{
-    long emin = ws->lo + need, ne = ws->lo + ws->W - emin + 1;
-    long tries = opt->max_ends > 0 && ne > opt->max_ends ? opt->max_ends : ne;
-    int rigid = !opt->no_rigid && opt->max_stretch != 1; /* else the stretched trial is rigid */
-    *b = (struct best){INFINITY, INFINITY, 0, 0, -1, -1, -1};
-    why[0] = 0;
-    for (long ti = 0; ti < tries; ti++) {
-        long e = tries == ne ? emin + ti
-                             : emin + (long)llround((double)ti * (double)(ne - 1) / (double)(tries - 1));
-        if (tries == 1)
-            e = emin;
-        long first;
-        why[0] = 0;
-        if (count)
-            res->tried++;
-        if (!(dead && dead[2 * ti]) && trial_stretch(ws, q, opt, e, need, &first, why, whylen))
-            consider(ws, p, q, opt, first, e, 2 * ti, b);
-        if (rigid && !(dead && dead[2 * ti + 1]) && trial_rigid(ws, q, e, need, &first))
-            consider(ws, p, q, opt, first, e, 2 * ti + 1, b);
-    }
-}
-
 int lowcost_choose(lowcost_ws *ws, const plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
                    struct lowcost_result *res, struct plan_res *out)
 {
@@ -593,32 +558,30 @@ int lowcost_choose(lowcost_ws *ws, const plan *p, const struct lowcost_req *q, c
     if (!request_window(ws, p, q, &lo, &hi, &need, res))
         return 0;
     build_view(ws, p, q, lo, hi - lo, opt);
-    long ne = hi - (lo + need) + 1;
+    long emin = ws->lo + need, ne = ws->lo + ws->W - emin + 1;
     long tries = opt->max_ends > 0 && ne > opt->max_ends ? opt->max_ends : ne;
-    struct best b;
-    char why[256];
-    choose_pass(ws, p, q, opt, need, NULL, 1, &b, why, sizeof why, res);
-    /* a choice that fails the final fit (not expected: the trials count
-     * their own containers) gives way to the next best trial */
-    unsigned char *dead = NULL;
-    while (b.first >= 0 && !best_to_res(ws, p, q, &b, res, out)) {
-        if (!dead)
-            dead = xcalloc((size_t)(2 * tries), 1);
-        dead[b.id] = 1;
-        choose_pass(ws, p, q, opt, need, dead, 0, &b, why, sizeof why, res);
-        if (b.first < 0) { /* every trial that fitted failed the final fit: its why stands */
-            free(dead);
-            return 0;
-        }
+    int rigid = !opt->no_rigid && opt->max_stretch != 1; /* else the stretched trial is rigid */
+    struct best b = {INFINITY, INFINITY, 0, 0, -1, -1};
+    char why[256] = "";
+    for (long ti = 0; ti < tries; ti++) {
+        long e = tries == ne ? emin + ti
+                             : emin + (long)llround((double)ti * (double)(ne - 1) / (double)(tries - 1));
+        if (tries == 1)
+            e = emin;
+        long first;
+        why[0] = 0;
+        res->tried++;
+        if (trial_stretch(ws, q, opt, e, need, &first, why, sizeof why))
+            consider(ws, p, q, opt, first, e, &b);
+        if (rigid && trial_rigid(ws, q, e, need, &first))
+            consider(ws, p, q, opt, first, e, &b);
     }
-    free(dead);
     if (b.first < 0) {
         snprintf(res->why, sizeof res->why, "no capacity: %.160s%s", why[0] ? why : "every end point failed",
                  tries < ne ? " (some end points not tried: --ends)" : "");
         return 0;
     }
-    res->why[0] = 0; /* a failed final fit's, when a next best was placed */
-    return 1;
+    return best_to_res(ws, p, q, &b, res, out);
 }
 
 int lowcost_place(lowcost_ws *ws, plan *p, const struct lowcost_req *q, const struct lowcost_opts *opt,
@@ -724,7 +687,7 @@ static int window_changed(const plan *p, const struct lowcost_req *q, const stru
     long ni = instances(p, q, &pp);
     for (long t = lo; t < hi; t++)
         for (long i = 0; i < ni; i++)
-            if (sp->chg[lmod(t + i * pp, p->nsteps)] > since)
+            if (sp->chg[plan_mod(t + i * pp, p->nsteps)] > since)
                 return 1;
     return 0;
 }

@@ -57,8 +57,8 @@
  *     trial fits only when each slot holds its steps together.  Otherwise
  *     nothing changes (a window within the cycle, every PERIODIC request).
  *   - The trial kept is checked against the plan once more (plan_fits); one
- *     that fails (not expected: the trials check the same capacity) gives
- *     way to the next best trial.
+ *     that fails (not expected: the trials check the same headroom) is not
+ *     placed, and `why` names the step.
  *   - A request that fits in no trial is not placed; `why` says what stopped it.
  *
  * Ownership: lowcost never keeps pointers to the request; on success it adds

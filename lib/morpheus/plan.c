@@ -128,12 +128,6 @@ void plan_free(plan *p)
 
 /* ---- geometry ---------------------------------------------------------------- */
 
-static long lmod(long a, long m)
-{
-    long r = a % m;
-    return r < 0 ? r + m : r;
-}
-
 int plan_window(const plan *p, double base, double a, double d, long need, long *lo, long *hi)
 {
     double st = (double)p->step;
@@ -158,7 +152,7 @@ long plan_ninst(const plan *p, const struct plan_res *r)
 long plan_slot(const plan *p, const struct plan_res *r, long i, long j)
 {
     long pp = r->kind == PLAN_PERIODIC ? (long)llround(r->period / (double)p->step) : 0;
-    return lmod(r->start + i * pp + j, p->nsteps);
+    return plan_mod(r->start + i * pp + j, p->nsteps);
 }
 
 long plan_offset(const plan *p, double T, int64_t *cycle)
@@ -513,7 +507,7 @@ int plan_alloc_at(const plan *p, const char *job, double T, int64_t *containers,
         long j;
         if (r->kind == PLAN_PERIODIC) {
             long pp = (long)llround(r->period / (double)p->step);
-            j = lmod(s - r->start, p->nsteps) % pp;
+            j = plan_mod(s - r->start, p->nsteps) % pp;
         } else {
             j = (long)((cyc - r->cycle) * p->nsteps + s - r->start);
         }
@@ -567,7 +561,7 @@ static void res_at(const plan *p, const struct plan_res *r, int64_t cycle, long 
     }
     long ni = plan_ninst(p, r), pp = (long)llround(r->period / (double)p->step);
     for (long i = 0; i < ni; i++) {
-        long j = lmod(off - r->start - i * pp, p->nsteps);
+        long j = plan_mod(off - r->start - i * pp, p->nsteps);
         if (j < r->len) {
             *c += r->containers[j] * r->cores;
             *m += r->containers[j] * r->mem_mb;

@@ -137,6 +137,23 @@ int plan_window(const plan *p, double base, double a, double d, long need, long 
 
 /* plan_ninst: instances of r in one cycle (lcm/period for PERIODIC, 1 for ONCE). */
 long plan_ninst(const plan *p, const struct plan_res *r);
+/* plan_mod: a modulo m in [0, m) for m > 0 (C's % keeps a's sign). */
+static inline long plan_mod(long a, long m)
+{
+    long r = a % m;
+    return r < 0 ? r + m : r;
+}
+
+/* plan_cycle_step: step abs, counted from the start of cycle `cycle`, as the
+ * cycle it falls in (*cyc) and its step within that cycle (returned, in
+ * [0, nsteps)): how a ONCE reservation's rows are dated in the plan file. */
+static inline long plan_cycle_step(const plan *p, int64_t cycle, long abs, int64_t *cyc)
+{
+    long s = plan_mod(abs, p->nsteps);
+    *cyc = cycle + (abs - s) / p->nsteps;
+    return s;
+}
+
 /* plan_slot: the folded step in [0, nsteps) of step j of instance i of r. */
 long plan_slot(const plan *p, const struct plan_res *r, long i, long j);
 

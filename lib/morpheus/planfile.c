@@ -65,13 +65,6 @@ uint32_t plan_crc32(uint32_t crc, const void *buf, size_t n)
     return ~crc;
 }
 
-static long lmod(long a, long m)
-{
-    long r = a % m;
-    return r < 0 ? r + m : r;
-}
-
-
 #define NFIELDS 18
 static const char *const plan_cols[NFIELDS + 1] = {
     "plan", "job", "kind", "instance", "cycle", "t", "step", "lcm", "stage", "gang",
@@ -206,13 +199,14 @@ static void pw_res(struct pwriter *w, const struct plan_res *r)
     for (long i = 0; i < ni; i++)
         for (long j = 0; j < r->len; j++) {
             long abs = r->start + i * pp + j; /* steps from the start of cycle r->cycle */
-            long s = lmod(abs, p->nsteps);
+            int64_t cyc;
+            long s = plan_cycle_step(p, r->cycle, abs, &cyc);
             char mid[256];
             int m = 0;
             m += fmt_i64(mid + m, r->kind == PLAN_PERIODIC ? i : r->instance);
             mid[m++] = ',';
             if (r->kind == PLAN_ONCE)
-                m += fmt_i64(mid + m, r->cycle + (abs - s) / p->nsteps);
+                m += fmt_i64(mid + m, cyc);
             mid[m++] = ',';
             m += fmt_i64(mid + m, (int64_t)s * p->step);
             mid[m++] = ',';
@@ -840,7 +834,7 @@ static int extend_res(struct preader *R, const struct prow *w)
 {
     struct building *b = &R->b;
     long abs = w->kind == PLAN_ONCE ? (long)((w->cyc - b->r.cycle) * R->p->nsteps) + w->s
-                                    : b->r.start + lmod(w->s - b->r.start, R->p->nsteps);
+                                    : b->r.start + plan_mod(w->s - b->r.start, R->p->nsteps);
     if (abs != b->r.start + b->r.len)
         return csvr_fail(R->rd, "job '%s': hole or overlap at t %lld (reservations are contiguous)", w->job,
                          (long long)w->t);

@@ -80,11 +80,8 @@ void planidx_summary(const plan *p, const struct plan_res *r, struct planidx_res
     out->instance = r->instance;
     out->cycle = r->cycle;
     out->start = r->start;
-    if (r->kind == PLAN_ONCE && r->start >= p->nsteps) {
-        /* as plan_read gives it back: counted from the cycle of its first row */
-        out->cycle += r->start / p->nsteps;
-        out->start = r->start % p->nsteps;
-    }
+    if (r->kind == PLAN_ONCE) /* as plan_read gives it back: counted from the cycle of its first row */
+        out->start = plan_cycle_step(p, r->cycle, r->start, &out->cycle);
     out->len = r->len;
     out->period = r->period;
     out->a = r->a;
