@@ -132,3 +132,5 @@ done
 # No unit test's scratch output is tracked at the root (test_plan_segments
 # writes seg*.csv in its working directory; eight were committed once).
 tcheck "no unit-test scratch files tracked at the root" bash -c '[ ! -d "$1/.git" ] || [ -z "$(git -C "$1" ls-files -- "seg*.csv" "seg*.csv.idx")" ]' _ "$ROOT"
+# No patch leftovers are tracked (a tests/cli/skyfit.sh.orig was committed once).
+tcheck "no patch leftovers (*.orig, *.rej) tracked" bash -c '[ ! -d "$1/.git" ] || [ -z "$(git -C "$1" ls-files -- "*.orig" "*.rej")" ]' _ "$ROOT"
