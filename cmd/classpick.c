@@ -254,8 +254,11 @@ static void sim_summary(size_t nt, const struct cs_tenant *tn, long nticks, cons
             opt.jobs ? s->nj * opt.tasks_mean * s->mean_dur / (0.9 * s->span) / (s->harvest > 0 ? s->harvest : 1)
                      : opt.load,
             s->harvest);
-    fprintf(stderr, "classpick: killed tasks: yarn-pt %ld, class-aware %ld (%+.1f%%)", res[0].killed, res[1].killed,
-            res[0].killed ? 100.0 * (double)(res[1].killed - res[0].killed) / (double)res[0].killed : 0.0);
+    /* the change in percent only when yarn-pt killed some */
+    fprintf(stderr, "classpick: killed tasks: yarn-pt %ld, class-aware %ld", res[0].killed, res[1].killed);
+    if (res[0].killed > 0)
+        fprintf(stderr, " (%+.1f%%)",
+                100.0 * (double)(res[1].killed - res[0].killed) / (double)res[0].killed);
     if (res[0].finished > 0 && res[1].finished > 0)
         fprintf(stderr, "; mean job time: yarn-pt %.0f s, class-aware %.0f s (%+.1f%%)", res[0].mean, res[1].mean,
                 100.0 * (res[1].mean - res[0].mean) / res[0].mean);

@@ -172,7 +172,7 @@ int cs_read_series(const char *path, const struct csv_dialect *d, double uscale,
         csvr_close(r);
         return SLK_EDATA;
     }
-    double t0 = NAN;
+    double t0 = NAN, prev = -INFINITY; /* prev: the tenant's last sample time */
     long nk = 0, cur = -2, early = 0;
     group_iter g;
     group_begin(&g, "tenant", GROUP_STRICT);
@@ -189,12 +189,27 @@ int cs_read_series(const char *path, const struct csv_dialect *d, double uscale,
             break;
         if (gc == 1) {
             cur = tenant_find(t, n, name);
+            prev = -INFINITY;
             if (isnan(t0))
                 /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): series_row sets tt when it returns 0 */
                 t0 = floor(tt / step) * step + 0.0; /* + 0.0: a t of -0 is no "-0" in messages */
         }
         if (cur < 0)
             continue; /* not classified: not simulated */
+        /* a tick holds its last sample by time, the replay starts at the
+         * first: a tenant's rows out of time order would give a tick the
+         * last by file order (and a later start), so they are a bad row */
+        /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): series_row sets tt when it returns 0 */
+        if (tt < prev) {
+            csvr_fail(r,
+                      "tenant '%s': time %.15g is before its previous sample (%.15g); "
+                      "sort each tenant's rows by time",
+                      name, tt, prev);
+            if (csvr_skip(r))
+                continue;
+            break;
+        }
+        prev = tt;
         /* the first tick at or after the sample: a tick holds the last
          * sample at or before it (floor gave it the last one before the
          * next tick, up to a step in its future) */

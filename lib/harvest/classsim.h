@@ -98,8 +98,10 @@ int cs_read_servers(const char *path, const struct csv_dialect *d, struct cs_ten
 /* cs_read_series: tenant,t,util rows grouped by tenant onto the tick grid
  * of `step` seconds that starts at the first tenant's first sample
  * (floored to the step): a tick's value is the last sample at or before
- * it; before a tenant's first sample, its first.  Rows of tenants not in t
- * are skipped; every tenant in t must have a sample.  Sets *nticks and *t0. */
+ * it; before a tenant's first sample, its first.  A tenant's rows must be
+ * in time order (equal times: the last row wins); a row before its
+ * tenant's previous one is a bad row.  Rows of tenants not in t are
+ * skipped; every tenant in t must have a sample.  Sets *nticks and *t0. */
 int cs_read_series(const char *path, const struct csv_dialect *d, double uscale, double step, struct cs_tenant *t,
                    size_t n, long *nticks, double *t0);
 

@@ -139,9 +139,12 @@ static int load_table(jockey *j, const char *path)
                 t->first[t->nalloc++] = i;
             else if (t->p[i] == t->p[i - 1] && st == SLK_OK) {
                 long l1 = rows[k][i - 1].line, l2 = rows[k][i].line;
+                const char *name = keyset_key(j->tkeys, (long)k);
+                /* a table without a job column (or an empty job) names no job: it said "job ''" */
                 slk_error_at(pname, l1 > l2 ? l1 : l2,
-                             "job '%s' has a second row for progress %g at alloc %g (the first at line %ld)",
-                             keyset_key(j->tkeys, (long)k), t->p[i], t->alloc[i], l1 < l2 ? l1 : l2);
+                             "%s%s%sa second row for progress %g at alloc %g (the first at line %ld)",
+                             *name ? "job '" : "", name, *name ? "' has " : "the table has ", t->p[i],
+                             t->alloc[i], l1 < l2 ? l1 : l2);
                 st = SLK_EDATA;
             }
         }

@@ -234,6 +234,27 @@ t "simulate --servers: duplicate tenant" 65 '' '' "classpick: $TMP/srvdup.csv:4:
 t "simulate --servers: 1e308 servers" 65 '' '' "classpick: $TMP/srvbig.csv:2: column 'servers': '1e308' is too large (at most 1e+08)" \
     sh -c 'sed "2s/,[0-9]*\$/,1e308/" "$1" > "$2/srvbig.csv" && classpick -q --simulate --sample in --classes "$2/simc.csv" --tenants "$2/simo.csv" --series "$3" --servers "$2/srvbig.csv"' \
     _ "$D/simservers.csv" "$TMP" "$D/simseries.csv"
+# fuzz round 9 (2026-11-29), by hand beside classpick-sim.  A tenant's rows
+# out of time order: a tick took the last sample by file order, not by time
+# (t1s with the rows of 120 s, util 0, and 60 s, util 1, swapped: tick 120
+# took util 1, primary_util 2/101 instead of 1/101).  Now a bad row.
+awk 'NR == 3 { l = $0; next } NR == 4 { print; print l; next } { print }' "$TMP/t1s.csv" >"$TMP/t1swap.csv"
+t "simulate: a tenant's rows out of time order" 65 '' '' \
+    "classpick: $TMP/t1swap.csv:4: tenant 'A': time 60 is before its previous sample (120); sort each tenant's rows by time" \
+    classpick -q --simulate --sample in --classes "$TMP/t1c.csv" --tenants "$TMP/t1t.csv" --series "$TMP/t1swap.csv" --jobs 5
+tcheck "simulate: ... skipped with --on-error skip: primary_util 1/101 as without the row" bash -c '
+    classpick -q --on-error skip --simulate --sample in --classes "$1/t1c.csv" --tenants "$1/t1t.csv" --series "$1/t1swap.csv" --jobs 5 |
+    awk -F, "NR > 1 && \$9 != 1 / 101 { bad = 1 } NR > 1 { n++ } END { exit bad || n != 2 }"' _ "$TMP"
+# The killed-tasks change in percent needs kills to compare with: yarn-pt
+# killed none and class-aware 2, and the summary said "(+0.0%)".
+printf 'class,pattern,avg_util,peak_util,tenants,servers\nconstant-1,constant,0.2,0.3,1,4\nperiodic-1,periodic,0.3,0.8,1,4\nunpredictable-1,unpredictable,0.2,0.9,1,2\n' >"$TMP/k0c.csv"
+printf 'tenant,pattern,class,avg,peak,strength\nA,constant,constant-1,0.2,0.3,0\nB,periodic,periodic-1,0.3,0.8,0.5\nC,unpredictable,unpredictable-1,0.2,0.9,0\n' >"$TMP/k0t.csv"
+printf 'tenant,servers\nA,4\nB,4\nC,2\n' >"$TMP/k0srv.csv"
+printf 'tenant,t,util\nA,0,0.2\nA,600,0.1\nA,3000,0.9\nB,0,0\nC,0,0\nC,3600,0\n' >"$TMP/k0s.csv"
+t "simulate: no percent change of kills when yarn-pt killed none" 0 '' '*' \
+    "classpick: killed tasks: yarn-pt 0, class-aware 2; mean job time" \
+    classpick --simulate --sample in --classes "$TMP/k0c.csv" --tenants "$TMP/k0t.csv" --servers "$TMP/k0srv.csv" \
+    --series "$TMP/k0s.csv" --step 10m --jobs 20 --tasks 4 -o /dev/null
 t "class table: 1e308 servers (room was inf: any demand fit)" 65 $'job,containers\nj,1e300\n' '' "classpick: $TMP/bigcls.csv:2: column 'servers': '1e308' is too large (at most 1e+12)" \
     sh -c 'printf "class,pattern,avg_util,peak_util,tenants,servers\nc1,constant,0.2,0.5,1,1e308\n" > "$1/bigcls.csv" && classpick -q --classes "$1/bigcls.csv"' _ "$TMP"
 # peak_util below avg_util (swapped columns?) gave long jobs more room than

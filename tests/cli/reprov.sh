@@ -312,6 +312,10 @@ $LONGJ,0.5,20,25" '*' reprov --build-table --grid 0.5
 t "jockey: a table with two rows for one progress names both lines" 65 $'job,t,progress,alloc\nJ,0,0,1\n' '' \
     "dup.csv:4: job 'J' has a second row for progress 0.5 at alloc 10 (the first at line 2)" \
     sh -c "printf 'job,progress,alloc,remaining\nJ,0.5,10,100\nJ,0,10,200\nJ,0.5,10,90\n' > '$TMP/dup.csv'; reprov -q --policy jockey --table '$TMP/dup.csv' --deadline 1h"
+# fuzz round 9 (by hand): a table without a job column said "job '' has a second row"
+t "jockey: the same for a table without a job column names no job" 65 $'job,t,progress,alloc\nJ,0,0,1\n' '' \
+    "nojob.csv:4: the table has a second row for progress 0.5 at alloc 10 (the first at line 2)" \
+    sh -c "printf 'progress,alloc,remaining\n0.5,10,100\n0,10,200\n0.5,10,90\n' > '$TMP/nojob.csv'; reprov -q --policy jockey --table '$TMP/nojob.csv' --deadline 1h"
 t "jockey: a built table drives decisions" 0 $'job,t,progress,alloc\nJ,0,0.5,1\n' \
 '0,J,jockey,1,10' '' sh -c "reprov -q --policy jockey --table '$TMP/built.csv' --deadline 1h --alpha 1 --dead-zone 0 | tail -1 | cut -d, -f1-5"
 t "jockey: needs a model" 64 '' '' "needs one remaining-time model" reprov --policy jockey --deadline 1h
