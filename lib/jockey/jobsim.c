@@ -8,8 +8,9 @@
 #include "jockey/jobsim.h"
 #include "base/csvio.h"
 #include "base/diag.h"
-#include "base/keyset.h"
 #include "base/heap.h"
+#include "base/keyset.h"
+#include "base/shard.h"
 #include "base/stats.h"
 
 #include <math.h>
@@ -125,8 +126,33 @@ void jobsim_whole_sp(const struct jobsim_model *m, double *S, double *P)
 
 #define NCHECK 10       /* progress checkpoints 0, 0.1, ..., 0.9 */
 
+/* attempts in one canonical order: by stage and start; attempts that
+ * started together in an order fixed by their values but unrelated to their
+ * length (a hash of the end: the replay starts them in this order when it
+ * has fewer tokens than the record, and shortest or longest first would
+ * bias it), then end, then failed last */
+static int cmp_attempt(const void *x, const void *y)
+{
+    const struct jobsim_attempt *a = x, *b = y;
+    if (a->stage != b->stage)
+        return a->stage < b->stage ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    uint64_t ha = shard_hash((const char *)&a->end, sizeof a->end),
+             hb = shard_hash((const char *)&b->end, sizeof b->end);
+    if (ha != hb)
+        return ha < hb ? -1 : 1;
+    if (a->end != b->end)
+        return a->end < b->end ? -1 : 1;
+    return a->failed - b->failed;
+}
+
+/* run_finish: r's attempts sorted (cmp_attempt: a run's rows may come in
+ * any order and give the same models, draws and replays), then its first
+ * start, last end, sorted completion times and stage count. */
 static void run_finish(struct jobsim_run *r)
 {
+    qsort(r->a, r->n, sizeof *r->a, cmp_attempt);
     r->t0 = INFINITY;
     r->end = -INFINITY;
     r->done_t = xcalloc(r->n ? r->n : 1, sizeof *r->done_t);

@@ -103,7 +103,7 @@ struct jobsim_attempt {
 struct jobsim_run {
     char *job, *name;
     double alloc;
-    struct jobsim_attempt *a;   /* in input order */
+    struct jobsim_attempt *a; /* by stage, start, end, then failed (any input order) */
     size_t n, cap;
     double t0, end;             /* first start, last end */
     double *done_t;             /* completion times of successful attempts, sorted */
@@ -118,7 +118,8 @@ struct jobsim_run {
 #define JOBSIM_MAX_ALLOC 1e8
 
 /* jobsim_read_runs: read task records (path or "-": job,run,alloc,stage,
- * start,end,failed, one row per attempt, grouped by run; alloc in
+ * start,end,failed, one row per attempt, grouped by run, a run's rows in
+ * any order (sorted here: struct jobsim_run); alloc in
  * (0, JOBSIM_MAX_ALLOC]; start and end in epoch seconds or ISO 8601, at
  * most CSVR_MAX_TIME).  Returns an exit
  * status after printing why; *runs and *n are set either way (free with
