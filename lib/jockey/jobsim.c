@@ -131,6 +131,16 @@ void jobsim_whole_sp(const struct jobsim_model *m, double *S, double *P)
  * length (a hash of the end: the replay starts them in this order when it
  * has fewer tokens than the record, and shortest or longest first would
  * bias it), then end, then failed last */
+static uint64_t end_hash(double end)
+{
+    uint64_t u;
+    char b[sizeof u];
+    memcpy(&u, &end, sizeof u);
+    for (size_t i = 0; i < sizeof u; i++) /* little-endian bytes: the same order on every machine */
+        b[i] = (char)(u >> (8 * i) & 0xff);
+    return shard_hash(b, sizeof b);
+}
+
 static int cmp_attempt(const void *x, const void *y)
 {
     const struct jobsim_attempt *a = x, *b = y;
@@ -138,8 +148,7 @@ static int cmp_attempt(const void *x, const void *y)
         return a->stage < b->stage ? -1 : 1;
     if (a->start != b->start)
         return a->start < b->start ? -1 : 1;
-    uint64_t ha = shard_hash((const char *)&a->end, sizeof a->end),
-             hb = shard_hash((const char *)&b->end, sizeof b->end);
+    uint64_t ha = end_hash(a->end), hb = end_hash(b->end);
     if (ha != hb)
         return ha < hb ? -1 : 1;
     if (a->end != b->end)
