@@ -14,21 +14,13 @@
 enum { POL_STATIC, POL_WHOLE, POL_STAGE, POL_SIM, NPOL };
 static const char *const pol_name[NPOL] = {"static", "amdahl-whole", "stage-amdahl", "simulator"};
 
-/* A run's recorded attempts, per stage in the order they started. */
+/* A run's recorded attempts, per stage in the order they started (the
+ * order jobsim_read_runs sorts a run's attempts into). */
 struct replay {
     const struct jobsim_run *r;
     size_t nst;
     size_t **order, *count, *next;
 };
-
-static int cmp_start(const void *x, const void *y, void *ctx)
-{
-    const struct jobsim_run *r = ctx;
-    const struct jobsim_attempt *a = &r->a[*(const size_t *)x], *b = &r->a[*(const size_t *)y];
-    if (a->start != b->start)
-        return a->start < b->start ? -1 : 1;
-    return (*(const size_t *)x > *(const size_t *)y) - (*(const size_t *)x < *(const size_t *)y);
-}
 
 static void replay_init(struct replay *rp, const struct jobsim_run *r, size_t nst)
 {
@@ -44,8 +36,6 @@ static void replay_init(struct replay *rp, const struct jobsim_run *r, size_t ns
         if (s < nst)
             rp->order[s][rp->count[s]++] = i;
     }
-    for (size_t s = 0; s < nst; s++)
-        qsort_r(rp->order[s], rp->count[s], sizeof **rp->order, cmp_start, (void *)r);
 }
 
 static void replay_free(struct replay *rp)
