@@ -579,17 +579,17 @@ static int64_t last_trailer_end(FILE *fp, int64_t size)
     return found;
 }
 
-/* only_blank_after: 1 when the bytes from off to the end are only line ends
+/* only_blank_after: 1 when the bytes from off to size are only line ends
  * (blank lines, which the reader skips anyway: no torn tail). */
-static int only_blank_after(FILE *fp, int64_t off)
+static int only_blank_after(FILE *fp, int64_t off, int64_t size)
 {
     if (fseeko(fp, (off_t)off, SEEK_SET) != 0)
         return 0;
     int c;
-    while ((c = getc(fp)) != EOF)
+    for (; off < size && (c = getc(fp)) != EOF; off++)
         if (c != '\n' && c != '\r')
             return 0;
-    return !ferror(fp);
+    return off == size && !ferror(fp);
 }
 
 /* A stream over the first `end` bytes of a file descriptor. */
@@ -618,8 +618,12 @@ static int limited_close(void *cookie)
     return 0;
 }
 
-/* The input of plan_read: the file (or stdin), limited to before a torn
- * tail when it has one. */
+/* The input of plan_read: the file (or stdin); a regular file limited to
+ * its size when it was opened, or to before a torn tail when it has one.
+ * Readers that do not take PLAN.lock (reprov, replay) may open the plan
+ * while lcmpack appends to it: bytes written after the open are not read,
+ * so such a reader sees the plan as it was, or the append as a torn tail,
+ * never half a segment as rows. */
 struct pinput {
     FILE *fp, *lim;
     int64_t torn_at;        /* a torn tail starts at this offset; -1: none */
@@ -647,16 +651,17 @@ static int pinput_open(const char *path, struct pinput *in)
         return SLK_ENOINPUT;
     }
     struct stat sb;
-    if (fstat(fileno(in->fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
-        int64_t end = last_trailer_end(in->fp, (int64_t)sb.st_size);
-        if (end >= 0 && end < (int64_t)sb.st_size && !only_blank_after(in->fp, end))
+    if (fstat(fileno(in->fp), &sb) != 0 || !S_ISREG(sb.st_mode))
+        return SLK_OK;
+    int64_t size = (int64_t)sb.st_size;
+    if (size > 0) {
+        int64_t end = last_trailer_end(in->fp, size);
+        if (end >= 0 && end < size && !only_blank_after(in->fp, end, size))
             in->torn_at = end;
         rewind(in->fp);
     }
-    if (in->torn_at < 0)
-        return SLK_OK;
     struct limited *l = xmalloc(sizeof *l);
-    *l = (struct limited){.fd = fileno(in->fp), .off = 0, .end = in->torn_at};
+    *l = (struct limited){.fd = fileno(in->fp), .off = 0, .end = in->torn_at >= 0 ? in->torn_at : size};
     in->lim = fopencookie(l, "r", (cookie_io_functions_t){.read = limited_read, .close = limited_close});
     if (!in->lim) {
         free(l);

@@ -165,6 +165,36 @@ tcheck "lcmpack: two in-place adds at once: both kept, the index right" bash -c 
             cmp -s via-index.csv via-file.csv || { echo "pair $i: the index and the file disagree"; exit 1; }
     done; echo "3 pairs"' _ "$A" $LC
 
+# A reader that does not take PLAN.lock (reprov, replay) and opens the plan
+# just before an append reads the plan as it was at the open: held 3 s after
+# its fstat, the plan then grows by half of a segment (an append under way)
+# and the reader still answers as on the plan alone, with no warning.  It
+# read on to the end of the file and refused the plan ("expected 18 fields",
+# exit 65; session-21 concurrency audit).
+if strace -qq -o /dev/null true 2>/dev/null; then
+tcheck "reprov: a plan appended to while it is read is read as it was at the open" bash -c '
+    export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" # LeakSanitizer cannot run under ptrace
+    cd "$1" && shift
+    lcmpack -q --slo slo1.csv "$@" sky1.csv -o pr0.csv && cp pr0.csv full.csv &&
+        lcmpack -q --plan full.csv --slo sloD.csv "$@" skyD.csv -o full.csv || exit 1
+    n=$(stat -c %s pr0.csv); m=$(stat -c %s full.csv)
+    printf "job,t,used\nA,100,4\n" > used.csv
+    R() { reprov --capacity cores=3000,mem=1e9 --plan "$@" used.csv; }
+    R pr0.csv > want.out 2>/dev/null || exit 1
+    cp pr0.csv pr.csv; rm -f st.log
+    strace -qq -o st.log -P pr.csv -e trace=openat,%fstat -e inject=%fstat:delay_exit=3000000:when=1 \
+        reprov -q --capacity cores=3000,mem=1e9 --plan pr.csv used.csv >got.out 2>err & pid=$!
+    for _ in $(seq 100); do grep -q openat st.log 2>/dev/null && break; sleep 0.1; done
+    sleep 0.5; tail -c +$((n + 1)) full.csv | head -c $(( (m - n) / 2 )) >> pr.csv
+    wait $pid; rc=$?; grep -v "^strace:" err > err2
+    [ $rc = 0 ] && [ ! -s err2 ] && cmp -s want.out got.out || { echo "exit $rc"; cat err2; diff want.out got.out; exit 1; }
+    R pr.csv > /dev/null 2>err || { echo "read afresh: exit"; cat err; exit 1; }
+    grep -q "warning: ignoring an incomplete append after the trailer" err || { echo "read afresh: no torn-tail warning"; cat err; exit 1; }
+    echo "the plan as at the open; read afresh, the torn tail warned of"' _ "$A" $LC
+else
+    tskip "reprov: a plan appended to while it is read is read as it was at the open" "strace cannot trace here (not installed, or ptrace not allowed)"
+fi
+
 # A temporary made ready stays locked until its rename: while a run waits on
 # its second output's fsync (held 3 s here; over a minute in the audit), a
 # run in the same directory must not sweep the first as a killed run's
