@@ -1,7 +1,7 @@
 /* keyset — open-addressing hash set of strings; grouped-input tracker (see keyset.h). */
 #include "base/keyset.h"
 #include "base/diag.h"
-#include "base/rng.h"
+#include "base/strhash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +45,7 @@ void keyset_free(keyset *ks)
 /* find: the slot holding key, or the empty slot where it would go */
 static size_t find(const keyset *ks, const char *key)
 {
-    size_t i = rng_hash_str(key) & (ks->cap - 1);
+    size_t i = strhash_str(key) & (ks->cap - 1);
     while (ks->slot[i].key && strcmp(ks->slot[i].key, key) != 0)
         i = (i + 1) & (ks->cap - 1);
     return i;

@@ -32,9 +32,10 @@ double rng_exp(rng *r, double mean);
 uint64_t rng_poisson(rng *r, double lambda);
 /* Fisher-Yates shuffle of n elements of `size` bytes */
 void rng_shuffle(rng *r, void *base, size_t n, size_t size);
-/* rng_hash_str: the 64-bit FNV-1a hash of a string: rng_seed_key's keys
- * and the string tables (keyset, skyjob); inline, as tables call it per
- * lookup. */
+/* rng_hash_str: the 64-bit FNV-1a hash of a string, the same on every
+ * machine and in every run: rng_seed_key's keys and other values drawn from
+ * names.  Not for placing keys in a table (strhash.h: names can be chosen
+ * to collide under a fixed hash). */
 static inline uint64_t rng_hash_str(const char *s)
 {
     uint64_t h = 0xcbf29ce484222325ULL;

@@ -2,7 +2,7 @@
 #include "morpheus/skyjob.h"
 
 #include "base/diag.h"
-#include "base/rng.h"
+#include "base/strhash.h"
 
 #include <float.h>
 #include <math.h>
@@ -84,13 +84,13 @@ int skyjob_run(skyjob *j, const char *name, double start, int *created)
         memset(j->hash, -1, cap * sizeof *j->hash);
         j->hash_cap = cap;
         for (size_t r = 0; r < j->nruns; r++) {
-            size_t h = rng_hash_str(j->pool + j->runs[r].name) & (cap - 1);
+            size_t h = strhash_str(j->pool + j->runs[r].name) & (cap - 1);
             while (j->hash[h] >= 0)
                 h = (h + 1) & (cap - 1);
             j->hash[h] = (int)r;
         }
     }
-    size_t h = rng_hash_str(name) & (j->hash_cap - 1);
+    size_t h = strhash_str(name) & (j->hash_cap - 1);
     while (j->hash[h] >= 0) {
         if (strcmp(j->pool + j->runs[j->hash[h]].name, name) == 0)
             return j->hash[h];

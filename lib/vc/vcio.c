@@ -5,7 +5,7 @@
 #include "base/keyset.h"
 #include "base/keytab.h"
 #include "base/parse.h"
-#include "base/rng.h"
+#include "base/strhash.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -86,7 +86,7 @@ static void jobs_header(struct feed *f)
         csvw_header(f->w, hdr);
 }
 
-static size_t id_home(const struct feed *f, const char *id) { return rng_hash_str(id) & (f->nslot - 1); }
+static size_t id_home(const struct feed *f, const char *id) { return strhash_str(id) & (f->nslot - 1); }
 
 static void ids_rehash(struct feed *f, size_t nslot)
 {

@@ -21,6 +21,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 # Mutable file-scope state that is process-wide on purpose.
 PROCESS_STATE = {
     "lib/base/diag.c": "the tool's name, stdout buffer, finish hooks and progress line: one per process",
+    "lib/base/strhash.c": "the string tables' secret hash key, drawn once under pthread_once",
     "lib/base/outfile.c": "temporary names the signal handlers remove: one table per process",
     "lib/base/cli.c": "the parsed command line and its shared reject file: one per process",
     "lib/harvest/fft.c": "FFTW's planner is not thread-safe: one lock per process",
