@@ -60,16 +60,21 @@ static void write_requests(const plan *p, const struct plan_res *r, FILE *fp)
     fprintf(fp, "]}");
 }
 
-/* write_name: the reservation-name: the job, "job#instance" for a once one. */
-static void write_name(const struct plan_res *r, FILE *fp)
+/* res_name: the reservation-name (malloc'd): the job, "job#instance" for a
+ * once one. */
+static char *res_name(const struct plan_res *r)
 {
-    if (r->kind != PLAN_ONCE) {
-        yarn_json_str(fp, r->job);
-        return;
-    }
+    if (r->kind != PLAN_ONCE)
+        return xstrdup(r->job);
     size_t nlen = strlen(r->job) + 32;
     char *nm = xmalloc(nlen);
     snprintf(nm, nlen, "%s#%lld", r->job, (long long)r->instance);
+    return nm;
+}
+
+static void write_name(const struct plan_res *r, FILE *fp)
+{
+    char *nm = res_name(r);
     yarn_json_str(fp, nm);
     free(nm);
 }
@@ -189,7 +194,10 @@ static uint64_t fnv(uint64_t h, const void *buf, size_t n)
 
 #define FNV0 14695981039346656037ULL
 
-void yarn_reservation_id(const struct plan_res *r, long long cluster_ts, char *buf, size_t n)
+/* id_hash: H of r (RESERVATION ID): FNV-1a 64 of its name, a NUL after a
+ * periodic name holding '#', then for salt k > 0 a NUL and k in decimal;
+ * the low 62 bits. */
+static uint64_t id_hash(const struct plan_res *r, long salt)
 {
     uint64_t h = fnv(FNV0, r->job, strlen(r->job));
     if (r->kind == PLAN_ONCE) {
@@ -199,7 +207,103 @@ void yarn_reservation_id(const struct plan_res *r, long long cluster_ts, char *b
     } else if (strchr(r->job, '#')) {
         h = fnv(h, "", 1); /* "x#5\0": never once instance 5 of job x's "x#5" */
     }
-    snprintf(buf, n, "reservation_%lld_%04llu", cluster_ts, (unsigned long long)(h & 0x3fffffffffffffffULL));
+    if (salt > 0) {
+        char sb[32];
+        int k = snprintf(sb, sizeof sb, "%ld", salt);
+        h = fnv(fnv(h, "", 1), sb, (size_t)k);
+    }
+    return h & 0x3fffffffffffffffULL;
+}
+
+struct idrow {
+    uint64_t h;
+    const struct plan_res *r;
+};
+
+/* ids in the order of RESERVATION ID's rule: by H, then job name in byte
+ * order, periodic before once, instance */
+static int idrow_cmp(const void *a, const void *b)
+{
+    const struct idrow *x = a, *y = b;
+    if (x->h != y->h)
+        return x->h < y->h ? -1 : 1;
+    int c = strcmp(x->r->job, y->r->job);
+    if (c)
+        return c;
+    if (x->r->kind != y->r->kind)
+        return x->r->kind < y->r->kind ? -1 : 1;
+    return (x->r->instance > y->r->instance) - (x->r->instance < y->r->instance);
+}
+
+static int h_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int h_in(const uint64_t *v, size_t n, uint64_t h) { return n && bsearch(&h, v, n, sizeof *v, h_cmp); }
+
+char **yarn_ids(const plan *p, long long cluster_ts, int warn)
+{
+    char **id = xcalloc(p->nres ? p->nres : 1, sizeof *id);
+    struct idrow *row = xmalloc((p->nres ? p->nres : 1) * sizeof *row);
+    uint64_t *base = xmalloc((p->nres ? p->nres : 1) * sizeof *base);
+    size_t n = 0;
+    for (size_t k = 0; k < p->nres; k++)
+        if (!p->res[k].removed) {
+            row[n] = (struct idrow){id_hash(&p->res[k], 0), &p->res[k]};
+            base[n] = row[n].h;
+            n++;
+        }
+    qsort(row, n, sizeof *row, idrow_cmp);
+    qsort(base, n, sizeof *base, h_cmp);
+    uint64_t *moved = NULL; /* the H given to the second and later of a shared one */
+    size_t nmoved = 0, capmoved = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = row[i].h;
+        if (i > 0 && row[i - 1].h == row[i].h) {
+            long salt = 1;
+            size_t j;
+            for (;; salt++) {
+                h = id_hash(row[i].r, salt);
+                for (j = 0; j < nmoved && moved[j] != h; j++)
+                    ;
+                if (j == nmoved && !h_in(base, n, h))
+                    break;
+            }
+            moved = xgrow(moved, &capmoved, nmoved + 1, sizeof *moved);
+            moved[nmoved++] = h;
+        }
+        char buf[96];
+        snprintf(buf, sizeof buf, "reservation_%lld_%04llu", cluster_ts, (unsigned long long)h);
+        id[row[i].r - p->res] = xstrdup(buf);
+        if (h != row[i].h && warn) {
+            size_t first = i;
+            while (first > 0 && row[first - 1].h == row[i].h)
+                first--;
+            char *a = res_name(row[first].r), *b = res_name(row[i].r);
+            slk_warn_at(
+                NULL, 0,
+                "reservations '%s' and '%s' derive one YARN reservation id, %s (their names collide under "
+                "FNV-1a); '%s' takes %s instead",
+                a, b, id[row[first].r - p->res], b, buf);
+            free(a);
+            free(b);
+        }
+    }
+    free(moved);
+    free(base);
+    free(row);
+    return id;
+}
+
+void yarn_ids_free(const plan *p, char **id)
+{
+    if (!id)
+        return;
+    for (size_t k = 0; k < p->nres; k++)
+        free(id[k]);
+    free(id);
 }
 
 /* digest: what r's body says apart from the date of the cycle.  A once
@@ -227,19 +331,20 @@ void yarn_snapshot_take(const plan *p, const struct yarn_opts *o, struct yarn_sn
 {
     s->v = xcalloc(p->nres ? p->nres : 1, sizeof *s->v);
     s->n = 0;
+    char **id = yarn_ids(p, o->cluster_ts, 0);
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
         if (r->removed)
             continue;
-        char id[96];
-        yarn_reservation_id(r, o->cluster_ts, id, sizeof id);
         struct yarn_snap_item *it = &s->v[s->n++];
-        it->id = xstrdup(id);
+        it->id = id[k];
+        id[k] = NULL;
         it->digest = digest(p, r);
         it->once = r->kind == PLAN_ONCE;
         double start;
         plan_once_span(p, r, &start, &it->end);
     }
+    yarn_ids_free(p, id);
     qsort(s->v, s->n, sizeof *s->v, item_cmp);
 }
 
@@ -259,13 +364,13 @@ int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struc
     double now = post_time(o);
     char *seen = xcalloc(old->n ? old->n : 1, 1);
     struct live L = live_take(p, o);
+    char **ids = yarn_ids(p, o->cluster_ts, 1);
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
         if (r->removed)
             continue;
-        char id[96];
-        yarn_reservation_id(r, o->cluster_ts, id, sizeof id);
-        struct yarn_snap_item key = {.id = id};
+        const char *id = ids[k];
+        struct yarn_snap_item key = {.id = ids[k]};
         const struct yarn_snap_item *was = old->n ? bsearch(&key, old->v, old->n, sizeof *old->v, item_cmp) : NULL;
         if (was)
             seen[was - old->v] = 1;
@@ -296,6 +401,7 @@ int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struc
         fprintf(fp, "}\n");
     }
     free(L.v);
+    yarn_ids_free(p, ids);
     for (size_t i = 0; i < old->n; i++) {
         if (seen[i])
             continue;
@@ -313,18 +419,18 @@ int yarn_write_delta(const plan *p, const struct yarn_snapshot *old, const struc
 int yarn_write_plan(const plan *p, FILE *fp, const struct yarn_opts *o)
 {
     struct live L = live_take(p, o);
+    char **id = yarn_ids(p, o->cluster_ts, 1);
     for (size_t k = 0; k < p->nres; k++) {
         const struct plan_res *r = &p->res[k];
         if (r->removed || r->spent) /* spent: ran already, nothing to submit */
             continue;
-        char id[96];
-        yarn_reservation_id(r, o->cluster_ts, id, sizeof id);
         fprintf(fp, "{\"queue\":");
         yarn_json_str(fp, o->queue);
-        fprintf(fp, ",\"reservation-id\":\"%s\",\"reservation-definition\":", id);
+        fprintf(fp, ",\"reservation-id\":\"%s\",\"reservation-definition\":", id[k]);
         write_definition(p, r, o, &L, fp);
         fprintf(fp, "}\n");
     }
     free(L.v);
+    yarn_ids_free(p, id);
     return ferror(fp) ? -1 : 0;
 }

@@ -38,7 +38,15 @@
  * as YARN's ReservationId prints them).  A periodic job whose name holds a
  * '#' hashes its name and a NUL byte: "x#5" periodic would otherwise share
  * the id of once instance 5 of a job "x" (a once name, split at its last
- * '#', names one job and instance; no job name holds a NUL).  The RM's own ids come from
+ * '#', names one job and instance; no job name holds a NUL).  Ids are
+ * distinct within a plan: should two live reservations derive one H (names
+ * that collide under FNV-1a are found with about 2^31 tries, so a tenant
+ * can name a job after another's id), the first of them by job name in
+ * byte order, periodic before once, then instance, keeps H, and each other,
+ * in that order, takes the H of its bytes followed by a NUL and the
+ * smallest k = 1, 2, ... in decimal that no live reservation's own H is and
+ * none taken before (with a warning).  Without it the bodies of both went
+ * out under one id and every re-run sent an update and a delete.  The RM's own ids come from
  * POST .../reservation/new-reservation; an RM that insists on those needs a
  * job -> id map kept beside the plan (not done here).
  *
@@ -97,8 +105,12 @@ struct yarn_delta_counts {
  * text is UTF-8: YARN's parser refuses the body otherwise). */
 void yarn_json_str(FILE *fp, const char *s);
 
-/* yarn_reservation_id: r's id (RESERVATION ID) into buf (n >= 64). */
-void yarn_reservation_id(const struct plan_res *r, long long cluster_ts, char *buf, size_t n);
+/* yarn_ids: the id (RESERVATION ID) of each live reservation of p, by
+ * index into p->res (NULL for a removed one); the ids are distinct.  With
+ * warn, a reservation that does not get its own H (a collision) is warned
+ * of on stderr, naming both.  Free with yarn_ids_free. */
+char **yarn_ids(const plan *p, long long cluster_ts, int warn);
+void yarn_ids_free(const plan *p, char **id);
 
 /* yarn_snapshot_take: the ids and digests of p's live reservations into *s
  * (allocated; free with yarn_snapshot_free). */

@@ -122,6 +122,7 @@ def main():
     plan = plan_res(sys.argv[3], int(sys.argv[4])) if len(sys.argv) == 5 else None
     sf = sample_fields()
     n = 0
+    ids = {}
     for ln, line in enumerate(open(path), 1):
         where = f"{path}:{ln}"
         try:
@@ -140,6 +141,9 @@ def main():
             fail("unknown op " + op)
         if not isinstance(b["reservation-id"], str) or not RID.match(b["reservation-id"]):
             fail(f"{where}: reservation-id {b['reservation-id']!r} is not reservation_<ts>_<id>")
+        if b["reservation-id"] in ids:  # two bodies, one reservation: the RM would hold one of them
+            fail(f"{where}: reservation-id {b['reservation-id']} again (first at line {ids[b['reservation-id']]})")
+        ids[b["reservation-id"]] = ln
         if "reservation-definition" in b:
             d = b["reservation-definition"]
             total = check_def(d, where)
