@@ -52,23 +52,38 @@ static void vmsg(const char *file, long line, const char *prefix, const char *fm
     if (n < 0 || (size_t)n >= sizeof buf)
         n = (int)sizeof buf - 1;
     vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-    size_t len = strlen(buf);
-    /* One line: fold embedded newlines so a bad value cannot forge extra lines. */
-    for (size_t i = 0; i < len; i++)
-        if (buf[i] == '\n' || buf[i] == '\r')
-            buf[i] = ' ';
-    if (len > sizeof buf - 2)
-        len = sizeof buf - 2;
-    buf[len++] = '\n';
-    buf[len] = 0;
+    /* One line, and no terminal controls from the data (a job named with an
+     * ESC sequence could recolour, retitle or hide the operator's terminal):
+     * embedded newlines fold to spaces so a bad value cannot forge extra
+     * lines, other control bytes are written \xHH. */
+    char out[4 * sizeof buf + 2];
+    size_t len = 0;
+    for (const unsigned char *c = (const unsigned char *)buf; *c; c++) {
+        if (*c == '\n' || *c == '\r')
+            out[len++] = ' ';
+        else if ((*c < 0x20 && *c != '\t') || *c == 0x7f)
+            len += (size_t)snprintf(out + len, 5, "\\x%02x", *c);
+        else
+            out[len++] = (char)*c;
+    }
+    out[len++] = '\n';
+    out[len] = 0;
     if (progress_shown) { /* the message starts a clean line; progress redraws below it */
         fputs("\r\033[K", stderr);
         progress_shown = 0;
     }
-    fputs(buf, stderr);
+    fputs(out, stderr);
 }
 
 void slk_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(NULL, 0, "", fmt, ap);
+    va_end(ap);
+}
+
+void slk_note(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -46,6 +46,12 @@ void slk_init(const char *progname);
 /* slk_error: print "tool: message\n" to stderr. */
 void slk_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* slk_note: print "tool: message\n" for a note that names data (a job not
+ * fitted or not placed); the caller decides about -q.  Every message of
+ * these functions is one line with no terminal controls: newlines in it
+ * fold to spaces, other control bytes are written \xHH. */
+void slk_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* slk_error_at: print "tool: FILE:LINE: message\n"; line <= 0 prints "tool: FILE: message". */
 void slk_error_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

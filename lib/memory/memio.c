@@ -414,8 +414,8 @@ void memio_totals_summary(const struct memio_totals *t, const struct memprof_opt
         fprintf(stderr, "%s: allocated %.0f MB, normal use %.0f MB, waste %.0f MB (%.1f%% of the allocation)\n",
                 slk_progname, t->alloc, t->normal, t->waste, 100 * t->waste / t->alloc);
     if (t->over_alloc)
-        fprintf(stderr, "%s: warning: %zu task(s) went above their allocation (first: '%s')\n",
-                slk_progname, t->over_alloc, t->first_over);
+        slk_warn_at(NULL, 0, "%zu task(s) went above their allocation (first: '%s')", t->over_alloc,
+                    t->first_over);
 }
 
 void memio_reader_free(struct memio_reader *rd)

@@ -53,10 +53,9 @@ static void report(struct packrun *R, const char *job, const char *kind, int64_t
     long step = R->p->step;
     if (!strcmp(status, "rejected") && !rep && !R->o->quiet) {
         if (strcmp(kind, "once") == 0)
-            fprintf(stderr, "%s: job '%s' instance %lld: not placed: %s\n", slk_progname, job, (long long)instance,
-                    why);
+            slk_note("job '%s' instance %lld: not placed: %s", job, (long long)instance, why);
         else
-            fprintf(stderr, "%s: job '%s': not placed: %s\n", slk_progname, job, why);
+            slk_note("job '%s': not placed: %s", job, why);
     }
     if (!rep)
         return;

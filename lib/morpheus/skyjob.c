@@ -277,7 +277,7 @@ static void report(struct skyjob_out *out, const char *job, const char *what, co
     if (out->o->quiet)
         return;
     if (tot->first_reported < 10)
-        fprintf(stderr, "%s: job '%s': %s%s\n", slk_progname, job, what, detail ? detail : "");
+        slk_note("job '%s': %s%s", job, what, detail ? detail : "");
     else if (tot->first_reported == 10)
         fprintf(stderr, "%s: (more jobs not fitted; see --stats)\n", slk_progname);
     tot->first_reported++;

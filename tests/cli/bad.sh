@@ -27,8 +27,12 @@ bad_case() {
     else timeout 60 "$tool" "${argv[@]}" </dev/null >/dev/null 2>"$err"; rc=$?; fi
     if ! _sanitizer_clean "$err"; then _fail "sanitizer report:"; head -20 "$err"; return; fi
     if [ "$rc" != "$want_exit" ]; then _fail "exit $rc, want $want_exit"; head -3 "$err"; return; fi
-    if ! awk -v w="$want" 'index($0, w) == 1 { f = 1 } END { exit !f }' "$err"; then
+    if ! W="$want" awk 'index($0, ENVIRON["W"]) == 1 { f = 1 } END { exit !f }' "$err"; then
         _fail "no stderr line starting '$want'"; head -3 "$err"; return
+    fi
+    # No terminal controls from the data on stderr (diag writes them \xHH).
+    if LC_ALL=C tr -d '\n\t' <"$err" | LC_ALL=C grep -q '[[:cntrl:]]'; then
+        _fail "a control byte on stderr:"; head -3 "$err" | cat -v; return
     fi
     # A failing run must not touch -o FILE (tracegen's usage errors included).
     if [ "$want_exit" -ge 64 ] && [ "${args#*-o }" = "$args" ]; then
@@ -63,3 +67,13 @@ t "failed replan keeps the plan" 65 '' '' "$BAD/lcmpack/sky_nan.csv:2:" \
     "$BAD/lcmpack/sky_nan.csv" -o "$TMP/plan.csv"
 tcheck "plan file byte-identical after the failed run" cmp "$TMP/plan.csv" "$BAD/lcmpack/plan_good.csv"
 t "the kept plan still reads" 0 '' '*' '' lcmpack -q --plan "$TMP/plan.csv" --capacity cores=8,mem=100000
+
+# A job name with terminal controls reaches stderr escaped in the notes that
+# name jobs too (lcmpack's "not placed" without --report, skyfit's "not
+# fitted"), not only in errors: they were written raw with fprintf.
+t "lcmpack: a job not placed is named with its control bytes escaped" 0 '' '' \
+    "lcmpack: job 'big\\x1b[2Jjob': not placed: " bash -c '
+    printf "job,period,a,d,status\nbig\033[2Jjob,86400,0,3600,actionable\n" > "$1/ctl.slo"
+    printf "job,step,offset,alloc\nbig\033[2Jjob,60,0,500\n" > "$1/ctl.sky"
+    lcmpack --slo "$1/ctl.slo" --capacity cores=8,mem=100000 "$1/ctl.sky" -o /dev/null 2> "$1/ctl.err"
+    ! LC_ALL=C tr -d "\n" < "$1/ctl.err" | LC_ALL=C grep -q "[[:cntrl:]]" && cat "$1/ctl.err" >&2' _ "$TMP"
