@@ -113,6 +113,46 @@ fi
 report_list=$(whole REPORT_LIST "${REPORT_LIST:-20}" lines) || exit 64
 post_ack=${POST_ACK:-0}
 case $post_ack in 0|1) ;; *) echo "nightly-plan: POST_ACK is 0 or 1, not '$post_ack'" >&2; exit 64 ;; esac
+# csv_awk: the awk prelude of every program below that reads a CSV file: the
+# tools quote a field that holds a comma, a quote or a line end (a Hive job
+# is named by its query), so -F, would split such a name and count a line of
+# it as a row.  Each rule block starts with csv(): it joins the lines of a
+# record whose quote is still open, sets F[1..n] to its fields, unquoted,
+# and returns n; REC counts records (NR counts lines), LINE0 is the line the
+# record starts on.  mawk and gawk alike; a line without a quote is split
+# by split(), fast.  show(s) is s for the report: a line end in it a
+# space, any other control byte \xHH (as the tools write names on stderr).
+csv_awk='
+function show(s,   i, c, o) {
+    if (s !~ /[\001-\037\177]/) return s
+    if (!("\001" in CTRL)) for (i = 1; i < 32; i++) CTRL[sprintf("%c", i)] = sprintf("\\x%02x", i)
+    CTRL["\177"] = "\\x7f"; CTRL["\n"] = " "; CTRL["\r"] = " "; CTRL["\t"] = "\t"
+    o = ""
+    for (i = 1; i <= length(s); i++) { c = substr(s, i, 1); o = o ((c in CTRL) ? CTRL[c] : c) }
+    return o
+}
+function sorted(a, k,   n, i, j, t) {   # the keys of a into k[1..n], in byte order
+    n = 0
+    for (t in a) { for (j = ++n; j > 1 && k[j - 1] > t; j--) k[j] = k[j - 1]; k[j] = t }
+    return n
+}
+function csv(   line, nxt, n, i, c, f, len, q) {
+    line = $0; LINE0 = FNR; REC++
+    if (FNR == 1) sub(/^\357\273\277/, "", line)
+    if (index(line, "\"") == 0) { n = split(line, F, ","); sub(/\r$/, "", F[n]); return n }
+    while (gsub(/"/, "\"", line) % 2 == 1 && (getline nxt) > 0) line = line "\n" nxt
+    sub(/\r$/, "", line)
+    n = 0; f = ""; q = 0; len = length(line)
+    for (i = 1; i <= len; i++) {
+        c = substr(line, i, 1)
+        if (q) { if (c != "\"") f = f c; else if (substr(line, i + 1, 1) == "\"") { f = f c; i++ } else q = 0 }
+        else if (c == "\"") q = 1
+        else if (c == ",") { F[++n] = f; f = "" }
+        else f = f c
+    }
+    F[++n] = f
+    return n
+}'
 if [ -n "$prior_weight" ] && ! awk -v w="$prior_weight" 'BEGIN { exit !(w ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && w + 0 > 0) }'; then
     echo "nightly-plan: PRIOR_WEIGHT is a number above 0 (skyfit --prior-weight), not '$prior_weight'" >&2; exit 64
 fi
@@ -200,18 +240,18 @@ rm -f "$work/skyfit.err"
 #    epoch seconds or ISO 8601, quoted or not; a garbled or millisecond
 #    submit (sloinfer skips it) must not move the plan to 1970 or 2500.
 rj="$work/rejects-sloinfer.csv"; [ -r "$rj" ] || rj=/dev/null
-at=$(runs="$tel/runs.csv" awk -F, '
+at=$(runs="$tel/runs.csv" awk "$csv_awk"'
     BEGIN { runs = ENVIRON["runs"] }   # (not -v, which reads backslashes as escapes)
     function civil(y, m, d) { y -= m <= 2; era = int(y / 400); yoe = y - era * 400   # days since 1970-01-01
         doy = int((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
         return era * 146097 + yoe * 365 + int(yoe / 4) - int(yoe / 100) + doy - 719468 }
-    function field(v) { gsub(/^[ \t"\357\273\277]+|[ \t"\r]+$/, "", v); return v }
-    FILENAME != runs { p = runs; if (p ~ /[",]/) { gsub(/"/, "\"\"", p); p = "\"" p "\"" }
-                       if (FNR > 1 && substr($0, 1, length(p) + 1) == p ",") bad[substr($0, length(p) + 2) + 0] = 1
+    function field(v) { gsub(/^[ \t]+|[ \t]+$/, "", v); return v }
+    { n = csv() }
+    FILENAME != runs { if (LINE0 > 1 && F[1] == runs) bad[F[2] + 0] = 1
                        next }
-    FNR == 1 { for (i = 1; i <= NF; i++) if (field($i) == "submit") c = i; next }
-    !c || (FNR in bad) { next }
-    { v = field($c); t = -1
+    LINE0 == 1 { for (i = 1; i <= n; i++) if (field(F[i]) == "submit") c = i; next }
+    !c || (LINE0 in bad) { next }
+    { v = field(F[c]); t = -1
       if (v ~ /^[0-9]+(\.[0-9]*)?$/) t = v + 0
       else if (v ~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]([T ][0-9][0-9]:[0-9][0-9].*)?$/) {
           t = civil(substr(v, 1, 4) + 0, substr(v, 6, 2) + 0, substr(v, 9, 2) + 0) * 86400
@@ -226,7 +266,7 @@ at=$(runs="$tel/runs.csv" awk -F, '
 [ -n "$at" ] || die "$tel/runs.csv: no usable submit time (epoch seconds or ISO 8601): cannot tell where the dump ends"
 # (skyfit --runs reads runs.csv too: a bad row both skip is listed once)
 { echo "file,line,reason"; for f in "$work"/rejects-*.csv; do [ ! -r "$f" ] || tail -n +2 "$f"; done |
-    awk -F, '!seen[$1 FS $2]++'; } > "$work/rejects.csv"
+    awk "$csv_awk"'{ csv() } !seen[F[1] "\n" F[2]]++'; } > "$work/rejects.csv"
 rm -f "$work"/rejects-*.csv
 # The time of the run (lcmpack --now): cron at 01:30 plans the day from
 # 00:00, and what lies before now has passed: ad-hoc requests and one-off
@@ -271,7 +311,7 @@ lcmpack -q --plan "$work/plan.csv" "${cap_opt[@]}" --format yarn --at "$at" --no
 #    the night must still publish its plan and the deletes of its delta).
 step plot
 picture="$state/plan.svg"
-if awk -F, 'NR > 1 && $3 != "end" { found = 1; exit } END { exit !found }' "$work/plan.csv"; then
+if awk "$csv_awk"'{ csv() } REC > 1 && F[3] != "end" { found = 1; exit } END { exit !found }' "$work/plan.csv"; then
     skyplot -q plan "$work/plan.csv" --load "$work/load.csv" --title "reservation plan" -o "$work/plan.svg"
 else
     picture="none (the plan has no reservations)"
@@ -279,22 +319,22 @@ fi
 
 # 5. The report.
 step report
-count() { awk -F, -v s="$1" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$work/decisions.csv"; }
+count() { awk -v s="$1" "$csv_awk"'{ csv() } REC > 1 && F[4] == s { n++ } END { print n + 0 }' "$work/decisions.csv"; }
 # list STATUS HEAD MID TAIL LABEL: the first $report_list decisions with STATUS,
 # each as HEAD job[ instance N]MID reason TAIL, then "... and N more LABEL"
 list() {
-    awk -F, -v s="$1" -v h="$2" -v m="$3" -v t="$4" -v l="$5" -v k="$report_list" '
-        NR > 1 && $4 == s && ++n <= k { r = $9; for (i = 10; i <= NF; i++) r = r "," $i; gsub(/"/, "", r)
-                                        print h $1 ($3 != "" ? " instance " $3 : "") m r t }
+    awk -v s="$1" -v h="$2" -v m="$3" -v t="$4" -v l="$5" -v k="$report_list" "$csv_awk"'
+        { csv() }
+        REC > 1 && F[4] == s && ++n <= k { print h show(F[1]) (F[3] != "" ? " instance " F[3] : "") m show(F[9]) t }
         END { if (n > k) printf "  ... and %d more %s (decisions.csv)\n", n - k, l }' "$work/decisions.csv"
 }
 {
     echo "slokit nightly plan — $(date -u +%Y-%m-%dT%H:%M:%SZ), telemetry $tel, plan from $(date -u -d "@$at" +%Y-%m-%dT%H:%M:%SZ)"
-    awk -F, 'NR > 1 { n++; s[$8]++ } END { printf "SLOs:      %d jobs, %d actionable", n, s["actionable"];
-             for (k in s) if (k != "actionable") printf ", %d %s", s[k], k; print "" }' "$work/slo.csv"
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n++; s[$c["status"]]++ }
-             END { printf "skylines:  %d jobs", n; for (k in s) printf ", %d %s", s[k], k; print "" }' "$work/skyfit-stats.csv"
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["prior_cost"] != "" { n++ }
+    awk "$csv_awk"'{ csv() } REC > 1 { n++; s[F[8]]++ } END { printf "SLOs:      %d jobs, %d actionable", n, s["actionable"];
+             m = sorted(s, K); for (i = 1; i <= m; i++) if (K[i] != "actionable") printf ", %d %s", s[K[i]], show(K[i]); print "" }' "$work/slo.csv"
+    awk "$csv_awk"'{ nf = csv() } REC == 1 { for (i = 1; i <= nf; i++) c[F[i]] = i; next } { n++; s[F[c["status"]]]++ }
+             END { printf "skylines:  %d jobs", n; m = sorted(s, K); for (i = 1; i <= m; i++) printf ", %d %s", s[K[i]], show(K[i]); print "" }' "$work/skyfit-stats.csv"
+    awk "$csv_awk"'{ nf = csv() } REC == 1 { for (i = 1; i <= nf; i++) c[F[i]] = i; next } F[c["prior_cost"]] != "" { n++ }
              END { if (n) printf "           %d fitted with last night'"'"'s skyline as the prior (--prior-weight '"$prior_weight"')\n", n }' "$work/skyfit-stats.csv"
     [ -z "$prior_note" ] || echo "warning:   $prior_note"
     echo "changes:   $(count kept) kept, $(count moved) moved, $(count placed) new, $(count removed) removed, $(count expired) expired since last night (--stable $stable)"
@@ -305,20 +345,20 @@ list() {
     # the report, so they go there, whole
     printf '%s\n' "$lcmlog" | awk '/^lcmpack: warning: / { sub(/^lcmpack: warning: /, ""); print "warning:   " $0 }'
     # (lists are cut in awk, not by head: with pipefail a closed pipe fails the night)
-    awk -F, 'NR > 1 && $2 == "once" && ($4 == "placed" || $4 == "kept" || $4 == "moved") { n++; if (!($1 in j)) o[++m] = $1; j[$1]++ }
+    awk "$csv_awk"'{ csv() } REC > 1 && F[2] == "once" && (F[4] == "placed" || F[4] == "kept" || F[4] == "moved") { n++; if (!(F[1] in j)) o[++m] = F[1]; j[F[1]]++ }
              END { printf "one-off:   %d instances of %d off-kilter jobs reserved over the next '"$horizon"'\n", n, m;
-                   for (i = 1; i <= m && i <= k; i++) printf "  %s: %d instances\n", o[i], j[o[i]];
+                   for (i = 1; i <= m && i <= k; i++) printf "  %s: %d instances\n", show(o[i]), j[o[i]];
                    if (m > k) printf "  ... and %d more off-kilter jobs (decisions.csv)\n", m - k }' k="$report_list" "$work/decisions.csv"
-    awk -F, 'NR > 1 && $2 == "adhoc" { s[$4]++; n++ } END { if (n) { printf "ad-hoc:    %d requests:", n;
-             for (k in s) printf " %d %s", s[k], k; print "" } }' "$work/decisions.csv"
+    awk "$csv_awk"'{ csv() } REC > 1 && F[2] == "adhoc" { s[F[4]]++; n++ } END { if (n) { printf "ad-hoc:    %d requests:", n;
+             m = sorted(s, K); for (i = 1; i <= m; i++) printf " %d %s", s[K[i]], K[i]; print "" } }' "$work/decisions.csv"
     list moved "  moved: " " (" ")" moved
     # a job with its SLO but no skyline keeps last night's reservations (a
     # usage export cut short must not free them): said, since it is news
-    awk -F, 'NR > 1 && $4 == "kept" && /no skyline tonight, its SLO is still a request/ && !($1 in j) { j[$1]; n++ }
+    awk "$csv_awk"'{ csv() } REC > 1 && F[4] == "kept" && F[9] ~ /no skyline tonight, its SLO is still a request/ && !(F[1] in j) { j[F[1]]; n++ }
              END { if (n) printf "warning:   %d jobs have their SLO but no skyline tonight: last night'"'"'s reservations kept (is usage.csv complete?)\n", n }' \
         "$work/decisions.csv"
-    awk -F, 'NR > 1 { n++; if (!($1 in f)) o[++m] = $1; f[$1]++ }
-             END { if (n) { printf "bad rows:  %d skipped (", n; for (i = 1; i <= m; i++) printf "%s%s: %d", (i > 1 ? ", " : ""), o[i], f[o[i]];
+    awk "$csv_awk"'{ csv() } REC > 1 { n++; if (!(F[1] in f)) o[++m] = F[1]; f[F[1]]++ }
+             END { if (n) { printf "bad rows:  %d skipped (", n; for (i = 1; i <= m; i++) printf "%s%s: %d", (i > 1 ? ", " : ""), show(o[i]), f[o[i]];
                    print "); each with its reason in rejects.csv" } }' "$work/rejects.csv"
     n=$(count rejected)
     [ "$n" -gt 0 ] && echo "refused:   $n requests (reasons in decisions.csv)"
