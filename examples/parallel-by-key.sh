@@ -21,6 +21,10 @@
 # for a job whatever else is in its block, so the result is the same as one
 # process; the repeated headers are dropped here.  With --sshlogin, TOOL must
 # be on the remote PATH.  Tab-separated input: SLOKIT_SEP=$'\t' and TOOL --tsv.
+# parallel cuts blocks at line ends, so a record that spans lines (a quoted
+# line end, such as a job named by a multi-line query) would be cut in two:
+# keyshard --check refuses it (exit 65); parallel-shards.sh splits with
+# keyshard, which reads such records whole.
 # --colsep is not optional: Debian 12's parallel (20221122) needs it for
 # --group-by with --header : ("Column 'job' not found in header" otherwise).
 # A tool given -s (skyfit, peakgate, tenantclass: rows in any order) is
@@ -64,7 +68,7 @@ IFS= read -r hdr && printf '%s\n' "$hdr" >"$held/header" || printf '%s' "${hdr:-
 # no input at all, not even a header: the tool says so, as one process would
 [ -s "$held/header" ] || { "$@" </dev/null; exit; }
 set +e
-cat "$held/header" - | keyshard -q --check -k "$key" -d "${SLOKIT_SEP:-,}" |
+cat "$held/header" - | keyshard -q --check -k "$key" -d "${SLOKIT_SEP:-,}" 2> >(tee "$held/check.err" >&2) |
     parallel --will-cite --pipe --group-by "$key" --colsep "${SLOKIT_SEP:-,}" --header : --keep-order "${popts[@]}" "$cmd" |
     if [ -n "$sorted" ]; then
         awk -v d="$held" 'NR == 1 { h = $0 } $0 == h { if (f) close(f); f = sprintf("%s/b%09d.csv", d, ++n) } { print > f }'
@@ -74,7 +78,7 @@ cat "$held/header" - | keyshard -q --check -k "$key" -d "${SLOKIT_SEP:-,}" |
 st=("${PIPESTATUS[@]:1}")   # (without cat's)
 set -e
 if [ "${st[0]}" != 0 ]; then
-    if [ "${st[0]}" = 65 ]; then
+    if [ "${st[0]}" = 65 ] && grep -q "input not grouped" "$held/check.err" 2>/dev/null; then
         if [ -n "$sorted" ]; then
             echo "$0: the input is not grouped by $key: sort it by $key, or run $1 (runs in any order) through examples/parallel-shards.sh -S :" >&2
         else

@@ -559,12 +559,19 @@ int shard_split(const struct shard_opts *o, struct shard_stats *stats_out)
 }
 
 /* check_record: write the current record to out and check that its key
- * does not come back after its group ended. */
+ * does not come back after its group ended and that it is one line. */
 static int check_record(rin *in, int keycol, group_iter *g, char **scratch, size_t *scap, char **key,
                         size_t *kcap, FILE *out)
 {
     const char *k;
     size_t kl;
+    if (in->n > 1 && memchr(in->rec, '\n', in->n - 1)) {
+        slk_error_at(
+            in->name, in->line,
+            "a quoted field holds a line end: a splitter that cuts at line ends (GNU parallel --pipe) "
+            "would cut this record; split such input with keyshard (examples/parallel-shards.sh)");
+        return SLK_EDATA;
+    }
     /* a record without the key column is the tool's to report (or skip) */
     if (rin_field(in, keycol, scratch, scap, &k, &kl) == 0) {
         *key = xgrow(*key, kcap, kl + 1, 1);

@@ -46,7 +46,6 @@ void slo_opts_default(struct slo_opts *o)
      * median of non-negative waits is at most 1, so the flag is reachable. */
     o->problematic_cv = asinh(0.5) / M_LN2;
     o->basis = SLO_BASIS_PROVENANCE;
-    o->has_input = 1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -799,10 +798,13 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
     res->cv_start = res->cv_read = NAN;
     res->per.period = res->per.raw = NAN;
     res->submits = n;
-    res->basis = o->basis == SLO_BASIS_PROVENANCE ? "provenance" : o->has_input ? "completion" : "schedule";
-    for (size_t i = 0; i < n; i++)
+    int has_input = 0; /* the job's own runs: the label never depends on other jobs */
+    for (size_t i = 0; i < n; i++) {
         if (!runs[i].ok)
             res->failed++;
+        has_input |= !isnan(runs[i].input_avail);
+    }
+    res->basis = o->basis == SLO_BASIS_PROVENANCE ? "provenance" : has_input ? "completion" : "schedule";
     int given;
     double P = infer_period(runs, n, o, ov, res, &given);
     if (!(P > 0) || n == 0) {

@@ -41,9 +41,11 @@ struct csv_dialect;
 #define SLO_MAX_NATURAL 64
 
 /* Where a job's deadline d comes from.  PROVENANCE: the output_read times
- * (Morpheus §4).  COMPLETION: no output_read anywhere in the input (an
+ * (Morpheus §4).  COMPLETION: the input has no output_read column (an
  * export without provenance): d is a high percentile of the runs' end
- * offsets plus slack (see sloinfer(1), "SLOs without provenance"). */
+ * offsets plus slack (see sloinfer(1), "SLOs without provenance"); the
+ * job's basis reads "completion" when its runs have input_avail (a from
+ * them), "schedule" when not (a from the submits). */
 enum slo_basis { SLO_BASIS_PROVENANCE = 0, SLO_BASIS_COMPLETION };
 
 struct slo_opts {
@@ -59,8 +61,7 @@ struct slo_opts {
     double max_cv;       /* cv above: high_cv */
     double min_slack;    /* slack ratio below: no_slack */
     double a_pct, d_pct; /* percentiles (0..100) of input_avail and output_read offsets */
-    enum slo_basis basis;/* where d comes from (slo_basis_choose) */
-    int has_input;       /* the input carries input_avail values (basis completion vs schedule) */
+    enum slo_basis basis; /* where d comes from (slo_basis_choose) */
     double done_pct;     /* completion basis: d = this percentile (0..100) of end offsets ... */
     double done_slack;   /* ... plus this many median run lengths */
     double problematic_cv; /* cv_start or cv_read above: problematic (Morpheus §7); default

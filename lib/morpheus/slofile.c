@@ -336,11 +336,14 @@ static int table_row(csvr *r, const struct cols *c, const struct ok_list *ok, sl
  * 2) each run is also registered for the provenance join, its tag the
  * join's index.  Under --on-error skip a bad row is skipped (csvr_skip).
  * 0, or a data error (reported). */
-static int read_table(csvr *r, slotab *t, slo_prov *prov, const struct slofile_opts *o)
+/* read_table: every run of r into t (tagged for prov's join); *has_rd says
+ * whether the runs carry output_read: the table's column, or the events. */
+static int read_table(csvr *r, slotab *t, slo_prov *prov, const struct slofile_opts *o, int *has_rd)
 {
     struct cols c;
     if (find_cols(r, &c, prov != NULL, prov != NULL) < 0)
         return SLK_EDATA;
+    *has_rd = prov != NULL || c.rd >= 0;
     struct ok_list ok = {0};
     ok_list_parse(&ok, o->ok_status);
     keyset *seen = o->skip && !prov ? keyset_new() : NULL;
@@ -435,21 +438,30 @@ static void join_events(slotab *t, size_t ngroups, const slo_prov *prov, size_t 
                         "output_read\n", slk_progname, nev, slo_prov_nfiles(prov), slotab_runs(t), got_ia, got_rd);
 }
 
-/* choose_basis: --basis, or auto: completion when no run has an output_read. */
-static void choose_basis(slotab *t, size_t ngroups, int basis, struct slo_opts *so)
+/* choose_basis: --basis, or auto: provenance when the runs carry
+ * output_read (has_rd: the column, or --events), else completion.  From the
+ * columns, not the values: the values of a part of the input say nothing
+ * of the export, and a worker given only jobs that nobody reads decided
+ * completion where one process decided provenance (no_consumer).  A
+ * column empty in every run is warned of: every job is then no_consumer. */
+static void choose_basis(slotab *t, size_t ngroups, int basis, int has_rd, const char *path,
+                         struct slo_opts *so)
 {
-    int has_rd = 0, has_ia = 0;
+    so->basis = basis >= 0 ? (enum slo_basis)basis : has_rd ? SLO_BASIS_PROVENANCE : SLO_BASIS_COMPLETION;
+    if (basis >= 0 || !has_rd)
+        return;
     for (size_t j = 0; j < ngroups; j++) {
         struct slo_run *runs;
         size_t n;
         slotab_job(t, j, &runs, NULL, &n);
-        for (size_t i = 0; i < n; i++) {
-            has_rd |= !isnan(runs[i].output_read);
-            has_ia |= !isnan(runs[i].input_avail);
-        }
+        for (size_t i = 0; i < n; i++)
+            if (!isnan(runs[i].output_read))
+                return;
     }
-    so->basis = basis >= 0 ? (enum slo_basis)basis : has_rd ? SLO_BASIS_PROVENANCE : SLO_BASIS_COMPLETION;
-    so->has_input = has_ia;
+    if (ngroups > 0)
+        slk_warn_at(path, 0,
+                    "output_read is empty in every run: every job is no_consumer (nobody reads it); "
+                    "if the export has no provenance, drop the column or give --basis completion");
 }
 
 int slofile_infer(csvr *r, const struct slofile_opts *o, csvw *w, struct slofile_tally *tally)
@@ -457,7 +469,8 @@ int slofile_infer(csvr *r, const struct slofile_opts *o, csvw *w, struct slofile
     slotab *t = slotab_new(o->max_runs);
     slo_prov *prov = o->events_path ? slo_prov_new() : NULL;
     size_t nev = 0;
-    int st = read_table(r, t, prov, o);
+    int has_rd = 0;
+    int st = read_table(r, t, prov, o, &has_rd);
     if (st == SLK_OK && prov)
         st = read_events(o->events_path, o->events_dialect, prov, &nev);
     if (st == SLK_OK) {
@@ -465,7 +478,7 @@ int slofile_infer(csvr *r, const struct slofile_opts *o, csvw *w, struct slofile
         struct slo_opts so = o->so;
         if (prov)
             join_events(t, ngroups, prov, nev, o->quiet);
-        choose_basis(t, ngroups, o->basis, &so);
+        choose_basis(t, ngroups, o->basis, has_rd, csvr_path(r), &so);
         for (size_t j = 0; j < ngroups; j++) {
             struct slo_run *runs;
             size_t n;

@@ -78,8 +78,8 @@ struct slofile_tally {
 #define SLOFILE_UNIT_WARNINGS 3
 
 struct slofile_opts {
-    struct slo_opts so;       /* basis and has_input are set from the data */
-    int basis;                /* -1: auto (completion when no run has an output_read), else enum slo_basis */
+    struct slo_opts so; /* its basis is set from the input's columns (auto) or basis */
+    int basis; /* -1: auto (provenance when the runs have an output_read column), else enum slo_basis */
     const char *ok_status;    /* comma-separated successful statuses */
     size_t max_runs;          /* runs held at most */
     int skip;                 /* --on-error skip: a repeated instance is rejected, not fatal */

@@ -169,6 +169,11 @@ t "--check: a key that comes back" 65 $'k,v\na,1\nb,2\na,3\n' $'k,v\na,1\nb,2' \
     "keyshard: <stdin>:4: input not grouped by k: k 'a' appears again after k 'b'" keyshard -q --check -k k
 t "--check: -H --names, --tsv" 65 $'x\ta\nx\tb\ny\tc\nx\td\n' '*' "keyshard: <stdin>:4: input not grouped by k: k 'x' appears again after k 'y'" \
     keyshard -q --check --tsv -H --names k,v -k k
+# a record that spans lines would be cut in two by a line-based splitter
+# (GNU parallel --pipe, parallel-by-key.sh): refused where it starts
+t "--check: a record that spans lines" 65 $'k,v\na,1\n"b\nc",2\n' $'k,v\na,1' \
+    "keyshard: <stdin>:3: a quoted field holds a line end: a splitter that cuts at line ends (GNU parallel --pipe) would cut this record" \
+    keyshard -q --check -k k
 t "--check: summary" 0 $'k,v\na,1\na,2\nb,3\n' '*' "keyshard: 3 rows in 2 key groups, grouped by k" keyshard --check -k k
 t "--check: a record without the key column is the tool's" 0 $'v,k\n1,a\n2\n' $'v,k\n1,a\n2' '' keyshard -q --check -k k
 t "--check: missing key column" 65 $'a,b\n1,2\n' '' "keyshard: <stdin>:1: missing key column 'job'" keyshard --check -k job

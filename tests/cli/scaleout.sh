@@ -116,6 +116,29 @@ t "sloinfer: parallel-by-key.sh on runs grouped in reverse job order == one proc
     "@$TMP/sloinfer.all" '*' "$P" job -j2 --block 60k -- sloinfer -q
 t "sloinfer: parallel-by-key.sh on time-ordered runs: not grouped, use parallel-shards.sh" 65 "@$TMP/runs.bytime" '' \
     "run sloinfer (runs in any order) through examples/parallel-shards.sh -S :" "$P" job -j2 --block 60k -- sloinfer -q
+# examples/telemetry has three jobs nobody reads (no_consumer): in small
+# blocks some block holds only such jobs, and sloinfer's basis auto decided
+# from that block's values (completion: those jobs actionable) where one
+# process decided provenance; it follows the columns now (sloinfer(1))
+sloinfer -q "$ROOT/examples/telemetry/runs.csv" > "$TMP/tel.slo"
+t "sloinfer: parallel-by-key.sh in 1k blocks on runs with jobs nobody reads == one process" 0 \
+    "@$ROOT/examples/telemetry/runs.csv" "@$TMP/tel.slo" '*' "$P" job -j2 --block 1k -- sloinfer -q
+# a job named with a line end (a multi-line query): GNU parallel cuts its
+# blocks at line ends and cut such a record in two (sloinfer: "unterminated
+# quoted field", at some block sizes only); keyshard --check refuses it and
+# points to parallel-shards.sh, which reads it whole
+python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+for r in rows[1:]:
+    if r[0] == "job00003": r[0] = "multi\nline"
+csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(rows)' "$TMP/runs.csv" "$TMP/runs.ml"
+sloinfer -q "$TMP/runs.ml" > "$TMP/ml.slo"
+t "parallel-by-key.sh: a record that spans lines is refused, parallel-shards.sh named" 65 "@$TMP/runs.ml" '' \
+    "a quoted field holds a line end: a splitter that cuts at line ends (GNU parallel --pipe) would cut this record; split such input with keyshard (examples/parallel-shards.sh)" \
+    "$P" job -j2 --block 60k -- sloinfer -q
+tcheck "parallel-by-key.sh: ... and says nothing of grouping" bash -c '! "$1" job -j2 --block 60k -- sloinfer -q < "$2" 2>&1 >/dev/null | grep -q "not grouped"' _ "$P" "$TMP/runs.ml"
+t "parallel-shards.sh: a record that spans lines, whole" 0 '' "@$TMP/ml.slo" '' "$S" -S 2/: -n 3 -w "$TMP/ml.w" -i "$TMP/runs.ml" sloinfer -q
 t "the order-file merge refuses the shuffled shards (a tool run with -s)" 65 '' '' "merge with --sorted" \
     keyshard -q --merge --order "$TMP/peakgate-s.w/order.csv" -k task "$TMP"/peakgate-s.w/out-000?.csv
 t "parallel-shards.sh: the same tools without -s fail on shuffled rows" 65 '' '' "input not grouped by task" \

@@ -4,6 +4,7 @@
 # by tests/check/sloinfer_accuracy.py, bad input, determinism and sharding.
 D="$ROOT/tests/data/sloinfer"
 H='job,instance,submit,start,end,input_avail,output_read,status'
+H0='job,instance,submit,start,end,status' # no provenance columns
 O='job,period,a,d,runs,cv,slack_ratio,status,consumer_period,source,basis,cv_start,cv_read,problematic'
 S="sloinfer -q --precision 4"
 
@@ -56,7 +57,7 @@ etl,86400.0000,3647.5000,8207.5000,6,0.0041,0.2562,actionable,,inferred,schedule
 t "no output_read: basis completion" 0 "$(cut -d, -f1-6,8 "$D/basic.csv")" "$O
 etl,86400.0000,3275.0000,8207.5000,6,0.0041,0.2562,actionable,,inferred,completion,0.1452,,0" '' $S
 t "no provenance: summary says so" 0 "$(cut -d, -f1-5,8 "$D/basic.csv")" '*' \
-    "sloinfer: no output_read in the input: d from the runs' ends (0 jobs basis completion, 1 schedule)" sloinfer
+    "sloinfer: no output_read column in the input: d from the runs' ends (0 jobs basis completion, 1 schedule)" sloinfer
 # d = p90 of ends 7260 + {0..50}: 7260 + 45 = 7305, + 0.5 * 3600 = 9105;
 # slack = (9105 - 7285)/3600 = 0.5056
 t "--done-pct and --done-slack" 0 "$(cut -d, -f1-5,8 "$D/basic.csv")" "$O
@@ -64,6 +65,39 @@ etl,86400.0000,3647.5000,9105.0000,6,0.0041,0.5056,actionable,,inferred,schedule
     $S --done-pct 90 --done-slack 0.5
 t "--basis provenance: no reads is no_consumer" 0 "$(cut -d, -f1-5,8 "$D/basic.csv")" "$O
 etl,86400.0000,3647.5000,,6,,,no_consumer,,inferred,provenance,,,0" '' $S --basis provenance
+t "--basis completion: the summary names the option" 0 "$(cat "$D/basic.csv")" '*' \
+    "sloinfer: --basis completion: d from the runs' ends (1 jobs basis completion, 0 schedule)" sloinfer --basis completion
+# The basis follows the columns, not the values (2026-11-30): an
+# output_read column empty in every run is provenance (every job
+# no_consumer, warned of), as in a part of an export holding only jobs that
+# nobody reads; before, such a part decided completion while the whole
+# export decided provenance, so workers split by job gave other rows than
+# one process (examples/telemetry's runs.csv, its three no_consumer jobs
+# apart: actionable with basis completion)
+t "an empty output_read column: provenance, no_consumer, warned" 0 \
+    "$(awk -F, 'BEGIN { OFS = "," } NR > 1 { $7 = "" } 1' "$D/basic.csv")" "$O
+etl,86400.0000,3275.0000,,6,,,no_consumer,,inferred,provenance,0.1452,,0" \
+    "sloinfer: <stdin>: warning: output_read is empty in every run: every job is no_consumer (nobody reads it); if the export has no provenance, drop the column or give --basis completion" \
+    sloinfer --precision 4
+tcheck "split by job (the jobs nobody reads apart): the same rows as one process" bash -c '
+    python3 - "$1/examples/telemetry/runs.csv" "$2" <<PY
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+read = {r[0] for r in rows[1:] if r[6] != ""}
+for name, keep in (("unread", lambda j: j not in read), ("read", lambda j: j in read)):
+    part = [r for r in rows[1:] if keep(r[0])]
+    assert part, name
+    csv.writer(open(sys.argv[2] + "/part-" + name + ".csv", "w", newline=""), lineterminator="\n").writerows([rows[0]] + part)
+PY
+    sloinfer -q "$1/examples/telemetry/runs.csv" > "$2/whole.slo" &&
+    sloinfer -q "$2/part-unread.csv" > "$2/unread.slo" && sloinfer -q "$2/part-read.csv" > "$2/read.slo" || exit 1
+    grep -q ",no_consumer," "$2/unread.slo" && ! grep -q ",completion," "$2/unread.slo" || { cat "$2/unread.slo"; exit 1; }
+    keyshard -q --merge --sorted -k job "$2/unread.slo" "$2/read.slo" | cmp - "$2/whole.slo"' _ "$ROOT" "$TMP"
+# the label completion / schedule is the job's own: a from its input_avail
+# when its runs have one, else from its submits
+t "basis completion or schedule, job by job" 0 \
+    "$(cut -d, -f1-6,8 "$D/basic.csv"; cut -d, -f1-6,8 "$D/basic.csv" | sed 1d | sed "s/^etl,etl-/nia,nia-/; s/,[0-9]*,ok$/,,ok/")" \
+    '*' "sloinfer: no output_read column in the input: d from the runs' ends (1 jobs basis completion, 1 schedule)" sloinfer
 
 # ---- problematic jobs (Morpheus §7) -----------------------------------------------
 # problematic.csv: daily, submit 01:00, start +60, 1 h; input waits (start -
@@ -289,13 +323,13 @@ t "events file missing" 66 '' '*' "/nonexistent.csv: cannot open" sloinfer --eve
 
 # ---- bad input ------------------------------------------------------------------
 # any row order: job a's runs in reverse order, job b's in between.  a has
-# period 3600 (3 runs, too few) and no provenance: a = submit offset 100,
+# period 3600 (3 runs, too few) and no provenance columns: a = submit offset 100,
 # d = end offset 120 + 0.25 * 10 s run = 122.5, slack 2.5/10 = 0.25
-t "rows in any order" 0 "$H
-a,a3,7300,7310,7320,,,ok
-b,b1,100,110,120,,,ok
-a,a2,3700,3710,3720,,,ok
-a,a1,100,110,120,,,ok
+t "rows in any order" 0 "$H0
+a,a3,7300,7310,7320,ok
+b,b1,100,110,120,ok
+a,a2,3700,3710,3720,ok
+a,a1,100,110,120,ok
 " "$O
 a,3600,100,122.5,3,0,0.25,too_few_runs,,inferred,schedule,,,0
 b,,,,1,,,too_few_runs,,inferred,schedule,,,0" '' sloinfer -q
@@ -344,18 +378,18 @@ a,,,,1,,,too_few_runs,,inferred,provenance,,,0" '' sloinfer -q
 t "empty input" 65 '' '' "sloinfer: <stdin>:1: empty input" sloinfer
 t "header only" 0 "$H
 " "$O" '' sloinfer -q
-t "all runs failed" 0 "$H
-a,a1,100,110,120,,,FAILED
-a,a2,3700,3710,3720,,,killed
-a,a3,7300,7310,7320,,,failed
+t "all runs failed" 0 "$H0
+a,a1,100,110,120,FAILED
+a,a2,3700,3710,3720,killed
+a,a3,7300,7310,7320,failed
 " "$O
 a,3600,,,0,,,too_few_runs,,inferred,schedule,,,0" '' sloinfer -q
-t "unknown status is a failure" 0 "$H
-a,a1,100,110,120,,,GOOD
+t "unknown status is a failure" 0 "$H0
+a,a1,100,110,120,GOOD
 " "$O
 a,,,,0,,,too_few_runs,,inferred,schedule,,,0" '' sloinfer -q
-t "--ok-status, case-insensitive" 0 "$H
-a,a1,100,110,120,,,GOOD
+t "--ok-status, case-insensitive" 0 "$H0
+a,a1,100,110,120,GOOD
 " "$O
 a,,,,1,,,too_few_runs,,inferred,schedule,,,0" '' sloinfer -q --ok-status ok,good
 t "renamed job column" 0 "$(sed '1s/^job,/name,/' "$D/basic.csv")" "$O
