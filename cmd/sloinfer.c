@@ -37,65 +37,41 @@ enum {
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Inputs:", 1},
-    {"events", OPT_EVENTS, "FILE", 0,
-     "Provenance events time,job,instance,file,op (op=read|write; each file's "
-     "events in time order): "
-     "build input_avail and output_read from them instead of the run table's columns",
-     1},
-    {"override", OPT_OVERRIDE, "FILE", 0,
-     "User sign-off: rows job[,period][,a][,d] that replace inferred values "
-     "(source 'overridden:FIELDS')",
-     1},
-    {"ok-status", OPT_OK_STATUS, "LIST", 0,
-     "Status values of successful runs, comma-separated, case-insensitive "
-     "(default ok,success,succeeded,completed,finished,done; an empty status is successful)",
-     1},
+    {"events", OPT_EVENTS, "FILE", 0, "Provenance events time,job,instance,file,op (op=read|write; each file's "
+                                      "events in time order): "
+                                      "build input_avail and output_read from them instead of the run table's columns", 1},
+    {"override", OPT_OVERRIDE, "FILE", 0, "User sign-off: rows job[,period][,a][,d] that replace inferred values "
+                                          "(source 'overridden:FIELDS')", 1},
+    {"ok-status", OPT_OK_STATUS, "LIST", 0, "Status values of successful runs, comma-separated, case-insensitive "
+                                            "(default ok,success,succeeded,completed,finished,done; an empty status is successful)", 1},
     {"job-col", OPT_JOB_COL, "NAME", 0, "Read the job name from column NAME (same as --col job=NAME)", 1},
-    {"max-runs", OPT_MAX_RUNS, "N", 0,
-     "Hold at most N runs in memory, about 220 bytes each (default 5000000); "
-     "more is an error",
-     1},
+    {"max-runs", OPT_MAX_RUNS, "N", 0, "Hold at most N runs in memory, about 220 bytes each (default 5000000); "
+                                       "more is an error", 1},
     {0, 0, 0, 0, "Period:", 2},
-    {"period", OPT_PERIOD, "DURATION", 0,
-     "Use this period for every job instead of estimating it (e.g. 1h, 1d)", 2},
-    {"anchor", OPT_ANCHOR, "TIME", 0,
-     "Periods start at ANCHOR + k*period (default 0: epoch-aligned, "
-     "days at 00:00 UTC, weeks on Thursday 00:00 UTC)",
-     2},
-    {"natural", OPT_NATURAL, "LIST", 0,
-     "Natural periods to snap to, comma-separated durations (default: "
-     "1, 5, 10, 15, 20 and 30 min, 1, 2, 3, 4, 6, 8 and 12 h, 1 d, 1 w)",
-     2},
-    {"snap-tol", OPT_SNAP_TOL, "FRAC", 0,
-     "Snap to a natural period (else a whole minute, else a second) within "
-     "this relative distance (default 0.05), when the snapped grid drifts by "
-     "at most max(3 jitters, period/1000, 1 s) over the history",
-     2},
-    {"match-tol", OPT_MATCH_TOL, "FRAC", 0,
-     "A submit within FRAC*period of the schedule is on schedule (default 0.25)", 2},
-    {"min-score", OPT_MIN_SCORE, "X", 0,
-     "A job with fewer than this fraction of its submits on the schedule "
-     "is not_periodic (default 0.5)",
-     2},
+    {"period", OPT_PERIOD, "DURATION", 0, "Use this period for every job instead of estimating it (e.g. 1h, 1d)", 2},
+    {"anchor", OPT_ANCHOR, "TIME", 0, "Periods start at ANCHOR + k*period (default 0: epoch-aligned, "
+                                      "days at 00:00 UTC, weeks on Thursday 00:00 UTC)", 2},
+    {"natural", OPT_NATURAL, "LIST", 0, "Natural periods to snap to, comma-separated durations (default: "
+                                        "1, 5, 10, 15, 20 and 30 min, 1, 2, 3, 4, 6, 8 and 12 h, 1 d, 1 w)", 2},
+    {"snap-tol", OPT_SNAP_TOL, "FRAC", 0, "Snap to a natural period (else a whole minute, else a second) within "
+                                          "this relative distance (default 0.05), when the snapped grid drifts by "
+                                          "at most max(3 jitters, period/1000, 1 s) over the history", 2},
+    {"match-tol", OPT_MATCH_TOL, "FRAC", 0, "A submit within FRAC*period of the schedule is on schedule (default 0.25)", 2},
+    {"min-score", OPT_MIN_SCORE, "X", 0, "A job with fewer than this fraction of its submits on the schedule "
+                                         "is not_periodic (default 0.5)", 2},
     {0, 0, 0, 0, "Deadline:", 3},
     {"a-pct", OPT_A_PCT, "P", 0, "a is the P-th percentile of input_avail offsets (default 95)", 3},
     {"d-pct", OPT_D_PCT, "P", 0, "d is the P-th percentile of output_read offsets (default 50)", 3},
-    {"min-runs", OPT_MIN_RUNS, "N", 0,
-     "Fewer usable runs (or reads) than N: too_few_runs/too_few_reads (default 5)", 3},
-    {"max-cv", OPT_MAX_CV, "X", 0, "CV = MAD/median of output_read offsets above X: high_cv (default 0.1)",
-     3},
-    {"min-slack", OPT_MIN_SLACK, "X", 0,
-     "median (output_read-end)/(end-start) below X: no_slack (default 0.25)", 3},
-    {"basis", OPT_BASIS, "MODE", 0,
-     "Where d comes from: provenance (output_read), completion (the runs' ends "
-     "plus slack) or auto (default: provenance when the runs have an output_read column or --events)",
-     3},
-    {"done-pct", OPT_DONE_PCT, "P", 0,
-     "Completion basis: d is the P-th percentile of end offsets (default 95) ...", 3},
+    {"min-runs", OPT_MIN_RUNS, "N", 0, "Fewer usable runs (or reads) than N: too_few_runs/too_few_reads (default 5)", 3},
+    {"max-cv", OPT_MAX_CV, "X", 0, "CV = MAD/median of output_read offsets above X: high_cv (default 0.1)", 3},
+    {"min-slack", OPT_MIN_SLACK, "X", 0, "median (output_read-end)/(end-start) below X: no_slack (default 0.25)", 3},
+    {"basis", OPT_BASIS, "MODE", 0, "Where d comes from: provenance (output_read), completion (the runs' ends "
+                                    "plus slack) or auto (default: provenance when the runs have an output_read column or --events)", 3},
+    {"done-pct", OPT_DONE_PCT, "P", 0, "Completion basis: d is the P-th percentile of end offsets (default 95) ...", 3},
     {"done-slack", OPT_DONE_SLACK, "X", 0, "... plus X median run lengths (default 0.25)", 3},
-    {"problematic-cv", OPT_PROB_CV, "X", 0,
-     "cv_start or cv_read above X: problematic (default 0.694, the MAD/median of memoryless waits)", 3},
-    {0}};
+    {"problematic-cv", OPT_PROB_CV, "X", 0, "cv_start or cv_read above X: problematic (default 0.694, the MAD/median of memoryless waits)", 3},
+    {0}
+};
 
 static double pct_arg(struct argp_state *st, const char *opt, const char *arg)
 {
@@ -219,8 +195,7 @@ static void summary(const struct slofile_tally *t)
         fprintf(stderr, "sloinfer: %zu jobs overridden by %s\n", t->noverridden, override_path);
     if (t->basis_count[1] + t->basis_count[2])
         fprintf(stderr, "sloinfer: %s: d from the runs' ends (%zu jobs basis completion, %zu schedule)\n",
-                fo.basis == SLO_BASIS_COMPLETION ? "--basis completion"
-                                                 : "no output_read column in the input",
+                fo.basis == SLO_BASIS_COMPLETION ? "--basis completion" : "no output_read column in the input",
                 t->basis_count[1], t->basis_count[2]);
     if (t->nimplausible > SLOFILE_UNIT_WARNINGS)
         fprintf(stderr, "sloinfer: warning: %zu jobs in all have a period of over 20 years (%d shown above): "
