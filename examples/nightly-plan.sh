@@ -119,7 +119,8 @@ case $post_ack in 0|1) ;; *) echo "nightly-plan: POST_ACK is 0 or 1, not '$post_
 # it as a row.  Each rule block starts with csv(): it joins the lines of a
 # record whose quote is still open, sets F[1..n] to its fields, unquoted,
 # and returns n; REC counts records (NR counts lines), LINE0 is the line the
-# record starts on.  mawk and gawk alike; a line without a quote is split
+# record starts on, RAW the record as read (all its lines: print RAW, not
+# $0, to copy it).  mawk and gawk alike; a line without a quote is split
 # by split(), fast.  show(s) is s for the report: a line end in it a
 # space, any other control byte \xHH (as the tools write names on stderr).
 csv_awk='
@@ -139,8 +140,9 @@ function sorted(a, k,   n, i, j, t) {   # the keys of a into k[1..n], in byte or
 function csv(   line, nxt, n, i, c, f, len, q) {
     line = $0; LINE0 = FNR; REC++
     if (FNR == 1) sub(/^\357\273\277/, "", line)
-    if (index(line, "\"") == 0) { n = split(line, F, ","); sub(/\r$/, "", F[n]); return n }
+    if (index(line, "\"") == 0) { RAW = $0; n = split(line, F, ","); sub(/\r$/, "", F[n]); return n }
     while (gsub(/"/, "\"", line) % 2 == 1 && (getline nxt) > 0) line = line "\n" nxt
+    RAW = line
     sub(/\r$/, "", line)
     n = 0; f = ""; q = 0; len = length(line)
     for (i = 1; i <= len; i++) {
@@ -266,7 +268,7 @@ at=$(runs="$tel/runs.csv" awk "$csv_awk"'
 [ -n "$at" ] || die "$tel/runs.csv: no usable submit time (epoch seconds or ISO 8601): cannot tell where the dump ends"
 # (skyfit --runs reads runs.csv too: a bad row both skip is listed once)
 { echo "file,line,reason"; for f in "$work"/rejects-*.csv; do [ ! -r "$f" ] || tail -n +2 "$f"; done |
-    awk "$csv_awk"'{ csv() } !seen[F[1] "\n" F[2]]++'; } > "$work/rejects.csv"
+    awk "$csv_awk"'{ csv() } !seen[F[1] "\n" F[2]]++ { print RAW }'; } > "$work/rejects.csv"
 rm -f "$work"/rejects-*.csv
 # The time of the run (lcmpack --now): cron at 01:30 plans the day from
 # 00:00, and what lies before now has passed: ad-hoc requests and one-off

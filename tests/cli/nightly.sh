@@ -283,6 +283,17 @@ tcheck "bad rows: both listed with file and line" bash -c '
     grep -q "^$2/runs.csv,4," "$1/rejects.csv" && grep -q "^$2/usage.csv,5," "$1/rejects.csv"' _ "$bst" "$btel"
 tcheck "bad rows: the report counts them" grep -qE "^bad rows:  2 skipped \(" "$bst/report.txt"
 tcheck "bad rows: a plan was made" test -s "$bst/plan.csv"
+# a bad value with a line end in it (quoted): its reason quotes the value
+# and spans lines; rejects.csv keeps the whole record (the report's CSV
+# reader copied only its first line for a while, leaving a quote open)
+mtel="$TMP/mltel"; rm -rf "$mtel" "$TMP/mlst"; mkdir -p "$mtel"; cp "$tel/usage.csv" "$mtel/"
+awk -F, -v OFS=, 'NR == 4 { $3 = "\"12\n34\"" } { print }' "$tel/runs.csv" > "$mtel/runs.csv"
+t "bad rows: a bad value with a line end" 0 '' '*' '' bash "$N" "$mtel" "$TMP/mlst"
+tcheck "... rejects.csv is CSV, the reason whole" python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert rows[0] == ["file", "line", "reason"] and all(len(r) == 3 for r in rows), rows
+assert any(r[1] == "4" and "12\n34" in r[2] for r in rows[1:]), rows' "$TMP/mlst/rejects.csv"
 tcheck "no bad rows: rejects.csv is a bare header" bash -c '[ "$(cat "$1/rejects.csv")" = "file,line,reason" ]' _ "$st"
 cp "$bst/plan.csv" "$TMP/bad-plan-before.csv"
 t "ON_ERROR=strict: the night fails on the first bad row" 65 '' '*' 'runs.csv:4:' env ON_ERROR=strict bash "$N" "$btel" "$bst"
