@@ -14,35 +14,32 @@
 enum { POL_STATIC, POL_WHOLE, POL_STAGE, POL_SIM, NPOL };
 static const char *const pol_name[NPOL] = {"static", "amdahl-whole", "stage-amdahl", "simulator"};
 
-/* A run's recorded attempts, per stage in the order they started (the
- * order jobsim_read_runs sorts a run's attempts into). */
+/* A run's recorded attempts, per stage in the order they started: the
+ * count attempts from first[s] on (jobsim_read_runs sorts a run's attempts
+ * by stage, then start, so each stage's are together). */
 struct replay {
     const struct jobsim_run *r;
     size_t nst;
-    size_t **order, *count, *next;
+    size_t *first, *count, *next;
 };
 
 static void replay_init(struct replay *rp, const struct jobsim_run *r, size_t nst)
 {
     rp->r = r;
     rp->nst = nst;
-    rp->order = xcalloc(nst, sizeof *rp->order);
+    rp->first = xcalloc(nst, sizeof *rp->first);
     rp->count = xcalloc(nst, sizeof *rp->count);
     rp->next = xcalloc(nst, sizeof *rp->next);
-    for (size_t s = 0; s < nst; s++)
-        rp->order[s] = xcalloc(r->n ? r->n : 1, sizeof **rp->order);
     for (size_t i = 0; i < r->n; i++) {
         size_t s = r->a[i].stage;
-        if (s < nst)
-            rp->order[s][rp->count[s]++] = i;
+        if (s < nst && rp->count[s]++ == 0)
+            rp->first[s] = i;
     }
 }
 
 static void replay_free(struct replay *rp)
 {
-    for (size_t s = 0; s < rp->nst; s++)
-        free(rp->order[s]);
-    free(rp->order);
+    free(rp->first);
     free(rp->count);
     free(rp->next);
 }
@@ -75,7 +72,7 @@ static double replay_run(struct replay *rp, jockey *jk, const char *key, double 
                 A = dec.new_alloc >= 1 ? dec.new_alloc : 1;
         }
         while (busy < A && rp->next[s] < rp->count[s]) {
-            size_t k = rp->order[s][rp->next[s]++];
+            size_t k = rp->first[s] + rp->next[s]++;
             heap_push(&h, t + (r->a[k].end - r->a[k].start), k);
             busy++;
         }

@@ -235,28 +235,27 @@ static int idrow_cmp(const void *a, const void *b)
     return (x->r->instance > y->r->instance) - (x->r->instance < y->r->instance);
 }
 
-static int h_cmp(const void *a, const void *b)
+static int idrow_h_cmp(const void *key, const void *row)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    uint64_t x = *(const uint64_t *)key, y = ((const struct idrow *)row)->h;
     return (x > y) - (x < y);
 }
 
-static int h_in(const uint64_t *v, size_t n, uint64_t h) { return n && bsearch(&h, v, n, sizeof *v, h_cmp); }
+/* h_in: whether some row of row[0..n) (sorted by idrow_cmp, so by H) derives H h */
+static int h_in(const struct idrow *row, size_t n, uint64_t h)
+{
+    return n && bsearch(&h, row, n, sizeof *row, idrow_h_cmp);
+}
 
 char **yarn_ids(const plan *p, long long cluster_ts, int warn)
 {
     char **id = xcalloc(p->nres ? p->nres : 1, sizeof *id);
     struct idrow *row = xmalloc((p->nres ? p->nres : 1) * sizeof *row);
-    uint64_t *base = xmalloc((p->nres ? p->nres : 1) * sizeof *base);
     size_t n = 0;
     for (size_t k = 0; k < p->nres; k++)
-        if (!p->res[k].removed) {
-            row[n] = (struct idrow){id_hash(&p->res[k], 0), &p->res[k]};
-            base[n] = row[n].h;
-            n++;
-        }
+        if (!p->res[k].removed)
+            row[n++] = (struct idrow){id_hash(&p->res[k], 0), &p->res[k]};
     qsort(row, n, sizeof *row, idrow_cmp);
-    qsort(base, n, sizeof *base, h_cmp);
     uint64_t *moved = NULL; /* the H given to the second and later of a shared one */
     size_t nmoved = 0, capmoved = 0;
     for (size_t i = 0; i < n; i++) {
@@ -268,7 +267,7 @@ char **yarn_ids(const plan *p, long long cluster_ts, int warn)
                 h = id_hash(row[i].r, salt);
                 for (j = 0; j < nmoved && moved[j] != h; j++)
                     ;
-                if (j == nmoved && !h_in(base, n, h))
+                if (j == nmoved && !h_in(row, n, h))
                     break;
             }
             moved = xgrow(moved, &capmoved, nmoved + 1, sizeof *moved);
@@ -292,7 +291,6 @@ char **yarn_ids(const plan *p, long long cluster_ts, int warn)
         }
     }
     free(moved);
-    free(base);
     free(row);
     return id;
 }
