@@ -4,6 +4,7 @@
 
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,9 +21,34 @@ const char *slk_progname = "slokit";
 static char version_text[128];
 static char stdout_buf[1 << 16];
 
+/* hold_std_fds: a closed standard descriptor is the number the next open
+ * gets, so an output's temporary could become fd 2 and take every warning
+ * and the summary, or a side output (--truth, --stats) fd 1 and take the
+ * main output.  Each closed one is held by /dev/null opened the other way
+ * round (0 for writing, 1 and 2 for reading): using it fails with EBADF, as
+ * the closed descriptor did, and no file can take its number.  Exits 74 if
+ * /dev/null cannot be opened for a closed one. */
+static void hold_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (got != fd) {
+            /* got is -1 (no /dev/null) or, impossibly, another number */
+            if (got > 2)
+                close(got);
+            dprintf(2, "%s: standard descriptor %d is closed and /dev/null cannot hold it\n", slk_progname,
+                    fd);
+            exit(SLK_EIO);
+        }
+    }
+}
+
 void slk_init(const char *progname)
 {
     slk_progname = progname;
+    hold_std_fds();
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
     snprintf(version_text, sizeof version_text,

@@ -40,7 +40,11 @@ extern const char *slk_progname;
 /* slk_init: first call of every main.  Sets the program name, the locale
  * (LC_ALL from the environment, but LC_NUMERIC stays "C" so numbers are
  * locale-independent), argp's version/bug address and exit code, and a large
- * stdout buffer.  Never fails. */
+ * stdout buffer.  A closed standard descriptor (tool 2>&-) is held by
+ * /dev/null opened so that using it fails with EBADF as before, and no file
+ * the tool opens can take its number (the output's temporary would take the
+ * summary on fd 2).  Fails only if /dev/null cannot be opened for a closed
+ * descriptor: then it exits 74. */
 void slk_init(const char *progname);
 
 /* slk_error: print "tool: message\n" to stderr. */

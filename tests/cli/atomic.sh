@@ -213,3 +213,57 @@ tcheck "a ready temporary is not swept while the run finishes" bash -c '
 else
     tskip "a ready temporary is not swept while the run finishes" "strace cannot trace here (not installed, or ptrace not allowed)"
 fi
+
+# A closed standard descriptor is the number the next open gets: with
+# 2>&- the output's temporary became fd 2 and took the warnings and the
+# summary (sloinfer's three summary lines ended up in its SLO table), with
+# >&- a side output became fd 1 and took the main output (tracegen's
+# --truth file held the runs).  slk_init holds each closed one with
+# /dev/null opened the other way round, so using it still fails (EBADF)
+# and no file takes its number.
+tracegen runs --count 8 --days 7 -q -o "$A/runs.csv"
+tracegen usage --count 8 --days 7 -q -o "$A/usage.csv"
+sloinfer -q -o "$A/slo-fd.csv" "$A/runs.csv"
+skyfit -q -o "$A/sky-fd.csv" "$A/usage.csv"
+# fdcase NAME REDIRECTS OUTS TOOL ARGS...: the run with REDIRECTS ("2>&-",
+# ">&- 2>&-", ...) writes OUTS (relative to $A) as the same run with the
+# descriptors open does, and exits 0; OUT~COL compares OUT without its
+# column COL (skyfit's solve_ms is a time)
+fdcase() {
+    local name="$1" redir="$2" outs="$3"
+    shift 3
+    tcheck "$name: with $redir the outputs are the same" bash -c '
+        cd "$1" && redir="$2" && outs="$3" && shift 3
+        mkdir -p fd-open fd-closed && rm -f fd-open/* fd-closed/*
+        (cd fd-open && "$@" < ../in.csv 2>/dev/null) || { echo "open: exit $?"; exit 1; }
+        (cd fd-closed && eval "\"\$@\" < ../in.csv $redir"); rc=$?
+        [ $rc = 0 ] || { echo "closed: exit $rc"; exit 1; }
+        drop() { /usr/bin/python3 -c "import csv,sys
+r=list(csv.reader(open(sys.argv[1])))
+k=r[0].index(sys.argv[2]) if sys.argv[2] else None
+for x in r: print(x[:k]+x[k+1:] if k is not None else x)" "$@"; }
+        for o in $outs; do f=${o%%~*}; c=; [ "$f" = "$o" ] || c=${o#*~}
+            cmp <(drop fd-open/$f "$c") <(drop fd-closed/$f "$c") || { diff fd-open/$f fd-closed/$f | head -5; exit 1; }
+        done' \
+        _ "$A" "$redir" "$outs" "$@"
+}
+cp "$A/runs.csv" "$A/in.csv"
+fdcase "sloinfer -o from standard input" "2>&-" "o.csv" sloinfer -o o.csv
+fdcase "sloinfer -o from standard input, stdout closed too" ">&- 2>&-" "o.csv" sloinfer -o o.csv
+cp "$A/usage.csv" "$A/in.csv"
+fdcase "skyfit -o --stats from standard input" "2>&-" "o.csv s.csv~solve_ms" skyfit --stats s.csv -o o.csv
+fdcase "skyfit -o --stats from standard input, stdout closed" ">&-" "o.csv s.csv~solve_ms" skyfit --stats s.csv -o o.csv
+cp "$A/sky-fd.csv" "$A/in.csv"
+fdcase "lcmpack -o --load --report from standard input" "2>&-" "o.csv l.csv r.csv" \
+    lcmpack --slo ../slo-fd.csv --capacity cores=5000,mem=1e9 --load l.csv --report r.csv -o o.csv
+fdcase "tracegen -o --truth, every standard descriptor closed" "<&- >&- 2>&-" "o.csv t.csv" \
+    tracegen runs --count 3 --days 2 --truth t.csv -o o.csv
+tcheck "tracegen --truth with stdout closed: exit 74, the error said, no truth file" bash -c '
+    cd "$1" && rm -f tfd.csv
+    tracegen runs --count 3 --days 2 -q --truth tfd.csv >&- 2>err; rc=$?
+    [ $rc = 74 ] && grep -qx "tracegen: write error on standard output: Bad file descriptor" err && [ ! -e tfd.csv ] ||
+        { echo "exit $rc"; cat err; ls -l tfd.csv; head -2 tfd.csv; exit 1; }' _ "$A"
+t "sloinfer: standard input closed is a read error" 74 '' '' 'sloinfer: <stdin>:1: read error: Bad file descriptor' \
+    bash -c 'sloinfer <&-'
+t "skyfit: standard input closed is a read error" 74 '' '' 'skyfit: <stdin>:1: read error: Bad file descriptor' \
+    bash -c 'skyfit <&-'
