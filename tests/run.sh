@@ -78,6 +78,12 @@ for b in $builds; do
         name=$(basename "$f" .sh)
         [ -n "${SLOKIT_ONLY:-}" ] && [ "${name#*$SLOKIT_ONLY}" = "$name" ] && continue
         tmp=$out/$name; mkdir -p "$tmp"
+        # a syntax error ends a sourced file where it stands, and the cases
+        # before it still add up to "N passed, 0 failed": count it a failure
+        if ! err=$(bash -n "$f" 2>&1); then
+            echo "FAIL cli $name: the test file does not parse: $(printf '%s\n' "$err" | head -1)"
+            total_fail=$((total_fail + 1)); continue
+        fi
         # a file that hangs is killed (its whole process group) after $limit s and
         # counted as failed, so the rest of the suite still runs within CI's time
         res=$(cd "$tmp" && PATH="$path:$PATH" TMP="$tmp" BUILD="$b" timeout -k 30 "$limit" bash -c '

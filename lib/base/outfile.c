@@ -152,6 +152,29 @@ int outf_is_special(const char *path)
     return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
 }
 
+/* keep_owner: give the temporary fd the owner and group of the file old
+ * (at path) it will replace, as far as the process may (root: both; a
+ * member of the file's group: the group), as sed -i does, so a plan that
+ * its consumer reads through the group stays readable (mkstemp makes the
+ * file ours, in our group).  When the owner cannot be kept the set-user
+ * and set-group bits are dropped from *mode; when the group cannot be kept
+ * either, one warning says so (the readers it served may lose access). */
+static void keep_owner(int fd, const char *path, const struct stat *old, mode_t *mode)
+{
+    struct stat now;
+    if (fstat(fd, &now) != 0 || (now.st_uid == old->st_uid && now.st_gid == old->st_gid))
+        return;
+    if (fchown(fd, old->st_uid, old->st_gid) == 0)
+        return;
+    *mode &= ~(mode_t)(S_ISUID | S_ISGID);
+    if (now.st_gid == old->st_gid || fchown(fd, (uid_t)-1, old->st_gid) == 0)
+        return;
+    slk_warn_at(path, 0,
+                "replaced in group gid %ld: its group gid %ld cannot be kept (not a member), "
+                "so whoever read it through that group may not read the new file",
+                (long)now.st_gid, (long)old->st_gid);
+}
+
 outf *outf_open(const char *path, int *status)
 {
     outf *o = xcalloc(1, sizeof *o);
@@ -212,12 +235,13 @@ outf *outf_open(const char *path, int *status)
         return NULL;
     }
     /* mkstemp makes 0600; an output should get the usual 0666 & ~umask,
-     * or keep the mode of the file it replaces. */
+     * or keep the mode, owner and group of the file it replaces. */
     struct stat st;
     mode_t mode;
-    if (stat(path, &st) == 0)
+    if (stat(path, &st) == 0) {
         mode = st.st_mode & 07777;
-    else {
+        keep_owner(fd, path, &st, &mode);
+    } else {
         mode_t um = umask(0);
         umask(um);
         mode = 0666 & ~um;

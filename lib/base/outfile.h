@@ -38,7 +38,10 @@ typedef struct outf outf;
 /* outf_is_special: 1 when path names something outfile writes in place
  * instead of replacing it (anything under /dev/ or /proc/), else 0. */
 int outf_is_special(const char *path);
-/* outf_open: open an output. On failure prints "tool: PATH: cannot create: why",
+/* outf_open: open an output.  A file it will replace lends the new one its
+ * mode, and its owner and group as far as the process may give them (a
+ * group it cannot keep is one warning, and an owner it cannot keep drops
+ * the set-id bits).  On failure prints "tool: PATH: cannot create: why",
  * sets *status to SLK_ECANTCREAT and returns NULL. */
 outf *outf_open(const char *path, int *status);
 /* outf_open_held: outf_open, but stdout and in-place outputs are held in an

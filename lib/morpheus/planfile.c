@@ -339,13 +339,16 @@ int plan_lock(const char *path, int quiet)
     char *lp = xmalloc(n);
     snprintf(lp, n, "%s.lock", path);
     int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    /* another user's lock (0644 under the usual umask): flock(2) needs no
+     * write access, and going on unlocked would let two runs interleave */
+    if (fd < 0 && errno == EACCES)
+        fd = open(lp, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         if (!quiet)
             slk_warn_at(lp, 0, "cannot create the plan's lock (%s): going on unlocked", strerror(errno));
     } else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         if (!quiet)
-            fprintf(stderr, "%s: waiting for %s: another lcmpack reads or writes this plan\n", slk_progname,
-                    lp);
+            slk_note("waiting for %s: another lcmpack reads or writes this plan", lp);
         if (flock(fd, LOCK_EX) != 0) {
             close(fd);
             fd = -1;
