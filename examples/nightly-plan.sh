@@ -39,6 +39,9 @@
 #   report.txt    tonight's report (also printed), with lcmpack's warnings
 #                 ("warning:   the plan exceeds the capacity ..." when CAPACITY
 #                 shrank below the reservations kept from last night)
+#                 and a warning when the dump's day has passed (NOW, or the
+#                 clock, a day or more after the dump ends: a replay, or an
+#                 export that stopped; the plan is then for the dump's day),
 #                 and lists (off-kilter jobs, moved, refused) of at most
 #                 $REPORT_LIST jobs each (default 20), then "... and N more":
 #                 decisions.csv has them all
@@ -64,6 +67,10 @@
 #   - one run at a time: a second run on the same STATE_DIR waits up to
 #     $LOCK_WAIT whole seconds (default 0) for the lock STATE_DIR/.lock, then exits
 #     75 with "nightly-plan: STATE_DIR is locked by another run";
+#   - a STATE_DIR another user made (a night run by hand as root, then the
+#     service user's cron): exits 1 at once with "DIR: not writable by USER
+#     (owner OWNER)" and the chown that fixes it; another user's lock file
+#     alone is no obstacle (flock needs it only open for reading);
 #   - everything is built in a scratch directory and published by one
 #     rename(2) of the `current` link, so kill -9 at any point, a full disk
 #     or a failing step leaves last night's plan, YARN delta and report as
@@ -170,7 +177,13 @@ for f in runs.csv usage.csv; do [ -r "$tel/$f" ] || die "$tel/$f: missing (see t
 for t in sloinfer skyfit lcmpack skyplot; do command -v "$t" >/dev/null || die "$t not found (run make first)"; done
 
 mkdir -p "$state"
-exec 9>>"$state/.lock"
+# a state another user made (a night run by hand as root, then cron as the
+# service user): name what cannot be changed, not a bare shell error
+unwritable=$(find "$state" -maxdepth 2 -type d ! -writable -print -quit 2>/dev/null || true)
+[ -z "$unwritable" ] ||
+    die "$unwritable: not writable by $(id -un) (owner $(stat -c %U "$unwritable")): run the nightly job as the state's owner, or chown -R $(id -un) $state"
+# another user's lock file (0644) is opened for reading: flock needs no more
+{ exec 9>>"$state/.lock"; } 2>/dev/null || exec 9<"$state/.lock"
 if ! flock -w "$lock_wait" 9; then
     echo "nightly-plan: $state is locked by another run (waited ${lock_wait}s; LOCK_WAIT=N to wait longer)" >&2
     exit 75
@@ -278,6 +291,11 @@ rm -f "$work"/rejects-*.csv
 # outside the planned day [at, at + 1 d) (a replay of an old dump, or
 # planning ahead) takes --at.
 ynow=${now_arg:-$(date +%s)}
+# A dump whose day has passed (an export that stopped, or a replay) plans
+# a day that is over, and its YARN bodies are dated then: the report says so.
+stale_note=""
+[ "$ynow" -lt $((at + 86400)) ] ||
+    stale_note="the dump ends $(date -u -d "@$((at - 1))" +%F) but now is $(date -u -d "@$ynow" +%F): tonight's plan is for $(date -u -d "@$at" +%F), a day that has passed (a replay of an old dump, or has the telemetry export stopped?)"
 { [ "$ynow" -ge "$at" ] && [ "$ynow" -lt $((at + 86400)) ]; } || ynow=$at
 plan_opt=()
 [ -n "$last" ] && plan_opt=(--plan "$last/plan.csv")
@@ -338,6 +356,7 @@ list() {
              END { printf "skylines:  %d jobs", n; m = sorted(s, K); for (i = 1; i <= m; i++) printf ", %d %s", s[K[i]], show(K[i]); print "" }' "$work/skyfit-stats.csv"
     awk "$csv_awk"'{ nf = csv() } REC == 1 { for (i = 1; i <= nf; i++) c[F[i]] = i; next } F[c["prior_cost"]] != "" { n++ }
              END { if (n) printf "           %d fitted with last night'"'"'s skyline as the prior (--prior-weight '"$prior_weight"')\n", n }' "$work/skyfit-stats.csv"
+    [ -z "$stale_note" ] || echo "warning:   $stale_note"
     [ -z "$prior_note" ] || echo "warning:   $prior_note"
     echo "changes:   $(count kept) kept, $(count moved) moved, $(count placed) new, $(count removed) removed, $(count expired) expired since last night (--stable $stable)"
     printf '%s\n' "$lcmlog" | grep -E '^lcmpack: [0-9]+ requests:|^lcmpack: peak cost|^lcmpack: --improve: .* placed after the polish' |

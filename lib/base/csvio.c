@@ -1422,6 +1422,8 @@ csvr *csvr_open_range(const char *path, const struct csv_dialect *d, const struc
 
 long csvr_lines(const csvr *r) { return r->line - 1; }
 
+double csvr_fraction(const csvr *r) { return zin_fraction(r->in); }
+
 const char *const *csvr_row(const csvr *r) { return r->cur; }
 
 long long csvr_line_start(const char *path, long long start, long line)

@@ -325,6 +325,10 @@ csvr *csvr_open_range(const char *path, const struct csv_dialect *d, const struc
  * call per field; valid until the next csvr_next.  For per-row hot loops. */
 const char *const *csvr_row(const csvr *r);
 
+/* csvr_fraction: how much of the input file has been read, 0 to 1, or -1
+ * when its end is unknown (standard input from a pipe); see zin_fraction.
+ * For progress lines (slk_progress_read). */
+double csvr_fraction(const csvr *r);
 /* csvr_lines: how many line ends the reader has consumed so far; at the end
  * of a range cut at line starts, the number of lines in it. */
 long csvr_lines(const csvr *r);

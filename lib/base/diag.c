@@ -259,6 +259,25 @@ void slk_progress(const char *what, uint64_t done, uint64_t total)
         fprintf(stderr, "\r%s: %s: %llu\033[K", slk_progname, what, (unsigned long long)done);
 }
 
+int slk_progress_due(uint64_t done) { return (done & 1023) == 0 && cli_progress_on(); }
+
+void slk_progress_read(const char *what, uint64_t done, double fraction)
+{
+    if (!(fraction >= 0)) {
+        slk_progress(what, done, 0);
+        return;
+    }
+    if (!slk_progress_due(done))
+        return;
+    double now = slk_now();
+    if (now - progress_last < 0.25)
+        return;
+    progress_last = now;
+    progress_shown = 1;
+    fprintf(stderr, "\r%s: %s: %llu (%.0f%% of the input)\033[K", slk_progname, what,
+            (unsigned long long)done, 100.0 * (fraction > 1 ? 1 : fraction));
+}
+
 void slk_progress_done(void)
 {
     if (progress_shown) {

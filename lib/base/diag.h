@@ -101,6 +101,16 @@ void *xgrow(void *p, size_t *cap, size_t need, size_t size);
  * stderr is a terminal and not -q).  total == 0 means unknown.  slk_progress_done
  * clears the line.  Cheap enough to call per record. */
 void slk_progress(const char *what, uint64_t done, uint64_t total);
+/* slk_progress_read: the same for a reader whose total is the input file:
+ * "tool: rows: 438272 (12% of the input)", the share from csvr_fraction or
+ * zin_fraction (bytes of the file read so far); a negative fraction (a
+ * pipe) prints the count alone, as slk_progress with total 0.  Call it
+ * under slk_progress_due(done), so the share is worked out only then:
+ *     if (slk_progress_due(n)) slk_progress_read("rows", n, csvr_fraction(r)); */
+void slk_progress_read(const char *what, uint64_t done, double fraction);
+/* slk_progress_due: 1 when progress is on and done is a count at which a
+ * progress call may draw (every 1,024th), else 0.  As cheap as slk_progress. */
+int slk_progress_due(uint64_t done);
 void slk_progress_done(void);
 
 /* slk_now: monotonic wall-clock seconds, for timings in summaries and benches. */

@@ -542,7 +542,8 @@ int shard_split(const struct shard_opts *o, struct shard_stats *stats_out)
     sp.in.ctx = &sp;
     while (st == SLK_OK && !sp.bad && (got = rin_next(&sp.in)) > 0) {
         st = split_record(&sp, &stats);
-        slk_progress("lines split", (uint64_t)sp.in.line, 0);
+        if (slk_progress_due((uint64_t)sp.in.line))
+            slk_progress_read("lines split", (uint64_t)sp.in.line, zin_fraction(sp.in.z));
     }
     slk_progress_done();
     if (st == SLK_OK && got < 0)
@@ -612,7 +613,8 @@ int shard_check(const struct shard_opts *o, FILE *out, struct shard_stats *stats
         st = check_record(&in, keycol, &g, &scratch, &scap, &key, &kcap, out);
         stats.records++;
         stats.bytes += in.n;
-        slk_progress("lines checked", (uint64_t)in.line, 0);
+        if (slk_progress_due((uint64_t)in.line))
+            slk_progress_read("lines checked", (uint64_t)in.line, zin_fraction(in.z));
     }
     slk_progress_done();
     if (st == SLK_OK && got < 0)

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -33,6 +34,8 @@ struct zin {
     z_stream zs;
     int zs_live;
     ZSTD_DCtx *zd;
+    unsigned long long at;   /* fp's offset: where it was at the open, plus every byte read since */
+    unsigned long long size; /* a regular file's size at the open; 0 when unknown (pipe, terminal) */
 };
 
 static ssize_t fail(zin *z, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -60,9 +63,11 @@ static ssize_t raw_fill(zin *z, char *dst, size_t cap)
             return fail(z, SLK_EIO, "read error: %s", strerror(errno));
         if (k == 0)
             z->eof = 1;
+        z->at += (unsigned long long)k;
         return k;
     }
     size_t n = fread(dst, 1, cap, z->fp);
+    z->at += n;
     if (n < cap) {
         if (ferror(z->fp))
             return fail(z, SLK_EIO, "read error: %s", strerror(errno));
@@ -97,6 +102,15 @@ zin *zin_open(FILE *fp, int partial)
     z->fp = fp;
     z->partial = partial;
     z->ibuf = xmalloc(ZIN_BUF);
+    /* A regular file's size, for progress (zin_fraction); fp is fresh, so
+     * the descriptor's offset is where its reading starts. */
+    struct stat st;
+    int fd = fileno(fp);
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        off_t off = lseek(fd, 0, SEEK_CUR);
+        z->size = (unsigned long long)st.st_size;
+        z->at = off > 0 ? (unsigned long long)off : 0;
+    }
     /* Enough bytes to tell the kind (a pipe may give them one at a time). */
     while (z->ilen < 4 && !z->eof) {
         ssize_t n = raw_fill(z, z->ibuf + z->ilen, partial ? ZIN_BUF - z->ilen : 4 - z->ilen);
@@ -116,6 +130,13 @@ zin *zin_open(FILE *fp, int partial)
             fail(z, SLK_ESOFTWARE, "cannot initialise zstd");
     }
     return z;
+}
+
+double zin_fraction(const zin *z)
+{
+    if (!z || !z->size)
+        return -1;
+    return z->at >= z->size ? 1.0 : (double)z->at / (double)z->size;
 }
 
 void zin_close(zin *z)

@@ -56,6 +56,12 @@ const char *zin_kind_name(enum zin_kind k);
  * compressed one has to be read as one stream. */
 int zin_sniff(const char *path);
 
+/* zin_fraction: how much of a regular file has been read, 0 to 1 (of the
+ * compressed bytes when it is compressed; a file that grew since the open
+ * stays at 1); -1 when the end is unknown (a pipe, a terminal, a stream
+ * without a descriptor).  For progress lines only. */
+double zin_fraction(const zin *z);
+
 /* zin_error: why the last zin_read failed (a static message in z). */
 const char *zin_error(const zin *z);
 /* zin_status: SLK_EDATA or SLK_EIO after a failed zin_read, else SLK_OK. */

@@ -108,7 +108,8 @@ line:
     if (len > 0 && in->buf[len - 1] == '\r')
         in->buf[--len] = 0;
     in->line++;
-    slk_progress(in->path, (uint64_t)in->line, 0);
+    if (slk_progress_due((uint64_t)in->line))
+        slk_progress_read(in->path, (uint64_t)in->line, zin_fraction(in->z));
     if (in->line == 1 && len >= 3 && memcmp(in->buf, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 BOM, as csvio drops it */
         memmove(in->buf, in->buf + 3, len - 2);
     return 1;

@@ -273,7 +273,8 @@ static int add_row(csvr *r, long line, struct memio_reader *rd, group_iter *g, s
     if (rc)
         return rc;
     memprof_acc_add(&rd->acc, x->t, x->mem);
-    slk_progress("samples", rd->tot.samples + rd->acc.n, 0);
+    if (slk_progress_due(rd->tot.samples + rd->acc.n))
+        slk_progress_read("samples", rd->tot.samples + rd->acc.n, csvr_fraction(r));
     return 0;
 }
 

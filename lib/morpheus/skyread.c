@@ -153,7 +153,8 @@ int skyread_csv(csvr *r, struct skyjob_out *out, int sort)
             continue; /* skipped (--on-error skip); the job starts here, fitted once a row is good (as -s) */
         have = 1;
         add_sample(j, run, &x, shape);
-        slk_progress("rows", (uint64_t)csvr_line(r), 0);
+        if (slk_progress_due((uint64_t)csvr_line(r)))
+            slk_progress_read("rows", (uint64_t)csvr_line(r), csvr_fraction(r));
     }
     slk_progress_done();
     if (st == SLK_OK)

@@ -361,7 +361,8 @@ static int read_table(csvr *r, slotab *t, slo_prov *prov, const struct slofile_o
                          "raise --max-runs or split the runs by job (the output is per job)", o->max_runs);
             break;
         }
-        slk_progress("runs", (uint64_t)csvr_line(r), 0);
+        if (slk_progress_due((uint64_t)csvr_line(r)))
+            slk_progress_read("runs", (uint64_t)csvr_line(r), csvr_fraction(r));
     }
     slk_progress_done();
     keyset_free(seen);
@@ -410,7 +411,8 @@ static int read_events(const char *path, const struct csv_dialect *d, slo_prov *
             break;
         }
         (*nev)++;
-        slk_progress("events", (uint64_t)csvr_line(e), 0);
+        if (slk_progress_due((uint64_t)csvr_line(e)))
+            slk_progress_read("events", (uint64_t)csvr_line(e), csvr_fraction(e));
     }
     slk_progress_done();
     st = co < 0 ? SLK_EDATA : csvr_status(e);

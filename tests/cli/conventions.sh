@@ -129,6 +129,23 @@ for c in "sloinfer $TMP/pr_runs.csv" "skyfit $TMP/pr_usage.csv" "peakgate $TMP/p
         cmp -s "$2.out1" "$2.out0" || { echo "stdout differs with --progress"; exit 1; }
         ! grep -q "$(printf "\r")" "$2.err0" "$2.errn" || { echo "progress without a terminal or with --no-progress"; exit 1; }' _ "$c" "$TMP/pr"
 done
+# A reader of a regular file says how much of it is read ("rows: 1024 (37%
+# of the input)", bytes read of the file's size; of the compressed bytes for
+# a .gz), never above 100% and never going back; from a pipe, whose end is
+# unknown, the count alone.
+for c in "sloinfer $TMP/pr_runs.csv" "skyfit $TMP/pr_usage.csv" "peakgate $TMP/pr_mem.csv" \
+         "traceconv google-runs $DATA/google-2011/job_events-part-00001-of-00500.csv.gz" \
+         "keyshard -k job -n 2 -p $TMP/pr_ks3- $TMP/pr_usage.csv"; do
+    tcheck "--progress of a file in percent, of a pipe without: ${c%% $TMP*}" bash -c '
+        set -- $1; tool=$1; in=${!#}; args=("${@:2:$#-2}")
+        "$tool" --progress "${args[@]}" "$in" > /dev/null 2> err1 || exit 1
+        tr "\r" "\n" < err1 | grep -o "([0-9]*% of the input)" | tr -dc "0-9\n" > pct
+        [ -s pct ] || { echo "no percent:"; cat -v err1; exit 1; }
+        sort -n -c pct && [ "$(tail -1 pct)" -le 100 ] || { echo "percents:"; cat pct; exit 1; }
+        cat "$in" | "$tool" --progress "${args[@]}" - > /dev/null 2> err2 || exit 1
+        grep -q "$(printf "\r")$tool: .*[0-9]$(printf "\033")\[K" err2 && ! grep -q "% of the input" err2 ||
+            { echo "from a pipe:"; cat -v err2; exit 1; }' _ "$c"
+done
 # No unit test's scratch output is tracked at the root (test_plan_segments
 # writes seg*.csv in its working directory; eight were committed once).
 tcheck "no unit-test scratch files tracked at the root" bash -c '[ ! -d "$1/.git" ] || [ -z "$(git -C "$1" ls-files -- "seg*.csv" "seg*.csv.idx")" ]' _ "$ROOT"
