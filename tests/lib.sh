@@ -16,10 +16,16 @@
 #
 # Tools are found on PATH ($BIN first); $TMP is a scratch directory of this file;
 # $DATA is ../shared/data; $ROOT is the project.
+#
+# $LONG: the hang limit (seconds, for timeout) of a big case that takes a
+# few seconds at -O2 and up to 20 under ASan on a fast machine: 60, and
+# 120 under ASan, where a slower CI machine takes twice that.
 
 PASS=0
 FAIL=0
 SKIP=0
+LONG=60
+[ "${BUILD:-build}" = build ] || LONG=120
 
 # zline FILE: the line a truncated or corrupt gzip / zstd FILE breaks on,
 # worked out apart from slokit's reader: the newlines that python's zlib

@@ -86,6 +86,7 @@ for b in $builds; do
         fi
         # a file that hangs is killed (its whole process group) after $limit s and
         # counted as failed, so the rest of the suite still runs within CI's time
+        t0=$SECONDS
         res=$(cd "$tmp" && PATH="$path:$PATH" TMP="$tmp" BUILD="$b" timeout -k 30 "$limit" bash -c '
             source "$ROOT/tests/lib.sh"; source "$1"; echo "#cli $PASS $FAIL $SKIP"' _ "$f" 2>&1 </dev/null)
         rc=$?
@@ -99,7 +100,8 @@ for b in $builds; do
         set -- $line
         total_pass=$((total_pass + $2)); total_fail=$((total_fail + $3)); total_skip=$((total_skip + $4))
         skipped=""; [ "$4" = 0 ] || skipped=", $4 skipped"
-        printf '   cli  %-28s %4d passed, %d failed%s\n' "$name" "$2" "$3" "$skipped"
+        # with its time, to see a file near the limit before a slower machine kills it
+        printf '   cli  %-28s %4d passed, %d failed%s  (%d s)\n' "$name" "$2" "$3" "$skipped" $((SECONDS - t0))
         [ "$3" != 0 ] || [ -n "${SLOKIT_KEEP:-}" ] || rm -rf "$tmp"
     done
 done

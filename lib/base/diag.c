@@ -240,18 +240,26 @@ double slk_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-void slk_progress(const char *what, uint64_t done, uint64_t total)
+/* progress_gate: whether a progress line is drawn now, and if so mark it
+ * drawn.  Reading the clock on every call would cost more than the work
+ * itself, so it is read at every 1,024th count; a last count (the total
+ * reached) is always drawn. */
+static int progress_gate(uint64_t done, int last)
 {
-    if (!cli_progress_on())
-        return;
-    /* Checking the clock on every call would cost more than the work itself. */
-    if ((done & 1023) != 0 && done != total)
-        return;
+    if (!cli_progress_on() || ((done & 1023) != 0 && !last))
+        return 0;
     double now = slk_now();
-    if (now - progress_last < 0.25 && done != total)
-        return;
+    if (now - progress_last < 0.25 && !last)
+        return 0;
     progress_last = now;
     progress_shown = 1;
+    return 1;
+}
+
+void slk_progress(const char *what, uint64_t done, uint64_t total)
+{
+    if (!progress_gate(done, done == total))
+        return;
     if (total)
         fprintf(stderr, "\r%s: %s: %llu of %llu (%.0f%%)\033[K", slk_progname, what,
                 (unsigned long long)done, (unsigned long long)total, 100.0 * (double)done / (double)total);
@@ -267,13 +275,8 @@ void slk_progress_read(const char *what, uint64_t done, double fraction)
         slk_progress(what, done, 0);
         return;
     }
-    if (!slk_progress_due(done))
+    if (!progress_gate(done, 0))
         return;
-    double now = slk_now();
-    if (now - progress_last < 0.25)
-        return;
-    progress_last = now;
-    progress_shown = 1;
     fprintf(stderr, "\r%s: %s: %llu (%.0f%% of the input)\033[K", slk_progname, what,
             (unsigned long long)done, 100.0 * (fraction > 1 ? 1 : fraction));
 }

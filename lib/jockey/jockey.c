@@ -5,6 +5,8 @@
  * the controller keeps its first sample time and its allocation state; a
  * sample costs one hash lookup and a few model evaluations (a binary search
  * over the allocation range for Amdahl, a scan of the table's allocations).
+ * The simulator's predictions are kept while the job's stages stay where
+ * they were (struct sim_memo), so a long task costs a lookup per decision.
  */
 #include "jockey/jockey.h"
 #include "base/csvio.h"
@@ -37,6 +39,17 @@ struct jstate {
     const struct jobsim_model *model; /* learned job model, or NULL */
 };
 
+/* The simulator's predictions at one state: jobsim_simulate is a function
+ * of (model, done[], a) alone (its seed is fixed), and while no task of the
+ * job ends, every decision asks the same candidates again (a task that
+ * runs for days is asked about at every interval). */
+struct sim_memo {
+    const struct jobsim_model *m; /* NULL: empty */
+    double *done;
+    size_t nst, cap, n;
+    double a[64], c[64];
+};
+
 struct jockey {
     struct jockey_opts o;
     keyset *tkeys, *ckeys; /* job ("" for rows without one) -> its table, curve */
@@ -51,6 +64,7 @@ struct jockey {
     struct jobsim_set models;   /* learned from task records (none: empty) */
     const double *done;         /* the current sample's per-stage state */
     size_t nst;
+    struct sim_memo *memo; /* a cache, so behind a pointer: filled by const lookups */
 };
 
 void jockey_opts_default(struct jockey_opts *o)
@@ -219,6 +233,7 @@ int jockey_new(const struct jockey_opts *o, const char *table, const char *recor
     j->tkeys = keyset_new();
     j->ckeys = keyset_new();
     j->jobs = keyset_new();
+    j->memo = xcalloc(1, sizeof *j->memo);
     int st = SLK_OK;
     if (table)
         st = load_table(j, table);
@@ -246,6 +261,9 @@ void jockey_free(jockey *j)
     free(j->tables);
     free(j->curves);
     free(j->st);
+    if (j->memo)
+        free(j->memo->done);
+    free(j->memo);
     jobsim_set_free(&j->models);
     keyset_free(j->tkeys);
     keyset_free(j->ckeys);
@@ -256,6 +274,7 @@ void jockey_free(jockey *j)
 void jockey_adopt_models(jockey *j, struct jobsim_set *set)
 {
     jobsim_set_free(&j->models);
+    j->memo->m = NULL; /* a new model may take a freed one's address */
     j->models = *set;
     memset(set, 0, sizeof *set);
 }
@@ -303,7 +322,24 @@ static double job_model(const jockey *j, const struct jobsim_model *m, double a)
 {
     if (j->o.job_model == JOCKEY_STAGE_AMDAHL)
         return jobsim_amdahl(m, j->done, a);
-    return jobsim_simulate(m, j->done, a, j->o.reps, j->o.seed);
+    struct sim_memo *mm = j->memo;
+    if (!mm->m || mm->m != m || mm->nst != j->nst ||
+        memcmp(mm->done, j->done, j->nst * sizeof *j->done) != 0) {
+        mm->done = xgrow(mm->done, &mm->cap, j->nst + 1, sizeof *mm->done);
+        memcpy(mm->done, j->done, j->nst * sizeof *j->done);
+        mm->m = m;
+        mm->nst = j->nst;
+        mm->n = 0;
+    }
+    for (size_t i = 0; i < mm->n; i++)
+        if (mm->a[i] == a)
+            return mm->c[i];
+    double c = jobsim_simulate(m, j->done, a, j->o.reps, j->o.seed);
+    if (mm->n < sizeof mm->a / sizeof *mm->a) {
+        mm->a[mm->n] = a;
+        mm->c[mm->n++] = c;
+    }
+    return c;
 }
 
 /* The smallest candidate in [lo, hi] whose predicted utility is the best

@@ -11,5 +11,5 @@ printf 'tcheck "before the error" true\nx=(\ntcheck "after the error" false\n' >
 tcheck "run.sh: a test file that does not parse fails the suite" bash -c '
     env -u SLOKIT_ONLY -u SLOKIT_WRAP SLOKIT_BUILDS=build SLOKIT_FILE_TIMEOUT=60 bash "$1/tests/run.sh" > out 2>&1; rc=$?
     [ $rc = 1 ] && grep -q "^FAIL cli broken: the test file does not parse: .*line [0-9]*: " out &&
-        grep -q "^   cli  fine  *1 passed, 0 failed$" out && [ "$(tail -1 out)" = "1 passed, 1 failed, 0 skipped" ] ||
+        grep -q "^   cli  fine  *1 passed, 0 failed  ([0-9]* s)$" out && [ "$(tail -1 out)" = "1 passed, 1 failed, 0 skipped" ] ||
         { echo "exit $rc"; cat out; exit 1; }' _ "$H"

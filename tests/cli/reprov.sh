@@ -414,10 +414,10 @@ J,r2,1,0.9,0,0,0,3,0' "simulator                mean 0.000" sh -c "reprov --comp
 tcheck "compare-models: 70,000 jobs, interleaved runs (each job's runs found by link, not by scan)" bash -c '
     awk "BEGIN { print \"job,run,alloc,stage,start,end,failed\"; for (r = 0; r < 4; r++) for (j = 0; j < 70000; j++) {
         t = r * 1000; printf \"j%d,r%d,1,0,%d,%d,0\\nj%d,r%d,1,0,%d,%d,0\\n\", j, r, t, t + 10, j, r, t + 10, t + 20 } }" > "$1/many.csv" &&
-    timeout 60 reprov -q --compare-models --train 0.5 "$1/many.csv" |
+    timeout "$2" reprov -q --compare-models --train 0.5 "$1/many.csv" |
     awk -F, "NR > 1 { n[\$1 \",\" \$2]++; runs[\$1] = runs[\$1] \$2; if (\$4 == 0 && !(\$5 == 20 && \$6 == 20 && \$9 == 20)) bad++ }
              END { for (k in n) { pairs++; if (n[k] != 10) bad++ } for (j in runs) { jobs++; if (runs[j] != \"r2\" \"r2\" \"r2\" \"r2\" \"r2\" \"r2\" \"r2\" \"r2\" \"r2\" \"r2\" \"r3\" \"r3\" \"r3\" \"r3\" \"r3\" \"r3\" \"r3\" \"r3\" \"r3\" \"r3\") bad++ }
-                   exit !(pairs == 140000 && jobs == 70000 && !bad) }"' _ "$TMP"
+                   exit !(pairs == 140000 && jobs == 70000 && !bad) }"' _ "$TMP" "$LONG"
 t "compare-models: one run cannot be split" 65 "@$D/tasks.csv" '*' "job 'J': 2 runs cannot be split by --train 0.2" reprov --compare-models --train 0.2
 t "compare-models: no policy" 64 '' '' "--compare-models reads task records only" reprov --compare-models --policy jockey
 t "compare-models: --reps needs it" 64 '' '' "--reps goes with --compare-models or --simulator" reprov --policy jockey --amdahl 1,2 --deadline 1h --reps 3
@@ -447,8 +447,8 @@ t "jockey: --stage-amdahl in the loop" 0 "$JS" '0,J,jockey,1,4
 tcheck "jockey --simulator: 300,000 learned jobs, a decision for each" bash -c '
     awk "BEGIN { print \"job,run,alloc,stage,start,end,failed\"; for (i = 0; i < 300000; i++) printf \"J%d,r1,1,0,0,10,0\\nJ%d,r1,1,0,10,20,0\\n\", i, i }" > "$1/jt.csv" &&
     awk "BEGIN { print \"job,t,completed,total,alloc\"; for (i = 0; i < 300000; i++) printf \"J%d,%d,0,2,1\\n\", i, i }" > "$1/js.csv" &&
-    timeout 60 reprov -q --policy jockey --simulator "$1/jt.csv" --deadline 15s --max-alloc 2 "$1/js.csv" |
-    awk -F, "NR > 1 { j[\$2]++ } END { for (k in j) n++; exit n != 300000 }"' _ "$TMP"
+    timeout "$2" reprov -q --policy jockey --simulator "$1/jt.csv" --deadline 15s --max-alloc 2 "$1/js.csv" |
+    awk -F, "NR > 1 { j[\$2]++ } END { for (k in j) n++; exit n != 300000 }"' _ "$TMP" "$LONG"
 t "jockey: job models need per-stage samples" 0 $'job,t,progress,alloc\nJ,0,0,1\n' 't,job,policy,old_alloc,new_alloc,until,reason' '1 samples without the per-stage task counts' reprov --policy jockey --simulator "$D/tasks.csv" --deadline 15s
 t "jockey: one model only" 64 '' '' "needs one remaining-time model" reprov --policy jockey --amdahl 1,2 --simulator "$D/tasks.csv" --deadline 1h
 # the headline script, small: one seed, 8 runs per job
