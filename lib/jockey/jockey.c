@@ -45,8 +45,8 @@ struct jstate {
  * runs for days is asked about at every interval). */
 struct sim_memo {
     const struct jobsim_model *m; /* NULL: empty */
-    double *done;
-    size_t nst, cap, n;
+    double *done;                 /* [m->nst] */
+    size_t cap, n;
     double a[64], c[64];
 };
 
@@ -64,7 +64,7 @@ struct jockey {
     struct jobsim_set models;   /* learned from task records (none: empty) */
     const double *done;         /* the current sample's per-stage state */
     size_t nst;
-    struct sim_memo *memo; /* a cache, so behind a pointer: filled by const lookups */
+    struct sim_memo memo;
 };
 
 void jockey_opts_default(struct jockey_opts *o)
@@ -233,7 +233,6 @@ int jockey_new(const struct jockey_opts *o, const char *table, const char *recor
     j->tkeys = keyset_new();
     j->ckeys = keyset_new();
     j->jobs = keyset_new();
-    j->memo = xcalloc(1, sizeof *j->memo);
     int st = SLK_OK;
     if (table)
         st = load_table(j, table);
@@ -261,9 +260,7 @@ void jockey_free(jockey *j)
     free(j->tables);
     free(j->curves);
     free(j->st);
-    if (j->memo)
-        free(j->memo->done);
-    free(j->memo);
+    free(j->memo.done);
     jobsim_set_free(&j->models);
     keyset_free(j->tkeys);
     keyset_free(j->ckeys);
@@ -274,7 +271,7 @@ void jockey_free(jockey *j)
 void jockey_adopt_models(jockey *j, struct jobsim_set *set)
 {
     jobsim_set_free(&j->models);
-    j->memo->m = NULL; /* a new model may take a freed one's address */
+    j->memo.m = NULL; /* a new model may take a freed one's address */
     j->models = *set;
     memset(set, 0, sizeof *set);
 }
@@ -318,17 +315,15 @@ static double amdahl(const struct jockey_opts *o, double p, double a)
 static double utility(const jockey *j, const struct jstate *s, double T);
 
 /* C(state, a) under the learned job model m (the sample's done[]). */
-static double job_model(const jockey *j, const struct jobsim_model *m, double a)
+static double job_model(jockey *j, const struct jobsim_model *m, double a)
 {
     if (j->o.job_model == JOCKEY_STAGE_AMDAHL)
         return jobsim_amdahl(m, j->done, a);
-    struct sim_memo *mm = j->memo;
-    if (!mm->m || mm->m != m || mm->nst != j->nst ||
-        memcmp(mm->done, j->done, j->nst * sizeof *j->done) != 0) {
+    struct sim_memo *mm = &j->memo; /* target() checked j->nst == m->nst */
+    if (mm->m != m || memcmp(mm->done, j->done, j->nst * sizeof *j->done) != 0) {
         mm->done = xgrow(mm->done, &mm->cap, j->nst + 1, sizeof *mm->done);
         memcpy(mm->done, j->done, j->nst * sizeof *j->done);
         mm->m = m;
-        mm->nst = j->nst;
         mm->n = 0;
     }
     for (size_t i = 0; i < mm->n; i++)
@@ -345,9 +340,9 @@ static double job_model(const jockey *j, const struct jobsim_model *m, double a)
 /* The smallest candidate in [lo, hi] whose predicted utility is the best
  * (the prediction C falls with a and U does not rise with T, so U rises
  * with a: bisection). */
-static double bisect_alloc(const jockey *j, const struct jstate *s, double tr, double lo, double hi,
-                           double (*C)(const jockey *, const void *, double, double), const void *ctx,
-                           double p, double *ur)
+static double bisect_alloc(jockey *j, const struct jstate *s, double tr, double lo, double hi,
+                           double (*C)(jockey *, const void *, double, double), const void *ctx, double p,
+                           double *ur)
 {
     double best = utility(j, s, tr + j->o.slack * C(j, ctx, p, hi));
     while (lo < hi) {
@@ -361,13 +356,13 @@ static double bisect_alloc(const jockey *j, const struct jstate *s, double tr, d
     return lo;
 }
 
-static double c_amdahl(const jockey *j, const void *ctx, double p, double a)
+static double c_amdahl(jockey *j, const void *ctx, double p, double a)
 {
     (void)ctx;
     return amdahl(&j->o, p, a);
 }
 
-static double c_model(const jockey *j, const void *ctx, double p, double a)
+static double c_model(jockey *j, const void *ctx, double p, double a)
 {
     (void)p;
     return job_model(j, ctx, a);
