@@ -13,3 +13,25 @@ tcheck "run.sh: a test file that does not parse fails the suite" bash -c '
     [ $rc = 1 ] && grep -q "^FAIL cli broken: the test file does not parse: .*line [0-9]*: " out &&
         grep -q "^   cli  fine  *1 passed, 0 failed  ([0-9]* s)$" out && [ "$(tail -1 out)" = "1 passed, 1 failed, 0 skipped" ] ||
         { echo "exit $rc"; cat out; exit 1; }' _ "$H"
+# The sanitizer check reads a one-line stderr itself and greps a longer one
+# (tests/lib.sh, _sanitizer_clean): a report is found either way, a tool's
+# own error line is not one.
+tcheck "_sanitizer_clean: empty, one error line, two lines: clean" bash -c '
+    source "$ROOT/tests/lib.sh"; f=$1/.sc
+    for c in "" "skyfit: x.csv:2: bad\n" "a\nb" "a\nb\n" "x\0y\n"; do
+        printf "$c" >"$f"; _sanitizer_clean "$f" || { echo "flagged: $c"; exit 1; }; done' _ "$TMP"
+tcheck "_sanitizer_clean: a report on the only line, the first or a later one" bash -c '
+    source "$ROOT/tests/lib.sh"; f=$1/.sc
+    for c in "x.c:3:5: runtime error: signed integer overflow" "==1==ERROR: AddressSanitizer: heap-buffer-overflow\n" \
+             "a\n==7==ERROR: LeakSanitizer: detected memory leaks\n" "\nx.c:1: runtime error: y" "==12== Invalid read of size 8\n" \
+             "x\0 runtime error: y\n"; do
+        printf "$c" >"$f"; ! _sanitizer_clean "$f" || { echo "missed: $c"; exit 1; }; done' _ "$TMP"
+# probe_judge with PROBE_TEXT='?' asks probe_text only when an output holds
+# nan or inf, and then judges by its answer
+tcheck "probe_judge: probe_text asked only for nan or inf, and heeded" bash -c '
+    source "$ROOT/tests/lib.sh"; TMP=$1; : >"$TMP/.pe"; asked=0
+    probe_text() { asked=$((asked + 1)); PROBE_TEXT=$answer; }
+    j() { printf "$1" >"$TMP/.po"; bad=; PROBE_TEXT="?"; answer=$2; probe_judge v 0 "0 65" "$TMP/.po"; echo "${bad:+bad} $asked"; }
+    [ "$(j "a,b\n1,2\n" 1)" = " 0" ] && [ "$(j "a,b\nx,nan\n" 0)" = "bad 1" ] &&
+    [ "$(j "a,b\nx,nan\n" 1)" = " 1" ] && [ "$(j "a,b\nx,1e+300\n" 1)" = "bad 1" ] &&
+    [ "$(j "" 0)" = " 0" ]' _ "$TMP"
