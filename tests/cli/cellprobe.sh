@@ -6,10 +6,11 @@
 # report, and when it exits 0 it must not write nan, inf or a number beyond
 # 1e15 that the next tool would refuse (in a text column, where any value
 # is a name, the words nan and inf pass: a run with "x_probe" in that cell,
-# made only when an output holds nan or inf, tells the cell is text).  Found this way (2026-11-25): a DAG
-# vertex of 1e308 tasks gave classpick a demand of 1e+308 in its output;
-# one task attempt recorded from 1970 (start 0) made reprov --evaluate-loop
-# replay for 5 minutes, an end of 1e15 for ever.  The ASan pass tries four
+# made only when an output holds nan or inf, tells the cell is text).
+# Found this way (2026-11-25): a DAG vertex of 1e308 tasks gave classpick a
+# demand of 1e+308 in its output; one task attempt recorded from 1970
+# (start 0) made reprov --evaluate-loop replay for 5 minutes, an end of
+# 1e15 for ever.  The ASan pass tries four
 # of the values: a run under ASan costs 75-95 ms on the slower VMs, most of
 # it LeakSanitizer's check at exit, and the pass takes 5 min there
 # (docs/HACKING.md, "Keep each CLI file").
@@ -47,7 +48,7 @@ cellprobe() {
             for v in $values; do
                 k=$((k + 1))
                 [ "$v" = EMPTY ] && v=
-                timeout 20 "${@//@@/$TMP/.cell.$k.$ext}" </dev/null >"$TMP/.po" 2>"$TMP/.pe"
+                timeout 20 "${argv[@]//@@/$TMP/.cell.$k.$ext}" </dev/null >"$TMP/.po" 2>"$TMP/.pe"
                 probe_judge "row $r '$v'" $? "0 1 65" "$TMP/.po"
             done
         done
