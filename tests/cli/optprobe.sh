@@ -11,7 +11,7 @@
 # classpick --simulate --step 1e12 ran out of memory.  The ASan pass tries
 # three of the values (1e308, 1e-300, -1): a run under ASan costs 75-95 ms
 # on the slower VMs, most of it LeakSanitizer's check at exit, and the
-# pass's 4,600 runs take 7 min there (docs/HACKING.md, "Keep each CLI file").
+# pass's 4,600 runs take 7.5 min there (docs/HACKING.md, "Keep each CLI file").
 values="1e308 -1e308 1e15 1e-300 0 -1"
 [ "$BUILD" = build ] || values="1e308 1e-300 -1"
 F=$ROOT/tests/fuzz/fixed
