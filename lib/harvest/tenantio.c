@@ -234,13 +234,12 @@ static int feature_col(csvr *r, const char *name)
 int tenantio_read_features(const char *path, const struct tenantio_opts *o, struct tenant_set *ts)
 {
     int st;
-    csvr *r = csvr_open_with(path, o->dialect, 1, &st);
+    /* --features-only writes the header even for a shard of no tenants, so
+     * a table of no bytes is a shard whose run died: refused, not read as
+     * no tenants */
+    csvr *r = csvr_open_with(path, o->dialect, 0, &st);
     if (!r)
         return st;
-    if (csvr_ncols(r) == 0) { /* an empty shard */
-        csvr_close(r);
-        return SLK_OK;
-    }
     int c[12];
     for (int i = 0; tenantio_feature_header[i]; i++)
         if ((c[i] = feature_col(r, tenantio_feature_header[i])) < 0) {

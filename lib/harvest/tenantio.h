@@ -124,8 +124,10 @@ int tenantio_read_series(const char *path, const struct tenantio_opts *o, struct
 
 /* tenantio_read_features: append the rows of a feature table (written by
  * tenantio_write_feature, possibly several concatenated) to ts; servers
- * listed in o->servers replace the table's.  An empty file is an empty
- * table.  A tenant already read, from this table or one read before into
+ * listed in o->servers replace the table's.  A file of no bytes is refused
+ * ("empty input (no header row)", SLK_EDATA): --features-only writes the
+ * header even for no tenants, so such a file is a shard whose run failed.
+ * A tenant already read, from this table or one read before into
  * ts, is an error at its row, naming the first ("duplicate tenant 'x'
  * (first at line 2)", "... (first at a.csv:2)"): keytab's rule, a rejected
  * row under --on-error skip (the first row kept).  Returns SLK_OK or the

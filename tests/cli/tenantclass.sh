@@ -151,6 +151,15 @@ t "duplicate tenant in one feature table" 65 '' '' \
 tcheck "duplicate feature rows skipped (--on-error skip): the first kept" bash -c '
     cmp <(tenantclass -q --from-features --on-error skip --rejects "$1/frej.csv" "$1/f1.csv" "$1/f0dup.csv" "$1/fdup.csv") "$1/outsh.csv" &&
     [ "$(cut -d, -f1,2 "$1/frej.csv" | tail -n +2 | tr "\n" " ")" = "$1/f0dup.csv,62 $1/fdup.csv,2 " ]' _ "$TMP"
+# a feature table of no bytes is a shard whose --features-only run failed
+# (that run writes its header even for no tenants): refused, where it used to
+# be read as no tenants, exit 0 with the shard's tenants missing
+: > "$TMP/fempty.csv"
+t "empty feature table (a failed shard) refused at its line 1" 65 '' '' \
+    "tenantclass: $TMP/fempty.csv:1: empty input (no header row)" tenantclass --from-features "$TMP/f1.csv" "$TMP/fempty.csv" "$TMP/f0.csv"
+t "empty feature table on stdin refused" 65 '' '' "tenantclass: <stdin>:1: empty input (no header row)" tenantclass --from-features
+t "features of a header-only series: a header, read back as no tenants" 0 $'tenant,t,util\n' \
+    'tenant,servers,steps,missing,avg,peak,sd,sd_low,strength,period,repeat,pattern' '' tenantclass -q --features-only
 t "bad pattern in features" 65 $'tenant,servers,steps,missing,avg,peak,sd,sd_low,strength,period,repeat,pattern\na,1,10,0,0.1,0.2,0,0,0,0,0,bursty\n' '' \
     "tenantclass: <stdin>:2: column 'pattern': 'bursty' is not periodic, constant or unpredictable" tenantclass --from-features
 # times: csvio's getter (--time-unit; |t| <= 1e11 at the row); a span over
