@@ -189,6 +189,8 @@ static void check_opts(struct argp_state *st, struct packrun_opts *o)
         argp_error(st, "--now needs --at TIME (the cycle the plan starts at, before or at --now)");
     if (!isnan(o->now) && o->now < o->at)
         argp_error(st, "--now is before --at (the plan starts at --at: give --now at or after it)");
+    if (o->have_at && o->at < 0) /* a plan's instances count cycles since the epoch */
+        argp_error(st, "--at is before the epoch (1970-01-01T00:00:00Z): the plan's instances count from it");
     if (o->have_at && (o->have_lcm || !o->plan_in) &&
         fmod(o->at, o->lcm) != 0) { /* --plan: its lcm, load_plan */
         char b[32];

@@ -1,6 +1,7 @@
 /* packrun — one run of lcmpack, up to the plan (see packrun.h). */
 #include "morpheus/packrun.h"
 #include "base/diag.h"
+#include "base/parse.h"
 #include "base/stats.h"
 #include "morpheus/lookahead.h"
 #include "morpheus/refusal.h"
@@ -187,8 +188,10 @@ static int load_plan(struct packrun *R)
                   p->step, p->lcm, o->step, o->lcm);
         return SLK_EUSAGE;
     }
-    if (o->have_at && p->lcm != (long)o->lcm && fmod(o->at, (double)p->lcm) != 0) {
-        slk_error("--at is not the start of a cycle of the plan's lcm %ld s", p->lcm);
+    if (o->have_at && fmod(o->at, (double)p->lcm) != 0) { /* argp checked --lcm, not the plan's */
+        char b[32];
+        slk_error("--at %s is not the start of a cycle (a multiple of the plan's lcm %ld s since the epoch)",
+                  parse_time_format(o->at, b), p->lcm);
         return SLK_EUSAGE;
     }
     return SLK_OK;

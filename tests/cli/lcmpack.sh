@@ -1097,6 +1097,21 @@ t "--at on a 1 h plan's cycle, not the default --lcm" 0 '' '*' '' \
     lcmpack -q --plan "$TMP/one.csv" --capacity cores=10,mem=100000 --format yarn --at 2026-01-05T01:00:00Z
 t "--at off a 1 h plan's cycle: refused" 64 '' '' "not the start of a cycle" \
     lcmpack -q --plan "$TMP/one.csv" --capacity cores=10,mem=100000 --format yarn --at 2026-01-05T01:30:00Z
+# a plan of the default 1 d cycle, no --lcm: --at was not checked at all
+# (argp leaves it to the plan, and the plan's check ran only when its lcm
+# differed from --lcm's default), and the YARN bodies came 12 h off
+for m in "--format yarn" "--query 0" "--remove j1 -o $TMP/x.csv"; do
+    t "--at off a 1 d plan's cycle, no --lcm: refused ($m)" 64 '' '' \
+        "lcmpack: --at 2026-01-05T12:00:00Z is not the start of a cycle (a multiple of the plan's lcm 86400 s since the epoch)" \
+        lcmpack -q --plan "$TMP/hourly1d.csv" --capacity cores=4,mem=100000 --at 2026-01-05T12:00:00Z $m
+done
+t "--at on a 1 d plan's cycle, no --lcm" 0 '' '*' '' \
+    lcmpack -q --plan "$TMP/hourly1d.csv" --capacity cores=4,mem=100000 --format yarn --at 2026-01-05
+# before the epoch: accepted, and the plan written (instance -4, cycle -1)
+# was then refused by lcmpack itself at its first once row
+t "--at before the epoch: refused" 64 '' '' \
+    "lcmpack: --at is before the epoch (1970-01-01T00:00:00Z): the plan's instances count from it" \
+    lcmpack -q --slo "$D/hourly.slo.csv" --capacity cores=4,mem=100000 "$D/hourly.sky.csv" --at -86400 -o "$TMP/x.csv"
 # an ad-hoc reservation that ran before --now, which the RM never held (not
 # in --yarn-base): nothing to submit, as --format yarn writes nothing for it
 # (before: "1 submit" of an allocation entirely in the past)
