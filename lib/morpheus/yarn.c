@@ -157,7 +157,10 @@ static double periodic_base(const plan *p, const struct plan_res *r, const struc
 }
 
 /* abs_window: r's allocation start and the SLO deadline of its instance,
- * epoch seconds. */
+ * epoch seconds; for a periodic r at most start + period, since the RM
+ * refuses a recurring body whose deadline - arrival exceeds its recurrence
+ * (only a window of a whole period whose start is off the grid gets there:
+ * the plan starts it at the grid step below a, "Windows off the grid"). */
 static void abs_window(const plan *p, const struct plan_res *r, const struct yarn_opts *o,
                        const struct live *L, double *start, double *deadline)
 {
@@ -165,6 +168,8 @@ static void abs_window(const plan *p, const struct plan_res *r, const struct yar
     *start = base + (double)r->start * p->step;
     double end = *start + (double)r->len * p->step;
     double dl = r->kind == PLAN_PERIODIC ? base + r->d : (double)r->instance * r->period + r->d;
+    if (r->kind == PLAN_PERIODIC && dl > *start + r->period)
+        dl = *start + r->period; /* >= end: the plan's allocation lies within one period */
     *deadline = dl > end ? dl : end;
 }
 

@@ -79,6 +79,11 @@ def check_def(d, where):
         fail(f"{where}: arrival {d['arrival']} not before deadline {d['deadline']}")
     if rr["reservation-request-interpreter"] == 3 and total > d["deadline"] - d["arrival"]:
         fail(f"{where}: R_ORDER_NO_GAP requests last {total} ms, more than deadline - arrival")
+    # the RM's ReservationInputValidator: a recurring reservation's
+    # deadline - arrival is at most its recurrence
+    if "recurrence-expression" in d and d["deadline"] - d["arrival"] > int(d["recurrence-expression"]):
+        fail(f"{where}: deadline - arrival {d['deadline'] - d['arrival']} ms exceeds the recurrence "
+             f"{d['recurrence-expression']} ms")
     return total
 
 def sample_fields():

@@ -249,6 +249,19 @@ assert rr == [{"duration": 60000, "num-containers": 2, "min-concurrency": 2,
 ' "$TMP/yarn.jsonl"
 tcheck "yarn: API field names and types (tests/check/yarn_api.py)" $PY "$ROOT/tests/check/yarn_api.py" plain "$TMP/yarn.jsonl" "$TMP/hourly.csv" 1767571200
 t "yarn needs --at"          64 '' '' '--format yarn needs --at TIME' lcmpack --plan "$TMP/hourly.csv" --capacity cores=4,mem=100000 --format yarn
+# a window of a whole period, its start off the grid ([30, 3630] s of an
+# hourly job that needs 60 one-minute steps): the plan starts it at the grid
+# step below a, 0, and the body's deadline was a + period past that start
+# (3630 s against a recurrence of 3600 s), which the RM refuses; now it is
+# the arrival + the period
+printf 'job,period,a,d\nW,3600,30,3630\n' > "$TMP/wp.slo.csv"
+{ echo job,step,offset,alloc; for i in $(seq 0 59); do echo "W,60,$((i * 60)),1"; done; } > "$TMP/wp.sky.csv"
+lcmpack -q --slo "$TMP/wp.slo.csv" --capacity cores=100,mem=409600 "$TMP/wp.sky.csv" --at 2026-01-06 -o "$TMP/wp.csv"
+t "yarn: a whole-period window off the grid: deadline - arrival = the recurrence" 0 '' \
+    '"arrival":1767657600000,"deadline":1767661200000,"reservation-name":"W","recurrence-expression":"3600000"' '' \
+    sh -c 'lcmpack -q --plan "$1" --capacity cores=100,mem=409600 --format yarn --at 2026-01-06 -o "$1.jsonl" &&
+        grep -o "\"arrival\".*\"recurrence-expression\":\"[0-9]*\"" "$1.jsonl"' _ "$TMP/wp.csv"
+tcheck "yarn: the whole-period window's body passes the API checker" $PY "$ROOT/tests/check/yarn_api.py" submit "$TMP/wp.csv.jsonl"
 
 # ---- generated workloads: validator and brute force -----------------------------
 # the bench's workload as docs/lcmpack.md ("Try it") and README.md quote it,
