@@ -279,11 +279,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 /* ---- summary ---------------------------------------------------------------- */
 
-/* print_summary: what the run decided, on stderr; written: the outputs
- * (and so the YARN delta) were committed. */
-static void print_summary(struct packrun *R, int written)
+/* ratio_text: peak / lb as the summary prints it ("1.143x"; lb 0: 1). */
+static const char *ratio_text(double peak, double lb, char buf[32])
+{
+    if (isinf(peak))
+        return plan_cost_text(peak, buf);
+    snprintf(buf, 32, "%.3fx", lb > 0 ? peak / lb : 1.0);
+    return buf;
+}
+
+/* print_summary: what the run decided, on stderr, once its outputs (and so
+ * the YARN delta) are committed. */
+static void print_summary(struct packrun *R)
 {
     const struct packrun_opts *o = R->o;
+    char b[5][32];
     plan *p = R->p;
     struct planbound bd;
     size_t nres_live = packrun_bound(R, &bd);
@@ -304,37 +314,39 @@ static void print_summary(struct packrun *R, int written)
             slk_progname, R->n.requests, R->n.placed, R->n.rejected, R->n.kept, R->n.skipped,
             R->n.removed + R->n_gone, R->n.expired, nres_live, p->lcm, lcm_text, p->step, R->how);
     fprintf(stderr,
-            "%s: peak cost %.4f at t=%ld s; lower bound %.4f (fixed demand %.4f, area/lcm %.4f): %.3fx; "
+            "%s: peak cost %s at t=%ld s; lower bound %.4f (fixed demand %.4f, area/lcm %.4f): %s; "
             "placement %.4f s (%s)\n",
-            slk_progname, peak, peak_s * p->step, lb, bd.fixed_lb, area_lb, lb > 0 ? peak / lb : 1.0, R->elapsed,
-            o->earliest ? "earliest start" : "lowcost");
+            slk_progname, plan_cost_text(peak, b[0]), peak_s * p->step, lb, bd.fixed_lb, area_lb,
+            ratio_text(peak, lb, b[1]), R->elapsed, o->earliest ? "earliest start" : "lowcost");
     if (o->stable >= 0)
         fprintf(stderr, "%s: --stable %g%%: %ld kept, %ld moved (%ld placed again), %ld new, %ld removed (no "
                 "request)\n", slk_progname, 100 * o->stable, R->n.kept, R->n_moved, R->n_moved_placed,
                 R->n.placed - R->n_moved_placed, R->n_gone);
-    if (o->yarn_delta && written)
+    if (o->yarn_delta)
         fprintf(stderr, "%s: YARN delta in %s: %ld submit, %ld update, %ld delete (%ld unchanged, %ld expired)\n",
                 slk_progname, o->yarn_delta, R->delta.submit, R->delta.update, R->delta.del, R->delta.same,
                 R->delta.expired);
     if (o->improve > 0 && !o->earliest && !R->polished)
-        fprintf(stderr,
-                "%s: --improve: nothing to polish (no request placed tonight before the ad-hoc ones)\n",
-                slk_progname);
+        fprintf(stderr, "%s: --improve: nothing to polish (no request placed tonight%s)\n", slk_progname,
+                o->adhoc ? " before the ad-hoc ones" : "");
     else if (o->improve > 0 && !o->earliest)
         fprintf(stderr,
                 "%s: --improve: %ld moves in %ld rounds, then %ld moves in %ld flattening rounds "
-                "(peak %.4f before, %.4f after descent, %.4f after)\n",
+                "(peak %s before, %s after descent, %s after)\n",
                 slk_progname, R->imp.moves, R->imp.rounds, R->imp.flat_moves, R->imp.flat_rounds,
-                R->imp.peak_before, R->imp.peak_descent, R->polished ? R->peak_polished : peak);
+                plan_cost_text(R->imp.peak_before, b[2]), plan_cost_text(R->imp.peak_descent, b[3]),
+                plan_cost_text(R->polished ? R->peak_polished : peak, b[4]));
     if (R->adhoc_polished)
         fprintf(stderr,
-                "%s: --improve: with the ad-hoc placements: %ld moves in %ld rounds, then %ld moves in %ld flattening "
-                "rounds (peak %.4f before, %.4f after descent)\n",
+                "%s: --improve: with the ad-hoc placements: %ld moves in %ld rounds, then %ld moves in %ld "
+                "flattening "
+                "rounds (peak %s before, %s after descent)\n",
                 slk_progname, R->imp_adhoc.moves, R->imp_adhoc.rounds, R->imp_adhoc.flat_moves,
-                R->imp_adhoc.flat_rounds, R->imp_adhoc.peak_before, R->imp_adhoc.peak_descent);
+                R->imp_adhoc.flat_rounds, plan_cost_text(R->imp_adhoc.peak_before, b[2]),
+                plan_cost_text(R->imp_adhoc.peak_descent, b[3]));
     if (R->n_after_polish)
-        fprintf(stderr, "%s: --improve: %ld refused request(s) placed after the polish (peak %.4f with them)\n",
-                slk_progname, R->n_after_polish, peak);
+        fprintf(stderr, "%s: --improve: %ld refused request(s) placed after the polish (peak %s with them)\n",
+                slk_progname, R->n_after_polish, plan_cost_text(peak, b[0]));
 }
 /* ---- main -------------------------------------------------------------------- */
 
@@ -380,10 +392,10 @@ int main(int argc, char **argv)
     int st = one_stdout(&o);
     if (st == SLK_OK)
         st = packrun_plan(&R);
-    if (st == SLK_OK) {
+    if (st == SLK_OK)
         st = packout_write(&R);
-        print_summary(&R, st == SLK_OK); /* a failed write threw the delta away with the rest */
-    }
+    if (st == SLK_OK) /* a failed write threw the plan and the delta away: no summary of them */
+        print_summary(&R);
     st = packrun_close_report(&R, st);
     if (st == SLK_OK && o.strict && R.n.rejected)
         st = SLK_FAIL;

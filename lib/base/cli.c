@@ -322,8 +322,12 @@ static int shape_key(const char *k, const char *v, void *ctx)
             snprintf(c->why, sizeof c->why, "key '%.40s' given twice: '%s' is the same key", k, *seen);
         return -1;
     }
-    if (parse_double(v, &x, 0) < 0 || !(x > 0) || x > 1e15)
+    if (parse_double(v, &x, 0) < 0 || !(x > 0))
         return -1;
+    if (x > 1e15) {
+        snprintf(c->why, sizeof c->why, "%.40s=%.40s is more than 1e15", k, v);
+        return -1;
+    }
     *seen = k;
     *(is_c ? &c->cores : &c->mem) = x;
     return 0;
@@ -337,7 +341,7 @@ void cli_resources(struct argp_state *st, const char *opt, const char *arg, doub
     if (rc < 0 || !c.c_key || !c.m_key) {
         free(s);
         argp_error(st, "invalid value for --%s: '%s' (%s)", opt, arg,
-                   c.why[0] ? c.why : "want cores=N,mem=M with positive numbers");
+                   c.why[0] ? c.why : "want cores=N,mem=M with positive numbers of at most 1e15");
     }
     free(s);
     *cores = c.cores;

@@ -385,18 +385,29 @@ long plan_over_capacity(const plan *p, struct plan_over *o)
     return o->nover;
 }
 
+const char *plan_cost_text(double c, char buf[32])
+{
+    if (isinf(c))
+        snprintf(buf, 32, "unbounded");
+    else
+        snprintf(buf, 32, "%.4f", c);
+    return buf;
+}
+
 long plan_warn_over(const plan *p, const char *path, const char *what)
 {
     struct plan_over o;
+    char cb[32];
     if (plan_over_capacity(p, &o) == 0)
         return 0;
     /* both resources with their capacity: a capacity given in the wrong unit
      * (mem in GB for MB) shows as a load hundreds of times the capacity */
     slk_warn_at(
         path, 0,
-        "the plan exceeds the capacity (cost %.4f at t=%ld s: cores %.10g of %.10g, mem_mb %.10g of %.10g; "
+        "the plan exceeds the capacity (cost %s at t=%ld s: cores %.10g of %.10g, mem_mb %.10g of %.10g; "
         "over at %ld of %ld steps): %s",
-        o.cost, o.step * p->step, o.load_cores, o.cap_cores, o.load_mem, o.cap_mem, o.nover, p->nsteps, what);
+        plan_cost_text(o.cost, cb), o.step * p->step, o.load_cores, o.cap_cores, o.load_mem, o.cap_mem,
+        o.nover, p->nsteps, what);
     return o.nover;
 }
 

@@ -211,6 +211,10 @@ long plan_over_capacity(const plan *p, struct plan_over *o);
  * steps): WHAT", WHAT saying what the tool does about it (path may be NULL).
  * Returns the steps over, as plan_over_capacity. */
 long plan_warn_over(const plan *p, const char *path, const char *what);
+/* plan_cost_text: a cost c(s) as messages print it, in buf (32 bytes,
+ * returned): "%.4f", or "unbounded" when a load sits on a step of zero
+ * capacity (c infinite; a --capacity-file may give such steps). */
+const char *plan_cost_text(double c, char buf[32]);
 /* plan_res_key: the identity of a reservation as a string (malloc'd; the
  * caller frees it): job and kind, and for a once reservation its instance
  * (two reservations of a plan never share one; an ad-hoc request's is its

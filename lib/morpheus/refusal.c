@@ -40,16 +40,49 @@ static void min_parallelism(const struct lowcost_req *q, long w, long *par, long
     *par = (long)((p + g - 1) / g * g);
 }
 
+/* too_big: when one gang of q is larger than the capacity at every step of
+ * the cycle, the reason saying so in buf (1), else 0 */
+static int too_big(const plan *p, const struct lowcost_req *q, int adhoc, char *buf, size_t n)
+{
+    int32_t g = 1;
+    for (long k = 0; k < q->nstages; k++)
+        if (q->stage[k].gang > g)
+            g = q->stage[k].gang;
+    double cores = g * q->cores, mem = g * q->mem_mb, cc = 0, cm = 0;
+    for (long s = 0; s < p->nsteps; s++) {
+        if (p->cap_cores[s] >= cores && p->cap_mem[s] >= mem)
+            return 0;
+        cc = p->cap_cores[s] > cc ? p->cap_cores[s] : cc;
+        cm = p->cap_mem[s] > cm ? p->cap_mem[s] : cm;
+    }
+    char what[160];
+    if (g > 1)
+        snprintf(what, sizeof what,
+                 "one gang of %d containers of cores=%.10g, mem_mb=%.10g (cores=%.10g, mem_mb=%.10g)", (int)g,
+                 q->cores, q->mem_mb, cores, mem);
+    else
+        snprintf(what, sizeof what, "a container of cores=%.10g, mem_mb=%.10g", cores, mem);
+    snprintf(
+        buf, n,
+        "%s is larger than the capacity at every step (at most cores=%.10g, mem_mb=%.10g); fixes: smaller "
+        "containers (%s) or a larger capacity",
+        what, cc, cm,
+        adhoc ? "the ad-hoc file's cores,mem_mb" : "the skyline's cores,mem_mb, or --container");
+    return 1;
+}
+
 char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc)
 {
     long need = refusal_steps(q), lo, hi;
+    char buf[800], more[200] = "";
+    if (too_big(p, q, adhoc, buf, sizeof buf))
+        return xstrdup(buf);
     if (lowcost_window(p, q, &lo, &hi) < 0 || lo + need <= hi)
         return xstrdup(why);
     /* each step added to d adds one whole step to the window */
     double dmin = q->d + (double)(need - (hi - lo)) * (double)p->step;
     long par, peak;
     min_parallelism(q, hi - lo, &par, &peak);
-    char buf[800], more[200] = "";
     if (adhoc && need > (long)p->nsteps) {
         snprintf(
             buf, sizeof buf,

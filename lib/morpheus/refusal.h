@@ -14,7 +14,10 @@
 long refusal_steps(const struct lowcost_req *q);
 
 /* refusal_text: the reason for a rejected request q of plan p (malloc'd;
- * caller frees).  When its window (lowcost_window) holds fewer whole steps
+ * caller frees).  When one gang of q (gang x cores, gang x mem_mb) is
+ * larger than the capacity at every step of the cycle, it says so, with the
+ * capacity's most, and the fixes (smaller containers, a larger capacity).
+ * Otherwise, when its window (lowcost_window) holds fewer whole steps
  * than refusal_steps(q), it names both and the fixes: a later d (at least
  * the value given), fitting fewer or more recent runs (skyfit --last, a
  * lower --outlier-k; skyfit --stats names the longest run kept), or a job

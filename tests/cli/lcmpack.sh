@@ -366,6 +366,8 @@ done
 # ---- input and usage errors -----------------------------------------------------
 t "capacity required"        64 '' '' 'the cluster capacity is required' lcmpack --slo "$D/one.slo.csv" "$D/one.sky.csv"
 t "bad capacity"             64 '' '' "invalid value for --capacity: 'cores=0,mem=5'" lcmpack --capacity cores=0,mem=5 --slo x
+t "capacity above 1e15: says so" 64 '' '' "invalid value for --capacity: 'cores=1e16,mem=5' (cores=1e16 is more than 1e15)" \
+    lcmpack --capacity cores=1e16,mem=5 --slo x
 t "unknown capacity key"     64 '' '' 'unknown key gpus' lcmpack --capacity cores=1,mem=5,gpus=2 --slo x
 t "capacity key twice"       64 '' '' "invalid value for --capacity: 'cores=200,mem=819200,cores=3' (key 'cores' given twice)" \
     lcmpack --capacity cores=200,mem=819200,cores=3 --slo x
@@ -1118,6 +1120,40 @@ for m in "--format yarn" "--query 0" "--remove j1 -o $TMP/x.csv"; do
         "lcmpack: --at 2026-01-05T12:00:00Z is not the start of a cycle (a multiple of the plan's lcm 86400 s since the epoch)" \
         lcmpack -q --plan "$TMP/hourly1d.csv" --capacity cores=4,mem=100000 --at 2026-01-05T12:00:00Z $m
 done
+# one container larger than the capacity everywhere: the reason said "no
+# free capacity ... (some end points not tried: --ends)", as if --ends helped
+printf 'job,period,a,d\nBIG,86400,0,7200\n' > "$TMP/big.slo.csv"
+printf 'job,step,offset,alloc,cores,mem_mb\nBIG,60,0,4,200,1024\n' > "$TMP/big.sky.csv"
+printf 'job,step,offset,alloc,cores,mem_mb,gang\nBIG,60,0,4,60,1024,2\n' > "$TMP/bigg.sky.csv"
+t "a container larger than the capacity: the reason says so" 0 '' \
+    "job,kind,instance,status,t_start,t_end,cost,penalty,reason
+BIG,periodic,,rejected,,,,,\"a container of cores=200, mem_mb=1024 is larger than the capacity at every step (at most cores=100, mem_mb=409600); fixes: smaller containers (the skyline's cores,mem_mb, or --container) or a larger capacity\"" '' \
+    lcmpack -q --slo "$TMP/big.slo.csv" --capacity cores=100,mem=409600 "$TMP/big.sky.csv" -o "$TMP/x.csv" --report -
+t "a gang larger than the capacity: the reason says so" 0 '' \
+    "job,kind,instance,status,t_start,t_end,cost,penalty,reason
+BIG,periodic,,rejected,,,,,\"one gang of 2 containers of cores=60, mem_mb=1024 (cores=120, mem_mb=2048) is larger than the capacity at every step (at most cores=100, mem_mb=409600); fixes: smaller containers (the skyline's cores,mem_mb, or --container) or a larger capacity\"" '' \
+    lcmpack -q --slo "$TMP/big.slo.csv" --capacity cores=100,mem=409600 "$TMP/bigg.sky.csv" -o "$TMP/x.csv" --report -
+# a load on a step of zero capacity (--capacity-file) has an infinite cost:
+# the warning and the summary printed "cost inf" and "infx"
+printf 't,cores,mem_mb\n0,4,100000\n3600,0,0\n7200,4,100000\n' > "$TMP/cap0.csv"
+t "a load on zero capacity: cost unbounded, never inf" 0 '' '*' \
+    "warning: the plan exceeds the capacity (cost unbounded at t=" \
+    lcmpack --plan "$TMP/hourly1d.csv" --capacity-file "$TMP/cap0.csv" --at 2026-01-05 -o "$TMP/x.csv"
+tcheck "a load on zero capacity: the summary's peak and ratio unbounded, no inf" sh -c '
+    lcmpack --plan "$1" --capacity-file "$2" --at 2026-01-05 -o "$3" 2> "$3.err" &&
+    grep -q "peak cost unbounded at t=.*): unbounded; placement" "$3.err" && ! grep -q inf "$3.err"' \
+    _ "$TMP/hourly1d.csv" "$TMP/cap0.csv" "$TMP/x.csv"
+# a write that fails: its one error line and no summary of a plan it did not
+# write ("6 placed ... plan: 6 reservations" came after "cannot create")
+t "failed write: the error alone, no summary" 73 '' '' \
+    "lcmpack: $TMP/nodir/x.csv: cannot create: No such file or directory" \
+    sh -c 'lcmpack --slo "$1" --capacity cores=4,mem=100000 "$2" -o "$3" 2> "$4"; rc=$?; cat "$4" >&2
+        [ "$(wc -l < "$4")" = 1 ] || exit 99; exit $rc' _ "$D/hourly.slo.csv" "$D/hourly.sky.csv" "$TMP/nodir/x.csv" "$TMP/nodir.err"
+# --improve with nothing to polish named ad-hoc requests that were not given
+t "--improve, nothing new: no ad-hoc named without --adhoc" 0 '' '*' \
+    "lcmpack: --improve: nothing to polish (no request placed tonight)
+" lcmpack --plan "$TMP/hourly1d.csv" --stable 10% --improve 2 --slo "$D/hourly.slo.csv" --capacity cores=4,mem=100000 \
+    "$D/hourly.sky.csv" -o "$TMP/x.csv"
 t "--at on a 1 d plan's cycle, no --lcm" 0 '' '*' '' \
     lcmpack -q --plan "$TMP/hourly1d.csv" --capacity cores=4,mem=100000 --format yarn --at 2026-01-05
 # before the epoch: accepted, and the plan written (instance -4, cycle -1)

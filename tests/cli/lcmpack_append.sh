@@ -95,7 +95,7 @@ printf 'job,step,offset,alloc,gang\nhuge,60,0,1000,1000\n' >"$TMP/huge.sky"
 printf 'job,period,a,d\nhuge,86400,0,3600\n' >"$TMP/huge.slo"
 lcmpack --plan "$F" --slo "$TMP/huge.slo" $CAP "$TMP/huge.sky" -o "$F" --report "$TMP/Fh.rep" --load "$TMP/Fh.load" 2>"$TMP/Fh.err"; echo $? >"$TMP/Fh.rc"
 lcmpack --no-index --plan "$S" --slo "$TMP/huge.slo" $CAP "$TMP/huge.sky" -o "$S" --report "$TMP/Sh.rep" --load "$TMP/Sh.load" 2>"$TMP/Sh.err"; echo $? >"$TMP/Sh.rc"
-tcheck "rejected: reported with the reason" grep -q '^huge,periodic,,rejected,,,,,no capacity' "$TMP/Fh.rep"
+tcheck "rejected: reported with the reason" grep -q '^huge,periodic,,rejected,,,,,"one gang of 1000 containers of cores=1, mem_mb=1024 (cores=1000, mem_mb=1024000) is larger than the capacity at every step (at most cores=400, mem_mb=4000000)' "$TMP/Fh.rep"
 tcheck "rejected: plan untouched, from the index" sh -c 'cmp "$1" "$2" && grep -q "(from the index: plan file unchanged)" "$3"' _ "$F" "$TMP/before.csv" "$TMP/Fh.err"
 tcheck "rejected: same as --no-index"    same h
 
@@ -233,7 +233,7 @@ bash -c 'trap "" XFSZ; ulimit -f $(( ($2 + 1023) / 1024 )); exec lcmpack --plan 
 echo $? >"$TMP/W.rc"
 t "append past the file size limit: exit 74" 0 '' '74' '' cat "$TMP/W.rc"
 tcheck "append failed: one-line error" grep -q "^lcmpack: $TMP/W.csv: write error: File too large (plan left as it was)$" "$TMP/W.err"
-tcheck "append failed: the summary does not say appended" sh -c 'grep -q "requests:" "$1" && ! grep -q "appended in place" "$1"' _ "$TMP/W.err"
+tcheck "append failed: the error alone, no summary of a plan not written" sh -c '[ "$(wc -l < "$1")" = 1 ]' _ "$TMP/W.err"
 tcheck "append failed: plan byte-identical to before" cmp "$TMP/W.csv" "$TMP/Wbefore.csv"
 lcmpack -q --plan "$TMP/W.csv" --slo "$TMP/all.slo" $CAP "$TMP/five.sky" -o "$TMP/W.csv"
 lcmpack -q --no-index --plan "$TMP/Wbefore.csv" --slo "$TMP/all.slo" $CAP "$TMP/five.sky" -o "$TMP/Wbefore.csv"
