@@ -378,7 +378,7 @@ int main(int argc, char **argv)
         "      -o plan.csv",
         kids, NULL, NULL};
     struct packrun_opts o = OPTS_DEFAULT;
-    cli_roles("skylines", "slo", "capacity-file", (const char *)NULL);
+    cli_roles("skylines", "slo", "capacity-file", "adhoc", (const char *)NULL);
     cli_refuse("time-unit", "skylines hold offsets and durations, not epoch times (--at and "
                             "the --adhoc times are epoch seconds or ISO 8601)");
     cli_parse(&argp, argc, argv, &o);
@@ -388,6 +388,7 @@ int main(int argc, char **argv)
     o.csv = cli_dialect(NULL);
     o.slo_csv = cli_dialect("slo");
     o.cap_csv = cli_dialect("capacity-file");
+    o.adhoc_csv = cli_dialect("adhoc");
     struct packrun R = {.o = &o, .how = ""};
     int st = one_stdout(&o);
     if (st == SLK_OK)

@@ -33,9 +33,10 @@
 #                 is POSTed is plan.csv; until then, this one (see below)
 #   plan.svg      the plan drawn by skyplot (none on a night whose plan has
 #                 no reservations: the report says so)
-#   rejects.csv   rows of the dump that were skipped, with file, line and
-#                 why (ON_ERROR=skip, the default; ON_ERROR=strict fails the
-#                 night on the first bad row instead)
+#   rejects.csv   rows of the dump and of adhoc.csv that were skipped, with
+#                 file, line and why (ON_ERROR=skip, the default;
+#                 ON_ERROR=strict fails the night on the first bad row
+#                 instead)
 #   report.txt    tonight's report (also printed), with lcmpack's warnings
 #                 ("warning:   the plan exceeds the capacity ..." when CAPACITY
 #                 shrank below the reservations kept from last night)
@@ -307,10 +308,17 @@ step lcmpack
 # and moved placements (kept reservations never move).
 # Its summary is kept in memory, not in a file: on a full disk its error
 # message must still reach the log.
-lcmlog=$(lcmpack "${plan_opt[@]}" --stable "$stable" --improve 5 --slo "$work/slo.csv" "${cap_opt[@]}" \
+# A bad row of adhoc.csv (a garbled number, a job's second request in a
+# day) is skipped and listed in rejects.csv too, not the whole night's plan.
+mapfile -t e_lcm < <(err_opt lcmpack)
+lcmlog=$(lcmpack "${plan_opt[@]}" "${e_lcm[@]}" --stable "$stable" --improve 5 --slo "$work/slo.csv" "${cap_opt[@]}" \
     "$work/skyline.csv" --at "$at" --horizon "$horizon" --load "$work/load.csv" --report "$work/decisions.csv" \
     --yarn-delta "$work/yarn" --now "$ynow" -o "$work/plan.csv" 2>&1 >/dev/null) || {
     printf '%s\n' "$lcmlog" >&2; die "lcmpack failed; last night's plan is unchanged"; }
+if [ -r "$work/rejects-lcmpack.csv" ]; then
+    tail -n +2 "$work/rejects-lcmpack.csv" >> "$work/rejects.csv"
+    rm -f "$work/rejects-lcmpack.csv"
+fi
 
 # POST_ACK=1: the plan the RM holds once tonight's delta is in is tonight's
 # (yarn/posted); until then, the one it was computed against (a link: no copy).
@@ -358,7 +366,11 @@ list() {
              END { if (n) printf "           %d fitted with last night'"'"'s skyline as the prior (--prior-weight '"$prior_weight"')\n", n }' "$work/skyfit-stats.csv"
     [ -z "$stale_note" ] || echo "warning:   $stale_note"
     [ -z "$prior_note" ] || echo "warning:   $prior_note"
-    echo "changes:   $(count kept) kept, $(count moved) moved, $(count placed) new, $(count removed) removed, $(count expired) expired since last night (--stable $stable)"
+    # expired: reservations that ended since last night ("ended before ...");
+    # an ad-hoc request whose deadline passed before it was ever placed
+    # ("deadline before ...") left no plan: the ad-hoc line counts it
+    past=$(awk "$csv_awk"'{ csv() } REC > 1 && F[4] == "expired" && F[9] ~ /^deadline before/ { n++ } END { print n + 0 }' "$work/decisions.csv")
+    echo "changes:   $(count kept) kept, $(count moved) moved, $(count placed) new, $(count removed) removed, $(( $(count expired) - past )) expired since last night (--stable $stable)"
     printf '%s\n' "$lcmlog" | grep -E '^lcmpack: [0-9]+ requests:|^lcmpack: peak cost|^lcmpack: --improve: .* placed after the polish' |
         sed 's/^lcmpack: /plan:      /'
     # lcmpack's warnings (a capacity that shrank below the reservations
@@ -370,7 +382,8 @@ list() {
              END { printf "one-off:   %d instances of %d off-kilter jobs reserved over the next '"$horizon"'\n", n, m;
                    for (i = 1; i <= m && i <= k; i++) printf "  %s: %d instances\n", show(o[i]), j[o[i]];
                    if (m > k) printf "  ... and %d more off-kilter jobs (decisions.csv)\n", m - k }' k="$report_list" "$work/decisions.csv"
-    awk "$csv_awk"'{ csv() } REC > 1 && F[2] == "adhoc" { s[F[4]]++; n++ } END { if (n) { printf "ad-hoc:    %d requests:", n;
+    awk "$csv_awk"'{ csv() } REC > 1 && F[2] == "adhoc" { s[F[4] == "expired" && F[9] ~ /^deadline before/ ? "past their deadline" : F[4]]++; n++ }
+             END { if (n) { printf "ad-hoc:    %d requests:", n;
              m = sorted(s, K); for (i = 1; i <= m; i++) printf " %d %s", s[K[i]], K[i]; print "" } }' "$work/decisions.csv"
     list moved "  moved: " " (" ")" moved
     # a job with its SLO but no skyline keeps last night's reservations (a

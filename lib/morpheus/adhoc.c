@@ -27,9 +27,22 @@ static int read_row(csvr *r, const int *c, double lcm, struct adhoc *a)
         return csvr_fail(r, "job '%s': column '%s' without column '%s' (both: the area form; neither: the "
                             "skyline form, --adhoc-skyline)", job, hc ? "containers" : "duration",
                          hc ? "duration" : "containers");
-    if (c[5] >= 0 && (csvr_get_double(r, c[5], &a->cores, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0 ||
-                      csvr_get_double(r, c[6], &a->mem_mb, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0))
-        return -1;
+    if (c[5] >= 0) { /* both columns; both cells empty: the default container */
+        double cores = 0, mem = 0;
+        int hco, hme;
+        if ((hco = csvr_get_double(r, c[5], &cores, CSVR_NONNEG | CSVR_BOUNDED)) < 0 ||
+            (hme = csvr_get_double(r, c[6], &mem, CSVR_NONNEG | CSVR_BOUNDED)) < 0)
+            return -1;
+        if (hco != hme)
+            return csvr_fail(r,
+                             "job '%s': column '%s' empty but not column '%s' (both: the container; neither: "
+                             "the default, --container)",
+                             job, hco ? "mem_mb" : "cores", hco ? "cores" : "mem_mb");
+        if (hco) {
+            a->cores = cores;
+            a->mem_mb = mem;
+        }
+    }
     if (cont != floor(cont) || cont > 1e8)
         return csvr_fail(r, "column 'containers': '%g' is not a whole number of containers (at most 1e8)", cont);
     if (a->cores == 0 && a->mem_mb == 0)
@@ -45,12 +58,13 @@ static int read_row(csvr *r, const int *c, double lcm, struct adhoc *a)
     return 0;
 }
 
-int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct adhoc **out, size_t *n)
+int adhoc_read(const char *path, const struct csv_dialect *d, double cores, double mem_mb, double lcm,
+               struct adhoc **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
     int st;
-    csvr *r = csvr_open_with(path, &csv_dialect_plain, 0, &st);
+    csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
     int c[7] = {-1, -1, -1, csvr_col(r, "containers"), csvr_col(r, "duration"), csvr_col(r, "cores"),
@@ -70,22 +84,28 @@ int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct
     keyset *ids = keyset_new(); /* job and cycle: one request each */
     while (csvr_next(r) > 0) {
         struct adhoc a = {.cores = cores, .mem_mb = mem_mb};
-        if (read_row(r, c, lcm, &a) < 0 || !a.job) /* a row read has its job */
+        if (read_row(r, c, lcm, &a) < 0) {
+            if (csvr_skip(r)) /* --on-error skip: the row to the rejects */
+                continue;
             break;
-        *out = xgrow(*out, &cap, *n + 1, sizeof **out);
-        (*out)[(*n)++] = a;
+        }
         long first;
         char *k = plan_res_key(a.job, PLAN_ONCE, adhoc_instance(&a, lcm));
         long row = keyset_put(ids, k, a.line, &first);
         free(k);
-        if (row < 0) {
+        if (row < 0) { /* the first request kept, as keytab's rule */
             csvr_fail(
                 r,
                 "job '%s': a second request in the cycle of line %ld (one ad-hoc request per job and "
                 "cycle of %g s: it is the reservation job#cycle; give the requests their own job names)",
                 a.job, first, lcm);
+            free(a.job);
+            if (csvr_skip(r))
+                continue;
             break;
         }
+        *out = xgrow(*out, &cap, *n + 1, sizeof **out);
+        (*out)[(*n)++] = a;
     }
     keyset_free(ids);
     st = csvr_status(r);

@@ -53,13 +53,17 @@ struct adhoc {
 
 struct stages_job;
 
-/* adhoc_read: the requests of path into *out / *n (allocated), with
- * (cores, mem_mb) when the file has no such columns.  Refuses a deadline
- * not after the arrival, a window longer than lcm seconds, one of containers
- * and duration without the other, a second request of a job in one cycle of
- * lcm seconds (exit 65); a duration longer than its window is read (lcmpack
- * reports it rejected).  Returns an exit status. */
-int adhoc_read(const char *path, double cores, double mem_mb, double lcm, struct adhoc **out, size_t *n);
+/* adhoc_read: the requests of path, read with dialect d, into *out / *n
+ * (allocated), with (cores, mem_mb) when the file has no such columns or a
+ * row leaves both cells empty.  Refuses a deadline not after the arrival, a
+ * window longer than lcm seconds, one of containers and duration without the
+ * other (and cores or mem_mb), a second request of a job in one cycle of lcm
+ * seconds (exit 65), at the row; under d's --on-error skip such a row is
+ * skipped instead (csvr_skip: to the rejects; of a job's requests in one
+ * cycle, the first is kept).  A duration longer than its window is read
+ * (lcmpack reports it rejected).  Returns an exit status. */
+int adhoc_read(const char *path, const struct csv_dialect *d, double cores, double mem_mb, double lcm,
+               struct adhoc **out, size_t *n);
 
 /* adhoc_attach: give every skyline-form request of a[0..n-1] the stages and
  * container size of its job in jobs[0..nj-1] (stages_read of the

@@ -218,8 +218,8 @@ static int read_inputs(struct packrun *R)
         if ((st = stages_read(o->input, R->p ? (double)R->p->step : o->step, &so, &R->jobs, &R->njobs)) != SLK_OK)
             return st;
     }
-    if (o->adhoc && (st = adhoc_read(o->adhoc, o->cont_cores, o->cont_mem, R->p ? (double)R->p->lcm : o->lcm,
-                                      &R->adhoc, &R->nadhoc)) != SLK_OK)
+    if (o->adhoc && (st = adhoc_read(o->adhoc, o->adhoc_csv, o->cont_cores, o->cont_mem,
+                                     R->p ? (double)R->p->lcm : o->lcm, &R->adhoc, &R->nadhoc)) != SLK_OK)
         return st;
     if (o->adhoc_sky) {
         struct stages_opts so = {.csv = o->csv, .cont_cores = o->cont_cores, .cont_mem = o->cont_mem,

@@ -85,7 +85,8 @@ struct packrun_opts {
     const char *prob[MAX_LIST];
     const char *output;     /* -o (NULL or "-": stdout) */
     int quiet;              /* -q: no warnings, no rejections on stderr */
-    const struct csv_dialect *csv, *slo_csv, *cap_csv;  /* skylines and outputs; --slo; --capacity-file */
+    const struct csv_dialect *csv, *slo_csv, *cap_csv, *adhoc_csv; /* skylines and outputs; --slo;
+                                                                      --capacity-file; --adhoc */
 };
 
 /* The summary's counts. */

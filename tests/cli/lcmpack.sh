@@ -878,6 +878,27 @@ printf 'job,arrival,deadline,containers,duration\nx,2026-01-07T10:00:00Z,2026-01
 t "adhoc: two requests of one job in one cycle refused" 65 '' '' \
     "dup.csv:3: job 'x': a second request in the cycle of line 2" \
     lcmpack --slo "$N/slo.csv" --capacity cores=100,mem=409600 "$N/sky.csv" --adhoc "$N/dup.csv" --at 2026-01-07
+# --on-error skip: a bad ad-hoc row (a garbled number, a second request of a
+# job in one cycle) is skipped to the rejects and the other requests are
+# placed; it used to stop the run, and the nightly job lost its whole night.
+# Empty cores and mem_mb cells are the default container (they were "missing
+# value"), one of the two empty is an error.
+printf 'job,arrival,deadline,containers,duration,cores,mem_mb\nok1,2026-01-07T10:00:00Z,2026-01-07T12:00:00Z,10,1h,,\nbad,2026-01-07T10:00:00Z,2026-01-07T12:00:00Z,x5,1h,,\nx,2026-01-07T10:00:00Z,2026-01-07T12:00:00Z,10,1h,2,2048\nx,2026-01-07T15:00:00Z,2026-01-07T18:00:00Z,10,1h,,\nhalf,2026-01-07T10:00:00Z,2026-01-07T12:00:00Z,10,1h,2,\n' \
+    > "$N/skip.csv"
+t "adhoc --on-error skip: bad rows to the rejects, the rest placed" 0 '' \
+    $'ok1,adhoc,20460,placed\nx,adhoc,20460,placed' '*' bash -c '
+    lcmpack -q --on-error skip --rejects "$0/skip.rej" "$@" --adhoc "$0/skip.csv" --at 2026-01-07 -o /dev/null --report - |
+        grep ",adhoc," | cut -d, -f1-4' "$N" --slo "$N/slo.csv" --capacity cores=100,mem=409600 "$N/sky.csv"
+t "adhoc --on-error skip: the rejects name each row" 0 '' \
+    "$N/skip.csv,3,column 'containers': invalid number 'x5'
+$N/skip.csv,5,job 'x': a second request in the cycle of line 4 (one ad-hoc request per job and cycle of 86400 s: it is the reservation job#cycle; give the requests their own job names)
+$N/skip.csv,6,job 'half': column 'mem_mb' empty but not column 'cores' (both: the container; neither: the default, --container)" '' \
+    sh -c 'tail -n +2 "$1" | sed "s/\"//g"' _ "$N/skip.rej"
+t "adhoc: a garbled number stops the run without --on-error skip" 65 '' '' "skip.csv:3: column 'containers': invalid number 'x5'" \
+    lcmpack --slo "$N/slo.csv" --capacity cores=100,mem=409600 "$N/sky.csv" --adhoc "$N/skip.csv" --at 2026-01-07 -o "$N/x.csv"
+t "adhoc: empty cores and mem_mb cells are the default container" 0 '' 'ok1,once,20460,1,1024' '' sh -c '
+    lcmpack -q --slo "$1" --capacity cores=100,mem=409600 "$2" --adhoc "$3" --at 2026-01-07 -o "$4" &&
+    grep -m1 ",ok1," "$4" | cut -d, -f2,3,4,12,13' _ "$N/slo.csv" "$N/sky.csv" <(head -2 "$N/skip.csv") "$N/x.csv"
 # --remove: the job is freed and not placed again by the same run (before:
 # "removed", then placed again from its SLO row, silently)
 lcmpack -q --slo "$N/slo.csv" --capacity cores=100,mem=409600 "$N/sky.csv" --at 2026-01-07 -o "$N/q1.csv"

@@ -319,6 +319,26 @@ printf 'job,step,offset,alloc\nadsky,60,0,3\nadsky,60,60,5\n' > "$atel/adhoc-sky
 t "ad-hoc skyline: the night runs" 0 '' '*' '' bash "$N" "$atel" "$ast"
 t "ad-hoc skyline: both forms placed" 0 '' $'adbox,adhoc,placed\nadsky,adhoc,placed' '' \
     sh -c 'awk -F, -v OFS=, "\$2 == \"adhoc\" { print \$1, \$2, \$4 }" "$1" | sort' _ "$ast/decisions.csv"
+# a bad ad-hoc row (ON_ERROR=skip, the default) is skipped to rejects.csv;
+# it failed the whole night ("lcmpack failed"), the periodic plan not
+# refreshed and nothing in rejects.csv
+btl="$TMP/adbadtel"; bs="$TMP/adbadstate"; rm -rf "$btl" "$bs"; mkdir -p "$btl"
+cp "$atel"/* "$btl/"
+printf 'adbad,%s,%s,x5,10m\n' "$at" "$((at + 14400))" >> "$btl/adhoc.csv"
+# and a request whose deadline passed before the night: dropped, and on a
+# first night the report said "1 expired since last night" of it
+printf 'adpast,%s,%s,2,10m\n' "$((at - 14400))" "$((at - 3600))" >> "$btl/adhoc.csv"
+t "a bad ad-hoc row: the night runs" 0 '' '*' '' bash "$N" "$btl" "$bs"
+t "a bad ad-hoc row: in rejects.csv with its line and reason" 0 '' \
+    "$btl/adhoc.csv,4,column 'containers': invalid number 'x5'" '' sh -c 'tail -n +2 "$1"' _ "$bs/rejects.csv"
+t "a bad ad-hoc row: the other requests placed as without it" 0 '' '*' '' \
+    cmp "$bs/plan.csv" "$ast/plan.csv"
+t "a bad ad-hoc row: the report counts it" 0 '' '*' '' grep -q "^bad rows:  1 skipped" "$bs/report.txt"
+t "a request past its deadline: not an expiry since last night" 0 '' \
+    $'0 removed, 0 expired since last night (--stable 10%)\nad-hoc:    3 requests: 1 past their deadline 2 placed' '' \
+    sh -c 'grep -E "^(changes|ad-hoc): " "$1" | sed "s/^changes: .* new, //"' _ "$bs/report.txt"
+t "a bad ad-hoc row, ON_ERROR=strict: the night fails at it" 1 '' '*' "adhoc.csv:4: column 'containers'" \
+    env ON_ERROR=strict bash "$N" "$btl" "$TMP/adbadstrict"
 # the skyline's area (3 + 5 container-steps), all inside [at, at + 4 h]
 t "ad-hoc skyline: its 8 container-steps in its window" 0 '' '8 0' '' \
     sh -c 'awk -F, -v at="$2" "\$2 == \"adsky\" { n += \$11; T = \$5 * 86400 + \$6; if (T < at || T + 60 > at + 14400) bad++ }
