@@ -28,6 +28,7 @@
 
 #include "base/diag.h"
 
+#include <float.h>
 #include <glpk.h>
 #include <math.h>
 #include <stdlib.h>
@@ -796,8 +797,31 @@ static int ns_warm(struct ns *g, struct flow *f, double alpha, double beta, doub
 
 /* ns_finish: pivot to optimality, then alloc from the potentials and
  * *lower = g0 - flow cost.  Returns SKYLINE_OK or SKYLINE_ESOLVER. */
-static int ns_finish(struct ns *g, double g0, int k, double *alloc, double *lower)
+/* snap_step: v, the allocation of step j read as a difference of two
+ * potentials of magnitude up to mag, set to the step's breakpoint (a run's
+ * usage, the prior's value, or 0) it differs from by no more than the
+ * rounding of that difference: the optimum's steps lie on breakpoints, and a
+ * constant usage of 3.3 came out 3.2999999999999998 and 3.3000000000000007
+ * (one step below every run's usage).  The nearest breakpoint wins. */
+static double snap_step(const struct flow *f, int j, double v, double mag)
 {
+    double tol = 64 * DBL_EPSILON * mag, best = v, bd = tol;
+    for (int i = 0; i <= f->n + 1; i++) {
+        if (i == f->n && !has_prior(f->o))
+            continue;
+        double c = i < f->n ? f->use[(size_t)i * f->k + j] : i == f->n ? prior_at(f->o, j) : 0;
+        double d = fabs(v - c);
+        if (d <= bd) {
+            bd = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
+static int ns_finish(struct ns *g, const struct flow *f, double g0, double *alloc, double *lower)
+{
+    int k = f->k;
     /* small blocks: most arcs price out, and a pivot changes few potentials
      * (sqrt(m)/8 measured about 40% faster than sqrt(m) on N=30 x K=1440) */
     g->block = (int)(sqrt((double)g->m) / 8);
@@ -813,7 +837,7 @@ static int ns_finish(struct ns *g, double g0, int k, double *alloc, double *lowe
     for (int a = 0; a < g->m; a++)
         flow_cost += g->cost[a] * g->flow[a];
     for (int j = 0; j < k; j++) {
-        double v = g->pot[j + 1] - g->pot[j];
+        double v = snap_step(f, j, g->pot[j + 1] - g->pot[j], fmax(fabs(g->pot[j]), fabs(g->pot[j + 1])));
         alloc[j] = v > 0 ? v : 0;
     }
     *lower = g0 - flow_cost;
@@ -839,7 +863,7 @@ static int ns_solve(struct flow *f, double alpha, double beta, double *alloc, do
         if (ns_cold(g, f, alpha, beta, &g0) < 0)
             goto out;
     }
-    st = ns_finish(g, g0, f->k, alloc, lower);
+    st = ns_finish(g, f, g0, alloc, lower);
     f->arcs = g->hinge_end;
 out:
     if (st != SKYLINE_OK || beta > 0)
@@ -856,6 +880,16 @@ static int certified(double obj, double lower)
     return fabs(obj - lower) <= 1e-9 * (1 + fabs(obj));
 }
 
+/* keep: when alloc (objective obj) is the best uncertified answer so far,
+ * copy it to best (*best_obj: its objective, INFINITY: none yet) */
+static void keep(const double *alloc, double obj, int k, double *best, double *best_obj)
+{
+    if (obj < *best_obj) {
+        *best_obj = obj;
+        memcpy(best, alloc, (size_t)k * sizeof *best);
+    }
+}
+
 static int solve_one(struct flow *f, const struct skyline_opts *o, double beta,
                      double *alloc, struct skyline_result *res)
 {
@@ -864,27 +898,45 @@ static int solve_one(struct flow *f, const struct skyline_opts *o, double beta,
         res->lp_solves++;
         return plain_solve(f->use, f->n, f->k, o, beta, alloc);
     }
+    /* an answer whose certificate fails is still an allocation, its exact
+     * objective known: when every solver's fails (a job of usage from 1e-4
+     * to 1e11, where each is off by its own rounding), the lowest objective
+     * wins, not the last solver's (GLPK's plain LP, 27% above the network's
+     * exact optimum on one such job) */
+    double *best = xmalloc((size_t)f->k * sizeof *best), best_obj = INFINITY;
+    int st;
     if (o->solver == SKYLINE_NETWORK) {
-        int st = ns_solve(f, o->alpha, beta, alloc, &lower);
+        st = ns_solve(f, o->alpha, beta, alloc, &lower);
         if (st == SKYLINE_OK) {
             double obj = full_objective(f->use, f->n, f->k, alloc, o, beta);
             res->gap = obj - lower;
             if (certified(obj, lower))
-                return SKYLINE_OK;
+                goto done;
+            keep(alloc, obj, f->k, best, &best_obj);
         }
         res->fallback = 1;   /* certificate failed: GLPK decides */
     }
-    int st = flow_solve(f, o->alpha, beta, alloc, &lower, &res->lp_solves);
+    st = flow_solve(f, o->alpha, beta, alloc, &lower, &res->lp_solves);
     if (st == SKYLINE_OK) {
         double obj = full_objective(f->use, f->n, f->k, alloc, o, beta);
         res->gap = obj - lower;
         if (certified(obj, lower))
-            return SKYLINE_OK;
+            goto done;
+        keep(alloc, obj, f->k, best, &best_obj);
     }
-    /* certificate failed: the reference LP decides */
+    /* certificate failed: the reference LP, and the best answer of the three */
     res->fallback = 2;
     res->lp_solves++;
-    return plain_solve(f->use, f->n, f->k, o, beta, alloc);
+    st = plain_solve(f->use, f->n, f->k, o, beta, alloc);
+    if (st == SKYLINE_OK)
+        keep(alloc, full_objective(f->use, f->n, f->k, alloc, o, beta), f->k, best, &best_obj);
+    if (best_obj < INFINITY) {
+        memcpy(alloc, best, (size_t)f->k * sizeof *best);
+        st = SKYLINE_OK;
+    }
+done:
+    free(best);
+    return st;
 }
 
 int skyline_fit(const double *use, int n, int k, const struct skyline_opts *o,

@@ -99,6 +99,38 @@ tcheck "random instances vs glpsol (network)" $PY "$CHECK" skyfit "$MOD" "$TMP/c
 # objectives to 1e-9 against glpsol --exact (rational) on moderate sizes: the
 # network simplex's warm-started phase 2 included
 tcheck "N=6 x K=40 vs glpsol --exact to 1e-9" $PY "$ROOT/tests/check/skyfit_exact.py" skyfit "$MOD" "$TMP/chk7" 3 6 40
+# usage from 1e-4 to 1e11: every solver's certificate may fail on its own
+# rounding; the fallback keeps the best answer (lowest exact objective) of
+# the solvers tried, checked to 1e-6 against glpsol --exact (150 jobs, 5 of
+# them past a failed network certificate)
+tcheck "usage over 15 decades vs glpsol --exact to 1e-6" $PY "$ROOT/tests/check/skyfit_exact.py" skyfit "$MOD" "$TMP/chk8" 150 2 5 wide
+# the audit's job (runs of one and two samples 480 s apart: a step with no
+# sample keeps the value before): both certificates failed and GLPK's plain
+# LP was kept, 762214987.6 against the optimum 600167933.9 of glpsol --exact;
+# the network's answer, the exact optimum, is kept now
+printf 'job,run,t,containers\nj,r0,480,29\nj,r1,100000,7.5021e+10\nj,r2,200180,21\nj,r2,200660,0.0382548\nj,r3,300060,74679.2\nj,r3,300540,0\nj,r4,400000,0.000226457\n' > "$TMP/wide.csv"
+tcheck "the audit's 15-decade job: the optimum of glpsol --exact, not GLPK's plain answer" $PY -c '
+import csv, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+from skyfit_exact import evaluate, glpsol_exact
+K = 9
+use = [[29] + [0] * 8, [7.5021e10] + [0] * 8, [21] * 8 + [0.0382548], [74679.2] * 8 + [0], [0.000226457] + [0] * 8]
+out = subprocess.run(["skyfit", "-q", "--keep-outliers", "--stats", sys.argv[3] + ".st", sys.argv[3]],
+                     capture_output=True, text=True, check=True).stdout
+alloc = [float(r["alloc"]) for r in csv.DictReader(out.splitlines())]
+v = glpsol_exact(sys.argv[2], sys.argv[4], use, 0.01, 0.0)
+opt = glpsol_exact(sys.argv[2], sys.argv[4], use, 0.01, 0.1 * v)
+obj = evaluate(use, alloc, 0.01, 0.1 * v)
+assert len(alloc) == K and abs(obj - opt) <= 1e-6 * opt, (alloc, obj, opt)' "$ROOT/tests/check" "$MOD" "$TMP/wide.csv" "$TMP"
+# a constant usage: every step is that value exactly (the network's steps are
+# differences of potentials: 3.3 came out 3.3000000000000007 and, below
+# every run, 3.299999999999998)
+t "constant 3.3: exactly 3.3 at every step" 0 \
+    $'job,run,t,containers\nj,r1,0,3.3\nj,r1,60,3.3\nj,r1,120,3.3\nj,r1,180,3.3\nj,r2,1000,3.3\nj,r2,1060,3.3\nj,r2,1120,3.3\nj,r2,1180,3.3\n' \
+    $'job,step,offset,alloc\nj,60,0,3.3\nj,60,60,3.3\nj,60,120,3.3\nj,60,180,3.3' '' skyfit -q
+t "constant 0.3: exactly 0.3 at every step" 0 \
+    $'job,run,t,containers\nj,r1,0,0.3\nj,r1,60,0.3\nj,r1,120,0.3\nj,r2,1000,0.3\nj,r2,1060,0.3\nj,r2,1120,0.3\nj,r3,2000,0.3\nj,r3,2060,0.3\nj,r3,2120,0.3\n' \
+    $'job,step,offset,alloc\nj,60,0,0.3\nj,60,60,0.3\nj,60,120,0.3' '' skyfit -q
 tcheck "random instances vs glpsol (glpk-flow)" $PY "$CHECK" "skyfit --solver glpk-flow" "$MOD" "$TMP/chk4" 4
 tcheck "random instances vs glpsol (plain)" $PY "$CHECK" skyfit "$MOD" "$TMP/chk2" 6 --solver glpk-plain
 tcheck "random instances vs glpsol, --keep-outliers" $PY "$CHECK" skyfit "$MOD" "$TMP/chk5" 4 --keep-outliers
