@@ -274,7 +274,7 @@ int csv_scan(struct csv_scan_state *st, const char *s, size_t n, char delim, siz
 /* csvr_get_double / _int64 / _time / _duration: convert field `col` of the
  * current record.  csvr_get_time divides epoch numbers by the dialect's
  * time_scale (ISO 8601 text is absolute) and refuses |t| > CSVR_MAX_TIME
- * with a hint naming the likely unit ("... out of range (|value| <= 1e+11):
+ * with a hint naming the likely unit when timeunit_epoch_hint sees one ("... out of range (|value| <= 1e+11):
  * it looks like milliseconds since the epoch; use --time-unit ms").  Return 1 with *out set, 0 when the field is missing and not
  * CSVR_REQUIRED (*out untouched), -1 on error:
  * "tool: FILE:LINE: column 'value': invalid number '1x'" (reader stopped). */
