@@ -140,6 +140,10 @@ int csvr_col(const csvr *r, const char *name);
 /* csvr_require: like csvr_col, but a missing column is an error:
  * "tool: FILE:1: missing required column 'name'" and returns -1. */
 int csvr_require(csvr *r, const char *name);
+/* csvr_require_for: csvr_require for a column needed for a reason the
+ * message gives, on the same line: "tool: FILE:1: missing required column
+ * 'alloc_mb' (the allocation: give an alloc_mb column or --alloc FILE)". */
+int csvr_require_for(csvr *r, const char *name, const char *why);
 
 /* csvr_require_cols: csvr_require for each (name, int *col) pair, in order,
  * up to a NULL name; stops at the first missing column (reported as
