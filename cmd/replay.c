@@ -315,11 +315,13 @@ static void report(const struct replay_totals *tot, const double *elapsed, int a
     char b0[32], b1[32];
     fmt_time(io.set.nruns ? io.set.runs[0].first : NAN, b0);
     fmt_time(io.set.nruns ? io.set.runs[io.set.nruns - 1].first : NAN, b1);
-    fprintf(stderr, "%s: %ld runs read (%ld rows); replaying %zu runs of %zu jobs starting %s .. %s "
-                    "(%ld runs of jobs without a usable SLO, %ld outside --from/--until; %ld SLO rows not "
-                    "actionable)\n",
-            slk_progname, io.n.runs_in + io.n.runs_noslo, io.n.rows, io.set.nruns, io.set.njobs, b0, b1,
-            io.n.runs_noslo, io.n.runs_outside, io.n.unusable);
+    size_t jobs = replay_set_jobs_run(&io.set);
+    fprintf(stderr,
+            "%s: %ld runs read (%ld rows); replaying %zu runs of %zu jobs starting %s .. %s "
+            "(%zu jobs with a usable SLO have no run to replay; %ld runs of jobs without a usable SLO, "
+            "%ld outside --from/--until; %ld SLO rows not actionable)\n",
+            slk_progname, io.n.runs_in + io.n.runs_noslo, io.n.rows, io.set.nruns, jobs, b0, b1,
+            io.set.njobs - jobs, io.n.runs_noslo, io.n.runs_outside, io.n.unusable);
     if (aligned)
         fprintf(stderr, "%s: --align reservation: %ld runs start at their reservation (or input) instead of "
                         "their recorded start in the plan regimes\n", slk_progname, moved);

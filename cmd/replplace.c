@@ -285,7 +285,7 @@ static int run_place(rp_cluster *c, enum rp_policy policy, int R, csvw *w)
         cb = csvr_require(r, "block");
         cs = csvr_require(r, "server");
     } else {
-        slk_error_at(csvr_path(r), 0, "empty input (no header row; want block,server)");
+        slk_error_at(csvr_path(r), 1, "empty input (no header row; want block,server)");
     }
     if (cb < 0 || cs < 0) {
         csvr_close(r);

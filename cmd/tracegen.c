@@ -85,7 +85,7 @@ static int check_options(const struct gen_kind **kind)
         slk_error("unknown kind '%s' (tracegen --list shows the kinds)", kind_name);
         return SLK_EUSAGE;
     }
-    if (gen_check(k, &params) < 0)
+    if (gen_check(k, &params) < 0 || gen_check_times(k, &params) < 0)
         return SLK_EUSAGE;
     if (truth_path && !k->truth_columns) {
         slk_error("kind '%s' has no ground truth to write (--truth)", k->name);

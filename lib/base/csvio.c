@@ -741,21 +741,24 @@ static const char *header_hint(const csvr *r, const char *want, char *buf, size_
     return "";
 }
 
-int csvr_require(csvr *r, const char *name)
+int csvr_require_for(csvr *r, const char *name, const char *why)
 {
     int c = csvr_col(r, name);
     if (c >= 0)
         return c;
     const char *want = csv_dialect_lookup(&r->d, name);
-    char hint[200];
+    char hint[200], paren[400] = "";
     const char *h = header_hint(r, want, hint, sizeof hint);
-    if (strcmp(want, name) != 0)
-        slk_error_at(r->name, 1, "missing required column '%s' (for %s)%s", want, name, h);
-    else
-        slk_error_at(r->name, 1, "missing required column '%s'%s", name, h);
+    if (strcmp(want, name) != 0) /* renamed by --col */
+        snprintf(paren, sizeof paren, " (for %s%s%s)", name, why ? "; " : "", why ? why : "");
+    else if (why)
+        snprintf(paren, sizeof paren, " (%s)", why);
+    slk_error_at(r->name, 1, "missing required column '%s'%s%s", want, paren, h);
     r->status = SLK_EDATA;
     return -1;
 }
+
+int csvr_require(csvr *r, const char *name) { return csvr_require_for(r, name, NULL); }
 
 int csvr_require_cols(csvr *r, const char *name, ...)
 {

@@ -140,6 +140,10 @@ int csvr_col(const csvr *r, const char *name);
 /* csvr_require: like csvr_col, but a missing column is an error:
  * "tool: FILE:1: missing required column 'name'" and returns -1. */
 int csvr_require(csvr *r, const char *name);
+/* csvr_require_for: csvr_require for a column needed for a reason the
+ * message gives, on the same line: "tool: FILE:1: missing required column
+ * 'alloc_mb' (the allocation: give an alloc_mb column or --alloc FILE)". */
+int csvr_require_for(csvr *r, const char *name, const char *why);
 
 /* csvr_require_cols: csvr_require for each (name, int *col) pair, in order,
  * up to a NULL name; stops at the first missing column (reported as
@@ -274,7 +278,7 @@ int csv_scan(struct csv_scan_state *st, const char *s, size_t n, char delim, siz
 /* csvr_get_double / _int64 / _time / _duration: convert field `col` of the
  * current record.  csvr_get_time divides epoch numbers by the dialect's
  * time_scale (ISO 8601 text is absolute) and refuses |t| > CSVR_MAX_TIME
- * with a hint naming the likely unit ("... out of range (|value| <= 1e+11):
+ * with a hint naming the likely unit when timeunit_epoch_hint sees one ("... out of range (|value| <= 1e+11):
  * it looks like milliseconds since the epoch; use --time-unit ms").  Return 1 with *out set, 0 when the field is missing and not
  * CSVR_REQUIRED (*out untouched), -1 on error:
  * "tool: FILE:LINE: column 'value': invalid number '1x'" (reader stopped). */

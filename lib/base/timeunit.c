@@ -21,16 +21,18 @@ double timeunit_scale(const char *name)
 const char *timeunit_epoch_hint(double seconds, double scale, char *buf, size_t cap)
 {
     double raw = fabs(seconds) * (scale > 0 ? scale : 1);
-    /* Epoch seconds of real telemetry are below 1e11 (year 5138): a raw value
-     * in [1e11, 1e14) is ms, [1e14, 1e17) us, [1e17, 1e20) ns. */
-    if (!(raw >= 1e11) || raw >= 1e20)
-        return NULL;
-    if (raw < 1e14)
+    /* A raw value looks like a unit when in it, it is epoch seconds of
+     * telemetry: from 1e9 (2001) to 1e11 (year 5138).  So [1e12, 1e14) is
+     * ms, [1e15, 1e17) us, [1e18, 1e20) ns; a value in between (1.00000073e11,
+     * seconds just past the limit) looks like none. */
+    if (raw >= 1e12 && raw < 1e14)
         snprintf(buf, cap, "it looks like milliseconds since the epoch; use --time-unit ms");
-    else if (raw < 1e17)
+    else if (raw >= 1e15 && raw < 1e17)
         snprintf(buf, cap, "it looks like microseconds since the epoch; use --time-unit us");
-    else
+    else if (raw >= 1e18 && raw < 1e20)
         snprintf(buf, cap, "it looks like nanoseconds since the epoch; convert to us, ms or s first");
+    else
+        return NULL;
     return buf;
 }
 

@@ -4,8 +4,8 @@
  * microseconds, and nothing in a CSV says which.  A tool reads times in
  * seconds; --time-unit ms|us says the input's epoch numbers are in ms or us
  * (the reader divides: see csv_dialect.time_scale).  When the unit is wrong
- * the magnitudes give it away: an epoch time beyond 1e11 s (year 5138) is
- * really in ms, us or ns, and a derived period or duration of decades came
+ * the magnitudes give it away: an epoch time of 1e12 s or more (beyond the
+ * year 5138 by far) is really in ms, us or ns, and a derived period or duration of decades came
  * from times in a finer unit.  These helpers turn such values into a message
  * that names the likely unit.
  *
@@ -23,8 +23,10 @@ double timeunit_scale(const char *name);
 /* timeunit_epoch_hint: for an epoch time read as `seconds` (after the
  * current scale) that is too large to be seconds, a hint naming the unit its
  * raw value `seconds * scale` most likely has, written to buf (cap bytes):
- * "it looks like milliseconds since the epoch; use --time-unit ms".  Returns
- * buf, or NULL (buf untouched) when the magnitude suggests no unit. */
+ * "it looks like milliseconds since the epoch; use --time-unit ms" when the
+ * raw value is 1e9 to 1e11 seconds (2001 to 5138) in that unit: [1e12, 1e14)
+ * ms, [1e15, 1e17) us, [1e18, 1e20) ns.  Returns buf, or NULL (buf
+ * untouched) when the magnitude suggests no unit. */
 const char *timeunit_epoch_hint(double seconds, double scale, char *buf, size_t cap);
 
 /* TIMEUNIT_MAX_SPAN: the longest period or duration (in seconds, 20 years)

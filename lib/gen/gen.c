@@ -86,3 +86,23 @@ int gen_check(const struct gen_kind *k, const struct gen_params *p)
     }
     return 0;
 }
+
+int gen_check_times(const struct gen_kind *k, const struct gen_params *p)
+{
+    if (!k->reach)
+        return 0;
+    double before, after;
+    k->reach(p, &before, &after);
+    if (p->start + after > CSVR_MAX_TIME) {
+        slk_error("--start %.15g: the %s trace would reach %.0f, beyond %g (the year 5138): give an earlier "
+                  "--start or a shorter trace",
+                  p->start, k->name, p->start + after, CSVR_MAX_TIME);
+        return -1;
+    }
+    if (p->start - before < -CSVR_MAX_TIME) {
+        slk_error("--start %.15g: the %s trace would reach back to %.0f, beyond -%g: give a later --start",
+                  p->start, k->name, p->start - before, CSVR_MAX_TIME);
+        return -1;
+    }
+    return 0;
+}

@@ -40,6 +40,10 @@ struct gen_kind {
     /* generate: write the data; truth may be NULL (not requested).
      * Returns SLK_OK or an exit status after printing why. */
     int (*generate)(const struct gen_params *p, csvw *out, csvw *truth);
+    /* reach: where the epoch times the kind writes for p can lie: every one
+     * in [start - *before, start + *after] (seconds, both >= 0; bounds, not
+     * the exact extent).  NULL: the kind writes no epoch times. */
+    void (*reach)(const struct gen_params *p, double *before, double *after);
 };
 
 /* gen_kinds: the registry, NULL-terminated, in the order tracegen lists them. */
@@ -58,5 +62,12 @@ const char *gen_get_str(const struct gen_params *p, const char *key, const char 
 /* gen_check: verify every --set key is one the kind accepts; prints
  * "tracegen: unknown --set key 'x' for kind 'runs' (accepted: ...)" and returns -1. */
 int gen_check(const struct gen_kind *k, const struct gen_params *p);
+
+/* gen_check_times: whether every epoch time kind k can write for p (its
+ * reach from p->start) is one the other tools read, |t| <= CSVR_MAX_TIME;
+ * else prints "tracegen: --start 99999990000: the usage trace would reach
+ * 100001804400, beyond 1e+11 (the year 5138): give an earlier --start or a
+ * shorter trace" and returns -1.  Called before anything is written. */
+int gen_check_times(const struct gen_kind *k, const struct gen_params *p);
 
 #endif

@@ -32,6 +32,7 @@ static const char *const keys[] = {"jobs", "stages", "tasks", "sigma", "noise", 
 
 #define MAX_STAGES 64
 #define MAX_ALLOCS 16
+#define DEF_RUNS 40 /* --count: runs per job */
 
 struct truth_job {
     double ntasks[MAX_STAGES], median[MAX_STAGES], sigma, fail, factor;
@@ -53,17 +54,24 @@ struct emit_ctx {
     csvw *out;
     const char *job, *run;
     double alloc, t0;
+    double beyond; /* the first time beyond CSVR_MAX_TIME (nothing written from its row on), or 0 */
 };
 
 static void emit(void *ctx, size_t stage, double start, double end, int failed)
 {
     struct emit_ctx *c = ctx;
+    double ts = floor((c->t0 + start) * 1000 + 0.5) / 1000, te = floor((c->t0 + end) * 1000 + 0.5) / 1000;
+    if (c->beyond != 0 || !(te <= CSVR_MAX_TIME)) { /* start <= end, and t0 >= --start */
+        if (c->beyond == 0)
+            c->beyond = te;
+        return;
+    }
     csvw_str(c->out, c->job);
     csvw_str(c->out, c->run);
     csvw_num(c->out, c->alloc);
     csvw_int(c->out, (int64_t)stage);
-    csvw_num(c->out, floor((c->t0 + start) * 1000 + 0.5) / 1000);
-    csvw_num(c->out, floor((c->t0 + end) * 1000 + 0.5) / 1000);
+    csvw_num(c->out, ts);
+    csvw_num(c->out, te);
     csvw_int(c->out, failed);
     csvw_end(c->out);
 }
@@ -91,7 +99,7 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
     double sigma = gen_get(p, "sigma", 0.5), noise = gen_get(p, "noise", 0.15), fail = gen_get(p, "fail", 0.02);
     double allocs[MAX_ALLOCS];
     int nallocs;
-    long runs = p->count > 0 ? p->count : 40;
+    long runs = p->count > 0 ? p->count : DEF_RUNS;
     if (!(jobs >= 1 && jobs <= 1000) || !(stages >= 1 && stages <= MAX_STAGES) || !(tasks >= 1 && tasks <= 1e5) ||
         !(sigma >= 0 && sigma <= 3) || !(noise >= 0 && noise <= 3) || !(fail >= 0 && fail <= 0.5) ||
         parse_allocs(gen_get_str(p, "allocs", "25,50,100"), allocs, &nallocs) < 0 || runs > 100000) {
@@ -131,8 +139,15 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
             char run[80];
             snprintf(run, sizeof run, "%s-r%04ld", name, k + 1);
             t.factor = exp(noise * rng_normal(&r));
-            struct emit_ctx c = {out, name, run, allocs[k % nallocs], p->start + 86400.0 * (double)k};
+            struct emit_ctx c = {out, name, run, allocs[k % nallocs], p->start + 86400.0 * (double)k, 0};
             jobsim_engine(&src, NULL, c.alloc, &r, emit, &c);
+            if (c.beyond != 0) { /* a run drawn so long that reach cannot bound it */
+                slk_error(
+                    "jobruns: run %s would reach %.0f, beyond %g (the year 5138): give an earlier --start "
+                    "or shorter runs (--set tasks, sigma, noise, allocs)",
+                    run, c.beyond, CSVR_MAX_TIME);
+                return SLK_EUSAGE;
+            }
             if (csvw_error(out) || (truth && csvw_error(truth)))
                 return SLK_EIO;
         }
@@ -143,6 +158,15 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
     return SLK_OK;
 }
 
+/* The runs start one a day from --start; each lasts as long as its draws
+ * make it (minutes with the defaults): a day is allowed for the last one,
+ * and generate refuses a run that ends beyond CSVR_MAX_TIME all the same. */
+static void reach(const struct gen_params *p, double *before, double *after)
+{
+    *before = 0;
+    *after = 86400.0 * (double)(p->count > 0 ? p->count : DEF_RUNS);
+}
+
 const struct gen_kind gen_kind_jobruns = {
     .name = "jobruns",
     .summary = "task records of past runs of recurring jobs (reprov --compare-models)",
@@ -150,4 +174,5 @@ const struct gen_kind gen_kind_jobruns = {
     .truth_columns = "job,stage,tasks,median_s,sigma,fail",
     .keys = keys,
     .generate = generate,
+    .reach = reach,
 };

@@ -996,6 +996,19 @@ static int gen_events(const struct gen_params *p, csvw *out, csvw *truth)
     return gen_each_job(p, &jw, out, truth);
 }
 
+/* The times of a trace: the reference file 8 days before --start (every
+ * producer write is less than a period, at most a week, before it), and
+ * nothing later than 2.3 periods (runs end within 1.9 periods of their
+ * period's start, a re-read comes up to 0.3 periods after a read) plus the
+ * longest queueing and reading delays the draws can give (under a day)
+ * after the last period starts: 3 weeks (13.3 days measured with weekly
+ * jobs, jitter 10 and every run failing, retried and straggling). */
+static void gj_reach(const struct gen_params *p, double *before, double *after)
+{
+    *before = 8 * 86400.0;
+    *after = gj_days(p) * 86400 + 3 * WEEK;
+}
+
 const struct gen_kind gen_kind_runs = {
     "runs",
     "periodic job runs: submit/start/end, input available, output first read, status (Morpheus §4)",
@@ -1003,6 +1016,7 @@ const struct gen_kind gen_kind_runs = {
     "job,period,a,d,consumer_period,actionable,reason",
     keys_jobs,
     gen_runs,
+    gj_reach,
 };
 
 const struct gen_kind gen_kind_usage = {
@@ -1012,6 +1026,7 @@ const struct gen_kind gen_kind_usage = {
     "job,period,stages,peak_containers,provisioned,cores,mem_mb,runtime",
     keys_jobs,
     gen_usage,
+    gj_reach,
 };
 
 const struct gen_kind gen_kind_events = {
@@ -1021,4 +1036,5 @@ const struct gen_kind gen_kind_events = {
     "job,period,a,d,consumer_period,actionable,reason",
     keys_jobs,
     gen_events,
+    gj_reach,
 };

@@ -146,4 +146,5 @@ const struct gen_kind gen_kind_requests = {
     "job,period,a,d,runs,cv,slack_ratio,status,problematic",
     keys_requests,
     gen_requests,
+    NULL, /* offsets, periods and windows: no epoch times */
 };

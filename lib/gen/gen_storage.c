@@ -113,4 +113,5 @@ const struct gen_kind gen_kind_storage = {
     NULL,
     storage_keys,
     storage_generate,
+    NULL, /* no time axis */
 };

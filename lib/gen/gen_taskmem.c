@@ -43,6 +43,9 @@ static const char *const keys[] = {"step", "poor", "normal_min", "normal_max", "
 
 static double unif(rng *r, double a, double b) { return a + (b - a) * rng_uniform(r); }
 
+/* --days, 1 by default. */
+static double taskmem_days(const struct gen_params *p) { return p->days > 0 ? p->days : 1; }
+
 static int duration_ok(double v) { return v >= 1e-3 && v <= 1e15; }
 
 static int generate(const struct gen_params *p, csvw *out, csvw *truth)
@@ -63,7 +66,7 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
                   "period_s, gap_s and peak_s in [0.001, 1e15], first >= 1");
         return SLK_EUSAGE;
     }
-    double days = p->days > 0 ? p->days : 1;
+    double days = taskmem_days(p);
     long count = p->count > 0 ? p->count : (paper ? 6 : 20);
     long long nsteps = (long long)floor(days * 86400 / step);
     if (nsteps < 1)
@@ -138,6 +141,13 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
     return SLK_OK;
 }
 
+/* The samples: from --start, every step, before start + days. */
+static void reach(const struct gen_params *p, double *before, double *after)
+{
+    *before = 0;
+    *after = taskmem_days(p) * 86400;
+}
+
 const struct gen_kind gen_kind_taskmem = {
     .name = "taskmem",
     .summary = "per-task memory series of well- and poorly-behaved tasks (peakgate)",
@@ -145,4 +155,5 @@ const struct gen_kind gen_kind_taskmem = {
     .truth_columns = "task,class,normal_mb,peak_mb",
     .keys = keys,
     .generate = generate,
+    .reach = reach,
 };

@@ -43,6 +43,9 @@ struct tenant_model {
     double ep_start[MAX_EPISODES], ep_end[MAX_EPISODES], ep_height[MAX_EPISODES];
 };
 
+/* --days, 30 by default. */
+static double tenants_days(const struct gen_params *p) { return p->days > 0 ? p->days : 30; }
+
 static double clamp01(double v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
 
 static void model_init(struct tenant_model *m, rng *r, int kind, double span, double step, double noise_max)
@@ -164,7 +167,7 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
                   "root 0.01..100)");
         return SLK_EUSAGE;
     }
-    double days = p->days > 0 ? p->days : 30;
+    double days = tenants_days(p);
     long count = p->count > 0 ? p->count : 100;
     double span = days * 86400;
     long nsamp = (long)floor(span / step);
@@ -220,6 +223,13 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
     return SLK_OK;
 }
 
+/* The samples: from --start, every step, before start + days. */
+static void reach(const struct gen_params *p, double *before, double *after)
+{
+    *before = 0;
+    *after = tenants_days(p) * 86400;
+}
+
 const struct gen_kind gen_kind_tenants = {
     "tenants",
     "primary-tenant CPU utilization (periodic, constant, unpredictable) at fixed steps",
@@ -227,4 +237,5 @@ const struct gen_kind gen_kind_tenants = {
     "tenant,pattern,servers,environment",
     keys,
     generate,
+    reach,
 };

@@ -60,6 +60,9 @@ struct scenario {
     double days, D, q, par_min, par_max, start;
 };
 
+/* --days, 30 by default. */
+static double vc_days(const struct gen_params *p) { return p->days > 0 ? p->days : 30; }
+
 static int scenario_build(const struct gen_params *p, struct scenario *s, int for_jobs)
 {
     const char *name = gen_get_str(p, "scenario", "paper");
@@ -67,7 +70,7 @@ static int scenario_build(const struct gen_params *p, struct scenario *s, int fo
     s->q = gen_get(p, "busy_days", 0.3);
     s->par_min = gen_get(p, "par_min", 1.0);
     s->par_max = gen_get(p, "par_max", 1.0);
-    s->days = p->days > 0 ? p->days : 30;
+    s->days = vc_days(p);
     s->start = p->start;
     if (!(burst_scale >= 0 && burst_scale <= 1) || !(s->q > 0 && s->q < 1) ||
         !(s->par_min > 0 && s->par_max >= s->par_min && s->par_max <= 100)) {
@@ -279,10 +282,23 @@ static int gen_vcjobs(const struct gen_params *p, csvw *out, csvw *truth)
     return csvw_error(out) ? SLK_EIO : SLK_OK;
 }
 
-const struct gen_kind gen_kind_vcs = {
-    "vcs", "virtual clusters and their capacities (stretch's CAPACITIES input)", "vc,capacity",
-    "vc,capacity,load_factor,burstiness", keys, gen_vcs};
+/* vcjobs' submits: from --start, before start + days. */
+static void vcjobs_reach(const struct gen_params *p, double *before, double *after)
+{
+    *before = 0;
+    *after = vc_days(p) * 86400;
+}
 
-const struct gen_kind gen_kind_vcjobs = {
-    "vcjobs", "jobs of virtual clusters, malleable (stretch's JOBS input)",
-    "job,vc,submit,size_server_hours,max_parallelism", NULL, keys, gen_vcjobs};
+const struct gen_kind gen_kind_vcs = {
+    "vcs",         "virtual clusters and their capacities (stretch's CAPACITIES input)",
+    "vc,capacity", "vc,capacity,load_factor,burstiness",
+    keys,          gen_vcs,
+    NULL};
+
+const struct gen_kind gen_kind_vcjobs = {"vcjobs",
+                                         "jobs of virtual clusters, malleable (stretch's JOBS input)",
+                                         "job,vc,submit,size_server_hours,max_parallelism",
+                                         NULL,
+                                         keys,
+                                         gen_vcjobs,
+                                         vcjobs_reach};

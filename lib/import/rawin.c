@@ -166,11 +166,13 @@ long rawin_line(const rawin *in) { return in->line; }
 const char *rawin_path(const rawin *in) { return in->path; }
 const char *rawin_text(const rawin *in) { return in->buf; }
 
-static int vfail(rawin *in, long line, const char *fmt, va_list ap)
+/* vfail: the message at line (0: the whole file); row: a row's error, which
+ * --on-error skip may hold for the caller to skip. */
+static int vfail(rawin *in, long line, int row, const char *fmt, va_list ap)
 {
     char msg[512];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    if (in->rejects && line > 0 && !in->held) { /* a row error: the caller may skip it */
+    if (in->rejects && row && !in->held) { /* a row error: the caller may skip it */
         in->held = xstrdup(msg);
         in->held_line = line;
     } else
@@ -203,7 +205,8 @@ int rawin_fail(rawin *in, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = vfail(in, in->line, fmt, ap);
+    /* before any line (an empty input): line 1, as csvr says it, no row to skip */
+    int rc = vfail(in, in->line > 0 ? in->line : 1, in->line > 0, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -212,7 +215,7 @@ int rawin_fail_file(rawin *in, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = vfail(in, 0, fmt, ap);
+    int rc = vfail(in, 0, 0, fmt, ap);
     va_end(ap);
     return rc;
 }

@@ -66,7 +66,8 @@ void rawin_set_rejects(rawin *in, csv_rejects *j);
  * none to skip (strict mode: the message is out, return the error). */
 int rawin_skip(rawin *in);
 
-/* rawin_fail: print "tool: FILE:LINE: message", returns SLK_EDATA.
+/* rawin_fail: print "tool: FILE:LINE: message" (LINE 1 before any line was
+ * read: "empty.csv:1: empty input"), returns SLK_EDATA.
  * rawin_fail_file: the same for a problem of the whole file ("tool: FILE:
  * message": no MaxProcs in an SWF header, no jobs at all). */
 int rawin_fail(rawin *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -235,7 +235,7 @@ static double table_predict(struct jobsim_run *const *train, size_t n, double al
 }
 
 struct errs {
-    double sum[4], n[4], *rel[4];
+    double sum[4], *rel[4];
     size_t cap[4], nrel[4];
 };
 
@@ -245,7 +245,6 @@ static void err_add(struct errs *e, int k, double pred, double actual)
         return;
     double rel = fabs(pred - actual) / actual;
     e->sum[k] += rel;
-    e->n[k]++;
     e->rel[k] = xgrow(e->rel[k], &e->cap[k], e->nrel[k] + 1, sizeof *e->rel[k]);
     e->rel[k][e->nrel[k]++] = rel;
 }
@@ -439,9 +438,12 @@ static void print_errors(const struct errs *e, size_t jobs, size_t ntrain, size_
                     "relative error of the predicted remaining time:\n", slk_progname, jobs, ntrain, ntest,
             NCHECK);
     for (int k = 0; k < 4; k++) {
-        double med = e->nrel[k] ? stats_median(e->rel[k], e->nrel[k]) : NAN;
-        fprintf(stderr, "%s:   %-24s mean %.3f  median %.3f  (%.0f predictions)\n", slk_progname, names[k],
-                e->n[k] ? e->sum[k] / e->n[k] : NAN, med, e->n[k]);
+        if (!e->nrel[k]) { /* e.g. the table when no training run had a held-back run's allocation */
+            fprintf(stderr, "%s:   %-24s no predictions\n", slk_progname, names[k]);
+            continue;
+        }
+        fprintf(stderr, "%s:   %-24s mean %.3f  median %.3f  (%zu predictions)\n", slk_progname, names[k],
+                e->sum[k] / (double)e->nrel[k], stats_median(e->rel[k], e->nrel[k]), e->nrel[k]);
     }
 }
 

@@ -289,8 +289,7 @@ static int sample_cols(csvr *r, const struct memio_read_opts *o, struct sample_c
     if (!o->allocs) {
         c->alloc = csvr_col(r, "alloc_mb");
         if (c->alloc < 0 && c->need_alloc) {
-            csvr_require(r, "alloc_mb");
-            slk_error("the allocation is needed: give an alloc_mb column or --alloc FILE");
+            csvr_require_for(r, "alloc_mb", "the allocation: give an alloc_mb column or --alloc FILE");
             return SLK_EDATA;
         }
     }

@@ -41,6 +41,19 @@ void replay_set_sort(struct replay_set *s)
         qsort(s->runs, s->nruns, sizeof *s->runs, run_cmp);
 }
 
+size_t replay_set_jobs_run(const struct replay_set *s)
+{
+    char *seen = xcalloc(s->njobs ? s->njobs : 1, 1);
+    size_t n = 0;
+    for (size_t i = 0; i < s->nruns; i++)
+        if (!seen[s->runs[i].job]) {
+            seen[s->runs[i].job] = 1;
+            n++;
+        }
+    free(seen);
+    return n;
+}
+
 void replay_set_free(struct replay_set *s)
 {
     for (size_t i = 0; i < s->njobs; i++)

@@ -131,6 +131,9 @@ int64_t replay_reservation_start(const plan *p, const char *job, int64_t from, i
 /* replay_set_sort: sort runs by g0, then first sample, then run id (run
  * ids are unique): the order depends on the runs, not on the input order. */
 void replay_set_sort(struct replay_set *s);
+/* replay_set_jobs_run: how many of s's jobs have at least one run in s (the
+ * jobs a replay replays; njobs also counts jobs whose SLO has no run). */
+size_t replay_set_jobs_run(const struct replay_set *s);
 /* replay_set_free: free what the set owns (jobs, runs and their arrays). */
 void replay_set_free(struct replay_set *s);
 

@@ -281,7 +281,7 @@ int skyread_native(FILE *fp, const char *file, struct skyjob_out *out, int memor
         st = SLK_EIO;
     }
     if (st == SLK_OK && lineno == 0) {
-        slk_error_at(file, 0, "empty input");
+        slk_error_at(file, 1, "empty input");
         st = SLK_EDATA;
     }
     if (st == SLK_OK && x.have)

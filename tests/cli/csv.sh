@@ -90,6 +90,12 @@ tcheck "ISO time out of range: no unit hint" bash -c '
     cat "$2/iso.err"
     grep -qx "csvcat: <stdin>:2: column '"'"'t'"'"': time '"'"'9999-12-31T23:59:59Z'"'"' out of range (|value| <= 1e+11)" "$2/iso.err"' _ "$C" "$TMP"
 t "an epoch number out of range keeps the hint" 65 $'t,v\n1767571469473,1\n' '*' "it looks like milliseconds since the epoch; use --time-unit ms" "$C" --time t
+# seconds just past the limit (a trace started near it) look like no unit:
+# "it looks like milliseconds" came for anything from 1e11 on
+tcheck "seconds just past the limit: no unit hint" bash -c '
+    printf "t,v\n100000073174,1\n" | "$1" --time t 2>"$2/past.err"; [ $? = 65 ] || exit 1
+    cat "$2/past.err"
+    grep -qx "csvcat: <stdin>:2: column '"'"'t'"'"': time '"'"'100000073174'"'"' out of range (|value| <= 1e+11)" "$2/past.err"' _ "$C" "$TMP"
 # lone-CR line ends (classic Mac OS): libcsv ends records there, where line
 # numbers and keyshard see none, so they are refused at line 1
 t "lone-CR line ends refused" 65 $'a,b\r1,2\r3,4\r' '' "csvcat: <stdin>:1: a line ends in a lone CR (classic Mac OS line ends): convert them to LF first (tr '\\r' '\\n')" "$C"

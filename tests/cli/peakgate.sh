@@ -229,7 +229,12 @@ t "fillers: measured growth, state = peak" 0 "@$D/node.csv" "$FH
 4500.00000,2,2,4050.00000,450.00000,3600.00000,450.00000,900.00000,5.00000,5.00000,4.39024,21.95122,428.04878,878.04878" '*' peakgate --fillers --precision 5
 t "fillers: summary says the threshold" 0 "@$D/node.csv" '*' 'kill or migrate the filler when free memory falls below 22.0 MB' peakgate --fillers
 t "fillers: overcommitted node"     0 "@$D/node.csv" '*' 'the node is overcommitted by 50 MB' peakgate --fillers --node-mb 4000
-t "fillers: need allocations"       65 "@$D/hand_noalloc.csv" '*' 'the allocation is needed' peakgate --fillers
+# one line, at the header (a second line without FILE:LINE followed it)
+tcheck "fillers: need allocations, one line" sh -c '
+    peakgate --fillers < "$1/hand_noalloc.csv" > /dev/null 2> "$2/noalloc.err"; [ $? = 65 ] || exit 1
+    cat "$2/noalloc.err"
+    [ "$(cat "$2/noalloc.err")" = "peakgate: <stdin>:1: missing required column '"'"'alloc_mb'"'"' (the allocation: give an alloc_mb column or --alloc FILE)" ]' _ "$D" "$TMP"
+t "fillers: need allocations, renamed" 65 "@$D/hand_noalloc.csv" '*' "peakgate: <stdin>:1: missing required column 'al' (for alloc_mb; the allocation: give an alloc_mb column or --alloc FILE)" peakgate --fillers --col alloc_mb=al
 
 # ---- output file ------------------------------------------------------------------------
 printf 'old\n' > "$TMP/keep.csv"

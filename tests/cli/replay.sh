@@ -20,6 +20,17 @@ t "hand: static, plan, plan+dra" 0 '' \
 static,A,A-1,$T0,$((T0+600)),$((T0+240)),1,0,0
 plan,A,A-1,$T0,$((T0+600)),$((T0+3660)),0,60,120
 plan+dra,A,A-1,$T0,$((T0+600)),$((T0+240)),1,60,0" '' $R "$D/one.csv"
+# The summary counts the jobs replayed, not the SLO's usable jobs (it said
+# "replaying 1 runs of 2 jobs" here, "0 runs of 2 jobs" for no run of A or B)
+RV="replay --slo $D/slo.csv --plan $D/plan.csv --provisioned $D/prov.csv --capacity cores=4,mem=100000"
+t "stderr: the jobs replayed" 0 '' '*' \
+    "replay: 1 runs read (4 rows); replaying 1 runs of 1 jobs starting 2026-01-05T00:00:00Z .. 2026-01-05T00:00:00Z (1 jobs with a usable SLO have no run to replay; 0 runs of jobs without a usable SLO, 0 outside --from/--until; 1 SLO rows not actionable)" \
+    $RV "$D/one.csv"
+t "stderr: no job replayed" 0 "job,run,t,containers
+X,x1,$T0,1
+" '*' \
+    "replay: 1 runs read (1 rows); replaying 0 runs of 0 jobs starting - .. - (2 jobs with a usable SLO have no run to replay; 1 runs of jobs without a usable SLO," \
+    $RV
 # Samples finer than the step (frac.csv: every 10 s, 6 to a 60 s step): A-1
 # holds 1 container for 120 s, A-2 7 containers for 120 s an hour later.
 # Each step's use is then exactly 1 (or 7) containers; summed as 1/6 six

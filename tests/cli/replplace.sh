@@ -360,6 +360,6 @@ t "--events t 1e308: refused (the run was 1e303 days and the event vanished)" 65
 # --classes and -o are replaced together: a run that fails on BLOCKS (here
 # empty) leaves the old class table (it was written before BLOCKS was read)
 printf 'old\n' > "$TMP/keepc.csv"; printf 'old\n' > "$TMP/keepo.csv"
-t "a failed run replaces neither --classes nor -o" 65 '' '' "<stdin>: empty input" \
+t "a failed run replaces neither --classes nor -o" 65 '' '' "replplace: <stdin>:1: empty input (no header row; want block,server)" \
     replplace -q --classes "$TMP/keepc.csv" -o "$TMP/keepo.csv" "$TMP/ten.csv"
 tcheck "... both old" bash -c '[ "$(cat "$1/keepc.csv" "$1/keepo.csv")" = "$(printf "old\nold")" ]' _ "$TMP"

@@ -407,6 +407,14 @@ J,r2,1,0.1,10,10,20,27,10
 J,r2,1,0.5,10,10,20,15,10
 J,r2,1,0.6,0,0,0,12,0
 J,r2,1,0.9,0,0,0,3,0' "simulator                mean 0.000" sh -c "reprov --compare-models --train 0.5 | awk -F, -v OFS=, 'NR == 1 { print; next } \$4 == 0 || \$4 == 0.1 || \$4 == 0.5 || \$4 == 0.6 || \$4 == 0.9 { for (i = 5; i <= 9; i++) \$i = sprintf(\"%.10g\", \$i); print }'"
+# the held-back run at an allocation no training run had: the table predicts
+# nothing; its cells are empty and its summary says so (it printed "mean nan
+# median nan (0 predictions)")
+tcheck "compare-models: no table prediction, no nan" bash -c '
+    out=$(sed "s/^J,r2,1,/J,r2,2,/" "$1/tasks.csv" | reprov --compare-models --train 0.5 2>"$2/cmp.err") || exit 1
+    printf "%s\n" "$out" | awk -F, "NR > 1 && \$6 != \"\" { exit 1 }" || { echo "table_s not empty"; exit 1; }
+    grep -q "^reprov:   table  *no predictions\$" "$2/cmp.err" || { cat "$2/cmp.err"; exit 1; }
+    ! grep -qi nan "$2/cmp.err" || { cat "$2/cmp.err"; exit 1; }' _ "$D" "$TMP"
 # Many jobs, runs interleaved across jobs (each job's runs were found by a scan of every later run: 200,000
 # runs took 39 s): 70,000 jobs of four runs shaped like J above, run r of every job before run r + 1 of any.
 # Each job's held-back runs are r2 and r3 (10 progress rows each) and start as J's r2 does: 20 s actual,

@@ -163,6 +163,12 @@ t "alibaba-gpu pod scheduled before it was created" 65 'name,cpu_milli,memory_mi
 p,1000,1,1,1000,,LS,Running,500,900,100
 ' '' "<stdin>:2: pod 'p' scheduled at 100, before it was created at 500" \
     traceconv alibaba-gpu - --nodes "$TMP/n1.csv" --capacities "$TMP/x.csv"
+# an empty input is an error at its line 1, as the CSV tools say it (it was
+# "<stdin>: empty input", with no line)
+t "google-runs: empty input at line 1" 65 '' '' "traceconv: <stdin>:1: empty input" traceconv google-runs -
+t "google-usage: empty input at line 1, --on-error skip too" 65 '' '' "traceconv: <stdin>:1: empty input" traceconv google-usage --on-error skip -
+t "alibaba-gpu: empty node list at line 1" 65 '' '' "traceconv: <stdin>:1: empty input (want a header with 'cpu_milli')" \
+    traceconv alibaba-gpu "$TMP/n1.csv" --nodes - --capacities "$TMP/x.csv"
 
 # ---- Google 2011, the real shards: every row against an independent reading ----
 t "google real runs" 0 '' '*' "4742 runs written" traceconv google-runs -o "$TMP/g-runs.csv" "$G"/job_events-part-0000[1-4]-of-00500.csv.gz

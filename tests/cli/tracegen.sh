@@ -118,6 +118,36 @@ t count-junk 64 '' '' "invalid value for --count: '5x'" tracegen runs --count 5x
 t days-zero 64 '' '' "invalid value for --days: '0'" tracegen runs --days 0
 t start-huge 64 '' '' "invalid value for --start: '9223372036854775807' (epoch seconds beyond 1e+11" tracegen runs --start 9223372036854775807
 t start-junk 64 '' '' "invalid value for --start: 'yesterday'" tracegen runs --start yesterday
+# a --start the tools take (|t| <= 1e11) but a trace that goes past it: usage
+# wrote times such as 100000073174, which replay and every other tool refuse
+t start-trace-beyond 64 '' '' "tracegen: --start 99999990000: the usage trace would reach 100001890800, beyond 1e+11 (the year 5138): give an earlier --start or a shorter trace" \
+    sh -c 'tracegen usage -q --seed 3 --count 1 --days 1 --start 99999990000 -o "$1/ff.csv" --truth "$1/fft.csv"; rc=$?; ls "$1/ff.csv" "$1/fft.csv" 2>/dev/null; exit $rc' _ "$TMP"
+t start-trace-before 64 '' '' "tracegen: --start -99999990000: the events trace would reach back to -100000681200, beyond -1e+11: give a later --start" tracegen events -q --count 1 --days 1 --start -99999990000
+# every kind that writes times: the latest --start it takes writes no time
+# beyond 1e11 (the usage one is read by skyfit), a second later is refused;
+# runs, usage and events reach 3 weeks past their last day, jobruns a day
+# past its last run's
+near_limit() {  # KIND LATEST ARGS...: the largest time written at LATEST, and the refusal at LATEST + 1
+    k=$1 s=$2; shift 2
+    tracegen "$k" -q --start "$s" "$@" > "$TMP/near_$k.csv" || return 1
+    awk -F, 'NR > 1 { for (i = 1; i <= NF; i++) if ($i ~ /^-?[0-9.]+$/ && ($i > 1e11 || $i < -1e11)) { print "beyond: " $0; exit 1 } }' "$TMP/near_$k.csv" || return 1
+    [ "$(wc -l < "$TMP/near_$k.csv")" -gt 1 ] || { echo "no rows"; return 1; }
+    tracegen "$k" -q --start $((s + 1)) "$@" > /dev/null 2> "$TMP/near_$k.err"
+    [ $? = 64 ] && grep -q "the $k trace would reach" "$TMP/near_$k.err" || { cat "$TMP/near_$k.err"; return 1; }
+}
+tcheck start-latest-runs near_limit runs 99998099200 --count 30 --days 1
+tcheck start-latest-usage near_limit usage 99998099200 --count 30 --days 1
+tcheck start-latest-usage-read sh -c 'skyfit -q "$1/near_usage.csv" > /dev/null' _ "$TMP"
+tcheck start-latest-events near_limit events 99998099200 --count 30 --days 1
+tcheck start-latest-tenants near_limit tenants 99999913600 --count 3 --days 1
+tcheck start-latest-taskmem near_limit taskmem 99999913600 --count 2 --days 1 --set step=60
+tcheck start-latest-jobruns near_limit jobruns 99999827200 --count 2
+tcheck start-latest-vcjobs near_limit vcjobs 99999913600 --count 3 --days 1
+t start-no-times 0 '' '*' '' sh -c 'for k in storage vcs requests; do tracegen $k -q --count 3 --start 99999999999 > /dev/null || exit 1; done'
+# a jobruns run drawn longer than the day allowed for it (5000 tasks on one
+# token: 35 hours) is refused when drawn, before any of its rows
+t jobruns-run-beyond 64 '' '' "tracegen: jobruns: run job001-r0001 would reach 100000000006, beyond 1e+11 (the year 5138)" \
+    sh -c 'tracegen jobruns -q --count 1 --set jobs=1 --set stages=1 --set tasks=5000 --set allocs=1 --start 99999913600 -o "$1/jr.csv"; rc=$?; ls "$1/jr.csv" 2>/dev/null; exit $rc' _ "$TMP"
 t set-no-eq 64 '' '' "invalid value for --set: 'fail_prob'" tracegen runs --set fail_prob
 t set-range 64 '' '' "invalid value for --set fail_prob: '1.5' (want a number in [0, 1])" tracegen runs --set fail_prob=1.5
 t set-nan 64 '' '' "invalid value for --set drift: 'nan'" tracegen runs --set drift=nan

@@ -276,6 +276,12 @@ static void test_timeunit(void)
     CHECK(timeunit_epoch_hint(1.7e12, 1e3, b, sizeof b) && strstr(b, "--time-unit us")); /* ms given, us meant */
     CHECK(timeunit_epoch_hint(1.7e18, 1, b, sizeof b) && strstr(b, "nanoseconds"));
     CHECK(timeunit_epoch_hint(-1e300, 1, b, sizeof b) == NULL);
+    /* seconds just past the limit (a trace started near it) are no unit:
+     * the ms hint came for anything from 1e11 on */
+    CHECK(timeunit_epoch_hint(1.00000073174e11, 1, b, sizeof b) == NULL);
+    CHECK(timeunit_epoch_hint(9.99e11, 1, b, sizeof b) == NULL);
+    CHECK(timeunit_epoch_hint(1e12, 1, b, sizeof b) && strstr(b, "--time-unit ms"));
+    CHECK(timeunit_epoch_hint(5e14, 1, b, sizeof b) == NULL);
     CHECK(timeunit_span_check("period", 86400, 0, b, sizeof b) == 0);
     /* a daily job whose times were microseconds: "period" 8.64e10 s */
     CHECK(timeunit_span_check("period", 8.64e10, 0, b, sizeof b) == -1);
