@@ -543,8 +543,42 @@ static int in_list(int i, const int *v, int n)
     return 0;
 }
 
-int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols, const char *by,
-                int panels)
+/* What a chart knows of its input's columns, for what --by and --y leave
+ * out: the memory chart knows peakgate's files. */
+struct lines_defaults {
+    const char *const *keys; /* series keys, those the input has, in this order (at most 4) */
+    const char *ysuffix;     /* y: the columns named so, when the input has any */
+};
+
+/* peakgate --node-series (policy,k,t,used_mb,bound_mb,node_mb,paused) and
+ * --series (policy,k,t,task,mem_mb,state): a run is (policy, k), a task's
+ * line (policy, k, task); the memory is in the _mb columns (paused counts
+ * tasks, state is a word) */
+static const char *const memory_keys[] = {"policy", "k", "task", NULL};
+static const struct lines_defaults memory_defaults = {memory_keys, "_mb"};
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* the default y columns into cy (at most 32): every column but x and the
+ * keys, only those named *def->ysuffix when there are any */
+static int default_ys(const csvr *r, int cx, const int *cb, int nb, const struct lines_defaults *def, int *cy)
+{
+    int named = 0, ny = 0;
+    for (int i = 0; def && def->ysuffix && i < csvr_ncols(r); i++)
+        named += i != cx && !in_list(i, cb, nb) && ends_with(csvr_colname(r, i), def->ysuffix);
+    for (int i = 0; i < csvr_ncols(r) && ny < 32; i++)
+        if (i != cx && !in_list(i, cb, nb) && (!named || ends_with(csvr_colname(r, i), def->ysuffix)))
+            cy[ny++] = i;
+    return ny;
+}
+
+/* chart_lines with what def knows (NULL: nothing) when by or ycols is NULL */
+static int draw_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols,
+                      const char *by, int panels, const struct lines_defaults *def)
 {
     int st;
     csvr *r = csvr_open_with(o->input, o->d_input, 0, &st);
@@ -554,6 +588,11 @@ int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const cha
     if (cx < 0 || nb < 0) {
         csvr_close(r);
         return SLK_EDATA;
+    }
+    for (int k = 0; !by && def && def->keys[k]; k++) {
+        int c = csvr_col(r, def->keys[k]);
+        if (c >= 0 && c != cx && nb < 4)
+            cb[nb++] = c;
     }
     int ny = 0, cy[32];
     char *ylist = ycols ? xstrdup(ycols) : NULL;
@@ -565,12 +604,13 @@ int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const cha
                 csvr_close(r);
                 return SLK_EDATA;
             }
-    } else {
-        for (int i = 0; i < csvr_ncols(r) && ny < 32; i++)
-            if (i != cx && !in_list(i, cb, nb))
-                cy[ny++] = i;
-    }
+    } else
+        ny = default_ys(r, cx, cb, nb, def, cy);
     free(ylist);
+    /* a word in a column taken as y by default: say how to leave it out */
+    static const char not_y[] =
+        " (a y column must hold numbers: choose the y columns with --y, or draw a series "
+        "per value of this one with --by)";
     struct names groups = {0};
     struct pt *pts = NULL;
     size_t n = 0, cap = 0;
@@ -595,7 +635,7 @@ int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const cha
         int gi = name_index(&groups, g);
         for (int k = 0; k < ny; k++) {
             double y;
-            int rc = csvr_get_double(r, cy[k], &y, CSVR_BOUNDED);
+            int rc = csvr_get_double_hint(r, cy[k], &y, CSVR_BOUNDED, ycols ? "" : not_y);
             if (rc < 0) {
                 n = n0;
                 bad = 1;
@@ -634,9 +674,9 @@ int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const cha
                 if (pts[i].g % 32 == k) {
                     char name[512];
                     const char *gname = groups.n ? groups.v[pts[i].g / 32] : "";
-                    if (by && (panels || ny == 1))
+                    if (nb && (panels || ny == 1))
                         snprintf(name, sizeof name, "%s", gname);
-                    else if (by)
+                    else if (nb)
                         snprintf(name, sizeof name, "%s %s", gname, csvr_colname(r, cy[k]));
                     else
                         snprintf(name, sizeof name, "%s", csvr_colname(r, cy[k]));
@@ -652,6 +692,17 @@ int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const cha
     return st;
 }
 
+int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols, const char *by,
+                int panels)
+{
+    return draw_lines(p, o, xcol, ycols, by, panels, NULL);
+}
+
+int chart_memory(plot *p, const struct chart_opts *o)
+{
+    return draw_lines(p, o, o->x ? o->x : "t", o->y, o->by, o->panels, &memory_defaults);
+}
+
 int chart_draw(plot *p, const char *chart, const struct chart_opts *o)
 {
     if (strcmp(chart, "skyline") == 0)
@@ -662,7 +713,9 @@ int chart_draw(plot *p, const char *chart, const struct chart_opts *o)
         return chart_tenants(p, o);
     if (strcmp(chart, "vcs") == 0)
         return chart_lines(p, o, o->x ? o->x : "day", o->y ? o->y : "load,mean_stretch", o->by ? o->by : "vc", 1);
-    if (strcmp(chart, "memory") == 0 || strcmp(chart, "lines") == 0)
+    if (strcmp(chart, "memory") == 0)
+        return chart_memory(p, o);
+    if (strcmp(chart, "lines") == 0)
         return chart_lines(p, o, o->x ? o->x : "t", o->y, o->by, o->panels);
     slk_error("unknown chart '%s' (want skyline, plan, tenants, vcs, memory or lines)", chart);
     return SLK_EUSAGE;

@@ -16,7 +16,8 @@
  *            20-minute bins), from the first sample; a tenant's samples in
  *            one bin are averaged first.
  *   vcs, memory, lines   x against y columns, one series per --by value
- *            (up to 4 columns), optionally one panel per y column.
+ *            (up to 4 columns), optionally one panel per y column; memory
+ *            knows peakgate's key and memory columns (chart_memory).
  * Epoch times (> 1e9) are drawn as UTC dates; a step more than 3 times a
  * series' usual step is a gap (the pen is lifted).
  *
@@ -58,5 +59,10 @@ int chart_tenants(plot *p, const struct chart_opts *o);
  * column), one series per value of `by` (NULL: one series per y). */
 int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols, const char *by,
                 int panels);
+/* chart_memory: chart_lines from x (default t) for peakgate's --node-series
+ * and --series files: without by, one series per value of the peakgate
+ * keys the input has (policy, k, task); without y, the memory columns
+ * (named *_mb) when it has any, else every other column. */
+int chart_memory(plot *p, const struct chart_opts *o);
 
 #endif

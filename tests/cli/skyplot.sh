@@ -48,6 +48,25 @@ tcheck "vcs has 4 series" $SVG "$TMP/vcs.svg" 4 vc2
 # memory: used and bound
 t "memory svg" 0 "@$D/memory.csv" '' '' skyplot -q memory -o "$TMP/mem.svg"
 tcheck "memory has 2 series" $SVG "$TMP/mem.svg" 2 bound_mb
+# peakgate's own files, drawn with no options (both stopped at their policy
+# column: "invalid number 'unpaced'", exit 65): a series per peakgate key
+# the file has (policy, k; task) and *_mb column; paused and state are no y
+peakgate -q --simulate --model --k 1,2 --duration 10m --series "$TMP/pg-ser.csv" --node-series "$TMP/pg-ns.csv" > /dev/null
+mkdir -p "$TMP/pgk"
+t "memory: peakgate --node-series, no options" 0 '' '' '*' env SKYPLOT_KEEP=1 TMPDIR="$TMP/pgk" skyplot -q memory "$TMP/pg-ns.csv" -o "$TMP/pg-ns.svg"
+tcheck "memory --node-series: 3 runs x used_mb, bound_mb, node_mb" $SVG "$TMP/pg-ns.svg" 9 "policy=gated k=2 node_mb"
+tcheck "memory --node-series: a run's used_mb line is its rows" bash -c '
+    f=$(grep -l "^\"policy=gated k=2 used_mb\"" "$(ls -d "$1"/skyplot.* | head -1)"/s*.dat) &&
+    diff <(tail -n +2 "$f" | awk "{ print \$1 \",\" \$3 }") \
+         <(awk -F, "\$1 == \"gated\" && \$2 == 2 { printf \"%.10g,%.10g\\n\", \$3, \$4 }" "$2")' _ "$TMP/pgk" "$TMP/pg-ns.csv"
+tcheck "memory: peakgate --series, a line per run and task" bash -c '
+    n=$(awk -F, "NR > 1 { t[\$4] = 1 } END { print length(t) }" "$1") && [ "$n" -ge 2 ] &&
+    skyplot -q memory "$1" -o "$2" && /usr/bin/python3 "$3" "$2" $((3 * n)) "policy=gated k=1 task=task0001"' \
+    _ "$TMP/pg-ser.csv" "$TMP/pg-ser.svg" "$ROOT/tests/check/svg_series.py"
+# a word in a y column names the way out
+t "lines: a word in a y column hints at --y and --by" 65 '' '' \
+    "skyplot: $TMP/pg-ns.csv:2: column 'policy': invalid number 'unpaced' (a y column must hold numbers: choose the y columns with --y, or draw a series per value of this one with --by)" \
+    skyplot -q lines "$TMP/pg-ns.csv" -o "$TMP/pg-l.svg"
 t "lines by group" 0 '' '' '' skyplot -q lines "$D/daily.csv" --x day --y load --by vc -o "$TMP/l.svg"
 tcheck "lines has 2 series" $SVG "$TMP/l.svg" 2
 t "dumb text chart" 0 '' '*' '' skyplot skyline "$D/usage.csv" --fit "$D/fit.csv" --term dumb
