@@ -412,6 +412,38 @@ static int read_classes(const struct chart_opts *o, struct names *tenants, struc
     return st;
 }
 
+/* by_name: class indices in the natural order of their names (strverscmp:
+ * "constant-2" before "constant-10", "2" before "10") */
+static int by_name(const void *a, const void *b, void *ctx)
+{
+    char *const *v = ctx;
+    return strverscmp(v[*(const int *)a], v[*(const int *)b]);
+}
+
+/* classes_in_order: renumber the classes of cls[0..ntenants) by their names'
+ * natural order, so that the key (and the colours) do not depend on the
+ * order of the tenants in --classes; classes->v is reordered to match
+ * (classes->ks is left stale: nothing looks a class up after this). */
+static void classes_in_order(struct names *classes, int *cls, size_t ntenants)
+{
+    size_t n = classes->n;
+    int *order = xmalloc((n + 1) * sizeof *order), *rank = xmalloc((n + 1) * sizeof *rank);
+    char **v = xmalloc((n + 1) * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        order[i] = (int)i;
+    qsort_r(order, n, sizeof *order, by_name, classes->v);
+    for (size_t i = 0; i < n; i++) {
+        rank[order[i]] = (int)i;
+        v[i] = classes->v[order[i]];
+    }
+    memcpy(classes->v, v, n * sizeof *v);
+    for (size_t t = 0; t < ntenants; t++)
+        cls[t] = rank[cls[t]];
+    free(v);
+    free(rank);
+    free(order);
+}
+
 /* Points sorted by (tenant, t) -> one point per (class, time bin): each
  * tenant's mean over a bin of width w from t0, tagged with its class
  * (tenants without a class dropped); sorted by (class, bin).  Returns the
@@ -470,6 +502,8 @@ int chart_tenants(plot *p, const struct chart_opts *o)
     struct pt *pts = NULL;
     size_t n = 0, *ntenants = NULL;
     int st = read_classes(o, &tenants, &classes, &cls);
+    if (!st)
+        classes_in_order(&classes, cls, tenants.n);
     if (!st)
         st =
             read_points(o->input, o->d_input, "tenant", "t", "util", NULL, NULL, &seen, &pts, &n, NULL, NULL);

@@ -10,7 +10,8 @@
  *   tenants  utilization (tenant,t,util) joined with --classes
  *            (tenant,class): per class, per time bin, the 10th-90th
  *            percentile band over its tenants and their median, one colour
- *            and one legend entry per class ("class K (N tenants)").  The
+ *            and one legend entry per class ("class K (N tenants)"), the
+ *            classes in their names' natural order (strverscmp).  The
  *            bin is the median gap between a tenant's samples, or 1/500 of
  *            the time span when that is longer (a week of 2-minute samples:
  *            20-minute bins), from the first sample; a tenant's samples in

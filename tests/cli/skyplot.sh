@@ -95,6 +95,34 @@ tcheck "tenants: 18 classes, no two legend entries alike" bash -c '
     awk "BEGIN { print \"tenant,class\"; for (i = 0; i < 18; i++) print \"t\" i \",c\" i }" > "$1/c18.csv" &&
     skyplot -q tenants "$1/u18.csv" --classes "$1/c18.csv" -o "$1/t18.svg" && python3 "$2" "$1/t18.svg" 18' _ "$TMP" \
     "$ROOT/tests/check/svg_legend.py"
+# (audit) the real PlanetLab trace in tenantclass's 25 classes: their key
+# beside the plot left it a third of the chart, and the 8 date labels of
+# "set xtics 10800" ran into each other.  A key that wide goes below the
+# plot, and the tics follow the plot area gnuplot lays out (checked on
+# gnuplot's own layout: tests/check/xaxis_check.py), in PNG and SVG, wide
+# and narrow; the classes are keyed in their names' natural order
+# (constant-1 .. constant-5, periodic-1, .. unpredictable-18), not in the
+# order the tenants first name them (unpredictable-12 first).
+mkdir -p "$TMP/plk"
+sh "$ROOT/examples/planetlab-to-tenantclass.sh" "$DATA/planetlab/20110303.csv" "$TMP/plc" > /dev/null 2>&1
+awk -F, -v OFS=, 'NR > 1 { $2 += 1299110400 } 1' "$DATA/planetlab/20110303.csv" > "$TMP/pl-epoch.csv"
+for c in "png 1100" "svg 1100" "png 700" "svg 1600"; do
+    read -r term w <<< "$c"
+    tcheck "tenants, PlanetLab's 25 classes, $term $w px: date labels fit the plot" bash -c '
+        rm -rf "$1"/skyplot.* && SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q tenants "$2" --col tenant=vm --col util=cpu \
+            --classes "$3" --width "$5" -o "$1/pl.$4" 2>/dev/null && /usr/bin/python3 "$6" "$1"/skyplot.*' \
+        _ "$TMP/plk" "$TMP/pl-epoch.csv" "$TMP/plc/planetlab-tenants.csv" "$term" "$w" "$ROOT/tests/check/xaxis_check.py"
+done
+tcheck "tenants, PlanetLab: classes keyed in natural order" bash -c '
+    [ "$(cut -d, -f3 "$2" | tail -n +2 | sort -u | wc -l)" = 25 ] &&
+    for f in $(ls "$1"/skyplot.*/s*.dat | sort -V); do head -1 "$f" | sed "s/^\"class \([^ ]*\) .*/\1/"; done > "$1/order.txt" &&
+    sort -V "$1/order.txt" | cmp - "$1/order.txt" && [ "$(head -1 "$1/order.txt")" = constant-1 ] && [ "$(wc -l < "$1/order.txt")" = 25 ]' \
+    _ "$TMP/plk" "$TMP/plc/planetlab-tenants.csv"
+tcheck "tenants: the key's order does not follow the --classes file's" bash -c '
+    printf "tenant,t,util\na,0,1\na,60,1\nb,0,2\nb,60,2\nc,0,3\nc,60,3\n" > "$1/o-u.csv" &&
+    printf "tenant,class\na,c10\nb,c2\nc,c1\n" > "$1/o-c1.csv" && printf "tenant,class\nc,c1\nb,c2\na,c10\n" > "$1/o-c2.csv" &&
+    skyplot -q tenants "$1/o-u.csv" --classes "$1/o-c1.csv" -o "$1/o1.svg" && skyplot -q tenants "$1/o-u.csv" --classes "$1/o-c2.csv" -o "$1/o2.svg" &&
+    cmp "$1/o1.svg" "$1/o2.svg" && [ "$(grep -o "<title>class c[0-9]*" "$1/o1.svg" | tr "\n" " ")" = "<title>class c1 <title>class c2 <title>class c10 " ]' _ "$TMP"
 t "tenants needs classes" 64 "@$D/util.csv" '' 'tenants: --classes FILE' skyplot tenants
 t "bad number" 65 $'job,run,t,containers\nj,r,0,x\n' '' "<stdin>:2: column 'containers': invalid number 'x'" skyplot skyline
 printf 'old\n' > "$TMP/keep.svg"
