@@ -148,22 +148,25 @@ static void draw_with_gaps(plot *p, int s, const struct pt *pts, size_t i, size_
     }
 }
 
-/* the usage sample step: the most common gap between a run's samples */
-static double sample_step(const struct pt *pts, size_t n)
+/* the usage sample step: the most common gap between a run's samples, or
+ * `otherwise` when no run has two */
+static double sample_step(const struct pt *pts, size_t n, double otherwise)
 {
     double *d = xmalloc((n + 1) * sizeof *d);
     size_t m = 0;
     for (size_t i = 1; i < n; i++)
         if (pts[i].g == pts[i - 1].g && pts[i].x > pts[i - 1].x)
             d[m++] = pts[i].x - pts[i - 1].x;
-    double step = m ? stats_median(d, m) : 60;
+    double step = m ? stats_median(d, m) : otherwise;
     free(d);
     return step;
 }
 
-/* Many runs: a 10-90% band and the median per step, plus the latest
- * nnamed runs by name; few runs: every run by name. */
-static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, size_t n, int nnamed)
+/* Many runs: a 10-90% band and the median per step (the runs' sample step,
+ * else `step`: runs of one sample each), plus the latest nnamed runs by
+ * name; few runs: every run by name. */
+static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, size_t n, int nnamed,
+                      double step)
 {
     size_t nr = runs->n, *cnt = xcalloc(nr, sizeof *cnt), *first = xcalloc(nr, sizeof *first);
     double **x = xcalloc(nr, sizeof *x), **y = xcalloc(nr, sizeof *y);
@@ -180,7 +183,7 @@ static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, s
         }
     }
     struct runband b;
-    if (nr > (size_t)nnamed && runband_compute(nr, cnt, x, y, sample_step(pts, n), 10, 90, &b) == 0) {
+    if (nr > (size_t)nnamed && runband_compute(nr, cnt, x, y, sample_step(pts, n, step), 10, 90, &b) == 0) {
         char name[96];
         snprintf(name, sizeof name, "10-90%% of %zu runs", nr);
         int sb = plot_series(p, name, PLOT_SHADE);
@@ -228,10 +231,11 @@ static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, s
 
 int chart_skyline(plot *p, const struct chart_opts *o)
 {
-    struct names runs = {0};
-    struct pt *pts = NULL;
-    size_t n = 0;
-    const char *job = o->job;
+    struct names runs = {0}, dummy = {0};
+    struct pt *pts = NULL, *f = NULL;
+    size_t n = 0, nf = 0;
+    const char *job = o->job, *fj = NULL;
+    double stepc = 0; /* skyfit's step column, when it has one */
     int st =
         read_points(o->input, o->d_input, "run", "t", "containers", "job", &job, &runs, &pts, &n, NULL, NULL);
     if (st)
@@ -241,35 +245,34 @@ int chart_skyline(plot *p, const struct chart_opts *o)
         st = SLK_EDATA;
         goto out;
     }
-    plot_panel(p, "minutes since run start", "containers", PLOT_X_NUMBER);
-    draw_runs(p, &runs, pts, n, o->runs);
-    if (o->fit) {
-        struct names dummy = {0};
-        struct pt *f = NULL;
-        size_t nf = 0;
-        const char *fj = job;
-        double stepc = 0; /* skyfit's step column, when it has one */
+    /* the fit first: its step is the band's when every run has one sample */
+    fj = job;
+    if (o->fit)
         st = read_points(o->fit, o->d_fit, NULL, "offset", "alloc", "job", &fj, &dummy, &f, &nf, "step",
                          &stepc);
-        if (!st) {
-            char fname[300];
-            snprintf(fname, sizeof fname, "%s fitted skyline", job);
-            int s = plot_series(p, fname, PLOT_STEPS);
-            for (size_t i = 0; i < nf; i++)
-                plot_point(p, s, f[i].x / 60.0, f[i].y);
-            if (nf) { /* the last step's end: its step, else the offsets' spacing, else 60 s */
-                double w = stepc > 0 ? stepc : nf > 1 ? f[nf - 1].x - f[nf - 2].x : 60;
-                plot_point(p, s, (f[nf - 1].x + w) / 60.0, f[nf - 1].y);
-            }
-            if (nf == 0 && !o->quiet)
-                slk_error("warning: %s has no skyline for job %s", o->fit, job);
-        }
-        if (fj != job)
-            free((char *)fj);
-        names_free(&dummy);
-        free(f);
+    if (st)
+        goto out;
+    /* the fit's step: its step column, else the offsets' spacing, else 60 s
+     * (skyfit's default step) */
+    double fstep = stepc > 0 ? stepc : nf > 1 ? f[nf - 1].x - f[nf - 2].x : 60;
+    plot_panel(p, "minutes since run start", "containers", PLOT_X_NUMBER);
+    draw_runs(p, &runs, pts, n, o->runs, fstep);
+    if (o->fit) {
+        char fname[300];
+        snprintf(fname, sizeof fname, "%s fitted skyline", job);
+        int s = plot_series(p, fname, PLOT_STEPS);
+        for (size_t i = 0; i < nf; i++)
+            plot_point(p, s, f[i].x / 60.0, f[i].y);
+        if (nf) /* the last step held for its whole step */
+            plot_point(p, s, (f[nf - 1].x + fstep) / 60.0, f[nf - 1].y);
+        if (nf == 0 && !o->quiet)
+            slk_error("warning: %s has no skyline for job %s", o->fit, job);
     }
 out:
+    if (fj && fj != job)
+        free((char *)fj);
+    names_free(&dummy);
+    free(f);
     if (job != o->job)
         free((char *)job);
     names_free(&runs);
@@ -518,7 +521,7 @@ int chart_tenants(plot *p, const struct chart_opts *o)
             long k = tenants.ks ? keyset_row(tenants.ks, seen.v[g]) : -1;
             tclass[g] = k >= 0 ? cls[k] : -1;
         }
-        double t0 = INFINITY, t1 = -INFINITY, w = sample_step(pts, n);
+        double t0 = INFINITY, t1 = -INFINITY, w = sample_step(pts, n, 60);
         for (size_t i = 0; i < n; i++) {
             t0 = fmin(t0, pts[i].x);
             t1 = fmax(t1, pts[i].x);

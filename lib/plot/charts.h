@@ -3,8 +3,9 @@
  *
  *   skyline  usage (job,run,t,containers): each run aligned at its start;
  *            with more than `runs` runs their 10-90% band and median per
- *            step (runband), plus the latest `runs` runs by name and the
- *            fitted skyline (--fit: job,offset,alloc) as steps.
+ *            step (runband: the runs' sample step, else the fit's step,
+ *            else 60 s), plus the latest `runs` runs by name and the
+ *            fitted skyline (--fit: job,[step,]offset,alloc) as steps.
  *   plan     a plan (job,t,containers): the `top` largest jobs stacked, the
  *            rest as "other"; with --load (t,cost) a cost panel.
  *   tenants  utilization (tenant,t,util) joined with --classes

@@ -42,6 +42,18 @@ tcheck "fitted skyline: last step as wide as its step" bash -c '
     printf "job,step,offset,alloc\nj,300,0,2\n" > "$1/f5.csv"
     k=$(SKYPLOT_KEEP=1 skyplot -q skyline "$1/u5.csv" --fit "$1/f5.csv" -o "$1/f5.svg" 2>&1 | sed -n "s/.*data in //p")
     last=$(tail -1 "$k"/s1.dat); rm -rf "$k"; [ "${last%% *}" = 5 ]' _ "$TMP"
+# runs of one sample each (a daily job sampled once a run): their band and
+# median were drawn 1 minute wide (no gap between samples to measure) under
+# a skyline of 5-minute steps; now as wide as the fit's step, and 1 minute
+# (skyfit's default step) only without --fit
+tcheck "skyline: runs of one sample each: band and median as wide as the fit's step" bash -c '
+    printf "job,run,t,containers\nj,r1,0,10\nj,r2,86400,12\nj,r3,172800,11\n" > "$1/osr.csv"
+    printf "job,step,offset,alloc\nj,300,0,12\n" > "$1/osr-fit.csv"
+    k=$(SKYPLOT_KEEP=1 skyplot -q skyline "$1/osr.csv" --fit "$1/osr-fit.csv" --runs 1 -o "$1/osr.svg" 2>&1 | sed -n "s/.*data in //p")
+    got=$(tail -n +2 "$k"/s0.dat | tr "\n" "|")-$(tail -n +2 "$k"/s1.dat | tr "\n" "|"); rm -rf "$k"
+    [ "$got" = "0 10.2 11.8|5 10.2 11.8|-0 0 11|5 0 11|" ] || { echo "$got"; exit 1; }
+    k=$(SKYPLOT_KEEP=1 skyplot -q skyline "$1/osr.csv" --runs 1 -o "$1/osr.svg" 2>&1 | sed -n "s/.*data in //p")
+    got=$(tail -1 "$k"/s0.dat); rm -rf "$k"; [ "$got" = "1 10.2 11.8" ] || { echo "no fit: $got"; exit 1; }' _ "$TMP"
 # vcs: two panels (load, stretch) x two VCs
 t "vcs svg" 0 '' '' '' skyplot -q vcs "$D/daily.csv" -o "$TMP/vcs.svg"
 tcheck "vcs has 4 series" $SVG "$TMP/vcs.svg" 4 vc2
