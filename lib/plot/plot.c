@@ -213,7 +213,11 @@ static void script_head(const plot *p, const char *term, int w, int h, FILE *sc)
         fprintf(sc, "set terminal dumb size %d,%d\n", w, h);
     fprintf(sc, "set output\nset termoption noenhanced\nset datafile missing '?'\n"
                 "set grid\nset style fill solid 0.6 noborder\n"
-                "set offsets graph 0, graph 0, graph 0.08, graph 0\n");
+                "set offsets graph 0, graph 0, graph 0.08, graph 0\n"
+                /* x from the data's first to its last point, not widened
+                 * to the tics around them (a year from 2023-01-01 drawn
+                 * from 2022-10-27) */
+                "set autoscale xfix\n");
     if (p->npanels > 1)
         fprintf(sc, "set multiplot layout %zu,1 title '%s'\n", p->npanels, p->title);
     else

@@ -22,7 +22,8 @@
  * column; untitled lines dotted.
  * Epoch x axes are labelled with UTC dates (and times when the tics are
  * less than a day apart), at most about 8 labels (5 on a text terminal),
- * fewer when the plot area the key leaves is too narrow for them.
+ * fewer when the plot area the key leaves is too narrow for them.  Every x
+ * axis spans its panel's data exactly (gnuplot's autoscale xfix).
  *
  * Ownership: the plot copies every string it is given and owns its points.
  * Not shared between threads; plot_render installs process-wide signal

@@ -135,6 +135,16 @@ tcheck "tenants: the key's order does not follow the --classes file's" bash -c '
     printf "tenant,class\na,c10\nb,c2\nc,c1\n" > "$1/o-c1.csv" && printf "tenant,class\nc,c1\nb,c2\na,c10\n" > "$1/o-c2.csv" &&
     skyplot -q tenants "$1/o-u.csv" --classes "$1/o-c1.csv" -o "$1/o1.svg" && skyplot -q tenants "$1/o-u.csv" --classes "$1/o-c2.csv" -o "$1/o2.svg" &&
     cmp "$1/o1.svg" "$1/o2.svg" && [ "$(grep -o "<title>class c[0-9]*" "$1/o1.svg" | tr "\n" " ")" = "<title>class c1 <title>class c2 <title>class c10 " ]' _ "$TMP"
+# (audit) gnuplot widened the x range to the tics around the data: a year
+# from 2023-01-01 was drawn from 2022-10-27, peakgate's 600 steps to 700.
+# The x range is the data's, on a date axis and a number axis.
+awk 'BEGIN { print "t,y,k"; for (s = 0; s < 3; s++) for (d = 0; d < 365; d++) printf "%d,%d,s%d\n", 1672531200 + d * 86400, (d * 7) % 13 + s, s }' > "$TMP/year.csv"
+tcheck "a year of days: the x axis is the data's range" bash -c '
+    rm -rf "$1"/skyplot.* && SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q lines "$2" --y y --by k -o "$1/year.png" 2>/dev/null &&
+    /usr/bin/python3 "$3" "$1"/skyplot.* 1672531200 1703980800' _ "$TMP/plk" "$TMP/year.csv" "$ROOT/tests/check/xaxis_check.py"
+tcheck "peakgate's steps 0..599: the x axis is the data's range" bash -c '
+    rm -rf "$1"/skyplot.* && SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q memory "$2" -o "$1/ns.svg" 2>/dev/null &&
+    /usr/bin/python3 "$3" "$1"/skyplot.* 0 599' _ "$TMP/plk" "$TMP/pg-ns.csv" "$ROOT/tests/check/xaxis_check.py"
 t "tenants needs classes" 64 "@$D/util.csv" '' 'tenants: --classes FILE' skyplot tenants
 t "bad number" 65 $'job,run,t,containers\nj,r,0,x\n' '' "<stdin>:2: column 'containers': invalid number 'x'" skyplot skyline
 printf 'old\n' > "$TMP/keep.svg"
