@@ -32,20 +32,29 @@ enum { OPT_FIT = 1, OPT_JOB, OPT_LOAD, OPT_CLASSES, OPT_TERM, OPT_X, OPT_Y, OPT_
 static const struct argp_option options[] = {
     {"fit", OPT_FIT, "FILE", 0, "skyline: skyfit output (job,step,offset,alloc) to draw over the runs", 0},
     {"job", OPT_JOB, "NAME", 0, "skyline: the job to draw (default: the first in the input)", 0},
-    {"runs", OPT_RUNS, "N", 0, "skyline: name at most N runs, the latest (default 5); with more runs, also draw their 10-90% band and median", 0},
+    {"runs", OPT_RUNS, "N", 0,
+     "skyline: name at most N runs, the latest (default 5); with more runs, also draw their 10-90% band and "
+     "median",
+     0},
     {"load", OPT_LOAD, "FILE", 0, "plan: lcmpack --load output (t,cost) for a cost-vs-capacity panel", 0},
-    {"top", OPT_TOP, "N", 0, "plan: stack the N largest jobs, the rest as 'other' (default 8; 6 with --term dumb)", 0},
-    {"classes", OPT_CLASSES, "FILE", 0, "tenants: tenantclass output (tenant,class) mapping tenants to classes", 0},
+    {"top", OPT_TOP, "N", 0,
+     "plan: stack the N largest jobs, the rest as 'other' (default 8; 6 with --term dumb)", 0},
+    {"classes", OPT_CLASSES, "FILE", 0,
+     "tenants: tenantclass output (tenant,class) mapping tenants to classes", 0},
     {"x", OPT_X, "COL", 0, "lines: the x column (default t)", 0},
-    {"y", OPT_Y, "COLS", 0, "lines: comma-separated y columns (default: every other numeric column)", 0},
-    {"by", OPT_BY, "COL[,COL]", 0, "lines, memory, vcs: one series per value of COL (per combination of up to 4 columns)", 0},
+    {"y", OPT_Y, "COLS", 0,
+     "lines, memory: comma-separated y columns (default: every other column; memory: its *_mb columns)", 0},
+    {"by", OPT_BY, "COL[,COL]", 0,
+     "lines, memory, vcs: one series per value of COL (per combination of up to 4 columns; memory: default "
+     "policy,k,task, those in the input)",
+     0},
     {"panels", OPT_PANELS, NULL, 0, "lines: one panel per y column", 0},
     {"title", OPT_TITLE, "TEXT", 0, "Chart title", 0},
-    {"term", OPT_TERM, "T", 0, "svg, png or dumb (text for a terminal); default from -o's extension, else svg", 0},
+    {"term", OPT_TERM, "T", 0,
+     "svg, png or dumb (text for a terminal); default from -o's extension, else svg", 0},
     {"width", OPT_WIDTH, "N", 0, "Width in pixels (svg, png) or characters (dumb)", 0},
     {"height", OPT_HEIGHT, "N", 0, "Height in pixels or characters", 0},
-    {0}
-};
+    {0}};
 
 /* stdin_inputs: how many inputs read standard input (FILE when absent or
  * "-", the side files when "-"): a second one would find it already read. */
@@ -138,7 +147,9 @@ int main(int argc, char **argv)
     slk_init("skyplot");
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {
-        options, parse_opt, "CHART [FILE]",
+        options,
+        parse_opt,
+        "CHART [FILE]",
         "Draw the toolkit's CSV time series as SVG, PNG or a text chart, with gnuplot.\n"
         "CHART is skyline, plan, tenants, vcs, memory or lines; FILE defaults to standard input."
         "\vExamples:\n"
@@ -149,8 +160,10 @@ int main(int argc, char **argv)
         "  # per tenant class: 10-90% of its tenants and their median\n"
         "  skyplot tenants util.csv --classes tenants.csv -o tenants.png\n"
         "  skyplot vcs daily.csv -o vcs.svg           # dates on the x axis\n"
-        "  skyplot memory mem.csv --y used_mb,bound_mb --by policy,k -o mem.svg",
-        kids, NULL, NULL};
+        "  skyplot memory mem.csv -o mem.svg   # peakgate --node-series, per policy, k",
+        kids,
+        NULL,
+        NULL};
     cli_roles("input", "fit", "load", "classes", (const char *)NULL);
     static const char charts[] = "skyplot writes charts, not CSV";
     cli_refuse("no-output-header", charts);

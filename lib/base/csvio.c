@@ -993,12 +993,17 @@ static inline __attribute__((always_inline)) int get_parsed(csvr *r, int col, do
     return 1;
 }
 
-int csvr_get_double(csvr *r, int col, double *out, unsigned flags)
+int csvr_get_double_hint(csvr *r, int col, double *out, unsigned flags, const char *hint)
 {
     double limit = (flags & CSVR_BOUNDED) ? CSVR_MAX_VALUE : INFINITY;
     if (flags & CSVR_NONFINITE)
-        return get_parsed(r, col, out, flags, parse_any_number, "number", "", limit);
-    return get_parsed(r, col, out, flags, parse_number, "number", "", limit);
+        return get_parsed(r, col, out, flags, parse_any_number, "number", hint, limit);
+    return get_parsed(r, col, out, flags, parse_number, "number", hint, limit);
+}
+
+int csvr_get_double(csvr *r, int col, double *out, unsigned flags)
+{
+    return csvr_get_double_hint(r, col, out, flags, "");
 }
 
 /* time_fail: a time field that is not a time (v NaN) or out of range. */

@@ -283,6 +283,12 @@ int csv_scan(struct csv_scan_state *st, const char *s, size_t n, char delim, siz
  * CSVR_REQUIRED (*out untouched), -1 on error:
  * "tool: FILE:LINE: column 'value': invalid number '1x'" (reader stopped). */
 int csvr_get_double(csvr *r, int col, double *out, unsigned flags);
+/* csvr_get_double_hint: csvr_get_double, with `hint` appended to the
+ * message of a field that is not a number, for a tool that knows what the
+ * likely cause is and how to fix it ("column 'policy': invalid number
+ * 'gated' (a y column must hold numbers: ...)"); hint starts with its own
+ * separator (" (...)"). */
+int csvr_get_double_hint(csvr *r, int col, double *out, unsigned flags, const char *hint);
 int csvr_get_int64(csvr *r, int col, int64_t *out, unsigned flags);
 int csvr_get_time(csvr *r, int col, double *out, unsigned flags);
 int csvr_get_duration(csvr *r, int col, double *out, unsigned flags);

@@ -148,22 +148,25 @@ static void draw_with_gaps(plot *p, int s, const struct pt *pts, size_t i, size_
     }
 }
 
-/* the usage sample step: the most common gap between a run's samples */
-static double sample_step(const struct pt *pts, size_t n)
+/* the usage sample step: the most common gap between a run's samples, or
+ * `otherwise` when no run has two */
+static double sample_step(const struct pt *pts, size_t n, double otherwise)
 {
     double *d = xmalloc((n + 1) * sizeof *d);
     size_t m = 0;
     for (size_t i = 1; i < n; i++)
         if (pts[i].g == pts[i - 1].g && pts[i].x > pts[i - 1].x)
             d[m++] = pts[i].x - pts[i - 1].x;
-    double step = m ? stats_median(d, m) : 60;
+    double step = m ? stats_median(d, m) : otherwise;
     free(d);
     return step;
 }
 
-/* Many runs: a 10-90% band and the median per step, plus the latest
- * nnamed runs by name; few runs: every run by name. */
-static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, size_t n, int nnamed)
+/* Many runs: a 10-90% band and the median per step (the runs' sample step,
+ * else `step`: runs of one sample each), plus the latest nnamed runs by
+ * name; few runs: every run by name. */
+static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, size_t n, int nnamed,
+                      double step)
 {
     size_t nr = runs->n, *cnt = xcalloc(nr, sizeof *cnt), *first = xcalloc(nr, sizeof *first);
     double **x = xcalloc(nr, sizeof *x), **y = xcalloc(nr, sizeof *y);
@@ -180,7 +183,7 @@ static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, s
         }
     }
     struct runband b;
-    if (nr > (size_t)nnamed && runband_compute(nr, cnt, x, y, sample_step(pts, n), 10, 90, &b) == 0) {
+    if (nr > (size_t)nnamed && runband_compute(nr, cnt, x, y, sample_step(pts, n, step), 10, 90, &b) == 0) {
         char name[96];
         snprintf(name, sizeof name, "10-90%% of %zu runs", nr);
         int sb = plot_series(p, name, PLOT_SHADE);
@@ -228,10 +231,11 @@ static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, s
 
 int chart_skyline(plot *p, const struct chart_opts *o)
 {
-    struct names runs = {0};
-    struct pt *pts = NULL;
-    size_t n = 0;
-    const char *job = o->job;
+    struct names runs = {0}, dummy = {0};
+    struct pt *pts = NULL, *f = NULL;
+    size_t n = 0, nf = 0;
+    const char *job = o->job, *fj = NULL;
+    double stepc = 0; /* skyfit's step column, when it has one */
     int st =
         read_points(o->input, o->d_input, "run", "t", "containers", "job", &job, &runs, &pts, &n, NULL, NULL);
     if (st)
@@ -241,35 +245,34 @@ int chart_skyline(plot *p, const struct chart_opts *o)
         st = SLK_EDATA;
         goto out;
     }
-    plot_panel(p, "minutes since run start", "containers", PLOT_X_NUMBER);
-    draw_runs(p, &runs, pts, n, o->runs);
-    if (o->fit) {
-        struct names dummy = {0};
-        struct pt *f = NULL;
-        size_t nf = 0;
-        const char *fj = job;
-        double stepc = 0; /* skyfit's step column, when it has one */
+    /* the fit first: its step is the band's when every run has one sample */
+    fj = job;
+    if (o->fit)
         st = read_points(o->fit, o->d_fit, NULL, "offset", "alloc", "job", &fj, &dummy, &f, &nf, "step",
                          &stepc);
-        if (!st) {
-            char fname[300];
-            snprintf(fname, sizeof fname, "%s fitted skyline", job);
-            int s = plot_series(p, fname, PLOT_STEPS);
-            for (size_t i = 0; i < nf; i++)
-                plot_point(p, s, f[i].x / 60.0, f[i].y);
-            if (nf) { /* the last step's end: its step, else the offsets' spacing, else 60 s */
-                double w = stepc > 0 ? stepc : nf > 1 ? f[nf - 1].x - f[nf - 2].x : 60;
-                plot_point(p, s, (f[nf - 1].x + w) / 60.0, f[nf - 1].y);
-            }
-            if (nf == 0 && !o->quiet)
-                slk_error("warning: %s has no skyline for job %s", o->fit, job);
-        }
-        if (fj != job)
-            free((char *)fj);
-        names_free(&dummy);
-        free(f);
+    if (st)
+        goto out;
+    /* the fit's step: its step column, else the offsets' spacing, else 60 s
+     * (skyfit's default step) */
+    double fstep = stepc > 0 ? stepc : nf > 1 ? f[nf - 1].x - f[nf - 2].x : 60;
+    plot_panel(p, "minutes since run start", "containers", PLOT_X_NUMBER);
+    draw_runs(p, &runs, pts, n, o->runs, fstep);
+    if (o->fit) {
+        char fname[300];
+        snprintf(fname, sizeof fname, "%s fitted skyline", job);
+        int s = plot_series(p, fname, PLOT_STEPS);
+        for (size_t i = 0; i < nf; i++)
+            plot_point(p, s, f[i].x / 60.0, f[i].y);
+        if (nf) /* the last step held for its whole step */
+            plot_point(p, s, (f[nf - 1].x + fstep) / 60.0, f[nf - 1].y);
+        if (nf == 0 && !o->quiet)
+            slk_error("warning: %s has no skyline for job %s", o->fit, job);
     }
 out:
+    if (fj && fj != job)
+        free((char *)fj);
+    names_free(&dummy);
+    free(f);
     if (job != o->job)
         free((char *)job);
     names_free(&runs);
@@ -412,6 +415,38 @@ static int read_classes(const struct chart_opts *o, struct names *tenants, struc
     return st;
 }
 
+/* by_name: class indices in the natural order of their names (strverscmp:
+ * "constant-2" before "constant-10", "2" before "10") */
+static int by_name(const void *a, const void *b, void *ctx)
+{
+    char *const *v = ctx;
+    return strverscmp(v[*(const int *)a], v[*(const int *)b]);
+}
+
+/* classes_in_order: renumber the classes of cls[0..ntenants) by their names'
+ * natural order, so that the key (and the colours) do not depend on the
+ * order of the tenants in --classes; classes->v is reordered to match
+ * (classes->ks is left stale: nothing looks a class up after this). */
+static void classes_in_order(struct names *classes, int *cls, size_t ntenants)
+{
+    size_t n = classes->n;
+    int *order = xmalloc((n + 1) * sizeof *order), *rank = xmalloc((n + 1) * sizeof *rank);
+    char **v = xmalloc((n + 1) * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        order[i] = (int)i;
+    qsort_r(order, n, sizeof *order, by_name, classes->v);
+    for (size_t i = 0; i < n; i++) {
+        rank[order[i]] = (int)i;
+        v[i] = classes->v[order[i]];
+    }
+    memcpy(classes->v, v, n * sizeof *v);
+    for (size_t t = 0; t < ntenants; t++)
+        cls[t] = rank[cls[t]];
+    free(v);
+    free(rank);
+    free(order);
+}
+
 /* Points sorted by (tenant, t) -> one point per (class, time bin): each
  * tenant's mean over a bin of width w from t0, tagged with its class
  * (tenants without a class dropped); sorted by (class, bin).  Returns the
@@ -471,6 +506,8 @@ int chart_tenants(plot *p, const struct chart_opts *o)
     size_t n = 0, *ntenants = NULL;
     int st = read_classes(o, &tenants, &classes, &cls);
     if (!st)
+        classes_in_order(&classes, cls, tenants.n);
+    if (!st)
         st =
             read_points(o->input, o->d_input, "tenant", "t", "util", NULL, NULL, &seen, &pts, &n, NULL, NULL);
     if (!st && n == 0) {
@@ -484,7 +521,7 @@ int chart_tenants(plot *p, const struct chart_opts *o)
             long k = tenants.ks ? keyset_row(tenants.ks, seen.v[g]) : -1;
             tclass[g] = k >= 0 ? cls[k] : -1;
         }
-        double t0 = INFINITY, t1 = -INFINITY, w = sample_step(pts, n);
+        double t0 = INFINITY, t1 = -INFINITY, w = sample_step(pts, n, 60);
         for (size_t i = 0; i < n; i++) {
             t0 = fmin(t0, pts[i].x);
             t1 = fmax(t1, pts[i].x);
@@ -543,8 +580,42 @@ static int in_list(int i, const int *v, int n)
     return 0;
 }
 
-int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols, const char *by,
-                int panels)
+/* What a chart knows of its input's columns, for what --by and --y leave
+ * out: the memory chart knows peakgate's files. */
+struct lines_defaults {
+    const char *const *keys; /* series keys, those the input has, in this order (at most 4) */
+    const char *ysuffix;     /* y: the columns named so, when the input has any */
+};
+
+/* peakgate --node-series (policy,k,t,used_mb,bound_mb,node_mb,paused) and
+ * --series (policy,k,t,task,mem_mb,state): a run is (policy, k), a task's
+ * line (policy, k, task); the memory is in the _mb columns (paused counts
+ * tasks, state is a word) */
+static const char *const memory_keys[] = {"policy", "k", "task", NULL};
+static const struct lines_defaults memory_defaults = {memory_keys, "_mb"};
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* the default y columns into cy (at most 32): every column but x and the
+ * keys, only those named *def->ysuffix when there are any */
+static int default_ys(const csvr *r, int cx, const int *cb, int nb, const struct lines_defaults *def, int *cy)
+{
+    int named = 0, ny = 0;
+    for (int i = 0; def && def->ysuffix && i < csvr_ncols(r); i++)
+        named += i != cx && !in_list(i, cb, nb) && ends_with(csvr_colname(r, i), def->ysuffix);
+    for (int i = 0; i < csvr_ncols(r) && ny < 32; i++)
+        if (i != cx && !in_list(i, cb, nb) && (!named || ends_with(csvr_colname(r, i), def->ysuffix)))
+            cy[ny++] = i;
+    return ny;
+}
+
+/* chart_lines with what def knows (NULL: nothing) when by or ycols is NULL */
+static int draw_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols,
+                      const char *by, int panels, const struct lines_defaults *def)
 {
     int st;
     csvr *r = csvr_open_with(o->input, o->d_input, 0, &st);
@@ -554,6 +625,11 @@ int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const cha
     if (cx < 0 || nb < 0) {
         csvr_close(r);
         return SLK_EDATA;
+    }
+    for (int k = 0; !by && def && def->keys[k]; k++) {
+        int c = csvr_col(r, def->keys[k]);
+        if (c >= 0 && c != cx && nb < 4)
+            cb[nb++] = c;
     }
     int ny = 0, cy[32];
     char *ylist = ycols ? xstrdup(ycols) : NULL;
@@ -565,12 +641,13 @@ int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const cha
                 csvr_close(r);
                 return SLK_EDATA;
             }
-    } else {
-        for (int i = 0; i < csvr_ncols(r) && ny < 32; i++)
-            if (i != cx && !in_list(i, cb, nb))
-                cy[ny++] = i;
-    }
+    } else
+        ny = default_ys(r, cx, cb, nb, def, cy);
     free(ylist);
+    /* a word in a column taken as y by default: say how to leave it out */
+    static const char not_y[] =
+        " (a y column must hold numbers: choose the y columns with --y, or draw a series "
+        "per value of this one with --by)";
     struct names groups = {0};
     struct pt *pts = NULL;
     size_t n = 0, cap = 0;
@@ -595,7 +672,7 @@ int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const cha
         int gi = name_index(&groups, g);
         for (int k = 0; k < ny; k++) {
             double y;
-            int rc = csvr_get_double(r, cy[k], &y, CSVR_BOUNDED);
+            int rc = csvr_get_double_hint(r, cy[k], &y, CSVR_BOUNDED, ycols ? "" : not_y);
             if (rc < 0) {
                 n = n0;
                 bad = 1;
@@ -634,9 +711,9 @@ int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const cha
                 if (pts[i].g % 32 == k) {
                     char name[512];
                     const char *gname = groups.n ? groups.v[pts[i].g / 32] : "";
-                    if (by && (panels || ny == 1))
+                    if (nb && (panels || ny == 1))
                         snprintf(name, sizeof name, "%s", gname);
-                    else if (by)
+                    else if (nb)
                         snprintf(name, sizeof name, "%s %s", gname, csvr_colname(r, cy[k]));
                     else
                         snprintf(name, sizeof name, "%s", csvr_colname(r, cy[k]));
@@ -652,6 +729,17 @@ int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const cha
     return st;
 }
 
+int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols, const char *by,
+                int panels)
+{
+    return draw_lines(p, o, xcol, ycols, by, panels, NULL);
+}
+
+int chart_memory(plot *p, const struct chart_opts *o)
+{
+    return draw_lines(p, o, o->x ? o->x : "t", o->y, o->by, o->panels, &memory_defaults);
+}
+
 int chart_draw(plot *p, const char *chart, const struct chart_opts *o)
 {
     if (strcmp(chart, "skyline") == 0)
@@ -662,7 +750,9 @@ int chart_draw(plot *p, const char *chart, const struct chart_opts *o)
         return chart_tenants(p, o);
     if (strcmp(chart, "vcs") == 0)
         return chart_lines(p, o, o->x ? o->x : "day", o->y ? o->y : "load,mean_stretch", o->by ? o->by : "vc", 1);
-    if (strcmp(chart, "memory") == 0 || strcmp(chart, "lines") == 0)
+    if (strcmp(chart, "memory") == 0)
+        return chart_memory(p, o);
+    if (strcmp(chart, "lines") == 0)
         return chart_lines(p, o, o->x ? o->x : "t", o->y, o->by, o->panels);
     slk_error("unknown chart '%s' (want skyline, plan, tenants, vcs, memory or lines)", chart);
     return SLK_EUSAGE;

@@ -3,20 +3,23 @@
  *
  *   skyline  usage (job,run,t,containers): each run aligned at its start;
  *            with more than `runs` runs their 10-90% band and median per
- *            step (runband), plus the latest `runs` runs by name and the
- *            fitted skyline (--fit: job,offset,alloc) as steps.
+ *            step (runband: the runs' sample step, else the fit's step,
+ *            else 60 s), plus the latest `runs` runs by name and the
+ *            fitted skyline (--fit: job,[step,]offset,alloc) as steps.
  *   plan     a plan (job,t,containers): the `top` largest jobs stacked, the
  *            rest as "other"; with --load (t,cost) a cost panel.
  *   tenants  utilization (tenant,t,util) joined with --classes
  *            (tenant,class): per class, per time bin, the 10th-90th
  *            percentile band over its tenants and their median, one colour
- *            and one legend entry per class ("class K (N tenants)").  The
+ *            and one legend entry per class ("class K (N tenants)"), the
+ *            classes in their names' natural order (strverscmp).  The
  *            bin is the median gap between a tenant's samples, or 1/500 of
  *            the time span when that is longer (a week of 2-minute samples:
  *            20-minute bins), from the first sample; a tenant's samples in
  *            one bin are averaged first.
  *   vcs, memory, lines   x against y columns, one series per --by value
- *            (up to 4 columns), optionally one panel per y column.
+ *            (up to 4 columns), optionally one panel per y column; memory
+ *            knows peakgate's key and memory columns (chart_memory).
  * Epoch times (> 1e9) are drawn as UTC dates; a step more than 3 times a
  * series' usual step is a gap (the pen is lifted).
  *
@@ -58,5 +61,10 @@ int chart_tenants(plot *p, const struct chart_opts *o);
  * column), one series per value of `by` (NULL: one series per y). */
 int chart_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols, const char *by,
                 int panels);
+/* chart_memory: chart_lines from x (default t) for peakgate's --node-series
+ * and --series files: without by, one series per value of the peakgate
+ * keys the input has (policy, k, task); without y, the memory columns
+ * (named *_mb) when it has any, else every other column. */
+int chart_memory(plot *p, const struct chart_opts *o);
 
 #endif

@@ -37,12 +37,20 @@ struct panel {
     enum plot_xkind xkind;
 };
 
+/* Where a panel's key goes and what it leaves the plot (key_layout). */
+struct key_layout {
+    int below; /* under the plot, `rows` rows of `cols` entries; else beside it */
+    int rows, cols;
+    double plot_w; /* the plot area's width, in character cells */
+};
+
 struct plot {
     char *title;
     struct panel *panels;
     size_t npanels, pcap;
     struct series *s;
     size_t ns, scap;
+    struct key_layout *keys; /* per panel, while plot_render draws */
 };
 
 /* Keep what cannot change the meaning of a single-quoted gnuplot string. */
@@ -86,6 +94,7 @@ void plot_free(plot *p)
     }
     free(p->panels);
     free(p->s);
+    free(p->keys);
     free(p->title);
     free(p);
 }
@@ -204,7 +213,11 @@ static void script_head(const plot *p, const char *term, int w, int h, FILE *sc)
         fprintf(sc, "set terminal dumb size %d,%d\n", w, h);
     fprintf(sc, "set output\nset termoption noenhanced\nset datafile missing '?'\n"
                 "set grid\nset style fill solid 0.6 noborder\n"
-                "set offsets graph 0, graph 0, graph 0.08, graph 0\n");
+                "set offsets graph 0, graph 0, graph 0.08, graph 0\n"
+                /* x from the data's first to its last point, not widened
+                 * to the tics around them (a year from 2023-01-01 drawn
+                 * from 2022-10-27) */
+                "set autoscale xfix\n");
     if (p->npanels > 1)
         fprintf(sc, "set multiplot layout %zu,1 title '%s'\n", p->npanels, p->title);
     else
@@ -346,10 +359,32 @@ static void series_style(FILE *sc, const struct series *s, const char *path, con
     }
 }
 
+/* gnuplot lays out margins and keys in character cells: at the fonts
+ * script_head sets, a cell is about CELL_W x CELL_H pixels (GPVAL_TERM_HCHAR
+ * and _VCHAR over GPVAL_TERM_SCALE: pngcairo sans 10 8 x 15.5, svg sans 11
+ * 7.7 x 16.5); on a text terminal it is one character. */
+#define CELL_W 8.0
+#define CELL_H 16.0
+/* the left margin (y tic labels, y label) and the right one, in cells; with
+ * no key beside the plot, the right one holds half a date label */
+#define MARGIN_CELLS 16
+#define RMARGIN_CELLS 6
+/* a key column: its longest title and this many cells (sample line, gaps;
+ * gnuplot gave 25 titles of 35 characters two columns of 43 cells) */
+#define KEY_COL_EXTRA 9
+/* an image's key wider than this share of the chart goes below the plot */
+#define KEY_BESIDE_MAX (1.0 / 3)
+/* the lines a panel's height loses to the title, tic labels and x label */
+#define PANEL_TEXT_ROWS 8
+/* a date label's width ("2011-03-03"; "%H:%M" below it) and the gap after it */
+#define LABEL_CELLS 12
+
 /* An epoch x axis: dates, with a tic interval from a fixed ladder so that
- * at most about 8 labels (5 on a text terminal) fit, and a date-only format
- * for whole days (labels that do not overlap). */
-static void epoch_axis(const plot *p, size_t k, int dumb, FILE *sc)
+ * the labels fit the plot area's width (plot_w cells, what the key leaves:
+ * 25 tenant classes beside the plot left it a third of the chart, and the
+ * labels of 8 tics ran into each other), at most about 8 labels (5 on a
+ * text terminal), and a date-only format for whole days. */
+static void epoch_axis(const plot *p, size_t k, int dumb, double plot_w, FILE *sc)
 {
     static const double ladder[] = {60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600,
                                     86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400,
@@ -361,7 +396,10 @@ static void epoch_axis(const plot *p, size_t k, int dumb, FILE *sc)
                 lo = fmin(lo, p->s[i].x[j]);
                 hi = fmax(hi, p->s[i].x[j]);
             }
-    double want = hi > lo ? (hi - lo) / (dumb ? 5 : 8) : 0, step = 0;
+    double span = hi > lo ? hi - lo : 0, labels = plot_w / LABEL_CELLS;
+    if (labels > (dumb ? 5 : 8))
+        labels = dumb ? 5 : 8;
+    double want = span > 0 ? span / fmax(labels, 1) : 0, step = 0;
     for (size_t i = 0; i < sizeof ladder / sizeof *ladder && step == 0; i++)
         if (ladder[i] >= want)
             step = ladder[i];
@@ -376,40 +414,87 @@ static void epoch_axis(const plot *p, size_t k, int dumb, FILE *sc)
 /* on a text terminal, a key of more entries than this goes below the plot */
 #define DUMB_KEY_BESIDE 4
 
-/* the key entries of panel k: every summary series, thin lines up to the cap */
-static int key_entries(const plot *p, size_t k, int dumb)
+/* the thin lines of panel k, and how many of them go untitled (the cap) */
+static int panel_lines(const plot *p, size_t k, int dumb, int *untitled)
 {
-    int nlines = 0, other = 0;
+    int nlines = 0, cap = dumb ? PLOT_KEY_MAX_DUMB : PLOT_KEY_MAX;
     for (size_t i = 0; i < p->ns; i++)
-        if ((size_t)p->s[i].panel == k)
-            *(p->s[i].style == PLOT_LINES ? &nlines : &other) += 1;
-    int cap = dumb ? PLOT_KEY_MAX_DUMB : PLOT_KEY_MAX;
-    return other + (nlines > cap + 1 ? cap : nlines);
+        nlines += (size_t)p->s[i].panel == k && p->s[i].style == PLOT_LINES;
+    *untitled = nlines > cap + 1 ? nlines - cap : 0;
+    return nlines;
+}
+
+/* the key entries of panel k: every summary series, thin lines up to the
+ * cap, and the key's own title when it counts the others ("(N more lines
+ * not listed)"); *maxlen: the longest of them */
+static int key_entries(const plot *p, size_t k, int dumb, size_t *maxlen)
+{
+    int untitled, nlines = panel_lines(p, k, dumb, &untitled), shown = 0, n = 0;
+    *maxlen = untitled ? sizeof "(99999 more lines not listed)" - 1 : 0;
+    for (size_t i = 0; i < p->ns; i++)
+        if ((size_t)p->s[i].panel == k && (p->s[i].style != PLOT_LINES || shown++ < nlines - untitled)) {
+            n++;
+            *maxlen = strlen(p->s[i].name) > *maxlen ? strlen(p->s[i].name) : *maxlen;
+        }
+    return n + (untitled > 0);
+}
+
+/* key_layout: where panel k's key goes in a chart of width x height
+ * (pixels, or characters on a text terminal; height before any key below
+ * adds to it).  A text terminal's key of more than DUMB_KEY_BESIDE entries
+ * goes below (two a row); an image's goes below when beside the plot it
+ * would take more than KEY_BESIDE_MAX of the width (its columns as many as
+ * the panel's height needs). */
+static void key_layout(const plot *p, size_t k, int dumb, int width, int height, struct key_layout *kl)
+{
+    size_t maxlen;
+    int n = key_entries(p, k, dumb, &maxlen);
+    double cells = width / (dumb ? 1 : CELL_W), colw = (double)maxlen + KEY_COL_EXTRA;
+    *kl = (struct key_layout){.cols = 1, .rows = n};
+    if (dumb) {
+        kl->below = n > DUMB_KEY_BESIDE;
+        if (kl->below)
+            *kl = (struct key_layout){.below = 1, .cols = 2, .rows = (n + 1) / 2};
+    } else if (n > 0) {
+        double rows = height / (p->npanels ? (double)p->npanels : 1) / CELL_H - PANEL_TEXT_ROWS;
+        int fit = rows >= 1 ? (int)rows : 1;
+        kl->cols = (n + fit - 1) / fit;
+        kl->rows = (n + kl->cols - 1) / kl->cols;
+        if (kl->cols * colw > KEY_BESIDE_MAX * cells) {
+            kl->below = 1;
+            kl->cols = cells - MARGIN_CELLS >= colw ? (int)((cells - MARGIN_CELLS) / colw) : 1;
+            kl->rows = (n + kl->cols - 1) / kl->cols;
+        }
+    }
+    kl->plot_w = cells - MARGIN_CELLS - (kl->below || n == 0 ? 0 : kl->cols * colw);
 }
 
 /* One panel: axes, key placement, and its series (titles capped). */
 static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int width, FILE *sc)
 {
     const struct panel *pn = &p->panels[k];
-    int nlines = 0;
-    for (size_t i = 0; i < p->ns; i++) {
-        nlines += (size_t)p->s[i].panel == k && p->s[i].style == PLOT_LINES;
-    }
+    const struct key_layout *kl = &p->keys[k];
     /* thin lines beyond the cap go untitled; the summary series keep theirs */
-    int cap = dumb ? PLOT_KEY_MAX_DUMB : PLOT_KEY_MAX;
-    int untitled = nlines > cap + 1 ? nlines - cap : 0;
+    int untitled, nlines = panel_lines(p, k, dumb, &untitled);
     if (untitled) /* digits only: safe in the script */
         fprintf(sc, "set key title '(%d more lines not listed)'\n", untitled);
     else
         fprintf(sc, "set key title ''\n");
     fprintf(sc, "set xlabel '%s'\nset ylabel '%s'\n", pn->xlabel, pn->ylabel);
-    /* a text terminal is narrow: a long key goes below the plot, not beside it */
-    if (dumb && key_entries(p, k, dumb) > DUMB_KEY_BESIDE)
+    /* a long key goes below the plot, not beside it (key_layout) */
+    if (kl->below && dumb)
         fprintf(sc, "set key below horizontal noenhanced\n");
+    else if (kl->below)
+        fprintf(sc, "set key below horizontal maxcols %d maxrows auto noenhanced\n", kl->cols);
     else
-        fprintf(sc, "set key outside right top vertical noenhanced\n");
+        fprintf(sc, "set key outside right top vertical maxcols auto maxrows %d noenhanced\n",
+                kl->rows > 0 ? kl->rows : 1);
+    if (kl->below)
+        fprintf(sc, "set rmargin %d\n", RMARGIN_CELLS);
+    else
+        fprintf(sc, "set rmargin -1\n");
     if (pn->xkind == PLOT_X_EPOCH)
-        epoch_axis(p, k, dumb, sc);
+        epoch_axis(p, k, dumb, kl->plot_w, sc);
     else
         fprintf(sc, "set xdata\nset format x '%%g'\nset xtics norotate\n");
     /* points every half column of a text chart's x range, for the series
@@ -719,11 +804,20 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
         width = dumb ? 120 : 1100;
     if (height <= 0)
         height = dumb ? (int)(12 * (p->npanels ? p->npanels : 1) + 4) : (int)(420 * (p->npanels ? p->npanels : 1) + 60);
-    for (size_t k = 0; dumb && k < p->npanels; k++) { /* room for a key below (two entries a row) */
-        int n = key_entries(p, k, dumb);
-        if (n > DUMB_KEY_BESIDE)
-            height += (n + 1) / 2;
+    /* room for the keys below their plots: on a text terminal, their rows;
+     * an image's panels share the height equally, so each gets the rows of
+     * the largest key */
+    free(p->keys);
+    p->keys = xcalloc(p->npanels ? p->npanels : 1, sizeof *p->keys);
+    int grow = 0;
+    for (size_t k = 0; k < p->npanels; k++) {
+        key_layout(p, k, dumb, width, height, &p->keys[k]);
+        if (p->keys[k].below && dumb)
+            grow += p->keys[k].rows;
+        else if (p->keys[k].below && (p->keys[k].rows + 1) * (int)CELL_H > grow)
+            grow = (p->keys[k].rows + 1) * (int)CELL_H;
     }
+    height += dumb ? grow : grow * (int)p->npanels;
     const char *tmp = getenv("TMPDIR");
     tmp = tmp && *tmp ? tmp : "/tmp";
     char dir[1024];

@@ -13,14 +13,17 @@
  * punctuation first.  So a job named `"; system "rm -rf ~` is just a name.
  *
  * Legends: a panel shows at most PLOT_KEY_MAX thin lines (PLOT_KEY_MAX_DUMB
- * on a text terminal) plus every summary series; beside the plot, or on a
- * text terminal below it when there are more than four entries (the chart
- * grows to make room); a text terminal draws every titled series of a panel
+ * on a text terminal) plus every summary series; beside the plot, or below
+ * it (the chart grows to make room) when beside it would take more than a
+ * third of an image's width, or on a text terminal when there are more
+ * than four entries; a text terminal draws every titled series of a panel
  * with its own character (bands as their top edge, PLOT_RANGE as its middle
  * line): seven line characters, then characters at points every half
  * column; untitled lines dotted.
  * Epoch x axes are labelled with UTC dates (and times when the tics are
- * less than a day apart), at most about 8 labels (5 on a text terminal).
+ * less than a day apart), at most about 8 labels (5 on a text terminal),
+ * fewer when the plot area the key leaves is too narrow for them.  Every x
+ * axis spans its panel's data exactly (gnuplot's autoscale xfix).
  *
  * Ownership: the plot copies every string it is given and owns its points.
  * Not shared between threads; plot_render installs process-wide signal

@@ -350,6 +350,7 @@ int vcio_write_summary(csvw *w, const void *p)
     ROWS("scheduler", s->scheduler);
     ROWN("vcs", (double)s->vcs);
     ROWN("jobs", (double)s->jobs);
+    ROWN("jobs_simulated", (double)s->jobs_simulated);
     ROWN("owned_servers", s->owned);
     ROWN("servers", s->servers);
     ROWN("start", s->start);
@@ -383,15 +384,23 @@ void vcio_summarize(const struct vcio_vcs *V, const struct vcrep_acc *acc, const
         used_w += vst[k].used_window;
         owned += V->cap[k];
     }
-    size_t n = acc->n;
-    *sum = (struct vcio_summary){.scheduler = vcsim_policy_name(o->policy), .vcs = V->n, .jobs = n,
-                                 .owned = owned, .system = o->system_servers, .servers = owned + o->system_servers, .horizon = h,
-                                 .start = tot->window_start, .work_h = acc->work / 3600, .used_h = used / 3600};
+    size_t n = acc->n, wn = acc->win_n;
+    *sum = (struct vcio_summary){.scheduler = vcsim_policy_name(o->policy),
+                                 .vcs = V->n,
+                                 .jobs = wn,
+                                 .jobs_simulated = n,
+                                 .owned = owned,
+                                 .system = o->system_servers,
+                                 .servers = owned + o->system_servers,
+                                 .horizon = h,
+                                 .start = tot->window_start,
+                                 .work_h = acc->win_work / 3600,
+                                 .used_h = used / 3600};
     sum->utilization = used_w / (sum->servers * h);
     sum->contended = tot->contended / h;
     sum->makespan = n ? tot->end - tot->start : 0;
-    sum->mean_stretch = n ? acc->ssum / (double)n : NAN;
-    sum->floor_stretch = n ? acc->fsum / (double)n : NAN;
+    sum->mean_stretch = wn ? acc->win_ssum / (double)wn : NAN;
+    sum->floor_stretch = wn ? acc->win_fsum / (double)wn : NAN;
     sum->spread = vcrep_consistency(rep, V->n, o->bins, o->nbins, sum->bins, &sum->nbins);
     sum->events_per_job = n ? (double)tot->events / (double)n : 0;
 }
@@ -420,9 +429,11 @@ void vcio_print_summary(const struct vcio_summary *sum, const struct vcsim_total
     fmt_dur(sum->horizon, hb, sizeof hb);
     fmt_dur(sum->makespan, mb, sizeof mb);
     parse_time_format(sum->start, tb);
-    fprintf(stderr, "%s: %s: %zu VCs (%g servers) + %g system = %g servers; %zu jobs, "
-            "%.6g server-hours of work\n", slk_progname, sum->scheduler, sum->vcs, sum->owned, sum->system, sum->servers,
-            sum->jobs, sum->work_h);
+    fprintf(stderr,
+            "%s: %s: %zu VCs (%g servers) + %g system = %g servers; %zu jobs simulated, %zu of them "
+            "submitted in the window (%.6g server-hours of work)\n",
+            slk_progname, sum->scheduler, sum->vcs, sum->owned, sum->system, sum->servers,
+            sum->jobs_simulated, sum->jobs, sum->work_h);
     fprintf(stderr, "%s: window %s from %s%s; utilization %.1f%%; contended (demand > servers) "
             "%.1f%% of the time; makespan %s\n", slk_progname, hb, tb,
             horizon_derived ? " (submit span rounded up to days)" : "", 100 * sum->utilization,
@@ -443,10 +454,12 @@ void vcio_print_summary(const struct vcio_summary *sum, const struct vcsim_total
                     "have mean stretch %.4g of the %.4g measured (contended %.1f%% of the time); the "
                     "schedulers can only differ in the rest", sum->floor_stretch, sum->mean_stretch,
                     100 * sum->contended);
-    fprintf(stderr, "%s: %llu events (%.3g per job), %llu decisions, %llu job rate updates in "
-            "%.3f s (%.3g us per job; at most %llu jobs held)\n", slk_progname, (unsigned long long)tot->events, sum->events_per_job,
+    fprintf(stderr,
+            "%s: %llu events (%.3g per job), %llu decisions, %llu job rate updates in "
+            "%.3f s (%.3g us per job; at most %llu jobs held)\n",
+            slk_progname, (unsigned long long)tot->events, sum->events_per_job,
             (unsigned long long)tot->decisions, (unsigned long long)tot->job_updates, sum->seconds,
-            sum->jobs ? 1e6 * sum->seconds / (double)sum->jobs : 0.0,
+            sum->jobs_simulated ? 1e6 * sum->seconds / (double)sum->jobs_simulated : 0.0,
             (unsigned long long)tot->held_max);
 }
 

@@ -85,11 +85,18 @@ int vcio_write_vcs(csvw *w, const void *ctx);
  * kept VCREP_KEEP_DAILY). */
 int vcio_write_daily(csvw *w, const void *ctx);
 
+/* The summary has the scope of --vcs: the jobs submitted in the window
+ * (jobs, mean_stretch, floor_stretch, work_h: the --vcs rows' jobs and
+ * work summed) and the window's time (utilization, contended, spread);
+ * used_h is what the VCs used over the whole run, as --vcs's
+ * used_server_hours (equal to the work of every job simulated), and
+ * jobs_simulated, makespan and events_per_job describe the simulation, which
+ * runs every job read. */
 struct vcio_summary {
     const char *scheduler;
-    size_t vcs, jobs;
+    size_t vcs, jobs, jobs_simulated;
     double owned, system, servers, horizon, start, utilization, contended, makespan, mean_stretch, spread;
-    double floor_stretch; /* mean over jobs of capacity / min(max_parallelism, servers) */
+    double floor_stretch; /* mean over the jobs of capacity / min(max_parallelism, servers) */
     double work_h, used_h, events_per_job, seconds;
     struct vcrep_bin bins[VCIO_MAX_BINS + 1];
     int nbins;

@@ -69,10 +69,12 @@ void vcrep_acc_add(struct vcrep_acc *a, const struct vcsim_job *j, double w0, do
     double cap = a->cap[j->vc], s = vcrep_stretch(j, cap);
     a->n++;
     a->work += j->work;
-    a->ssum += s;
-    a->fsum += vcrep_floor(j, cap, a->servers);
     if (!vcrep_in_window(j->submit, w0, h))
         return;
+    a->win_n++;
+    a->win_work += j->work;
+    a->win_ssum += s;
+    a->win_fsum += vcrep_floor(j, cap, a->servers);
     a->wjobs[j->vc]++;
     a->wwork[j->vc] += j->work;
     a->wssum[j->vc] += s;

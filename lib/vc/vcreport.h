@@ -64,7 +64,9 @@ struct vcrep_acc {
     double servers;        /* for the parallelism floor */
     int keep;
     size_t n;              /* every job added */
-    double work, ssum, fsum; /* their work, stretch and floor sums */
+    double work;           /* their work (the conservation check) */
+    size_t win_n;          /* the jobs in the window: their count, work, stretch and floor sums */
+    double win_work, win_ssum, win_fsum;
     size_t *wjobs;         /* per VC: jobs in the window, their work and stretch sum */
     double *wwork, *wssum;
     double **x;            /* per VC: stretches in the window (VCREP_KEEP_STRETCH) */
@@ -77,8 +79,9 @@ struct vcrep_acc {
 /* vcrep_acc_init: an empty accumulator for nvc VCs of capacity cap[] (kept
  * by reference) in a cluster of `servers`; keep: VCREP_KEEP_* flags. */
 void vcrep_acc_init(struct vcrep_acc *a, const double *cap, size_t nvc, double servers, int keep);
-/* vcrep_acc_add: a finished job; it counts for its VC and day when its
- * submit is in [w0, w0 + h] (h may be INFINITY). */
+/* vcrep_acc_add: a finished job; it counts for its VC, its day and the
+ * window's sums (win_*) when its submit is in [w0, w0 + h] (h may be
+ * INFINITY). */
 void vcrep_acc_add(struct vcrep_acc *a, const struct vcsim_job *j, double w0, double h);
 /* vcrep_acc_per_vc: rep[0..nvc) for a window of length h (median and p95
  * NaN without VCREP_KEEP_STRETCH; sorts the kept stretches). */

@@ -42,12 +42,43 @@ tcheck "fitted skyline: last step as wide as its step" bash -c '
     printf "job,step,offset,alloc\nj,300,0,2\n" > "$1/f5.csv"
     k=$(SKYPLOT_KEEP=1 skyplot -q skyline "$1/u5.csv" --fit "$1/f5.csv" -o "$1/f5.svg" 2>&1 | sed -n "s/.*data in //p")
     last=$(tail -1 "$k"/s1.dat); rm -rf "$k"; [ "${last%% *}" = 5 ]' _ "$TMP"
+# runs of one sample each (a daily job sampled once a run): their band and
+# median were drawn 1 minute wide (no gap between samples to measure) under
+# a skyline of 5-minute steps; now as wide as the fit's step, and 1 minute
+# (skyfit's default step) only without --fit
+tcheck "skyline: runs of one sample each: band and median as wide as the fit's step" bash -c '
+    printf "job,run,t,containers\nj,r1,0,10\nj,r2,86400,12\nj,r3,172800,11\n" > "$1/osr.csv"
+    printf "job,step,offset,alloc\nj,300,0,12\n" > "$1/osr-fit.csv"
+    k=$(SKYPLOT_KEEP=1 skyplot -q skyline "$1/osr.csv" --fit "$1/osr-fit.csv" --runs 1 -o "$1/osr.svg" 2>&1 | sed -n "s/.*data in //p")
+    got=$(tail -n +2 "$k"/s0.dat | tr "\n" "|")-$(tail -n +2 "$k"/s1.dat | tr "\n" "|"); rm -rf "$k"
+    [ "$got" = "0 10.2 11.8|5 10.2 11.8|-0 0 11|5 0 11|" ] || { echo "$got"; exit 1; }
+    k=$(SKYPLOT_KEEP=1 skyplot -q skyline "$1/osr.csv" --runs 1 -o "$1/osr.svg" 2>&1 | sed -n "s/.*data in //p")
+    got=$(tail -1 "$k"/s0.dat); rm -rf "$k"; [ "$got" = "1 10.2 11.8" ] || { echo "no fit: $got"; exit 1; }' _ "$TMP"
 # vcs: two panels (load, stretch) x two VCs
 t "vcs svg" 0 '' '' '' skyplot -q vcs "$D/daily.csv" -o "$TMP/vcs.svg"
 tcheck "vcs has 4 series" $SVG "$TMP/vcs.svg" 4 vc2
 # memory: used and bound
 t "memory svg" 0 "@$D/memory.csv" '' '' skyplot -q memory -o "$TMP/mem.svg"
 tcheck "memory has 2 series" $SVG "$TMP/mem.svg" 2 bound_mb
+# peakgate's own files, drawn with no options (both stopped at their policy
+# column: "invalid number 'unpaced'", exit 65): a series per peakgate key
+# the file has (policy, k; task) and *_mb column; paused and state are no y
+peakgate -q --simulate --model --k 1,2 --duration 10m --series "$TMP/pg-ser.csv" --node-series "$TMP/pg-ns.csv" > /dev/null
+mkdir -p "$TMP/pgk"
+t "memory: peakgate --node-series, no options" 0 '' '' '*' env SKYPLOT_KEEP=1 TMPDIR="$TMP/pgk" skyplot -q memory "$TMP/pg-ns.csv" -o "$TMP/pg-ns.svg"
+tcheck "memory --node-series: 3 runs x used_mb, bound_mb, node_mb" $SVG "$TMP/pg-ns.svg" 9 "policy=gated k=2 node_mb"
+tcheck "memory --node-series: a run's used_mb line is its rows" bash -c '
+    f=$(grep -l "^\"policy=gated k=2 used_mb\"" "$(ls -d "$1"/skyplot.* | head -1)"/s*.dat) &&
+    diff <(tail -n +2 "$f" | awk "{ print \$1 \",\" \$3 }") \
+         <(awk -F, "\$1 == \"gated\" && \$2 == 2 { printf \"%.10g,%.10g\\n\", \$3, \$4 }" "$2")' _ "$TMP/pgk" "$TMP/pg-ns.csv"
+tcheck "memory: peakgate --series, a line per run and task" bash -c '
+    n=$(awk -F, "NR > 1 { t[\$4] = 1 } END { print length(t) }" "$1") && [ "$n" -ge 2 ] &&
+    skyplot -q memory "$1" -o "$2" && /usr/bin/python3 "$3" "$2" $((3 * n)) "policy=gated k=1 task=task0001"' \
+    _ "$TMP/pg-ser.csv" "$TMP/pg-ser.svg" "$ROOT/tests/check/svg_series.py"
+# a word in a y column names the way out
+t "lines: a word in a y column hints at --y and --by" 65 '' '' \
+    "skyplot: $TMP/pg-ns.csv:2: column 'policy': invalid number 'unpaced' (a y column must hold numbers: choose the y columns with --y, or draw a series per value of this one with --by)" \
+    skyplot -q lines "$TMP/pg-ns.csv" -o "$TMP/pg-l.svg"
 t "lines by group" 0 '' '' '' skyplot -q lines "$D/daily.csv" --x day --y load --by vc -o "$TMP/l.svg"
 tcheck "lines has 2 series" $SVG "$TMP/l.svg" 2
 t "dumb text chart" 0 '' '*' '' skyplot skyline "$D/usage.csv" --fit "$D/fit.csv" --term dumb
@@ -76,6 +107,44 @@ tcheck "tenants: 18 classes, no two legend entries alike" bash -c '
     awk "BEGIN { print \"tenant,class\"; for (i = 0; i < 18; i++) print \"t\" i \",c\" i }" > "$1/c18.csv" &&
     skyplot -q tenants "$1/u18.csv" --classes "$1/c18.csv" -o "$1/t18.svg" && python3 "$2" "$1/t18.svg" 18' _ "$TMP" \
     "$ROOT/tests/check/svg_legend.py"
+# (audit) the real PlanetLab trace in tenantclass's 25 classes: their key
+# beside the plot left it a third of the chart, and the 8 date labels of
+# "set xtics 10800" ran into each other.  A key that wide goes below the
+# plot, and the tics follow the plot area gnuplot lays out (checked on
+# gnuplot's own layout: tests/check/xaxis_check.py), in PNG and SVG, wide
+# and narrow; the classes are keyed in their names' natural order
+# (constant-1 .. constant-5, periodic-1, .. unpredictable-18), not in the
+# order the tenants first name them (unpredictable-12 first).
+mkdir -p "$TMP/plk"
+sh "$ROOT/examples/planetlab-to-tenantclass.sh" "$DATA/planetlab/20110303.csv" "$TMP/plc" > /dev/null 2>&1
+awk -F, -v OFS=, 'NR > 1 { $2 += 1299110400 } 1' "$DATA/planetlab/20110303.csv" > "$TMP/pl-epoch.csv"
+for c in "png 1100" "svg 1100" "png 700" "svg 1600"; do
+    read -r term w <<< "$c"
+    tcheck "tenants, PlanetLab's 25 classes, $term $w px: date labels fit the plot" bash -c '
+        rm -rf "$1"/skyplot.* && SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q tenants "$2" --col tenant=vm --col util=cpu \
+            --classes "$3" --width "$5" -o "$1/pl.$4" 2>/dev/null && /usr/bin/python3 "$6" "$1"/skyplot.*' \
+        _ "$TMP/plk" "$TMP/pl-epoch.csv" "$TMP/plc/planetlab-tenants.csv" "$term" "$w" "$ROOT/tests/check/xaxis_check.py"
+done
+tcheck "tenants, PlanetLab: classes keyed in natural order" bash -c '
+    [ "$(cut -d, -f3 "$2" | tail -n +2 | sort -u | wc -l)" = 25 ] &&
+    for f in $(ls "$1"/skyplot.*/s*.dat | sort -V); do head -1 "$f" | sed "s/^\"class \([^ ]*\) .*/\1/"; done > "$1/order.txt" &&
+    sort -V "$1/order.txt" | cmp - "$1/order.txt" && [ "$(head -1 "$1/order.txt")" = constant-1 ] && [ "$(wc -l < "$1/order.txt")" = 25 ]' \
+    _ "$TMP/plk" "$TMP/plc/planetlab-tenants.csv"
+tcheck "tenants: the key's order does not follow the --classes file's" bash -c '
+    printf "tenant,t,util\na,0,1\na,60,1\nb,0,2\nb,60,2\nc,0,3\nc,60,3\n" > "$1/o-u.csv" &&
+    printf "tenant,class\na,c10\nb,c2\nc,c1\n" > "$1/o-c1.csv" && printf "tenant,class\nc,c1\nb,c2\na,c10\n" > "$1/o-c2.csv" &&
+    skyplot -q tenants "$1/o-u.csv" --classes "$1/o-c1.csv" -o "$1/o1.svg" && skyplot -q tenants "$1/o-u.csv" --classes "$1/o-c2.csv" -o "$1/o2.svg" &&
+    cmp "$1/o1.svg" "$1/o2.svg" && [ "$(grep -o "<title>class c[0-9]*" "$1/o1.svg" | tr "\n" " ")" = "<title>class c1 <title>class c2 <title>class c10 " ]' _ "$TMP"
+# (audit) gnuplot widened the x range to the tics around the data: a year
+# from 2023-01-01 was drawn from 2022-10-27, peakgate's 600 steps to 700.
+# The x range is the data's, on a date axis and a number axis.
+awk 'BEGIN { print "t,y,k"; for (s = 0; s < 3; s++) for (d = 0; d < 365; d++) printf "%d,%d,s%d\n", 1672531200 + d * 86400, (d * 7) % 13 + s, s }' > "$TMP/year.csv"
+tcheck "a year of days: the x axis is the data's range" bash -c '
+    rm -rf "$1"/skyplot.* && SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q lines "$2" --y y --by k -o "$1/year.png" 2>/dev/null &&
+    /usr/bin/python3 "$3" "$1"/skyplot.* 1672531200 1703980800' _ "$TMP/plk" "$TMP/year.csv" "$ROOT/tests/check/xaxis_check.py"
+tcheck "peakgate's steps 0..599: the x axis is the data's range" bash -c '
+    rm -rf "$1"/skyplot.* && SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q memory "$2" -o "$1/ns.svg" 2>/dev/null &&
+    /usr/bin/python3 "$3" "$1"/skyplot.* 0 599' _ "$TMP/plk" "$TMP/pg-ns.csv" "$ROOT/tests/check/xaxis_check.py"
 t "tenants needs classes" 64 "@$D/util.csv" '' 'tenants: --classes FILE' skyplot tenants
 t "bad number" 65 $'job,run,t,containers\nj,r,0,x\n' '' "<stdin>:2: column 'containers': invalid number 'x'" skyplot skyline
 printf 'old\n' > "$TMP/keep.svg"

@@ -353,6 +353,40 @@ j2,a,600,4200,10" "dominated by max_parallelism caps: jobs alone in an idle clus
 tcheck "no cap warning when max_parallelism = capacity" bash -c '! stretch "$1/two.csv" "$1/alone.csv" 2>&1 >/dev/null | grep -q "max_parallelism caps"' _ "$D"
 tcheck "summary: parallelism floor 10" bash -c 'printf "job,vc,submit,size_server_hours,max_parallelism\nj1,a,0,1,1\n" |
     stretch -q "$1/one.csv" --summary "$2/fl.csv" >/dev/null && grep -qx "parallelism_floor_stretch,10" "$2/fl.csv"' _ "$D" "$TMP"
+# (audit) --summary mixed two scopes: jobs, mean_stretch,
+# parallelism_floor_stretch and work_server_hours covered every job, while
+# --vcs, utilization and consistency covered the --start/--horizon window
+# (a window holding no job read jobs 1, mean_stretch 0.667).  The summary
+# now has --vcs's scope: a window without jobs has none, and the run's own
+# count is jobs_simulated.
+tcheck "summary: a window without jobs has none (--vcs's scope)" bash -c '
+    printf "vc,capacity\na,10\nb,5\n" > "$1/c2.csv"; printf "job,vc,submit,size_server_hours\nj1,a,0,1\n" > "$1/j1.csv"
+    stretch -q "$1/c2.csv" "$1/j1.csv" --start 100000 --vcs "$1/w-v.csv" --summary "$1/w-s.csv" > /dev/null &&
+    [ "$(grep -E "^(jobs|jobs_simulated|mean_stretch|parallelism_floor_stretch|work_server_hours|used_server_hours)," "$1/w-s.csv" | tr "\n" " ")" = \
+      "jobs,0 jobs_simulated,1 mean_stretch, parallelism_floor_stretch, work_server_hours,0 used_server_hours,1 " ]' _ "$TMP"
+# Ten days of the paper-like scenario, every third job capped at 50 servers,
+# accounted over days 4-6 only: the summary's jobs, work and used hours are
+# the --vcs columns' sums, its mean stretch and parallelism floor those of
+# the per-job rows submitted in the window (computed here in awk from the
+# rows and the inputs), jobs_simulated every row.
+awk -F, -v OFS=, 'NR > 1 && NR % 3 == 0 { $5 = 50 } 1' "$TMP/jobs.csv" > "$TMP/jobs-cap.csv"
+for s in maxmin drr; do
+    tcheck "summary $s over a window: the --vcs rows' sums and the window's jobs" bash -c '
+        stretch -q -s "$2" --system-servers 1250 --start 2026-01-08T00:00:00Z --horizon 3d "$1/vcs.csv" "$1/jobs-cap.csv" \
+            --vcs "$1/wv.csv" --summary "$1/ws.csv" > "$1/wo.csv" &&
+        awk -F, "FILENAME == ARGV[1] && FNR > 1 { cap[\$1] = \$2; own += \$2 }
+            FILENAME == ARGV[2] && FNR > 1 { p[\$1] = \$5 }
+            FILENAME == ARGV[3] && FNR > 1 { rows++; if (\$3 >= 1767830400 && \$3 <= 1767830400 + 3 * 86400) {
+                n++; ss += \$5; m = p[\$1] == \"\" || p[\$1] > own + 1250 ? own + 1250 : p[\$1]; fl += cap[\$2] / m } }
+            FILENAME == ARGV[4] && FNR > 1 { vj += \$3; vw += \$4; vu += \$10 }
+            FILENAME == ARGV[5] { v[\$1] = \$2 }
+            function off(a, b) { return (a - b) ^ 2 > 1e-18 * (b ^ 2 + 1) }
+            END { if (n < 100 || n == rows || v[\"jobs\"] != n || v[\"jobs\"] != vj || v[\"jobs_simulated\"] != rows ||
+                      off(v[\"mean_stretch\"], ss / n) || off(v[\"parallelism_floor_stretch\"], fl / n) ||
+                      off(v[\"work_server_hours\"], vw) || off(v[\"used_server_hours\"], vu)) {
+                      print n, rows, vj, ss / n, fl / n, vw, vu; for (k in v) print k, v[k]; exit 1 } }" \
+            "$1/vcs.csv" "$1/jobs-cap.csv" "$1/wo.csv" "$1/wv.csv" "$1/ws.csv"' _ "$TMP" $s
+done
 # the headline script, small: 3 days of the paper-like month, both real traces
 tcheck "examples/vc-fairness.sh (3 days)" bash -c '"$1/examples/vc-fairness.sh" 3 "$2/vf" > "$2/vf.txt" && [ "$(grep -c consistency "$2/vf.txt")" -ge 3 ]' _ "$ROOT" "$TMP"
 

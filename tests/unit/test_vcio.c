@@ -52,7 +52,7 @@ int main(void)
     CHECK(vcio_run(&cfg, &V, &ro, w, &acc, vst, &tot) == SLK_OK);
     csvw_free(w);
     fclose(of);
-    CHECK(acc.n == 2);
+    CHECK(acc.n == 2 && acc.win_n == 2); /* the default window holds every submit */
     CHECK_NEAR(acc.work, 9000, 1e-9);
     CHECK(strncmp(out, "job,vc,submit,finish,stretch\nj1,a,100,", 38) == 0);
     CHECK(strstr(out, "\nj2,b,200,650,2.5\n") != NULL);
