@@ -21,6 +21,28 @@ t "google runs --epoch adds whole seconds exactly" 0 '' "job,instance,submit,sta
 L1,10,1700000001,1700000001.5,1700000061.500001,finished
 L1,11,1700000002,1700000002.000007,1700000064,finished" '' \
     traceconv -q google-runs --epoch 2023-11-14T22:13:20Z "$D/job_events.csv"
+# An --epoch before 1970 gives negative times, written exactly: the sign is
+# the whole number's.  The seconds and the fraction were written apart, so
+# -7200 + 6000.5 came out as -1200 and .5, "-1200.5" for -1199.5.  By hand:
+# -7200 + 6000.5 = -1199.5, + 6000.6 = -1199.4, + 6000.7 = -1199.3;
+# -6500 + 6000.000001 = -499.999999, + 6500.000001 = 0.000001,
+# + 7000.000001 = 500.000001; -1 + 0.5 = -0.5 (no whole second to carry
+# the sign), -1 + 1 = 0.
+t "google runs before 1970: exact negative times" 0 '6000500000,,1,0,u,0,n,L
+6000600000,,1,1,u,0,n,L
+6000700000,,1,4,u,0,n,L
+' "job,instance,submit,start,end,status
+L,1,-1199.5,-1199.4,-1199.3,finished" '' traceconv -q google-runs --epoch 1969-12-31T22:00:00Z -
+t "google runs across 1970: exact on both sides" 0 '6000000001,,1,0,u,0,n,L
+6500000001,,1,1,u,0,n,L
+7000000001,,1,4,u,0,n,L
+' "job,instance,submit,start,end,status
+L,1,-499.999999,0.000001,500.000001,finished" '' traceconv -q google-runs --epoch -6500 -
+t "google runs: -0.5 keeps its sign" 0 '500000,,1,0,u,0,n,L
+600000,,1,1,u,0,n,L
+1000000,,1,4,u,0,n,L
+' "job,instance,submit,start,end,status
+L,1,-0.5,-0.4,0,finished" '' traceconv -q google-runs --epoch -1 -
 # usage: job 10's tasks run [1.5, 61.5) and [31.5, 121.5): span 120 s = two
 # 60 s steps; step 1 holds 60 + 30 task-seconds -> 1.5 containers, step 2 60
 # -> 1.  Requests (x cores=8, mem=1000): step 1 cpu (60x0.5 + 30x0.25)/90 x 8
@@ -69,6 +91,11 @@ t "google usage with 0 cores feeds skyfit" 0 '' "job,step,offset,alloc,cores,mem
 L,60,0,1,2,187.5
 L,60,60,1,2,187.5
 N,60,0,0.5,0,500" '' sh -c 'traceconv -q google-usage --machine cores=8,mem=1000 "$1" "$2" | skyfit -q --min-runs 1' _ "$TMP/je3.csv" "$TMP/te3.csv"
+# the usage times too: "google usage by hand" 100 s earlier (1.5 - 100,
+# 61.5 - 100), where -99.5 and -39.5 were written
+t "google usage before 1970: exact negative t" 0 '' "job,run,t,containers
+L1,10,-98.5,1.5
+L1,10,-38.5,1" '' traceconv -q google-usage --epoch -100 "$D/job_events.csv" "$D/task_events.csv"
 t "google usage step 120s" 0 '' "job,run,t,containers
 L1,10,1.5,1.25" '' traceconv -q google-usage --step 2m "$D/job_events.csv" "$D/task_events.csv"
 # the step is counted in microseconds: 1e13 s overflowed it and hung; the
