@@ -184,8 +184,35 @@ t "swim --epoch + submit beyond 1e11 s" 65 "$(printf 'job0\t200000000000\t0\t1\t
 printf 'sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1,2,\n' >"$TMP/n1.csv"
 t "alibaba-gpu creation_time beyond 1e11 s" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
 p,1000,1,1,1000,,LS,Running,99999000001,99999000100,99999000001
-' '' "<stdin>:2: field 9 (creation_time): '99999000001' is at 100000000001 s, beyond 1e11 s of 1970" \
+' '' "<stdin>:2: column 'creation_time': '99999000001' is at 100000000001 s, beyond 1e11 s of 1970" \
     traceconv alibaba-gpu - --epoch 1000000 --nodes "$TMP/n1.csv" --capacities "$TMP/x.csv"
+# The pod and node lists are CSV, read as CSV: fields quoted as pandas
+# writes them (QUOTE_ALL), a comma inside quotes, CRLF.  The lists were split
+# at every comma: a quoted name came out as """pod-1""", a fully quoted
+# header had no column 'name', a comma in gpu_spec made 12 fields of 11.
+# By hand: pod-1 1 GPU x 1000 milli = 1 GPU for 3710 - 110 s = 1 server-hour;
+# "pod,2" 2 x 500 milli = 1 GPU for 7400 - 200 s = 2; capacities of the 8
+# GPUs by work (1 : 2): each VC 1, then floor(6/3) = 2 and floor(12/3) = 4.
+printf '"sn","cpu_milli","memory_mib","gpu","model"\r\n"n1","32000","262144","8","V100"\r\n' >"$TMP/qnodes.csv"
+printf '"name","cpu_milli","memory_mib","num_gpu","gpu_milli","gpu_spec","qos","pod_phase","creation_time","deletion_time","scheduled_time"\r\n"pod-1","4000","15258","1","1000","V100,A10","BE","Running","100","3710","110"\r\n"pod,2","4000","15258","2","500","","LS","Running","200","7400","200"\r\n' >"$TMP/qpods.csv"
+t "alibaba-gpu reads quoted CSV" 0 '' 'job,vc,submit,size_server_hours,max_parallelism
+pod-1,"V100,A10",100,1,1
+"pod,2",any,200,2,1
+vc,capacity
+"V100,A10",3
+any,5' '' sh -c 'traceconv -q alibaba-gpu --vc-by gpu_spec "$1" --nodes "$2" --capacities "$3" && cat "$3"' _ \
+    "$TMP/qpods.csv" "$TMP/qnodes.csv" "$TMP/qvcs.csv"
+t "alibaba-gpu: the brief's quoted name" 0 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+"pod-1",4000,15258,1,320,,BE,Running,100,4000,110
+' 'job,vc,submit,size_server_hours,max_parallelism
+pod-1,BE,100,0.34577777777777774,0.32' '' traceconv -q alibaba-gpu - --nodes "$TMP/qnodes.csv" --capacities "$TMP/x.csv"
+t "alibaba-gpu: a pod with no name" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+"",4000,15258,1,320,,BE,Running,100,4000,110
+' '' "<stdin>:2: column 'name': missing value" traceconv -q alibaba-gpu - --nodes "$TMP/qnodes.csv" --capacities "$TMP/x.csv"
+t "alibaba-gpu: an open quote names its line" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+p1,4000,15258,1,320,,BE,Running,100,4000,110
+"p2,4000,15258,1,320,,BE,Running,100,4000,110
+' '' "<stdin>:3: " traceconv -q alibaba-gpu - --nodes "$TMP/qnodes.csv" --capacities "$TMP/x.csv"
 t "alibaba-gpu pod scheduled before it was created" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
 p,1000,1,1,1000,,LS,Running,500,900,100
 ' '' "<stdin>:2: pod 'p' scheduled at 100, before it was created at 500" \
@@ -320,7 +347,7 @@ t "alibaba-gpu duplicate pod: skipped with --on-error skip" 0 '' '*' "duplicate 
 t "alibaba-gpu needs --nodes" 64 '' '' "--nodes FILE is required with alibaba-gpu" \
     traceconv alibaba-gpu "$A/openb_pod_list_gpushare40.csv" --capacities "$TMP/x.csv"
 t "alibaba-gpu missing column" 65 'name,cpu_milli
-' '' "<stdin>:1: missing column 'num_gpu'" traceconv alibaba-gpu - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
+' '' "<stdin>:1: missing required column 'num_gpu'" traceconv alibaba-gpu - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
 t "alibaba-gpu --unit cpu" 0 '' '' '' traceconv alibaba-gpu --unit cpu "$A/openb_pod_list_gpushare40.csv" \
     --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/c-vcs.csv" -o "$TMP/c-jobs.csv" -q
 tcheck "alibaba-gpu cpu capacities add up to the node list's cores" sh -c '
@@ -449,7 +476,7 @@ sed '11d' "$D/tiny.swf" >"$TMP/good.swf"
 tcheck "skip: swf = strict without the row" bash -c 'cmp <(traceconv -q swf "$1" --capacities "$4/w1.csv") <(traceconv -q swf --on-error skip --rejects "$3" "$2" --capacities "$4/w2.csv") && [ "$(wc -l <"$3")" = 2 ]' \
     _ "$TMP/good.swf" "$TMP/bad.swf" "$TMP/swf-rej.csv" "$TMP"
 t "skip: a bad header still stops" 65 'name,cpu_milli
-' '' "missing column 'num_gpu'" traceconv alibaba-gpu --on-error skip - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
+' '' "missing required column 'num_gpu'" traceconv alibaba-gpu --on-error skip - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
 # a raw line is bounded as a CSV record is (slokit(7): 64 MiB), refused as it is read, even under skip
 t "a line longer than 64 MiB: 65, refused as read" 65 '' '' "traceconv: $TMP/long.swf:1: record longer than 67108864 bytes" \
     bash -c 'head -c 70000000 /dev/zero | tr "\0" a > "$1/long.swf"; traceconv swf "$1/long.swf" --on-error skip --capacities "$1/lc.csv" -o "$1/lj.csv"; st=$?; rm -f "$1/long.swf"; exit $st' _ "$TMP"
