@@ -15,16 +15,17 @@
  * summaries.  The model and every default are in classpick(1).
  */
 #include "harvest/classpick.h"
-#include "harvest/classsim.h"
-#include "harvest/cptable.h"
 #include "base/cli.h"
 #include "base/csvio.h"
 #include "base/diag.h"
-#include "base/keytab.h"
 #include "base/keyset.h"
+#include "base/keytab.h"
 #include "base/outfile.h"
 #include "base/parse.h"
 #include "base/rng.h"
+#include "harvest/classsim.h"
+#include "harvest/cptable.h"
+#include "harvest/tenantio.h"
 
 #include <argp.h>
 #include <math.h>
@@ -185,6 +186,9 @@ static int pick_one(struct cp_table *ct, csvw *w, size_t *chosen, const char *jo
     csvw_end(w);
     return out;
 }
+
+/* the jobs' columns, by name (its --col KEYs) */
+static const char *const job_keys[] = {"job", "last_duration", "containers", NULL};
 
 static int pick_jobs(struct cp_table *ct, const struct cp_dagtab *dags, csvw *w)
 {
@@ -353,6 +357,13 @@ int main(int argc, char **argv)
         "      --series util.csv --servers truth.csv",
         kids, NULL, NULL};
     cli_roles("jobs", "classes", "current", "dag", "tenants", "servers", "series", (const char *)NULL);
+    cli_keys("jobs", job_keys);
+    cli_keys("classes", cp_class_keys);
+    cli_keys("current", cp_current_keys);
+    cli_keys("dag", cp_dag_keys);
+    cli_keys("tenants", cs_tenant_keys);
+    cli_keys("servers", tenantio_server_keys);
+    cli_keys("series", cs_series_keys);
     cli_refuse("time-unit", "its jobs hold no times (the --series times are epoch seconds or ISO 8601)");
     cli_parse(&argp, argc, argv, NULL);
 

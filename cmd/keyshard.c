@@ -73,6 +73,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         opt.files[opt.nfiles++] = arg;
         break;
     case ARGP_KEY_END:
+        if (opt.key) /* the one column keyshard reads by name: its --col KEY */
+            cli_keys(NULL, (const char *const[]){opt.key, NULL});
         if (opt.check) {
             if (opt.merge || opt.sorted || opt.nshards || opt.gzip_level || opt.order ||
                 strcmp(opt.prefix, "shard-") != 0)

@@ -18,7 +18,11 @@
 #include "base/cli.h"
 #include "base/diag.h"
 #include "base/parse.h"
+#include "morpheus/adhoc.h"
 #include "morpheus/packrun.h"
+#include "morpheus/plan.h"
+#include "morpheus/slo.h"
+#include "morpheus/stages.h"
 
 #include <argp.h>
 #include <math.h>
@@ -379,6 +383,10 @@ int main(int argc, char **argv)
         kids, NULL, NULL};
     struct packrun_opts o = OPTS_DEFAULT;
     cli_roles("skylines", "slo", "capacity-file", "adhoc", (const char *)NULL);
+    cli_keys("skylines", stages_keys);
+    cli_keys("slo", slo_request_keys);
+    cli_keys("capacity-file", plan_capacity_keys);
+    cli_keys("adhoc", adhoc_keys);
     cli_refuse("time-unit", "skylines hold offsets and durations, not epoch times (--at and "
                             "the --adhoc times are epoch seconds or ISO 8601)");
     cli_parse(&argp, argc, argv, &o);

@@ -285,6 +285,9 @@ int main(int argc, char **argv)
         "  peakgate -s --on-error skip --rejects bad.csv export.csv > profiles.csv",
         kids, NULL, NULL};
     cli_roles("usage", "alloc", "profiles", (const char *)NULL);
+    cli_keys("usage", memio_sample_keys);
+    cli_keys("alloc", memio_alloc_keys);
+    cli_keys("profiles", memio_profile_keys);
     cli_parse(&argp, argc, argv, NULL);
     opt.node.k = opt.k;
     opt.node.quiet = slk_opt.quiet;

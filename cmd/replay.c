@@ -350,6 +350,10 @@ int main(int argc, char **argv)
     static const struct argp_child kids[] = {{&dra_argp, 0, "DRA (--regime plan+dra):", 2}, CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {options, parse_opt, "[USAGE]", DOC, kids, NULL, NULL};
     cli_roles("usage", "slo", "provisioned", "runs", (const char *)NULL);
+    cli_keys("usage", replayio_usage_keys);
+    cli_keys("slo", slo_request_keys);
+    cli_keys("provisioned", replayio_provisioned_keys);
+    cli_keys("runs", replayio_runs_keys);
     cli_parse(&argp, argc, argv, NULL);
 
     plan *p = NULL;

@@ -274,6 +274,9 @@ static void summarize_grid(const rp_cluster *c)
 
 /* ---- placement mode ------------------------------------------------------------ */
 
+/* the blocks' columns, by name (its --col KEYs) */
+static const char *const block_keys[] = {"block", "server", NULL};
+
 static int run_place(rp_cluster *c, enum rp_policy policy, int R, csvw *w)
 {
     int st;
@@ -532,6 +535,9 @@ int main(int argc, char **argv)
         "66 no input, 73 cannot create output, 74 I/O error.",
         kids, NULL, NULL};
     cli_roles("blocks", "tenants", "events", (const char *)NULL);
+    cli_keys("blocks", block_keys);
+    cli_keys("tenants", rp_tenant_keys);
+    cli_keys("events", rp_event_keys);
     cli_refuse("time-unit", "its inputs hold no epoch times (the --events t is seconds from the start)");
     cli_parse(&argp, argc, argv, NULL);
 

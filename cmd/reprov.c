@@ -415,6 +415,16 @@ int main(int argc, char **argv)
         "  tracegen jobruns > tasks.csv && reprov --compare-models tasks.csv > pred.csv",
         kids, NULL, NULL};
     cli_roles("samples", "table", "utility", "records", (const char *)NULL);
+    /* the samples of either policy, or the history --build-table,
+     * --compare-models and --evaluate-loop read: one set of options may
+     * serve every mode */
+    cli_keys("samples", draio_keys);
+    cli_keys("samples", jockeyio_keys);
+    cli_keys("samples", jockey_history_keys);
+    cli_keys("samples", jobsim_record_keys);
+    cli_keys("table", jockey_table_keys);
+    cli_keys("utility", jockey_utility_keys);
+    cli_keys("records", jobsim_record_keys);
     cli_parse(&argp, argc, argv, NULL);
 
     return slk_finish(opt.compare || opt.loop || opt.build ? run_offline() : run_stream());

@@ -15,8 +15,10 @@
 #include "base/csvio.h"
 #include "base/diag.h"
 #include "base/outfile.h"
+#include "morpheus/runlen.h"
 #include "morpheus/skyjob.h"
 #include "morpheus/skyread.h"
+#include "morpheus/stages.h"
 
 #include <argp.h>
 #include <errno.h>
@@ -304,6 +306,9 @@ int main(int argc, char **argv)
         "  skyfit --prior last/skyline.csv usage.csv -o skyline.csv",
         kids, NULL, NULL};
     cli_roles("usage", "runs", "prior", (const char *)NULL);
+    cli_keys("usage", skyread_usage_keys);
+    cli_keys("runs", runlen_keys);
+    cli_keys("prior", stages_keys);
     cli_parse(&argp, argc, argv, NULL);
     struct skyjob_totals tot = {0};
     double t0 = slk_now();

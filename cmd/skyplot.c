@@ -19,6 +19,7 @@
 
 #include <argp.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct {
@@ -64,6 +65,18 @@ static int stdin_inputs(void)
     return cli_dash_count(in, sizeof in / sizeof in[0]);
 }
 
+/* cols_keys: the columns of a --x, --y or --by list (NULL: none given),
+ * keys of the chart's data (a --col rename of them is the user's to give) */
+static void cols_keys(const char *list)
+{
+    if (!list)
+        return;
+    char *copy = xstrdup(list), *save = NULL;
+    for (char *c = strtok_r(copy, ",", &save); c; c = strtok_r(NULL, ",", &save))
+        cli_keys("input", (const char *const[]){c, NULL});
+    free(copy);
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     switch (key) {
@@ -102,6 +115,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         if (stdin_inputs() > 1)
             argp_error(st, "only one input can be standard input (FILE is, unless given; "
                            "give --fit, --load and --classes as files)");
+        cols_keys(opt.x);
+        cols_keys(opt.y);
+        cols_keys(opt.by);
         break;
     default: return ARGP_ERR_UNKNOWN;
     }
@@ -165,6 +181,10 @@ int main(int argc, char **argv)
         NULL,
         NULL};
     cli_roles("input", "fit", "load", "classes", (const char *)NULL);
+    cli_keys("input", chart_input_keys);
+    cli_keys("fit", chart_fit_keys);
+    cli_keys("load", chart_load_keys);
+    cli_keys("classes", chart_classes_keys);
     static const char charts[] = "skyplot writes charts, not CSV";
     cli_refuse("no-output-header", charts);
     cli_refuse("precision", charts);

@@ -251,6 +251,9 @@ int main(int argc, char **argv)
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {options, parse_opt, "[RUNS]", doc, kids, 0, 0};
     cli_roles("runs", "events", "override", (const char *)NULL);
+    cli_keys("runs", slofile_run_keys);
+    cli_keys("events", slofile_event_keys);
+    cli_keys("override", slofile_override_keys);
     cli_parse(&argp, argc, argv, NULL);
     const char *in[] = {input, events_path, override_path};
     int st = SLK_OK;

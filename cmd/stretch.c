@@ -266,6 +266,8 @@ int main(int argc, char **argv)
         "      > /dev/null",
         kids, NULL, NULL};
     cli_roles("jobs", "capacities", (const char *)NULL);
+    cli_keys("jobs", vcio_job_keys);
+    cli_keys("capacities", vcio_capacity_keys);
     cli_parse(&argp, argc, argv, NULL);
 
     struct vcio_vcs V = {0};

@@ -323,6 +323,11 @@ int main(int argc, char **argv)
         "  tenantclass --from-features --classes cl.csv shard*.feat > tenants.csv",
         kids, NULL, NULL};
     cli_roles("series", "servers", (const char *)NULL);
+    /* the series, or with --from-features the feature tables, which a run
+     * reads with the options of its --features-only runs */
+    cli_keys("series", tenantio_series_keys);
+    cli_keys("series", tenantio_feature_header);
+    cli_keys("servers", tenantio_server_keys);
     cli_parse(&argp, argc, argv, NULL);
 
     opt.io.dialect = cli_dialect(NULL);

@@ -239,12 +239,45 @@ static int google(csvw *w)
     return st;
 }
 
-/* swf, alibaba-gpu, swim: read the jobs and set the capacities */
-static int vc_jobs(struct vcjobs *t)
+/* alibaba-gpu: the pod and node lists are CSV (quoted fields and all), read
+ * by csvio's reader in the trace's own layout: traceconv refuses --col, -H
+ * and --names, so the dialect is plain but for --on-error skip's rejects. */
+static int alibaba_jobs(struct vcjobs *t)
+{
+    struct csv_dialect d = csv_dialect_plain;
+    d.rejects = cli_dialect(NULL)->rejects;
+    struct gpupods_stats ps = {0};
+    double total = 0;
+    int by = vc_by(pod_vc_names, GPUPODS_VC_QOS);
+    if (by < 0)
+        return SLK_EUSAGE;
+    int st = gpupods_read_nodes(opt.nodes, &d, (enum gpupods_unit)opt.unit, &total);
+    if (st == SLK_OK)
+        st = gpupods_read(opt.files[0], &d, (enum gpupods_unit)opt.unit, (enum gpupods_vc_by)by, opt.epoch, t,
+                          &ps);
+    const char *name = strcmp(opt.files[0], "-") == 0 ? "<stdin>" : opt.files[0];
+    if (st == SLK_OK && vcjobs_capacity_share(t, (long)floor(total)) != 0) {
+        slk_error_at(name, 0, "%zu VCs but the node list has %.0f %ss", t->nvc, total, unit_names[opt.unit]);
+        st = SLK_EDATA;
+    }
+    if (st == SLK_OK && t->njobs == 0) {
+        slk_error_at(name, 0, "no jobs to write");
+        st = SLK_EDATA;
+    }
+    if (st == SLK_OK && !slk_opt.quiet)
+        fprintf(stderr,
+                "traceconv: %ld pods: %ld jobs; skipped %ld never scheduled, %ld with "
+                "no %s, %ld deleted when scheduled; %.0f %ss in %zu VCs\n",
+                ps.pods, ps.jobs, ps.unscheduled, ps.no_demand, unit_names[opt.unit], ps.no_duration, total,
+                unit_names[opt.unit], t->nvc);
+    return st;
+}
+
+/* swf, swim: read the jobs and set the capacities */
+static int raw_jobs(struct vcjobs *t)
 {
     int st = SLK_OK;
-    rawin *in = open_raw(opt.files[0], opt.fmt == F_SWF ? RAWIN_BLANKS
-                                         : opt.fmt == F_SWIM ? '\t' : ',', &st);
+    rawin *in = open_raw(opt.files[0], opt.fmt == F_SWF ? RAWIN_BLANKS : '\t', &st);
     if (!in)
         return st;
     if (opt.fmt == F_SWF) {
@@ -257,28 +290,10 @@ static int vc_jobs(struct vcjobs *t)
         else if (st == SLK_OK && vcjobs_capacity_share(t, size) != 0)
             st = rawin_fail_file(in, "%zu VCs but only %ld processors", t->nvc, size);
         if (st == SLK_OK && !slk_opt.quiet)
-            fprintf(stderr, "traceconv: %ld jobs, %ld skipped (no run time or processors); "
-                    "%ld processors in %zu VCs\n", ss.jobs, ss.skipped, size, t->nvc);
-    } else if (opt.fmt == F_ALIBABA_GPU) {
-        struct gpupods_stats ps = {0};
-        double total = 0;
-        int by = vc_by(pod_vc_names, GPUPODS_VC_QOS);
-        rawin *nodes = open_raw(opt.nodes, ',', &st);
-        if (nodes && by >= 0)
-            st = gpupods_read_nodes(nodes, (enum gpupods_unit)opt.unit, &total);
-        rawin_close(nodes);
-        if (st == SLK_OK && by >= 0)
-            st = gpupods_read(in, (enum gpupods_unit)opt.unit, (enum gpupods_vc_by)by, opt.epoch, t, &ps);
-        if (by < 0)
-            st = SLK_EUSAGE;
-        if (st == SLK_OK && vcjobs_capacity_share(t, (long)floor(total)) != 0)
-            st = rawin_fail_file(in, "%zu VCs but the node list has %.0f %ss", t->nvc, total,
-                            unit_names[opt.unit]);
-        if (st == SLK_OK && !slk_opt.quiet)
-            fprintf(stderr, "traceconv: %ld pods: %ld jobs; skipped %ld never scheduled, %ld with "
-                    "no %s, %ld deleted when scheduled; %.0f %ss in %zu VCs\n", ps.pods, ps.jobs,
-                    ps.unscheduled, ps.no_demand, unit_names[opt.unit], ps.no_duration, total,
-                    unit_names[opt.unit], t->nvc);
+            fprintf(stderr,
+                    "traceconv: %ld jobs, %ld skipped (no run time or processors); "
+                    "%ld processors in %zu VCs\n",
+                    ss.jobs, ss.skipped, size, t->nvc);
     } else {
         struct swim_params sp = {opt.vcs, opt.rate, opt.parallelism == 1, opt.epoch};
         st = swim_read(in, &sp, t);
@@ -293,9 +308,16 @@ static int vc_jobs(struct vcjobs *t)
     }
     if (st == SLK_OK && t->njobs == 0)
         st = rawin_fail_file(in, "no jobs to write");
+    rawin_close(in);
+    return st;
+}
+
+/* swf, alibaba-gpu, swim: read the jobs and set the capacities */
+static int vc_jobs(struct vcjobs *t)
+{
+    int st = opt.fmt == F_ALIBABA_GPU ? alibaba_jobs(t) : raw_jobs(t);
     for (size_t i = 0; opt.parallelism == 0 && i < t->njobs; i++)
         t->jobs[i].maxpar = 0;
-    rawin_close(in);
     return st;
 }
 

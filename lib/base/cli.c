@@ -149,6 +149,95 @@ static const char *stored_role(const char *role)
     return role && tool_roles && tool_roles[0] && strcmp(role, tool_roles[0]) == 0 ? NULL : role;
 }
 
+/* cli_keys: the keys of each input, by stored role (NULL: the primary);
+ * each list NULL-terminated, as a dialect's keys. */
+static struct input_keys {
+    const char *role;
+    const char **keys;
+    size_t n, cap;
+} input_keys[CLI_MAX_ROLES];
+static int ninput_keys;
+
+static struct input_keys *keys_of(const char *role, int add)
+{
+    for (int i = 0; i < ninput_keys; i++)
+        if (role_eq(input_keys[i].role, role))
+            return &input_keys[i];
+    if (!add)
+        return NULL;
+    if (ninput_keys == CLI_MAX_ROLES) {
+        slk_error("cli_keys: more than %d inputs", CLI_MAX_ROLES); /* a tool's mistake */
+        abort();
+    }
+    input_keys[ninput_keys].role = role;
+    return &input_keys[ninput_keys++];
+}
+
+static int key_listed(const struct input_keys *k, const char *key)
+{
+    for (size_t i = 0; k && i < k->n; i++)
+        if (strcmp(k->keys[i], key) == 0)
+            return 1;
+    return 0;
+}
+
+void cli_keys(const char *role, const char *const *keys)
+{
+    struct input_keys *k = keys_of(stored_role(role), 1);
+    for (; *keys; keys++)
+        if (!key_listed(k, *keys)) {
+            k->keys = xgrow(k->keys, &k->cap, k->n + 2, sizeof *k->keys);
+            k->keys[k->n++] = xstrdup(*keys);
+            k->keys[k->n] = NULL;
+        }
+}
+
+/* The input a role names in messages: "runs input", or "input" for the
+ * primary of a tool that names no roles (or calls it that). */
+static const char *input_shown(const char *role, char *buf, size_t cap)
+{
+    const char *r = role ? role : tool_roles && tool_roles[0] ? tool_roles[0] : "input";
+    snprintf(buf, cap, "%s%s", strcmp(r, "input") == 0 ? "" : r,
+             strcmp(r, "input") == 0 ? "input" : " input");
+    return buf;
+}
+
+/* check_col_keys: every rename is for a key its input is read with; else a
+ * usage error naming the keys that input has (or the input that has it). */
+static void check_col_keys(struct argp_state *st)
+{
+    for (int i = 0; i < slk_opt.ncolmap; i++) {
+        const struct csv_rename *e = &slk_opt.colmap[i];
+        const struct input_keys *k = keys_of(e->role, 0);
+        if (key_listed(k, e->key))
+            continue;
+        char arg[256], in[80], other[80];
+        snprintf(arg, sizeof arg, "%s%s%s=%s", e->role ? e->role : "", e->role ? ":" : "", e->key, e->name);
+        input_shown(e->role, in, sizeof in);
+        for (int j = 0; j < ninput_keys; j++)
+            if (&input_keys[j] != k && key_listed(&input_keys[j], e->key))
+                argp_error(st,
+                           "invalid value for --col: '%s' (%s reads column '%s' from its %s, not its %s: "
+                           "--col %s%s%s=%s)",
+                           arg, slk_progname, e->key, input_shown(input_keys[j].role, other, sizeof other),
+                           in, input_keys[j].role ? input_keys[j].role : "", input_keys[j].role ? ":" : "",
+                           e->key, e->name);
+        char want[512] = "";
+        for (size_t j = 0; k && j < k->n; j++) {
+            size_t len = strlen(want);
+            snprintf(want + len, sizeof want - len, "%s%s", j ? ", " : "", k->keys[j]);
+        }
+        if (!want[0])
+            argp_error(st,
+                       "invalid value for --col: '%s' (unknown column key '%s'; %s reads no column by name "
+                       "from its %s)",
+                       arg, e->key, slk_progname, in);
+        argp_error(st,
+                   "invalid value for --col: '%s' (unknown column key '%s'; %s reads these from its %s: %s)",
+                   arg, e->key, slk_progname, in, want);
+    }
+}
+
 int cli_colmap_add_role(const char *role, const char *key, const char *name)
 {
     role = stored_role(role);
@@ -202,6 +291,9 @@ const struct csv_dialect *cli_dialect(const char *role)
         .nrename = slk_opt.ncolmap,
         .rename = slk_opt.colmap,
     };
+    static const char *const no_keys[] = {NULL};
+    const struct input_keys *k = keys_of(role, 0);
+    slot[i].keys = k ? k->keys : no_keys;
     return &slot[i];
 }
 
@@ -460,6 +552,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--names needs -H/--no-header (the input's header row names its columns)");
         if (slk_opt.names)
             check_names(st, slk_opt.names);
+        break;
+    case ARGP_KEY_SUCCESS:
+        /* after every parser's ARGP_KEY_END (argp ends the children, this
+         * one among them, before the tool's parser): a tool may name its
+         * keys up to its own end */
+        check_col_keys(st);
         break;
     case OPT_NO_PROGRESS:
         slk_opt.progress = 0;

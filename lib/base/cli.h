@@ -84,6 +84,20 @@ const char *cli_colmap_lookup(const char *key);
  * --col.  At most 16 roles; tools that do not call it accept any role. */
 void cli_roles(const char *primary, ...) __attribute__((sentinel));
 
+/* cli_keys: the columns the tool reads from the input with role `role`
+ * (NULL or the primary's role name: the primary input), by the names it
+ * looks them up with (its KEYs for --col): a NULL-terminated list, kept
+ * next to the reader that uses it (e.g. slofile_run_keys).  Repeatable,
+ * adding to the role's list (the names are copied).  Call after cli_roles,
+ * before cli_parse or from the tool's option parser up to its ARGP_KEY_END
+ * (for the columns an option or the chosen mode reads).  Once parsing has
+ * succeeded, a --col [ROLE:]KEY=NAME (or a --job-col style rename) whose
+ * KEY the tool does not read from that input is a usage error (exit 64)
+ * naming the keys it reads there, or the input that has KEY.  Each dialect
+ * of cli_dialect carries its input's keys, and a reader that looks up a
+ * column not listed stops the tool (csvr_col: the tool's bug). */
+void cli_keys(const char *role, const char *const *keys);
+
 /* cli_refuse: common option --name (long name, e.g. "time-unit") does not
  * apply to this tool: left out of --help, and given, a usage error (exit 64):
  * "--time-unit does not apply to traceconv: WHY" (with its short name, "-H/

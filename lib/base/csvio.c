@@ -690,6 +690,16 @@ int csvr_next(csvr *r)
 
 int csvr_col(const csvr *r, const char *name)
 {
+    if (r->d.keys) {
+        const char *const *k = r->d.keys;
+        while (*k && strcmp(*k, name) != 0)
+            k++;
+        if (!*k) {
+            slk_error("internal error: column '%s' of %s is not among the input's keys for --col", name,
+                      r->name);
+            abort();
+        }
+    }
     const char *want = csv_dialect_lookup(&r->d, name);
     for (int i = 0; i < r->ncols; i++)
         if (strcmp(r->hdr[i], want) == 0)

@@ -65,6 +65,8 @@ struct csv_dialect {
     int primary;                      /* the tool's primary input: renames with role NULL apply too */
     int nrename;
     const struct csv_rename *rename;  /* renames table (not owned) */
+    const char *const *keys;          /* the columns the tool may look up in this input (its --col
+                                       * KEYs), NULL-terminated, not owned; NULL: any name */
     double time_scale;                /* epoch numbers in time columns are in 1/time_scale s
                                        * (1e3: ms, 1e6: us); 0 or 1: seconds */
     csv_rejects *rejects;             /* non-NULL: --on-error skip (see csvr_skip); not owned */
@@ -134,7 +136,9 @@ int csvr_next(csvr *r);
 
 /* csvr_col: index of the column named `name` (after renames), or -1.
  * Renames: a dialect rename name->actual (the user's --col name=actual)
- * makes csvr_col("name") find "actual". */
+ * makes csvr_col("name") find "actual".  With a dialect that lists its
+ * keys, a name not among them is the tool's bug (a --col KEY=NAME for it
+ * would be refused as unknown): message and abort. */
 int csvr_col(const csvr *r, const char *name);
 
 /* csvr_require: like csvr_col, but a missing column is an error:

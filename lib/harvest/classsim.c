@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const cs_tenant_keys[] = {"tenant", "class", "avg", "peak", NULL};
+const char *const cs_series_keys[] = {"tenant", "t", "util", NULL};
+
 /* ---- readers --------------------------------------------------------------------- */
 
 static int cmp_tenant_name(const void *a, const void *b)

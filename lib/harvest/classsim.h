@@ -82,6 +82,12 @@ struct cs_stream {
     double mean_dur;     /* mean task duration of the three ranges */
 };
 
+/* The columns each reader looks up by name, NULL-terminated: what a tool gives cli_keys as its --col KEYs
+ * for that input.  cs_tenant_keys: the tenants table (cs_read_tenants); cs_series_keys: the series
+ * (cs_read_series). */
+extern const char *const cs_tenant_keys[];
+extern const char *const cs_series_keys[];
+
 /* cs_read_tenants: tenant,class,avg,peak rows (tenantclass's per-tenant
  * output) into a name-sorted array; classes are looked up in cls[0..ncls)
  * by name (classes_path names the table in the message when one is

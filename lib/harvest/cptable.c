@@ -13,6 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const cp_class_keys[] = {"class",   "pattern",      "avg_util", "peak_util",
+                                     "servers", "current_util", NULL};
+const char *const cp_current_keys[] = {"class", "current_util", NULL};
+const char *const cp_dag_keys[] = {"job", "vertex", "tasks", "parent", NULL};
+
 long cp_table_find(const struct cp_table *t, const char *name)
 {
     for (size_t i = 0; i < t->n; i++)

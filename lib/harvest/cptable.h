@@ -30,6 +30,13 @@ struct cp_table {
 /* cp_table_find: the index of class `name`, or -1. */
 long cp_table_find(const struct cp_table *t, const char *name);
 
+/* The columns each reader looks up by name, NULL-terminated: what a tool gives cli_keys as its --col KEYs
+ * for that input.  cp_class_keys: the class table (cp_read_classes); cp_current_keys: the current table
+ * (cp_read_current); cp_dag_keys: the DAG table (cp_read_dags). */
+extern const char *const cp_class_keys[];
+extern const char *const cp_current_keys[];
+extern const char *const cp_dag_keys[];
+
 /* cp_read_classes: class,pattern,avg_util,peak_util,servers[,current_util]
  * rows; utilizations are divided by uscale (1 or 100) and must not exceed
  * it; peak_util below avg_util is a bad row; a class missing current_util

@@ -6,6 +6,10 @@
 #include <math.h>
 #include <stdlib.h>
 
+const char *const rp_tenant_keys[] = {
+    "tenant", "environment", "servers", "space_gb", "reimages_per_server_month", "peak_util", NULL};
+const char *const rp_event_keys[] = {"t", "server", "event", NULL};
+
 /* one tenant row into c; -1 (reported) on a bad row */
 static int tenant_row(csvr *r, rp_cluster *c, keyset *seen, const int *col)
 {

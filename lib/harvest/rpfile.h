@@ -18,6 +18,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The columns each reader looks up by name, NULL-terminated: what a tool gives cli_keys as its --col KEYs
+ * for that input.  rp_tenant_keys: the tenants file (rp_read_tenants); rp_event_keys: the events file
+ * (rp_read_events). */
+extern const char *const rp_tenant_keys[];
+extern const char *const rp_event_keys[];
+
 /* rp_read_tenants: tenant,environment,servers,space_gb,
  * reimages_per_server_month,peak_util rows (peak a fraction <= 1, servers
  * at most 1e8 a tenant) into a new cluster of block_mb blocks and racks of

@@ -23,6 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *const tenantio_server_keys[] = {"tenant", "servers", NULL};
+const char *const tenantio_series_keys[] = {"tenant", "t", "util", "servers", NULL};
+
 #define THREAD_MIN_BYTES ((long long)32 << 20)
 
 /* a feature table read into a tenant_set: its name in messages, and the

@@ -77,6 +77,12 @@ typedef struct tenant_servers tenant_servers;
 /* the most servers one tenant may have (replplace's bound too) */
 #define TENANT_MAX_SERVERS 100000000
 
+/* The columns each reader looks up by name, NULL-terminated: what a tool gives cli_keys as its --col KEYs
+ * for that input.  tenantio_server_keys: a servers table (tenant_servers_load); tenantio_series_keys: the
+ * tenant series. */
+extern const char *const tenantio_server_keys[];
+extern const char *const tenantio_series_keys[];
+
 /* tenant_servers_load: read path with dialect d.  A missing tenant, a
  * negative, bad or too large (> TENANT_MAX_SERVERS) servers value, or a
  * tenant listed again (keytab's rule:

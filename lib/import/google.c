@@ -304,14 +304,19 @@ int google_read(google_trace *g, rawin *in, int tasks)
 
 /* ---- output ---- */
 
-/* exact decimal text of epoch + us / 10^6 */
+/* exact decimal text of epoch + us / 10^6.  The sum is taken in
+ * microseconds (|epoch| <= 1e11 s and us <= 1e17 + a run's span: it fits an
+ * int64) and the sign written once for the whole number: a second count and
+ * a fraction of opposite signs (-1200 and .5 for -1199.5) would be another
+ * time. */
 static void put_time(csvw *w, int64_t epoch, int64_t us)
 {
     char buf[48];
-    int64_t sec = epoch + us / 1000000, frac = us % 1000000;
-    int len = snprintf(buf, sizeof buf, "%" PRId64, sec);
+    int64_t t = epoch * 1000000 + us;
+    uint64_t mag = t < 0 ? -(uint64_t)t : (uint64_t)t, frac = mag % 1000000;
+    int len = snprintf(buf, sizeof buf, "%s%" PRIu64, t < 0 ? "-" : "", mag / 1000000);
     if (frac) {
-        len += snprintf(buf + len, sizeof buf - (size_t)len, ".%06" PRId64, frac);
+        len += snprintf(buf + len, sizeof buf - (size_t)len, ".%06" PRIu64, frac);
         while (buf[len - 1] == '0')
             buf[--len] = 0;
     }

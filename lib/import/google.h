@@ -3,7 +3,8 @@
  * 2011) job_events and task_events read into sloinfer(1) runs and skyfit(1)
  * usage.
  *
- * Tables are CSV without a header, times in microseconds since 600 s before
+ * Tables are comma-separated without a header or quoting (numbers and base64
+ * hashes, never a comma or a quote), times in microseconds since 600 s before
  * the trace start (0 = before the window, 2^63-1 = after it).
  *   job_events (8 fields): time, missing info, job ID, event type, user,
  *     scheduling class, job name, logical job name.

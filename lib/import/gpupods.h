@@ -18,12 +18,16 @@
  * later than scheduled are skipped and counted.  The cluster size is the
  * node list's total of the unit (sum of gpu, or of cpu_milli / 1000).
  *
+ * Both lists are CSV files (as pandas and the trace's own tools write them:
+ * quoted fields, a comma inside quotes, CRLF) and are read with base/csvio's
+ * reader; errors read "tool: FILE:LINE: message" as in every CSV tool.
+ *
  * Not shared between threads.
  */
 #ifndef SLOKIT_GPUPODS_H
 #define SLOKIT_GPUPODS_H
 
-#include "import/rawin.h"
+#include "base/csvio.h"
 #include "import/vcjobs.h"
 
 enum gpupods_unit { GPUPODS_GPU, GPUPODS_CPU };
@@ -34,13 +38,16 @@ struct gpupods_stats {
     long unscheduled, no_demand, no_duration;
 };
 
-/* gpupods_read_nodes: the node list's total of the unit (GPUs, or cores)
- * into *total.  Returns 0, or SLK_EDATA/SLK_EIO with "tool: FILE:LINE:". */
-int gpupods_read_nodes(rawin *in, enum gpupods_unit unit, double *total);
+/* gpupods_read_nodes: the node list at path, read with dialect d (the
+ * trace's plain CSV; its rejects, if any, take the bad rows), its total of
+ * the unit (GPUs, or cores) into *total.  Returns 0, or SLK_ENOINPUT,
+ * SLK_EDATA or SLK_EIO after "tool: FILE:LINE: message". */
+int gpupods_read_nodes(const char *path, const struct csv_dialect *d, enum gpupods_unit unit, double *total);
 
-/* gpupods_read: read a pod list into t (see the mapping above).  Returns 0,
- * or SLK_EDATA/SLK_EIO after a message naming the file and line. */
-int gpupods_read(rawin *in, enum gpupods_unit unit, enum gpupods_vc_by by, double epoch,
-                 struct vcjobs *t, struct gpupods_stats *st);
+/* gpupods_read: read the pod list at path (dialect d, as above) into t (see
+ * the mapping above).  Returns 0, or SLK_ENOINPUT, SLK_EDATA or SLK_EIO
+ * after a message naming the file and line. */
+int gpupods_read(const char *path, const struct csv_dialect *d, enum gpupods_unit unit, enum gpupods_vc_by by,
+                 double epoch, struct vcjobs *t, struct gpupods_stats *st);
 
 #endif

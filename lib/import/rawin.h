@@ -2,12 +2,13 @@
  *
  * Public traces are not slokit CSV: Google 2011 tables have no header, SWF
  * logs are blank-separated with ';' comment lines, SWIM is TSV without a
- * header.  None of them quotes fields, so a rawin splits each physical line
- * on one delimiter (or on runs of blanks) and counts lines, so every error
- * reads "tool: FILE:LINE: message".  A UTF-8 byte-order mark at the start is
- * dropped, CR before LF too.  Input may be plain, gzip or zstd (told
- * by its first bytes and decompressed as a stream by base/zin); "-" is
- * standard input.
+ * header.  None of them quotes fields (the Google tables hold numbers and
+ * base64 hashes; the Alibaba GPU lists are CSV, read by base/csvio), so a
+ * rawin splits each physical line on one delimiter (or on runs of blanks)
+ * and counts lines, so every error reads "tool: FILE:LINE: message".  A
+ * UTF-8 byte-order mark at the start is dropped, CR before LF too.  Input
+ * may be plain, gzip or zstd (told by its first bytes and decompressed as a
+ * stream by base/zin); "-" is standard input.
  *
  * Ownership: a rawin owns its buffers; fields returned by rawin_next point
  * into them and are valid until the next call.  Not shared between threads

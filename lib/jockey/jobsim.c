@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const jobsim_record_keys[] = {"job", "run", "alloc", "stage", "start", "end", "failed", NULL};
+
 void jobsim_model_free(struct jobsim_model *m)
 {
     for (size_t s = 0; s < m->nst; s++)

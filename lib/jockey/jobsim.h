@@ -117,6 +117,10 @@ struct jobsim_run {
  * replay's token-seconds stay below CSVR_MAX_VALUE for runs of months. */
 #define JOBSIM_MAX_ALLOC 1e8
 
+/* jobsim_record_keys: the columns looked up by name in task records (jobsim_read_runs), NULL-terminated:
+ * what a tool gives cli_keys as its --col KEYs for that input. */
+extern const char *const jobsim_record_keys[];
+
 /* jobsim_read_runs: read task records (path or "-": job,run,alloc,stage,
  * start,end,failed, one row per attempt, grouped by run, a run's rows in
  * any order (sorted here: struct jobsim_run); alloc in

@@ -19,6 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const jockey_table_keys[] = {"job", "progress", "alloc", "remaining", NULL};
+const char *const jockey_utility_keys[] = {"job", "t", "utility", NULL};
+const char *const jockey_history_keys[] = {"job", "run", "t", "progress", "alloc", NULL};
+
 /* ---- models ---------------------------------------------------------------------- */
 
 struct table {              /* rows of one key sorted by (alloc, p) */

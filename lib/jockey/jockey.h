@@ -87,6 +87,13 @@ struct jockey_stats {
 
 typedef struct jockey jockey;
 
+/* The columns each reader looks up by name, NULL-terminated: what a tool gives cli_keys as its --col KEYs
+ * for that input.  jockey_table_keys: a C(p, a) table (jockey_new's table); jockey_utility_keys: a utility
+ * curve file (jockey_new's utility); jockey_history_keys: run history (jockey_build_table). */
+extern const char *const jockey_table_keys[];
+extern const char *const jockey_utility_keys[];
+extern const char *const jockey_history_keys[];
+
 /* jockey_new: a controller with options o, the table file (NULL with
  * Amdahl or records), the task records to learn job models from (NULL
  * unless that model) and the utility file (NULL with a deadline).  Returns

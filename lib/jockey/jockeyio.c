@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stddef.h>
 
+const char *const jockeyio_keys[] = {"job", "run", "t", "alloc", "progress", "completed", "total", NULL};
+
 /* read_progress: the sample's progress from column cp, or from completed
  * and total (done, nst filled); 0 or -1 (reported). */
 static int read_progress(csvr *r, int cp, int cc, int cn, double *prog, double *done, size_t *nst)

@@ -20,6 +20,10 @@
 /* Called for each decision with the sample's time and job. */
 typedef void (*jockeyio_decide_fn)(void *ctx, double t, const char *job, const struct jockey_decision *dec);
 
+/* jockeyio_keys: the columns looked up by name in the Jockey sample stream (jockeyio_run), NULL-
+ * terminated: what a tool gives cli_keys as its --col KEYs for that input. */
+extern const char *const jockeyio_keys[];
+
 /* jockeyio_run: feed every sample of r to jk, in input order.  Columns:
  * job, t, alloc, and either progress (a fraction in [0, 1]) or completed
  * and total (';'-lists per stage, giving progress and the per-stage counts

@@ -12,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const memio_alloc_keys[] = {"task", "alloc_mb", NULL};
+const char *const memio_sample_keys[] = {"task", "t", "mem_mb", "alloc_mb", NULL};
+const char *const memio_profile_keys[] = {"task", "normal_mb", "peak_mb", NULL};
+
 /* ---- allocation table ---- */
 
 static int cmp_alloc(const void *a, const void *b)

@@ -30,6 +30,13 @@ struct memio_allocs {
     size_t n;
 };
 
+/* The columns each reader looks up by name, NULL-terminated: what a tool gives cli_keys as its --col KEYs
+ * for that input.  memio_alloc_keys: the --alloc table (memio_allocs_load); memio_sample_keys: the samples
+ * (memio_read_tasks); memio_profile_keys: a profiles table (memio_apply_profiles). */
+extern const char *const memio_alloc_keys[];
+extern const char *const memio_sample_keys[];
+extern const char *const memio_profile_keys[];
+
 /* memio_allocs_load: read task,alloc_mb from path (dialect d) into A (zeroed
  * by the caller), sorted by task.  alloc_mb must be positive and bounded; a
  * task listed twice is a data error.  Returns SLK_OK or an exit status; A

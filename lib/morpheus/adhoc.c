@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const adhoc_keys[] = {"job", "arrival", "deadline", "containers", "duration", "cores", "mem_mb", NULL};
+
 /* read_row: the current row into *a.  0 or -1 (printed). */
 static int read_row(csvr *r, const int *c, double lcm, struct adhoc *a)
 {

@@ -53,6 +53,10 @@ struct adhoc {
 
 struct stages_job;
 
+/* adhoc_keys: the columns looked up by name in an ad-hoc file (adhoc_read),
+ * NULL-terminated: what a tool reading one accepts as --col adhoc:KEY. */
+extern const char *const adhoc_keys[];
+
 /* adhoc_read: the requests of path, read with dialect d, into *out / *n
  * (allocated), with (cores, mem_mb) when the file has no such columns or a
  * row leaves both cells empty.  Refuses a deadline not after the arrival, a

@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+const char *const draio_keys[] = {"job", "t", "used", "pending", NULL};
+
 /* one sample's values, checked against the previous sample's time; -1 after
  * the message (csvr_fail or a getter's) */
 static int sample_read(csvr *r, int cj, int ct, int cu, int cp, double last_t, const char **job, double *t,

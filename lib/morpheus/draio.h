@@ -19,6 +19,10 @@
 typedef void (*draio_decide_fn)(void *ctx, double t, const char *job, const struct dra_decision *dec,
                                 const char *why);
 
+/* draio_keys: the columns looked up by name in the DRA sample stream (draio_run), NULL-terminated: what a
+ * tool gives cli_keys as its --col KEYs for that input. */
+extern const char *const draio_keys[];
+
 /* draio_run: feed every sample of r to d, in input order.  Columns: job, t,
  * used, and optionally pending (0 when absent).  t within +-1e11 s and
  * non-decreasing, used and pending >= 0 and at most 1e12.  Returns SLK_OK or

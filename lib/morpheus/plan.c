@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *const plan_capacity_keys[] = {"t", "cores", "mem_mb", NULL};
 
 /* ---- job index: job name -> list of reservation indices ---------------------- */
 

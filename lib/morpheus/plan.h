@@ -102,6 +102,10 @@ void plan_free(plan *p);
 
 /* plan_set_capacity: a constant capacity (cores > 0, mem_mb > 0; else -1). */
 int plan_set_capacity(plan *p, double cores, double mem_mb);
+/* plan_capacity_keys: the columns looked up by name in a capacity-over-time file (plan_read_capacity),
+ * NULL-terminated: what a tool gives cli_keys as its --col KEYs for that input. */
+extern const char *const plan_capacity_keys[];
+
 /* plan_read_capacity: a capacity-over-time CSV with columns t,cores,mem_mb:
  * t = offset in seconds within the cycle, rows sorted by t, the first at
  * t = 0; each row holds from its t to the next row's t (the last to the end

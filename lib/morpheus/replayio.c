@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const replayio_provisioned_keys[] = {"job", "provisioned", NULL};
+const char *const replayio_runs_keys[] = {"instance", "input_avail", NULL};
+const char *const replayio_usage_keys[] = {"job", "run", "t", "containers", "cores", "mem_mb", NULL};
+
 static int job_cmp(const void *a, const void *b)
 {
     /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): job names are never NULL: the SLO reader refuses a row without its job */

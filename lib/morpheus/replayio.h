@@ -69,6 +69,13 @@ void replayio_init(struct replayio *io, const struct replayio_opts *o);
 /* replayio_free: free the set and the run table; io may be initialised again. */
 void replayio_free(struct replayio *io);
 
+/* The columns each reader looks up by name, NULL-terminated: what a tool gives cli_keys as its --col KEYs
+ * for that input.  replayio_provisioned_keys: replayio_read_provisioned; replayio_runs_keys:
+ * replayio_read_runs; replayio_usage_keys: replayio_read_usage. */
+extern const char *const replayio_provisioned_keys[];
+extern const char *const replayio_runs_keys[];
+extern const char *const replayio_usage_keys[];
+
 /* The readers: each returns SLK_OK, or the status of the error it printed. */
 int replayio_read_slo(struct replayio *io, const char *path, const struct csv_dialect *d);
 int replayio_read_provisioned(struct replayio *io, const char *path, const struct csv_dialect *d);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const runlen_keys[] = {"job", "instance", "start", "end", NULL};
+
 struct runlen {
     keyset *k;      /* "job\x1finstance" -> row */
     double *len;    /* by row: end - start, NaN without an end */

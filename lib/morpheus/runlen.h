@@ -34,6 +34,10 @@
 
 typedef struct runlen runlen;
 
+/* runlen_keys: the columns looked up by name in the runs table (runlen_load), NULL-terminated: what a tool
+ * gives cli_keys as its --col KEYs for that input. */
+extern const char *const runlen_keys[];
+
 /* runlen_load: read the runs table at path ("-": stdin) with dialect d
  * (NULL: plain CSV).  Returns SLK_OK with *out the table, or the status of
  * the error it printed with *out NULL. */

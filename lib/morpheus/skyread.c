@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/types.h>
 
+const char *const skyread_usage_keys[] = {"job", "run", "t", "containers", "cores", "mem_mb", NULL};
+
 /* One parsed usage row. */
 struct sample_row {
     double t, c, cores, mem;

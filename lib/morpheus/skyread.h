@@ -29,6 +29,10 @@
 
 #include <stdio.h>
 
+/* skyread_usage_keys: the columns looked up by name in skyfit's usage rows (skyread_csv), NULL-terminated:
+ * what a tool gives cli_keys as its --col KEYs for that input. */
+extern const char *const skyread_usage_keys[];
+
 /* skyread_csv: fit every job of the usage rows in r (sort: any row order). */
 int skyread_csv(csvr *r, struct skyjob_out *out, int sort);
 

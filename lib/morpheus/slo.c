@@ -16,6 +16,9 @@
 #include <string.h>
 #include <strings.h>
 
+const char *const slo_request_keys[] = {"job",    "period", "a",           "d", "status",
+                                        "source", "cv",     "problematic", NULL};
+
 static const double default_natural[] = {
     60, 300, 600, 900, 1200, 1800,                 /* 1, 5, 10, 15, 20, 30 min */
     3600, 7200, 10800, 14400, 21600, 28800, 43200, /* 1, 2, 3, 4, 6, 8, 12 h */

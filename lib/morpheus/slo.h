@@ -93,6 +93,10 @@ struct slo_reqs {
     size_t n, cap;
 };
 
+/* slo_request_keys: the columns looked up by name in an SLO file (slo_read_requests), NULL-terminated:
+ * what a tool gives cli_keys as its --col KEYs for that input. */
+extern const char *const slo_request_keys[];
+
 /* slo_read_requests: read the SLO CSV at path ("-" for stdin) with dialect d
  * (NULL: plain CSV) into *out
  * (zero it first; free with slo_reqs_free, also after an error).  Usable

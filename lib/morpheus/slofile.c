@@ -14,6 +14,11 @@
 #include <string.h>
 #include <strings.h>
 
+const char *const slofile_run_keys[] = {"job",         "instance",    "submit", "start",           "end",
+                                        "input_avail", "output_read", "status", "consumer_period", NULL};
+const char *const slofile_event_keys[] = {"time", "job", "instance", "file", "op", NULL};
+const char *const slofile_override_keys[] = {"job", "period", "a", "d", NULL};
+
 /* Times beyond year 5000 (or before 1970) are typos, not telemetry; refusing
  * them keeps every period index an exact double. */
 #define MAX_TIME 1e11

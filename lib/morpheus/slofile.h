@@ -49,6 +49,13 @@ struct slofile_overrides {
     const char *path;        /* the file read (for warnings naming a row's line) */
 };
 
+/* The columns each reader looks up by name, NULL-terminated: what a tool gives cli_keys as its --col KEYs
+ * for that input.  slofile_run_keys: the runs table; slofile_event_keys: the --events
+ * table; slofile_override_keys: the --override table. */
+extern const char *const slofile_run_keys[];
+extern const char *const slofile_event_keys[];
+extern const char *const slofile_override_keys[];
+
 /* slofile_overrides_load: read path (dialect d) into O (zeroed by the
  * caller).  A job listed twice is a data error naming both lines (under
  * --on-error skip the later row is rejected).  Returns SLK_OK or an exit

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const stages_keys[] = {"job", "step", "offset", "alloc", "cores", "mem_mb", "gang", NULL};
+
 /* The message of a row that breaks the spacing, for the reader and resample. */
 #define UNEVEN_FMT "job '%s': skyline offsets are not evenly spaced by its step %g s (%g s, then %g s)"
 

@@ -58,6 +58,10 @@ struct stages_opts {
 int stages_resample(struct stages_job *j, const struct stages_row *rows, size_t n, double S, char *why,
                     size_t whyn);
 
+/* stages_keys: the columns looked up by name in a skyline file (stages_read), NULL-terminated: what a tool
+ * gives cli_keys as its --col KEYs for that input. */
+extern const char *const stages_keys[];
+
 /* stages_read: every job of the skyline file path (NULL or "-": stdin),
  * grouped by job, into *jobs / *njobs (allocated), stages at plan step S
  * (S <= 0: each job at its own step).

@@ -11,6 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const chart_input_keys[] = {"job",  "run", "t",    "containers",   "kind", "tenant",
+                                        "util", "day", "load", "mean_stretch", "vc",   NULL};
+const char *const chart_fit_keys[] = {"job", "offset", "alloc", "step", "kind", NULL};
+const char *const chart_load_keys[] = {"t", "cost", "kind", NULL};
+const char *const chart_classes_keys[] = {"tenant", "class", NULL};
+
 /* tenants: at most about this many time bins across the chart */
 #define CHART_BINS 500
 

@@ -47,6 +47,17 @@ struct chart_opts {
     int quiet;                             /* no warnings */
 };
 
+/* The columns the charts look up by name, NULL-terminated: what skyplot
+ * gives cli_keys as its --col KEYs for each input (every chart's, with the
+ * default x, y and by columns of vcs and lines; the columns --x, --y and
+ * --by name are the user's own, added by skyplot).  chart_input_keys: the
+ * chart's data; chart_fit_keys: --fit; chart_load_keys: --load;
+ * chart_classes_keys: --classes. */
+extern const char *const chart_input_keys[];
+extern const char *const chart_fit_keys[];
+extern const char *const chart_load_keys[];
+extern const char *const chart_classes_keys[];
+
 /* chart_draw: build the chart named `chart` (skyline, plan, tenants, vcs,
  * memory, lines) into p.  Returns SLK_OK, SLK_EUSAGE for an unknown chart
  * or a missing required file (tenants without classes), SLK_EDATA for bad

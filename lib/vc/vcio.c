@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const vcio_capacity_keys[] = {"vc", "capacity", NULL};
+const char *const vcio_job_keys[] = {"job", "vc", "submit", "size_server_hours", "max_parallelism", NULL};
+
 #define DAY 86400.0
 
 /* ---- VCs ---- */

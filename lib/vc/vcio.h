@@ -32,6 +32,12 @@ struct vcio_vcs {
     size_t n, capn;
 };
 
+/* The columns each reader looks up by name, NULL-terminated: what a tool gives cli_keys as its --col KEYs
+ * for that input.  vcio_capacity_keys: the capacities table (vcio_vcs_read); vcio_job_keys: the jobs table
+ * (vcio_run). */
+extern const char *const vcio_capacity_keys[];
+extern const char *const vcio_job_keys[];
+
 /* vcio_vcs_read: read vc,capacity from path (dialect d) into v (zeroed):
  * capacity positive and bounded, a vc once, 1 to 1,000,000 VCs; under
  * --on-error skip (the dialect's rejects) a bad row is skipped.  Returns

@@ -182,7 +182,78 @@ t "primary role name = plain"     0 '' "$ALONE" '' stretch -q --col jobs:vc=grou
 t "unknown role"                  64 '' '' "stretch: invalid value for --col: 'job:vc=group' (unknown input role 'job'; this tool reads: jobs, capacities)" stretch -q --col job:vc=group "$SD/two.csv" "$TMP/jobs-group.csv"
 t "empty role"                    64 '' '' "invalid value for --col: ':vc=group' (want KEY=NAME or ROLE:KEY=NAME)" stretch -q --col :vc=group "$SD/two.csv" "$TMP/jobs-group.csv"
 t "tool option for two inputs"    65 '' '' "stretch: $SD/two.csv:1: missing required column 'group' (for vc)" stretch -q --vc-col group "$SD/two.csv" "$TMP/jobs-group.csv"
-t "csvcat accepts any role"       0 $'a,b\n1,2\n' '*' 'sum=2' "$C" --sum v --col v=b --col other:v=a
+# csvcat names no roles (any ROLE is taken), but a rename is still refused
+# where it reads nothing by name
+t "csvcat: a role it reads nothing from" 64 $'a,b\n1,2\n' '' "invalid value for --col: 'other:v=a' (csvcat reads column 'v' from its input, not its other input: --col v=a)" "$C" --sum v --col v=b --col other:v=a
+t "csvcat: a role it reads nothing from, any KEY" 64 $'a,b\n1,2\n' '' "invalid value for --col: 'other:w=a' (unknown column key 'w'; csvcat reads no column by name from its other input)" "$C" --sum v --col v=b --col other:w=a
+
+# ---- --col KEY: a column the tool reads from that input.  Any other KEY
+# (a typo) was taken and did nothing: sloinfer --col output_raed=read_at
+# read no output_read column and inferred another basis, exit 0.  Now a usage
+# error before any input is read, naming the keys the input has, in every
+# tool that reads CSV (the inputs below are never opened).
+B="$ROOT/tests/bad"
+E="$B/common/empty.csv"
+ukey() { # ukey TOOL INPUT FIRST-KEYS ARGS...: --col nosuch=x refused, naming INPUT's keys
+    local tool=$1 role=$2 keys=$3
+    shift 3
+    t "unknown --col key: $tool" 64 '' '' \
+        "$tool: invalid value for --col: 'nosuch=x' (unknown column key 'nosuch'; $tool reads these from its $role: $keys" \
+        "$tool" --col nosuch=x "$@"
+}
+ukey sloinfer "runs input" "job, instance, submit, start, end, input_avail, output_read, status, consumer_period)" "$E"
+ukey skyfit "usage input" "job, run, t, containers, cores, mem_mb)" "$E"
+ukey peakgate "usage input" "task, t, mem_mb, alloc_mb)" "$E"
+ukey lcmpack "skylines input" "job, step, offset, alloc, cores, mem_mb, gang)" --slo "$B/lcmpack/slo.csv" --capacity cores=8,mem=100000 "$E"
+ukey stretch "jobs input" "job, vc, submit, size_server_hours, max_parallelism)" "$B/stretch/vcs.csv" "$E"
+ukey tenantclass "series input" "tenant, t, util, servers, steps, missing, avg" "$E"
+ukey classpick "jobs input" "job, last_duration, containers)" --classes "$B/classpick/classes.csv" "$E"
+ukey replplace "blocks input" "block, server)" "$B/replplace/tenants.csv" "$E"
+ukey skyplot input "job, run, t, containers, kind" skyline "$E" --term dumb
+ukey reprov "samples input" "job, t, used, pending, run, alloc" --capacity cores=3000,mem=1e9 --plan "$B/reprov/plan.csv" "$E"
+ukey replay "usage input" "job, run, t, containers, cores, mem_mb)" --slo "$B/replay/slo.csv" --plan "$B/replay/plan.csv" \
+    --provisioned "$B/replay/prov.csv" --capacity cores=4,mem=100000 "$E"
+ukey keyshard input "job)" -k job -n 2 "$E"
+t "unknown --col key: keyshard --merge without -k" 64 '' '' \
+    "invalid value for --col: 'job=x' (unknown column key 'job'; keyshard reads no column by name from its input)" \
+    keyshard --merge --col job=x "$E" "$E"
+# the run the typo changed: with the right KEY the provenance basis (d =
+# 5105.5), with the typo exit 64 and nothing written
+{ echo job,instance,submit,start,end,input_avail,read_at,status
+  for k in $(seq 0 11); do s=$((1767571200 + k * 3600)); echo "a,i$k,$s,$((s + 10)),$((s + 600)),$((s - 100)),$((s + 1500 + k)),ok"; done; } >"$TMP/rd.csv"
+t "--col output_read=read_at: the provenance basis" 0 '' '*' '' \
+    sh -c 'sloinfer -q --col output_read=read_at "$1" | cut -d, -f4,11 | grep -qx "5105.5,provenance"' _ "$TMP/rd.csv"
+t "--col output_raed=read_at: 64, not another basis" 64 '' '' \
+    "sloinfer: invalid value for --col: 'output_raed=read_at' (unknown column key 'output_raed'; sloinfer reads these from its runs input: job, instance, submit, start, end, input_avail, output_read, status, consumer_period)" \
+    sloinfer -q --col output_raed=read_at "$TMP/rd.csv"
+# a KEY of another input, given without its ROLE: the rename it needs
+t "--col KEY of another input: names the ROLE" 64 '' '' \
+    "sloinfer: invalid value for --col: 'time=ts' (sloinfer reads column 'time' from its events input, not its runs input: --col events:time=ts)" \
+    sloinfer --col time=ts "$TMP/rd.csv"
+t "--col ROLE:KEY not of that input" 64 '' '' \
+    "stretch: invalid value for --col: 'capacities:servers=x' (unknown column key 'servers'; stretch reads these from its capacities input: vc, capacity)" \
+    stretch --col capacities:servers=x "$SD/two.csv" "$TMP/jobs-group.csv"
+t "--col ROLE:KEY of the primary input" 64 '' '' \
+    "stretch: invalid value for --col: 'capacities:submit=x' (stretch reads column 'submit' from its jobs input, not its capacities input: --col submit=x)" \
+    stretch --col capacities:submit=x "$SD/two.csv" "$TMP/jobs-group.csv"
+t "--col KEY of the other input: stretch" 64 '' '' \
+    "stretch: invalid value for --col: 'capacity=servers' (stretch reads column 'capacity' from its capacities input, not its jobs input: --col capacities:capacity=servers)" \
+    stretch --col capacity=servers "$TMP/caps-servers.csv" "$SD/alone.csv"
+# optional columns stay renameable (max_parallelism, input_avail), and a KEY
+# of any mode in every mode (reprov's samples of both policies and of the
+# history; tenantclass's feature columns with the series)
+# (alone.csv's job at max_parallelism 10 of its VC's 10 servers takes 3600 s;
+# without the column, no limit: 900 s)
+sed '1s/max_parallelism/mp/' "$SD/alone.csv" >"$TMP/alone-mp.csv"
+t "--col optional column: stretch max_parallelism" 0 '' "$ALONE" '' stretch -q --col max_parallelism=mp "$SD/two.csv" "$TMP/alone-mp.csv"
+t "--col a KEY of another mode: reprov dra with progress" 65 '' '' "$E:1: empty input" \
+    reprov --col progress=p --capacity cores=3000,mem=1e9 --plan "$B/reprov/plan.csv" "$E"
+t "--col a feature column with the series: tenantclass" 65 '' '' "$E:1: empty input" tenantclass --col pattern=p "$E"
+# skyplot's keys include the columns --x, --y and --by name
+t "--col a column --y names: skyplot" 65 '' '' "$E:1: empty input" \
+    skyplot lines --y used --col used=u "$E" --term dumb
+t "--col a column no option names: skyplot" 64 '' '' "(unknown column key 'used'; skyplot reads these from its input: " \
+    skyplot lines --col used=u "$E" --term dumb
 
 # ---- --time-unit: epoch numbers of the primary input in ms or us; a time
 # that is too large to be seconds gets an error naming the likely unit.

@@ -21,6 +21,28 @@ t "google runs --epoch adds whole seconds exactly" 0 '' "job,instance,submit,sta
 L1,10,1700000001,1700000001.5,1700000061.500001,finished
 L1,11,1700000002,1700000002.000007,1700000064,finished" '' \
     traceconv -q google-runs --epoch 2023-11-14T22:13:20Z "$D/job_events.csv"
+# An --epoch before 1970 gives negative times, written exactly: the sign is
+# the whole number's.  The seconds and the fraction were written apart, so
+# -7200 + 6000.5 came out as -1200 and .5, "-1200.5" for -1199.5.  By hand:
+# -7200 + 6000.5 = -1199.5, + 6000.6 = -1199.4, + 6000.7 = -1199.3;
+# -6500 + 6000.000001 = -499.999999, + 6500.000001 = 0.000001,
+# + 7000.000001 = 500.000001; -1 + 0.5 = -0.5 (no whole second to carry
+# the sign), -1 + 1 = 0.
+t "google runs before 1970: exact negative times" 0 '6000500000,,1,0,u,0,n,L
+6000600000,,1,1,u,0,n,L
+6000700000,,1,4,u,0,n,L
+' "job,instance,submit,start,end,status
+L,1,-1199.5,-1199.4,-1199.3,finished" '' traceconv -q google-runs --epoch 1969-12-31T22:00:00Z -
+t "google runs across 1970: exact on both sides" 0 '6000000001,,1,0,u,0,n,L
+6500000001,,1,1,u,0,n,L
+7000000001,,1,4,u,0,n,L
+' "job,instance,submit,start,end,status
+L,1,-499.999999,0.000001,500.000001,finished" '' traceconv -q google-runs --epoch -6500 -
+t "google runs: -0.5 keeps its sign" 0 '500000,,1,0,u,0,n,L
+600000,,1,1,u,0,n,L
+1000000,,1,4,u,0,n,L
+' "job,instance,submit,start,end,status
+L,1,-0.5,-0.4,0,finished" '' traceconv -q google-runs --epoch -1 -
 # usage: job 10's tasks run [1.5, 61.5) and [31.5, 121.5): span 120 s = two
 # 60 s steps; step 1 holds 60 + 30 task-seconds -> 1.5 containers, step 2 60
 # -> 1.  Requests (x cores=8, mem=1000): step 1 cpu (60x0.5 + 30x0.25)/90 x 8
@@ -69,6 +91,11 @@ t "google usage with 0 cores feeds skyfit" 0 '' "job,step,offset,alloc,cores,mem
 L,60,0,1,2,187.5
 L,60,60,1,2,187.5
 N,60,0,0.5,0,500" '' sh -c 'traceconv -q google-usage --machine cores=8,mem=1000 "$1" "$2" | skyfit -q --min-runs 1' _ "$TMP/je3.csv" "$TMP/te3.csv"
+# the usage times too: "google usage by hand" 100 s earlier (1.5 - 100,
+# 61.5 - 100), where -99.5 and -39.5 were written
+t "google usage before 1970: exact negative t" 0 '' "job,run,t,containers
+L1,10,-98.5,1.5
+L1,10,-38.5,1" '' traceconv -q google-usage --epoch -100 "$D/job_events.csv" "$D/task_events.csv"
 t "google usage step 120s" 0 '' "job,run,t,containers
 L1,10,1.5,1.25" '' traceconv -q google-usage --step 2m "$D/job_events.csv" "$D/task_events.csv"
 # the step is counted in microseconds: 1e13 s overflowed it and hung; the
@@ -97,6 +124,24 @@ t "google bad time" 65 '1x,,10,0,u,0,n,L
 gzip -c "$D/job_events.csv" >"$TMP/je.csv.gz"
 head -c 60 "$TMP/je.csv.gz" >"$TMP/je-cut.csv.gz"
 t "google truncated gzip" 65 '' '' "je-cut.csv.gz:$(zline "$TMP/je-cut.csv.gz"): truncated gzip input" traceconv google-runs "$TMP/je-cut.csv.gz"
+# A gzip cut in the middle of its stream, and of a line, many lines in: the
+# truncation at the line where it is, as keyshard and the CSV tools say it.
+# (A complete gzip of text that ends inside a line is not truncated: that
+# line is short, "expected 8 job_events fields, found 7", as sloinfer says
+# "expected N fields".)
+if [ -r "$G/job_events-part-00001-of-00500.csv.gz" ]; then
+    head -c 20000 "$G/job_events-part-00001-of-00500.csv.gz" >"$TMP/je-cut-mid.csv.gz"
+    t "google gzip cut mid-line: truncated, at its line" 65 '' '' \
+        "je-cut-mid.csv.gz:$(zline "$TMP/je-cut-mid.csv.gz"): truncated gzip input" traceconv google-runs "$TMP/je-cut-mid.csv.gz"
+    t "google gzip cut mid-line: keyshard says the same" 65 '' '' \
+        "je-cut-mid.csv.gz:$(zline "$TMP/je-cut-mid.csv.gz"): truncated gzip input" keyshard --check -H -k c3 "$TMP/je-cut-mid.csv.gz"
+    zcat "$G/job_events-part-00001-of-00500.csv.gz" | head -c 50000 | gzip -c >"$TMP/je-text-cut.csv.gz"
+    t "google intact gzip, text cut mid-line: the short line" 65 '' '' \
+        "je-text-cut.csv.gz:$(($(zcat "$TMP/je-text-cut.csv.gz" | wc -l) + 1)): expected 8 job_events fields, found" \
+        traceconv google-runs "$TMP/je-text-cut.csv.gz"
+else
+    tskip "google gzip cut mid-line" "no $G (the public traces beside the repository)"
+fi
 t "google absurd time" 65 '200000000000000000,,10,0,u,0,n,L
 ' '' "<stdin>:1: field 1 (time): out of range '200000000000000000'" traceconv google-runs -
 t "google gzip input" 0 '' "job,instance,submit,start,end,status
@@ -157,8 +202,35 @@ t "swim --epoch + submit beyond 1e11 s" 65 "$(printf 'job0\t200000000000\t0\t1\t
 printf 'sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1,2,\n' >"$TMP/n1.csv"
 t "alibaba-gpu creation_time beyond 1e11 s" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
 p,1000,1,1,1000,,LS,Running,99999000001,99999000100,99999000001
-' '' "<stdin>:2: field 9 (creation_time): '99999000001' is at 100000000001 s, beyond 1e11 s of 1970" \
+' '' "<stdin>:2: column 'creation_time': '99999000001' is at 100000000001 s, beyond 1e11 s of 1970" \
     traceconv alibaba-gpu - --epoch 1000000 --nodes "$TMP/n1.csv" --capacities "$TMP/x.csv"
+# The pod and node lists are CSV, read as CSV: fields quoted as pandas
+# writes them (QUOTE_ALL), a comma inside quotes, CRLF.  The lists were split
+# at every comma: a quoted name came out as """pod-1""", a fully quoted
+# header had no column 'name', a comma in gpu_spec made 12 fields of 11.
+# By hand: pod-1 1 GPU x 1000 milli = 1 GPU for 3710 - 110 s = 1 server-hour;
+# "pod,2" 2 x 500 milli = 1 GPU for 7400 - 200 s = 2; capacities of the 8
+# GPUs by work (1 : 2): each VC 1, then floor(6/3) = 2 and floor(12/3) = 4.
+printf '"sn","cpu_milli","memory_mib","gpu","model"\r\n"n1","32000","262144","8","V100"\r\n' >"$TMP/qnodes.csv"
+printf '"name","cpu_milli","memory_mib","num_gpu","gpu_milli","gpu_spec","qos","pod_phase","creation_time","deletion_time","scheduled_time"\r\n"pod-1","4000","15258","1","1000","V100,A10","BE","Running","100","3710","110"\r\n"pod,2","4000","15258","2","500","","LS","Running","200","7400","200"\r\n' >"$TMP/qpods.csv"
+t "alibaba-gpu reads quoted CSV" 0 '' 'job,vc,submit,size_server_hours,max_parallelism
+pod-1,"V100,A10",100,1,1
+"pod,2",any,200,2,1
+vc,capacity
+"V100,A10",3
+any,5' '' sh -c 'traceconv -q alibaba-gpu --vc-by gpu_spec "$1" --nodes "$2" --capacities "$3" && cat "$3"' _ \
+    "$TMP/qpods.csv" "$TMP/qnodes.csv" "$TMP/qvcs.csv"
+t "alibaba-gpu: the brief's quoted name" 0 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+"pod-1",4000,15258,1,320,,BE,Running,100,4000,110
+' 'job,vc,submit,size_server_hours,max_parallelism
+pod-1,BE,100,0.34577777777777774,0.32' '' traceconv -q alibaba-gpu - --nodes "$TMP/qnodes.csv" --capacities "$TMP/x.csv"
+t "alibaba-gpu: a pod with no name" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+"",4000,15258,1,320,,BE,Running,100,4000,110
+' '' "<stdin>:2: column 'name': missing value" traceconv -q alibaba-gpu - --nodes "$TMP/qnodes.csv" --capacities "$TMP/x.csv"
+t "alibaba-gpu: an open quote names its line" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+p1,4000,15258,1,320,,BE,Running,100,4000,110
+"p2,4000,15258,1,320,,BE,Running,100,4000,110
+' '' "<stdin>:3: " traceconv -q alibaba-gpu - --nodes "$TMP/qnodes.csv" --capacities "$TMP/x.csv"
 t "alibaba-gpu pod scheduled before it was created" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
 p,1000,1,1,1000,,LS,Running,500,900,100
 ' '' "<stdin>:2: pod 'p' scheduled at 100, before it was created at 500" \
@@ -299,7 +371,7 @@ t "alibaba-gpu duplicate pod: skipped with --on-error skip" 0 '' '*' "duplicate 
 t "alibaba-gpu needs --nodes" 64 '' '' "--nodes FILE is required with alibaba-gpu" \
     traceconv alibaba-gpu "$A/openb_pod_list_gpushare40.csv" --capacities "$TMP/x.csv"
 t "alibaba-gpu missing column" 65 'name,cpu_milli
-' '' "<stdin>:1: missing column 'num_gpu'" traceconv alibaba-gpu - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
+' '' "<stdin>:1: missing required column 'num_gpu'" traceconv alibaba-gpu - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
 t "alibaba-gpu --unit cpu" 0 '' '' '' traceconv alibaba-gpu --unit cpu "$A/openb_pod_list_gpushare40.csv" \
     --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/c-vcs.csv" -o "$TMP/c-jobs.csv" -q
 tcheck "alibaba-gpu cpu capacities add up to the node list's cores" sh -c '
@@ -428,7 +500,7 @@ sed '11d' "$D/tiny.swf" >"$TMP/good.swf"
 tcheck "skip: swf = strict without the row" bash -c 'cmp <(traceconv -q swf "$1" --capacities "$4/w1.csv") <(traceconv -q swf --on-error skip --rejects "$3" "$2" --capacities "$4/w2.csv") && [ "$(wc -l <"$3")" = 2 ]' \
     _ "$TMP/good.swf" "$TMP/bad.swf" "$TMP/swf-rej.csv" "$TMP"
 t "skip: a bad header still stops" 65 'name,cpu_milli
-' '' "missing column 'num_gpu'" traceconv alibaba-gpu --on-error skip - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
+' '' "missing required column 'num_gpu'" traceconv alibaba-gpu --on-error skip - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
 # a raw line is bounded as a CSV record is (slokit(7): 64 MiB), refused as it is read, even under skip
 t "a line longer than 64 MiB: 65, refused as read" 65 '' '' "traceconv: $TMP/long.swf:1: record longer than 67108864 bytes" \
     bash -c 'head -c 70000000 /dev/zero | tr "\0" a > "$1/long.swf"; traceconv swf "$1/long.swf" --on-error skip --capacities "$1/lc.csv" -o "$1/lj.csv"; st=$?; rm -f "$1/long.swf"; exit $st' _ "$TMP"

@@ -21,6 +21,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case 't': time_col = arg; break;
     case 'b': bounded_col = arg; break;
     case 'S': sum_col = arg; sum_only = 1; break;
+    case ARGP_KEY_END: { /* the columns it reads by name: its --col KEYs */
+        const char *cols[] = {sum_col, time_col, bounded_col};
+        for (size_t i = 0; i < 3; i++)
+            if (cols[i])
+                cli_keys(NULL, (const char *const[]){cols[i], NULL});
+        break;
+    }
     case ARGP_KEY_ARG: input = arg; break;
     default: return ARGP_ERR_UNKNOWN;
     }

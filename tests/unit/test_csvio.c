@@ -7,8 +7,10 @@
 #include "base/zin.h"
 #include "unit.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -53,6 +55,36 @@ static void test_dialect(void)
     CHECK(csvr_next(r) == 1 && csvr_get_time(r, 0, &v, CSVR_REQUIRED) == 1);
     CHECK_NEAR(v, 1767571200, 0); /* ISO text is absolute, never scaled */
     CHECK(csvr_next(r) == 0);
+    csvr_close(r);
+    fclose(fp);
+}
+
+/* A dialect's keys: the reader looks up the names listed (renamed), and a
+ * name not listed is the tool's bug: abort, in a child. */
+static void test_dialect_keys(void)
+{
+    static const char *const keys[] = {"job", "t", NULL};
+    static const struct csv_rename ren[] = {{NULL, "job", "name"}};
+    struct csv_dialect d = csv_dialect_plain;
+    d.keys = keys;
+    d.rename = ren;
+    d.nrename = 1;
+    d.primary = 1;
+    FILE *fp = mem("name,t\na,1\n");
+    int st;
+    csvr *r = csvr_open_fp_with(fp, "m", &d, 0, &st);
+    CHECK(r != NULL);
+    CHECK(csvr_col(r, "job") == 0 && csvr_col(r, "t") == 1);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stderr))
+            _exit(2);
+        (void)csvr_col(r, "util"); /* not a key: aborts */
+        _exit(0);
+    }
+    int ws = 0;
+    CHECK(pid > 0 && waitpid(pid, &ws, 0) == pid && WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
     csvr_close(r);
     fclose(fp);
 }
@@ -509,6 +541,7 @@ int main(void)
     test_fast_split();
     test_scan();
     test_dialect();
+    test_dialect_keys();
     test_require_cols();
     test_field_required();
     test_skip();
