@@ -118,6 +118,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         cols_keys(opt.x);
         cols_keys(opt.y);
         cols_keys(opt.by);
+        if (strcmp(opt.chart, "memory") == 0)
+            cli_keys("input", chart_memory_keys);
         break;
     default: return ARGP_ERR_UNKNOWN;
     }

@@ -597,8 +597,8 @@ struct lines_defaults {
  * --series (policy,k,t,task,mem_mb,state): a run is (policy, k), a task's
  * line (policy, k, task); the memory is in the _mb columns (paused counts
  * tasks, state is a word) */
-static const char *const memory_keys[] = {"policy", "k", "task", NULL};
-static const struct lines_defaults memory_defaults = {memory_keys, "_mb"};
+const char *const chart_memory_keys[] = {"policy", "k", "task", NULL};
+static const struct lines_defaults memory_defaults = {chart_memory_keys, "_mb"};
 
 static int ends_with(const char *s, const char *suffix)
 {

@@ -52,8 +52,11 @@ struct chart_opts {
  * default x, y and by columns of vcs and lines; the columns --x, --y and
  * --by name are the user's own, added by skyplot).  chart_input_keys: the
  * chart's data; chart_fit_keys: --fit; chart_load_keys: --load;
- * chart_classes_keys: --classes. */
+ * chart_classes_keys: --classes; chart_memory_keys: the memory chart's
+ * default series keys (peakgate's policy, k and task), looked up in its
+ * data when no --by is given. */
 extern const char *const chart_input_keys[];
+extern const char *const chart_memory_keys[];
 extern const char *const chart_fit_keys[];
 extern const char *const chart_load_keys[];
 extern const char *const chart_classes_keys[];

@@ -239,7 +239,7 @@ p,1000,1,1,1000,,LS,Running,500,900,100
 # "<stdin>: empty input", with no line)
 t "google-runs: empty input at line 1" 65 '' '' "traceconv: <stdin>:1: empty input" traceconv google-runs -
 t "google-usage: empty input at line 1, --on-error skip too" 65 '' '' "traceconv: <stdin>:1: empty input" traceconv google-usage --on-error skip -
-t "alibaba-gpu: empty node list at line 1" 65 '' '' "traceconv: <stdin>:1: empty input (want a header with 'cpu_milli')" \
+t "alibaba-gpu: empty node list at line 1" 65 '' '' "traceconv: <stdin>:1: empty input (no header row)" \
     traceconv alibaba-gpu "$TMP/n1.csv" --nodes - --capacities "$TMP/x.csv"
 
 # ---- Google 2011, the real shards: every row against an independent reading ----
