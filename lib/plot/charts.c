@@ -436,6 +436,8 @@ static int by_name(const void *a, const void *b, void *ctx)
 static void classes_in_order(struct names *classes, int *cls, size_t ntenants)
 {
     size_t n = classes->n;
+    if (n == 0) /* no class: nothing to order (classes->v may be NULL) */
+        return;
     int *order = xmalloc((n + 1) * sizeof *order), *rank = xmalloc((n + 1) * sizeof *rank);
     char **v = xmalloc((n + 1) * sizeof *v);
     for (size_t i = 0; i < n; i++)
