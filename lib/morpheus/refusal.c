@@ -20,18 +20,25 @@ static int64_t area(const struct lowcost_req *q)
     return a;
 }
 
+/* the request's largest gang, containers (at least 1) */
+static int32_t largest_gang(const struct lowcost_req *q)
+{
+    int32_t g = 1;
+    for (long k = 0; k < q->nstages; k++)
+        if (q->stage[k].gang > g)
+            g = q->stage[k].gang;
+    return g;
+}
+
 /* *par: the fewest containers at once that hold the request's area in w
  * steps, ceil(area / w) rounded up to its largest gang (0 when w < 1);
  * *peak: its skyline's highest maximum parallelism */
 static void min_parallelism(const struct lowcost_req *q, long w, long *par, long *peak)
 {
-    int64_t g = 1, m = 0;
-    for (long k = 0; k < q->nstages; k++) {
-        if (q->stage[k].gang > g)
-            g = q->stage[k].gang;
+    int64_t g = largest_gang(q), m = 0;
+    for (long k = 0; k < q->nstages; k++)
         if (q->stage[k].maxpar > m)
             m = q->stage[k].maxpar;
-    }
     *peak = (long)m;
     *par = 0;
     if (w < 1)
@@ -44,10 +51,7 @@ static void min_parallelism(const struct lowcost_req *q, long w, long *par, long
  * the cycle, the reason saying so in buf (1), else 0 */
 static int too_big(const plan *p, const struct lowcost_req *q, int adhoc, char *buf, size_t n)
 {
-    int32_t g = 1;
-    for (long k = 0; k < q->nstages; k++)
-        if (q->stage[k].gang > g)
-            g = q->stage[k].gang;
+    int32_t g = largest_gang(q);
     double cores = g * q->cores, mem = g * q->mem_mb, cc = 0, cm = 0;
     for (long s = 0; s < p->nsteps; s++) {
         if (p->cap_cores[s] >= cores && p->cap_mem[s] >= mem)
@@ -62,12 +66,17 @@ static int too_big(const plan *p, const struct lowcost_req *q, int adhoc, char *
                  q->cores, q->mem_mb, cores, mem);
     else
         snprintf(what, sizeof what, "a container of cores=%.10g, mem_mb=%.10g", cores, mem);
-    snprintf(
-        buf, n,
-        "%s is larger than the capacity at every step (at most cores=%.10g, mem_mb=%.10g); fixes: smaller "
-        "containers (%s) or a larger capacity",
-        what, cc, cm,
-        adhoc ? "the ad-hoc file's cores,mem_mb" : "the skyline's cores,mem_mb, or --container");
+    if (cc <= 0 || cm <= 0) /* no container fits: only capacity helps */
+        snprintf(buf, n,
+                 "%s is larger than the capacity at every step (at most cores=%.10g, mem_mb=%.10g: no %s at "
+                 "any step); fix: a capacity with %s (--capacity or --capacity-file)",
+                 what, cc, cm, cc <= 0 ? "cores" : "memory", cc <= 0 ? "cores" : "memory");
+    else
+        snprintf(buf, n,
+                 "%s is larger than the capacity at every step (at most cores=%.10g, mem_mb=%.10g); fixes: "
+                 "smaller containers (%s) or a larger capacity",
+                 what, cc, cm,
+                 adhoc ? "the ad-hoc file's cores,mem_mb" : "the skyline's cores,mem_mb, or --container");
     return 1;
 }
 

@@ -1154,6 +1154,18 @@ t "a gang larger than the capacity: the reason says so" 0 '' \
     "job,kind,instance,status,t_start,t_end,cost,penalty,reason
 BIG,periodic,,rejected,,,,,\"one gang of 2 containers of cores=60, mem_mb=1024 (cores=120, mem_mb=2048) is larger than the capacity at every step (at most cores=100, mem_mb=409600); fixes: smaller containers (the skyline's cores,mem_mb, or --container) or a larger capacity\"" '' \
     lcmpack -q --slo "$TMP/big.slo.csv" --capacity cores=100,mem=409600 "$TMP/bigg.sky.csv" -o "$TMP/x.csv" --report -
+# no memory (or no cores) at any step: smaller containers cannot help, so
+# the fix named is a capacity only (it offered "smaller containers" first)
+printf 't,cores,mem_mb\n0,100,0\n3600,100,0\n' > "$TMP/nomem.csv"
+printf 't,cores,mem_mb\n0,0,409600\n' > "$TMP/nocores.csv"
+t "no memory at any step: the only fix named is a capacity" 0 '' \
+    "job,kind,instance,status,t_start,t_end,cost,penalty,reason
+BIG,periodic,,rejected,,,,,\"a container of cores=200, mem_mb=1024 is larger than the capacity at every step (at most cores=100, mem_mb=0: no memory at any step); fix: a capacity with memory (--capacity or --capacity-file)\"" '' \
+    lcmpack -q --slo "$TMP/big.slo.csv" --capacity-file "$TMP/nomem.csv" "$TMP/big.sky.csv" -o "$TMP/x.csv" --report -
+t "no cores at any step: the only fix named is a capacity" 0 '' \
+    "job,kind,instance,status,t_start,t_end,cost,penalty,reason
+BIG,periodic,,rejected,,,,,\"one gang of 2 containers of cores=60, mem_mb=1024 (cores=120, mem_mb=2048) is larger than the capacity at every step (at most cores=0, mem_mb=409600: no cores at any step); fix: a capacity with cores (--capacity or --capacity-file)\"" '' \
+    lcmpack -q --slo "$TMP/big.slo.csv" --capacity-file "$TMP/nocores.csv" "$TMP/bigg.sky.csv" -o "$TMP/x.csv" --report -
 # a load on a step of zero capacity (--capacity-file) has an infinite cost:
 # the warning and the summary printed "cost inf" and "infx"
 printf 't,cores,mem_mb\n0,4,100000\n3600,0,0\n7200,4,100000\n' > "$TMP/cap0.csv"
