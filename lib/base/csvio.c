@@ -695,9 +695,10 @@ int csvr_col(const csvr *r, const char *name)
         while (*k && strcmp(*k, name) != 0)
             k++;
         if (!*k) {
-            slk_error("internal error: column '%s' of %s is not among the input's keys for --col", name,
-                      r->name);
-            abort();
+            slk_error("internal error: column '%s' of %s is not among the input's keys for --col (a slokit "
+                      "bug: please report it)",
+                      name, r->name);
+            exit(SLK_ESOFTWARE); /* outputs not yet complete are removed at exit */
         }
     }
     const char *want = csv_dialect_lookup(&r->d, name);

@@ -138,7 +138,7 @@ int csvr_next(csvr *r);
  * Renames: a dialect rename name->actual (the user's --col name=actual)
  * makes csvr_col("name") find "actual".  With a dialect that lists its
  * keys, a name not among them is the tool's bug (a --col KEY=NAME for it
- * would be refused as unknown): message and abort. */
+ * would be refused as unknown): "internal error" and exit 70 (SLK_ESOFTWARE). */
 int csvr_col(const csvr *r, const char *name);
 
 /* csvr_require: like csvr_col, but a missing column is an error:
