@@ -210,6 +210,14 @@ void *xreallocarray(void *p, size_t n, size_t size)
     return xrealloc(p, n * size);
 }
 
+void *xaligned(size_t align, size_t n)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, align, n ? n : 1) != 0)
+        oom();
+    return p;
+}
+
 char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;

@@ -91,6 +91,9 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
+/* xaligned: n bytes aligned to `align` (a power of two, a multiple of
+ * sizeof(void *)), for SIMD buffers; release with free(). */
+void *xaligned(size_t align, size_t n);
 
 /* Growable array helper: make *cap at least `need` elements of `size` bytes,
  * doubling; returns the (possibly moved) array. */
