@@ -686,7 +686,8 @@ static void fold_reads(struct job_offsets *x, double P, const struct slo_opts *o
 /* window: d (offset from the scheduled submit), cv, slack ratio and the
  * problematic CVs from the offsets; a is already in res->a.  Basis
  * completion: d is the o->done_pct percentile of the end offsets plus
- * o->done_slack median run lengths, and cv is the CV of the end offsets. */
+ * o->done_slack median run lengths, at most a + period (res->capped), and
+ * cv is the CV of the end offsets. */
 static void window(struct job_offsets *x, const struct slo_opts *o, int completion, struct slo_result *res)
 {
     size_t u = x->u, m = 0;
@@ -698,6 +699,12 @@ static void window(struct job_offsets *x, const struct slo_opts *o, int completi
         memcpy(dv, x->en, u * sizeof *dv);
         if (u)
             res->d = stats_percentile(dv, u, o->done_pct) + o->done_slack * len;
+        /* lowered to a + P now (as to_grid would), so that the slack is
+         * taken against the d written */
+        if (res->d - res->a > res->period) {
+            res->d = res->a + res->period;
+            res->capped = 1;
+        }
         for (size_t i = 0; i < u; i++)
             x->rd[i] = res->d; /* the deadline stands in for the read */
         memcpy(dv, x->en, u * sizeof *dv);
@@ -745,10 +752,12 @@ static const char *job_status(const struct slo_result *res, const struct slo_opt
         return "too_few_reads";
     if (!(res->cv <= o->max_cv))
         return "high_cv";
+    if (completion && res->capped)
+        return "no_window"; /* the runs need more than a period: its capped d leaves them no slack */
     if (!(res->slack_ratio >= o->min_slack))
         return "no_slack";
-    if (!window_ok(res) || (completion && res->capped))
-        return "no_window"; /* completion: the runs need more than a period */
+    if (!window_ok(res))
+        return "no_window";
     return "actionable";
 }
 

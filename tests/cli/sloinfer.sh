@@ -63,6 +63,17 @@ t "no provenance: summary says so" 0 "$(cut -d, -f1-5,8 "$D/basic.csv")" '*' \
 t "--done-pct and --done-slack" 0 "$(cut -d, -f1-5,8 "$D/basic.csv")" "$O
 etl,86400.0000,3647.5000,9105.0000,6,0.0041,0.5056,actionable,,inferred,schedule,,,0" '' \
     $S --done-pct 90 --done-slack 0.5
+# d above a + P is lowered to a + P, and slack_ratio is taken against the d
+# written (it was taken against the d before the cap: 23.0063 here):
+#   d = 7307.5 + 23 * 3600 = 90107.5 > a + P = 3647.5 + 86400 = 90047.5
+#   slack = median (90047.5 - 7260 - s)/3600 = (82787.5 - 25)/3600 = 22.9896
+# and the runs need more than a period: no_window, before no_slack (the
+# capped d leaves them no slack by construction)
+t "capped d: slack_ratio against the d written" 0 "$(cut -d, -f1-5,8 "$D/basic.csv")" "$O
+etl,86400.0000,3647.5000,90047.5000,6,0.0041,22.9896,no_window,,inferred,schedule,,,0" '' $S --done-slack 23
+t "capped d: no_window, not no_slack" 0 "$(cut -d, -f1-5,8 "$D/basic.csv")" "$O
+etl,86400.0000,3647.5000,90047.5000,6,0.0041,22.9896,no_window,,inferred,schedule,,,0" '' \
+    $S --done-slack 23 --min-slack 23
 t "--basis provenance: no reads is no_consumer" 0 "$(cut -d, -f1-5,8 "$D/basic.csv")" "$O
 etl,86400.0000,3647.5000,,6,,,no_consumer,,inferred,provenance,,,0" '' $S --basis provenance
 t "--basis completion: the summary names the option" 0 "$(cat "$D/basic.csv")" '*' \
