@@ -450,3 +450,17 @@ tcheck "8,000 VCs, sub-second jobs at epoch times: no false internal error, each
     awk "BEGIN { print \"vc,capacity\"; for (i = 0; i < 8000; i++) printf \"v%d,10\\n\", i }" > "$1/v8k.csv" &&
     awk "BEGIN { print \"job,vc,submit,size_server_hours\"; for (i = 0; i < 8000; i++) printf \"j%d,v%d,%d,1\\n\", i, i, 1700000000 + i * 10 }" > "$1/j8k.csv" &&
     stretch -q "$1/v8k.csv" "$1/j8k.csv" | awk -F, "NR > 1 { n++; d = \$4 - \$3 - 0.045; if (d < 0) d = -d; if (d > 1e-6) bad++ } END { exit !(n == 8000 && !bad) }"' _ "$TMP"
+
+# p_j = min(max_parallelism, M) (stretch(1), Model): a lone job wider than
+# the cluster does not make it contended.  A, B of 10 (M = 20); a1 (A,
+# p = 50 -> 20, 10 sh) alone: 20 servers for 0.5 h.  balanced: demand 20 =
+# M, not contended, so A pays nothing for B's idle 10 (u = 1), B +10 x 0.5
+# = +5; contended_share 0.  (With p = 50 uncapped: contended all along,
+# A -5, share 1/48; the man page said "no limit" and the code capped.)
+printf 'vc,capacity\nA,10\nB,10\n' > "$TMP/wide.vcs.csv"
+printf 'job,vc,submit,size_server_hours,max_parallelism\na1,A,0,10,50\n' > "$TMP/wide.jobs.csv"
+tcheck "a job wider than the cluster: p capped at M, not contended" bash -c '
+    stretch -q -s balanced --quantum 0 "$1" "$2" --vcs "$3.vcs" --summary "$3.sum" > "$3.out" &&
+    [ "$(cut -d, -f1,12 "$3.vcs")" = "$(printf "vc,credit_end_server_hours\nA,0\nB,5")" ] &&
+    grep -qx "contended_share,0" "$3.sum" && grep -qx "a1,A,0,1800,0.5" "$3.out"' \
+    _ "$TMP/wide.vcs.csv" "$TMP/wide.jobs.csv" "$TMP/wide"
