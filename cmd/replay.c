@@ -354,6 +354,9 @@ int main(int argc, char **argv)
     cli_keys("slo", slo_request_keys);
     cli_keys("provisioned", replayio_provisioned_keys);
     cli_keys("runs", replayio_runs_keys);
+    static const char short_streams[] = "it shows no progress (it reads live or short streams)";
+    cli_refuse("progress", short_streams);
+    cli_refuse("no-progress", short_streams);
     cli_parse(&argp, argc, argv, NULL);
 
     plan *p = NULL;

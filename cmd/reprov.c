@@ -425,6 +425,9 @@ int main(int argc, char **argv)
     cli_keys("table", jockey_table_keys);
     cli_keys("utility", jockey_utility_keys);
     cli_keys("records", jobsim_record_keys);
+    static const char short_streams[] = "it shows no progress (it reads live or short streams)";
+    cli_refuse("progress", short_streams);
+    cli_refuse("no-progress", short_streams);
     cli_parse(&argp, argc, argv, NULL);
 
     return slk_finish(opt.compare || opt.loop || opt.build ? run_offline() : run_stream());

@@ -49,6 +49,12 @@ skyplot	--precision=2	--precision does not apply to skyplot: skyplot writes char
 lcmpack	--time-unit=ms	--time-unit does not apply to lcmpack: skylines hold offsets and durations, not epoch times
 replplace	--time-unit=ms	--time-unit does not apply to replplace: its inputs hold no epoch times
 classpick	--time-unit=ms	--time-unit does not apply to classpick: its jobs hold no times
+skyplot	--progress	--progress does not apply to skyplot: it shows no progress (its time is spent in gnuplot)
+skyplot	--no-progress	--no-progress does not apply to skyplot: it shows no progress (its time is spent in gnuplot)
+replay	--progress	--progress does not apply to replay: it shows no progress (it reads live or short streams)
+replay	--no-progress	--no-progress does not apply to replay: it shows no progress (it reads live or short streams)
+reprov	--progress	--progress does not apply to reprov: it shows no progress (it reads live or short streams)
+reprov	--no-progress	--no-progress does not apply to reprov: it shows no progress (it reads live or short streams)
 '
 while IFS=$'\t' read -r bin o why; do
     [ -n "$bin" ] || continue
