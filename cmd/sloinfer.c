@@ -234,14 +234,13 @@ static int infer_file(void)
     struct slofile_tally tally = {0};
     st = slofile_infer(r, &fo, w, &tally);
     csvr_close(r);
-    if (st == SLK_OK)
-        summary(&tally);
-    if (st == SLK_OK && csvw_error(w)) {
-        slk_error("write error");
-        st = SLK_EIO;
-    }
+    if (st == SLK_OK && csvw_error(w))
+        st = SLK_EIO; /* outf_finish names the output and the error */
     csvw_free(w);
-    return outf_finish(o, st);
+    st = outf_finish(o, st);
+    if (st == SLK_OK) /* no summary of SLOs that were not written */
+        summary(&tally);
+    return st;
 }
 
 int main(int argc, char **argv)

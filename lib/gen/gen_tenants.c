@@ -213,10 +213,8 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
             csvw_str(truth, env);
             csvw_end(truth);
         }
-        if (csvw_error(out)) {
-            slk_error("write error");
-            return SLK_EIO;
-        }
+        if (csvw_error(out))
+            return SLK_EIO; /* outf_finish names the output and the error */
         slk_progress("tenants", (uint64_t)(i + 1), (uint64_t)count);
     }
     slk_progress_done();

@@ -65,6 +65,24 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$TMP/small" && mount -t tmpfs -o size=16k tmp
 else
     tskip "TMPDIR full: exit 74, nothing written" "needs root to mount a small tmpfs"
 fi
+# -o FILE on a full file system: one line naming the output, never a bare
+# "TOOL: write error" before it (sloinfer and tracegen tenants said both)
+if [ "$(id -u)" = 0 ] && mkdir -p "$TMP/full" && mount -t tmpfs -o size=64k tmpfs "$TMP/full" 2>/dev/null; then
+    dd if=/dev/zero of="$TMP/full/fill" bs=4k 2>/dev/null
+    tracegen -q runs --count 5 --days 3 > "$TMP/fr.csv"
+    tracegen -q taskmem --count 3 > "$TMP/fm.csv"
+    for c in "tracegen tenants --count 50" "tracegen usage --count 5 --days 3" "sloinfer $TMP/fr.csv" \
+             "skyfit $TMP/u40.csv" "peakgate $TMP/fm.csv"; do
+        tcheck "full disk, -o FILE: one write error line: ${c%% $TMP*}" bash -c '
+            $1 -o "$2/x.csv" 2> "$2.err"; rc=$?
+            [ "$rc" = 74 ] && [ "$(grep -c "write error" "$2.err")" = 1 ] &&
+                grep -q "^${1%% *}: $2/x.csv: write error: No space left on device" "$2.err" && [ ! -e "$2/x.csv" ] ||
+                { echo "exit $rc:"; cat "$2.err"; exit 1; }' _ "$c" "$TMP/full"
+    done
+    umount "$TMP/full"
+else
+    tskip "full disk, -o FILE: one write error line" "needs root to mount a small tmpfs"
+fi
 # while a run waits for input, its spool is already unlinked: TMPDIR stays
 # empty and the process holds a deleted file there; SIGTERM leaves nothing
 tcheck "spool unlinked at creation" bash -c '
