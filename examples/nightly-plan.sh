@@ -17,7 +17,8 @@
 #                 skyline from adhoc-skyline.csv (skyfit's format)
 # STATE_DIR (default ./nightly-state, or $SLOKIT_STATE) keeps each night's
 # results in a generation directory gen.N; STATE_DIR/current points at the
-# last complete one, and STATE_DIR/<file> at current/<file>:
+# last complete one, and STATE_DIR/<file> at current/<file> when tonight
+# has that file (no dangling link: cp -rL STATE_DIR backs it up):
 #   plan.csv      the reservation plan (lcmpack's format, checksummed)
 #   slo.csv, skyline.csv, skyfit-stats.csv   what tonight's plan was built from
 #   decisions.csv one row per job: kept, moved, placed (new), removed, rejected,
@@ -37,7 +38,10 @@
 #                 file, line and why (ON_ERROR=skip, the default;
 #                 ON_ERROR=strict fails the night on the first bad row
 #                 instead)
-#   report.txt    tonight's report (also printed), with lcmpack's warnings
+#   report.txt    tonight's report (also printed): the changes: line counts
+#                 decisions.csv's rows (reservations) by status, the
+#                 plan: lines are lcmpack's own summary (its --stable line
+#                 counts jobs); with lcmpack's warnings
 #                 ("warning:   the plan exceeds the capacity ..." when CAPACITY
 #                 shrank below the reservations kept from last night)
 #                 and a warning when the dump's day has passed (NOW, or the
@@ -71,7 +75,9 @@
 #   - a STATE_DIR another user made (a night run by hand as root, then the
 #     service user's cron): exits 1 at once with "DIR: not writable by USER
 #     (owner OWNER)" and the chown that fixes it; another user's lock file
-#     alone is no obstacle (flock needs it only open for reading);
+#     alone is no obstacle (flock needs it only open for reading); a
+#     STATE_DIR its owner may not write says "no write permission for USER"
+#     and the chmod, one on a read-only mount "read-only file system";
 #   - everything is built in a scratch directory and published by one
 #     rename(2) of the `current` link, so kill -9 at any point, a full disk
 #     or a failing step leaves last night's plan, YARN delta and report as
@@ -86,6 +92,25 @@
 # delta is computed against the plan the RM last had (rm-plan.csv;
 # lcmpack --yarn-base), so it carries the unsent changes too (the report
 # says so).  Without POST_ACK the delta is always against last night's plan.
+#
+# A dump that ends before last night's plan began (an export cut short, a
+# time-ordered runs.csv truncated) would plan a day already planned: it
+# deletes the coming one-off reservations and submits instances whose
+# deadlines have passed.  The night fails instead (exit 65, "tonight's dump
+# ends D, before last night's plan from D2: a dump cut short? last night's
+# plan is kept"); ALLOW_EARLIER=1 plans it all the same (a deliberate
+# replay of an older dump), and the report warns.  Last night's plan date
+# is the "plan from" of its report.txt.
+#
+# Exit status: 0 the night is published; 1 this run cannot start (a tool
+# not found, a STATE_DIR it cannot write) or a test hook failed it; 64 a
+# bad setting; 65 bad data (a bad row with ON_ERROR=strict, a dump with no
+# usable submit time or ending before last night's plan); 66 a telemetry
+# file is missing; 75 STATE_DIR is locked by another run; otherwise the
+# failing tool's own status, passed through (slokit(7): 70 internal error,
+# 73 an output cannot be created, 74 a write error such as a full disk: a
+# failure of the job's own writes into the state is 74 too).  Any failure
+# leaves last night's state as it was.
 #
 # Cron (every night at 01:30, after the telemetry export):
 #   30 1 * * *  cd /srv/slokit && examples/nightly-plan.sh /data/telemetry/latest /srv/slokit/state >> /var/log/slokit-nightly.log 2>&1
@@ -121,6 +146,8 @@ fi
 report_list=$(whole REPORT_LIST "${REPORT_LIST:-20}" lines) || exit 64
 post_ack=${POST_ACK:-0}
 case $post_ack in 0|1) ;; *) echo "nightly-plan: POST_ACK is 0 or 1, not '$post_ack'" >&2; exit 64 ;; esac
+allow_earlier=${ALLOW_EARLIER:-0}
+case $allow_earlier in 0|1) ;; *) echo "nightly-plan: ALLOW_EARLIER is 0 or 1, not '$allow_earlier'" >&2; exit 64 ;; esac
 # csv_awk: the awk prelude of every program below that reads a CSV file: the
 # tools quote a field that holds a comma, a quote or a line end (a Hive job
 # is named by its query), so -F, would split such a name and count a line of
@@ -139,6 +166,9 @@ function show(s,   i, c, o) {
     o = ""
     for (i = 1; i <= length(s); i++) { c = substr(s, i, 1); o = o ((c in CTRL) ? CTRL[c] : c) }
     return o
+}
+function status(s) {   # a decisions.csv status as counted: its leading word ("kept" of "kept-...")
+    sub(/[^a-z].*$/, "", s); return s
 }
 function sorted(a, k,   n, i, j, t) {   # the keys of a into k[1..n], in byte order
     n = 0
@@ -167,22 +197,36 @@ if [ -n "$prior_weight" ] && ! awk -v w="$prior_weight" 'BEGIN { exit !(w ~ /^([
     echo "nightly-plan: PRIOR_WEIGHT is a number above 0 (skyfit --prior-weight), not '$prior_weight'" >&2; exit 64
 fi
 
-die() { echo "nightly-plan: $*" >&2; exit 1; }
+# die STATUS MESSAGE: the night fails with STATUS (see "Exit status" above)
+die() { local rc=$1; shift; echo "nightly-plan: $*" >&2; exit "$rc"; }
 # test hooks: fail or kill -9 this run at a named step
 step() {
-    [ "${SLOKIT_NIGHTLY_FAIL_AT:-}" = "$1" ] && die "step $1 failed (SLOKIT_NIGHTLY_FAIL_AT); last night's state is unchanged"
+    [ "${SLOKIT_NIGHTLY_FAIL_AT:-}" = "$1" ] && die 1 "step $1 failed (SLOKIT_NIGHTLY_FAIL_AT); last night's state is unchanged"
     [ "${SLOKIT_NIGHTLY_KILL_AT:-}" = "$1" ] && kill -9 $$
     return 0
 }
-for f in runs.csv usage.csv; do [ -r "$tel/$f" ] || die "$tel/$f: missing (see the header of this script)"; done
-for t in sloinfer skyfit lcmpack skyplot; do command -v "$t" >/dev/null || die "$t not found (run make first)"; done
+for f in runs.csv usage.csv; do [ -r "$tel/$f" ] || die 66 "$tel/$f: missing (see the header of this script)"; done
+for t in sloinfer skyfit lcmpack skyplot; do command -v "$t" >/dev/null || die 1 "$t not found (run make first)"; done
 
 mkdir -p "$state"
-# a state another user made (a night run by hand as root, then cron as the
-# service user): name what cannot be changed, not a bare shell error
-unwritable=$(find "$state" -maxdepth 2 -type d ! -writable -print -quit 2>/dev/null || true)
-[ -z "$unwritable" ] ||
-    die "$unwritable: not writable by $(id -un) (owner $(stat -c %U "$unwritable")): run the nightly job as the state's owner, or chown -R $(id -un) $state"
+# a state this user cannot change: name the first directory and the fix, not
+# a bare shell error.  A read-only mount (touch fails with EROFS: no chown or
+# chmod helps), a directory of this user without write permission (chmod),
+# or another user's (a night run by hand as root, then cron as the service
+# user: run as the owner, or chown).
+me=$(id -un)
+while IFS= read -r -d '' d; do
+    why=$(touch "$d/.nightly-probe" 2>&1) && { rm -f "$d/.nightly-probe"; continue; }
+    owner=$(stat -c %U "$d")
+    case $why in
+    *"Read-only file system"*)
+        die 1 "$d: read-only file system: the nightly job writes its state there (remount it read-write, or give another STATE_DIR)" ;;
+    *"Permission denied"*)
+        [ "$owner" = "$me" ] && die 1 "$d: no write permission for $me (its owner): chmod -R u+w $state"
+        die 1 "$d: not writable by $me (owner $owner): run the nightly job as the state's owner, or chown -R $me $state" ;;
+    *)  die 1 "$d: cannot create a file in it: ${why##*: }" ;;
+    esac
+done < <(find "$state" -maxdepth 2 -type d ! -writable -print0 2>/dev/null || true)
 # another user's lock file (0644) is opened for reading: flock needs no more
 { exec 9>>"$state/.lock"; } 2>/dev/null || exec 9<"$state/.lock"
 if ! flock -w "$lock_wait" 9; then
@@ -214,6 +258,13 @@ if [ "$post_ack" = 1 ] && [ -n "$last" ]; then
     fi
 fi
 
+# From here on every failure passes its status through: a slokit tool's own
+# (65 bad data, 74 a write error, ...: slokit(7)), and a failing command of
+# the job itself (mktemp, cp, ln, the awk or echo that writes rejects.csv or
+# the report: status 1 or 2) is one of its writes into the state, 74 as the
+# tools say a full disk (the command has named the file and the cause).
+trap 'rc=$?; case $rc in 1|2) echo "nightly-plan: a write failed (exit $rc: a full disk?): exit 74" >&2; rc=74 ;; esac; exit "$rc"' ERR
+set -E
 work=$(mktemp -d "$state/.tonight.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -238,10 +289,11 @@ step skyfit
 prior_opt=()
 [ -n "$prior_weight" ] && [ -n "$last" ] && [ -r "$last/skyline.csv" ] && prior_opt=(--prior "$last/skyline.csv" --prior-weight "$prior_weight")
 fit() { skyfit -q "${e_sky[@]}" "$@" --runs "$tel/runs.csv" "$tel/usage.csv" --window 30d --stats "$work/skyfit-stats.csv" -o "$work/skyline.csv"; }
-prior_note=""
-if [ ${#prior_opt[@]} -gt 0 ] && ! fit "${prior_opt[@]}" 2>"$work/skyfit.err"; then
+prior_note="" fit_rc=0
+[ ${#prior_opt[@]} -eq 0 ] || fit "${prior_opt[@]}" 2>"$work/skyfit.err" || fit_rc=$?
+if [ "$fit_rc" != 0 ]; then
     # only an error in the prior itself is forgiven; any other stops the night
-    grep -qF "skyfit: $last/skyline.csv" "$work/skyfit.err" || { cat "$work/skyfit.err" >&2; die "skyfit failed; last night's plan is unchanged"; }
+    grep -qF "skyfit: $last/skyline.csv" "$work/skyfit.err" || { cat "$work/skyfit.err" >&2; die "$fit_rc" "skyfit failed (exit $fit_rc); last night's plan is unchanged"; }
     prior_note="last night's skylines are not a usable prior ($(head -n 1 "$work/skyfit.err")): fitted without them"
     echo "nightly-plan: warning: $prior_note" >&2
     prior_opt=()
@@ -279,7 +331,24 @@ at=$(runs="$tel/runs.csv" awk "$csv_awk"'
       if (t >= 0 && t < 1e11 && t > m) m = t }
     END { if (m > 0) printf "%d\n", (int(m / 86400) + 1) * 86400 }' \
     "$rj" "$tel/runs.csv" || true)
-[ -n "$at" ] || die "$tel/runs.csv: no usable submit time (epoch seconds or ISO 8601): cannot tell where the dump ends"
+[ -n "$at" ] || die 65 "$tel/runs.csv: no usable submit time (epoch seconds or ISO 8601): cannot tell where the dump ends"
+# A dump that ends before last night's plan began (an export cut short: a
+# time-ordered runs.csv truncated) plans a day already planned: it would
+# delete the coming one-off reservations and submit instances whose
+# deadlines have passed.  Last night's plan date is the "plan from" of its
+# report; ALLOW_EARLIER=1 plans such a dump all the same (a replay).
+last_at=""
+if [ -n "$last" ] && [ -r "$last/report.txt" ]; then
+    last_at=$(sed -n '/, plan from [0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z$/ { s/.*, plan from //p; q }' "$last/report.txt")
+    [ -z "$last_at" ] || last_at=$(date -u -d "$last_at" +%s 2>/dev/null || true)
+fi
+earlier_note=""
+if [ -n "$last_at" ] && [ "$at" -lt "$last_at" ]; then
+    earlier_note="tonight's dump ends $(date -u -d "@$((at - 1))" +%F), before last night's plan from $(date -u -d "@$last_at" +%F)"
+    [ "$allow_earlier" = 1 ] ||
+        die 65 "$earlier_note: a dump cut short? last night's plan is kept (ALLOW_EARLIER=1 plans from $(date -u -d "@$at" +%F) all the same)"
+    earlier_note="$earlier_note: planned from $(date -u -d "@$at" +%F) all the same (ALLOW_EARLIER=1)"
+fi
 # (skyfit --runs reads runs.csv too: a bad row both skip is listed once)
 { echo "file,line,reason"; for f in "$work"/rejects-*.csv; do [ ! -r "$f" ] || tail -n +2 "$f"; done |
     awk "$csv_awk"'{ csv() } !seen[F[1] "\n" F[2]]++ { print RAW }'; } > "$work/rejects.csv"
@@ -314,7 +383,7 @@ mapfile -t e_lcm < <(err_opt lcmpack)
 lcmlog=$(lcmpack "${plan_opt[@]}" "${e_lcm[@]}" --stable "$stable" --improve 5 --slo "$work/slo.csv" "${cap_opt[@]}" \
     "$work/skyline.csv" --at "$at" --horizon "$horizon" --load "$work/load.csv" --report "$work/decisions.csv" \
     --yarn-delta "$work/yarn" --now "$ynow" -o "$work/plan.csv" 2>&1 >/dev/null) || {
-    printf '%s\n' "$lcmlog" >&2; die "lcmpack failed; last night's plan is unchanged"; }
+    rc=$?; printf '%s\n' "$lcmlog" >&2; die "$rc" "lcmpack failed (exit $rc); last night's plan is unchanged"; }
 if [ -r "$work/rejects-lcmpack.csv" ]; then
     tail -n +2 "$work/rejects-lcmpack.csv" >> "$work/rejects.csv"
     rm -f "$work/rejects-lcmpack.csv"
@@ -347,13 +416,15 @@ fi
 
 # 5. The report.
 step report
-count() { awk -v s="$1" "$csv_awk"'{ csv() } REC > 1 && F[4] == s { n++ } END { print n + 0 }' "$work/decisions.csv"; }
+# (a status is counted by its leading word: a kept row with a reason, or a
+# kept status with a qualifier, is kept)
+count() { awk -v s="$1" "$csv_awk"'{ csv() } REC > 1 && status(F[4]) == s { n++ } END { print n + 0 }' "$work/decisions.csv"; }
 # list STATUS HEAD MID TAIL LABEL: the first $report_list decisions with STATUS,
 # each as HEAD job[ instance N]MID reason TAIL, then "... and N more LABEL"
 list() {
     awk -v s="$1" -v h="$2" -v m="$3" -v t="$4" -v l="$5" -v k="$report_list" "$csv_awk"'
         { csv() }
-        REC > 1 && F[4] == s && ++n <= k { print h show(F[1]) (F[3] != "" ? " instance " F[3] : "") m show(F[9]) t }
+        REC > 1 && status(F[4]) == s && ++n <= k { print h show(F[1]) (F[3] != "" ? " instance " F[3] : "") m show(F[9]) t }
         END { if (n > k) printf "  ... and %d more %s (decisions.csv)\n", n - k, l }' "$work/decisions.csv"
 }
 {
@@ -365,30 +436,34 @@ list() {
     awk "$csv_awk"'{ nf = csv() } REC == 1 { for (i = 1; i <= nf; i++) c[F[i]] = i; next } F[c["prior_cost"]] != "" { n++ }
              END { if (n) printf "           %d fitted with last night'"'"'s skyline as the prior (--prior-weight '"$prior_weight"')\n", n }' "$work/skyfit-stats.csv"
     [ -z "$stale_note" ] || echo "warning:   $stale_note"
+    [ -z "$earlier_note" ] || echo "warning:   $earlier_note"
     [ -z "$prior_note" ] || echo "warning:   $prior_note"
     # expired: reservations that ended since last night ("ended before ...");
     # an ad-hoc request whose deadline passed before it was ever placed
     # ("deadline before ...") left no plan: the ad-hoc line counts it
-    past=$(awk "$csv_awk"'{ csv() } REC > 1 && F[4] == "expired" && F[9] ~ /^deadline before/ { n++ } END { print n + 0 }' "$work/decisions.csv")
+    past=$(awk "$csv_awk"'{ csv() } REC > 1 && status(F[4]) == "expired" && F[9] ~ /^deadline before/ { n++ } END { print n + 0 }' "$work/decisions.csv")
     echo "changes:   $(count kept) kept, $(count moved) moved, $(count placed) new, $(count removed) removed, $(( $(count expired) - past )) expired since last night (--stable $stable)"
-    printf '%s\n' "$lcmlog" | grep -E '^lcmpack: [0-9]+ requests:|^lcmpack: peak cost|^lcmpack: --improve: .* placed after the polish' |
-        sed 's/^lcmpack: /plan:      /'
+    # lcmpack's own summary lines: its requests, the peak, its --stable count
+    # (jobs, where changes: counts reservations), the refused placed after
+    # the polish
+    printf '%s\n' "$lcmlog" | awk '/^lcmpack: ([0-9]+ requests:|peak cost|--stable |--improve: .* placed after the polish)/ {
+        sub(/^lcmpack: /, "plan:      "); print }'
     # lcmpack's warnings (a capacity that shrank below the reservations
     # kept from last night, ...) are the night's news: the log of this run is
     # the report, so they go there, whole
     printf '%s\n' "$lcmlog" | awk '/^lcmpack: warning: / { sub(/^lcmpack: warning: /, ""); print "warning:   " $0 }'
     # (lists are cut in awk, not by head: with pipefail a closed pipe fails the night)
-    awk "$csv_awk"'{ csv() } REC > 1 && F[2] == "once" && (F[4] == "placed" || F[4] == "kept" || F[4] == "moved") { n++; if (!(F[1] in j)) o[++m] = F[1]; j[F[1]]++ }
+    awk "$csv_awk"'{ csv() } REC > 1 && F[2] == "once" && (status(F[4]) == "placed" || status(F[4]) == "kept" || status(F[4]) == "moved") { n++; if (!(F[1] in j)) o[++m] = F[1]; j[F[1]]++ }
              END { printf "one-off:   %d instances of %d off-kilter jobs reserved over the next '"$horizon"'\n", n, m;
                    for (i = 1; i <= m && i <= k; i++) printf "  %s: %d instances\n", show(o[i]), j[o[i]];
                    if (m > k) printf "  ... and %d more off-kilter jobs (decisions.csv)\n", m - k }' k="$report_list" "$work/decisions.csv"
-    awk "$csv_awk"'{ csv() } REC > 1 && F[2] == "adhoc" { s[F[4] == "expired" && F[9] ~ /^deadline before/ ? "past their deadline" : F[4]]++; n++ }
+    awk "$csv_awk"'{ csv() } REC > 1 && F[2] == "adhoc" { s[status(F[4]) == "expired" && F[9] ~ /^deadline before/ ? "past their deadline" : status(F[4])]++; n++ }
              END { if (n) { printf "ad-hoc:    %d requests:", n;
              m = sorted(s, K); for (i = 1; i <= m; i++) printf " %d %s", s[K[i]], K[i]; print "" } }' "$work/decisions.csv"
     list moved "  moved: " " (" ")" moved
     # a job with its SLO but no skyline keeps last night's reservations (a
     # usage export cut short must not free them): said, since it is news
-    awk "$csv_awk"'{ csv() } REC > 1 && F[4] == "kept" && F[9] ~ /no skyline tonight, its SLO is still a request/ && !(F[1] in j) { j[F[1]]; n++ }
+    awk "$csv_awk"'{ csv() } REC > 1 && status(F[4]) == "kept" && F[9] ~ /no skyline tonight, its SLO is still a request/ && !(F[1] in j) { j[F[1]]; n++ }
              END { if (n) printf "warning:   %d jobs have their SLO but no skyline tonight: last night'"'"'s reservations kept (is usage.csv complete?)\n", n }' \
         "$work/decisions.csv"
     awk "$csv_awk"'{ csv() } REC > 1 { n++; if (!(F[1] in f)) o[++m] = F[1]; f[F[1]]++ }
@@ -398,7 +473,7 @@ list() {
     [ "$n" -gt 0 ] && echo "refused:   $n requests (reasons in decisions.csv)"
     list rejected "  " ": " "" refused
     # (the state path is printed by printf, never put into a sed program)
-    printf '%s\n' "$lcmlog" | grep -E '^lcmpack: YARN delta' | sed 's|^lcmpack: YARN delta in [^:]*:|yarn:      delta|' |
+    printf '%s\n' "$lcmlog" | awk '/^lcmpack: YARN delta in / { sub(/^lcmpack: YARN delta in [^:]*:/, "yarn:      delta"); print }' |
         while IFS= read -r l; do printf '%s in %s/yarn/\n' "$l" "$state"; done
     [ -z "$rm_note" ] || echo "yarn:      $rm_note"
     [ "$post_ack" = 0 ] || ! has_delta "$work" || echo "yarn:      POST it, then touch $state/yarn/posted (POST_ACK=1)"
@@ -417,9 +492,16 @@ step switch
 ln -s "gen.$n" "$state/current.new"
 mv -T "$state/current.new" "$state/current"
 trap - EXIT
+# a link only to a file tonight has (rm-plan.csv is there only with
+# POST_ACK=1, plan.svg not on a night with an empty plan): a dangling link
+# breaks a backup (cp -rL) and tells nothing
 for f in plan.csv slo.csv skyline.csv skyfit-stats.csv decisions.csv load.csv yarn.jsonl yarn plan.svg rejects.csv report.txt \
     rm-plan.csv; do
-    [ -L "$state/$f" ] || { rm -rf "$state/$f"; ln -s "current/$f" "$state/$f"; }
+    if [ -e "$state/current/$f" ]; then
+        [ -L "$state/$f" ] || { rm -rf "$state/$f"; ln -s "current/$f" "$state/$f"; }
+    elif [ -L "$state/$f" ] || [ -e "$state/$f" ]; then
+        rm -rf "$state/$f"
+    fi
 done
 step cleanup
 [ -n "$cur" ] && rm -rf "$state/$cur"

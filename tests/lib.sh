@@ -27,6 +27,19 @@ SKIP=0
 LONG=60
 [ "${BUILD:-build}" = build ] || LONG=120
 
+# nightly_dump DIR: the nightly job's test dump (tests/cli/nightly*.sh) in
+# DIR, made afresh: runs.csv and usage.csv of 16 jobs over 10 days, 30% of
+# them off-kilter.  Prints where it ends (--at: the midnight after its last
+# submit).
+nightly_dump() {
+    rm -rf "$1"; mkdir -p "$1"
+    tracegen -q runs --count 16 --days 10 --set offkilter_frac=0.3 -o "$1/runs.csv" &&
+        tracegen -q usage --count 16 --days 10 --set offkilter_frac=0.3 -o "$1/usage.csv" &&
+        dump_end "$1/runs.csv"
+}
+# dump_end RUNS: the midnight after the last submit of RUNS (epoch seconds)
+dump_end() { awk -F, 'NR > 1 && $3 > m { m = $3 } END { printf "%d\n", (int(m / 86400) + 1) * 86400 }' "$1"; }
+
 # zline FILE: the line a truncated or corrupt gzip / zstd FILE breaks on,
 # worked out apart from slokit's reader: the newlines that python's zlib
 # (fed 256 bytes at a time) or the zstd command decode before the damage,

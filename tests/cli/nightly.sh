@@ -7,11 +7,8 @@
 N="$ROOT/examples/nightly-plan.sh"
 Y="$ROOT/tests/check/yarn_api.py"
 tel="$TMP/tel"; st="$TMP/state"
-rm -rf "$tel" "$st"; mkdir -p "$tel"
-tracegen -q runs --count 16 --days 10 --set offkilter_frac=0.3 -o "$tel/runs.csv"
-tracegen -q usage --count 16 --days 10 --set offkilter_frac=0.3 -o "$tel/usage.csv"
+rm -rf "$st"; at=$(nightly_dump "$tel")
 export CAPACITY=cores=2000,mem=8000000 SLOKIT_BIN="$ROOT/$BUILD/bin"
-at=$(awk -F, 'NR > 1 && $3 > m { m = $3 } END { printf "%d\n", (int(m / 86400) + 1) * 86400 }' "$tel/runs.csv")
 
 # the state files a night publishes, as one fingerprint
 snapshot() { (cd "$1" && cat plan.csv report.txt yarn.jsonl yarn/submit.jsonl yarn/update.jsonl yarn/delete.jsonl decisions.csv | md5sum); }
@@ -203,7 +200,9 @@ for s in slo skyfit lcmpack yarn plot report publish switch; do
 done
 t "a failing step" 1 '' '*' "step plot failed" env SLOKIT_NIGHTLY_FAIL_AT=plot bash "$N" "$tel" "$st"
 tcheck "failing step: state intact, scratch removed" bash -c '[ "$(snapshot "$1")" = "$2" ] && ! ls -A "$1" | grep -q tonight' _ "$st" "$before"
-t "failing lcmpack (no capacity)" 1 '' '*' 'last night' env CAPACITY=cores=0,mem=0 bash "$N" "$tel" "$st"
+# a failing step passes its tool's status through (lcmpack's usage error:
+# 64; the night said 1 whatever lcmpack said)
+t "failing lcmpack (no capacity)" 64 '' '*' "lcmpack failed (exit 64); last night's plan is unchanged" env CAPACITY=cores=0,mem=0 bash "$N" "$tel" "$st"
 tcheck "failing lcmpack: state intact" bash -c '[ "$(snapshot "$1")" = "$2" ]' _ "$st" "$before"
 t "the next run recovers by itself" 0 '' '*' '' bash "$N" "$tel" "$st"
 tcheck "recovered: job00007 moved, debris gone" bash -c 'grep -q "moved: $2" "$1/report.txt" && [ "$(ls -d "$1"/gen.* | wc -l)" = 1 ] && ! ls -A "$1" | grep -q tonight' _ "$st" "$J3"
@@ -239,7 +238,7 @@ if mount -t tmpfs -o size=8m tmpfs "$fs" 2>/dev/null; then
     # night TOOL: tonight with TOOL filling the disk, stderr kept in $TMP/full-TOOL.err
     night() { env SLOKIT_BIN="$(fillbin "$1")" bash -c 'bash "$1" "$2" "$3" 2>"$4"; rc=$?; cat "$4" >&2; exit $rc' \
                   _ "$N" "$tel" "$fs/state" "$TMP/full-$1.err"; }
-    t "disk full at lcmpack: the night fails" 1 '' '' "lcmpack failed; last night's plan is unchanged" night lcmpack
+    t "disk full at lcmpack: the night fails (74, as lcmpack)" 74 '' '' "lcmpack failed (exit 74); last night's plan is unchanged" night lcmpack
     tcheck "disk full at lcmpack: lcmpack names the file and the cause" \
         grep -qE "^lcmpack: $fs/state/\.tonight\.[^:]*: write error: No space left on device" "$TMP/full-lcmpack.err"
     tcheck "disk full at lcmpack: last night's state intact" bash -c '[ "$(snapshot "$1")" = "$2" ]' _ "$fs/state" "$fbefore"
@@ -262,7 +261,7 @@ fi
 tcheck "sliding 30-day dump: >= 95% of reservations byte-identical" \
     bash "$ROOT/tests/check/nightly_stability.sh" "$ROOT/$BUILD/bin" "$TMP/slide" 60 cores=600,mem=2400000 10% 95
 
-t "missing telemetry" 1 '' '' 'nightly-plan: /nonexistent/runs.csv: missing' bash "$N" /nonexistent "$st"
+t "missing telemetry (66: no input)" 66 '' '' 'nightly-plan: /nonexistent/runs.csv: missing' bash "$N" /nonexistent "$st"
 # paths as they come: a telemetry directory with a backslash and a space,
 # planned as from its usual name
 wtel="$TMP/tel\\new dump"; rm -rf "$wtel" "$TMP/wst" "$TMP/wst0"; mkdir -p "$wtel"; cp "$tel"/runs.csv "$tel"/usage.csv "$wtel"/
@@ -337,7 +336,7 @@ t "a bad ad-hoc row: the report counts it" 0 '' '*' '' grep -q "^bad rows:  1 sk
 t "a request past its deadline: not an expiry since last night" 0 '' \
     $'0 removed, 0 expired since last night (--stable 10%)\nad-hoc:    3 requests: 1 past their deadline 2 placed' '' \
     sh -c 'grep -E "^(changes|ad-hoc): " "$1" | sed "s/^changes: .* new, //"' _ "$bs/report.txt"
-t "a bad ad-hoc row, ON_ERROR=strict: the night fails at it" 1 '' '*' "adhoc.csv:4: column 'containers'" \
+t "a bad ad-hoc row, ON_ERROR=strict: the night fails at it (65, as lcmpack)" 65 '' '*' "adhoc.csv:4: column 'containers'" \
     env ON_ERROR=strict bash "$N" "$btl" "$TMP/adbadstrict"
 # the skyline's area (3 + 5 container-steps), all inside [at, at + 4 h]
 t "ad-hoc skyline: its 8 container-steps in its window" 0 '' '8 0' '' \
@@ -415,7 +414,7 @@ tcheck "the dump's end, one garbled row: skipped and listed, nothing deleted" ba
     grep -q "^bad rows:  1 skipped" "$1/report.txt" && [ ! -s "$1/yarn/delete.jsonl" ]' _ "$A/st-garbled"
 printf 'job,instance,submit,start,end,input_avail,output_read,status\nj,1,n/a,1,2,0,3,ok\n' > "$A/nosub.csv"
 mkdir -p "$A/nosub"; mv "$A/nosub.csv" "$A/nosub/runs.csv"; ln -sf "$tel/usage.csv" "$A/nosub/usage.csv"
-t "the dump's end: no usable submit time fails the night, clearly" 1 '' '' \
+t "the dump's end: no usable submit time fails the night, clearly (65: data)" 65 '' '' \
     'no usable submit time (epoch seconds or ISO 8601): cannot tell where the dump ends' bash "$N" "$A/nosub" "$A/st-nosub"
 
 # A night whose plan is legitimately empty (no job actionable) failed in

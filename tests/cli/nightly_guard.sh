@@ -1,0 +1,161 @@
+# The nightly job (examples/nightly-plan.sh) against what an audit found in
+# a week of nights: a dump cut short that ends before last night's plan, a
+# state it may not write (read-only mount, no permission for its owner),
+# the exit status of a failing step, the state's links, and lcmpack's own
+# --stable count in the report.
+N="$ROOT/examples/nightly-plan.sh"
+tel="$TMP/tel"; st="$TMP/state"
+rm -rf "$st"; at=$(nightly_dump "$tel")
+export CAPACITY=cores=2000,mem=8000000 SLOKIT_BIN="$ROOT/$BUILD/bin"
+unset ALLOW_EARLIER POST_ACK
+day() { date -u -d "@$1" +%F; }
+# the state files a night publishes, as one fingerprint
+snapshot() { (cd "$1" && readlink current && cat plan.csv report.txt yarn.jsonl yarn/submit.jsonl yarn/update.jsonl yarn/delete.jsonl decisions.csv | md5sum); }
+export -f snapshot
+
+t "first night" 0 '' '*' '' env NOW=$((at + 5400)) bash "$N" "$tel" "$st"
+
+# lcmpack --stable says how many jobs it kept, moved and placed; the report
+# showed only its own count of decisions.csv's rows (the changes: line)
+tcheck "report: lcmpack's --stable line" bash -c '
+    n=$(grep -c "^job" "$1/slo.csv"); l=$(grep "^plan: *--stable 10%: " "$1/report.txt") &&
+    [[ $l =~ ^plan:\ +--stable\ 10%:\ 0\ kept,\ 0\ moved\ \(0\ placed\ again\),\ [1-9][0-9]*\ new,\ 0\ removed\ \(no\ request\)$ ]] ||
+        { echo "got: $l"; exit 1; }' _ "$st"
+
+# STATE/rm-plan.csv was a link to current/rm-plan.csv on every night, which
+# exists only with POST_ACK=1: a dangling link (cp -rL STATE backup failed)
+tcheck "no POST_ACK: no rm-plan.csv link, and cp -rL of the state works" bash -c '
+    [ ! -L "$1/rm-plan.csv" ] && [ ! -e "$1/rm-plan.csv" ] && cp -rL "$1" "$2"' _ "$st" "$TMP/backup1"
+tcheck "no link of the state dangles" bash -c 'for f in "$1"/*; do [ -e "$f" ] || { echo "dangling: $f"; exit 1; }; done' _ "$st"
+stp="$TMP/state-pa"; cp -a "$st" "$stp"
+t "POST_ACK=1 night" 0 '' '*' '' env POST_ACK=1 NOW=$((at + 5400)) bash "$N" "$tel" "$stp"
+tcheck "POST_ACK=1: rm-plan.csv linked, and read through the link" bash -c '
+    [ "$(readlink "$1/rm-plan.csv")" = current/rm-plan.csv ] && head -1 "$1/rm-plan.csv" | grep -q "^plan,"' _ "$stp"
+t "the night after, without POST_ACK" 0 '' '*' '' env NOW=$((at + 5400)) bash "$N" "$tel" "$stp"
+tcheck "without POST_ACK again: the rm-plan.csv link is gone, cp -rL works" bash -c '
+    [ ! -L "$1/rm-plan.csv" ] && cp -rL "$1" "$2"' _ "$stp" "$TMP/backup2"
+# a night whose plan is empty has no plan.svg: no link to it either
+ne="$TMP/tel-none"; sne="$TMP/state-none"; mkdir -p "$ne"; cp -a "$st" "$sne"
+tracegen -q runs --count 6 --days 10 --set actionable_frac=0 -o "$ne/runs.csv"
+tracegen -q usage --count 6 --days 10 --set actionable_frac=0 -o "$ne/usage.csv"
+ALLOW_EARLIER=1 bash "$N" "$ne" "$sne" > /dev/null 2>&1
+tcheck "an empty plan: no plan.svg link, none dangling" bash -c '
+    grep -qx "picture:   none (the plan has no reservations)" "$1/report.txt" && [ ! -L "$1/plan.svg" ] &&
+    for f in "$1"/*; do [ -e "$f" ] || { echo "dangling: $f"; exit 1; }; done' _ "$sne"
+
+# A time-ordered runs.csv cut short ends days before last night's plan: the
+# night planned from then (exit 0), deleted the coming one-off reservations
+# and submitted instances whose deadlines had passed.  It fails now, with
+# one line, and last night's state stays; ALLOW_EARLIER=1 forces it.
+cut="$TMP/tel-cut"; mkdir -p "$cut"; cp "$tel/usage.csv" "$cut/"
+awk -F, -v e=$((at - 3 * 86400)) 'NR == 1 || $3 < e' "$tel/runs.csv" > "$cut/runs.csv"
+cat_=$(dump_end "$cut/runs.csv")
+before=$(snapshot "$st")
+t "a dump ending before last night's plan: the night fails (65), in one line" 65 '' '' \
+    "nightly-plan: tonight's dump ends $(day $((cat_ - 1))), before last night's plan from $(day "$at"): a dump cut short? last night's plan is kept (ALLOW_EARLIER=1 plans from $(day "$cat_") all the same)" \
+    env NOW=$((at + 5400)) bash "$N" "$cut" "$st"
+tcheck "... its stderr is that one line" bash -c '[ "$(wc -l < "$1/.err")" = 1 ]' _ "$TMP"
+tcheck "... last night's state intact, no debris" bash -c '[ "$(snapshot "$1")" = "$2" ] && ! ls -A "$1" | grep -q tonight' _ "$st" "$before"
+t "the same dump on the same day: planned as before" 0 '' '*' '' env NOW=$((at + 5400)) bash "$N" "$tel" "$st"
+sf="$TMP/state-forced"; cp -a "$st" "$sf"
+t "ALLOW_EARLIER=1: planned from the dump's end all the same" 0 '' '*' '' env ALLOW_EARLIER=1 NOW=$((at + 5400)) bash "$N" "$cut" "$sf"
+tcheck "ALLOW_EARLIER=1: the report warns, with both days" bash -c '
+    head -1 "$1/report.txt" | grep -q "plan from $(date -u -d "@$2" +%FT%TZ)\$" &&
+    grep -qx "warning:   tonight.s dump ends $3, before last night.s plan from $4: planned from $5 all the same (ALLOW_EARLIER=1)" "$1/report.txt"' \
+    _ "$sf" "$cat_" "$(day $((cat_ - 1)))" "$(day "$at")" "$(day "$cat_")"
+t "ALLOW_EARLIER=yes: exit 64, said" 64 '' '' "nightly-plan: ALLOW_EARLIER is 0 or 1, not 'yes'" \
+    env ALLOW_EARLIER=yes bash "$N" "$cut" "$st"
+
+# Statuses are counted by their leading word: a kept row with a qualifier
+# (lcmpack keeping a changed job's old reservation when its new request is
+# refused) is kept.  lcmpack here marks every kept row "kept-refused".
+q="$TMP/bin-kq"; rm -rf "$q"; mkdir -p "$q"
+for f in "$ROOT/$BUILD/bin"/*; do ln -s "$f" "$q/"; done; rm "$q/lcmpack"
+printf '#!/bin/bash\nrep=\nfor a; do [ "$p" = --report ] && rep=$a; p=$a; done\n"%s" "$@" || exit\n[ -z "$rep" ] || sed -i "s/^\\([^,]*,[^,]*,[^,]*,\\)kept,/\\1kept-refused,/" "$rep"\n' \
+    "$ROOT/$BUILD/bin/lcmpack" > "$q/lcmpack"; chmod +x "$q/lcmpack"
+sq="$TMP/state-kq"; cp -a "$st" "$sq"
+t "a qualified kept status: the night runs" 0 '' '*' '' env SLOKIT_BIN="$q" NOW=$((at + 5400)) bash "$N" "$tel" "$sq"
+tcheck "a qualified kept status: counted as kept, as the plain one" bash -c '
+    grep -q ",kept-refused," "$1/decisions.csv" &&
+    a=$(grep "^changes:\|^one-off:" "$1/report.txt") && b=$(grep "^changes:\|^one-off:" "$2/report.txt") &&
+    [ "$a" = "$b" ] && grep -qE "^changes:   [1-9][0-9]* kept" "$1/report.txt" || { echo "$a"; echo "$b"; exit 1; }' _ "$sq" "$st"
+
+# A failing step passes its tool's status through: lcmpack's data error is
+# 65 (the night said 1), as sloinfer's and skyfit's are
+adt="$TMP/tel-adbad"; mkdir -p "$adt"; cp "$tel/runs.csv" "$tel/usage.csv" "$adt/"
+printf 'job,arrival,deadline,containers,duration\nadbad,%s,%s,x5,10m\n' "$at" "$((at + 14400))" > "$adt/adhoc.csv"
+before=$(snapshot "$st")
+t "lcmpack's bad data (ON_ERROR=strict): exit 65, as lcmpack" 65 '' '*' "nightly-plan: lcmpack failed (exit 65); last night's plan is unchanged" \
+    env ON_ERROR=strict NOW=$((at + 5400)) bash "$N" "$adt" "$st"
+t "lcmpack's bad setting (CAPACITY): exit 64, as lcmpack" 64 '' '*' "nightly-plan: lcmpack failed (exit 64)" \
+    env CAPACITY=cores=0,mem=0 NOW=$((at + 5400)) bash "$N" "$tel" "$st"
+t "a missing telemetry file: exit 66 (no input)" 66 '' '' "nightly-plan: $TMP/nonexistent/runs.csv: missing" \
+    bash "$N" "$TMP/nonexistent" "$st"
+tcheck "failed steps: last night's state intact" bash -c '[ "$(snapshot "$1")" = "$2" ]' _ "$st" "$before"
+
+# a full disk at lcmpack, and at the job's own writes (the report: awk's
+# "write failure" was exit 2): 74 both, as the tools say a full disk
+fs="$TMP/fs"; mkdir -p "$fs"
+# fillbin TOOL WHEN: a bin directory like ours where TOOL fills $fs before
+# (WHEN=before) or after (after) it runs
+fillbin() {
+    local d="$TMP/fill-$1-$2" f fill="dd if=/dev/zero of=\"$fs/filler\" bs=64k 2>/dev/null"
+    rm -rf "$d"; mkdir -p "$d"
+    for f in "$ROOT/$BUILD/bin"/*; do ln -s "$f" "$d/"; done
+    rm "$d/$1"
+    if [ "$2" = before ]; then
+        printf '#!/bin/bash\n%s\nexec "%s" "$@"\n' "$fill" "$ROOT/$BUILD/bin/$1" > "$d/$1"
+    else
+        printf '#!/bin/bash\n"%s" "$@" || exit\n%s\nexit 0\n' "$ROOT/$BUILD/bin/$1" "$fill" > "$d/$1"
+    fi
+    chmod +x "$d/$1"
+    echo "$d"
+}
+if mount -t tmpfs -o size=8m tmpfs "$fs" 2>/dev/null; then
+    cp -a "$st" "$fs/state"
+    fbefore=$(snapshot "$fs/state")
+    t "disk full at lcmpack: exit 74, as lcmpack" 74 '' '*' "nightly-plan: lcmpack failed (exit 74); last night's plan is unchanged" \
+        env SLOKIT_BIN="$(fillbin lcmpack before)" NOW=$((at + 5400)) bash "$N" "$tel" "$fs/state"
+    tcheck "disk full at lcmpack: state intact" bash -c '[ "$(snapshot "$1")" = "$2" ]' _ "$fs/state" "$fbefore"
+    rm -f "$fs/filler"
+    t "disk full at the report: exit 74" 74 '' '*' "nightly-plan: a write failed (exit " \
+        env SLOKIT_BIN="$(fillbin skyplot after)" NOW=$((at + 5400)) bash "$N" "$tel" "$fs/state"
+    tcheck "disk full at the report: state intact" bash -c '[ "$(snapshot "$1")" = "$2" ]' _ "$fs/state" "$fbefore"
+    rm -f "$fs/filler"
+    t "space again: the night runs" 0 '' '*' '' env NOW=$((at + 5400)) bash "$N" "$tel" "$fs/state"
+    umount "$fs"
+else
+    tskip "nightly full disk: the exit status" "cannot mount a tmpfs here (not root, or no mount permission)"
+fi
+
+# A state it cannot write: on a read-only mount the night said "not
+# writable by root (owner root): ... chown -R root STATE", a fix that
+# cannot work; a state of its own user without write permission said the
+# same.  Each now names the cause and the fix that works.
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && id nobody > /dev/null 2>&1 &&
+   mkdir -p "$TMP/ro" && mount --bind "$st" "$TMP/ro" 2>/dev/null; then
+    if mount -o remount,bind,ro "$TMP/ro" 2>/dev/null; then
+        before=$(snapshot "$st")
+        t "a read-only mount: 'read-only file system', in one line" 1 '' '' \
+            "nightly-plan: $TMP/ro: read-only file system: the nightly job writes its state there (remount it read-write, or give another STATE_DIR)" \
+            env NOW=$((at + 5400)) bash "$N" "$tel" "$TMP/ro"
+        tcheck "... one line, no chown" bash -c '[ "$(wc -l < "$1/.err")" = 1 ] && ! grep -q chown "$1/.err"' _ "$TMP"
+        tcheck "... the state intact" bash -c '[ "$(snapshot "$1")" = "$2" ]' _ "$st" "$before"
+    else
+        tskip "a read-only mount: 'read-only file system'" "cannot remount a bind mount read-only here"
+    fi
+    umount "$TMP/ro"
+    tcheck "a state of its own user without write permission: chmod, not chown" bash -c '
+        N=$1; tel=$2; st=$3; now=$4
+        d=$(mktemp -d /tmp/slokit-ro.XXXXXX) && trap "rm -rf \"$d\"" EXIT && chmod 755 "$d" || exit 1
+        cp -r "$tel" "$d/tel" && chmod -R a+rX "$d/tel" && cp -a "$st" "$d/st" && chown -R nobody "$d/st" && chmod a-w "$d/st" || exit 1
+        setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp PATH="$PATH" NOW="$now" bash "$N" "$d/tel" "$d/st" > out 2> err; rc=$?
+        [ $rc = 1 ] && [ "$(wc -l < err)" = 1 ] &&
+            grep -qx "nightly-plan: $d/st: no write permission for nobody (its owner): chmod -R u+w $d/st" err ||
+            { echo "exit $rc"; cat err; exit 1; }
+        chmod -R u+w "$d/st" && setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp PATH="$PATH" NOW="$now" \
+            bash "$N" "$d/tel" "$d/st" > out 2> err || { echo "after the chmod: exit $?"; cat err; exit 1; }' \
+        _ "$N" "$tel" "$st" $((at + 5400))
+else
+    tskip "a state it cannot write: read-only mount, no permission" "needs root, setpriv, the user nobody and bind mounts"
+fi
