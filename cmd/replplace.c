@@ -283,14 +283,12 @@ static int run_place(rp_cluster *c, enum rp_policy policy, int R, csvw *w)
     csvr *r = csvr_open_with(blocks_path, cli_dialect(NULL), 1, &st);
     if (!r)
         return st;
-    int cb = -1, cs = -1;
-    if (csvr_ncols(r) > 0) {
-        cb = csvr_require(r, "block");
-        cs = csvr_require(r, "server");
-    } else {
+    int cb = -1, cs = -1, found = -1;
+    if (csvr_ncols(r) > 0)
+        found = csvr_require_cols(r, "block", &cb, "server", &cs, (char *)NULL);
+    else
         slk_error_at(csvr_path(r), 1, "empty input (no header row; want block,server)");
-    }
-    if (cb < 0 || cs < 0) {
+    if (found < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }

@@ -298,7 +298,7 @@ static int run_jockey(csvr *r, jockey *jk)
     int st = jockeyio_run(r, jk, jockey_emit, NULL);
     struct jockey_stats s;
     jockey_get_stats(jk, &s);
-    if (!slk_opt.quiet) {
+    if (!slk_opt.quiet && (st == SLK_OK || csvr_line(r) > 1)) { /* not after a bad header */
         double el = slk_now() - t0;
         fprintf(
             stderr,

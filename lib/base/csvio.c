@@ -771,18 +771,80 @@ int csvr_require_for(csvr *r, const char *name, const char *why)
 
 int csvr_require(csvr *r, const char *name) { return csvr_require_for(r, name, NULL); }
 
+/* append: printf into buf[*len, cap), the text cut at cap (the line is
+ * capped by diag anyway) */
+__attribute__((format(printf, 4, 5))) static void append(char *buf, size_t cap, size_t *len, const char *fmt,
+                                                         ...)
+{
+    if (*len + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+    va_end(ap);
+    *len = n < 0 ? *len : *len + (size_t)n < cap ? *len + (size_t)n : cap - 1;
+}
+
+int csvr_require_list(csvr *r, const char *const *names, int *cols, int n)
+{
+    int missing = 0, first = -1;
+    for (int i = 0; i < n; i++)
+        if ((cols[i] = csvr_col(r, names[i])) < 0 && missing++ == 0)
+            first = i;
+    if (missing == 0)
+        return 0;
+    if (missing == 1)
+        return csvr_require(r, names[first]);
+    /* several: every name in one line, each renamed one with the key it is
+     * for, then the header hints (each once: a one-field header gives the
+     * same hint for every name) */
+    char msg[1536], hints[1024] = "", hint[200];
+    size_t len = 0, hlen = 0;
+    append(msg, sizeof msg, &len, "missing required columns ");
+    for (int i = 0, k = 0; i < n; i++) {
+        if (cols[i] >= 0)
+            continue;
+        const char *want = csv_dialect_lookup(&r->d, names[i]);
+        append(msg, sizeof msg, &len, "%s'%s'", k == 0 ? "" : k == missing - 1 ? " and " : ", ", want);
+        k++;
+        if (strcmp(want, names[i]) != 0) /* renamed by --col */
+            append(msg, sizeof msg, &len, " (for %s)", names[i]);
+        const char *h = header_hint(r, want, hint, sizeof hint);
+        if (*h && !strstr(hints, h + 2))
+            append(hints, sizeof hints, &hlen, "%s%s", hlen ? "; " : ": ", h + 2);
+    }
+    slk_error_at(r->name, 1, "%s%s", msg, hints);
+    r->status = SLK_EDATA;
+    return -1;
+}
+
 int csvr_require_cols(csvr *r, const char *name, ...)
 {
-    va_list ap;
+    va_list ap, ap2;
     va_start(ap, name);
-    int ok = 1;
-    for (; name; name = va_arg(ap, const char *)) {
-        int *col = va_arg(ap, int *);
-        *col = ok ? csvr_require(r, name) : -1;
-        ok = *col >= 0;
+    va_copy(ap2, ap);
+    int n = 0;
+    for (const char *s = name; s; s = va_arg(ap, const char *)) {
+        (void)va_arg(ap, int *);
+        n++;
     }
     va_end(ap);
-    return ok ? 0 : -1;
+    const char **names = xmalloc((size_t)(n ? n : 1) * sizeof *names);
+    int **dest = xmalloc((size_t)(n ? n : 1) * sizeof *dest);
+    int *cols = xmalloc((size_t)(n ? n : 1) * sizeof *cols);
+    int i = 0;
+    for (const char *s = name; s; s = va_arg(ap2, const char *)) {
+        names[i] = s;
+        dest[i++] = va_arg(ap2, int *);
+    }
+    va_end(ap2);
+    int rc = csvr_require_list(r, names, cols, n);
+    for (i = 0; i < n; i++)
+        *dest[i] = cols[i];
+    free(names);
+    free(dest);
+    free(cols);
+    return rc;
 }
 
 const char *csvr_field(const csvr *r, int i)

@@ -149,10 +149,19 @@ int csvr_require(csvr *r, const char *name);
  * 'alloc_mb' (the allocation: give an alloc_mb column or --alloc FILE)". */
 int csvr_require_for(csvr *r, const char *name, const char *why);
 
-/* csvr_require_cols: csvr_require for each (name, int *col) pair, in order,
- * up to a NULL name; stops at the first missing column (reported as
- * csvr_require does; its col and the later ones are -1).  Returns 0 when
- * every column is there, else -1:
+/* csvr_require_list: csvr_require for the n columns names[0..n-1] at once.
+ * cols[i] gets the index of names[i], or -1 when it is missing.  Every
+ * missing column is reported, in one line: one as csvr_require does
+ * ("missing required column 'a'" and its hint), several as "tool: FILE:1:
+ * missing required columns 'a', 'b' and 'c'" (a renamed one with the key
+ * it is for, "'jobid' (for job)"; the header hints after, each once).
+ * Returns 0 when every column is there, else -1 (status SLK_EDATA). */
+int csvr_require_list(csvr *r, const char *const *names, int *cols, int n);
+
+/* csvr_require_cols: csvr_require_list for (name, int *col) pairs up to a
+ * NULL name: each col is set (found: its index; missing: -1) and all the
+ * missing ones are reported in one line.  Returns 0 when every column is
+ * there, else -1:
  *     if (csvr_require_cols(r, "job", &cj, "t", &ct, (char *)NULL) < 0) ... */
 int csvr_require_cols(csvr *r, const char *name, ...);
 

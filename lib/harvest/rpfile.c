@@ -47,10 +47,8 @@ rp_cluster *rp_read_tenants(const char *path, const struct csv_dialect *d, doubl
         return NULL;
     static const char *const names[6] = {"tenant", "environment", "servers", "space_gb",
                                          "reimages_per_server_month", "peak_util"};
-    int col[6], bad = 0;
-    for (int i = 0; i < 6; i++)
-        bad |= (col[i] = csvr_require(r, names[i])) < 0;
-    if (bad) {
+    int col[6];
+    if (csvr_require_list(r, names, col, 6) < 0) {
         *status = SLK_EDATA;
         csvr_close(r);
         return NULL;
@@ -102,8 +100,8 @@ struct rp_event *rp_read_events(const rp_cluster *c, const char *path, const str
     csvr *r = csvr_open_with(path, d, 0, status);
     if (!r)
         return NULL;
-    int col[3] = {csvr_require(r, "t"), csvr_require(r, "server"), csvr_require(r, "event")};
-    if (col[0] < 0 || col[1] < 0 || col[2] < 0) {
+    int col[3];
+    if (csvr_require_cols(r, "t", &col[0], "server", &col[1], "event", &col[2], (char *)NULL) < 0) {
         *status = SLK_EDATA;
         csvr_close(r);
         return NULL;

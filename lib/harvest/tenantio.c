@@ -220,18 +220,26 @@ static int feature_key(struct tenant_set *ts, csvr *r, int col)
     return csvr_fail(r, "duplicate tenant '%s' (first at %s:%ld)", t, ts->tables[k].path, first);
 }
 
-/* feature_col: column name of a feature table.  The table is tenantclass's
- * own output, with its own names, so a --col rename meant for the series
- * (tenant=vm, given again with the options of the --features-only run)
- * falls back to the written name when the table has no renamed column; a
- * table that has neither is reported as csvr_require does. */
-static int feature_col(csvr *r, const char *name)
+/* feature_cols: the columns of a feature table (tenantio_feature_header)
+ * into c.  The table is tenantclass's own output, with its own names, so a
+ * --col rename meant for the series (tenant=vm, given again with the
+ * options of the --features-only run) falls back to the written name when
+ * the table has no renamed column; the columns that have neither are
+ * reported together, as csvr_require_list does.  0, or -1 (reported). */
+static int feature_cols(csvr *r, int *c)
 {
-    int c = csvr_col(r, name);
-    for (int i = 0; c < 0 && i < csvr_ncols(r); i++)
-        if (strcmp(csvr_colname(r, i), name) == 0)
-            c = i;
-    return c >= 0 ? c : csvr_require(r, name);
+    const char *missing[12];
+    int nm = 0, mc[12];
+    for (int i = 0; tenantio_feature_header[i]; i++) {
+        const char *name = tenantio_feature_header[i];
+        c[i] = csvr_col(r, name);
+        for (int k = 0; c[i] < 0 && k < csvr_ncols(r); k++)
+            if (strcmp(csvr_colname(r, k), name) == 0)
+                c[i] = k;
+        if (c[i] < 0)
+            missing[nm++] = name;
+    }
+    return nm ? csvr_require_list(r, missing, mc, nm) : 0;
 }
 
 int tenantio_read_features(const char *path, const struct tenantio_opts *o, struct tenant_set *ts)
@@ -244,11 +252,10 @@ int tenantio_read_features(const char *path, const struct tenantio_opts *o, stru
     if (!r)
         return st;
     int c[12];
-    for (int i = 0; tenantio_feature_header[i]; i++)
-        if ((c[i] = feature_col(r, tenantio_feature_header[i])) < 0) {
-            csvr_close(r);
-            return SLK_EDATA;
-        }
+    if (feature_cols(r, c) < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
     if (!ts->seen)
         ts->seen = keyset_new();
     ts->tables = xgrow(ts->tables, &ts->cap_tables, ts->ntables + 1, sizeof *ts->tables);
@@ -960,10 +967,10 @@ int tenantio_read_series(const char *path, const struct tenantio_opts *o, struct
     h.r = csvr_open_with(path, o->dialect, 0, &st);
     if (!h.r)
         return st;
-    csvr_require_cols(h.r, "tenant", &h.ct, "t", &h.ctime, "util", &h.cu, (char *)NULL);
+    int bad = csvr_require_cols(h.r, "tenant", &h.ct, "t", &h.ctime, "util", &h.cu, (char *)NULL);
     h.cs = csvr_col(h.r, "servers");
     h.sink.name = csvr_path(h.r);
-    if (h.cu < 0) {
+    if (bad < 0) {
         csvr_close(h.r);
         return SLK_EDATA;
     }

@@ -289,10 +289,9 @@ int jobsim_read_runs(const char *path, const struct csv_dialect *d, struct jobsi
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int cj = csvr_require(r, "job"), cr = csvr_require(r, "run"), ca = csvr_require(r, "alloc"),
-        cs = csvr_require(r, "stage"), cb = csvr_require(r, "start"), ce = csvr_require(r, "end"),
-        cf = csvr_require(r, "failed");
-    if (cj < 0 || cr < 0 || ca < 0 || cs < 0 || cb < 0 || ce < 0 || cf < 0) {
+    int cj, cr, ca, cs, cb, ce, cf;
+    if (csvr_require_cols(r, "job", &cj, "run", &cr, "alloc", &ca, "stage", &cs, "start", &cb, "end", &ce,
+                          "failed", &cf, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }

@@ -104,9 +104,8 @@ static int load_table(jockey *j, const char *path)
     csvr *r = csvr_open_with(path, j->o.dialect ? j->o.dialect("table") : NULL, 0, &st);
     if (!r)
         return st;
-    int cj = csvr_col(r, "job"), cp = csvr_require(r, "progress"), ca = csvr_require(r, "alloc"),
-        cr = csvr_require(r, "remaining");
-    if (cp < 0 || ca < 0 || cr < 0) {
+    int cj = csvr_col(r, "job"), cp, ca, cr;
+    if (csvr_require_cols(r, "progress", &cp, "alloc", &ca, "remaining", &cr, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -184,8 +183,8 @@ static int load_utility(jockey *j, const char *path)
     csvr *r = csvr_open_with(path, j->o.dialect ? j->o.dialect("utility") : NULL, 0, &st);
     if (!r)
         return st;
-    int cj = csvr_col(r, "job"), ct = csvr_require(r, "t"), cu = csvr_require(r, "utility");
-    if (ct < 0 || cu < 0) {
+    int cj = csvr_col(r, "job"), ct, cu;
+    if (csvr_require_cols(r, "t", &ct, "utility", &cu, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -697,9 +696,9 @@ int jockey_build_table(const char *path, const struct jockey_opts *o, FILE *fp)
     csvr *r = csvr_open_with(path, o->dialect ? o->dialect(NULL) : NULL, 0, &st);
     if (!r)
         return st;
-    int cj = csvr_require(r, "job"), cr = csvr_require(r, "run"), ct = csvr_require(r, "t"),
-        cp = csvr_require(r, "progress"), ca = csvr_require(r, "alloc");
-    if (cj < 0 || cr < 0 || ct < 0 || cp < 0 || ca < 0) {
+    int cj, cr, ct, cp, ca;
+    if (csvr_require_cols(r, "job", &cj, "run", &cr, "t", &ct, "progress", &cp, "alloc", &ca, (char *)NULL) <
+        0) {
         csvr_close(r);
         return SLK_EDATA;
     }

@@ -29,10 +29,10 @@ static int read_progress(csvr *r, int cp, int cc, int cn, double *prog, double *
 
 int jockeyio_run(csvr *r, jockey *jk, jockeyio_decide_fn decide, void *ctx)
 {
-    int cj = csvr_require(r, "job"), ct = csvr_require(r, "t"), ca = csvr_require(r, "alloc");
+    int cj, ct, ca;
     int cp = csvr_col(r, "progress"), cc = csvr_col(r, "completed"), cn = csvr_col(r, "total"),
         cr = csvr_col(r, "run");
-    if (cj < 0 || ct < 0 || ca < 0)
+    if (csvr_require_cols(r, "job", &cj, "t", &ct, "alloc", &ca, (char *)NULL) < 0)
         return SLK_EDATA;
     if (cp < 0 && (cc < 0 || cn < 0)) {
         slk_error_at(csvr_path(r), 1, "missing column 'progress' (or the columns 'completed' and 'total')");

@@ -485,8 +485,8 @@ int memio_apply_profiles(const char *path, const struct csv_dialect *d, struct m
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int ct = csvr_require(r, "task"), cn = csvr_require(r, "normal_mb"), cp = csvr_require(r, "peak_mb");
-    if (ct < 0 || cn < 0 || cp < 0) {
+    int ct, cn, cp;
+    if (csvr_require_cols(r, "task", &ct, "normal_mb", &cn, "peak_mb", &cp, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }

@@ -30,9 +30,8 @@ static int sample_read(csvr *r, int cj, int ct, int cu, int cp, double last_t, c
 
 int draio_run(csvr *r, dra *d, draio_decide_fn decide, void *ctx)
 {
-    int cj = csvr_require(r, "job"), ct = csvr_require(r, "t"), cu = csvr_require(r, "used"),
-        cp = csvr_col(r, "pending");
-    if (cj < 0 || ct < 0 || cu < 0)
+    int cj, ct, cu, cp = csvr_col(r, "pending");
+    if (csvr_require_cols(r, "job", &cj, "t", &ct, "used", &cu, (char *)NULL) < 0)
         return SLK_EDATA;
     double last_t = -INFINITY;
     struct dra_decision dec;

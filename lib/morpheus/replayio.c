@@ -51,8 +51,8 @@ int replayio_read_provisioned(struct replayio *io, const char *path, const struc
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int cj = csvr_require(r, "job"), cp = csvr_require(r, "provisioned");
-    if (cj < 0 || cp < 0) {
+    int cj, cp;
+    if (csvr_require_cols(r, "job", &cj, "provisioned", &cp, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -109,8 +109,8 @@ int replayio_read_runs(struct replayio *io, const char *path, const struct csv_d
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int ci = csvr_require(r, "instance"), ca = csvr_require(r, "input_avail");
-    if (ci < 0 || ca < 0) {
+    int ci, ca;
+    if (csvr_require_cols(r, "instance", &ci, "input_avail", &ca, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -355,9 +355,9 @@ int replayio_read_usage(struct replayio *io, const char *path, const struct csv_
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    struct usage_cols k = {csvr_require(r, "job"), csvr_require(r, "run"), csvr_require(r, "t"),
-                           csvr_require(r, "containers"), csvr_col(r, "cores"), csvr_col(r, "mem_mb")};
-    if (k.job < 0 || k.run < 0 || k.t < 0 || k.cont < 0) {
+    struct usage_cols k = {.cores = csvr_col(r, "cores"), .mem = csvr_col(r, "mem_mb")};
+    if (csvr_require_cols(r, "job", &k.job, "run", &k.run, "t", &k.t, "containers", &k.cont, (char *)NULL) <
+        0) {
         csvr_close(r);
         return SLK_EDATA;
     }

@@ -57,11 +57,7 @@ static int held_fit(group_held *h, skyjob *j, struct skyjob_out *out)
  * both or neither).  0, or an exit status (reported). */
 static int usage_cols(csvr *r, int c[6])
 {
-    c[0] = csvr_require(r, "job");
-    c[1] = c[0] >= 0 ? csvr_require(r, "run") : -1;
-    c[2] = c[1] >= 0 ? csvr_require(r, "t") : -1;
-    c[3] = c[2] >= 0 ? csvr_require(r, "containers") : -1;
-    if (c[3] < 0) {
+    if (csvr_require_cols(r, "job", &c[0], "run", &c[1], "t", &c[2], "containers", &c[3], (char *)NULL) < 0) {
         int st = csvr_status(r);
         return st ? st : SLK_EDATA;
     }

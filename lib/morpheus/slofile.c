@@ -72,12 +72,12 @@ static int get_time(csvr *r, int col, double *out, unsigned flags, const char *w
 
 static int find_cols(csvr *r, struct cols *c, int need_instance, int form2)
 {
-    if ((c->job = csvr_require(r, "job")) < 0 || (c->submit = csvr_require(r, "submit")) < 0 ||
-        (c->start = csvr_require(r, "start")) < 0 || (c->end = csvr_require(r, "end")) < 0)
+    static const char *const names[] = {"job", "submit", "start", "end", "instance"};
+    int col[5];
+    if (csvr_require_list(r, names, col, need_instance ? 5 : 4) < 0)
         return -1;
-    c->instance = need_instance ? csvr_require(r, "instance") : csvr_col(r, "instance");
-    if (need_instance && c->instance < 0)
-        return -1;
+    c->job = col[0], c->submit = col[1], c->start = col[2], c->end = col[3];
+    c->instance = need_instance ? col[4] : csvr_col(r, "instance");
     c->ia = form2 ? -1 : csvr_col(r, "input_avail");
     c->rd = form2 ? -1 : csvr_col(r, "output_read");
     c->status = csvr_col(r, "status");

@@ -91,10 +91,20 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    /* the first missing column only: one line per error */
-    int cg = -1, cx = -1, cy = -1, co = -1;
-    int bad = (gcol && (cg = csvr_require(r, gcol)) < 0) || csvr_require_cols(r, xcol, &cx, ycol, &cy, (char *)NULL) < 0 ||
-              (only_col && (co = csvr_require(r, only_col)) < 0);
+    /* every missing column in one line, the key first (job, run, t, containers) */
+    const char *want[4];
+    int wc[4], nw = 0;
+    if (only_col)
+        want[nw++] = only_col;
+    if (gcol)
+        want[nw++] = gcol;
+    want[nw++] = xcol;
+    want[nw++] = ycol;
+    int bad = csvr_require_list(r, want, wc, nw) < 0;
+    int k = 0, co = only_col ? wc[k++] : -1;
+    int cg = gcol ? wc[k++] : -1;
+    int cx = wc[k++];
+    int cy = wc[k++];
     int ck = csvr_col(r, "kind"); /* a slokit plan: skip its trailer row (kind "end") */
     int cw = wcol ? csvr_col(r, wcol) : -1;
     if (bad) {
@@ -559,25 +569,16 @@ int chart_tenants(plot *p, const struct chart_opts *o)
     return st;
 }
 
-/* --by COL[,COL...]: the columns' indices into cb (at most 4).  Returns
- * how many, or -1 after a message (a missing column, too many). */
-static int by_columns(csvr *r, const char *by, int *cb)
+/* split_names: the first max names of the comma-separated list (cut in
+ * place; NULL: none) into names[*n..]; returns how many the list holds */
+static int split_names(char *list, const char **names, int *n, int max)
 {
-    char *list = xstrdup(by), *save = NULL;
-    int nb = 0;
-    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (nb == 4) {
-            slk_error("--by: at most 4 columns ('%s')", by);
-            nb = -1;
-            break;
-        }
-        if ((cb[nb++] = csvr_require(r, t)) < 0) {
-            nb = -1;
-            break;
-        }
-    }
-    free(list);
-    return nb;
+    char *save = NULL;
+    int k = 0;
+    for (char *t = list ? strtok_r(list, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save))
+        if (k++ < max)
+            names[(*n)++] = t;
+    return k;
 }
 
 static int in_list(int i, const int *v, int n)
@@ -629,29 +630,38 @@ static int draw_lines(plot *p, const struct chart_opts *o, const char *xcol, con
     csvr *r = csvr_open_with(o->input, o->d_input, 0, &st);
     if (!r)
         return st;
-    int cx = csvr_require(r, xcol), cb[4], nb = cx >= 0 && by ? by_columns(r, by, cb) : 0;
-    if (cx < 0 || nb < 0) {
+    /* x, the --by columns (at most 4) and the --y columns (the first 32):
+     * every one missing in one line */
+    char *bylist = by ? xstrdup(by) : NULL, *ylist = ycols ? xstrdup(ycols) : NULL;
+    const char *want[1 + 4 + 32];
+    int wc[1 + 4 + 32], nw = 0;
+    want[nw++] = xcol;
+    int nb = split_names(bylist, want, &nw, 4), ny = 0, cy[32];
+    if (nb > 4)
+        slk_error("--by: at most 4 columns ('%s')", by);
+    else {
+        split_names(ylist, want, &nw, 32); /* the first 32 y columns */
+        ny = nw - 1 - nb;
+    }
+    int refused = nb > 4 || csvr_require_list(r, want, wc, nw) < 0;
+    free(bylist);
+    free(ylist);
+    if (refused) {
         csvr_close(r);
         return SLK_EDATA;
     }
+    int cx = wc[0], cb[4];
+    for (int b = 0; b < nb; b++)
+        cb[b] = wc[1 + b];
+    for (int y = 0; y < ny; y++)
+        cy[y] = wc[1 + nb + y];
     for (int k = 0; !by && def && def->keys[k]; k++) {
         int c = csvr_col(r, def->keys[k]);
         if (c >= 0 && c != cx && nb < 4)
             cb[nb++] = c;
     }
-    int ny = 0, cy[32];
-    char *ylist = ycols ? xstrdup(ycols) : NULL;
-    if (ylist) {
-        char *save = NULL;
-        for (char *t = strtok_r(ylist, ",", &save); t && ny < 32; t = strtok_r(NULL, ",", &save))
-            if ((cy[ny++] = csvr_require(r, t)) < 0) {
-                free(ylist);
-                csvr_close(r);
-                return SLK_EDATA;
-            }
-    } else
+    if (!ycols)
         ny = default_ys(r, cx, cb, nb, def, cy);
-    free(ylist);
     /* a word in a column taken as y by default: say how to leave it out */
     static const char not_y[] =
         " (a y column must hold numbers: choose the y columns with --y, or draw a series "

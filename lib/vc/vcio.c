@@ -28,8 +28,8 @@ int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int cvc = csvr_require(r, "vc"), ccap = csvr_require(r, "capacity");
-    if (cvc < 0 || ccap < 0) {
+    int cvc, ccap;
+    if (csvr_require_cols(r, "vc", &cvc, "capacity", &ccap, (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -259,9 +259,9 @@ int vcio_run(const struct vcsim_config *cfg, const struct vcio_vcs *V, const str
         return st;
     struct feed f = {.r = r, .V = V, .o = o, .mask = 1023, .w = out, .acc = acc,
                      .system_servers = cfg->system_servers};
-    f.cjob = csvr_require(r, "job"), f.cvc = csvr_require(r, "vc"), f.csub = csvr_require(r, "submit");
-    f.csize = csvr_require(r, "size_server_hours"), f.cpar = csvr_col(r, "max_parallelism");
-    if (f.cjob < 0 || f.cvc < 0 || f.csub < 0 || f.csize < 0) {
+    f.cpar = csvr_col(r, "max_parallelism");
+    if (csvr_require_cols(r, "job", &f.cjob, "vc", &f.cvc, "submit", &f.csub, "size_server_hours", &f.csize,
+                          (char *)NULL) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }

@@ -1,7 +1,8 @@
 # The bad-input corpus (issue 10): every case of tests/bad/MANIFEST, through
 # the tool on PATH.  A case passes when the tool exits with the documented
 # status, names the problem as "tool: FILE:LINE: ..." (or "tool: ..." for usage
-# errors), no sanitizer reports anything, and -- for a failing run -- an
+# errors; a header's missing columns in one line, the last), no sanitizer
+# reports anything, and -- for a failing run -- an
 # existing -o FILE is left byte-identical with no temporary left behind.
 # SLOKIT_BAD_PENDING=1 also runs tests/bad/PENDING (known bugs, expected to fail).
 BAD=$ROOT/tests/bad
@@ -30,6 +31,14 @@ bad_case() {
     if ! W="$want" awk 'index($0, ENVIRON["W"]) == 1 { f = 1 } END { exit !f }' "$err"; then
         _fail "no stderr line starting '$want'"; head -3 "$err"; return
     fi
+    # A header's missing columns: all in one line, the last one on stderr
+    # (not a line per column, nor a "no rows" after it).
+    case $want_err in *"missing required column"*)
+        if [ "$(grep -c 'missing required column' "$err")" != 1 ] ||
+            ! W="$want" awk '{ l = $0 } END { exit index(l, ENVIRON["W"]) != 1 }' "$err"; then
+            _fail "the missing columns are not one line, the last on stderr:"; head -8 "$err"; return
+        fi ;;
+    esac
     # No terminal controls from the data on stderr (diag writes them \xHH).
     if LC_ALL=C tr -d '\n\t' <"$err" | LC_ALL=C grep -q '[[:cntrl:]]'; then
         _fail "a control byte on stderr:"; head -3 "$err" | cat -v; return

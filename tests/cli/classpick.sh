@@ -137,6 +137,16 @@ tenantclass -q --servers "$D/simservers.csv" --classes "$TMP/simc.csv" -o "$TMP/
 # (--sample in: the classes are learned from the replayed week itself)
 t "simulate runs" 0 '' '*' 'classpick: killed tasks: yarn-pt' classpick --simulate --sample in --classes "$TMP/simc.csv" --tenants "$TMP/simo.csv" \
     --series "$D/simseries.csv" --servers "$D/simservers.csv" --tasks 20 -o "$TMP/sim.csv"
+# each of the replay's tables without its columns: one line names them all
+# (stderr through stdout, so the whole of it is compared: exactly that line)
+for c in "tenants|'tenant', 'class', 'avg' and 'peak'" "series|'tenant', 't' and 'util'" \
+    "servers|'tenant' and 'servers'"; do
+    sim=(--tenants "$TMP/simo.csv" --series "$D/simseries.csv" --servers "$D/simservers.csv" "--${c%%|*}" -)
+    t "simulate: --${c%%|*} without its columns, one line" 65 "x
+1
+" "classpick: <stdin>:1: missing required columns ${c#*|}" '' sh -c 'exec "$@" 2>&1' _ \
+        classpick -q --simulate --sample in --classes "$TMP/simc.csv" "${sim[@]}" --tasks 20
+done
 # a first t of -0 started the replay at "-0" in the message
 sed '2s/^A,[0-9]*,/A,-0,/' "$D/simseries.csv" > "$TMP/simseries-0.csv"
 t "simulate: a replay starting at t = -0 says 0" 65 '' '' "after the start of the replay (0)" \

@@ -1015,16 +1015,17 @@ t "adhoc: containers without duration" 65 '' '' "hreq3.csv:2: job 'G': column 'c
 t "--adhoc-skyline needs --adhoc" 64 '' '' '--adhoc-skyline needs --adhoc' \
     lcmpack --slo "$A/slo.csv" $AC "$A/sky.csv" --adhoc-skyline "$A/hsky.csv" --at 2026-01-05
 
-# ---- an input without its columns: one line, naming the first missing one
+# ---- an input without its columns: one line, naming every missing one
 # (the SLO, skyline, capacity and ad-hoc readers printed one line per
-# missing column: three or four "missing required column" lines)
+# missing column: three or four "missing required column" lines; then only
+# the first)
 printf 'job\nx\n' > "$TMP/nocols.csv"
-for c in "--slo $TMP/nocols.csv --capacity cores=1,mem=5 $D/comp.sky.csv|period" \
-         "--slo $D/comp.slo.csv --capacity cores=1,mem=5 $TMP/nocols.csv|step" \
-         "--slo $D/comp.slo.csv --lcm 10m --capacity-file $TMP/nocols.csv $D/comp.sky.csv|t" \
-         "--slo $D/comp.slo.csv --lcm 10m --capacity cores=1,mem=5 $D/comp.sky.csv --adhoc $TMP/nocols.csv --at 0|arrival"; do
+for c in "--slo $TMP/nocols.csv --capacity cores=1,mem=5 $D/comp.sky.csv|'period', 'a' and 'd'" \
+         "--slo $D/comp.slo.csv --capacity cores=1,mem=5 $TMP/nocols.csv|'step', 'offset' and 'alloc'" \
+         "--slo $D/comp.slo.csv --lcm 10m --capacity-file $TMP/nocols.csv $D/comp.sky.csv|'t', 'cores' and 'mem_mb'" \
+         "--slo $D/comp.slo.csv --lcm 10m --capacity cores=1,mem=5 $D/comp.sky.csv --adhoc $TMP/nocols.csv --at 0|'arrival' and 'deadline'"; do
     # shellcheck disable=SC2086 # the options, split on purpose
-    t "no columns: ${c##*|}" 65 '' '' "nocols.csv:1: missing required column '${c##*|}'" lcmpack -q ${c%|*}
+    t "no columns: ${c##*|}" 65 '' '' "nocols.csv:1: missing required columns ${c##*|}" lcmpack -q ${c%|*}
     # shellcheck disable=SC2086
     tcheck "no columns: ${c##*|}: one line" bash -c '[ "$(lcmpack -q "$@" 2>&1 >/dev/null | wc -l)" = 1 ]' _ ${c%|*}
 done

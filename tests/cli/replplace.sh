@@ -143,7 +143,8 @@ t "lists need --simulate" 64 '' '' 'need --simulate' replplace -r 3,4 "$TINY"
 t "--events needs --simulate" 64 '' '' '--events, --write-events and --lost need --simulate' replplace --events x.csv "$TINY"
 t "burst bounds" 64 '' '' '--burst-min must not exceed --burst-max' replplace --simulate --burst-min 0.6 "$TINY"
 t "missing tenants file" 66 '' '' 'replplace: /nonexistent.csv: cannot open' replplace /nonexistent.csv
-t "missing column" 65 $'tenant,environment,servers\na,e,1\n' '' "missing required column 'space_gb'" replplace - /dev/null
+t "missing columns" 65 $'tenant,environment,servers\na,e,1\n' '' \
+    "missing required columns 'space_gb', 'reimages_per_server_month' and 'peak_util'" replplace - /dev/null
 t "peak as percent" 65 $'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\na,e,1,10,0.1,85\n' '' \
     "replplace: <stdin>:2: column 'peak_util': '85' is above 1" replplace - /dev/null
 t "zero servers" 65 $'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\na,e,0,10,0.1,0.5\n' '' \

@@ -386,7 +386,7 @@ t "native: duplicate run" 65 $'j 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 r 8:0| 1:0|\n' '
 t "native: ungrouped" 65 $'j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 s 8:0| 1:0|\n' '' "<stdin>:3: input not grouped by job: job 'j' appears again after job 'k'" skyfit -q --format native
 : > "$TMP/empty"
 t "native: empty" 65 "@$TMP/empty" '*' 'skyfit: <stdin>:1: empty input' skyfit --format native
-t "native file fed as CSV" 65 '' '*' "missing required column 'job'" skyfit "$H/lp/tinySample.txt"
+t "native file fed as CSV" 65 '' '*' "missing required columns 'job', 'run', 't' and 'containers'" skyfit "$H/lp/tinySample.txt"
 # The real tpch_q12 runs last 425 s and 245 s but their skylines stop at
 # 20 s + one 5 s unit: a warning per run, naming file, line and both lengths.
 t "native: skyline ends before the run" 0 '' '*' \

@@ -310,14 +310,18 @@ else
     tskip "skyplot full disk" "cannot mount a tmpfs here (not root, or no mount permission)"
 fi
 
-# ---- an input without its columns: one line, naming the first missing one
-# (each chart printed one line per missing column)
+# ---- an input without its columns: one line, naming every missing one
+# (each chart printed one line per missing column, then only the first)
 printf 'job\nx\n' > "$TMP/nocols.csv"
-for c in "plan $TMP/nocols.csv|t" "skyline $TMP/nocols.csv|run" "skyline $D/usage.csv --fit $TMP/nocols.csv|offset" \
-         "plan $D/plan.csv --load $TMP/nocols.csv|t" "vcs $TMP/nocols.csv|day" "memory $TMP/nocols.csv|t" \
-         "lines $TMP/nocols.csv --by a,b|t" "tenants $D/util.csv --classes $TMP/nocols.csv|tenant"; do
+for c in "plan $TMP/nocols.csv|columns 't' and 'containers'" \
+         "skyline $TMP/nocols.csv|columns 'run', 't' and 'containers'" \
+         "skyline $D/usage.csv --fit $TMP/nocols.csv|columns 'offset' and 'alloc'" \
+         "plan $D/plan.csv --load $TMP/nocols.csv|columns 't' and 'cost'" \
+         "vcs $TMP/nocols.csv|columns 'day', 'vc', 'load' and 'mean_stretch'" "memory $TMP/nocols.csv|column 't'" \
+         "lines $TMP/nocols.csv --by a,b|columns 't', 'a' and 'b'" \
+         "tenants $D/util.csv --classes $TMP/nocols.csv|columns 'tenant' and 'class'"; do
     # shellcheck disable=SC2086 # the chart and its arguments, split on purpose
-    t "no columns: ${c%% *} ${c##*|}" 65 '' '' "nocols.csv:1: missing required column '${c##*|}'" skyplot -q ${c%|*}
+    t "no columns: ${c%% *} ${c##*|}" 65 '' '' "nocols.csv:1: missing required ${c##*|}" skyplot -q ${c%|*}
     # shellcheck disable=SC2086
     tcheck "no columns: ${c%% *} ${c##*|}: one line" bash -c '[ "$(skyplot -q "$@" 2>&1 >/dev/null | wc -l)" = 1 ]' _ ${c%|*}
 done

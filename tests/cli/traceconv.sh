@@ -204,6 +204,17 @@ t "alibaba-gpu creation_time beyond 1e11 s" 65 'name,cpu_milli,memory_mib,num_gp
 p,1000,1,1,1000,,LS,Running,99999000001,99999000100,99999000001
 ' '' "<stdin>:2: column 'creation_time': '99999000001' is at 100000000001 s, beyond 1e11 s of 1970" \
     traceconv alibaba-gpu - --epoch 1000000 --nodes "$TMP/n1.csv" --capacities "$TMP/x.csv"
+# A list without several of its columns: one line names them all (stderr
+# through stdout, so the whole of it is compared: exactly that line)
+t "alibaba-gpu: pods without their columns, one line" 65 "x
+1
+" "traceconv: <stdin>:1: missing required columns 'name', 'cpu_milli', 'num_gpu', 'gpu_milli', 'gpu_spec', 'qos', \
+'creation_time', 'deletion_time' and 'scheduled_time'" '' sh -c 'exec "$@" 2>&1' _ \
+    traceconv alibaba-gpu - --epoch 1000000 --nodes "$TMP/n1.csv" --capacities "$TMP/x.csv"
+t "alibaba-gpu: nodes without their columns, one line" 65 "x
+1
+" "traceconv: <stdin>:1: missing required columns 'cpu_milli' and 'gpu'" '' sh -c 'exec "$@" 2>&1' _ \
+    traceconv alibaba-gpu "$TMP/n1.csv" --epoch 1000000 --nodes - --capacities "$TMP/x.csv"
 # The pod and node lists are CSV, read as CSV: fields quoted as pandas
 # writes them (QUOTE_ALL), a comma inside quotes, CRLF.  The lists were split
 # at every comma: a quoted name came out as """pod-1""", a fully quoted
@@ -371,7 +382,7 @@ t "alibaba-gpu duplicate pod: skipped with --on-error skip" 0 '' '*' "duplicate 
 t "alibaba-gpu needs --nodes" 64 '' '' "--nodes FILE is required with alibaba-gpu" \
     traceconv alibaba-gpu "$A/openb_pod_list_gpushare40.csv" --capacities "$TMP/x.csv"
 t "alibaba-gpu missing column" 65 'name,cpu_milli
-' '' "<stdin>:1: missing required column 'num_gpu'" traceconv alibaba-gpu - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
+' '' "<stdin>:1: missing required columns 'num_gpu', 'gpu_milli', 'gpu_spec', 'qos', 'creation_time', 'deletion_time' and 'scheduled_time'" traceconv alibaba-gpu - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
 t "alibaba-gpu --unit cpu" 0 '' '' '' traceconv alibaba-gpu --unit cpu "$A/openb_pod_list_gpushare40.csv" \
     --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/c-vcs.csv" -o "$TMP/c-jobs.csv" -q
 tcheck "alibaba-gpu cpu capacities add up to the node list's cores" sh -c '
@@ -500,7 +511,7 @@ sed '11d' "$D/tiny.swf" >"$TMP/good.swf"
 tcheck "skip: swf = strict without the row" bash -c 'cmp <(traceconv -q swf "$1" --capacities "$4/w1.csv") <(traceconv -q swf --on-error skip --rejects "$3" "$2" --capacities "$4/w2.csv") && [ "$(wc -l <"$3")" = 2 ]' \
     _ "$TMP/good.swf" "$TMP/bad.swf" "$TMP/swf-rej.csv" "$TMP"
 t "skip: a bad header still stops" 65 'name,cpu_milli
-' '' "missing required column 'num_gpu'" traceconv alibaba-gpu --on-error skip - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
+' '' "missing required columns 'num_gpu', 'gpu_milli'" traceconv alibaba-gpu --on-error skip - --nodes "$A/openb_node_list_all_node.csv" --capacities "$TMP/x.csv"
 # a raw line is bounded as a CSV record is (slokit(7): 64 MiB), refused as it is read, even under skip
 t "a line longer than 64 MiB: 65, refused as read" 65 '' '' "traceconv: $TMP/long.swf:1: record longer than 67108864 bytes" \
     bash -c 'head -c 70000000 /dev/zero | tr "\0" a > "$1/long.swf"; traceconv swf "$1/long.swf" --on-error skip --capacities "$1/lc.csv" -o "$1/lj.csv"; st=$?; rm -f "$1/long.swf"; exit $st' _ "$TMP"

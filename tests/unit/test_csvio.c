@@ -88,8 +88,8 @@ static void test_dialect_keys(void)
     fclose(fp);
 }
 
-/* csvr_require_cols: every column found in order; the first missing one
- * stops it (that one and the later ones -1) and marks the reader failed */
+/* csvr_require_cols: every column found in order; the missing ones -1,
+ * every other one still found, and the reader failed */
 static void test_require_cols(void)
 {
     FILE *fp = mem("a,b,c\n1,2,3\n");
@@ -99,10 +99,85 @@ static void test_require_cols(void)
     CHECK(csvr_require_cols(r, "c", &cc, "a", &ca, (char *)NULL) == 0 && cc == 2 && ca == 0);
     CHECK(csvr_status(r) == SLK_OK);
     CHECK(csvr_require_cols(r, "b", &cb, "x", &ca, "c", &cc, (char *)NULL) == -1);
-    CHECK(cb == 1 && ca == -1 && cc == -1);
+    CHECK(cb == 1 && ca == -1 && cc == 2);
     CHECK(csvr_status(r) == SLK_EDATA);
     csvr_close(r);
     fclose(fp);
+}
+
+/* stderr_to: standard error into a temporary file (returned) until
+ * stderr_back; *save keeps the real one */
+static FILE *stderr_to(int *save)
+{
+    FILE *tmp = tmpfile();
+    fflush(stderr);
+    *save = dup(2);
+    dup2(fileno(tmp), 2);
+    return tmp;
+}
+
+/* stderr_back: the real standard error back, what was written since
+ * stderr_to in msg */
+static void stderr_back(FILE *tmp, int save, char *msg, size_t cap)
+{
+    fflush(stderr);
+    dup2(save, 2);
+    close(save);
+    rewind(tmp);
+    size_t n = fread(msg, 1, cap - 1, tmp);
+    msg[n] = 0;
+    fclose(tmp);
+}
+
+/* require_said: csvr_require_list on a reader of text (dialect d) with
+ * what it prints to stderr in msg; returns its result */
+static int require_said(const char *text, const struct csv_dialect *d, const char *const *names, int *cols,
+                        int n, char *msg, size_t cap)
+{
+    FILE *fp = mem(text);
+    int st, save;
+    csvr *r = csvr_open_fp_with(fp, "m", d, 0, &st);
+    FILE *tmp = stderr_to(&save);
+    int rc = r ? csvr_require_list(r, names, cols, n) : -9;
+    stderr_back(tmp, save, msg, cap);
+    CHECK(!r || (csvr_status(r) == SLK_OK) == (rc == 0));
+    csvr_close(r);
+    fclose(fp);
+    return rc;
+}
+
+/* csvr_require_list: one missing column as csvr_require says it (hint
+ * included), several in one line naming them all, renamed ones with their
+ * key, each header hint once */
+static void test_require_list(void)
+{
+    static const char *const names[] = {"job", "t", "used", "alloc"};
+    int c[4];
+    char msg[512];
+    CHECK(require_said("alloc,used,t,job\n", &csv_dialect_plain, names, c, 4, msg, sizeof msg) == 0);
+    CHECK(msg[0] == 0 && c[0] == 3 && c[1] == 2 && c[2] == 1 && c[3] == 0);
+    CHECK(require_said("job,T,alloc\n", &csv_dialect_plain, names, c, 2, msg, sizeof msg) == -1);
+    CHECK_STR(msg, "test_csvio: m:1: missing required column 't': the header has 'T' (column names are "
+                   "case-sensitive)\n");
+    CHECK(c[0] == 0 && c[1] == -1);
+    CHECK(require_said("job,alloc\n", &csv_dialect_plain, names, c, 4, msg, sizeof msg) == -1);
+    CHECK_STR(msg, "test_csvio: m:1: missing required columns 't' and 'used'\n");
+    CHECK(c[0] == 0 && c[1] == -1 && c[2] == -1 && c[3] == 1);
+    CHECK(require_said("x\n", &csv_dialect_plain, names, c, 4, msg, sizeof msg) == -1);
+    CHECK_STR(msg, "test_csvio: m:1: missing required columns 'job', 't', 'used' and 'alloc'\n");
+    CHECK(require_said("job;t;used\n", &csv_dialect_plain, names, c, 3, msg, sizeof msg) == -1);
+    CHECK_STR(msg, "test_csvio: m:1: missing required columns 'job', 't' and 'used': the header is one field "
+                   "holding ';' (use -d ';')\n");
+    CHECK(require_said(" job,T\n", &csv_dialect_plain, names, c, 3, msg, sizeof msg) == -1);
+    CHECK_STR(msg, "test_csvio: m:1: missing required columns 'job', 't' and 'used': the header has ' job', "
+                   "with blanks around the name; the header has 'T' (column names are case-sensitive)\n");
+    static const struct csv_rename ren[] = {{NULL, "job", "name"}};
+    struct csv_dialect d = csv_dialect_plain;
+    d.rename = ren, d.nrename = 1, d.primary = 1;
+    CHECK(require_said("t\n", &d, names, c, 3, msg, sizeof msg) == -1);
+    CHECK_STR(msg, "test_csvio: m:1: missing required columns 'name' (for job) and 'used'\n");
+    CHECK(require_said("t,used\n", &d, names, c, 3, msg, sizeof msg) == -1);
+    CHECK_STR(msg, "test_csvio: m:1: missing required column 'name' (for job)\n");
 }
 
 static void test_skip(void)
@@ -493,18 +568,10 @@ static void test_scan(void)
  * to stderr in msg */
 static const char *required_quoted(csvr *r, int col, const char *name, char *msg, size_t cap)
 {
-    FILE *tmp = tmpfile();
-    fflush(stderr);
-    int save = dup(2);
-    dup2(fileno(tmp), 2);
+    int save;
+    FILE *tmp = stderr_to(&save);
     const char *got = csvr_field_required(r, col, name);
-    fflush(stderr);
-    dup2(save, 2);
-    close(save);
-    rewind(tmp);
-    size_t n = fread(msg, 1, cap - 1, tmp);
-    msg[n] = 0;
-    fclose(tmp);
+    stderr_back(tmp, save, msg, cap);
     return got;
 }
 
@@ -542,6 +609,7 @@ int main(void)
     test_dialect();
     test_dialect_keys();
     test_require_cols();
+    test_require_list();
     test_field_required();
     test_skip();
     test_zin();
