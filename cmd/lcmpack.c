@@ -323,8 +323,8 @@ static void print_summary(struct packrun *R)
             slk_progname, plan_cost_text(peak, b[0]), peak_s * p->step, lb, bd.fixed_lb, area_lb,
             ratio_text(peak, lb, b[1]), R->elapsed, o->earliest ? "earliest start" : "lowcost");
     if (o->stable >= 0)
-        fprintf(stderr, "%s: --stable %g%%: %ld kept, %ld moved (%ld placed again), %ld new, %ld removed (no "
-                "request)\n", slk_progname, 100 * o->stable, R->n.kept, R->n_moved, R->n_moved_placed,
+        fprintf(stderr, "%s: --stable %g%%: %ld kept, %ld moved (%ld placed again), %ld new, %ld removed\n",
+                slk_progname, 100 * o->stable, R->n.kept, R->n_moved, R->n_moved_placed,
                 R->n.placed - R->n_moved_placed, R->n_gone);
     if (o->yarn_delta)
         fprintf(stderr, "%s: YARN delta in %s: %ld submit, %ld update, %ld delete (%ld unchanged, %ld expired)\n",

@@ -29,6 +29,8 @@ void packrun_free(struct packrun *R)
         free(R->pre_why[i]);
     free(R->pre_why);
     free(R->pre);
+    free(R->old);
+    free(R->back);
     yarn_snapshot_free(&R->snap);
     keyset_free(R->have);
     free(R->have_ref);
@@ -685,12 +687,50 @@ static int no_skyline(struct packrun *R, const struct plan_res *r, keyset *jobs)
     return s && s->usable && !s->mark && !keyset_has(jobs, r->job);
 }
 
+/* no_slo: r's job has a skyline tonight (in sky) but no SLO row at all: an
+ * SLO file or runs export cut short, the mirror of no_skyline.  A job whose
+ * SLO row says it is no longer a request is not this (a real change), nor
+ * an ad-hoc reservation (its request is the --adhoc file's). */
+static int no_slo(struct packrun *R, const struct plan_res *r, keyset *sky)
+{
+    return strcmp(res_kind(R->p, r), "adhoc") != 0 && !slo_find_request(&R->slos, r->job) &&
+           keyset_has(sky, r->job);
+}
+
+/* shape_key: a job's request kind and period as a string (malloc'd): a
+ * reservation of the same shape no request asks for is an instance not
+ * requested tonight, not one replaced by a request of another shape. */
+static char *shape_key(const char *job, enum plan_kind kind, double period)
+{
+    size_t n = strlen(job) + 48;
+    char *k = xmalloc(n);
+    snprintf(k, n, "%s\x1f%d\x1f%.17g", job, (int)kind, period);
+    return k;
+}
+
+/* unasked_why: why reservation r, which no request of tonight asks for, is
+ * removed: its job has no request tonight; or requests of the same kind and
+ * period, but none for this instance (a one-off beyond --horizon, or no
+ * longer requested); or a request of another kind or period, placed as a
+ * new one. */
+static const char *unasked_why(const struct plan_res *r, keyset *jobs, keyset *shapes)
+{
+    if (!keyset_has(jobs, r->job))
+        return "no request tonight (--stable)";
+    char *k = shape_key(r->job, r->kind, r->period);
+    int same = keyset_has(shapes, k);
+    free(k);
+    return same ? "no request for this instance tonight (beyond --horizon, or no longer requested)"
+                : "replaced: the job's request tonight has another kind or period, placed as a new one";
+}
+
 /* stable_decide: the reservations last night's plan holds.  With --stable:
  * for each request the plan holds a reservation for, keep it (stable_keep)
  * or free it to be placed again (moved); free the reservations no request
  * asks for tonight, except a once one under way (its window opened before
  * --at, or it started: kept until it ends) and one whose job has its SLO
- * but no skyline tonight (no_skyline: kept).  Without --stable nothing is
+ * but no skyline tonight (no_skyline: kept) or its skyline but no SLO row
+ * (no_slo: kept, one warning).  Without --stable nothing is
  * freed, and the under-way ones no request asks for are reported kept.
  * The load is rebuilt once. */
 static void stable_decide(struct packrun *R)
@@ -715,6 +755,8 @@ static void stable_decide(struct packrun *R)
     if (stable) {
         R->pre = xcalloc(R->nreq ? R->nreq : 1, 1);
         R->pre_why = xcalloc(R->nreq ? R->nreq : 1, sizeof *R->pre_why);
+        R->old = xcalloc(R->nreq ? R->nreq : 1, sizeof *R->old);
+        R->back = xcalloc(R->nreq ? R->nreq : 1, 1);
     }
     int changed = 0;
     for (size_t i = 0; i < R->nreq; i++) {
@@ -738,13 +780,20 @@ static void stable_decide(struct packrun *R)
         R->pre_why[i] = xstrdup(why);
         if (R->pre[i] == 2) {
             r->removed = 1;
+            R->old[i] = (size_t)(r - p->res); /* with --stable every reservation is read: no index */
             R->n_moved++;
             changed = 1;
         }
     }
-    keyset *jobs = keyset_new(); /* the jobs with a request tonight */
-    for (size_t i = 0; stable && i < R->nreq; i++)
+    keyset *jobs = keyset_new(), *shapes = keyset_new(), *sky = keyset_new(), *kept_nos = keyset_new();
+    for (size_t i = 0; stable && i < R->nreq; i++) { /* the jobs with a request tonight, and its shape */
         keyset_add(jobs, R->reqs[i].job);
+        char *k = shape_key(R->reqs[i].job, R->reqs[i].kind, R->reqs[i].period);
+        keyset_add(shapes, k);
+        free(k);
+    }
+    for (size_t j = 0; stable && j < R->njobs; j++) /* the jobs with a skyline tonight */
+        keyset_add(sky, R->jobs[j].job);
     for (size_t x = 0; x < n; x++) {
         struct plan_res *r = ix[x].r;
         free(ix[x].key);
@@ -757,18 +806,29 @@ static void stable_decide(struct packrun *R)
         } else if (no_skyline(R, r, jobs)) {
             keep_unasked(R, r,
                          "no skyline tonight, its SLO is still a request: last night's reservation stands");
+        } else if (no_slo(R, r, sky)) {
+            keep_unasked(R, r,
+                         "no SLO row tonight (a cut-short runs export?), its skyline is still there: last "
+                         "night's reservation stands");
+            keyset_add(kept_nos, r->job);
         } else {
             r->removed = 1;
             R->n_gone++;
             changed = 1;
             report(R, r->job, res_kind(p, r), r->kind == PLAN_ONCE ? r->instance : -1, "removed",
-                   rep_start(p, r), r->len, NAN, NAN,
-                   keyset_has(jobs, r->job)
-                       ? "replaced: the job's request tonight has another kind or period, placed as a new one"
-                       : "no request tonight (--stable)");
+                   rep_start(p, r), r->len, NAN, NAN, unasked_why(r, jobs, shapes));
         }
     }
+    if (keyset_size(kept_nos) && !R->o->quiet)
+        fprintf(
+            stderr,
+            "%s: warning: %zu job(s) with reservations and a skyline have no SLO row tonight (an SLO file "
+            "or runs export cut short?): their reservations kept\n",
+            slk_progname, keyset_size(kept_nos));
     keyset_free(jobs);
+    keyset_free(shapes);
+    keyset_free(sky);
+    keyset_free(kept_nos);
     if (changed)
         plan_recompute_load(p);
     free(ix);
@@ -805,8 +865,80 @@ static int place_new(struct packrun *R, lowcost_ws *ws, size_t i, const struct l
     return 1;
 }
 
+static void resum_load(struct packrun *R);
+
+/* both_why: "its request changed (WHY) ... (REFUSAL)TAIL", malloc'd. */
+static char *both_why(const char *moved, const char *mid, const char *refusal, const char *tail)
+{
+    size_t n = strlen(moved) + strlen(mid) + strlen(refusal) + strlen(tail) + 32;
+    char *why = xmalloc(n);
+    snprintf(why, n, "its request changed (%s)%s(%s)%s", moved, mid, refusal, tail);
+    return why;
+}
+
+/* refused: request i was refused (dec[i] rejected, with the refusal).  When
+ * --stable freed its reservation because its request changed (moved),
+ * something reserved beats nothing: the old reservation is put back if it
+ * still fits the plan as it stands (kept, back[i] = 1, both reasons given);
+ * else it is lost (rejected with both reasons, back[i] = 2; report_decisions
+ * reports the reservation removed).  Counts the request kept or rejected. */
+static void refused(struct packrun *R, size_t i, struct decision *dec)
+{
+    if (!R->pre || R->pre[i] != 2) {
+        R->n.rejected++;
+        return;
+    }
+    struct plan_res *r = &R->p->res[R->old[i]];
+    char *refusal = dec[i].why;
+    R->back[i] = plan_fits(R->p, r, NULL) ? 1 : 2;
+    if (R->back[i] == 1) {
+        r->removed = 0;
+        plan_settle(R->p, R->old[i], NULL); /* adds its load back */
+        R->n.kept++;
+        dec[i].status = "kept";
+        dec[i].why = both_why(R->pre_why[i], " but the new one could not be placed ", refusal,
+                              ": its old reservation is kept");
+    } else {
+        R->n.rejected++;
+        dec[i].why = both_why(R->pre_why[i], " and the new one could not be placed ", refusal,
+                              "; its old reservation no longer fits the plan: removed");
+    }
+    free(refusal);
+}
+
+/* take_back: free again the old reservations refused() put back among the
+ * first `end` requests (each counted rejected again), the load recomputed in
+ * plan order: a retry pass starts from the plan a re-run would see before
+ * its first request, which frees them (still moved) before placing. */
+static void take_back(struct packrun *R, struct decision *dec, size_t end)
+{
+    long n = 0;
+    for (size_t i = 0; R->back && i < end; i++)
+        if (R->back[i] == 1) {
+            R->p->res[R->old[i]].removed = 1;
+            R->back[i] = 0;
+            R->n.kept--;
+            R->n.rejected++;
+            dec[i].status = "rejected";
+            n++;
+        }
+    if (n)
+        resum_load(R);
+}
+
+/* any_back: a moved request among the first `end` was refused and has its
+ * old reservation back (a request to try again after the polish, as a
+ * refused one is). */
+static int any_back(const struct packrun *R, size_t end)
+{
+    for (size_t i = 0; R->back && i < end; i++)
+        if (R->back[i] == 1)
+            return 1;
+    return 0;
+}
+
 /* place_one: request i: kept when the plan has it (and no --replan), else
- * placed or rejected; ids[i] = its reservation when placed. */
+ * placed or rejected (refused); ids[i] = its reservation when placed. */
 static void place_one(struct packrun *R, lowcost_ws *ws, size_t i, const struct lowcost_opts *lo, struct decision *dec,
                       size_t *ids)
 {
@@ -825,7 +957,7 @@ static void place_one(struct packrun *R, lowcost_ws *ws, size_t i, const struct 
         return;
     }
     if (!place_new(R, ws, i, lo, dec, ids))
-        R->n.rejected++;
+        refused(R, i, dec);
 }
 
 /* take_pressure: --lookahead's pressure as request i sees it: the demand
@@ -870,7 +1002,10 @@ static void resum_load(struct packrun *R)
 /* retry_refused: after --improve, this run's refused requests among the
  * first `end` again, in input order, on the polished plan (with
  * --lookahead's pressure as a re-run would see it, take_pressure), pass
- * after pass until a pass places nothing.  The last pass tried every
+ * after pass until a pass places nothing.  Each pass first frees the old
+ * reservations of moved requests put back (take_back), and a moved request
+ * refused again gets its old one back at its turn (refused), as a re-run
+ * does.  The last pass tried every
  * request still refused on the final plan exactly as a re-run on the same
  * input tries it (same plan, load summed in the same order, same
  * pressure), so a re-run places nothing: the plan is a fixed point
@@ -882,12 +1017,19 @@ static void retry_refused(struct packrun *R, lowcost_ws *ws, struct lowcost_opts
     long got;
     do {
         got = 0;
+        take_back(R, dec, end);
         for (size_t i = 0; i < end; i++) {
             take_pressure(R, pres, i);
-            if (!dec[i].status || strcmp(dec[i].status, "rejected") != 0 || !place_new(R, ws, i, lo, dec, ids))
+            if (!dec[i].status || strcmp(dec[i].status, "rejected") != 0)
                 continue;
-            got++;
             R->n.rejected--;
+            if (!place_new(R, ws, i, lo, dec, ids)) {
+                refused(R, i, dec);
+                continue;
+            }
+            if (R->back)
+                R->back[i] = 0; /* placed after all: moved */
+            got++;
             R->n_after_polish++;
             const char *was = dec[i].why ? dec[i].why : "";
             size_t n = strlen(was) + 80;
@@ -900,7 +1042,9 @@ static void retry_refused(struct packrun *R, lowcost_ws *ws, struct lowcost_opts
 }
 
 /* report_decisions: one report row per request, as the plan ends up (a
- * kept request with its reservation's place and cost in the final plan). */
+ * kept request with its reservation's place and cost in the final plan);
+ * a moved request refused whose old reservation no longer fits gets a row
+ * "removed" for that reservation first. */
 static void report_decisions(struct packrun *R, struct decision *dec, const struct lowcost_opts *lo)
 {
     for (size_t i = 0; i < R->nreq; i++) {
@@ -912,6 +1056,18 @@ static void report_decisions(struct packrun *R, struct decision *dec, const stru
         struct plan_res tmp;
         const struct plan_res *r;
         const char *why = dec[i].why ? dec[i].why : "";
+        if (R->back && R->back[i] == 2) { /* the reservation it had: removed */
+            r = &R->p->res[R->old[i]];
+            size_t n = strlen(R->pre_why[i]) + 96;
+            char *text = xmalloc(n);
+            snprintf(text, n,
+                     "its request changed (%s), the new one was refused and this reservation no longer fits "
+                     "the plan",
+                     R->pre_why[i]);
+            report(R, r->job, res_kind(R->p, r), r->kind == PLAN_ONCE ? r->instance : -1, "removed",
+                   rep_start(R->p, r), r->len, NAN, NAN, text);
+            free(text);
+        }
         if (strcmp(dec[i].status, "kept") == 0 && (r = have_res(R, q, &tmp)) != NULL) {
             dec[i].start = rep_start(R->p, r);
             dec[i].len = r->len;
@@ -947,7 +1103,7 @@ static void polish_adhoc(struct packrun *R, lowcost_ws *ws, struct lowcost_opts 
     lowcost_improve(ws, R->p, R->reqs, R->nreq, ids, lo, R->o->improve, &R->imp_adhoc);
     resum_load(R);
     R->adhoc_polished = 1;
-    if (R->n.rejected)
+    if (R->n.rejected || any_back(R, R->nreq))
         retry_refused(R, ws, lo, pres, dec, ids, R->nreq);
 }
 
@@ -980,7 +1136,7 @@ static void place_all(struct packrun *R)
         resum_load(R);
         R->polished = 1;
         R->peak_polished = plan_peak(p, NULL);
-        if (R->n.rejected)
+        if (R->n.rejected || any_back(R, R->adhoc0))
             retry_refused(R, ws, &lo, pres, dec, ids, R->adhoc0);
     }
     long before = R->n.placed;
@@ -988,6 +1144,10 @@ static void place_all(struct packrun *R)
     slk_progress_done();
     if (improving && R->n.placed > before)
         polish_adhoc(R, ws, &lo, pres, dec, ids);
+    for (size_t i = 0; R->back && i < nreq; i++) { /* refused moved requests: kept, or removed */
+        R->n_moved -= R->back[i] != 0;
+        R->n_gone += R->back[i] == 2;
+    }
     if (R->polished || R->adhoc_polished)
         /* the report gives each job's cost in the final plan */
         for (size_t i = 0; i < nreq; i++)

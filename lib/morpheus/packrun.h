@@ -13,7 +13,9 @@
  *                  plan, then the ad-hoc ones on what is left (with
  *                  --improve the polish again, and every refused request
  *                  tried again, periodic first): a fixed point, a re-run
- *                  places nothing; one report row per decision.
+ *                  places nothing; a moved request that is refused gets
+ *                  its old reservation back when it still fits; one
+ *                  report row per decision.
  *   packout_write  the outputs: the --report rows flushed (a write error
  *                  there stops it before any file is replaced), --load,
  *                  --plan-out, --yarn-delta, then the
@@ -139,6 +141,9 @@ struct packrun {
     /* --stable: per request, decided before placing */
     signed char *pre;           /* [nreq]: 0 no reservation, 1 kept, 2 moved */
     char **pre_why;             /* [nreq]: owned */
+    size_t *old;                /* [nreq]: a moved request's freed reservation (index in p->res) */
+    signed char *back;          /* [nreq]: a moved request refused: 1 its old reservation put
+                                   back (kept), 2 it no longer fits (rejected, removed) */
     long n_moved, n_gone, n_moved_placed;
     long n_after_polish;        /* --improve: refused requests placed after the polish */
     double peak_polished;       /* --improve: the plan's peak after the polish of the periodic

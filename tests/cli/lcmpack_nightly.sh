@@ -193,3 +193,139 @@ for look in 0 1; do
         cmp -s "$1" "$2" && ! awk -F, "NR > 1 && (\$4 == \"placed\" || \$4 == \"moved\")" "$3" | grep -q .' \
         _ "$W_/p$look.csv" "$W_/q$look.csv" "$W_/re$look.rep"
 done
+
+# ---- --stable: what a night does with a job it cannot serve as asked
+# (audit of a week of nights, session 30).  A 10-minute cycle of 60 s
+# steps, 4 cores, --at 0; one step per job, 1 core per container.
+S_="$TMP/stable"; mkdir -p "$S_"
+SRUN=(--lcm 10m --capacity cores=4,mem=100000 --at 0)
+# the decision rows without the header: job,kind,instance,status,t_start,t_end,reason
+decisions() { awk -F, 'NR > 1 { r = $9; for (i = 10; i <= NF; i++) r = r "," $i; gsub(/"/, "", r)
+                                print $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," r }' "$1"; }
+# nights NAME SLO1 SKY1 SLO2 SKY2: the two nights' inputs (printf texts) in
+# $S_/NAME.{slo1,sky1,slo2,sky2}; night 1 planned into $S_/NAME1.csv, night 2
+# (--stable 10%) into $S_/NAME2.csv, its report NAME2.rep, stderr NAME2.err
+# and YARN delta NAME.d
+nights() {
+    local n=$1
+    printf "$2" > "$S_/$n.slo1"; printf "$3" > "$S_/$n.sky1"; printf "$4" > "$S_/$n.slo2"; printf "$5" > "$S_/$n.sky2"
+    lcmpack -q --slo "$S_/$n.slo1" "${SRUN[@]}" "$S_/$n.sky1" -o "$S_/${n}1.csv"
+    lcmpack --plan "$S_/${n}1.csv" --stable 10% --slo "$S_/$n.slo2" "${SRUN[@]}" "$S_/$n.sky2" -o "$S_/${n}2.csv" \
+        --report "$S_/${n}2.rep" --yarn-delta "$S_/$n.d" 2>"$S_/${n}2.err"
+}
+# D1.  Night 1: A and C (window [0, 60]: step 0 only), 2 containers each:
+# step 0 full.  Night 2: A's doubles to 4 (area +100%: moved, its old
+# reservation freed); C is kept, so step 0 has 2 free: A's new request is
+# refused.  Its old reservation (2 containers) still fits: put back, kept,
+# the same bytes, so the YARN delta is empty (before: rejected, its
+# reservation deleted).
+AC='job,period,a,d,status\nA,600,0,60,actionable\nC,600,0,60,actionable\n'
+nights ac "$AC" 'job,step,offset,alloc\nA,60,0,2\nC,60,0,2\n' "$AC" 'job,step,offset,alloc\nA,60,0,4\nC,60,0,2\n'
+t "--stable: a moved job refused keeps its old reservation" 0 '' \
+    'A,periodic,,kept,0,60,its request changed (area +100.0% (more than 10%)) but the new one could not be placed (no capacity: stage 1: no free capacity for 2 more container(s)): its old reservation is kept
+C,periodic,,kept,0,60,the new stages fit inside the reservation (area +0.0%), inside [a, d]' '' decisions "$S_/ac2.rep"
+t "--stable: the old reservation put back: same bytes, empty YARN delta, counted kept" 0 '' '' '' bash -c '
+    cmp "$1/ac1.csv" "$1/ac2.csv" && ! [ -s "$1/ac.d/submit.jsonl" ] && ! [ -s "$1/ac.d/update.jsonl" ] &&
+    ! [ -s "$1/ac.d/delete.jsonl" ] && grep -q "^lcmpack: 2 requests: 0 placed, 0 rejected, 2 kept; 0 skipped, 0 removed" "$2" &&
+    grep -q "^lcmpack: --stable 10%: 2 kept, 0 moved (0 placed again), 0 new, 0 removed$" "$2"' _ "$S_" "$S_/ac2.err"
+t "--stable: put back, the re-run writes the same bytes" 0 '' '' 'YARN delta in' bash -c '
+    lcmpack --plan "$1/ac2.csv" --stable 10% --slo "$1/ac.slo2" "${@:2}" "$1/ac.sky2" -o "$1/ac3.csv" --yarn-delta "$1/acd3" &&
+    cmp "$1/ac2.csv" "$1/ac3.csv" && ! [ -s "$1/acd3/submit.jsonl" ] && ! [ -s "$1/acd3/update.jsonl" ] &&
+    ! [ -s "$1/acd3/delete.jsonl" ]' _ "$S_" "${SRUN[@]}"
+# the same night with a new job N before A in the input: N takes the room A
+# freed, so A's old reservation no longer fits either: the request rejected
+# with both reasons, the reservation removed (a row of its own), and the
+# counts add up to night 1's two reservations (1 kept, 1 removed)
+printf 'job,period,a,d,status\nN,600,0,60,actionable\nA,600,0,60,actionable\nC,600,0,60,actionable\n' > "$S_/nac.slo"
+printf 'job,step,offset,alloc\nN,60,0,2\nA,60,0,4\nC,60,0,2\n' > "$S_/nac.sky"
+lcmpack --plan "$S_/ac1.csv" --stable 10% --slo "$S_/nac.slo" "${SRUN[@]}" "$S_/nac.sky" -o /dev/null \
+    --report "$S_/nac.rep" --yarn-delta "$S_/nacd" 2>"$S_/nac.err"
+t "--stable: a moved job refused whose old reservation no longer fits: rejected with both reasons, removed" 0 '' \
+    'N,periodic,,placed,0,60,
+A,periodic,,removed,0,60,its request changed (area +100.0% (more than 10%)), the new one was refused and this reservation no longer fits the plan
+A,periodic,,rejected,,,its request changed (area +100.0% (more than 10%)) and the new one could not be placed (no capacity: stage 1: no free capacity for 4 more container(s)); its old reservation no longer fits the plan: removed
+C,periodic,,kept,0,60,the new stages fit inside the reservation (area +0.0%), inside [a, d]' '' decisions "$S_/nac.rep"
+t "--stable: no longer fits: counted removed, deleted" 0 '' '1 0 1' '' bash -c '
+    grep -q "^lcmpack: 3 requests: 1 placed, 1 rejected, 1 kept; 0 skipped, 1 removed" "$2" &&
+    grep -q "^lcmpack: --stable 10%: 1 kept, 0 moved (0 placed again), 1 new, 1 removed$" "$2" &&
+    echo $(wc -l < "$1/submit.jsonl") $(wc -l < "$1/update.jsonl") $(wc -l < "$1/delete.jsonl")' _ "$S_/nacd" "$S_/nac.err"
+# with --improve.  Night 1: R (step 0 only) 1 container.  Night 2: A (any
+# step) 1, C (step 0) 2, R grows to 3 (gang 3: area +200%, moved).  Online:
+# A and C on step 0 (3 of 4), R's 3 refused, its old 1 put back (4 of 4).
+# The polish moves A to step 1 (step 0 costs 1.0, step 1 0.25); the retry
+# frees R's old reservation again, R's 3 still do not fit beside C's 2, and
+# the old one goes back: kept.  The re-run frees it again, tries R on the
+# same plan and puts it back: nothing placed, the same bytes, no delta.
+printf 'job,period,a,d,status\nR,600,0,60,actionable\n' > "$S_/r.slo"
+printf 'job,step,offset,alloc\nR,60,0,1\n' > "$S_/r1.sky"
+printf 'job,period,a,d,status\nA,600,0,600,actionable\nC,600,0,60,actionable\nR,600,0,60,actionable\n' > "$S_/acr.slo"
+printf 'job,step,offset,alloc,gang\nA,60,0,1,1\nC,60,0,2,2\nR,60,0,3,3\n' > "$S_/acr.sky"
+lcmpack -q --slo "$S_/r.slo" "${SRUN[@]}" "$S_/r1.sky" -o "$S_/r1.csv"
+IRUN=(--stable 10% --improve 3 --slo "$S_/acr.slo" "${SRUN[@]}" "$S_/acr.sky")
+lcmpack -q --plan "$S_/r1.csv" "${IRUN[@]}" -o "$S_/r2.csv" --report "$S_/r2.rep"
+t "--stable --improve: refused before and after the polish, the old reservation kept" 0 '' \
+    'A,periodic,,placed,60,120,
+C,periodic,,placed,0,60,
+R,periodic,,kept,0,60,its request changed (area +200.0% (more than 10%)) but the new one could not be placed (no capacity: stage 1: no free capacity for 3 more container(s)): its old reservation is kept' '' \
+    decisions "$S_/r2.rep"
+t "--stable --improve: plan rows" 0 '' $'R,0,1\nA,60,1\nC,0,2' '' rows "$S_/r2.csv"
+t "--stable --improve: the re-run places nothing, same bytes, empty delta" 0 '' '' '' bash -c '
+    lcmpack --plan "$1/r2.csv" "${@:2}" -o "$1/r3.csv" --yarn-delta "$1/rd3" 2>"$1/r3.err" &&
+    cmp "$1/r2.csv" "$1/r3.csv" && grep -q "^lcmpack: 3 requests: 0 placed, 0 rejected, 3 kept" "$1/r3.err" &&
+    ! [ -s "$1/rd3/submit.jsonl" ] && ! [ -s "$1/rd3/update.jsonl" ] && ! [ -s "$1/rd3/delete.jsonl" ]' _ "$S_" "${IRUN[@]}"
+# R grows to 2 instead: after the polish, step 0 has C's 2 free of R's old
+# one, so R's new request is placed there: moved, after the polish
+printf 'job,step,offset,alloc,gang\nA,60,0,1,1\nC,60,0,2,2\nR,60,0,2,2\n' > "$S_/acr2.sky"
+lcmpack -q --plan "$S_/r1.csv" --stable 10% --improve 3 --slo "$S_/acr.slo" "${SRUN[@]}" "$S_/acr2.sky" -o /dev/null \
+    --report "$S_/r4.rep"
+t "--stable --improve: put back, then placed after the polish: moved" 0 '' \
+    'A,periodic,,placed,60,120,
+C,periodic,,placed,0,60,
+R,periodic,,moved,0,60,area +100.0% (more than 10%); refused before the --improve polish, placed after it' '' \
+    decisions "$S_/r4.rep"
+
+# D2.  Night 1: A, C, D, E.  Night 2's SLO file has A, and D with a status
+# that is not a request; the skylines have A, C and D.  C (a skyline, no
+# SLO row: a runs export cut short) keeps its reservation, with one
+# warning; D (its SLO says it is no longer a request: a real change) and E
+# (neither: a job that left) are removed as before.
+nights g 'job,period,a,d,status\nA,600,0,60,actionable\nC,600,0,60,actionable\nD,600,0,60,actionable\nE,600,0,60,actionable\n' \
+    'job,step,offset,alloc\nA,60,0,1\nC,60,0,1\nD,60,0,1\nE,60,0,1\n' \
+    'job,period,a,d,status\nA,600,0,60,actionable\nD,600,0,60,high_cv\n' 'job,step,offset,alloc\nA,60,0,1\nC,60,0,1\nD,60,0,1\n'
+t "--stable: a skyline but no SLO row keeps its reservation; another status or neither does not" 0 '' \
+    "C,,,skipped,,,no SLO row for the job
+D,,,skipped,,,SLO status 'high_cv' is not a reservation request
+C,periodic,,kept,0,60,no SLO row tonight (a cut-short runs export?), its skyline is still there: last night's reservation stands
+D,periodic,,removed,0,60,no request tonight (--stable)
+E,periodic,,removed,0,60,no request tonight (--stable)
+A,periodic,,kept,0,60,the new stages fit inside the reservation (area +0.0%), inside [a, d]" '' decisions "$S_/g2.rep"
+t "--stable: no SLO row: one warning, counted kept, C's rows the same bytes, D and E deleted" 0 '' '2' '' bash -c '
+    [ "$(grep -c warning "$1")" = 1 ] &&
+    grep -qx "lcmpack: warning: 1 job(s) with reservations and a skyline have no SLO row tonight (an SLO file or runs export cut short?): their reservations kept" "$1" &&
+    grep -q "^lcmpack: 2 requests: 0 placed, 0 rejected, 2 kept; 2 skipped, 2 removed" "$1" &&
+    diff <(grep ",C,periodic," "$2/g1.csv") <(grep ",C,periodic," "$2/g2.csv") && wc -l < "$2/g.d/delete.jsonl"' \
+    _ "$S_/g2.err" "$S_"
+t "--stable: no SLO row, -q: no warning" 0 '' '' '' \
+    lcmpack -q --plan "$S_/g1.csv" --stable 10% --slo "$S_/g.slo2" "${SRUN[@]}" "$S_/g.sky2" -o /dev/null
+
+# D4.  An off-kilter job W (period 900 s on the 600 s cycle), one step of 1.
+# Night 1 --horizon 30m: instances 0 (opens at 0) and 1 (at 900).  Night 2
+# --horizon 15m asks only for instance 0: instance 1's reservation is
+# removed as not requested (it said "replaced ... placed as a new one",
+# though nothing changed and nothing was placed); with W turned periodic
+# (period 600) both are "replaced", and the periodic request placed.
+printf 'job,period,a,d,status\nW,900,0,300,actionable\n' > "$S_/w1.slo"
+printf 'job,period,a,d,status\nW,600,0,300,actionable\n' > "$S_/w2.slo"
+printf 'job,step,offset,alloc\nW,60,0,1\n' > "$S_/w.sky"
+lcmpack -q --slo "$S_/w1.slo" "${SRUN[@]}" --horizon 30m "$S_/w.sky" -o "$S_/w1.csv"
+for n in 1 2; do
+    lcmpack -q --plan "$S_/w1.csv" --stable 10% --slo "$S_/w$n.slo" "${SRUN[@]}" --horizon 15m "$S_/w.sky" -o /dev/null \
+        --report "$S_/w$n.rep"
+done
+t "--stable: a one-off instance beyond --horizon is not 'replaced'" 0 '' \
+    'W,once,1,removed,300,360,no request for this instance tonight (beyond --horizon, or no longer requested)
+W,once,0,kept,0,60,the new stages fit inside the reservation (area +0.0%), inside [a, d]' '' decisions "$S_/w1.rep"
+t "--stable: a one-off job turned periodic: 'replaced'" 0 '' \
+    "W,once,0,removed,0,60,replaced: the job's request tonight has another kind or period, placed as a new one
+W,once,1,removed,300,360,replaced: the job's request tonight has another kind or period, placed as a new one
+W,periodic,,placed,0,60," '' decisions "$S_/w2.rep"
