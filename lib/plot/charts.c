@@ -622,21 +622,19 @@ static int default_ys(const csvr *r, int cx, const int *cb, int nb, const struct
     return ny;
 }
 
-/* chart_lines with what def knows (NULL: nothing) when by or ycols is NULL */
-static int draw_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols,
-                      const char *by, int panels, const struct lines_defaults *def)
+/* lines_columns: the lines chart's columns: x into *cx; the --by columns
+ * (at most 4; without --by, def's keys the input has) into cb, *nbp of
+ * them; the --y columns (the first 32; without --y, default_ys) into cy,
+ * *nyp of them.  Every missing one is reported in one line.  0, or -1
+ * (reported). */
+static int lines_columns(csvr *r, const char *xcol, const char *ycols, const char *by,
+                         const struct lines_defaults *def, int *cx, int *cb, int *nbp, int *cy, int *nyp)
 {
-    int st;
-    csvr *r = csvr_open_with(o->input, o->d_input, 0, &st);
-    if (!r)
-        return st;
-    /* x, the --by columns (at most 4) and the --y columns (the first 32):
-     * every one missing in one line */
     char *bylist = by ? xstrdup(by) : NULL, *ylist = ycols ? xstrdup(ycols) : NULL;
     const char *want[1 + 4 + 32];
     int wc[1 + 4 + 32], nw = 0;
     want[nw++] = xcol;
-    int nb = split_names(bylist, want, &nw, 4), ny = 0, cy[32];
+    int nb = split_names(bylist, want, &nw, 4), ny = 0;
     if (nb > 4)
         slk_error("--by: at most 4 columns ('%s')", by);
     else {
@@ -646,22 +644,38 @@ static int draw_lines(plot *p, const struct chart_opts *o, const char *xcol, con
     int refused = nb > 4 || csvr_require_list(r, want, wc, nw) < 0;
     free(bylist);
     free(ylist);
-    if (refused) {
-        csvr_close(r);
-        return SLK_EDATA;
-    }
-    int cx = wc[0], cb[4];
+    if (refused)
+        return -1;
+    *cx = wc[0];
     for (int b = 0; b < nb; b++)
         cb[b] = wc[1 + b];
     for (int y = 0; y < ny; y++)
         cy[y] = wc[1 + nb + y];
     for (int k = 0; !by && def && def->keys[k]; k++) {
         int c = csvr_col(r, def->keys[k]);
-        if (c >= 0 && c != cx && nb < 4)
+        if (c >= 0 && c != *cx && nb < 4)
             cb[nb++] = c;
     }
     if (!ycols)
-        ny = default_ys(r, cx, cb, nb, def, cy);
+        ny = default_ys(r, *cx, cb, nb, def, cy);
+    *nbp = nb;
+    *nyp = ny;
+    return 0;
+}
+
+/* chart_lines with what def knows (NULL: nothing) when by or ycols is NULL */
+static int draw_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols,
+                      const char *by, int panels, const struct lines_defaults *def)
+{
+    int st;
+    csvr *r = csvr_open_with(o->input, o->d_input, 0, &st);
+    if (!r)
+        return st;
+    int cx, cb[4], nb, cy[32], ny;
+    if (lines_columns(r, xcol, ycols, by, def, &cx, cb, &nb, cy, &ny) < 0) {
+        csvr_close(r);
+        return SLK_EDATA;
+    }
     /* a word in a column taken as y by default: say how to leave it out */
     static const char not_y[] =
         " (a y column must hold numbers: choose the y columns with --y, or draw a series "
