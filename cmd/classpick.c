@@ -230,9 +230,12 @@ static int pick_jobs(struct cp_table *ct, const struct cp_dagtab *dags, csvw *w)
     }
     st = csvr_status(r);
     if (!st && !slk_opt.quiet)
-        fprintf(stderr, "classpick: %ld jobs (%ld short, %ld medium, %ld long by %gs/%gs): %ld in one class, %ld across classes, %ld not placed%s\n",
-                bytype[0] + bytype[1] + bytype[2], bytype[0], bytype[1], bytype[2], P.short_max, P.long_min, count[CP_ONE],
-                count[CP_SEVERAL], count[CP_NONE], opt.no_book ? " (--no-book: rooms not reduced between jobs)" : "");
+        fprintf(slk_summary(),
+                "classpick: %ld jobs (%ld short, %ld medium, %ld long by %gs/%gs): %ld in one class, %ld "
+                "across classes, %ld not placed%s\n",
+                bytype[0] + bytype[1] + bytype[2], bytype[0], bytype[1], bytype[2], P.short_max, P.long_min,
+                count[CP_ONE], count[CP_SEVERAL], count[CP_NONE],
+                opt.no_book ? " (--no-book: rooms not reduced between jobs)" : "");
     keyset_free(seen);
     free(chosen);
     csvr_close(r);
@@ -247,26 +250,31 @@ static void sim_summary(size_t nt, const struct cs_tenant *tn, long nticks, cons
     if (slk_opt.quiet)
         return;
     if (!opt.in_sample)
-        fprintf(stderr, "classpick: out of sample: replaying from %.0f (%ld ticks of history before it)\n",
+        fprintf(slk_summary(),
+                "classpick: out of sample: replaying from %.0f (%ld ticks of history before it)\n",
                 t0 + (double)skipped * opt.step, skipped);
     double srv = 0, reserve_cores = ceil(P.reserve * P.cores - 1e-9);
     for (size_t i = 0; i < nt; i++)
         srv += tn[i].servers;
-    fprintf(stderr, "classpick: simulated %zu tenants (%g servers x %g cores, reserve %g cores) over %ld ticks of %g s; "
-                    "%ld jobs (mean %g tasks) offered at %g of the mean harvestable %.0f cores\n",
-            nt, srv, P.cores, reserve_cores, nticks, opt.step, s->nj, opt.tasks_mean,
-            opt.jobs ? s->nj * opt.tasks_mean * s->mean_dur / (0.9 * s->span) / (s->harvest > 0 ? s->harvest : 1)
-                     : opt.load,
-            s->harvest);
+    fprintf(
+        slk_summary(),
+        "classpick: simulated %zu tenants (%g servers x %g cores, reserve %g cores) over %ld ticks of %g s; "
+        "%ld jobs (mean %g tasks) offered at %g of the mean harvestable %.0f cores\n",
+        nt, srv, P.cores, reserve_cores, nticks, opt.step, s->nj, opt.tasks_mean,
+        opt.jobs ? s->nj * opt.tasks_mean * s->mean_dur / (0.9 * s->span) / (s->harvest > 0 ? s->harvest : 1)
+                 : opt.load,
+        s->harvest);
     /* the change in percent only when yarn-pt killed some */
-    fprintf(stderr, "classpick: killed tasks: yarn-pt %ld, class-aware %ld", res[0].killed, res[1].killed);
+    fprintf(slk_summary(), "classpick: killed tasks: yarn-pt %ld, class-aware %ld", res[0].killed,
+            res[1].killed);
     if (res[0].killed > 0)
-        fprintf(stderr, " (%+.1f%%)",
+        fprintf(slk_summary(), " (%+.1f%%)",
                 100.0 * (double)(res[1].killed - res[0].killed) / (double)res[0].killed);
     if (res[0].finished > 0 && res[1].finished > 0)
-        fprintf(stderr, "; mean job time: yarn-pt %.0f s, class-aware %.0f s (%+.1f%%)", res[0].mean, res[1].mean,
-                100.0 * (res[1].mean - res[0].mean) / res[0].mean);
-    fprintf(stderr, "; unfinished jobs: yarn-pt %ld, class-aware %ld\n", res[0].waiting, res[1].waiting);
+        fprintf(slk_summary(), "; mean job time: yarn-pt %.0f s, class-aware %.0f s (%+.1f%%)", res[0].mean,
+                res[1].mean, 100.0 * (res[1].mean - res[0].mean) / res[0].mean);
+    fprintf(slk_summary(), "; unfinished jobs: yarn-pt %ld, class-aware %ld\n", res[0].waiting,
+            res[1].waiting);
 }
 
 static int run_simulation(struct cp_table *ct, csvw *w)

@@ -122,7 +122,7 @@ static int split(void)
     double t0 = slk_now();
     int st = shard_split(&o, &s);
     if (st == SLK_OK && !slk_opt.quiet)
-        fprintf(stderr,
+        fprintf(slk_summary(),
                 "keyshard: %llu rows, %llu key groups into %d shards "
                 "(%llu to %llu rows a shard), %.1f MB in %.2f s\n",
                 (unsigned long long)s.records, (unsigned long long)s.groups, opt.nshards,
@@ -146,7 +146,7 @@ static int check(void)
     struct shard_stats s;
     st = outf_finish(out, shard_check(&o, outf_fp(out), &s));
     if (st == SLK_OK && !slk_opt.quiet)
-        fprintf(stderr, "keyshard: %llu rows in %llu key groups, grouped by %s\n",
+        fprintf(slk_summary(), "keyshard: %llu rows in %llu key groups, grouped by %s\n",
                 (unsigned long long)s.records, (unsigned long long)s.groups, opt.key);
     return st;
 }
@@ -169,7 +169,7 @@ static int merge(void)
     st = shard_merge(&m, outf_fp(o), &rows);
     st = outf_finish(o, st);
     if (st == SLK_OK && !slk_opt.quiet)
-        fprintf(stderr, "keyshard: merged %llu rows from %d outputs%s\n", (unsigned long long)rows,
+        fprintf(slk_summary(), "keyshard: merged %llu rows from %d outputs%s\n", (unsigned long long)rows,
                 opt.nfiles,
                 opt.sorted  ? " in key order"
                 : opt.order ? " in the order file's key order"

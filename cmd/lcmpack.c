@@ -312,36 +312,38 @@ static void print_summary(struct packrun *R)
     char lcm_text[48] = "none";
     if (R->lcm_periods > 0)
         snprintf(lcm_text, sizeof lcm_text, "%lld s", R->lcm_periods);
-    fprintf(stderr,
+    fprintf(slk_summary(),
             "%s: %ld requests: %ld placed, %ld rejected, %ld kept; %ld skipped, %ld removed, %ld expired; "
             "plan: %zu reservations over a %ld s cycle (LCM of the new periods %s) in %ld s steps%s\n",
             slk_progname, R->n.requests, R->n.placed, R->n.rejected, R->n.kept, R->n.skipped,
             R->n.removed + R->n_gone, R->n.expired, nres_live, p->lcm, lcm_text, p->step, R->how);
-    fprintf(stderr,
+    fprintf(slk_summary(),
             "%s: peak cost %s at t=%ld s; lower bound %.4f (fixed demand %.4f, area/lcm %.4f): %s; "
             "placement %.4f s (%s)\n",
             slk_progname, plan_cost_text(peak, b[0]), peak_s * p->step, lb, bd.fixed_lb, area_lb,
             ratio_text(peak, lb, b[1]), R->elapsed, o->earliest ? "earliest start" : "lowcost");
     if (o->stable >= 0)
-        fprintf(stderr, "%s: --stable %g%%: %ld kept, %ld moved (%ld placed again), %ld new, %ld removed\n",
+        fprintf(slk_summary(),
+                "%s: --stable %g%%: %ld kept, %ld moved (%ld placed again), %ld new, %ld removed\n",
                 slk_progname, 100 * o->stable, R->n.kept, R->n_moved, R->n_moved_placed,
                 R->n.placed - R->n_moved_placed, R->n_gone);
     if (o->yarn_delta)
-        fprintf(stderr, "%s: YARN delta in %s: %ld submit, %ld update, %ld delete (%ld unchanged, %ld expired)\n",
+        fprintf(slk_summary(),
+                "%s: YARN delta in %s: %ld submit, %ld update, %ld delete (%ld unchanged, %ld expired)\n",
                 slk_progname, o->yarn_delta, R->delta.submit, R->delta.update, R->delta.del, R->delta.same,
                 R->delta.expired);
     if (o->improve > 0 && !o->earliest && !R->polished)
-        fprintf(stderr, "%s: --improve: nothing to polish (no request placed tonight%s)\n", slk_progname,
-                o->adhoc ? " before the ad-hoc ones" : "");
+        fprintf(slk_summary(), "%s: --improve: nothing to polish (no request placed tonight%s)\n",
+                slk_progname, o->adhoc ? " before the ad-hoc ones" : "");
     else if (o->improve > 0 && !o->earliest)
-        fprintf(stderr,
+        fprintf(slk_summary(),
                 "%s: --improve: %ld moves in %ld rounds, then %ld moves in %ld flattening rounds "
                 "(peak %s before, %s after descent, %s after)\n",
                 slk_progname, R->imp.moves, R->imp.rounds, R->imp.flat_moves, R->imp.flat_rounds,
                 plan_cost_text(R->imp.peak_before, b[2]), plan_cost_text(R->imp.peak_descent, b[3]),
                 plan_cost_text(R->polished ? R->peak_polished : peak, b[4]));
     if (R->adhoc_polished)
-        fprintf(stderr,
+        fprintf(slk_summary(),
                 "%s: --improve: with the ad-hoc placements: %ld moves in %ld rounds, then %ld moves in %ld "
                 "flattening "
                 "rounds (peak %s before, %s after descent)\n",
@@ -349,7 +351,8 @@ static void print_summary(struct packrun *R)
                 R->imp_adhoc.flat_rounds, plan_cost_text(R->imp_adhoc.peak_before, b[2]),
                 plan_cost_text(R->imp_adhoc.peak_descent, b[3]));
     if (R->n_after_polish)
-        fprintf(stderr, "%s: --improve: %ld refused request(s) placed after the polish (peak %s with them)\n",
+        fprintf(slk_summary(),
+                "%s: --improve: %ld refused request(s) placed after the polish (peak %s with them)\n",
                 slk_progname, R->n_after_polish, plan_cost_text(peak, b[0]));
 }
 /* ---- main -------------------------------------------------------------------- */

@@ -316,26 +316,29 @@ static void report(const struct replay_totals *tot, const double *elapsed, int a
     fmt_time(io.set.nruns ? io.set.runs[0].first : NAN, b0);
     fmt_time(io.set.nruns ? io.set.runs[io.set.nruns - 1].first : NAN, b1);
     size_t jobs = replay_set_jobs_run(&io.set);
-    fprintf(stderr,
+    fprintf(slk_summary(),
             "%s: %ld runs read (%ld rows); replaying %zu runs of %zu jobs starting %s .. %s "
             "(%zu jobs with a usable SLO have no run to replay; %ld runs of jobs without a usable SLO, "
             "%ld outside --from/--until; %ld SLO rows not actionable)\n",
             slk_progname, io.n.runs_in + io.n.runs_noslo, io.n.rows, io.set.nruns, jobs, b0, b1,
             io.set.njobs - jobs, io.n.runs_noslo, io.n.runs_outside, io.n.unusable);
     if (aligned)
-        fprintf(stderr, "%s: --align reservation: %ld runs start at their reservation (or input) instead of "
-                        "their recorded start in the plan regimes\n", slk_progname, moved);
-    fprintf(stderr, "%s: %-9s %-5s %8s %8s %9s %15s %10s %8s\n", slk_progname, "regime", "idle", "runs",
-            "missed", "miss_rate", "footprint_cores", "util", "time_s");
+        fprintf(slk_summary(),
+                "%s: --align reservation: %ld runs start at their reservation (or input) instead of "
+                "their recorded start in the plan regimes\n",
+                slk_progname, moved);
+    fprintf(slk_summary(), "%s: %-9s %-5s %8s %8s %9s %15s %10s %8s\n", slk_progname, "regime", "idle",
+            "runs", "missed", "miss_rate", "footprint_cores", "util", "time_s");
     for (int i = 0; i < opt.nreg; i++) {
         const struct replay_totals *x = &tot[i];
-        fprintf(stderr, "%s: %-9s %-5s %8ld %8ld %8.2f%% %15.1f %10.3f %8.2f", slk_progname,
+        fprintf(slk_summary(), "%s: %-9s %-5s %8ld %8ld %8.2f%% %15.1f %10.3f %8.2f", slk_progname,
                 replay_regime_name(opt.reg[i]), idle_of(i) ? "fair" : "none", x->runs, x->missed,
                 x->runs ? 100.0 * (double)x->missed / (double)x->runs : 0.0, x->peak_cores,
                 x->reserved_core_s > 0 ? x->used_core_s / x->reserved_core_s : 0.0, elapsed[i]);
         if (opt.reg[i] == REPLAY_PLAN_DRA)
-            fprintf(stderr, "  (dra: %llu extended, %llu renewed, %llu refused: %llu plan full, %llu nothing "
-                            "allocated in the recent window)",
+            fprintf(slk_summary(),
+                    "  (dra: %llu extended, %llu renewed, %llu refused: %llu plan full, %llu nothing "
+                    "allocated in the recent window)",
                     (unsigned long long)x->dra.extended, (unsigned long long)x->dra.renewed,
                     (unsigned long long)x->dra.refused_full + (unsigned long long)x->dra.refused_nocap,
                     (unsigned long long)x->dra.refused_full, (unsigned long long)x->dra.refused_nocap);

@@ -264,7 +264,7 @@ static void summarize_grid(const rp_cluster *c)
         mn = fmin(mn, ci.space_gb);
         mx = fmax(mx, ci.space_gb);
     }
-    fprintf(stderr,
+    fprintf(slk_summary(),
             "replplace: %d tenants, %d environments, %ld servers in a 3 x 3 grid (reimage rate x peak util); "
             "class space %.1f%% to %.1f%% of the total (ideal 11.1%%)%s\n",
             rp_ntenants(c), rp_nenvs(c), (long)rp_nservers(c), total > 0 ? 100 * mn / total : 0,
@@ -349,14 +349,15 @@ static int run_place(rp_cluster *c, enum rp_policy policy, int R, csvw *w)
         st = csvr_status(r);
     csvr_close(r);
     if (!slk_opt.quiet && st == SLK_OK) {
-        fprintf(stderr, "replplace: placed %llu blocks x %d replicas with policy %s", (unsigned long long)ps.blocks,
-                R, policy_name(policy));
+        fprintf(slk_summary(), "replplace: placed %llu blocks x %d replicas with policy %s",
+                (unsigned long long)ps.blocks, R, policy_name(policy));
         if (soft || policy == RP_ALG2)
-            fprintf(stderr, "; relaxed: %llu replicas in a repeated row/column, %llu in a repeated environment, "
-                            "%llu first replicas not local",
+            fprintf(slk_summary(),
+                    "; relaxed: %llu replicas in a repeated row/column, %llu in a repeated environment, "
+                    "%llu first replicas not local",
                     (unsigned long long)ps.relaxed_grid, (unsigned long long)ps.relaxed_env,
                     (unsigned long long)ps.relaxed_local);
-        fprintf(stderr, "\n");
+        fprintf(slk_summary(), "\n");
     }
     return st;
 }
@@ -370,7 +371,7 @@ static void write_result(csvw *w, enum rp_policy p, int R, const struct rp_sim_r
     if (!slk_opt.quiet)
         /* the reads this run simulated (the table's accesses), not --accesses:
          * a Poisson count around it, less the reads of blocks never placed */
-        fprintf(stderr,
+        fprintf(slk_summary(),
                 "replplace: %-5s x%d: %llu lost blocks, %llu failed reads of %llu (%llu busy, %llu lost), "
                 "%llu relaxed placements, %.1fs\n",
                 policy_name(p), R, (unsigned long long)r->lost,
@@ -423,7 +424,7 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
         /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): ev holds nev events (NULL only when nev is 0) */
         nre += ev[i].kind != RP_EV_ADD && ev[i].t < days * 86400;
     if (!slk_opt.quiet)
-        fprintf(stderr,
+        fprintf(slk_summary(),
                 "replplace: simulating %.4g days: %zu reimage/fail events (%s), %ld blocks, "
                 "reads at Poisson times, %ld expected (--accesses; each run below gives its count), "
                 "re-creation %g blocks/h per %s server after %gs, busy above %g\n",
@@ -465,10 +466,10 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
         if (!slk_opt.quiet && pa >= 0 && ps >= 0) {
             const struct rp_sim_result *a = &res[pa][i], *s = &res[ps][i];
             if (a->lost)
-                fprintf(stderr, "replplace: x%d: stock loses %.1fx the blocks alg2 loses\n", reps[i],
+                fprintf(slk_summary(), "replplace: x%d: stock loses %.1fx the blocks alg2 loses\n", reps[i],
                         (double)s->lost / (double)a->lost);
             else
-                fprintf(stderr, "replplace: x%d: alg2 loses no block, stock loses %llu\n", reps[i],
+                fprintf(slk_summary(), "replplace: x%d: alg2 loses no block, stock loses %llu\n", reps[i],
                         (unsigned long long)s->lost);
         }
     }

@@ -258,6 +258,9 @@ static void emit(double t, const char *job, const char *policy, double old_alloc
 
 /* ---- DRA --------------------------------------------------------------------------- */
 
+/* The live policies' summaries go straight to stderr, not to the held
+ * slk_summary: each decision went out as it was made, so a run stopped by a
+ * bad row still says what it decided before the row. */
 static void dra_emit(void *ctx, double t, const char *job, const struct dra_decision *dec, const char *why)
 {
     emit(t, job, "dra", (double)dec->old_alloc, (double)dec->new_alloc, dec->until, why);

@@ -252,36 +252,45 @@ static void print_summary(const struct skyjob_totals *tot, double seconds)
         snprintf(beta, sizeof beta, "beta %g (fixed)", opt.fit.lp.beta);
     else
         snprintf(beta, sizeof beta, "beta %g*V (two-phase)", opt.fit.lp.beta_frac);
-    fprintf(stderr, "%s: %ld jobs: %ld fitted, %ld too few runs, %ld too long, %ld solver failures; "
+    fprintf(slk_summary(),
+            "%s: %ld jobs: %ld fitted, %ld too few runs, %ld too long, %ld solver failures; "
             "alpha %g, %s, step %g s, agg %s, solver %s; LP %.3f s of %.3f s\n",
-            slk_progname, tot->jobs, tot->fitted, tot->too_few, tot->too_long, tot->failed,
-            opt.fit.lp.alpha, beta, opt.fit.step, opt.fit.agg_max ? "max" : "mean",
-            solver_names[opt.fit.lp.solver], tot->solve_s, seconds);
+            slk_progname, tot->jobs, tot->fitted, tot->too_few, tot->too_long, tot->failed, opt.fit.lp.alpha,
+            beta, opt.fit.step, opt.fit.agg_max ? "max" : "mean", solver_names[opt.fit.lp.solver],
+            tot->solve_s, seconds);
     if (tot->excluded_runs)
-        fprintf(stderr, "%s: %ld outlier runs of %ld jobs kept out of the fit (median + %g spreads; "
-                "listed in --stats)\n", slk_progname, tot->excluded_runs, tot->excluded_jobs, opt.fit.outliers.k);
+        fprintf(slk_summary(),
+                "%s: %ld outlier runs of %ld jobs kept out of the fit (median + %g spreads; "
+                "listed in --stats)\n",
+                slk_progname, tot->excluded_runs, tot->excluded_jobs, opt.fit.outliers.k);
     if (opt.runs && opt.fit.outliers.k == 0)
-        fprintf(stderr, "%s: outlier rule off (--keep-outliers): the run lengths in %s are not used\n",
+        fprintf(slk_summary(), "%s: outlier rule off (--keep-outliers): the run lengths in %s are not used\n",
                 slk_progname, opt.runs);
     else if (opt.runs)
-        fprintf(stderr, "%s: outlier rule: %ld of %ld run lengths recorded in %s (end - start), "
-                "the rest from their samples (steps x step)\n", slk_progname, tot->recorded, tot->measured,
-                opt.runs);
+        fprintf(slk_summary(),
+                "%s: outlier rule: %ld of %ld run lengths recorded in %s (end - start), "
+                "the rest from their samples (steps x step)\n",
+                slk_progname, tot->recorded, tot->measured, opt.runs);
     if (opt.prior)
-        fprintf(stderr, "%s: prior %s (weight %g x alpha): %ld of %ld fitted jobs had one, %ld of them kept it "
-                "exactly, %ld moved\n", slk_progname, opt.prior, opt.fit.prior_weight, tot->prior_jobs, tot->fitted,
-                tot->prior_kept, tot->prior_jobs - tot->prior_kept);
+        fprintf(slk_summary(),
+                "%s: prior %s (weight %g x alpha): %ld of %ld fitted jobs had one, %ld of them kept it "
+                "exactly, %ld moved\n",
+                slk_progname, opt.prior, opt.fit.prior_weight, tot->prior_jobs, tot->fitted, tot->prior_kept,
+                tot->prior_jobs - tot->prior_kept);
     if (tot->prior_other_step)
-        fprintf(stderr, "%s: warning: %ld jobs of %s have another step than --step %g s: fitted without "
-                "their prior\n", slk_progname, tot->prior_other_step, opt.prior, opt.fit.step);
+        fprintf(slk_summary(),
+                "%s: warning: %ld jobs of %s have another step than --step %g s: fitted without "
+                "their prior\n",
+                slk_progname, tot->prior_other_step, opt.prior, opt.fit.step);
     if (tot->sparse_runs)
-        fprintf(stderr,
+        fprintf(slk_summary(),
                 "%s: warning: %ld runs of %ld jobs have samples more than --step %g s apart "
                 "(the closest %g s): a run ends at its last sample, so their areas shrink; give --step "
                 "the input's sample step (traceconv's --step)\n",
                 slk_progname, tot->sparse_runs, tot->sparse_jobs, opt.fit.step, tot->sparse_gap);
     if (tot->fallback)
-        fprintf(stderr, "%s: %ld jobs solved again by GLPK after the optimality certificate of %s failed\n",
+        fprintf(slk_summary(),
+                "%s: %ld jobs solved again by GLPK after the optimality certificate of %s failed\n",
                 slk_progname, tot->fallback, solver_names[opt.fit.lp.solver]);
 }
 

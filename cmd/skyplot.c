@@ -155,7 +155,7 @@ static int render(plot *p, const char *term)
         st = outf_finish(o, st);
     }
     if (st == SLK_OK && !slk_opt.quiet && slk_opt.output)
-        fprintf(stderr, "skyplot: %s chart, %d series, %s -> %s\n", opt.chart, plot_nseries(p), term,
+        fprintf(slk_summary(), "skyplot: %s chart, %d series, %s -> %s\n", opt.chart, plot_nseries(p), term,
                 slk_opt.output);
     return st;
 }

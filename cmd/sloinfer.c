@@ -182,27 +182,31 @@ static void summary(const struct slofile_tally *t)
         if (t->status_count[i])
             len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%zu %s", len ? ", " : "", t->status_count[i],
                             slofile_statuses[i]);
-    fprintf(stderr, "sloinfer: %zu jobs from %zu runs: %s\n", t->njobs, t->nrows, len ? buf : "none");
-    fprintf(stderr,
+    fprintf(slk_summary(), "sloinfer: %zu jobs from %zu runs: %s\n", t->njobs, t->nrows, len ? buf : "none");
+    fprintf(slk_summary(),
             "sloinfer: periods: %zu natural, %zu whole minutes, %zu whole seconds, %zu unsnapped, %zu given; "
             "%zu failed and %zu extra or off-schedule runs not used\n",
             t->snap_count[SLO_SNAP_NATURAL], t->snap_count[SLO_SNAP_MINUTE], t->snap_count[SLO_SNAP_SECOND],
             t->snap_count[SLO_SNAP_NONE], t->snap_count[SLO_SNAP_GIVEN], t->nfailed, t->nextra);
     if (t->nfolded)
-        fprintf(stderr, "sloinfer: %zu jobs read by consumers with a longer period: deadline folded into the "
-                        "job's own period (footnote 5)\n", t->nfolded);
+        fprintf(slk_summary(),
+                "sloinfer: %zu jobs read by consumers with a longer period: deadline folded into the "
+                "job's own period (footnote 5)\n",
+                t->nfolded);
     if (t->noverridden)
-        fprintf(stderr, "sloinfer: %zu jobs overridden by %s\n", t->noverridden, override_path);
+        fprintf(slk_summary(), "sloinfer: %zu jobs overridden by %s\n", t->noverridden, override_path);
     if (t->basis_count[1] + t->basis_count[2])
-        fprintf(stderr, "sloinfer: %s: d from the runs' ends (%zu jobs basis completion, %zu schedule)\n",
-                fo.basis == SLO_BASIS_COMPLETION ? "--basis completion" : "no output_read column in the input",
-                t->basis_count[1], t->basis_count[2]);
+        fprintf(
+            slk_summary(), "sloinfer: %s: d from the runs' ends (%zu jobs basis completion, %zu schedule)\n",
+            fo.basis == SLO_BASIS_COMPLETION ? "--basis completion" : "no output_read column in the input",
+            t->basis_count[1], t->basis_count[2]);
     if (t->nimplausible > SLOFILE_UNIT_WARNINGS)
-        fprintf(stderr, "sloinfer: warning: %zu jobs in all have a period of over 20 years (%d shown above): "
-                        "are the input times in ms or us? (use --time-unit ms or --time-unit us)\n",
+        fprintf(slk_summary(),
+                "sloinfer: warning: %zu jobs in all have a period of over 20 years (%d shown above): "
+                "are the input times in ms or us? (use --time-unit ms or --time-unit us)\n",
                 t->nimplausible, SLOFILE_UNIT_WARNINGS);
-    fprintf(stderr, "sloinfer: %zu jobs problematic (cv_start or cv_read above %.3g)\n", t->nproblematic,
-            fo.so.problematic_cv);
+    fprintf(slk_summary(), "sloinfer: %zu jobs problematic (cv_start or cv_read above %.3g)\n",
+            t->nproblematic, fo.so.problematic_cv);
     for (size_t i = 0; i < ovs.n; i++)
         if (!ovs.v[i].used)
             slk_warn_at(override_path, ovs.v[i].line, "override for job '%s' matches no job in the input",

@@ -184,15 +184,15 @@ static void none_left(const struct tenant_set *ts, long classified)
     long skipped = ts->skipped_gaps + ts->skipped_short;
     if (classified || !skipped)
         return;
-    fprintf(stderr,
+    fprintf(slk_summary(),
             "tenantclass: warning: no tenant classified: all %ld were skipped (%ld for gaps, %ld too short)",
             skipped, ts->skipped_gaps, ts->skipped_short);
     if (ts->skipped_sparse)
-        fprintf(stderr,
+        fprintf(slk_summary(),
                 "; %ld of them have samples further apart than --step %g s: give --step their interval "
                 "(see the warnings)",
                 ts->skipped_sparse, opt.io.rules.step);
-    fprintf(stderr, "\n");
+    fprintf(slk_summary(), "\n");
 }
 
 /* --features-only: the per-tenant phase, each feature row written as soon as
@@ -208,10 +208,10 @@ static int features_only(csvw *w, double t0)
     for (int p = 0; p < PATTERN_N; p++)
         n += ts.classified[p];
     if (!st && !slk_opt.quiet) {
-        fprintf(stderr, "tenantclass: features of %ld tenants written (", n);
+        fprintf(slk_summary(), "tenantclass: features of %ld tenants written (", n);
         for (int p = 0; p < PATTERN_N; p++)
-            fprintf(stderr, "%s %ld, ", pattern_name(p), ts.classified[p]);
-        fprintf(stderr, "%zu samples; %ld skipped for gaps, %ld too short) in %.2f s\n", ts.samples,
+            fprintf(slk_summary(), "%s %ld, ", pattern_name(p), ts.classified[p]);
+        fprintf(slk_summary(), "%zu samples; %ld skipped for gaps, %ld too short) in %.2f s\n", ts.samples,
                 ts.skipped_gaps, ts.skipped_short, slk_now() - t0);
         none_left(&ts, n);
     }
@@ -244,13 +244,13 @@ static void summary(const struct tenant_set *ts, const struct pattern_classes *p
     long cnt[PATTERN_N] = {0};
     for (size_t i = 0; i < ts->n; i++)
         cnt[ts->rows[i].pf.pattern]++;
-    fprintf(stderr, "tenantclass: %zu tenants", ts->n);
+    fprintf(slk_summary(), "tenantclass: %zu tenants", ts->n);
     if (ts->skipped_gaps || ts->skipped_short)
-        fprintf(stderr, " (%ld more skipped: %ld for gaps, %ld too short)", ts->skipped_gaps + ts->skipped_short,
-                ts->skipped_gaps, ts->skipped_short);
-    fprintf(stderr, ":");
+        fprintf(slk_summary(), " (%ld more skipped: %ld for gaps, %ld too short)",
+                ts->skipped_gaps + ts->skipped_short, ts->skipped_gaps, ts->skipped_short);
+    fprintf(slk_summary(), ":");
     for (int p = 0; p < PATTERN_N; p++)
-        fprintf(stderr, " %s %ld (%d class%s, rms %.3g)%s", pattern_name(p), cnt[p], pcs[p].k,
+        fprintf(slk_summary(), " %s %ld (%d class%s, rms %.3g)%s", pattern_name(p), cnt[p], pcs[p].k,
                 pcs[p].k == 1 ? "" : "es", cnt[p] ? pcs[p].rms : 0.0, p + 1 < PATTERN_N ? "," : "\n");
     const int *kf = opt.cl.k_fixed;
     /* rms, the slow sd and the tolerance are all in 0-1 units, whatever
@@ -262,13 +262,16 @@ static void summary(const struct tenant_set *ts, const struct pattern_classes *p
     else
         snprintf(kwhy, sizeof kwhy, "%sthe smallest with rms distance to the class center <= --tolerance %g",
                  nfixed ? "fixed by --k for some patterns, else " : "", opt.cl.tolerance);
-    fprintf(stderr, "tenantclass: patterns: periodic when a period in --periods has strength >= %g and "
-                    "repeat >= %g, else constant when the slow sd <= %g, else unpredictable; k %s "
-                    "(rms and sd in 0-1 units); in %.2f s\n",
-            opt.io.rules.periodic_min, opt.io.rules.repeat_min, opt.io.rules.constant_max, kwhy, slk_now() - t0);
+    fprintf(slk_summary(),
+            "tenantclass: patterns: periodic when a period in --periods has strength >= %g and "
+            "repeat >= %g, else constant when the slow sd <= %g, else unpredictable; k %s "
+            "(rms and sd in 0-1 units); in %.2f s\n",
+            opt.io.rules.periodic_min, opt.io.rules.repeat_min, opt.io.rules.constant_max, kwhy,
+            slk_now() - t0);
     none_left(ts, (long)ts->n);
     if (ts->unlisted)
-        fprintf(stderr, "tenantclass: warning: %ld tenants are not in --servers %s; counted as 1 server\n",
+        fprintf(slk_summary(),
+                "tenantclass: warning: %ld tenants are not in --servers %s; counted as 1 server\n",
                 ts->unlisted, opt.servers_path);
 }
 

@@ -218,7 +218,8 @@ static int google(csvw *w)
     if (st == SLK_OK && opt.fmt == F_GOOGLE_RUNS) {
         google_write_runs(g, w);
         if (!slk_opt.quiet)
-            fprintf(stderr, "traceconv: %ld job events, %ld jobs: %ld runs written; skipped %ld "
+            fprintf(slk_summary(),
+                    "traceconv: %ld job events, %ld jobs: %ld runs written; skipped %ld "
                     "submitted before the window, %ld never scheduled, %ld not ended\n",
                     s->events, s->jobs, s->runs, s->before_window, s->never_started, s->not_ended);
     } else if (st == SLK_OK) {
@@ -228,7 +229,7 @@ static int google(csvw *w)
             snprintf(norequest, sizeof norequest, ", %ld requesting neither CPU nor memory",
                      s->usage_norequest);
         if (!slk_opt.quiet)
-            fprintf(stderr,
+            fprintf(slk_summary(),
                     "traceconv: %ld task events, %ld task runs: %ld job runs written "
                     "(%ld rows); skipped %ld with a task outside the files, %ld not in the "
                     "job events%s\n",
@@ -265,7 +266,7 @@ static int alibaba_jobs(struct vcjobs *t)
         st = SLK_EDATA;
     }
     if (st == SLK_OK && !slk_opt.quiet)
-        fprintf(stderr,
+        fprintf(slk_summary(),
                 "traceconv: %ld pods: %ld jobs; skipped %ld never scheduled, %ld with "
                 "no %s, %ld deleted when scheduled; %.0f %ss in %zu VCs\n",
                 ps.pods, ps.jobs, ps.unscheduled, ps.no_demand, unit_names[opt.unit], ps.no_duration, total,
@@ -290,7 +291,7 @@ static int raw_jobs(struct vcjobs *t)
         else if (st == SLK_OK && vcjobs_capacity_share(t, size) != 0)
             st = rawin_fail_file(in, "%zu VCs but only %ld processors", t->nvc, size);
         if (st == SLK_OK && !slk_opt.quiet)
-            fprintf(stderr,
+            fprintf(slk_summary(),
                     "traceconv: %ld jobs, %ld skipped (no run time or processors); "
                     "%ld processors in %zu VCs\n",
                     ss.jobs, ss.skipped, size, t->nvc);
@@ -304,7 +305,7 @@ static int raw_jobs(struct vcjobs *t)
         else if (st == SLK_OK && opt.servers == 0)
             vcjobs_capacity_load(t, opt.load, vcjobs_horizon(t));
         if (st == SLK_OK && !slk_opt.quiet)
-            fprintf(stderr, "traceconv: %zu jobs in %zu VCs\n", t->njobs, t->nvc);
+            fprintf(slk_summary(), "traceconv: %zu jobs in %zu VCs\n", t->njobs, t->nvc);
     }
     if (st == SLK_OK && t->njobs == 0)
         st = rawin_fail_file(in, "no jobs to write");
@@ -331,7 +332,7 @@ static int stretch_inputs(csvw *w, outf **oc)
         csvw_free(wc);
         vcjobs_write_jobs(&t, w);
         if (!slk_opt.quiet)
-            fprintf(stderr, "traceconv: next: stretch --horizon %.0fs %s %s\n", vcjobs_horizon(&t),
+            fprintf(slk_summary(), "traceconv: next: stretch --horizon %.0fs %s %s\n", vcjobs_horizon(&t),
                     opt.capacities, slk_opt.output ? slk_opt.output : "JOBS.csv");
     }
     vcjobs_free(&t);

@@ -156,20 +156,47 @@ void slk_at_finish(int (*fn)(int status))
         finish_fn[nfinish++] = fn;
 }
 
+static void oom(void);
+
+static FILE *summary_fp;
+static char *summary_buf;
+static size_t summary_len;
+
+FILE *slk_summary(void)
+{
+    if (!summary_fp && !(summary_fp = open_memstream(&summary_buf, &summary_len)))
+        oom();
+    return summary_fp;
+}
+
+/* summary_end: write the held summary to stderr when the run went through
+ * (SLK_OK, or SLK_FAIL: a check the user asked for failed on outputs that
+ * were written), and free it either way */
+static void summary_end(int status)
+{
+    if (!summary_fp)
+        return;
+    if (fclose(summary_fp) != 0)
+        oom(); /* open_memstream's only failure is growing its buffer */
+    if ((status == SLK_OK || status == SLK_FAIL) && summary_len)
+        fwrite(summary_buf, 1, summary_len, stderr);
+    free(summary_buf);
+    summary_fp = NULL;
+    summary_buf = NULL;
+    summary_len = 0;
+}
+
 int slk_finish(int status)
 {
     slk_progress_done();
     for (int i = 0; i < nfinish; i++)
         status = finish_fn[i](status);
     nfinish = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
         slk_stdout_error(errno);
-        return status ? status : SLK_EIO;
+        status = status ? status : SLK_EIO;
     }
-    if (fclose(stdout) != 0) {
-        slk_stdout_error(errno);
-        return status ? status : SLK_EIO;
-    }
+    summary_end(status);
     return status;
 }
 

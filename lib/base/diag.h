@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* One enum of exit statuses for all tools (sysexits.h values). */
 enum slk_exit {
@@ -76,9 +77,22 @@ void slk_warn_at(const char *file, long line, const char *fmt, ...)
 
 /* slk_finish: last call of every main.  Flushes and closes stdout; a write
  * error there (full disk) becomes SLK_EIO with a message (slk_stdout_error,
- * so not a second one).  Returns the exit status to use: `status` unless
- * closing stdout failed. */
+ * so not a second one).  Then writes the held summary (slk_summary) to
+ * stderr if the final status is SLK_OK or SLK_FAIL (the run went through; a
+ * check such as --strict failed), else drops it.  Returns the exit status to
+ * use: `status` unless closing stdout failed. */
 int slk_finish(int status);
+
+/* slk_summary: the stream a tool writes its summary to (what the run read,
+ * decided and wrote: "tool: 60 jobs: 58 fitted ...").  It is held in memory
+ * and slk_finish writes it to stderr after the outputs are complete, and only
+ * if the run went through: a run never summarizes output it did not write (a
+ * full disk at the last write leaves one error line).  Warnings and notes
+ * about the input are not summary: they go out at once (a warning about the
+ * summary's own numbers goes with it).  The caller decides about -q.  One
+ * exception: reprov's live policies print theirs directly, since their
+ * decisions went out as they were made.  Main thread only. */
+FILE *slk_summary(void);
 
 /* slk_stdout_error: report "write error on standard output: <strerror(err)>"
  * the first time it is called in the process (later calls, and EPIPE: the

@@ -153,8 +153,10 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
         }
     }
     if (!slk_quiet())
-        fprintf(stderr, "tracegen: jobruns: %ld jobs x %ld runs, %g stages from %g tasks, sigma %g, noise %g, "
-                        "fail %g\n", (long)jobs, runs, stages, tasks, sigma, noise, fail);
+        fprintf(slk_summary(),
+                "tracegen: jobruns: %ld jobs x %ld runs, %g stages from %g tasks, sigma %g, noise %g, "
+                "fail %g\n",
+                (long)jobs, runs, stages, tasks, sigma, noise, fail);
     return SLK_OK;
 }
 

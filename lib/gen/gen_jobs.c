@@ -756,11 +756,11 @@ static void summary(const char *kind, const struct gen_params *p, const struct t
     if (slk_quiet())
         return;
     char when[32];
-    fprintf(stderr,
+    fprintf(slk_summary(),
             "tracegen: %s: %ld jobs over %g days from %s: %ld runs (%ld failed, %ld retries, %ld manual, "
             "%ld stragglers, %ld periods skipped, %ld outputs never read), %ld rows\n",
-            kind, t->jobs, gj_days(p), parse_time_format(p->start, when), t->runs, t->failed, t->retries, t->manual, t->stragglers,
-            t->missing, t->unread, t->rows);
+            kind, t->jobs, gj_days(p), parse_time_format(p->start, when), t->runs, t->failed, t->retries,
+            t->manual, t->stragglers, t->missing, t->unread, t->rows);
 }
 
 static void tally_job(struct tally *t, const struct gj_trace *tr, const struct gen_params *p)

@@ -133,8 +133,9 @@ static int generate(const struct gen_params *p, csvw *out, csvw *truth)
     slk_progress_done();
     if (!slk_quiet()) {
         char when[32];
-        fprintf(stderr, "tracegen: taskmem: %ld tasks (%ld poorly-behaved, %ld well-behaved%s) over %g days "
-                        "from %s, %lld samples each at %g s, %lld rows\n",
+        fprintf(slk_summary(),
+                "tracegen: taskmem: %ld tasks (%ld poorly-behaved, %ld well-behaved%s) over %g days "
+                "from %s, %lld samples each at %g s, %lld rows\n",
                 count, npoor, count - npoor, paper ? ", the paper's 500/1200 MB task" : "", days,
                 parse_time_format(p->start, when), nsteps, step, (long long)count * nsteps);
     }

@@ -435,16 +435,17 @@ static void print_errors(const struct errs *e, size_t jobs, size_t ntrain, size_
 {
     static const char *const names[4] = {"table", "amdahl (remaining S, P)", "amdahl (whole-run S, P)",
                                          "simulator"};
-    fprintf(stderr, "%s: compare: %zu jobs, %zu training runs, %zu held-back runs x %d checkpoints; "
-                    "relative error of the predicted remaining time:\n", slk_progname, jobs, ntrain, ntest,
-            NCHECK);
+    fprintf(slk_summary(),
+            "%s: compare: %zu jobs, %zu training runs, %zu held-back runs x %d checkpoints; "
+            "relative error of the predicted remaining time:\n",
+            slk_progname, jobs, ntrain, ntest, NCHECK);
     for (int k = 0; k < 4; k++) {
         if (!e->nrel[k]) { /* e.g. the table when no training run had a held-back run's allocation */
-            fprintf(stderr, "%s:   %-24s no predictions\n", slk_progname, names[k]);
+            fprintf(slk_summary(), "%s:   %-24s no predictions\n", slk_progname, names[k]);
             continue;
         }
-        fprintf(stderr, "%s:   %-24s mean %.3f  median %.3f  (%zu predictions)\n", slk_progname, names[k],
-                e->sum[k] / (double)e->nrel[k], stats_median(e->rel[k], e->nrel[k]), e->nrel[k]);
+        fprintf(slk_summary(), "%s:   %-24s mean %.3f  median %.3f  (%zu predictions)\n", slk_progname,
+                names[k], e->sum[k] / (double)e->nrel[k], stats_median(e->rel[k], e->nrel[k]), e->nrel[k]);
     }
 }
 

@@ -684,8 +684,9 @@ static int history_write(struct history *H, FILE *fp, const struct csv_dialect *
     int st = csvw_error(w) ? SLK_EIO : SLK_OK;
     csvw_free(w);
     if (!slk_quiet())
-        fprintf(stderr, "%s: build-table: %ld runs read, %ld never reached progress 1 (skipped); %zu "
-                        "(job, alloc) tables of %zu progress points\n",
+        fprintf(slk_summary(),
+                "%s: build-table: %ld runs read, %ld never reached progress 1 (skipped); %zu "
+                "(job, alloc) tables of %zu progress points\n",
                 slk_progname, H->nruns, H->skipped, H->ng, G);
     return st;
 }

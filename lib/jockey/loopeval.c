@@ -155,9 +155,10 @@ static int make_controllers(const struct jockey_opts *jo, const struct jobsim_mo
 static void print_tally(const struct tally *ty)
 {
     for (int k = 0; k < NPOL; k++)
-        fprintf(stderr, "%s: loop: %-13s deadlines met %5.1f%% of %.0f runs; tokens %.3gx static's; mean "
-                        "lateness of the missed %.0f s\n", slk_progname, pol_name[k],
-                ty->runs[k] ? 100 * ty->met[k] / ty->runs[k] : 0.0, ty->runs[k],
+        fprintf(slk_summary(),
+                "%s: loop: %-13s deadlines met %5.1f%% of %.0f runs; tokens %.3gx static's; mean "
+                "lateness of the missed %.0f s\n",
+                slk_progname, pol_name[k], ty->runs[k] ? 100 * ty->met[k] / ty->runs[k] : 0.0, ty->runs[k],
                 ty->tokens[POL_STATIC] > 0 ? ty->tokens[k] / ty->tokens[POL_STATIC] : NAN,
                 ty->runs[k] - ty->met[k] > 0 ? ty->late[k] / (ty->runs[k] - ty->met[k]) : 0.0);
 }

@@ -412,10 +412,11 @@ void memio_totals_summary(const struct memio_totals *t, const struct memprof_opt
 {
     char rule[200];
     describe_rule(p, rule, sizeof rule);
-    fprintf(stderr, "%s: %zu tasks from %zu samples: %zu well-behaved, %zu poorly-behaved (%s)\n",
+    fprintf(slk_summary(), "%s: %zu tasks from %zu samples: %zu well-behaved, %zu poorly-behaved (%s)\n",
             slk_progname, t->tasks, t->samples, t->well, t->poor, rule);
     if (t->alloc > 0)
-        fprintf(stderr, "%s: allocated %.0f MB, normal use %.0f MB, waste %.0f MB (%.1f%% of the allocation)\n",
+        fprintf(slk_summary(),
+                "%s: allocated %.0f MB, normal use %.0f MB, waste %.0f MB (%.1f%% of the allocation)\n",
                 slk_progname, t->alloc, t->normal, t->waste, 100 * t->waste / t->alloc);
     if (t->over_alloc)
         slk_warn_at(NULL, 0, "%zu task(s) went above their allocation (first: '%s')", t->over_alloc,

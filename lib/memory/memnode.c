@@ -27,20 +27,25 @@ int memnode_fillers(const struct memnode_opts *o, struct memio_reader *rd, csvw 
     memfill_size(&in, &f);
     memio_fillers_write(w, o->node_mb, rd, nwell, &f, growth, o->migrate_ms_per_mb);
     if (!o->quiet) {
-        fprintf(stderr, "%s: node %.0f MB: %zu tasks allocate %.0f MB (unallocated %.0f MB), use %.0f MB "
-                        "normally (allocated but unused %.0f MB)\n",
+        fprintf(slk_summary(),
+                "%s: node %.0f MB: %zu tasks allocate %.0f MB (unallocated %.0f MB), use %.0f MB "
+                "normally (allocated but unused %.0f MB)\n",
                 slk_progname, o->node_mb, rd->ntasks, rd->tot.alloc, f.unallocated, rd->tot.normal, f.unused);
         if (f.unallocated < 0)
-            fprintf(stderr, "%s: warning: the node is overcommitted by %.0f MB; no filler fits in "
-                            "unallocated memory\n", slk_progname, -f.unallocated);
-        fprintf(stderr, "%s: growth of the well-behaved tasks %g MB/s (%s); moving %.0f MB at %g ms/MB "
-                        "takes %.3g s, so kill or migrate the filler when free memory falls below %.1f MB\n",
+            fprintf(slk_summary(),
+                    "%s: warning: the node is overcommitted by %.0f MB; no filler fits in "
+                    "unallocated memory\n",
+                    slk_progname, -f.unallocated);
+        fprintf(slk_summary(),
+                "%s: growth of the well-behaved tasks %g MB/s (%s); moving %.0f MB at %g ms/MB "
+                "takes %.3g s, so kill or migrate the filler when free memory falls below %.1f MB\n",
                 slk_progname, growth,
                 measured ? (nwell ? "largest measured rise" : "no well-behaved task: 0") : "--growth-mb-s",
                 o->state_mb > 0 ? o->state_mb : f.filler_peak, o->migrate_ms_per_mb, f.migrate_s,
                 f.threshold_mb);
-        fprintf(stderr, "%s: largest safe filler: normal %.0f MB (fits in unallocated memory even when every "
-                        "task uses its allocation), peak %.0f MB (fits while the tasks are at their normal)\n",
+        fprintf(slk_summary(),
+                "%s: largest safe filler: normal %.0f MB (fits in unallocated memory even when every "
+                "task uses its allocation), peak %.0f MB (fits while the tasks are at their normal)\n",
                 slk_progname, f.filler_normal, f.filler_peak);
     }
     return SLK_OK;
@@ -87,22 +92,25 @@ static void print_run(void *ctx, const struct memio_run *r)
     if (c->o->quiet)
         return;
     if (r->k > 0 && !r->held && !c->in_sample)
-        fprintf(stderr, "%s: gated k=%d: the bound %.0f MB from the learned profiles was exceeded "
-                        "(max %.0f MB): the replayed series went above what the profiles saw\n",
+        fprintf(slk_summary(),
+                "%s: gated k=%d: the bound %.0f MB from the learned profiles was exceeded "
+                "(max %.0f MB): the replayed series went above what the profiles saw\n",
                 slk_progname, r->k, r->bound, res->max_mem);
     if (r->k == 0)
-        fprintf(stderr, "%s: unpaced: max %.0f MB, mean %.0f MB; above the %.0f MB node for %g s; "
-                        "the k=%d gate's bound %.0f MB %s\n",
+        fprintf(slk_summary(),
+                "%s: unpaced: max %.0f MB, mean %.0f MB; above the %.0f MB node for %g s; "
+                "the k=%d gate's bound %.0f MB %s\n",
                 slk_progname, res->max_mem, res->mean_mem, c->o->node_mb, (double)res->over_node * c->step_s,
                 r->kb, r->bound, r->held ? "held anyway" : "was exceeded");
     else
-        fprintf(stderr, "%s: gated k=%d: max %.0f MB, mean %.0f MB, bound %.0f MB "
-                        "(sum min(%g normal, peak) + %d largest rest) %s; sum(normal) + %s(peak - normal) "
-                        "= %.0f MB %s; %s the node; slowdown mean %.3g, max %.3g; longest pause %g s\n",
+        fprintf(slk_summary(),
+                "%s: gated k=%d: max %.0f MB, mean %.0f MB, bound %.0f MB "
+                "(sum min(%g normal, peak) + %d largest rest) %s; sum(normal) + %s(peak - normal) "
+                "= %.0f MB %s; %s the node; slowdown mean %.3g, max %.3g; longest pause %g s\n",
                 slk_progname, r->k, res->max_mem, res->mean_mem, r->bound, c->o->approach, r->k,
-                r->held ? "held" : "EXCEEDED", r->k == 1 ? "max" : "top-k", r->simple, r->sheld ? "held" : "was exceeded",
-                res->over_node ? "over" : "within", r->s.sd_sum / (double)c->n, r->s.sd_max,
-                (double)r->s.longest * c->step_s);
+                r->held ? "held" : "EXCEEDED", r->k == 1 ? "max" : "top-k", r->simple,
+                r->sheld ? "held" : "was exceeded", res->over_node ? "over" : "within",
+                r->s.sd_sum / (double)c->n, r->s.sd_max, (double)r->s.longest * c->step_s);
 }
 
 /* Run the unpaced node and each gated one.  in_sample: the profiles come
@@ -127,8 +135,9 @@ static int run_simulate(const struct memnode_opts *o, struct memgate_task *t, si
             snprintf(len, sizeof len, "%lld steps", steps);
         else
             snprintf(len, sizeof len, "until every series ends, in steps");
-        fprintf(stderr, "%s: %zu tasks (%s) on a %.0f MB node, %s of %g s; a task approaches "
-                        "its peak above %g x normal\n",
+        fprintf(slk_summary(),
+                "%s: %zu tasks (%s) on a %.0f MB node, %s of %g s; a task approaches "
+                "its peak above %g x normal\n",
                 slk_progname, n, source, o->node_mb, len, step_s, o->approach);
     }
     struct run_ctx rc = {o, n, step_s, in_sample, 0};
@@ -139,8 +148,8 @@ static int run_simulate(const struct memnode_opts *o, struct memgate_task *t, si
     st = close_side(osum, cfg.summary, st);
     if (!st && o->strict && rc.fail_node) {
         if (!o->quiet)
-            fprintf(stderr, "%s: --strict: a gated run needed more than the %.0f MB node\n", slk_progname,
-                    o->node_mb);
+            fprintf(slk_summary(), "%s: --strict: a gated run needed more than the %.0f MB node\n",
+                    slk_progname, o->node_mb);
         st = SLK_FAIL;
     }
     return st;

@@ -441,8 +441,10 @@ static void join_events(slotab *t, size_t ngroups, const slo_prov *prov, size_t 
         }
     }
     if (!quiet)
-        fprintf(stderr, "%s: %zu events on %zu files joined to %zu runs: %zu got an input_avail, %zu an "
-                        "output_read\n", slk_progname, nev, slo_prov_nfiles(prov), slotab_runs(t), got_ia, got_rd);
+        fprintf(slk_summary(),
+                "%s: %zu events on %zu files joined to %zu runs: %zu got an input_avail, %zu an "
+                "output_read\n",
+                slk_progname, nev, slo_prov_nfiles(prov), slotab_runs(t), got_ia, got_rd);
 }
 
 /* choose_basis: --basis, or auto: provenance when the runs carry

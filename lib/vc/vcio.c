@@ -432,32 +432,33 @@ void vcio_print_summary(const struct vcio_summary *sum, const struct vcsim_total
     fmt_dur(sum->horizon, hb, sizeof hb);
     fmt_dur(sum->makespan, mb, sizeof mb);
     parse_time_format(sum->start, tb);
-    fprintf(stderr,
+    fprintf(slk_summary(),
             "%s: %s: %zu VCs (%g servers) + %g system = %g servers; %zu jobs simulated, %zu of them "
             "submitted in the window (%.6g server-hours of work)\n",
             slk_progname, sum->scheduler, sum->vcs, sum->owned, sum->system, sum->servers,
             sum->jobs_simulated, sum->jobs, sum->work_h);
-    fprintf(stderr, "%s: window %s from %s%s; utilization %.1f%%; contended (demand > servers) "
-            "%.1f%% of the time; makespan %s\n", slk_progname, hb, tb,
-            horizon_derived ? " (submit span rounded up to days)" : "", 100 * sum->utilization,
-            100 * sum->contended, mb);
+    fprintf(slk_summary(),
+            "%s: window %s from %s%s; utilization %.1f%%; contended (demand > servers) "
+            "%.1f%% of the time; makespan %s\n",
+            slk_progname, hb, tb, horizon_derived ? " (submit span rounded up to days)" : "",
+            100 * sum->utilization, 100 * sum->contended, mb);
     for (int b = 0; b < sum->nbins; b++)
         if (sum->bins[b].n >= 2)
-            fprintf(stderr, "%s: load %g..%g: %zu VCs, mean stretch %.4g..%.4g (spread %.3gx)\n", slk_progname,
-                    sum->bins[b].lo, sum->bins[b].hi, sum->bins[b].n, sum->bins[b].min, sum->bins[b].max,
-                    sum->bins[b].max / sum->bins[b].min);
+            fprintf(slk_summary(), "%s: load %g..%g: %zu VCs, mean stretch %.4g..%.4g (spread %.3gx)\n",
+                    slk_progname, sum->bins[b].lo, sum->bins[b].hi, sum->bins[b].n, sum->bins[b].min,
+                    sum->bins[b].max, sum->bins[b].max / sum->bins[b].min);
     if (isfinite(sum->spread))
-        fprintf(stderr, "%s: consistency (worst max/min mean stretch within a load bin): %.3gx\n",
+        fprintf(slk_summary(), "%s: consistency (worst max/min mean stretch within a load bin): %.3gx\n",
                 slk_progname, sum->spread);
     else
-        fprintf(stderr, "%s: consistency: no load bin holds two VCs\n", slk_progname);
+        fprintf(slk_summary(), "%s: consistency: no load bin holds two VCs\n", slk_progname);
     if (sum->floor_stretch >= FLOOR_MIN && sum->floor_stretch >= FLOOR_SHARE * sum->mean_stretch)
         slk_warn_at(jobs_name, 0,
                     "the result is dominated by max_parallelism caps: jobs alone in an idle cluster would "
                     "have mean stretch %.4g of the %.4g measured (contended %.1f%% of the time); the "
                     "schedulers can only differ in the rest", sum->floor_stretch, sum->mean_stretch,
                     100 * sum->contended);
-    fprintf(stderr,
+    fprintf(slk_summary(),
             "%s: %llu events (%.3g per job), %llu decisions, %llu job rate updates in "
             "%.3f s (%.3g us per job; at most %llu jobs held)\n",
             slk_progname, (unsigned long long)tot->events, sum->events_per_job,
