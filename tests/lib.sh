@@ -160,7 +160,7 @@ probe_judge() {
 }
 probe_verdict() { if [ -n "$bad" ]; then _fail "$bad"; else PASS=$((PASS + 1)); fi; }
 # probe_targets ACCEPT FN: for each fuzz target of tests/fuzz/afl.targets,
-# its first seed (tests/fuzz/corpus/NAME/) that ACCEPT SEED takes and the
+# its first seed (tests/fuzz/corpus/NAME/, copied to $TMP/.seeds/NAME/) that ACCEPT SEED takes and the
 # target's command runs with exit 0; calls FN NAME SEED COMMAND..., the
 # command with @@ where the input goes ($F expanded, keyshard's shards in
 # $TMP).  A target with a seed ACCEPT takes but the command never runs
@@ -176,6 +176,9 @@ probe_targets() {
         for c in "$ROOT/tests/fuzz/corpus/$name"/*; do
             "$accept" "$c" || continue
             any=1
+            # a copy: lcmpack --plan leaves PLAN.lock beside its plan, and
+            # nothing a test runs may write into the tree
+            mkdir -p "$TMP/.seeds/$name" && cp "$c" "$TMP/.seeds/$name/" && c=$TMP/.seeds/$name/${c##*/}
             timeout 20 ${cmd//@@/$c} </dev/null >/dev/null 2>&1 && { seed=$c; break; }
         done
         [ -z "$any" ] && continue
