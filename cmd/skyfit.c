@@ -212,6 +212,17 @@ static int fit_outputs(struct skyjob_totals *tot)
     struct skyjob_out out = {.o = &opt.fit, .w = csvw_new_with(outf_fp(o), cli_dialect(NULL)),
                              .ws = os ? csvw_new_with(outf_fp(os), cli_dialect(NULL)) : NULL};
     st = read_input(&out);
+    if (st == SLK_OK && out.tot.runs_apart) { /* held: nothing was written */
+        char more[64] = "";
+        if (out.tot.runs_apart > 1)
+            snprintf(more, sizeof more, ", and %ld more runs are over a day off theirs",
+                     out.tot.runs_apart - 1);
+        slk_error_at(runlen_path(opt.fit.runs), out.tot.apart_line,
+                     "%s%s: the runs table's times are not the usage's (another unit or clock? --time-unit "
+                     "applies to both)",
+                     out.tot.apart, more);
+        st = SLK_EDATA;
+    }
     *tot = out.tot;
     csvw_free(out.w);
     csvw_free(out.ws);
@@ -228,6 +239,7 @@ static int fit_all(struct skyjob_totals *tot)
     skyprior *prior = NULL;
     struct csv_dialect rd = *cli_dialect("runs");
     rd.time_scale = cli_dialect(NULL)->time_scale;
+    rd.time_unit = cli_dialect(NULL)->time_unit;
     if (opt.runs && (st = runlen_load(opt.runs, &rd, &runs)) != SLK_OK)
         return st;
     if (opt.prior && (st = skyprior_load(opt.prior, cli_dialect("prior"), &prior)) != SLK_OK) {

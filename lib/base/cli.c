@@ -73,6 +73,16 @@ void cli_refuse(const char *name, const char *why)
     abort();
 }
 
+/* time_unit_reach: whether --time-unit sets the unit of the input of role
+ * (enum timeunit_reach): the primary input's, unless the tool refused it */
+static int time_unit_reach(const char *role)
+{
+    for (size_t i = 0; options[i].name; i++)
+        if (strcmp(options[i].name, "time-unit") == 0 && refused[i])
+            return TIMEUNIT_FIXED;
+    return role == NULL ? TIMEUNIT_OPTION : TIMEUNIT_OTHER;
+}
+
 /* the usage error of an option the tool refused (exits 64); key not refused: returns */
 static void check_refused(struct argp_state *st, int key)
 {
@@ -280,6 +290,7 @@ const struct csv_dialect *cli_dialect(const char *role)
     }
     slot[i] = (struct csv_dialect){
         .time_scale = role == NULL ? slk_opt.time_scale : 1,
+        .time_unit = time_unit_reach(role),
         .rejects = slk_opt.on_error_skip ? cli_rejects() : NULL,
         .delim = slk_opt.delim ? slk_opt.delim : ',',
         .no_header = slk_opt.no_header,

@@ -1083,13 +1083,18 @@ int csvr_get_double(csvr *r, int col, double *out, unsigned flags)
 static int time_fail(csvr *r, int col, const char *s, double v, double scale) __attribute__((cold, noinline));
 static int time_fail(csvr *r, int col, const char *s, double v, double scale)
 {
-    char b[80], hint[96];
+    char b[80], hint[160];
     if (isnan(v))
         return csvr_fail(r, "column '%s': invalid time '%s' (want epoch %s or ISO 8601 UTC)", r->hdr[col],
                          shown(s, b, sizeof b),
                          scale == 1e3 ? "milliseconds" : scale == 1e6 ? "microseconds" : "seconds");
-    double num; /* an ISO time is absolute: no unit hint for it */
-    const char *h = parse_double(s, &num, 0) == 0 ? timeunit_epoch_hint(v, scale, hint, sizeof hint) : NULL;
+    double num; /* an ISO time is absolute: no unit hint for it, and its limit as a date */
+    if (parse_double(s, &num, 0) != 0) {
+        char lim[32];
+        return csvr_fail(r, "column '%s': time '%s' out of range (the latest is %s)", r->hdr[col],
+                         shown(s, b, sizeof b), parse_time_format(CSVR_MAX_TIME, lim));
+    }
+    const char *h = timeunit_epoch_hint(v, scale, (enum timeunit_reach)r->d.time_unit, hint, sizeof hint);
     return csvr_fail(r, "column '%s': time '%s' out of range (|value| <= %g)%s%s", r->hdr[col],
                      shown(s, b, sizeof b), CSVR_MAX_TIME, h ? ": " : "", h ? h : "");
 }

@@ -69,6 +69,8 @@ struct csv_dialect {
                                        * KEYs), NULL-terminated, not owned; NULL: any name */
     double time_scale;                /* epoch numbers in time columns are in 1/time_scale s
                                        * (1e3: ms, 1e6: us); 0 or 1: seconds */
+    int time_unit;                    /* enum timeunit_reach: whether --time-unit sets
+                                       * time_scale (for the hint of a time out of range) */
     csv_rejects *rejects;             /* non-NULL: --on-error skip (see csvr_skip); not owned */
 };
 

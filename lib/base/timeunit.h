@@ -20,14 +20,25 @@
  * "ms" 1e3, "us" 1e6; 0 for any other name. */
 double timeunit_scale(const char *name);
 
+/* Whether --time-unit can fix an input's unit (csv_dialect.time_unit). */
+enum timeunit_reach {
+    TIMEUNIT_FIXED = 0, /* the tool has no --time-unit: the input is in seconds */
+    TIMEUNIT_OTHER = 1, /* the tool's --time-unit applies to another input only */
+    TIMEUNIT_OPTION = 2 /* --time-unit sets this input's unit */
+};
+
 /* timeunit_epoch_hint: for an epoch time read as `seconds` (after the
  * current scale) that is too large to be seconds, a hint naming the unit its
- * raw value `seconds * scale` most likely has, written to buf (cap bytes):
- * "it looks like milliseconds since the epoch; use --time-unit ms" when the
- * raw value is 1e9 to 1e11 seconds (2001 to 5138) in that unit: [1e12, 1e14)
- * ms, [1e15, 1e17) us, [1e18, 1e20) ns.  Returns buf, or NULL (buf
- * untouched) when the magnitude suggests no unit. */
-const char *timeunit_epoch_hint(double seconds, double scale, char *buf, size_t cap);
+ * raw value `seconds * scale` most likely has, written to buf (cap bytes),
+ * when the raw value is 1e9 to 1e11 seconds (2001 to 5138) in that unit:
+ * [1e12, 1e14) ms, [1e15, 1e17) us, [1e18, 1e20) ns.  What it advises
+ * depends on reach: TIMEUNIT_OPTION "it looks like milliseconds since the
+ * epoch; use --time-unit ms"; otherwise "..., but this file takes epoch
+ * seconds or ISO 8601: divide by 1000" (TIMEUNIT_OTHER adds "(--time-unit
+ * is for the main input only)").  At most 160 bytes.  Returns buf, or NULL
+ * (buf untouched) when the magnitude suggests no unit. */
+const char *timeunit_epoch_hint(double seconds, double scale, enum timeunit_reach reach, char *buf,
+                                size_t cap);
 
 /* TIMEUNIT_MAX_SPAN: the longest period or duration (in seconds, 20 years)
  * a tool accepts as derived from real telemetry without a unit hint. */

@@ -11,27 +11,27 @@
 const char *const runlen_keys[] = {"job", "instance", "start", "end", NULL};
 
 struct runlen {
-    keyset *k;      /* "job\x1finstance" -> row */
-    double *len;    /* by row: end - start, NaN without an end */
+    keyset *k;               /* "job\x1finstance" -> row */
+    struct runlen_row *rows; /* by row */
     size_t cap, nlen;
+    char *path;
 };
 
-/* run_length: the current row's end - start (NaN: no end); 0, or -1 after
- * csvr_fail. */
-static int run_length(csvr *r, int cs, int ce, double *len)
+/* run_length: the current row's start and end - start (NaN: no end) into
+ * *row; 0, or -1 after csvr_fail. */
+static int run_length(csvr *r, int cs, int ce, struct runlen_row *row)
 {
     double s, e;
     int he;
     if (csvr_get_time(r, cs, &s, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
         (he = csvr_get_time(r, ce, &e, CSVR_NONNEG)) < 0)
         return -1;
-    if (he == 0) {
-        *len = NAN;
+    *row = (struct runlen_row){s, NAN, csvr_line(r)};
+    if (he == 0)
         return 0;
-    }
     if (e < s)
         return csvr_fail(r, "end before start (start '%s', end '%s')", csvr_field(r, cs), csvr_field(r, ce));
-    *len = e - s;
+    row->len = e - s;
     return 0;
 }
 
@@ -86,18 +86,19 @@ int runlen_load(const char *path, const struct csv_dialect *d, runlen **out)
     }
     runlen *t = xcalloc(1, sizeof *t);
     t->k = keyset_new();
+    t->path = xstrdup(csvr_path(r));
     while (csvr_next(r) == 1) {
-        double len = NAN;
+        struct runlen_row rr;
         /* add_row last: a rejected row does not enter the set */
-        if (run_length(r, cs, ce, &len) < 0 || add_row(t, r, cj, ci) < 0) {
+        if (run_length(r, cs, ce, &rr) < 0 || add_row(t, r, cj, ci) < 0) {
             if (csvr_skip(r))
                 continue;
             break;
         }
         size_t row = keyset_size(t->k) - 1;
-        t->len = xgrow(t->len, &t->cap, row + 1, sizeof *t->len);
-        t->len[row] = len;
-        t->nlen += !isnan(len);
+        t->rows = xgrow(t->rows, &t->cap, row + 1, sizeof *t->rows);
+        t->rows[row] = rr;
+        t->nlen += !isnan(rr.len);
     }
     st = csvr_status(r);
     csvr_close(r);
@@ -109,15 +110,20 @@ int runlen_load(const char *path, const struct csv_dialect *d, runlen **out)
     return SLK_OK;
 }
 
-double runlen_get(const runlen *t, const char *job, const char *instance)
+int runlen_find(const runlen *t, const char *job, const char *instance, struct runlen_row *row)
 {
     if (!t)
-        return NAN;
+        return -1;
     char buf[256], *heap;
-    long row = keyset_row(t->k, run_key(job, instance, buf, sizeof buf, &heap));
+    long i = keyset_row(t->k, run_key(job, instance, buf, sizeof buf, &heap));
     free(heap);
-    return row < 0 ? NAN : t->len[row];
+    if (i < 0)
+        return -1;
+    *row = t->rows[i];
+    return 0;
 }
+
+const char *runlen_path(const runlen *t) { return t ? t->path : ""; }
 
 size_t runlen_rows(const runlen *t) { return t ? keyset_size(t->k) : 0; }
 
@@ -128,6 +134,7 @@ void runlen_free(runlen *t)
     if (!t)
         return;
     keyset_free(t->k);
-    free(t->len);
+    free(t->rows);
+    free(t->path);
     free(t);
 }

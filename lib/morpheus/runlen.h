@@ -17,9 +17,9 @@
  *                kept.  Under --on-error skip a bad row is rejected and the
  *                table goes on without it.
  *
- * Memory: the "job\x1finstance" keys in a keyset (base/keyset) and one
- * double per run: about 100 bytes a run plus its key (measured in
- * docs/skyfit.md).
+ * Memory: the "job\x1finstance" keys in a keyset (base/keyset) and 24
+ * bytes per run (start, length, line): about 115 bytes a run plus its key
+ * (docs/skyfit.md measured 100 with the length alone).
  *
  * Errors: "tool: FILE:LINE: message" (base/csvio) and an exit status
  * (base/diag.h).  Thread safety: a loaded table is read-only and may be
@@ -43,10 +43,19 @@ extern const char *const runlen_keys[];
  * the error it printed with *out NULL. */
 int runlen_load(const char *path, const struct csv_dialect *d, runlen **out);
 
-/* runlen_get: end - start in seconds of run `instance` of `job`, or NaN
- * when the table has no row for the pair or the row has no end.  t may be
- * NULL (NaN). */
-double runlen_get(const runlen *t, const char *job, const char *instance);
+/* One run of the table: its start (seconds), end - start (NaN: no end)
+ * and the line of its row. */
+struct runlen_row {
+    double start, len;
+    long line;
+};
+
+/* runlen_find: the row of run `instance` of `job` into *row; 0, or -1 when
+ * the table has none (or t is NULL). */
+int runlen_find(const runlen *t, const char *job, const char *instance, struct runlen_row *row);
+
+/* runlen_path: the table's file name, for messages ("<stdin>" for stdin). */
+const char *runlen_path(const runlen *t);
 
 /* runlen_rows: rows kept; runlen_lengths: those with a recorded length. */
 size_t runlen_rows(const runlen *t);

@@ -2,6 +2,7 @@
 #include "morpheus/skyjob.h"
 
 #include "base/diag.h"
+#include "base/parse.h"
 #include "base/strhash.h"
 
 #include <float.h>
@@ -141,7 +142,11 @@ static int by_run_then_t(const void *a, const void *b)
     const struct skyjob_sample *x = a, *y = b;
     if (x->run != y->run)
         return x->run < y->run ? -1 : 1;
-    return (x->t > y->t) - (x->t < y->t);
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    /* samples at one t are summed: in the order of their values, so the
+     * sum's last digits do not depend on the input's order */
+    return (x->c > y->c) - (x->c < y->c);
 }
 
 static int by_start_then_name(const void *a, const void *b, void *ctx)
@@ -395,13 +400,41 @@ static int check_size(struct skyjob *j, size_t n, long k, struct skyjob_out *out
     return -1;
 }
 
+/* recorded_length: run r's end - start from the runs table o->runs, NaN
+ * when it has none.  A recorded start over a day (plus the run's length)
+ * from the run's first sample cannot be the same run's: counted in
+ * tot->runs_apart (the first described in tot->apart), for the tool to
+ * refuse the table. */
+static double recorded_length(const struct skyjob *j, const struct run *r, const struct skyjob_opts *o,
+                              struct skyjob_totals *tot)
+{
+    struct runlen_row row;
+    if (runlen_find(o->runs, j->name, j->pool + r->name, &row) < 0)
+        return NAN;
+    double apart = r->start - row.start;
+    if (!(fabs(apart) <= 86400 + (isnan(row.len) ? 0 : row.len))) {
+        if (!tot->runs_apart++) {
+            char a[32], b[32];
+            tot->apart_line = row.line;
+            snprintf(tot->apart, sizeof tot->apart,
+                     "run '%s' of job '%s' starts at %s, %.0f %s %s its first usage sample at %s",
+                     j->pool + r->name, j->name, parse_time_format(row.start, a),
+                     fabs(apart) >= 2 * 86400 ? fabs(apart) / 86400 : fabs(apart) / 3600,
+                     fabs(apart) >= 2 * 86400 ? "days" : "hours", apart > 0 ? "before" : "after",
+                     parse_time_format(r->start, b));
+        }
+    }
+    return row.len;
+}
+
 /* build_matrix: quantize the n selected runs into j->use (n x *k, rows in
  * sel order), then drop the outlier runs (outlier.h) from it, listing them
  * in j->excluded.  The rule measures a run's length in seconds: end - start
  * from the runs table o->runs when it has one (counted in j->recorded),
  * else its steps x step.  Returns the number of runs kept; *k becomes the
  * longest kept run's steps. */
-static size_t build_matrix(struct skyjob *j, const struct skyjob_opts *o, int *sel, size_t n, long *k)
+static size_t build_matrix(struct skyjob *j, const struct skyjob_opts *o, int *sel, size_t n, long *k,
+                           struct skyjob_totals *tot)
 {
     j->use = xgrow(j->use, &j->use_cap, n * (size_t)*k, sizeof *j->use);
     double *len = xmalloc(3 * n * sizeof *len), *area = len + n, *steps = len + 2 * n;
@@ -411,7 +444,7 @@ static size_t build_matrix(struct skyjob *j, const struct skyjob_opts *o, int *s
         double *u = j->use + a * (size_t)*k;
         long kr = run_steps(j, r, o);
         quantize(j, r, o, u, kr);
-        double rec = runlen_get(o->runs, j->name, j->pool + r->name);
+        double rec = recorded_length(j, r, o, tot);
         steps[a] = (double)kr;
         len[a] = isnan(rec) ? (double)kr * o->step : rec;
         j->recorded += !isnan(rec);
@@ -553,7 +586,7 @@ void skyjob_fit(skyjob *j, struct skyjob_out *out)
     }
     if (check_size(j, n, k, out) < 0)
         return;
-    size_t kept = build_matrix(j, o, sel, n, &k);
+    size_t kept = build_matrix(j, o, sel, n, &k, tot);
     tot->measured += (long)n;
     tot->recorded += j->recorded;
     if (kept < n) {

@@ -86,6 +86,11 @@ struct skyjob_totals {
     long prior_other_step;         /* in the prior at another step: fitted without it */
     double solve_s;
     int first_reported;
+    /* runs whose recorded start lies over a day (plus their length) from
+     * their first sample: the runs table is in another unit or clock; the
+     * first one's line of the runs table and what to say of it */
+    long runs_apart, apart_line;
+    char apart[320];
 };
 
 /* Where the jobs' rows go: w the allocations (shape_cols: with cores and

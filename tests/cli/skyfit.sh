@@ -292,6 +292,28 @@ t "--runs --time-unit ms: the table in ms too" 0 '' '*' '' sh -c '
     skyfit -q --time-unit ms --runs "$3/sr_ms.csv" --stats "$3/srms.csv" "$3/su_ms.csv"' _ "$SU" "$SR" "$TMP"
 tcheck "--runs --time-unit ms: e out, 3 steps" grep -q '^s,9,3,.*,optimal,1,e,c,10,$' "$TMP/srms.csv"
 tcheck "--runs --time-unit ms: the table is in ms" grep -q '^s,e,1767574795,1767574800000,1767574989000,ok$' "$TMP/sr_ms.csv"
+# a runs table in seconds beside a usage in ms (--time-unit ms reaches both):
+# read in ms it is 1970, each run's start 20438 days before its samples; it
+# was taken without a word, its lengths a thousandth (audit, session 31)
+t "--runs: a table in another unit is refused" 65 '' '' \
+    "skyfit: $SR:2: run 'a' of job 's' starts at 1970-01-21T10:59:31Z, 20438 days before its first usage sample at 2026-01-05T00:00:00Z, and 9 more runs are over a day off theirs: the runs table's times are not the usage's (another unit or clock? --time-unit applies to both)" \
+    skyfit -q --time-unit ms --runs "$SR" "$TMP/su_ms.csv"
+# a start off its samples by more than a day plus the run's length is not the
+# same run; a clock two hours apart is (the lengths are the same)
+t "--runs: one run 25 hours off is refused" 65 "@$SU" '' \
+    "skyfit: $TMP/sr_day.csv:4: run 'c' of job 's' starts at 2026-01-06T01:30:00Z, 25 hours after its first usage sample at 2026-01-05T00:30:00Z: the runs table's times are not the usage's" \
+    sh -c 'awk -F, -v OFS=, "NR > 1 && \$2 == \"c\" { \$4 += 90000; \$5 += 90000 } 1" "$1" > "$2/sr_day.csv" &&
+        skyfit -q --runs "$2/sr_day.csv"' _ "$SR" "$TMP"
+tcheck "--runs: a table two hours off gives the same skylines" bash -c '
+    awk -F, -v OFS=, "NR > 1 { \$4 += 7200; \$5 += 7200 } 1" "$2" > "$3/sr_late.csv" &&
+    cmp <(skyfit -q --runs "$3/sr_late.csv" "$1") <(skyfit -q --runs "$2" "$1")' _ "$SU" "$SR" "$TMP"
+# samples of a run at one t are summed in the order of their values: the
+# same bytes whatever their order in the input (they differed in the last
+# digits: 0.20000000000000004 against 0.19999999999999998)
+tcheck "samples at one t: the same sum in any order" bash -c '
+    printf "job,run,t,containers\nj,r1,0,0.1\nj,r1,0,0.2\nj,r1,0,0.3\nj,r2,3600,0.1\nj,r2,3600,0.2\nj,r2,3600,0.3\n" > "$1/m1.csv"
+    printf "job,run,t,containers\nj,r1,0,0.3\nj,r1,0,0.2\nj,r1,0,0.1\nj,r2,3600,0.3\nj,r2,3600,0.2\nj,r2,3600,0.1\n" > "$1/m2.csv"
+    cmp <(skyfit -q "$1/m1.csv") <(skyfit -q "$1/m2.csv")' _ "$TMP"
 # --keep-outliers: the table is read, the summary says no rule ran
 t "--runs --keep-outliers: the rule is off" 0 "@$SU" '*' \
     "skyfit: outlier rule off (--keep-outliers): the run lengths in $SR are not used" \

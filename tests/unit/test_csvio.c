@@ -373,21 +373,29 @@ static void test_zin(void)
 
 static void test_timeunit(void)
 {
-    char b[128];
+    char b[160];
     CHECK(timeunit_scale("s") == 1 && timeunit_scale("ms") == 1e3 && timeunit_scale("us") == 1e6);
     CHECK(timeunit_scale("ns") == 0 && timeunit_scale(NULL) == 0);
-    CHECK(timeunit_epoch_hint(1.7e9, 1, b, sizeof b) == NULL);
-    CHECK(timeunit_epoch_hint(1.7e12, 1, b, sizeof b) && strstr(b, "--time-unit ms"));
-    CHECK(timeunit_epoch_hint(1.7e15, 1, b, sizeof b) && strstr(b, "--time-unit us"));
-    CHECK(timeunit_epoch_hint(1.7e12, 1e3, b, sizeof b) && strstr(b, "--time-unit us")); /* ms given, us meant */
-    CHECK(timeunit_epoch_hint(1.7e18, 1, b, sizeof b) && strstr(b, "nanoseconds"));
-    CHECK(timeunit_epoch_hint(-1e300, 1, b, sizeof b) == NULL);
+    CHECK(timeunit_epoch_hint(1.7e9, 1, TIMEUNIT_OPTION, b, sizeof b) == NULL);
+    CHECK(timeunit_epoch_hint(1.7e12, 1, TIMEUNIT_OPTION, b, sizeof b) && strstr(b, "--time-unit ms"));
+    CHECK(timeunit_epoch_hint(1.7e15, 1, TIMEUNIT_OPTION, b, sizeof b) && strstr(b, "--time-unit us"));
+    CHECK(timeunit_epoch_hint(1.7e12, 1e3, TIMEUNIT_OPTION, b, sizeof b) &&
+          strstr(b, "--time-unit us")); /* ms given, us meant */
+    CHECK(timeunit_epoch_hint(1.7e18, 1, TIMEUNIT_OPTION, b, sizeof b) && strstr(b, "nanoseconds"));
+    CHECK(timeunit_epoch_hint(-1e300, 1, TIMEUNIT_OPTION, b, sizeof b) == NULL);
     /* seconds just past the limit (a trace started near it) are no unit:
      * the ms hint came for anything from 1e11 on */
-    CHECK(timeunit_epoch_hint(1.00000073174e11, 1, b, sizeof b) == NULL);
-    CHECK(timeunit_epoch_hint(9.99e11, 1, b, sizeof b) == NULL);
-    CHECK(timeunit_epoch_hint(1e12, 1, b, sizeof b) && strstr(b, "--time-unit ms"));
-    CHECK(timeunit_epoch_hint(5e14, 1, b, sizeof b) == NULL);
+    CHECK(timeunit_epoch_hint(1.00000073174e11, 1, TIMEUNIT_OPTION, b, sizeof b) == NULL);
+    CHECK(timeunit_epoch_hint(9.99e11, 1, TIMEUNIT_OPTION, b, sizeof b) == NULL);
+    CHECK(timeunit_epoch_hint(1e12, 1, TIMEUNIT_OPTION, b, sizeof b) && strstr(b, "--time-unit ms"));
+    CHECK(timeunit_epoch_hint(5e14, 1, TIMEUNIT_OPTION, b, sizeof b) == NULL);
+    /* an input --time-unit does not reach: no advice to use it */
+    CHECK(timeunit_epoch_hint(1.7e12, 1, TIMEUNIT_FIXED, b, sizeof b) && !strstr(b, "--time-unit") &&
+          strstr(b, "milliseconds") && strstr(b, "divide by 1000") && strstr(b, "epoch seconds or ISO 8601"));
+    CHECK(timeunit_epoch_hint(1.7e15, 1, TIMEUNIT_OTHER, b, sizeof b) && strstr(b, "divide by 1000000") &&
+          strstr(b, "--time-unit is for the main input only") && strlen(b) < sizeof b - 1);
+    CHECK(timeunit_epoch_hint(1.7e18, 1, TIMEUNIT_FIXED, b, sizeof b) && strstr(b, "divide by 1000000000"));
+    CHECK(timeunit_epoch_hint(1.7e9, 1, TIMEUNIT_FIXED, b, sizeof b) == NULL);
     CHECK(timeunit_span_check("period", 86400, 0, b, sizeof b) == 0);
     /* a daily job whose times were microseconds: "period" 8.64e10 s */
     CHECK(timeunit_span_check("period", 8.64e10, 0, b, sizeof b) == -1);

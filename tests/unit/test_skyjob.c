@@ -71,15 +71,25 @@ static void test_outlier_units(void)
  * unknown pair is NaN; the same instance in two jobs is two runs; a
  * repeated pair is an error, or under --on-error skip a rejected row (the
  * first kept). */
+static double len_of(const runlen *t, const char *job, const char *instance)
+{
+    struct runlen_row r;
+    return runlen_find(t, job, instance, &r) < 0 ? NAN : r.len;
+}
+
 static void test_runlen(void)
 {
     char path[] = "/tmp/test_runlen_XXXXXX";
     write_tmp(path, "job,instance,start,end\nj,a,100,165\nj,b,2026-01-05T00:00:00Z,2026-01-05T00:03:09Z\nj,c,50,\nk,a,100,130\n");
     runlen *t;
     CHECK(runlen_load(path, NULL, &t) == SLK_OK && t);
-    CHECK(runlen_get(t, "j", "a") == 65 && runlen_get(t, "j", "b") == 189 && runlen_get(t, "k", "a") == 30);
-    CHECK(isnan(runlen_get(t, "j", "c")) && isnan(runlen_get(t, "j", "zz")) && isnan(runlen_get(t, "k", "b")));
-    CHECK(isnan(runlen_get(NULL, "j", "a")) && runlen_rows(t) == 4 && runlen_lengths(t) == 3);
+    CHECK(len_of(t, "j", "a") == 65 && len_of(t, "j", "b") == 189 && len_of(t, "k", "a") == 30);
+    CHECK(isnan(len_of(t, "j", "c")) && isnan(len_of(t, "j", "zz")) && isnan(len_of(t, "k", "b")));
+    CHECK(isnan(len_of(NULL, "j", "a")) && runlen_rows(t) == 4 && runlen_lengths(t) == 3);
+    struct runlen_row row; /* the start and the row's line are kept too (for the start check) */
+    CHECK(runlen_find(t, "j", "b", &row) == 0 && row.start == 1767571200 && row.line == 3 && row.len == 189);
+    CHECK(runlen_find(t, "j", "c", &row) == 0 && row.start == 50 && isnan(row.len) && row.line == 4);
+    CHECK(strcmp(runlen_path(t), path) == 0);
     runlen_free(t);
     unlink(path);
 
@@ -90,7 +100,7 @@ static void test_runlen(void)
     snprintf(text, sizeof text, "job,instance,start,end\n%s,a,0,42\n", longjob);
     write_tmp(p3, text);
     CHECK(runlen_load(p3, NULL, &t) == SLK_OK && t);
-    CHECK(runlen_get(t, longjob, "a") == 42 && isnan(runlen_get(t, "j", "a")));
+    CHECK(len_of(t, longjob, "a") == 42 && isnan(len_of(t, "j", "a")));
     runlen_free(t);
     unlink(p3);
 
@@ -104,7 +114,7 @@ static void test_runlen(void)
     d.rejects = rj;
     fprintf(stderr, "(the 'skipped' warning below is expected)\n");
     CHECK(runlen_load(p2, &d, &t) == SLK_OK && t);
-    CHECK(runlen_get(t, "j", "a") == 10 && runlen_get(t, "j", "b") == 20 && runlen_rows(t) == 2);
+    CHECK(len_of(t, "j", "a") == 10 && len_of(t, "j", "b") == 20 && runlen_rows(t) == 2);
     CHECK(csv_rejects_count(rj) == 1);
     runlen_free(t);
     csv_rejects_free(rj);
