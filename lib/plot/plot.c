@@ -35,6 +35,7 @@ struct series {
 struct panel {
     char *xlabel, *ylabel;
     enum plot_xkind xkind;
+    int yzero; /* plot_yzero */
 };
 
 /* Where a panel's key goes and what it leaves the plot (key_layout). */
@@ -106,6 +107,14 @@ void plot_panel(plot *p, const char *xlabel, const char *ylabel, enum plot_xkind
     pn->xlabel = safe_text(xlabel);
     pn->ylabel = safe_text(ylabel);
     pn->xkind = xkind;
+    pn->yzero = 0;
+}
+
+void plot_yzero(plot *p)
+{
+    if (p->npanels == 0)
+        plot_panel(p, NULL, NULL, PLOT_X_NUMBER);
+    p->panels[p->npanels - 1].yzero = 1;
 }
 
 int plot_series(plot *p, const char *name, enum plot_style style)
@@ -469,6 +478,23 @@ static void key_layout(const plot *p, size_t k, int dumb, int width, int height,
     kl->plot_w = cells - MARGIN_CELLS - (kl->below || n == 0 ? 0 : kl->cols * colw);
 }
 
+/* y_range: panel k's y range: from 0 (or its smallest value) with
+ * plot_yzero, else gnuplot's autoscale (set again: a range of the panel
+ * before stays set in a multiplot) */
+static void y_range(const plot *p, size_t k, FILE *sc)
+{
+    if (!p->panels[k].yzero) {
+        fprintf(sc, "set autoscale y\n");
+        return;
+    }
+    double lo = 0;
+    for (size_t i = 0; i < p->ns; i++)
+        for (size_t j = 0; (size_t)p->s[i].panel == k && j < p->s[i].n; j++)
+            if (!isnan(p->s[i].x[j]))
+                lo = fmin(lo, fmin(p->s[i].y[j], p->s[i].lo[j]));
+    fprintf(sc, "set yrange [%.10g:*]\n", lo);
+}
+
 /* One panel: axes, key placement, and its series (titles capped). */
 static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int width, FILE *sc)
 {
@@ -481,6 +507,7 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
     else
         fprintf(sc, "set key title ''\n");
     fprintf(sc, "set xlabel '%s'\nset ylabel '%s'\n", pn->xlabel, pn->ylabel);
+    y_range(p, k, sc);
     /* a long key goes below the plot, not beside it (key_layout) */
     if (kl->below && dumb)
         fprintf(sc, "set key below horizontal noenhanced\n");

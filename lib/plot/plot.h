@@ -64,6 +64,12 @@ void plot_free(plot *p);
 /* plot_panel: start a new panel below the previous ones; later series go in it. */
 void plot_panel(plot *p, const char *xlabel, const char *ylabel, enum plot_xkind xkind);
 
+/* plot_yzero: the current panel's y axis starts at 0 (or lower, at the
+ * smallest value drawn), not where gnuplot's autoscale would: for
+ * quantities whose heights are compared (memory: 6400 MB must not look 4
+ * times 3800). */
+void plot_yzero(plot *p);
+
 /* plot_series: add a series to the current panel (creating a panel if none);
  * returns its index for plot_point. */
 int plot_series(plot *p, const char *name, enum plot_style style);

@@ -66,7 +66,26 @@ tcheck "memory has 2 series" $SVG "$TMP/mem.svg" 2 bound_mb
 peakgate -q --simulate --model --k 1,2 --duration 10m --series "$TMP/pg-ser.csv" --node-series "$TMP/pg-ns.csv" > /dev/null
 mkdir -p "$TMP/pgk"
 t "memory: peakgate --node-series, no options" 0 '' '' '*' env SKYPLOT_KEEP=1 TMPDIR="$TMP/pgk" skyplot -q memory "$TMP/pg-ns.csv" -o "$TMP/pg-ns.svg"
-tcheck "memory --node-series: 3 runs x used_mb, bound_mb, node_mb" $SVG "$TMP/pg-ns.svg" 9 "policy=gated k=2 node_mb"
+# (audit, session 31) node_mb, the node's size, is the same line in every
+# run: it was keyed once per policy and k, 3 identical lines; now once
+tcheck "memory --node-series: 3 runs x used_mb, bound_mb, and one node_mb" $SVG "$TMP/pg-ns.svg" 7 ">node_mb<"
+tcheck "memory --node-series: node_mb not keyed per run" bash -c '! grep -q "k=[0-9] node_mb" "$1"' _ "$TMP/pg-ns.svg"
+# ... but a column that differs between runs keeps a line per run
+t "memory: a column differing by run is not folded" 0 $'t,k,used_mb,node_mb\n0,1,5,9\n1,1,6,9\n0,2,7,8\n1,2,8,8\n' '' '' \
+    skyplot -q memory -o "$TMP/nofold.svg"
+tcheck "memory: a column differing by run: 4 series" $SVG "$TMP/nofold.svg" 4 ">2 node_mb<"
+# (audit, session 31) the memory chart's y axis ran from 2500 to 7000 MB
+# untitled (unpaced 6400 MB looked 4 times gated 3800 MB), its x title was
+# a bare "t": now from 0, "memory (MB)", "t (s)"
+tcheck "memory: y from 0, titled memory (MB); x t (s)" bash -c '
+    g=$(ls -d "$1"/skyplot.* | head -1)/plot.gp && grep -qx "set yrange \[0:\*\]" "$g" &&
+    grep -qx "set ylabel '"'memory (MB)'"'" "$g" && grep -qx "set xlabel '"'t (s)'"'" "$g" &&
+    grep -q ">memory (MB)<" "$2" && grep -q ">t (s)<" "$2"' _ "$TMP/pgk" "$TMP/pg-ns.svg"
+# a y axis from 0 goes lower for a negative value, and the next panel of
+# the chart is autoscaled again
+tcheck "memory: y from 0 or the lowest value" bash -c '
+    printf "t,a_mb\n0,-5\n1,3\n" | SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q memory -o "$1/neg.svg" 2>&1 | sed -n "s/.*data in //p" > "$1/negdir" &&
+    grep -qx "set yrange \[-5:\*\]" "$(cat "$1/negdir")/plot.gp" && rm -rf "$(cat "$1/negdir")"' _ "$TMP"
 tcheck "memory --node-series: a run's used_mb line is its rows" bash -c '
     f=$(grep -l "^\"policy=gated k=2 used_mb\"" "$(ls -d "$1"/skyplot.* | head -1)"/s*.dat) &&
     diff <(tail -n +2 "$f" | awk "{ print \$1 \",\" \$3 }") \
@@ -81,6 +100,9 @@ t "lines: a word in a y column hints at --y and --by" 65 '' '' \
     skyplot -q lines "$TMP/pg-ns.csv" -o "$TMP/pg-l.svg"
 t "lines by group" 0 '' '' '' skyplot -q lines "$D/daily.csv" --x day --y load --by vc -o "$TMP/l.svg"
 tcheck "lines has 2 series" $SVG "$TMP/l.svg" 2
+# (audit, session 31) one y column: the y axis is titled by it (was '')
+tcheck "lines: one y column titles the y axis" grep -q ">load<" "$TMP/l.svg"
+tcheck "vcs: y titles as words" bash -c 'grep -q ">load<" "$1" && grep -q ">mean stretch<" "$1"' _ "$TMP/vcs.svg"
 t "dumb text chart" 0 '' '*' '' skyplot skyline "$D/usage.csv" --fit "$D/fit.csv" --term dumb
 tcheck "dumb chart shows the legend" bash -c 'skyplot skyline "$1" --term dumb | grep -q "run r2"' _ "$D/usage.csv"
 t "summary names the output" 0 '' '' 'skyplot: skyline chart, 3 series, svg ->' skyplot skyline "$D/usage.csv" --fit "$D/fit.csv" -o "$TMP/s2.svg"
@@ -125,6 +147,20 @@ for c in "png 1100" "svg 1100" "png 700" "svg 1600"; do
             --classes "$3" --width "$5" -o "$1/pl.$4" 2>/dev/null && /usr/bin/python3 "$6" "$1"/skyplot.*' \
         _ "$TMP/plk" "$TMP/pl-epoch.csv" "$TMP/plc/planetlab-tenants.csv" "$term" "$w" "$ROOT/tests/check/xaxis_check.py"
 done
+# (audit, session 31) the real PlanetLab day has t = 0 .. 86100 s, offsets:
+# its axis read 1970-01-01 00:00 ... (every tenants axis was a date axis).
+# Offsets are hours since time 0, as the plan chart's; epoch times stay dates.
+tcheck "tenants, PlanetLab's offsets: hours since time 0, no 1970 dates" bash -c '
+    skyplot -q tenants "$1" --col tenant=vm --col util=cpu --classes "$2" -o "$3/plo.svg" &&
+    ! grep -q 1970 "$3/plo.svg" && grep -q ">hours since time 0<" "$3/plo.svg" &&
+    skyplot -q tenants "$1" --col tenant=vm --col util=cpu --classes "$2" --term dumb > "$3/plo.txt" &&
+    ! grep -q "01 00:00" "$3/plo.txt" && grep -Eq "^ +0 +5 +10 +15 +20 *$" "$3/plo.txt"' \
+    _ "$DATA/planetlab/20110303.csv" "$TMP/plc/planetlab-tenants.csv" "$TMP"
+tcheck "tenants: offsets drawn in hours" bash -c '
+    printf "tenant,t,util\na,0,1\na,3600,2\na,7200,3\n" > "$1/off-u.csv" && printf "tenant,class\na,c\n" > "$1/off-c.csv" &&
+    k=$(SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q tenants "$1/off-u.csv" --classes "$1/off-c.csv" -o "$1/off.svg" 2>&1 | sed -n "s/.*data in //p") &&
+    got=$(tail -n +2 "$k/s0.dat" | cut -d" " -f1 | tr "\n" " "); grep -q "^set xdata$" "$k/plot.gp"; nodates=$?; rm -rf "$k"
+    [ "$got" = "0 1 2 " ] && [ $nodates = 0 ] || { echo "x: $got"; exit 1; }' _ "$TMP"
 tcheck "tenants, PlanetLab: classes keyed in natural order" bash -c '
     [ "$(cut -d, -f3 "$2" | tail -n +2 | sort -u | wc -l)" = 25 ] &&
     for f in $(ls "$1"/skyplot.*/s*.dat | sort -V); do head -1 "$f" | sed "s/^\"class \([^ ]*\) .*/\1/"; done > "$1/order.txt" &&
