@@ -263,6 +263,7 @@ static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, s
         char name[256];
         snprintf(name, sizeof name, "run %s", runs->v[r]);
         int s = plot_series(p, name, PLOT_LINES);
+        plot_rank(p, s, pts[first[r]].x); /* a key too short for them names the latest */
         for (size_t k = 0; k < cnt[r]; k++)
             plot_point(p, s, x[r][k] / 60.0, y[r][k]);
     }

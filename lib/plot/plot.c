@@ -30,6 +30,10 @@ struct series {
     int panel;
     double *x, *y, *lo, *mid;  /* mid: PLOT_RANGE only */
     size_t n, cap;
+    double rank;   /* plot_rank's, else the peak (set by mark_titled) */
+    int ranked;    /* plot_rank was called */
+    int titled;    /* in its panel's key (mark_titled, while drawing) */
+    size_t keypos; /* a thin line's place among its panel's: the key's order */
 };
 
 struct panel {
@@ -177,6 +181,12 @@ void plot_range(plot *p, int s, double x, double low, double mid, double high)
 }
 int plot_nseries(const plot *p) { return (int)p->ns; }
 
+void plot_rank(plot *p, int s, double rank)
+{
+    p->s[s].rank = rank;
+    p->s[s].ranked = 1;
+}
+
 /* A series name as a data-file header token: one double-quoted word.
  * gnuplot's data reader has no escape for '"', so it becomes '\''. */
 static void write_name(FILE *f, const char *name, int range)
@@ -211,6 +221,10 @@ static const char *const palette[] = {
     "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#e7ba52",
     "#843c39", "#637939", "#7b4173", "#3182bd"
 };
+
+/* the thin lines a key leaves out, on an image: under the named ones, in
+ * a grey no palette colour is */
+#define UNNAMED_GREY "#c8c8c8"
 
 static void script_head(const plot *p, const char *term, int w, int h, FILE *sc)
 {
@@ -433,15 +447,95 @@ static int panel_lines(const plot *p, size_t k, int dumb, int *untitled)
     return nlines;
 }
 
+/* by_rank: thin lines (indices into the series ctx) by rank, highest
+ * first, ties by name in its natural order (strverscmp: vc2 before vc10),
+ * then in the order they were added */
+static int by_rank(const void *a, const void *b, void *ctx)
+{
+    const struct series *s = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    if (s[i].rank != s[j].rank)
+        return s[i].rank > s[j].rank ? -1 : 1;
+    int c = strverscmp(s[i].name, s[j].name);
+    return c ? c : (i > j) - (i < j);
+}
+
+/* mark_titled: which series of panel k its key names (titled) and the
+ * thin lines' order (keypos): every series but thin lines; of the thin
+ * lines, all when they fit the cap, else the cap's number of the highest
+ * rank (plot_rank, else the peak: the largest y), ordered by rank. */
+static void mark_titled(plot *p, size_t k, int dumb)
+{
+    int untitled, nlines = panel_lines(p, k, dumb, &untitled);
+    size_t *line = xmalloc(((size_t)nlines + 1) * sizeof *line), m = 0;
+    for (size_t i = 0; i < p->ns; i++) {
+        struct series *s = &p->s[i];
+        if ((size_t)s->panel != k)
+            continue;
+        s->titled = 1;
+        if (s->style != PLOT_LINES)
+            continue;
+        if (!s->ranked) {
+            s->rank = -INFINITY;
+            for (size_t j = 0; j < s->n; j++)
+                if (!isnan(s->x[j]))
+                    s->rank = fmax(s->rank, s->y[j]);
+        }
+        line[m++] = i;
+    }
+    if (untitled)
+        qsort_r(line, m, sizeof *line, by_rank, p->s);
+    for (size_t q = 0; q < m; q++) {
+        p->s[line[q]].keypos = q;
+        p->s[line[q]].titled = (int)q < nlines - untitled;
+    }
+    free(line);
+}
+
+/* panel_order: the series of panel k in the order they are drawn into
+ * order[], their count: as added, but the thin lines together where the
+ * first one is, those left out of the key first (under the named ones),
+ * then the named ones by keypos: the key lists them so. */
+static size_t panel_order(const plot *p, size_t k, size_t *order)
+{
+    size_t n = 0;
+    int placed = 0;
+    for (size_t i = 0; i < p->ns; i++) {
+        const struct series *s = &p->s[i];
+        if ((size_t)s->panel != k || (s->style == PLOT_LINES && placed))
+            continue;
+        if (s->style != PLOT_LINES) {
+            order[n++] = i;
+            continue;
+        }
+        placed = 1;
+        for (size_t j = 0; j < p->ns; j++) /* untitled */
+            if ((size_t)p->s[j].panel == k && p->s[j].style == PLOT_LINES && !p->s[j].titled)
+                order[n++] = j;
+        size_t t0 = n; /* titled: no more than the cap and one */
+        for (size_t j = 0; j < p->ns; j++)
+            if ((size_t)p->s[j].panel == k && p->s[j].style == PLOT_LINES && p->s[j].titled)
+                order[n++] = j;
+        for (size_t a = t0 + 1; a < n; a++) /* by keypos: an insertion sort of a few */
+            for (size_t b = a; b > t0 && p->s[order[b]].keypos < p->s[order[b - 1]].keypos; b--) {
+                size_t t = order[b];
+                order[b] = order[b - 1];
+                order[b - 1] = t;
+            }
+    }
+    return n;
+}
+
 /* the key entries of panel k: every summary series, thin lines up to the
- * cap, and the key's own title when it counts the others ("(N more lines
- * not listed)"); *maxlen: the longest of them */
+ * cap (mark_titled), and the key's own title when it counts the others
+ * ("(N more lines not listed)"); *maxlen: the longest of them */
 static int key_entries(const plot *p, size_t k, int dumb, size_t *maxlen)
 {
-    int untitled, nlines = panel_lines(p, k, dumb, &untitled), shown = 0, n = 0;
+    int untitled, n = 0;
+    panel_lines(p, k, dumb, &untitled);
     *maxlen = untitled ? sizeof "(99999 more lines not listed)" - 1 : 0;
     for (size_t i = 0; i < p->ns; i++)
-        if ((size_t)p->s[i].panel == k && (p->s[i].style != PLOT_LINES || shown++ < nlines - untitled)) {
+        if ((size_t)p->s[i].panel == k && p->s[i].titled) {
             n++;
             *maxlen = strlen(p->s[i].name) > *maxlen ? strlen(p->s[i].name) : *maxlen;
         }
@@ -501,7 +595,8 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
     const struct panel *pn = &p->panels[k];
     const struct key_layout *kl = &p->keys[k];
     /* thin lines beyond the cap go untitled; the summary series keep theirs */
-    int untitled, nlines = panel_lines(p, k, dumb, &untitled);
+    int untitled;
+    panel_lines(p, k, dumb, &untitled);
     if (untitled) /* digits only: safe in the script */
         fprintf(sc, "set key title '(%d more lines not listed)'\n", untitled);
     else
@@ -534,21 +629,23 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
                 xhi = fmax(xhi, p->s[i].x[j]);
             }
     double dx = xhi > xlo ? (xhi - xlo) / (2.0 * (width > 10 ? width : 10)) : 0;
-    int first = 1, color = 0, shown = 0, marks = 0;
-    for (size_t i = 0; i < p->ns; i++) {
+    int first = 1, color = 0, marks = 0;
+    size_t *order = xmalloc((p->ns + 1) * sizeof *order), norder = panel_order(p, k, order);
+    for (size_t o = 0; o < norder; o++) {
+        size_t i = order[o];
         const struct series *s = &p->s[i];
-        if ((size_t)s->panel != k)
-            continue;
-        int titled = s->style != PLOT_LINES || shown++ < nlines - untitled;
-        int mark = titled ? marks++ : -1;
+        int titled = s->titled, mark = titled ? marks++ : -1;
         char path[1100];
         snprintf(path, sizeof path, "%s/" SERIES_PREFIX "%zu" SERIES_SUFFIX, dir, i);
         int dense = dumb && mark >= DUMB_PENS && s->style != PLOT_POINTS;
-        if (write_data(s, path, dense ? dx : 0) < 0)
+        if (write_data(s, path, dense ? dx : 0) < 0) {
+            free(order);
             return -1;
+        }
+        /* the lines the key leaves out: light grey, like one another */
         size_t npal = sizeof palette / sizeof *palette;
-        int round = (int)((size_t)color / npal);
-        const char *col = palette[(size_t)color++ % npal];
+        int round = titled ? (int)((size_t)color / npal) : 0;
+        const char *col = titled ? palette[(size_t)color++ % npal] : UNNAMED_GREY;
         fprintf(sc, "%s '%s' ", first ? "plot" : ", \\\n    ", path);
         if (dumb)
             series_style_dumb(sc, s, mark);
@@ -557,6 +654,7 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
         fprintf(sc, titled ? " title columnheader(1)" : " notitle");
         first = 0;
     }
+    free(order);
     if (first) /* an empty panel (a column with no values): gnuplot needs a y range */
         fprintf(sc, "set yrange [0:1]\nplot NaN notitle");
     fprintf(sc, "\n");
@@ -838,6 +936,7 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
     p->keys = xcalloc(p->npanels ? p->npanels : 1, sizeof *p->keys);
     int grow = 0;
     for (size_t k = 0; k < p->npanels; k++) {
+        mark_titled(p, k, dumb);
         key_layout(p, k, dumb, width, height, &p->keys[k]);
         if (p->keys[k].below && dumb)
             grow += p->keys[k].rows;

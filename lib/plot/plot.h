@@ -13,7 +13,9 @@
  * punctuation first.  So a job named `"; system "rm -rf ~` is just a name.
  *
  * Legends: a panel shows at most PLOT_KEY_MAX thin lines (PLOT_KEY_MAX_DUMB
- * on a text terminal) plus every summary series; beside the plot, or below
+ * on a text terminal), those of the highest rank (plot_rank: by default
+ * the largest peak) when there are more, plus every summary series; the
+ * lines left out are drawn first, under the named ones; beside the plot, or below
  * it (the chart grows to make room) when beside it would take more than a
  * third of an image's width, or on a text terminal when there are more
  * than four entries; a text terminal draws every titled series of a panel
@@ -86,6 +88,13 @@ void plot_band(plot *p, int s, double x, double ylow, double yhigh);
  * low-high is filled lightly and middle drawn as a line over it, both in the
  * series' colour (a text terminal draws the middle line only). */
 void plot_range(plot *p, int s, double x, double low, double mid, double high);
+
+/* plot_rank: series s's rank for the key (default: its peak, the largest
+ * y): when a panel has more thin lines than its key names, the key names
+ * those of the highest rank (ties in the natural order of their names,
+ * strverscmp), highest first; the others are
+ * drawn first, under them, in light grey (dotted on a text terminal). */
+void plot_rank(plot *p, int s, double rank);
 
 /* plot_nseries: total series over all panels (what the chart will draw). */
 int plot_nseries(const plot *p);
