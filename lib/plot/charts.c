@@ -364,7 +364,7 @@ static void stack_bands(plot *p, struct names *groups, struct pt *pts, size_t n,
     }
     double *cum = xcalloc(nx, sizeof *cum);
     for (int b = 0; b < nb; b++) {
-        int s = plot_series(p, b < top ? groups->v[order[b]] : "other", PLOT_BAND);
+        int s = b < top ? plot_series(p, groups->v[order[b]], PLOT_BAND) : plot_series(p, "other", PLOT_REST);
         for (size_t k = 0; k < nx; k++) {
             double lo = cum[k], hi = cum[k] + val[(size_t)b * nx + k];
             double xend = (k + 1 < nx && xs[k + 1] - xs[k] <= stepw * 1.001) ? xs[k + 1] : xs[k] + stepw;

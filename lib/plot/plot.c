@@ -216,15 +216,15 @@ static void rm_tree(const char *dir)
     rmdir(dir);
 }
 
-static const char *const palette[] = {
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#e7ba52",
-    "#843c39", "#637939", "#7b4173", "#3182bd"
-};
+static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                      "#e377c2", "#008080", "#bcbd22", "#17becf", "#393b79", "#e7ba52",
+                                      "#843c39", "#637939", "#7b4173", "#3182bd"};
 
 /* the thin lines a key leaves out, on an image: under the named ones, in
  * a grey no palette colour is */
 #define UNNAMED_GREY "#c8c8c8"
+/* the rest of a stack (PLOT_REST, "other"): a grey of its own */
+#define REST_GREY "#999999"
 
 static void script_head(const plot *p, const char *term, int w, int h, FILE *sc)
 {
@@ -348,17 +348,30 @@ static void series_style_dumb(FILE *sc, const struct series *s, int mark)
 /* series_style: "using ... with ..." of series s on an image terminal,
  * in colour col; round > 0 when the
  * palette has come round that many times: its lines are dashed (dash type
- * 2-5) and its points another shape, so no two series of a key look alike
- * (21 tenant classes drew five pairs in one colour). */
+ * 2-5), its points another shape and its bands hatched (a fill pattern),
+ * so no two series of a key look alike (21 tenant classes drew five pairs
+ * in one colour; 50 plan jobs, 16 colours three times). */
 static void series_style(FILE *sc, const struct series *s, const char *path, const char *col, int round)
 {
     static const int shapes[] = {7, 5, 9, 11, 13};
+    /* gnuplot's fill patterns: hatches / and \, crosshatch, light / and
+     * \, dense crosshatch (3 is solid, 0 empty) */
+    static const int band_patterns[] = {4, 5, 1, 6, 7, 2};
     char dt[16] = "";
     if (round > 0)
         snprintf(dt, sizeof dt, " dt %d", 2 + (round - 1) % 4);
     int pt = shapes[round % 5];
     switch (s->style) {
-    case PLOT_BAND: fprintf(sc, "using 1:2:3 with filledcurves lc rgb '%s'", col); break;
+    case PLOT_BAND: /* past the palette, hatched: a fill cannot be dashed */
+        if (round > 0)
+            fprintf(sc, "using 1:2:3 with filledcurves fs pattern %d noborder lc rgb '%s'",
+                    band_patterns[(round - 1) % (int)(sizeof band_patterns / sizeof *band_patterns)], col);
+        else
+            fprintf(sc, "using 1:2:3 with filledcurves lc rgb '%s'", col);
+        break;
+    case PLOT_REST:
+        fprintf(sc, "using 1:2:3 with filledcurves lc rgb '" REST_GREY "'");
+        break;
     case PLOT_SHADE: fprintf(sc, "using 1:2:3 with filledcurves lc rgb '#b0c4de'"); break;
     case PLOT_RANGE: /* the band untitled, then its middle line (titled by the caller) */
         fprintf(sc,
@@ -644,8 +657,10 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
         }
         /* the lines the key leaves out: light grey, like one another */
         size_t npal = sizeof palette / sizeof *palette;
-        int round = titled ? (int)((size_t)color / npal) : 0;
-        const char *col = titled ? palette[(size_t)color++ % npal] : UNNAMED_GREY;
+        int round = titled && s->style != PLOT_REST ? (int)((size_t)color / npal) : 0;
+        const char *col = !titled                 ? UNNAMED_GREY
+                          : s->style == PLOT_REST ? REST_GREY
+                                                  : palette[(size_t)color++ % npal];
         fprintf(sc, "%s '%s' ", first ? "plot" : ", \\\n    ", path);
         if (dumb)
             series_style_dumb(sc, s, mark);

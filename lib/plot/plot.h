@@ -22,6 +22,11 @@
  * with its own character (bands as their top edge, PLOT_RANGE as its middle
  * line): seven line characters, then characters at points every half
  * column; untitled lines dotted.
+ * Colours: a panel's named series take the palette's 16 colours in turn
+ * (none of them grey: grey is the rest of a stack, PLOT_REST, and the lines
+ * a key leaves out); past 16, lines are dashed and bands hatched (fill
+ * patterns), so no two key entries of a panel look alike (up to 80 lines,
+ * 112 bands).
  * Epoch x axes are labelled with UTC dates (and times when the tics are
  * less than a day apart), at most about 8 labels (5 on a text terminal),
  * fewer when the plot area the key leaves is too narrow for them.  Every x
@@ -39,14 +44,16 @@
 typedef struct plot plot;
 
 enum plot_style {
-    PLOT_LINES,   /* thin lines */
-    PLOT_BOLD,    /* thick lines, drawn on top */
-    PLOT_STEPS,   /* thick step function (a skyline): value holds until the next x */
-    PLOT_BAND,    /* filled band between ylow and y (stacked areas) */
+    PLOT_LINES, /* thin lines */
+    PLOT_BOLD,  /* thick lines, drawn on top */
+    PLOT_STEPS, /* thick step function (a skyline): value holds until the next x */
+    PLOT_BAND,  /* filled band between ylow and y (stacked areas) */
     PLOT_POINTS,
-    PLOT_SHADE,   /* a light filled band between ylow and y (a percentile range) */
-    PLOT_RANGE    /* a band and its middle line in one colour, one key entry
+    PLOT_SHADE, /* a light filled band between ylow and y (a percentile range) */
+    PLOT_RANGE, /* a band and its middle line in one colour, one key entry
                    * (a class's percentiles): points from plot_range */
+    PLOT_REST   /* a PLOT_BAND in a grey no other series has: the rest of
+                   * a stack ("other") */
 };
 
 /* At most this many key entries per panel (the rest are drawn untitled and
@@ -81,7 +88,7 @@ void plot_point(plot *p, int s, double x, double y);
 /* plot_break: lift the pen: no line (or fill) joins the points before and
  * after (a gap in the data).  Nothing happens on an empty series. */
 void plot_break(plot *p, int s);
-/* plot_band: append (x, ylow, yhigh) to a PLOT_BAND or PLOT_SHADE series. */
+/* plot_band: append (x, ylow, yhigh) to a PLOT_BAND, PLOT_REST or PLOT_SHADE series. */
 void plot_band(plot *p, int s, double x, double ylow, double yhigh);
 
 /* plot_range: append (x, low, middle, high) to a PLOT_RANGE series: the band

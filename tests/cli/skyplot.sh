@@ -14,6 +14,13 @@ t "plan svg" 0 '' '' '' skyplot -q plan "$D/plan.csv" --load "$D/load.csv" -o "$
 tcheck "plan has 5 series" $SVG "$TMP/plan.svg" 5 capacity
 t "plan top 1" 0 '' '' '' skyplot -q plan "$D/plan.csv" --top 1 -o "$TMP/plan1.svg"
 tcheck "plan top 1 has job b and other" $SVG "$TMP/plan1.svg" 2 other
+# (audit, session 31) --top 50 filled 51 bands with the palette's 16
+# colours: three or four jobs alike, "other" in job 3's green.  Past 16
+# the bands are hatched, "other" is a grey no job has.
+tcheck "plan --top 50: no two bands filled alike, other grey" bash -c '
+    awk "BEGIN { print \"job,t,containers\"; for (j = 0; j < 60; j++) for (t = 0; t < 3; t++) printf \"job%02d,%d,%d\\n\", j, t * 60, 60 - j }" > "$1/p60.csv" &&
+    skyplot -q plan "$1/p60.csv" --top 50 -o "$1/p60.svg" && /usr/bin/python3 "$2" "$1/p60.svg" 51 other 153,153,153 &&
+    skyplot -q plan "$1/p60.csv" --top 3 -o "$1/p3.svg" && /usr/bin/python3 "$2" "$1/p3.svg" 4 other 153,153,153' _ "$TMP" "$ROOT/tests/check/svg_fills.py"
 # Production scale (names were looked up by a scan, groups ranked by an insertion sort, the named runs
 # counted against every run, tenants matched to classes by a scan: each quadratic, over a minute here):
 # 150,000 jobs in a plan, the five largest by area (from awk) in the legend; 250,000 runs of one job;
