@@ -415,6 +415,59 @@ static void series_style(FILE *sc, const struct series *s, const char *path, con
 /* a date label's width ("2011-03-03"; "%H:%M" below it) and the gap after it */
 #define LABEL_CELLS 12
 
+/* panel_xrange: the smallest and largest x of panel k's points (lo > hi
+ * when it has none) */
+static void panel_xrange(const plot *p, size_t k, double *lo, double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (size_t i = 0; i < p->ns; i++)
+        for (size_t j = 0; (size_t)p->s[i].panel == k && j < p->s[i].n; j++)
+            if (!isnan(p->s[i].x[j])) {
+                *lo = fmin(*lo, p->s[i].x[j]);
+                *hi = fmax(*hi, p->s[i].x[j]);
+            }
+}
+
+/* tic_width: the widest label ("%g") of the tics every step in [lo, hi] */
+static size_t tic_width(double lo, double hi, double step)
+{
+    size_t w = 1;
+    char label[64];
+    for (double t = ceil(lo / step - 1e-9); t <= floor(hi / step + 1e-9); t++) {
+        int n = snprintf(label, sizeof label, "%g", t * step + 0.0); /* + 0.0: no "-0" */
+        w = n > 0 && (size_t)n > w ? (size_t)n : w;
+    }
+    return w;
+}
+
+/* A number x axis: tics every 1, 2 or 5 times a power of ten, the
+ * smallest step whose labels ("%g") fit the plot area's width (plot_w
+ * cells, what the key leaves) with two cells between them, at most 10
+ * labels (8 on a text terminal): gnuplot's own choice ignored the width
+ * ("0 5010150200250303500" on a 60-column text chart). */
+static void number_axis(const plot *p, size_t k, int dumb, double plot_w, FILE *sc)
+{
+    double lo, hi;
+    panel_xrange(p, k, &lo, &hi);
+    fprintf(sc, "set xdata\nset format x '%%g'\n");
+    double span = hi - lo, most = dumb ? 8 : 10;
+    if (!(span > 0) || !isfinite(span)) { /* no points or a single x: gnuplot's choice */
+        fprintf(sc, "set xtics autofreq norotate\n");
+        return;
+    }
+    double mag = pow(10, floor(log10(span / most))), step = 0;
+    for (int i = 0; step == 0 && i < 60; i++) {
+        double m = (i % 3 == 0 ? 1 : i % 3 == 1 ? 2 : 5) * mag * pow(10, i / 3);
+        if (span / m <= most && m * fmax(plot_w, 1) / span >= (double)tic_width(lo, hi, m) + 2)
+            step = m;
+    }
+    if (step > 0)
+        fprintf(sc, "set xtics %.10g norotate\n", step);
+    else
+        fprintf(sc, "set xtics autofreq norotate\n");
+}
+
 /* An epoch x axis: dates, with a tic interval from a fixed ladder so that
  * the labels fit the plot area's width (plot_w cells, what the key leaves:
  * 25 tenant classes beside the plot left it a third of the chart, and the
@@ -425,13 +478,8 @@ static void epoch_axis(const plot *p, size_t k, int dumb, double plot_w, FILE *s
     static const double ladder[] = {60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600,
                                     86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400,
                                     91 * 86400, 364 * 86400};
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < p->ns; i++)
-        for (size_t j = 0; (size_t)p->s[i].panel == k && j < p->s[i].n; j++)
-            if (!isnan(p->s[i].x[j])) {
-                lo = fmin(lo, p->s[i].x[j]);
-                hi = fmax(hi, p->s[i].x[j]);
-            }
+    double lo, hi;
+    panel_xrange(p, k, &lo, &hi);
     double span = hi > lo ? hi - lo : 0, labels = plot_w / LABEL_CELLS;
     if (labels > (dumb ? 5 : 8))
         labels = dumb ? 5 : 8;
@@ -617,8 +665,8 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
     fprintf(sc, "set xlabel '%s'\nset ylabel '%s'\n", pn->xlabel, pn->ylabel);
     y_range(p, k, sc);
     /* a long key goes below the plot, not beside it (key_layout) */
-    if (kl->below && dumb)
-        fprintf(sc, "set key below horizontal noenhanced\n");
+    if (kl->below && dumb) /* width 1: a space between an entry's sample and the next title */
+        fprintf(sc, "set key below horizontal noenhanced width 1\n");
     else if (kl->below)
         fprintf(sc, "set key below horizontal maxcols %d maxrows auto noenhanced\n", kl->cols);
     else
@@ -631,16 +679,11 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
     if (pn->xkind == PLOT_X_EPOCH)
         epoch_axis(p, k, dumb, kl->plot_w, sc);
     else
-        fprintf(sc, "set xdata\nset format x '%%g'\nset xtics norotate\n");
+        number_axis(p, k, dumb, kl->plot_w, sc);
     /* points every half column of a text chart's x range, for the series
      * drawn as characters at points */
-    double xlo = INFINITY, xhi = -INFINITY;
-    for (size_t i = 0; dumb && i < p->ns; i++)
-        for (size_t j = 0; (size_t)p->s[i].panel == k && j < p->s[i].n; j++)
-            if (!isnan(p->s[i].x[j])) {
-                xlo = fmin(xlo, p->s[i].x[j]);
-                xhi = fmax(xhi, p->s[i].x[j]);
-            }
+    double xlo, xhi;
+    panel_xrange(p, k, &xlo, &xhi);
     double dx = xhi > xlo ? (xhi - xlo) / (2.0 * (width > 10 ? width : 10)) : 0;
     int first = 1, color = 0, marks = 0;
     size_t *order = xmalloc((p->ns + 1) * sizeof *order), norder = panel_order(p, k, order);

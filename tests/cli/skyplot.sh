@@ -185,6 +185,7 @@ awk 'BEGIN { print "t,y,k"; for (s = 0; s < 3; s++) for (d = 0; d < 365; d++) pr
 tcheck "a year of days: the x axis is the data's range" bash -c '
     rm -rf "$1"/skyplot.* && SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q lines "$2" --y y --by k -o "$1/year.png" 2>/dev/null &&
     /usr/bin/python3 "$3" "$1"/skyplot.* 1672531200 1703980800' _ "$TMP/plk" "$TMP/year.csv" "$ROOT/tests/check/xaxis_check.py"
+# (and its number tics, spaced for the plot's width, checked on gnuplot's layout)
 tcheck "peakgate's steps 0..599: the x axis is the data's range" bash -c '
     rm -rf "$1"/skyplot.* && SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q memory "$2" -o "$1/ns.svg" 2>/dev/null &&
     /usr/bin/python3 "$3" "$1"/skyplot.* 0 599' _ "$TMP/plk" "$TMP/pg-ns.csv" "$ROOT/tests/check/xaxis_check.py"
@@ -323,6 +324,22 @@ vcs 6,6 vcs daily.csv
 tenants 16 tenants util.csv --classes tenants.csv
 memory 6 memory mem.csv --y used_mb,bound_mb --by policy,k
 KINDS
+# (audit, session 31) text charts: a key below the plot ran its entries
+# together ("job00168 *******job00009"), and gnuplot's own number tics ran
+# into each other on a narrow chart ("0 5010150200250303500"): a space
+# after each sample; tics 1, 2 or 5 times a power of ten, spaced for the
+# plot's width (each label a number of the axis, a constant step apart).
+tcheck "text chart: a space between key entries" bash -c '
+    awk "BEGIN { print \"t,g,y\"; for (g = 0; g < 6; g++) for (t = 0; t < 5; t++) print t \",series-\" g \",\" g + t }" |
+        skyplot -q lines --by g --term dumb > "$1/k6.txt" && [ "$(grep -c "series-[0-9] " "$1/k6.txt")" -ge 1 ] &&
+    ! grep "series-" "$1/k6.txt" | grep -Eq "([*#\$%@&=])\1{6}[^ ]"' _ "$TMP"
+tcheck "text chart: number tics spaced for the plot's width" bash -c '
+    for w in 50 60 80 120; do
+        skyplot -q lines "$1" --y used_mb --by policy,k --term dumb --width $w |
+        awk "/^ *[0-9.-]* *\\+-+\\+ *\$/ { f++ } f == 2 && !done { getline; done = 1; n = split(\$0, v, \" \");
+                 bad = n < 2; for (i = 2; i <= n; i++) if (v[i] > 650 || (i > 2 && v[i] - v[i - 1] != v[2] - v[1])) bad = 1 }
+             END { exit bad || !done }" || { echo "width $w"; exit 1; }
+    done' _ "$TMP/pg-ns.csv"
 # vcs of a trace whose time 0 is its start (day 0, 86400, ...): drawn in days
 mkdir -p "$TMP/days"
 t "vcs day column before 2001 in days" 0 $'vc,day,load,mean_stretch\na,0,1,1\na,86400,2,1\n' '' '*' \
