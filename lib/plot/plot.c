@@ -429,13 +429,15 @@ static void panel_xrange(const plot *p, size_t k, double *lo, double *hi)
             }
 }
 
-/* tic_width: the widest label ("%g") of the tics every step in [lo, hi] */
+/* tic_width: the widest label ("%g") of the tics every step in [lo, hi]
+ * (the first 100: a caller asks for a few) */
 static size_t tic_width(double lo, double hi, double step)
 {
     size_t w = 1;
     char label[64];
-    for (double t = ceil(lo / step - 1e-9); t <= floor(hi / step + 1e-9); t++) {
-        int n = snprintf(label, sizeof label, "%g", t * step + 0.0); /* + 0.0: no "-0" */
+    double first = ceil(lo / step - 1e-9), count = floor(hi / step + 1e-9) - first + 1;
+    for (int i = 0; i < 100 && i < count; i++) { /* counted: first + 1 == first past 2^53 */
+        int n = snprintf(label, sizeof label, "%g", (first + i) * step + 0.0); /* + 0.0: no "-0" */
         w = n > 0 && (size_t)n > w ? (size_t)n : w;
     }
     return w;
@@ -459,6 +461,8 @@ static void number_axis(const plot *p, size_t k, int dumb, double plot_w, FILE *
     double mag = pow(10, floor(log10(span / most))), step = 0;
     for (int i = 0; step == 0 && i < 60; i++) {
         double m = (i % 3 == 0 ? 1 : i % 3 == 1 ? 2 : 5) * mag * pow(10, i / 3);
+        if (!isfinite(m) || !(m > 0))
+            break;
         if (span / m <= most && m * fmax(plot_w, 1) / span >= (double)tic_width(lo, hi, m) + 2)
             step = m;
     }
