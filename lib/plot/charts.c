@@ -145,6 +145,37 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
     return st;
 }
 
+/* ---- time axes -------------------------------------------------------------
+ * Every chart's x axis of times follows one rule: times after 2001 (above
+ * EPOCH_MIN seconds) are epoch times, drawn as UTC dates; smaller ones are
+ * offsets from a time 0 (a trace's first sample, a plan's LCM, a
+ * simulation's start), drawn as numbers in a unit the axis title names. */
+#define EPOCH_MIN 1e9
+
+/* the smallest x of pts[0..n) (sorted by group, then x) */
+static double first_x(const struct pt *pts, size_t n)
+{
+    double x0 = INFINITY;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || pts[i].g != pts[i - 1].g)
+            x0 = fmin(x0, pts[i].x);
+    return x0;
+}
+
+static int is_epoch(double x0) { return x0 > EPOCH_MIN; }
+
+/* time_panel: a new panel whose x axis is times starting at x0: dates
+ * titled `dates` for epoch times, else offsets titled `offsets`, to be
+ * drawn times `scale` (1/3600: hours).  Returns the scale the chart's
+ * x values are drawn with (1 for dates). */
+static double time_panel(plot *p, double x0, const char *dates, const char *offsets, double scale,
+                         const char *ylabel)
+{
+    int epoch = is_epoch(x0);
+    plot_panel(p, epoch ? dates : offsets, ylabel, epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
+    return epoch ? 1 : scale;
+}
+
 /* Points [i, j) of one series, with the pen lifted across gaps: a step
  * more than 3 times the series' median step (a VC idle for days, a tenant
  * missing from the export) is not drawn as a line. */
@@ -232,6 +263,7 @@ static void draw_runs(plot *p, const struct names *runs, const struct pt *pts, s
         char name[256];
         snprintf(name, sizeof name, "run %s", runs->v[r]);
         int s = plot_series(p, name, PLOT_LINES);
+        plot_rank(p, s, pts[first[r]].x); /* a key too short for them names the latest */
         for (size_t k = 0; k < cnt[r]; k++)
             plot_point(p, s, x[r][k] / 60.0, y[r][k]);
     }
@@ -298,7 +330,7 @@ out:
 
 /* Stack per-group step functions: groups ranked by area, the top N drawn as
  * bands and the rest summed as "other". */
-static void stack_bands(plot *p, struct names *groups, struct pt *pts, size_t n, int top)
+static void stack_bands(plot *p, struct names *groups, struct pt *pts, size_t n, int top, double scale)
 {
     size_t ng = groups->n;
     double *area = xcalloc(ng, sizeof *area);
@@ -331,9 +363,8 @@ static void stack_bands(plot *p, struct names *groups, struct pt *pts, size_t n,
         val[(size_t)rank[pts[i].g] * nx + (size_t)(pos - xs)] += pts[i].y;
     }
     double *cum = xcalloc(nx, sizeof *cum);
-    double scale = xs[0] > 1e9 ? 1 : 1.0 / 3600;
     for (int b = 0; b < nb; b++) {
-        int s = plot_series(p, b < top ? groups->v[order[b]] : "other", PLOT_BAND);
+        int s = b < top ? plot_series(p, groups->v[order[b]], PLOT_BAND) : plot_series(p, "other", PLOT_REST);
         for (size_t k = 0; k < nx; k++) {
             double lo = cum[k], hi = cum[k] + val[(size_t)b * nx + k];
             double xend = (k + 1 < nx && xs[k + 1] - xs[k] <= stepw * 1.001) ? xs[k + 1] : xs[k] + stepw;
@@ -366,20 +397,19 @@ int chart_plan(plot *p, const struct chart_opts *o)
         st = SLK_EDATA;
     }
     if (!st) {
-        int epoch = pts[0].x > 1e9;
-        plot_panel(p, epoch ? "time (UTC)" : "hours into the plan", "reserved containers",
-                   epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
-        stack_bands(p, &jobs, pts, n, o->top);
+        double x0 = first_x(pts, n);
+        double scale =
+            time_panel(p, x0, "time (UTC)", "hours into the plan", 1.0 / 3600, "reserved containers");
+        stack_bands(p, &jobs, pts, n, o->top, scale);
         if (o->load) {
             struct names g = {0};
             struct pt *lp = NULL;
             size_t nl = 0;
             st = read_points(o->load, o->d_load, NULL, "t", "cost", NULL, NULL, &g, &lp, &nl, NULL, NULL);
             if (!st) {
-                plot_panel(p, epoch ? "time (UTC)" : "hours into the plan", "cost = max(load/capacity)",
-                           epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
+                time_panel(p, x0, "time (UTC)", "hours into the plan", 1.0 / 3600,
+                           "cost = max(load/capacity)");
                 int s = plot_series(p, "cost", PLOT_BOLD), c = plot_series(p, "capacity", PLOT_LINES);
-                double scale = epoch ? 1 : 1.0 / 3600;
                 for (size_t i = 0; i < nl; i++) {
                     plot_point(p, s, lp[i].x * scale, lp[i].y);
                     plot_point(p, c, lp[i].x * scale, 1.0);
@@ -495,7 +525,7 @@ static size_t class_bins(struct pt *pts, size_t n, const int *tclass, double t0,
 /* One class's bins [i, j) (sorted by time): per bin the 10th, 50th and 90th
  * percentiles over its tenants, drawn as a band and its median line; the pen
  * is lifted where more than 3 bins are missing (as draw_with_gaps does). */
-static void draw_class(plot *p, const char *name, struct pt *pts, size_t i, size_t j, double w)
+static void draw_class(plot *p, const char *name, struct pt *pts, size_t i, size_t j, double w, double scale)
 {
     int s = plot_series(p, name, PLOT_RANGE);
     double *v = xmalloc((j - i + 1) * sizeof *v);
@@ -506,8 +536,8 @@ static void draw_class(plot *p, const char *name, struct pt *pts, size_t i, size
         stats_sort(v, k);
         if (a > i && pts[a].x - pts[a - 1].x > 3 * w)
             plot_break(p, s);
-        plot_range(p, s, pts[a].x, stats_percentile_sorted(v, k, 10), stats_percentile_sorted(v, k, 50),
-                   stats_percentile_sorted(v, k, 90));
+        plot_range(p, s, pts[a].x * scale, stats_percentile_sorted(v, k, 10),
+                   stats_percentile_sorted(v, k, 50), stats_percentile_sorted(v, k, 90));
     }
     free(v);
 }
@@ -548,7 +578,8 @@ int chart_tenants(plot *p, const struct chart_opts *o)
             w = (t1 - t0) / CHART_BINS;
         ntenants = xcalloc(classes.n + 1, sizeof *ntenants);
         n = class_bins(pts, n, tclass, t0, w, ntenants);
-        plot_panel(p, "time (UTC)", "utilization (per class: median, 10-90% of its tenants)", PLOT_X_EPOCH);
+        double scale = time_panel(p, t0, "time (UTC)", "hours since time 0", 1.0 / 3600,
+                                  "utilization (per class: median, 10-90% of its tenants)");
         for (size_t i = 0, j; i < n; i = j) {
             for (j = i; j < n && pts[j].g == pts[i].g; j++)
                 ;
@@ -556,7 +587,7 @@ int chart_tenants(plot *p, const struct chart_opts *o)
             size_t nt = ntenants[pts[i].g];
             /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): classes.v holds every class index pts[].g refers to */
             snprintf(name, sizeof name, "class %s (%zu tenant%s)", classes.v[pts[i].g], nt, nt == 1 ? "" : "s");
-            draw_class(p, name, pts, i, j, w);
+            draw_class(p, name, pts, i, j, w, scale);
         }
     }
     free(ntenants);
@@ -594,6 +625,9 @@ static int in_list(int i, const int *v, int n)
 struct lines_defaults {
     const char *const *keys; /* series keys, those the input has, in this order (at most 4) */
     const char *ysuffix;     /* y: the columns named so, when the input has any */
+    const char *ylabel;      /* the y title of a panel of columns all named *ysuffix */
+    int yzero;               /* y axes from 0: quantities whose heights are compared */
+    int words;               /* y titles as words: mean_stretch -> "mean stretch" */
 };
 
 /* peakgate --node-series (policy,k,t,used_mb,bound_mb,node_mb,paused) and
@@ -601,7 +635,9 @@ struct lines_defaults {
  * line (policy, k, task); the memory is in the _mb columns (paused counts
  * tasks, state is a word) */
 const char *const chart_memory_keys[] = {"policy", "k", "task", NULL};
-static const struct lines_defaults memory_defaults = {chart_memory_keys, "_mb"};
+static const struct lines_defaults memory_defaults = {chart_memory_keys, "_mb", "memory (MB)", 1, 0};
+/* stretch --daily: a panel per column, each titled by it */
+static const struct lines_defaults vcs_defaults = {NULL, NULL, NULL, 0, 1};
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -651,7 +687,7 @@ static int lines_columns(csvr *r, const char *xcol, const char *ycols, const cha
         cb[b] = wc[1 + b];
     for (int y = 0; y < ny; y++)
         cy[y] = wc[1 + nb + y];
-    for (int k = 0; !by && def && def->keys[k]; k++) {
+    for (int k = 0; !by && def && def->keys && def->keys[k]; k++) {
         int c = csvr_col(r, def->keys[k]);
         if (c >= 0 && c != *cx && nb < 4)
             cb[nb++] = c;
@@ -661,6 +697,119 @@ static int lines_columns(csvr *r, const char *xcol, const char *ycols, const cha
     *nbp = nb;
     *nyp = ny;
     return 0;
+}
+
+/* What the lines chart read: points tagged g = group * 32 + y column,
+ * sorted by (g, x); the group names (--by values) and the y columns. */
+struct lines_data {
+    const struct pt *pts;
+    size_t n;
+    const struct names *groups;
+    int nb; /* --by columns: 0, one series per y column */
+    const char *const *ynames;
+    int ny;
+};
+
+/* lines_xtitle: the x title of column xcol whose values start at x0, and
+ * the scale its values are drawn with: an epoch axis (dates) is titled by
+ * the column; offsets of a "day" column are drawn in days, of the time
+ * columns t and offset (seconds in the data language) titled "(s)". */
+static const char *lines_xtitle(const char *xcol, double x0, char *buf, size_t size, double *scale)
+{
+    *scale = 1;
+    if (is_epoch(x0))
+        return xcol;
+    if (strcmp(xcol, "day") == 0) { /* a trace with time 0 at its start */
+        *scale = 1.0 / 86400;
+        return "day (days since time 0)";
+    }
+    if (strcmp(xcol, "t") == 0 || strcmp(xcol, "offset") == 0) {
+        snprintf(buf, size, "%s (s)", xcol);
+        return buf;
+    }
+    return xcol;
+}
+
+/* lines_ytitle: the y title of the panel that starts at y column k: with a
+ * panel per column, its name; else def's title when every column is named
+ * *def->ysuffix ("memory (MB)"), the column's name when there is one,
+ * none when the key names several.  Words (def->words) for underscores. */
+static const char *lines_ytitle(const struct lines_data *d, int k, int panels,
+                                const struct lines_defaults *def, char *buf, size_t size)
+{
+    int all = def && def->ylabel && def->ysuffix;
+    for (int i = 0; all && i < d->ny; i++)
+        all = ends_with(d->ynames[i], def->ysuffix);
+    if (!panels && all)
+        return def->ylabel;
+    if (!panels && d->ny > 1)
+        return "";
+    snprintf(buf, size, "%s", d->ynames[k]);
+    for (char *c = buf; def && def->words && *c; c++)
+        if (*c == '_')
+            *c = ' ';
+    return buf;
+}
+
+/* column_folds: whether every group's line of y column k is the same
+ * (peakgate's node_mb: the node's size, one constant in every run), so
+ * that one line, named by the column, says it all */
+static int column_folds(const struct pt *pts, size_t n, int k)
+{
+    size_t fi = 0, fj = 0;
+    int groups = 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i; j < n && pts[j].g == pts[i].g; j++)
+            ;
+        if (pts[i].g % 32 != k)
+            continue;
+        if (groups++ == 0) {
+            fi = i;
+            fj = j;
+            continue;
+        }
+        if (j - i != fj - fi)
+            return 0;
+        for (size_t q = 0; q < j - i; q++)
+            if (pts[i + q].x != pts[fi + q].x || pts[i + q].y != pts[fi + q].y)
+                return 0;
+    }
+    return groups > 1;
+}
+
+/* lines_plot: the lines chart's panels (one, or one per y column) and a
+ * series per group and y column; a column whose every group draws the
+ * same line, in a panel of several columns, is one series named by it. */
+static void lines_plot(plot *p, const struct lines_data *d, const char *xcol, int panels,
+                       const struct lines_defaults *def)
+{
+    char xbuf[300], ybuf[300];
+    double x0 = first_x(d->pts, d->n), scale;
+    const char *xtitle = lines_xtitle(xcol, x0, xbuf, sizeof xbuf, &scale);
+    for (int k = 0; k < d->ny; k++) {
+        if (panels || k == 0) {
+            plot_panel(p, xtitle, lines_ytitle(d, k, panels, def, ybuf, sizeof ybuf),
+                       is_epoch(x0) ? PLOT_X_EPOCH : PLOT_X_NUMBER);
+            if (def && def->yzero)
+                plot_yzero(p);
+        }
+        int fold = d->nb && !panels && d->ny > 1 && column_folds(d->pts, d->n, k), drawn = 0;
+        for (size_t i = 0, j; i < d->n; i = j) {
+            for (j = i; j < d->n && d->pts[j].g == d->pts[i].g; j++)
+                ;
+            if (d->pts[i].g % 32 != k || (fold && drawn++))
+                continue;
+            char name[512];
+            const char *gname = d->groups->n ? d->groups->v[d->pts[i].g / 32] : "";
+            if (d->nb && !fold && (panels || d->ny == 1))
+                snprintf(name, sizeof name, "%s", gname);
+            else if (d->nb && !fold)
+                snprintf(name, sizeof name, "%s %s", gname, d->ynames[k]);
+            else
+                snprintf(name, sizeof name, "%s", d->ynames[k]);
+            draw_with_gaps(p, plot_series(p, name, PLOT_LINES), d->pts, i, j, scale);
+        }
+    }
 }
 
 /* chart_lines with what def knows (NULL: nothing) when by or ycols is NULL */
@@ -726,34 +875,12 @@ static int draw_lines(plot *p, const struct chart_opts *o, const char *xcol, con
         st = SLK_EDATA;
     }
     if (!st) {
-        if (n)
-            qsort(pts, n, sizeof *pts, cmp_pt);
-        int epoch = pts[0].x > 1e9;
-        /* a "day" column before 2001 (a trace with time 0 at its start) is
-         * shown in days, not seconds */
-        int days = !epoch && strcmp(xcol, "day") == 0;
-        const char *xlabel = days ? "day (days since time 0)" : xcol;
-        for (int k = 0; k < ny; k++) {
-            if (panels || k == 0)
-                plot_panel(p, xlabel, panels ? csvr_colname(r, cy[k]) : "", epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
-            for (size_t i = 0; i < n;) {
-                size_t j = i;
-                while (j < n && pts[j].g == pts[i].g)
-                    j++;
-                if (pts[i].g % 32 == k) {
-                    char name[512];
-                    const char *gname = groups.n ? groups.v[pts[i].g / 32] : "";
-                    if (nb && (panels || ny == 1))
-                        snprintf(name, sizeof name, "%s", gname);
-                    else if (nb)
-                        snprintf(name, sizeof name, "%s %s", gname, csvr_colname(r, cy[k]));
-                    else
-                        snprintf(name, sizeof name, "%s", csvr_colname(r, cy[k]));
-                    draw_with_gaps(p, plot_series(p, name, PLOT_LINES), pts, i, j, days ? 1.0 / 86400 : 1);
-                }
-                i = j;
-            }
-        }
+        qsort(pts, n, sizeof *pts, cmp_pt);
+        const char *ynames[32];
+        for (int k = 0; k < ny; k++)
+            ynames[k] = csvr_colname(r, cy[k]);
+        struct lines_data ld = {pts, n, &groups, nb, ynames, ny};
+        lines_plot(p, &ld, xcol, panels, def);
     }
     names_free(&groups);
     free(pts);
@@ -781,7 +908,8 @@ int chart_draw(plot *p, const char *chart, const struct chart_opts *o)
     if (strcmp(chart, "tenants") == 0)
         return chart_tenants(p, o);
     if (strcmp(chart, "vcs") == 0)
-        return chart_lines(p, o, o->x ? o->x : "day", o->y ? o->y : "load,mean_stretch", o->by ? o->by : "vc", 1);
+        return draw_lines(p, o, o->x ? o->x : "day", o->y ? o->y : "load,mean_stretch", o->by ? o->by : "vc",
+                          1, &vcs_defaults);
     if (strcmp(chart, "memory") == 0)
         return chart_memory(p, o);
     if (strcmp(chart, "lines") == 0)

@@ -20,8 +20,14 @@
  *   vcs, memory, lines   x against y columns, one series per --by value
  *            (up to 4 columns), optionally one panel per y column; memory
  *            knows peakgate's key and memory columns (chart_memory).
- * Epoch times (> 1e9) are drawn as UTC dates; a step more than 3 times a
- * series' usual step is a gap (the pen is lifted).
+ * Every chart's times: epoch times (> 1e9 s, after 2001) are drawn as UTC
+ * dates, smaller ones as offsets from time 0 in a unit the axis title
+ * names (plan, tenants: hours; a day column: days; lines and memory: a t
+ * or offset column "(s)"); a step more than 3 times a series' usual step
+ * is a gap (the pen is lifted).  The memory chart's y axis starts at 0,
+ * titled "memory (MB)" for *_mb columns; lines' is titled by its y
+ * column when there is one; in a panel of several y columns, a column
+ * drawn the same for every --by value is one series named by it.
  *
  * Errors are printed ("tool: FILE:LINE: ...") and returned as exit statuses
  * (base/diag.h); bad rows follow each dialect's rejects (--on-error skip).

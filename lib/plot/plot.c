@@ -30,11 +30,16 @@ struct series {
     int panel;
     double *x, *y, *lo, *mid;  /* mid: PLOT_RANGE only */
     size_t n, cap;
+    double rank;   /* plot_rank's, else the peak (set by mark_titled) */
+    int ranked;    /* plot_rank was called */
+    int titled;    /* in its panel's key (mark_titled, while drawing) */
+    size_t keypos; /* a thin line's place among its panel's: the key's order */
 };
 
 struct panel {
     char *xlabel, *ylabel;
     enum plot_xkind xkind;
+    int yzero; /* plot_yzero */
 };
 
 /* Where a panel's key goes and what it leaves the plot (key_layout). */
@@ -106,6 +111,14 @@ void plot_panel(plot *p, const char *xlabel, const char *ylabel, enum plot_xkind
     pn->xlabel = safe_text(xlabel);
     pn->ylabel = safe_text(ylabel);
     pn->xkind = xkind;
+    pn->yzero = 0;
+}
+
+void plot_yzero(plot *p)
+{
+    if (p->npanels == 0)
+        plot_panel(p, NULL, NULL, PLOT_X_NUMBER);
+    p->panels[p->npanels - 1].yzero = 1;
 }
 
 int plot_series(plot *p, const char *name, enum plot_style style)
@@ -168,6 +181,12 @@ void plot_range(plot *p, int s, double x, double low, double mid, double high)
 }
 int plot_nseries(const plot *p) { return (int)p->ns; }
 
+void plot_rank(plot *p, int s, double rank)
+{
+    p->s[s].rank = rank;
+    p->s[s].ranked = 1;
+}
+
 /* A series name as a data-file header token: one double-quoted word.
  * gnuplot's data reader has no escape for '"', so it becomes '\''. */
 static void write_name(FILE *f, const char *name, int range)
@@ -197,11 +216,15 @@ static void rm_tree(const char *dir)
     rmdir(dir);
 }
 
-static const char *const palette[] = {
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#e7ba52",
-    "#843c39", "#637939", "#7b4173", "#3182bd"
-};
+static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                      "#e377c2", "#008080", "#bcbd22", "#17becf", "#393b79", "#e7ba52",
+                                      "#843c39", "#637939", "#7b4173", "#3182bd"};
+
+/* the thin lines a key leaves out, on an image: under the named ones, in
+ * a grey no palette colour is */
+#define UNNAMED_GREY "#c8c8c8"
+/* the rest of a stack (PLOT_REST, "other"): a grey of its own */
+#define REST_GREY "#999999"
 
 static void script_head(const plot *p, const char *term, int w, int h, FILE *sc)
 {
@@ -325,17 +348,30 @@ static void series_style_dumb(FILE *sc, const struct series *s, int mark)
 /* series_style: "using ... with ..." of series s on an image terminal,
  * in colour col; round > 0 when the
  * palette has come round that many times: its lines are dashed (dash type
- * 2-5) and its points another shape, so no two series of a key look alike
- * (21 tenant classes drew five pairs in one colour). */
+ * 2-5), its points another shape and its bands hatched (a fill pattern),
+ * so no two series of a key look alike (21 tenant classes drew five pairs
+ * in one colour; 50 plan jobs, 16 colours three times). */
 static void series_style(FILE *sc, const struct series *s, const char *path, const char *col, int round)
 {
     static const int shapes[] = {7, 5, 9, 11, 13};
+    /* gnuplot's fill patterns: hatches / and \, crosshatch, light / and
+     * \, dense crosshatch (3 is solid, 0 empty) */
+    static const int band_patterns[] = {4, 5, 1, 6, 7, 2};
     char dt[16] = "";
     if (round > 0)
         snprintf(dt, sizeof dt, " dt %d", 2 + (round - 1) % 4);
     int pt = shapes[round % 5];
     switch (s->style) {
-    case PLOT_BAND: fprintf(sc, "using 1:2:3 with filledcurves lc rgb '%s'", col); break;
+    case PLOT_BAND: /* past the palette, hatched: a fill cannot be dashed */
+        if (round > 0)
+            fprintf(sc, "using 1:2:3 with filledcurves fs pattern %d noborder lc rgb '%s'",
+                    band_patterns[(round - 1) % (int)(sizeof band_patterns / sizeof *band_patterns)], col);
+        else
+            fprintf(sc, "using 1:2:3 with filledcurves lc rgb '%s'", col);
+        break;
+    case PLOT_REST:
+        fprintf(sc, "using 1:2:3 with filledcurves lc rgb '" REST_GREY "'");
+        break;
     case PLOT_SHADE: fprintf(sc, "using 1:2:3 with filledcurves lc rgb '#b0c4de'"); break;
     case PLOT_RANGE: /* the band untitled, then its middle line (titled by the caller) */
         fprintf(sc,
@@ -379,6 +415,63 @@ static void series_style(FILE *sc, const struct series *s, const char *path, con
 /* a date label's width ("2011-03-03"; "%H:%M" below it) and the gap after it */
 #define LABEL_CELLS 12
 
+/* panel_xrange: the smallest and largest x of panel k's points (lo > hi
+ * when it has none) */
+static void panel_xrange(const plot *p, size_t k, double *lo, double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (size_t i = 0; i < p->ns; i++)
+        for (size_t j = 0; (size_t)p->s[i].panel == k && j < p->s[i].n; j++)
+            if (!isnan(p->s[i].x[j])) {
+                *lo = fmin(*lo, p->s[i].x[j]);
+                *hi = fmax(*hi, p->s[i].x[j]);
+            }
+}
+
+/* tic_width: the widest label ("%g") of the tics every step in [lo, hi]
+ * (the first 100: a caller asks for a few) */
+static size_t tic_width(double lo, double hi, double step)
+{
+    size_t w = 1;
+    char label[64];
+    double first = ceil(lo / step - 1e-9), count = floor(hi / step + 1e-9) - first + 1;
+    for (int i = 0; i < 100 && i < count; i++) { /* counted: first + 1 == first past 2^53 */
+        int n = snprintf(label, sizeof label, "%g", (first + i) * step + 0.0); /* + 0.0: no "-0" */
+        w = n > 0 && (size_t)n > w ? (size_t)n : w;
+    }
+    return w;
+}
+
+/* A number x axis: tics every 1, 2 or 5 times a power of ten, the
+ * smallest step whose labels ("%g") fit the plot area's width (plot_w
+ * cells, what the key leaves) with two cells between them, at most 10
+ * labels (8 on a text terminal): gnuplot's own choice ignored the width
+ * ("0 5010150200250303500" on a 60-column text chart). */
+static void number_axis(const plot *p, size_t k, int dumb, double plot_w, FILE *sc)
+{
+    double lo, hi;
+    panel_xrange(p, k, &lo, &hi);
+    fprintf(sc, "set xdata\nset format x '%%g'\n");
+    double span = hi - lo, most = dumb ? 8 : 10;
+    if (!(span > 0) || !isfinite(span)) { /* no points or a single x: gnuplot's choice */
+        fprintf(sc, "set xtics autofreq norotate\n");
+        return;
+    }
+    double mag = pow(10, floor(log10(span / most))), step = 0;
+    for (int i = 0; step == 0 && i < 60; i++) {
+        double m = (i % 3 == 0 ? 1 : i % 3 == 1 ? 2 : 5) * mag * pow(10, i / 3);
+        if (!isfinite(m) || !(m > 0))
+            break;
+        if (span / m <= most && m * fmax(plot_w, 1) / span >= (double)tic_width(lo, hi, m) + 2)
+            step = m;
+    }
+    if (step > 0)
+        fprintf(sc, "set xtics %.10g norotate\n", step);
+    else
+        fprintf(sc, "set xtics autofreq norotate\n");
+}
+
 /* An epoch x axis: dates, with a tic interval from a fixed ladder so that
  * the labels fit the plot area's width (plot_w cells, what the key leaves:
  * 25 tenant classes beside the plot left it a third of the chart, and the
@@ -389,13 +482,8 @@ static void epoch_axis(const plot *p, size_t k, int dumb, double plot_w, FILE *s
     static const double ladder[] = {60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600,
                                     86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400,
                                     91 * 86400, 364 * 86400};
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < p->ns; i++)
-        for (size_t j = 0; (size_t)p->s[i].panel == k && j < p->s[i].n; j++)
-            if (!isnan(p->s[i].x[j])) {
-                lo = fmin(lo, p->s[i].x[j]);
-                hi = fmax(hi, p->s[i].x[j]);
-            }
+    double lo, hi;
+    panel_xrange(p, k, &lo, &hi);
     double span = hi > lo ? hi - lo : 0, labels = plot_w / LABEL_CELLS;
     if (labels > (dumb ? 5 : 8))
         labels = dumb ? 5 : 8;
@@ -424,15 +512,95 @@ static int panel_lines(const plot *p, size_t k, int dumb, int *untitled)
     return nlines;
 }
 
+/* by_rank: thin lines (indices into the series ctx) by rank, highest
+ * first, ties by name in its natural order (strverscmp: vc2 before vc10),
+ * then in the order they were added */
+static int by_rank(const void *a, const void *b, void *ctx)
+{
+    const struct series *s = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    if (s[i].rank != s[j].rank)
+        return s[i].rank > s[j].rank ? -1 : 1;
+    int c = strverscmp(s[i].name, s[j].name);
+    return c ? c : (i > j) - (i < j);
+}
+
+/* mark_titled: which series of panel k its key names (titled) and the
+ * thin lines' order (keypos): every series but thin lines; of the thin
+ * lines, all when they fit the cap, else the cap's number of the highest
+ * rank (plot_rank, else the peak: the largest y), ordered by rank. */
+static void mark_titled(plot *p, size_t k, int dumb)
+{
+    int untitled, nlines = panel_lines(p, k, dumb, &untitled);
+    size_t *line = xmalloc(((size_t)nlines + 1) * sizeof *line), m = 0;
+    for (size_t i = 0; i < p->ns; i++) {
+        struct series *s = &p->s[i];
+        if ((size_t)s->panel != k)
+            continue;
+        s->titled = 1;
+        if (s->style != PLOT_LINES)
+            continue;
+        if (!s->ranked) {
+            s->rank = -INFINITY;
+            for (size_t j = 0; j < s->n; j++)
+                if (!isnan(s->x[j]))
+                    s->rank = fmax(s->rank, s->y[j]);
+        }
+        line[m++] = i;
+    }
+    if (untitled)
+        qsort_r(line, m, sizeof *line, by_rank, p->s);
+    for (size_t q = 0; q < m; q++) {
+        p->s[line[q]].keypos = q;
+        p->s[line[q]].titled = (int)q < nlines - untitled;
+    }
+    free(line);
+}
+
+/* panel_order: the series of panel k in the order they are drawn into
+ * order[], their count: as added, but the thin lines together where the
+ * first one is, those left out of the key first (under the named ones),
+ * then the named ones by keypos: the key lists them so. */
+static size_t panel_order(const plot *p, size_t k, size_t *order)
+{
+    size_t n = 0;
+    int placed = 0;
+    for (size_t i = 0; i < p->ns; i++) {
+        const struct series *s = &p->s[i];
+        if ((size_t)s->panel != k || (s->style == PLOT_LINES && placed))
+            continue;
+        if (s->style != PLOT_LINES) {
+            order[n++] = i;
+            continue;
+        }
+        placed = 1;
+        for (size_t j = 0; j < p->ns; j++) /* untitled */
+            if ((size_t)p->s[j].panel == k && p->s[j].style == PLOT_LINES && !p->s[j].titled)
+                order[n++] = j;
+        size_t t0 = n; /* titled: no more than the cap and one */
+        for (size_t j = 0; j < p->ns; j++)
+            if ((size_t)p->s[j].panel == k && p->s[j].style == PLOT_LINES && p->s[j].titled)
+                order[n++] = j;
+        for (size_t a = t0 + 1; a < n; a++) /* by keypos: an insertion sort of a few */
+            for (size_t b = a; b > t0 && p->s[order[b]].keypos < p->s[order[b - 1]].keypos; b--) {
+                size_t t = order[b];
+                order[b] = order[b - 1];
+                order[b - 1] = t;
+            }
+    }
+    return n;
+}
+
 /* the key entries of panel k: every summary series, thin lines up to the
- * cap, and the key's own title when it counts the others ("(N more lines
- * not listed)"); *maxlen: the longest of them */
+ * cap (mark_titled), and the key's own title when it counts the others
+ * ("(N more lines not listed)"); *maxlen: the longest of them */
 static int key_entries(const plot *p, size_t k, int dumb, size_t *maxlen)
 {
-    int untitled, nlines = panel_lines(p, k, dumb, &untitled), shown = 0, n = 0;
+    int untitled, n = 0;
+    panel_lines(p, k, dumb, &untitled);
     *maxlen = untitled ? sizeof "(99999 more lines not listed)" - 1 : 0;
     for (size_t i = 0; i < p->ns; i++)
-        if ((size_t)p->s[i].panel == k && (p->s[i].style != PLOT_LINES || shown++ < nlines - untitled)) {
+        if ((size_t)p->s[i].panel == k && p->s[i].titled) {
             n++;
             *maxlen = strlen(p->s[i].name) > *maxlen ? strlen(p->s[i].name) : *maxlen;
         }
@@ -469,21 +637,40 @@ static void key_layout(const plot *p, size_t k, int dumb, int width, int height,
     kl->plot_w = cells - MARGIN_CELLS - (kl->below || n == 0 ? 0 : kl->cols * colw);
 }
 
+/* y_range: panel k's y range: from 0 (or its smallest value) with
+ * plot_yzero, else gnuplot's autoscale (set again: a range of the panel
+ * before stays set in a multiplot) */
+static void y_range(const plot *p, size_t k, FILE *sc)
+{
+    if (!p->panels[k].yzero) {
+        fprintf(sc, "set autoscale y\n");
+        return;
+    }
+    double lo = 0;
+    for (size_t i = 0; i < p->ns; i++)
+        for (size_t j = 0; (size_t)p->s[i].panel == k && j < p->s[i].n; j++)
+            if (!isnan(p->s[i].x[j]))
+                lo = fmin(lo, fmin(p->s[i].y[j], p->s[i].lo[j]));
+    fprintf(sc, "set yrange [%.10g:*]\n", lo);
+}
+
 /* One panel: axes, key placement, and its series (titles capped). */
 static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int width, FILE *sc)
 {
     const struct panel *pn = &p->panels[k];
     const struct key_layout *kl = &p->keys[k];
     /* thin lines beyond the cap go untitled; the summary series keep theirs */
-    int untitled, nlines = panel_lines(p, k, dumb, &untitled);
+    int untitled;
+    panel_lines(p, k, dumb, &untitled);
     if (untitled) /* digits only: safe in the script */
         fprintf(sc, "set key title '(%d more lines not listed)'\n", untitled);
     else
         fprintf(sc, "set key title ''\n");
     fprintf(sc, "set xlabel '%s'\nset ylabel '%s'\n", pn->xlabel, pn->ylabel);
+    y_range(p, k, sc);
     /* a long key goes below the plot, not beside it (key_layout) */
-    if (kl->below && dumb)
-        fprintf(sc, "set key below horizontal noenhanced\n");
+    if (kl->below && dumb) /* width 1: a space between an entry's sample and the next title */
+        fprintf(sc, "set key below horizontal noenhanced width 1\n");
     else if (kl->below)
         fprintf(sc, "set key below horizontal maxcols %d maxrows auto noenhanced\n", kl->cols);
     else
@@ -496,32 +683,31 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
     if (pn->xkind == PLOT_X_EPOCH)
         epoch_axis(p, k, dumb, kl->plot_w, sc);
     else
-        fprintf(sc, "set xdata\nset format x '%%g'\nset xtics norotate\n");
+        number_axis(p, k, dumb, kl->plot_w, sc);
     /* points every half column of a text chart's x range, for the series
      * drawn as characters at points */
-    double xlo = INFINITY, xhi = -INFINITY;
-    for (size_t i = 0; dumb && i < p->ns; i++)
-        for (size_t j = 0; (size_t)p->s[i].panel == k && j < p->s[i].n; j++)
-            if (!isnan(p->s[i].x[j])) {
-                xlo = fmin(xlo, p->s[i].x[j]);
-                xhi = fmax(xhi, p->s[i].x[j]);
-            }
+    double xlo, xhi;
+    panel_xrange(p, k, &xlo, &xhi);
     double dx = xhi > xlo ? (xhi - xlo) / (2.0 * (width > 10 ? width : 10)) : 0;
-    int first = 1, color = 0, shown = 0, marks = 0;
-    for (size_t i = 0; i < p->ns; i++) {
+    int first = 1, color = 0, marks = 0;
+    size_t *order = xmalloc((p->ns + 1) * sizeof *order), norder = panel_order(p, k, order);
+    for (size_t o = 0; o < norder; o++) {
+        size_t i = order[o];
         const struct series *s = &p->s[i];
-        if ((size_t)s->panel != k)
-            continue;
-        int titled = s->style != PLOT_LINES || shown++ < nlines - untitled;
-        int mark = titled ? marks++ : -1;
+        int titled = s->titled, mark = titled ? marks++ : -1;
         char path[1100];
         snprintf(path, sizeof path, "%s/" SERIES_PREFIX "%zu" SERIES_SUFFIX, dir, i);
         int dense = dumb && mark >= DUMB_PENS && s->style != PLOT_POINTS;
-        if (write_data(s, path, dense ? dx : 0) < 0)
+        if (write_data(s, path, dense ? dx : 0) < 0) {
+            free(order);
             return -1;
+        }
+        /* the lines the key leaves out: light grey, like one another */
         size_t npal = sizeof palette / sizeof *palette;
-        int round = (int)((size_t)color / npal);
-        const char *col = palette[(size_t)color++ % npal];
+        int round = titled && s->style != PLOT_REST ? (int)((size_t)color / npal) : 0;
+        const char *col = !titled                 ? UNNAMED_GREY
+                          : s->style == PLOT_REST ? REST_GREY
+                                                  : palette[(size_t)color++ % npal];
         fprintf(sc, "%s '%s' ", first ? "plot" : ", \\\n    ", path);
         if (dumb)
             series_style_dumb(sc, s, mark);
@@ -530,6 +716,7 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
         fprintf(sc, titled ? " title columnheader(1)" : " notitle");
         first = 0;
     }
+    free(order);
     if (first) /* an empty panel (a column with no values): gnuplot needs a y range */
         fprintf(sc, "set yrange [0:1]\nplot NaN notitle");
     fprintf(sc, "\n");
@@ -811,6 +998,7 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
     p->keys = xcalloc(p->npanels ? p->npanels : 1, sizeof *p->keys);
     int grow = 0;
     for (size_t k = 0; k < p->npanels; k++) {
+        mark_titled(p, k, dumb);
         key_layout(p, k, dumb, width, height, &p->keys[k]);
         if (p->keys[k].below && dumb)
             grow += p->keys[k].rows;

@@ -14,6 +14,13 @@ t "plan svg" 0 '' '' '' skyplot -q plan "$D/plan.csv" --load "$D/load.csv" -o "$
 tcheck "plan has 5 series" $SVG "$TMP/plan.svg" 5 capacity
 t "plan top 1" 0 '' '' '' skyplot -q plan "$D/plan.csv" --top 1 -o "$TMP/plan1.svg"
 tcheck "plan top 1 has job b and other" $SVG "$TMP/plan1.svg" 2 other
+# (audit, session 31) --top 50 filled 51 bands with the palette's 16
+# colours: three or four jobs alike, "other" in job 3's green.  Past 16
+# the bands are hatched, "other" is a grey no job has.
+tcheck "plan --top 50: no two bands filled alike, other grey" bash -c '
+    awk "BEGIN { print \"job,t,containers\"; for (j = 0; j < 60; j++) for (t = 0; t < 3; t++) printf \"job%02d,%d,%d\\n\", j, t * 60, 60 - j }" > "$1/p60.csv" &&
+    skyplot -q plan "$1/p60.csv" --top 50 -o "$1/p60.svg" && /usr/bin/python3 "$2" "$1/p60.svg" 51 other 153,153,153 &&
+    skyplot -q plan "$1/p60.csv" --top 3 -o "$1/p3.svg" && /usr/bin/python3 "$2" "$1/p3.svg" 4 other 153,153,153' _ "$TMP" "$ROOT/tests/check/svg_fills.py"
 # Production scale (names were looked up by a scan, groups ranked by an insertion sort, the named runs
 # counted against every run, tenants matched to classes by a scan: each quadratic, over a minute here):
 # 150,000 jobs in a plan, the five largest by area (from awk) in the legend; 250,000 runs of one job;
@@ -66,7 +73,26 @@ tcheck "memory has 2 series" $SVG "$TMP/mem.svg" 2 bound_mb
 peakgate -q --simulate --model --k 1,2 --duration 10m --series "$TMP/pg-ser.csv" --node-series "$TMP/pg-ns.csv" > /dev/null
 mkdir -p "$TMP/pgk"
 t "memory: peakgate --node-series, no options" 0 '' '' '*' env SKYPLOT_KEEP=1 TMPDIR="$TMP/pgk" skyplot -q memory "$TMP/pg-ns.csv" -o "$TMP/pg-ns.svg"
-tcheck "memory --node-series: 3 runs x used_mb, bound_mb, node_mb" $SVG "$TMP/pg-ns.svg" 9 "policy=gated k=2 node_mb"
+# (audit, session 31) node_mb, the node's size, is the same line in every
+# run: it was keyed once per policy and k, 3 identical lines; now once
+tcheck "memory --node-series: 3 runs x used_mb, bound_mb, and one node_mb" $SVG "$TMP/pg-ns.svg" 7 ">node_mb<"
+tcheck "memory --node-series: node_mb not keyed per run" bash -c '! grep -q "k=[0-9] node_mb" "$1"' _ "$TMP/pg-ns.svg"
+# ... but a column that differs between runs keeps a line per run
+t "memory: a column differing by run is not folded" 0 $'t,k,used_mb,node_mb\n0,1,5,9\n1,1,6,9\n0,2,7,8\n1,2,8,8\n' '' '' \
+    skyplot -q memory -o "$TMP/nofold.svg"
+tcheck "memory: a column differing by run: 4 series" $SVG "$TMP/nofold.svg" 4 ">2 node_mb<"
+# (audit, session 31) the memory chart's y axis ran from 2500 to 7000 MB
+# untitled (unpaced 6400 MB looked 4 times gated 3800 MB), its x title was
+# a bare "t": now from 0, "memory (MB)", "t (s)"
+tcheck "memory: y from 0, titled memory (MB); x t (s)" bash -c '
+    g=$(ls -d "$1"/skyplot.* | head -1)/plot.gp && grep -qx "set yrange \[0:\*\]" "$g" &&
+    grep -qx "set ylabel '"'memory (MB)'"'" "$g" && grep -qx "set xlabel '"'t (s)'"'" "$g" &&
+    grep -q ">memory (MB)<" "$2" && grep -q ">t (s)<" "$2"' _ "$TMP/pgk" "$TMP/pg-ns.svg"
+# a y axis from 0 goes lower for a negative value, and the next panel of
+# the chart is autoscaled again
+tcheck "memory: y from 0 or the lowest value" bash -c '
+    printf "t,a_mb\n0,-5\n1,3\n" | SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q memory -o "$1/neg.svg" 2>&1 | sed -n "s/.*data in //p" > "$1/negdir" &&
+    grep -qx "set yrange \[-5:\*\]" "$(cat "$1/negdir")/plot.gp" && rm -rf "$(cat "$1/negdir")"' _ "$TMP"
 tcheck "memory --node-series: a run's used_mb line is its rows" bash -c '
     f=$(grep -l "^\"policy=gated k=2 used_mb\"" "$(ls -d "$1"/skyplot.* | head -1)"/s*.dat) &&
     diff <(tail -n +2 "$f" | awk "{ print \$1 \",\" \$3 }") \
@@ -81,6 +107,9 @@ t "lines: a word in a y column hints at --y and --by" 65 '' '' \
     skyplot -q lines "$TMP/pg-ns.csv" -o "$TMP/pg-l.svg"
 t "lines by group" 0 '' '' '' skyplot -q lines "$D/daily.csv" --x day --y load --by vc -o "$TMP/l.svg"
 tcheck "lines has 2 series" $SVG "$TMP/l.svg" 2
+# (audit, session 31) one y column: the y axis is titled by it (was '')
+tcheck "lines: one y column titles the y axis" grep -q ">load<" "$TMP/l.svg"
+tcheck "vcs: y titles as words" bash -c 'grep -q ">load<" "$1" && grep -q ">mean stretch<" "$1"' _ "$TMP/vcs.svg"
 t "dumb text chart" 0 '' '*' '' skyplot skyline "$D/usage.csv" --fit "$D/fit.csv" --term dumb
 tcheck "dumb chart shows the legend" bash -c 'skyplot skyline "$1" --term dumb | grep -q "run r2"' _ "$D/usage.csv"
 t "summary names the output" 0 '' '' 'skyplot: skyline chart, 3 series, svg ->' skyplot skyline "$D/usage.csv" --fit "$D/fit.csv" -o "$TMP/s2.svg"
@@ -125,6 +154,20 @@ for c in "png 1100" "svg 1100" "png 700" "svg 1600"; do
             --classes "$3" --width "$5" -o "$1/pl.$4" 2>/dev/null && /usr/bin/python3 "$6" "$1"/skyplot.*' \
         _ "$TMP/plk" "$TMP/pl-epoch.csv" "$TMP/plc/planetlab-tenants.csv" "$term" "$w" "$ROOT/tests/check/xaxis_check.py"
 done
+# (audit, session 31) the real PlanetLab day has t = 0 .. 86100 s, offsets:
+# its axis read 1970-01-01 00:00 ... (every tenants axis was a date axis).
+# Offsets are hours since time 0, as the plan chart's; epoch times stay dates.
+tcheck "tenants, PlanetLab's offsets: hours since time 0, no 1970 dates" bash -c '
+    skyplot -q tenants "$1" --col tenant=vm --col util=cpu --classes "$2" -o "$3/plo.svg" &&
+    ! grep -q 1970 "$3/plo.svg" && grep -q ">hours since time 0<" "$3/plo.svg" &&
+    skyplot -q tenants "$1" --col tenant=vm --col util=cpu --classes "$2" --term dumb > "$3/plo.txt" &&
+    ! grep -q "01 00:00" "$3/plo.txt" && grep -Eq "^ +0 +5 +10 +15 +20 *$" "$3/plo.txt"' \
+    _ "$DATA/planetlab/20110303.csv" "$TMP/plc/planetlab-tenants.csv" "$TMP"
+tcheck "tenants: offsets drawn in hours" bash -c '
+    printf "tenant,t,util\na,0,1\na,3600,2\na,7200,3\n" > "$1/off-u.csv" && printf "tenant,class\na,c\n" > "$1/off-c.csv" &&
+    k=$(SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q tenants "$1/off-u.csv" --classes "$1/off-c.csv" -o "$1/off.svg" 2>&1 | sed -n "s/.*data in //p") &&
+    got=$(tail -n +2 "$k/s0.dat" | cut -d" " -f1 | tr "\n" " "); grep -q "^set xdata$" "$k/plot.gp"; nodates=$?; rm -rf "$k"
+    [ "$got" = "0 1 2 " ] && [ $nodates = 0 ] || { echo "x: $got"; exit 1; }' _ "$TMP"
 tcheck "tenants, PlanetLab: classes keyed in natural order" bash -c '
     [ "$(cut -d, -f3 "$2" | tail -n +2 | sort -u | wc -l)" = 25 ] &&
     for f in $(ls "$1"/skyplot.*/s*.dat | sort -V); do head -1 "$f" | sed "s/^\"class \([^ ]*\) .*/\1/"; done > "$1/order.txt" &&
@@ -142,6 +185,7 @@ awk 'BEGIN { print "t,y,k"; for (s = 0; s < 3; s++) for (d = 0; d < 365; d++) pr
 tcheck "a year of days: the x axis is the data's range" bash -c '
     rm -rf "$1"/skyplot.* && SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q lines "$2" --y y --by k -o "$1/year.png" 2>/dev/null &&
     /usr/bin/python3 "$3" "$1"/skyplot.* 1672531200 1703980800' _ "$TMP/plk" "$TMP/year.csv" "$ROOT/tests/check/xaxis_check.py"
+# (and its number tics, spaced for the plot's width, checked on gnuplot's layout)
 tcheck "peakgate's steps 0..599: the x axis is the data's range" bash -c '
     rm -rf "$1"/skyplot.* && SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q memory "$2" -o "$1/ns.svg" 2>/dev/null &&
     /usr/bin/python3 "$3" "$1"/skyplot.* 0 599' _ "$TMP/plk" "$TMP/pg-ns.csv" "$ROOT/tests/check/xaxis_check.py"
@@ -188,6 +232,34 @@ tcheck "legend capped at 12 lines" bash -c '
     awk "BEGIN { print \"t,g,y\"; for (g = 0; g < 20; g++) for (t = 0; t < 3; t++) print t \",g\" g \",\" g + t }" |
         skyplot -q lines --by g -o "$1/cap.svg" && grep -q "(8 more lines not listed)" "$1/cap.svg" &&
         [ "$(grep -c "<title>g[0-9]*</title>" "$1/cap.svg")" -le 12 ]' _ "$TMP"
+# (audit, session 31) the key named the first 12 lines and drew them first,
+# under every other: among 200 VCs the one of the highest load could not
+# be found, and the text chart showed no named character.  Now the 12 of
+# the largest peak, largest first, drawn last; the rest grey, drawn first.
+tcheck "legend capped: the largest peaks named, largest first, drawn over the rest" bash -c '
+    awk "BEGIN { print \"t,g,y\"; for (g = 0; g < 20; g++) for (t = 0; t < 3; t++) print t \",g\" g \",\" g + t }" > "$1/cap.csv" &&
+    k=$(SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q lines "$1/cap.csv" --by g -o "$1/cap2.svg" 2>&1 | sed -n "s/.*data in //p") &&
+    got=$(sed -n "s/.*<title>\(g[0-9]*\)<\/title>.*/\1/p" "$1/cap2.svg" | tr "\n" " ") &&
+    order=$(awk "/notitle/ { u = NR; if (!f) nu++ } /columnheader/ && !f { f = NR } END { print (u < f) \" \" nu }" "$k/plot.gp") &&
+    grey=$(grep -c "#c8c8c8.* notitle" "$k/plot.gp"); rm -rf "$k"
+    [ "$got" = "g19 g18 g17 g16 g15 g14 g13 g12 g11 g10 g9 g8 " ] && [ "$order" = "1 8" ] && [ "$grey" = 8 ] ||
+        { echo "named: $got; untitled before titled, count: $order; grey: $grey"; exit 1; }' _ "$TMP"
+tcheck "legend capped, text chart: the 6 largest peaks, each drawn" bash -c '
+    skyplot -q lines "$1/cap.csv" --by g --term dumb > "$1/cap.txt" &&
+    [ "$(grep -o "g[0-9]* [*#\$%@&]\{7\}" "$1/cap.txt" | cut -d" " -f1 | tr "\n" " ")" = "g19 g18 g17 g16 g15 g14 " ] &&
+    grep "^ *[0-9]* |" "$1/cap.txt" | grep -q "[*]"' _ "$TMP"
+tcheck "legend capped: equal peaks named in the natural order of their names" bash -c '
+    awk "BEGIN { print \"t,g,y\"; for (g = 13; g >= 0; g--) for (t = 0; t < 3; t++) print t \",g\" g \",1\" }" |
+        skyplot -q lines --by g -o "$1/tie.svg" &&
+    [ "$(sed -n "s/.*<title>\(g[0-9]*\)<\/title>.*/\1/p" "$1/tie.svg" | tr "\n" " ")" = "g0 g1 g2 g3 g4 g5 g6 g7 g8 g9 g10 g11 " ]' _ "$TMP"
+# (audit, session 31) --runs 20 named the oldest 12 of the 20 (the key's
+# cap took the first): the latest runs by name, as skyline's --runs says.
+# The peaks fall run by run here, so a key by peak would name the oldest.
+tcheck "skyline --runs 20: the key names the 12 latest runs" bash -c '
+    awk "BEGIN { print \"job,run,t,containers\"; for (r = 0; r < 20; r++) for (t = 0; t < 3; t++) printf \"J,r%d,%d,%d\\n\", r, r * 1000 + t * 60, 100 - r }" > "$1/r20.csv" &&
+    skyplot -q skyline "$1/r20.csv" --runs 20 -o "$1/r20.svg" &&
+    [ "$(sed -n "s/.*<title>run \(r[0-9]*\)<\/title>.*/\1/p" "$1/r20.svg" | tr "\n" " ")" = "r19 r18 r17 r16 r15 r14 r13 r12 r11 r10 r9 r8 " ] &&
+    skyplot -q skyline "$1/r20.csv" --runs 20 --term dumb | grep -q "run r19 [*]\{7\}"' _ "$TMP"
 # tenants at production scale: 40 tenants of tracegen over 2 days, classed
 # by tenantclass, with 4 hours of no data: per class one band (10-90% of its
 # tenants) and its median, one colour and one key entry per class, dates on
@@ -252,6 +324,22 @@ vcs 6,6 vcs daily.csv
 tenants 16 tenants util.csv --classes tenants.csv
 memory 6 memory mem.csv --y used_mb,bound_mb --by policy,k
 KINDS
+# (audit, session 31) text charts: a key below the plot ran its entries
+# together ("job00168 *******job00009"), and gnuplot's own number tics ran
+# into each other on a narrow chart ("0 5010150200250303500"): a space
+# after each sample; tics 1, 2 or 5 times a power of ten, spaced for the
+# plot's width (each label a number of the axis, a constant step apart).
+tcheck "text chart: a space between key entries" bash -c '
+    awk "BEGIN { print \"t,g,y\"; for (g = 0; g < 6; g++) for (t = 0; t < 5; t++) print t \",series-\" g \",\" g + t }" |
+        skyplot -q lines --by g --term dumb > "$1/k6.txt" && [ "$(grep -c "series-[0-9] " "$1/k6.txt")" -ge 1 ] &&
+    ! grep "series-" "$1/k6.txt" | grep -Eq "([*#\$%@&=])\1{6}[^ ]"' _ "$TMP"
+tcheck "text chart: number tics spaced for the plot's width" bash -c '
+    for w in 50 60 80 120; do
+        skyplot -q lines "$1" --y used_mb --by policy,k --term dumb --width $w |
+        awk "/^ *[0-9.-]* *\\+-+\\+ *\$/ { f++ } f == 2 && !done { getline; done = 1; n = split(\$0, v, \" \");
+                 bad = n < 2; for (i = 2; i <= n; i++) if (v[i] > 650 || (i > 2 && v[i] - v[i - 1] != v[2] - v[1])) bad = 1 }
+             END { exit bad || !done }" || { echo "width $w"; exit 1; }
+    done' _ "$TMP/pg-ns.csv"
 # vcs of a trace whose time 0 is its start (day 0, 86400, ...): drawn in days
 mkdir -p "$TMP/days"
 t "vcs day column before 2001 in days" 0 $'vc,day,load,mean_stretch\na,0,1,1\na,86400,2,1\n' '' '*' \
