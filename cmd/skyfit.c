@@ -237,10 +237,7 @@ static int fit_all(struct skyjob_totals *tot)
     int st;
     runlen *runs = NULL;
     skyprior *prior = NULL;
-    struct csv_dialect rd = *cli_dialect("runs");
-    rd.time_scale = cli_dialect(NULL)->time_scale;
-    rd.time_unit = cli_dialect(NULL)->time_unit;
-    if (opt.runs && (st = runlen_load(opt.runs, &rd, &runs)) != SLK_OK)
+    if (opt.runs && (st = runlen_load(opt.runs, cli_dialect("runs"), &runs)) != SLK_OK)
         return st;
     if (opt.prior && (st = skyprior_load(opt.prior, cli_dialect("prior"), &prior)) != SLK_OK) {
         runlen_free(runs);
@@ -329,6 +326,7 @@ int main(int argc, char **argv)
     cli_roles("usage", "runs", "prior", (const char *)NULL);
     cli_keys("usage", skyread_usage_keys);
     cli_keys("runs", runlen_keys);
+    cli_time_unit_also("runs"); /* the same runs' start and end as the usage's t */
     cli_keys("prior", stages_keys);
     cli_parse(&argp, argc, argv, NULL);
     struct skyjob_totals tot = {0};

@@ -73,16 +73,6 @@ void cli_refuse(const char *name, const char *why)
     abort();
 }
 
-/* time_unit_reach: whether --time-unit sets the unit of the input of role
- * (enum timeunit_reach): the primary input's, unless the tool refused it */
-static int time_unit_reach(const char *role)
-{
-    for (size_t i = 0; options[i].name; i++)
-        if (strcmp(options[i].name, "time-unit") == 0 && refused[i])
-            return TIMEUNIT_FIXED;
-    return role == NULL ? TIMEUNIT_OPTION : TIMEUNIT_OTHER;
-}
-
 /* the usage error of an option the tool refused (exits 64); key not refused: returns */
 static void check_refused(struct argp_state *st, int key)
 {
@@ -272,6 +262,22 @@ const char *cli_colmap_lookup(const char *key)
     return csv_dialect_lookup(&d, key);
 }
 
+/* the one input besides the primary that --time-unit reaches (cli_time_unit_also) */
+static const char *time_unit_role;
+
+void cli_time_unit_also(const char *role) { time_unit_role = role; }
+
+/* time_unit_reach: whether --time-unit sets the unit of the input of
+ * (stored) role, enum timeunit_reach: the primary input's and
+ * cli_time_unit_also's, unless the tool refused the option */
+static int time_unit_reach(const char *role)
+{
+    for (size_t i = 0; options[i].name; i++)
+        if (strcmp(options[i].name, "time-unit") == 0 && refused[i])
+            return TIMEUNIT_FIXED;
+    return role == NULL || role_eq(role, time_unit_role) ? TIMEUNIT_OPTION : TIMEUNIT_OTHER;
+}
+
 const struct csv_dialect *cli_dialect(const char *role)
 {
     static struct csv_dialect slot[CLI_MAX_ROLES];
@@ -289,7 +295,7 @@ const struct csv_dialect *cli_dialect(const char *role)
         slot_role[i] = role;
     }
     slot[i] = (struct csv_dialect){
-        .time_scale = role == NULL ? slk_opt.time_scale : 1,
+        .time_scale = time_unit_reach(role) == TIMEUNIT_OPTION ? slk_opt.time_scale : 1,
         .time_unit = time_unit_reach(role),
         .rejects = slk_opt.on_error_skip ? cli_rejects() : NULL,
         .delim = slk_opt.delim ? slk_opt.delim : ',',

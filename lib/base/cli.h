@@ -105,6 +105,11 @@ void cli_keys(const char *role, const char *const *keys);
  * unknown name is the tool's bug (message, abort). */
 void cli_refuse(const char *name, const char *why);
 
+/* cli_time_unit_also: --time-unit applies to the input of role too, not
+ * only to the primary (skyfit's --runs: the start and end of the usage's
+ * own runs); its dialect then carries the scale.  Call before cli_dialect. */
+void cli_time_unit_also(const char *role);
+
 /* cli_parse: argp_parse(argp, argc, argv, 0, NULL, input), which exits on
  * a usage error itself (64); any other failure (ENOMEM before a single
  * option was parsed: the options would be left unread) is "tool: cannot

@@ -560,7 +560,8 @@ static void mark_titled(plot *p, size_t k, int dumb)
 /* panel_order: the series of panel k in the order they are drawn into
  * order[], their count: as added, but the thin lines together where the
  * first one is, those left out of the key first (under the named ones),
- * then the named ones by keypos: the key lists them so. */
+ * then the named ones by keypos (0, 1, ...: mark_titled), as the key lists
+ * them. */
 static size_t panel_order(const plot *p, size_t k, size_t *order)
 {
     size_t n = 0;
@@ -577,15 +578,11 @@ static size_t panel_order(const plot *p, size_t k, size_t *order)
         for (size_t j = 0; j < p->ns; j++) /* untitled */
             if ((size_t)p->s[j].panel == k && p->s[j].style == PLOT_LINES && !p->s[j].titled)
                 order[n++] = j;
-        size_t t0 = n; /* titled: no more than the cap and one */
+        size_t t0 = n;
         for (size_t j = 0; j < p->ns; j++)
-            if ((size_t)p->s[j].panel == k && p->s[j].style == PLOT_LINES && p->s[j].titled)
-                order[n++] = j;
-        for (size_t a = t0 + 1; a < n; a++) /* by keypos: an insertion sort of a few */
-            for (size_t b = a; b > t0 && p->s[order[b]].keypos < p->s[order[b - 1]].keypos; b--) {
-                size_t t = order[b];
-                order[b] = order[b - 1];
-                order[b - 1] = t;
+            if ((size_t)p->s[j].panel == k && p->s[j].style == PLOT_LINES && p->s[j].titled) {
+                order[t0 + p->s[j].keypos] = j;
+                n++;
             }
     }
     return n;
