@@ -197,14 +197,26 @@ int main(int argc, char **argv)
 
     const char *term = pick_term();
     /* a text terminal has 7 line characters: 6 jobs + "other" stay apart */
-    struct chart_opts co = {
-        .input = opt.input, .d_input = cli_dialect(NULL),
-        .fit = opt.fit, .d_fit = cli_dialect("fit"),
-        .load = opt.load, .d_load = cli_dialect("load"),
-        .classes = opt.classes, .d_classes = cli_dialect("classes"),
-        .job = opt.job, .x = opt.x, .y = opt.y, .by = opt.by, .runs = opt.runs,
-        .top = strcmp(term, "dumb") == 0 && !opt.top_set ? 6 : opt.top,
-        .panels = opt.panels, .quiet = slk_opt.quiet};
+    struct chart_opts co = {.input = opt.input,
+                            .d_input = cli_dialect(NULL),
+                            .fit = opt.fit,
+                            .d_fit = cli_dialect("fit"),
+                            .load = opt.load,
+                            .d_load = cli_dialect("load"),
+                            .classes = opt.classes,
+                            .d_classes = cli_dialect("classes"),
+                            .job = opt.job,
+                            .x = opt.x,
+                            .y = opt.y,
+                            .by = opt.by,
+                            .runs = opt.runs,
+                            .top = strcmp(term, "dumb") == 0 && !opt.top_set ? 6 : opt.top,
+                            .panels = opt.panels,
+                            .quiet = slk_opt.quiet,
+                            /* lines, vcs, memory: each series thinned to the image's columns */
+                            .columns = opt.width                   ? opt.width
+                                       : strcmp(term, "dumb") == 0 ? PLOT_WIDTH_DUMB
+                                                                   : PLOT_WIDTH};
     plot *p = plot_new(opt.title ? opt.title : opt.chart);
     int st = chart_draw(p, opt.chart, &co);
     if (st == SLK_OK)

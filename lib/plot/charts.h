@@ -50,6 +50,9 @@ struct chart_opts {
     int runs;                              /* skyline: runs named; more are drawn as a band */
     int top;                               /* plan: jobs stacked, the rest "other" */
     int panels;                            /* lines: one panel per y column */
+    int columns;                           /* lines, vcs, memory: the image's width in pixels or
+                                            * characters; a series of more points is thinned to at
+                                            * most 4 a column (0: every point drawn) */
     int quiet;                             /* no warnings */
 };
 
