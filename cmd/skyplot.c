@@ -137,6 +137,18 @@ static const char *pick_term(void)
     return "svg";
 }
 
+/* thin_columns: the columns lines, vcs and memory thin each series to (at
+ * most 4 points a column): an image's pixels; on a text terminal, 8 per
+ * character, so that a line leaving a column's peak falls in the same
+ * character as the whole series' does (one per character drew the line
+ * down from a spike a character late) */
+static int thin_columns(const char *term)
+{
+    if (strcmp(term, "dumb") == 0)
+        return 8 * (opt.width ? opt.width : PLOT_WIDTH_DUMB);
+    return opt.width ? opt.width : PLOT_WIDTH;
+}
+
 /* draw p with gnuplot into -o (atomically) or stdout, and say so.  A write
  * error on the output stream is reported once, by outf_finish (it sees the
  * stream's error flag); one that left no flag (the image pipe failed) is
@@ -213,10 +225,7 @@ int main(int argc, char **argv)
                             .top = strcmp(term, "dumb") == 0 && !opt.top_set ? 6 : opt.top,
                             .panels = opt.panels,
                             .quiet = slk_opt.quiet,
-                            /* lines, vcs, memory: each series thinned to the image's columns */
-                            .columns = opt.width                   ? opt.width
-                                       : strcmp(term, "dumb") == 0 ? PLOT_WIDTH_DUMB
-                                                                   : PLOT_WIDTH};
+                            .columns = thin_columns(term)};
     plot *p = plot_new(opt.title ? opt.title : opt.chart);
     int st = chart_draw(p, opt.chart, &co);
     if (st == SLK_OK)
