@@ -25,7 +25,8 @@
  * whose kind column says "end" (a slokit trailer) is not data.
  *
  * Ownership: tenantbins_read fills a struct tenantbins whose arrays the
- * caller frees with tenantbins_free.  No state is shared between calls.
+ * caller frees with tenantbins_free.  No state is shared between calls:
+ * threads may bin different files at once (each call has its own readers).
  */
 #ifndef SLOKIT_TENANTBINS_H
 #define SLOKIT_TENANTBINS_H
