@@ -24,3 +24,39 @@ for term in svg png dumb; do
     row "plot a plan of $rows rows, $term" "$t" "$([ -n "$g" ] && echo "gnuplot alone, same data")" "$g" "$(peak)"
     echo "bench skyplot: plan of $rows rows, $term: ${t} s$([ -n "$g" ] && echo " ($(ratio "$t" "$g")x gnuplot alone on the same data, ${g} s)")"
 done
+
+# tenants at scale (session 32): the tenants chart bins while it reads (two
+# passes over the file) against tenantclass, which reads the same file once
+# to class the tenants, timed in this run; the peak RSS is the chart's.
+n=$(size 200 2000)
+if [ ! -s "$d/util$n.csv" ]; then
+    tracegen -q tenants --count "$n" > "$d/util$n.csv"
+    tenantclass -q "$d/util$n.csv" > "$d/ten$n.csv"
+fi
+rows=$(($(wc -l < "$d/util$n.csv") - 1))
+mark
+t=$(secs skyplot -q tenants "$d/util$n.csv" --classes "$d/ten$n.csv" -o "$d/ten.png")
+p=$(peak)
+r=$(secs tenantclass -q "$d/util$n.csv" -o "$d/ten-again.csv")
+row "tenants chart of $rows rows ($n tenants)" "$t" "tenantclass on the same file" "$r" "$p"
+echo "bench skyplot: tenants of $rows rows: ${t} s, ${p} MB peak ($(ratio "$t" "$r")x tenantclass, ${r} s)"
+
+# a node's tasks at scale: peakgate --series of 40 tasks, every series
+# thinned to the image's columns, against gnuplot alone on the data skyplot
+# wrote (the thinned points): what is left is reading and thinning.
+dur=$(size 4h 24h)
+[ -s "$d/tasks$dur.csv" ] || peakgate -q --simulate --model --tasks 40 --duration "$dur" --k 1,2,4 --series "$d/tasks$dur.csv" > /dev/null
+rows=$(($(wc -l < "$d/tasks$dur.csv") - 1))
+mark
+t=$(secs skyplot -q memory "$d/tasks$dur.csv" -o "$d/tasks.svg")
+p=$(peak)
+rm -rf "$d/keep"; mkdir -p "$d/keep"
+g=""
+if command -v gnuplot >/dev/null; then
+    TMPDIR="$d/keep" SKYPLOT_KEEP=1 skyplot -q memory "$d/tasks$dur.csv" -o /dev/null 2>/dev/null
+    s=$(ls "$d"/keep/skyplot.*/plot.gp 2>/dev/null | head -1)
+    [ -n "$s" ] && g=$(secs gnuplot "$s")
+fi
+kb=$(($(wc -c < "$d/tasks.svg") / 1024))
+row "memory chart of $rows rows, svg" "$t" "$([ -n "$g" ] && echo "gnuplot alone, same data")" "$g" "$p"
+echo "bench skyplot: memory of $rows rows: ${t} s, ${p} MB peak, ${kb} KB svg$([ -n "$g" ] && echo " ($(ratio "$t" "$g")x gnuplot alone on the same data, ${g} s)")"

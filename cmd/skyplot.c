@@ -137,6 +137,18 @@ static const char *pick_term(void)
     return "svg";
 }
 
+/* thin_columns: the columns lines, vcs and memory thin each series to (at
+ * most 4 points a column): an image's pixels; on a text terminal, 8 per
+ * character, so that a line leaving a column's peak falls in the same
+ * character as the whole series' does (one per character drew the line
+ * down from a spike a character late) */
+static int thin_columns(const char *term)
+{
+    if (strcmp(term, "dumb") == 0)
+        return 8 * (opt.width ? opt.width : PLOT_WIDTH_DUMB);
+    return opt.width ? opt.width : PLOT_WIDTH;
+}
+
 /* draw p with gnuplot into -o (atomically) or stdout, and say so.  A write
  * error on the output stream is reported once, by outf_finish (it sees the
  * stream's error flag); one that left no flag (the image pipe failed) is
@@ -197,14 +209,23 @@ int main(int argc, char **argv)
 
     const char *term = pick_term();
     /* a text terminal has 7 line characters: 6 jobs + "other" stay apart */
-    struct chart_opts co = {
-        .input = opt.input, .d_input = cli_dialect(NULL),
-        .fit = opt.fit, .d_fit = cli_dialect("fit"),
-        .load = opt.load, .d_load = cli_dialect("load"),
-        .classes = opt.classes, .d_classes = cli_dialect("classes"),
-        .job = opt.job, .x = opt.x, .y = opt.y, .by = opt.by, .runs = opt.runs,
-        .top = strcmp(term, "dumb") == 0 && !opt.top_set ? 6 : opt.top,
-        .panels = opt.panels, .quiet = slk_opt.quiet};
+    struct chart_opts co = {.input = opt.input,
+                            .d_input = cli_dialect(NULL),
+                            .fit = opt.fit,
+                            .d_fit = cli_dialect("fit"),
+                            .load = opt.load,
+                            .d_load = cli_dialect("load"),
+                            .classes = opt.classes,
+                            .d_classes = cli_dialect("classes"),
+                            .job = opt.job,
+                            .x = opt.x,
+                            .y = opt.y,
+                            .by = opt.by,
+                            .runs = opt.runs,
+                            .top = strcmp(term, "dumb") == 0 && !opt.top_set ? 6 : opt.top,
+                            .panels = opt.panels,
+                            .quiet = slk_opt.quiet,
+                            .columns = thin_columns(term)};
     plot *p = plot_new(opt.title ? opt.title : opt.chart);
     int st = chart_draw(p, opt.chart, &co);
     if (st == SLK_OK)

@@ -6,6 +6,7 @@
 #include "base/keytab.h"
 #include "base/stats.h"
 #include "plot/runband.h"
+#include "plot/tenantbins.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -176,10 +177,52 @@ static double time_panel(plot *p, double x0, const char *dates, const char *offs
     return epoch ? 1 : scale;
 }
 
+/* What a panel's x axis can show: ncols columns across [xlo, xhi] (the
+ * image's width in pixels or characters); 0 columns: every point. */
+struct columns {
+    double xlo, xhi;
+    int ncols;
+};
+
+static long column_of(const struct columns *c, double x)
+{
+    if (!(c->xhi > c->xlo))
+        return 0;
+    double k = floor((x - c->xlo) / (c->xhi - c->xlo) * c->ncols);
+    return k < 0 ? 0 : k >= c->ncols ? c->ncols - 1 : (long)k;
+}
+
+/* draw_thinned: points [a, b) of a series (x ascending, no gap), per
+ * column only its first, lowest, highest and last point, in x order: the
+ * line drawn through them covers the same pixels of each column and joins
+ * the columns as the whole series does (the M4 reduction of Jugel et al.,
+ * VLDB 2014), at most 4 points a column however many rows there are. */
+static void draw_thinned(plot *p, int s, const struct pt *pts, size_t a, size_t b, double xscale,
+                         const struct columns *c)
+{
+    for (size_t q = a, r; q < b; q = r) {
+        long col = column_of(c, pts[q].x);
+        size_t lo = q, hi = q;
+        for (r = q + 1; r < b && column_of(c, pts[r].x) == col; r++) {
+            if (pts[r].y < pts[lo].y)
+                lo = r;
+            if (pts[r].y > pts[hi].y)
+                hi = r;
+        }
+        size_t keep[4] = {q, lo < hi ? lo : hi, lo < hi ? hi : lo, r - 1};
+        for (int e = 0; e < 4; e++)
+            if (e == 0 || keep[e] != keep[e - 1])
+                plot_point(p, s, pts[keep[e]].x * xscale, pts[keep[e]].y);
+    }
+}
+
 /* Points [i, j) of one series, with the pen lifted across gaps: a step
  * more than 3 times the series' median step (a VC idle for days, a tenant
- * missing from the export) is not drawn as a line. */
-static void draw_with_gaps(plot *p, int s, const struct pt *pts, size_t i, size_t j, double xscale)
+ * missing from the export) is not drawn as a line.  A series of more
+ * points than c's columns is thinned to what they show (draw_thinned),
+ * each stretch between gaps on its own; NULL c or fewer points: all. */
+static void draw_with_gaps(plot *p, int s, const struct pt *pts, size_t i, size_t j, double xscale,
+                           const struct columns *c)
 {
     double *d = xmalloc((j - i + 1) * sizeof *d);
     size_t m = 0;
@@ -188,10 +231,17 @@ static void draw_with_gaps(plot *p, int s, const struct pt *pts, size_t i, size_
             d[m++] = pts[q].x - pts[q - 1].x;
     double gap = m ? 3 * stats_median(d, m) : INFINITY;
     free(d);
-    for (size_t q = i; q < j; q++) {
-        if (q > i && pts[q].x - pts[q - 1].x > gap)
+    int thin = c && c->ncols > 0 && j - i > (size_t)c->ncols;
+    for (size_t a = i, b; a < j; a = b) {
+        for (b = a + 1; b < j && !(pts[b].x - pts[b - 1].x > gap); b++)
+            ;
+        if (a > i)
             plot_break(p, s);
-        plot_point(p, s, pts[q].x * xscale, pts[q].y);
+        if (thin)
+            draw_thinned(p, s, pts, a, b, xscale, c);
+        else
+            for (size_t q = a; q < b; q++)
+                plot_point(p, s, pts[q].x * xscale, pts[q].y);
     }
 }
 
@@ -525,21 +575,73 @@ static size_t class_bins(struct pt *pts, size_t n, const int *tclass, double t0,
 /* One class's bins [i, j) (sorted by time): per bin the 10th, 50th and 90th
  * percentiles over its tenants, drawn as a band and its median line; the pen
  * is lifted where more than 3 bins are missing (as draw_with_gaps does). */
-static void draw_class(plot *p, const char *name, struct pt *pts, size_t i, size_t j, double w, double scale)
+static void draw_class(plot *p, const char *name, const struct tenantbins_pt *pts, size_t i, size_t j,
+                       double w, double scale)
 {
     int s = plot_series(p, name, PLOT_RANGE);
     double *v = xmalloc((j - i + 1) * sizeof *v);
     for (size_t a = i, b; a < j; a = b) {
         size_t k = 0;
-        for (b = a; b < j && pts[b].x == pts[a].x; b++)
-            v[k++] = pts[b].y;
+        for (b = a; b < j && pts[b].bin == pts[a].bin; b++)
+            v[k++] = pts[b].mean;
         stats_sort(v, k);
-        if (a > i && pts[a].x - pts[a - 1].x > 3 * w)
+        if (a > i && pts[a].bin - pts[a - 1].bin > 3 * w)
             plot_break(p, s);
-        plot_range(p, s, pts[a].x * scale, stats_percentile_sorted(v, k, 10),
+        plot_range(p, s, pts[a].bin * scale, stats_percentile_sorted(v, k, 10),
                    stats_percentile_sorted(v, k, 50), stats_percentile_sorted(v, k, 90));
     }
     free(v);
+}
+
+/* The --classes table for tenantbins: a tenant's class, or -1. */
+struct class_table {
+    const struct names *tenants;
+    const int *cls;
+};
+
+static int class_lookup(const char *tenant, void *ctx)
+{
+    const struct class_table *c = ctx;
+    long k = c->tenants->ks ? keyset_row(c->tenants->ks, tenant) : -1;
+    return k >= 0 ? c->cls[k] : -1;
+}
+
+/* held_bins: tenantbins_read's result for an input it cannot read twice
+ * (standard input, a pipe) or whose tenants' times go back: every row held
+ * and sorted, then binned by the same rule. */
+static int held_bins(const struct chart_opts *o, const struct class_table *ct, size_t nclasses,
+                     struct tenantbins *out)
+{
+    struct names seen = {0};
+    struct pt *pts = NULL;
+    size_t n = 0;
+    int st =
+        read_points(o->input, o->d_input, "tenant", "t", "util", NULL, NULL, &seen, &pts, &n, NULL, NULL);
+    if (!st && n) {
+        /* each tenant of the series -> its class (-1: not in --classes) */
+        int *tclass = xmalloc(seen.n * sizeof *tclass);
+        for (size_t g = 0; g < seen.n; g++)
+            tclass[g] = class_lookup(seen.v[g], (void *)ct);
+        double t0 = INFINITY, t1 = -INFINITY, w = sample_step(pts, n, 60);
+        for (size_t i = 0; i < n; i++) {
+            t0 = fmin(t0, pts[i].x);
+            t1 = fmax(t1, pts[i].x);
+        }
+        if ((t1 - t0) / CHART_BINS > w) /* a long span: coarser bins, a readable line */
+            w = (t1 - t0) / CHART_BINS;
+        out->rows = n;
+        out->t0 = t0;
+        out->w = w;
+        out->ntenants = xcalloc(nclasses + 1, sizeof *out->ntenants);
+        out->n = class_bins(pts, n, tclass, t0, w, out->ntenants);
+        out->pts = xmalloc((out->n + 1) * sizeof *out->pts);
+        for (size_t i = 0; i < out->n; i++)
+            out->pts[i] = (struct tenantbins_pt){pts[i].g, pts[i].x, pts[i].y};
+        free(tclass);
+    }
+    names_free(&seen);
+    free(pts);
+    return st;
 }
 
 int chart_tenants(plot *p, const struct chart_opts *o)
@@ -548,55 +650,40 @@ int chart_tenants(plot *p, const struct chart_opts *o)
         slk_error("tenants: --classes FILE (tenantclass output) is required");
         return SLK_EUSAGE;
     }
-    struct names tenants = {0}, classes = {0}, seen = {0};
-    int *cls = NULL, *tclass = NULL;
-    struct pt *pts = NULL;
-    size_t n = 0, *ntenants = NULL;
+    struct names tenants = {0}, classes = {0};
+    int *cls = NULL;
+    struct tenantbins tb = {0};
     int st = read_classes(o, &tenants, &classes, &cls);
-    if (!st)
+    struct class_table ct = {&tenants, cls};
+    if (!st) {
         classes_in_order(&classes, cls, tenants.n);
-    if (!st)
-        st =
-            read_points(o->input, o->d_input, "tenant", "t", "util", NULL, NULL, &seen, &pts, &n, NULL, NULL);
-    if (!st && n == 0) {
+        /* binned while read (two passes over a file), else held */
+        st = tenantbins_read(o->input, o->d_input, class_lookup, &ct, classes.n, CHART_BINS, &tb);
+        if (st == TENANTBINS_HELD)
+            st = held_bins(o, &ct, classes.n, &tb);
+    }
+    if (!st && tb.rows == 0) {
         slk_error("%s: no utilization rows", o->input ? o->input : "<stdin>");
         st = SLK_EDATA;
     }
     if (!st) {
-        /* each tenant of the series -> its class (-1: not in --classes) */
-        tclass = xmalloc(seen.n * sizeof *tclass);
-        for (size_t g = 0; g < seen.n; g++) {
-            long k = tenants.ks ? keyset_row(tenants.ks, seen.v[g]) : -1;
-            tclass[g] = k >= 0 ? cls[k] : -1;
-        }
-        double t0 = INFINITY, t1 = -INFINITY, w = sample_step(pts, n, 60);
-        for (size_t i = 0; i < n; i++) {
-            t0 = fmin(t0, pts[i].x);
-            t1 = fmax(t1, pts[i].x);
-        }
-        if ((t1 - t0) / CHART_BINS > w) /* a long span: coarser bins, a readable line */
-            w = (t1 - t0) / CHART_BINS;
-        ntenants = xcalloc(classes.n + 1, sizeof *ntenants);
-        n = class_bins(pts, n, tclass, t0, w, ntenants);
-        double scale = time_panel(p, t0, "time (UTC)", "hours since time 0", 1.0 / 3600,
+        double scale = time_panel(p, tb.t0, "time (UTC)", "hours since time 0", 1.0 / 3600,
                                   "utilization (per class: median, 10-90% of its tenants)");
-        for (size_t i = 0, j; i < n; i = j) {
-            for (j = i; j < n && pts[j].g == pts[i].g; j++)
+        for (size_t i = 0, j; i < tb.n; i = j) {
+            for (j = i; j < tb.n && tb.pts[j].cls == tb.pts[i].cls; j++)
                 ;
             char name[300];
-            size_t nt = ntenants[pts[i].g];
-            /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): classes.v holds every class index pts[].g refers to */
-            snprintf(name, sizeof name, "class %s (%zu tenant%s)", classes.v[pts[i].g], nt, nt == 1 ? "" : "s");
-            draw_class(p, name, pts, i, j, w, scale);
+            size_t nt = tb.ntenants[tb.pts[i].cls];
+            /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): classes.v holds every class index pts[].cls refers to */
+            snprintf(name, sizeof name, "class %s (%zu tenant%s)", classes.v[tb.pts[i].cls], nt,
+                     nt == 1 ? "" : "s");
+            draw_class(p, name, tb.pts, i, j, tb.w, scale);
         }
     }
-    free(ntenants);
-    free(tclass);
+    tenantbins_free(&tb);
     free(cls);
     names_free(&tenants);
     names_free(&classes);
-    names_free(&seen);
-    free(pts);
     return st;
 }
 
@@ -708,7 +795,22 @@ struct lines_data {
     int nb; /* --by columns: 0, one series per y column */
     const char *const *ynames;
     int ny;
+    int ncols; /* the image's columns: each series thinned to them (0: not) */
 };
+
+/* panel_columns: the columns of the panel that starts at y column k: its
+ * x range is its points' (every column's, or column k's alone with a
+ * panel per column), as gnuplot's axis spans its data */
+static struct columns panel_columns(const struct lines_data *d, int k, int panels)
+{
+    struct columns c = {INFINITY, -INFINITY, d->ncols};
+    for (size_t i = 0; i < d->n; i++)
+        if (!panels || d->pts[i].g % 32 == k) {
+            c.xlo = fmin(c.xlo, d->pts[i].x);
+            c.xhi = fmax(c.xhi, d->pts[i].x);
+        }
+    return c;
+}
 
 /* lines_xtitle: the x title of column xcol whose values start at x0, and
  * the scale its values are drawn with: an epoch axis (dates) is titled by
@@ -786,8 +888,10 @@ static void lines_plot(plot *p, const struct lines_data *d, const char *xcol, in
     char xbuf[300], ybuf[300];
     double x0 = first_x(d->pts, d->n), scale;
     const char *xtitle = lines_xtitle(xcol, x0, xbuf, sizeof xbuf, &scale);
+    struct columns cols = {0, 0, 0};
     for (int k = 0; k < d->ny; k++) {
         if (panels || k == 0) {
+            cols = panel_columns(d, k, panels);
             plot_panel(p, xtitle, lines_ytitle(d, k, panels, def, ybuf, sizeof ybuf),
                        is_epoch(x0) ? PLOT_X_EPOCH : PLOT_X_NUMBER);
             if (def && def->yzero)
@@ -807,7 +911,7 @@ static void lines_plot(plot *p, const struct lines_data *d, const char *xcol, in
                 snprintf(name, sizeof name, "%s %s", gname, d->ynames[k]);
             else
                 snprintf(name, sizeof name, "%s", d->ynames[k]);
-            draw_with_gaps(p, plot_series(p, name, PLOT_LINES), d->pts, i, j, scale);
+            draw_with_gaps(p, plot_series(p, name, PLOT_LINES), d->pts, i, j, scale, &cols);
         }
     }
 }
@@ -879,7 +983,7 @@ static int draw_lines(plot *p, const struct chart_opts *o, const char *xcol, con
         const char *ynames[32];
         for (int k = 0; k < ny; k++)
             ynames[k] = csvr_colname(r, cy[k]);
-        struct lines_data ld = {pts, n, &groups, nb, ynames, ny};
+        struct lines_data ld = {pts, n, &groups, nb, ynames, ny, o->columns};
         lines_plot(p, &ld, xcol, panels, def);
     }
     names_free(&groups);

@@ -16,10 +16,15 @@
  *            bin is the median gap between a tenant's samples, or 1/500 of
  *            the time span when that is longer (a week of 2-minute samples:
  *            20-minute bins), from the first sample; a tenant's samples in
- *            one bin are averaged first.
+ *            one bin are averaged first.  A file is binned as it is read
+ *            (plot/tenantbins: two passes); standard input, a pipe or a
+ *            tenant's times going back are held and sorted.
  *   vcs, memory, lines   x against y columns, one series per --by value
  *            (up to 4 columns), optionally one panel per y column; memory
  *            knows peakgate's key and memory columns (chart_memory).
+ *            A series of more points than o->columns keeps, per column of
+ *            its panel's x range and per stretch between gaps, its first,
+ *            lowest, highest and last point (M4); fewer points: all.
  * Every chart's times: epoch times (> 1e9 s, after 2001) are drawn as UTC
  * dates, smaller ones as offsets from time 0 in a unit the axis title
  * names (plan, tenants: hours; a day column: days; lines and memory: a t
@@ -50,6 +55,9 @@ struct chart_opts {
     int runs;                              /* skyline: runs named; more are drawn as a band */
     int top;                               /* plan: jobs stacked, the rest "other" */
     int panels;                            /* lines: one panel per y column */
+    int columns;                           /* lines, vcs, memory: the image's width in pixels or
+                                            * characters; a series of more points is thinned to at
+                                            * most 4 a column (0: every point drawn) */
     int quiet;                             /* no warnings */
 };
 

@@ -985,7 +985,7 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
 {
     int dumb = strcmp(term, "dumb") == 0;
     if (width <= 0)
-        width = dumb ? 120 : 1100;
+        width = dumb ? PLOT_WIDTH_DUMB : PLOT_WIDTH;
     if (height <= 0)
         height = dumb ? (int)(12 * (p->npanels ? p->npanels : 1) + 4) : (int)(420 * (p->npanels ? p->npanels : 1) + 60);
     /* room for the keys below their plots: on a text terminal, their rows;

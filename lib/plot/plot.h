@@ -61,6 +61,11 @@ enum plot_style {
 #define PLOT_KEY_MAX 12
 #define PLOT_KEY_MAX_DUMB 6
 
+/* The width plot_render draws at when given 0: pixels (svg, png) and
+ * characters (dumb). */
+#define PLOT_WIDTH 1100
+#define PLOT_WIDTH_DUMB 120
+
 enum plot_xkind {
     PLOT_X_NUMBER,   /* plain numbers */
     PLOT_X_EPOCH     /* epoch seconds, shown as dates/times (UTC) */

@@ -277,6 +277,39 @@ tcheck "tenants: dates on the axis" grep -q "2026-01-05" "$TMP/tb.svg"
 # the 120 columns (beside it, 9+ classes left the plot 26 columns wide)
 tcheck "dumb tenants: key below, plot wide" bash -c 'skyplot -q tenants "$1" --classes "$2" --term dumb |
     awk "/^ *[0-9.]* *\+--/ { if (length(\$0) > w) w = length(\$0) } END { exit w < 100 }"' _ "$TMP/tutil.csv" "$TMP/tclasses.csv"
+# (audit, session 32) tenants kept every row: 2000 tenants over 30 days
+# (43 million rows) took 1.5 GB.  A file is now read twice and binned as
+# read (lib/plot/tenantbins); standard input, a pipe, or a tenant whose
+# times go back are held as before.  Each way gives the same data files.
+tcheck "tenants: a file, standard input, rows by time, shuffled rows and gzip: the same chart data" bash -c '
+    cd "$1" && (head -1 "$2"; tail -n +2 "$2" | sort -t, -k2,2n -k1,1) > bytime.csv &&
+    (head -1 "$2"; tail -n +2 "$2" | awk "{ print (NR * 7919) % 104729 \"\t\" \$0 }" | sort -n | cut -f2-) > shuf.csv &&
+    gzip -c "$2" > tutil.csv.gz &&
+    for v in file bytime shuf gz stdin; do
+        mkdir -p "k-$v" && case $v in
+        file) in=$2 ;; bytime) in=bytime.csv ;; shuf) in=shuf.csv ;; gz) in=tutil.csv.gz ;; stdin) in=- ;; esac &&
+        SKYPLOT_KEEP=1 TMPDIR="$1/k-$v" skyplot -q tenants "$in" --classes "$3" -o "$v.svg" < "$2" 2>/dev/null || exit 1
+        (cd "k-$v"/skyplot.* && cat s*.dat) > "$v.dat"
+    done && [ "$(wc -l < file.dat)" -gt 100 ] && for v in bytime shuf gz stdin; do cmp file.dat "$v.dat" || exit 1; done' \
+    _ "$TMP/tb" "$TMP/tutil.csv" "$TMP/tclasses.csv"
+# the bin width, from the gaps kept of the first pass (epoch times, as
+# tenants_band.py reads them): the two middle gaps
+# on each side of span/500 (10, 10 | 1000, 1000: median 505 s), and 24
+# tenants of 400 samples 100-500 s apart (over 4096 gaps above span/500,
+# pruned as the span grows), against numpy
+tcheck "tenants: the median gap when the middle gaps straddle span/500, and many long gaps" bash -c '
+    cd "$1" && printf "tenant,t,util\na,1700000000,1\na,1700000010,2\na,1700000020,3\nb,1700000000,4\nb,1700001000,5\nb,1700002000,6\nc,1700050000,7\n" > mid-u.csv &&
+    printf "tenant,class\na,x\nb,x\nc,y\n" > mid-c.csv &&
+    awk "BEGIN { print \"tenant,t,util\"; for (k = 0; k < 24; k++) { t = 1700000000 + k * 37; for (i = 0; i < 400; i++) { printf \"t%d,%d,%g\n\", k, t, (i * 31 + k) % 17 / 4; t += 100 + (i * 7919 + k * 13) % 401 } } }" > long-u.csv &&
+    awk "BEGIN { print \"tenant,class\"; for (k = 0; k < 24; k++) print \"t\" k \",c\" k % 3 }" > long-c.csv &&
+    for c in mid long; do
+        rm -rf "k-$c" && mkdir "k-$c" && SKYPLOT_KEEP=1 TMPDIR="$1/k-$c" skyplot -q tenants "$c-u.csv" --classes "$c-c.csv" -o "$c.svg" 2>/dev/null &&
+        /usr/bin/python3 "$2" "$c-u.csv" "$c-c.csv" "$1/k-$c"/skyplot.* || { echo "$c"; exit 1; }
+    done' _ "$TMP/tb" "$ROOT/tests/check/tenants_band.py"
+tcheck "tenants --on-error skip: each bad row listed once (the file is read twice)" bash -c '
+    awk "NR == 50 { print \"tenant00003,soon,0.5\" } NR == 90 { print \"tenant00004,1767600000,-1\" } 1" "$2" > "$1/bad.csv" &&
+    skyplot -q tenants "$1/bad.csv" --classes "$3" --on-error skip --rejects "$1/rej.csv" -o "$1/bad.svg" &&
+    [ "$(cut -d, -f2 "$1/rej.csv" | tr "\n" " ")" = "line 50 91 " ]' _ "$TMP/tb" "$TMP/tutil.csv" "$TMP/tclasses.csv"
 t "tenants: no rows" 65 'tenant,t,util
 ' '' 'no utilization rows' skyplot tenants --classes "$D/classes.csv"
 # no line across a gap: samples every 1 s, then a 7 s hole -> the data file
@@ -284,6 +317,26 @@ t "tenants: no rows" 65 'tenant,t,util
 mkdir -p "$TMP/gap"
 t "lines: a gap is not drawn" 0 $'t,y\n1,5\n2,6\n3,7\n10,7\n11,8\n' '' '*' env SKYPLOT_KEEP=1 TMPDIR="$TMP/gap" skyplot -q lines -o "$TMP/gap.svg"
 tcheck "gap is a blank line in the data" bash -c '[ "$(sed -n 2,7p "$(ls -d "$1"/skyplot.* | head -1)/s0.dat" | tr "\n" "|")" = "1 0 5|2 0 6|3 0 7||10 0 7|11 0 8|" ]' _ "$TMP/gap"
+# (audit, session 32) every point went to gnuplot: peakgate's 40 tasks over
+# a day (13.8 million rows) made a 184 MB SVG in a minute.  A series of more
+# points than the image has columns keeps per column its first, lowest,
+# highest and last point (tests/check/lines_thin.py recomputes them, and
+# checks each column's extremes against the raw rows); fewer: every point.
+awk 'BEGIN { print "t,g,y"; for (g = 0; g < 3; g++) for (i = 0; i < 20000; i++) if (g != 1 || i < 9000 || i >= 9500)
+    printf "%d,s%d,%g\n", i, g, (i * 7919 % 1000) / 10 + g * 50 + (i % 5000 == 17 ? 400 : 0) }' > "$TMP/thin.csv"
+mkdir -p "$TMP/thin"
+t "lines: 3 series of 20,000 points, 200 columns" 0 '' '' '*' env SKYPLOT_KEEP=1 TMPDIR="$TMP/thin" \
+    skyplot -q lines "$TMP/thin.csv" --y y --by g --width 200 -o "$TMP/thin.svg"
+tcheck "lines: at most 4 rows per column in each data file" bash -c '
+    for f in "$1"/skyplot.*/s*.dat; do [ "$(grep -c . "$f")" -le $((4 * 200 + 1)) ] || { echo "$f: $(wc -l < "$f") rows"; exit 1; }; done' _ "$TMP/thin"
+tcheck "lines: thinned rows are each column's first, lowest, highest and last (against Python)" \
+    /usr/bin/python3 "$ROOT/tests/check/lines_thin.py" "$TMP/thin.csv" "$(ls -d "$TMP/thin"/skyplot.* | head -1)" t y g 200
+mkdir -p "$TMP/thinm"
+tcheck "memory: peakgate's 600 s on 100 columns, thinned per run (against Python)" bash -c '
+    SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q memory "$2" --y used_mb --width 100 -o "$1/m.svg" 2>/dev/null &&
+    /usr/bin/python3 "$3" "$2" "$(ls -d "$1"/skyplot.* | head -1)" t used_mb policy,k 100' _ "$TMP/thinm" "$TMP/pg-ns.csv" "$ROOT/tests/check/lines_thin.py"
+tcheck "text chart: thinned to its 80 characters, a series drawn the same" bash -c '
+    skyplot -q lines "$1" --y y --by g --term dumb --width 80 > "$2/thin80.txt" && [ "$(grep -c "s[0-9]" "$2/thin80.txt")" -ge 3 ]' _ "$TMP/thin.csv" "$TMP"
 # --by on two columns: one series per (k, task), named k=1 task=a
 t "lines --by two columns" 0 $'t,k,task,used\n1,1,a,5\n2,1,a,6\n1,2,a,3\n2,2,a,4\n1,2,b,1\n2,2,b,1\n' '' '' \
     skyplot -q lines --by k,task --y used -o "$TMP/by2.svg"
