@@ -91,10 +91,11 @@ struct util_reader {
 
 static int util_open(struct util_reader *u, const char *path, const struct csv_dialect *d)
 {
-    int st;
+    int st = SLK_EIO;
+    *u = (struct util_reader){.ct = -1, .cx = -1, .cy = -1, .ck = -1};
     u->r = csvr_open_with(path, d, 0, &st);
     if (!u->r)
-        return st;
+        return st ? st : SLK_EIO;
     const char *want[3] = {"tenant", "t", "util"};
     int wc[3];
     if (csvr_require_list(u->r, want, wc, 3) < 0) {
