@@ -10,6 +10,11 @@
 #   SLOKIT_KEEP    set: keep every CLI file's scratch directory
 #                  tests/out/BUILD/FILE (by default only a failed file's stays,
 #                  so the whole suite fits in 1 GB of free disk, not 4)
+#   SLOKIT_JOBS    builds tested at once (default 2 with two or more builds
+#                  and two or more CPUs, else 1).  Each build's pass has its
+#                  own scratch tree tests/out/BUILD, its own HOME and PATH;
+#                  its report is written to tests/out/BUILD.log and printed
+#                  whole, in the order of SLOKIT_BUILDS, once it has ended.
 #
 # Ends with the line "N passed, N failed, N skipped"; exits 1 when anything
 # failed.  Skipped cases (a package or capability missing) never count as passed.
@@ -34,6 +39,46 @@ free_mb=$(df -Pm "$ROOT/tests/out" | awk 'NR == 2 { print $4 }')
 total_pass=0
 total_fail=0
 total_skip=0
+
+# Several builds at once: each pass is this script on one build, in the
+# background; the summary line adds up theirs.  A pass that ends without its
+# summary line (killed, or run.sh itself broken) counts as one failure.
+set -- $builds
+jobs=${SLOKIT_JOBS:-}
+if [ -z "$jobs" ]; then
+    jobs=1
+    [ $# -lt 2 ] || [ "$(nproc 2>/dev/null || echo 1)" -lt 2 ] || jobs=2
+fi
+if [ "$jobs" -gt 1 ] && [ $# -gt 1 ]; then
+    echo "run.sh: $# builds, $jobs at a time (SLOKIT_JOBS); each build's report follows when it has ended"
+    pids=() logs=() n=0
+    trap 'kill "${pids[@]}" 2>/dev/null; exit 130' INT TERM
+    for b in $builds; do
+        if [ $n -ge "$jobs" ]; then wait "${pids[$((n - jobs))]}"; fi
+        logs+=("$ROOT/tests/out/$b${SLOKIT_WRAP:+-wrapped}.log")
+        SLOKIT_BUILDS=$b SLOKIT_JOBS=1 bash "$0" >"${logs[$n]}" 2>&1 </dev/null &
+        pids+=($!); n=$((n + 1))
+    done
+    i=0
+    for b in $builds; do
+        wait "${pids[$i]}"
+        sed '$d' "${logs[$i]}"
+        last=$(tail -n 1 "${logs[$i]}")
+        if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
+            total_pass=$((total_pass + BASH_REMATCH[1])); total_fail=$((total_fail + BASH_REMATCH[2]))
+            total_skip=$((total_skip + BASH_REMATCH[3]))
+            echo "   ($b: $last)"
+        else
+            echo "$last"
+            echo "FAIL run.sh: the pass on $b ended without its summary line (${logs[$i]})"
+            total_fail=$((total_fail + 1))
+        fi
+        i=$((i + 1))
+    done
+    echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+    [ "$total_fail" = 0 ]
+    exit
+fi
 
 for b in $builds; do
     bin=$ROOT/$b/bin

@@ -13,6 +13,29 @@ tcheck "run.sh: a test file that does not parse fails the suite" bash -c '
     [ $rc = 1 ] && grep -q "^FAIL cli broken: the test file does not parse: .*line [0-9]*: " out &&
         grep -q "^   cli  fine  *1 passed, 0 failed  ([0-9]* s)$" out && [ "$(tail -1 out)" = "1 passed, 1 failed, 0 skipped" ] ||
         { echo "exit $rc"; cat out; exit 1; }' _ "$H"
+# Two builds at once (SLOKIT_JOBS): each pass's report whole, in the order of
+# SLOKIT_BUILDS, and the totals add up; a pass killed before its summary line
+# is a failure, never a pass with fewer cases.
+mkdir -p "$H/build2/tests" "$H/build2/bin" && rm -f "$H/tests/cli/broken.sh"
+cat > "$H/tests/cli/killed.sh" <<'EOF'
+if [ "$BUILD" = build2 ]; then  # kill this pass's run.sh (and its subshells), not the parent's
+    p=$$; k=(); while p=$(sed 's/.*) //' "/proc/$p/stat" | cut -d' ' -f2) && [ "${p:-1}" -gt 1 ]; do
+        tr '\0' '\n' <"/proc/$p/environ" | grep -qx SLOKIT_BUILDS=build2 && k+=("$p"); done
+    kill -9 "${k[@]}"; sleep 5
+fi
+tcheck "alive" true
+EOF
+tcheck "run.sh: two builds at once: reports in order, totals added, a killed pass fails" bash -c '
+    cd "$1" && env -u SLOKIT_ONLY -u SLOKIT_WRAP SLOKIT_BUILDS="build build2" SLOKIT_JOBS=2 SLOKIT_FILE_TIMEOUT=60 \
+        bash "$1/tests/run.sh" > out 2>&1; rc=$?
+    [ $rc = 1 ] && [ "$(grep -c "^== build" out)" = 2 ] && [ "$(grep "^== build" out | head -1)" = "== build" ] &&
+        grep -q "^   (build: 2 passed, 0 failed, 0 skipped)$" out &&
+        grep -q "^FAIL run.sh: the pass on build2 ended without its summary line" out &&
+        [ "$(tail -1 out)" = "2 passed, 1 failed, 0 skipped" ] || { echo "exit $rc"; cat out; exit 1; }
+    rm "$1/tests/cli/killed.sh"
+    env -u SLOKIT_ONLY -u SLOKIT_WRAP SLOKIT_BUILDS="build build2" SLOKIT_JOBS=2 bash "$1/tests/run.sh" > out 2>&1; rc=$?
+    [ $rc = 0 ] && grep -q "^   (build2: 1 passed, 0 failed, 0 skipped)$" out &&
+        [ "$(tail -1 out)" = "2 passed, 0 failed, 0 skipped" ] || { echo "exit $rc"; cat out; exit 1; }' _ "$H"
 # The sanitizer check reads a one-line stderr itself and greps a longer one
 # (tests/lib.sh, _sanitizer_clean): a report is found either way, a tool's
 # own error line is not one.
