@@ -552,16 +552,16 @@ static void classes_in_order(struct names *classes, int *cls, size_t ntenants)
 /* Points sorted by (tenant, t) -> one point per (class, time bin): each
  * tenant's mean over a bin of width w from t0, tagged with its class
  * (tenants without a class dropped); sorted by (class, bin).  Returns the
- * count; the per-class tenant counts go to ntenants[class]. */
-static size_t class_bins(struct pt *pts, size_t n, const int *tclass, double t0, double w,
-                         size_t *ntenants)
+ * count; every tenant (name[g]) is counted into out (tenantbins_count). */
+static size_t class_bins(struct pt *pts, size_t n, const int *tclass, char *const *name, double t0, double w,
+                         struct tenantbins *out)
 {
     size_t m = 0;
     int last = -1; /* the previous tenant (pts[] below i is overwritten) */
     for (size_t i = 0; i < n;) {
         int g = pts[i].g, c = tclass[g];
-        if (c >= 0 && g != last)
-            ntenants[c]++;
+        if (g != last)
+            tenantbins_count(out, c, name[g]);
         last = g;
         double b = t0 + floor((pts[i].x - t0) / w) * w, sum = 0;
         size_t j = i;
@@ -637,7 +637,7 @@ static int held_bins(const struct chart_opts *o, const struct class_table *ct, s
         out->t0 = t0;
         out->w = w;
         out->ntenants = xcalloc(nclasses + 1, sizeof *out->ntenants);
-        out->n = class_bins(pts, n, tclass, t0, w, out->ntenants);
+        out->n = class_bins(pts, n, tclass, seen.v, t0, w, out);
         out->pts = xmalloc((out->n + 1) * sizeof *out->pts);
         for (size_t i = 0; i < out->n; i++)
             out->pts[i] = (struct tenantbins_pt){pts[i].g, pts[i].x, pts[i].y};
@@ -736,9 +736,25 @@ int chart_tenants(plot *p, const struct chart_opts *o)
         if (st == TENANTBINS_HELD)
             st = held_bins(o, &ct, classes.n, &tb);
     }
+    const char *in = o->input && strcmp(o->input, "-") != 0 ? o->input : "<stdin>";
     if (!st && tb.rows == 0) {
-        slk_error("%s: no utilization rows", o->input ? o->input : "<stdin>");
+        slk_error("%s: no utilization rows", in);
         st = SLK_EDATA;
+    }
+    /* tenants the chart cannot draw: all of them an error (an empty chart
+     * is no answer), some a warning (new tenants since the classes) */
+    const char *first = tb.first_unclassed ? tb.first_unclassed : "";
+    if (!st && tb.unclassed == tb.tenants) {
+        if (tb.tenants == 1)
+            slk_error("%s: its one tenant, '%s', is not in %s: nothing to draw", in, first, o->classes);
+        else
+            slk_error("%s: none of its %zu tenants is in %s (the first: '%s'): nothing to draw", in,
+                      tb.tenants, o->classes, first);
+        st = SLK_EDATA;
+    } else if (!st && tb.unclassed && !slk_quiet()) {
+        int one = tb.unclassed == 1;
+        slk_warn_at(in, 0, "%zu of its %zu tenants %s not in %s and %s not drawn (the first: '%s')",
+                    tb.unclassed, tb.tenants, one ? "is" : "are", o->classes, one ? "is" : "are", first);
     }
     if (!st)
         draw_classes(p, &tb, classes.v, classes.n);
