@@ -621,7 +621,7 @@ static int held_bins(const struct chart_opts *o, const struct class_table *ct, s
     size_t n = 0;
     int st =
         read_points(o->input, o->d_input, "tenant", "t", "util", NULL, NULL, &seen, &pts, &n, NULL, NULL);
-    if (!st && n) {
+    if (!st && n && seen.v) { /* (every point's tenant is in seen) */
         /* each tenant of the series -> its class (-1: not in --classes) */
         int *tclass = xmalloc(seen.n * sizeof *tclass);
         for (size_t g = 0; g < seen.n; g++)
