@@ -20,6 +20,10 @@ const char *const chart_classes_keys[] = {"tenant", "class", NULL};
 
 /* tenants: at most about this many time bins across the chart */
 #define CHART_BINS 500
+/* tenants: past this many classes, one panel per pattern (2 to
+ * CHART_PATTERN_PANELS patterns), as tenantclass names them */
+#define CHART_ONE_PANEL_CLASSES 8
+#define CHART_PATTERN_PANELS 6
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -548,16 +552,16 @@ static void classes_in_order(struct names *classes, int *cls, size_t ntenants)
 /* Points sorted by (tenant, t) -> one point per (class, time bin): each
  * tenant's mean over a bin of width w from t0, tagged with its class
  * (tenants without a class dropped); sorted by (class, bin).  Returns the
- * count; the per-class tenant counts go to ntenants[class]. */
-static size_t class_bins(struct pt *pts, size_t n, const int *tclass, double t0, double w,
-                         size_t *ntenants)
+ * count; every tenant (name[g]) is counted into out (tenantbins_count). */
+static size_t class_bins(struct pt *pts, size_t n, const int *tclass, char *const *name, double t0, double w,
+                         struct tenantbins *out)
 {
     size_t m = 0;
     int last = -1; /* the previous tenant (pts[] below i is overwritten) */
     for (size_t i = 0; i < n;) {
         int g = pts[i].g, c = tclass[g];
-        if (c >= 0 && g != last)
-            ntenants[c]++;
+        if (g != last)
+            tenantbins_count(out, c, name[g]);
         last = g;
         double b = t0 + floor((pts[i].x - t0) / w) * w, sum = 0;
         size_t j = i;
@@ -617,7 +621,7 @@ static int held_bins(const struct chart_opts *o, const struct class_table *ct, s
     size_t n = 0;
     int st =
         read_points(o->input, o->d_input, "tenant", "t", "util", NULL, NULL, &seen, &pts, &n, NULL, NULL);
-    if (!st && n) {
+    if (!st && n && seen.v) { /* (every point's tenant is in seen) */
         /* each tenant of the series -> its class (-1: not in --classes) */
         int *tclass = xmalloc(seen.n * sizeof *tclass);
         for (size_t g = 0; g < seen.n; g++)
@@ -633,7 +637,7 @@ static int held_bins(const struct chart_opts *o, const struct class_table *ct, s
         out->t0 = t0;
         out->w = w;
         out->ntenants = xcalloc(nclasses + 1, sizeof *out->ntenants);
-        out->n = class_bins(pts, n, tclass, t0, w, out->ntenants);
+        out->n = class_bins(pts, n, tclass, seen.v, t0, w, out);
         out->pts = xmalloc((out->n + 1) * sizeof *out->pts);
         for (size_t i = 0; i < out->n; i++)
             out->pts[i] = (struct tenantbins_pt){pts[i].g, pts[i].x, pts[i].y};
@@ -642,6 +646,76 @@ static int held_bins(const struct chart_opts *o, const struct class_table *ct, s
     names_free(&seen);
     free(pts);
     return st;
+}
+
+/* pattern_len: the length of a class name's pattern: the name without a
+ * final "-N" (tenantclass's "periodic-3" is of pattern "periodic"), else the
+ * whole name */
+static size_t pattern_len(const char *name)
+{
+    size_t n = strlen(name), i = n;
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+        i--;
+    return i < n && i > 1 && name[i - 1] == '-' ? i - 1 : n;
+}
+
+/* class_panels: panel[c] for each of the n classes (in their order): one
+ * panel per pattern, numbered in order of first appearance, when there are
+ * more than CHART_ONE_PANEL_CLASSES classes of 2 to CHART_PATTERN_PANELS
+ * patterns, else all 0.  Returns the number of panels; first[k] is a class
+ * of panel k (its name gives the pattern). */
+static int class_panels(char *const *name, size_t n, int *panel, size_t *first)
+{
+    int np = 0;
+    for (size_t c = 0; c < n; c++) {
+        size_t len = pattern_len(name[c]);
+        int k = 0;
+        while (k < np && !(pattern_len(name[first[k]]) == len && memcmp(name[first[k]], name[c], len) == 0))
+            k++;
+        if (k == np) {
+            if (np == CHART_PATTERN_PANELS) {
+                np = CHART_PATTERN_PANELS + 1;
+                break;
+            }
+            first[np++] = c;
+        }
+        panel[c] = k;
+    }
+    if (n > CHART_ONE_PANEL_CLASSES && np >= 2 && np <= CHART_PATTERN_PANELS)
+        return np;
+    for (size_t c = 0; c < n; c++)
+        panel[c] = 0;
+    first[0] = 0;
+    return 1;
+}
+
+/* draw_classes: the classes' bands, one panel per pattern (class_panels) */
+static void draw_classes(plot *p, const struct tenantbins *tb, char *const *classes, size_t nclasses)
+{
+    int *panel = xmalloc((nclasses + 1) * sizeof *panel);
+    size_t first[CHART_PATTERN_PANELS + 1] = {0};
+    /* no class at all: one empty panel (no point has a class to draw) */
+    int np = classes && nclasses ? class_panels(classes, nclasses, panel, first) : 1;
+    for (int k = 0; k < np; k++) {
+        char ytitle[200];
+        if (np > 1)
+            snprintf(ytitle, sizeof ytitle, "utilization, %.*s classes (median, 10-90%% of tenants)",
+                     (int)pattern_len(classes[first[k]]), classes[first[k]]);
+        double scale = time_panel(p, tb->t0, "time (UTC)", "hours since time 0", 1.0 / 3600,
+                                  np > 1 ? ytitle : "utilization (per class: median, 10-90% of its tenants)");
+        for (size_t i = 0, j; classes && i < tb->n; i = j) {
+            for (j = i; j < tb->n && tb->pts[j].cls == tb->pts[i].cls; j++)
+                ;
+            if (panel[tb->pts[i].cls] != k)
+                continue;
+            char name[300];
+            size_t nt = tb->ntenants[tb->pts[i].cls];
+            snprintf(name, sizeof name, "class %s (%zu tenant%s)", classes[tb->pts[i].cls], nt,
+                     nt == 1 ? "" : "s");
+            draw_class(p, name, tb->pts, i, j, tb->w, scale);
+        }
+    }
+    free(panel);
 }
 
 int chart_tenants(plot *p, const struct chart_opts *o)
@@ -662,24 +736,28 @@ int chart_tenants(plot *p, const struct chart_opts *o)
         if (st == TENANTBINS_HELD)
             st = held_bins(o, &ct, classes.n, &tb);
     }
+    const char *in = o->input && strcmp(o->input, "-") != 0 ? o->input : "<stdin>";
     if (!st && tb.rows == 0) {
-        slk_error("%s: no utilization rows", o->input ? o->input : "<stdin>");
+        slk_error("%s: no utilization rows", in);
         st = SLK_EDATA;
     }
-    if (!st) {
-        double scale = time_panel(p, tb.t0, "time (UTC)", "hours since time 0", 1.0 / 3600,
-                                  "utilization (per class: median, 10-90% of its tenants)");
-        for (size_t i = 0, j; i < tb.n; i = j) {
-            for (j = i; j < tb.n && tb.pts[j].cls == tb.pts[i].cls; j++)
-                ;
-            char name[300];
-            size_t nt = tb.ntenants[tb.pts[i].cls];
-            /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): classes.v holds every class index pts[].cls refers to */
-            snprintf(name, sizeof name, "class %s (%zu tenant%s)", classes.v[tb.pts[i].cls], nt,
-                     nt == 1 ? "" : "s");
-            draw_class(p, name, tb.pts, i, j, tb.w, scale);
-        }
+    /* tenants the chart cannot draw: all of them an error (an empty chart
+     * is no answer), some a warning (new tenants since the classes) */
+    const char *first = tb.first_unclassed ? tb.first_unclassed : "";
+    if (!st && tb.unclassed == tb.tenants) {
+        if (tb.tenants == 1)
+            slk_error("%s: its one tenant, '%s', is not in %s: nothing to draw", in, first, o->classes);
+        else
+            slk_error("%s: none of its %zu tenants is in %s (the first: '%s'): nothing to draw", in,
+                      tb.tenants, o->classes, first);
+        st = SLK_EDATA;
+    } else if (!st && tb.unclassed && !slk_quiet()) {
+        int one = tb.unclassed == 1;
+        slk_warn_at(in, 0, "%zu of its %zu tenants %s not in %s and %s not drawn (the first: '%s')",
+                    tb.unclassed, tb.tenants, one ? "is" : "are", o->classes, one ? "is" : "are", first);
     }
+    if (!st)
+        draw_classes(p, &tb, classes.v, classes.n);
     tenantbins_free(&tb);
     free(cls);
     names_free(&tenants);

@@ -47,6 +47,7 @@ struct key_layout {
     int below; /* under the plot, `rows` rows of `cols` entries; else beside it */
     int rows, cols;
     double plot_w; /* the plot area's width, in character cells */
+    double key_w;  /* a key beside the plot: its width, in character cells */
 };
 
 struct plot {
@@ -56,6 +57,7 @@ struct plot {
     struct series *s;
     size_t ns, scap;
     struct key_layout *keys; /* per panel, while plot_render draws */
+    double key_align;        /* the panels' common right margin (align_keys), 0: none */
 };
 
 /* Keep what cannot change the meaning of a single-quoted gnuplot string. */
@@ -405,6 +407,10 @@ static void series_style(FILE *sc, const struct series *s, const char *path, con
  * no key beside the plot, the right one holds half a date label */
 #define MARGIN_CELLS 16
 #define RMARGIN_CELLS 6
+/* the left margin of every panel of a chart of several (characters): room
+ * for y tic labels of up to 8 characters ("-1.5e+06") and the y title, the
+ * same in each panel so that their plot areas line up */
+#define LMARGIN_CELLS 12
 /* a key column: its longest title and this many cells (sample line, gaps;
  * gnuplot gave 25 titles of 35 characters two columns of 43 cells) */
 #define KEY_COL_EXTRA 9
@@ -631,7 +637,22 @@ static void key_layout(const plot *p, size_t k, int dumb, int width, int height,
             kl->rows = (n + kl->cols - 1) / kl->cols;
         }
     }
-    kl->plot_w = cells - MARGIN_CELLS - (kl->below || n == 0 ? 0 : kl->cols * colw);
+    kl->key_w = kl->below || n == 0 ? 0 : kl->cols * colw;
+    kl->plot_w = cells - MARGIN_CELLS - kl->key_w;
+}
+
+/* align_keys: a chart's panels all end where the widest key beside a plot
+ * begins, so that stacked time axes line up (each panel's plot_w the
+ * same); the right margin in character cells, 0 when no panel has a key
+ * beside it (or there is one panel: nothing to line up) */
+static double align_keys(plot *p, int dumb, int width)
+{
+    double w = 0, cells = width / (dumb ? 1 : CELL_W);
+    for (size_t k = 0; p->npanels > 1 && k < p->npanels; k++)
+        w = fmax(w, p->keys[k].key_w);
+    for (size_t k = 0; w > 0 && k < p->npanels; k++)
+        p->keys[k].plot_w = cells - MARGIN_CELLS - w;
+    return w;
 }
 
 /* y_range: panel k's y range: from 0 (or its smallest value) with
@@ -673,7 +694,11 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
     else
         fprintf(sc, "set key outside right top vertical maxcols auto maxrows %d noenhanced\n",
                 kl->rows > 0 ? kl->rows : 1);
-    if (kl->below)
+    if (p->npanels > 1)
+        fprintf(sc, "set lmargin %d\n", LMARGIN_CELLS);
+    if (p->key_align > 0) /* the panels line up (align_keys) */
+        fprintf(sc, "set rmargin at screen %.4f\n", 1 - (p->key_align + 1) * (dumb ? 1 : CELL_W) / width);
+    else if (kl->below)
         fprintf(sc, "set rmargin %d\n", RMARGIN_CELLS);
     else
         fprintf(sc, "set rmargin -1\n");
@@ -993,16 +1018,27 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
      * the largest key */
     free(p->keys);
     p->keys = xcalloc(p->npanels ? p->npanels : 1, sizeof *p->keys);
-    int grow = 0;
+    int grow = 0, below = 0;
     for (size_t k = 0; k < p->npanels; k++) {
         mark_titled(p, k, dumb);
         key_layout(p, k, dumb, width, height, &p->keys[k]);
+        below |= p->keys[k].below;
+    }
+    for (size_t k = 0; k < p->npanels; k++) {
+        /* a text chart's keys all go below once one does: its stacked
+         * axes line up without a margin of blanks beside every panel */
+        if (dumb && below && !p->keys[k].below && p->keys[k].rows > 0) {
+            int n = p->keys[k].rows;
+            p->keys[k] = (struct key_layout){
+                .below = 1, .cols = 2, .rows = (n + 1) / 2, .plot_w = width - MARGIN_CELLS};
+        }
         if (p->keys[k].below && dumb)
             grow += p->keys[k].rows;
         else if (p->keys[k].below && (p->keys[k].rows + 1) * (int)CELL_H > grow)
             grow = (p->keys[k].rows + 1) * (int)CELL_H;
     }
     height += dumb ? grow : grow * (int)p->npanels;
+    p->key_align = align_keys(p, dumb, width);
     const char *tmp = getenv("TMPDIR");
     tmp = tmp && *tmp ? tmp : "/tmp";
     char dir[1024];

@@ -27,6 +27,9 @@
  * a key leaves out); past 16, lines are dashed and bands hatched (fill
  * patterns), so no two key entries of a panel look alike (up to 80 lines,
  * 112 bands).
+ * Panels line up: the same left margin, and each plot area ends where the
+ * widest key beside a plot begins; on a text terminal, every key goes
+ * below once one does.
  * Epoch x axes are labelled with UTC dates (and times when the tics are
  * less than a day apart), at most about 8 labels (5 on a text terminal),
  * fewer when the plot area the key leaves is too narrow for them.  Every x

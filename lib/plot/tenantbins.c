@@ -296,8 +296,7 @@ int tenantbins_read(const char *path, const struct csv_dialect *d,
         out->ntenants = xcalloc(nclasses + 1, sizeof *out->ntenants);
         for (size_t k = 0; k < nt; k++) {
             acc[k] = (struct tenant_acc){class_of(keyset_key(s.ks, (long)k), ctx), -1, 0, 0};
-            if (acc[k].cls >= 0)
-                out->ntenants[acc[k].cls]++;
+            tenantbins_count(out, acc[k].cls, keyset_key(s.ks, (long)k));
         }
         out->rows = s.rows;
         out->t0 = s.t0;
@@ -312,9 +311,19 @@ int tenantbins_read(const char *path, const struct csv_dialect *d,
     return st;
 }
 
+void tenantbins_count(struct tenantbins *b, int cls, const char *tenant)
+{
+    b->tenants++;
+    if (cls >= 0)
+        b->ntenants[cls]++;
+    else if (b->unclassed++ == 0)
+        b->first_unclassed = xstrdup(tenant);
+}
+
 void tenantbins_free(struct tenantbins *b)
 {
     free(b->pts);
     free(b->ntenants);
+    free(b->first_unclassed);
     memset(b, 0, sizeof *b);
 }

@@ -51,6 +51,9 @@ struct tenantbins {
     struct tenantbins_pt *pts; /* one per tenant with a class and bin with samples, */
     size_t n;                  /*   sorted by class, then bin */
     size_t *ntenants;          /* per class: its tenants that have samples */
+    size_t tenants;            /* tenants with samples, with a class or not */
+    size_t unclassed;          /* of them, those class_of gives no class */
+    char *first_unclassed;     /* the first of those (by first row), or NULL */
 };
 
 /* tenantbins_read: bin the utilization file `path` (dialect d; its columns
@@ -65,6 +68,11 @@ struct tenantbins {
 int tenantbins_read(const char *path, const struct csv_dialect *d,
                     int (*class_of)(const char *tenant, void *ctx), void *ctx, size_t nclasses, int max_bins,
                     struct tenantbins *out);
+
+/* tenantbins_count: count a tenant with samples into b (its ntenants
+ * already allocated): of class cls, or none (cls < 0; the first such
+ * tenant's name is copied).  For a caller that bins the rows itself. */
+void tenantbins_count(struct tenantbins *b, int cls, const char *tenant);
 
 /* tenantbins_free: free what tenantbins_read filled in (b itself is the
  * caller's); a zeroed struct is fine. */

@@ -189,6 +189,46 @@ tcheck "a year of days: the x axis is the data's range" bash -c '
 tcheck "peakgate's steps 0..599: the x axis is the data's range" bash -c '
     rm -rf "$1"/skyplot.* && SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q memory "$2" -o "$1/ns.svg" 2>/dev/null &&
     /usr/bin/python3 "$3" "$1"/skyplot.* 0 599' _ "$TMP/plk" "$TMP/pg-ns.csv" "$ROOT/tests/check/xaxis_check.py"
+# (session 32) 26 classes of tenantclass in one panel were a blob of 26
+# overlapping bands.  Past 8 classes of 2 to 6 patterns (the class name up
+# to a final -N), one panel per pattern, in the classes' order; the panels'
+# plot areas line up (the same x for each "time (UTC)" label, the same
+# right frame column on a text terminal), whatever the width of their keys.
+tcheck "tenants, PlanetLab's 25 classes: one panel per pattern, lined up" bash -c '
+    skyplot -q tenants "$1" --col tenant=vm --col util=cpu --classes "$2" -o "$3/pat.svg" &&
+    got=$(grep -o "gnuplot_plot_[0-9]*[a-z]\" ><title>class [a-z]*" "$3/pat.svg" | sed "s/gnuplot_plot_[0-9]*\([a-z]\).*class /\1 /" | uniq | tr "\n" ,) &&
+    [ "$got" = "a constant,b periodic,c unpredictable," ] || { echo "panels: $got"; exit 1; }
+    [ "$(grep -c ">utilization, [a-z]* classes (median, 10-90% of tenants)<" "$3/pat.svg")" = 3 ] &&
+    [ "$(grep -B1 ">time (UTC)<" "$3/pat.svg" | grep -o "translate([0-9.]*," | sort -u | wc -l)" = 1 ] &&
+    skyplot -q tenants "$1" --col tenant=vm --col util=cpu --classes "$2" --term dumb > "$3/pat.txt" &&
+    [ "$(grep -c "^ *[0-9.]* *+-\{20,\}+ *$" "$3/pat.txt")" = 6 ] &&
+    [ "$(grep "^ *[0-9.]* *+-\{20,\}+ *$" "$3/pat.txt" | sed "s/ *$//" | awk "{ print length(\$0) }" | sort -u | wc -l)" = 1 ]' \
+    _ "$TMP/pl-epoch.csv" "$TMP/plc/planetlab-tenants.csv" "$TMP"
+tcheck "tenants: 8 classes of 3 patterns, or 18 classes of 18 names: one panel" bash -c '
+    awk "BEGIN { print \"tenant,class\"; for (i = 0; i < 8; i++) print \"t\" i \",\" substr(\"abc\", i % 3 + 1, 1) \"-\" i }" > "$1/c8.csv" &&
+    skyplot -q tenants "$1/u18.csv" --classes "$1/c8.csv" -o "$1/t8.svg" &&
+    [ "$(grep -c "<title>class [a-c]-[0-7] " "$1/t8.svg")" = 8 ] && ! grep -q "gnuplot_plot_[0-9]*b\"" "$1/t8.svg" &&
+    grep -q ">utilization (per class: median, 10-90% of its tenants)<" "$1/t8.svg" &&
+    [ "$(grep -c "<title>class c[0-9]* " "$1/t18.svg")" = 18 ] && ! grep -q "gnuplot_plot_[0-9]*b\"" "$1/t18.svg"' _ "$TMP"
+tcheck "tenants: 9 classes of 3 patterns: 3 panels" bash -c '
+    awk "BEGIN { print \"tenant,class\"; for (i = 0; i < 9; i++) print \"t\" i \",\" substr(\"abc\", i % 3 + 1, 1) \"-\" i }" > "$1/c9.csv" &&
+    skyplot -q tenants "$1/u18.csv" --classes "$1/c9.csv" -o "$1/t9.svg" &&
+    [ "$(grep -o "gnuplot_plot_[0-9]*[a-z]\" ><title>class [a-c]" "$1/t9.svg" | sed "s/.*\([a-z]\)\" ><title>class \(.\)/\1\2/" | sort -u | tr "\n" " ")" = "aa bb cc " ]' _ "$TMP"
+# (session 32) a --classes file that names none of the tenants drew an
+# empty chart, exit 0; one that misses some dropped them without a word.
+printf "tenant,t,util\na,0,1\na,60,2\nb,0,1\nb,60,1\nc,0,1\n" > "$TMP/nu.csv"
+printf "tenant,t,util\na,0,1\na,60,2\n" > "$TMP/nu1.csv"
+printf "tenant,class\n" > "$TMP/nc0.csv"; printf "tenant,class\nz,c1\n" > "$TMP/nc1.csv"; printf "tenant,class\nb,c1\n" > "$TMP/nc2.csv"
+t "tenants: no tenant in --classes: 65, nothing written" 65 '' '' "skyplot: $TMP/nu.csv: none of its 3 tenants is in $TMP/nc1.csv (the first: 'a'): nothing to draw" \
+    skyplot tenants "$TMP/nu.csv" --classes "$TMP/nc1.csv" -o "$TMP/nc1.svg"
+tcheck "tenants: no tenant in --classes: no image" test ! -e "$TMP/nc1.svg"
+t "tenants: an empty --classes, one tenant, standard input: 65" 65 "@$TMP/nu1.csv" '' "skyplot: <stdin>: its one tenant, 'a', is not in $TMP/nc0.csv: nothing to draw" \
+    skyplot tenants --classes "$TMP/nc0.csv" -o "$TMP/nc0.svg"
+t "tenants: 2 of 3 tenants not in --classes: a warning naming the first" 0 '' \
+    "skyplot: $TMP/nu.csv: warning: 2 of its 3 tenants are not in $TMP/nc2.csv and are not drawn (the first: 'a')" '' \
+    bash -c 'skyplot tenants "$1" --classes "$2" -o "$3" 2>&1 >/dev/null | grep -v "tenants chart"' _ "$TMP/nu.csv" "$TMP/nc2.csv" "$TMP/nc2.svg"
+tcheck "tenants: 2 of 3 tenants not in --classes: the third drawn, -q quiet" bash -c '
+    grep -q "<title>class c1 (1 tenant)" "$1" && [ -z "$(skyplot -q tenants "$2" --classes "$3" -o "$1" 2>&1)" ]' _ "$TMP/nc2.svg" "$TMP/nu.csv" "$TMP/nc2.csv"
 t "tenants needs classes" 64 "@$D/util.csv" '' 'tenants: --classes FILE' skyplot tenants
 t "bad number" 65 $'job,run,t,containers\nj,r,0,x\n' '' "<stdin>:2: column 'containers': invalid number 'x'" skyplot skyline
 printf 'old\n' > "$TMP/keep.svg"
@@ -374,9 +414,22 @@ done <<'KINDS'
 skyline 8 skyline u.csv --fit s.csv --job job00001
 plan 7,2 plan plan.csv --load load.csv
 vcs 6,6 vcs daily.csv
-tenants 16 tenants util.csv --classes tenants.csv
+tenants 6,4,6 tenants util.csv --classes tenants.csv
 memory 6 memory mem.csv --y used_mb,bound_mb --by policy,k
 KINDS
+# (session 32) stacked panels ended where their own keys began: the plan's
+# cost panel (a key of 2) was wider than its reservations above (a key of
+# 8 jobs), so the same hour stood in two places.  Every panel's plot area
+# now starts and ends in the same column (the x title at its middle).
+tcheck "plan: its two panels line up (svg and text)" bash -c '
+    cd "$1" && sed "s/job000/a-longer-job-name-/" sky40.csv > al-sky.csv && sed "s/job000/a-longer-job-name-/" slo.csv > al-slo.csv &&
+    lcmpack -q --slo al-slo.csv --capacity cores=2000,mem=8192000 --load al-load.csv al-sky.csv > al-plan.csv &&
+    skyplot -q plan al-plan.csv --load al-load.csv -o al.svg &&
+    [ "$(grep -B1 ">hours into the plan<" al.svg | grep -o "translate([0-9.]*," | sort -u | wc -l)" = 1 ] &&
+    [ "$(grep -c ">hours into the plan<" al.svg)" = 2 ] &&
+    skyplot -q plan al-plan.csv --load al-load.csv --term dumb > al.txt &&
+    [ "$(grep -c "^ *[0-9.]* *+-\{20,\}+ *$" al.txt)" = 4 ] &&
+    [ "$(grep "^ *[0-9.]* *+-\{20,\}+ *$" al.txt | awk "{ print index(\$0, \"+\") \" \" length(\$0) }" | sort -u | wc -l)" = 1 ]' _ "$TMP/dk"
 # (audit, session 31) text charts: a key below the plot ran its entries
 # together ("job00168 *******job00009"), and gnuplot's own number tics ran
 # into each other on a narrow chart ("0 5010150200250303500"): a space
