@@ -597,7 +597,7 @@ csvr *csvr_open_fp_with(FILE *fp, const char *name, const struct csv_dialect *d,
 static csvr *open_path(const char *path, const struct csv_dialect *d, int allow_empty, int *status, int stream)
 {
     if (!path || strcmp(path, "-") == 0)
-        return open_fp(stdin, "<stdin>", d, allow_empty, status, stream, NULL);
+        return open_fp(stdin, csv_path_name(path), d, allow_empty, status, stream, NULL);
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         slk_error("%s: cannot open: %s", path, strerror(errno));
@@ -866,6 +866,8 @@ const char *csvr_field_required(csvr *r, int col, const char *name)
 }
 long csvr_line(const csvr *r) { return r->cur_line; }
 const char *csvr_path(const csvr *r) { return r->name; }
+
+const char *csv_path_name(const char *path) { return !path || strcmp(path, "-") == 0 ? "<stdin>" : path; }
 int csvr_status(const csvr *r)
 {
     settle((csvr *)r); /* a held error the tool did not skip is an error now */

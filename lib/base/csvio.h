@@ -186,6 +186,9 @@ const char *csvr_colname(const csvr *r, int i);
 long csvr_line(const csvr *r);
 /* csvr_path: the name used in messages ("-" reads as "<stdin>"). */
 const char *csvr_path(const csvr *r);
+/* csv_path_name: the same name for a path with no reader open: path, or
+ * "<stdin>" for NULL or "-" (what the readers read then). */
+const char *csv_path_name(const char *path);
 /* csvr_status: SLK_OK, or the exit status of the error that stopped the reader. */
 int csvr_status(const csvr *r);
 

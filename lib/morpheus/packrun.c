@@ -496,7 +496,7 @@ static int once_requests(struct packrun *R, const struct stages_job *j, const st
     }
     for (int64_t n = n0; (double)n * s->period + s->a < c1; n++) {
         if ((long long)R->nreq >= o->max_requests) {
-            slk_error_at(o->input && strcmp(o->input, "-") ? o->input : "<stdin>", j->line,
+            slk_error_at(csv_path_name(o->input), j->line,
                          "more than %lld requests (--max-requests; job '%s' has one per instance)",
                          o->max_requests, j->job);
             return SLK_EDATA;

@@ -55,7 +55,7 @@ int skyprior_load(const char *path, const struct csv_dialect *d, skyprior **out)
     t->k = xcalloc(t->njobs ? t->njobs : 1, sizeof *t->k);
     for (size_t x = 0; x < t->njobs; x++) {
         keyset_intern(t->names, t->jobs[x].job, NULL);
-        if (spread(t, x, path && strcmp(path, "-") != 0 ? path : "<stdin>") < 0) {
+        if (spread(t, x, csv_path_name(path)) < 0) {
             skyprior_free(t);
             return SLK_EDATA;
         }

@@ -736,7 +736,7 @@ int chart_tenants(plot *p, const struct chart_opts *o)
         if (st == TENANTBINS_HELD)
             st = held_bins(o, &ct, classes.n, &tb);
     }
-    const char *in = o->input && strcmp(o->input, "-") != 0 ? o->input : "<stdin>";
+    const char *in = csv_path_name(o->input);
     if (!st && tb.rows == 0) {
         slk_error("%s: no utilization rows", in);
         st = SLK_EDATA;

@@ -615,15 +615,17 @@ static int key_entries(const plot *p, size_t k, int dumb, size_t *maxlen)
  * adds to it).  A text terminal's key of more than DUMB_KEY_BESIDE entries
  * goes below (two a row); an image's goes below when beside the plot it
  * would take more than KEY_BESIDE_MAX of the width (its columns as many as
- * the panel's height needs). */
-static void key_layout(const plot *p, size_t k, int dumb, int width, int height, struct key_layout *kl)
+ * the panel's height needs).  below: a text terminal's key goes below
+ * whatever its length (once another panel's does). */
+static void key_layout(const plot *p, size_t k, int dumb, int below, int width, int height,
+                       struct key_layout *kl)
 {
     size_t maxlen;
     int n = key_entries(p, k, dumb, &maxlen);
     double cells = width / (dumb ? 1 : CELL_W), colw = (double)maxlen + KEY_COL_EXTRA;
     *kl = (struct key_layout){.cols = 1, .rows = n};
     if (dumb) {
-        kl->below = n > DUMB_KEY_BESIDE;
+        kl->below = n > 0 && (below || n > DUMB_KEY_BESIDE);
         if (kl->below)
             *kl = (struct key_layout){.below = 1, .cols = 2, .rows = (n + 1) / 2};
     } else if (n > 0) {
@@ -1021,17 +1023,14 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
     int grow = 0, below = 0;
     for (size_t k = 0; k < p->npanels; k++) {
         mark_titled(p, k, dumb);
-        key_layout(p, k, dumb, width, height, &p->keys[k]);
+        key_layout(p, k, dumb, 0, width, height, &p->keys[k]);
         below |= p->keys[k].below;
     }
     for (size_t k = 0; k < p->npanels; k++) {
         /* a text chart's keys all go below once one does: its stacked
          * axes line up without a margin of blanks beside every panel */
-        if (dumb && below && !p->keys[k].below && p->keys[k].rows > 0) {
-            int n = p->keys[k].rows;
-            p->keys[k] = (struct key_layout){
-                .below = 1, .cols = 2, .rows = (n + 1) / 2, .plot_w = width - MARGIN_CELLS};
-        }
+        if (dumb && below && !p->keys[k].below)
+            key_layout(p, k, dumb, 1, width, height, &p->keys[k]);
         if (p->keys[k].below && dumb)
             grow += p->keys[k].rows;
         else if (p->keys[k].below && (p->keys[k].rows + 1) * (int)CELL_H > grow)

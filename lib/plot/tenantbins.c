@@ -7,6 +7,7 @@
 #include "plot/tenantbins.h"
 #include "base/diag.h"
 #include "base/keyset.h"
+#include "base/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,12 +54,6 @@ static void gapset_add(struct gapset *g, double gap, double thr)
         gapset_prune(g, thr);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* gapset_width: max(median of every gap added, thr) with the final thr;
  * max(otherwise, thr) when there were none.  The median is stats_median's
  * (type 7: the mean of the two middle gaps for an even count), the same
@@ -74,7 +69,7 @@ static double gapset_width(struct gapset *g, double thr, double otherwise)
     size_t lo = (size_t)floor(h);
     if (lo + 1 < g->small || (lo + 1 == g->small && h == (double)lo))
         return thr; /* the middle gaps are at or below thr */
-    qsort(g->v, g->n, sizeof *g->v, cmp_double);
+    stats_sort(g->v, g->n);
     /* the sorted gaps: small ones (the last of them small_max), then v[] */
     double xlo = lo < g->small ? g->small_max : g->v[lo - g->small];
     double xhi = lo + 1 >= n ? xlo : lo + 1 < g->small ? g->small_max : g->v[lo + 1 - g->small];
