@@ -868,6 +868,38 @@ long csvr_line(const csvr *r) { return r->cur_line; }
 const char *csvr_path(const csvr *r) { return r->name; }
 
 const char *csv_path_name(const char *path) { return !path || strcmp(path, "-") == 0 ? "<stdin>" : path; }
+
+int csv_path_rereadable(const char *path)
+{
+    struct stat sb;
+    return path && strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+int csv_quiet_open(struct csv_quiet *q, const struct csv_dialect *d)
+{
+    q->d = *d;
+    q->sink = NULL;
+    if (!d->rejects)
+        return 0;
+    q->sink = fopen("/dev/null", "w");
+    q->d.rejects = q->sink ? csv_rejects_new(q->sink) : NULL;
+    if (q->d.rejects)
+        return 0;
+    if (q->sink)
+        fclose(q->sink);
+    q->sink = NULL;
+    return -1;
+}
+
+void csv_quiet_close(struct csv_quiet *q)
+{
+    if (q->sink) {
+        csv_rejects_free(q->d.rejects);
+        fclose(q->sink);
+    }
+    q->sink = NULL;
+    q->d.rejects = NULL;
+}
 int csvr_status(const csvr *r)
 {
     settle((csvr *)r); /* a held error the tool did not skip is an error now */

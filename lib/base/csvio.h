@@ -189,6 +189,23 @@ const char *csvr_path(const csvr *r);
 /* csv_path_name: the same name for a path with no reader open: path, or
  * "<stdin>" for NULL or "-" (what the readers read then). */
 const char *csv_path_name(const char *path);
+/* csv_path_rereadable: whether path can be read twice from the start (a
+ * regular file; not NULL, "-", a pipe or a device): for a tool that reads
+ * a file twice to keep its memory small and holds what it reads otherwise. */
+int csv_path_rereadable(const char *path);
+
+/* A dialect for the first pass of a file read twice: d's, with its rejects
+ * (--on-error skip), if any, replaced by a sink that writes nowhere, so
+ * that the second pass lists each rejected row once.  csv_quiet_open: 0,
+ * or -1 (no sink could be made: read once instead); q->d is the dialect to
+ * read with until csv_quiet_close(q). */
+struct csv_quiet {
+    struct csv_dialect d;
+    FILE *sink;
+};
+int csv_quiet_open(struct csv_quiet *q, const struct csv_dialect *d);
+void csv_quiet_close(struct csv_quiet *q);
+
 /* csvr_status: SLK_OK, or the exit status of the error that stopped the reader. */
 int csvr_status(const csvr *r);
 

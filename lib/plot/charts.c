@@ -5,6 +5,7 @@
 #include "base/keyset.h"
 #include "base/keytab.h"
 #include "base/stats.h"
+#include "plot/linebins.h"
 #include "plot/runband.h"
 #include "plot/tenantbins.h"
 
@@ -179,74 +180,6 @@ static double time_panel(plot *p, double x0, const char *dates, const char *offs
     int epoch = is_epoch(x0);
     plot_panel(p, epoch ? dates : offsets, ylabel, epoch ? PLOT_X_EPOCH : PLOT_X_NUMBER);
     return epoch ? 1 : scale;
-}
-
-/* What a panel's x axis can show: ncols columns across [xlo, xhi] (the
- * image's width in pixels or characters); 0 columns: every point. */
-struct columns {
-    double xlo, xhi;
-    int ncols;
-};
-
-static long column_of(const struct columns *c, double x)
-{
-    if (!(c->xhi > c->xlo))
-        return 0;
-    double k = floor((x - c->xlo) / (c->xhi - c->xlo) * c->ncols);
-    return k < 0 ? 0 : k >= c->ncols ? c->ncols - 1 : (long)k;
-}
-
-/* draw_thinned: points [a, b) of a series (x ascending, no gap), per
- * column only its first, lowest, highest and last point, in x order: the
- * line drawn through them covers the same pixels of each column and joins
- * the columns as the whole series does (the M4 reduction of Jugel et al.,
- * VLDB 2014), at most 4 points a column however many rows there are. */
-static void draw_thinned(plot *p, int s, const struct pt *pts, size_t a, size_t b, double xscale,
-                         const struct columns *c)
-{
-    for (size_t q = a, r; q < b; q = r) {
-        long col = column_of(c, pts[q].x);
-        size_t lo = q, hi = q;
-        for (r = q + 1; r < b && column_of(c, pts[r].x) == col; r++) {
-            if (pts[r].y < pts[lo].y)
-                lo = r;
-            if (pts[r].y > pts[hi].y)
-                hi = r;
-        }
-        size_t keep[4] = {q, lo < hi ? lo : hi, lo < hi ? hi : lo, r - 1};
-        for (int e = 0; e < 4; e++)
-            if (e == 0 || keep[e] != keep[e - 1])
-                plot_point(p, s, pts[keep[e]].x * xscale, pts[keep[e]].y);
-    }
-}
-
-/* Points [i, j) of one series, with the pen lifted across gaps: a step
- * more than 3 times the series' median step (a VC idle for days, a tenant
- * missing from the export) is not drawn as a line.  A series of more
- * points than c's columns is thinned to what they show (draw_thinned),
- * each stretch between gaps on its own; NULL c or fewer points: all. */
-static void draw_with_gaps(plot *p, int s, const struct pt *pts, size_t i, size_t j, double xscale,
-                           const struct columns *c)
-{
-    double *d = xmalloc((j - i + 1) * sizeof *d);
-    size_t m = 0;
-    for (size_t q = i + 1; q < j; q++)
-        if (pts[q].x > pts[q - 1].x)
-            d[m++] = pts[q].x - pts[q - 1].x;
-    double gap = m ? 3 * stats_median(d, m) : INFINITY;
-    free(d);
-    int thin = c && c->ncols > 0 && j - i > (size_t)c->ncols;
-    for (size_t a = i, b; a < j; a = b) {
-        for (b = a + 1; b < j && !(pts[b].x - pts[b - 1].x > gap); b++)
-            ;
-        if (a > i)
-            plot_break(p, s);
-        if (thin)
-            draw_thinned(p, s, pts, a, b, xscale, c);
-        else
-            for (size_t q = a; q < b; q++)
-                plot_point(p, s, pts[q].x * xscale, pts[q].y);
-    }
 }
 
 /* the usage sample step: the most common gap between a run's samples, or
@@ -578,7 +511,7 @@ static size_t class_bins(struct pt *pts, size_t n, const int *tclass, char *cons
 
 /* One class's bins [i, j) (sorted by time): per bin the 10th, 50th and 90th
  * percentiles over its tenants, drawn as a band and its median line; the pen
- * is lifted where more than 3 bins are missing (as draw_with_gaps does). */
+ * is lifted where more than 3 bins are missing (as linebins does for a line). */
 static void draw_class(plot *p, const char *name, const struct tenantbins_pt *pts, size_t i, size_t j,
                        double w, double scale)
 {
@@ -864,32 +797,6 @@ static int lines_columns(csvr *r, const char *xcol, const char *ycols, const cha
     return 0;
 }
 
-/* What the lines chart read: points tagged g = group * 32 + y column,
- * sorted by (g, x); the group names (--by values) and the y columns. */
-struct lines_data {
-    const struct pt *pts;
-    size_t n;
-    const struct names *groups;
-    int nb; /* --by columns: 0, one series per y column */
-    const char *const *ynames;
-    int ny;
-    int ncols; /* the image's columns: each series thinned to them (0: not) */
-};
-
-/* panel_columns: the columns of the panel that starts at y column k: its
- * x range is its points' (every column's, or column k's alone with a
- * panel per column), as gnuplot's axis spans its data */
-static struct columns panel_columns(const struct lines_data *d, int k, int panels)
-{
-    struct columns c = {INFINITY, -INFINITY, d->ncols};
-    for (size_t i = 0; i < d->n; i++)
-        if (!panels || d->pts[i].g % 32 == k) {
-            c.xlo = fmin(c.xlo, d->pts[i].x);
-            c.xhi = fmax(c.xhi, d->pts[i].x);
-        }
-    return c;
-}
-
 /* lines_xtitle: the x title of column xcol whose values start at x0, and
  * the scale its values are drawn with: an epoch axis (dates) is titled by
  * the column; offsets of a "day" column are drawn in days, of the time
@@ -914,8 +821,8 @@ static const char *lines_xtitle(const char *xcol, double x0, char *buf, size_t s
  * panel per column, its name; else def's title when every column is named
  * *def->ysuffix ("memory (MB)"), the column's name when there is one,
  * none when the key names several.  Words (def->words) for underscores. */
-static const char *lines_ytitle(const struct lines_data *d, int k, int panels,
-                                const struct lines_defaults *def, char *buf, size_t size)
+static const char *lines_ytitle(const struct linebins *d, int k, int panels, const struct lines_defaults *def,
+                                char *buf, size_t size)
 {
     int all = def && def->ylabel && def->ysuffix;
     for (int i = 0; all && i < d->ny; i++)
@@ -931,142 +838,74 @@ static const char *lines_ytitle(const struct lines_data *d, int k, int panels,
     return buf;
 }
 
-/* column_folds: whether every group's line of y column k is the same
- * (peakgate's node_mb: the node's size, one constant in every run), so
- * that one line, named by the column, says it all */
-static int column_folds(const struct pt *pts, size_t n, int k)
-{
-    size_t fi = 0, fj = 0;
-    int groups = 0;
-    for (size_t i = 0, j; i < n; i = j) {
-        for (j = i; j < n && pts[j].g == pts[i].g; j++)
-            ;
-        if (pts[i].g % 32 != k)
-            continue;
-        if (groups++ == 0) {
-            fi = i;
-            fj = j;
-            continue;
-        }
-        if (j - i != fj - fi)
-            return 0;
-        for (size_t q = 0; q < j - i; q++)
-            if (pts[i + q].x != pts[fi + q].x || pts[i + q].y != pts[fi + q].y)
-                return 0;
-    }
-    return groups > 1;
-}
-
 /* lines_plot: the lines chart's panels (one, or one per y column) and a
- * series per group and y column; a column whose every group draws the
- * same line, in a panel of several columns, is one series named by it. */
-static void lines_plot(plot *p, const struct lines_data *d, const char *xcol, int panels,
+ * series per group and y column (plot/linebins: thinned, a NaN x where the
+ * pen lifts); a column whose every group draws the same line, in a panel
+ * of several columns, is one series named by it (d->folds). */
+static void lines_plot(plot *p, const struct linebins *d, const char *xcol, int panels,
                        const struct lines_defaults *def)
 {
     char xbuf[300], ybuf[300];
-    double x0 = first_x(d->pts, d->n), scale;
-    const char *xtitle = lines_xtitle(xcol, x0, xbuf, sizeof xbuf, &scale);
-    struct columns cols = {0, 0, 0};
+    double scale;
+    const char *xtitle = lines_xtitle(xcol, d->x0, xbuf, sizeof xbuf, &scale);
     for (int k = 0; k < d->ny; k++) {
         if (panels || k == 0) {
-            cols = panel_columns(d, k, panels);
             plot_panel(p, xtitle, lines_ytitle(d, k, panels, def, ybuf, sizeof ybuf),
-                       is_epoch(x0) ? PLOT_X_EPOCH : PLOT_X_NUMBER);
+                       is_epoch(d->x0) ? PLOT_X_EPOCH : PLOT_X_NUMBER);
             if (def && def->yzero)
                 plot_yzero(p);
         }
-        int fold = d->nb && !panels && d->ny > 1 && column_folds(d->pts, d->n, k), drawn = 0;
-        for (size_t i = 0, j; i < d->n; i = j) {
-            for (j = i; j < d->n && d->pts[j].g == d->pts[i].g; j++)
-                ;
-            if (d->pts[i].g % 32 != k || (fold && drawn++))
+        for (size_t i = 0; i < d->ns; i++) {
+            const struct linebins_series *ls = &d->s[i];
+            if (ls->k != k)
                 continue;
             char name[512];
-            const char *gname = d->groups->n ? d->groups->v[d->pts[i].g / 32] : "";
-            if (d->nb && !fold && (panels || d->ny == 1))
+            const char *gname = d->groups[ls->group];
+            if (d->nb && !d->folds[k] && (panels || d->ny == 1))
                 snprintf(name, sizeof name, "%s", gname);
-            else if (d->nb && !fold)
+            else if (d->nb && !d->folds[k])
                 snprintf(name, sizeof name, "%s %s", gname, d->ynames[k]);
             else
                 snprintf(name, sizeof name, "%s", d->ynames[k]);
-            draw_with_gaps(p, plot_series(p, name, PLOT_LINES), d->pts, i, j, scale, &cols);
+            int s = plot_series(p, name, PLOT_LINES);
+            for (size_t q = 0; q < ls->n; q++)
+                if (isnan(ls->pts[q].x))
+                    plot_break(p, s);
+                else
+                    plot_point(p, s, ls->pts[q].x * scale, ls->pts[q].y);
         }
     }
+}
+
+/* What draw_lines' columns callback needs. */
+struct lines_req {
+    const char *xcol, *ycols, *by;
+    const struct lines_defaults *def;
+};
+
+/* a word in a column taken as y by default: say how to leave it out */
+static const char not_y[] = " (a y column must hold numbers: choose the y columns with --y, or draw a series "
+                            "per value of this one with --by)";
+
+static int lines_cols(csvr *r, void *ctx, struct linebins_cols *c)
+{
+    const struct lines_req *q = ctx;
+    if (lines_columns(r, q->xcol, q->ycols, q->by, q->def, &c->cx, c->cb, &c->nb, c->cy, &c->ny) < 0)
+        return -1;
+    c->hint = q->ycols ? "" : not_y;
+    return 0;
 }
 
 /* chart_lines with what def knows (NULL: nothing) when by or ycols is NULL */
 static int draw_lines(plot *p, const struct chart_opts *o, const char *xcol, const char *ycols,
                       const char *by, int panels, const struct lines_defaults *def)
 {
-    int st;
-    csvr *r = csvr_open_with(o->input, o->d_input, 0, &st);
-    if (!r)
-        return st;
-    int cx, cb[4], nb, cy[32], ny;
-    if (lines_columns(r, xcol, ycols, by, def, &cx, cb, &nb, cy, &ny) < 0) {
-        csvr_close(r);
-        return SLK_EDATA;
-    }
-    /* a word in a column taken as y by default: say how to leave it out */
-    static const char not_y[] =
-        " (a y column must hold numbers: choose the y columns with --y, or draw a series "
-        "per value of this one with --by)";
-    struct names groups = {0};
-    struct pt *pts = NULL;
-    size_t n = 0, cap = 0;
-    while (csvr_next(r) > 0) {
-        double x;
-        size_t n0 = n; /* a bad y drops the whole row */
-        int bad = 0;
-        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0) {
-            if (csvr_skip(r))
-                continue;
-            break;
-        }
-        char g[512] = "";
-        for (int b = 0, len = 0; b < nb && len < (int)sizeof g; b++) {
-            const char *v = csvr_field(r, cb[b]);
-            if (nb > 1) /* several columns: "k=1 task=a" */
-                len += snprintf(g + len, sizeof g - (size_t)len, "%s%s=", b ? " " : "",
-                                csvr_colname(r, cb[b]));
-            if (len < (int)sizeof g)
-                len += snprintf(g + len, sizeof g - (size_t)len, "%s", v ? v : "-");
-        }
-        int gi = name_index(&groups, g);
-        for (int k = 0; k < ny; k++) {
-            double y;
-            int rc = csvr_get_double_hint(r, cy[k], &y, CSVR_BOUNDED, ycols ? "" : not_y);
-            if (rc < 0) {
-                n = n0;
-                bad = 1;
-                break;
-            }
-            if (rc == 0)
-                continue;
-            pts = xgrow(pts, &cap, n + 1, sizeof *pts);
-            pts[n++] = (struct pt){gi * 32 + k, x, y};
-        }
-        if (bad && csvr_skip(r))
-            continue;
-        if (csvr_status(r))
-            break;
-    }
-    st = csvr_status(r);
-    if (!st && n == 0) {
-        slk_error("%s: nothing to plot", csvr_path(r));
-        st = SLK_EDATA;
-    }
-    if (!st) {
-        qsort(pts, n, sizeof *pts, cmp_pt);
-        const char *ynames[32];
-        for (int k = 0; k < ny; k++)
-            ynames[k] = csvr_colname(r, cy[k]);
-        struct lines_data ld = {pts, n, &groups, nb, ynames, ny, o->columns};
-        lines_plot(p, &ld, xcol, panels, def);
-    }
-    names_free(&groups);
-    free(pts);
-    csvr_close(r);
+    struct lines_req q = {xcol, ycols, by, def};
+    struct linebins b;
+    int st = linebins_read(o->input, o->d_input, lines_cols, &q, o->columns, panels, &b);
+    if (!st)
+        lines_plot(p, &b, xcol, panels, def);
+    linebins_free(&b);
     return st;
 }
 

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* ---- the median gap, without keeping every gap ------------------------------
  * The chart's width is max(median gap, thr) with thr = span / max_bins, so
@@ -149,19 +148,11 @@ struct scan {
  * pass lists each bad row once. */
 static int scan_pass(const char *path, const struct csv_dialect *d, int max_bins, struct scan *s, double *w)
 {
-    struct csv_dialect quiet = *d;
-    FILE *devnull = NULL;
-    if (d->rejects) {
-        devnull = fopen("/dev/null", "w");
-        quiet.rejects = devnull ? csv_rejects_new(devnull) : NULL;
-        if (!quiet.rejects) {
-            if (devnull)
-                fclose(devnull);
-            return TENANTBINS_HELD;
-        }
-    }
+    struct csv_quiet quiet;
+    if (csv_quiet_open(&quiet, d) < 0)
+        return TENANTBINS_HELD;
     struct util_reader u;
-    int st = util_open(&u, path, &quiet);
+    int st = util_open(&u, path, &quiet.d);
     struct gapset g = {.prune_at = 4096};
     s->t0 = INFINITY;
     s->t1 = -INFINITY;
@@ -189,10 +180,7 @@ static int scan_pass(const char *path, const struct csv_dialect *d, int max_bins
     }
     *w = gapset_width(&g, s->rows ? (s->t1 - s->t0) / max_bins : 0, 60);
     free(g.v);
-    if (quiet.rejects != d->rejects) {
-        csv_rejects_free(quiet.rejects);
-        fclose(devnull);
-    }
+    csv_quiet_close(&quiet);
     return st;
 }
 
@@ -265,18 +253,12 @@ static int bin_pass(const char *path, const struct csv_dialect *d, const struct 
     return st;
 }
 
-static int readable_twice(const char *path)
-{
-    struct stat sb;
-    return path && strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
 int tenantbins_read(const char *path, const struct csv_dialect *d,
                     int (*class_of)(const char *tenant, void *ctx), void *ctx, size_t nclasses, int max_bins,
                     struct tenantbins *out)
 {
     memset(out, 0, sizeof *out);
-    if (!readable_twice(path))
+    if (!csv_path_rereadable(path))
         return TENANTBINS_HELD;
     if (!d)
         d = &csv_dialect_plain;
