@@ -25,6 +25,8 @@
  *            A series of more points than o->columns keeps, per column of
  *            its panel's x range and per stretch between gaps, its first,
  *            lowest, highest and last point (M4); fewer points: all.
+ *            A file is thinned as it is read (plot/linebins: two passes);
+ *            standard input, a pipe or a series' x going back are held.
  * Every chart's times: epoch times (> 1e9 s, after 2001) are drawn as UTC
  * dates, smaller ones as offsets from time 0 in a unit the axis title
  * names (plan, tenants: hours; a day column: days; lines and memory: a t

@@ -484,7 +484,7 @@ int linebins_read(const char *path, const struct csv_dialect *d, linebins_column
     memset(out, 0, sizeof *out);
     if (!d)
         d = &csv_dialect_plain;
-    struct columns cols[LINEBINS_MAX_Y];
+    struct columns cols[LINEBINS_MAX_Y] = {{0, 0, 0}};
     struct reader rd = {.groups = keyset_new(), .last = -1};
     int st = SLK_OK, unordered = 0, held = 1;
     struct csv_quiet quiet;

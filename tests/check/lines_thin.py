@@ -4,7 +4,7 @@
 DIR is a SKYPLOT_KEEP directory of `skyplot lines CSV --x X --y Y --by BY
 --width NCOLS` (one y column, one panel; BY a comma-separated list, names
 "a=1 b=2" for several).  Recomputed here from the spec in man/skyplot.1:
-each series sorted by x; the pen lifted where a step is more than 3 times
+each series sorted by x (points of one x in input order); the pen lifted where a step is more than 3 times
 the series' median step; a series of more than NCOLS points is cut into
 NCOLS columns across the panel's x range (all series), and each stretch
 between gaps keeps, per column, its first, lowest, highest and last point
@@ -76,7 +76,7 @@ for f in glob.glob(d + "/s*.dat"):
     files[lines[0].split('" "')[0].lstrip('"')] = lines[1:]
 bad = 0
 for name, pts in series.items():
-    pts.sort()
+    pts.sort(key=lambda p: p[0])  # stable: one x's points in input order
     if name not in files:
         print(f"{name}: no data file")
         bad = 1

@@ -375,6 +375,31 @@ mkdir -p "$TMP/thinm"
 tcheck "memory: peakgate's 600 s on 100 columns, thinned per run (against Python)" bash -c '
     SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q memory "$2" --y used_mb --width 100 -o "$1/m.svg" 2>/dev/null &&
     /usr/bin/python3 "$3" "$2" "$(ls -d "$1"/skyplot.* | head -1)" t used_mb policy,k 100' _ "$TMP/thinm" "$TMP/pg-ns.csv" "$ROOT/tests/check/lines_thin.py"
+# (session 33) a file is read twice and each series thinned as its points
+# come (plot/linebins), where every point was held (24 bytes each) and
+# sorted: 3 series interleaved by time, steps of 0 (points of one x), 1, 2
+# and 3 s and a 500 s gap every 1000 rows; standard input and a file whose
+# x goes back within a series are held and thinned by the same code.
+awk 'BEGIN { print "t,g,y"; x = 0; for (i = 0; i < 30000; i++) { x += (i % 1000 == 999 ? 500 : (i * 7) % 4)
+    for (g = 0; g < 3; g++) printf "%d,s%d,%d\n", x + g, g, (i * 7919 + g * 31) % 100 } }' > "$TMP/inter.csv"
+mkdir -p "$TMP/inter" "$TMP/inter-in" "$TMP/inter-back"
+tcheck "lines: a file read twice, thinned as read (against Python)" bash -c '
+    SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q lines "$2" --y y --by g --width 300 -o "$1/i.svg" 2>/dev/null &&
+    /usr/bin/python3 "$3" "$2" "$(ls -d "$1"/skyplot.* | head -1)" t y g 300' _ "$TMP/inter" "$TMP/inter.csv" "$ROOT/tests/check/lines_thin.py"
+tcheck "lines: standard input (held) draws the same points as the file" bash -c '
+    SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q lines --y y --by g --width 300 -o "$1/i.svg" < "$2" 2>/dev/null &&
+    a=$(ls -d "$1"/skyplot.* | head -1) && b=$(ls -d "$3"/skyplot.* | head -1) &&
+    for f in "$b"/s*.dat; do cmp "$f" "$a/$(basename "$f")" || exit 1; done && [ -f "$b/s2.dat" ]' _ "$TMP/inter-in" "$TMP/inter.csv" "$TMP/inter"
+tcheck "lines: a file whose x goes back within a series (held, against Python)" bash -c '
+    { head -1 "$2"; tail -n +2 "$2" | sort -t, -k3,3n -k1,1n; } > "$1/back.csv" &&
+    SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q lines "$1/back.csv" --y y --by g --width 300 -o "$1/b.svg" 2>/dev/null &&
+    /usr/bin/python3 "$3" "$1/back.csv" "$(ls -d "$1"/skyplot.* | head -1)" t y g 300' _ "$TMP/inter-back" "$TMP/inter.csv" "$ROOT/tests/check/lines_thin.py"
+tcheck "lines --on-error skip: each bad row listed once (the first pass is quiet)" bash -c '
+    printf "t,g,y\n1,a,5\n2,a,x\n3,b,7\n4,a,8\n5,b,nan\n6,b,9\n" > "$1" &&
+    skyplot lines "$1" --by g --y y --on-error skip -o "$1.svg" 2> "$1.err" && cat "$1.err" &&
+    [ "$(grep -c "skipped: column" "$1.err")" = 2 ] &&
+    grep -qx "skyplot: $1:3: warning: skipped: column '"'y'"': invalid number '"'x'"'" "$1.err" &&
+    grep -qx "skyplot: $1:6: warning: skipped: column '"'y'"': invalid number '"'nan'"'" "$1.err"' _ "$TMP/skip.csv"
 tcheck "text chart: thinned to its 80 characters, a series drawn the same" bash -c '
     skyplot -q lines "$1" --y y --by g --term dumb --width 80 > "$2/thin80.txt" && [ "$(grep -c "s[0-9]" "$2/thin80.txt")" -ge 3 ]' _ "$TMP/thin.csv" "$TMP"
 # --by on two columns: one series per (k, task), named k=1 task=a
