@@ -33,7 +33,8 @@
  * from each.
  *
  * Ownership: linebins_read fills a struct linebins the caller frees with
- * linebins_free.  No state is shared between calls.
+ * linebins_free.  No state is shared between calls: threads may read
+ * different files at once (each call has its own readers).
  */
 #ifndef SLOKIT_LINEBINS_H
 #define SLOKIT_LINEBINS_H
