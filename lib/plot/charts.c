@@ -22,9 +22,12 @@ const char *const chart_classes_keys[] = {"tenant", "class", NULL};
 /* tenants: at most about this many time bins across the chart */
 #define CHART_BINS 500
 /* tenants: past this many classes, one panel per pattern (2 to
- * CHART_PATTERN_PANELS patterns), as tenantclass names them */
-#define CHART_ONE_PANEL_CLASSES 8
+ * CHART_PATTERN_PANELS patterns), as tenantclass names them; a panel of
+ * more classes is cut in panels of at most this many, when that makes no
+ * more than CHART_CLASS_PANELS panels in all */
+#define CHART_PANEL_CLASSES 8
 #define CHART_PATTERN_PANELS 6
+#define CHART_CLASS_PANELS 8
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -592,48 +595,94 @@ static size_t pattern_len(const char *name)
     return i < n && i > 1 && name[i - 1] == '-' ? i - 1 : n;
 }
 
-/* class_panels: panel[c] for each of the n classes (in their order): one
- * panel per pattern, numbered in order of first appearance, when there are
- * more than CHART_ONE_PANEL_CLASSES classes of 2 to CHART_PATTERN_PANELS
- * patterns, else all 0.  Returns the number of panels; first[k] is a class
- * of panel k (its name gives the pattern). */
-static int class_panels(char *const *name, size_t n, int *panel, size_t *first)
+/* One panel of the tenants chart: its classes are the from-th to the
+ * to-th (from 1) of the `of` classes of its group (a pattern, or all), of
+ * == 0 when the group is not cut; `first` is its first class, whose name's
+ * first `len` characters are the group's pattern (0: the group has none). */
+struct class_panel {
+    size_t first, len;
+    size_t from, to, of;
+};
+
+/* same_pattern: the classes' pattern length when all n share one, else 0 */
+static size_t same_pattern(char *const *name, size_t n)
 {
-    int np = 0;
-    for (size_t c = 0; c < n; c++) {
-        size_t len = pattern_len(name[c]);
-        int k = 0;
-        while (k < np && !(pattern_len(name[first[k]]) == len && memcmp(name[first[k]], name[c], len) == 0))
-            k++;
-        if (k == np) {
-            if (np == CHART_PATTERN_PANELS) {
-                np = CHART_PATTERN_PANELS + 1;
-                break;
-            }
-            first[np++] = c;
-        }
-        panel[c] = k;
-    }
-    if (n > CHART_ONE_PANEL_CLASSES && np >= 2 && np <= CHART_PATTERN_PANELS)
-        return np;
-    for (size_t c = 0; c < n; c++)
-        panel[c] = 0;
-    first[0] = 0;
-    return 1;
+    size_t len = pattern_len(name[0]);
+    for (size_t c = 1; c < n; c++)
+        if (pattern_len(name[c]) != len || memcmp(name[c], name[0], len) != 0)
+            return 0;
+    return len;
 }
 
-/* draw_classes: the classes' bands, one panel per pattern (class_panels) */
+/* class_panels: panel[c] for each of the n classes (in their order) and
+ * the panels into cp (at most CHART_CLASS_PANELS); returns their number.
+ * Groups: one per pattern, in order of first appearance, when there are
+ * more than CHART_PANEL_CLASSES classes of 2 to CHART_PATTERN_PANELS
+ * patterns, else one of all.  A group of more than CHART_PANEL_CLASSES
+ * classes is cut, in order, into ceil(m / CHART_PANEL_CLASSES) panels of
+ * sizes differing by at most one, unless that makes more than
+ * CHART_CLASS_PANELS panels in all (then no group is cut). */
+static int class_panels(char *const *name, size_t n, int *panel, struct class_panel *cp)
+{
+    int *grp = xmalloc((n + 1) * sizeof *grp), ng = 0;
+    size_t gfirst[CHART_PATTERN_PANELS + 1] = {0}, m[CHART_PATTERN_PANELS + 1] = {0};
+    for (size_t c = 0; c < n && ng <= CHART_PATTERN_PANELS; c++) {
+        size_t len = pattern_len(name[c]);
+        int k = 0;
+        while (k < ng && !(pattern_len(name[gfirst[k]]) == len && memcmp(name[gfirst[k]], name[c], len) == 0))
+            k++;
+        if (k == ng && ng++ < CHART_PATTERN_PANELS)
+            gfirst[k] = c;
+        grp[c] = k;
+    }
+    if (!(n > CHART_PANEL_CLASSES && ng >= 2 && ng <= CHART_PATTERN_PANELS)) {
+        ng = 1;
+        gfirst[0] = 0;
+        for (size_t c = 0; c < n; c++)
+            grp[c] = 0;
+    }
+    for (size_t c = 0; c < n; c++)
+        m[grp[c]]++;
+    size_t q[CHART_PATTERN_PANELS + 1] = {0}, base[CHART_PATTERN_PANELS + 1] = {0}, total = 0;
+    for (int k = 0; k < ng; k++)
+        total += q[k] = (m[k] + CHART_PANEL_CLASSES - 1) / CHART_PANEL_CLASSES;
+    for (int k = 0; k < ng && total > CHART_CLASS_PANELS; k++)
+        q[k] = 1; /* too many panels: no group is cut */
+    total = 0;
+    for (int k = 0; k < ng; k++) {
+        base[k] = total;
+        total += q[k];
+    }
+    size_t seen[CHART_PATTERN_PANELS + 1] = {0};
+    for (size_t c = 0; c < n; c++) {
+        int k = grp[c];
+        size_t r = seen[k]++, id = base[k] + r * q[k] / m[k];
+        panel[c] = (int)id;
+        if (r == 0 || id != base[k] + (r - 1) * q[k] / m[k])
+            cp[id] = (struct class_panel){c, ng > 1 ? pattern_len(name[gfirst[k]]) : same_pattern(name, n),
+                                          r + 1, r + 1, q[k] > 1 ? m[k] : 0};
+        cp[id].to = r + 1;
+    }
+    free(grp);
+    return total ? (int)total : 1;
+}
+
+/* draw_classes: the classes' bands, one panel per pattern, cut in panels
+ * of at most CHART_PANEL_CLASSES classes (class_panels) */
 static void draw_classes(plot *p, const struct tenantbins *tb, char *const *classes, size_t nclasses)
 {
     int *panel = xmalloc((nclasses + 1) * sizeof *panel);
-    size_t first[CHART_PATTERN_PANELS + 1] = {0};
+    struct class_panel cp[CHART_CLASS_PANELS] = {{0, 0, 0, 0, 0}};
     /* no class at all: one empty panel (no point has a class to draw) */
-    int np = classes && nclasses ? class_panels(classes, nclasses, panel, first) : 1;
+    int np = classes && nclasses ? class_panels(classes, nclasses, panel, cp) : 1;
     for (int k = 0; k < np; k++) {
-        char ytitle[200];
-        if (np > 1)
-            snprintf(ytitle, sizeof ytitle, "utilization, %.*s classes (median, 10-90%% of tenants)",
-                     (int)pattern_len(classes[first[k]]), classes[first[k]]);
+        char ytitle[300], part[64] = "";
+        if (cp[k].of)
+            snprintf(part, sizeof part, " %zu-%zu", cp[k].from, cp[k].to);
+        if (np > 1) /* a cut panel's title is longer: its band said shorter, to fit its height */
+            snprintf(ytitle, sizeof ytitle, "utilization, %.*s%sclasses%s (median, 10-90%%%s)",
+                     (int)cp[k].len, classes[cp[k].first], cp[k].len ? " " : "", part,
+                     cp[k].of ? "" : " of tenants");
         double scale = time_panel(p, tb->t0, "time (UTC)", "hours since time 0", 1.0 / 3600,
                                   np > 1 ? ytitle : "utilization (per class: median, 10-90% of its tenants)");
         for (size_t i = 0, j; classes && i < tb->n; i = j) {

@@ -12,7 +12,10 @@
  *            (tenant,class): per class, per time bin, the 10th-90th
  *            percentile band over its tenants and their median, one colour
  *            and one legend entry per class ("class K (N tenants)"), the
- *            classes in their names' natural order (strverscmp).  The
+ *            classes in their names' natural order (strverscmp); past 8
+ *            classes of 2 to 6 patterns (a name up to a final -N) a panel
+ *            per pattern, and at most 8 classes a panel (a pattern of more
+ *            cut in order, as long as that makes at most 8 panels).  The
  *            bin is the median gap between a tenant's samples, or 1/500 of
  *            the time span when that is longer (a week of 2-minute samples:
  *            20-minute bins), from the first sample; a tenant's samples in

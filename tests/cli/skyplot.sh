@@ -130,11 +130,12 @@ t "missing column" 65 $'job,run,t\nj,r,0\n' '' "missing required column 'contain
 t "empty plan" 65 $'job,instance,t,containers\n' '' 'the plan has no reservations' skyplot plan
 # (audit, session 20) past the palette's 16 colours the classes' lines
 # repeated them: 21 classes drew five pairs alike.  18 classes, one tenant
-# each: 18 legend entries, no two with the same colour and dash pattern
-tcheck "tenants: 18 classes, no two legend entries alike" bash -c '
+# each: 18 legend entries, no two with the same colour and dash pattern in
+# a panel (session 33: 3 panels of 6; 65 classes in one panel below)
+tcheck "tenants: 18 classes, no two legend entries of a panel alike" bash -c '
     awk "BEGIN { print \"tenant,t,util\"; for (i = 0; i < 18; i++) for (t = 0; t < 20; t++) print \"t\" i \",\" 60 * t \",\" (i + 1) / 40 }" > "$1/u18.csv" &&
     awk "BEGIN { print \"tenant,class\"; for (i = 0; i < 18; i++) print \"t\" i \",c\" i }" > "$1/c18.csv" &&
-    skyplot -q tenants "$1/u18.csv" --classes "$1/c18.csv" -o "$1/t18.svg" && python3 "$2" "$1/t18.svg" 18' _ "$TMP" \
+    skyplot -q tenants "$1/u18.csv" --classes "$1/c18.csv" -o "$1/t18.svg" && python3 "$2" "$1/t18.svg" 18 --per-panel' _ "$TMP" \
     "$ROOT/tests/check/svg_legend.py"
 # (audit) the real PlanetLab trace in tenantclass's 25 classes: their key
 # beside the plot left it a third of the chart, and the 8 date labels of
@@ -159,7 +160,7 @@ done
 # Offsets are hours since time 0, as the plan chart's; epoch times stay dates.
 tcheck "tenants, PlanetLab's offsets: hours since time 0, no 1970 dates" bash -c '
     skyplot -q tenants "$1" --col tenant=vm --col util=cpu --classes "$2" -o "$3/plo.svg" &&
-    ! grep -q 1970 "$3/plo.svg" && grep -q ">hours since time 0<" "$3/plo.svg" &&
+    ! grep -q "1970-01" "$3/plo.svg" && grep -q ">hours since time 0<" "$3/plo.svg" &&
     skyplot -q tenants "$1" --col tenant=vm --col util=cpu --classes "$2" --term dumb > "$3/plo.txt" &&
     ! grep -q "01 00:00" "$3/plo.txt" && grep -Eq "^ +0 +5 +10 +15 +20 *$" "$3/plo.txt"' \
     _ "$DATA/planetlab/20110303.csv" "$TMP/plc/planetlab-tenants.csv" "$TMP"
@@ -194,22 +195,49 @@ tcheck "peakgate's steps 0..599: the x axis is the data's range" bash -c '
 # to a final -N), one panel per pattern, in the classes' order; the panels'
 # plot areas line up (the same x for each "time (UTC)" label, the same
 # right frame column on a text terminal), whatever the width of their keys.
-tcheck "tenants, PlanetLab's 25 classes: one panel per pattern, lined up" bash -c '
+# (session 33) PlanetLab's 18 unpredictable classes were still 18
+# overlapping bands in one panel: a panel holds at most 8 classes, a
+# pattern of more is cut in order into panels of sizes differing by at most
+# one (18: 6, 6, 6), titled "... classes 1-6 (median, 10-90%)", unless that
+# makes more than 8 panels in all.
+tcheck "tenants, PlanetLab's 25 classes: one panel per pattern, 18 cut in 3, lined up" bash -c '
     skyplot -q tenants "$1" --col tenant=vm --col util=cpu --classes "$2" -o "$3/pat.svg" &&
     got=$(grep -o "gnuplot_plot_[0-9]*[a-z]\" ><title>class [a-z]*" "$3/pat.svg" | sed "s/gnuplot_plot_[0-9]*\([a-z]\).*class /\1 /" | uniq | tr "\n" ,) &&
-    [ "$got" = "a constant,b periodic,c unpredictable," ] || { echo "panels: $got"; exit 1; }
-    [ "$(grep -c ">utilization, [a-z]* classes (median, 10-90% of tenants)<" "$3/pat.svg")" = 3 ] &&
+    [ "$got" = "a constant,b periodic,c unpredictable,d unpredictable,e unpredictable," ] || { echo "panels: $got"; exit 1; }
+    [ "$(grep -c ">utilization, [a-z]* classes (median, 10-90% of tenants)<" "$3/pat.svg")" = 2 ] &&
+    [ "$(grep -o ">utilization, unpredictable classes [0-9-]* (median, 10-90%)<" "$3/pat.svg" | tr "\n" "|")" = \
+      ">utilization, unpredictable classes 1-6 (median, 10-90%)<|>utilization, unpredictable classes 7-12 (median, 10-90%)<|>utilization, unpredictable classes 13-18 (median, 10-90%)<|" ] &&
+    [ "$(grep -o "gnuplot_plot_[0-9]*e\" ><title>class unpredictable-[0-9]*" "$3/pat.svg" | sed "s/.*-//" | tr "\n" " ")" = "13 14 15 16 17 18 " ] &&
     [ "$(grep -B1 ">time (UTC)<" "$3/pat.svg" | grep -o "translate([0-9.]*," | sort -u | wc -l)" = 1 ] &&
     skyplot -q tenants "$1" --col tenant=vm --col util=cpu --classes "$2" --term dumb > "$3/pat.txt" &&
-    [ "$(grep -c "^ *[0-9.]* *+-\{20,\}+ *$" "$3/pat.txt")" = 6 ] &&
+    [ "$(grep -c "^ *[0-9.]* *+-\{20,\}+ *$" "$3/pat.txt")" = 10 ] &&
     [ "$(grep "^ *[0-9.]* *+-\{20,\}+ *$" "$3/pat.txt" | sed "s/ *$//" | awk "{ print length(\$0) }" | sort -u | wc -l)" = 1 ]' \
     _ "$TMP/pl-epoch.csv" "$TMP/plc/planetlab-tenants.csv" "$TMP"
-tcheck "tenants: 8 classes of 3 patterns, or 18 classes of 18 names: one panel" bash -c '
+tcheck "tenants: 8 classes of 3 patterns: one panel" bash -c '
     awk "BEGIN { print \"tenant,class\"; for (i = 0; i < 8; i++) print \"t\" i \",\" substr(\"abc\", i % 3 + 1, 1) \"-\" i }" > "$1/c8.csv" &&
     skyplot -q tenants "$1/u18.csv" --classes "$1/c8.csv" -o "$1/t8.svg" &&
     [ "$(grep -c "<title>class [a-c]-[0-7] " "$1/t8.svg")" = 8 ] && ! grep -q "gnuplot_plot_[0-9]*b\"" "$1/t8.svg" &&
-    grep -q ">utilization (per class: median, 10-90% of its tenants)<" "$1/t8.svg" &&
-    [ "$(grep -c "<title>class c[0-9]* " "$1/t18.svg")" = 18 ] && ! grep -q "gnuplot_plot_[0-9]*b\"" "$1/t18.svg"' _ "$TMP"
+    grep -q ">utilization (per class: median, 10-90% of its tenants)<" "$1/t8.svg"' _ "$TMP"
+# (session 33) 18 classes of 18 names (no pattern) were one panel of 18
+# bands: now 3 panels of 6 in order, titled "classes 1-6", ...
+tcheck "tenants: 18 classes of 18 names: 3 panels of 6" bash -c '
+    [ "$(grep -c "<title>class c[0-9]* " "$1/t18.svg")" = 18 ] &&
+    [ "$(grep -o "gnuplot_plot_[0-9]*[a-z]\" ><title>class c[0-9]*" "$1/t18.svg" | sed "s/gnuplot_plot_[0-9]*\([a-z]\)\" ><title>class /\1/" | tr "\n" " ")" = \
+      "ac0 ac1 ac2 ac3 ac4 ac5 bc6 bc7 bc8 bc9 bc10 bc11 cc12 cc13 cc14 cc15 cc16 cc17 " ] &&
+    [ "$(grep -o ">utilization, classes [0-9-]* (median, 10-90%)<" "$1/t18.svg" | tr "\n" "|")" = \
+      ">utilization, classes 1-6 (median, 10-90%)<|>utilization, classes 7-12 (median, 10-90%)<|>utilization, classes 13-18 (median, 10-90%)<|" ]' _ "$TMP"
+tcheck "tenants: one pattern of 9 classes: panels of 5 and 4; 65 classes: one panel (9 would be too many), none alike" bash -c '
+    awk "BEGIN { print \"tenant,class\"; for (i = 0; i < 18; i++) print \"t\" i \",u-\" (i % 9 + 1) }" > "$1/c9u.csv" &&
+    skyplot -q tenants "$1/u18.csv" --classes "$1/c9u.csv" -o "$1/t9u.svg" &&
+    [ "$(grep -o "gnuplot_plot_[0-9]*[a-z]\" ><title>class u-[0-9]" "$1/t9u.svg" | sed "s/gnuplot_plot_[0-9]*\([a-z]\)\" ><title>class u-/\1/" | tr "\n" " ")" = \
+      "a1 a2 a3 a4 a5 b6 b7 b8 b9 " ] &&
+    grep -q ">utilization, u classes 6-9 (median, 10-90%)<" "$1/t9u.svg" &&
+    awk "BEGIN { print \"tenant,t,util\"; for (i = 0; i < 65; i++) for (t = 0; t < 3; t++) print \"t\" i \",\" 60 * t \",\" i / 100 }" > "$1/u65.csv" &&
+    awk "BEGIN { print \"tenant,class\"; for (i = 0; i < 65; i++) print \"t\" i \",c\" i }" > "$1/c65.csv" &&
+    skyplot -q tenants "$1/u65.csv" --classes "$1/c65.csv" -o "$1/t65.svg" &&
+    [ "$(grep -c "<title>class c[0-9]* " "$1/t65.svg")" = 65 ] && ! grep -q "gnuplot_plot_[0-9]*b\"" "$1/t65.svg" &&
+    grep -q ">utilization (per class: median, 10-90% of its tenants)<" "$1/t65.svg" && python3 "$2" "$1/t65.svg" 65' _ "$TMP" \
+    "$ROOT/tests/check/svg_legend.py"
 tcheck "tenants: 9 classes of 3 patterns: 3 panels" bash -c '
     awk "BEGIN { print \"tenant,class\"; for (i = 0; i < 9; i++) print \"t\" i \",\" substr(\"abc\", i % 3 + 1, 1) \"-\" i }" > "$1/c9.csv" &&
     skyplot -q tenants "$1/u18.csv" --classes "$1/c9.csv" -o "$1/t9.svg" &&
