@@ -81,7 +81,14 @@
 #   - everything is built in a scratch directory and published by one
 #     rename(2) of the `current` link, so kill -9 at any point, a full disk
 #     or a failing step leaves last night's plan, YARN delta and report as
-#     they were; the next run removes the debris and starts over by itself.
+#     they were; the next run removes the debris and starts over by itself;
+#   - a job added by hand meanwhile (lcmpack --plan STATE_DIR/plan.csv ...
+#     -o STATE_DIR/plan.csv) is not lost: the run holds the plan's lock
+#     (lcmpack's own, beside the file the link leads to) from before it
+#     reads last night's plan until it has published tonight's, so the add
+#     waits ("waiting for ... plan.csv.lock") and then lands in tonight's
+#     plan; one under way when the run reaches its plan step finishes
+#     first (the run waits up to 10 minutes for it, then exits 75).
 #
 # POST_ACK=1: the POST step says when the delta is in.  The delta takes the
 # RM from last night's plan to tonight's, so a run between a night and its
@@ -368,7 +375,18 @@ stale_note=""
     stale_note="the dump ends $(date -u -d "@$((at - 1))" +%F) but now is $(date -u -d "@$ynow" +%F): tonight's plan is for $(date -u -d "@$at" +%F), a day that has passed (a replay of an old dump, or has the telemetry export stopped?)"
 { [ "$ynow" -ge "$at" ] && [ "$ynow" -lt $((at + 86400)) ]; } || ynow=$at
 plan_opt=()
-[ -n "$last" ] && plan_opt=(--plan "$last/plan.csv")
+if [ -n "$last" ]; then
+    # last night's plan stays as this run reads it until tonight's is
+    # published: its lock (lcmpack's, beside the file) is held from here,
+    # so a hand-made add waits and lands in tonight's plan instead of in
+    # a generation about to be replaced; lcmpack reads the plan through a
+    # second name (a hard link here, its own lock; the index too)
+    { exec 8>>"$last/plan.csv.lock"; } 2>/dev/null || exec 8<"$last/plan.csv.lock"
+    flock -w 600 8 || die 75 "$last/plan.csv.lock: held by another lcmpack for 10 minutes (a hand-made add that hangs?); last night's plan is unchanged"
+    ln "$last/plan.csv" "$work/last-plan.csv" 2>/dev/null || cp "$last/plan.csv" "$work/last-plan.csv"
+    [ ! -r "$last/plan.csv.idx" ] || ln "$last/plan.csv.idx" "$work/last-plan.csv.idx" 2>/dev/null || true
+    plan_opt=(--plan "$work/last-plan.csv")
+fi
 [ -n "$rm_plan" ] && plan_opt+=(--yarn-base "$rm_plan")
 [ -r "$tel/adhoc.csv" ] && plan_opt+=(--adhoc "$tel/adhoc.csv")
 [ -r "$tel/adhoc.csv" ] && [ -r "$tel/adhoc-skyline.csv" ] && plan_opt+=(--adhoc-skyline "$tel/adhoc-skyline.csv")
@@ -388,6 +406,7 @@ if [ -r "$work/rejects-lcmpack.csv" ]; then
     tail -n +2 "$work/rejects-lcmpack.csv" >> "$work/rejects.csv"
     rm -f "$work/rejects-lcmpack.csv"
 fi
+rm -f "$work/last-plan.csv" "$work/last-plan.csv.idx" "$work/last-plan.csv.lock"
 
 # POST_ACK=1: the plan the RM holds once tonight's delta is in is tonight's
 # (yarn/posted); until then, the one it was computed against (a link: no copy).

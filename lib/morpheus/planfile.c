@@ -329,15 +329,22 @@ int plan_save(const plan *p, const char *path, struct plan_mark *mark)
     return o ? outf_finish(o, st) : st;
 }
 
-int plan_lock(const char *path, int quiet)
+char *plan_side_path(const char *path, const char *suffix)
 {
-    struct stat st;
-    if (!path || strcmp(path, "-") == 0 || outf_is_special(path) || stat(path, &st) != 0 ||
-        !S_ISREG(st.st_mode))
-        return -1;
-    size_t n = strlen(path) + 8;
-    char *lp = xmalloc(n);
-    snprintf(lp, n, "%s.lock", path);
+    struct stat ls;
+    char *real = lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode) ? realpath(path, NULL) : NULL;
+    const char *base = real ? real : path;
+    size_t n = strlen(base) + strlen(suffix) + 1;
+    char *s = xmalloc(n);
+    snprintf(s, n, "%s%s", base, suffix);
+    free(real);
+    return s;
+}
+
+/* lock_file: open and flock lock file lp (waiting, said unless quiet): its
+ * fd, or -1 (said unless quiet) */
+static int lock_file(const char *lp, int quiet)
+{
     int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     /* another user's lock (0644 under the usual umask): flock(2) needs no
      * write access, and going on unlocked would let two runs interleave */
@@ -348,7 +355,7 @@ int plan_lock(const char *path, int quiet)
             slk_warn_at(lp, 0, "cannot create the plan's lock (%s): going on unlocked", strerror(errno));
     } else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         if (!quiet)
-            slk_note("waiting for %s: another lcmpack reads or writes this plan", lp);
+            slk_note("waiting for %s: another lcmpack, or the nightly job, reads or writes this plan", lp);
         if (flock(fd, LOCK_EX) != 0) {
             close(fd);
             fd = -1;
@@ -362,8 +369,29 @@ int plan_lock(const char *path, int quiet)
     if (fd >= 0 && fstat(fd, &ls) == 0 && ls.st_size == 0 && write(fd, note, sizeof note - 1) < 0) {
         /* a full disk: the lock works without its note */
     }
-    free(lp);
     return fd;
+}
+
+int plan_lock(const char *path, int quiet)
+{
+    struct stat st;
+    if (!path || strcmp(path, "-") == 0 || outf_is_special(path) || stat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode))
+        return -1;
+    for (int tries = 0;; tries++) {
+        char *was = realpath(path, NULL), *lp = plan_side_path(path, ".lock");
+        int fd = lock_file(lp, quiet);
+        free(lp);
+        char *now = realpath(path, NULL);
+        /* while this run waited, the name came to lead to another file (a
+         * link switched: the nightly job published): that file's lock */
+        int moved = fd >= 0 && was && now && strcmp(was, now) != 0 && tries < 8;
+        free(was);
+        free(now);
+        if (!moved)
+            return fd;
+        close(fd);
+    }
 }
 
 /* write_all: pwrite n bytes at off; 0, or -1 with errno set. */

@@ -111,14 +111,21 @@ int plan_save(const struct plan *p, const char *path, struct plan_mark *mark);
  * caller's outf_finish or outf_finish_all.  On an error, the message
  * printed, *out NULL and the old file untouched. */
 int plan_save_open(const struct plan *p, const char *path, struct plan_mark *mark, outf **out);
-/* plan_lock: hold PATH.lock (created beside a regular plan file) with an
- * exclusive flock until the process ends, so that lcmpack runs that read
- * and write one plan go one after another: two at once lost an in-place
- * append, or cut a rewritten plan back and appended after NUL bytes, with
- * an index vouching for it.  Waits, saying so on stderr unless quiet.
- * Nothing for stdin, devices, or where the lock cannot be made (a
- * read-only directory: said once, the run goes on unlocked).  Returns the
- * lock's fd, or -1. */
+/* plan_side_path: PATH followed by suffix (".lock", ".idx"), beside the
+ * file path names: for a symbolic link, beside its target (its real path),
+ * so that every name of one plan has one lock and one index (the nightly
+ * state's plan.csv is a link into the current generation); malloc'd. */
+char *plan_side_path(const char *path, const char *suffix);
+/* plan_lock: hold PATH.lock (created beside a regular plan file, a link's
+ * beside its target: plan_side_path) with an exclusive flock until the
+ * process ends, so that lcmpack runs that read and write one plan go one
+ * after another: two at once lost an in-place append, or cut a rewritten
+ * plan back and appended after NUL bytes, with an index vouching for it.
+ * Waits, saying so on stderr unless quiet; when path leads to another file
+ * once the lock is held (a link switched meanwhile: the nightly job
+ * published), that file's lock is taken instead.  Nothing for stdin,
+ * devices, or where the lock cannot be made (a read-only directory: said
+ * once, the run goes on unlocked).  Returns the lock's fd, or -1. */
 int plan_lock(const char *path, int quiet);
 /* plan_append: add p's reservations of segment at->nseg (those added since
  * the file was read, or since the index described it) to the plan file

@@ -22,13 +22,7 @@
 #define IDX_VERSION 2u
 #define IDX_BOM 0x01020304u
 
-char *planidx_path(const char *plan_path)
-{
-    size_t n = strlen(plan_path) + 5;
-    char *s = xmalloc(n);
-    snprintf(s, n, "%s.idx", plan_path);
-    return s;
-}
+char *planidx_path(const char *plan_path) { return plan_side_path(plan_path, ".idx"); }
 
 /* ---- encoding ---------------------------------------------------------------- */
 

@@ -68,7 +68,8 @@ typedef struct planidx {
     char *data;             /* the index file's bytes (the job strings live here) */
 } planidx;
 
-/* planidx_path: the index file of plan_path ("PLAN.idx"), malloc'd. */
+/* planidx_path: the index file of plan_path ("PLAN.idx", beside a link's
+ * target: plan_side_path), malloc'd. */
 char *planidx_path(const char *plan_path);
 
 /* planidx_load: the index of plan_path, or NULL (silently) when there is

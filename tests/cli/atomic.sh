@@ -165,6 +165,22 @@ tcheck "lcmpack: two in-place adds at once: both kept, the index right" bash -c 
             cmp -s via-index.csv via-file.csv || { echo "pair $i: the index and the file disagree"; exit 1; }
     done; echo "3 pairs"' _ "$A" $LC
 
+# (session 33) Two names of one plan took two locks: PLAN.lock beside the
+# name given, so an add through a link (the nightly state's plan.csv ->
+# current/plan.csv) did not wait for a run on the file itself.  The lock
+# and the index are now beside the file a link leads to.
+tcheck "lcmpack: a plan reached through a link takes the file's own lock and index" bash -c '
+    d=$1 && cd "$d" && shift
+    rm -rf ln && mkdir -p ln/real && lcmpack -q --slo slo1.csv "$@" sky1.csv -o ln/real/p.csv && ln -s real/p.csv ln/p.csv &&
+    flock ln/real/p.csv.lock sh -c "sleep 2; touch ln/released" & holder=$!
+    for _ in $(seq 50); do flock -n ln/real/p.csv.lock true || break; sleep 0.1; done
+    lcmpack --plan ln/p.csv --slo sloD.csv "$@" skyD.csv -o ln/p.csv 2> ln/err || { cat ln/err; exit 1; }
+    [ -e ln/released ] && waited=yes || waited=no
+    wait $holder; cat ln/err
+    grep -q "^lcmpack: waiting for $d/ln/real/p.csv.lock: " ln/err && [ $waited = yes ] &&
+        [ -L ln/p.csv ] && [ ! -e ln/p.csv.lock ] && [ ! -e ln/p.csv.idx ] && [ -s ln/real/p.csv.idx ] &&
+        grep -q "^slokit-plan/1,D," ln/real/p.csv' _ "$A" $LC
+
 # A reader that does not take PLAN.lock (reprov, replay) and opens the plan
 # just before an append reads the plan as it was at the open: held 3 s after
 # its fstat, the plan then grows by half of a segment (an append under way)
@@ -305,7 +321,7 @@ tcheck "lcmpack waits on another user's PLAN.lock instead of going on unlocked" 
         --capacity cores=100,mem=1000000 sky2.csv --at 2026-01-05 -o p2.csv 2>err || { cat err; exit 1; }
     [ -e released ] && waited=yes || waited=no   # touched before the holder let go
     wait $holder
-    grep -q "^lcmpack: waiting for p1.csv.lock: another lcmpack reads or writes this plan$" err && ! grep -q unlocked err &&
+    grep -q "^lcmpack: waiting for p1.csv.lock: another lcmpack, or the nightly job, reads or writes this plan$" err && ! grep -q unlocked err &&
         [ $waited = yes ] && [ -s p2.csv ] || { echo "waited for the holder: $waited"; cat err; exit 1; }' _ "$A"
 else
     tskip "an output keeps the owner, group and mode of the file it replaces" "needs root, setpriv, the user nobody and the group daemon"

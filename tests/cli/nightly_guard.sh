@@ -159,3 +159,38 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && id nobody > /dev/null
 else
     tskip "a state it cannot write: read-only mount, no permission" "needs root, setpriv, the user nobody and bind mounts"
 fi
+
+# (session 33) A job added by hand to the state's plan while the night ran
+# (lcmpack --plan STATE/plan.csv ... -o STATE/plan.csv, in place) went into
+# last night's generation, which the night then replaced: the add was lost,
+# both runs exiting 0.  The night now holds the plan's lock (lcmpack's,
+# beside the file the link leads to) from its plan step until it has
+# published, so the add waits and lands in tonight's plan.  Here the add
+# starts at the night's plot step (a skyplot that starts it in the
+# background, as another terminal would, and waits until it waits).
+hs="$TMP/hand-state" hd="$TMP/hand"; rm -rf "$hs" "$hd"; mkdir -p "$hd"
+printf 'job,period,a,d\nhand1,86400,3600,7200\n' > "$hd/slo.csv"
+printf 'job,step,offset,alloc\nhand1,60,0,5\nhand1,60,60,5\n' > "$hd/sky.csv"
+hb="$TMP/hand-bin"; rm -rf "$hb"; mkdir -p "$hb"
+for f in "$ROOT/$BUILD/bin"/*; do ln -s "$f" "$hb/"; done
+rm "$hb/skyplot"
+cat > "$hb/skyplot" <<EOS
+#!/bin/bash
+if [ ! -e "$hd/started" ]; then
+    touch "$hd/started"
+    ( exec 8>&- 9>&-; lcmpack --plan "$hs/plan.csv" --slo "$hd/slo.csv" --capacity cores=2000,mem=8000000 \\
+        "$hd/sky.csv" --at $at -o "$hs/plan.csv" 2> "$hd/add.err"; echo \$? > "$hd/add.rc" ) &
+    for _ in \$(seq 100); do grep -q "waiting for" "$hd/add.err" 2>/dev/null && break; [ -e "$hd/add.rc" ] && break; sleep 0.1; done
+fi
+exec "$ROOT/$BUILD/bin/skyplot" "\$@"
+EOS
+chmod +x "$hb/skyplot"
+t "a hand-made add during the night: first night" 0 '' '*' '' env NOW=$((at + 5400)) bash "$N" "$tel" "$hs"
+t "a hand-made add during the night: the night" 0 '' '*' '' env SLOKIT_BIN="$hb" NOW=$((at + 5400)) bash "$N" "$tel" "$hs"
+tcheck "a hand-made add during the night: it waited for the night, then landed in tonight's plan" bash -c '
+    for _ in $(seq 300); do [ -e "$2/add.rc" ] && break; sleep 0.1; done
+    cat "$2/add.err"; [ "$(cat "$2/add.rc")" = 0 ] &&
+    grep -q "^lcmpack: waiting for $1/gen.1/plan.csv.lock: " "$2/add.err" &&
+    [ "$(readlink "$1/current")" = gen.2 ] && grep -q "^slokit-plan/1,hand1," "$1/current/plan.csv" &&
+    [ ! -e "$1/plan.csv.lock" ] && [ ! -e "$1/plan.csv.idx" ] && [ ! -e "$1/current/last-plan.csv" ] &&
+    lcmpack -q --plan "$1/plan.csv" --capacity cores=2000,mem=8000000 > /dev/null' _ "$hs" "$hd"
