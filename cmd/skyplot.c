@@ -202,9 +202,6 @@ int main(int argc, char **argv)
     static const char charts[] = "skyplot writes charts, not CSV";
     cli_refuse("no-output-header", charts);
     cli_refuse("precision", charts);
-    static const char gnuplot[] = "it shows no progress (its time is spent in gnuplot)";
-    cli_refuse("progress", gnuplot);
-    cli_refuse("no-progress", gnuplot);
     cli_parse(&argp, argc, argv, NULL);
 
     const char *term = pick_term();

@@ -122,6 +122,8 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
     }
     size_t cap = 0;
     while (csvr_next(r) > 0) {
+        if (slk_progress_due((uint64_t)csvr_line(r)))
+            slk_progress_read("rows", (uint64_t)csvr_line(r), csvr_fraction(r));
         const char *kind = ck >= 0 ? csvr_field(r, ck) : NULL;
         if (kind && strcmp(kind, "end") == 0)
             continue;
@@ -149,6 +151,7 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
     }
     st = csvr_status(r);
     csvr_close(r);
+    slk_progress_done();
     if (*npts)
         qsort(*pts, *npts, sizeof **pts, cmp_pt);
     return st;

@@ -226,11 +226,14 @@ struct reader {
 };
 
 /* row_next: the next row's x, group and y values (has[k]: column k not
- * empty): 1; 0 at the end or when the reader stopped (csvr_status says). */
+ * empty): 1; 0 at the end or when the reader stopped (csvr_status says).
+ * Progress (--progress) counts the rows as `what`. */
 static int row_next(csvr *r, const struct linebins_cols *c, double *x, char *g, size_t gsize, double *y,
-                    int *has)
+                    int *has, const char *what)
 {
     while (csvr_next(r) > 0) {
+        if (slk_progress_due((uint64_t)csvr_line(r)))
+            slk_progress_read(what, (uint64_t)csvr_line(r), csvr_fraction(r));
         if (csvr_get_time(r, c->cx, x, CSVR_REQUIRED) < 0) {
             if (csvr_skip(r))
                 continue;
@@ -319,7 +322,7 @@ static int scan_file(csvr *r, struct reader *rd, int *unordered)
     char g[512];
     double x, y[LINEBINS_MAX_Y];
     int has[LINEBINS_MAX_Y];
-    while (row_next(r, &rd->c, &x, g, sizeof g, y, has)) {
+    while (row_next(r, &rd->c, &x, g, sizeof g, y, has, "rows (the first of two passes)")) {
         long gi = group_of(rd, g, 1);
         for (int k = 0; k < rd->c.ny; k++) {
             if (!has[k])
@@ -361,7 +364,7 @@ static int hold_file(csvr *r, struct reader *rd, struct hpt **pts, size_t *n)
     int has[LINEBINS_MAX_Y];
     size_t cap = 0;
     unsigned seq = 0;
-    while (row_next(r, &rd->c, &x, g, sizeof g, y, has)) {
+    while (row_next(r, &rd->c, &x, g, sizeof g, y, has, "rows")) {
         long gi = group_of(rd, g, 1);
         for (int k = 0; k < rd->c.ny; k++) {
             if (!has[k])
@@ -428,7 +431,7 @@ static int thin_file(csvr *r, struct reader *rd, const struct columns *cols)
     int has[LINEBINS_MAX_Y], changed = 0;
     size_t points = 0;
     rd->last = -1;
-    while (!changed && row_next(r, &rd->c, &x, g, sizeof g, y, has)) {
+    while (!changed && row_next(r, &rd->c, &x, g, sizeof g, y, has, "rows (the second of two passes)")) {
         long gi = group_of(rd, g, 0);
         for (int k = 0; k < rd->c.ny && !changed; k++) {
             if (!has[k])
@@ -532,6 +535,7 @@ int linebins_read(const char *path, const struct csv_dialect *d, linebins_column
         }
     }
     reader_free(&rd);
+    slk_progress_done();
     if (st)
         linebins_free(out);
     return st;

@@ -81,12 +81,13 @@ static double gapset_width(struct gapset *g, double thr, double otherwise)
 struct util_reader {
     csvr *r;
     int ct, cx, cy, ck; /* tenant, t, util, kind (-1: none) */
+    const char *what;   /* the progress line's count (--progress) */
 };
 
-static int util_open(struct util_reader *u, const char *path, const struct csv_dialect *d)
+static int util_open(struct util_reader *u, const char *path, const struct csv_dialect *d, const char *what)
 {
     int st = SLK_EIO;
-    *u = (struct util_reader){.ct = -1, .cx = -1, .cy = -1, .ck = -1};
+    *u = (struct util_reader){.ct = -1, .cx = -1, .cy = -1, .ck = -1, .what = what};
     u->r = csvr_open_with(path, d, 0, &st);
     if (!u->r)
         return st ? st : SLK_EIO;
@@ -108,6 +109,8 @@ static int util_open(struct util_reader *u, const char *path, const struct csv_d
 static int util_next(struct util_reader *u, const char **tenant, double *t, double *util)
 {
     while (csvr_next(u->r) > 0) {
+        if (slk_progress_due((uint64_t)csvr_line(u->r)))
+            slk_progress_read(u->what, (uint64_t)csvr_line(u->r), csvr_fraction(u->r));
         const char *kind = u->ck >= 0 ? csvr_field(u->r, u->ck) : NULL;
         if (kind && strcmp(kind, "end") == 0)
             continue;
@@ -152,7 +155,7 @@ static int scan_pass(const char *path, const struct csv_dialect *d, int max_bins
     if (csv_quiet_open(&quiet, d) < 0)
         return TENANTBINS_HELD;
     struct util_reader u;
-    int st = util_open(&u, path, &quiet.d);
+    int st = util_open(&u, path, &quiet.d, "rows (the first of two passes)");
     struct gapset g = {.prune_at = 4096};
     s->t0 = INFINITY;
     s->t1 = -INFINITY;
@@ -217,7 +220,7 @@ static int bin_pass(const char *path, const struct csv_dialect *d, const struct 
                     struct tenant_acc *acc, struct tenantbins *b)
 {
     struct util_reader u;
-    int st = util_open(&u, path, d);
+    int st = util_open(&u, path, d, "rows (the second of two passes)");
     if (st)
         return st;
     long nbins = (long)floor((s->t1 - s->t0) / b->w) + 1, cur = -1;
@@ -283,6 +286,7 @@ int tenantbins_read(const char *path, const struct csv_dialect *d,
     }
     keyset_free(s.ks);
     free(s.last);
+    slk_progress_done();
     if (st)
         tenantbins_free(out);
     return st;

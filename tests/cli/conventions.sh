@@ -49,8 +49,6 @@ skyplot	--precision=2	--precision does not apply to skyplot: skyplot writes char
 lcmpack	--time-unit=ms	--time-unit does not apply to lcmpack: skylines hold offsets and durations, not epoch times
 replplace	--time-unit=ms	--time-unit does not apply to replplace: its inputs hold no epoch times
 classpick	--time-unit=ms	--time-unit does not apply to classpick: its jobs hold no times
-skyplot	--progress	--progress does not apply to skyplot: it shows no progress (its time is spent in gnuplot)
-skyplot	--no-progress	--no-progress does not apply to skyplot: it shows no progress (its time is spent in gnuplot)
 replay	--progress	--progress does not apply to replay: it shows no progress (it reads live or short streams)
 replay	--no-progress	--no-progress does not apply to replay: it shows no progress (it reads live or short streams)
 reprov	--progress	--progress does not apply to reprov: it shows no progress (it reads live or short streams)
@@ -124,7 +122,8 @@ for c in "sloinfer $TMP/pr_runs.csv" "skyfit $TMP/pr_usage.csv" "peakgate $TMP/p
          "traceconv swim $DATA/swim/FB-2009_samples_24_times_1hr_0.tsv --capacities $TMP/pr_vcs.csv" \
          "traceconv google-runs $DATA/google-2011/job_events-part-00001-of-00500.csv.gz" \
          "tracegen runs --count 2000 --days 1" \
-         "lcmpack --lcm 1d --capacity cores=4,mem=100000 --slo $TMP/pr.slo $TMP/pr.sky"; do
+         "lcmpack --lcm 1d --capacity cores=4,mem=100000 --slo $TMP/pr.slo $TMP/pr.sky" \
+         "skyplot memory $TMP/pr_mem.csv" "skyplot lines --term dumb $TMP/pr_mem.csv --y mem_mb"; do
     tcheck "--progress draws and clears: ${c%% $TMP*}" bash -c '
         $1 --progress > "$2.out1" 2> "$2.err1" || exit 1
         $1 > "$2.out0" 2> "$2.err0" || exit 1
@@ -141,7 +140,7 @@ done
 # unknown, the count alone.
 for c in "sloinfer $TMP/pr_runs.csv" "skyfit $TMP/pr_usage.csv" "peakgate $TMP/pr_mem.csv" \
          "traceconv google-runs $DATA/google-2011/job_events-part-00001-of-00500.csv.gz" \
-         "keyshard -k job -n 2 -p $TMP/pr_ks3- $TMP/pr_usage.csv"; do
+         "keyshard -k job -n 2 -p $TMP/pr_ks3- $TMP/pr_usage.csv" "skyplot memory $TMP/pr_mem.csv"; do
     tcheck "--progress of a file in percent, of a pipe without: ${c%% $TMP*}" bash -c '
         set -- $1; tool=$1; in=${!#}; args=("${@:2:$#-2}")
         "$tool" --progress "${args[@]}" "$in" > /dev/null 2> err1 || exit 1
@@ -155,5 +154,8 @@ done
 # No unit test's scratch output is tracked at the root (test_plan_segments
 # writes seg*.csv in its working directory; eight were committed once).
 tcheck "no unit-test scratch files tracked at the root" bash -c '[ ! -d "$1/.git" ] || [ -z "$(git -C "$1" ls-files -- "seg*.csv" "seg*.csv.idx")" ]' _ "$ROOT"
+# No plan locks are tracked (lcmpack --plan leaves PLAN.lock beside its plan;
+# twelve were committed into tests/bad and tests/fuzz/corpus once).
+tcheck "no PLAN.lock files tracked" bash -c '[ ! -d "$1/.git" ] || [ -z "$(git -C "$1" ls-files -- "*.lock")" ]' _ "$ROOT"
 # No patch leftovers are tracked (a tests/cli/skyfit.sh.orig was committed once).
 tcheck "no patch leftovers (*.orig, *.rej) tracked" bash -c '[ ! -d "$1/.git" ] || [ -z "$(git -C "$1" ls-files -- "*.orig" "*.rej")" ]' _ "$ROOT"
