@@ -439,10 +439,14 @@ static int thin_file(csvr *r, struct reader *rd, const struct columns *cols)
             size_t i = (size_t)gi * (size_t)rd->c.ny + (size_t)k;
             struct acc *a = gi >= 0 && i < rd->nacc ? &rd->acc[i] : NULL;
             changed = !a || a->seen >= a->n || (a->seen && x < a->prev);
-            if (!changed && !a->skip)
+            if (changed)
+                break;
+            if (!a->skip)
                 thin_point(a, &cols[k], x, y[k]);
-            else if (!changed)
+            else { /* a folded column's later group: only counted */
                 a->seen++;
+                a->prev = x;
+            }
             points++;
         }
     }

@@ -357,6 +357,16 @@ int main(void)
     CHECK(b.x0 == 0 && b.xlo[0] == 0 && b.xhi[0] == 13 && !b.held && cc.calls == 2);
     linebins_free(&b);
 
+    /* a folded column at negative x (offsets before time 0): its later
+     * groups' points were checked against x 0 and the file called changed */
+    fp = fopen(path, "w");
+    fputs("t,g,y0,y1\n-5,a,1,7\n-5,b,2,7\n-4,a,3,8\n-4,b,4,8\n", fp);
+    fclose(fp);
+    cc.calls = 0;
+    CHECK(linebins_read(path, NULL, cols, &cc, 10, 0, &b) == SLK_OK);
+    CHECK(b.folds[1] == 1 && b.folds[0] == 0 && b.ns == 3 && b.x0 == -5);
+    linebins_free(&b);
+
     /* a file that grows between the passes is refused, not drawn half from
      * each (the row is added once the first pass has opened the file: a
      * reader reads what the file held when it opened it) */
