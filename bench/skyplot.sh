@@ -60,3 +60,12 @@ fi
 kb=$(($(wc -c < "$d/tasks.svg") / 1024))
 row "memory chart of $rows rows, svg" "$t" "$([ -n "$g" ] && echo "gnuplot alone, same data")" "$g" "$p"
 echo "bench skyplot: memory of $rows rows: ${t} s, ${p} MB peak, ${kb} KB svg$([ -n "$g" ] && echo " ($(ratio "$t" "$g")x gnuplot alone on the same data, ${g} s)")"
+
+# the same file through standard input, as a pipe is read: every point held
+# and sorted (plot/linebins), timed in this run against the file read twice
+# above: what the second pass costs in time and saves in memory
+mark
+h=$(secs sh -c 'exec skyplot -q memory -o "$2" < "$1"' _ "$d/tasks$dur.csv" "$d/tasks-in.svg")
+hp=$(peak)
+row "memory chart of $rows rows, from standard input (every point held)" "$h" "the file, read twice" "$t" "$hp"
+echo "bench skyplot: memory of $rows rows from standard input: ${h} s, ${hp} MB peak ($(ratio "$h" "$t")x the file read twice: ${t} s, ${p} MB peak)"
