@@ -171,7 +171,7 @@ tcheck "lcmpack: two in-place adds at once: both kept, the index right" bash -c 
 # and the index are now beside the file a link leads to.
 tcheck "lcmpack: a plan reached through a link takes the file's own lock and index" bash -c '
     d=$1 && cd "$d" && shift
-    rm -rf ln && mkdir -p ln/real && lcmpack -q --slo slo1.csv "$@" sky1.csv -o ln/real/p.csv && ln -s real/p.csv ln/p.csv &&
+    rm -rf ln && mkdir -p ln/real && lcmpack -q --slo slo1.csv "$@" sky1.csv -o ln/real/p.csv && ln -s real/p.csv ln/p.csv || exit 1
     flock ln/real/p.csv.lock sh -c "sleep 2; touch ln/released" & holder=$!
     for _ in $(seq 50); do flock -n ln/real/p.csv.lock true || break; sleep 0.1; done
     lcmpack --plan ln/p.csv --slo sloD.csv "$@" skyD.csv -o ln/p.csv 2> ln/err || { cat ln/err; exit 1; }
