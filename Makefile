@@ -134,7 +134,7 @@ bench: all
 # run: the main job on the shipped example telemetry (installs and builds as needed).
 run: deps
 	$(MAKE) all
-	bash examples/nightly-plan.sh examples/telemetry $(B)/nightly-state
+	SLOKIT_BIN=$(CURDIR)/$(B)/bin bash examples/nightly-plan.sh examples/telemetry $(B)/nightly-state
 
 # ---- code habits -------------------------------------------------------------
 # compile_commands.json: the compiler's view of every file (bear records a

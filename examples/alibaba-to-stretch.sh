@@ -30,15 +30,20 @@
 #   row order           = by submit (stable), as stretch reads its jobs
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/examples/common.sh"
+ex_help "$0" "${1-}"
 vcs=6 load=0.8 par=0
-while getopts n:l:p o; do
+while getopts :hn:l:p o; do
     case $o in
     n) vcs=$OPTARG ;; l) load=$OPTARG ;; p) par=1 ;;
-    *) echo "usage: $0 [-n VCS] [-l LOAD] [-p] [batch_task.csv [OUTDIR]]" >&2; exit 64 ;;
+    h) ex_usage "$0"; exit 0 ;;
+    *) ex_badopt alibaba-to-stretch "$o" "$OPTARG" "$OPTIND" "$@" ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -le 2 ] || { echo "usage: $0 [-n VCS] [-l LOAD] [-p] [batch_task.csv [OUTDIR]]" >&2; exit 64; }
+ex_args alibaba-to-stretch "$0" 2 "$@"
+ex_whole alibaba-to-stretch "VCS (-n)" "$vcs"
+ex_number alibaba-to-stretch "LOAD (-l)" "$load"
 in=${1:-$repo/../shared/data/alibaba-v2017/batch_task.csv}
 out=${2:-out/alibaba}
 mkdir -p "$out"

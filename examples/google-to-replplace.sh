@@ -32,11 +32,15 @@
 # synthetic.  Only the reimage rates and the events are real.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-PATH=$repo/build/bin:$PATH
+. "$repo/examples/common.sh"
+ex_args google-to-replplace "$0" 4 "$@"
+ex_tools google-to-replplace "$repo" tracegen
 in=${1:-$repo/../shared/data/google-2011/machine_events-part-00000.csv.gz}
 out=${2:-out/google-replplace}
 ntenants=${3:-300}
 seed=${4:-1}
+ex_whole google-to-replplace TENANTS "$ntenants"
+ex_whole google-to-replplace SEED "$seed" 0
 mkdir -p "$out"
 export LC_ALL=C
 

@@ -24,9 +24,20 @@
 # On a cluster (print the command, then run it):
 #   examples/hadoop-streaming.sh submit job,run,t,containers,cores,mem_mb /data/usage /data/skylines skyfit
 set -euo pipefail
+. "$(dirname "$0")/common.sh"
+ex_help "$0" "${1-}"
 mode=${1:-}; cols=${2:-}
-[ -n "$mode" ] && [ -n "$cols" ] || { sed -n '3,8p' "$0" >&2; exit 64; }
+case $mode in
+    map | reduce | local | submit) ;;
+    '') ex_fail hadoop-streaming "a mode is needed: map, reduce, local or submit" ;;
+    *) ex_fail hadoop-streaming "unknown mode '$mode' (map, reduce, local, submit)" ;;
+esac
+[ -n "$cols" ] || ex_fail hadoop-streaming "$mode: COLUMNS is needed (the input's column names, key first)"
 shift 2
+case $mode:$# in
+    reduce:0 | local:0) ex_fail hadoop-streaming "$mode: a TOOL to run is needed" ;;
+    submit:[012]) ex_fail hadoop-streaming "submit: INPUT, OUTPUT and a TOOL are needed" ;;
+esac
 header=$cols
 
 map() { awk -v h="$header" 'BEGIN { FS = ","; OFS = "\t" } $0 == h { next } { sub(/\r$/, ""); $1 = $1; print }'; }
@@ -38,16 +49,16 @@ case "$mode" in
     local) map | LC_ALL=C sort -t "$(printf '\t')" -k1,1 | reduce "$@" ;;
     submit)
         input=$1 output=$2; shift 2
+        here=$(cd "$(dirname "$0")" && pwd)
         tool=$(printf '%q ' "$@")
         cat <<CMD
 hadoop jar \$HADOOP_HOME/share/hadoop/tools/lib/hadoop-streaming-*.jar \\
   -D stream.num.map.output.key.fields=1 \\
   -D mapreduce.job.name='slokit $1' \\
-  -files $(cd "$(dirname "$0")" && pwd)/hadoop-streaming.sh \\
+  -files $here/hadoop-streaming.sh,$here/common.sh \\
   -input $input -output $output \\
   -mapper 'hadoop-streaming.sh map $cols' \\
   -reducer 'hadoop-streaming.sh reduce $cols $tool'
 CMD
         ;;
-    *) echo "$0: unknown mode '$mode' (map, reduce, local, submit)" >&2; exit 64 ;;
 esac

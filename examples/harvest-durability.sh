@@ -27,10 +27,15 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-[ -x "$root/build/bin/replplace" ] && export PATH="$root/build/bin:$PATH"
+. "$here/common.sh"
+ex_args harvest-durability "$0" 1 "$@"
 out=${1:-harvest-durability.out}
 SERVERS=${SERVERS:-10000} TENANTS=${TENANTS:-400} BLOCKS=${BLOCKS:-2000000} DAYS=${DAYS:-365}
 SEEDS=${SEEDS:-1 2 3 4 5} JOBS=${JOBS:-2} GBLOCKS=${GBLOCKS:-2000000}
+for v in SERVERS TENANTS BLOCKS JOBS GBLOCKS; do eval "ex_whole harvest-durability $v \"\$$v\""; done
+ex_number harvest-durability DAYS "$DAYS"
+for s in $SEEDS; do ex_whole harvest-durability "a seed of SEEDS" "$s" 0; done
+ex_tools harvest-durability "$root" replplace tracegen
 if [ -z "${GOOGLE:-}" ]; then
     g="$root/../shared/data/google-2011/machine_events-part-00000.csv.gz"
     if [ -r "$g" ]; then GOOGLE=$g; fi

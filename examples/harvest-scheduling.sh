@@ -27,10 +27,16 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-[ -x "$root/build/bin/classpick" ] && export PATH="$root/build/bin:$PATH"
+. "$here/common.sh"
+ex_args harvest-scheduling "$0" 1 "$@"
 out=${1:-harvest-scheduling.out}
 TENANTS=${TENANTS:-200} SEEDS=${SEEDS:-1 2 3 4 5} JOBS=${JOBS:-2}
 LINEAR=${LINEAR:-0.5 0.75 1 1.25 1.5} ROOT=${ROOT:-0.5 0.7 1 1.4 2}
+ex_whole harvest-scheduling TENANTS "$TENANTS"
+ex_whole harvest-scheduling JOBS "$JOBS"
+for s in $SEEDS; do ex_whole harvest-scheduling "a seed of SEEDS" "$s" 0; done
+for v in $LINEAR $ROOT; do ex_number harvest-scheduling "a factor of LINEAR or ROOT" "$v"; done
+ex_tools harvest-scheduling "$root" tracegen tenantclass classpick
 mkdir -p "$out"
 export LC_ALL=C
 t0=$(date +%s)

@@ -13,9 +13,15 @@
 # (footprint in cores: the peak of reserved capacity).
 set -eu
 export LC_ALL=C    # sort(1) must put the header "job,provisioned" first in any locale
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/examples/common.sh"
+ex_args headline "$0" 3 "$@"
 N=${1:-1000}
 DAYS=${2:-30}
 W=${3:-headline}
+ex_whole headline JOBS "$N"
+ex_whole headline DAYS "$DAYS"
+ex_tools headline "$root" tracegen sloinfer skyfit lcmpack replay
 mkdir -p "$W"
 START=1767571200                       # 2026-01-05T00:00:00Z, tracegen's default
 SPLIT=$((START + DAYS * 86400 * 7 / 10)) # 70% / 30% in time, on a day boundary when DAYS is a multiple of 10

@@ -13,11 +13,15 @@
 # Prints the mean relative error of each predictor per setting and seed,
 # then the control loop end to end with each model (reprov --evaluate-loop).
 set -eu
-seeds=${1:-3}
-out=${2:-$(mktemp -d)}
-runs=${3:-40}
 here=$(cd "$(dirname "$0")" && pwd)
-PATH=$PATH:$here/../build/bin   # an installed or test build first
+. "$here/common.sh"
+ex_args jockey-models "$0" 3 "$@"
+seeds=${1:-3}
+runs=${3:-40}
+ex_whole jockey-models SEEDS "$seeds"
+ex_whole jockey-models RUNS "$runs"
+ex_tools jockey-models "$here/.." tracegen reprov
+out=${2:-$(mktemp -d)}
 mkdir -p "$out"
 printf '%-34s %4s %8s %8s %8s %8s\n' setting seed table amdahl whole sim
 for setting in "default:" "no cluster noise:--set noise=0" "heavy task tails:--set sigma=1" \

@@ -37,18 +37,21 @@
 # merge of day files (sort -m) rather than a pass over the whole trace.
 set -euo pipefail
 export LC_ALL=C
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+. "$here/common.sh"
+ex_args morpheus-eval "$0" 4 "$@"
 N=${1:-1000}
 DAYS=${2:-30}
 SEEDS=${3:-1 2 3}
 W=${4:-morpheus-eval}
 JOBS=${MORPHEUS_EVAL_JOBS:-2}                  # replays at once per seed
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-# the tools: $SLOKIT_BIN, else those on PATH, else this checkout's build
-if [ -z "${SLOKIT_BIN:-}" ]; then
-    if command -v replay > /dev/null; then SLOKIT_BIN=$(dirname "$(command -v replay)"); else SLOKIT_BIN=$root/build/bin; fi
-fi
-export SLOKIT_BIN PATH="$SLOKIT_BIN:$PATH"
+ex_whole morpheus-eval JOBS "$N"
+ex_whole morpheus-eval DAYS "$DAYS"
+for s in $SEEDS; do ex_whole morpheus-eval "a seed of SEEDS" "$s" 0; done
+[ -n "${SEEDS// /}" ] || ex_fail morpheus-eval "SEEDS is a list of seeds, not '$SEEDS'"
+ex_whole morpheus-eval MORPHEUS_EVAL_JOBS "$JOBS"
+ex_tools morpheus-eval "$root" tracegen sloinfer skyfit lcmpack replay
 AWK=$(command -v mawk || command -v awk)       # mawk: the day split and the counts in a third of gawk's time
 START=1767571200                               # 2026-01-05T00:00:00Z, tracegen's default
 TRAIN=$((DAYS * 7 / 10))                       # training window, days

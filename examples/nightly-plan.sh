@@ -109,9 +109,13 @@
 # replay of an older dump), and the report warns.  Last night's plan date
 # is the "plan from" of its report.txt.
 #
+# The tools: those of the directory $SLOKIT_BIN when set, else those on
+# PATH, else this checkout's build/bin (examples/common.sh, as every script
+# here).  --help prints this header.
+#
 # Exit status: 0 the night is published; 1 this run cannot start (a tool
 # not found, a STATE_DIR it cannot write) or a test hook failed it; 64 a
-# bad setting; 65 bad data (a bad row with ON_ERROR=strict, a dump with no
+# bad setting or argument; 65 bad data (a bad row with ON_ERROR=strict, a dump with no
 # usable submit time or ending before last night's plan); 66 a telemetry
 # file is missing; 75 STATE_DIR is locked by another run; otherwise the
 # failing tool's own status, passed through (slokit(7): 70 internal error,
@@ -126,10 +130,10 @@ export LC_ALL=C
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
+. "$here/common.sh"
+ex_args nightly-plan "$0" 2 "$@"
 tel=${1:-$here/telemetry}
 state=${2:-${SLOKIT_STATE:-./nightly-state}}
-bin=${SLOKIT_BIN:-$root/build/bin}
-export PATH="$bin:$PATH"
 capacity=${CAPACITY:-cores=1000,mem=4096000}
 horizon=${HORIZON:-48h}
 prior_weight=${PRIOR_WEIGHT:-}
@@ -213,7 +217,7 @@ step() {
     return 0
 }
 for f in runs.csv usage.csv; do [ -r "$tel/$f" ] || die 66 "$tel/$f: missing (see the header of this script)"; done
-for t in sloinfer skyfit lcmpack skyplot; do command -v "$t" >/dev/null || die 1 "$t not found (run make first)"; done
+ex_tools nightly-plan "$root" sloinfer skyfit lcmpack skyplot
 
 mkdir -p "$state"
 # a state this user cannot change: name the first directory and the fix, not

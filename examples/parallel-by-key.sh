@@ -40,14 +40,17 @@
 # which is slower than one process for the CSV-speed tools: across hosts,
 # shard first (examples/parallel-shards.sh, examples/slurm/array.sh).
 set -euo pipefail
-[ $# -ge 3 ] || { echo "usage: $0 KEY [PARALLEL-OPTIONS...] -- TOOL [ARGS...]" >&2; exit 64; }
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/common.sh"
+source "$here/shardlib.sh"
+ex_help "$0" "${1-}"
+case ${1-} in -*) ex_fail parallel-by-key "the KEY column comes first, not '$1'" ;; esac
+[ $# -ge 3 ] || ex_fail parallel-by-key "KEY, -- and a TOOL are needed"
 key=$1; shift
 popts=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do popts+=("$1"); shift; done
-[ "${1:-}" = -- ] || { echo "$0: missing -- before TOOL" >&2; exit 64; }
+[ "${1:-}" = -- ] || ex_fail parallel-by-key "missing -- before TOOL"
 shift
-here=$(cd "$(dirname "$0")" && pwd)
-source "$here/shardlib.sh"
 # (shards_sorted says --sorted for sloinfer too, whose output is sorted
 # whatever its arguments: that one is merged by key below)
 if [ "$(basename "$1")" != sloinfer ] && [ -n "$(shards_sorted "$@")" ]; then

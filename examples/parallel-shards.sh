@@ -32,17 +32,21 @@
 # than one process for the CSV-speed tools.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/common.sh"
 source "$here/shardlib.sh"
+ex_help "$0" "${1-}"
 logins="" trc=0 rdir="..." in="" out="" n="" key="" work="" sshcmd=""
-while getopts S:TR:i:o:n:k:w:e: o; do
+while getopts :hS:TR:i:o:n:k:w:e: o; do
     case $o in
         S) logins=$OPTARG ;; T) trc=1 ;; R) rdir=$OPTARG ;; i) in=$OPTARG ;; o) out=$OPTARG ;;
         n) n=$OPTARG ;; k) key=$OPTARG ;; w) work=$OPTARG ;; e) sshcmd=$OPTARG ;;
-        *) sed -n '7,25p' "$0" >&2; exit 64 ;;
+        h) ex_usage "$0"; exit 0 ;;
+        *) ex_badopt parallel-shards "$o" "$OPTARG" "$OPTIND" "$@" ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] && [ -n "$logins" ] || { sed -n '7,25p' "$0" >&2; exit 64; }
+[ -n "$logins" ] || ex_fail parallel-shards "-S LOGINS is needed (':' is this machine)"
+[ $# -ge 1 ] || ex_fail parallel-shards "a TOOL to run is needed"
 [ -n "$key" ] || key=$(shards_key "$1") || exit
 tool=$(shards_tool "$1") || exit
 sorted=$(shards_sorted "$@")

@@ -18,7 +18,9 @@
 set -eu
 export LC_ALL=C
 repo=$(cd "$(dirname "$0")/.." && pwd)
-PATH=$repo/build/bin:$PATH
+. "$repo/examples/common.sh"
+ex_args planetlab-to-tenantclass "$0" 2 "$@"
+ex_tools planetlab-to-tenantclass "$repo" tenantclass
 data=${1:-$repo/../shared/data/planetlab/20110303.csv}
 out=${2:-out/planetlab}
 mkdir -p "$out"

@@ -14,17 +14,19 @@
 # hours; -p sets max_parallelism to the map-task count (input / 128 MiB).
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
-PATH=$repo/build/bin:$PATH
+. "$repo/examples/common.sh"
+ex_help "$0" "${1-}"
 vcs=4 load=0.8 rate=5e6 par=none
-usage="usage: $0 [-n VCS] [-l LOAD] [-r BYTES_PER_S] [-p] [IN.tsv [OUTDIR]]"
-while getopts n:l:r:p o; do
+while getopts :hn:l:r:p o; do
     case $o in
     n) vcs=$OPTARG ;; l) load=$OPTARG ;; r) rate=$OPTARG ;; p) par=trace ;;
-    *) echo "$usage" >&2; exit 64 ;;
+    h) ex_usage "$0"; exit 0 ;;
+    *) ex_badopt swim-to-stretch "$o" "$OPTARG" "$OPTIND" "$@" ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -le 2 ] || { echo "$usage" >&2; exit 64; }
+ex_args swim-to-stretch "$0" 2 "$@"
+ex_tools swim-to-stretch "$repo" traceconv
 in=${1:-$repo/../shared/data/swim/FB-2009_samples_24_times_1hr_0.tsv}
 out=${2:-out/swim}
 mkdir -p "$out"

@@ -12,11 +12,15 @@
 # Traces are synthetic (tracegen taskmem; the paper's Google traces are not
 # public).  About 20 s on 2 cores with the defaults.
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
+ex_args task-memory "$0" 3 "$@"
 days=${1:-1}
 seeds=${2:-3}
+ex_number task-memory DAYS "$days"
+ex_whole task-memory SEEDS "$seeds"
+ex_tools task-memory "$here/.." tracegen peakgate
 out=${3:-$(mktemp -d)}
-here=$(cd "$(dirname "$0")" && pwd)
-PATH=$PATH:$here/../build/bin   # an installed or test build first
 mkdir -p "$out"
 row() { # LABEL SUMMARY: the gated k=1 row
     awk -F, -v l="$1" '$1 == "gated" && $2 == 1 {

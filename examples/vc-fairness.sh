@@ -14,11 +14,15 @@
 # The trace is synthetic (tracegen vcjobs, built like the paper's Figure 2;
 # the Cosmos trace is not public).  Runs in about 10 s on 2 cores.
 set -eu
-days=${1:-30}
-out=${2:-$(mktemp -d)}
-seeds=${3:-3}
 here=$(cd "$(dirname "$0")" && pwd)
-PATH=$PATH:$here/../build/bin   # an installed or test build first
+. "$here/common.sh"
+ex_args vc-fairness "$0" 3 "$@"
+days=${1:-30}
+seeds=${3:-3}
+ex_number vc-fairness DAYS "$days"
+ex_whole vc-fairness SEEDS "$seeds"
+ex_tools vc-fairness "$here/.." tracegen stretch
+out=${2:-$(mktemp -d)}
 data=${SLOKIT_DATA:-$here/../../shared/data}
 mkdir -p "$out"
 tracegen vcs -o "$out/vcs.csv"

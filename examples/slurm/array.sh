@@ -33,17 +33,21 @@
 # the ends of their logs on standard error.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../common.sh"
 source "$here/../shardlib.sh"
+ex_help "$0" "${1-}"
 in="" out="" n=4 key="" work="" part="" maxrun="" sbopts="" timeout=0 poll=2
-while getopts i:o:n:k:w:p:m:s:t:P: o; do
+while getopts :hi:o:n:k:w:p:m:s:t:P: o; do
     case $o in
         i) in=$OPTARG ;; o) out=$OPTARG ;; n) n=$OPTARG ;; k) key=$OPTARG ;;
         w) work=$OPTARG ;; p) part=$OPTARG ;; m) maxrun=$OPTARG ;; s) sbopts=$OPTARG ;;
-        t) timeout=$OPTARG ;; P) poll=$OPTARG ;; *) sed -n '7,23p' "$0" >&2; exit 64 ;;
+        t) timeout=$OPTARG ;; P) poll=$OPTARG ;;
+        h) ex_usage "$0"; exit 0 ;;
+        *) ex_badopt array.sh "$o" "$OPTARG" "$OPTIND" "$@" ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '7,23p' "$0" >&2; exit 64; }
+[ $# -ge 1 ] || ex_fail array.sh "a TOOL to run is needed"
 [ -n "$key" ] || key=$(shards_key "$1") || exit
 tool=$(shards_tool "$1") || exit
 sorted=$(shards_sorted "$@")

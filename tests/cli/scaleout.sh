@@ -99,7 +99,10 @@ for m in "--clusters=other" "--time=5 -M other" "--cluster other"; do
     t "slurm/array.sh: -s '$m' refused (squeue would ask this cluster)" 64 '' '' "--clusters/-M is not supported" \
         env PATH="$TMP/purged:$PATH" "$A" -s "$m" -n 3 -w "$TMP/cl.w" -i "$TMP/mem.shuf" peakgate -s -q
 done
-tcheck "slurm/array.sh: the usage ends where the options do" bash -c '"$1" -Z 2>&1 | tail -2 | { read -r a; read -r b; [[ $a == *"2, 8, 32 s"* && $b == "#" ]]; }' _ "$A"
+t "slurm/array.sh: an unknown option, one line" 64 '' '' "array.sh: unknown option '-Z' (array.sh --help: the usage)" "$A" -Z
+tcheck "slurm/array.sh --help: the whole header, its options and examples to the last line" bash -c '
+    "$1" --help > "$2/ah.txt" && grep -q "^    -P SECS     poll squeue every SECS" "$2/ah.txt" &&
+    [ "$(tail -1 "$2/ah.txt")" = "the ends of their logs on standard error." ]' _ "$A" "$TMP"
 # sloinfer takes its runs in any order and always writes its jobs sorted: the
 # shard recipes merge it by key (they merged by the order file, which a
 # time-ordered export, the usual one, fails: "row out of the order file's key
