@@ -41,23 +41,25 @@
 # shard first (examples/parallel-shards.sh, examples/slurm/array.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+shards_name=parallel-by-key
 source "$here/common.sh"
 source "$here/shardlib.sh"
 ex_help "$0" "${1-}"
-case ${1-} in -*) ex_fail parallel-by-key "the KEY column comes first, not '$1'" ;; esac
-[ $# -ge 3 ] || ex_fail parallel-by-key "KEY, -- and a TOOL are needed"
+case ${1-} in -*) ex_fail "$shards_name" "the KEY column comes first, not '$1'" ;; esac
+[ $# -ge 3 ] || ex_fail "$shards_name" "KEY, -- and a TOOL are needed"
 key=$1; shift
 popts=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do popts+=("$1"); shift; done
-[ "${1:-}" = -- ] || ex_fail parallel-by-key "missing -- before TOOL"
+[ "${1:-}" = -- ] || ex_fail "$shards_name" "missing -- before TOOL"
 shift
+ex_tools "$shards_name" "$here/.." keyshard
 # (shards_sorted says --sorted for sloinfer too, whose output is sorted
 # whatever its arguments: that one is merged by key below)
 if [ "$(basename "$1")" != sloinfer ] && [ -n "$(shards_sorted "$@")" ]; then
-    echo "$0: $1 -s (rows in any order) cannot run in --group-by blocks: use examples/parallel-shards.sh -S : (or group the input by $key and drop -s)" >&2
+    echo "$shards_name: $1 -s (rows in any order) cannot run in --group-by blocks: use examples/parallel-shards.sh -S : (or group the input by $key and drop -s)" >&2
     exit 64
 fi
-command -v parallel >/dev/null || { echo "$0: GNU parallel not found (apt-get install parallel)" >&2; exit 69; }
+command -v parallel >/dev/null || { echo "$shards_name: GNU parallel not found (apt-get install parallel)" >&2; exit 69; }
 # parallel runs the command through a shell: quote every word.
 cmd=$(printf '%q ' "$@")
 held=$(mktemp -d "${TMPDIR:-/tmp}/parallel-by-key.XXXXXX")
@@ -83,9 +85,9 @@ set -e
 if [ "${st[0]}" != 0 ]; then
     if [ "${st[0]}" = 65 ] && grep -q "input not grouped" "$held/check.err" 2>/dev/null; then
         if [ -n "$sorted" ]; then
-            echo "$0: the input is not grouped by $key: sort it by $key, or run $1 (runs in any order) through examples/parallel-shards.sh -S :" >&2
+            echo "$shards_name: the input is not grouped by $key: sort it by $key, or run $1 (runs in any order) through examples/parallel-shards.sh -S :" >&2
         else
-            echo "$0: the input is not grouped by $key: sort it by $key, or run $1 -s through examples/parallel-shards.sh -S :" >&2
+            echo "$shards_name: the input is not grouped by $key: sort it by $key, or run $1 -s through examples/parallel-shards.sh -S :" >&2
         fi
     fi
     exit "${st[0]}"

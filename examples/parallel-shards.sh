@@ -32,6 +32,7 @@
 # than one process for the CSV-speed tools.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+shards_name=parallel-shards
 source "$here/common.sh"
 source "$here/shardlib.sh"
 ex_help "$0" "${1-}"
@@ -41,17 +42,18 @@ while getopts :hS:TR:i:o:n:k:w:e: o; do
         S) logins=$OPTARG ;; T) trc=1 ;; R) rdir=$OPTARG ;; i) in=$OPTARG ;; o) out=$OPTARG ;;
         n) n=$OPTARG ;; k) key=$OPTARG ;; w) work=$OPTARG ;; e) sshcmd=$OPTARG ;;
         h) ex_usage "$0"; exit 0 ;;
-        *) ex_badopt parallel-shards "$o" "$OPTARG" "$OPTIND" "$@" ;;
+        *) ex_badopt "$shards_name" "$o" "$OPTARG" "$OPTIND" "$@" ;;
     esac
 done
 shift $((OPTIND - 1))
-[ -n "$logins" ] || ex_fail parallel-shards "-S LOGINS is needed (':' is this machine)"
-[ $# -ge 1 ] || ex_fail parallel-shards "a TOOL to run is needed"
+[ -n "$logins" ] || ex_fail "$shards_name" "-S LOGINS is needed (':' is this machine)"
+[ $# -ge 1 ] || ex_fail "$shards_name" "a TOOL to run is needed"
+ex_tools "$shards_name" "$here/.." keyshard
 [ -n "$key" ] || key=$(shards_key "$1") || exit
 tool=$(shards_tool "$1") || exit
 sorted=$(shards_sorted "$@")
 shift
-command -v parallel >/dev/null || { echo "$0: GNU parallel not found (apt-get install parallel)" >&2; exit 69; }
+command -v parallel >/dev/null || { echo "$shards_name: GNU parallel not found (apt-get install parallel)" >&2; exit 69; }
 hosts=$(tr ',' '\n' <<<"$logins" | grep -c .)
 [ -n "$n" ] || n=$((4 * hosts))
 keep=1
@@ -75,6 +77,6 @@ else
     seq -f %04g 0 $((n - 1)) | parallel "${popts[@]}" "$cmd -o $qw/out-{}.csv $qw/in-{}.csv"
 fi
 rc=$?
-[ $rc = 0 ] || { echo "$0: a job failed (exit $rc; parallel's messages above); work directory kept: $work" >&2; exit "$rc"; }
-shards_merge "$key" "$n" "$work" "$out" ${sorted:+"$sorted"} || { echo "$0: merge failed; work directory $work" >&2; exit 65; }
+[ $rc = 0 ] || { echo "$shards_name: a job failed (exit $rc; parallel's messages above); work directory kept: $work" >&2; exit "$rc"; }
+shards_merge "$key" "$n" "$work" "$out" ${sorted:+"$sorted"} || { echo "$shards_name: merge failed; work directory $work" >&2; exit 65; }
 [ $keep = 1 ] || rm -rf "$work"

@@ -33,6 +33,7 @@
 # the ends of their logs on standard error.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+shards_name=array.sh
 source "$here/../common.sh"
 source "$here/../shardlib.sh"
 ex_help "$0" "${1-}"
@@ -43,20 +44,21 @@ while getopts :hi:o:n:k:w:p:m:s:t:P: o; do
         w) work=$OPTARG ;; p) part=$OPTARG ;; m) maxrun=$OPTARG ;; s) sbopts=$OPTARG ;;
         t) timeout=$OPTARG ;; P) poll=$OPTARG ;;
         h) ex_usage "$0"; exit 0 ;;
-        *) ex_badopt array.sh "$o" "$OPTARG" "$OPTIND" "$@" ;;
+        *) ex_badopt "$shards_name" "$o" "$OPTARG" "$OPTIND" "$@" ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || ex_fail array.sh "a TOOL to run is needed"
+[ $# -ge 1 ] || ex_fail "$shards_name" "a TOOL to run is needed"
+ex_tools "$shards_name" "$here/../.." keyshard
 [ -n "$key" ] || key=$(shards_key "$1") || exit
 tool=$(shards_tool "$1") || exit
 sorted=$(shards_sorted "$@")
 shift
-command -v sbatch >/dev/null || { echo "$0: sbatch not found (a Slurm client is needed)" >&2; exit 69; }
+command -v sbatch >/dev/null || { echo "$shards_name: sbatch not found (a Slurm client is needed)" >&2; exit 69; }
 # squeue and scancel ask the local cluster: an array sent to another one
 # would look gone at once ("Invalid job id specified", below)
 if [[ " $sbopts" =~ [[:space:]](-M|--clusters?[=[:space:]]) ]]; then
-    echo "$0: -s: --clusters/-M is not supported (squeue would ask this cluster); run it on the other cluster" >&2
+    echo "$shards_name: -s: --clusters/-M is not supported (squeue would ask this cluster); run it on the other cluster" >&2
     exit 64
 fi
 keep=1
@@ -68,7 +70,7 @@ shards_split "$in" "$key" "$n" "$work" || exit
 # shellcheck disable=SC2086
 job=$(sbatch --parsable --array="0-$((n - 1))${maxrun:+%$maxrun}" ${part:+--partition="$part"} \
     --job-name="slokit-$(basename "$tool")" --output="$work/log-%a.txt" --chdir="$work" $sbopts \
-    "$here/task.sh" "$work" "$tool" "$@") || { echo "$0: sbatch failed; work directory $work" >&2; exit 69; }
+    "$here/task.sh" "$work" "$tool" "$@") || { echo "$shards_name: sbatch failed; work directory $work" >&2; exit 69; }
 job=${job%%;*}
 
 # Wait for the array to leave the queue (bounded by -t); a failing squeue
@@ -84,7 +86,7 @@ while :; do
         break
     fi
     if [ "$timeout" != 0 ] && [ $((SECONDS - t0)) -ge "$timeout" ]; then
-        scancel "$job"; echo "$0: job $job timed out after ${timeout}s; cancelled" >&2; exit 75
+        scancel "$job"; echo "$shards_name: job $job timed out after ${timeout}s; cancelled" >&2; exit 75
     fi
     sleep "$poll"
 done
@@ -96,10 +98,10 @@ for ((i = 0; i < n; i++)); do
     [ "$s" = 0 ] && continue
     why="failed with exit $s"
     [ -n "$s" ] || why="left no status (killed, timed out, node lost?)"
-    echo "$0: task $i of job $job $why; log $work/log-$i.txt:" >&2
+    echo "$shards_name: task $i of job $job $why; log $work/log-$i.txt:" >&2
     tail -5 "$work/log-$i.txt" 2>/dev/null | sed 's/^/    /' >&2
     [ $rc != 0 ] || rc=${s:-1}
 done
-[ $rc = 0 ] || { echo "$0: work directory kept: $work" >&2; exit "$rc"; }
-shards_merge "$key" "$n" "$work" "$out" ${sorted:+"$sorted"} || { echo "$0: merge failed; work directory $work" >&2; exit 65; }
+[ $rc = 0 ] || { echo "$shards_name: work directory kept: $work" >&2; exit "$rc"; }
+shards_merge "$key" "$n" "$work" "$out" ${sorted:+"$sorted"} || { echo "$shards_name: merge failed; work directory $work" >&2; exit 65; }
 [ $keep = 1 ] || rm -rf "$work"

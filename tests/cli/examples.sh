@@ -146,6 +146,14 @@ t "tools: SLOKIT_BIN without the tools: exit 1, said" 1 '' '' \
 t "tools: no build and none on PATH: nightly-plan exit 1, said" 1 '' '' "nightly-plan: sloinfer not found" \
     env PATH="$CLEAN" bash -c 'mkdir -p "$1/nb/examples" && cp -r "$2"/* "$1/nb/examples/" && bash "$1/nb/examples/nightly-plan.sh" "$2/telemetry" "$1/nb/state"' _ "$TMP" "$EX"
 
+# The scale-out recipes find the tools the same way: from a fresh clone, no
+# slokit tool on PATH, parallel-shards.sh on this machine (-S :) runs the
+# checkout's keyshard and sloinfer and writes what sloinfer writes.
+tracegen -q runs --count 12 --days 5 -o "$TMP/sh-runs.csv"
+sloinfer -q "$TMP/sh-runs.csv" > "$TMP/sh-one.csv"
+t "tools: parallel-shards.sh from a fresh clone, no tool on PATH" 0 '' "@$TMP/sh-one.csv" '' \
+    env PATH="$CLEAN" bash -c 'cd "$1" && "$2/parallel-shards.sh" -S : -n 3 -i "$3" sloinfer -q' _ "$TMP" "$EX" "$TMP/sh-runs.csv"
+
 # One way to say the usage: no script prints a range of its own lines.
 tcheck "usage: no script prints a hard-coded range of its own lines" bash -c '! grep -nE "sed -n .?[0-9]+,[0-9]+p.? \"?\\\$0" "$1"/*.sh "$1"/slurm/*.sh' _ "$ROOT/examples"
 tcheck "usage: every script but slurm/task.sh (sbatch runs a copy of it) sources common.sh" bash -c '
