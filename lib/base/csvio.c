@@ -1544,6 +1544,12 @@ long csvr_lines(const csvr *r) { return r->line - 1; }
 
 double csvr_fraction(const csvr *r) { return zin_fraction(r->in); }
 
+void csvr_progress(const csvr *r, const char *what)
+{
+    if (slk_progress_due((uint64_t)r->cur_line))
+        slk_progress_read(what, (uint64_t)r->cur_line, csvr_fraction(r));
+}
+
 const char *const *csvr_row(const csvr *r) { return r->cur; }
 
 long long csvr_line_start(const char *path, long long start, long line)

@@ -374,6 +374,10 @@ const char *const *csvr_row(const csvr *r);
  * when its end is unknown (standard input from a pipe); see zin_fraction.
  * For progress lines (slk_progress_read). */
 double csvr_fraction(const csvr *r);
+/* csvr_progress: the progress line of a reader (--progress: "tool: what:
+ * N (x% of the input)", slk_progress_read) at its current line, drawn only
+ * when one is due; cheap enough to call for every record. */
+void csvr_progress(const csvr *r, const char *what);
 /* csvr_lines: how many line ends the reader has consumed so far; at the end
  * of a range cut at line starts, the number of lines in it. */
 long csvr_lines(const csvr *r);

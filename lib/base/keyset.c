@@ -99,6 +99,14 @@ const char *keyset_key(const keyset *ks, long row)
     return row >= 0 && (size_t)row < ks->n ? ks->rows[row].key : NULL;
 }
 
+long keyset_find_grouped(keyset *ks, const char *key, long *last, int add)
+{
+    const char *k = keyset_key(ks, *last);
+    if (!k || strcmp(k, key) != 0)
+        *last = add ? keyset_intern(ks, key, NULL) : keyset_row(ks, key);
+    return *last;
+}
+
 size_t keyset_size(const keyset *ks) { return ks->n; }
 
 void group_init(group_tracker *g)

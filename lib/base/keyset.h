@@ -35,6 +35,10 @@ long keyset_intern(keyset *ks, const char *key, int *added);
  * caller that numbers names with keyset_intern print or sort them without a
  * second copy of its own. */
 const char *keyset_key(const keyset *ks, long row);
+/* keyset_find_grouped: the row number of key, *last (the previous record's,
+ * -1: none) tried first, as grouped inputs repeat it; when new, added
+ * (add) or -1.  *last gets the answer. */
+long keyset_find_grouped(keyset *ks, const char *key, long *last, int add);
 size_t keyset_size(const keyset *ks);
 
 /* A grouped-input tracker: call group_check with each record's key; it returns

@@ -151,8 +151,7 @@ int skyread_csv(csvr *r, struct skyjob_out *out, int sort)
             continue; /* skipped (--on-error skip); the job starts here, fitted once a row is good (as -s) */
         have = 1;
         add_sample(j, run, &x, shape);
-        if (slk_progress_due((uint64_t)csvr_line(r)))
-            slk_progress_read("rows", (uint64_t)csvr_line(r), csvr_fraction(r));
+        csvr_progress(r, "rows");
     }
     slk_progress_done();
     if (st == SLK_OK)

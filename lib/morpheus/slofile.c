@@ -366,8 +366,7 @@ static int read_table(csvr *r, slotab *t, slo_prov *prov, const struct slofile_o
                          "raise --max-runs or split the runs by job (the output is per job)", o->max_runs);
             break;
         }
-        if (slk_progress_due((uint64_t)csvr_line(r)))
-            slk_progress_read("runs", (uint64_t)csvr_line(r), csvr_fraction(r));
+        csvr_progress(r, "runs");
     }
     slk_progress_done();
     keyset_free(seen);
@@ -416,8 +415,7 @@ static int read_events(const char *path, const struct csv_dialect *d, slo_prov *
             break;
         }
         (*nev)++;
-        if (slk_progress_due((uint64_t)csvr_line(e)))
-            slk_progress_read("events", (uint64_t)csvr_line(e), csvr_fraction(e));
+        csvr_progress(e, "events");
     }
     slk_progress_done();
     st = co < 0 ? SLK_EDATA : csvr_status(e);

@@ -122,8 +122,7 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
     }
     size_t cap = 0;
     while (csvr_next(r) > 0) {
-        if (slk_progress_due((uint64_t)csvr_line(r)))
-            slk_progress_read("rows", (uint64_t)csvr_line(r), csvr_fraction(r));
+        csvr_progress(r, "rows");
         const char *kind = ck >= 0 ? csvr_field(r, ck) : NULL;
         if (kind && strcmp(kind, "end") == 0)
             continue;
@@ -802,7 +801,7 @@ static int default_ys(const csvr *r, int cx, const int *cb, int nb, const struct
     int named = 0, ny = 0;
     for (int i = 0; def && def->ysuffix && i < csvr_ncols(r); i++)
         named += i != cx && !in_list(i, cb, nb) && ends_with(csvr_colname(r, i), def->ysuffix);
-    for (int i = 0; i < csvr_ncols(r) && ny < 32; i++)
+    for (int i = 0; i < csvr_ncols(r) && ny < LINEBINS_MAX_Y; i++)
         if (i != cx && !in_list(i, cb, nb) && (!named || ends_with(csvr_colname(r, i), def->ysuffix)))
             cy[ny++] = i;
     return ny;
@@ -817,17 +816,17 @@ static int lines_columns(csvr *r, const char *xcol, const char *ycols, const cha
                          const struct lines_defaults *def, int *cx, int *cb, int *nbp, int *cy, int *nyp)
 {
     char *bylist = by ? xstrdup(by) : NULL, *ylist = ycols ? xstrdup(ycols) : NULL;
-    const char *want[1 + 4 + 32];
-    int wc[1 + 4 + 32], nw = 0;
+    const char *want[1 + LINEBINS_MAX_BY + LINEBINS_MAX_Y];
+    int wc[1 + LINEBINS_MAX_BY + LINEBINS_MAX_Y], nw = 0;
     want[nw++] = xcol;
-    int nb = split_names(bylist, want, &nw, 4), ny = 0;
-    if (nb > 4)
+    int nb = split_names(bylist, want, &nw, LINEBINS_MAX_BY), ny = 0;
+    if (nb > LINEBINS_MAX_BY)
         slk_error("--by: at most 4 columns ('%s')", by);
     else {
-        split_names(ylist, want, &nw, 32); /* the first 32 y columns */
+        split_names(ylist, want, &nw, LINEBINS_MAX_Y); /* the first 32 y columns */
         ny = nw - 1 - nb;
     }
-    int refused = nb > 4 || csvr_require_list(r, want, wc, nw) < 0;
+    int refused = nb > LINEBINS_MAX_BY || csvr_require_list(r, want, wc, nw) < 0;
     free(bylist);
     free(ylist);
     if (refused)
@@ -839,7 +838,7 @@ static int lines_columns(csvr *r, const char *xcol, const char *ycols, const cha
         cy[y] = wc[1 + nb + y];
     for (int k = 0; !by && def && def->keys && def->keys[k]; k++) {
         int c = csvr_col(r, def->keys[k]);
-        if (c >= 0 && c != *cx && nb < 4)
+        if (c >= 0 && c != *cx && nb < LINEBINS_MAX_BY)
             cb[nb++] = c;
     }
     if (!ycols)

@@ -232,8 +232,7 @@ static int row_next(csvr *r, const struct linebins_cols *c, double *x, char *g, 
                     int *has, const char *what)
 {
     while (csvr_next(r) > 0) {
-        if (slk_progress_due((uint64_t)csvr_line(r)))
-            slk_progress_read(what, (uint64_t)csvr_line(r), csvr_fraction(r));
+        csvr_progress(r, what);
         if (csvr_get_time(r, c->cx, x, CSVR_REQUIRED) < 0) {
             if (csvr_skip(r))
                 continue;
@@ -261,15 +260,6 @@ static int row_next(csvr *r, const struct linebins_cols *c, double *x, char *g, 
         return 0;
     }
     return 0;
-}
-
-/* group_of: the number of group g (added when add, else -1 when new) */
-static long group_of(struct reader *rd, const char *g, int add)
-{
-    const char *k = rd->last >= 0 ? keyset_key(rd->groups, rd->last) : NULL;
-    if (!k || strcmp(k, g) != 0)
-        rd->last = add ? keyset_intern(rd->groups, g, NULL) : keyset_row(rd->groups, g);
-    return rd->last;
 }
 
 static struct acc *acc_of(struct reader *rd, long group, int k)
@@ -321,9 +311,9 @@ static int scan_file(csvr *r, struct reader *rd, int *unordered)
 {
     char g[512];
     double x, y[LINEBINS_MAX_Y];
-    int has[LINEBINS_MAX_Y];
+    int has[LINEBINS_MAX_Y] = {0};
     while (row_next(r, &rd->c, &x, g, sizeof g, y, has, "rows (the first of two passes)")) {
-        long gi = group_of(rd, g, 1);
+        long gi = keyset_find_grouped(rd->groups, g, &rd->last, 1);
         for (int k = 0; k < rd->c.ny; k++) {
             if (!has[k])
                 continue;
@@ -361,11 +351,11 @@ static int hold_file(csvr *r, struct reader *rd, struct hpt **pts, size_t *n)
 {
     char g[512];
     double x, y[LINEBINS_MAX_Y];
-    int has[LINEBINS_MAX_Y];
+    int has[LINEBINS_MAX_Y] = {0};
     size_t cap = 0;
     unsigned seq = 0;
     while (row_next(r, &rd->c, &x, g, sizeof g, y, has, "rows")) {
-        long gi = group_of(rd, g, 1);
+        long gi = keyset_find_grouped(rd->groups, g, &rd->last, 1);
         for (int k = 0; k < rd->c.ny; k++) {
             if (!has[k])
                 continue;
@@ -428,11 +418,11 @@ static int thin_file(csvr *r, struct reader *rd, const struct columns *cols)
 {
     char g[512];
     double x, y[LINEBINS_MAX_Y];
-    int has[LINEBINS_MAX_Y], changed = 0;
+    int has[LINEBINS_MAX_Y] = {0}, changed = 0;
     size_t points = 0;
     rd->last = -1;
     while (!changed && row_next(r, &rd->c, &x, g, sizeof g, y, has, "rows (the second of two passes)")) {
-        long gi = group_of(rd, g, 0);
+        long gi = keyset_find_grouped(rd->groups, g, &rd->last, 0);
         for (int k = 0; k < rd->c.ny && !changed; k++) {
             if (!has[k])
                 continue;

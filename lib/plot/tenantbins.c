@@ -109,8 +109,7 @@ static int util_open(struct util_reader *u, const char *path, const struct csv_d
 static int util_next(struct util_reader *u, const char **tenant, double *t, double *util)
 {
     while (csvr_next(u->r) > 0) {
-        if (slk_progress_due((uint64_t)csvr_line(u->r)))
-            slk_progress_read(u->what, (uint64_t)csvr_line(u->r), csvr_fraction(u->r));
+        csvr_progress(u->r, u->what);
         const char *kind = u->ck >= 0 ? csvr_field(u->r, u->ck) : NULL;
         if (kind && strcmp(kind, "end") == 0)
             continue;
@@ -125,15 +124,6 @@ static int util_next(struct util_reader *u, const char **tenant, double *t, doub
         return 1;
     }
     return 0;
-}
-
-/* a tenant's number: the previous row's first (inputs are grouped) */
-static long tenant_index(keyset *ks, const char *name, long *last, int add)
-{
-    const char *k = *last >= 0 ? keyset_key(ks, *last) : NULL;
-    if (!k || strcmp(k, name) != 0)
-        *last = add ? keyset_intern(ks, name, NULL) : keyset_row(ks, name);
-    return *last;
 }
 
 /* What the first pass learns. */
@@ -164,7 +154,7 @@ static int scan_pass(const char *path, const struct csv_dialect *d, int max_bins
     long cur = -1;
     while (!st && util_next(&u, &name, &t, &y)) {
         size_t known = keyset_size(s->ks);
-        long k = tenant_index(s->ks, name, &cur, 1);
+        long k = keyset_find_grouped(s->ks, name, &cur, 1);
         s->last = xgrow(s->last, &s->cap, (size_t)k + 1, sizeof *s->last);
         if ((size_t)k < known && t < s->last[k]) {
             s->unordered = 1;
@@ -229,7 +219,7 @@ static int bin_pass(const char *path, const struct csv_dialect *d, const struct 
     double t, y;
     int changed = 0;
     while (util_next(&u, &name, &t, &y)) {
-        long k = tenant_index(s->ks, name, &cur, 0);
+        long k = keyset_find_grouped(s->ks, name, &cur, 0);
         long bin = (long)floor((t - b->t0) / b->w);
         if (k < 0 || bin < 0 || bin >= nbins || bin < acc[k].bin) {
             changed = 1;
