@@ -172,6 +172,8 @@ format-check:
 # ---- install ----------------------------------------------------------------
 # IBIN: the binaries installed (the suite's install test gives the build it tests)
 IBIN ?= $(B)/bin
+# EXLIB: the scripts of examples/ that are sourced, not run (installed 644)
+EXLIB := examples/common.sh examples/shardlib.sh
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7
 	install -m 755 $(addprefix $(IBIN)/,$(TOOLS)) $(DESTDIR)$(PREFIX)/bin/
@@ -183,7 +185,8 @@ install: all
 	# the scripts of examples/ (the nightly plan for cron, the evaluations,
 	# the trace adapters) with their sample telemetry, as Debian ships examples
 	install -d $(DESTDIR)$(PREFIX)/share/slokit/examples/telemetry $(DESTDIR)$(PREFIX)/share/slokit/examples/slurm
-	install -m 755 examples/*.sh $(DESTDIR)$(PREFIX)/share/slokit/examples/
+	install -m 755 $(filter-out $(EXLIB),$(wildcard examples/*.sh)) $(DESTDIR)$(PREFIX)/share/slokit/examples/
+	install -m 644 $(EXLIB) $(DESTDIR)$(PREFIX)/share/slokit/examples/
 	install -m 644 examples/telemetry/* $(DESTDIR)$(PREFIX)/share/slokit/examples/telemetry/
 	install -m 755 examples/slurm/*.sh $(DESTDIR)$(PREFIX)/share/slokit/examples/slurm/
 	install -m 644 examples/slurm/README.md $(DESTDIR)$(PREFIX)/share/slokit/examples/slurm/

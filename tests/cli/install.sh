@@ -14,9 +14,10 @@ tcheck "every tool, its man page and completion installed" bash -c '
     done
     [ -f "$1/usr/local/share/man/man7/slokit.7" ]' _ "$dest" "$tools"
 tcheck "the installed tools are this build's" cmp "$dest/usr/local/bin/lcmpack" "$ROOT/$BUILD/bin/lcmpack"
-tcheck "examples installed, scripts executable" bash -c '
+tcheck "examples installed, scripts executable, the sourced common.sh and shardlib.sh not" bash -c '
     e=$1/usr/local/share/slokit/examples
     [ -x "$e/nightly-plan.sh" ] && [ -x "$e/slurm/array.sh" ] && [ -f "$e/telemetry/runs.csv" ] &&
+        [ -f "$e/common.sh" ] && [ ! -x "$e/common.sh" ] && [ -f "$e/shardlib.sh" ] && [ ! -x "$e/shardlib.sh" ] &&
         [ "$(ls "$e"/*.sh | wc -l)" = "$(ls "$2"/examples/*.sh | wc -l)" ]' _ "$dest" "$ROOT"
 # the nightly plan from the installed copy, PATH with the installed tools
 # and the system only (no build/bin beside it)
