@@ -35,6 +35,8 @@
 #                      there); else this checkout's ROOT/build/bin.  A TOOL
 #                      found nowhere: "NAME: TOOL not found (...)", exit 1.
 
+# shellcheck shell=sh
+
 ex_usage() {
     awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$1"
 }
