@@ -9,8 +9,7 @@
 #                            tenantclass when ARGS give them -s (--sort)
 #   shards_merge KEY N W OUT [--sorted]
 #                            merge W/out-NNNN.csv in one process's order
-# Messages start with $shards_name (the sourcing script sets it; default its
-# file name).
+# Messages start with $shards_name, which the sourcing script sets.
 # The work directory W holds in-NNNN.csv (shard i of the input), out-NNNN.csv
 # (the tool's output on it), order.csv (the key groups' input order) and, for
 # Slurm, status-I (the task's exit status) and log-I.txt.
@@ -19,11 +18,11 @@ shards_key() {
         sloinfer|skyfit) echo job ;;
         peakgate) echo task ;;
         tenantclass) echo tenant ;;
-        *) echo "${shards_name:-${0##*/}}: no default key for '$1' (give -k KEY)" >&2; return 64 ;;
+        *) echo "$shards_name: no default key for '$1' (give -k KEY)" >&2; return 64 ;;
     esac
 }
 shards_tool() {
-    command -v "$1" >/dev/null || { echo "${shards_name:-${0##*/}}: '$1' not found on PATH" >&2; return 69; }
+    command -v "$1" >/dev/null || { echo "$shards_name: '$1' not found on PATH" >&2; return 69; }
     readlink -f "$(command -v "$1")"
 }
 shards_split() {

@@ -4,7 +4,6 @@
 #include "base/diag.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -113,8 +112,7 @@ int gpupods_read(const char *path, const struct csv_dialect *d, enum gpupods_uni
                           "creation_time", &col[P_CREATE], "deletion_time", &col[P_DELETE], "scheduled_time",
                           &col[P_SCHED], (char *)NULL) == 0)
         while (csvr_next(r) > 0) {
-            if (slk_progress_due((uint64_t)csvr_line(r)))
-                slk_progress_read(csvr_path(r), (uint64_t)csvr_line(r), csvr_fraction(r));
+            csvr_progress(r, csvr_path(r));
             if (pod(r, col, unit, by, epoch, t, st) < 0 && !csvr_skip(r))
                 break;
         }

@@ -133,7 +133,7 @@ tcheck "hadoop-streaming map from a task directory of the two shipped files" bas
 mkdir -p "$TMP/fake1" "$TMP/fake2"
 for d in fake1 fake2; do
     printf '#!/bin/sh\necho %s > "%s/ran"\nexit 3\n' "$d" "$TMP" > "$TMP/$d/tracegen"
-    cp "$TMP/fake1/tracegen" /dev/null; chmod +x "$TMP/$d/tracegen"
+    chmod +x "$TMP/$d/tracegen"
     ln -sf "$ROOT/$BUILD/bin/stretch" "$TMP/$d/stretch"
 done
 t "tools: SLOKIT_BIN before PATH" 3 '' '*' '' env SLOKIT_BIN="$TMP/fake2" PATH="$TMP/fake1:$CLEAN" bash "$EX/vc-fairness.sh" 1 "$TMP/vf"
