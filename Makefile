@@ -47,10 +47,14 @@ B        := build
 BA       := build-asan
 ASANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all asan deps depcheck check check-fast check-engines bench install uninstall clean valgrind fuzz run lint format-check arch
+.PHONY: all tools asan deps depcheck check check-fast check-engines bench install uninstall clean valgrind fuzz run lint format-check arch
 .DEFAULT_GOAL := all
 
-all: depcheck $(addprefix $(B)/bin/,$(TOOLS)) $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNITSRC))
+# run and check build on every CPU unless make itself was given -j.
+SUBJOBS   = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
+
+all: tools $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNITSRC))
+tools: depcheck $(addprefix $(B)/bin/,$(TOOLS))
 asan: depcheck $(addprefix $(BA)/bin/,$(TOOLS)) $(patsubst tests/unit/%.c,$(BA)/tests/%,$(UNITSRC))
 
 # ---- dependencies -----------------------------------------------------------
@@ -112,7 +116,7 @@ $(B)/bin $(B)/tests $(BA)/bin $(BA)/tests:
 # ---- tests, benches ---------------------------------------------------------
 # check: the whole suite, once on the -O2 build and once under ASan+UBSan.
 check: deps
-	$(MAKE) all asan
+	$(MAKE) $(SUBJOBS) all asan
 	LC_ALL=C bash tests/run.sh
 
 # check-fast: the -O2 build only, for the edit-compile-test loop.
@@ -133,7 +137,7 @@ bench: all
 
 # run: the main job on the shipped example telemetry (installs and builds as needed).
 run: deps
-	$(MAKE) all
+	$(MAKE) $(SUBJOBS) tools
 	SLOKIT_BIN=$(CURDIR)/$(B)/bin bash examples/nightly-plan.sh examples/telemetry $(B)/nightly-state
 
 # ---- code habits -------------------------------------------------------------

@@ -342,7 +342,7 @@ static void report(const struct replay_totals *tot, const double *elapsed, int a
                     (unsigned long long)x->dra.extended, (unsigned long long)x->dra.renewed,
                     (unsigned long long)x->dra.refused_full + (unsigned long long)x->dra.refused_nocap,
                     (unsigned long long)x->dra.refused_full, (unsigned long long)x->dra.refused_nocap);
-        fputc('\n', stderr);
+        fputc('\n', slk_summary());
     }
 }
 

@@ -215,6 +215,12 @@ static int google(csvw *w)
         rawin_close(in);
     }
     const struct google_stats *s = google_stats(g);
+    if (st == SLK_OK && opt.fmt == F_GOOGLE_USAGE && (!s->events || !s->task_events)) {
+        /* a glob that matched nothing: no table, not an empty one */
+        slk_error("google-usage read no %s: give the job_events files, then the task_events files",
+                  s->events ? "task_events (13 fields)" : "job_events (8 fields)");
+        st = SLK_EDATA;
+    }
     if (st == SLK_OK && opt.fmt == F_GOOGLE_RUNS) {
         google_write_runs(g, w);
         if (!slk_opt.quiet)

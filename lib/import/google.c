@@ -407,7 +407,10 @@ static size_t usage_tasks(google_trace *g, size_t *order)
     return n;
 }
 
-struct steps { double *area, *cpu, *mem; size_t n, cap; };
+struct steps {
+    double *area;
+    size_t cap;
+};
 
 /* one run: tasks order[0..n) of job j, sampled every step_us */
 static void usage_run(google_trace *g, const struct job *j, const size_t *order, size_t n,
@@ -420,22 +423,19 @@ static void usage_run(google_trace *g, const struct job *j, const size_t *order,
     if (ns > s->cap) {
         s->cap = ns;
         s->area = xreallocarray(s->area, ns, sizeof *s->area);
-        s->cpu = xreallocarray(s->cpu, ns, sizeof *s->cpu);
-        s->mem = xreallocarray(s->mem, ns, sizeof *s->mem);
     }
     memset(s->area, 0, ns * sizeof *s->area);
-    memset(s->cpu, 0, ns * sizeof *s->cpu);
-    memset(s->mem, 0, ns * sizeof *s->mem);
     double tot = 0, tcpu = 0, tmem = 0;
+    int same_cpu = 1, same_mem = 1; /* every task requests what the first does */
     for (size_t k = 0; k < n; k++) {
         const struct task *t = &g->tasks[order[k]];
+        same_cpu &= t->cpu == g->tasks[order[0]].cpu;
+        same_mem &= t->mem == g->tasks[order[0]].mem;
         for (int64_t a = t->start; a < t->end;) {
             size_t i = (size_t)((a - j->ustart) / step);
             int64_t b = j->ustart + (int64_t)(i + 1) * step;
             double d = (double)((b < t->end ? b : t->end) - a);
             s->area[i] += d;
-            s->cpu[i] += d * t->cpu;
-            s->mem[i] += d * t->mem;
             a = b;
         }
         tot += (double)(t->end - t->start);
@@ -450,6 +450,12 @@ static void usage_run(google_trace *g, const struct job *j, const size_t *order,
         g->st.usage_norequest++;
         return;
     }
+    /* the run's container: its tasks' task-seconds-weighted mean request,
+     * or their one request exactly when they all ask the same (the mean of
+     * equal values may differ from them in its last bits) */
+    const struct task *t0 = &g->tasks[order[0]];
+    double cores = g->o.cores * (same_cpu ? t0->cpu : tcpu / tot);
+    double mem = g->o.mem_mb * (same_mem ? t0->mem : tmem / tot);
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, j->id);
     for (size_t i = 0; i < ns; i++) {
@@ -457,12 +463,13 @@ static void usage_run(google_trace *g, const struct job *j, const size_t *order,
         csvw_str(w, id);
         put_time(w, g->o.epoch, j->ustart + (int64_t)i * step);
         csvw_num(w, s->area[i] / (double)step);
-        if (sizes) { /* per container: the step's mean request when its
-                      * tasks request anything, else the run's (a step with
-                      * no task running, or whose tasks request neither) */
-            int own = s->area[i] > 0 && (s->cpu[i] > 0 || s->mem[i] > 0);
-            csvw_num(w, g->o.cores * (own ? s->cpu[i] / s->area[i] : tcpu / tot));
-            csvw_num(w, g->o.mem_mb * (own ? s->mem[i] / s->area[i] : tmem / tot));
+        if (sizes) { /* per container: the run's task-seconds-weighted
+                      * mean request, one size on every row, as skyfit,
+                      * lcmpack and replay model a run (a per-step mean
+                      * differed in its last bits from step to step, and
+                      * replay refused the run) */
+            csvw_num(w, cores);
+            csvw_num(w, mem);
         }
         csvw_end(w);
         g->st.usage_rows++;
@@ -486,7 +493,5 @@ void google_write_usage(google_trace *g, csvw *w)
         k = e;
     }
     free(s.area);
-    free(s.cpu);
-    free(s.mem);
     free(order);
 }

@@ -12,8 +12,10 @@ and checks that traceconv's containers x step add up to them (to 1e-9
 relative), that the runs written are exactly the complete ones, and that the
 samples are STEP apart.  With CORES,MEM (traceconv --machine cores=CORES,mem=MEM):
 also that every run with a CPU or a memory request is written (and only
-those), and that each run's containers x cores x step and containers x mem_mb x
-step add up to CORES (MEM) times its tasks' seconds x CPU (memory) request.
+those), that each run's rows give one container size (the same cores and
+mem_mb text on every row), and that its containers x cores x step and
+containers x mem_mb x step add up to CORES (MEM) times its tasks' seconds x
+CPU (memory) request.
 Exit 0 when everything matches; prints the first differences otherwise."""
 import csv
 import gzip
@@ -111,7 +113,7 @@ def check_usage(out, step, machine, jfiles, tfiles):
     want = {jid: a for jid, a in area.items() if jid not in bad and jid in names}
     if machine:   # a run with neither request has no container shape: not written
         want = {jid: a for jid, a in want.items() if max(reqarea.get(jid, [0, 0])) > 0}
-    got, times, gotreq = {}, {}, {}
+    got, times, gotreq, sizes = {}, {}, {}, {}
     for r in csv.DictReader(open(out)):
         jid = int(r["run"])
         if r["job"] != names.get(jid):
@@ -124,6 +126,7 @@ def check_usage(out, step, machine, jfiles, tfiles):
             g = gotreq.setdefault(jid, [0.0, 0.0])
             g[0] += c * float(r["cores"])
             g[1] += c * float(r["mem_mb"])
+            sizes.setdefault(jid, set()).add((r["cores"], r["mem_mb"]))
     if set(got) != set(want):
         print(f"runs written differ: {len(got)} vs {len(want)}; e.g. {sorted(set(got) ^ set(want))[:5]}")
         return 1
@@ -136,6 +139,9 @@ def check_usage(out, step, machine, jfiles, tfiles):
             if abs(gotreq[jid][i] - w) > 1e-9 * max(w, 1):
                 print(f"run {jid}: containers x {what} x step {gotreq[jid][i]}, want {w}")
                 return 1
+        if machine and len(sizes[jid]) != 1:   # one container size per run (replay needs it)
+            print(f"run {jid}: {len(sizes[jid])} container sizes, want one: {sorted(sizes[jid])[:3]}")
+            return 1
         ts = times[jid]
         if any(b - a != Decimal(step) for a, b in zip(ts, ts[1:])):
             print(f"run {jid}: samples not {step} s apart")

@@ -1,4 +1,5 @@
 # summary: a tool's summary on stderr comes after its outputs are complete,
+# is whole lines, each beginning with the tool's name,
 # and only when they were written (lib/base/diag's slk_summary, held until
 # slk_finish).  A full disk at the last write leaves the warnings about the
 # input and one error line, never a summary of output that is not there
@@ -27,6 +28,11 @@ sumcheck() {
     timeout 60 "${full[@]}" </dev/null >/dev/full 2>"$TMP/.f"; rf=$?
     if [ "$rs" != 0 ]; then
         _fail "the run on /dev/null exited $rs: $(tail -1 "$TMP/.s")"
+    elif grep -qvE "^${argv[0]##*/}: " "$TMP/.s" || { [ -s "$TMP/.s" ] && [ -n "$(tail -c 1 "$TMP/.s")" ]; }; then
+        # whole lines, each the tool's (replay wrote its regime rows' newlines
+        # to stderr at once and the rest to the held summary: two blank lines,
+        # then its rows run together)
+        _fail "stderr is not whole lines of '${argv[0]##*/}: ...': $(grep -vnE "^${argv[0]##*/}: " "$TMP/.s" | head -2 | tr "\n" " ")"
     elif [ "$rf" = 0 ]; then
         # (the same but for the seconds it took)
         cmp -s <(sed -E 's/[0-9.]+ s$/T s/' "$TMP/.s") <(sed -E 's/[0-9.]+ s$/T s/' "$TMP/.f") && PASS=$((PASS + 1)) || _fail "a run that wrote nothing to /dev/full said something else: $(diff "$TMP/.s" "$TMP/.f" | head -3)"

@@ -45,13 +45,14 @@ t "google runs: -0.5 keeps its sign" 0 '500000,,1,0,u,0,n,L
 L,1,-0.5,-0.4,0,finished" '' traceconv -q google-runs --epoch -1 -
 # usage: job 10's tasks run [1.5, 61.5) and [31.5, 121.5): span 120 s = two
 # 60 s steps; step 1 holds 60 + 30 task-seconds -> 1.5 containers, step 2 60
-# -> 1.  Requests (x cores=8, mem=1000): step 1 cpu (60x0.5 + 30x0.25)/90 x 8
-# = 3.3333333333333335, mem (60x0.25 + 30x0.125)/90 x 1000 = 208.33333333333334;
-# step 2 0.25 x 8 = 2 and 0.125 x 1000 = 125.  Job 11's only task ends with no
-# SCHEDULE in the file: its run is incomplete and skipped.
+# -> 1.  Requests (x cores=8, mem=1000), one size for the run, its tasks'
+# task-seconds-weighted mean: cpu (60x0.5 + 90x0.25)/150 x 8 = 2.8, mem
+# (60x0.25 + 90x0.125)/150 x 1000 = 175 (each step's own mean, 3.33 and 2
+# cores, was not one size: replay refused such a run).  Job 11's only task
+# ends with no SCHEDULE in the file: its run is incomplete and skipped.
 t "google usage by hand" 0 '' "job,run,t,containers,cores,mem_mb
-L1,10,1.5,1.5,3.3333333333333335,208.33333333333334
-L1,10,61.5,1,2,125" "1 job runs written (2 rows); skipped 1 with a task outside the files" \
+L1,10,1.5,1.5,2.8,175
+L1,10,61.5,1,2.8,175" "1 job runs written (2 rows); skipped 1 with a task outside the files" \
     traceconv google-usage --machine cores=8,mem=1000 "$D/job_events.csv" "$D/task_events.csv"
 # Requests of 0 CPU (many 2011 tasks ask for memory only): with --machine a
 # run that asks for memory but no CPU was dropped ("with no requests": 109 of
@@ -59,10 +60,10 @@ L1,10,61.5,1,2,125" "1 job runs written (2 rows); skipped 1 with a task outside 
 # columns must not change which runs exist.  Kept, its container is 0 cores;
 # only a run that requests neither is dropped.  By hand (x cores=8,
 # mem=1000): job 10 (L) runs task 0 [1, 61) with CPU 0, memory 0.25, then
-# task 1 [61, 121) with CPU 0.5, memory 0.125: two steps, each its own
-# tasks' mean, 0 cores x 250 MB and 4 cores x 125 MB (the old rule gave step
-# 1 the run's means, 2 and 187.5); job 11 (M) requests neither: skipped;
-# job 12 (N) [2, 32) CPU 0, memory 0.5: 0.5 containers of 0 cores x 500 MB.
+# task 1 [61, 121) with CPU 0.5, memory 0.125: one size for the run, its
+# tasks' mean over 120 task-seconds, 2 cores x 187.5 MB; job 11 (M) requests
+# neither: skipped; job 12 (N) [2, 32) CPU 0, memory 0.5: 0.5 containers of
+# 0 cores x 500 MB.
 printf '1000000,,10,0,u,0,n,L\n1000000,,11,0,u,0,n,M\n1000000,,12,0,u,0,n,N\n' >"$TMP/je3.csv"
 cat >"$TMP/te3.csv" <<'EOF3'
 1000000,,10,0,m,1,u,0,0,0,0.25,0,0
@@ -75,8 +76,8 @@ cat >"$TMP/te3.csv" <<'EOF3'
 121000000,,10,1,m,4,u,0,0,,,,
 EOF3
 t "google usage: a run of 0 CPU and some memory is kept (0 cores)" 0 '' "job,run,t,containers,cores,mem_mb
-L,10,1,1,0,250
-L,10,61,1,4,125
+L,10,1,1,2,187.5
+L,10,61,1,2,187.5
 N,12,2,0.5,0,500" "2 job runs written (3 rows); skipped 0 with a task outside the files, 0 not in the job events, 1 requesting neither CPU nor memory" \
     traceconv google-usage --machine cores=8,mem=1000 "$TMP/je3.csv" "$TMP/te3.csv"
 t "google usage: the same runs without --machine" 0 '' "job,run,t,containers
@@ -85,8 +86,8 @@ L,10,61,1
 M,11,1,1
 N,12,2,0.5" "3 job runs written (4 rows); skipped 0 with a task outside the files, 0 not in the job events" \
     traceconv google-usage "$TMP/je3.csv" "$TMP/te3.csv"
-# skyfit takes a 0-core container (lcmpack and replay did): the shape is the
-# container-weighted mean, L (0 + 4) / 2 = 2 cores, (250 + 125) / 2 = 187.5 MB
+# skyfit takes a 0-core container (lcmpack and replay did): N's 0 cores x
+# 500 MB, and L's one size, 2 cores x 187.5 MB
 t "google usage with 0 cores feeds skyfit" 0 '' "job,step,offset,alloc,cores,mem_mb
 L,60,0,1,2,187.5
 L,60,60,1,2,187.5
@@ -107,6 +108,14 @@ t "google usage step 1e13 s refused" 64 '' '' "invalid value for --step: '1e13' 
 t "google usage wants job files first" 65 '' '' \
     "job_events.csv:1: a job_events file after task_events: give the job files first" \
     traceconv google-usage "$D/task_events.csv" "$D/job_events.csv"
+# both kinds are needed: a glob that matched nothing was an empty table, exit 0
+t "google usage without task files" 65 '' '' \
+    "traceconv: google-usage read no task_events (13 fields): give the job_events files, then the task_events files" \
+    traceconv google-usage -o "$TMP/nothing.csv" "$D/job_events.csv"
+t "google usage without job files" 65 '' '' \
+    "traceconv: google-usage read no job_events (8 fields): give the job_events files, then the task_events files" \
+    traceconv google-usage -o "$TMP/nothing.csv" "$D/task_events.csv"
+tcheck "google usage without one kind: no table written" test ! -e "$TMP/nothing.csv"
 t "google runs refuses task events" 65 '' '' "task_events.csv:1: a task_events file: google-runs reads job_events only" \
     traceconv google-runs "$D/task_events.csv"
 t "google bad event type" 65 '1,,10,9,u,0,n,L
@@ -274,6 +283,13 @@ tcheck "google real usage --machine: requests match python" $PY "$ROOT/tests/che
     "$G"/job_events-part-0000[1-4]-of-00500.csv.gz -- "$G/task_events-part-00001-of-00500.csv.gz"
 t "google real usage --machine feeds skyfit" 0 '' '*' "125 fitted" skyfit -o "$TMP/g-sky-m.csv" "$TMP/g-usage-m.csv"
 tcheck "google real skylines with and without --machine: the same allocations" bash -c 'cmp <(cut -d, -f1-4 "$1") "$2"' _ "$TMP/g-sky-m.csv" "$TMP/g-sky.csv"
+# one container size per run, so replay takes the rows (a per-step mean
+# differed in its last bits: "run '6252168998': container size changes
+# within the run", exit 65); the plan's jobs from the same shards
+t "google real usage --machine feeds replay" 0 '' '*' "replay: 899 runs read (3778 rows); replaying 40 runs of 25 jobs" \
+    sh -c 'lcmpack -q --slo "$1" --capacity cores=2000,mem=8192000 -o "$3" "$2" &&
+           replay --slo "$1" --plan "$3" --regime plan,plan+dra --capacity cores=2000,mem=8192000 -o "$4" "$5"' \
+    sh "$TMP/g-slo.csv" "$TMP/g-sky-m.csv" "$TMP/g-plan-m.csv" "$TMP/g-replay-m.csv" "$TMP/g-usage-m.csv"
 
 # ---- SWF, by hand (tests/data/traceconv/tiny.swf: MaxProcs 16) ----
 # job 1: 4 procs x 100 s = 1/9 h (group 1); job 2: 8 x 50 s = 1/9 h (group 2);
