@@ -173,8 +173,6 @@ static void validate(void)
         w = "--nodes FILE is required with alibaba-gpu";
     else if (opt.epoch != floor(opt.epoch))
         w = "--epoch must be whole seconds";
-    else if (opt.capacities && slk_opt.output && strcmp(opt.capacities, slk_opt.output) == 0)
-        w = "--capacities and -o name the same file";
     if (w) {
         slk_error("%s (traceconv --help)", w);
         slk_finish(SLK_EUSAGE);

@@ -91,10 +91,6 @@ static int check_options(const struct gen_kind **kind)
         slk_error("kind '%s' has no ground truth to write (--truth)", k->name);
         return SLK_EUSAGE;
     }
-    if (truth_path && slk_opt.output && strcmp(truth_path, slk_opt.output) == 0) {
-        slk_error("--truth and -o name the same file '%s'", truth_path);
-        return SLK_EUSAGE;
-    }
     *kind = k;
     return SLK_OK;
 }

@@ -98,7 +98,12 @@ static int rejects_finish(int status)
                 slk_opt.rejects ? "; file, line and reason in " : "", slk_opt.rejects ? slk_opt.rejects : "");
     csv_rejects_free(rejects);
     rejects = NULL;
-    if (rejects_out) {
+    if (rejects_out && status == SLK_EUSAGE) {
+        /* a usage error (two outputs naming one file, the rejects' own
+         * among them) read nothing to explain */
+        outf_abort(rejects_out);
+        rejects_out = NULL;
+    } else if (rejects_out) {
         /* kept even when the run failed: the rejects explain what was read */
         int st = outf_commit(rejects_out);
         rejects_out = NULL;
@@ -299,8 +304,11 @@ const struct csv_dialect *cli_dialect(const char *role)
         .time_unit = time_unit_reach(role),
         .rejects = slk_opt.on_error_skip ? cli_rejects() : NULL,
         .delim = slk_opt.delim ? slk_opt.delim : ',',
-        .no_header = slk_opt.no_header,
-        .names = slk_opt.names,
+        /* -H and --names describe the primary input, as --col without a
+         * ROLE does: a side input (--prior, --runs, --events, ...) keeps its
+         * header, and the primary's names never fit it */
+        .no_header = role == NULL && slk_opt.no_header,
+        .names = role == NULL ? slk_opt.names : NULL,
         .no_output_header = slk_opt.no_output_header,
         .precision = slk_opt.precision,
         .role = role,

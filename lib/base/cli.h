@@ -117,8 +117,8 @@ void cli_time_unit_also(const char *role);
 void cli_parse(const struct argp *argp, int argc, char **argv, void *input);
 
 /* cli_dialect: the dialect the user's options describe, for the input with
- * this role (NULL: the primary input; plain --col renames and --time-unit
- * apply only there), and for outputs.  With --on-error skip every role
+ * this role (NULL: the primary input; plain --col renames, --time-unit, -H
+ * and --names apply only there), and for outputs.  With --on-error skip every role
  * shares one csv_rejects, created at the first call (--rejects FILE that
  * cannot be created: message and exit 73); at slk_finish its count is
  * summarized ("tool: 3 bad rows skipped ...") and FILE is committed.  The pointer stays valid, and its value

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,10 @@ struct outf {
 
 #define MAX_OPEN 4100 /* keyshard writes up to SHARD_MAX shards at once */
 static char *volatile open_tmps[MAX_OPEN];
+/* dest_keys[i]: the file open_tmps[i] will replace (dest_key).  Two outputs
+ * open at once that name one file (-o x.csv --stats ./x.csv) would each be
+ * renamed over it, and only the last would be left: refused. */
+static char *dest_keys[MAX_OPEN];
 static int handlers_set;
 
 static void remove_tmps(void)
@@ -175,6 +180,51 @@ static void keep_owner(int fd, const char *path, const struct stat *old, mode_t 
                 (long)now.st_gid, (long)old->st_gid);
 }
 
+/* final_target: what replacing path replaces: path with its symlinks
+ * followed, also when the last one dangles (the file it names is created,
+ * the link kept).  A chain of more than 40 links is left as path.  Malloc'd. */
+static char *final_target(const char *path)
+{
+    char *cur = xstrdup(path);
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat lst;
+        char buf[PATH_MAX];
+        ssize_t n;
+        if (lstat(cur, &lst) != 0 || !S_ISLNK(lst.st_mode) || (n = readlink(cur, buf, sizeof buf - 1)) <= 0)
+            return cur;
+        buf[n] = 0;
+        char *d = xstrdup(cur);
+        const char *dir = dirname(d);
+        size_t len = strlen(dir) + (size_t)n + 2;
+        char *next = xmalloc(len);
+        snprintf(next, len, "%s/%s", buf[0] == '/' ? "" : dir, buf);
+        free(d);
+        free(cur);
+        cur = next;
+    }
+    free(cur);
+    return xstrdup(path);
+}
+
+/* dest_key: the file replacing path replaces, as its directory's real path
+ * and its name (./x.csv, the absolute path and x.csv are one file).  Malloc'd. */
+static char *dest_key(const char *path)
+{
+    char *d = xstrdup(path), *b = xstrdup(path);
+    char *dir = realpath(dirname(d), NULL);
+    const char *name = basename(b);
+    size_t len = (dir ? strlen(dir) : strlen(path)) + strlen(name) + 2;
+    char *key = xmalloc(len);
+    if (dir)
+        snprintf(key, len, "%s/%s", dir, name);
+    else
+        snprintf(key, len, "%s", path); /* no such directory: creating it fails anyway */
+    free(dir);
+    free(d);
+    free(b);
+    return key;
+}
+
 outf *outf_open(const char *path, int *status)
 {
     outf *o = xcalloc(1, sizeof *o);
@@ -207,14 +257,27 @@ outf *outf_open(const char *path, int *status)
         return o;
     }
     set_handlers();
-    /* A symlink to a regular file: replace the file it points to, not the link. */
+    /* A symlink: replace the file it points to (or create the one it names,
+     * when it dangles), not the link. */
     struct stat lst;
     char *real = NULL;
-    if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
-        real = realpath(path, NULL);
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        real = exists ? realpath(path, NULL) : final_target(path);
     o->path = xstrdup(real ? real : path);
     path = o->path;
     free(real);
+    char *key = dest_key(path);
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (dest_keys[i] && strcmp(dest_keys[i], key) == 0) {
+            slk_error("%s: named by two outputs of this run, and each would replace the other: "
+                      "give each output its own file",
+                      path);
+            *status = SLK_EUSAGE;
+            free(key);
+            free(o->path);
+            free(o);
+            return NULL;
+        }
     char *d1 = xstrdup(path), *b1 = xstrdup(path);
     const char *dir = dirname(d1), *base = basename(b1);
     size_t n = strlen(dir) + strlen(base) + strlen(OUTF_TMP_MARK) + 16;
@@ -229,6 +292,7 @@ outf *outf_open(const char *path, int *status)
     if (fd < 0) {
         slk_error("%s: cannot create: %s", path, strerror(errno));
         *status = SLK_ECANTCREAT;
+        free(key);
         free(o->tmp);
         free(o->path);
         free(o);
@@ -253,6 +317,7 @@ outf *outf_open(const char *path, int *status)
         close(fd);
         unlink(o->tmp);
         *status = SLK_ECANTCREAT;
+        free(key);
         free(o->tmp);
         free(o->path);
         free(o);
@@ -261,9 +326,12 @@ outf *outf_open(const char *path, int *status)
     for (int i = 0; i < MAX_OPEN; i++)
         if (!open_tmps[i]) {
             open_tmps[i] = o->tmp;
+            dest_keys[i] = key;
+            key = NULL;
             o->slot = i;
             break;
         }
+    free(key); /* more than MAX_OPEN at once: not tracked */
     *status = SLK_OK;
     return o;
 }
@@ -353,8 +421,11 @@ FILE *outf_fp(outf *o) { return o->fp; }
 
 static void forget(outf *o)
 {
-    if (o->slot >= 0)
+    if (o->slot >= 0) {
         open_tmps[o->slot] = NULL;
+        free(dest_keys[o->slot]);
+        dest_keys[o->slot] = NULL;
+    }
     free(o->tmp);
     free(o->path);
     free(o);

@@ -241,6 +241,44 @@ tracegen runs --count 8 --days 7 -q -o "$A/runs.csv"
 tracegen usage --count 8 --days 7 -q -o "$A/usage.csv"
 sloinfer -q -o "$A/slo-fd.csv" "$A/runs.csv"
 skyfit -q -o "$A/sky-fd.csv" "$A/usage.csv"
+
+# Two outputs of one run naming one file: each was renamed over it in turn
+# and only the last was left, exit 0 (lcmpack -o p.csv --load p.csv left the
+# load table where the plan was; the session-35 audit).  Any spelling of the
+# file is one file: ./x, the absolute path, a link to it.  Exit 64, one
+# line, the file untouched, no temporary left.  (tracegen and traceconv
+# compared the two strings; ./x.csv passed.)
+# samefile NAME OUT TOOL ARGS...: OUT (relative to $A/same) holds OLD before
+samefile() {
+    local name=$1 out=$2
+    shift 2
+    tcheck "two outputs, one file: $name" bash -c '
+        cd "$1" && out=$2 && shift 2 && rm -rf same && mkdir -p same/S && cd same || exit 1
+        printf "OLD\n" > "$out" && ln -s "$out" link.csv
+        "$@" 2>err; rc=$?
+        [ $rc = 64 ] && [ "$(wc -l < err)" = 1 ] &&
+            grep -q ": named by two outputs of this run, and each would replace the other: give each output its own file$" err ||
+            { echo "exit $rc:"; cat err; exit 1; }
+        [ "$(cat "$out")" = OLD ] && [ -L link.csv ] || { echo "$out replaced"; exit 1; }
+        ! find . -name ".*.slokit.*" | grep -q . || { echo "temporaries left"; exit 1; }' _ "$A" "$out" "$@"
+}
+samefile "stretch -o, --vcs ./" o.csv stretch -q "$D/stretch/two.csv" ../jobs.csv --vcs ./o.csv -o o.csv
+samefile "traceconv -o, --capacities absolute" o.csv sh -c 'traceconv -q swf "$1" --capacities "$PWD/o.csv" -o o.csv' _ "$D/traceconv/tiny.swf"
+samefile "tracegen -o, --truth ./" o.csv tracegen runs --count 3 --days 1 -q --truth ./o.csv -o o.csv
+samefile "skyfit -o, --stats a link to it" o.csv skyfit -q --stats link.csv -o o.csv "$D/skyfit/catchup.csv"
+samefile "sloinfer -o, --rejects ./" o.csv sloinfer -q --on-error skip --rejects ./o.csv -o o.csv ../runs.csv
+samefile "lcmpack -o, --load ./" o.csv lcmpack -q --slo ../slo2.csv $LC ../sky2.csv --load ./o.csv -o o.csv
+samefile "keyshard: --order a shard" S/in-0001.csv keyshard -q -k job -n 3 -p S/in- --order S/./in-0001.csv "$D/skyfit/catchup.csv"
+samefile "tenantclass -o, --classes ./" o.csv tenantclass -q --servers "$D/classpick/simservers.csv" --classes ./o.csv -o o.csv "$tenantclass_series"
+# and the one spelling twice, as before
+samefile "replplace -o, --classes the same name" o.csv replplace -q --classes o.csv -o o.csv ../ten.csv ../blocks.csv
+# A link that points to no file: the file it names is created and the link
+# kept (the link was replaced by a regular file, the target never made).
+tcheck "-o through a dangling link creates its target, keeps the link" bash -c '
+    cd "$1" && rm -rf dl && mkdir dl && cd dl && ln -s new.csv out.csv && ln -s ../dl/sub/x.csv deep.csv && mkdir sub &&
+    sloinfer -q -o out.csv ../runs.csv && [ -L out.csv ] && [ "$(readlink out.csv)" = new.csv ] &&
+    cmp -s new.csv ../slo-fd.csv && sloinfer -q -o deep.csv ../runs.csv && [ -L deep.csv ] && cmp -s sub/x.csv ../slo-fd.csv ||
+    { ls -l; exit 1; }' _ "$A"
 # fdcase NAME REDIRECTS OUTS TOOL ARGS...: the run with REDIRECTS ("2>&-",
 # ">&- 2>&-", ...) writes OUTS (relative to $A) as the same run with the
 # descriptors open does, and exits 0; OUT~COL compares OUT without its

@@ -66,6 +66,28 @@ done <<< "$refused"
 takes() { ! printf '%s' "$refused" | grep -q "^$1	$2"; }
 # --names names the columns of an input without a header: alone it would be ignored
 t "--names without -H" 64 '' '' "--names needs -H/--no-header" sloinfer --names a,b
+# -H and --names describe the primary input only, as --col without a ROLE:
+# a side input keeps its header (its header row was read as data under the
+# primary's names: "sky.csv:1: missing required columns 'step', 'offset'
+# and 'alloc'", so a Hadoop Streaming reducer could not take --prior or
+# --runs).  The same outputs as with the header on the primary input.
+HS="$TMP/hside"
+mkdir -p "$HS"
+tracegen -q runs --count 6 --days 5 -o "$HS/runs.csv"
+tracegen -q usage --count 6 --days 5 -o "$HS/usage.csv"
+tracegen -q events --count 6 --days 5 -o "$HS/events.csv"
+skyfit -q -o "$HS/sky.csv" "$HS/usage.csv"
+tail -n +2 "$HS/usage.csv" > "$HS/usage.body"
+tail -n +2 "$HS/runs.csv" > "$HS/runs.body"
+UN=$(head -1 "$HS/usage.csv")
+RN=$(head -1 "$HS/runs.csv")
+for side in "--prior $HS/sky.csv" "--runs $HS/runs.csv"; do
+    # shellcheck disable=SC2086 # $side is an option and its file
+    tcheck "skyfit -H $side: the side input keeps its header" bash -c 'cmp <(skyfit -q "${@:4}" "$1") <(skyfit -q -H --names "$3" "${@:4}" "$2")' \
+        _ "$HS/usage.csv" "$HS/usage.body" "$UN" $side
+done
+tcheck "sloinfer -H --events: the side input keeps its header" bash -c 'cmp <(sloinfer -q --events "$4" "$1") <(sloinfer -q -H --names "$3" --events "$4" "$2")' \
+    _ "$HS/runs.csv" "$HS/runs.body" "$RN" "$HS/events.csv"
 for bin in $(ls "$ROOT/$BUILD/bin"); do
     if takes "$bin" --time-unit; then
         t "$bin --time-unit bad" 64 '' '' "invalid value for --time-unit: 'ns' (want s, ms or us)" "$bin" --time-unit ns

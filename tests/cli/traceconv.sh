@@ -478,7 +478,7 @@ t "--col does not apply" 64 '' '' "--col does not apply to traceconv" traceconv 
 t "--time-unit does not apply" 64 '' '' "--time-unit does not apply to traceconv: the formats fix their time units" \
     traceconv google-runs --time-unit ms "$D/job_events.csv"
 tcheck "--help lists no option that does nothing" bash -c '! traceconv --help | grep -E -- "--(no-header|names|col|time-unit)\b"'
-t "capacities and -o the same" 64 '' '' "--capacities and -o name the same file" \
+t "capacities and -o the same" 64 '' '' "x.csv: named by two outputs of this run, and each would replace the other" \
     traceconv swf "$D/tiny.swf" --capacities "$TMP/x.csv" -o "$TMP/x.csv"
 # --vc-by user on a trace of 300,000 users (each VC name was looked up by a scan: over a minute): one VC
 # per user, each job in its own user's VC, every VC in the capacity table.

@@ -155,7 +155,7 @@ t set-word 64 '' '' "invalid value for --set jitter: 'lots'" tracegen events --s
 t set-failed-usage 64 '' '' "invalid value for --set failed_usage: 'yes' (want 0 or 1)" tracegen usage --set failed_usage=yes
 t set-mix-sum 64 '' '' 'hourly_frac + daily_frac + offkilter_frac = 1.3 is more than 1' tracegen runs --set hourly_frac=0.8 --set daily_frac=0.5
 t set-mix-scaled 0 '' '3600 86400 ' '' periods --set hourly_frac=0.5 --set daily_frac=0.5
-t truth-same-as-o 64 '' '' "--truth and -o name the same file" tracegen runs --count 1 -o "$TMP/x.csv" --truth "$TMP/x.csv"
+t truth-same-as-o 64 '' '' "x.csv: named by two outputs of this run, and each would replace the other" tracegen runs --count 1 -o "$TMP/x.csv" --truth "$TMP/x.csv"
 t help-examples 0 '' '*' '' sh -c 'tracegen --help | grep -q "tracegen events --count 50"'
 t cannot-create 73 '' '' 'cannot create' tracegen runs --count 1 -o /nonexistent/dir/runs.csv
 t truth-cannot-create 73 '' '' 'cannot create' tracegen runs --count 1 --truth /nonexistent/dir/t.csv
