@@ -309,6 +309,29 @@ static int write_summary(const char *path, const struct replay_totals *tot)
     return outf_finish(so, st);
 }
 
+/* unplanned_note: in the plan regimes, the runs of jobs the plan holds
+ * nothing for, which fall back on --provisioned (0 containers without a
+ * row): without this line their misses read as the plan's. */
+static void unplanned_note(const struct replay_totals *tot)
+{
+    int first = 1;
+    for (int i = 0; i < opt.nreg; i++) {
+        const struct replay_totals *x = &tot[i];
+        if (opt.reg[i] == REPLAY_STATIC || x->unplanned_runs == 0)
+            continue;
+        if (first)
+            fprintf(slk_summary(),
+                    "%s: the plan holds nothing for %ld jobs (%ld runs): they run on their --provisioned "
+                    "containers, %ld runs on none (no --provisioned row); met:",
+                    slk_progname, x->unplanned_jobs, x->unplanned_runs, x->unprovisioned_runs);
+        fprintf(slk_summary(), "%s %s %ld of %ld", first ? "" : ",", replay_regime_name(opt.reg[i]),
+                x->unplanned_met, x->unplanned_runs);
+        first = 0;
+    }
+    if (!first)
+        fputc('\n', slk_summary());
+}
+
 /* report: what was read and the totals per regime, to stderr. */
 static void report(const struct replay_totals *tot, const double *elapsed, int aligned, long moved)
 {
@@ -344,6 +367,7 @@ static void report(const struct replay_totals *tot, const double *elapsed, int a
                     (unsigned long long)x->dra.refused_full, (unsigned long long)x->dra.refused_nocap);
         fputc('\n', slk_summary());
     }
+    unplanned_note(tot);
 }
 
 int main(int argc, char **argv)

@@ -389,8 +389,10 @@ static void step_progress(struct rctx *c, double t)
                 c->res[i].finish = fin;
                 c->res[i].met = fin <= x->deadline + 1e-9;
             }
-            if (fin <= x->deadline + 1e-9)
+            if (fin <= x->deadline + 1e-9) {
                 c->tot->met++;
+                c->tot->unplanned_met += c->o->regime != REPLAY_STATIC && !c->inplan[r->job];
+            }
             continue;
         }
         if (tend >= x->cutoff) {
@@ -418,8 +420,20 @@ int replay_run(const struct replay_set *s, const struct replay_opts *o, struct r
     struct rctx c = {.s = s, .o = o, .res = res, .tot = tot};
     ctx_init(&c);
     struct plan_reserved pr = {0};
-    if (o->regime != REPLAY_STATIC)
+    if (o->regime != REPLAY_STATIC) {
         plan_reserved_init(o->plan, &pr);
+        char *seen = xcalloc(s->njobs ? s->njobs : 1, 1);
+        for (size_t i = 0; i < n; i++) {
+            size_t jb = s->runs[i].job;
+            if (c.inplan[jb])
+                continue;
+            tot->unplanned_runs++;
+            tot->unprovisioned_runs += !(s->jobs[jb].provisioned >= 0);
+            tot->unplanned_jobs += !seen[jb];
+            seen[jb] = 1;
+        }
+        free(seen);
+    }
     double step = c.step;
     size_t next = 0;
     int64_t g = c.st[c.ord[0]];

@@ -108,6 +108,10 @@ struct replay_totals {
     double used_core_s, reserved_core_s;
     double t0, t1;              /* replayed span */
     long squeezed_steps;        /* steps where the guarantees exceeded the capacity */
+    /* plan regimes: the runs (and jobs) the plan holds nothing for, which
+     * fall back on --provisioned; of them, those with no provisioned row
+     * (0 containers), and those that met their deadline */
+    long unplanned_runs, unplanned_jobs, unprovisioned_runs, unplanned_met;
     struct dra_stats dra;       /* plan+dra */
 };
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 const char *const replayio_provisioned_keys[] = {"job", "provisioned", NULL};
-const char *const replayio_runs_keys[] = {"instance", "input_avail", NULL};
+const char *const replayio_runs_keys[] = {"instance", "input_avail", "submit", NULL};
 const char *const replayio_usage_keys[] = {"job", "run", "t", "containers", "cores", "mem_mb", NULL};
 
 static int job_cmp(const void *a, const void *b)
@@ -109,8 +109,12 @@ int replayio_read_runs(struct replayio *io, const char *path, const struct csv_d
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r)
         return st;
-    int ci, ca;
-    if (csvr_require_cols(r, "instance", &ci, "input_avail", &ca, (char *)NULL) < 0) {
+    /* when the input was available: input_avail, else (a run table without
+     * provenance, such as traceconv google-runs') the submit time, as
+     * sloinfer takes it */
+    int ci, ca = csvr_col(r, "input_avail"), cs = csvr_col(r, "submit");
+    if (csvr_require_cols(r, "instance", &ci, (char *)NULL) < 0 ||
+        (ca < 0 && cs < 0 && csvr_require_cols(r, "input_avail", &ca, (char *)NULL) < 0)) {
         csvr_close(r);
         return SLK_EDATA;
     }
@@ -124,7 +128,9 @@ int replayio_read_runs(struct replayio *io, const char *path, const struct csv_d
                 continue;
             break;
         }
-        if ((got = csvr_get_time(r, ca, &t, 0)) < 0) {
+        if ((got = ca >= 0 ? csvr_get_time(r, ca, &t, 0) : 0) == 0 && cs >= 0)
+            got = csvr_get_time(r, cs, &t, 0);
+        if (got < 0) {
             if (csvr_skip(r))
                 continue;
             break;

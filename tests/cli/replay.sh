@@ -172,6 +172,19 @@ plan+dra,A,A-3,$((T0+3660)),$((T0+4200)),$((T0+3780)),1,0,0" '' $R --regime plan
 t "align: static keeps recorded starts" 0 '' \
 "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
 static,A,A-3,$((T0+3900)),$((T0+4200)),$((T0+4020)),1,0,0" '' $R --regime static --align reservation "$D/late.csv"
+# A run table without input_avail (traceconv google-runs': job, instance,
+# submit, start, end, status) or with it empty gives the submit time, as
+# sloinfer takes it (it was "missing required column 'input_avail'"): A-3
+# submitted at 3660 s starts there, as with input_avail 3660 s above.
+for rt in "job,instance,submit,start,end,status
+A,A-3,$((T0+3660)),$((T0+3900)),$((T0+4020)),finished" "job,instance,submit,input_avail
+A,A-3,$((T0+3660)),"; do
+t "align: the submit time where input_avail is $( [ "${rt#*input_avail}" = "$rt" ] && echo 'no column' || echo empty)" 0 "$rt" \
+"regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
+plan,A,A-3,$((T0+3660)),$((T0+4200)),$((T0+3780)),1,0,0" '' sh -c "$R --regime plan --align reservation --runs - '$D/late.csv'"
+done
+t "--runs with neither input_avail nor submit" 65 'job,instance
+A,A-3' '' "<stdin>:1: missing required column 'input_avail'" $R --regime plan --align reservation --runs - "$D/late.csv"
 t "--runs needs --align reservation" 64 '' '' "--runs goes with --align reservation" $R --runs "$D/late_runs.csv"
 # An instance listed twice in --runs (a retry) counts its earliest
 # input_avail whatever the row order (bsearch picked either row: with the
