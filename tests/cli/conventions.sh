@@ -101,6 +101,19 @@ for bin in $(ls "$ROOT/$BUILD/bin"); do
         want=$(sed -n "/^\.SH INPUT ROLES/,/^\.TE/p" "$2" | awk -F "\t" -v t="$1" "\$1 == t { print \$2 }" |
                sed -e "s/ (.*//" -e "s/\\\\-/-/g")
         [ "$got" = "$want" ] || { echo "tool: [$got] slokit(7): [$want]"; exit 1; }' _ "$bin" "$ROOT/man/slokit.7"
+    # and in its own page's "Input roles" line (skyfit(1) named usage only,
+    # lcmpack(1) left out adhoc): the bold words of that line but \-\-col
+    page_roles=$(/usr/bin/python3 -c '
+import re, sys
+for line in open(sys.argv[1]):
+    if line.startswith("Input roles for "):
+        line = line.split("NAME\\fR: ", 1)[1]
+        w = [m.replace("\\-", "-") for m in re.findall(r"\\fB(.*?)\\fR", line)]
+        print(", ".join(x for x in w if not x.startswith("--")))' "$ROOT/man/$bin.1")
+    [ -n "$page_roles" ] &&
+    tcheck "$bin input roles as in $bin(1)" bash -c '
+        got=$("$1" --col nosuchrole:a=b 2>&1 </dev/null | sed -n "s/.*this tool reads: \(.*\))\$/\1/p")
+        [ "$got" = "$2" ] || { echo "tool: [$got] $1(1): [$2]"; exit 1; }' _ "$bin" "$page_roles"
 done
 # A full disk on standard output is one message, not two (outf_commit reports
 # it; slk_finish does not say it again), and exit 74.
