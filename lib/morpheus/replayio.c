@@ -113,8 +113,8 @@ int replayio_read_runs(struct replayio *io, const char *path, const struct csv_d
      * provenance, such as traceconv google-runs') the submit time, as
      * sloinfer takes it */
     int ci, ca = csvr_col(r, "input_avail"), cs = csvr_col(r, "submit");
-    if (csvr_require_cols(r, "instance", &ci, (char *)NULL) < 0 ||
-        (ca < 0 && cs < 0 && csvr_require_cols(r, "input_avail", &ca, (char *)NULL) < 0)) {
+    if ((cs >= 0 ? csvr_require_cols(r, "instance", &ci, (char *)NULL)
+                 : csvr_require_cols(r, "instance", &ci, "input_avail", &ca, (char *)NULL)) < 0) {
         csvr_close(r);
         return SLK_EDATA;
     }
