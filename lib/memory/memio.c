@@ -396,22 +396,28 @@ int memio_read_tasks(csvr *r, const struct memio_read_opts *o, struct memio_read
     return st;
 }
 
-/* describe_rule: the profile rule in words. */
-static void describe_rule(const struct memprof_opts *p, char *buf, size_t n)
+/* describe_rule: the profile rule in words; without an allocation only the
+ * spread decides (peakgate(1)), and the words say so. */
+static void describe_rule(const struct memprof_opts *p, int alloc, char *buf, size_t n)
 {
     char normal[32];
     if (p->normal_pct < 0)
         snprintf(normal, sizeof normal, "mean");
     else
         snprintf(normal, sizeof normal, "p%g", p->normal_pct);
-    snprintf(buf, n, "normal = %s; well-behaved: normal >= %g%% of alloc and peak <= %g%% of normal",
-             normal, 100 * p->well_use, 100 * (1 + p->well_spread));
+    if (alloc)
+        snprintf(buf, n, "normal = %s; well-behaved: normal >= %g%% of alloc and peak <= %g%% of normal",
+                 normal, 100 * p->well_use, 100 * (1 + p->well_spread));
+    else
+        snprintf(buf, n,
+                 "normal = %s; well-behaved: peak <= %g%% of normal, the spread alone with no allocation",
+                 normal, 100 * (1 + p->well_spread));
 }
 
 void memio_totals_summary(const struct memio_totals *t, const struct memprof_opts *p)
 {
     char rule[200];
-    describe_rule(p, rule, sizeof rule);
+    describe_rule(p, t->alloc > 0, rule, sizeof rule);
     fprintf(slk_summary(), "%s: %zu tasks from %zu samples: %zu well-behaved, %zu poorly-behaved (%s)\n",
             slk_progname, t->tasks, t->samples, t->well, t->poor, rule);
     if (t->alloc > 0)

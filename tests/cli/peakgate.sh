@@ -26,6 +26,12 @@ t "hand-worked profiles (p50)"    0 "@$D/hand.csv" "@$D/hand_p50.csv" '*' peakga
 t "median is p50"                 0 "@$D/hand.csv" "@$D/hand_p50.csv" '*' peakgate --precision 3 --normal median
 t "summary counts classes"        0 "@$D/hand.csv" '*' '5 tasks from 18 samples: 3 well-behaved, 2 poorly-behaved' peakgate --normal mean
 t "summary names thresholds"      0 "@$D/hand.csv" '*' 'well-behaved: normal >= 75% of alloc and peak <= 130% of normal' peakgate
+# without an allocation only the spread decides (it said "normal >= 75% of
+# alloc"): peak / p50 a 1350/1100 = 1.23, b 2000/1300 = 1.54, c and d 1,
+# e 1040/760 = 1.37: a, c, d within 130%
+t "summary without an allocation: the spread alone" 0 '' '*' \
+    'peakgate: 5 tasks from 18 samples: 3 well-behaved, 2 poorly-behaved (normal = p50; well-behaved: peak <= 130% of normal, the spread alone with no allocation)' \
+    sh -c 'cut -d, -f1-3 "$1" | peakgate' _ "$D/hand.csv"
 t "summary waste"                 0 "@$D/hand.csv" '*' 'allocated 6400 MB, normal use 4600 MB, waste 1800 MB (28.1% of the allocation)' peakgate --normal mean
 # waste = alloc - normal in decimal (tests/data/peakgate/waste_dec.csv):
 # a: median of 904.1 and 900 = 902.05, 1072 - 902.05 = 169.95 (in binary
