@@ -30,7 +30,7 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 
 # Debian packages: what builds, what the tests use, what the benches compare against.
 DEPS_BUILD := gcc make libglpk-dev libfftw3-dev libcsv-dev zlib1g-dev libzstd-dev
-DEPS_TEST  := glpk-utils gnuplot-nox parallel python3 python3-numpy python3-scipy gawk mawk valgrind time bsdextrautils strace
+DEPS_TEST  := glpk-utils gnuplot-nox parallel python3 python3-numpy python3-scipy gawk mawk valgrind time bsdextrautils strace locales
 # the real engines tests/cli/engines.sh starts (a Slurm cluster, sshd hosts)
 DEPS_TEST  += slurm-wlm munge openssh-server openssh-client rsync iproute2 zstd
 DEPS_BENCH := miller datamash python3-sklearn hyperfine

@@ -51,6 +51,12 @@ void slk_init(const char *progname)
     hold_std_fds();
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
+    /* Case and character classes are ASCII whatever the environment says
+     * (in tr_TR tolower('I') is not 'i': FINISHED was no --ok-status, WRITE
+     * no event op); UTF-8, so that the system's translated messages keep
+     * their letters (glibc has C.UTF-8 built in since 2.35). */
+    if (!setlocale(LC_CTYPE, "C.UTF-8"))
+        setlocale(LC_CTYPE, "C");
     snprintf(version_text, sizeof version_text,
              "%s (slokit) %s\nLicense: MIT. There is NO WARRANTY, to the extent permitted by law.",
              progname, SLOKIT_VERSION);

@@ -40,7 +40,8 @@ extern const char *slk_progname;
 
 /* slk_init: first call of every main.  Sets the program name, the locale
  * (LC_ALL from the environment, but LC_NUMERIC stays "C" so numbers are
- * locale-independent), argp's version/bug address and exit code, and a large
+ * locale-independent, and LC_CTYPE is "C.UTF-8" so case and character
+ * classes are ASCII: tr_TR's tolower('I') is not 'i'), argp's version/bug address and exit code, and a large
  * stdout buffer.  A closed standard descriptor (tool 2>&-) is held by
  * /dev/null opened so that using it fails with EBADF as before, and no file
  * the tool opens can take its number (the output's temporary would take the

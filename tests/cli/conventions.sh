@@ -115,6 +115,29 @@ for line in open(sys.argv[1]):
         got=$("$1" --col nosuchrole:a=b 2>&1 </dev/null | sed -n "s/.*this tool reads: \(.*\))\$/\1/p")
         [ "$got" = "$2" ] || { echo "tool: [$got] $1(1): [$2]"; exit 1; }' _ "$bin" "$page_roles"
 done
+# Case and character classes are ASCII whatever the locale: under tr_TR,
+# where tolower('I') is not 'i', sloinfer counted every FINISHED run as
+# failed (an --ok-status word), refused the event op WRITE, and traceconv
+# ignored an SWF header UNIXSTARTTIME: (the session-35 environment audit).
+# The locale is compiled into $TMP (LOCPATH), so no system locale is needed.
+TRL="$TMP/locales"
+if mkdir -p "$TRL" && localedef -i tr_TR -f UTF-8 "$TRL/tr_TR.UTF-8" >/dev/null 2>&1; then
+    tracegen -q runs --count 30 --days 20 | sed 's/,ok$/,FINISHED/' > "$TMP/tr_runs.csv"
+    tracegen -q events --count 30 --days 20 | awk -F, 'BEGIN { OFS = "," } NR > 1 { $5 = toupper($5) } 1' > "$TMP/tr_ev.csv"
+    sed 's/UnixStartTime:/UNIXSTARTTIME:/' "$ROOT/tests/data/traceconv/tiny.swf" > "$TMP/tr.swf"
+    tcheck "tr_TR locale: the same as C (sloinfer, FINISHED)" bash -c '
+        grep -q ",FINISHED$" "$1" && cmp <(sloinfer -q "$1") <(LOCPATH="$2" LC_ALL=tr_TR.UTF-8 sloinfer -q "$1")' _ "$TMP/tr_runs.csv" "$TRL"
+    tcheck "tr_TR locale: the same as C (sloinfer --events, WRITE)" bash -c '
+        grep -q ",WRITE" "$3" && cmp <(sloinfer -q --events "$3" "$1") <(LOCPATH="$2" LC_ALL=tr_TR.UTF-8 sloinfer -q --events "$3" "$1")' \
+        _ "$TMP/tr_runs.csv" "$TRL" "$TMP/tr_ev.csv"
+    tcheck "tr_TR locale: the same as C (traceconv swf, UNIXSTARTTIME:)" bash -c '
+        cd "$3" && cmp <(traceconv -q swf "$1" --capacities c1.csv) <(LOCPATH="$2" LC_ALL=tr_TR.UTF-8 traceconv -q swf "$1" --capacities c2.csv)' \
+        _ "$TMP/tr.swf" "$TRL" "$TMP"
+else
+    for w in "sloinfer, FINISHED" "sloinfer --events, WRITE" "traceconv swf, UNIXSTARTTIME:"; do
+        tskip "tr_TR locale: the same as C ($w)" "localedef cannot compile tr_TR (Debian package locales)"
+    done
+fi
 # A full disk on standard output is one message, not two (outf_commit reports
 # it; slk_finish does not say it again), and exit 74.
 # Every tool that writes to stdout, each one way (a chart, a plan, a
