@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,6 +24,11 @@
 #define SERIES_SUFFIX ".dat"
 #define SCRIPT_NAME "plot.gp"
 #define ERR_NAME "gnuplot.err"
+/* The work directory's path: TMPDIR and ".skyplot.slokit.XXXXXX", and room
+ * for the longest file name in it (the script names the data files
+ * relative to it: gnuplot runs there, so TMPDIR's characters never reach
+ * the script's quoted strings). */
+#define DIR_MAX (PATH_MAX - 64)
 
 struct series {
     char *name;
@@ -206,7 +212,7 @@ static void rm_tree(const char *dir)
     DIR *d = opendir(dir);
     if (d) {
         struct dirent *e;
-        char path[1400];
+        char path[PATH_MAX + 256];
         while ((e = readdir(d))) {
             if (e->d_name[0] == '.')
                 continue;
@@ -719,8 +725,9 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
         size_t i = order[o];
         const struct series *s = &p->s[i];
         int titled = s->titled, mark = titled ? marks++ : -1;
-        char path[1100];
-        snprintf(path, sizeof path, "%s/" SERIES_PREFIX "%zu" SERIES_SUFFIX, dir, i);
+        char name[64], path[PATH_MAX];
+        snprintf(name, sizeof name, SERIES_PREFIX "%zu" SERIES_SUFFIX, i);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
         int dense = dumb && mark >= DUMB_PENS && s->style != PLOT_POINTS;
         if (write_data(s, path, dense ? dx : 0) < 0) {
             free(order);
@@ -732,11 +739,11 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
         const char *col = !titled                 ? UNNAMED_GREY
                           : s->style == PLOT_REST ? REST_GREY
                                                   : palette[(size_t)color++ % npal];
-        fprintf(sc, "%s '%s' ", first ? "plot" : ", \\\n    ", path);
+        fprintf(sc, "%s '%s' ", first ? "plot" : ", \\\n    ", name);
         if (dumb)
             series_style_dumb(sc, s, mark);
         else
-            series_style(sc, s, path, col, round);
+            series_style(sc, s, name, col, round);
         fprintf(sc, titled ? " title columnheader(1)" : " notitle");
         first = 0;
     }
@@ -792,7 +799,7 @@ static int save_script(plot *p, const char *dir, const char *script, const char 
 static const int guard_sigs[] = {SIGHUP, SIGINT, SIGTERM};
 #define NGUARD (sizeof guard_sigs / sizeof *guard_sigs)
 static struct {
-    char dir[1024];
+    char dir[DIR_MAX];
     size_t nseries;                 /* series files s0.dat .. s<nseries-1>.dat */
     volatile sig_atomic_t live;     /* dir exists and is ours to remove */
     volatile pid_t child;           /* gnuplot while it runs (set with the signals blocked) */
@@ -945,7 +952,7 @@ static void gnuplot_failed(int ws, const char *errf)
  * stderr into errf.  A write error on out is kept in *werr (errno) while
  * the pipe is drained to the end.  Returns SLK_OK or an exit status
  * (printed) when gnuplot cannot start or fails. */
-static int run_gnuplot(const char *script, const char *errf, FILE *out, int *werr)
+static int run_gnuplot(const char *dir, const char *script, const char *errf, FILE *out, int *werr)
 {
     int fds[2];
     if (pipe(fds) < 0) {
@@ -972,6 +979,8 @@ static int run_gnuplot(const char *script, const char *errf, FILE *out, int *wer
         signal(SIGPIPE, SIG_DFL); /* the parent ignores it while drawing */
         FILE *e = freopen(errf, "w", stderr);
         (void)e;
+        if (chdir(dir) < 0) /* the script names its data files in dir */
+            _exit(126);
         execlp("gnuplot", "gnuplot", script, (char *)NULL);
         _exit(127);
     }
@@ -1040,8 +1049,13 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
     p->key_align = align_keys(p, dumb, width);
     const char *tmp = getenv("TMPDIR");
     tmp = tmp && *tmp ? tmp : "/tmp";
-    char dir[1024];
+    char dir[DIR_MAX];
     int keep = getenv("SKYPLOT_KEEP") != NULL;
+    if (strlen(tmp) + sizeof "/.skyplot" OUTF_TMP_MARK "XXXXXX" > sizeof dir) {
+        slk_error("TMPDIR is %zu bytes long, too long for a work directory in it (at most %zu): %.60s...",
+                  strlen(tmp), sizeof dir - sizeof "/.skyplot" OUTF_TMP_MARK "XXXXXX", tmp);
+        return SLK_ECANTCREAT;
+    }
     /* a kept directory (to debug a chart) is not named as a temporary: no
      * later run sweeps it; the others are, and their flock (held until they
      * are removed) tells a later run's outf_sweep_stale that they are live */
@@ -1055,7 +1069,7 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
     if (!mkdtemp(dir)) {
         int e = errno;
         guard_unblock(&om);
-        slk_error("cannot make a temporary directory: %s", strerror(e));
+        slk_error("%s: cannot make a temporary directory in it (TMPDIR): %s", tmp, strerror(e));
         return SLK_ECANTCREAT;
     }
     int lockfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -1064,7 +1078,7 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
     if (!keep) /* kept on purpose: a killed run keeps it too */
         guard_arm(dir, p->ns);
     guard_unblock(&om);
-    char script[1100], errf[1100];
+    char script[PATH_MAX], errf[PATH_MAX];
     snprintf(script, sizeof script, "%s/" SCRIPT_NAME, dir);
     snprintf(errf, sizeof errf, "%s/" ERR_NAME, dir);
     int werr = 0;
@@ -1074,8 +1088,9 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
     struct sigaction ign = {.sa_handler = SIG_IGN}, old;
     sigemptyset(&ign.sa_mask);
     sigaction(SIGPIPE, &ign, &old);
-    int status = save_script(p, dir, script, term, width, height) < 0 ? SLK_ECANTCREAT
-                                                                         : run_gnuplot(script, errf, out, &werr);
+    int status = save_script(p, dir, script, term, width, height) < 0
+                     ? SLK_ECANTCREAT
+                     : run_gnuplot(dir, script, errf, out, &werr);
     if (keep)
         fprintf(stderr, "%s: kept the gnuplot script and data in %s\n", slk_progname, dir);
     else

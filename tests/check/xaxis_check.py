@@ -27,7 +27,8 @@ step = float(step.group(1)) if step else None
 label = max(len(re.sub(r"%[mdHMS]", "xx", re.sub(r"%Y", "xxxx", line))) for line in fmt.group(1).split("\\n")) if fmt else 0
 script = re.sub(r"^set output$", "set output '/dev/null'", script, flags=re.M)
 script += "\nprint GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_TERM_HCHAR, GPVAL_TERM_SCALE\n"
-out = subprocess.run(["gnuplot"], input=script, capture_output=True, text=True, check=True).stderr
+# the script names its data files relative to its directory: run it there
+out = subprocess.run(["gnuplot"], input=script, capture_output=True, text=True, check=True, cwd=d).stderr
 txmin, txmax, xmin, xmax, hchar, scale = (float(v) for v in out.strip().splitlines()[-1].split())
 if step and numbers and not fmt:
     first, last = math.ceil(xmin / step - 1e-9), math.floor(xmax / step + 1e-9)

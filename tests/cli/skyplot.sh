@@ -61,6 +61,22 @@ tcheck "skyline: runs of one sample each: band and median as wide as the fit's s
     [ "$got" = "0 10.2 11.8|5 10.2 11.8|-0 0 11|5 0 11|" ] || { echo "$got"; exit 1; }
     k=$(SKYPLOT_KEEP=1 skyplot -q skyline "$1/osr.csv" --runs 1 -o "$1/osr.svg" 2>&1 | sed -n "s/.*data in //p")
     got=$(tail -1 "$k"/s0.dat); rm -rf "$k"; [ "$got" = "1 10.2 11.8" ] || { echo "no fit: $got"; exit 1; }' _ "$TMP"
+# TMPDIR as an operator's may be (the session-35 environment audit): a
+# quote in it ended the gnuplot script's quoted data file names (exit 70,
+# "Cannot find or open file"), one over 1,000 bytes was cut short in a fixed
+# buffer (exit 73, "Invalid argument"), and a missing one was not named.
+# gnuplot runs in the work directory now, the script naming its files there.
+tcheck "TMPDIR with a quote: the same chart" bash -c '
+    mkdir -p "$1/q'"'"'d" && skyplot -q vcs "$2" --term dumb > "$1/plain.txt" &&
+    TMPDIR="$1/q'"'"'d" skyplot -q vcs "$2" --term dumb > "$1/quoted.txt" && cmp "$1/plain.txt" "$1/quoted.txt" &&
+    [ -z "$(ls -A "$1/q'"'"'d")" ]' _ "$TMP" "$D/daily.csv"
+tcheck "TMPDIR of 3,000 bytes: the same chart" bash -c '
+    long=$1$(printf "/%0250d" $(seq 12)) && mkdir -p "$long" &&
+    TMPDIR="$long" skyplot -q vcs "$2" --term dumb > "$1/long.txt" && cmp "$1/plain.txt" "$1/long.txt"' _ "$TMP" "$D/daily.csv"
+t "TMPDIR missing: named" 73 '' '' "skyplot: $TMP/no/such/dir: cannot make a temporary directory in it (TMPDIR): No such file or directory" \
+    env TMPDIR="$TMP/no/such/dir" skyplot -q vcs "$D/daily.csv" --term dumb
+t "TMPDIR longer than a work directory's path may be" 73 '' '' "skyplot: TMPDIR is 4100 bytes long, too long for a work directory in it (at most 4008)" \
+    env TMPDIR="/$(printf '%04099d' 0)" skyplot -q vcs "$D/daily.csv" --term dumb
 # vcs: two panels (load, stretch) x two VCs
 t "vcs svg" 0 '' '' '' skyplot -q vcs "$D/daily.csv" -o "$TMP/vcs.svg"
 tcheck "vcs has 4 series" $SVG "$TMP/vcs.svg" 4 vc2
@@ -280,7 +296,7 @@ t "a killed run's work directory is removed" 0 '' '' "skyplot: removed $sk/.skyp
 tcheck "live, young and kept directories stay" bash -c '[ "$(cd "$1" && ls -A | LC_ALL=C sort | tr "\n" " ")" = ".skyplot.slokit.Locked .skyplot.slokit.Young1 c.svg " ] &&
     [ "$(ls -d "$2"/skyplot.kept.* | wc -l)" -ge 1 ]' _ "$sk" "$TMP"
 kill "$skpid" 2>/dev/null; wait "$skpid" 2>/dev/null
-tcheck "kept script runs in gnuplot alone" bash -c 's=$(ls "$1"/skyplot.*/plot.gp | head -1); gnuplot "$s" | /usr/bin/python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.stdin)"' _ "$TMP"
+tcheck "kept script runs in gnuplot alone, in its directory" bash -c 's=$(ls "$1"/skyplot.*/plot.gp | head -1); cd "${s%/plot.gp}" && gnuplot plot.gp | /usr/bin/python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.stdin)"' _ "$TMP"
 
 # ---- production scale ----
 # 9 runs (tests/data/skyplot/manyruns.csv) with --runs 3: the 10-90% band and
