@@ -321,9 +321,10 @@ static void unplanned_note(const struct replay_totals *tot)
             continue;
         if (first)
             fprintf(slk_summary(),
-                    "%s: the plan holds nothing for %ld jobs (%ld runs): they run on their --provisioned "
-                    "containers, %ld runs on none (no --provisioned row); met:",
-                    slk_progname, x->unplanned_jobs, x->unplanned_runs, x->unprovisioned_runs);
+                    "%s: the plan holds nothing for %ld jobs (%ld runs): %ld runs on their --provisioned "
+                    "containers, %ld on none (no --provisioned row); met:",
+                    slk_progname, x->unplanned_jobs, x->unplanned_runs,
+                    x->unplanned_runs - x->unprovisioned_runs, x->unprovisioned_runs);
         fprintf(slk_summary(), "%s %s %ld of %ld", first ? "" : ",", replay_regime_name(opt.reg[i]),
                 x->unplanned_met, x->unplanned_runs);
         first = 0;

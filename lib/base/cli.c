@@ -93,14 +93,16 @@ static outf *rejects_out;
 static int rejects_finish(int status)
 {
     long n = csv_rejects_count(rejects);
+    /* another output refused for naming the rejects' file: committing them
+     * would replace that file after all */
+    int drop = outf_refused(rejects_out);
     if (n > 0 && !slk_opt.quiet)
-        fprintf(stderr, "%s: %ld bad row%s skipped (--on-error skip)%s%s\n", slk_progname, n, n == 1 ? "" : "s",
-                slk_opt.rejects ? "; file, line and reason in " : "", slk_opt.rejects ? slk_opt.rejects : "");
+        fprintf(stderr, "%s: %ld bad row%s skipped (--on-error skip)%s%s%s\n", slk_progname, n,
+                n == 1 ? "" : "s", slk_opt.rejects ? "; file, line and reason in " : "",
+                slk_opt.rejects ? slk_opt.rejects : "", drop ? " not written (another output names it)" : "");
     csv_rejects_free(rejects);
     rejects = NULL;
-    if (rejects_out && status == SLK_EUSAGE) {
-        /* a usage error (two outputs naming one file, the rejects' own
-         * among them) read nothing to explain */
+    if (drop) {
         outf_abort(rejects_out);
         rejects_out = NULL;
     } else if (rejects_out) {

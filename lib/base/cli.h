@@ -120,7 +120,8 @@ void cli_parse(const struct argp *argp, int argc, char **argv, void *input);
  * this role (NULL: the primary input; plain --col renames, --time-unit, -H
  * and --names apply only there), and for outputs.  With --on-error skip every role
  * shares one csv_rejects, created at the first call (--rejects FILE that
- * cannot be created: message and exit 73); at slk_finish its count is
+ * cannot be created: message and exit 73, or 64 when an open output names
+ * its file); at slk_finish its count is
  * summarized ("tool: 3 bad rows skipped ...") and FILE is committed.  The pointer stays valid, and its value
  * unchanged, until the next cli_dialect call with the same role. */
 const struct csv_dialect *cli_dialect(const char *role);

@@ -41,6 +41,7 @@ static char *volatile open_tmps[MAX_OPEN];
  * open at once that name one file (-o x.csv --stats ./x.csv) would each be
  * renamed over it, and only the last would be left: refused. */
 static char *dest_keys[MAX_OPEN];
+static char *refused_key; /* the file of the last output refused for it */
 static int handlers_set;
 
 static void remove_tmps(void)
@@ -182,7 +183,8 @@ static void keep_owner(int fd, const char *path, const struct stat *old, mode_t 
 
 /* final_target: what replacing path replaces: path with its symlinks
  * followed, also when the last one dangles (the file it names is created,
- * the link kept).  A chain of more than 40 links is left as path.  Malloc'd. */
+ * the link kept).  Malloc'd; NULL with errno ELOOP for a loop or a chain
+ * of more than 40 links (as the shell's > refuses it). */
 static char *final_target(const char *path)
 {
     char *cur = xstrdup(path);
@@ -197,13 +199,31 @@ static char *final_target(const char *path)
         const char *dir = dirname(d);
         size_t len = strlen(dir) + (size_t)n + 2;
         char *next = xmalloc(len);
-        snprintf(next, len, "%s/%s", buf[0] == '/' ? "" : dir, buf);
+        if (buf[0] == '/')
+            snprintf(next, len, "%s", buf);
+        else
+            snprintf(next, len, "%s/%s", dir, buf);
         free(d);
         free(cur);
         cur = next;
     }
     free(cur);
-    return xstrdup(path);
+    errno = ELOOP; /* a loop, or a chain longer than the kernel follows */
+    return NULL;
+}
+
+/* link_trusted: a symlink outfile may follow: not one that another user
+ * left in a sticky, world-writable directory such as /tmp (unless that
+ * user owns the directory), the rule of the kernel's protected_symlinks,
+ * which a link resolved here (a dangling one) would otherwise sidestep. */
+static int link_trusted(const char *link, const struct stat *lst)
+{
+    char *d = xstrdup(link);
+    struct stat ds;
+    int ok = stat(dirname(d), &ds) != 0 || !(ds.st_mode & S_ISVTX) || !(ds.st_mode & S_IWOTH) ||
+             lst->st_uid == geteuid() || lst->st_uid == ds.st_uid;
+    free(d);
+    return ok;
 }
 
 /* dest_key: the file replacing path replaces, as its directory's real path
@@ -261,8 +281,20 @@ outf *outf_open(const char *path, int *status)
      * when it dangles), not the link. */
     struct stat lst;
     char *real = NULL;
-    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
-        real = exists ? realpath(path, NULL) : final_target(path);
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        int e = 0;
+        if (!link_trusted(path, &lst))
+            e = EACCES;
+        else if (!(real = exists ? realpath(path, NULL) : final_target(path)) && !exists)
+            e = errno;
+        if (e) {
+            slk_error("%s: cannot create: %s%s", path, strerror(e),
+                      e == EACCES ? " (another user's link in a sticky directory: not followed)" : "");
+            *status = SLK_ECANTCREAT;
+            free(o);
+            return NULL;
+        }
+    }
     o->path = xstrdup(real ? real : path);
     path = o->path;
     free(real);
@@ -273,7 +305,8 @@ outf *outf_open(const char *path, int *status)
                       "give each output its own file",
                       path);
             *status = SLK_EUSAGE;
-            free(key);
+            free(refused_key);
+            refused_key = key;
             free(o->path);
             free(o);
             return NULL;
@@ -334,6 +367,12 @@ outf *outf_open(const char *path, int *status)
     free(key); /* more than MAX_OPEN at once: not tracked */
     *status = SLK_OK;
     return o;
+}
+
+int outf_refused(const outf *o)
+{
+    return o && o->slot >= 0 && refused_key && dest_keys[o->slot] &&
+           strcmp(dest_keys[o->slot], refused_key) == 0;
 }
 
 /* The directory held outputs are spooled in. */

@@ -68,6 +68,11 @@ outf *outf_open_held(const char *path, int *status);
  * directory per process; outf_open calls it on its output's directory. */
 void outf_sweep_stale(const char *dir);
 
+/* outf_refused: 1 when another output was refused (exit 64) because it
+ * names the file o will replace, else 0: committing o would replace that
+ * file after all (cli's --rejects, kept even when a run fails, is aborted). */
+int outf_refused(const outf *o);
+
 /* outf_fp: the stream to write to. */
 FILE *outf_fp(outf *o);
 /* outf_commit: finish the output (flush, fsync, rename into place; for

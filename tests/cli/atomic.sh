@@ -272,6 +272,55 @@ samefile "keyshard: --order a shard" S/in-0001.csv keyshard -q -k job -n 3 -p S/
 samefile "tenantclass -o, --classes ./" o.csv tenantclass -q --servers "$D/classpick/simservers.csv" --classes ./o.csv -o o.csv "$tenantclass_series"
 # and the one spelling twice, as before
 samefile "replplace -o, --classes the same name" o.csv replplace -q --classes o.csv -o o.csv ../ten.csv ../blocks.csv
+# lcmpack adding in place (--plan p.csv -o p.csv through p.csv.idx, the
+# nightly path) appends to the plan without outf_open: --load or --report
+# naming the plan passed the check and replaced the plan after the append,
+# exit 0 (the session-35 review).  The plan and its index stay as they were.
+tcheck "two outputs, one file: lcmpack in place, --load or --report the plan" bash -c '
+    cd "$1" && rm -rf inplace && mkdir inplace && cd inplace || exit 1
+    grep -v "^D," ../sky2.csv > skyAB.csv && grep -v "^D," ../slo2.csv > sloAB.csv
+    lcmpack -q --slo sloAB.csv $2 skyAB.csv -o p.csv && [ -e p.csv.idx ] && cp p.csv p0 && cp p.csv.idx i0 || exit 1
+    for side in "--load ./p.csv" "--report p.csv"; do
+        # shellcheck disable=SC2086
+        lcmpack --plan p.csv --slo ../slo2.csv $2 ../sky2.csv $side -o p.csv 2>err; rc=$?
+        [ $rc = 64 ] && grep -q "named by two outputs of this run" err && cmp -s p.csv p0 && cmp -s p.csv.idx i0 ||
+            { echo "$side: exit $rc"; cat err; head -1 p.csv; exit 1; }
+    done' _ "$A" "$LC"
+# the rejects, kept when a run fails, are not written over the file another
+# output was refused for (they would replace it after all)
+tcheck "two outputs, one file: --rejects named by another output is not written either" bash -c '
+    cd "$1" && rm -rf rj && mkdir rj && cd rj && printf "OLD\n" > o.csv &&
+    { cat ../sky2.csv; echo "E,60,x,1"; } > sky.csv &&
+    lcmpack --on-error skip --rejects o.csv --slo ../slo2.csv $2 sky.csv --load ./o.csv -o p.csv 2>err; rc=$?
+    [ $rc = 64 ] && [ "$(cat o.csv)" = OLD ] && [ ! -e p.csv ] &&
+        grep -q "^lcmpack: 1 bad row skipped (--on-error skip); file, line and reason in o.csv not written (another output names it)$" err ||
+        { echo "exit $rc"; cat err; exit 1; }' _ "$A" "$LC"
+# Links: a loop is refused as the shell refuses > on it (the link was
+# replaced by a regular file, exit 0); a dangling link reaching another
+# output's file is that file.
+tcheck "-o through a link loop: exit 73, the links kept" bash -c '
+    cd "$1" && rm -rf lp && mkdir lp && cd lp && ln -s a b && ln -s b a &&
+    sloinfer -q -o a ../runs.csv 2>err; rc=$?
+    [ $rc = 73 ] && [ -L a ] && [ -L b ] && grep -q "^sloinfer: a: cannot create: Too many levels of symbolic links$" err ||
+        { echo "exit $rc"; cat err; ls -l; exit 1; }' _ "$A"
+tcheck "two outputs, one file: through a dangling link" bash -c '
+    cd "$1" && rm -rf dd && mkdir -p dd/x && cd dd && ln -s x/t.csv d.csv &&
+    sloinfer -q --on-error skip --rejects x/./t.csv -o d.csv ../runs.csv 2>err; rc=$?
+    [ $rc = 64 ] && [ ! -e x/t.csv ] && [ -L d.csv ] || { echo "exit $rc"; cat err; exit 1; }' _ "$A"
+# A link another user left in a sticky, world-writable directory (/tmp) is
+# not followed, as the kernel's protected_symlinks would not follow it:
+# resolving a dangling one here would create a file where that user chose.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+    tcheck "-o through another user's link in a sticky directory: refused" bash -c '
+        d=$(mktemp -d /tmp/slokit-sticky.XXXXXX) && trap "rm -rf \"$d\"" EXIT && chmod 1777 "$d" && cd "$d" || exit 1
+        ln -s "$d/victim.csv" planted.csv && chown -h nobody planted.csv
+        sloinfer -q -o planted.csv "$1/runs.csv" 2>err; rc=$?
+        [ $rc = 73 ] && [ ! -e victim.csv ] && [ -L planted.csv ] &&
+            grep -q "cannot create: Permission denied (another user.s link in a sticky directory: not followed)$" err ||
+            { echo "exit $rc"; cat err; exit 1; }' _ "$A"
+else
+    tskip "-o through another user's link in a sticky directory: refused" "needs root and the user nobody"
+fi
 # A link that points to no file: the file it names is created and the link
 # kept (the link was replaced by a regular file, the target never made).
 tcheck "-o through a dangling link creates its target, keeps the link" bash -c '

@@ -294,7 +294,7 @@ t "google real usage --machine feeds replay" 0 '' '*' "replay: 899 runs read (37
 # on no container without --provisioned: the summary says so (it said only
 # "65.00% missed"), its counts those of the replay's rows (Python)
 t "google real replay: the runs the plan holds nothing for" 0 '' '*' \
-    "replay: the plan holds nothing for 21 jobs (23 runs): they run on their --provisioned containers, 23 runs on none (no --provisioned row); met: plan 0 of 23, plan+dra 0 of 23" \
+    "replay: the plan holds nothing for 21 jobs (23 runs): 0 runs on their --provisioned containers, 23 on none (no --provisioned row); met: plan 0 of 23, plan+dra 0 of 23" \
     replay --slo "$TMP/g-slo.csv" --plan "$TMP/g-plan-m.csv" --regime plan,plan+dra --capacity cores=2000,mem=8192000 -o /dev/null "$TMP/g-usage-m.csv"
 tcheck "google real replay: those counts from the rows" $PY -c '
 import csv, sys
