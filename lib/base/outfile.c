@@ -80,7 +80,8 @@ static void set_handlers(void)
     }
 }
 
-/* A temporary is ".BASE" OUTF_TMP_MARK "XXXXXX" (mkstemp's six characters):
+/* A temporary is ".BASE" OUTF_TMP_MARK "XXXXXX" (mkstemp's six characters;
+ * BASE's first 200 bytes when it is longer):
  * the mark keeps the sweep to what slokit made. */
 enum { STALE_AGE_S = 60 };
 
@@ -315,7 +316,10 @@ outf *outf_open(const char *path, int *status)
     const char *dir = dirname(d1), *base = basename(b1);
     size_t n = strlen(dir) + strlen(base) + strlen(OUTF_TMP_MARK) + 16;
     o->tmp = xmalloc(n);
-    snprintf(o->tmp, n, "%s/.%s" OUTF_TMP_MARK "XXXXXX", dir, base);
+    /* the temporary's name within NAME_MAX: a long output name (241 to 255
+     * bytes) gives it only its first bytes, and the mark finds it again */
+    int keep = (int)(strlen(base) < 200 ? strlen(base) : 200);
+    snprintf(o->tmp, n, "%s/.%.*s" OUTF_TMP_MARK "XXXXXX", dir, keep, base);
     outf_sweep_stale(dir);
     free(d1);
     free(b1);

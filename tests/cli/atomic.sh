@@ -295,6 +295,11 @@ tcheck "two outputs, one file: --rejects named by another output is not written 
     [ $rc = 64 ] && [ "$(cat o.csv)" = OLD ] && [ ! -e p.csv ] &&
         grep -q "^lcmpack: 1 bad row skipped (--on-error skip); file, line and reason in o.csv not written (another output names it)$" err ||
         { echo "exit $rc"; cat err; exit 1; }' _ "$A" "$LC"
+# an output name of 255 bytes (NAME_MAX): its temporary, ".NAME.slokit.XXXXXX",
+# was 15 bytes longer than a name may be (exit 73, "File name too long")
+tcheck "-o a file of a 255-byte name" bash -c '
+    cd "$1" && n=$(printf "%0255d" 0) && sloinfer -q -o "$n" runs.csv && cmp -s "$n" slo-fd.csv && rm -f "$n" &&
+    ! find . -name ".*.slokit.*" | grep -q .' _ "$A"
 # Links: a loop is refused as the shell refuses > on it (the link was
 # replaced by a regular file, exit 0); a dangling link reaching another
 # output's file is that file.
