@@ -246,6 +246,46 @@ static char *dest_key(const char *path)
     return key;
 }
 
+/* claim_dest: the file replacing path replaces (a symlink followed: the
+ * file it points to, or the one it names when it dangles), claimed for this
+ * output; *key gets its dest_key, to keep while the output is open.
+ * Malloc'd; NULL with the message printed and *status set: a link loop or
+ * an untrusted link (exit 73), or a file another open output will replace
+ * (exit 64). */
+static char *claim_dest(const char *path, int exists, char **key, int *status)
+{
+    struct stat lst;
+    char *real = NULL;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        int e = 0;
+        if (!link_trusted(path, &lst))
+            e = EACCES;
+        else if (!(real = exists ? realpath(path, NULL) : final_target(path)) && !exists)
+            e = errno;
+        if (e) {
+            slk_error("%s: cannot create: %s%s", path, strerror(e),
+                      e == EACCES ? " (another user's link in a sticky directory: not followed)" : "");
+            *status = SLK_ECANTCREAT;
+            return NULL;
+        }
+    }
+    char *dest = real ? real : xstrdup(path);
+    *key = dest_key(dest);
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (dest_keys[i] && strcmp(dest_keys[i], *key) == 0) {
+            slk_error("%s: named by two outputs of this run, and each would replace the other: "
+                      "give each output its own file",
+                      dest);
+            *status = SLK_EUSAGE;
+            free(refused_key);
+            refused_key = *key;
+            *key = NULL;
+            free(dest);
+            return NULL;
+        }
+    return dest;
+}
+
 outf *outf_open(const char *path, int *status)
 {
     outf *o = xcalloc(1, sizeof *o);
@@ -278,40 +318,12 @@ outf *outf_open(const char *path, int *status)
         return o;
     }
     set_handlers();
-    /* A symlink: replace the file it points to (or create the one it names,
-     * when it dangles), not the link. */
-    struct stat lst;
-    char *real = NULL;
-    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-        int e = 0;
-        if (!link_trusted(path, &lst))
-            e = EACCES;
-        else if (!(real = exists ? realpath(path, NULL) : final_target(path)) && !exists)
-            e = errno;
-        if (e) {
-            slk_error("%s: cannot create: %s%s", path, strerror(e),
-                      e == EACCES ? " (another user's link in a sticky directory: not followed)" : "");
-            *status = SLK_ECANTCREAT;
-            free(o);
-            return NULL;
-        }
+    char *key = NULL;
+    if (!(o->path = claim_dest(path, exists, &key, status))) {
+        free(o);
+        return NULL;
     }
-    o->path = xstrdup(real ? real : path);
     path = o->path;
-    free(real);
-    char *key = dest_key(path);
-    for (int i = 0; i < MAX_OPEN; i++)
-        if (dest_keys[i] && strcmp(dest_keys[i], key) == 0) {
-            slk_error("%s: named by two outputs of this run, and each would replace the other: "
-                      "give each output its own file",
-                      path);
-            *status = SLK_EUSAGE;
-            free(refused_key);
-            refused_key = key;
-            free(o->path);
-            free(o);
-            return NULL;
-        }
     char *d1 = xstrdup(path), *b1 = xstrdup(path);
     const char *dir = dirname(d1), *base = basename(b1);
     size_t n = strlen(dir) + strlen(base) + strlen(OUTF_TMP_MARK) + 16;
