@@ -385,6 +385,16 @@ outf *outf_open(const char *path, int *status)
     return o;
 }
 
+int outf_check_dest(const char *path)
+{
+    struct stat st;
+    char *key = NULL;
+    int status = SLK_OK;
+    free(claim_dest(path, stat(path, &st) == 0, &key, &status));
+    free(key);
+    return status;
+}
+
 int outf_refused(const outf *o)
 {
     return o && o->slot >= 0 && refused_key && dest_keys[o->slot] &&

@@ -68,6 +68,12 @@ outf *outf_open_held(const char *path, int *status);
  * directory per process; outf_open calls it on its output's directory. */
 void outf_sweep_stale(const char *dir);
 
+/* outf_check_dest: for a file written in place, not through outf_open (a
+ * plan appended to): SLK_OK when no open output will replace it, else the
+ * status outf_open would give (SLK_EUSAGE: another output names it, or
+ * SLK_ECANTCREAT: a link it may not follow), the message printed. */
+int outf_check_dest(const char *path);
+
 /* outf_refused: 1 when another output was refused (exit 64) because it
  * names the file o will replace, else 0: committing o would replace that
  * file after all (cli's --rejects, kept even when a run fails, is aborted). */

@@ -153,13 +153,6 @@ static planidx *fast_path_index(const struct packrun_opts *o)
         strcmp(out, "-") == 0 || strncmp(out, "/dev/", 5) == 0 || strncmp(out, "/proc/", 6) == 0 ||
         !same_file(o->plan_in, out) || access(out, W_OK) != 0) /* read-only: replaced, as before */
         return NULL;
-    /* another output naming the plan: the rewrite opens them all, and
-     * outf_open refuses the second (appended in place, the plan was then
-     * replaced by the load table or the report, exit 0) */
-    const char *others[] = {o->plan_out, o->load_out, o->report};
-    for (size_t k = 0; k < sizeof others / sizeof *others; k++)
-        if (others[k] && same_file(others[k], out))
-            return NULL;
     planidx *x = planidx_load(o->plan_in);
     for (size_t k = 0; x && o->have_at && k < x->nres; k++) {
         const struct planidx_res *r = &x->res[k];
