@@ -374,6 +374,7 @@ int main(int argc, char **argv)
     cli_keys("series", cs_series_keys);
     cli_refuse("time-unit", "its jobs hold no times (the --series times are epoch seconds or ISO 8601)");
     cli_parse(&argp, argc, argv, NULL);
+    cli_outputs(NULL, 0);
 
     struct cp_table ct = {0};
     struct cp_dagtab dags = {0};

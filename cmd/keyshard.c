@@ -216,6 +216,8 @@ int main(int argc, char **argv)
     cli_refuse("on-error", stops);
     cli_refuse("rejects", stops);
     cli_parse(&argp, argc, argv, NULL);
+    /* the shards open before the input is read, and outf_open compares them */
+    cli_outputs((const char *const[]){opt.merge ? NULL : opt.order}, 1);
     int st = opt.check ? check() : opt.merge ? merge() : split();
     free(opt.files);
     return slk_finish(st);

@@ -27,6 +27,7 @@
 #include <argp.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- options ----------------------------------------------------------------- */
@@ -393,6 +394,12 @@ int main(int argc, char **argv)
     cli_refuse("time-unit", "skylines hold offsets and durations, not epoch times (--at and "
                             "the --adhoc times are epoch seconds or ISO 8601)");
     cli_parse(&argp, argc, argv, &o);
+    char *delta[3] = {NULL, NULL, NULL}; /* --yarn-delta's files */
+    for (int i = 0; i < 3 && o.yarn_delta; i++)
+        delta[i] = packout_delta_path(o.yarn_delta, i);
+    cli_outputs((const char *const[]){o.report, o.load_out, o.plan_out, delta[0], delta[1], delta[2]}, 6);
+    for (int i = 0; i < 3; i++)
+        free(delta[i]);
 
     o.output = slk_opt.output;
     o.quiet = slk_opt.quiet;

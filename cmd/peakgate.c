@@ -289,6 +289,8 @@ int main(int argc, char **argv)
     cli_keys("alloc", memio_alloc_keys);
     cli_keys("profiles", memio_profile_keys);
     cli_parse(&argp, argc, argv, NULL);
+    cli_outputs((const char *const[]){opt.node.series_path, opt.node.node_series_path, opt.node.summary_path},
+                3);
     opt.node.k = opt.k;
     opt.node.quiet = slk_opt.quiet;
     opt.node.seed = slk_opt.seed;

@@ -386,6 +386,7 @@ int main(int argc, char **argv)
     cli_refuse("progress", short_streams);
     cli_refuse("no-progress", short_streams);
     cli_parse(&argp, argc, argv, NULL);
+    cli_outputs((const char *const[]){opt.summary}, 1);
 
     plan *p = NULL;
     int64_t *starts = NULL;

@@ -539,6 +539,7 @@ int main(int argc, char **argv)
     cli_keys("events", rp_event_keys);
     cli_refuse("time-unit", "its inputs hold no epoch times (the --events t is seconds from the start)");
     cli_parse(&argp, argc, argv, NULL);
+    cli_outputs((const char *const[]){classes_path, write_events_path, lost_path}, 3);
 
     enum rp_policy pol[2];
     int reps[8];

@@ -432,6 +432,7 @@ int main(int argc, char **argv)
     cli_refuse("progress", short_streams);
     cli_refuse("no-progress", short_streams);
     cli_parse(&argp, argc, argv, NULL);
+    cli_outputs(NULL, 0);
 
     return slk_finish(opt.compare || opt.loop || opt.build ? run_offline() : run_stream());
 }

@@ -329,6 +329,7 @@ int main(int argc, char **argv)
     cli_time_unit_also("runs"); /* the same runs' start and end as the usage's t */
     cli_keys("prior", stages_keys);
     cli_parse(&argp, argc, argv, NULL);
+    cli_outputs((const char *const[]){opt.stats}, 1);
     struct skyjob_totals tot = {0};
     double t0 = slk_now();
     int st = SLK_OK;

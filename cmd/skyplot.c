@@ -203,6 +203,7 @@ int main(int argc, char **argv)
     cli_refuse("no-output-header", charts);
     cli_refuse("precision", charts);
     cli_parse(&argp, argc, argv, NULL);
+    cli_outputs(NULL, 0);
 
     const char *term = pick_term();
     /* a text terminal has 7 line characters: 6 jobs + "other" stay apart */

@@ -258,6 +258,7 @@ int main(int argc, char **argv)
     cli_keys("events", slofile_event_keys);
     cli_keys("override", slofile_override_keys);
     cli_parse(&argp, argc, argv, NULL);
+    cli_outputs(NULL, 0);
     const char *in[] = {input, events_path, override_path};
     int st = SLK_OK;
     if (cli_dash_count(in, 3) > 1) {

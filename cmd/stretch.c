@@ -269,6 +269,7 @@ int main(int argc, char **argv)
     cli_keys("jobs", vcio_job_keys);
     cli_keys("capacities", vcio_capacity_keys);
     cli_parse(&argp, argc, argv, NULL);
+    cli_outputs((const char *const[]){opt.vcs_out, opt.daily_out, opt.summary_out}, 3);
 
     struct vcio_vcs V = {0};
     struct vcsim_totals tot;

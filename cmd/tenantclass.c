@@ -174,6 +174,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 /* ---- the two phases ------------------------------------------------------------ */
 
+/* unnamed: the summary's note on the skipped tenants' warnings when only
+ * the first were printed (slk_warn_many), else "". */
+static const char *unnamed(const struct tenant_set *ts)
+{
+    static char b[96];
+    long hidden = slk_many_hidden(&ts->warned);
+    if (hidden <= 0)
+        return "";
+    snprintf(b, sizeof b, "; the first %d are named above, %ld more are not", SLK_MANY_SHOWN, hidden);
+    return b;
+}
+
 /* When every tenant read was skipped, say so plainly, and name --step when
  * the tenants' samples are further apart than it (the common cause: 5-minute
  * data at the default 2m step).  Exit status stays 0, as when some are
@@ -211,8 +223,8 @@ static int features_only(csvw *w, double t0)
         fprintf(slk_summary(), "tenantclass: features of %ld tenants written (", n);
         for (int p = 0; p < PATTERN_N; p++)
             fprintf(slk_summary(), "%s %ld, ", pattern_name(p), ts.classified[p]);
-        fprintf(slk_summary(), "%zu samples; %ld skipped for gaps, %ld too short) in %.2f s\n", ts.samples,
-                ts.skipped_gaps, ts.skipped_short, slk_now() - t0);
+        fprintf(slk_summary(), "%zu samples; %ld skipped for gaps, %ld too short%s) in %.2f s\n", ts.samples,
+                ts.skipped_gaps, ts.skipped_short, unnamed(&ts), slk_now() - t0);
         none_left(&ts, n);
     }
     tenant_set_free(&ts);
@@ -246,8 +258,8 @@ static void summary(const struct tenant_set *ts, const struct pattern_classes *p
         cnt[ts->rows[i].pf.pattern]++;
     fprintf(slk_summary(), "tenantclass: %zu tenants", ts->n);
     if (ts->skipped_gaps || ts->skipped_short)
-        fprintf(slk_summary(), " (%ld more skipped: %ld for gaps, %ld too short)",
-                ts->skipped_gaps + ts->skipped_short, ts->skipped_gaps, ts->skipped_short);
+        fprintf(slk_summary(), " (%ld more skipped: %ld for gaps, %ld too short%s)",
+                ts->skipped_gaps + ts->skipped_short, ts->skipped_gaps, ts->skipped_short, unnamed(ts));
     fprintf(slk_summary(), ":");
     for (int p = 0; p < PATTERN_N; p++)
         fprintf(slk_summary(), " %s %ld (%d class%s, rms %.3g)%s", pattern_name(p), cnt[p], pcs[p].k,
@@ -332,6 +344,7 @@ int main(int argc, char **argv)
     cli_keys("series", tenantio_feature_header);
     cli_keys("servers", tenantio_server_keys);
     cli_parse(&argp, argc, argv, NULL);
+    cli_outputs((const char *const[]){opt.classes_path}, 1);
 
     opt.io.dialect = cli_dialect(NULL);
     opt.cl.seed = slk_opt.seed;

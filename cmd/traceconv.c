@@ -380,6 +380,7 @@ int main(int argc, char **argv)
                             "others: seconds)");
     cli_parse(&argp, argc, argv, NULL);
     validate();
+    cli_outputs((const char *const[]){opt.capacities}, 1);
 
     int st = SLK_OK;
     outf *o = outf_open(slk_opt.output, &st), *oc = NULL;

@@ -142,6 +142,7 @@ int main(int argc, char **argv)
     cli_refuse("on-error", no_input);
     cli_refuse("rejects", no_input);
     cli_parse(&argp, argc, argv, NULL);
+    cli_outputs((const char *const[]){truth_path}, 1);
     params.seed = slk_opt.seed;
 
     const struct gen_kind *k = NULL;

@@ -46,7 +46,8 @@ static struct argp_option options[] = {
     {"on-error", OPT_ON_ERROR, "MODE", 0,
      "strict (default): a bad input row stops the run; skip: it is skipped, counted and reported", 0},
     {"rejects", OPT_REJECTS, "FILE", 0,
-     "With --on-error skip: write the skipped rows' file,line,reason to FILE (default: warnings on stderr)",
+     "With --on-error skip: write the skipped rows' file,line,reason to FILE (default: the first 10 as "
+     "warnings on stderr)",
      0},
     {"quiet", 'q', NULL, 0, "No summary or warnings on standard error", 0},
     {"seed", OPT_SEED, "N", 0, "Seed for every random choice (default 1)", 0},
@@ -96,10 +97,18 @@ static int rejects_finish(int status)
     /* another output refused for naming the rejects' file: committing them
      * would replace that file after all */
     int drop = outf_refused(rejects_out);
-    if (n > 0 && !slk_opt.quiet)
-        fprintf(stderr, "%s: %ld bad row%s skipped (--on-error skip)%s%s%s\n", slk_progname, n,
+    long hidden = csv_rejects_hidden(rejects);
+    if (n > 0 && !slk_opt.quiet) {
+        char more[128] = ""; /* the line printed whole: concurrent tools do not split it */
+        if (hidden > 0)
+            snprintf(more, sizeof more,
+                     "; the first %d are above, %ld more not shown (--rejects FILE lists every one)",
+                     SLK_MANY_SHOWN, hidden);
+        fprintf(stderr, "%s: %ld bad row%s skipped (--on-error skip)%s%s%s%s\n", slk_progname, n,
                 n == 1 ? "" : "s", slk_opt.rejects ? "; file, line and reason in " : "",
-                slk_opt.rejects ? slk_opt.rejects : "", drop ? " not written (another output names it)" : "");
+                slk_opt.rejects ? slk_opt.rejects : "", drop ? " not written (another output names it)" : "",
+                more);
+    }
     csv_rejects_free(rejects);
     rejects = NULL;
     if (drop) {
@@ -473,6 +482,19 @@ int cli_dash_count(const char *const *paths, size_t n)
     for (size_t i = 0; i < n; i++)
         k += paths[i] && strcmp(paths[i], "-") == 0;
     return k;
+}
+
+void cli_outputs(const char *const *side, int n)
+{
+    const char **all = xcalloc((size_t)n + 2, sizeof *all);
+    all[0] = slk_opt.output;
+    all[1] = slk_opt.rejects;
+    for (int i = 0; i < n; i++)
+        all[i + 2] = side[i];
+    int st = outf_check_distinct(all, n + 2);
+    free(all);
+    if (st != SLK_OK)
+        exit(slk_finish(st));
 }
 
 int cli_choice(struct argp_state *st, const char *opt, const char *arg, const char *const *choices)

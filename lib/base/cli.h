@@ -14,7 +14,8 @@
  *       --on-error=MODE    strict (default): a bad row stops the run; skip: it
  *                          is skipped, counted and reported (see csvr_skip)
  *       --rejects=FILE     with skip: write file,line,reason rows to FILE
- *                          (default: one warning line each on stderr)
+ *                          (default: a warning on stderr for each of the
+ *                          first SLK_MANY_SHOWN, the rest counted)
  *   -q, --quiet            no summaries or warnings on stderr
  *       --seed=N           random seed (default 1)
  *       --progress / --no-progress
@@ -155,6 +156,15 @@ void cli_resources(struct argp_state *st, const char *opt, const char *arg, doub
  * more than one: two inputs on standard input (the second finds it read)
  * or two outputs on standard output (their rows interleave). */
 int cli_dash_count(const char *const *paths, size_t n);
+
+/* cli_outputs: once the options are read, before any input is: exits 64
+ * (outf_check_distinct's one line) when -o, --rejects and the tool's other
+ * output files side[0..n) (NULL: not given) do not name different files
+ * (./x.csv, its absolute path and a link to it are one file).  outf_open
+ * refuses the second of two such outputs too, but a tool opening one after
+ * reading its input (a summary, lcmpack's --load) refused it only then.
+ * Every tool calls it, with its side outputs or none. */
+void cli_outputs(const char *const *side, int n);
 
 /* cli_choice: the index of arg in the NULL-terminated list of choices; any
  * other value calls argp_error (exit 64): "invalid value for --scale: 'x'

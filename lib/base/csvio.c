@@ -971,6 +971,7 @@ struct csv_rejects {
     FILE *fp;
     csvw *w;
     long n;
+    struct slk_many shown; /* no rejects file: the warnings, the first ones printed */
     pthread_mutex_t mu;
 };
 
@@ -1006,12 +1007,14 @@ void csv_rejects_add(csv_rejects *j, const char *file, long line, const char *re
         csvw_str(j->w, reason);
         csvw_end(j->w);
     } else {
-        slk_warn_at(file, line, "skipped: %s", reason);
+        slk_warn_many(&j->shown, file, line, "skipped: %s", reason);
     }
     pthread_mutex_unlock(&j->mu);
 }
 
 long csv_rejects_count(const csv_rejects *j) { return j ? j->n : 0; }
+
+long csv_rejects_hidden(const csv_rejects *j) { return j ? slk_many_hidden(&j->shown) : 0; }
 
 /* Quote at most 60 bytes of a bad value so one message stays one line. */
 static const char *shown(const char *s, char *buf, size_t cap)

@@ -92,10 +92,14 @@ const char *csv_dialect_lookup(const struct csv_dialect *d, const char *key);
  * The rejects do not own fp. */
 csv_rejects *csv_rejects_new(FILE *fp);
 void csv_rejects_free(csv_rejects *j);
-/* csv_rejects_add: record one skipped row. */
+/* csv_rejects_add: record one skipped row (without a file, a warning on
+ * stderr: the first SLK_MANY_SHOWN printed, the rest counted). */
 void csv_rejects_add(csv_rejects *j, const char *file, long line, const char *reason);
 /* csv_rejects_count: how many rows were skipped so far. */
 long csv_rejects_count(const csv_rejects *j);
+/* csv_rejects_hidden: how many of the skipped rows' warnings were not
+ * printed (slk_warn_many); 0 with a rejects file. */
+long csv_rejects_hidden(const csv_rejects *j);
 
 /* ---- reading ---------------------------------------------------------------- */
 

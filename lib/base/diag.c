@@ -143,6 +143,22 @@ void slk_warn_at(const char *file, long line, const char *fmt, ...)
     va_end(ap);
 }
 
+void slk_warn_many(struct slk_many *m, const char *file, long line, const char *fmt, ...)
+{
+    if (__atomic_fetch_add(&m->n, 1, __ATOMIC_RELAXED) >= SLK_MANY_SHOWN || slk_quiet())
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(file, line, "warning: ", fmt, ap);
+    va_end(ap);
+}
+
+long slk_many_hidden(const struct slk_many *m)
+{
+    long n = __atomic_load_n(&m->n, __ATOMIC_RELAXED);
+    return slk_quiet() || n <= SLK_MANY_SHOWN ? 0 : n - SLK_MANY_SHOWN;
+}
+
 static int stdout_error_said;
 
 void slk_stdout_error(int err)

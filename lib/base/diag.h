@@ -76,6 +76,22 @@ int slk_quiet(void);
 void slk_warn_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* One kind of warning that may come once per row or per key (a skipped
+ * row, a skipped tenant): a million of them would bury the summary and slow
+ * the run.  slk_warn_many prints the first SLK_MANY_SHOWN of its kind as
+ * slk_warn_at does and only counts the rest; the caller's summary says
+ * how many were not shown (slk_many_hidden) and where they all are.
+ * Zero-initialize; any thread may call it. */
+#define SLK_MANY_SHOWN 10 /* --rejects's help and slokit(7) say 10 */
+struct slk_many {
+    long n; /* warnings of the kind so far, shown or not */
+};
+void slk_warn_many(struct slk_many *m, const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* slk_many_hidden: how many of m's warnings were not printed (0 with -q:
+ * none was meant to be). */
+long slk_many_hidden(const struct slk_many *m);
+
 /* slk_finish: last call of every main.  Flushes and closes stdout; a write
  * error there (full disk) becomes SLK_EIO with a message (slk_stdout_error,
  * so not a second one).  Then writes the held summary (slk_summary) to

@@ -246,37 +246,52 @@ static char *dest_key(const char *path)
     return key;
 }
 
-/* claim_dest: the file replacing path replaces (a symlink followed: the
- * file it points to, or the one it names when it dangles), claimed for this
- * output; *key gets its dest_key, to keep while the output is open.
- * Malloc'd; NULL with the message printed and *status set: a link loop or
- * an untrusted link (exit 73), or a file another open output will replace
- * (exit 64). */
-static char *claim_dest(const char *path, int exists, char **key, int *status)
+/* resolve_dest: the file replacing path replaces (a symlink followed: the
+ * file it points to, or the one it names when it dangles).  Malloc'd; NULL
+ * with *err set for a link loop (ELOOP) or an untrusted link (EACCES). */
+static char *resolve_dest(const char *path, int exists, int *err)
 {
     struct stat lst;
     char *real = NULL;
+    *err = 0;
     if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-        int e = 0;
         if (!link_trusted(path, &lst))
-            e = EACCES;
+            *err = EACCES;
         else if (!(real = exists ? realpath(path, NULL) : final_target(path)) && !exists)
-            e = errno;
-        if (e) {
-            slk_error("%s: cannot create: %s%s", path, strerror(e),
-                      e == EACCES ? " (another user's link in a sticky directory: not followed)" : "");
-            *status = SLK_ECANTCREAT;
+            *err = errno;
+        if (*err)
             return NULL;
-        }
     }
-    char *dest = real ? real : xstrdup(path);
+    return real ? real : xstrdup(path);
+}
+
+/* dup_refused: say that dest is named by two outputs; SLK_EUSAGE. */
+static int dup_refused(const char *dest)
+{
+    slk_error("%s: named by two outputs of this run, and each would replace the other: "
+              "give each output its own file",
+              dest);
+    return SLK_EUSAGE;
+}
+
+/* claim_dest: resolve_dest, claimed for this output; *key gets its
+ * dest_key, to keep while the output is open.  Malloc'd; NULL with the
+ * message printed and *status set: a link loop or an untrusted link (exit
+ * 73), or a file another open output will replace (exit 64). */
+static char *claim_dest(const char *path, int exists, char **key, int *status)
+{
+    int e;
+    char *dest = resolve_dest(path, exists, &e);
+    if (!dest) {
+        slk_error("%s: cannot create: %s%s", path, strerror(e),
+                  e == EACCES ? " (another user's link in a sticky directory: not followed)" : "");
+        *status = SLK_ECANTCREAT;
+        return NULL;
+    }
     *key = dest_key(dest);
     for (int i = 0; i < MAX_OPEN; i++)
         if (dest_keys[i] && strcmp(dest_keys[i], *key) == 0) {
-            slk_error("%s: named by two outputs of this run, and each would replace the other: "
-                      "give each output its own file",
-                      dest);
-            *status = SLK_EUSAGE;
+            *status = dup_refused(dest);
             free(refused_key);
             refused_key = *key;
             *key = NULL;
@@ -392,6 +407,32 @@ int outf_check_dest(const char *path)
     int status = SLK_OK;
     free(claim_dest(path, stat(path, &st) == 0, &key, &status));
     free(key);
+    return status;
+}
+
+int outf_check_distinct(const char *const *paths, int n)
+{
+    char **keys = xcalloc((size_t)(n > 0 ? n : 1), sizeof *keys);
+    int status = SLK_OK;
+    for (int i = 0; i < n && status == SLK_OK; i++) {
+        struct stat st;
+        const char *p = paths[i];
+        int exists = p && stat(p, &st) == 0, e;
+        /* stdout, a device or FIFO: written in place, never renamed over */
+        if (!p || strcmp(p, "-") == 0 || outf_is_special(p) || (exists && !S_ISREG(st.st_mode)))
+            continue;
+        char *dest = resolve_dest(p, exists, &e);
+        if (!dest)
+            continue; /* a loop or an untrusted link: its outf_open says so */
+        keys[i] = dest_key(dest);
+        for (int j = 0; j < i && status == SLK_OK; j++)
+            if (keys[j] && strcmp(keys[j], keys[i]) == 0)
+                status = dup_refused(dest);
+        free(dest);
+    }
+    for (int i = 0; i < n; i++)
+        free(keys[i]);
+    free(keys);
     return status;
 }
 

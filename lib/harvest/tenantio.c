@@ -295,6 +295,7 @@ struct msgsink {
     int buffer;
     long line_base;   /* lines before the first line of the range */
     const char *name;
+    struct slk_many *many; /* the warnings (skipped tenants): the first few printed */
     struct msg *m;
     size_t n, cap;
 };
@@ -302,7 +303,9 @@ struct msgsink {
 static void sink_say(const struct msgsink *k, int warn, long line, const char *text)
 {
     long abs_line = line > 0 ? k->line_base + line : line;
-    if (warn)
+    if (warn && k->many)
+        slk_warn_many(k->many, k->name, abs_line, "%s", text);
+    else if (warn)
         slk_warn_at(k->name, abs_line, "%s", text);
     else
         slk_error_at(k->name, abs_line, "%s", text);
@@ -913,7 +916,7 @@ static int read_ranges(const char *path, const struct scan *h, const long long *
     for (int i = 0; i < nr; i++) {
         w[i] = (struct worker){.path = path, .start = cut[i], .end = cut[i + 1], .like = i ? h->r : NULL};
         w[i].s = (struct scan){.o = h->o, .ct = h->ct, .ctime = h->ctime, .cu = h->cu, .cs = h->cs, .keep_keys = 1};
-        w[i].s.sink = (struct msgsink){.buffer = 1, .name = path};
+        w[i].s.sink = (struct msgsink){.buffer = 1, .name = path, .many = &rs->warned};
         w[i].s.a.fc = fft_cache_new();
         if (pthread_create(&tid[i], NULL, worker_main, &w[i]) == 0)
             started[i] = 1;
@@ -970,6 +973,7 @@ int tenantio_read_series(const char *path, const struct tenantio_opts *o, struct
     int bad = csvr_require_cols(h.r, "tenant", &h.ct, "t", &h.ctime, "util", &h.cu, (char *)NULL);
     h.cs = csvr_col(h.r, "servers");
     h.sink.name = csvr_path(h.r);
+    h.sink.many = &h.rs.warned; /* ts gets h.rs at the end */
     if (bad < 0) {
         csvr_close(h.r);
         return SLK_EDATA;

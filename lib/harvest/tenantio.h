@@ -35,6 +35,7 @@
 #define SLOKIT_TENANTIO_H
 
 #include "base/csvio.h"
+#include "base/diag.h"
 #include "harvest/pattern.h"
 
 #include <stddef.h>
@@ -57,6 +58,7 @@ struct tenant_set {
     struct tenant_feat *rows;
     size_t n, cap;
     long skipped_gaps, skipped_short, skipped_sparse, unlisted, missing_util;
+    struct slk_many warned; /* the skipped tenants' warnings (the first few printed) */
     long classified[PATTERN_N];
     size_t samples;
     struct keyset *seen;       /* tenantio_read_features: the tenants read (duplicates) */

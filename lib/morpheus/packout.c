@@ -74,6 +74,15 @@ static int open_yarn(const struct packrun *R, outf **out)
     return yarn_write_plan(R->p, outf_fp(*out), &yo) < 0 ? SLK_EIO : SLK_OK;
 }
 
+char *packout_delta_path(const char *dir, int i)
+{
+    static const char *const names[3] = {"submit.jsonl", "update.jsonl", "delete.jsonl"};
+    size_t n = strlen(dir) + 32;
+    char *path = xmalloc(n);
+    snprintf(path, n, "%s/%s", dir, names[i]);
+    return path;
+}
+
 /* open_delta: --yarn-delta DIR: the submit, update and delete bodies into
  * f[0..2] (committed by the caller). */
 static int open_delta(struct packrun *R, outf **f)
@@ -83,12 +92,9 @@ static int open_delta(struct packrun *R, outf **f)
         slk_error("%s: cannot create: %s", o->yarn_delta, strerror(errno));
         return SLK_ECANTCREAT;
     }
-    static const char *const names[3] = {"submit.jsonl", "update.jsonl", "delete.jsonl"};
     int st = SLK_OK;
     for (int i = 0; i < 3 && st == SLK_OK; i++) {
-        size_t n = strlen(o->yarn_delta) + 32;
-        char *path = xmalloc(n);
-        snprintf(path, n, "%s/%s", o->yarn_delta, names[i]);
+        char *path = packout_delta_path(o->yarn_delta, i);
         f[i] = outf_open(path, &st);
         free(path);
     }

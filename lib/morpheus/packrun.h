@@ -156,6 +156,10 @@ struct packrun {
  * exit status (printed); on an error nothing is placed. */
 int packrun_plan(struct packrun *R);
 
+/* packout_delta_path: --yarn-delta dir's file i (0 submit.jsonl, 1
+ * update.jsonl, 2 delete.jsonl), malloc'd. */
+char *packout_delta_path(const char *dir, int i);
+
 /* packout_write: the outputs of a planned run (see the top), each file
  * replaced atomically.  Returns SLK_OK or an exit status (printed; SLK_EIO
  * unprinted when the report's flush failed: packrun_close_report says so). */

@@ -17,6 +17,13 @@ for bin in $(ls "$ROOT/$BUILD/bin"); do
     tcheck "$bin man page" bash -c 'm="$ROOT/man/$1.1"; [ -f "$m" ] && grep -q "^\.SH EXIT STATUS" "$m" && grep -q "^\.SH EXAMPLES" "$m" && grep -q "^\.SH OPTIONS" "$m" && man -l "$m" >/dev/null 2>&1' _ "$bin"
     tcheck "$bin in bash completion" grep -qw "$bin" "$ROOT/contrib/slokit.bash-completion"
 done
+# Two outputs naming one file are refused before any input is read only
+# when the tool names its side outputs to cli_outputs (lib/base/cli.h) once
+# its options are read; outf_open would refuse them only when the second
+# opens, for many tools after reading the whole input.
+for bin in $(ls "$ROOT/$BUILD/bin"); do
+    tcheck "$bin checks its outputs before reading (cli_outputs)" grep -q "^ *cli_outputs(" "$ROOT/cmd/$bin.c"
+done
 tcheck "completion script parses" bash -n "$ROOT/contrib/slokit.bash-completion"
 tcheck "completion offers skyplot options" bash -c '
     source "$ROOT/contrib/slokit.bash-completion"

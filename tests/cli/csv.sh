@@ -294,6 +294,19 @@ $TMP/basic-bad.csv,10,duplicate instance 'etl-1' of job 'etl'
 REJ
 t "skip: summary counts" 0 '' '*' "sloinfer: 3 bad rows skipped (--on-error skip); file, line and reason in $TMP/rej.csv" sloinfer --on-error skip --rejects "$TMP/rej.csv" "$TMP/basic-bad.csv"
 t "skip: default rejects on stderr" 0 '' '*' "sloinfer: $TMP/basic-bad.csv:8: warning: skipped: column 'submit': invalid time '1x'" sloinfer --on-error skip "$TMP/basic-bad.csv"
+# 25 bad rows without --rejects: the first 10 are warnings, the rest counted
+# (a million were a million lines on stderr, the summary buried under them);
+# the same 25 in --rejects (basic.csv is 7 lines: the bad rows are lines 8-32).
+{ cat "$SL"; for i in $(seq 1 25); do echo "etl,etl-b$i,1x,2,3,,,ok"; done; } > "$TMP/many-bad.csv"
+tcheck "skip: 25 bad rows, the first 10 shown, the rest counted" bash -c '
+    sloinfer --on-error skip "$1" 2>err >out1 || exit 1
+    sloinfer -q --on-error skip --rejects rej25.csv "$1" >out2 || exit 1
+    [ "$(grep -c ": warning: skipped: column .submit.: invalid time .1x." err)" = 10 ] &&
+    [ "$(grep -c ",column .submit.: invalid time .1x." rej25.csv)" = 25 ] &&
+    grep -q "^sloinfer: $1:8: warning: skipped" err && grep -q "^sloinfer: $1:17: warning: skipped" err &&
+    ! grep -q ":18: warning" err && cmp -s out1 out2 &&
+    grep -q "^sloinfer: 25 bad rows skipped (--on-error skip); the first 10 are above, 15 more not shown (--rejects FILE lists every one)$" err ||
+        { cat err; exit 1; }' _ "$TMP/many-bad.csv"
 t "--rejects needs skip" 64 '' '' '--rejects needs --on-error skip' sloinfer --rejects "$TMP/r.csv" "$SL"
 t "bad --on-error" 64 '' '' "invalid value for --on-error: 'ignore' (want strict or skip)" sloinfer --on-error ignore "$SL"
 # skyfit: a bad row, also the first of a job, is skipped; the job goes on
