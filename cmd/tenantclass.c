@@ -174,15 +174,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 /* ---- the two phases ------------------------------------------------------------ */
 
-/* unnamed: the summary's note on the skipped tenants' warnings when only
- * the first were printed (slk_warn_many), else "". */
-static const char *unnamed(const struct tenant_set *ts)
+/* unnamed: into b, the summary's note on the skipped tenants' warnings
+ * when only the first were printed (slk_warn_many), else ""; returns b. */
+static const char *unnamed(const struct tenant_set *ts, char b[static 96])
 {
-    static char b[96];
     long hidden = slk_many_hidden(&ts->warned);
-    if (hidden <= 0)
-        return "";
-    snprintf(b, sizeof b, "; the first %d are named above, %ld more are not", SLK_MANY_SHOWN, hidden);
+    b[0] = 0;
+    if (hidden > 0)
+        snprintf(b, 96, "; the first %d are named above, %ld more are not", SLK_MANY_SHOWN, hidden);
     return b;
 }
 
@@ -220,11 +219,12 @@ static int features_only(csvw *w, double t0)
     for (int p = 0; p < PATTERN_N; p++)
         n += ts.classified[p];
     if (!st && !slk_opt.quiet) {
+        char note[96];
         fprintf(slk_summary(), "tenantclass: features of %ld tenants written (", n);
         for (int p = 0; p < PATTERN_N; p++)
             fprintf(slk_summary(), "%s %ld, ", pattern_name(p), ts.classified[p]);
         fprintf(slk_summary(), "%zu samples; %ld skipped for gaps, %ld too short%s) in %.2f s\n", ts.samples,
-                ts.skipped_gaps, ts.skipped_short, unnamed(&ts), slk_now() - t0);
+                ts.skipped_gaps, ts.skipped_short, unnamed(&ts, note), slk_now() - t0);
         none_left(&ts, n);
     }
     tenant_set_free(&ts);
@@ -256,10 +256,11 @@ static void summary(const struct tenant_set *ts, const struct pattern_classes *p
     long cnt[PATTERN_N] = {0};
     for (size_t i = 0; i < ts->n; i++)
         cnt[ts->rows[i].pf.pattern]++;
+    char note[96];
     fprintf(slk_summary(), "tenantclass: %zu tenants", ts->n);
     if (ts->skipped_gaps || ts->skipped_short)
         fprintf(slk_summary(), " (%ld more skipped: %ld for gaps, %ld too short%s)",
-                ts->skipped_gaps + ts->skipped_short, ts->skipped_gaps, ts->skipped_short, unnamed(ts));
+                ts->skipped_gaps + ts->skipped_short, ts->skipped_gaps, ts->skipped_short, unnamed(ts, note));
     fprintf(slk_summary(), ":");
     for (int p = 0; p < PATTERN_N; p++)
         fprintf(slk_summary(), " %s %ld (%d class%s, rms %.3g)%s", pattern_name(p), cnt[p], pcs[p].k,
