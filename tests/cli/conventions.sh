@@ -21,7 +21,8 @@ done
 # when the tool names its side outputs to cli_outputs (lib/base/cli.h) once
 # its options are read; outf_open would refuse them only when the second
 # opens, for many tools after reading the whole input.
-for bin in $(ls "$ROOT/$BUILD/bin"); do
+for exe in "$ROOT/$BUILD/bin"/*; do
+    bin=${exe##*/}
     tcheck "$bin checks its outputs before reading (cli_outputs)" grep -q "^ *cli_outputs(" "$ROOT/cmd/$bin.c"
 done
 tcheck "completion script parses" bash -n "$ROOT/contrib/slokit.bash-completion"
