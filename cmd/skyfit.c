@@ -267,6 +267,16 @@ static void print_summary(const struct skyjob_totals *tot, double seconds)
             slk_progname, tot->jobs, tot->fitted, tot->too_few, tot->too_long, tot->failed, opt.fit.lp.alpha,
             beta, opt.fit.step, opt.fit.agg_max ? "max" : "mean", solver_names[opt.fit.lp.solver],
             tot->solve_s, seconds);
+    if (slk_many_hidden(&tot->not_fitted))
+        fprintf(slk_summary(),
+                "%s: the first %d jobs not fitted are named above, %ld more are not (--stats FILE lists "
+                "every job)\n",
+                slk_progname, SLK_MANY_SHOWN, slk_many_hidden(&tot->not_fitted));
+    if (slk_many_hidden(&tot->cut_short))
+        fprintf(slk_summary(),
+                "%s: warning: %ld runs in all have a skyline that ends before the run does (the first %d "
+                "named above): fitted as runs that short\n",
+                slk_progname, tot->cut_short.n, SLK_MANY_SHOWN);
     if (tot->excluded_runs)
         fprintf(slk_summary(),
                 "%s: %ld outlier runs of %ld jobs kept out of the fit (median + %g spreads; "

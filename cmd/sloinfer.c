@@ -200,11 +200,11 @@ static void summary(const struct slofile_tally *t)
             slk_summary(), "sloinfer: %s: d from the runs' ends (%zu jobs basis completion, %zu schedule)\n",
             fo.basis == SLO_BASIS_COMPLETION ? "--basis completion" : "no output_read column in the input",
             t->basis_count[1], t->basis_count[2]);
-    if (t->nimplausible > SLOFILE_UNIT_WARNINGS)
+    if (slk_many_hidden(&t->implausible))
         fprintf(slk_summary(),
-                "sloinfer: warning: %zu jobs in all have a period of over 20 years (%d shown above): "
+                "sloinfer: warning: %ld jobs in all have a period of over 20 years (%d shown above): "
                 "are the input times in ms or us? (use --time-unit ms or --time-unit us)\n",
-                t->nimplausible, SLOFILE_UNIT_WARNINGS);
+                t->implausible.n, slk_many_shown(&t->implausible));
     fprintf(slk_summary(), "sloinfer: %zu jobs problematic (cv_start or cv_read above %.3g)\n",
             t->nproblematic, fo.so.problematic_cv);
     for (size_t i = 0; i < ovs.n; i++)

@@ -143,9 +143,17 @@ void slk_warn_at(const char *file, long line, const char *fmt, ...)
     va_end(ap);
 }
 
+/* many_shown: count one more of m's messages; 1 when it is to be printed */
+static int many_shown(struct slk_many *m)
+{
+    return __atomic_fetch_add(&m->n, 1, __ATOMIC_RELAXED) < slk_many_shown(m) && !slk_quiet();
+}
+
+int slk_many_shown(const struct slk_many *m) { return m->limit > 0 ? m->limit : SLK_MANY_SHOWN; }
+
 void slk_warn_many(struct slk_many *m, const char *file, long line, const char *fmt, ...)
 {
-    if (__atomic_fetch_add(&m->n, 1, __ATOMIC_RELAXED) >= SLK_MANY_SHOWN || slk_quiet())
+    if (!many_shown(m))
         return;
     va_list ap;
     va_start(ap, fmt);
@@ -153,10 +161,20 @@ void slk_warn_many(struct slk_many *m, const char *file, long line, const char *
     va_end(ap);
 }
 
+void slk_note_many(struct slk_many *m, const char *fmt, ...)
+{
+    if (!many_shown(m))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(NULL, 0, "", fmt, ap);
+    va_end(ap);
+}
+
 long slk_many_hidden(const struct slk_many *m)
 {
     long n = __atomic_load_n(&m->n, __ATOMIC_RELAXED);
-    return slk_quiet() || n <= SLK_MANY_SHOWN ? 0 : n - SLK_MANY_SHOWN;
+    return slk_quiet() || n <= slk_many_shown(m) ? 0 : n - slk_many_shown(m);
 }
 
 static int stdout_error_said;

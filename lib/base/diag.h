@@ -76,18 +76,24 @@ int slk_quiet(void);
 void slk_warn_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* One kind of warning that may come once per row or per key (a skipped
- * row, a skipped tenant): a million of them would bury the summary and slow
- * the run.  slk_warn_many prints the first SLK_MANY_SHOWN of its kind as
- * slk_warn_at does and only counts the rest; the caller's summary says
+/* One kind of warning or note that may come once per row or per key (a
+ * skipped row or tenant, a job not fitted or not placed): a million of them
+ * would bury the summary and slow the run.  slk_warn_many prints the first SLK_MANY_SHOWN of its kind as
+ * slk_warn_at does (or m->limit of them) and only counts the rest; the caller's summary says
  * how many were not shown (slk_many_hidden) and where they all are.
  * Zero-initialize; any thread may call it. */
 #define SLK_MANY_SHOWN 10 /* --rejects's help and slokit(7) say 10 */
 struct slk_many {
-    long n; /* warnings of the kind so far, shown or not */
+    long n;    /* warnings of the kind so far, shown or not */
+    int limit; /* how many to print; 0: SLK_MANY_SHOWN */
 };
+/* slk_many_shown: how many of m's kind are printed (its limit). */
+int slk_many_shown(const struct slk_many *m);
 void slk_warn_many(struct slk_many *m, const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* slk_note_many: slk_note, capped as slk_warn_many (a job not fitted, a
+ * request not placed); silent with -q. */
+void slk_note_many(struct slk_many *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* slk_many_hidden: how many of m's warnings were not printed (0 with -q:
  * none was meant to be). */
 long slk_many_hidden(const struct slk_many *m);

@@ -56,9 +56,10 @@ static void report(struct packrun *R, const char *job, const char *kind, int64_t
     long step = R->p->step;
     if (!strcmp(status, "rejected") && !rep && !R->o->quiet) {
         if (strcmp(kind, "once") == 0)
-            slk_note("job '%s' instance %lld: not placed: %s", job, (long long)instance, why);
+            slk_note_many(&R->unplaced, "job '%s' instance %lld: not placed: %s", job, (long long)instance,
+                          why);
         else
-            slk_note("job '%s': not placed: %s", job, why);
+            slk_note_many(&R->unplaced, "job '%s': not placed: %s", job, why);
     }
     if (!rep)
         return;

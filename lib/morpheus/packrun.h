@@ -32,6 +32,7 @@
 #define SLOKIT_PACKRUN_H
 
 #include "base/csvio.h"
+#include "base/diag.h"
 #include "base/keyset.h"
 #include "base/outfile.h"
 #include "morpheus/adhoc.h"
@@ -135,6 +136,7 @@ struct packrun {
     int polished, adhoc_polished;           /* which of the two polishes ran */
     const char *how;            /* how the plan was written, for the summary */
     struct packrun_counts n;
+    struct slk_many unplaced;   /* without --report: the rejections named on stderr (the first few) */
     size_t nres_read;           /* reservations of --plan (the first ones of p->res) */
     struct yarn_snapshot snap;  /* --yarn-delta: --plan as read */
     struct yarn_delta_counts delta;

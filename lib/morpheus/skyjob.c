@@ -275,17 +275,12 @@ static void quantize(const struct skyjob *j, const struct run *r, const struct s
         skyjob_quantize_csv(s, r->n, r->start, o->step, o->agg_max, u, k);
 }
 
-/* report: name a job that was not fitted on stderr (the first 10). */
+/* report: name a job that was not fitted on stderr (the first
+ * SLK_MANY_SHOWN; the summary counts the rest). */
 static void report(struct skyjob_out *out, const char *job, const char *what, const char *detail)
 {
-    struct skyjob_totals *tot = &out->tot;
-    if (out->o->quiet)
-        return;
-    if (tot->first_reported < 10)
-        slk_note("job '%s': %s%s", job, what, detail ? detail : "");
-    else if (tot->first_reported == 10)
-        fprintf(stderr, "%s: (more jobs not fitted; see --stats)\n", slk_progname);
-    tot->first_reported++;
+    if (!out->o->quiet)
+        slk_note_many(&out->tot.not_fitted, "job '%s': %s%s", job, what, detail ? detail : "");
 }
 
 /* stats_row: one --stats row; j (may be NULL) lists the excluded runs;

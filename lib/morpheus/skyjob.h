@@ -45,6 +45,7 @@
 #define SLOKIT_SKYJOB_H
 
 #include "base/csvio.h"
+#include "base/diag.h"
 #include "morpheus/outlier.h"
 #include "morpheus/runlen.h"
 #include "morpheus/skyline.h"
@@ -85,7 +86,8 @@ struct skyjob_totals {
     long prior_kept;               /* of those, written exactly as the prior (every step) */
     long prior_other_step;         /* in the prior at another step: fitted without it */
     double solve_s;
-    int first_reported;
+    struct slk_many not_fitted; /* the jobs named on stderr as not fitted (the first few) */
+    struct slk_many cut_short;  /* native log runs whose skyline ends before the run (warned) */
     /* runs whose recorded start lies over a day (plus their length) from
      * their first sample: the runs table is in another unit or clock; the
      * first one's line of the runs table and what to say of it */

@@ -207,9 +207,10 @@ static int native_line(struct native_ctx *x, long line, char *s)
     double covered, length;
     native_coverage(nr, interval, &covered, &length);
     if (covered + interval < length)
-        slk_warn_at(x->file, line, "run '%s' of job '%s': the %s skyline ends at %g s of a %g s run "
-                    "(the rest is not in the log; fitted as a %g s run)", nr->run, nr->job,
-                    x->memory ? "memory" : "container", covered, length, covered);
+        slk_warn_many(&x->out->tot.cut_short, x->file, line,
+                      "run '%s' of job '%s': the %s skyline ends at %g s of a %g s run "
+                      "(the rest is not in the log; fitted as a %g s run)",
+                      nr->run, nr->job, x->memory ? "memory" : "container", covered, length, covered);
     /* memory: the units' containers x the log's MB per container, counted in
      * the 1024 MB containers skyfit writes for this format */
     double scale = x->memory ? nr->mem_mb / 1024 : 1;

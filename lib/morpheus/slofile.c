@@ -260,9 +260,8 @@ static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n, const
     if (ov && res.overridden && strcmp(res.status, "no_window") == 0)
         warn_override_no_window(o->ov->path, ov, &res);
     char why[200];
-    if (isfinite(res.period) && timeunit_span_check("period", res.period, 0, why, sizeof why) < 0 &&
-        ++t->nimplausible <= SLOFILE_UNIT_WARNINGS)
-        slk_warn_at(NULL, 0, "job '%s': %s", job, why);
+    if (isfinite(res.period) && timeunit_span_check("period", res.period, 0, why, sizeof why) < 0)
+        slk_warn_many(&t->implausible, NULL, 0, "job '%s': %s", job, why);
     csvw_str(w, job);
     csvw_num(w, res.period);
     csvw_num(w, res.a);
@@ -473,6 +472,7 @@ static void choose_basis(slotab *t, size_t ngroups, int basis, int has_rd, const
 
 int slofile_infer(csvr *r, const struct slofile_opts *o, csvw *w, struct slofile_tally *tally)
 {
+    tally->implausible.limit = SLOFILE_UNIT_WARNINGS; /* a wrong --time-unit makes every job's */
     slotab *t = slotab_new(o->max_runs);
     slo_prov *prov = o->events_path ? slo_prov_new() : NULL;
     size_t nev = 0;

@@ -30,6 +30,7 @@
 #define SLOKIT_SLOFILE_H
 
 #include "base/csvio.h"
+#include "base/diag.h"
 #include "morpheus/slo.h"
 
 #include <stddef.h>
@@ -77,7 +78,8 @@ struct slofile_tally {
     size_t njobs, nrows, nfolded, noverridden, nextra, nfailed, nproblematic;
     size_t snap_count[SLO_SNAP_GIVEN + 1];
     size_t basis_count[3];  /* provenance, completion, schedule */
-    size_t nimplausible;    /* jobs whose period suggests a finer time unit */
+    struct slk_many implausible; /* jobs whose period suggests a finer time unit (the first
+                                    SLOFILE_UNIT_WARNINGS named: slofile_infer sets the limit) */
 };
 
 /* SLOFILE_UNIT_WARNINGS: jobs warned one by one about an implausible period

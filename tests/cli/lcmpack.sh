@@ -33,6 +33,18 @@ t "status not a request"     0 '' "X,,,skipped,,,,,SLO status 'too_few_runs' is 
 
 t "rejection on stderr without --report" 0 '' '*' "lcmpack: job 'C': not placed: no capacity" \
     lcmpack --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$D/comp.sky.csv" -o "$TMP/x.csv"
+# 15 jobs like C (A and B fill the cycle first): the first 10 rejections
+# named, the summary counts the other 5 (a tight night without --report
+# printed one line per request: 2,147 on a 2,000-job dump)
+{ cat "$D/comp.slo.csv"; for i in $(seq 1 14); do echo "C$i,600,0,240,actionable"; done; } > "$TMP/comp15.slo.csv"
+{ cat "$D/comp.sky.csv"; for i in $(seq 1 14); do grep '^C,' "$D/comp.sky.csv" | sed "s/^C,/C$i,/"; done; } > "$TMP/comp15.sky.csv"
+tcheck "15 rejections without --report: 10 named, 5 counted; --report has all 15" bash -c '
+    lcmpack --slo "$1" --lcm 10m --capacity cores=4,mem=100000 "$2" -o x.csv 2>err &&
+    lcmpack -q --slo "$1" --lcm 10m --capacity cores=4,mem=100000 "$2" -o y.csv --report rep15.csv && cmp -s x.csv y.csv &&
+    [ "$(grep -c ": not placed: no capacity" err)" = 10 ] && [ "$(grep -c ",rejected," rep15.csv)" = 15 ] &&
+    grep -q "^lcmpack: 17 requests: 2 placed, 15 rejected," err &&
+    grep -q "^lcmpack: the first 10 requests not placed are named above, 5 more are not (--report FILE lists every decision)$" err ||
+        { cat err; exit 1; }' _ "$TMP/comp15.slo.csv" "$TMP/comp15.sky.csv"
 t "--strict fails on a rejection" 1 '' '' '*' \
     lcmpack --strict --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$D/comp.sky.csv" -o "$TMP/x.csv"
 tcheck "two compete: validator" $PY "$V" "$TMP/comp.csv" --sky "$D/comp.sky.csv" --slo "$D/comp.slo.csv" \

@@ -386,6 +386,16 @@ tcheck "split by job gives the same output" bash -c '
 t "too few runs: status, exit 0" 0 "@$D/one_run.csv" "$HDR" "job 'a': not fitted: too few runs (1 < --min-runs 2)" \
     skyfit --stats "$TMP/few.csv"
 tcheck "too few runs: stats row" grep -qx 'a,1,0,,,,,,,too_few_runs,0,,,0,' "$TMP/few.csv"
+# 12 jobs of one run each: 10 named, the summary counts the other 2 (it
+# said "(more jobs not fitted; see --stats)" without a number)
+awk -F, 'NR == 1 { print; next } { row[NR] = $0 }
+    END { for (i = 0; i < 12; i++) for (k = 2; k <= NR; k++) { $0 = row[k]; $1 = "j" i; print } }' OFS=, "$D/one_run.csv" > "$TMP/twelve.csv"
+tcheck "too few runs: 12 jobs, the first 10 named, 2 more counted" bash -c '
+    skyfit --stats stats12.csv "$1" 2>err >/dev/null &&
+    [ "$(grep -c "^skyfit: job .j[0-9]*.: not fitted: too few runs" err)" = 10 ] &&
+    [ "$(grep -c ",too_few_runs," stats12.csv)" = 12 ] &&
+    grep -q "^skyfit: the first 10 jobs not fitted are named above, 2 more are not (--stats FILE lists every job)$" err ||
+        { cat err; exit 1; }' _ "$TMP/twelve.csv"
 t "too few runs: --strict exits 1" 1 "@$D/one_run.csv" "$HDR" 'too few runs' skyfit --strict
 t "absurd time span" 65 $'job,run,t,containers\nx,a,0,1\nx,a,1e300,1\nx,b,0,1\n' '*' "<stdin>:3: column 't': time '1e300' out of range" skyfit
 t "too many steps" 0 $'job,run,t,containers\nx,a,0,1\nx,a,1e9,1\nx,b,0,1\n' "$HDR" 'more than --max-steps 100000; is t in seconds?' skyfit
@@ -416,6 +426,14 @@ t "native: skyline ends before the run" 0 '' '*' \
     skyfit --format native --min-runs 1 "$H/trace/nativeLog.txt"
 t "native: second tinySample run warned too" 0 '' '*' "tinySample.txt:2: warning: run 'tpch_q12_1' of job 'tpch_q12': the container skyline ends at 25 s of a 245 s run" \
     skyfit --format native "$H/lp/tinySample.txt"
+# 14 such runs: the first 10 warned, the summary counts all 14 (a log of
+# thousands of cut-short runs was thousands of lines)
+awk '{ for (i = 0; i < 7; i++) { $6 = "tpch_q12_" NR "_" i; print } }' "$H/lp/tinySample.txt" > "$TMP/cut14.txt"
+tcheck "native: 14 runs cut short, the first 10 named, all 14 counted" bash -c '
+    skyfit --format native "$1" 2>err >/dev/null &&
+    [ "$(grep -c ": warning: run .* the container skyline ends at 25 s of a" err)" = 10 ] &&
+    grep -q "^skyfit: warning: 14 runs in all have a skyline that ends before the run does (the first 10 named above): fitted as runs that short$" err ||
+        { cat err; exit 1; }' _ "$TMP/cut14.txt"
 t "native: -q silences the warning" 0 '' '*' '' skyfit -q --format native --min-runs 1 "$H/trace/nativeLog.txt"
 tcheck "native: no warning when the skyline covers the run" bash -c '
     printf "j 1 0 0 10000 r 8:0| 1:0|1:5|\n" | skyfit --format native --min-runs 1 2>&1 >/dev/null | { ! grep -q warning; }'
