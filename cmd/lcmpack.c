@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- options ----------------------------------------------------------------- */
 
@@ -148,6 +149,23 @@ static int one_stdout(const struct packrun_opts *o)
     slk_error("only one output can be standard output (the plan, --format yarn or --query is, "
               "unless -o FILE; give --report, --load and --plan-out as files)");
     return SLK_EUSAGE;
+}
+
+/* check_outputs: cli_outputs with lcmpack's side outputs: --report, --load,
+ * --plan-out and --yarn-delta's files (the directory itself when it is yet
+ * to be made: where it goes must be writable). */
+static void check_outputs(const struct packrun_opts *o)
+{
+    char *delta[3] = {NULL, NULL, NULL};
+    struct stat st;
+    if (o->yarn_delta && stat(o->yarn_delta, &st) != 0)
+        delta[0] = xstrdup(o->yarn_delta);
+    else
+        for (int i = 0; i < 3 && o->yarn_delta; i++)
+            delta[i] = packout_delta_path(o->yarn_delta, i);
+    cli_outputs((const char *const[]){o->report, o->load_out, o->plan_out, delta[0], delta[1], delta[2]}, 6);
+    for (int i = 0; i < 3; i++)
+        free(delta[i]);
 }
 
 /* check_opts: the option combinations, once all are read (argp_error exits
@@ -399,12 +417,7 @@ int main(int argc, char **argv)
     cli_refuse("time-unit", "skylines hold offsets and durations, not epoch times (--at and "
                             "the --adhoc times are epoch seconds or ISO 8601)");
     cli_parse(&argp, argc, argv, &o);
-    char *delta[3] = {NULL, NULL, NULL}; /* --yarn-delta's files */
-    for (int i = 0; i < 3 && o.yarn_delta; i++)
-        delta[i] = packout_delta_path(o.yarn_delta, i);
-    cli_outputs((const char *const[]){o.report, o.load_out, o.plan_out, delta[0], delta[1], delta[2]}, 6);
-    for (int i = 0; i < 3; i++)
-        free(delta[i]);
+    check_outputs(&o);
 
     o.output = slk_opt.output;
     o.quiet = slk_opt.quiet;

@@ -491,7 +491,7 @@ void cli_outputs(const char *const *side, int n)
     all[1] = slk_opt.rejects;
     for (int i = 0; i < n; i++)
         all[i + 2] = side[i];
-    int st = outf_check_distinct(all, n + 2);
+    int st = outf_check_outputs(all, n + 2);
     free(all);
     if (st != SLK_OK)
         exit(slk_finish(st));

@@ -157,13 +157,14 @@ void cli_resources(struct argp_state *st, const char *opt, const char *arg, doub
  * or two outputs on standard output (their rows interleave). */
 int cli_dash_count(const char *const *paths, size_t n);
 
-/* cli_outputs: once the options are read, before any input is: exits 64
- * (outf_check_distinct's one line) when -o, --rejects and the tool's other
- * output files side[0..n) (NULL: not given) do not name different files
+/* cli_outputs: once the options are read, before any input is: exits 73
+ * or 64 (outf_check_outputs's one line) when -o, --rejects or one of the
+ * tool's other output files side[0..n) (NULL: not given) cannot be created
+ * (its directory missing or not writable) or two of them name one file
  * (./x.csv, its absolute path and a link to it are one file).  outf_open
- * refuses the second of two such outputs too, but a tool opening one after
- * reading its input (a summary, lcmpack's --load) refused it only then.
- * Every tool calls it, with its side outputs or none. */
+ * refuses them too, but a tool opening an output after reading its input
+ * (a summary, lcmpack's --load) refused it only then.  Every tool calls
+ * it, with its side outputs or none. */
 void cli_outputs(const char *const *side, int n);
 
 /* cli_choice: the index of arg in the NULL-terminated list of choices; any

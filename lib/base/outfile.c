@@ -410,7 +410,25 @@ int outf_check_dest(const char *path)
     return status;
 }
 
-int outf_check_distinct(const char *const *paths, int n)
+/* dir_error: 0 when the directory of path exists and a file may be created
+ * in it, else the errno outf_open's mkstemp would meet there. */
+static int dir_error(const char *path)
+{
+    char *d = xstrdup(path);
+    const char *dir = dirname(d);
+    struct stat st;
+    int e = 0;
+    if (stat(dir, &st) != 0)
+        e = errno;
+    else if (!S_ISDIR(st.st_mode))
+        e = ENOTDIR;
+    else if (access(dir, W_OK | X_OK) != 0)
+        e = errno;
+    free(d);
+    return e;
+}
+
+int outf_check_outputs(const char *const *paths, int n)
 {
     char **keys = xcalloc((size_t)(n > 0 ? n : 1), sizeof *keys);
     int status = SLK_OK;
@@ -424,6 +442,10 @@ int outf_check_distinct(const char *const *paths, int n)
         char *dest = resolve_dest(p, exists, &e);
         if (!dest)
             continue; /* a loop or an untrusted link: its outf_open says so */
+        if ((e = dir_error(dest)) != 0) {
+            slk_error("%s: cannot create: %s", dest, strerror(e));
+            status = SLK_ECANTCREAT;
+        }
         keys[i] = dest_key(dest);
         for (int j = 0; j < i && status == SLK_OK; j++)
             if (keys[j] && strcmp(keys[j], keys[i]) == 0)

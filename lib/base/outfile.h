@@ -74,13 +74,14 @@ void outf_sweep_stale(const char *dir);
  * SLK_ECANTCREAT: a link it may not follow), the message printed. */
 int outf_check_dest(const char *path);
 
-/* outf_check_distinct: before any input is read, SLK_OK when the n outputs
- * paths[0..n) (NULL: not given; "-", a device or a FIFO: written in place)
- * name n different files, else SLK_EUSAGE with the message outf_open would
- * print when it opened the second (any spelling of one file, links
- * followed).  For a run that opens an output only after reading its input:
- * the refusal comes first, not after the input is read. */
-int outf_check_distinct(const char *const *paths, int n);
+/* outf_check_outputs: before any input is read, SLK_OK when each of the n
+ * outputs paths[0..n) (NULL: not given; "-", a device or a FIFO: written
+ * in place, not checked) can be created and they name n different files;
+ * else the message outf_open would print and its status: SLK_ECANTCREAT
+ * (no such directory, not a directory, not writable) or SLK_EUSAGE (two
+ * name one file, however spelled, links followed).  For a run that opens
+ * an output only after reading its input: the refusal comes first. */
+int outf_check_outputs(const char *const *paths, int n);
 
 /* outf_refused: 1 when another output was refused (exit 64) because it
  * names the file o will replace, else 0: committing o would replace that

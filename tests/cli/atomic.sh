@@ -298,6 +298,18 @@ samefile "before reading: replplace --lost, --write-events" o.csv replplace -q -
 samefile "before reading: lcmpack -o, a --yarn-delta file" S/update.jsonl lcmpack -q --slo ../nosuch.csv $LC ../nosuch-sky.csv --at 2026-01-05 --yarn-delta S --format yarn -o S/./update.jsonl
 samefile "before reading: traceconv -o, --capacities" o.csv traceconv -q swf ../nosuch.swf --capacities o.csv -o ./o.csv
 samefile "before reading: sloinfer -o, --rejects" o.csv sloinfer -q --on-error skip --rejects o.csv -o ./o.csv ../nosuch.csv
+# An output whose directory is missing was found only when it opened: for
+# these tools after the input was read (a typo in the nightly job's output
+# path cost the whole run first).  Now exit 73 at once, the input not
+# reached (exit 66 on the old tools); lcmpack makes --yarn-delta DIR itself,
+# so DIR's own directory is what must exist.
+tcheck "before reading: an output in a missing directory, exit 73" bash -c '
+    cd "$1" && for c in "stretch -q nosuch.csv nosuch-jobs.csv --summary nodir/s.csv"                         "replplace -q --simulate --lost nodir/l.csv nosuch.csv"                         "lcmpack -q --slo nosuch.csv $2 nosuch-sky.csv --load nodir/l.csv -o p.csv"                         "lcmpack -q --slo nosuch.csv $2 nosuch-sky.csv --at 2026-01-05 --yarn-delta nodir/d -o p.csv"                         "tenantclass -q --servers nosuch.csv --classes nodir/c.csv nosuch-series.csv"; do
+        $c 2>err; rc=$?
+        [ $rc = 73 ] && [ "$(wc -l < err)" = 1 ] && grep -q "^[a-z]*: nodir/[a-z/.]*: cannot create: No such file or directory$" err ||
+            { echo "$c: exit $rc"; cat err; exit 1; }
+    done
+    [ ! -e nodir ] && [ ! -e p.csv ]' _ "$A" "$LC"
 # the rejects are written while the input is read: one named by another
 # output is refused before a row is, so no rejects line either
 tcheck "two outputs, one file: --rejects named by another output" bash -c '

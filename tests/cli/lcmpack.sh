@@ -1194,8 +1194,10 @@ tcheck "a load on zero capacity: the summary's peak and ratio unbounded, no inf"
     lcmpack --plan "$1" --capacity-file "$2" --at 2026-01-05 -o "$3" 2> "$3.err" &&
     grep -q "peak cost unbounded at t=.*): unbounded; placement" "$3.err" && ! grep -q inf "$3.err"' \
     _ "$TMP/hourly1d.csv" "$TMP/cap0.csv" "$TMP/x.csv"
-# a write that fails: its one error line and no summary of a plan it did not
-# write ("6 placed ... plan: 6 reservations" came after "cannot create")
+# an output that cannot be written: its one error line and no summary of a
+# plan it did not write ("6 placed ... plan: 6 reservations" came after
+# "cannot create"; since session 36 the missing directory is found before
+# the input is read, cli_outputs)
 t "failed write: the error alone, no summary" 73 '' '' \
     "lcmpack: $TMP/nodir/x.csv: cannot create: No such file or directory" \
     sh -c 'lcmpack --slo "$1" --capacity cores=4,mem=100000 "$2" -o "$3" 2> "$4"; rc=$?; cat "$4" >&2
