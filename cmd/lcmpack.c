@@ -337,10 +337,11 @@ static void print_summary(struct packrun *R)
             slk_progname, R->n.requests, R->n.placed, R->n.rejected, R->n.kept, R->n.skipped,
             R->n.removed + R->n_gone, R->n.expired, nres_live, p->lcm, lcm_text, p->step, R->how);
     if (slk_many_hidden(&R->unplaced))
-        fprintf(slk_summary(),
-                "%s: the first %d requests not placed are named above, %ld more are not (--report FILE lists "
-                "every decision)\n",
-                slk_progname, SLK_MANY_SHOWN, slk_many_hidden(&R->unplaced));
+        fprintf(
+            slk_summary(),
+            "%s: requests not placed: the first %d are named above, %ld more are not (--report FILE lists "
+            "every decision)\n",
+            slk_progname, SLK_MANY_SHOWN, slk_many_hidden(&R->unplaced));
     fprintf(slk_summary(),
             "%s: peak cost %s at t=%ld s; lower bound %.4f (fixed demand %.4f, area/lcm %.4f): %s; "
             "placement %.4f s (%s)\n",

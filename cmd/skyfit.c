@@ -269,7 +269,7 @@ static void print_summary(const struct skyjob_totals *tot, double seconds)
             tot->solve_s, seconds);
     if (slk_many_hidden(&tot->not_fitted))
         fprintf(slk_summary(),
-                "%s: the first %d jobs not fitted are named above, %ld more are not (--stats FILE lists "
+                "%s: jobs not fitted: the first %d are named above, %ld more are not (--stats FILE lists "
                 "every job)\n",
                 slk_progname, SLK_MANY_SHOWN, slk_many_hidden(&tot->not_fitted));
     if (slk_many_hidden(&tot->cut_short))

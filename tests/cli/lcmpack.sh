@@ -43,7 +43,7 @@ tcheck "15 rejections without --report: 10 named, 5 counted; --report has all 15
     lcmpack -q --slo "$1" --lcm 10m --capacity cores=4,mem=100000 "$2" -o y.csv --report rep15.csv && cmp -s x.csv y.csv &&
     [ "$(grep -c ": not placed: no capacity" err)" = 10 ] && [ "$(grep -c ",rejected," rep15.csv)" = 15 ] &&
     grep -q "^lcmpack: 17 requests: 2 placed, 15 rejected," err &&
-    grep -q "^lcmpack: the first 10 requests not placed are named above, 5 more are not (--report FILE lists every decision)$" err ||
+    grep -q "^lcmpack: requests not placed: the first 10 are named above, 5 more are not (--report FILE lists every decision)$" err ||
         { cat err; exit 1; }' _ "$TMP/comp15.slo.csv" "$TMP/comp15.sky.csv"
 t "--strict fails on a rejection" 1 '' '' '*' \
     lcmpack --strict --slo "$D/comp.slo.csv" --lcm 10m --capacity cores=4,mem=100000 "$D/comp.sky.csv" -o "$TMP/x.csv"

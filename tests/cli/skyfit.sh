@@ -394,7 +394,7 @@ tcheck "too few runs: 12 jobs, the first 10 named, 2 more counted" bash -c '
     skyfit --stats stats12.csv "$1" 2>err >/dev/null &&
     [ "$(grep -c "^skyfit: job .j[0-9]*.: not fitted: too few runs" err)" = 10 ] &&
     [ "$(grep -c ",too_few_runs," stats12.csv)" = 12 ] &&
-    grep -q "^skyfit: the first 10 jobs not fitted are named above, 2 more are not (--stats FILE lists every job)$" err ||
+    grep -q "^skyfit: jobs not fitted: the first 10 are named above, 2 more are not (--stats FILE lists every job)$" err ||
         { cat err; exit 1; }' _ "$TMP/twelve.csv"
 t "too few runs: --strict exits 1" 1 "@$D/one_run.csv" "$HDR" 'too few runs' skyfit --strict
 t "absurd time span" 65 $'job,run,t,containers\nx,a,0,1\nx,a,1e300,1\nx,b,0,1\n' '*' "<stdin>:3: column 't': time '1e300' out of range" skyfit

@@ -337,10 +337,12 @@ t "iso submit" 0 $'job,vc,submit,size_server_hours,max_parallelism\nj1,a,2026-01
 j1,a,1767571200,1767574800,1" '' stretch -q "$D/two.csv"
 t "summary on stderr" 0 '' '*' 'consistency' stretch "$D/three.csv" "$D/waterfill.csv"
 printf 'old\n' > "$TMP/keep.csv"
+printf 'old vcs\n' > "$TMP/keep-vcs.csv"
 t "failed run keeps -o and --vcs" 65 "$J
 j1,zz,0,1,1
-" '' '*' stretch "$D/two.csv" -o "$TMP/keep.csv" --vcs "$TMP/keep.csv"
+" '' '*' stretch "$D/two.csv" -o "$TMP/keep.csv" --vcs "$TMP/keep-vcs.csv"
 tcheck "old content intact" grep -qx old "$TMP/keep.csv"
+tcheck "old --vcs content intact" grep -qx "old vcs" "$TMP/keep-vcs.csv"
 t "unwritable --vcs" 73 '' '*' 'cannot create' stretch -q "$D/two.csv" "$D/alone.csv" --vcs /nonexistent-dir/v.csv
 t "help has examples" 0 '' '*' '' stretch --help
 
