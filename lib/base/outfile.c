@@ -422,7 +422,7 @@ static int dir_error(const char *path)
         e = errno;
     else if (!S_ISDIR(st.st_mode))
         e = ENOTDIR;
-    else if (access(dir, W_OK | X_OK) != 0)
+    else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0) /* as mkstemp's open is judged */
         e = errno;
     free(d);
     return e;
@@ -436,6 +436,11 @@ int outf_check_outputs(const char *const *paths, int n)
         struct stat st;
         const char *p = paths[i];
         int exists = p && stat(p, &st) == 0, e;
+        if (exists && S_ISDIR(st.st_mode)) { /* as outf_open says it */
+            slk_error("%s: cannot create: %s", p, strerror(EISDIR));
+            status = SLK_ECANTCREAT;
+            break;
+        }
         /* stdout, a device or FIFO: written in place, never renamed over */
         if (!p || strcmp(p, "-") == 0 || outf_is_special(p) || (exists && !S_ISREG(st.st_mode)))
             continue;

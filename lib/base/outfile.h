@@ -78,9 +78,10 @@ int outf_check_dest(const char *path);
  * outputs paths[0..n) (NULL: not given; "-", a device or a FIFO: written
  * in place, not checked) can be created and they name n different files;
  * else the message outf_open would print and its status: SLK_ECANTCREAT
- * (no such directory, not a directory, not writable) or SLK_EUSAGE (two
- * name one file, however spelled, links followed).  For a run that opens
- * an output only after reading its input: the refusal comes first. */
+ * (no such directory, not a directory, not writable; the output itself a
+ * directory) or SLK_EUSAGE (two name one file, however spelled, links
+ * followed).  For a run that opens an output only after reading its
+ * input: the refusal comes first. */
 int outf_check_outputs(const char *const *paths, int n);
 
 /* outf_refused: 1 when another output was refused (exit 64) because it

@@ -310,6 +310,11 @@ tcheck "before reading: an output in a missing directory, exit 73" bash -c '
             { echo "$c: exit $rc"; cat err; exit 1; }
     done
     [ ! -e nodir ] && [ ! -e p.csv ]' _ "$A" "$LC"
+tcheck "before reading: an output that is a directory, exit 73" bash -c '
+    cd "$1" && rm -rf isdir && mkdir isdir &&
+    lcmpack -q --slo nosuch.csv $2 nosuch-sky.csv --load isdir -o p.csv 2>err; rc=$?
+    [ $rc = 73 ] && [ "$(cat err)" = "lcmpack: isdir: cannot create: Is a directory" ] && [ -d isdir ] ||
+        { echo "exit $rc"; cat err; exit 1; }' _ "$A" "$LC"
 # the rejects are written while the input is read: one named by another
 # output is refused before a row is, so no rejects line either
 tcheck "two outputs, one file: --rejects named by another output" bash -c '
