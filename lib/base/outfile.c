@@ -435,14 +435,16 @@ int outf_check_outputs(const char *const *paths, int n)
     for (int i = 0; i < n && status == SLK_OK; i++) {
         struct stat st;
         const char *p = paths[i];
-        int exists = p && stat(p, &st) == 0, e;
+        if (!p || strcmp(p, "-") == 0) /* not given, or stdout */
+            continue;
+        int exists = stat(p, &st) == 0, e;
         if (exists && S_ISDIR(st.st_mode)) { /* as outf_open says it */
             slk_error("%s: cannot create: %s", p, strerror(EISDIR));
             status = SLK_ECANTCREAT;
             break;
         }
-        /* stdout, a device or FIFO: written in place, never renamed over */
-        if (!p || strcmp(p, "-") == 0 || outf_is_special(p) || (exists && !S_ISREG(st.st_mode)))
+        /* a device or FIFO: written in place, never renamed over */
+        if (outf_is_special(p) || (exists && !S_ISREG(st.st_mode)))
             continue;
         char *dest = resolve_dest(p, exists, &e);
         if (!dest)
