@@ -418,11 +418,10 @@ static int dir_error(const char *path)
     const char *dir = dirname(d);
     struct stat st;
     int e = 0;
-    if (stat(dir, &st) != 0)
-        e = errno;
-    else if (!S_ISDIR(st.st_mode))
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
         e = ENOTDIR;
-    else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0) /* as mkstemp's open is judged */
+    else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) !=
+             0) /* ENOENT too; judged as mkstemp's open */
         e = errno;
     free(d);
     return e;
