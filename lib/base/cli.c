@@ -94,9 +94,6 @@ static outf *rejects_out;
 static int rejects_finish(int status)
 {
     long n = csv_rejects_count(rejects);
-    /* another output refused for naming the rejects' file: committing them
-     * would replace that file after all */
-    int drop = outf_refused(rejects_out);
     long hidden = csv_rejects_hidden(rejects);
     if (n > 0 && !slk_opt.quiet) {
         char more[128] = ""; /* the line printed whole: concurrent tools do not split it */
@@ -104,17 +101,13 @@ static int rejects_finish(int status)
             snprintf(more, sizeof more,
                      "; the first %d are above, %ld more not shown (--rejects FILE lists every one)",
                      SLK_MANY_SHOWN, hidden);
-        fprintf(stderr, "%s: %ld bad row%s skipped (--on-error skip)%s%s%s%s\n", slk_progname, n,
+        fprintf(stderr, "%s: %ld bad row%s skipped (--on-error skip)%s%s%s\n", slk_progname, n,
                 n == 1 ? "" : "s", slk_opt.rejects ? "; file, line and reason in " : "",
-                slk_opt.rejects ? slk_opt.rejects : "", drop ? " not written (another output names it)" : "",
-                more);
+                slk_opt.rejects ? slk_opt.rejects : "", more);
     }
     csv_rejects_free(rejects);
     rejects = NULL;
-    if (drop) {
-        outf_abort(rejects_out);
-        rejects_out = NULL;
-    } else if (rejects_out) {
+    if (rejects_out) {
         /* kept even when the run failed: the rejects explain what was read */
         int st = outf_commit(rejects_out);
         rejects_out = NULL;

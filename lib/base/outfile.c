@@ -41,7 +41,6 @@ static char *volatile open_tmps[MAX_OPEN];
  * open at once that name one file (-o x.csv --stats ./x.csv) would each be
  * renamed over it, and only the last would be left: refused. */
 static char *dest_keys[MAX_OPEN];
-static char *refused_key; /* the file of the last output refused for it */
 static int handlers_set;
 
 static void remove_tmps(void)
@@ -292,8 +291,7 @@ static char *claim_dest(const char *path, int exists, char **key, int *status)
     for (int i = 0; i < MAX_OPEN; i++)
         if (dest_keys[i] && strcmp(dest_keys[i], *key) == 0) {
             *status = dup_refused(dest);
-            free(refused_key);
-            refused_key = *key;
+            free(*key);
             *key = NULL;
             free(dest);
             return NULL;
@@ -400,16 +398,6 @@ outf *outf_open(const char *path, int *status)
     return o;
 }
 
-int outf_check_dest(const char *path)
-{
-    struct stat st;
-    char *key = NULL;
-    int status = SLK_OK;
-    free(claim_dest(path, stat(path, &st) == 0, &key, &status));
-    free(key);
-    return status;
-}
-
 /* dir_error: 0 when the directory of path exists and a file may be created
  * in it, else the errno outf_open's mkstemp would meet there. */
 static int dir_error(const char *path)
@@ -462,12 +450,6 @@ int outf_check_outputs(const char *const *paths, int n)
         free(keys[i]);
     free(keys);
     return status;
-}
-
-int outf_refused(const outf *o)
-{
-    return o && o->slot >= 0 && refused_key && dest_keys[o->slot] &&
-           strcmp(dest_keys[o->slot], refused_key) == 0;
 }
 
 /* The directory held outputs are spooled in. */

@@ -68,12 +68,6 @@ outf *outf_open_held(const char *path, int *status);
  * directory per process; outf_open calls it on its output's directory. */
 void outf_sweep_stale(const char *dir);
 
-/* outf_check_dest: for a file written in place, not through outf_open (a
- * plan appended to): SLK_OK when no open output will replace it, else the
- * status outf_open would give (SLK_EUSAGE: another output names it, or
- * SLK_ECANTCREAT: a link it may not follow), the message printed. */
-int outf_check_dest(const char *path);
-
 /* outf_check_outputs: before any input is read, SLK_OK when each of the n
  * outputs paths[0..n) (NULL: not given; "-", a device or a FIFO: written
  * in place, not checked) can be created and they name n different files;
@@ -83,11 +77,6 @@ int outf_check_dest(const char *path);
  * followed).  For a run that opens an output only after reading its
  * input: the refusal comes first. */
 int outf_check_outputs(const char *const *paths, int n);
-
-/* outf_refused: 1 when another output was refused (exit 64) because it
- * names the file o will replace, else 0: committing o would replace that
- * file after all (cli's --rejects, kept even when a run fails, is aborted). */
-int outf_refused(const outf *o);
 
 /* outf_fp: the stream to write to. */
 FILE *outf_fp(outf *o);

@@ -111,16 +111,13 @@ static int open_delta(struct packrun *R, outf **f)
 static int append_in_place(struct packrun *R, struct plan_mark *m, int *appended)
 {
     *appended = 0;
-    /* the plan is written in place, not opened as an output: another
-     * output naming it (--load ./p.csv) would replace it after the append */
-    int st = outf_check_dest(R->o->output);
-    if (st != SLK_OK)
-        return st;
+    /* written in place, not opened as an output: another output naming the
+     * plan (--load ./p.csv) was refused before the run (cli_outputs) */
     if (!R->p->nres) {
         R->how = " (from the index: plan file unchanged)";
         return SLK_OK;
     }
-    st = plan_append(R->p, R->o->output, &R->idx->mark, m);
+    int st = plan_append(R->p, R->o->output, &R->idx->mark, m);
     if (st == SLK_OK) {
         R->how = " (appended in place)";
         *appended = 1;
