@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -329,14 +330,23 @@ int plan_save(const plan *p, const char *path, struct plan_mark *mark)
     return o ? outf_finish(o, st) : st;
 }
 
+/* a side file's name stays within NAME_MAX (255 on Linux's file systems):
+ * a longer one keeps the plan's first SIDE_NAME_KEEP bytes */
+enum { SIDE_NAME_MAX = 255, SIDE_NAME_KEEP = 200 };
+
 char *plan_side_path(const char *path, const char *suffix)
 {
     struct stat ls;
     char *real = lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode) ? realpath(path, NULL) : NULL;
     const char *base = real ? real : path;
+    const char *slash = strrchr(base, '/'), *name = slash ? slash + 1 : base;
     size_t n = strlen(base) + strlen(suffix) + 1;
     char *s = xmalloc(n);
-    snprintf(s, n, "%s%s", base, suffix);
+    if (strlen(name) + strlen(suffix) <= SIDE_NAME_MAX)
+        snprintf(s, n, "%s%s", base, suffix);
+    else /* within NAME_MAX: the name's first bytes and a hash of all of it */
+        snprintf(s, n, "%.*s%.*s.%016" PRIx64 "%s", (int)(name - base), base, SIDE_NAME_KEEP, name,
+                 rng_hash_str(name), suffix);
     free(real);
     return s;
 }

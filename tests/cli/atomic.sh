@@ -181,6 +181,29 @@ tcheck "lcmpack: a plan reached through a link takes the file's own lock and ind
         [ -L ln/p.csv ] && [ ! -e ln/p.csv.lock ] && [ ! -e ln/p.csv.idx ] && [ -s ln/real/p.csv.idx ] &&
         grep -q "^slokit-plan/1,D," ln/real/p.csv' _ "$A" $LC
 
+# A plan of a 251-255-byte name: PLAN.lock and PLAN.idx would pass NAME_MAX,
+# so the run went on unlocked and never wrote its index (two warnings; a
+# second run beside it could interleave).  Its side files now take the
+# name's first 200 bytes and the whole name's FNV-1a hash (computed here by
+# Python): the lock is taken and waited on, the index written and used.
+tcheck "lcmpack: a plan of a 254-byte name is locked and indexed" bash -c '
+    d=$1 && cd "$d" && shift
+    rm -rf long && mkdir long && cd long && n=$(printf "%0250d" 0).csv || exit 1
+    h=$(/usr/bin/python3 -c "import sys
+h = 0xcbf29ce484222325
+for b in sys.argv[1].encode():
+    h = ((h ^ b) * 0x100000001b3) % 2**64
+print(\"%016x\" % h)" "$n") && side=${n:0:200}.$h
+    lcmpack --slo ../slo1.csv "$@" ../sky1.csv -o "$n" 2>err1 && [ -s "$side.idx" ] || { cat err1; ls; exit 1; }
+    flock "$side.lock" sh -c "sleep 2; touch released" & holder=$!
+    for _ in $(seq 50); do flock -n "$side.lock" true || break; sleep 0.1; done
+    lcmpack --plan "$n" --slo ../sloD.csv "$@" ../skyD.csv -o "$n" 2>err2 || { cat err2; exit 1; }
+    [ -e released ] && waited=yes || waited=no
+    wait $holder; cat err1 err2
+    grep -q "^lcmpack: waiting for $side.lock: " err2 && [ $waited = yes ] && grep -q " (appended in place)$" err2 &&
+        ! grep -q "unlocked\|not written\|index is not\|too long" err1 err2 && grep -q "^slokit-plan/1,D," "$n" &&
+        [ "$(ls -A | grep -c "^0")" = 3 ]' _ "$A" $LC
+
 # A reader that does not take PLAN.lock (reprov, replay) and opens the plan
 # just before an append reads the plan as it was at the open: held 3 s after
 # its fstat, the plan then grows by half of a segment (an append under way)
