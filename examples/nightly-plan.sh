@@ -15,6 +15,9 @@
 #                 placed on the capacity periodic reservations leave;
 #                 rows with empty containers,duration take their job's
 #                 skyline from adhoc-skyline.csv (skyfit's format)
+#   Each may be compressed, NAME.csv.gz or NAME.csv.zst instead of NAME.csv
+#   (one of the three: two are refused, exit 64); a zstd runs.csv.zst
+#   needs the zstd command, as the job reads its submit times itself.
 # STATE_DIR (default ./nightly-state, or $SLOKIT_STATE) keeps each night's
 # results in a generation directory gen.N; STATE_DIR/current points at the
 # last complete one, and STATE_DIR/<file> at current/<file> when tonight
@@ -216,7 +219,38 @@ step() {
     [ "${SLOKIT_NIGHTLY_KILL_AT:-}" = "$1" ] && kill -9 $$
     return 0
 }
-for f in runs.csv usage.csv; do [ -r "$tel/$f" ] || die 66 "$tel/$f: missing (see the header of this script)"; done
+# tel_file NAME: sets REPLY to the telemetry file NAME.csv, NAME.csv.gz or
+# NAME.csv.zst (exports are often compressed; the tools read gzip and zstd
+# themselves), or to "" when there is none; two of them are one too many
+tel_file() {
+    local f
+    REPLY=""
+    for f in "$tel/$1.csv" "$tel/$1.csv.gz" "$tel/$1.csv.zst"; do
+        [ -e "$f" ] || continue
+        [ -z "$REPLY" ] || die 64 "$REPLY and $f: two exports of $1.csv in one dump; keep one"
+        REPLY=$f
+    done
+}
+# unz FILE: its bytes, decompressed when they start with gzip's or zstd's
+# magic (as the tools tell a compressed input: by its first bytes)
+unz() {
+    case $(head -c 4 -- "$1" | od -An -tx1 | tr -d ' \n') in
+    1f8b*) gzip -dc -- "$1" ;;
+    28b52ffd) zstd -dcq -- "$1" ;;
+    *) cat -- "$1" ;;
+    esac
+}
+tel_file runs; runs_f=$REPLY
+tel_file usage; usage_f=$REPLY
+tel_file capacity; capacity_f=$REPLY
+tel_file adhoc; adhoc_f=$REPLY
+tel_file adhoc-skyline; adhoc_sky_f=$REPLY
+for f in "runs:$runs_f" "usage:$usage_f"; do
+    [ -n "${f#*:}" ] || die 66 "$tel/${f%%:*}.csv: missing (nor ${f%%:*}.csv.gz or ${f%%:*}.csv.zst; see the header of this script)"
+    [ -r "${f#*:}" ] || die 66 "${f#*:}: not readable"
+done
+[ "$(head -c 4 -- "$runs_f" | od -An -tx1 | tr -d ' \n')" != 28b52ffd ] || command -v zstd >/dev/null ||
+    die 1 "$runs_f: zstd-compressed, and this job reads its submit times itself: it needs the zstd command (apt-get install zstd)"
 ex_tools nightly-plan "$root" sloinfer skyfit lcmpack skyplot
 
 mkdir -p "$state"
@@ -280,7 +314,7 @@ work=$(mktemp -d "$state/.tonight.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 cap_opt=(--capacity "$capacity")
-[ -r "$tel/capacity.csv" ] && cap_opt=(--capacity-file "$tel/capacity.csv")
+[ -z "$capacity_f" ] || cap_opt=(--capacity-file "$capacity_f")
 
 # 1. SLOs and skylines from the dump.
 step slo
@@ -289,7 +323,7 @@ step slo
 err_opt() { [ "$on_error" = skip ] && printf '%s\n' --on-error skip --rejects "$work/rejects-$1.csv" || true; }
 mapfile -t e_slo < <(err_opt sloinfer)
 mapfile -t e_sky < <(err_opt skyfit)
-sloinfer -q "${e_slo[@]}" "$tel/runs.csv" -o "$work/slo.csv"
+sloinfer -q "${e_slo[@]}" "$runs_f" -o "$work/slo.csv"
 step skyfit
 # With PRIOR_WEIGHT=W (off by default), last night's skylines are the fit's
 # prior: a step keeps last night's value unless moving it gains more than
@@ -299,7 +333,7 @@ step skyfit
 # a warning, not the night.
 prior_opt=()
 [ -n "$prior_weight" ] && [ -n "$last" ] && [ -r "$last/skyline.csv" ] && prior_opt=(--prior "$last/skyline.csv" --prior-weight "$prior_weight")
-fit() { skyfit -q "${e_sky[@]}" "$@" --runs "$tel/runs.csv" "$tel/usage.csv" --window 30d --stats "$work/skyfit-stats.csv" -o "$work/skyline.csv"; }
+fit() { skyfit -q "${e_sky[@]}" "$@" --runs "$runs_f" "$usage_f" --window 30d --stats "$work/skyfit-stats.csv" -o "$work/skyline.csv"; }
 prior_note="" fit_rc=0
 [ ${#prior_opt[@]} -eq 0 ] || fit "${prior_opt[@]}" 2>"$work/skyfit.err" || fit_rc=$?
 if [ "$fit_rc" != 0 ]; then
@@ -319,14 +353,14 @@ rm -f "$work/skyfit.err"
 #    epoch seconds or ISO 8601, quoted or not; a garbled or millisecond
 #    submit (sloinfer skips it) must not move the plan to 1970 or 2500.
 rj="$work/rejects-sloinfer.csv"; [ -r "$rj" ] || rj=/dev/null
-at=$(runs="$tel/runs.csv" awk "$csv_awk"'
-    BEGIN { runs = ENVIRON["runs"] }   # (not -v, which reads backslashes as escapes)
+at=$(runs="$runs_f" rejects="$rj" awk "$csv_awk"'
+    BEGIN { runs = ENVIRON["runs"]; rj = ENVIRON["rejects"] }   # (not -v, which reads backslashes as escapes)
     function civil(y, m, d) { y -= m <= 2; era = int(y / 400); yoe = y - era * 400   # days since 1970-01-01
         doy = int((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
         return era * 146097 + yoe * 365 + int(yoe / 4) - int(yoe / 100) + doy - 719468 }
     function field(v) { gsub(/^[ \t]+|[ \t]+$/, "", v); return v }
     { n = csv() }
-    FILENAME != runs { if (LINE0 > 1 && F[1] == runs) bad[F[2] + 0] = 1
+    FILENAME == rj { if (LINE0 > 1 && F[1] == runs) bad[F[2] + 0] = 1
                        next }
     LINE0 == 1 { for (i = 1; i <= n; i++) if (field(F[i]) == "submit") c = i; next }
     !c || (LINE0 in bad) { next }
@@ -341,8 +375,8 @@ at=$(runs="$tel/runs.csv" awk "$csv_awk"'
               t -= (substr(v, RSTART, 1) == "-" ? -1 : 1) * (substr(o, 1, 2) * 3600 + substr(o, 3, 2) * 60) } }
       if (t >= 0 && t < 1e11 && t > m) m = t }
     END { if (m > 0) printf "%d\n", (int(m / 86400) + 1) * 86400 }' \
-    "$rj" "$tel/runs.csv" || true)
-[ -n "$at" ] || die 65 "$tel/runs.csv: no usable submit time (epoch seconds or ISO 8601): cannot tell where the dump ends"
+    "$rj" <(unz "$runs_f") || true)
+[ -n "$at" ] || die 65 "$runs_f: no usable submit time (epoch seconds or ISO 8601): cannot tell where the dump ends"
 # A dump that ends before last night's plan began (an export cut short: a
 # time-ordered runs.csv truncated) plans a day already planned: it would
 # delete the coming one-off reservations and submit instances whose
@@ -392,8 +426,8 @@ if [ -n "$last" ]; then
     plan_opt=(--plan "$work/last-plan.csv")
 fi
 [ -n "$rm_plan" ] && plan_opt+=(--yarn-base "$rm_plan")
-[ -r "$tel/adhoc.csv" ] && plan_opt+=(--adhoc "$tel/adhoc.csv")
-[ -r "$tel/adhoc.csv" ] && [ -r "$tel/adhoc-skyline.csv" ] && plan_opt+=(--adhoc-skyline "$tel/adhoc-skyline.csv")
+[ -z "$adhoc_f" ] || plan_opt+=(--adhoc "$adhoc_f")
+[ -z "$adhoc_f" ] || [ -z "$adhoc_sky_f" ] || plan_opt+=(--adhoc-skyline "$adhoc_sky_f")
 step lcmpack
 # The whole night's batch is known here, so --improve polishes tonight's new
 # and moved placements (kept reservations never move).

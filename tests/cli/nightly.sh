@@ -268,6 +268,24 @@ wtel="$TMP/tel\\new dump"; rm -rf "$wtel" "$TMP/wst" "$TMP/wst0"; mkdir -p "$wte
 t "telemetry path with a backslash and a space" 0 '' '*' '' env NOW=$at bash "$N" "$wtel" "$TMP/wst"
 tcheck "... the same plan as from a plain path" bash -c '
     NOW=$4 bash "$1" "$2" "$3/wst0" >/dev/null && cmp "$3/wst/plan.csv" "$3/wst0/plan.csv"' _ "$N" "$tel" "$TMP" "$at"
+# A compressed export (runs.csv.gz, usage.csv.zst: the tools read both)
+# was "runs.csv: missing", and the job's own read of the submit times (the
+# dump's end) could not read one: the same plan as from the plain files.
+ztel="$TMP/ztel"; rm -rf "$ztel" "$TMP/zst"; mkdir -p "$ztel"
+gzip -c "$tel/runs.csv" >"$ztel/runs.csv.gz" && zstd -q -c "$tel/usage.csv" >"$ztel/usage.csv.zst"
+t "compressed telemetry: runs.csv.gz and usage.csv.zst" 0 '' '*' '' env NOW=$at bash "$N" "$ztel" "$TMP/zst"
+tcheck "... the same plan as from the plain files" cmp "$TMP/wst0/plan.csv" "$TMP/zst/plan.csv"
+# the dump's end skips the rows sloinfer skipped, by their line in the
+# decompressed file: a submit in the year 2500 in the middle of runs.csv.gz
+# (after its start: rejected) must not move the plan there
+zms="$TMP/ztel-ms"; rm -rf "$zms"; mkdir -p "$zms"; cp "$ztel/usage.csv.zst" "$zms/"
+awk -F, -v OFS=, -v n="$(($(wc -l <"$tel/runs.csv") / 2))" 'NR == n { $3 = 16725225600 } 1' "$tel/runs.csv" | gzip -c >"$zms/runs.csv.gz"
+t "compressed telemetry: a skipped row does not move the dump's end" 0 '' '*' '' bash -c '
+    NOW=$4 bash "$1" "$2" "$3" | grep -qF "plan from $(date -u -d "@$4" +%Y-%m-%dT%H:%M:%SZ)" &&
+        grep -q "^bad rows:  1 skipped" "$3/report.txt"' _ "$N" "$zms" "$TMP/zst-ms" "$at"
+cp "$tel/runs.csv" "$zms/"
+t "two exports of runs.csv in one dump (64: usage)" 64 '' '' \
+    "nightly-plan: $zms/runs.csv and $zms/runs.csv.gz: two exports of runs.csv in one dump; keep one" bash "$N" "$zms" "$TMP/zst-two"
 # A dump whose day has passed (the export stopped, or an old dump replayed)
 # plans that day, and its YARN bodies are dated then: the report says so,
 # naming the days; a run on the planned day says nothing of it.
