@@ -17,9 +17,10 @@ for term in svg png dumb; do
     rm -rf "$d/keep"; mkdir -p "$d/keep"
     g=""
     if command -v gnuplot >/dev/null; then
-        TMPDIR="$d/keep" SKYPLOT_KEEP=1 skyplot -q plan "$d/plan.csv" --load "$d/load.csv" --term "$term" >/dev/null
+        TMPDIR="$d/keep" SKYPLOT_KEEP=1 skyplot -q plan "$d/plan.csv" --load "$d/load.csv" --term "$term" >/dev/null 2>&1
         s=$(ls "$d"/keep/skyplot.*/plot.gp 2>/dev/null | head -1)
-        [ -n "$s" ] && g=$(best 3 gnuplot "$s")
+        # the script names its data relative to its directory (skyplot(1), SKYPLOT_KEEP)
+        [ -n "$s" ] && g=$(best 3 env -C "${s%/*}" gnuplot plot.gp)
     fi
     row "plot a plan of $rows rows, $term" "$t" "$([ -n "$g" ] && echo "gnuplot alone, same data")" "$g" "$(peak)"
     echo "bench skyplot: plan of $rows rows, $term: ${t} s$([ -n "$g" ] && echo " ($(ratio "$t" "$g")x gnuplot alone on the same data, ${g} s)")"
@@ -55,7 +56,7 @@ g=""
 if command -v gnuplot >/dev/null; then
     TMPDIR="$d/keep" SKYPLOT_KEEP=1 skyplot -q memory "$d/tasks$dur.csv" -o /dev/null 2>/dev/null
     s=$(ls "$d"/keep/skyplot.*/plot.gp 2>/dev/null | head -1)
-    [ -n "$s" ] && g=$(secs gnuplot "$s")
+    [ -n "$s" ] && g=$(secs env -C "${s%/*}" gnuplot plot.gp)
 fi
 kb=$(($(wc -c < "$d/tasks.svg") / 1024))
 row "memory chart of $rows rows, svg" "$t" "$([ -n "$g" ] && echo "gnuplot alone, same data")" "$g" "$p"
