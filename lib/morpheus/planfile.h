@@ -115,8 +115,8 @@ int plan_save_open(const struct plan *p, const char *path, struct plan_mark *mar
  * file path names: for a symbolic link, beside its target (its real path),
  * so that every name of one plan has one lock and one index (the nightly
  * state's plan.csv is a link into the current generation).  When the name
- * and suffix would pass NAME_MAX (a plan name of 251-255 bytes), the side
- * file is the name's first 200 bytes, '.', 16 hex digits of the whole
+ * and this suffix would pass NAME_MAX (a plan name of 251-255 bytes), the
+ * side file is the name's first 200 bytes, '.', 16 hex digits of the whole
  * name's FNV-1a hash and the suffix: every run finds the same one;
  * malloc'd. */
 char *plan_side_path(const char *path, const char *suffix);
