@@ -219,9 +219,10 @@ step() {
     [ "${SLOKIT_NIGHTLY_KILL_AT:-}" = "$1" ] && kill -9 $$
     return 0
 }
-# tel_file NAME: sets REPLY to the telemetry file NAME.csv, NAME.csv.gz or
-# NAME.csv.zst (exports are often compressed; the tools read gzip and zstd
-# themselves), or to "" when there is none; two of them are one too many
+# tel_file NAME [required]: sets REPLY to the telemetry file NAME.csv,
+# NAME.csv.gz or NAME.csv.zst (exports are often compressed; the tools read
+# gzip and zstd themselves), or to "" when there is none (exit 66 when it is
+# required); two of them are one too many
 tel_file() {
     local f
     REPLY=""
@@ -230,26 +231,27 @@ tel_file() {
         [ -z "$REPLY" ] || die 64 "$REPLY and $f: two exports of $1.csv in one dump; keep one"
         REPLY=$f
     done
+    [ -z "${2:-}" ] && return 0
+    [ -n "$REPLY" ] || die 66 "$tel/$1.csv: missing (nor $1.csv.gz or $1.csv.zst; see the header of this script)"
+    [ -r "$REPLY" ] || die 66 "$REPLY: not readable"
 }
-# unz FILE: its bytes, decompressed when they start with gzip's or zstd's
-# magic (as the tools tell a compressed input: by its first bytes)
+# magic FILE: its first 4 bytes in hex, which tell gzip (1f8b...) and zstd
+# (28b52ffd) as the tools tell a compressed input
+magic() { head -c 4 -- "$1" | od -An -tx1 | tr -d ' \n'; }
+# unz FILE: its bytes, decompressed when it is gzip or zstd
 unz() {
-    case $(head -c 4 -- "$1" | od -An -tx1 | tr -d ' \n') in
+    case $(magic "$1") in
     1f8b*) gzip -dc -- "$1" ;;
     28b52ffd) zstd -dcq -- "$1" ;;
     *) cat -- "$1" ;;
     esac
 }
-tel_file runs; runs_f=$REPLY
-tel_file usage; usage_f=$REPLY
+tel_file runs required; runs_f=$REPLY
+tel_file usage required; usage_f=$REPLY
 tel_file capacity; capacity_f=$REPLY
 tel_file adhoc; adhoc_f=$REPLY
 tel_file adhoc-skyline; adhoc_sky_f=$REPLY
-for f in "runs:$runs_f" "usage:$usage_f"; do
-    [ -n "${f#*:}" ] || die 66 "$tel/${f%%:*}.csv: missing (nor ${f%%:*}.csv.gz or ${f%%:*}.csv.zst; see the header of this script)"
-    [ -r "${f#*:}" ] || die 66 "${f#*:}: not readable"
-done
-[ "$(head -c 4 -- "$runs_f" | od -An -tx1 | tr -d ' \n')" != 28b52ffd ] || command -v zstd >/dev/null ||
+[ "$(magic "$runs_f")" != 28b52ffd ] || command -v zstd >/dev/null ||
     die 1 "$runs_f: zstd-compressed, and this job reads its submit times itself: it needs the zstd command (apt-get install zstd)"
 ex_tools nightly-plan "$root" sloinfer skyfit lcmpack skyplot
 
