@@ -15,16 +15,12 @@ void group_begin(group_iter *g, const char *what, int sortable)
 }
 
 /* classify: GROUP_NEW, GROUP_SAME, or GROUP_ERROR with *prev the key of
- * the group the record came back after */
+ * the group the record came back after (group_check's answers are the
+ * GROUP_ values) */
 static int classify(group_iter *g, const char *key, const char **prev)
 {
-    /* the current key, before group_check may replace it */
-    *prev = g->t.have ? g->t.cur : "";
-    if (g->t.have && strcmp(g->t.cur, key) == 0)
-        return GROUP_SAME;
-    if (!keyset_has(g->t.done, key))
-        return group_check(&g->t, key) == 1 ? GROUP_NEW : GROUP_SAME;
-    return GROUP_ERROR;
+    *prev = group_current(&g->t);
+    return group_check(&g->t, key);
 }
 
 void group_message(char *buf, size_t n, const char *what, const char *key, const char *prev, int sortable)

@@ -8,7 +8,7 @@
  * (", or use -s" where the tool has it)
  * The caller flushes the last group when the input ends.
  *
- * Memory: the keys of the groups seen (about 32 bytes plus the key each),
+ * Memory: the keys of the groups seen (a keyset: about 80 bytes plus the key each),
  * not the data.  One iterator per input; not shared between threads.
  *
  * group_held is the -s/--sort of the per-key tools (GNU datamash -s): the

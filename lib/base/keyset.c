@@ -3,6 +3,7 @@
 #include "base/diag.h"
 #include "base/strhash.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,8 +13,9 @@ struct ks_slot { /* 16 bytes: a probe reads few cache lines */
 };
 
 struct ks_row {
-    char *key; /* the slot's key (keyset_key) */
-    long line; /* keyset_put's line for the key */
+    char *key;     /* the slot's key (keyset_key) */
+    long line;     /* keyset_put's line for the key */
+    uint64_t hash; /* strhash_str(key): growing the table hashes nothing again */
 };
 
 struct keyset {
@@ -42,40 +44,49 @@ void keyset_free(keyset *ks)
     free(ks);
 }
 
-/* find: the slot holding key, or the empty slot where it would go */
-static size_t find(const keyset *ks, const char *key)
+/* find_hashed: the slot holding key (of hash h), or the empty slot where it
+ * would go */
+static size_t find_hashed(const keyset *ks, const char *key, uint64_t h)
 {
-    size_t i = strhash_str(key) & (ks->cap - 1);
+    size_t i = (size_t)h & (ks->cap - 1);
     while (ks->slot[i].key && strcmp(ks->slot[i].key, key) != 0)
         i = (i + 1) & (ks->cap - 1);
     return i;
 }
 
+static size_t find(const keyset *ks, const char *key) { return find_hashed(ks, key, strhash_str(key)); }
+
 int keyset_has(const keyset *ks, const char *key) { return ks->slot[find(ks, key)].key != NULL; }
+
+/* insert: add key (of hash h, not present) at slot i, its empty slot;
+ * its row number */
+static long insert(keyset *ks, size_t i, const char *key, uint64_t h, long line)
+{
+    if ((ks->n + 1) * 2 > ks->cap) {
+        free(ks->slot);
+        ks->cap *= 2;
+        ks->slot = xcalloc(ks->cap, sizeof *ks->slot);
+        for (size_t r = 0; r < ks->n; r++)
+            ks->slot[find_hashed(ks, ks->rows[r].key, ks->rows[r].hash)] =
+                (struct ks_slot){ks->rows[r].key, (long)r};
+        i = find_hashed(ks, key, h);
+    }
+    ks->rows = xgrow(ks->rows, &ks->rowcap, ks->n + 1, sizeof *ks->rows);
+    ks->rows[ks->n] = (struct ks_row){xstrdup(key), line, h};
+    ks->slot[i] = (struct ks_slot){ks->rows[ks->n].key, (long)ks->n};
+    return (long)ks->n++;
+}
 
 long keyset_put(keyset *ks, const char *key, long line, long *first_line)
 {
-    size_t i = find(ks, key);
+    uint64_t h = strhash_str(key);
+    size_t i = find_hashed(ks, key, h);
     if (ks->slot[i].key) {
         if (first_line)
             *first_line = ks->rows[ks->slot[i].row].line;
         return -1;
     }
-    if ((ks->n + 1) * 2 > ks->cap) {
-        size_t oldcap = ks->cap;
-        struct ks_slot *old = ks->slot;
-        ks->cap *= 2;
-        ks->slot = xcalloc(ks->cap, sizeof *ks->slot);
-        for (size_t j = 0; j < oldcap; j++)
-            if (old[j].key)
-                ks->slot[find(ks, old[j].key)] = old[j];
-        free(old);
-        i = find(ks, key);
-    }
-    ks->rows = xgrow(ks->rows, &ks->rowcap, ks->n + 1, sizeof *ks->rows);
-    ks->rows[ks->n] = (struct ks_row){xstrdup(key), line};
-    ks->slot[i] = (struct ks_slot){ks->rows[ks->n].key, (long)ks->n};
-    return (long)ks->n++;
+    return insert(ks, i, key, h, line);
 }
 
 int keyset_add(keyset *ks, const char *key) { return keyset_put(ks, key, 0, NULL) >= 0; }
@@ -88,10 +99,11 @@ long keyset_row(const keyset *ks, const char *key)
 
 long keyset_intern(keyset *ks, const char *key, int *added)
 {
-    long k = keyset_row(ks, key);
+    uint64_t h = strhash_str(key);
+    size_t i = find_hashed(ks, key, h);
     if (added)
-        *added = k < 0;
-    return k >= 0 ? k : keyset_put(ks, key, 0, NULL);
+        *added = !ks->slot[i].key;
+    return ks->slot[i].key ? ks->slot[i].row : insert(ks, i, key, h, 0);
 }
 
 const char *keyset_key(const keyset *ks, long row)
@@ -111,31 +123,32 @@ size_t keyset_size(const keyset *ks) { return ks->n; }
 
 void group_init(group_tracker *g)
 {
-    g->done = keyset_new();
-    g->cur = NULL;
-    g->cur_cap = 0;
-    g->have = 0;
+    g->seen = keyset_new();
+    g->cur = -1;
 }
 
 void group_free(group_tracker *g)
 {
-    keyset_free(g->done);
-    free(g->cur);
-    g->done = NULL;
-    g->cur = NULL;
+    keyset_free(g->seen);
+    g->seen = NULL;
+    g->cur = -1;
+}
+
+const char *group_current(const group_tracker *g)
+{
+    const char *k = keyset_key(g->seen, g->cur);
+    return k ? k : "";
 }
 
 int group_check(group_tracker *g, const char *key)
 {
-    if (g->have && strcmp(g->cur, key) == 0)
+    const char *cur = keyset_key(g->seen, g->cur);
+    if (cur && strcmp(cur, key) == 0)
         return 0;
-    if (keyset_has(g->done, key))
+    int added;
+    long row = keyset_intern(g->seen, key, &added);
+    if (!added)
         return -1;
-    if (g->have)
-        keyset_add(g->done, g->cur);
-    size_t n = strlen(key) + 1;
-    g->cur = xgrow(g->cur, &g->cur_cap, n, 1);
-    memcpy(g->cur, key, n);
-    g->have = 1;
+    g->cur = row;
     return 1;
 }

@@ -43,16 +43,18 @@ size_t keyset_size(const keyset *ks);
 
 /* A grouped-input tracker: call group_check with each record's key; it returns
  * 1 when the key starts a new group, 0 when it continues the current one, and
- * -1 when the key already had a group that ended (input not grouped). */
+ * -1 when the key already had a group that ended (input not grouped).  One
+ * hash per group, none per record within one. */
 typedef struct {
-    keyset *done;
-    char *cur;
-    size_t cur_cap;
-    int have;
+    keyset *seen; /* every key that started a group, the current one too */
+    long cur;     /* the current group's row in seen; -1 before the first */
 } group_tracker;
 
 void group_init(group_tracker *g);
 void group_free(group_tracker *g);
 int group_check(group_tracker *g, const char *key);
+/* group_current: the current group's key, owned by g (valid until
+ * group_free), or "" before the first. */
+const char *group_current(const group_tracker *g);
 
 #endif

@@ -619,7 +619,7 @@ int shard_check(const struct shard_opts *o, FILE *out, struct shard_stats *stats
     slk_progress_done();
     if (st == SLK_OK && got < 0)
         st = in.status;
-    stats.groups = keyset_size(g.t.done) + g.t.have;
+    stats.groups = keyset_size(g.t.seen);
     group_end(&g);
     free(scratch);
     free(key);

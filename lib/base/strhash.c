@@ -10,11 +10,17 @@
 
 static inline uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
 
-static inline uint64_t load_le64(const unsigned char *p)
+/* load_le64: n (<= 8) bytes at p as a little-endian number, the rest zero;
+ * one load on a little-endian machine (GCC does not merge the byte loop) */
+static inline uint64_t load_le64(const unsigned char *p, size_t n)
 {
     uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, p, n);
+#else
+    for (size_t i = n; i-- > 0;)
         v = (v << 8) | p[i];
+#endif
     return v;
 }
 
@@ -43,15 +49,13 @@ uint64_t strhash_siphash(const uint64_t k[2], const void *buf, size_t n)
     uint64_t v2 = 0x6c7967656e657261ULL ^ k[0], v3 = 0x7465646279746573ULL ^ k[1];
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        uint64_t m = load_le64(p + i);
+        uint64_t m = load_le64(p + i, 8);
         v3 ^= m;
         SIPROUND;
         SIPROUND;
         v0 ^= m;
     }
-    uint64_t m = (uint64_t)(n & 0xff) << 56;
-    for (size_t j = 0; i + j < n; j++)
-        m |= (uint64_t)p[i + j] << (8 * j);
+    uint64_t m = (uint64_t)(n & 0xff) << 56 | load_le64(p + i, n - i);
     v3 ^= m;
     SIPROUND;
     SIPROUND;

@@ -888,6 +888,7 @@ struct slo_prov {
     size_t nr, capr;
     char *key;
     size_t keycap;
+    long last_job, last_run; /* the previous lookup's answers: a run's events come together */
 };
 
 slo_prov *slo_prov_new(void)
@@ -896,6 +897,7 @@ slo_prov *slo_prov_new(void)
     p->files = keyset_new();
     p->runs = keyset_new();
     p->jobs = keyset_new();
+    p->last_job = p->last_run = -1;
     return p;
 }
 
@@ -912,7 +914,10 @@ void slo_prov_free(slo_prov *p)
     free(p);
 }
 
-static long job_id(slo_prov *p, const char *job) { return keyset_intern(p->jobs, job, NULL); }
+static long job_id(slo_prov *p, const char *job)
+{
+    return keyset_find_grouped(p->jobs, job, &p->last_job, 1);
+}
 
 /* "job\x1finstance" in p->key */
 static const char *run_key(slo_prov *p, const char *job, const char *instance)
@@ -951,7 +956,7 @@ int slo_prov_event(slo_prov *p, double t, const char *job, const char *instance,
         return -1;
     f->last = t;
     long jid = job_id(p, job);
-    long rid = keyset_row(p->runs, run_key(p, job, instance));
+    long rid = keyset_find_grouped(p->runs, run_key(p, job, instance), &p->last_run, 0);
     if (op == SLO_WRITE) {
         if (!isnan(f->cur.wtime) && rid >= 0 && f->cur.writer_run == rid) {
             f->cur.wtime = t; /* the same run writing again: its last write counts */

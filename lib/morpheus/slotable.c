@@ -20,6 +20,7 @@ struct slotab {
     struct slo_run *run;
     size_t n, cap_row, cap_run;
     keyset *names;     /* job names, numbered in order of first appearance */
+    long last;         /* the previous row's job number (exports come grouped by job) */
     const char **name; /* during slotab_group: keyset_key of each number, for the sort */
     /* after slotab_group */
     size_t *first;  /* first row of job j (in name order) */
@@ -33,6 +34,7 @@ slotab *slotab_new(size_t max_runs)
     slotab *t = xcalloc(1, sizeof *t);
     t->max = max_runs;
     t->names = keyset_new();
+    t->last = -1;
     return t;
 }
 
@@ -57,7 +59,7 @@ int slotab_add(slotab *t, const char *job, const char *instance, const struct sl
         return -1;
     t->row = xgrow(t->row, &t->cap_row, t->n + 1, sizeof *t->row);
     t->run = xgrow(t->run, &t->cap_run, t->n + 1, sizeof *t->run);
-    size_t j = (size_t)keyset_intern(t->names, job, NULL);
+    size_t j = (size_t)keyset_find_grouped(t->names, job, &t->last, 1);
     t->row[t->n] = (struct slotab_row){j, instance ? xstrdup(instance) : NULL, line, tag};
     t->run[t->n] = *run;
     t->n++;
