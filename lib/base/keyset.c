@@ -124,31 +124,24 @@ size_t keyset_size(const keyset *ks) { return ks->n; }
 void group_init(group_tracker *g)
 {
     g->seen = keyset_new();
-    g->cur = -1;
+    g->cur = NULL;
 }
 
 void group_free(group_tracker *g)
 {
     keyset_free(g->seen);
     g->seen = NULL;
-    g->cur = -1;
-}
-
-const char *group_current(const group_tracker *g)
-{
-    const char *k = keyset_key(g->seen, g->cur);
-    return k ? k : "";
+    g->cur = NULL;
 }
 
 int group_check(group_tracker *g, const char *key)
 {
-    const char *cur = keyset_key(g->seen, g->cur);
-    if (cur && strcmp(cur, key) == 0)
+    if (g->cur && strcmp(g->cur, key) == 0)
         return 0;
     int added;
     long row = keyset_intern(g->seen, key, &added);
     if (!added)
         return -1;
-    g->cur = row;
+    g->cur = keyset_key(g->seen, row);
     return 1;
 }

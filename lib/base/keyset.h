@@ -46,8 +46,8 @@ size_t keyset_size(const keyset *ks);
  * -1 when the key already had a group that ended (input not grouped).  One
  * hash per group, none per record within one. */
 typedef struct {
-    keyset *seen; /* every key that started a group, the current one too */
-    long cur;     /* the current group's row in seen; -1 before the first */
+    keyset *seen;    /* every key that started a group, the current one too */
+    const char *cur; /* the current group's key (seen's copy); NULL before the first */
 } group_tracker;
 
 void group_init(group_tracker *g);
@@ -55,6 +55,6 @@ void group_free(group_tracker *g);
 int group_check(group_tracker *g, const char *key);
 /* group_current: the current group's key, owned by g (valid until
  * group_free), or "" before the first. */
-const char *group_current(const group_tracker *g);
+static inline const char *group_current(const group_tracker *g) { return g->cur ? g->cur : ""; }
 
 #endif
