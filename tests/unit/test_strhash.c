@@ -17,6 +17,34 @@
 #define K 17
 #define NKEYS 20000
 
+/* sip_ref: SipHash-2-4 written from the paper's description, byte by
+ * byte, to check strhash_siphash's word loads at every tail length */
+static uint64_t rol(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
+static void sip_round(uint64_t v[4])
+{
+    v[0] += v[1], v[1] = rol(v[1], 13), v[1] ^= v[0], v[0] = rol(v[0], 32);
+    v[2] += v[3], v[3] = rol(v[3], 16), v[3] ^= v[2];
+    v[0] += v[3], v[3] = rol(v[3], 21), v[3] ^= v[0];
+    v[2] += v[1], v[1] = rol(v[1], 17), v[1] ^= v[2], v[2] = rol(v[2], 32);
+}
+static uint64_t sip_ref(const uint64_t k[2], const unsigned char *m, size_t n)
+{
+    uint64_t v[4] = {k[0] ^ 0x736f6d6570736575ULL, k[1] ^ 0x646f72616e646f6dULL, k[0] ^ 0x6c7967656e657261ULL,
+                     k[1] ^ 0x7465646279746573ULL};
+    for (size_t b = 0; b <= n / 8; b++) { /* the last word: the tail and n mod 256 */
+        uint64_t w = b == n / 8 ? (uint64_t)(n % 256) << 56 : 0;
+        for (size_t i = 0; i < 8 && 8 * b + i < n; i++)
+            w |= (uint64_t)m[8 * b + i] << (8 * i);
+        v[3] ^= w;
+        sip_round(v), sip_round(v);
+        v[0] ^= w;
+    }
+    v[2] ^= 0xff;
+    for (int r = 0; r < 4; r++)
+        sip_round(v);
+    return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
 static const char LETTERS[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /* fnv_low: FNV-1a's state after s, low K bits (they depend on nothing else) */
@@ -29,13 +57,21 @@ int main(void)
 {
     slk_init("test_strhash");
     const uint64_t key[2] = {0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL};
-    unsigned char msg[16];
-    for (int i = 0; i < 16; i++)
+    unsigned char msg[72];
+    for (int i = 0; i < 72; i++)
         msg[i] = (unsigned char)i;
     /* the paper's Appendix A example (15 bytes), the empty message, 8 bytes */
     CHECK(strhash_siphash(key, msg, 15) == 0xa129ca6149be45e5ULL);
     CHECK(strhash_siphash(key, msg, 0) == 0x726fdb47dd0e0e31ULL);
     CHECK(strhash_siphash(key, msg, 8) == 0x93f5f5799a932462ULL);
+    /* every length 0..71 (each tail, several words) and an unaligned start,
+     * against the byte-wise reference, which gives the three vectors too */
+    CHECK(sip_ref(key, msg, 15) == 0xa129ca6149be45e5ULL && sip_ref(key, msg, 0) == 0x726fdb47dd0e0e31ULL);
+    int agree = 0;
+    for (size_t n = 0; n <= 71; n++)
+        agree += strhash_siphash(key, msg, n) == sip_ref(key, msg, n) &&
+                 (n == 0 || strhash_siphash(key, msg + 1, n - 1) == sip_ref(key, msg + 1, n - 1));
+    CHECK(agree == 72);
     /* the process key: the same string, the same hash; another, another */
     CHECK(strhash_str("job00001") == strhash_str("job00001"));
     CHECK(strhash_str("job00001") != strhash_str("job00002"));
@@ -95,6 +131,40 @@ int main(void)
     CHECK(keyset_row(ks, names[NKEYS - 1]) == NKEYS - 1);
     CHECK_STR(keyset_key(ks, 7), names[7]);
     keyset_free(ks);
+    /* keyset_intern through the table's growth: each name numbered once, in
+     * order, found again after every doubling; keyset_find_grouped answers
+     * the previous row without a lookup and a new one with one */
+    ks = keyset_new();
+    long ok = 0, again = 0;
+    for (long i = 0; i < n; i++) {
+        int added = -1;
+        ok += keyset_intern(ks, names[i], &added) == i && added == 1;
+        again += keyset_intern(ks, names[i / 2], &added) == i / 2 && added == 0;
+    }
+    CHECK(ok == NKEYS && again == NKEYS && keyset_size(ks) == (size_t)NKEYS);
+    long last = -1;
+    CHECK(keyset_find_grouped(ks, names[5], &last, 0) == 5 && last == 5);
+    CHECK(keyset_find_grouped(ks, names[5], &last, 0) == 5);
+    CHECK(keyset_find_grouped(ks, "not there", &last, 0) == -1 && last == -1);
+    CHECK(keyset_find_grouped(ks, "not there", &last, 1) == NKEYS && last == NKEYS);
+    keyset_free(ks);
+    /* the grouped tracker over NKEYS groups of two records: new, same; a
+     * group that comes back after others is -1 and leaves the current one */
+    group_tracker g;
+    group_init(&g);
+    CHECK_STR(group_current(&g), "");
+    long news = 0, sames = 0;
+    for (long i = 0; i < n; i++) {
+        news += group_check(&g, names[i]) == 1;
+        sames += group_check(&g, names[i]) == 0;
+    }
+    CHECK(news == NKEYS && sames == NKEYS);
+    CHECK_STR(group_current(&g), names[NKEYS - 1]);
+    CHECK(group_check(&g, names[3]) == -1);
+    CHECK_STR(group_current(&g), names[NKEYS - 1]);
+    CHECK(group_check(&g, "fresh") == 1);
+    CHECK_STR(group_current(&g), "fresh");
+    group_free(&g);
     free(load);
     free(names);
     free(suffix);
