@@ -134,10 +134,8 @@ void group_free(group_tracker *g)
     g->cur = NULL;
 }
 
-int group_check(group_tracker *g, const char *key)
+int group_check_other(group_tracker *g, const char *key)
 {
-    if (g->cur && strcmp(g->cur, key) == 0)
-        return 0;
     int added;
     long row = keyset_intern(g->seen, key, &added);
     if (!added)

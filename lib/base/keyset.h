@@ -10,6 +10,7 @@
 #define SLOKIT_KEYSET_H
 
 #include <stddef.h>
+#include <string.h>
 
 typedef struct keyset keyset;
 
@@ -52,7 +53,14 @@ typedef struct {
 
 void group_init(group_tracker *g);
 void group_free(group_tracker *g);
-int group_check(group_tracker *g, const char *key);
+/* group_check_other: group_check for a key that is not the current one */
+int group_check_other(group_tracker *g, const char *key);
+/* group_check: inline, so that the usual answer (the same group) is one
+ * strcmp without a call */
+static inline int group_check(group_tracker *g, const char *key)
+{
+    return g->cur && strcmp(g->cur, key) == 0 ? 0 : group_check_other(g, key);
+}
 /* group_current: the current group's key, owned by g (valid until
  * group_free), or "" before the first. */
 static inline const char *group_current(const group_tracker *g) { return g->cur ? g->cur : ""; }
