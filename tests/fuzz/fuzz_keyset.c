@@ -1,0 +1,267 @@
+/* fuzz_keyset — libFuzzer target for the string tables: keyset, the grouped
+ * tracker and SipHash, each against a plain reference.
+ *
+ * Every per-key tool finds its keys through keyset (its row numbers index
+ * the tools' own arrays) and tells a grouped input from one that is not
+ * through group_check; a wrong answer there is a wrong table or a false
+ * "input not grouped", not a crash.  So this target checks answers: a
+ * sorted list searched by bisection stands for the set (no hashing), and
+ * each operation's result must match it.
+ *
+ * Bytes 0-15 are a SipHash key: strhash_siphash of the whole input, and of
+ * its every suffix up to 80 bytes long (every tail length, from any start),
+ * must match a byte-wise reference written from the paper.  The rest is
+ * operations, 2 bytes each plus a key: the first byte picks the operation
+ * (its low 4 bits) and the key's alphabet (bit 4: four letters, so names
+ * repeat and groups come back; else raw bytes, NUL read as 'a'), the second
+ * the key's length (0-63, or 8x with bit 6: tails and long names); one
+ * operation adds 64 new names at once, so the table grows several times
+ * within one input.  Operations: keyset_add, _has, _put (line = the
+ * operation's number), _row, _intern, _key (row from the next byte, -1 and
+ * past the end too), _find_grouped (add or not), group_check with
+ * group_current, and keyset_size after each. */
+#include "base/keyset.h"
+#include "base/strhash.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAXKEYS 4096
+
+/* the reference set: keys in insertion order, each with its line, and
+ * their rows sorted by key for a binary search */
+struct ref {
+    char *key[MAXKEYS];
+    long line[MAXKEYS];
+    long by_key[MAXKEYS];
+    long n;
+};
+
+/* ref_find: where key is or would go in by_key; *found says which */
+static long ref_find(const struct ref *r, const char *key, int *found)
+{
+    long lo = 0, hi = r->n;
+    while (lo < hi) {
+        long mid = (lo + hi) / 2;
+        int c = strcmp(r->key[r->by_key[mid]], key);
+        if (c == 0) {
+            *found = 1;
+            return mid;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = 0;
+    return lo;
+}
+
+static long ref_row(const struct ref *r, const char *key)
+{
+    int found;
+    long at = ref_find(r, key, &found);
+    return found ? r->by_key[at] : -1;
+}
+
+static long ref_add(struct ref *r, const char *key, long line)
+{
+    int found;
+    long at = ref_find(r, key, &found);
+    memmove(r->by_key + at + 1, r->by_key + at, (size_t)(r->n - at) * sizeof *r->by_key);
+    r->by_key[at] = r->n;
+    r->key[r->n] = strdup(key);
+    r->line[r->n] = line;
+    return r->n++;
+}
+
+static void ref_free(struct ref *r)
+{
+    for (long i = 0; i < r->n; i++)
+        free(r->key[i]);
+    r->n = 0;
+}
+
+static uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
+
+static void sipround(uint64_t v[4])
+{
+    v[0] += v[1], v[1] = rotl(v[1], 13), v[1] ^= v[0], v[0] = rotl(v[0], 32);
+    v[2] += v[3], v[3] = rotl(v[3], 16), v[3] ^= v[2];
+    v[0] += v[3], v[3] = rotl(v[3], 21), v[3] ^= v[0];
+    v[2] += v[1], v[1] = rotl(v[1], 17), v[1] ^= v[2], v[2] = rotl(v[2], 32);
+}
+
+/* sip_ref: SipHash-2-4 one byte at a time (Aumasson and Bernstein, 2012) */
+static uint64_t sip_ref(const uint64_t k[2], const uint8_t *m, size_t n)
+{
+    uint64_t v[4] = {k[0] ^ 0x736f6d6570736575ULL, k[1] ^ 0x646f72616e646f6dULL,
+                     k[0] ^ 0x6c7967656e657261ULL, k[1] ^ 0x7465646279746573ULL};
+    uint64_t w = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i == n)
+            w |= (uint64_t)(n & 0xff) << 56;
+        else
+            w |= (uint64_t)m[i] << (8 * (i % 8));
+        if (i == n || i % 8 == 7) {
+            v[3] ^= w;
+            sipround(v), sipround(v);
+            v[0] ^= w;
+            w = 0;
+        }
+    }
+    v[2] ^= 0xff;
+    for (int r = 0; r < 4; r++)
+        sipround(v);
+    return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+static void fail(const char *what, long op)
+{
+    fprintf(stderr, "fuzz_keyset: operation %ld: %s\n", op, what);
+    abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 16 || size > 8192)
+        return 0;
+    uint64_t k[2] = {0, 0};
+    for (int i = 0; i < 16; i++)
+        k[i / 8] |= (uint64_t)data[i] << (8 * (i % 8));
+    if (strhash_siphash(k, data, size) != sip_ref(k, data, size))
+        fail("SipHash of the whole input", -1);
+    for (size_t s = size > 80 ? size - 80 : 0; s < size; s++)
+        if (strhash_siphash(k, data + s, size - s) != sip_ref(k, data + s, size - s))
+            fail("SipHash of a suffix", -1);
+
+    static struct ref set, seen;
+    keyset *ks = keyset_new();
+    group_tracker g;
+    group_init(&g);
+    long cur = -1;  /* the reference tracker's current group: a row of seen */
+    long last = -1; /* keyset_find_grouped's cache */
+    unsigned bulk = 0;
+    char key[64 * 8 + 1];
+    long op = 0;
+    for (size_t i = 16; i + 2 <= size; op++) {
+        uint8_t o = data[i], l = data[i + 1];
+        i += 2;
+        size_t len = (size_t)(l & 63) * (l & 64 ? 8 : 1);
+        if (len > size - i && !(o & 16))
+            len = size - i;
+        for (size_t j = 0; j < len; j++) {
+            uint8_t b = o & 16 ? data[(i + j) % size] : data[i + j];
+            key[j] = o & 16 ? (char)('a' + b % 4) : b ? (char)b : 'a';
+        }
+        key[len] = 0;
+        if (!(o & 16))
+            i += len;
+        long want = ref_row(&set, key), got, line;
+        int added;
+        switch (o & 15) {
+        case 0:
+            if (set.n == MAXKEYS)
+                break;
+            if (keyset_add(ks, key) != (want < 0))
+                fail("keyset_add", op);
+            if (want < 0)
+                ref_add(&set, key, 0);
+            break;
+        case 1:
+            if (keyset_has(ks, key) != (want >= 0))
+                fail("keyset_has", op);
+            break;
+        case 2:
+            if (set.n == MAXKEYS)
+                break;
+            line = -1;
+            got = keyset_put(ks, key, op, &line);
+            if (want >= 0 ? got != -1 || line != set.line[want] : got != set.n)
+                fail("keyset_put", op);
+            if (want < 0)
+                ref_add(&set, key, op);
+            break;
+        case 3:
+            if (keyset_row(ks, key) != want)
+                fail("keyset_row", op);
+            break;
+        case 4:
+        case 5:
+            if (set.n == MAXKEYS)
+                break;
+            got = keyset_intern(ks, key, &added);
+            if (got != (want >= 0 ? want : set.n) || added != (want < 0))
+                fail("keyset_intern", op);
+            if (want < 0)
+                ref_add(&set, key, 0);
+            break;
+        case 6: {
+            long row = (long)(len % 7) * (set.n / 4 + 1) - 1; /* -1, 0, ..., past the end */
+            const char *s = keyset_key(ks, row);
+            if (row >= 0 && row < set.n ? !s || strcmp(s, set.key[row]) != 0 : s != NULL)
+                fail("keyset_key", op);
+            break;
+        }
+        case 7:
+        case 8: {
+            if (set.n == MAXKEYS)
+                break;
+            int add = (o & 15) == 7;
+            long l0 = last;
+            got = keyset_find_grouped(ks, key, &last, add);
+            long exp = want >= 0 ? want : add ? set.n : -1;
+            if (got != exp || last != exp)
+                fail("keyset_find_grouped", op);
+            if (l0 >= 0 && l0 < set.n && strcmp(set.key[l0], key) == 0 && got != l0)
+                fail("keyset_find_grouped: the previous row", op);
+            if (want < 0 && add)
+                ref_add(&set, key, 0);
+            break;
+        }
+        case 9:
+        case 10:
+        case 11: {
+            if (seen.n == MAXKEYS)
+                break;
+            long row = ref_row(&seen, key);
+            int exp = row < 0 ? 1 : row == cur ? 0 : -1;
+            if (group_check(&g, key) != exp)
+                fail("group_check", op);
+            if (exp == 1)
+                cur = ref_add(&seen, key, 0);
+            if (strcmp(group_current(&g), cur < 0 ? "" : seen.key[cur]) != 0)
+                fail("group_current", op);
+            break;
+        }
+        case 12:
+            for (int j = 0; j < 64 && set.n < MAXKEYS; j++) {
+                snprintf(key, sizeof key, "#%u", bulk++);
+                want = ref_row(&set, key);
+                if (keyset_intern(ks, key, NULL) != (want >= 0 ? want : set.n))
+                    fail("keyset_intern, bulk", op);
+                if (want < 0)
+                    ref_add(&set, key, 0);
+            }
+            break;
+        default:
+            if (!keyset_has(ks, key) != (want < 0))
+                fail("keyset_has, again", op);
+            break;
+        }
+        if (keyset_size(ks) != (size_t)set.n)
+            fail("keyset_size", op);
+    }
+    for (long r = 0; r < set.n; r++)
+        if (keyset_row(ks, set.key[r]) != r || strcmp(keyset_key(ks, r), set.key[r]) != 0)
+            fail("a key's row at the end", op);
+    keyset_free(ks);
+    group_free(&g);
+    ref_free(&set);
+    ref_free(&seen);
+    return 0;
+}
