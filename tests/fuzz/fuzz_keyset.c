@@ -99,8 +99,8 @@ static void sipround(uint64_t v[4])
 /* sip_ref: SipHash-2-4 one byte at a time (Aumasson and Bernstein, 2012) */
 static uint64_t sip_ref(const uint64_t k[2], const uint8_t *m, size_t n)
 {
-    uint64_t v[4] = {k[0] ^ 0x736f6d6570736575ULL, k[1] ^ 0x646f72616e646f6dULL,
-                     k[0] ^ 0x6c7967656e657261ULL, k[1] ^ 0x7465646279746573ULL};
+    uint64_t v[4] = {k[0] ^ 0x736f6d6570736575ULL, k[1] ^ 0x646f72616e646f6dULL, k[0] ^ 0x6c7967656e657261ULL,
+                     k[1] ^ 0x7465646279746573ULL};
     uint64_t w = 0;
     for (size_t i = 0; i <= n; i++) {
         if (i == n)
