@@ -10,7 +10,7 @@
  *
  * Bytes 0-15 are a SipHash key: strhash_siphash of the whole input, and of
  * its every suffix up to 80 bytes long (every tail length, from any start),
- * must match a byte-wise reference written from the paper.  The rest is
+ * must match the byte-wise reference of tests/unit/sipref.h.  The rest is
  * operations, 2 bytes each plus a key: the first byte picks the operation
  * (its low 4 bits) and the key's alphabet (bit 4: four letters, so names
  * repeat and groups come back; else raw bytes, NUL read as 'a'), the second
@@ -20,6 +20,7 @@
  * operation's number), _row, _intern, _key (row from the next byte, -1 and
  * past the end too), _find_grouped (add or not), group_check with
  * group_current, and keyset_size after each. */
+#include "../unit/sipref.h"
 #include "base/keyset.h"
 #include "base/strhash.h"
 
@@ -84,40 +85,6 @@ static void ref_free(struct ref *r)
     for (long i = 0; i < r->n; i++)
         free(r->key[i]);
     r->n = 0;
-}
-
-static uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
-
-static void sipround(uint64_t v[4])
-{
-    v[0] += v[1], v[1] = rotl(v[1], 13), v[1] ^= v[0], v[0] = rotl(v[0], 32);
-    v[2] += v[3], v[3] = rotl(v[3], 16), v[3] ^= v[2];
-    v[0] += v[3], v[3] = rotl(v[3], 21), v[3] ^= v[0];
-    v[2] += v[1], v[1] = rotl(v[1], 17), v[1] ^= v[2], v[2] = rotl(v[2], 32);
-}
-
-/* sip_ref: SipHash-2-4 one byte at a time (Aumasson and Bernstein, 2012) */
-static uint64_t sip_ref(const uint64_t k[2], const uint8_t *m, size_t n)
-{
-    uint64_t v[4] = {k[0] ^ 0x736f6d6570736575ULL, k[1] ^ 0x646f72616e646f6dULL, k[0] ^ 0x6c7967656e657261ULL,
-                     k[1] ^ 0x7465646279746573ULL};
-    uint64_t w = 0;
-    for (size_t i = 0; i <= n; i++) {
-        if (i == n)
-            w |= (uint64_t)(n & 0xff) << 56;
-        else
-            w |= (uint64_t)m[i] << (8 * (i % 8));
-        if (i == n || i % 8 == 7) {
-            v[3] ^= w;
-            sipround(v), sipround(v);
-            v[0] ^= w;
-            w = 0;
-        }
-    }
-    v[2] ^= 0xff;
-    for (int r = 0; r < 4; r++)
-        sipround(v);
-    return v[0] ^ v[1] ^ v[2] ^ v[3];
 }
 
 static void fail(const char *what, long op)
