@@ -230,6 +230,22 @@ hourly_same,3600.0000,120.0000,3720.0000,48,0.4826,48.6667,high_cv,3600.0000,inf
 t "footnote 5: one rollup read of every run" 0 '' "$O
 rollup,86400.0000,3275.0000,21600.0000,6,0.0000,3.9764,actionable,,inferred,provenance,0.1452,0.0010,0" '' $S "$D/footnote5_once.csv"
 t "footnote 5 in the summary" 0 '' '*' '2 jobs read by consumers with a longer period' sloinfer "$D/footnote5.csv"
+# The same runs, rollup-3's inputs recorded 1,000,000 s later (after its own
+# run and its read; found by AFL, fuzz round 10).  T_inAvail (minus the
+# phase p): 3000 3050 3100 3200 3300 1002900; p95: h = 4.75 -> 3300 + .75 *
+# 999600 = 753000 - p; on the grid a = 753000 mod 86400 = 61800.  The folded
+# reads stay at 21600 - p, so d - a = 21600 - 753000 = -731400 is kept and
+# d = 61800 - 731400 = -669600: the window is the wrong way round, status
+# no_window (d below a, negative here, is what the history says).
+# cv_start = MAD/median of start - input_avail {660 590 -999230 410 480 650}:
+# median 535, MAD 120: 0.2243.  lcmpack skips the row (not a request).
+sed 's/,1767746900,/,1768746900,/' "$D/footnote5_once.csv" > "$TMP/late_inputs.csv"
+t "inputs after the reads: no_window, d below a" 0 '' "$O
+rollup,86400.0000,61800.0000,-669600.0000,6,0.0000,3.9764,no_window,,inferred,provenance,0.2243,0.0010,0" '' $S "$TMP/late_inputs.csv"
+tcheck "inputs after the reads: lcmpack skips the no_window row" bash -c '
+    sloinfer -q "$1" > "$2/late.slo.csv" || exit 1
+    printf "job,step,offset,alloc\nrollup,60,0,4\n" > "$2/late.sky.csv"
+    lcmpack --slo "$2/late.slo.csv" --capacity cores=8,mem=100000 "$2/late.sky.csv" 2>&1 >/dev/null | grep -q "0 requests: 0 placed, 0 rejected, 0 kept; 1 skipped"' _ "$TMP/late_inputs.csv" "$TMP"
 
 # ---- overrides -------------------------------------------------------------------
 cat "$D/basic.csv" > "$TMP/bs.csv"; tail -n +2 "$D/statuses.csv" >> "$TMP/bs.csv"
