@@ -29,8 +29,10 @@ void pattern_ws_free(pattern_ws *ws)
     memset(ws, 0, sizeof *ws);
 }
 
-double *pattern_resample(pattern_ws *ws, const double *t, const double *u, size_t n, double step, size_t *nb,
-                         long *missing)
+/* grid_of: the grid pattern_resample puts t[0..n) on: its first step *t0
+ * and its number of steps (a double: it may pass any size_t); 1 when the
+ * samples are that grid already, one per step in order from t0 */
+static int grid_of(const double *t, size_t n, double step, double *t0, double *nd)
 {
     double tmin = t[0], tmax = t[0];
     for (size_t i = 1; i < n; i++) {
@@ -39,26 +41,63 @@ double *pattern_resample(pattern_ws *ws, const double *t, const double *u, size_
         if (t[i] > tmax)
             tmax = t[i];
     }
-    double t0 = floor(tmin / step) * step;
-    /* the common case: one sample per step, in order, from a step boundary */
-    if (t[0] == t0) {
-        size_t i = 1;
-        while (i < n && t[i] == t0 + (double)i * step)
-            i++;
-        if (i == n) {
-            ws->bin = xgrow(ws->bin, &ws->cap_bin, n, sizeof *ws->bin);
-            memcpy(ws->bin, u, n * sizeof *u);
-            *nb = n;
-            *missing = 0;
-            return ws->bin;
-        }
-    }
-    double nd = floor((tmax - t0) / step) + 1;
-    if (!(nd <= PATTERN_MAX_STEPS)) { /* refuse before allocating */
-        *nb = nd > 1e18 ? (size_t)1e18 : (size_t)nd;
+    *t0 = floor(tmin / step) * step;
+    *nd = floor((tmax - *t0) / step) + 1;
+    if (t[0] != *t0)
+        return 0;
+    size_t i = 1;
+    while (i < n && t[i] == *t0 + (double)i * step)
+        i++;
+    return i == n;
+}
+
+/* too_many: *nb and *missing for a grid of nd steps over PATTERN_MAX_STEPS */
+static int too_many(double nd, size_t *nb, long *missing)
+{
+    if (nd <= PATTERN_MAX_STEPS)
+        return 0;
+    *nb = nd > 1e18 ? (size_t)1e18 : (size_t)nd;
+    *missing = 0;
+    return 1;
+}
+
+int pattern_gaps(pattern_ws *ws, const double *t, size_t n, double step, size_t *nb, long *missing)
+{
+    double t0, nd;
+    if (grid_of(t, n, step, &t0, &nd)) {
+        *nb = n;
         *missing = 0;
-        return NULL;
+        return 0;
     }
+    if (too_many(nd, nb, missing))
+        return -1;
+    size_t m = (size_t)nd, filled = 0;
+    ws->cnt = xgrow(ws->cnt, &ws->cap_cnt, n, sizeof *ws->cnt);
+    double *b = ws->cnt;
+    for (size_t i = 0; i < n; i++)
+        b[i] = fmin(floor((t[i] - t0) / step), (double)(m - 1)); /* pattern_resample's bins */
+    stats_sort(b, n);
+    for (size_t i = 0; i < n; i++)
+        filled += i == 0 || b[i] > b[i - 1];
+    *nb = m;
+    *missing = (long)(m - filled);
+    return 0;
+}
+
+double *pattern_resample(pattern_ws *ws, const double *t, const double *u, size_t n, double step, size_t *nb,
+                         long *missing)
+{
+    double t0, nd;
+    /* the common case: one sample per step, in order, from a step boundary */
+    if (grid_of(t, n, step, &t0, &nd)) {
+        ws->bin = xgrow(ws->bin, &ws->cap_bin, n, sizeof *ws->bin);
+        memcpy(ws->bin, u, n * sizeof *u);
+        *nb = n;
+        *missing = 0;
+        return ws->bin;
+    }
+    if (too_many(nd, nb, missing)) /* refuse before allocating */
+        return NULL;
     size_t m = (size_t)nd;
     ws->bin = xgrow(ws->bin, &ws->cap_bin, m, sizeof *ws->bin);
     ws->cnt = xgrow(ws->cnt, &ws->cap_cnt, m, sizeof *ws->cnt);

@@ -80,6 +80,15 @@ void pattern_ws_free(pattern_ws *ws);
 double *pattern_resample(pattern_ws *ws, const double *t, const double *u, size_t n, double step, size_t *nb,
                          long *missing);
 
+/* pattern_gaps: the *nb and *missing that pattern_resample would give for
+ * the times t[0..n) (n >= 1, any order), without making the grid: time
+ * O(n log n) and memory O(n) whatever the span, so that a series too sparse
+ * to classify is turned down before a grid of up to PATTERN_MAX_STEPS steps
+ * is filled for it (two samples 5.4e9 s apart: 706 MB and 8.6 s at 120 s
+ * steps).  Uses ws->cnt; returns 0, or -1 when the grid would exceed
+ * PATTERN_MAX_STEPS (*nb as pattern_resample's). */
+int pattern_gaps(pattern_ws *ws, const double *t, size_t n, double step, size_t *nb, long *missing);
+
 /* pattern_lag_correlation: Pearson correlation of x[0..n-lag) with
  * x[lag..n); 0 when lag is 0 or >= n or either part is flat. */
 double pattern_lag_correlation(const double *x, size_t n, size_t lag);

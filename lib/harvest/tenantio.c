@@ -467,8 +467,9 @@ static int tenant_done(struct scan *s)
     }
     size_t nb;
     long missing;
-    double *x = pattern_resample(&a->ws, a->t, a->u, a->n, o->rules.step, &nb, &missing);
-    if (!x) {
+    /* the steps and gaps first: a tenant too sparse to classify is turned
+     * down without a grid the size of its span */
+    if (pattern_gaps(&a->ws, a->t, a->n, o->rules.step, &nb, &missing) < 0) {
         sink_put(&s->sink, 0, a->line, "tenant '%s' spans %zu steps of %g s (more than 50 million); use a larger --step",
                  a->name, nb, o->rules.step);
         return SLK_EDATA;
@@ -494,6 +495,7 @@ static int tenant_done(struct scan *s)
         rs->skipped_gaps++;
         return 0;
     }
+    double *x = pattern_resample(&a->ws, a->t, a->u, a->n, o->rules.step, &nb, &missing);
     struct tenant_feat f = {.servers = a->servers, .steps = (long)nb, .missing = missing};
     if (pattern_classify(a->fc, &a->ws, x, nb, &o->rules, &f.pf) < 0) {
         sink_put(&s->sink, 0, 0, "fftw could not plan a transform of length %zu", nb);

@@ -75,6 +75,17 @@ t "gap policy: mean per step, linear fill" 0 "@$D/gap.csv" \
 t "too many gaps: skipped with a warning" 0 "@$D/gap.csv" 'tenant,pattern,class,avg,peak,strength' \
     "tenantclass: <stdin>:2: warning: tenant 'g': 2 of 4 steps are gaps (more than --max-missing 0.4); skipped" \
     tenantclass --min-samples 4 --max-missing 0.4
+# Two samples 5.4e9 s apart are 45,000,001 steps of 120 s: turned down from
+# the steps and gaps alone (pattern_gaps), not from a grid of that many
+# steps (fuzz round 10: 706 MB and 8.6 s at -O2, 11 s under ASan); peak RSS
+# well under 100 MB in either build.
+printf 'tenant,t,util\ng,7167571200,0.2\ng,1767571260,0.4\n' > "$TMP/far.csv"
+t "two samples 5.4e9 s apart: skipped for gaps" 0 '' 'tenant,pattern,class,avg,peak,strength' \
+    "tenantclass: $TMP/far.csv:2: warning: tenant 'g': 44999999 of 45000001 steps are gaps (more than --max-missing 0.5); skipped (its samples are 5.4e+09 s apart: give --step 89999999m?)" \
+    tenantclass "$TMP/far.csv"
+tcheck "two samples 5.4e9 s apart: no grid of the span (peak RSS < 100 MB)" bash -c '
+    /usr/bin/time -f %M -o "$2/far.rss" tenantclass -q "$1" > /dev/null || exit 1
+    rss=$(tail -1 "$2/far.rss"); echo "peak RSS $rss KB"; [ "$rss" -lt 102400 ]' _ "$TMP/far.csv" "$TMP"
 t "too short: skipped" 0 "@$D/gap.csv" 'tenant,pattern,class,avg,peak,strength' "fewer than --min-samples 16; skipped" tenantclass
 # 5-minute samples at the default 2m step: 430 of 718 steps are gaps, so
 # every tenant is skipped; the warning names the samples' interval (median

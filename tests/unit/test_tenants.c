@@ -41,6 +41,39 @@ static void test_resample(void)
     /* a span of 1e15 s at 120 s: 8,333,333,333,334 steps, refused */
     double t4[] = {0, 1e15}, u4[] = {0.1, 0.2};
     CHECK(pattern_resample(&ws, t4, u4, 2, 120, &nb, &miss) == NULL && nb == 8333333333334ULL);
+    size_t gnb;
+    long gmiss;
+    CHECK(pattern_gaps(&ws, t4, 2, 120, &gnb, &gmiss) == -1 && gnb == 8333333333334ULL);
+    pattern_ws_free(&ws);
+
+    /* pattern_gaps gives resample's steps and gaps without its grid: two
+     * samples 5.4e9 s apart (fuzz round 10: 706 MB and 8.6 s through the
+     * grid) are 45,000,001 steps of 120 s, all but the two ends gaps */
+    double t5[] = {7167571200, 1767571260};
+    CHECK(pattern_gaps(&ws, t5, 2, 120, &gnb, &gmiss) == 0 && gnb == 45000001 && gmiss == 44999999);
+    CHECK(ws.cap_bin == 0 && ws.cap_cnt <= 16); /* no grid was made */
+    pattern_ws_free(&ws);
+    /* and the same answers as resample on the cases above and on random
+     * series: any order, several samples a step, gaps, the fast path */
+    CHECK(pattern_gaps(&ws, t, 3, 120, &gnb, &gmiss) == 0 && gnb == 4 && gmiss == 2);
+    CHECK(pattern_gaps(&ws, t3, 3, 120, &gnb, &gmiss) == 0 && gnb == 3 && gmiss == 0);
+    rng r;
+    rng_seed(&r, 10);
+    int same = 0;
+    for (int k = 0; k < 200; k++) {
+        double tt[64], uu[64];
+        size_t n = 1 + rng_below(&r, 64);
+        double step = k % 3 ? 60 : 7.5, base = (double)rng_below(&r, 1000) * (k % 2 ? 1 : 0.37);
+        for (size_t i = 0; i < n; i++) {
+            tt[i] = k % 5 == 0 ? base + (double)i * step : base + (double)rng_below(&r, 400) * 0.5 * step;
+            uu[i] = rng_uniform(&r);
+        }
+        if (k % 7 == 0)
+            tt[rng_below(&r, n)] = base + 3000 * step; /* a far sample: a long gap */
+        pattern_resample(&ws, tt, uu, n, step, &nb, &miss);
+        same += pattern_gaps(&ws, tt, n, step, &gnb, &gmiss) == 0 && gnb == nb && gmiss == miss;
+    }
+    CHECK(same == 200);
     pattern_ws_free(&ws);
 }
 
