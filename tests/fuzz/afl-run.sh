@@ -34,8 +34,8 @@ env PATH="$F:$PATH" AFL_NO_UI=1 AFL_AUTORESUME=1 AFL_SKIP_CPUFREQ=1 \
     -- "$build/bin/$tool" $args >"$build/$name.log" 2>&1
 rc=$?
 if [ ! -f "$st" ]; then echo "afl-run: $name did not start (exit $rc), see $build/$name.log" >&2; tail -5 "$build/$name.log" >&2; exit 2; fi
-# leak_replay: every queue entry once under LeakSanitizer; prints the
-# entries that leaked (or the count 0)
+# leak_replay: every queue entry once under LeakSanitizer; copies those that
+# leak to crashes/leak-ID and prints how many did
 leak_replay() {
     local n=0 f a
     for f in "$out"/default/queue/id*; do

@@ -23,21 +23,21 @@ int main(void)
         for (int i = 0; i < 16; i++)
             buf[i] = (uint8_t)rng_below(&r, 256);
         size_t want = 64 + rng_below(&r, sizeof buf - 64 - 600);
-        while (n + 2 + 520 < want) {
-            uint8_t op = (uint8_t)rng_below(&r, 16), len;
+        while (n + 2 + 520 < want) { /* room for one more operation: 2 + NAME_MAX_LEN bytes at most */
+            uint8_t op = (uint8_t)rng_below(&r, OP_MASK + 1), len;
             int alpha = rng_below(&r, 4) != 0; /* 3 in 4: four letters */
             if (rng_below(&r, bulk) == 0)
-                op = 12;
-            else if (op == 12)
-                op = 9;
+                op = OP_BULK;
+            else if (op == OP_BULK)
+                op = OP_GROUP;
             if (alpha)
                 len = (uint8_t)(1 + rng_below(&r, 4));
             else
                 len = (uint8_t)(rng_below(&r, 64) | (rng_below(&r, 8) == 0 ? 64 : 0));
-            buf[n++] = (uint8_t)(op | (alpha ? 16 : 0));
+            buf[n++] = (uint8_t)(op | (alpha ? NAME_ALPHA : 0));
             buf[n++] = len;
             if (!alpha) {
-                size_t l = (size_t)(len & 63) * (len & 64 ? 8 : 1);
+                size_t l = name_len(len);
                 for (size_t j = 0; j < l; j++)
                     buf[n++] = (uint8_t)rng_below(&r, 256);
             }
