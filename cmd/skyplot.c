@@ -1,7 +1,7 @@
 /* skyplot — pictures of the toolkit's time series, drawn by gnuplot.
  *
  *   skyplot skyline [USAGE] --fit SKYLINE [--job J]   run skylines + the fitted skyline
- *   skyplot plan [PLAN] [--load LOAD] [--top N]        stacked reservations (+ cost vs capacity)
+ *   skyplot plan [PLAN] [--load LOAD] [--top N] [--by COL]   stacked reservations (+ cost vs capacity)
  *   skyplot tenants [UTIL] --classes TENANTS           utilization band per tenant class
  *   skyplot vcs [DAILY]                                VC load and stretch per day
  *   skyplot memory [SERIES]                            a peakgate node's memory over time
@@ -24,7 +24,7 @@
 
 static struct {
     const char *chart, *input, *fit, *job, *load, *classes, *term, *x, *y, *by, *title;
-    int top, top_set, width, height, panels, runs;
+    int top, top_set, width, height, panels, runs, runs_set;
 } opt = {.top = 8, .runs = 5};
 
 enum { OPT_FIT = 1, OPT_JOB, OPT_LOAD, OPT_CLASSES, OPT_TERM, OPT_X, OPT_Y, OPT_BY, OPT_TOP,
@@ -39,17 +39,20 @@ static const struct argp_option options[] = {
      0},
     {"load", OPT_LOAD, "FILE", 0, "plan: lcmpack --load output (t,cost) for a cost-vs-capacity panel", 0},
     {"top", OPT_TOP, "N", 0,
-     "plan: stack the N largest jobs, the rest as 'other' (default 8; 6 with --term dumb)", 0},
+     "plan: stack the N largest jobs (or --by groups), the rest as 'other' (default 8; 6 with --term dumb)",
+     0},
     {"classes", OPT_CLASSES, "FILE", 0,
      "tenants: tenantclass output (tenant,class) mapping tenants to classes", 0},
-    {"x", OPT_X, "COL", 0, "lines: the x column (default t)", 0},
+    {"x", OPT_X, "COL", 0, "lines, memory, vcs: the x column (default t; vcs: day)", 0},
     {"y", OPT_Y, "COLS", 0,
-     "lines, memory: comma-separated y columns (default: every other column; memory: its *_mb columns)", 0},
-    {"by", OPT_BY, "COL[,COL]", 0,
-     "lines, memory, vcs: one series per value of COL (per combination of up to 4 columns; memory: default "
-     "policy,k,task, those in the input)",
+     "lines, memory, vcs: comma-separated y columns (default: every other column; memory: its *_mb columns; "
+     "vcs: load,mean_stretch)",
      0},
-    {"panels", OPT_PANELS, NULL, 0, "lines: one panel per y column", 0},
+    {"by", OPT_BY, "COL[,COL]", 0,
+     "lines, memory, vcs, plan: one series (plan: one band) per value of COL (per combination of up to 4 "
+     "columns; default: memory policy,k,task, those in the input; vcs vc; plan job)",
+     0},
+    {"panels", OPT_PANELS, NULL, 0, "lines, memory: one panel per y column (vcs: always)", 0},
     {"title", OPT_TITLE, "TEXT", 0, "Chart title", 0},
     {"term", OPT_TERM, "T", 0,
      "svg, png or dumb (text for a terminal); default from -o's extension, else svg", 0},
@@ -77,6 +80,37 @@ static void cols_keys(const char *list)
     free(copy);
 }
 
+/* chart_options: a chart's own option given to another chart is a usage
+ * error (it would be ignored): each option and the charts it is for */
+static void chart_options(struct argp_state *st)
+{
+    static const char charts[] = ", skyline, plan, tenants, vcs, memory, lines, ";
+    const struct {
+        const char *name, *charts;
+        int given;
+    } only[] = {{"fit", "skyline", opt.fit != NULL},
+                {"job", "skyline", opt.job != NULL},
+                {"runs", "skyline", opt.runs_set},
+                {"load", "plan", opt.load != NULL},
+                {"top", "plan", opt.top_set},
+                {"classes", "tenants", opt.classes != NULL},
+                {"x", "lines, memory, vcs", opt.x != NULL},
+                {"y", "lines, memory, vcs", opt.y != NULL},
+                {"by", "lines, memory, vcs, plan", opt.by != NULL},
+                {"panels", "lines, memory, vcs", opt.panels}};
+    char word[32];
+    snprintf(word, sizeof word, ", %s, ", opt.chart);
+    if (strlen(opt.chart) > 16 || !strstr(charts, word))
+        return; /* an unknown chart: chart_draw names the charts */
+    for (size_t i = 0; i < sizeof only / sizeof only[0]; i++) {
+        char list[40];
+        snprintf(list, sizeof list, ", %s, ", only[i].charts);
+        if (only[i].given && !strstr(list, word))
+            argp_error(st, "--%s does not apply to the %s chart (it is for %s)", only[i].name, opt.chart,
+                       only[i].charts);
+    }
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     switch (key) {
@@ -89,7 +123,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_BY: opt.by = arg; break;
     case OPT_PANELS: opt.panels = 1; break;
     case OPT_TITLE: opt.title = arg; break;
-    case OPT_RUNS: opt.runs = (int)cli_int(st, "runs", arg, 0, 50); break;
+    case OPT_RUNS:
+        opt.runs = (int)cli_int(st, "runs", arg, 0, 50);
+        opt.runs_set = 1;
+        break;
     case OPT_TOP:
         opt.top = (int)cli_int(st, "top", arg, 1, 50);
         opt.top_set = 1;
@@ -112,6 +149,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case ARGP_KEY_END:
         if (!opt.chart)
             argp_error(st, "which chart? (skyline, plan, tenants, vcs, memory, lines)");
+        chart_options(st);
         if (stdin_inputs() > 1)
             argp_error(st, "only one input can be standard input (FILE is, unless given; "
                            "give --fit, --load and --classes as files)");

@@ -89,29 +89,53 @@ static int cmp_pt(const void *a, const void *b)
     return (p->x > q->x) - (p->x < q->x);
 }
 
-/* Read (group, x, y) triples from a CSV; group column optional.  With wcol
- * set and in the input, *w gets its value in the rows read (the step of a
- * skyline: one per job).  Returns status. */
-static int read_points(const char *path, const struct csv_dialect *d, const char *gcol, const char *xcol,
+/* split_names: the first max names of the comma-separated list (cut in
+ * place; NULL: none) into names[*n..]; returns how many the list holds */
+static int split_names(char *list, const char **names, int *n, int max)
+{
+    char *save = NULL;
+    int k = 0;
+    for (char *t = list ? strtok_r(list, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save))
+        if (k++ < max)
+            names[(*n)++] = t;
+    return k;
+}
+
+/* Read (group, x, y) triples from a CSV; gcols, the group's columns, a
+ * comma-separated list of at most LINEBINS_MAX_BY (NULL: none; a group is
+ * named by linebins_group).  With wcol set and in the input, *w gets its
+ * value in the rows read (the step of a skyline: one per job).  Returns
+ * status. */
+static int read_points(const char *path, const struct csv_dialect *d, const char *gcols, const char *xcol,
                        const char *ycol, const char *only_col, const char **only_val, struct names *groups,
                        struct pt **pts, size_t *npts, const char *wcol, double *w)
 {
     int st;
-    csvr *r = csvr_open_with(path, d, 0, &st);
-    if (!r)
-        return st;
+    char *glist = gcols ? xstrdup(gcols) : NULL;
     /* every missing column in one line, the key first (job, run, t, containers) */
-    const char *want[4];
-    int wc[4], nw = 0;
+    const char *want[3 + LINEBINS_MAX_BY];
+    int wc[3 + LINEBINS_MAX_BY], nw = 0;
     if (only_col)
         want[nw++] = only_col;
-    if (gcol)
-        want[nw++] = gcol;
+    int ng = split_names(glist, want, &nw, LINEBINS_MAX_BY);
     want[nw++] = xcol;
     want[nw++] = ycol;
+    if (ng > LINEBINS_MAX_BY) {
+        slk_error("--by: at most %d columns ('%s')", LINEBINS_MAX_BY, gcols);
+        free(glist);
+        return SLK_EUSAGE;
+    }
+    csvr *r = csvr_open_with(path, d, 0, &st);
+    if (!r) {
+        free(glist);
+        return st;
+    }
     int bad = csvr_require_list(r, want, wc, nw) < 0;
+    free(glist);
     int k = 0, co = only_col ? wc[k++] : -1;
-    int cg = gcol ? wc[k++] : -1;
+    int cg[LINEBINS_MAX_BY];
+    for (int b = 0; b < ng; b++)
+        cg[b] = wc[k++];
     int cx = wc[k++];
     int cy = wc[k++];
     int ck = csvr_col(r, "kind"); /* a slokit plan: skip its trailer row (kind "end") */
@@ -120,6 +144,7 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
         csvr_close(r);
         return SLK_EDATA;
     }
+    char gbuf[512];
     size_t cap = 0;
     while (csvr_next(r) > 0) {
         csvr_progress(r, "rows");
@@ -144,9 +169,9 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
                 continue;
             break;
         }
-        const char *g = cg >= 0 ? csvr_field(r, cg) : "";
+        const char *g = linebins_group(r, cg, ng, gbuf, sizeof gbuf);
         *pts = xgrow(*pts, &cap, *npts + 1, sizeof **pts);
-        (*pts)[(*npts)++] = (struct pt){name_index(groups, g ? g : ""), x, y};
+        (*pts)[(*npts)++] = (struct pt){name_index(groups, g), x, y};
     }
     st = csvr_status(r);
     csvr_close(r);
@@ -321,7 +346,7 @@ out:
 }
 
 /* Stack per-group step functions: groups ranked by area, the top N drawn as
- * bands and the rest summed as "other". */
+ * bands and the rest summed as "other (M more)", M the groups it holds. */
 static void stack_bands(plot *p, struct names *groups, struct pt *pts, size_t n, int top, double scale)
 {
     size_t ng = groups->n;
@@ -355,8 +380,10 @@ static void stack_bands(plot *p, struct names *groups, struct pt *pts, size_t n,
         val[(size_t)rank[pts[i].g] * nx + (size_t)(pos - xs)] += pts[i].y;
     }
     double *cum = xcalloc(nx, sizeof *cum);
+    char rest[64];
+    snprintf(rest, sizeof rest, "other (%zu more)", ng - (size_t)(nb - 1));
     for (int b = 0; b < nb; b++) {
-        int s = b < top ? plot_series(p, groups->v[order[b]], PLOT_BAND) : plot_series(p, "other", PLOT_REST);
+        int s = b < top ? plot_series(p, groups->v[order[b]], PLOT_BAND) : plot_series(p, rest, PLOT_REST);
         for (size_t k = 0; k < nx; k++) {
             double lo = cum[k], hi = cum[k] + val[(size_t)b * nx + k];
             double xend = (k + 1 < nx && xs[k + 1] - xs[k] <= stepw * 1.001) ? xs[k + 1] : xs[k] + stepw;
@@ -382,8 +409,8 @@ int chart_plan(plot *p, const struct chart_opts *o)
     struct names jobs = {0};
     struct pt *pts = NULL;
     size_t n = 0;
-    int st =
-        read_points(o->input, o->d_input, "job", "t", "containers", NULL, NULL, &jobs, &pts, &n, NULL, NULL);
+    int st = read_points(o->input, o->d_input, o->by ? o->by : "job", "t", "containers", NULL, NULL, &jobs,
+                         &pts, &n, NULL, NULL);
     if (!st && n == 0) {
         slk_error("%s: the plan has no reservations", o->input ? o->input : "<stdin>");
         st = SLK_EDATA;
@@ -747,18 +774,6 @@ int chart_tenants(plot *p, const struct chart_opts *o)
     names_free(&tenants);
     names_free(&classes);
     return st;
-}
-
-/* split_names: the first max names of the comma-separated list (cut in
- * place; NULL: none) into names[*n..]; returns how many the list holds */
-static int split_names(char *list, const char **names, int *n, int max)
-{
-    char *save = NULL;
-    int k = 0;
-    for (char *t = list ? strtok_r(list, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save))
-        if (k++ < max)
-            names[(*n)++] = t;
-    return k;
 }
 
 static int in_list(int i, const int *v, int n)

@@ -6,8 +6,10 @@
  *            step (runband: the runs' sample step, else the fit's step,
  *            else 60 s), plus the latest `runs` runs by name and the
  *            fitted skyline (--fit: job,[step,]offset,alloc) as steps.
- *   plan     a plan (job,t,containers): the `top` largest jobs stacked, the
- *            rest as "other"; with --load (t,cost) a cost panel.
+ *   plan     a plan (job,t,containers): the `top` largest jobs (or, with
+ *            --by, groups: the values of up to 4 columns, kind say) by area
+ *            stacked, the rest as "other (M more)"; with --load (t,cost) a
+ *            cost panel.
  *   tenants  utilization (tenant,t,util) joined with --classes
  *            (tenant,class): per class, per time bin, the 10th-90th
  *            percentile band over its tenants and their median, one colour
@@ -56,7 +58,7 @@ struct chart_opts {
     const char *fit, *load, *classes;      /* skyline --fit, plan --load, tenants --classes (NULL: none) */
     const struct csv_dialect *d_fit, *d_load, *d_classes;
     const char *job;                       /* skyline: the job (NULL: the first in the input) */
-    const char *x, *y, *by;                /* lines, vcs, memory: columns (NULL: the chart's default) */
+    const char *x, *y, *by; /* lines, vcs, memory (plan: by): columns (NULL: the chart's default) */
     int runs;                              /* skyline: runs named; more are drawn as a band */
     int top;                               /* plan: jobs stacked, the rest "other" */
     int panels;                            /* lines: one panel per y column */

@@ -225,6 +225,23 @@ struct reader {
     struct linebins_cols c;
 };
 
+const char *linebins_group(const csvr *r, const int *cb, int nb, char *g, size_t gsize)
+{
+    if (nb == 1) {
+        const char *v = csvr_field(r, cb[0]);
+        return v ? v : "-";
+    }
+    g[0] = 0;
+    for (int b = 0, len = 0; b < nb && len < (int)gsize; b++) {
+        const char *v = csvr_field(r, cb[b]);
+        if (nb > 1) /* several columns: "k=1 task=a" */
+            len += snprintf(g + len, gsize - (size_t)len, "%s%s=", b ? " " : "", csvr_colname(r, cb[b]));
+        if (len < (int)gsize)
+            len += snprintf(g + len, gsize - (size_t)len, "%s", v ? v : "-");
+    }
+    return g;
+}
+
 /* row_next: the next row's x, group and y values (has[k]: column k not
  * empty): 1; 0 at the end or when the reader stopped (csvr_status says).
  * Progress (--progress) counts the rows as `what`. */
@@ -238,15 +255,9 @@ static int row_next(csvr *r, const struct linebins_cols *c, double *x, char *g, 
                 continue;
             return 0;
         }
-        g[0] = 0;
-        for (int b = 0, len = 0; b < c->nb && len < (int)gsize; b++) {
-            const char *v = csvr_field(r, c->cb[b]);
-            if (c->nb > 1) /* several columns: "k=1 task=a" */
-                len +=
-                    snprintf(g + len, gsize - (size_t)len, "%s%s=", b ? " " : "", csvr_colname(r, c->cb[b]));
-            if (len < (int)gsize)
-                len += snprintf(g + len, gsize - (size_t)len, "%s", v ? v : "-");
-        }
+        const char *name = linebins_group(r, c->cb, c->nb, g, gsize);
+        if (name != g) /* one column: its value, held as the caller's g */
+            snprintf(g, gsize, "%s", name);
         int bad = 0;
         for (int k = 0; k < c->ny && !bad; k++) {
             int rc = csvr_get_double_hint(r, c->cy[k], &y[k], CSVR_BOUNDED, c->hint ? c->hint : "");

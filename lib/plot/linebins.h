@@ -88,6 +88,13 @@ struct linebins {
     int held; /* 1: every point was held (stdin, a pipe, x going back) */
 };
 
+/* linebins_group: the name of the series the reader's current row belongs
+ * to, from the values of its nb --by columns cb: for one column the value
+ * itself ("-" when empty; the reader's field, valid until its next row),
+ * for several "k=1 task=a" written into g (gsize bytes, cut there), for
+ * none "".  Every chart names its --by series so. */
+const char *linebins_group(const csvr *r, const int *cb, int nb, char *g, size_t gsize);
+
 /* linebins_read: read `path` (NULL or "-": standard input; dialect d, NULL
  * plain CSV), columns from columns_fn, into out per the rule above:
  * thinned to ncols columns (ncols <= 0: every point kept) of each panel,

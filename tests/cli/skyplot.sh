@@ -13,14 +13,30 @@ tcheck "skyline png valid" /usr/bin/python3 "$ROOT/tests/check/png_ok.py" "$TMP/
 t "plan svg" 0 '' '' '' skyplot -q plan "$D/plan.csv" --load "$D/load.csv" -o "$TMP/plan.svg"
 tcheck "plan has 5 series" $SVG "$TMP/plan.svg" 5 capacity
 t "plan top 1" 0 '' '' '' skyplot -q plan "$D/plan.csv" --top 1 -o "$TMP/plan1.svg"
-tcheck "plan top 1 has job b and other" $SVG "$TMP/plan1.svg" 2 other
+tcheck "plan top 1 has job b and other" $SVG "$TMP/plan1.svg" 2 "other (2 more)"
+# --by: a band per value of plan columns (kind: periodic, once, adhoc), each
+# band's height at each step the sum of its rows there (awk, independently)
+tcheck "plan --by kind: a band per kind, its height the kind's containers per step" bash -c '
+    printf "job,kind,t,containers\na,periodic,0,3\na,periodic,60,2\nb,once,0,5\nc,periodic,60,4\nd,once,120,1\ne,adhoc,60,7\n" > "$1/pk.csv" &&
+    rm -rf "$1"/skyplot.* && SKYPLOT_KEEP=1 TMPDIR="$1" skyplot -q plan "$1/pk.csv" --by kind -o "$1/pk.svg" 2>/dev/null &&
+    for f in "$1"/skyplot.*/s*.dat; do
+        awk "NR == 1 { gsub(/\"/, \"\", \$1); k = \$1; next } NR % 2 == 0 && \$3 - \$2 > 0 { printf \"%s %d %g\\n\", k, \$1 * 3600 + 0.5, \$3 - \$2 }" "$f"
+    done | sort > "$1/pk.got" &&
+    awk -F, "NR > 1 { s[\$2 \" \" \$3] += \$4 } END { for (k in s) print k, s[k] }" "$1/pk.csv" | sort > "$1/pk.want" &&
+    diff "$1/pk.want" "$1/pk.got" && [ "$(ls "$1"/skyplot.*/s*.dat | wc -l)" = 3 ]' _ "$TMP"
+t "plan --by kind,job --top 2" 0 '' '' '' skyplot -q plan "$TMP/pk.csv" --by kind,job --top 2 -o "$TMP/pkj.svg"
+tcheck "plan --by kind,job --top 2: the rest named with its count" $SVG "$TMP/pkj.svg" 3 "other (3 more)"
+tcheck "plan --by kind,job names a band by both values" $SVG "$TMP/pkj.svg" 3 "kind=adhoc job=e"
+t "plan --by: a column the plan lacks: 65" 65 '' '' "missing required column 'team'" skyplot -q plan "$TMP/pk.csv" --by team
+t "plan --by: five columns: 64" 64 '' '' "skyplot: --by: at most 4 columns ('job,kind,t,containers,job')" \
+    skyplot -q plan "$TMP/pk.csv" --by job,kind,t,containers,job
 # (audit, session 31) --top 50 filled 51 bands with the palette's 16
 # colours: three or four jobs alike, "other" in job 3's green.  Past 16
 # the bands are hatched, "other" is a grey no job has.
 tcheck "plan --top 50: no two bands filled alike, other grey" bash -c '
     awk "BEGIN { print \"job,t,containers\"; for (j = 0; j < 60; j++) for (t = 0; t < 3; t++) printf \"job%02d,%d,%d\\n\", j, t * 60, 60 - j }" > "$1/p60.csv" &&
-    skyplot -q plan "$1/p60.csv" --top 50 -o "$1/p60.svg" && /usr/bin/python3 "$2" "$1/p60.svg" 51 other 153,153,153 &&
-    skyplot -q plan "$1/p60.csv" --top 3 -o "$1/p3.svg" && /usr/bin/python3 "$2" "$1/p3.svg" 4 other 153,153,153' _ "$TMP" "$ROOT/tests/check/svg_fills.py"
+    skyplot -q plan "$1/p60.csv" --top 50 -o "$1/p60.svg" && /usr/bin/python3 "$2" "$1/p60.svg" 51 "other (10 more)" 153,153,153 &&
+    skyplot -q plan "$1/p60.csv" --top 3 -o "$1/p3.svg" && /usr/bin/python3 "$2" "$1/p3.svg" 4 "other (57 more)" 153,153,153' _ "$TMP" "$ROOT/tests/check/svg_fills.py"
 # Production scale (names were looked up by a scan, groups ranked by an insertion sort, the named runs
 # counted against every run, tenants matched to classes by a scan: each quadratic, over a minute here):
 # 150,000 jobs in a plan, the five largest by area (from awk) in the legend; 250,000 runs of one job;
@@ -142,6 +158,18 @@ tcheck "no command from title" bash -c '[ ! -e "$1/PWNED3" ] && [ ! -e PWNED3 ]'
 t "unknown chart" 64 '' '' "skyplot: unknown chart 'pie'" skyplot pie
 t "no chart" 64 '' '' 'which chart?' skyplot
 t "bad term" 64 '' '' "invalid value for --term: 'gif'" skyplot skyline --term gif
+# a chart's own option given to another chart would be ignored: refused
+t "--top on the skyline chart: 64" 64 '' '' "skyplot: --top does not apply to the skyline chart (it is for plan)" \
+    skyplot skyline "$D/usage.csv" --top 3
+t "--fit on the plan chart: 64" 64 '' '' "skyplot: --fit does not apply to the plan chart (it is for skyline)" \
+    skyplot plan "$D/plan.csv" --fit "$D/fit.csv"
+t "--classes on the lines chart: 64" 64 '' '' "skyplot: --classes does not apply to the lines chart (it is for tenants)" \
+    skyplot lines "$D/daily.csv" --classes "$D/classes.csv"
+t "--by on the tenants chart: 64" 64 '' '' "skyplot: --by does not apply to the tenants chart (it is for lines, memory, vcs, plan)" \
+    skyplot tenants "$D/util.csv" --classes "$D/classes.csv" --by tenant
+t "--runs 0 on the plan chart: 64 (given, even at a default-like value)" 64 '' '' "skyplot: --runs does not apply to the plan chart" \
+    skyplot plan "$D/plan.csv" --runs 0
+t "--panels on the vcs chart (always panels): accepted" 0 '' '' '' skyplot -q vcs "$D/daily.csv" --panels -o "$TMP/vcsp.svg"
 t "missing column" 65 $'job,run,t\nj,r,0\n' '' "missing required column 'containers'" skyplot skyline
 t "empty plan" 65 $'job,instance,t,containers\n' '' 'the plan has no reservations' skyplot plan
 # (audit, session 20) past the palette's 16 colours the classes' lines
