@@ -58,9 +58,9 @@ struct chart_opts {
     const char *fit, *load, *classes;      /* skyline --fit, plan --load, tenants --classes (NULL: none) */
     const struct csv_dialect *d_fit, *d_load, *d_classes;
     const char *job;                       /* skyline: the job (NULL: the first in the input) */
-    const char *x, *y, *by; /* lines, vcs, memory (plan: by): columns (NULL: the chart's default) */
+    const char *x, *y, *by;                /* lines, vcs, memory; plan by: columns (NULL: default) */
     int runs;                              /* skyline: runs named; more are drawn as a band */
-    int top;                               /* plan: jobs stacked, the rest "other" */
+    int top;                               /* plan: jobs (--by groups) stacked, the rest "other" */
     int panels;                            /* lines: one panel per y column */
     int columns;                           /* lines, vcs, memory: the image's width in pixels or
                                             * characters; a series of more points is thinned to at

@@ -233,9 +233,8 @@ const char *linebins_group(const csvr *r, const int *cb, int nb, char *g, size_t
     }
     g[0] = 0;
     for (int b = 0, len = 0; b < nb && len < (int)gsize; b++) {
-        const char *v = csvr_field(r, cb[b]);
-        if (nb > 1) /* several columns: "k=1 task=a" */
-            len += snprintf(g + len, gsize - (size_t)len, "%s%s=", b ? " " : "", csvr_colname(r, cb[b]));
+        const char *v = csvr_field(r, cb[b]); /* several columns: "k=1 task=a" */
+        len += snprintf(g + len, gsize - (size_t)len, "%s%s=", b ? " " : "", csvr_colname(r, cb[b]));
         if (len < (int)gsize)
             len += snprintf(g + len, gsize - (size_t)len, "%s", v ? v : "-");
     }
