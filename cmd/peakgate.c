@@ -38,6 +38,7 @@ static struct {
     int k[MAX_K];
     struct memnode_opts node;   /* --simulate and --fillers */
     int set_mode, set_model_opt;
+    int set_sim_opt, set_node_mb, set_migrate; /* options of --simulate, of both modes, of --fillers */
 } opt = {
     .node = {.approach = 1.10, .node_mb = 4500, .tasks = 6, .migrate_ms_per_mb = 5, .growth_mb_s = -1},
 };
@@ -138,11 +139,26 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_WELL_SPREAD: opt.prof.well_spread = cli_double(st, "well-spread", arg, 0, 1e6); break;
     case OPT_DETAILS: opt.details = 1; break;
     case OPT_SORT: opt.sort = 1; break;
-    case OPT_K: parse_k(st, arg); break;
-    case OPT_APPROACH: n->approach = cli_double(st, "approach", arg, 1, 100); break;
-    case OPT_NODE: n->node_mb = cli_double(st, "node-mb", arg, 1, 1e12); break;
-    case OPT_STEP: n->step_s = cli_duration(st, "step", arg, 1e-3); break;
-    case OPT_DURATION: n->duration_s = cli_duration(st, "duration", arg, 1e-3); break;
+    case OPT_K:
+        parse_k(st, arg);
+        opt.set_sim_opt = 1;
+        break;
+    case OPT_APPROACH:
+        n->approach = cli_double(st, "approach", arg, 1, 100);
+        opt.set_sim_opt = 1;
+        break;
+    case OPT_NODE:
+        n->node_mb = cli_double(st, "node-mb", arg, 1, 1e12);
+        opt.set_node_mb = 1;
+        break;
+    case OPT_STEP:
+        n->step_s = cli_duration(st, "step", arg, 1e-3);
+        opt.set_sim_opt = 1;
+        break;
+    case OPT_DURATION:
+        n->duration_s = cli_duration(st, "duration", arg, 1e-3);
+        opt.set_sim_opt = 1;
+        break;
     case OPT_SERIES: n->series_path = arg; break;
     case OPT_NODE_SERIES: n->node_series_path = arg; break;
     case OPT_SUMMARY: n->summary_path = arg; break;
@@ -162,7 +178,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_M_AMP: n->mp.amp = cli_double(st, "model-amp", arg, 0, 0.999); opt.set_model_opt = 1; break;
     case OPT_M_PERIOD: n->mp.period_s = cli_duration(st, "model-period", arg, 1e-3); opt.set_model_opt = 1; break;
     case OPT_M_NOISE: n->mp.noise = cli_double(st, "model-noise", arg, 0, 0.5); opt.set_model_opt = 1; break;
-    case OPT_MIGRATE: n->migrate_ms_per_mb = cli_double(st, "migrate-ms-per-mb", arg, 0, 1e9); break;
+    case OPT_MIGRATE:
+        n->migrate_ms_per_mb = cli_double(st, "migrate-ms-per-mb", arg, 0, 1e9);
+        opt.set_migrate = 1;
+        break;
     case OPT_GROWTH: n->growth_mb_s = cli_double(st, "growth-mb-s", arg, 0, 1e12); break;
     case OPT_STATE: n->state_mb = cli_double(st, "state-mb", arg, 1e-3, 1e12); break;
     case ARGP_KEY_ARG:
@@ -171,11 +190,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         opt.input = arg;
         break;
     case ARGP_KEY_END:
+        /* an option of another mode would be ignored: refused */
         if (opt.mode != MODE_SIMULATE &&
             (opt.model || n->series_path || n->node_series_path || n->summary_path || n->strict ||
              n->train > 0 || n->profiles_path))
             argp_error(st, "--model, --series, --node-series, --summary, --strict, --train and --profiles "
                            "need --simulate");
+        if (opt.mode != MODE_SIMULATE && opt.set_sim_opt)
+            argp_error(st, "--k, --approach, --step and --duration need --simulate");
+        if (opt.mode == MODE_PROFILE && opt.set_node_mb)
+            argp_error(st, "--node-mb needs --simulate or --fillers");
+        if (opt.mode != MODE_PROFILE && opt.details)
+            argp_error(st, "--details is for the profiles (the default mode), not --%s",
+                       opt.mode == MODE_SIMULATE ? "simulate" : "fillers");
         if (n->train > 0 && n->profiles_path)
             argp_error(st, "--train and --profiles exclude each other");
         if (opt.model && (n->train > 0 || n->profiles_path))
@@ -187,8 +214,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
                        opt.input ? opt.input : opt.alloc_path ? opt.alloc_path : "--sort");
         if (opt.model && n->mp.peak_mb < n->mp.normal_mb)
             argp_error(st, "--model-peak (%g) is below --model-normal (%g)", n->mp.peak_mb, n->mp.normal_mb);
-        if (opt.mode != MODE_FILLERS && (n->growth_mb_s >= 0 || n->state_mb > 0))
-            argp_error(st, "--growth-mb-s and --state-mb need --fillers");
+        if (opt.mode != MODE_FILLERS && (n->growth_mb_s >= 0 || n->state_mb > 0 || opt.set_migrate))
+            argp_error(st, "--migrate-ms-per-mb, --growth-mb-s and --state-mb need --fillers");
         break;
     default: return ARGP_ERR_UNKNOWN;
     }

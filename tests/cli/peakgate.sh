@@ -102,7 +102,20 @@ t "simulation too large"  64 '' '' 'simulation too large: 100000 tasks x 8640000
 # never ended (the bound was checked for --model only)
 t "series simulation too large" 64 "@$D/hand.csv" '' 'simulation too large: 5 tasks x 16666666666666 steps x 2 runs' timeout 20 peakgate -q --simulate --duration 1e15
 t "duration below a step" 64 "@$D/sim2.csv" '' '--duration 10 s is shorter than one 60 s step' peakgate -q --simulate --duration 10
-t "filler options need fillers" 64 '' '' '--growth-mb-s and --state-mb need --fillers' peakgate --growth-mb-s 3
+t "filler options need fillers" 64 '' '' '--migrate-ms-per-mb, --growth-mb-s and --state-mb need --fillers' peakgate --growth-mb-s 3
+# an option of another mode would be ignored: refused, each of them
+for o in "--k 2" "--approach 1.2" "--step 5" "--duration 1h"; do
+    for m in "" --fillers; do
+        t "$o${m:+ $m}: needs --simulate" 64 '' '' "peakgate: --k, --approach, --step and --duration need --simulate" peakgate $m $o
+    done
+done
+t "--node-mb without a mode: needs --simulate or --fillers" 64 '' '' "peakgate: --node-mb needs --simulate or --fillers" peakgate --node-mb 9000
+t "--migrate-ms-per-mb with --simulate: needs --fillers" 64 '' '' "peakgate: --migrate-ms-per-mb, --growth-mb-s and --state-mb need --fillers" \
+    peakgate --simulate --migrate-ms-per-mb 3
+t "--details with --simulate: for the profiles only" 64 '' '' "peakgate: --details is for the profiles (the default mode), not --simulate" \
+    peakgate --simulate --details
+t "--details with --fillers: for the profiles only" 64 '' '' "peakgate: --details is for the profiles (the default mode), not --fillers" \
+    peakgate --fillers --details
 t "help has examples"    0 '' '*' '' bash -c 'peakgate --help | grep -q "peakgate --simulate --model --series series.csv"'
 
 # ---- shard safety and streaming ---------------------------------------------------------
