@@ -46,7 +46,7 @@ static struct {
     double never_seen;   /* share of jobs without a last run */
     int in_sample;       /* replay the whole series (else from the split on) */
     double split;        /* first replayed time; NaN: the middle of the series */
-    int set_sim;         /* an option of --simulate given */
+    const char *sim_opt; /* the first option of --simulate's group given */
 } opt = {.step = 120, .load = 0.5, .tasks_mean = 40, .never_seen = 0.1, .split = NAN};
 static const char *input;
 
@@ -62,7 +62,6 @@ enum {
     OPT_CORES,
     OPT_NO_BOOK,
     OPT_SIMULATE,
-    /* the options of --simulate, OPT_SERIES to OPT_LAST_SIM */
     OPT_SERIES,
     OPT_TENANTS,
     OPT_SERVERS,
@@ -72,8 +71,7 @@ enum {
     OPT_TASKS,
     OPT_NEVER,
     OPT_SAMPLE,
-    OPT_SPLIT,
-    OPT_LAST_SIM = OPT_SPLIT
+    OPT_SPLIT
 };
 
 static const struct argp_option options[] = {
@@ -109,8 +107,8 @@ static const struct argp_option options[] = {
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
-    if (key >= OPT_SERIES && key <= OPT_LAST_SIM)
-        opt.set_sim = 1;
+    if (!opt.sim_opt && key != OPT_SIMULATE)
+        opt.sim_opt = cli_group_option(options, key, 3);
     switch (key) {
     case OPT_CLASSES: opt.classes_path = arg; break;
     case OPT_CURRENT: opt.current_path = arg; break;
@@ -165,10 +163,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--simulate needs --series FILE and --tenants FILE");
         if (opt.in_sample && !isnan(opt.split))
             argp_error(st, "--split needs --sample out (an in-sample run replays the whole series)");
-        if (!opt.simulate && opt.set_sim) /* they would be ignored */
-            argp_error(
-                st, "--series, --tenants, --servers, --step, --jobs, --load, --tasks, --never-seen, --sample "
-                    "and --split need --simulate");
+        if (!opt.simulate && opt.sim_opt) /* it would be ignored */
+            argp_error(st, "--%s needs --simulate", opt.sim_opt);
         if (opt.simulate && (input || opt.dag_path))
             argp_error(st, "--simulate makes its own job stream (no jobs FILE or --dag)");
         break;

@@ -89,8 +89,12 @@ static const struct argp_option options[] = {
     {0}
 };
 
+static const char *sim_opt; /* the first option of --simulate's group given */
+
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
+    if (!sim_opt && key != OPT_SIMULATE)
+        sim_opt = cli_group_option(options, key, 2);
     switch (key) {
     case 'r': replicas_arg = arg; break;
     case OPT_POLICY: policy_arg = arg; break;
@@ -549,8 +553,8 @@ int main(int argc, char **argv)
         usage_error("%s", "lists of --policy or --replicas need --simulate (placement uses one of each)");
     if (simulate && blocks_path)
         usage_error("--simulate creates its own blocks; drop the BLOCKS argument ('%s')", blocks_path);
-    if (!simulate && (events_path || write_events_path || lost_path))
-        usage_error("%s", "--events, --write-events and --lost need --simulate");
+    if (!simulate && sim_opt) /* it would be ignored */
+        usage_error("--%s needs --simulate", sim_opt);
     if (burst.frac_min > burst.frac_max)
         usage_error("%s", "--burst-min must not exceed --burst-max");
     if (burst.burst_share + burst.env_burst_share > 1)

@@ -505,6 +505,14 @@ int cli_choice(struct argp_state *st, const char *opt, const char *arg, const ch
     return -1;
 }
 
+const char *cli_group_option(const struct argp_option *opts, int key, int group)
+{
+    for (const struct argp_option *o = opts; o->name || o->key || o->doc; o++)
+        if (o->name && o->key == key && o->group == group)
+            return o->name;
+    return NULL;
+}
+
 /* --names: what a header row must be too (csvr refuses an empty or
  * duplicate name there): no empty name, none twice */
 static void check_names(struct argp_state *st, const char *names)

@@ -172,6 +172,13 @@ void cli_outputs(const char *const *side, int n);
  * (want fraction or percent)". */
 int cli_choice(struct argp_state *st, const char *opt, const char *arg, const char *const *choices);
 
+/* cli_group_option: the name of option `key` when opts lists it in argp
+ * group `group` (its last field), else NULL.  A tool with a mode's options
+ * in a group of their own keeps the first one given (called with every
+ * key) and refuses it without the mode, where it would be ignored:
+ * "--rate needs --simulate" (exit 64). */
+const char *cli_group_option(const struct argp_option *opts, int key, int group);
+
 /* cli_progress_on: whether progress lines should be printed. */
 int cli_progress_on(void);
 

@@ -133,8 +133,7 @@ t "simulate needs series" 64 '' '' "--simulate needs --series FILE and --tenants
 # an option of --simulate without it would be ignored: refused, each of them
 for o in "--series s.csv" "--tenants t.csv" "--servers v.csv" "--step 60" "--jobs 5" "--load 0.5" "--tasks 3" \
          "--never-seen 0.2" "--sample in" "--split 2026-01-05"; do
-    t "$o without --simulate: 64" 64 '' '' "classpick: --series, --tenants, --servers, --step, --jobs, --load, --tasks, --never-seen, --sample and --split need --simulate" \
-        classpick --classes "$C" $o
+    t "$o without --simulate: 64" 64 '' '' "classpick: ${o%% *} needs --simulate" classpick --classes "$C" $o
 done
 
 # ---- --simulate ----

@@ -140,7 +140,12 @@ t "--replicas: at most 8 values" 64 '' '' "invalid value for --replicas: '1,2,3,
 t "bad --policy" 64 '' '' "invalid value for --policy: 'hdfs'" replplace --policy hdfs "$TINY"
 t "bad --pick" 64 '' '' "invalid value for --pick: 'big'" replplace --pick big "$TINY"
 t "lists need --simulate" 64 '' '' 'need --simulate' replplace -r 3,4 "$TINY"
-t "--events needs --simulate" 64 '' '' '--events, --write-events and --lost need --simulate' replplace --events x.csv "$TINY"
+# an option of --simulate without it would be ignored: refused, each of them
+for o in "--events x.csv" "--write-events w.csv" "--lost l.csv" "--blocks 10" "--days 2" "--rebuild server" "--rate 5" \
+         "--busy-dest any" "--detect 5m" "--busy 0.5" "--util-scale 2" "--accesses 10" "--burst-share 0.2" \
+         "--env-burst-share 0.2" "--burst-min 0.1" "--burst-max 0.6" "--burst-window 1h"; do
+    t "$o without --simulate: 64" 64 '' '' "replplace: ${o%% *} needs --simulate" replplace $o "$TINY"
+done
 t "burst bounds" 64 '' '' '--burst-min must not exceed --burst-max' replplace --simulate --burst-min 0.6 "$TINY"
 t "missing tenants file" 66 '' '' 'replplace: /nonexistent.csv: cannot open' replplace /nonexistent.csv
 t "missing columns" 65 $'tenant,environment,servers\na,e,1\n' '' \
