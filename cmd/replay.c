@@ -160,12 +160,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
                 opt.reg[opt.nreg++] = REPLAY_PLAN_DRA;
             }
         }
+        int with_dra = 0;
         for (int i = 0; i < opt.nreg; i++) {
+            with_dra |= opt.reg[i] == REPLAY_PLAN_DRA;
             if (opt.reg[i] == REPLAY_STATIC && !opt.prov)
                 argp_error(st, "the static regime needs --provisioned FILE");
             if (opt.reg[i] != REPLAY_STATIC && !opt.plan)
                 argp_error(st, "the %s regime needs --plan FILE", replay_regime_name(opt.reg[i]));
         }
+        if (!with_dra && opt.dra.given) /* it would be ignored */
+            argp_error(st, "--%s goes with the plan+dra regime", opt.dra.given);
         if (opt.step != floor(opt.step))
             argp_error(st, "--step must be whole seconds");
         if (opt.runs && !opt.align)

@@ -43,6 +43,8 @@ static struct {
     struct dra_opts dra;
     struct jockey_opts jk;
     int have_amdahl, have_deadline, have_max;
+    const char *jk_opt; /* the first Jockey option given (their group), else NULL */
+    int have_grid;
 } opt;
 
 enum { OPT_POLICY = 1, OPT_PLAN, OPT_CAP, OPT_TABLE, OPT_BUILD, OPT_AMDAHL,
@@ -97,11 +99,22 @@ static const struct argp_option options[] = {
                                              "(default 1)", 5},
     {0}};
 
-/* Option combinations, checked before any input is read. */
+/* the DRA's options (--capacity and dra_argp's; --plan has a message of its
+ * own) outside it, where they would be ignored: refused */
+static void no_dra_options(struct argp_state *st)
+{
+    if (opt.have_cap || opt.dra.given)
+        argp_error(st, "--%s goes with --policy dra", opt.have_cap ? "capacity" : opt.dra.given);
+}
+
+/* Option combinations, checked before any input is read.  An option of
+ * another mode, which would be ignored, is refused. */
 static void check_options(struct argp_state *st)
 {
     if (opt.deadline_factor > 0 && !opt.loop)
         argp_error(st, "--deadline-factor goes with --evaluate-loop");
+    if (opt.have_grid && !opt.build)
+        argp_error(st, "--grid goes with --build-table");
     if (opt.compare || opt.loop) {
         if (opt.compare && opt.loop)
             argp_error(st, "--compare-models and --evaluate-loop exclude each other");
@@ -111,6 +124,9 @@ static void check_options(struct argp_state *st)
         if (opt.build || opt.have_policy || opt.plan || opt.table)
             argp_error(st, "--compare-models reads task records only (no --build-table, --policy, --plan "
                            "or --table)");
+        if (opt.compare && opt.jk_opt) /* the loop runs the Jockey controller, the comparison none */
+            argp_error(st, "--%s goes with --policy jockey", opt.jk_opt);
+        no_dra_options(st);
         return;
     }
     if (opt.train > 0)
@@ -120,6 +136,9 @@ static void check_options(struct argp_state *st)
     if (opt.build) {
         if (opt.have_policy || opt.plan || opt.table)
             argp_error(st, "--build-table reads run history only (no --policy, --plan or --table)");
+        if (opt.jk_opt)
+            argp_error(st, "--%s goes with --policy jockey", opt.jk_opt);
+        no_dra_options(st);
         return;
     }
     if (opt.policy == POL_DRA) {
@@ -131,9 +150,12 @@ static void check_options(struct argp_state *st)
             argp_error(st, "--simulator and --stage-amdahl go with --policy jockey");
         if (opt.table || opt.have_amdahl || opt.have_deadline || opt.utility)
             argp_error(st, "--table, --amdahl, --deadline and --utility go with --policy jockey");
+        if (opt.jk_opt)
+            argp_error(st, "--%s goes with --policy jockey", opt.jk_opt);
     } else {
         if (opt.plan)
             argp_error(st, "--plan goes with --policy dra");
+        no_dra_options(st);
         if ((opt.table != NULL) + opt.have_amdahl + (opt.records != NULL) != 1)
             argp_error(st, "--policy jockey needs one remaining-time model: --table FILE, --amdahl S,P, "
                            "--simulator RECORDS or --stage-amdahl RECORDS");
@@ -150,6 +172,8 @@ static void check_options(struct argp_state *st)
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
+    if (!opt.jk_opt)
+        opt.jk_opt = cli_group_option(options, key, 3);
     switch (key) {
     case OPT_POLICY:
         if (!strcmp(arg, "dra"))
@@ -223,7 +247,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "invalid value for --train: '%s' (want 0 < F < 1)", arg);
         break;
     case OPT_REPS: opt.reps = (int)cli_int(st, "reps", arg, 1, 100000); break;
-    case OPT_GRID: opt.jk.grid = cli_double(st, "grid", arg, 1e-6, 1); break;
+    case OPT_GRID:
+        opt.jk.grid = cli_double(st, "grid", arg, 1e-6, 1);
+        opt.have_grid = 1;
+        break;
     case ARGP_KEY_ARG:
         if (opt.input)
             argp_error(st, "one SAMPLES file only (got '%s' and '%s')", opt.input, arg);

@@ -442,6 +442,8 @@ static double dra_duration(struct argp_state *st, const char *opt, const char *a
 static error_t dra_parse_opt(int key, char *arg, struct argp_state *st)
 {
     struct dra_opts *o = st->input;
+    if (!o->given)
+        o->given = cli_group_option(dra_options, key, 0);
     switch (key) {
     case DRA_OPT_GRANT: o->grant = dra_duration(st, "grant", arg, 1); break;
     case DRA_OPT_WINDOW: o->window = dra_duration(st, "window", arg, 0); break;

@@ -71,6 +71,8 @@ struct dra_opts {
     double window;      /* seconds of recent skyline whose max allocation is scaled (default 120) */
     double rho;         /* fudge factor on the recent allocation (default 2) */
     int recent;         /* DRA_RECENT_INSTANCE (default) or DRA_RECENT_PLAN: what R counts */
+    const char *given;  /* dra_argp: the first of its options given (its name), else NULL: a
+                           tool refuses it in a mode without the DRA, where it would be ignored */
 };
 
 enum { DRA_RECENT_INSTANCE = 0, DRA_RECENT_PLAN = 1 };

@@ -131,6 +131,13 @@ t "needs --slo" 64 '' '' "--slo FILE is required" replay --capacity cores=1,mem=
 t "needs --capacity" 64 '' '' "--capacity cores=N,mem=M is required" replay --slo "$D/slo.csv"
 t "static needs --provisioned" 64 '' '' "the static regime needs --provisioned" replay --slo "$D/slo.csv" --capacity cores=1,mem=1
 t "plan needs --plan" 64 '' '' "the plan regime needs --plan" replay --slo "$D/slo.csv" --capacity cores=1,mem=1 --regime plan
+# the DRA's options without the plan+dra regime would be ignored: refused
+for o in "--grant 5m" "--window 5m" "--rho 1" "--recent plan"; do
+    t "$o without plan+dra: 64" 64 '' '' "replay: ${o%% *} goes with the plan+dra regime" \
+        replay --slo "$D/slo.csv" --capacity cores=1,mem=1 --plan "$D/plan.csv" --regime static,plan --provisioned "$D/prov.csv" $o
+done
+t "--grant with plan+dra among the regimes: accepted" 0 '' '*' '' \
+    replay -q --slo "$D/slo.csv" --capacity cores=1,mem=1 --plan "$D/plan.csv" --regime plan,plan+dra --grant 5m "$D/one.csv"
 t "bad regime" 64 '' '' "invalid value for --regime: 'dynamic'" replay --slo "$D/slo.csv" --capacity cores=1,mem=1 --regime dynamic
 t "bad --idle" 64 '' '' "invalid value for --idle" replay --slo "$D/slo.csv" --capacity cores=1,mem=1 --idle some
 t "run not grouped" 65 $'job,run,t,containers\nA,a1,0,1\nA,a2,0,1\nA,a1,60,1\n' '*' "<stdin>:4: input not grouped by run: run 'a1' appears again after run 'a2' (sort by run first, e.g. sort -s -t, -k1,1)" $R

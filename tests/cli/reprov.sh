@@ -429,6 +429,22 @@ tcheck "compare-models: 70,000 jobs, interleaved runs (each job's runs found by 
 t "compare-models: one run cannot be split" 65 "@$D/tasks.csv" '*' "job 'J': 2 runs cannot be split by --train 0.2" reprov --compare-models --train 0.2
 t "compare-models: no policy" 64 '' '' "--compare-models reads task records only" reprov --compare-models --policy jockey
 t "compare-models: --reps needs it" 64 '' '' "--reps goes with --compare-models or --simulator" reprov --policy jockey --amdahl 1,2 --deadline 1h --reps 3
+# an option of another mode would be ignored: refused, each in each mode
+# where it does nothing (the Jockey's tuning is used by --evaluate-loop too)
+JK="--policy jockey --amdahl 1,2 --deadline 1h"
+for o in "--slack 2" "--alpha 0.3" "--dead-zone 0.2" "--min-alloc 2" "--max-alloc 9" "--interval 60" "--penalty 3" "--late flat"; do
+    t "dra: $o: 64" 64 '' '' "reprov: ${o%% *} goes with --policy jockey" reprov $CAP --plan "$D/plan.csv" $o
+    t "compare-models: $o: 64" 64 '' '' "reprov: ${o%% *} goes with --policy jockey" reprov --compare-models $o
+    t "build-table: $o: 64" 64 '' '' "reprov: ${o%% *} goes with --policy jockey" reprov --build-table $o
+done
+for o in "--grant 5m" "--window 5m" "--rho 1" "--recent plan" "--capacity cores=3,mem=5"; do
+    t "jockey: $o: 64" 64 '' '' "reprov: ${o%% *} goes with --policy dra" reprov $JK $o
+    t "evaluate-loop: $o: 64" 64 '' '' "reprov: ${o%% *} goes with --policy dra" reprov --evaluate-loop $o
+    t "build-table: $o: 64" 64 '' '' "reprov: ${o%% *} goes with --policy dra" reprov --build-table $o
+done
+t "--grid without --build-table: 64" 64 '' '' "reprov: --grid goes with --build-table" reprov $JK --grid 0.1
+tcheck "evaluate-loop takes the Jockey's tuning (--slack, --interval)" bash -c '
+    reprov -q --evaluate-loop --train 0.5 --interval 60 --slack 1.5 "$1" > /dev/null' _ "$D/tasks.csv"
 t "compare-models: end before start" 65 $'job,run,alloc,stage,start,end,failed\nJ,r,1,0,10,5,0\n' '*' "<stdin>:2: attempt ends (5) before it starts (10)" reprov --compare-models
 # tracegen jobruns: determinism, and on its default jobs the simulator and
 # the fixed Amdahl beat the whole-run Amdahl (the old reading)
