@@ -39,6 +39,8 @@ static struct {
     int strict;
     int native_memory;   /* --native-resource memory */
     struct skyjob_opts fit;
+    const char *native_opt; /* the first --native-* option given */
+    int have_beta_frac, have_prior_weight;
 } opt;
 
 enum {
@@ -95,7 +97,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         break;
     case OPT_ALPHA: opt.fit.lp.alpha = cli_double(st, "alpha", arg, 0, 1); break;
     case OPT_BETA: opt.fit.lp.beta = cli_double(st, "beta", arg, 0, 1e12); break;
-    case OPT_BETA_FRAC: opt.fit.lp.beta_frac = cli_double(st, "beta-frac", arg, 0, 1e6); break;
+    case OPT_BETA_FRAC:
+        opt.fit.lp.beta_frac = cli_double(st, "beta-frac", arg, 0, 1e6);
+        opt.have_beta_frac = 1;
+        break;
     case OPT_STEP:
         opt.fit.step = cli_duration(st, "step", arg, 0);
         if (!(opt.fit.step > 0))
@@ -132,18 +137,23 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         break;
     case OPT_NATIVE_INTERVAL:
         opt.fit.native_interval = cli_duration(st, "native-interval", arg, 0);
+        opt.native_opt = opt.native_opt ? opt.native_opt : "native-interval";
         if (!(opt.fit.native_interval > 0))
             argp_error(st, "invalid value for --native-interval: '%s' (must be positive)", arg);
         break;
     case OPT_NATIVE_RESOURCE: {
         static const char *const res[] = {"containers", "memory", NULL};
         opt.native_memory = cli_choice(st, "native-resource", arg, res);
+        opt.native_opt = opt.native_opt ? opt.native_opt : "native-resource";
         break;
     }
     case OPT_STATS: opt.stats = arg; break;
     case OPT_RUNS: opt.runs = arg; break;
     case OPT_PRIOR: opt.prior = arg; break;
-    case OPT_PRIOR_WEIGHT: opt.fit.prior_weight = cli_double(st, "prior-weight", arg, 1e-9, 1e6); break;
+    case OPT_PRIOR_WEIGHT:
+        opt.fit.prior_weight = cli_double(st, "prior-weight", arg, 1e-9, 1e6);
+        opt.have_prior_weight = 1;
+        break;
     case OPT_SORT: opt.sort = 1; break;
     case OPT_STRICT: opt.strict = 1; break;
     case OPT_JOB_COL: cli_colmap_add("job", arg); break;
@@ -156,6 +166,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         if (opt.input)
             argp_error(st, "one input FILE only (got '%s' and '%s')", opt.input, arg);
         opt.input = arg;
+        break;
+    case ARGP_KEY_END: /* an option that would be ignored is refused */
+        if (opt.fit.lp.beta >= 0 && opt.have_beta_frac)
+            argp_error(st,
+                       "--beta and --beta-frac exclude each other (--beta fixes the regularizer's weight, "
+                       "--beta-frac sets the two-phase rule's)");
+        if (opt.have_prior_weight && !opt.prior)
+            argp_error(st, "--prior-weight needs --prior FILE (last night's skylines)");
+        if (opt.native_opt && !opt.fit.native)
+            argp_error(st, "--%s needs --format native", opt.native_opt);
         break;
     default: return ARGP_ERR_UNKNOWN;
     }

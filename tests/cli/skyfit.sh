@@ -581,6 +581,11 @@ t "zero step" 64 '' '' "invalid value for --step: '0' (must be positive)" skyfit
 t "huge step" 64 '' '' "skyfit: invalid value for --step: '1e308' (out of range: at most 1e+15 s)" skyfit --step 1e308
 t "bad alpha" 64 '' '' "invalid value for --alpha" skyfit --alpha 1.5
 t "negative beta" 64 '' '' "invalid value for --beta" skyfit --beta -1
+# an option that would be ignored is refused
+t "--beta with --beta-frac: 64" 64 '' '' "skyfit: --beta and --beta-frac exclude each other" skyfit --beta 1 --beta-frac 0.2
+t "--prior-weight without --prior: 64" 64 '' '' "skyfit: --prior-weight needs --prior FILE" skyfit --prior-weight 0.5
+t "--native-interval without --format native: 64" 64 '' '' "skyfit: --native-interval needs --format native" skyfit --native-interval 10
+t "--native-resource without --format native: 64" 64 '' '' "skyfit: --native-resource needs --format native" skyfit --native-resource memory
 t "bad agg" 64 '' '' "invalid value for --agg: 'median'" skyfit --agg median
 t "bad solver" 64 '' '' "invalid value for --solver: 'cplex'" skyfit --solver cplex
 t "bad format" 64 '' '' "invalid value for --format: 'json'" skyfit --format json
