@@ -168,19 +168,16 @@ static void check_outputs(const struct packrun_opts *o)
         free(delta[i]);
 }
 
+/* the first option given that only the YARN outputs use (NULL: none):
+ * refused without one, where it would be ignored (check_opts).  LowCost's
+ * options are not refused with --strategy earliest: it is the baseline,
+ * compared with the same command line. */
+static const char *yarn_opt;
+
 /* check_opts: the option combinations, once all are read (argp_error exits
  * 64 before any input is read). */
-/* the first option given that only LowCost uses, or only the YARN outputs
- * (NULL: none): refused where it would be ignored (check_opts) */
-static const char *lowcost_opt, *yarn_opt;
-
 static void check_opts(struct argp_state *st, struct packrun_opts *o)
 {
-    if (o->earliest && lowcost_opt)
-        argp_error(st,
-                   "--%s goes with --strategy lowcost (earliest puts every job at its earliest start, at "
-                   "full parallelism)",
-                   lowcost_opt);
     if (!o->yarn && !o->yarn_delta && yarn_opt)
         argp_error(st, "--%s goes with --format yarn or --yarn-delta (the reservation bodies)", yarn_opt);
     if (o->have_cap && o->cap_file)
@@ -236,21 +233,8 @@ static void check_opts(struct argp_state *st, struct packrun_opts *o)
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     struct packrun_opts *o = st->input;
-    static const struct {
-        int key;
-        const char **first;
-        const char *name;
-    } only[] = {{OPT_ALIGN, &lowcost_opt, "align-weight"},
-                {OPT_ENDS, &lowcost_opt, "ends"},
-                {OPT_STRETCH, &lowcost_opt, "max-stretch"},
-                {OPT_LOOKAHEAD, &lowcost_opt, "lookahead"},
-                {OPT_IMPROVE, &lowcost_opt, "improve"},
-                {OPT_CHUNKS, &lowcost_opt, "chunks"},
-                {OPT_QUEUE, &yarn_opt, "queue"},
-                {OPT_CLUSTER_TS, &yarn_opt, "cluster-timestamp"}};
-    for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
-        if (key == only[i].key && !*only[i].first)
-            *only[i].first = only[i].name;
+    if (!yarn_opt && (key == OPT_QUEUE || key == OPT_CLUSTER_TS))
+        yarn_opt = key == OPT_QUEUE ? "queue" : "cluster-timestamp";
     switch (key) {
     case OPT_SLO: o->slo = arg; break;
     case OPT_PLAN: o->plan_in = arg; break;
