@@ -99,6 +99,10 @@ static void parse_natural(struct argp_state *st, char *arg)
     qsort(fo.so.natural, (size_t)fo.so.nnatural, sizeof fo.so.natural[0], cmp_dbl);
 }
 
+/* the first option given that only an estimated period uses, or only the
+ * completion basis (NULL: none) */
+static const char *estimate_opt, *done_opt;
+
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     switch (key) {
@@ -112,17 +116,29 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         break;
     case OPT_PERIOD: fo.so.period = cli_duration(st, "period", arg, 1); break;
     case OPT_ANCHOR: fo.so.anchor = cli_time(st, "anchor", arg); break;
-    case OPT_NATURAL: parse_natural(st, arg); break;
+    case OPT_NATURAL:
+        parse_natural(st, arg);
+        estimate_opt = estimate_opt ? estimate_opt : "natural";
+        break;
     case OPT_SNAP_TOL: fo.so.snap_tol = cli_double(st, "snap-tol", arg, 0, 0.5); break;
     case OPT_MATCH_TOL: fo.so.match_tol = cli_double(st, "match-tol", arg, 0.01, 0.5); break;
-    case OPT_MIN_SCORE: fo.so.min_score = cli_double(st, "min-score", arg, 0, 1); break;
+    case OPT_MIN_SCORE:
+        fo.so.min_score = cli_double(st, "min-score", arg, 0, 1);
+        estimate_opt = estimate_opt ? estimate_opt : "min-score";
+        break;
     case OPT_MIN_RUNS: fo.so.min_runs = (int)cli_int(st, "min-runs", arg, 1, 1000000); break;
     case OPT_MAX_CV: fo.so.max_cv = cli_double(st, "max-cv", arg, 0, 1e9); break;
     case OPT_MIN_SLACK: fo.so.min_slack = cli_double(st, "min-slack", arg, -1e9, 1e9); break;
     case OPT_A_PCT: fo.so.a_pct = pct_arg(st, "a-pct", arg); break;
     case OPT_D_PCT: fo.so.d_pct = pct_arg(st, "d-pct", arg); break;
-    case OPT_DONE_PCT: fo.so.done_pct = pct_arg(st, "done-pct", arg); break;
-    case OPT_DONE_SLACK: fo.so.done_slack = cli_double(st, "done-slack", arg, 0, 100); break;
+    case OPT_DONE_PCT:
+        fo.so.done_pct = pct_arg(st, "done-pct", arg);
+        done_opt = done_opt ? done_opt : "done-pct";
+        break;
+    case OPT_DONE_SLACK:
+        fo.so.done_slack = cli_double(st, "done-slack", arg, 0, 100);
+        done_opt = done_opt ? done_opt : "done-slack";
+        break;
     case OPT_PROB_CV: fo.so.problematic_cv = cli_double(st, "problematic-cv", arg, 0, 1e9); break;
     case OPT_MAX_RUNS: fo.max_runs = (size_t)cli_int(st, "max-runs", arg, 1, 1000000000); break;
     case OPT_BASIS:
@@ -139,6 +155,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         if (st->arg_num > 0)
             argp_error(st, "one input file only (got '%s' and '%s')", input, arg);
         input = arg;
+        break;
+    case ARGP_KEY_END: /* an option that would be ignored is refused */
+        if (fo.so.period > 0 && estimate_opt)
+            argp_error(st,
+                       "--%s applies to an estimated period: not with --period (every job's period is given)",
+                       estimate_opt);
+        if (fo.basis == SLO_BASIS_PROVENANCE && done_opt)
+            argp_error(st, "--%s goes with --basis completion or auto (provenance takes d from the reads)",
+                       done_opt);
         break;
     default: return ARGP_ERR_UNKNOWN;
     }

@@ -372,6 +372,14 @@ a,a1,200,210,220,,,ok
 t "more runs than --max-runs" 65 "@$D/basic.csv" '' \
     "sloinfer: <stdin>:5: more than 3 runs (--max-runs): sloinfer holds its input" sloinfer --max-runs 3
 t "bad --basis" 64 '' '' "invalid value for --basis: 'reads'" sloinfer --basis reads
+# an option that would be ignored is refused
+for o in "--natural 1h" "--min-score 0.5"; do
+    t "$o with --period: 64" 64 '' '' "sloinfer: ${o%% *} applies to an estimated period: not with --period" sloinfer --period 1d $o
+done
+for o in "--done-pct 90" "--done-slack 0.5"; do
+    t "$o with --basis provenance: 64" 64 '' '' "sloinfer: ${o%% *} goes with --basis completion or auto" sloinfer --basis provenance $o
+done
+t "--done-pct with the default basis (auto): accepted" 0 "@$D/basic.csv" '*' '' sloinfer -q --done-pct 90
 t "end before start" 65 "$H
 a,a1,100,110,105,,,ok
 " '*' "sloinfer: <stdin>:2: end before start (start '110', end '105')" sloinfer
