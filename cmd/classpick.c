@@ -47,6 +47,7 @@ static struct {
     int in_sample;       /* replay the whole series (else from the split on) */
     double split;        /* first replayed time; NaN: the middle of the series */
     const char *sim_opt; /* the first option of --simulate's group given */
+    int have_load;
 } opt = {.step = 120, .load = 0.5, .tasks_mean = 40, .never_seen = 0.1, .split = NAN};
 static const char *input;
 
@@ -142,7 +143,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_SERVERS: opt.servers_path = arg; break;
     case OPT_STEP: opt.step = cli_duration_max(st, "step", arg, 1, 86400); break; /* the jobs scale with ticks x step */
     case OPT_JOBS: opt.jobs = (long)cli_int(st, "jobs", arg, 1, 10000000); break;
-    case OPT_LOAD: opt.load = cli_double(st, "load", arg, 0.001, 10); break;
+    case OPT_LOAD:
+        opt.load = cli_double(st, "load", arg, 0.001, 10);
+        opt.have_load = 1;
+        break;
     case OPT_TASKS: opt.tasks_mean = cli_double(st, "tasks", arg, 1, 1e6); break;
     case OPT_NEVER: opt.never_seen = cli_double(st, "never-seen", arg, 0, 1); break;
     case OPT_SAMPLE:
@@ -165,6 +169,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--split needs --sample out (an in-sample run replays the whole series)");
         if (!opt.simulate && opt.sim_opt) /* it would be ignored */
             argp_error(st, "--%s needs --simulate", opt.sim_opt);
+        if (opt.jobs && opt.have_load)
+            argp_error(
+                st, "--jobs and --load exclude each other (--jobs sets the count, else --load derives it)");
         if (opt.simulate && (input || opt.dag_path))
             argp_error(st, "--simulate makes its own job stream (no jobs FILE or --dag)");
         break;

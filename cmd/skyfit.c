@@ -40,7 +40,7 @@ static struct {
     int native_memory;   /* --native-resource memory */
     struct skyjob_opts fit;
     const char *native_opt; /* the first --native-* option given */
-    int have_beta_frac, have_prior_weight;
+    int have_beta_frac, have_prior_weight, have_outlier_k, keep_outliers;
 } opt;
 
 enum {
@@ -122,8 +122,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "invalid value for --window: '%s' (must be positive)", arg);
         break;
     case OPT_ROUND: opt.fit.round_up = 1; break;
-    case OPT_OUTLIER_K: opt.fit.outliers.k = cli_double(st, "outlier-k", arg, 0.5, 1e6); break;
-    case OPT_KEEP_OUTLIERS: opt.fit.outliers.k = 0; break;
+    case OPT_OUTLIER_K:
+        opt.fit.outliers.k = cli_double(st, "outlier-k", arg, 0.5, 1e6);
+        opt.have_outlier_k = 1;
+        break;
+    case OPT_KEEP_OUTLIERS:
+        opt.fit.outliers.k = 0;
+        opt.keep_outliers = 1;
+        break;
     case OPT_MAX_STEPS: opt.fit.max_steps = (long)cli_int(st, "max-steps", arg, 1, 100000000); break;
     case OPT_SOLVER:
         if (strcmp(arg, "network") == 0)
@@ -172,6 +178,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st,
                        "--beta and --beta-frac exclude each other (--beta fixes the regularizer's weight, "
                        "--beta-frac sets the two-phase rule's)");
+        if (opt.have_outlier_k && opt.keep_outliers)
+            argp_error(st, "--outlier-k and --keep-outliers exclude each other (the rule's K, or no rule)");
         if (opt.have_prior_weight && !opt.prior)
             argp_error(st, "--prior-weight needs --prior FILE (last night's skylines)");
         if (opt.native_opt && !opt.fit.native)

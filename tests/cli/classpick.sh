@@ -130,6 +130,7 @@ t "bad class pattern" 65 $'job,containers\nx,1\n' '' "column 'pattern': 'wavy' i
 t "util above 1" 65 $'job,containers\nx,1\n' '' "utilization above 1 (for 0-100 tables use --scale percent)" sh -c 'printf "class,pattern,avg_util,peak_util,servers\nc,constant,10,20,1\n" > "$1/hi.csv" && classpick --classes "$1/hi.csv"' _ "$TMP"
 t "missing classes file" 66 '' '' "classpick: /nonexistent.csv: cannot open" classpick --classes /nonexistent.csv
 t "simulate needs series" 64 '' '' "--simulate needs --series FILE and --tenants FILE" classpick --simulate --classes "$C"
+t "--jobs with --load: 64" 64 '' '' "classpick: --jobs and --load exclude each other" classpick --simulate --classes "$C" --series s.csv --tenants t.csv --jobs 5 --load 0.5
 # an option of --simulate without it would be ignored: refused, each of them
 for o in "--series s.csv" "--tenants t.csv" "--servers v.csv" "--step 60" "--jobs 5" "--load 0.5" "--tasks 3" \
          "--never-seen 0.2" "--sample in" "--split 2026-01-05"; do

@@ -583,6 +583,7 @@ t "bad alpha" 64 '' '' "invalid value for --alpha" skyfit --alpha 1.5
 t "negative beta" 64 '' '' "invalid value for --beta" skyfit --beta -1
 # an option that would be ignored is refused
 t "--beta with --beta-frac: 64" 64 '' '' "skyfit: --beta and --beta-frac exclude each other" skyfit --beta 1 --beta-frac 0.2
+t "--outlier-k with --keep-outliers: 64" 64 '' '' "skyfit: --outlier-k and --keep-outliers exclude each other" skyfit --outlier-k 2 --keep-outliers
 t "--prior-weight without --prior: 64" 64 '' '' "skyfit: --prior-weight needs --prior FILE" skyfit --prior-weight 0.5
 t "--native-interval without --format native: 64" 64 '' '' "skyfit: --native-interval needs --format native" skyfit --native-interval 10
 t "--native-resource without --format native: 64" 64 '' '' "skyfit: --native-resource needs --format native" skyfit --native-resource memory
