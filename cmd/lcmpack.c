@@ -234,7 +234,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
     struct packrun_opts *o = st->input;
     if (!yarn_opt && (key == OPT_QUEUE || key == OPT_CLUSTER_TS))
-        yarn_opt = key == OPT_QUEUE ? "queue" : "cluster-timestamp";
+        yarn_opt = cli_option_name(options, key);
     switch (key) {
     case OPT_SLO: o->slo = arg; break;
     case OPT_PLAN: o->plan_in = arg; break;

@@ -143,14 +143,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
         break;
     case OPT_NATIVE_INTERVAL:
         opt.fit.native_interval = cli_duration(st, "native-interval", arg, 0);
-        opt.native_opt = opt.native_opt ? opt.native_opt : "native-interval";
+        opt.native_opt = opt.native_opt ? opt.native_opt : cli_option_name(options, key);
         if (!(opt.fit.native_interval > 0))
             argp_error(st, "invalid value for --native-interval: '%s' (must be positive)", arg);
         break;
     case OPT_NATIVE_RESOURCE: {
         static const char *const res[] = {"containers", "memory", NULL};
         opt.native_memory = cli_choice(st, "native-resource", arg, res);
-        opt.native_opt = opt.native_opt ? opt.native_opt : "native-resource";
+        opt.native_opt = opt.native_opt ? opt.native_opt : cli_option_name(options, key);
         break;
     }
     case OPT_STATS: opt.stats = arg; break;

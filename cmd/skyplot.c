@@ -69,15 +69,18 @@ static int stdin_inputs(void)
 }
 
 /* cols_keys: the columns of a --x, --y or --by list (NULL: none given),
- * keys of the chart's data (a --col rename of them is the user's to give) */
-static void cols_keys(const char *list)
+ * keys of the chart's data (a --col rename of them is the user's to give);
+ * returns how many the list names */
+static int cols_keys(const char *list)
 {
     if (!list)
-        return;
+        return 0;
+    int n = 0;
     char *copy = xstrdup(list), *save = NULL;
-    for (char *c = strtok_r(copy, ",", &save); c; c = strtok_r(NULL, ",", &save))
+    for (char *c = strtok_r(copy, ",", &save); c; c = strtok_r(NULL, ",", &save), n++)
         cli_keys("input", (const char *const[]){c, NULL});
     free(copy);
+    return n;
 }
 
 /* chart_options: a chart's own option given to another chart is a usage
@@ -155,7 +158,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
                            "give --fit, --load and --classes as files)");
         cols_keys(opt.x);
         cols_keys(opt.y);
-        cols_keys(opt.by);
+        if (cols_keys(opt.by) > CHART_MAX_BY)
+            argp_error(st, "--by: at most %d columns ('%s')", CHART_MAX_BY, opt.by);
         if (strcmp(opt.chart, "memory") == 0)
             cli_keys("input", chart_memory_keys);
         break;

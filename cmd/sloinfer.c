@@ -118,13 +118,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_ANCHOR: fo.so.anchor = cli_time(st, "anchor", arg); break;
     case OPT_NATURAL:
         parse_natural(st, arg);
-        estimate_opt = estimate_opt ? estimate_opt : "natural";
+        estimate_opt = estimate_opt ? estimate_opt : cli_option_name(options, key);
         break;
     case OPT_SNAP_TOL: fo.so.snap_tol = cli_double(st, "snap-tol", arg, 0, 0.5); break;
     case OPT_MATCH_TOL: fo.so.match_tol = cli_double(st, "match-tol", arg, 0.01, 0.5); break;
     case OPT_MIN_SCORE:
         fo.so.min_score = cli_double(st, "min-score", arg, 0, 1);
-        estimate_opt = estimate_opt ? estimate_opt : "min-score";
+        estimate_opt = estimate_opt ? estimate_opt : cli_option_name(options, key);
         break;
     case OPT_MIN_RUNS: fo.so.min_runs = (int)cli_int(st, "min-runs", arg, 1, 1000000); break;
     case OPT_MAX_CV: fo.so.max_cv = cli_double(st, "max-cv", arg, 0, 1e9); break;
@@ -133,11 +133,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_D_PCT: fo.so.d_pct = pct_arg(st, "d-pct", arg); break;
     case OPT_DONE_PCT:
         fo.so.done_pct = pct_arg(st, "done-pct", arg);
-        done_opt = done_opt ? done_opt : "done-pct";
+        done_opt = done_opt ? done_opt : cli_option_name(options, key);
         break;
     case OPT_DONE_SLACK:
         fo.so.done_slack = cli_double(st, "done-slack", arg, 0, 100);
-        done_opt = done_opt ? done_opt : "done-slack";
+        done_opt = done_opt ? done_opt : cli_option_name(options, key);
         break;
     case OPT_PROB_CV: fo.so.problematic_cv = cli_double(st, "problematic-cv", arg, 0, 1e9); break;
     case OPT_MAX_RUNS: fo.max_runs = (size_t)cli_int(st, "max-runs", arg, 1, 1000000000); break;

@@ -505,12 +505,25 @@ int cli_choice(struct argp_state *st, const char *opt, const char *arg, const ch
     return -1;
 }
 
-const char *cli_group_option(const struct argp_option *opts, int key, int group)
+/* the long option of key in opts (NULL: none) */
+static const struct argp_option *find_option(const struct argp_option *opts, int key)
 {
     for (const struct argp_option *o = opts; o->name || o->key || o->doc; o++)
-        if (o->name && o->key == key && o->group == group)
-            return o->name;
+        if (o->name && o->key == key)
+            return o;
     return NULL;
+}
+
+const char *cli_option_name(const struct argp_option *opts, int key)
+{
+    const struct argp_option *o = find_option(opts, key);
+    return o ? o->name : NULL;
+}
+
+const char *cli_group_option(const struct argp_option *opts, int key, int group)
+{
+    const struct argp_option *o = find_option(opts, key);
+    return o && o->group == group ? o->name : NULL;
 }
 
 /* --names: what a header row must be too (csvr refuses an empty or

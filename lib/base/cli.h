@@ -172,6 +172,11 @@ void cli_outputs(const char *const *side, int n);
  * (want fraction or percent)". */
 int cli_choice(struct argp_state *st, const char *opt, const char *arg, const char *const *choices);
 
+/* cli_option_name: the long name of option `key` in opts, else NULL: a
+ * refusal names the option from its table ("--native-interval needs
+ * --format native"), so the message cannot drift from the option. */
+const char *cli_option_name(const struct argp_option *opts, int key);
+
 /* cli_group_option: the name of option `key` when opts lists it in argp
  * group `group` (its last field), else NULL.  A tool with a mode's options
  * in a group of their own keeps the first one given (called with every

@@ -90,22 +90,21 @@ static int cmp_pt(const void *a, const void *b)
 }
 
 /* split_names: the first max names of the comma-separated list (cut in
- * place; NULL: none) into names[*n..]; returns how many the list holds */
+ * place; NULL: none) into names[*n..]; returns how many it put there */
 static int split_names(char *list, const char **names, int *n, int max)
 {
     char *save = NULL;
     int k = 0;
-    for (char *t = list ? strtok_r(list, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save))
-        if (k++ < max)
-            names[(*n)++] = t;
+    for (char *t = list ? strtok_r(list, ",", &save) : NULL; t && k < max; t = strtok_r(NULL, ",", &save))
+        names[(*n)++] = t, k++;
     return k;
 }
 
 /* Read (group, x, y) triples from a CSV; gcols, the group's columns, a
- * comma-separated list of at most LINEBINS_MAX_BY (NULL: none; a group is
- * named by linebins_group).  With wcol set and in the input, *w gets its
- * value in the rows read (the step of a skyline: one per job).  Returns
- * status. */
+ * comma-separated list (NULL: none; a group is named by linebins_group; at
+ * most CHART_MAX_BY, the caller checks).  With wcol set and in the input,
+ * *w gets its value in the rows read (the step of a skyline: one per job).
+ * Returns status. */
 static int read_points(const char *path, const struct csv_dialect *d, const char *gcols, const char *xcol,
                        const char *ycol, const char *only_col, const char **only_val, struct names *groups,
                        struct pt **pts, size_t *npts, const char *wcol, double *w)
@@ -120,11 +119,6 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
     int ng = split_names(glist, want, &nw, LINEBINS_MAX_BY);
     want[nw++] = xcol;
     want[nw++] = ycol;
-    if (ng > LINEBINS_MAX_BY) {
-        slk_error("--by: at most %d columns ('%s')", LINEBINS_MAX_BY, gcols);
-        free(glist);
-        return SLK_EUSAGE;
-    }
     csvr *r = csvr_open_with(path, d, 0, &st);
     if (!r) {
         free(glist);
@@ -823,10 +817,10 @@ static int default_ys(const csvr *r, int cx, const int *cb, int nb, const struct
 }
 
 /* lines_columns: the lines chart's columns: x into *cx; the --by columns
- * (at most 4; without --by, def's keys the input has) into cb, *nbp of
- * them; the --y columns (the first 32; without --y, default_ys) into cy,
- * *nyp of them.  Every missing one is reported in one line.  0, or -1
- * (reported). */
+ * (at most CHART_MAX_BY, the caller checks; without --by, def's keys the
+ * input has) into cb, *nbp of them; the --y columns (the first 32; without
+ * --y, default_ys) into cy, *nyp of them.  Every missing one is reported in
+ * one line.  0, or -1 (reported). */
 static int lines_columns(csvr *r, const char *xcol, const char *ycols, const char *by,
                          const struct lines_defaults *def, int *cx, int *cb, int *nbp, int *cy, int *nyp)
 {
@@ -834,14 +828,10 @@ static int lines_columns(csvr *r, const char *xcol, const char *ycols, const cha
     const char *want[1 + LINEBINS_MAX_BY + LINEBINS_MAX_Y];
     int wc[1 + LINEBINS_MAX_BY + LINEBINS_MAX_Y], nw = 0;
     want[nw++] = xcol;
-    int nb = split_names(bylist, want, &nw, LINEBINS_MAX_BY), ny = 0;
-    if (nb > LINEBINS_MAX_BY)
-        slk_error("--by: at most 4 columns ('%s')", by);
-    else {
-        split_names(ylist, want, &nw, LINEBINS_MAX_Y); /* the first 32 y columns */
-        ny = nw - 1 - nb;
-    }
-    int refused = nb > LINEBINS_MAX_BY || csvr_require_list(r, want, wc, nw) < 0;
+    int nb = split_names(bylist, want, &nw, LINEBINS_MAX_BY);
+    split_names(ylist, want, &nw, LINEBINS_MAX_Y); /* the first 32 y columns */
+    int ny = nw - 1 - nb;
+    int refused = csvr_require_list(r, want, wc, nw) < 0;
     free(bylist);
     free(ylist);
     if (refused)

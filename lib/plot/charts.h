@@ -50,7 +50,11 @@
 #define SLOKIT_CHARTS_H
 
 #include "base/csvio.h"
+#include "plot/linebins.h"
 #include "plot/plot.h"
+
+/* the most columns a --by list may name (the caller refuses more) */
+#define CHART_MAX_BY LINEBINS_MAX_BY
 
 struct chart_opts {
     const char *input;                     /* the chart's data; NULL: stdin */
@@ -58,7 +62,8 @@ struct chart_opts {
     const char *fit, *load, *classes;      /* skyline --fit, plan --load, tenants --classes (NULL: none) */
     const struct csv_dialect *d_fit, *d_load, *d_classes;
     const char *job;                       /* skyline: the job (NULL: the first in the input) */
-    const char *x, *y, *by;                /* lines, vcs, memory; plan by: columns (NULL: default) */
+    const char *x, *y, *by;                /* lines, vcs, memory; plan by: columns (NULL: default;
+                                            * by: at most CHART_MAX_BY) */
     int runs;                              /* skyline: runs named; more are drawn as a band */
     int top;                               /* plan: jobs (--by groups) stacked, the rest "other" */
     int panels;                            /* lines: one panel per y column */

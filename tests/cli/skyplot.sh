@@ -478,7 +478,7 @@ tcheck "text chart: thinned to its 80 characters, a series drawn the same" bash 
 t "lines --by two columns" 0 $'t,k,task,used\n1,1,a,5\n2,1,a,6\n1,2,a,3\n2,2,a,4\n1,2,b,1\n2,2,b,1\n' '' '' \
     skyplot -q lines --by k,task --y used -o "$TMP/by2.svg"
 tcheck "lines --by two columns: 3 series" $SVG "$TMP/by2.svg" 3 "k=2 task=b"
-t "lines --by five columns refused" 65 $'t,a,b,c,d,e,y\n1,1,1,1,1,1,1\n' '' '--by: at most 4 columns' skyplot lines --by a,b,c,d,e
+t "lines --by five columns refused: 64, a usage error as for plan" 64 $'t,a,b,c,d,e,y\n1,1,1,1,1,1,1\n' '' '--by: at most 4 columns' skyplot lines --by a,b,c,d,e
 # a text terminal gives every job of a plan its own character
 tcheck "dumb plan: each job its own character" bash -c '
     skyplot -q plan "$1/plan.csv" --term dumb --width 90 --height 20 |
