@@ -30,6 +30,12 @@ tcheck "plan --by kind,job names a band by both values" $SVG "$TMP/pkj.svg" 3 "k
 t "plan --by: a column the plan lacks: 65" 65 '' '' "missing required column 'team'" skyplot -q plan "$TMP/pk.csv" --by team
 t "plan --by: five columns: 64" 64 '' '' "skyplot: --by: at most 4 columns ('job,kind,t,containers,job')" \
     skyplot -q plan "$TMP/pk.csv" --by job,kind,t,containers,job
+# a name gnuplot's data cannot hold (skyplot(1), BAD ROWS): a double quote
+# drawn as an apostrophe, a control character as a space; a comma stays
+printf 'job,t,containers\n"x""y",0,2\n"a,b",60,3\n"c\td",120,1\n' > "$TMP/qname.csv"
+t "plan: a double quote in a name drawn as an apostrophe, a tab as a space" 0 '' '' '' \
+    skyplot -q plan "$TMP/qname.csv" -o "$TMP/qname.svg"
+tcheck "plan: the three names as drawn" bash -c '$1 "$2" 3 "x'"'"'y" && $1 "$2" 3 "a,b" && $1 "$2" 3 "c d"' _ "$SVG" "$TMP/qname.svg"
 # (audit, session 31) --top 50 filled 51 bands with the palette's 16
 # colours: three or four jobs alike, "other" in job 3's green.  Past 16
 # the bands are hatched, "other" is a grey no job has.
