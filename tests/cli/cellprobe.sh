@@ -87,7 +87,6 @@ peakgate-oos|$D/peakgate/oos.csv|peakgate -q --simulate --profiles $D/peakgate/o
 skyplot-tenants|$D/skyplot/util.csv|skyplot -q tenants @@ --classes $D/skyplot/classes.csv --term dumb
 skyplot-classes|$D/skyplot/classes.csv|skyplot -q tenants $D/skyplot/util.csv --classes @@ --term dumb
 skyplot-vcs|$D/skyplot/daily.csv|skyplot -q vcs @@ --term dumb
-skyplot-lines|$D/skyplot/daily.csv|skyplot -q lines @@ --x day --y load --by vc --term dumb
 skyplot-memory|$D/skyplot/memory.csv|skyplot -q memory @@ --term dumb
 skyplot-fit|$D/skyplot/fit.csv|skyplot -q skyline $D/skyplot/usage.csv --fit @@ --term dumb
 skyplot-load|$D/skyplot/load.csv|skyplot -q plan $D/skyplot/plan.csv --load @@ --term dumb
