@@ -74,8 +74,6 @@ while IFS='|' read -r name seed cmd; do
     cellprobe "$name" "$seed" "${argv[@]}"
 done <<EOF
 classpick-simulate-series|$D/classpick/simseries.csv|$CS --classes $TMP/simc.csv --tenants $TMP/simo.csv --series @@ --servers $D/classpick/simservers.csv
-classpick-simulate-servers|$D/classpick/simservers.csv|$CS --classes $TMP/simc.csv --tenants $TMP/simo.csv --series $D/classpick/simseries.csv --servers @@
-classpick-simulate-tenants|$TMP/simo.csv|$CS --classes $TMP/simc.csv --tenants @@ --series $D/classpick/simseries.csv --servers $D/classpick/simservers.csv
 classpick-simulate-classes|$TMP/simc.csv|$CS --classes @@ --tenants $TMP/simo.csv --series $D/classpick/simseries.csv --servers $D/classpick/simservers.csv
 tenantclass-servers|$D/classpick/simservers.csv|tenantclass -q --servers @@ $D/classpick/simseries.csv
 reprov-compare-jobruns|$TMP/jobruns.csv|reprov -q --compare-models --train 0.5 @@
