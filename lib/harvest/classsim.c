@@ -63,12 +63,11 @@ int cs_read_tenants(const char *path, const struct csv_dialect *d, const struct 
     size_t n = 0, cap = 0;
     keyset *seen = keyset_new();
     while (csvr_next(r) > 0) {
-        const char *name = csvr_field(r, ct_), *cname = csvr_field(r, cc);
+        const char *name = csvr_field_required(r, ct_, NULL);
+        const char *cname = name ? csvr_field_required(r, cc, NULL) : NULL;
         long ci = -1;
         double a, pk;
-        if (!name || !cname)
-            csvr_fail(r, "missing tenant or class");
-        else if ((ci = class_find(cls, ncls, cname)) < 0)
+        if (cname && (ci = class_find(cls, ncls, cname)) < 0)
             csvr_fail(r, "class '%s' is not in --classes %s", cname, classes_path);
         if (ci < 0 || csvr_get_double(r, ca, &a, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
             csvr_get_double(r, cpk, &pk, CSVR_REQUIRED | CSVR_NONNEG) < 0 || !keytab_row(seen, r, ct_)) {

@@ -158,6 +158,14 @@ sed '2s/^A,[0-9]*,/A,-0,/' "$D/simseries.csv" > "$TMP/simseries-0.csv"
 t "simulate: a replay starting at t = -0 says 0" 65 '' '' "after the start of the replay (0)" \
     classpick -q --simulate --sample in --classes "$TMP/simc.csv" --tenants "$TMP/simo.csv" \
     --series "$TMP/simseries-0.csv" --servers "$D/simservers.csv" --tasks 20
+# a tenant row without its tenant or class names the column, as every reader does
+for c in "tenant|2s/^[^,]*,/,/" "class|2s/^\([^,]*,[^,]*\),[^,]*,/\1,,/"; do
+    sed "${c#*|}" "$TMP/simo.csv" > "$TMP/simo-blank.csv"
+    t "simulate: --tenants row without its ${c%%|*}: column named" 65 '' '' \
+        "classpick: $TMP/simo-blank.csv:2: column '${c%%|*}': missing value" \
+        classpick -q --simulate --sample in --classes "$TMP/simc.csv" --tenants "$TMP/simo-blank.csv" \
+        --series "$D/simseries.csv" --servers "$D/simservers.csv" --tasks 20
+done
 # found by probing the options with extreme values: --step 1e12 sized the job
 # stream by ticks x step (2^31 jobs) and ran out of memory (exit 70)
 t "simulate: --step beyond a day refused" 64 '' '' "invalid value for --step: '1e12' (out of range: at most 86400 s)" \
