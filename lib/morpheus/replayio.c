@@ -64,7 +64,11 @@ int replayio_read_provisioned(struct replayio *io, const char *path, const struc
                 continue;
             break;
         }
-        if (csvr_get_double(r, cp, &v, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0) {
+        int bad = csvr_get_double(r, cp, &v, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0;
+        if (!bad &&
+            v > REPLAYIO_MAX_PROVISIONED) /* beyond any cluster: its container-seconds would overflow */
+            bad = csvr_fail_large(r, cp, REPLAYIO_MAX_PROVISIONED) < 0;
+        if (bad) {
             if (csvr_skip(r))
                 continue;
             break;

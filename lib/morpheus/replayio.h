@@ -76,6 +76,12 @@ extern const char *const replayio_provisioned_keys[];
 extern const char *const replayio_runs_keys[];
 extern const char *const replayio_usage_keys[];
 
+/* The most containers per run a --provisioned row may give (a million
+ * machines of 100 containers each): beyond any cluster, and it keeps a run's
+ * over-allocation under CSVR_MAX_VALUE container-seconds for runs of up to
+ * 1e7 s (116 days).  A larger value is refused as too large. */
+#define REPLAYIO_MAX_PROVISIONED 1e8
+
 /* The readers: each returns SLK_OK, or the status of the error it printed. */
 int replayio_read_slo(struct replayio *io, const char *path, const struct csv_dialect *d);
 int replayio_read_provisioned(struct replayio *io, const char *path, const struct csv_dialect *d);

@@ -157,6 +157,13 @@ t "duplicate provisioned row" 65 "@$D/one.csv" '' "dup.csv:3: job 'A' has a seco
     sh -c "printf 'job,provisioned\nA,1\nA,2\n' > '$TMP/dup.csv'; replay -q --regime static --slo '$D/slo.csv' --provisioned '$TMP/dup.csv' --capacity cores=4,mem=100000"
 t "provisioned beyond 1e15" 65 "@$D/one.csv" '' "column 'provisioned': number '1e16' out of range" \
     sh -c "printf 'job,provisioned\nA,1e16\n' > '$TMP/big.csv'; replay -q --regime static --slo '$D/slo.csv' --provisioned '$TMP/big.csv' --capacity cores=4,mem=100000"
+# beyond any cluster (1e8 containers): refused, as its over-allocation in
+# container-seconds would pass 1e15 (cell probe, 2026-12-03: 1e15 gave
+# over_container_s 2.4e17); 1e8 itself is taken, squeezed into the cluster
+t "provisioned beyond 1e8 containers" 65 "@$D/one.csv" '' "big.csv:2: column 'provisioned': '1.5e8' is too large (at most 1e+08)" \
+    sh -c "printf 'job,provisioned\nA,1.5e8\n' > '$TMP/big.csv'; replay -q --regime static --slo '$D/slo.csv' --provisioned '$TMP/big.csv' --capacity cores=4,mem=100000"
+t "provisioned 1e8 containers: squeezed, the over-allocation under 1e15" 0 "@$D/one.csv" '*' '' \
+    sh -c "printf 'job,provisioned\nA,1e8\n' > '$TMP/big.csv'; replay -q --regime static --slo '$D/slo.csv' --provisioned '$TMP/big.csv' --capacity cores=4,mem=100000 | awk -F, 'NR>1 && !(\$8 > 0 && \$8 < 1e15) {exit 1}'"
 t "bad SLO window" 65 $'job,run,t,containers\n' '*' "job 'A': window d - a = 600 s is longer than the period 60 s" \
     sh -c "printf 'job,period,a,d\nA,60,0,600\n' > '$TMP/s.csv'; replay --slo '$TMP/s.csv' --provisioned '$D/prov.csv' --capacity cores=1,mem=1"
 t "missing SLO file" 66 '' '*' "cannot open" replay --slo "$TMP/none.csv" --provisioned "$D/prov.csv" --capacity cores=1,mem=1
