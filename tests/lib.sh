@@ -162,15 +162,18 @@ probe_verdict() { if [ -n "$bad" ]; then _fail "$bad"; else PASS=$((PASS + 1)); 
 # probe_targets ACCEPT FN: for each fuzz target of tests/fuzz/afl.targets,
 # its first seed (tests/fuzz/corpus/NAME/, copied to $TMP/.seeds/NAME/) that ACCEPT SEED takes and the
 # target's command runs with exit 0; calls FN NAME SEED COMMAND..., the
-# command with @@ where the input goes ($F expanded, keyshard's shards in
-# $TMP).  A target with a seed ACCEPT takes but the command never runs
-# fails; one whose seeds ACCEPT all refuses is not probed.
+# command with @@ where the input goes ($F expanded to a copy of
+# tests/fuzz/fixed in $TMP/.fixed, as lcmpack --plan leaves PLAN.lock
+# beside its plan; keyshard's shards and lcmpack's --yarn-delta in $TMP).
+# A target with a seed ACCEPT takes but the command never runs fails; one
+# whose seeds ACCEPT all refuses is not probed.
 probe_targets() {
     local accept=$1 fn=$2 name cmd seed c any
     local -a argv
+    [ -d "$TMP/.fixed" ] || cp -R "$ROOT/tests/fuzz/fixed" "$TMP/.fixed"
     while IFS='|' read -r name cmd; do
         case $name in ''|'#'*) continue ;; esac
-        cmd=${cmd//\$F/$ROOT/tests/fuzz/fixed}
+        cmd=${cmd//\$F/$TMP/.fixed}
         cmd=${cmd//\/tmp\/slokit-fuzz-/$TMP\/}
         seed= any=
         for c in "$ROOT/tests/fuzz/corpus/$name"/*; do

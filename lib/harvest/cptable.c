@@ -119,14 +119,15 @@ int cp_read_current(const char *path, const struct csv_dialect *d, double uscale
     }
     keyset *seen = keyset_new(); /* a class given twice is an error, not "the last wins" */
     while (csvr_next(r) > 0) {
-        const char *name = csvr_field(r, cc);
+        const char *name = csvr_field_required(r, cc, NULL);
         long i = name ? cp_table_find(t, name) : -1;
         double u = 0;
-        if (i < 0)
-            csvr_fail(r, "class '%s' is not in --classes %s", name ? name : "", classes_path);
-        else if (csvr_get_double(r, cu, &u, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
-                 (u > uscale && csvr_fail(r, "column 'current_util': %g is above %g", u, uscale) < 0) ||
-                 !keytab_row(seen, r, cc))
+        if (name && i < 0)
+            csvr_fail(r, "class '%s' is not in --classes %s", name, classes_path);
+        else if (i >= 0 &&
+                 (csvr_get_double(r, cu, &u, CSVR_REQUIRED | CSVR_NONNEG) < 0 ||
+                  (u > uscale && csvr_fail(r, "column 'current_util': %g is above %g", u, uscale) < 0) ||
+                  !keytab_row(seen, r, cc)))
             i = -1;
         if (i < 0) {
             if (csvr_skip(r))

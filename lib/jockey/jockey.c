@@ -203,14 +203,17 @@ static int load_utility(jockey *j, const char *path)
             j->ncur = k + 1;
         }
         struct curve *c = &j->curves[k];
+        /* "utility of 'J'", or of the rows without a job (every other job's) */
+        const char *q = job ? "'" : "", *who = job ? job : "the rows without a job";
         if (c->n && t <= c->t[c->n - 1]) {
-            csvr_fail(r, "utility of '%s': t %g not after the previous %g (rows sorted by t per job)",
-                      job ? job : "", t, c->t[c->n - 1]);
+            csvr_fail(r, "utility of %s%s%s: t %g not after the previous %g (rows sorted by t per job)", q,
+                      who, q, t, c->t[c->n - 1]);
             break;
         }
         if (c->n && u > c->u[c->n - 1]) {
-            csvr_fail(r, "utility of '%s' rises from %g to %g: it must not increase with the completion time",
-                      job ? job : "", c->u[c->n - 1], u);
+            csvr_fail(r,
+                      "utility of %s%s%s rises from %g to %g: it must not increase with the completion time",
+                      q, who, q, c->u[c->n - 1], u);
             break;
         }
         size_t cap2 = c->cap;

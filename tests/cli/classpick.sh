@@ -248,6 +248,10 @@ t "late bad containers: stdout empty" 65 $'job,last_duration,containers\nj1,100,
 # --current: a class given twice is an error (it was "the last row wins", silently)
 t "--current: duplicate class" 65 '' '' "classpick: $TMP/curdup.csv:3: duplicate class 'periodic-1' (first at line 2)" \
     sh -c 'printf "class,current_util\nperiodic-1,0.1\nperiodic-1,0.9\n" > "$1/curdup.csv" && classpick -q --classes "$2" --current "$1/curdup.csv" "$3"' _ "$TMP" "$C" "$D/jobs.csv"
+# --current: a row without its class names the column, as every reader does
+# (it said "class '' is not in --classes": fuzz round 13)
+t "--current: blank class" 65 '' '' "classpick: $TMP/curblank.csv:3: column 'class': missing value" \
+    sh -c 'printf "class,current_util\nperiodic-1,0.1\n,0.9\n" > "$1/curblank.csv" && classpick -q --classes "$2" --current "$1/curblank.csv" "$3"' _ "$TMP" "$C" "$D/jobs.csv"
 t "--split beyond 1e11 s: 64 (was a 300-digit time in the message)" 64 '' '' "invalid value for --split: '1e300'" \
     classpick --simulate --split 1e300 --classes "$C"
 # --servers in --simulate: the one reader tenantclass uses (a tenant listed twice was "last wins", 1e308

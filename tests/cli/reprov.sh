@@ -323,6 +323,12 @@ t "jockey: needs a deadline" 64 '' '' "needs --deadline DUR or --utility FILE" r
 t "jockey: progress above 1" 65 $'job,t,progress,alloc\nJ,0,1.5,1\n' '*' "<stdin>:2: column 'progress': 1.5 is above 1" reprov --policy jockey --amdahl 1,2 --deadline 1h
 t "jockey: completed > total" 65 $'job,t,completed,total,alloc\nJ,0,5;2,4;2,1\n' '*' "<stdin>:2: stage 1:" reprov --policy jockey --amdahl 1,2 --deadline 1h
 t "jockey: rising utility refused" 65 '' '*' "must not increase" sh -c "printf 't,utility\n0,0\n10,1\n' > '$TMP/u.csv'; reprov --policy jockey --amdahl 1,2 --utility '$TMP/u.csv' < /dev/null"
+# the curve of the rows without a job (every other job's) is named as such,
+# not as a job '' (fuzz round 13)
+t "jockey: the default curve named in its error" 65 '' '*' "u.csv:4: utility of the rows without a job: t 0 not after the previous 60 (rows sorted by t per job)" \
+    sh -c "printf 'job,t,utility\nJ,0,1\n,60,1\n,0,1\n' > '$TMP/u.csv'; reprov --policy jockey --amdahl 1,2 --utility '$TMP/u.csv' < /dev/null"
+t "jockey: a job's curve named in its error" 65 '' '*' "u.csv:3: utility of 'J' rises from 0 to 1" \
+    sh -c "printf 'job,t,utility\nJ,0,0\nJ,60,1\n' > '$TMP/u.csv'; reprov --policy jockey --amdahl 1,2 --utility '$TMP/u.csv' < /dev/null"
 t "jockey: bad --alpha" 64 '' '' "invalid value for --alpha" reprov --policy jockey --amdahl 1,2 --deadline 1h --alpha 2
 t "dra: time out of range" 65 $'job,t,used\nS,1e300,1\n' '*' "<stdin>:2: column 't': time '1e300' out of range" reprov $CAP --plan "$D/plan.csv"
 t "jockey: table allocations above 1000 are candidates" 0 $'job,t,progress,alloc\nJ,0,0,1\n' '0,J,jockey,1,2000' '' \

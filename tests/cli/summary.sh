@@ -62,7 +62,7 @@ EOF
 }
 # reprov's live policies print their summary at once by design (each decision
 # went out as it was made): reprov(1)
-live() { case $1 in reprov | reprov-plan | reprov-jockey | reprov-jockey-table) return 0 ;; esac; return 1; }
+live() { case $1 in reprov | reprov-plan | reprov-jockey | reprov-jockey-table | reprov-utility) return 0 ;; esac; return 1; }
 any() { return 0; }
 sumtarget() { live "$1" || sumcheck "$@"; }
 probe_targets any sumtarget
