@@ -75,17 +75,9 @@ while IFS='|' read -r name seed cmd; do
 done <<EOF
 classpick-simulate-series|$D/classpick/simseries.csv|$CS --classes $TMP/simc.csv --tenants $TMP/simo.csv --series @@ --servers $D/classpick/simservers.csv
 classpick-simulate-classes|$TMP/simc.csv|$CS --classes @@ --tenants $TMP/simo.csv --series $D/classpick/simseries.csv --servers $D/classpick/simservers.csv
-tenantclass-servers|$D/classpick/simservers.csv|tenantclass -q --servers @@ $D/classpick/simseries.csv
 reprov-compare-jobruns|$TMP/jobruns.csv|reprov -q --compare-models --train 0.5 @@
 reprov-loop-jobruns|$TMP/jobruns.csv|reprov -q --evaluate-loop @@
 replplace-simulate|$TMP/storage.csv|replplace -q --simulate --blocks 2000 --accesses 1000 --days 3 @@
-peakgate-alloc|$D/peakgate/allocs.csv|peakgate -q --normal mean --alloc @@ $D/peakgate/hand.csv
 peakgate-profiles|$D/peakgate/oos_prof.csv|peakgate -q --simulate --profiles @@ $D/peakgate/oos.csv
 peakgate-oos|$D/peakgate/oos.csv|peakgate -q --simulate --profiles $D/peakgate/oos_prof.csv @@
-skyplot-tenants|$D/skyplot/util.csv|skyplot -q tenants @@ --classes $D/skyplot/classes.csv --term dumb
-skyplot-classes|$D/skyplot/classes.csv|skyplot -q tenants $D/skyplot/util.csv --classes @@ --term dumb
-skyplot-vcs|$D/skyplot/daily.csv|skyplot -q vcs @@ --term dumb
-skyplot-memory|$D/skyplot/memory.csv|skyplot -q memory @@ --term dumb
-skyplot-fit|$D/skyplot/fit.csv|skyplot -q skyline $D/skyplot/usage.csv --fit @@ --term dumb
-skyplot-load|$D/skyplot/load.csv|skyplot -q plan $D/skyplot/plan.csv --load @@ --term dumb
 EOF
