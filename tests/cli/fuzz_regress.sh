@@ -36,3 +36,17 @@ for dir in "$R"/*/; do
         regress_one "$target" "$f" "${argv[@]}"
     done
 done
+# Every target of tests/fuzz/afl.targets is documented where a reader looks
+# for it: a row in tests/fuzz/README.md's target table and at least one row
+# in its campaign table (a target nobody ran is not fuzzed).
+while IFS='|' read -r target _; do
+    case $target in ''|'#'*) continue ;; esac
+    CASE="fuzz docs $target"
+    if ! grep -q "^| \`$target\` | AFL++ |" "$ROOT/tests/fuzz/README.md"; then
+        _fail "no row in tests/fuzz/README.md's target table"
+    elif ! grep -q "^| 20[0-9-]* | $target | [0-9]* |" "$ROOT/tests/fuzz/README.md"; then
+        _fail "no campaign row in tests/fuzz/README.md"
+    else
+        PASS=$((PASS + 1))
+    fi
+done <"$ROOT/tests/fuzz/afl.targets"
