@@ -124,8 +124,13 @@ static void add_totals(struct memio_totals *t, const char *task, const struct me
         t->poor++;
     if (!isnan(alloc)) {
         t->alloc += alloc;
-        t->waste += p->waste;
         t->unused += p->waste > 0 ? p->waste : 0;
+        t->alloc_tasks++;
+        t->alloc_normal += p->normal;
+        if (p->waste < 0) {
+            t->under_tasks++;
+            t->under -= p->waste;
+        }
         if (p->peak > alloc && t->over_alloc++ == 0)
             t->first_over = xstrdup(task);
     }
@@ -420,10 +425,21 @@ void memio_totals_summary(const struct memio_totals *t, const struct memprof_opt
     describe_rule(p, t->alloc > 0, rule, sizeof rule);
     fprintf(slk_summary(), "%s: %zu tasks from %zu samples: %zu well-behaved, %zu poorly-behaved (%s)\n",
             slk_progname, t->tasks, t->samples, t->well, t->poor, rule);
-    if (t->alloc > 0)
+    if (t->alloc > 0) {
+        /* the waste is what allocated tasks leave unused; a task normally
+         * above its allocation is counted apart, not netted against it, so
+         * that allocated - normal use = waste - the excess */
+        char some[64] = "";
+        if (t->alloc_tasks < t->tasks)
+            snprintf(some, sizeof some, " to %zu of %zu tasks", t->alloc_tasks, t->tasks);
         fprintf(slk_summary(),
-                "%s: allocated %.0f MB, normal use %.0f MB, waste %.0f MB (%.1f%% of the allocation)\n",
-                slk_progname, t->alloc, t->normal, t->waste, 100 * t->waste / t->alloc);
+                "%s: allocated %.0f MB%s, normal use %.0f MB, waste %.0f MB (%.1f%% of the allocation)",
+                slk_progname, t->alloc, some, t->alloc_normal, t->unused, 100 * t->unused / t->alloc);
+        if (t->under_tasks)
+            fprintf(slk_summary(), "; %zu task(s) normally use %.0f MB more than their allocation",
+                    t->under_tasks, t->under);
+        fputc('\n', slk_summary());
+    }
     if (t->over_alloc)
         slk_warn_at(NULL, 0, "%zu task(s) went above their allocation (first: '%s')", t->over_alloc,
                     t->first_over);

@@ -60,7 +60,11 @@ struct memio_task {
 
 struct memio_totals {
     size_t tasks, samples, well, poor, over_alloc;
-    double alloc, normal, waste, unused;
+    double alloc, normal, unused; /* unused: the allocations' positive waste */
+    size_t alloc_tasks;           /* tasks with an allocation */
+    double alloc_normal;          /* their normal use */
+    size_t under_tasks;           /* tasks whose normal use is above their allocation */
+    double under;                 /* by how much, summed (MB) */
     char *first_over;      /* the first task above its allocation */
 };
 

@@ -140,6 +140,7 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
     }
     char gbuf[512];
     size_t cap = 0;
+    int xoff = strcmp(xcol, "offset") == 0;
     while (csvr_next(r) > 0) {
         csvr_progress(r, "rows");
         const char *kind = ck >= 0 ? csvr_field(r, ck) : NULL;
@@ -155,9 +156,11 @@ static int read_points(const char *path, const struct csv_dialect *d, const char
                 continue;
         }
         double x, y;
-        /* every y read here is a quantity (containers, alloc, cost, util) */
-        if (csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0 ||
-            csvr_get_double(r, cy, &y, CSVR_BOUNDED | CSVR_NONNEG) < 0 ||
+        /* every y read here is a quantity (containers, alloc, cost, util);
+         * x is a time, or a skyline's offset, read as lcmpack reads it */
+        int xbad = xoff ? csvr_get_double(r, cx, &x, CSVR_REQUIRED | CSVR_NONNEG | CSVR_BOUNDED) < 0
+                        : csvr_get_time(r, cx, &x, CSVR_REQUIRED) < 0;
+        if (xbad || csvr_get_double(r, cy, &y, CSVR_BOUNDED | CSVR_NONNEG) < 0 ||
             (cw >= 0 && csvr_get_duration(r, cw, w, CSVR_POSITIVE | CSVR_BOUNDED) < 0)) {
             if (csvr_skip(r))
                 continue;

@@ -222,6 +222,7 @@ struct reader {
     struct acc *acc; /* per group and y column: acc[group * ny + k] */
     size_t nacc, cap;
     size_t points;
+    size_t rows; /* data rows read by this pass */
     struct linebins_cols c;
 };
 
@@ -309,7 +310,11 @@ static csvr *open_pass(const char *path, const struct csv_dialect *d, linebins_c
 static int nothing(csvr *r, const struct reader *rd, int st)
 {
     if (!st && rd->points == 0) {
-        slk_error("%s: nothing to plot", csvr_path(r));
+        if (rd->rows == 0)
+            slk_error("%s: nothing to plot (no data row read)", csvr_path(r));
+        else
+            slk_error("%s: nothing to plot (%zu row%s, none with a value to draw)", csvr_path(r), rd->rows,
+                      rd->rows == 1 ? "" : "s");
         st = SLK_EDATA;
     }
     return st;
@@ -322,7 +327,9 @@ static int scan_file(csvr *r, struct reader *rd, int *unordered)
     char g[512];
     double x, y[LINEBINS_MAX_Y];
     int has[LINEBINS_MAX_Y] = {0};
+    rd->rows = 0;
     while (row_next(r, &rd->c, &x, g, sizeof g, y, has, "rows (the first of two passes)")) {
+        rd->rows++;
         long gi = keyset_find_grouped(rd->groups, g, &rd->last, 1);
         for (int k = 0; k < rd->c.ny; k++) {
             if (!has[k])
@@ -364,7 +371,9 @@ static int hold_file(csvr *r, struct reader *rd, struct hpt **pts, size_t *n)
     int has[LINEBINS_MAX_Y] = {0};
     size_t cap = 0;
     unsigned seq = 0;
+    rd->rows = 0;
     while (row_next(r, &rd->c, &x, g, sizeof g, y, has, "rows")) {
+        rd->rows++;
         long gi = keyset_find_grouped(rd->groups, g, &rd->last, 1);
         for (int k = 0; k < rd->c.ny; k++) {
             if (!has[k])

@@ -28,7 +28,9 @@
  * Errors: a bad row is the reader's message (FILE:LINE) and its status; a
  * bad y drops the whole row; under --on-error skip (the dialect's rejects)
  * the first pass skips silently and the second lists each rejected row
- * once.  A file with no point is refused: "FILE: nothing to plot".  A file
+ * once.  A file with no point is refused: "FILE: nothing to plot (no data row
+ * read)" (none, or every one skipped), or "(N rows, none with a value to
+ * draw)".  A file
  * that changes between the passes is refused (exit 65), never drawn half
  * from each.
  *

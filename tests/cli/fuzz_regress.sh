@@ -50,3 +50,18 @@ while IFS='|' read -r target _; do
         PASS=$((PASS + 1))
     fi
 done <"$ROOT/tests/fuzz/afl.targets"
+# The 10-minute rule: a target whose campaign rows add up to under 600 s
+# is listed under "Owed" with exactly those seconds; none listed is past it.
+while IFS='|' read -r target _; do
+    case $target in ''|'#'*) continue ;; esac
+    CASE="fuzz 10 minutes $target"
+    secs=$(awk -F' \\| ' -v t="$target" '$2 == t && $1 ~ /^\| 20/ { s += $3 } END { print s + 0 }' "$ROOT/tests/fuzz/README.md")
+    owed=$(sed -n "s/^- \`$target\`: \([0-9]*\) s$/\1/p" "$ROOT/tests/fuzz/README.md")
+    if [ "$secs" -lt 600 ] && [ "$owed" != "$secs" ]; then
+        _fail "$secs s of campaigns, not listed as owed with $secs s"
+    elif [ "$secs" -ge 600 ] && [ -n "$owed" ]; then
+        _fail "listed as owed ($owed s) but has run $secs s"
+    else
+        PASS=$((PASS + 1))
+    fi
+done <"$ROOT/tests/fuzz/afl.targets"

@@ -33,6 +33,16 @@ t "summary without an allocation: the spread alone" 0 '' '*' \
     'peakgate: 5 tasks from 18 samples: 3 well-behaved, 2 poorly-behaved (normal = p50; well-behaved: peak <= 130% of normal, the spread alone with no allocation)' \
     sh -c 'cut -d, -f1-3 "$1" | peakgate' _ "$D/hand.csv"
 t "summary waste"                 0 "@$D/hand.csv" '*' 'allocated 6400 MB, normal use 4600 MB, waste 1800 MB (28.1% of the allocation)' peakgate --normal mean
+# allocations for 3 of the 5 tasks, d below its normal use (fuzz round 14:
+# the summary netted d's -498 against the others' waste and counted the
+# normal use of tasks with no allocation).  Means: a 1150, b 1400, d 500;
+# allocated 1200 + 1500 + 300 = 3000, their normal use 3050, waste
+# 50 + 100 = 150 (5.0%), d 200 above: 3000 - 3050 = 150 - 200
+t "summary waste: some tasks allocated, one below its normal use" 0 '' '*' \
+    'peakgate: allocated 3000 MB to 3 of 5 tasks, normal use 3050 MB, waste 150 MB (5.0% of the allocation); 1 task(s) normally use 200 MB more than their allocation' \
+    sh -c 'printf "task,alloc_mb\na,1200\nb,1500\nd,300\n" > "$2"; cut -d, -f1-3 "$1" | peakgate --normal mean --alloc "$2"' _ "$D/hand.csv" "$TMP/part.csv"
+t "waste_mb negative below the normal use" 0 '' 'd,300,500,500,500,-200,well-behaved' '' \
+    sh -c 'printf "task,alloc_mb\nd,300\n" > "$2"; cut -d, -f1-3 "$1" | peakgate -q --normal mean --alloc "$2" | grep "^d,"' _ "$D/hand.csv" "$TMP/d.csv"
 # waste = alloc - normal in decimal (tests/data/peakgate/waste_dec.csv):
 # a: median of 904.1 and 900 = 902.05, 1072 - 902.05 = 169.95 (in binary
 # 169.95000000000005); b: 612 - 495.7 = 116.3 (116.30000000000001)

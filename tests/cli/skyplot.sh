@@ -8,6 +8,14 @@ SVG="/usr/bin/python3 $ROOT/tests/check/svg_series.py"
 t "skyline svg" 0 '' '' '' skyplot -q skyline "$D/usage.csv" --fit "$D/fit.csv" -o "$TMP/sky.svg"
 tcheck "skyline has 3 series" $SVG "$TMP/sky.svg" 3 "fitted skyline"
 t "skyline png" 0 '' '' '' skyplot -q skyline "$D/usage.csv" --fit "$D/fit.csv" -o "$TMP/sky.png"
+# a fit's offsets are read as lcmpack and skyfit read them (fuzz round 14:
+# skyplot read them as times, took -60 and 2026-01-05, said "time ... out of range")
+printf 'job,step,offset,alloc\nj1,60,0,2\nj1,60,-60,1\n' > "$TMP/fitneg.csv"
+printf 'job,step,offset,alloc\nj1,60,2026-01-05,1\n' > "$TMP/fitiso.csv"
+t "skyline --fit: a negative offset" 65 '' '' "skyplot: $TMP/fitneg.csv:3: column 'offset': must not be negative, got '-60'" \
+    skyplot -q skyline "$D/usage.csv" --fit "$TMP/fitneg.csv" -o "$TMP/fitneg.svg"
+t "skyline --fit: an offset is seconds, not a date" 65 '' '' "skyplot: $TMP/fitiso.csv:2: column 'offset': invalid number '2026-01-05'" \
+    skyplot -q skyline "$D/usage.csv" --fit "$TMP/fitiso.csv" -o "$TMP/fitiso.svg"
 tcheck "skyline png valid" /usr/bin/python3 "$ROOT/tests/check/png_ok.py" "$TMP/sky.png"
 # plan: 3 jobs stacked + cost + capacity = 5; --top 1 folds b and c into "other": 2 + 2
 t "plan svg" 0 '' '' '' skyplot -q plan "$D/plan.csv" --load "$D/load.csv" -o "$TMP/plan.svg"
@@ -178,6 +186,11 @@ t "--runs 0 on the plan chart: 64 (given, even at a default-like value)" 64 '' '
 t "--panels on the vcs chart (always panels): accepted" 0 '' '' '' skyplot -q vcs "$D/daily.csv" --panels -o "$TMP/vcsp.svg"
 t "missing column" 65 $'job,run,t\nj,r,0\n' '' "missing required column 'containers'" skyplot skyline
 t "empty plan" 65 $'job,instance,t,containers\n' '' 'the plan has no reservations' skyplot plan
+# a chart with no point says why (fuzz round 14: it said only "nothing to plot")
+printf 't,used_mb\n' > "$TMP/mem0.csv"
+printf 't,used_mb\n1,\n2,\n' > "$TMP/mem2.csv"
+t "memory: a header alone" 65 '' '' "skyplot: $TMP/mem0.csv: nothing to plot (no data row read)" skyplot -q memory "$TMP/mem0.csv" -o "$TMP/mem0.svg"
+t "memory: rows with no value" 65 '' '' "skyplot: $TMP/mem2.csv: nothing to plot (2 rows, none with a value to draw)" skyplot -q memory "$TMP/mem2.csv" -o "$TMP/mem2.svg"
 # (audit, session 20) past the palette's 16 colours the classes' lines
 # repeated them: 21 classes drew five pairs alike.  18 classes, one tenant
 # each: 18 legend entries, no two with the same colour and dash pattern in

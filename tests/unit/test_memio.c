@@ -61,7 +61,7 @@ int main(void)
     CHECK(rd.tasks[0].len == 3 && rd.tasks[0].series[2] == 300);
     CHECK_NEAR(rd.tot.alloc, 600, 0);
     CHECK_NEAR(rd.tot.normal, 400, 0);     /* 100 + 300 */
-    CHECK_NEAR(rd.tot.waste, 200, 0);      /* (200 - 100) + (400 - 300) */
+    CHECK_NEAR(rd.tot.unused, 200, 0);     /* (200 - 100) + (400 - 300) */
     CHECK(rd.tot.over_alloc == 1);
     CHECK_STR(rd.tot.first_over, "a");
     CHECK_NEAR(rd.min_dt, 10, 0);
@@ -107,7 +107,7 @@ int main(void)
     CHECK_STR(rd3.tasks[0].name, "a");
     CHECK(rd3.tasks[0].len == 3 && rd3.tasks[0].series[0] == 100 && rd3.tasks[0].series[2] == 300);
     CHECK_NEAR(rd3.tasks[0].peak, 300, 0);
-    CHECK_NEAR(rd3.tot.waste, 200, 0);
+    CHECK_NEAR(rd3.tot.unused, 200, 0);
     memio_reader_free(&rd3);
     csvr_close(r);
 
@@ -125,7 +125,7 @@ int main(void)
     CHECK(csv_rejects_count(rej) == 2);
     CHECK(rd4.ntasks == 2 && rd4.tot.samples == 5);
     CHECK_NEAR(rd4.tasks[0].peak, 300, 0);
-    CHECK_NEAR(rd4.tot.waste, 200, 0);
+    CHECK_NEAR(rd4.tot.unused, 200, 0);
     memio_reader_free(&rd4);
     csvr_close(r);
     csv_rejects_free(rej);
