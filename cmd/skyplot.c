@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static struct {
     const char *chart, *input, *fit, *job, *load, *classes, *term, *x, *y, *by, *title;
@@ -174,7 +175,7 @@ static const char *pick_term(void)
         return opt.term;
     const char *o = slk_opt.output;
     size_t n = o ? strlen(o) : 0;
-    if (n > 4 && strcmp(o + n - 4, ".png") == 0)
+    if (n > 4 && strcasecmp(o + n - 4, ".png") == 0) /* a.PNG too */
         return "png";
     return "svg";
 }

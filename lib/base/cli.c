@@ -7,6 +7,7 @@
 #include "base/parse.h"
 #include "base/timeunit.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -501,7 +502,10 @@ int cli_choice(struct argp_state *st, const char *opt, const char *arg, const ch
         size_t len = strlen(want);
         snprintf(want + len, sizeof want - len, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", choices[i]);
     }
-    argp_error(st, "invalid value for --%s: '%s' (want %s)", opt, arg, want);
+    if (isupper((unsigned char)opt[0]))
+        argp_error(st, "invalid %s: '%s' (want %s)", opt, arg, want);
+    else
+        argp_error(st, "invalid value for --%s: '%s' (want %s)", opt, arg, want);
     return -1;
 }
 

@@ -169,7 +169,8 @@ void cli_outputs(const char *const *side, int n);
 
 /* cli_choice: the index of arg in the NULL-terminated list of choices; any
  * other value calls argp_error (exit 64): "invalid value for --scale: 'x'
- * (want fraction or percent)". */
+ * (want fraction or percent)".  An opt in capitals names an argument, not
+ * an option: "invalid FORMAT: 'x' (want ...)". */
 int cli_choice(struct argp_state *st, const char *opt, const char *arg, const char *const *choices);
 
 /* cli_option_name: the long name of option `key` in opts, else NULL: a

@@ -73,13 +73,30 @@ double vcjobs_horizon(const struct vcjobs *t)
     return (h < 1 ? 1 : h) * 3600;
 }
 
+/* by submit, then input order: a stable order */
+static int by_submit(const void *a, const void *b, void *ctx)
+{
+    const struct vcjob *jobs = ctx;
+    size_t i = *(const size_t *)a, k = *(const size_t *)b;
+    double x = jobs[i].submit, y = jobs[k].submit;
+    if (x < y)
+        return -1;
+    if (x > y)
+        return 1;
+    return (i > k) - (i < k); /* the importers refuse a NaN submit */
+}
+
 void vcjobs_write_jobs(const struct vcjobs *t, csvw *w)
 {
     static const char *const head[] = {"job", "vc", "submit", "size_server_hours",
                                        "max_parallelism", NULL};
+    size_t *order = xcalloc(t->njobs ? t->njobs : 1, sizeof *order);
+    for (size_t i = 0; i < t->njobs; i++)
+        order[i] = i;
+    qsort_r(order, t->njobs, sizeof *order, by_submit, t->jobs);
     csvw_header(w, head);
-    for (size_t i = 0; i < t->njobs; i++) {
-        const struct vcjob *j = &t->jobs[i];
+    for (size_t k = 0; k < t->njobs; k++) {
+        const struct vcjob *j = &t->jobs[order[k]];
         csvw_str(w, j->job);
         csvw_str(w, t->vc[j->vc]);
         csvw_num(w, j->submit);
@@ -90,6 +107,7 @@ void vcjobs_write_jobs(const struct vcjobs *t, csvw *w)
             csvw_str(w, NULL);
         csvw_end(w);
     }
+    free(order);
 }
 
 static int by_name(const void *a, const void *b, void *ctx)

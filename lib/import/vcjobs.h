@@ -58,8 +58,9 @@ void vcjobs_capacity_load(struct vcjobs *t, double load, double horizon_s);
 /* vcjobs_horizon: the submit span rounded up to whole hours, at least one. */
 double vcjobs_horizon(const struct vcjobs *t);
 
-/* vcjobs_write_jobs: job,vc,submit,size_server_hours,max_parallelism in
- * input order (max_parallelism empty when 0). */
+/* vcjobs_write_jobs: job,vc,submit,size_server_hours,max_parallelism
+ * sorted by submit, ties in input order (stretch(1) reads jobs in submit
+ * order; a pod list is in pod order), max_parallelism empty when 0. */
 void vcjobs_write_jobs(const struct vcjobs *t, csvw *w);
 /* vcjobs_write_capacities: vc,capacity sorted by VC name. */
 void vcjobs_write_capacities(const struct vcjobs *t, csvw *w);

@@ -17,6 +17,9 @@ t "skyline --fit: a negative offset" 65 '' '' "skyplot: $TMP/fitneg.csv:3: colum
 t "skyline --fit: an offset is seconds, not a date" 65 '' '' "skyplot: $TMP/fitiso.csv:2: column 'offset': invalid number '2026-01-05'" \
     skyplot -q skyline "$D/usage.csv" --fit "$TMP/fitiso.csv" -o "$TMP/fitiso.svg"
 tcheck "skyline png valid" /usr/bin/python3 "$ROOT/tests/check/png_ok.py" "$TMP/sky.png"
+# the extension in capitals is a PNG too (the audit of 2026-12-04: a.PNG held an SVG)
+tcheck "skyline -o X.PNG writes a PNG" bash -c 'skyplot -q skyline "$1/usage.csv" --fit "$1/fit.csv" -o "$2" &&
+    /usr/bin/python3 "$3/tests/check/png_ok.py" "$2"' _ "$D" "$TMP/sky2.PNG" "$ROOT"
 # plan: 3 jobs stacked + cost + capacity = 5; --top 1 folds b and c into "other": 2 + 2
 t "plan svg" 0 '' '' '' skyplot -q plan "$D/plan.csv" --load "$D/load.csv" -o "$TMP/plan.svg"
 tcheck "plan has 5 series" $SVG "$TMP/plan.svg" 5 capacity

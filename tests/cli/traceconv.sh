@@ -439,6 +439,21 @@ t "swim --servers splits a given size" 0 '' '*' '' sh -c 'traceconv -q swim "$1"
 t "swim --max-parallelism trace: map tasks" 0 'job7	10	0	268435457	0	0
 ' "job,vc,submit,size_server_hours,max_parallelism
 job7,fb3,10,0.015190858722222223,3" '' traceconv -q swim - --max-parallelism trace --capacities "$TMP/x.csv"
+# jobs come out sorted by submit, ties in input order (stretch reads them
+# in submit order; the audit of 2026-12-04 found the GPU pod list in pod
+# order, one pod 6,091 rows from its place, refused by stretch --reorder 5000)
+t "swim: jobs sorted by submit, ties in input order" 0 'job7	10	0	1	0	0
+job8	1.5	0	1	0	0
+job9	10	0	1	0	0
+job6	3	0	1	0	0
+' "job,vc,submit,size_server_hours,max_parallelism
+job8,fb0,1.5,0.0002777778333333333,
+job6,fb2,3,0.0002777778333333333,
+job7,fb3,10,0.0002777778333333333,
+job9,fb1,10,0.0002777778333333333," '' traceconv -q swim - --capacities "$TMP/x.csv"
+tcheck "alibaba-gpu: the real pod list comes out sorted by submit" bash -c '
+    traceconv -q alibaba-gpu "$1/openb_pod_list_gpushare40.csv" --nodes "$1/openb_node_list_all_node.csv" --capacities "$2.vcs" -o "$2" &&
+    tail -n +2 "$2" | sort -s -t, -k3,3g -c && [ "$(wc -l <"$2")" -eq 6120 ]' _ "$A" "$TMP/gpu-sorted.csv"
 t "swim not jobN" 65 'j7	10	0	1	0	0
 ' '' "<stdin>:1: field 1 (job): not jobN: 'j7'" traceconv swim - --capacities "$TMP/x.csv"
 t "swim 5 fields" 65 'job7	10	0	1	0
@@ -446,7 +461,7 @@ t "swim 5 fields" 65 'job7	10	0	1	0
 
 # ---- usage errors ----
 t "no format" 64 '' '' "which FORMAT?" traceconv
-t "unknown format" 64 '' '' "invalid value for --FORMAT: 'sfw'" traceconv sfw x
+t "unknown format: named as the argument it is, not as an option" 64 '' '' "invalid FORMAT: 'sfw'" traceconv sfw x
 t "no files" 64 '' '' "no input files" traceconv swf --capacities "$TMP/x.csv"
 t "capacities required" 64 '' '' "--capacities FILE is required" traceconv swf "$D/tiny.swf"
 # An option of another format did nothing, exit 0 (swim --vc-by, --unit,
