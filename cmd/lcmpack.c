@@ -17,6 +17,7 @@
  */
 #include "base/cli.h"
 #include "base/diag.h"
+#include "base/outfile.h"
 #include "base/parse.h"
 #include "morpheus/adhoc.h"
 #include "morpheus/packrun.h"
@@ -144,7 +145,7 @@ static int stdin_inputs(const struct packrun_opts *o)
 static int one_stdout(const struct packrun_opts *o)
 {
     const char *out[] = {o->output ? o->output : "-", o->report, o->load_out, o->plan_out};
-    if (cli_dash_count(out, sizeof out / sizeof out[0]) <= 1)
+    if (outf_stdout_count(out, sizeof out / sizeof out[0]) <= 1)
         return SLK_OK;
     slk_error("only one output can be standard output (the plan, --format yarn or --query is, "
               "unless -o FILE; give --report, --load and --plan-out as files)");

@@ -158,6 +158,26 @@ int outf_is_special(const char *path)
     return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
 }
 
+int outf_is_stdout(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return 1;
+    struct stat a, b;
+    /* a file, pipe or socket: a terminal or /dev/null loses nothing to a
+     * second open (a test's --stats /dev/null > /dev/null is two outputs) */
+    return outf_is_special(path) && stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
+           a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+           (S_ISREG(a.st_mode) || S_ISFIFO(a.st_mode) || S_ISSOCK(a.st_mode));
+}
+
+int outf_stdout_count(const char *const *paths, size_t n)
+{
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += paths[i] && outf_is_stdout(paths[i]);
+    return k;
+}
+
 /* keep_owner: give the temporary fd the owner and group of the file old
  * (at path) it will replace, as far as the process may (root: both; a
  * member of the file's group: the group), as sed -i does, so a plan that
@@ -303,7 +323,7 @@ outf *outf_open(const char *path, int *status)
 {
     outf *o = xcalloc(1, sizeof *o);
     o->slot = -1;
-    if (!path || strcmp(path, "-") == 0) {
+    if (!path || outf_is_stdout(path)) {
         o->fp = stdout;
         *status = SLK_OK;
         return o;

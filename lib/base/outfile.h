@@ -38,6 +38,19 @@ typedef struct outf outf;
 /* outf_is_special: 1 when path names something outfile writes in place
  * instead of replacing it (anything under /dev/ or /proc/), else 0. */
 int outf_is_special(const char *path);
+
+/* outf_is_stdout: 1 when path is "-", or a path under /dev/ or /proc/ that
+ * names the regular file, pipe or socket standard output writes
+ * (/dev/stdout, /dev/fd/1, /proc/self/fd/1 with stdout redirected):
+ * outf_open writes it through stdout, as "-", not through a second open
+ * that would truncate what stdout wrote or be overwritten by it; else 0
+ * (a terminal or /dev/null loses nothing to a second open). */
+int outf_is_stdout(const char *path);
+
+/* outf_stdout_count: how many of paths[0..n) outf_is_stdout (NULL: not
+ * given; a main output given by default is passed as "-").  A tool whose
+ * outputs must not share standard output refuses more than one. */
+int outf_stdout_count(const char *const *paths, size_t n);
 /* outf_open: open an output.  A file it will replace lends the new one its
  * mode, and its owner and group as far as the process may give them (a
  * group it cannot keep is one warning, and an owner it cannot keep drops

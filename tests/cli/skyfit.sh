@@ -538,7 +538,18 @@ t "huge containers" 65 $'job,run,t,containers\na,r1,0,1e300\n' '*' "column 'cont
 # --stats - beside the skylines on stdout: both held, the stats table came
 # out first and the skylines under it, one stream no reader can split
 t "stdout twice: --stats -" 64 $'job,run,t,containers\na,r1,0,1\n' '' \
-    "skyfit: --stats - and the skylines both write stdout: give one of them as a file (-o FILE)" skyfit -q --stats -
+    "skyfit: --stats and the skylines both write standard output (--stats - or /dev/stdout): give one of them as a file (-o FILE)" skyfit -q --stats -
+# /dev/stdout is standard output too (the audit of 2026-12-04: with stdout
+# redirected to a file it opened the file again, and the two tables
+# overwrote each other, exit 0), through a file and through a pipe
+tcheck "stdout twice: --stats /dev/stdout, stdout a file" bash -c '
+    printf "job,run,t,containers\na,r1,0,1\n" | skyfit -q --stats /dev/stdout >"$1" 2>"$1.err"; rc=$?
+    [ $rc = 64 ] && grep -q "both write standard output" "$1.err" && [ ! -s "$1" ]' _ "$TMP/dev-stdout.out"
+tcheck "stdout twice: --stats /dev/fd/1, stdout a pipe" bash -c '
+    printf "job,run,t,containers\na,r1,0,1\n" | { skyfit -q --stats /dev/fd/1 2>"$1.err"; echo "rc=$?" >"$1.rc"; } | cat >/dev/null
+    grep -qx rc=64 "$1.rc" && grep -q "both write standard output" "$1.err"' _ "$TMP/dev-fd1"
+t "stdout once: -o FILE and --stats /dev/stdout" 0 $'job,run,t,containers\na,r1,0,1\n' '*' '' \
+    skyfit -q --min-runs 1 --stats /dev/stdout -o "$TMP/stats-once2.csv"
 t "stdout once: -o FILE and --stats -" 0 $'job,run,t,containers\na,r1,0,1\n' '*' '' \
     skyfit -q --min-runs 1 --stats - -o "$TMP/stats-once.csv"
 # cores and mem_mb had no bound: 1e308 MB per container came out as
@@ -596,7 +607,9 @@ t "header only" 0 'job,run,t,containers' "$HDR" '' skyfit -q
 printf 'old\n' > "$TMP/keep.csv"
 t "failed run keeps -o file" 65 $'job,run,t,containers\na,r1,0,-1\n' '' '*' skyfit -o "$TMP/keep.csv"
 tcheck "-o intact" grep -qx old "$TMP/keep.csv"
-t "stats to a device is written, not replaced" 0 "@$D/identical.csv" '*' '' skyfit -q --stats /dev/fd/1
+# (/dev/fd/1 is standard output, where the skylines go: refused above)
+tcheck "stats to a device is written, not replaced" bash -c '
+    skyfit -q --stats /dev/fd/3 <"$1" >/dev/null 3>"$2" && head -1 "$2" | grep -q "^job,runs,steps,objective"' _ "$D/identical.csv" "$TMP/fd3.csv"
 t "help has examples" 0 '' '*' '' skyfit --help
 tcheck "help ends with examples" bash -c 'skyfit --help | grep -q "tracegen usage"'
 

@@ -355,6 +355,13 @@ j2,a,600,4200,10" "dominated by max_parallelism caps: jobs alone in an idle clus
 tcheck "no cap warning when max_parallelism = capacity" bash -c '! stretch "$1/two.csv" "$1/alone.csv" 2>&1 >/dev/null | grep -q "max_parallelism caps"' _ "$D"
 tcheck "summary: parallelism floor 10" bash -c 'printf "job,vc,submit,size_server_hours,max_parallelism\nj1,a,0,1,1\n" |
     stretch -q "$1/one.csv" --summary "$2/fl.csv" >/dev/null && grep -qx "parallelism_floor_stretch,10" "$2/fl.csv"' _ "$D" "$TMP"
+# --summary /dev/stdout with stdout redirected to a file is --summary -
+# (the audit of 2026-12-04: it opened the file again and the summary was
+# lost under the job rows, exit 0)
+tcheck "--summary /dev/stdout into a file: the bytes of --summary -" bash -c '
+    printf "vc,capacity\na,10\n" >"$1.c"; printf "job,vc,submit,size_server_hours\nj1,a,100,1\n" >"$1.j"
+    stretch -q --summary /dev/stdout "$1.c" "$1.j" >"$1.dev" && stretch -q --summary - "$1.c" "$1.j" >"$1.dash" &&
+    cmp "$1.dev" "$1.dash" && grep -qx "mean_stretch,1" "$1.dev" && grep -qx "j1,a,100,460,1" "$1.dev"' _ "$TMP/sumdev"
 # (audit) --summary mixed two scopes: jobs, mean_stretch,
 # parallelism_floor_stretch and work_server_hours covered every job, while
 # --vcs, utilization and consistency covered the --start/--horizon window
