@@ -866,6 +866,8 @@ const char *csvr_field_required(csvr *r, int col, const char *name)
 }
 long csvr_line(const csvr *r) { return r->cur_line; }
 const char *csvr_path(const csvr *r) { return r->name; }
+char csvr_delimiter(const csvr *r) { return r->d.delim; }
+int csvr_has_header(const csvr *r) { return !r->d.no_header; }
 
 const char *csv_path_name(const char *path) { return !path || strcmp(path, "-") == 0 ? "<stdin>" : path; }
 

@@ -190,6 +190,11 @@ const char *csvr_colname(const csvr *r, int i);
 long csvr_line(const csvr *r);
 /* csvr_path: the name used in messages ("-" reads as "<stdin>"). */
 const char *csvr_path(const csvr *r);
+
+/* csvr_delimiter: the field delimiter r reads; csvr_has_header: 1 when its
+ * input has a header line (not -H). */
+char csvr_delimiter(const csvr *r);
+int csvr_has_header(const csvr *r);
 /* csv_path_name: the same name for a path with no reader open: path, or
  * "<stdin>" for NULL or "-" (what the readers read then). */
 const char *csv_path_name(const char *path);

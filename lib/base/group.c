@@ -12,6 +12,41 @@ void group_begin(group_iter *g, const char *what, int sortable)
     group_init(&g->t);
     g->what = what;
     g->sortable = sortable;
+    g->how = (struct group_sort){NULL, 0, ',', 1};
+}
+
+void group_where(group_iter *g, const char *file, int col, char sep, int header)
+{
+    g->how = (struct group_sort){file, col, sep, header};
+}
+
+/* a file name the shell takes as one word unquoted, else "FILE" */
+static const char *shell_name(const char *file)
+{
+    if (!file || !*file || strcmp(file, "-") == 0 || strcmp(file, "<stdin>") == 0 || strlen(file) > 80 ||
+        strspn(file, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-,=") != strlen(file))
+        return "FILE";
+    return file;
+}
+
+/* the sort command of the message's example into buf */
+static void sort_example(char *buf, size_t n, const struct group_sort *h)
+{
+    const char *f = shell_name(h->file);
+    char t[32];
+    if (!h->sep)
+        t[0] = 0; /* blanks: sort's own fields */
+    else if (h->sep == '\t')
+        snprintf(t, sizeof t, "-t \"$(printf '\\t')\" ");
+    else if (h->sep == ',')
+        snprintf(t, sizeof t, "-t, ");
+    else
+        snprintf(t, sizeof t, "-t'%c' ", h->sep == '\'' ? '"' : h->sep);
+    if (h->header)
+        snprintf(buf, n, "the header kept on top, e.g. (head -1 %s; tail -n +2 %s | sort -s %s-k%d,%d)", f, f,
+                 t, h->col, h->col);
+    else
+        snprintf(buf, n, "e.g. sort -s %s-k%d,%d %s", t, h->col, h->col, f);
 }
 
 /* classify: GROUP_NEW, GROUP_SAME, or GROUP_ERROR with *prev the key of
@@ -23,12 +58,18 @@ static int classify(group_iter *g, const char *key, const char **prev)
     return group_check(&g->t, key);
 }
 
-void group_message(char *buf, size_t n, const char *what, const char *key, const char *prev, int sortable)
+void group_message(char *buf, size_t n, const char *what, const char *key, const char *prev, int sortable,
+                   const struct group_sort *how)
 {
+    char ex[256] = "";
+    if (how && how->col > 0)
+        sort_example(ex, sizeof ex, how);
     /* keys are shown whole up to 60 bytes, then cut with "..." */
-    snprintf(buf, n, "input not grouped by %s: %s '%.60s%s' appears again after %s '%.60s%s' (sort by %s first, "
-             "e.g. sort -s -t, -k1,1%s)", what, what, key, strlen(key) > 60 ? "..." : "", what, prev,
-             strlen(prev) > 60 ? "..." : "", what, sortable ? ", or use -s" : "");
+    snprintf(
+        buf, n,
+        "input not grouped by %s: %s '%.60s%s' appears again after %s '%.60s%s' (sort by %s first%s%s%s)",
+        what, what, key, strlen(key) > 60 ? "..." : "", what, prev, strlen(prev) > 60 ? "..." : "", what,
+        ex[0] ? ", " : "", ex, sortable ? ", or use -s" : "");
 }
 
 int group_next(group_iter *g, const char *file, long line, const char *key)
@@ -36,8 +77,8 @@ int group_next(group_iter *g, const char *file, long line, const char *key)
     const char *prev;
     int c = classify(g, key, &prev);
     if (c == GROUP_ERROR) {
-        char msg[512];
-        group_message(msg, sizeof msg, g->what, key, prev, g->sortable);
+        char msg[768];
+        group_message(msg, sizeof msg, g->what, key, prev, g->sortable, &g->how);
         slk_error_at(file, line, "%s", msg);
     }
     return c;
@@ -48,8 +89,14 @@ int group_row(group_iter *g, csvr *r, const char *key)
     const char *prev;
     int c = classify(g, key, &prev);
     if (c == GROUP_ERROR) {
-        char msg[512];
-        group_message(msg, sizeof msg, g->what, key, prev, g->sortable);
+        char msg[768];
+        /* the key's column: the row field it points into */
+        const char *const *f = csvr_row(r);
+        struct group_sort how = {csvr_path(r), 0, csvr_delimiter(r), csvr_has_header(r)};
+        for (int i = 0; f && i < csvr_ncols(r); i++)
+            if (f[i] == key)
+                how.col = i + 1;
+        group_message(msg, sizeof msg, g->what, key, prev, g->sortable, &how);
         csvr_fail(r, "%s", msg);
         (void)csvr_status(r); /* not skippable: a held error becomes the stop */
     }

@@ -4,7 +4,8 @@
  * comes back after its group ended, which is an error with one message for
  * every tool:
  *   tool: FILE:LINE: input not grouped by WHAT: WHAT 'KEY' appears again
- *   after WHAT 'PREV' (sort by WHAT first, e.g. sort -s -t, -k1,1[, or use -s])
+ *   after WHAT 'PREV' (sort by WHAT first[, the header kept on top], e.g.
+ *   SORT COMMAND[, or use -s])   (group_message: the command)
  * (", or use -s" where the tool has it)
  * The caller flushes the last group when the input ends.
  *
@@ -24,10 +25,22 @@
 #include "base/csvio.h"
 #include "base/keyset.h"
 
+/* How to sort the input, for the message's example: file (NULL or "-":
+ * standard input, named FILE), the key's column (1-based; 0: no example),
+ * the field delimiter (0: fields separated by blanks), and whether the
+ * first line is a header to keep on top.  Not copied. */
+struct group_sort {
+    const char *file;
+    int col;
+    char sep;
+    int header;
+};
+
 typedef struct {
     group_tracker t;
-    const char *what; /* "job", "task", "tenant": not copied */
-    int sortable;     /* the tool has -s: the message offers it */
+    const char *what;      /* "job", "task", "tenant": not copied */
+    int sortable;          /* the tool has -s: the message offers it */
+    struct group_sort how; /* group_where; col 0 until then */
 } group_iter;
 
 enum { GROUP_SAME = 0, GROUP_NEW = 1, GROUP_ERROR = -1 };
@@ -36,6 +49,10 @@ enum { GROUP_SAME = 0, GROUP_NEW = 1, GROUP_ERROR = -1 };
  * tool has -s (GROUP_SORTABLE) or not (GROUP_STRICT), for the message. */
 enum { GROUP_STRICT = 0, GROUP_SORTABLE = 1 };
 void group_begin(group_iter *g, const char *what, int sortable);
+
+/* group_where: for group_next's message, where the key is (see struct
+ * group_sort; group_row finds it in its reader itself). */
+void group_where(group_iter *g, const char *file, int col, char sep, int header);
 
 /* group_next: GROUP_NEW when key starts a group (the previous one, if any,
  * is complete), GROUP_SAME when it continues the current one, GROUP_ERROR
@@ -51,8 +68,12 @@ int group_row(group_iter *g, csvr *r, const char *key);
 
 /* group_message: the one message (without the "tool: FILE:LINE: " prefix)
  * into buf[0..n-1], for a reader that reports through its own channel
- * (tenantclass's threads): key came back after prev, input grouped by what. */
-void group_message(char *buf, size_t n, const char *what, const char *key, const char *prev, int sortable);
+ * (tenantclass's threads): key came back after prev, input grouped by what;
+ * how (NULL, or col 0: none) gives a sort command that groups the input,
+ * the header kept on top:
+ *   (sort by job first, the header kept on top, e.g. (head -1 u.csv; tail -n +2 u.csv | sort -s -t, -k2,2), or use -s) */
+void group_message(char *buf, size_t n, const char *what, const char *key, const char *prev, int sortable,
+                   const struct group_sort *how);
 
 /* group_end: free what g holds. */
 void group_end(group_iter *g);

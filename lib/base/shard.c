@@ -607,6 +607,7 @@ int shard_check(const struct shard_opts *o, FILE *out, struct shard_stats *stats
         st = SLK_EIO;
     group_iter g;
     group_begin(&g, o->key, 0);
+    group_where(&g, in.name, keycol + 1, o->delim, !o->no_header); /* keycol -1: no example (not used) */
     char *scratch = NULL, *key = NULL;
     size_t scap = 0, kcap = 0;
     while (st == SLK_OK && (got = rin_next(&in)) > 0) {

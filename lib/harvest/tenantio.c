@@ -409,6 +409,13 @@ struct scan {
     struct tenant_acc a;
 };
 
+/* scan_sort: where the tenant column is, for the "not grouped" message */
+static struct group_sort scan_sort(const struct scan *s, const char *file)
+{
+    const struct csv_dialect *d = s->o->dialect;
+    return (struct group_sort){file, s->ct + 1, d && d->delim ? d->delim : ',', !(d && d->no_header)};
+}
+
 /* The median interval between a tenant's distinct sample times t[0..n) (in
  * any order) when they are regular: at least half of the intervals within
  * 10% of the median.  0 when they are not, or there are fewer than two.
@@ -641,8 +648,10 @@ static int scan_rows(struct scan *s)
         }
         if (!s->a.name || !same_str(s->a.name, tenant)) {
             if (group_check(&g, tenant) < 0) {
-                char msg[512];
-                group_message(msg, sizeof msg, "tenant", tenant, s->a.name ? s->a.name : "", GROUP_SORTABLE);
+                char msg[768];
+                struct group_sort how = scan_sort(s, csvr_path(r));
+                group_message(msg, sizeof msg, "tenant", tenant, s->a.name ? s->a.name : "", GROUP_SORTABLE,
+                              &how);
                 sink_put(&s->sink, 0, csvr_line(r), "%s", msg);
                 st = SLK_EDATA;
                 break;
@@ -857,7 +866,8 @@ static int merge_range(struct worker *w, keyset *seen, char **last, long *base, 
     if (dup) { /* a single reader would have stopped there */
         char msg[512];
         sink_flush(&s->sink, 1, dup_line);
-        group_message(msg, sizeof msg, "tenant", dup, prev, GROUP_SORTABLE);
+        struct group_sort how = scan_sort(s, s->sink.name);
+        group_message(msg, sizeof msg, "tenant", dup, prev, GROUP_SORTABLE, &how);
         slk_error_at(s->sink.name, *base + dup_line, "%s", msg);
         st = SLK_EDATA;
     } else if (lim != SIZE_MAX) {

@@ -368,6 +368,7 @@ int memio_read_tasks(csvr *r, const struct memio_read_opts *o, struct memio_read
         return st;
     group_iter g;
     group_begin(&g, "task", GROUP_SORTABLE);
+    group_where(&g, csvr_path(r), c.task + 1, csvr_delimiter(r), csvr_has_header(r));
     group_held *h = o->sort ? group_held_new(sizeof(struct sample_row)) : NULL;
     struct cur_task cur = {.alloc = NAN};
     int failed = 0;

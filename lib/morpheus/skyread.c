@@ -117,6 +117,7 @@ int skyread_csv(csvr *r, struct skyjob_out *out, int sort)
 
     group_iter g;
     group_begin(&g, "job", GROUP_SORTABLE);
+    group_where(&g, csvr_path(r), c[0] + 1, csvr_delimiter(r), csvr_has_header(r));
     skyjob *j = skyjob_new();
     group_held *h = sort ? group_held_new(sizeof(struct held_row)) : NULL;
     int have = 0;
@@ -250,6 +251,7 @@ int skyread_native(FILE *fp, const char *file, struct skyjob_out *out, int memor
         csvw_header(out->ws, skyjob_stats_cols);
     struct native_ctx x = {.file = file, .out = out, .j = skyjob_new(), .memory = memory};
     group_begin(&x.g, "job", GROUP_SORTABLE);
+    group_where(&x.g, file, 1, 0, 0); /* blank-separated lines, the job first */
     int st = SLK_OK;
     char *line = NULL;
     size_t cap = 0;

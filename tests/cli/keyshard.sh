@@ -171,6 +171,17 @@ t "--check: -H --names, --tsv" 65 $'x\ta\nx\tb\ny\tc\nx\td\n' '*' "keyshard: <st
     keyshard -q --check --tsv -H --names k,v -k k
 # a record that spans lines would be cut in two by a line-based splitter
 # (GNU parallel --pipe, parallel-by-key.sh): refused where it starts
+# the message's sort command groups the input, the key where it is (the
+# audit of 2026-12-04: it said -k1,1 -t, whatever the key column and the
+# delimiter, and sorted the header with the rows): followed as printed
+tcheck "--check: the message's sort command, key column 2, groups the file" bash -c '
+    cd "$1" && printf "x,job\n1,a\n2,b\n3,a\n" >c2.csv && ! keyshard -q --check -k job c2.csv >/dev/null 2>c2.err &&
+    cmd=$(sed -n "s/.*e\.g\. \((head -1 [^;]*; tail -n +2 [^|]* | sort [^)]*)\).*/\1/p" c2.err) &&
+    [ "$cmd" = "(head -1 c2.csv; tail -n +2 c2.csv | sort -s -t, -k2,2)" ] &&
+    bash -c "$cmd" | keyshard -q --check -k job | cmp - <(printf "x,job\n1,a\n3,a\n2,b\n")' _ "$TMP"
+tcheck "--check --tsv -H: the command names the tab and no header" bash -c '
+    printf "a\tx\nb\ty\nc\tx\n" | keyshard -q --check --tsv -H --names v,k -k k 2>&1 >/dev/null |
+        grep -qF "(sort by k first, e.g. sort -s -t \"\$(printf '"'"'\\t'"'"')\" -k2,2 FILE)"'
 t "--check: a record that spans lines" 65 $'k,v\na,1\n"b\nc",2\n' $'k,v\na,1' \
     "keyshard: <stdin>:3: a quoted field holds a line end: a splitter that cuts at line ends (GNU parallel --pipe) would cut this record" \
     keyshard -q --check -k k

@@ -68,7 +68,7 @@ t "numbers read exactly" 0 $'task,t,mem_mb\na,0,0.1\nb,0,512.3\nc,0,0.000123\nd,
     '*' '' bash -c 'peakgate -q | cut -d, -f3 | tr "\n" " " | grep -qx "normal_mb 0.1 512.3 0.000123 123456789.012345 999999999999999 1.7976931348623157 0.30000000000000004 5000 7.5 123456789012345.67 0.5 "'
 
 # ---- input errors -----------------------------------------------------------------------
-t "ungrouped input"      65 "@$D/ungrouped.csv" '' "peakgate: <stdin>:4: input not grouped by task: task 'a' appears again after task 'b' (sort by task first, e.g. sort -s -t, -k1,1, or use -s)" peakgate
+t "ungrouped input"      65 "@$D/ungrouped.csv" '' "peakgate: <stdin>:4: input not grouped by task: task 'a' appears again after task 'b' (sort by task first, the header kept on top, e.g. (head -1 FILE; tail -n +2 FILE | sort -s -t, -k1,1), or use -s)" peakgate
 t "time repeats"         65 $'task,t,mem_mb\na,0,1\na,0,2\n' '*' "peakgate: <stdin>:3: task 'a': time 0 is not after the previous sample's 0" peakgate
 t "time goes back"       65 $'task,t,mem_mb\na,10,1\na,5,2\n' '*' "<stdin>:3: task 'a': time 5 is not after" peakgate
 t "negative memory"      65 $'task,t,mem_mb\na,0,-1\n' '*' "peakgate: <stdin>:2: column 'mem_mb': must not be negative, got '-1'" peakgate

@@ -140,7 +140,7 @@ t "--grant with plan+dra among the regimes: accepted" 0 '' '*' '' \
     replay -q --slo "$D/slo.csv" --capacity cores=1,mem=1 --plan "$D/plan.csv" --regime plan,plan+dra --grant 5m "$D/one.csv"
 t "bad regime" 64 '' '' "invalid value for --regime: 'dynamic'" replay --slo "$D/slo.csv" --capacity cores=1,mem=1 --regime dynamic
 t "bad --idle" 64 '' '' "invalid value for --idle" replay --slo "$D/slo.csv" --capacity cores=1,mem=1 --idle some
-t "run not grouped" 65 $'job,run,t,containers\nA,a1,0,1\nA,a2,0,1\nA,a1,60,1\n' '*' "<stdin>:4: input not grouped by run: run 'a1' appears again after run 'a2' (sort by run first, e.g. sort -s -t, -k1,1)" $R
+t "run not grouped" 65 $'job,run,t,containers\nA,a1,0,1\nA,a2,0,1\nA,a1,60,1\n' '*' "<stdin>:4: input not grouped by run: run 'a1' appears again after run 'a2' (sort by run first, the header kept on top, e.g. (head -1 FILE; tail -n +2 FILE | sort -s -t, -k2,2))" $R
 t "t not increasing" 65 $'job,run,t,containers\nA,a1,60,1\nA,a1,0,1\n' '*' "<stdin>:3: run 'a1': t 0 not after" $R
 t "negative containers" 65 $'job,run,t,containers\nA,a1,60,-1\n' '*' "<stdin>:2:" $R
 t "huge containers" 65 $'job,run,t,containers\nA,a1,60,1e300\n' '*' "<stdin>:2: column 'containers'" $R

@@ -528,7 +528,7 @@ tcheck "--prior: -o intact" grep -qx old "$TMP/keep-prior.csv"
 # a grouping error leaves nothing on stdout (held until the input is read):
 # not even job a's skyline fitted from its first run (issue 16, Deliver 5)
 t "ungrouped jobs" 65 $'job,run,t,containers\na,r1,0,1\nb,r1,0,1\na,r2,0,1\n' '' \
-    "skyfit: <stdin>:4: input not grouped by job: job 'a' appears again after job 'b' (sort by job first, e.g. sort -s -t, -k1,1, or use -s)" skyfit -q
+    "skyfit: <stdin>:4: input not grouped by job: job 'a' appears again after job 'b' (sort by job first, the header kept on top, e.g. (head -1 FILE; tail -n +2 FILE | sort -s -t, -k1,1), or use -s)" skyfit -q
 t "ungrouped jobs: no early skyline" 65 $'job,run,t,containers\na,r1,0,1\nb,r1,0,1\na,r2,0,2\n' '' \
     "<stdin>:4: input not grouped by job" skyfit -q --min-runs 1
 t "negative containers" 65 $'job,run,t,containers\na,r1,0,-1\n' '*' "<stdin>:2: column 'containers': must not be negative, got '-1'" skyfit

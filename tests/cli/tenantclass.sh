@@ -149,7 +149,7 @@ t "nan util" 65 $'tenant,t,util\na,0,nan\n' '' "tenantclass: <stdin>:2: column '
 t "bad time" 65 $'tenant,t,util\na,yesterday,0.5\n' '' "tenantclass: <stdin>:2: column 't': invalid time 'yesterday'" tenantclass
 t "ragged row" 65 $'tenant,t,util\na,0\n' '' "tenantclass: <stdin>:2: expected 3 fields (as in the header), found 2" tenantclass
 t "unterminated quote" 65 $'tenant,t,util\n"a,0,1\n' '' "tenantclass: <stdin>:2: unterminated quoted field" tenantclass
-t "not grouped" 65 $'tenant,t,util\na,0,0.1\nb,0,0.1\na,120,0.1\n' '' "tenantclass: <stdin>:4: input not grouped by tenant: tenant 'a' appears again after tenant 'b' (sort by tenant first, e.g. sort -s -t, -k1,1, or use -s)" tenantclass
+t "not grouped" 65 $'tenant,t,util\na,0,0.1\nb,0,0.1\na,120,0.1\n' '' "tenantclass: <stdin>:4: input not grouped by tenant: tenant 'a' appears again after tenant 'b' (sort by tenant first, the header kept on top, e.g. (head -1 FILE; tail -n +2 FILE | sort -s -t, -k1,1), or use -s)" tenantclass
 t "absurd time: at its row, with the likely unit" 65 $'tenant,t,util\na,0,0.1\na,1e15,0.2\n' '' "tenantclass: <stdin>:3: column 't': time '1e15' out of range (|value| <= 1e+11): it looks like microseconds since the epoch; use --time-unit us" tenantclass
 t "missing tenant" 65 $'tenant,t,util\n,0,0.1\n' '' "tenantclass: <stdin>:2: column 'tenant': missing value" tenantclass
 t "empty input" 65 '' '' "tenantclass: <stdin>:1: empty input (no header row)" tenantclass
@@ -323,7 +323,7 @@ t "-s: a tenant's rows keep their order (gap policy by hand)" 0 $'tenant,t,util\
     $'tenant,servers,steps,missing,avg,peak\nb,1,2,0,0.5,0.5\ng,1,4,2,0.55,0.795' '' \
     sh -c 'tenantclass -q -s --features-only --min-samples 2 | cut -d, -f1-6'
 t "ungrouped without -s: the error names -s" 65 $'tenant,t,util\na,0,0.1\nb,0,0.1\na,120,0.1\n' '' \
-    "(sort by tenant first, e.g. sort -s -t, -k1,1, or use -s)" tenantclass
+    "(sort by tenant first, the header kept on top, e.g. (head -1 FILE; tail -n +2 FILE | sort -s -t, -k1,1), or use -s)" tenantclass
 t "-s: a bad row still names its line" 65 $'tenant,t,util\nb,0,0.1\na,0,0.1\nb,120,x\n' '' \
     "tenantclass: <stdin>:4: column 'util': invalid number 'x'" tenantclass -s
 t "-s with --from-features" 64 '' '' "--sort reads a series" tenantclass -s --from-features
