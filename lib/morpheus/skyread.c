@@ -250,7 +250,7 @@ int skyread_native(FILE *fp, const char *file, struct skyjob_out *out, int memor
     if (out->ws)
         csvw_header(out->ws, skyjob_stats_cols);
     struct native_ctx x = {.file = file, .out = out, .j = skyjob_new(), .memory = memory};
-    group_begin(&x.g, "job", GROUP_SORTABLE);
+    group_begin(&x.g, "job", GROUP_STRICT); /* -s reads CSV only */
     group_where(&x.g, file, 1, 0, 0); /* blank-separated lines, the job first */
     int st = SLK_OK;
     char *line = NULL;

@@ -416,6 +416,9 @@ t "native: negative containers" 65 $'j 1 0 0 1 r 8:0| -1:0|\n' '*' "invalid unit
 t "native: field count" 65 $'j 1 0 0 1 r 1:0|\n' '*' '<stdin>:1: expected 8 blank-separated fields' skyfit --format native
 t "native: duplicate run" 65 $'j 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 r 8:0| 1:0|\n' '*' "<stdin>:2: run 'r' of job 'j' appears twice" skyfit --format native
 t "native: ungrouped" 65 $'j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 s 8:0| 1:0|\n' '' "<stdin>:3: input not grouped by job: job 'j' appears again after job 'k'" skyfit -q --format native
+# its fix for blank-separated lines, and not -s (CSV only) (the audit of 2026-12-04: it offered -t, and -s, both refused)
+t "native: ungrouped, the sort command for blank-separated lines" 65 $'j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 s 8:0| 1:0|\n' '' \
+    "skyfit: <stdin>:3: input not grouped by job: job 'j' appears again after job 'k' (sort by job first, e.g. sort -s -k1,1 FILE)" skyfit -q --format native
 : > "$TMP/empty"
 t "native: empty" 65 "@$TMP/empty" '*' 'skyfit: <stdin>:1: empty input' skyfit --format native
 t "native file fed as CSV" 65 '' '*' "missing required columns 'job', 'run', 't' and 'containers'" skyfit "$H/lp/tinySample.txt"
