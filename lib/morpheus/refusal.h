@@ -18,14 +18,18 @@ long refusal_steps(const struct lowcost_req *q);
  * larger than the capacity at every step of the cycle, it says so, with the
  * capacity's most, and the fixes (smaller containers, a larger capacity).
  * Otherwise, when its window (lowcost_window) holds fewer whole steps
- * than refusal_steps(q), it names both and the fixes: a later d (at least
- * the value given), fitting fewer or more recent runs (skyfit --last, a
+ * than refusal_steps(q), or none, it names both and the fixes: a later d
+ * (at least the value given, lowcost_least_deadline: the least d that is
+ * then placed, printed in the fewest digits, 10 or more, that place; the
+ * only fix when d - a is shorter than a step), fitting fewer or more
+ * recent runs (skyfit --last, a
  * lower --outlier-k; skyfit --stats names the longest run kept), or a job
  * that runs with more containers at once (at least ceil(area / window
  * steps), rounded up to its largest gang, named with its area and its
  * skyline's peak); otherwise it is lowcost's reason `why` as given.  For
  * an ad-hoc request (adhoc != 0) the fixes are the ad-hoc file's: a later
- * deadline (the epoch time, ISO 8601) or more containers at once; one
+ * deadline (the epoch time, ISO 8601, the least whole second that is
+ * then placed) or more containers at once; one
  * longer than the plan's cycle (adhoc_request caps it at a cycle and a
  * step) says so. */
 char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc);
