@@ -869,7 +869,11 @@ static int place_new(struct packrun *R, lowcost_ws *ws, size_t i, const struct l
     int ok = R->o->earliest ? lowcost_place_earliest(ws, R->p, q, &res) : lowcost_place(ws, R->p, q, lo, &res);
     free(dec[i].why);
     if (!ok) {
-        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(R->p, q, res.why, i >= R->adhoc0)};
+        /* a once instance under way starts at --now, not at its SLO's a */
+        const struct slo_req *s =
+            q->kind == PLAN_ONCE && i < R->adhoc0 ? slo_find_request(&R->slos, q->job) : NULL;
+        char *why = refusal_text(R->p, q, res.why, i >= R->adhoc0, s ? s->a : q->a);
+        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, why};
         return 0;
     }
     R->n.placed++;

@@ -112,7 +112,17 @@ static void deadline_text(const plan *p, const struct lowcost_req *q, double dmi
     }
 }
 
-char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc)
+/* held_text: what window [lo, hi) holds, in buf ("no whole 60 s step",
+ * "8 whole steps of 60 s"); none: lowcost_window found no whole step */
+static void held_text(const plan *p, int none, long lo, long hi, char *buf, size_t n)
+{
+    if (none)
+        snprintf(buf, n, "no whole %ld s step", p->step);
+    else
+        snprintf(buf, n, "%ld whole steps of %ld s", hi - lo, p->step);
+}
+
+char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc, double a_full)
 {
     long need = refusal_steps(q), lo = 0, hi = 0;
     char buf[800], more[200] = "", dl[40], held[64];
@@ -123,10 +133,21 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
         lo = hi = 0;
     else if (lo + need <= hi)
         return xstrdup(why);
-    if (none)
-        snprintf(held, sizeof held, "no whole %ld s step", p->step);
-    else
-        snprintf(held, sizeof held, "%ld whole steps of %ld s", hi - lo, p->step);
+    held_text(p, none, lo, hi, held, sizeof held);
+    if (!adhoc && a_full < q->a) { /* --now cut the window */
+        struct lowcost_req full = *q;
+        full.a = a_full; /* and the cycle it opens in, as once_requests counts it */
+        full.cycle = (int64_t)floor(((double)q->instance * q->period + a_full) / (double)p->lcm);
+        if (places(p, &full, q->d)) {
+            snprintf(buf, sizeof buf,
+                     "under way at --now: --now leaves [%g, %g] s of its window [%g, %g] s, %s, fewer than "
+                     "the %ld the skyline needs at its maximum parallelism",
+                     q->a, q->d, a_full, q->d, held, need);
+            return xstrdup(buf);
+        }
+        /* the SLO's own window is too short: say so, and its fixes */
+        return refusal_text(p, &full, why, adhoc, a_full);
+    }
     long par, peak;
     min_parallelism(q, hi - lo, &par, &peak);
     if (adhoc && need > (long)p->nsteps) {

@@ -31,7 +31,12 @@ long refusal_steps(const struct lowcost_req *q);
  * deadline (the epoch time, ISO 8601, the least whole second that is
  * then placed) or more containers at once; one
  * longer than the plan's cycle (adhoc_request caps it at a cycle and a
- * step) says so. */
-char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc);
+ * step) says so.  a_full: where q's window starts in its SLO (q->a unless
+ * --now cut it, for a once instance under way; ignored for ad-hoc): when
+ * the window is too short only because --now cut it (the SLO's [a_full,
+ * d] would hold the steps), the reason says so and names no fix of the
+ * SLO or the skyline; when the SLO's window is too short as well, the
+ * reason is that of the SLO's window, with its fixes. */
+char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc, double a_full);
 
 #endif
