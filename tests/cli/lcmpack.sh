@@ -1230,6 +1230,20 @@ tcheck "a load on zero capacity: the summary's peak and ratio unbounded, no inf"
     lcmpack --plan "$1" --capacity-file "$2" --at 2026-01-05 -o "$3" 2> "$3.err" &&
     grep -q "peak cost unbounded at t=.*): unbounded; placement" "$3.err" && ! grep -q inf "$3.err"' \
     _ "$TMP/hourly1d.csv" "$TMP/cap0.csv" "$TMP/x.csv"
+# (audit, 2026-12) and --load's and --report's cost cells are empty there
+# (documented in lcmpack(1), --load and --report: "empty: no finite cost
+# (a load on a step of zero capacity)"; it was undocumented).  B4 sits at
+# 3600 s, on the step of zero capacity; H's instance at 3660 s too
+t "a load on zero capacity: --load's cost cell empty, 0 for no load" 0 '' $'0,0,0,0\n3600,2,2048,\n3660,2,2048,' '' \
+    sh -c 'lcmpack -q --plan "$1" --capacity-file "$2" --at 2026-01-05 -o /dev/null --load - | sed -n "2p;62,63p"' \
+    _ "$TMP/hourly1d.csv" "$TMP/cap0.csv"
+t "a load on zero capacity: --report's cost cell empty" 0 '' \
+    $'B4,periodic,,kept,3600,3660,,0\nH,periodic,,kept,60,120,,0' '' \
+    sh -c 'lcmpack -q --plan "$1" --stable 10% --slo "$3/hourly.slo.csv" "$3/hourly.sky.csv" --capacity-file "$2" \
+        --at 2026-01-05 -o /dev/null --report - | awk -F, -v OFS=, "NR > 1 { print \$1, \$2, \$3, \$4, \$5, \$6, \$7, \$8 }"' \
+    _ "$TMP/hourly1d.csv" "$TMP/cap0.csv" "$D"
+t "a load on zero capacity: the empty cost cell documented, --load and --report" 0 '' '2' '' \
+    grep -c 'empty: no finite cost (a load on a step of zero capacity' "$ROOT/man/lcmpack.1"
 # an output that cannot be written: its one error line and no summary of a
 # plan it did not write ("6 placed ... plan: 6 reservations" came after
 # "cannot create"; since session 36 the missing directory is found before
