@@ -168,6 +168,20 @@ int lowcost_window(const plan *p, const struct lowcost_req *q, long *lo, long *h
                        hi);
 }
 
+double lowcost_least_deadline(const plan *p, const struct lowcost_req *q)
+{
+    double base = once_base(p, q->kind, q->instance, q->period, q->cycle), st = (double)p->step;
+    long need = lowcost_need(q), lo, hi;
+    /* the window starts a step early when the request fits in seconds, so
+     * a + need steps is enough unless a is at the cycle's start (never
+     * widened): then the grid step need past the first whole one */
+    double d = q->a + (double)need * st;
+    if (plan_window(p, base, q->a, d, need, &lo, &hi) == 0 && lo + need <= hi)
+        return d;
+    lo = (long)ceil((base + q->a) / st - 1e-9);
+    return (double)(lo + need) * st - base;
+}
+
 static long instances(const plan *p, const struct lowcost_req *q, long *pp)
 {
     if (q->kind == PLAN_ONCE) {

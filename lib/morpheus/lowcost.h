@@ -150,6 +150,14 @@ void lowcost_stage_full(const struct lowcost_stage *s, int64_t *g, int64_t *gang
  * lowcost_need(q) steps.  Returns 0, or -1 when it holds no whole step. */
 int lowcost_window(const plan *p, const struct lowcost_req *q, long *lo, long *hi);
 
+/* lowcost_least_deadline: the least deadline d (seconds, an offset within
+ * q's period as q->d is) at which lowcost_window holds the lowcost_need(q)
+ * steps q needs, its a unchanged: a + need x step ("Windows off the grid"),
+ * or, when a is at the start of the cycle (a window not widened), the end
+ * of the need-th whole step after a.  Whether d - a fits in q's period is
+ * the caller's to check. */
+double lowcost_least_deadline(const plan *p, const struct lowcost_req *q);
+
 /* lowcost_place: place q into p with LowCost (see the header comment).
  * On success adds the reservation to p, fills res (placed = 1) and returns 1;
  * otherwise leaves p unchanged, sets res->why and returns 0.  The request

@@ -36,6 +36,7 @@ void packrun_free(struct packrun *R)
     free(R->have_ref);
     keyset_free(R->adhoc_open);
     keyset_free(R->gone);
+    keyset_free(R->no_at);
     free(R->reqs);
     stages_jobs_free(R->jobs, R->njobs);
     adhoc_free(R->adhoc, R->nadhoc);
@@ -477,6 +478,9 @@ static int once_requests(struct packrun *R, const struct stages_job *j, const st
     plan *p = R->p;
     if (!o->have_at) {
         R->need_at = 1;
+        if (!R->no_at)
+            R->no_at = keyset_new();
+        keyset_add(R->no_at, j->job);
         skip(R, j->job, "once", "period does not divide the lcm and no --at cycle was given");
         return SLK_OK;
     }
@@ -698,6 +702,14 @@ static int no_slo(struct packrun *R, const struct plan_res *r, keyset *sky)
            keyset_has(sky, r->job);
 }
 
+/* not_planned: r is a once reservation of a job still requested whose
+ * instances this run could not plan (no --at: skipped, once_requests): not
+ * unrequested, so kept as the run without --stable keeps it. */
+static int not_planned(const struct packrun *R, const struct plan_res *r)
+{
+    return r->kind == PLAN_ONCE && R->no_at && keyset_has(R->no_at, r->job);
+}
+
 /* shape_key: a job's request kind and period as a string (malloc'd): a
  * reservation of the same shape no request asks for is an instance not
  * requested tonight, not one replaced by a request of another shape. */
@@ -729,7 +741,8 @@ static const char *unasked_why(const struct plan_res *r, keyset *jobs, keyset *s
  * for each request the plan holds a reservation for, keep it (stable_keep)
  * or free it to be placed again (moved); free the reservations no request
  * asks for tonight, except a once one under way (its window opened before
- * --at, or it started: kept until it ends) and one whose job has its SLO
+ * --at, or it started: kept until it ends), a once one whose job's
+ * instances were not planned (no --at: not_planned, kept) and one whose job has its SLO
  * but no skyline tonight (no_skyline: kept) or its skyline but no SLO row
  * (no_slo: kept, one warning).  Without --stable nothing is
  * freed, and the under-way ones no request asks for are reported kept.
@@ -807,6 +820,10 @@ static void stable_decide(struct packrun *R)
         } else if (no_skyline(R, r, jobs)) {
             keep_unasked(R, r,
                          "no skyline tonight, its SLO is still a request: last night's reservation stands");
+        } else if (not_planned(R, r)) {
+            keep_unasked(R, r,
+                         "no --at was given: its job's once instances were not planned tonight, last night's "
+                         "reservation stands");
         } else if (no_slo(R, r, sky)) {
             keep_unasked(R, r,
                          "no SLO row tonight (a cut-short runs export?), its skyline is still there: last "
@@ -852,7 +869,11 @@ static int place_new(struct packrun *R, lowcost_ws *ws, size_t i, const struct l
     int ok = R->o->earliest ? lowcost_place_earliest(ws, R->p, q, &res) : lowcost_place(ws, R->p, q, lo, &res);
     free(dec[i].why);
     if (!ok) {
-        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, refusal_text(R->p, q, res.why, i >= R->adhoc0)};
+        /* a once instance under way starts at --now, not at its SLO's a */
+        const struct slo_req *s =
+            q->kind == PLAN_ONCE && i < R->adhoc0 ? slo_find_request(&R->slos, q->job) : NULL;
+        char *why = refusal_text(R->p, q, res.why, i >= R->adhoc0, s ? s->a : q->a);
+        dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, why};
         return 0;
     }
     R->n.placed++;

@@ -128,6 +128,7 @@ struct packrun {
     struct lowcost_req *reqs;
     size_t nreq, reqcap;
     int need_at;                /* a job needs --at and did not get it */
+    keyset *no_at;              /* the jobs skipped for want of --at (their once instances not planned) */
     long long lcm_periods;      /* the LCM of the periodic requests' periods, for the summary */
     double fixed_lb;            /* the tallest placed request, cost units */
     double elapsed;             /* placement time, seconds */

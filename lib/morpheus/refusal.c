@@ -3,7 +3,9 @@
 #include "base/diag.h"
 #include "base/parse.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 long refusal_steps(const struct lowcost_req *q)
@@ -80,16 +82,72 @@ static int too_big(const plan *p, const struct lowcost_req *q, int adhoc, char *
     return 1;
 }
 
-char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc)
+/* places: whether q, its deadline d instead, holds the steps it needs */
+static int places(const plan *p, const struct lowcost_req *q, double d)
 {
-    long need = refusal_steps(q), lo, hi;
-    char buf[800], more[200] = "";
+    struct lowcost_req r = *q;
+    long lo, hi;
+    r.d = d;
+    return lowcost_window(p, &r, &lo, &hi) == 0 && lo + lowcost_need(&r) <= hi;
+}
+
+/* deadline_text: the least deadline dmin (lowcost_least_deadline) as the
+ * user gives it back, in buf (at least 32 bytes): seconds in the fewest
+ * digits (10 or more) that lcmpack then places, or, for an ad-hoc request,
+ * the epoch time in whole seconds (ISO 8601) rounded up to one that does */
+static void deadline_text(const plan *p, const struct lowcost_req *q, double dmin, int adhoc, char *buf,
+                          size_t n)
+{
+    if (adhoc) {
+        double base = (double)q->instance * (double)p->lcm, t = ceil(base + dmin - 1e-6);
+        while (!places(p, q, t - base) && t < base + dmin + 2)
+            t += 1;
+        parse_time_format(t, buf);
+        return;
+    }
+    for (int prec = 10; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, dmin);
+        if (places(p, q, strtod(buf, NULL)))
+            return;
+    }
+}
+
+/* held_text: what window [lo, hi) holds, in buf ("no whole 60 s step",
+ * "8 whole steps of 60 s"); none: lowcost_window found no whole step */
+static void held_text(const plan *p, int none, long lo, long hi, char *buf, size_t n)
+{
+    if (none)
+        snprintf(buf, n, "no whole %ld s step", p->step);
+    else
+        snprintf(buf, n, "%ld whole steps of %ld s", hi - lo, p->step);
+}
+
+char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc, double a_full)
+{
+    long need = refusal_steps(q), lo = 0, hi = 0;
+    char buf[800], more[200] = "", dl[40], held[64];
     if (too_big(p, q, adhoc, buf, sizeof buf))
         return xstrdup(buf);
-    if (lowcost_window(p, q, &lo, &hi) < 0 || lo + need <= hi)
+    int none = lowcost_window(p, q, &lo, &hi) < 0;
+    if (none)
+        lo = hi = 0;
+    else if (lo + need <= hi)
         return xstrdup(why);
-    /* each step added to d adds one whole step to the window */
-    double dmin = q->d + (double)(need - (hi - lo)) * (double)p->step;
+    held_text(p, none, lo, hi, held, sizeof held);
+    if (!adhoc && a_full < q->a) { /* --now cut the window */
+        struct lowcost_req full = *q;
+        full.a = a_full; /* and the cycle it opens in, as once_requests counts it */
+        full.cycle = (int64_t)floor(((double)q->instance * q->period + a_full) / (double)p->lcm);
+        if (places(p, &full, q->d)) {
+            snprintf(buf, sizeof buf,
+                     "under way at --now: --now leaves [%g, %g] s of its window [%g, %g] s, %s, fewer than "
+                     "the %ld the skyline needs at its maximum parallelism",
+                     q->a, q->d, a_full, q->d, held, need);
+            return xstrdup(buf);
+        }
+        /* the SLO's own window is too short: say so, and its fixes */
+        return refusal_text(p, &full, why, adhoc, a_full);
+    }
     long par, peak;
     min_parallelism(q, hi - lo, &par, &peak);
     if (adhoc && need > (long)p->nsteps) {
@@ -100,16 +158,15 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
             p->lcm);
         return xstrdup(buf);
     }
+    deadline_text(p, q, lowcost_least_deadline(p, q), adhoc, dl, sizeof dl);
     if (adhoc) {
-        char dl[32];
-        parse_time_format((double)q->instance * (double)p->lcm + dmin, dl);
         if (par > 0)
             snprintf(more, sizeof more, ", or at least %ld containers at once for its %lld container-steps", par,
                      (long long)area(q));
         snprintf(buf, sizeof buf,
-                 "window [%g, %g] s holds %ld whole steps of %ld s, fewer than the %ld the request needs; "
+                 "window [%g, %g] s holds %s, fewer than the %ld the request needs; "
                  "fixes in the ad-hoc file: a deadline of at least %s%s",
-                 q->a, q->d, hi - lo, p->step, need, dl, more);
+                 q->a, q->d, held, need, dl, more);
         return xstrdup(buf);
     }
     if (par > 0)
@@ -117,11 +174,17 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
                  ", or a job that runs at least %ld containers at once (its %lld container-steps over the "
                  "window's %ld steps; its skyline peaks at %ld), so its runs and next skyline are shorter",
                  par, (long long)area(q), hi - lo, peak);
-    snprintf(buf, sizeof buf,
-             "window [%g, %g] s holds %ld whole steps of %ld s, fewer than the %ld the skyline needs at its "
-             "maximum parallelism; fixes: a deadline d of at least %g s (sloinfer --override), a skyline "
-             "of fewer or more recent runs (skyfit --last N, a lower --outlier-k: it is as long as the "
-             "longest run kept, see longest_run in skyfit --stats)%s",
-             q->a, q->d, hi - lo, p->step, need, dmin, more);
+    if (q->d - q->a < (double)p->step) /* not even a skyline of one step fits */
+        snprintf(buf, sizeof buf,
+                 "window [%g, %g] s holds %s, fewer than the %ld the skyline needs at its "
+                 "maximum parallelism; fix: a deadline d of at least %s s (sloinfer --override)",
+                 q->a, q->d, held, need, dl);
+    else
+        snprintf(buf, sizeof buf,
+                 "window [%g, %g] s holds %s, fewer than the %ld the skyline needs at its "
+                 "maximum parallelism; fixes: a deadline d of at least %s s (sloinfer --override), a skyline "
+                 "of fewer or more recent runs (skyfit --last N, a lower --outlier-k: it is as long as the "
+                 "longest run kept, see longest_run in skyfit --stats)%s",
+                 q->a, q->d, held, need, dl, more);
     return xstrdup(buf);
 }

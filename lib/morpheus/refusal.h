@@ -18,16 +18,25 @@ long refusal_steps(const struct lowcost_req *q);
  * larger than the capacity at every step of the cycle, it says so, with the
  * capacity's most, and the fixes (smaller containers, a larger capacity).
  * Otherwise, when its window (lowcost_window) holds fewer whole steps
- * than refusal_steps(q), it names both and the fixes: a later d (at least
- * the value given), fitting fewer or more recent runs (skyfit --last, a
+ * than refusal_steps(q), or none, it names both and the fixes: a later d
+ * (at least the value given, lowcost_least_deadline: the least d that is
+ * then placed, printed in the fewest digits, 10 or more, that place; the
+ * only fix when d - a is shorter than a step), fitting fewer or more
+ * recent runs (skyfit --last, a
  * lower --outlier-k; skyfit --stats names the longest run kept), or a job
  * that runs with more containers at once (at least ceil(area / window
  * steps), rounded up to its largest gang, named with its area and its
  * skyline's peak); otherwise it is lowcost's reason `why` as given.  For
  * an ad-hoc request (adhoc != 0) the fixes are the ad-hoc file's: a later
- * deadline (the epoch time, ISO 8601) or more containers at once; one
+ * deadline (the epoch time, ISO 8601, the least whole second that is
+ * then placed) or more containers at once; one
  * longer than the plan's cycle (adhoc_request caps it at a cycle and a
- * step) says so. */
-char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc);
+ * step) says so.  a_full: where q's window starts in its SLO (q->a unless
+ * --now cut it, for a once instance under way; ignored for ad-hoc): when
+ * the window is too short only because --now cut it (the SLO's [a_full,
+ * d] would hold the steps), the reason says so and names no fix of the
+ * SLO or the skyline; when the SLO's window is too short as well, the
+ * reason is that of the SLO's window, with its fixes. */
+char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc, double a_full);
 
 #endif

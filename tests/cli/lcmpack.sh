@@ -1002,6 +1002,42 @@ t "off grid: the plan reads back (its windows follow the same rule)" 0 '' '' '3 
     lcmpack --plan "$TMP/og.csv" --slo "$D/offgrid.slo.csv" --capacity cores=10,mem=100000 "$D/offgrid.sky.csv" \
     -o "$TMP/og2.csv"
 
+# The deadline a refusal suggests is the least d that is then placed (audit,
+# 2026-12): by the rule above a request of n steps fits when n x step <= d -
+# a, so d = a + n x step (it said up to one step more: d + the steps
+# missing, 3810 s for [3600, 3690], where 3780 fits, and no fix at all for
+# a window of no whole step).  g3 [78, 557] needs 8 steps: 78 + 480 = 558.
+t "least deadline: off grid g3, 78 + 8 x 60" 0 '' 'a deadline d of at least 558 s' '' \
+    grep -o 'a deadline d of at least 558 s' "$TMP/og.rep"
+# a 3-step skyline (5 containers a step) on 60 s steps, daily: each window
+# [a, d], the d worked by hand (a + 180), the suggestion read back, then
+# placed with that d and refused with d - 1 (d - 0.5 for the fractional one)
+printf 'job,step,offset,alloc\nj,60,0,5\nj,60,60,5\nj,60,120,5\n' > "$TMP/ld.sky"
+tcheck "least deadline: the suggested d is placed, one less is not" bash -c '
+    run() { printf "job,period,a,d\nj,86400,%s,%s\n" "$1" "$2" > "$T/ld.slo"
+        lcmpack -q --slo "$T/ld.slo" --capacity cores=100,mem=1000000 "$T/ld.sky" -o /dev/null --report "$T/ld.rep" &&
+            tail -1 "$T/ld.rep"; }
+    T=$1; shift
+    while [ $# -gt 0 ]; do
+        a=$1 d=$2 want=$3 less=$4; shift 4
+        got=$(run "$a" "$d" | sed -n "s/.*a deadline d of at least \([0-9.]*\) s.*/\1/p")
+        [ "$got" = "$want" ] || { echo "[$a, $d]: suggested \"$got\", want $want"; exit 1; }
+        run "$a" "$got" | grep -q "^j,periodic,,placed," || { echo "[$a, $got] not placed"; exit 1; }
+        run "$a" "$less" | grep -q "^j,periodic,,rejected," || { echo "[$a, $less] placed"; exit 1; }
+    done' _ "$TMP" 3600 3690 3780 3779  3600 3779 3780 3779  3630 3750 3810 3809  3630 3700 3810 3809 \
+    3600 3650 3780 3779  0 150 180 179  3630.5 3700 3810.5 3810
+t "least deadline: a window of no whole step names the deadline fix" 0 '' \
+    'j,periodic,,rejected,,,,,"window [3600, 3650] s holds no whole 60 s step, fewer than the 3 the skyline needs at its maximum parallelism; fix: a deadline d of at least 3780 s (sloinfer --override)"' '' \
+    sh -c 'printf "job,period,a,d\nj,86400,3600,3650\n" > "$1/ld0.slo"
+    lcmpack -q --slo "$1/ld0.slo" --capacity cores=100,mem=1000000 "$1/ld.sky" -o /dev/null --report - | tail -1' _ "$TMP"
+# an off-kilter job (kind once, --at): each instance's window [2340, 2800]
+# (25 instances a day) holds 7 of its 10 steps; d = 2340 + 600 = 2940
+t "least deadline: a once job" 0 '' '25' '' sh -c '
+    printf "job,period,a,d\nk,3480,2340,2800\n" > "$1/ldk.slo"
+    { echo job,step,offset,alloc; for i in 0 1 2 3 4 5 6 7 8 9; do echo k,60,$((i * 60)),4; done; } > "$1/ldk.sky"
+    lcmpack -q --slo "$1/ldk.slo" --capacity cores=100,mem=1000000 --at 2026-01-07 "$1/ldk.sky" -o /dev/null \
+        --report - | grep -c "^k,once,[0-9]*,rejected,.*a deadline d of at least 2940 s"' _ "$TMP"
+
 # --adhoc in the skyline form (--adhoc-skyline): the same P fills the first
 # hour of the day at 10 cores.  H (ad-hoc, window [at, at + 2 h]) is given by
 # a skyfit skyline of two rigid steps: 4 containers (gang 4), then 10 (gang
@@ -1194,6 +1230,20 @@ tcheck "a load on zero capacity: the summary's peak and ratio unbounded, no inf"
     lcmpack --plan "$1" --capacity-file "$2" --at 2026-01-05 -o "$3" 2> "$3.err" &&
     grep -q "peak cost unbounded at t=.*): unbounded; placement" "$3.err" && ! grep -q inf "$3.err"' \
     _ "$TMP/hourly1d.csv" "$TMP/cap0.csv" "$TMP/x.csv"
+# (audit, 2026-12) and --load's and --report's cost cells are empty there
+# (documented in lcmpack(1), --load and --report: "empty: no finite cost
+# (a load on a step of zero capacity)"; it was undocumented).  B4 sits at
+# 3600 s, on the step of zero capacity; H's instance at 3660 s too
+t "a load on zero capacity: --load's cost cell empty, 0 for no load" 0 '' $'0,0,0,0\n3600,2,2048,\n3660,2,2048,' '' \
+    sh -c 'lcmpack -q --plan "$1" --capacity-file "$2" --at 2026-01-05 -o /dev/null --load - | sed -n "2p;62,63p"' \
+    _ "$TMP/hourly1d.csv" "$TMP/cap0.csv"
+t "a load on zero capacity: --report's cost cell empty" 0 '' \
+    $'B4,periodic,,kept,3600,3660,,0\nH,periodic,,kept,60,120,,0' '' \
+    sh -c 'lcmpack -q --plan "$1" --stable 10% --slo "$3/hourly.slo.csv" "$3/hourly.sky.csv" --capacity-file "$2" \
+        --at 2026-01-05 -o /dev/null --report - | awk -F, -v OFS=, "NR > 1 { print \$1, \$2, \$3, \$4, \$5, \$6, \$7, \$8 }"' \
+    _ "$TMP/hourly1d.csv" "$TMP/cap0.csv" "$D"
+t "a load on zero capacity: the empty cost cell documented, --load and --report" 0 '' '2' '' \
+    grep -c 'empty: no finite cost (a load on a step of zero capacity' "$ROOT/man/lcmpack.1"
 # an output that cannot be written: its one error line and no summary of a
 # plan it did not write ("6 placed ... plan: 6 reservations" came after
 # "cannot create"; since session 36 the missing directory is found before

@@ -335,3 +335,43 @@ t "--stable: a one-off job turned periodic: 'replaced'" 0 '' \
     "W,once,0,removed,0,60,replaced: the job's request tonight has another kind or period, placed as a new one
 W,once,1,removed,300,360,replaced: the job's request tonight has another kind or period, placed as a new one
 W,periodic,,placed,0,60," '' decisions "$S_/w2.rep"
+
+# D5 (audit, 2026-12).  --stable without --at: W's instances cannot be
+# planned (skipped: "no --at cycle was given"), yet its once reservations
+# were removed as "no request tonight" (the run without --stable keeps
+# them).  They are kept now, said, the plan's W rows the same bytes; a job
+# with no request at all (no SLO row, no skyline) is still removed.
+lcmpack -q --slo "$S_/w1.slo" "${SRUN[@]}" --horizon 30m "$S_/w.sky" -o "$S_/w5.csv"
+t "--stable without --at: a once job's reservations kept, said" 0 '' \
+    "W,once,,skipped,,,period does not divide the lcm and no --at cycle was given
+W,once,0,kept,0,60,no --at was given: its job's once instances were not planned tonight, last night's reservation stands
+W,once,1,kept,300,360,no --at was given: its job's once instances were not planned tonight, last night's reservation stands" \
+    '' sh -c 'lcmpack -q --plan "$1/w5.csv" --stable 10% --slo "$1/w1.slo" --lcm 10m --capacity cores=4,mem=100000 \
+        "$1/w.sky" -o "$1/w5s.csv" --report "$1/w5.rep" && awk -F, "NR > 1 { r = \$9; for (i = 10; i <= NF; i++) r = r \",\" \$i;
+        gsub(/\"/, \"\", r); print \$1, \$2, \$3, \$4, \$5, \$6, r }" OFS=, "$1/w5.rep"' _ "$S_"
+t "--stable without --at: the plan's once rows unchanged, as without --stable" 0 '' '2' '' bash -c '
+    diff <(grep ",W,once," "$1/w5.csv") <(grep ",W,once," "$1/w5s.csv") >&2 && grep -c ",W,once," "$1/w5s.csv"' _ "$S_"
+printf 'job,period,a,d\n' > "$S_/none.slo"; printf 'job,step,offset,alloc\n' > "$S_/none.sky"
+t "--stable without --at: a job with no request at all is removed" 0 '' \
+    $'W,once,0,removed,0,60,no request tonight (--stable)\nW,once,1,removed,300,360,no request tonight (--stable)' '' \
+    sh -c 'lcmpack -q --plan "$1/w5.csv" --stable 10% --slo "$1/none.slo" --lcm 10m --capacity cores=4,mem=100000 \
+        "$1/none.sky" -o /dev/null --report - | awk -F, -v OFS=, "NR > 1 { print \$1, \$2, \$3, \$4, \$5, \$6, \$9 }"' _ "$S_"
+
+# D6 (audit, 2026-12).  A rejection caused by --now blamed the SLO and the
+# skyline.  K: an off-kilter job (period 3480 s), 10 steps of 4 containers,
+# window [2340, 3840] s: 25 steps.  Instance 507973 opens at 01:13 on
+# 2026-01-07; --now 01:30 leaves [3360, 3840] s of it, 8 steps: rejected,
+# and the reason says --now cut it (no SLO or skyline fix).  With the SLO
+# window [2340, 2800] (7 steps: too short whatever --now) and --now 01:15,
+# the reason is the SLO window's, with its fixes (d = 2340 + 600).
+printf 'job,period,a,d\nK,3480,2340,3840\n' > "$S_/k1.slo"; printf 'job,period,a,d\nK,3480,2340,2800\n' > "$S_/k2.slo"
+{ echo job,step,offset,alloc; for i in 0 1 2 3 4 5 6 7 8 9; do echo K,60,$((i * 60)),4; done; } > "$S_/k.sky"
+t "--now: a window --now cut short says so, no SLO or skyline fix" 0 '' \
+    'K,once,507973,rejected,,,,,"under way at --now: --now leaves [3360, 3840] s of its window [2340, 3840] s, 8 whole steps of 60 s, fewer than the 10 the skyline needs at its maximum parallelism"' '' \
+    sh -c 'lcmpack -q --slo "$1/k1.slo" --capacity cores=100,mem=1000000 --at 2026-01-07 --now 2026-01-07T01:30:00Z \
+        "$1/k.sky" -o /dev/null --report - | grep "^K,once,507973,"' _ "$S_"
+t "--now: a window too short in its SLO too names the SLO's window and fixes" 0 '' \
+    'window [2340, 2800] s holds 7 whole steps of 60 s, fewer than the 10 the skyline needs at its maximum parallelism; fixes: a deadline d of at least 2940 s (sloinfer --override)' '' \
+    sh -c 'lcmpack -q --slo "$1/k2.slo" --capacity cores=100,mem=1000000 --at 2026-01-07 --now 2026-01-07T01:15:00Z \
+        "$1/k.sky" -o /dev/null --report - | grep "^K,once,507973,rejected," |
+        grep -o "window \[2340, 2800\] s holds 7 whole steps of 60 s, fewer than the 10 the skyline needs at its maximum parallelism; fixes: a deadline d of at least 2940 s (sloinfer --override)"' _ "$S_"

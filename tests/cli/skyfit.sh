@@ -639,18 +639,18 @@ tcheck "stragglers: skyline keeps the normal shape" $PY "$ROOT/tests/check/skyfi
 # ---- refusals that say what to do (lib/morpheus/refusal via lcmpack) ----------
 # window [0, 150] s on 60 s steps holds the whole steps [0,60) and [60,120):
 # 2 steps; the skyline needs 3 (one container per step): refused, and d must
-# grow by one step, to 210 s
+# be at least a + 3 steps, 180 s
 printf 'job,period,a,d\nr,3600,0,150\n' > "$TMP/ref.slo"
 printf 'job,step,offset,alloc\nr,60,0,1\nr,60,60,1\nr,60,120,1\n' > "$TMP/ref.sky"
 t "refusal names the window, the need and the fixes" 0 '' '*' \
-    "job 'r': not placed: window [0, 150] s holds 2 whole steps of 60 s, fewer than the 3 the skyline needs at its maximum parallelism; fixes: a deadline d of at least 210 s (sloinfer --override), a skyline of fewer or more recent runs (skyfit --last N, a lower --outlier-k" \
+    "job 'r': not placed: window [0, 150] s holds 2 whole steps of 60 s, fewer than the 3 the skyline needs at its maximum parallelism; fixes: a deadline d of at least 180 s (sloinfer --override), a skyline of fewer or more recent runs (skyfit --last N, a lower --outlier-k" \
     lcmpack --lcm 1h --capacity cores=4,mem=100000 --slo "$TMP/ref.slo" "$TMP/ref.sky"
 # the third fix, worked by hand: 3 container-steps over the window's 2 steps
 # need ceil(3 / 2) = 2 containers at once; the skyline peaks at 1
 t "refusal names the parallelism that would fit" 0 '' '*' \
     "or a job that runs at least 2 containers at once (its 3 container-steps over the window's 2 steps; its skyline peaks at 1)" \
     lcmpack --lcm 1h --capacity cores=4,mem=100000 --slo "$TMP/ref.slo" "$TMP/ref.sky"
-printf 'job,period,a,d\nr,3600,0,210\n' > "$TMP/ref2.slo"
+printf 'job,period,a,d\nr,3600,0,180\n' > "$TMP/ref2.slo"
 t "with that d it is placed" 0 '' '*' 'lcmpack: 1 requests: 1 placed' \
     lcmpack --lcm 1h --capacity cores=4,mem=100000 --slo "$TMP/ref2.slo" "$TMP/ref.sky"
 
