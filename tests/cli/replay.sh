@@ -183,9 +183,19 @@ t "align: not before the input is available" 0 '' \
 "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
 plan,A,A-3,$((T0+3660)),$((T0+4200)),$((T0+3780)),1,0,0
 plan+dra,A,A-3,$((T0+3660)),$((T0+4200)),$((T0+3780)),1,0,0" '' $R --regime plan,plan+dra --align reservation --runs "$D/late_runs.csv" "$D/late.csv"
-t "align: static keeps recorded starts" 0 '' \
+# Static keeps recorded starts, so --align reservation without a plan
+# regime would be ignored: refused (it ran with exit 0, output as recorded),
+# with --plan and without it; alongside a plan regime static still keeps
+# its recorded start.
+t "align: reservation with static only, --plan given: 64" 64 '' '' \
+    "replay: --align reservation goes with a plan regime (plan or plan+dra)" $R --regime static --align reservation "$D/late.csv"
+t "align: reservation without --plan (static by default): 64" 64 '' '' \
+    "replay: --align reservation goes with a plan regime (plan or plan+dra)" \
+    replay --slo "$D/slo.csv" --provisioned "$D/prov.csv" --capacity cores=4,mem=100000 --align reservation "$D/late.csv"
+t "align: static beside plan keeps recorded starts" 0 '' \
 "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
-static,A,A-3,$((T0+3900)),$((T0+4200)),$((T0+4020)),1,0,0" '' $R --regime static --align reservation "$D/late.csv"
+static,A,A-3,$((T0+3900)),$((T0+4200)),$((T0+4020)),1,0,0
+plan,A,A-3,$((T0+3600)),$((T0+4200)),$((T0+3720)),1,0,0" '' $R --regime static,plan --align reservation "$D/late.csv"
 # A run table without input_avail (traceconv google-runs': job, instance,
 # submit, start, end, status) or with it empty gives the submit time, as
 # sloinfer takes it (it was "missing required column 'input_avail'"): A-3
