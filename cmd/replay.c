@@ -371,10 +371,12 @@ static void report(const struct replay_totals *tot, const double *elapsed, int a
         if (opt.reg[i] == REPLAY_PLAN_DRA)
             fprintf(slk_summary(),
                     "  (dra: %llu extended, %llu renewed, %llu refused: %llu plan full, %llu nothing "
-                    "allocated in the recent window)",
+                    "allocated in the recent window, %llu rho*max recent < 1)",
                     (unsigned long long)x->dra.extended, (unsigned long long)x->dra.renewed,
-                    (unsigned long long)x->dra.refused_full + (unsigned long long)x->dra.refused_nocap,
-                    (unsigned long long)x->dra.refused_full, (unsigned long long)x->dra.refused_nocap);
+                    (unsigned long long)x->dra.refused_full + (unsigned long long)x->dra.refused_nocap +
+                        (unsigned long long)x->dra.refused_rho,
+                    (unsigned long long)x->dra.refused_full, (unsigned long long)x->dra.refused_nocap,
+                    (unsigned long long)x->dra.refused_rho);
         fputc('\n', slk_summary());
     }
     unplanned_note(tot);

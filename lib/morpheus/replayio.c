@@ -475,7 +475,7 @@ void replayio_write_summary(csvw *w, const enum replay_regime *regime, const int
         csvw_num(w, x->under);
         csvw_int(w, (int64_t)x->dra.extended);
         csvw_int(w, (int64_t)x->dra.renewed);
-        csvw_int(w, (int64_t)(x->dra.refused_full + x->dra.refused_nocap));
+        csvw_int(w, (int64_t)(x->dra.refused_full + x->dra.refused_nocap + x->dra.refused_rho));
         csvw_end(w);
     }
 }

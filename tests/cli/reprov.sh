@@ -35,7 +35,7 @@ t "dra: reasons say capped / within, R counts the extensions" 0 '' \
 granted (renew): demand 900 > planned 0; extra 900 within rho*max recent 4000
 granted (renew): demand 100 > planned 0; extra 100 within rho*max recent 1800' '' \
     awk -F, 'NR > 1 { sub(/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,/, ""); print }' "$TMP/dra.csv"
-t "dra: summary counts" 0 '' '*' '' grep -q '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 2 renewed, 0 refused (plan full), 0 refused (no recent allocation); 180000 extra container-seconds' "$TMP/dra.err"
+t "dra: summary counts" 0 '' '*' '' grep -qF '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 2 renewed, 0 refused (plan full), 0 refused (no recent allocation), 0 refused (rho*max recent < 1); 180000 extra container-seconds' "$TMP/dra.err"
 # The straggler stream and then S at t=600, after the 100 lapsed at 480:
 # steps 8-10 (480-660 s) hold no plan and no extension, so R would be 0 and
 # S refused for good; R is its last allocation instead (the 100 in force at
@@ -47,6 +47,16 @@ t "dra: nothing recent: R is the job's last allocation" 0 '' \
 t "dra: refused when the job never had an allocation" 0 '' \
 "$((T0+600)),S,dra,0,0,$((T0+660)),\"refused: demand 100 > planned 0, but no allocation (planned or extended) in the last 120 s to scale\"" '' \
     sh -c "printf 'job,t,used,pending\nS,$((T0+600)),100,0\n' | reprov -q $CAP --plan '$D/plan.csv' | tail -1"
+# A cap floor(rho * R) of 0 with R > 0 (--rho 0, or rho below 1/R) refuses
+# every trigger: the reason and the summary name the rho cap (it was "no
+# allocation (planned or extended) in the last 120 s to scale", counted as
+# "refused (no recent allocation)", with R = 1000 at t=240).
+for rho in 0 0.0005; do
+t "dra: --rho $rho: refused for the rho cap, not for no recent allocation" 0 '' \
+"$((T0+240)),S,dra,0,0,$((T0+300)),\"refused: demand 2500 > planned 0, but the extra is capped at floor(rho $rho * max recent 1000) = 0\"
+reprov: dra: 1 samples (0 of jobs without a reservation, ignored); 1 triggers: 0 extended, 0 renewed, 0 refused (plan full), 0 refused (no recent allocation), 1 refused (rho*max recent < 1);" '' \
+    sh -c "printf 'job,t,used,pending\nS,$((T0+240)),1000,1500\n' | reprov --no-output-header --rho $rho $CAP --plan '$D/plan.csv' 2>&1 | sed 's/ 0 extra container-seconds.*//'"
+done
 # The narrower reading (--recent plan): R from the original plan only.
 #   t=240 and t=300 as above but the cap at 300 is 2000 (steps 3-5 plan 1000,
 #   0, 0); t=420: nothing planned in steps 5-7: refused.
@@ -61,7 +71,7 @@ t "dra --recent plan: reasons" 0 '' \
 granted (renew): demand 900 > planned 0; extra 900 within rho*max recent 2000
 "refused: demand 100 > planned 0, but no planned allocation in the last 120 s to scale"' '' \
     awk -F, 'NR > 1 { sub(/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,/, ""); print }' "$TMP/drap.csv"
-t "dra --recent plan: summary counts" 0 '' '*' '' grep -q '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 1 renewed, 0 refused (plan full), 1 refused (no recent allocation); 174000 extra container-seconds' "$TMP/drap.err"
+t "dra --recent plan: summary counts" 0 '' '*' '' grep -qF '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 1 renewed, 0 refused (plan full), 1 refused (no recent allocation), 0 refused (rho*max recent < 1); 174000 extra container-seconds' "$TMP/drap.err"
 t "dra: bad --recent" 64 '' '' "invalid value for --recent: 'both'" reprov --recent both $CAP --plan "$D/plan.csv"
 
 # full.spec adds job F with 2000 containers at 240-360 s: capacity 3000 leaves
