@@ -336,10 +336,12 @@ static int run_jockey(csvr *r, jockey *jk)
         fprintf(
             stderr,
             "%s: jockey: %llu samples of %llu runs (%llu told apart by progress going back); %llu decisions, "
-            "%llu more held by the dead zone; %llu runs without a model; %.0f samples/s\n",
+            "%llu more held by the dead zone; %llu runs without a model; %llu runs whose table has no "
+            "allocation in [--min-alloc, --max-alloc]; %.0f samples/s\n",
             slk_progname, (unsigned long long)s.samples, (unsigned long long)s.runs,
             (unsigned long long)s.restarts, (unsigned long long)s.changes, (unsigned long long)s.dead_zone,
-            (unsigned long long)s.nomodel, el > 0 ? (double)s.samples / el : 0.0);
+            (unsigned long long)s.nomodel, (unsigned long long)s.outside,
+            el > 0 ? (double)s.samples / el : 0.0);
         if (s.nostages)
             fprintf(stderr, "%s: jockey: %llu samples without the per-stage task counts the job model needs "
                             "(columns completed and total as ';'-lists, one per stage of the model)\n",

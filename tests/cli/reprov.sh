@@ -343,6 +343,28 @@ t "jockey: bad --alpha" 64 '' '' "invalid value for --alpha" reprov --policy joc
 t "dra: time out of range" 65 $'job,t,used\nS,1e300,1\n' '*' "<stdin>:2: column 't': time '1e300' out of range" reprov $CAP --plan "$D/plan.csv"
 t "jockey: table allocations above 1000 are candidates" 0 $'job,t,progress,alloc\nJ,0,0,1\n' '0,J,jockey,1,2000' '' \
     sh -c "printf 'progress,alloc,remaining\n0,1000,100\n0,2000,50\n' > '$TMP/big.csv'; reprov -q --policy jockey --table '$TMP/big.csv' --deadline 60 --slack 1 --alpha 1 --dead-zone 0 | tail -1 | cut -d, -f1-5"
+# A table none of whose allocations lies in [--min-alloc, --max-alloc]
+# leaves the job's runs without a decision: a warning per job naming the
+# table's line, and the summary counts the runs (it was exit 0, the header
+# only, "0 decisions", nothing said).
+printf 'job,progress,alloc,remaining\nA,0,10,1200\nA,0.5,10,600\nA,0,20,600\nA,0.5,20,300\n' > "$TMP/rng.csv"
+RNG=$'job,t,progress,alloc\nA,1000,0,10\nA,1100,0.1,10\n'
+t "jockey: no table allocation within --max-alloc: warned per job" 0 "$RNG" 't,job,policy,old_alloc,new_alloc,until,reason' \
+    "rng.csv:2: warning: job 'A': no allocation of the table (10 to 20) lies in [--min-alloc 1, --max-alloc 5]: its runs get no decision" \
+    reprov --policy jockey --table "$TMP/rng.csv" --deadline 15m --max-alloc 5
+t "jockey: no table allocation within --max-alloc: counted in the summary" 0 "$RNG" '*' \
+    "0 decisions, 0 more held by the dead zone; 0 runs without a model; 1 runs whose table has no allocation in [--min-alloc, --max-alloc];" \
+    reprov --policy jockey --table "$TMP/rng.csv" --deadline 15m --max-alloc 5
+t "jockey: no table allocation at or above --min-alloc: warned" 0 "$RNG" 't,job,policy,old_alloc,new_alloc,until,reason' \
+    "rng.csv:2: warning: job 'A': no allocation of the table (10 to 20) lies at or above --min-alloc 30: its runs get no decision" \
+    reprov --policy jockey --table "$TMP/rng.csv" --deadline 15m --min-alloc 30
+t "jockey: the same for the rows without a job" 0 "$RNG" '*' \
+    "nojobrng.csv:2: warning: the rows without a job: no allocation of the table (10 to 20) lies in [--min-alloc 1, --max-alloc 5]: the runs of jobs without rows get no decision" \
+    sh -c "cut -d, -f2- '$TMP/rng.csv' > '$TMP/nojobrng.csv'; reprov --policy jockey --table '$TMP/nojobrng.csv' --deadline 15m --max-alloc 5"
+t "jockey: a table allocation within the range: no warning" 0 "$RNG" '' '' \
+    sh -c "! reprov --policy jockey --table '$TMP/rng.csv' --deadline 15m --max-alloc 15 2>&1 >/dev/null | grep warning"
+t "jockey: -q silences the warning" 0 "$RNG" 't,job,policy,old_alloc,new_alloc,until,reason' '' \
+    reprov -q --policy jockey --table "$TMP/rng.csv" --deadline 15m --max-alloc 5
 # A recurring job: a run's elapsed time counts from its own first sample.  At
 # 5000 s the first run is past its 60 min deadline.  --late flat (the old
 # rule): every allocation has the same penalty, so the smallest (1) is
