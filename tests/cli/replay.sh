@@ -260,6 +260,18 @@ t "time out of range" 65 $'job,run,t,containers\nA,a1,1e300,1\n' '*' "<stdin>:2:
 # the replay visits every step of the span: a span beyond --max-steps is refused at once
 t "span beyond --max-steps" 65 '' '' "run 'A-2': the runs span 3333333335 steps of 60 s, more than --max-steps 10000000" $R "$ROOT/tests/bad/replay/span_2e11.csv"
 t "--max-steps small" 65 '' '' "more than --max-steps 2" $R --max-steps 2 "$D/one.csv"
+# One run may span at most 10000000 steps whatever --max-steps (it holds a
+# value per step).  The error names the row that crossed the limit, the
+# run's first t and this one (it said "z.csv:2: run 'r1' spans 58919042
+# steps: too long", at the run's first line, and --max-steps 1e9 did not
+# lift it): a t that lies past it, or the last row's end (t plus the
+# interval before it: 4e8 + 399999940 s is 13333333 steps).
+t "one run beyond 1e7 steps: the row that crossed it" 65 $'job,run,t,containers\nA,r1,0,1\nA,r1,1767571260,2\n' '*' \
+    "<stdin>:3: run 'r1': t 1767571260 lies 29459521 steps of 60 s after its first t 0 (line 2), more than the 10000000 steps a run may span, whatever --max-steps (a bad timestamp, most likely)" \
+    $R --regime static --max-steps 1000000000
+t "one run beyond 1e7 steps: the last row's end crossed it" 65 $'job,run,t,containers\nA,r1,0,1\nA,r1,60,1\nA,r1,400000000,2\n' '*' \
+    "<stdin>:4: run 'r1': t 400000000, held 399999940 s as the interval before it, ends 13333333 steps of 60 s after its first t 0 (line 2), more than the 10000000 steps a run may span" \
+    $R --regime static --max-steps 1000000000
 t "--max-steps 0 refused" 64 '' '' "invalid value for --max-steps: '0'" $R --max-steps 0 "$D/one.csv"
 
 # Runs end at their recorded end: A's last sample (2 containers at 170 s)
