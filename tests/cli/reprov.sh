@@ -57,6 +57,20 @@ t "dra: --rho $rho: refused for the rho cap, not for no recent allocation" 0 '' 
 reprov: dra: 1 samples (0 of jobs without a reservation, ignored); 1 triggers: 0 extended, 0 renewed, 0 refused (plan full), 0 refused (no recent allocation), 1 refused (rho*max recent < 1);" '' \
     sh -c "printf 'job,t,used,pending\nS,$((T0+240)),1000,1500\n' | reprov --no-output-header --rho $rho $CAP --plan '$D/plan.csv' 2>&1 | sed 's/ 0 extra container-seconds.*//'"
 done
+# A bad row stops the run (exit 65): on standard output the decisions before
+# it went out as they were made; -o FILE is replaced only when the input
+# ends, so FILE is left as it was; either way the summary counts the
+# decisions made (reprov(1) said they "went out as they were made" for both).
+BADT="job,t,used,pending
+S,$((T0+240)),1000,1500
+S,$((T0+100)),1,0
+"
+t "bad row: standard output has the decisions before it" 65 "$BADT" \
+"t,job,policy,old_alloc,new_alloc,until
+$((T0+240)),S,dra,0,2000,$((T0+300))" '1 triggers: 1 extended' \
+    sh -c "reprov $CAP --plan '$D/plan.csv' > '$TMP/so.csv'; rc=\$?; cut -d, -f1-6 '$TMP/so.csv'; exit \$rc"
+t "bad row: -o FILE is left as it was, the summary counts the decision" 65 "$BADT" 'old' '1 triggers: 1 extended' \
+    sh -c "printf 'old\n' > '$TMP/keep.csv'; reprov $CAP --plan '$D/plan.csv' -o '$TMP/keep.csv'; rc=\$?; cat '$TMP/keep.csv'; exit \$rc"
 # The narrower reading (--recent plan): R from the original plan only.
 #   t=240 and t=300 as above but the cap at 300 is 2000 (steps 3-5 plan 1000,
 #   0, 0); t=420: nothing planned in steps 5-7: refused.
