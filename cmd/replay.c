@@ -71,7 +71,7 @@ static const struct argp_option options[] = {
     {"align", OPT_ALIGN, "MODE", 0, "recorded (default): runs start when they started in the trace; reservation: "
                                     "in the plan regimes a run starts at its instance's reservation (the job is "
                                     "submitted into it, as in Morpheus), or when its input arrived if later "
-                                    "(--runs)", 2},
+                                    "(--runs); refused without a plan regime", 2},
     {"max-steps", OPT_MAX_STEPS, "N", 0, "Refuse runs that span more than N steps from the first to the last "
                                          "(default 10000000, 19 years at 60 s): the replay visits every step", 1},
     {"runs", OPT_RUNS, "FILE", 0, "Run table job,instance,input_avail (tracegen runs): with --align reservation a "
@@ -160,9 +160,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
                 opt.reg[opt.nreg++] = REPLAY_PLAN_DRA;
             }
         }
-        int with_dra = 0;
+        int with_dra = 0, with_plan = 0;
         for (int i = 0; i < opt.nreg; i++) {
             with_dra |= opt.reg[i] == REPLAY_PLAN_DRA;
+            with_plan |= opt.reg[i] != REPLAY_STATIC;
             if (opt.reg[i] == REPLAY_STATIC && !opt.prov)
                 argp_error(st, "the static regime needs --provisioned FILE");
             if (opt.reg[i] != REPLAY_STATIC && !opt.plan)
@@ -172,6 +173,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
             argp_error(st, "--%s goes with the plan+dra regime", opt.dra.given);
         if (opt.step != floor(opt.step))
             argp_error(st, "--step must be whole seconds");
+        if (opt.align && !with_plan) /* static keeps recorded starts: it would be ignored */
+            argp_error(st,
+                       "--align reservation goes with a plan regime (plan or plan+dra): the static regime "
+                       "has no reservation to start a run at");
         if (opt.runs && !opt.align)
             argp_error(st, "--runs goes with --align reservation");
         if (!(opt.from < opt.until))
@@ -366,10 +371,12 @@ static void report(const struct replay_totals *tot, const double *elapsed, int a
         if (opt.reg[i] == REPLAY_PLAN_DRA)
             fprintf(slk_summary(),
                     "  (dra: %llu extended, %llu renewed, %llu refused: %llu plan full, %llu nothing "
-                    "allocated in the recent window)",
+                    "allocated in the recent window, %llu rho*max recent < 1)",
                     (unsigned long long)x->dra.extended, (unsigned long long)x->dra.renewed,
-                    (unsigned long long)x->dra.refused_full + (unsigned long long)x->dra.refused_nocap,
-                    (unsigned long long)x->dra.refused_full, (unsigned long long)x->dra.refused_nocap);
+                    (unsigned long long)x->dra.refused_full + (unsigned long long)x->dra.refused_nocap +
+                        (unsigned long long)x->dra.refused_rho,
+                    (unsigned long long)x->dra.refused_full, (unsigned long long)x->dra.refused_nocap,
+                    (unsigned long long)x->dra.refused_rho);
         fputc('\n', slk_summary());
     }
     unplanned_note(tot);

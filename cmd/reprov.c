@@ -303,14 +303,17 @@ static int run_dra(csvr *r, plan *p)
     dra_free(d);
     if (!slk_opt.quiet && (st == SLK_OK || csvr_line(r) > 1)) { /* not after a bad header */
         double el = slk_now() - t0;
-        fprintf(stderr,
-                "%s: dra: %llu samples (%llu of jobs without a reservation, ignored); %llu triggers: %llu extended, "
-                "%llu renewed, %llu refused (plan full), %llu refused (no recent allocation); %.0f extra "
-                "container-seconds granted (%llu grants partial); %.0f samples/s\n",
-                slk_progname, (unsigned long long)s.samples, (unsigned long long)s.noplan,
-                (unsigned long long)s.triggers, (unsigned long long)s.extended, (unsigned long long)s.renewed,
-                (unsigned long long)s.refused_full, (unsigned long long)s.refused_nocap, s.extra_container_s,
-                (unsigned long long)s.partial, el > 0 ? (double)s.samples / el : 0.0);
+        fprintf(
+            stderr,
+            "%s: dra: %llu samples (%llu of jobs without a reservation, ignored); %llu triggers: %llu "
+            "extended, %llu renewed, %llu refused (plan full), %llu refused (no recent allocation), %llu "
+            "refused (rho*max recent < 1); %.0f extra container-seconds granted (%llu grants partial); %.0f "
+            "samples/s\n",
+            slk_progname, (unsigned long long)s.samples, (unsigned long long)s.noplan,
+            (unsigned long long)s.triggers, (unsigned long long)s.extended, (unsigned long long)s.renewed,
+            (unsigned long long)s.refused_full, (unsigned long long)s.refused_nocap,
+            (unsigned long long)s.refused_rho, s.extra_container_s, (unsigned long long)s.partial,
+            el > 0 ? (double)s.samples / el : 0.0);
     }
     return st;
 }
@@ -333,10 +336,12 @@ static int run_jockey(csvr *r, jockey *jk)
         fprintf(
             stderr,
             "%s: jockey: %llu samples of %llu runs (%llu told apart by progress going back); %llu decisions, "
-            "%llu more held by the dead zone; %llu runs without a model; %.0f samples/s\n",
+            "%llu more held by the dead zone; %llu runs without a model; %llu runs whose table has no "
+            "allocation in [--min-alloc, --max-alloc]; %.0f samples/s\n",
             slk_progname, (unsigned long long)s.samples, (unsigned long long)s.runs,
             (unsigned long long)s.restarts, (unsigned long long)s.changes, (unsigned long long)s.dead_zone,
-            (unsigned long long)s.nomodel, el > 0 ? (double)s.samples / el : 0.0);
+            (unsigned long long)s.nomodel, (unsigned long long)s.outside,
+            el > 0 ? (double)s.samples / el : 0.0);
         if (s.nostages)
             fprintf(stderr, "%s: jockey: %llu samples without the per-stage task counts the job model needs "
                             "(columns completed and total as ';'-lists, one per stage of the model)\n",

@@ -30,6 +30,7 @@ struct table {              /* rows of one key sorted by (alloc, p) */
     size_t n, cap;
     size_t *first;          /* [nalloc + 1]: row index of each distinct alloc */
     size_t nalloc;
+    int in_range; /* 1: an allocation lies in [min_alloc, max_alloc] (else no decision) */
 };
 
 struct curve {
@@ -138,6 +139,7 @@ static int load_table(jockey *j, const char *path)
     }
     st = csvr_status(r);
     const char *pname = csvr_path(r);
+    struct slk_many outside = {0};
     j->tables = xcalloc(j->ntab ? j->ntab : 1, sizeof *j->tables);
     for (size_t k = 0; k < j->ntab; k++) {
         struct table *t = &j->tables[k];
@@ -166,9 +168,31 @@ static int load_table(jockey *j, const char *path)
             }
         }
         t->first[t->nalloc] = t->n;
+        for (size_t i = 0; i < t->nalloc; i++)
+            t->in_range |= t->alloc[t->first[i]] >= j->o.min_alloc && t->alloc[t->first[i]] <= j->o.max_alloc;
+        if (st == SLK_OK && !t->in_range) { /* its runs would get no decision, silently */
+            const char *name = keyset_key(j->tkeys, (long)k);
+            char range[96];
+            if (isinf(j->o.max_alloc))
+                snprintf(range, sizeof range, "at or above --min-alloc %g", j->o.min_alloc);
+            else
+                snprintf(range, sizeof range, "in [--min-alloc %g, --max-alloc %g]", j->o.min_alloc,
+                         j->o.max_alloc);
+            long l0 = rows[k][0].line;
+            for (size_t i = 1; i < t->n; i++)
+                l0 = rows[k][i].line < l0 ? rows[k][i].line : l0;
+            slk_warn_many(&outside, pname, l0,
+                          "%s%s%sno allocation of the table (%g to %g) lies %s: %s get no decision",
+                          *name ? "job '" : "", name, *name ? "': " : "the rows without a job: ", t->alloc[0],
+                          t->alloc[t->n - 1], range, *name ? "its runs" : "the runs of jobs without rows");
+        }
         free(rows[k]);
     }
     free(rows), free(nrows), free(caps);
+    if (slk_many_hidden(&outside) > 0)
+        slk_warn_at(pname, 0,
+                    "%ld more jobs with no allocation of the table in the --min-alloc/--max-alloc range",
+                    slk_many_hidden(&outside));
     if (st == SLK_OK && j->ntab == 0) {
         slk_error_at(pname, 0, "table has no rows");
         st = SLK_EDATA;
@@ -504,6 +528,8 @@ int jockey_sample(jockey *j, const char *job, const char *run, double t, double 
         if ((j->o.parallel <= 0 && !j->models.n && s->table == SIZE_MAX) || (j->models.n && !s->model) ||
             (j->ncur && s->curve == SIZE_MAX))
             j->stats.nomodel++;
+        else if (s->table != SIZE_MAX && !j->tables[s->table].in_range)
+            j->stats.outside++;
     }
     struct jstate *s = &j->st[id];
     s->last_p = p;

@@ -82,6 +82,7 @@ struct jockey_stats {
     uint64_t changes;       /* decisions written (the allocation changed) */
     uint64_t dead_zone;     /* evaluations whose target would change the allocation, held by the dead zone */
     uint64_t nomodel;       /* runs without a model (or utility curve) */
+    uint64_t outside;       /* runs whose table has no allocation in [min_alloc, max_alloc]: no decision */
     uint64_t nostages;      /* samples a job model could not use (no or other per-stage counts) */
 };
 

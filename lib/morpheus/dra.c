@@ -303,14 +303,19 @@ static int decide(dra *d, struct dra_job *j, const char *job, double t, int64_t 
     int64_t cap = capd > 1e15 ? (int64_t)1e15 : (int64_t)capd;
     int64_t extra = demand - base < cap ? demand - base : cap;
     out->cap = cap;
+    out->rmax = rmax;
+    out->rho = d->o.rho;
     int renew = j->last_until > -INFINITY && t - j->last_until <= d->o.grant;
     /* what is in force at t: decide runs only when no extension is (the
      * ones that ended by t lapsed in dra_expire), so the plan's alone */
     out->old_alloc = base;
     out->new_alloc = base;
     out->until = t + d->o.grant;
-    if (extra <= 0) {
-        d->st.refused_nocap++;
+    if (extra <= 0) { /* demand > base, so cap is 0: R = 0, or rho * R below 1 */
+        if (rmax > 0)
+            d->st.refused_rho++;
+        else
+            d->st.refused_nocap++;
         j->hold_until = out->until;
         out->action = DRA_REFUSE;
         return 1;
@@ -395,6 +400,11 @@ void dra_reason(const struct dra_decision *d, char *buf, size_t n)
     if (d->action == DRA_REFUSE && d->full)
         snprintf(buf, n, "refused: plan full: %lld more containers do not fit at offset %lld s (room for 0)",
                  (long long)d->extra, (long long)d->bad_offset);
+    else if (d->action == DRA_REFUSE && d->rmax > 0) /* the cap floor(rho * R) is 0 */
+        snprintf(buf, n,
+                 "refused: demand %lld > planned %lld, but the extra is capped at floor(rho %g * max recent "
+                 "%lld%s) = 0",
+                 (long long)d->demand, (long long)d->base, d->rho, (long long)d->rmax, rk);
     else if (d->action == DRA_REFUSE)
         snprintf(buf, n, "refused: demand %lld > planned %lld, but no %s in the last %g s to scale",
                  (long long)d->demand, (long long)d->base,

@@ -44,8 +44,9 @@
  *     (extend|renew): ...", "partial (extend|renew): ..." or "refused: ...";
  *   - at `until` = t + grant the extension lapses: it leaves the plan (its
  *     load is subtracted) and the next sample of the job re-evaluates;
- *   - a refused extension (plan full, or no recent allocation to scale) is
- *     not retried before t + grant.
+ *   - a refused extension (plan full, no recent allocation to scale, or a
+ *     cap floor(rho * R) of 0 with R > 0: rho below 1/R) is not retried
+ *     before t + grant.
  * Samples of jobs without a reservation in the plan are ignored (counted).
  *
  * OWNERSHIP.  A dra borrows the plan (not freed by dra_free).  It adds at
@@ -102,7 +103,9 @@ struct dra_decision {
     int64_t alloc;      /* containers in force for the job at t after the sample (always set) */
     int64_t base, demand, extra, cap;
     double until;       /* end of the extension, or of the refusal hold */
-    int full;           /* REFUSE: 1 the plan is full (else nothing allocated recently) */
+    int full;           /* REFUSE: 1 the plan is full (else nothing allocated recently, or rho cap 0) */
+    int64_t rmax;       /* R, the largest recent allocation (cap = floor(rho * R)) */
+    double rho;         /* the opts.rho in force, for the reason */
     int recent;         /* the opts.recent in force, for the reason */
     int64_t bad_offset; /* REFUSE full: the first plan offset (s) without room */
     int64_t room;       /* ... and how many containers still fit there */
@@ -143,6 +146,7 @@ int64_t dra_extra_at(const dra *d, const char *job, double t);
 /* Counters for summaries. */
 struct dra_stats {
     uint64_t samples, noplan, triggers, extended, renewed, refused_full, refused_nocap;
+    uint64_t refused_rho;       /* R > 0 but floor(rho * R) = 0 (refused_nocap: R = 0) */
     uint64_t partial;           /* grants (extended or renewed) of only part of the ask */
     double extra_container_s;   /* granted containers x seconds */
 };

@@ -197,6 +197,7 @@ int64_t *replayio_aligned_starts(const struct replayio *io, const plan *p, long 
 
 struct sample {
     double t, c;
+    long line; /* the usage row it came from */
 };
 
 /* finish_run: the samples sm[0..n) of one run, resampled onto the grid,
@@ -218,8 +219,27 @@ static int finish_run(struct replayio *io, csvr *r, const char *run, size_t job,
     long len = (long)(ceil(end / step - 1e-9) - (double)g0);
     if (len < 1)
         len = 1;
-    if (len > 10000000) {
-        slk_error_at(csvr_path(r), line, "run '%s' spans %ld steps: too long", run, len);
+    if (len > REPLAYIO_MAX_RUN_STEPS) {
+        /* name the row that crossed the limit: the first whose t lies past
+         * it, else the last (its end: its t plus the interval before it) */
+        double lim = (double)REPLAYIO_MAX_RUN_STEPS;
+        size_t i = 0;
+        while (i < n && ceil(sm[i].t / step - 1e-9) - (double)g0 <= lim)
+            i++;
+        char what[128];
+        if (i < n) {
+            snprintf(what, sizeof what, "t %.17g lies %.0f steps", sm[i].t,
+                     ceil(sm[i].t / step - 1e-9) - (double)g0);
+        } else {
+            i = n - 1;
+            snprintf(what, sizeof what, "t %.17g, held %.17g s as the interval before it, ends %ld steps",
+                     sm[i].t, dt, len);
+        }
+        slk_error_at(
+            csvr_path(r), sm[i].line,
+            "run '%s': %s of %g s after its first t %.17g (line %ld), more than the %ld steps a run may "
+            "span, whatever --max-steps (a bad timestamp, most likely)",
+            run, what, step, first, sm[0].line, REPLAYIO_MAX_RUN_STEPS);
         return -1;
     }
     /* The replay visits every step between the first run and the last, so
@@ -355,7 +375,7 @@ static int usage_row_add(struct replayio *io, csvr *r, group_iter *gt, struct cu
             return csvr_fail(r, "run '%s' changes job ('%s', then '%s')", u->run, cr->jobname, u->job);
     }
     cr->sm = xgrow(cr->sm, &cr->cap, cr->n + 1, sizeof *cr->sm);
-    cr->sm[cr->n++] = (struct sample){u->t, u->c};
+    cr->sm[cr->n++] = (struct sample){u->t, u->c, csvr_line(r)};
     return 0;
 }
 
@@ -475,7 +495,7 @@ void replayio_write_summary(csvw *w, const enum replay_regime *regime, const int
         csvw_num(w, x->under);
         csvw_int(w, (int64_t)x->dra.extended);
         csvw_int(w, (int64_t)x->dra.renewed);
-        csvw_int(w, (int64_t)(x->dra.refused_full + x->dra.refused_nocap));
+        csvw_int(w, (int64_t)(x->dra.refused_full + x->dra.refused_nocap + x->dra.refused_rho));
         csvw_end(w);
     }
 }

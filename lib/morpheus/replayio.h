@@ -20,8 +20,8 @@
  * Errors: "tool: FILE:LINE: message" and an exit status (base/diag.h).  A
  * dialect with rejects (--on-error skip) skips a bad usage, provisioned or
  * runs row (listed, counted there) and goes on; the SLO file follows
- * morpheus/slo.  Limits: a run over 1e7 steps, or runs spanning more than
- * max_steps steps, stop the read (SLK_EDATA).
+ * morpheus/slo.  Limits: a run over REPLAYIO_MAX_RUN_STEPS steps, or runs
+ * spanning more than max_steps steps, stop the read (SLK_EDATA).
  *
  * The outputs (replay's per-run rows and --summary) are written here too,
  * so the tool's main only opens files and calls.
@@ -81,6 +81,12 @@ extern const char *const replayio_usage_keys[];
  * over-allocation under CSVR_MAX_VALUE container-seconds for runs of up to
  * 1e7 s (116 days).  A larger value is refused as too large. */
 #define REPLAYIO_MAX_PROVISIONED 1e8
+
+/* The most steps one run may span, first sample to end, whatever max_steps:
+ * a run holds one double per step (80 MB at this limit), so a run a bad
+ * timestamp stretches over decades (10 years at 60 s is 5.3e6 steps) is
+ * refused rather than allocated.  replay(1) documents it. */
+#define REPLAYIO_MAX_RUN_STEPS 10000000L
 
 /* The readers: each returns SLK_OK, or the status of the error it printed. */
 int replayio_read_slo(struct replayio *io, const char *path, const struct csv_dialect *d);

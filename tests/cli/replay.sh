@@ -183,9 +183,19 @@ t "align: not before the input is available" 0 '' \
 "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
 plan,A,A-3,$((T0+3660)),$((T0+4200)),$((T0+3780)),1,0,0
 plan+dra,A,A-3,$((T0+3660)),$((T0+4200)),$((T0+3780)),1,0,0" '' $R --regime plan,plan+dra --align reservation --runs "$D/late_runs.csv" "$D/late.csv"
-t "align: static keeps recorded starts" 0 '' \
+# Static keeps recorded starts, so --align reservation without a plan
+# regime would be ignored: refused (it ran with exit 0, output as recorded),
+# with --plan and without it; alongside a plan regime static still keeps
+# its recorded start.
+t "align: reservation with static only, --plan given: 64" 64 '' '' \
+    "replay: --align reservation goes with a plan regime (plan or plan+dra)" $R --regime static --align reservation "$D/late.csv"
+t "align: reservation without --plan (static by default): 64" 64 '' '' \
+    "replay: --align reservation goes with a plan regime (plan or plan+dra)" \
+    replay --slo "$D/slo.csv" --provisioned "$D/prov.csv" --capacity cores=4,mem=100000 --align reservation "$D/late.csv"
+t "align: static beside plan keeps recorded starts" 0 '' \
 "regime,job,run,start,deadline,finish,met,over_container_s,under_container_s
-static,A,A-3,$((T0+3900)),$((T0+4200)),$((T0+4020)),1,0,0" '' $R --regime static --align reservation "$D/late.csv"
+static,A,A-3,$((T0+3900)),$((T0+4200)),$((T0+4020)),1,0,0
+plan,A,A-3,$((T0+3600)),$((T0+4200)),$((T0+3720)),1,0,0" '' $R --regime static,plan --align reservation "$D/late.csv"
 # A run table without input_avail (traceconv google-runs': job, instance,
 # submit, start, end, status) or with it empty gives the submit time, as
 # sloinfer takes it (it was "missing required column 'input_avail'"): A-3
@@ -250,6 +260,18 @@ t "time out of range" 65 $'job,run,t,containers\nA,a1,1e300,1\n' '*' "<stdin>:2:
 # the replay visits every step of the span: a span beyond --max-steps is refused at once
 t "span beyond --max-steps" 65 '' '' "run 'A-2': the runs span 3333333335 steps of 60 s, more than --max-steps 10000000" $R "$ROOT/tests/bad/replay/span_2e11.csv"
 t "--max-steps small" 65 '' '' "more than --max-steps 2" $R --max-steps 2 "$D/one.csv"
+# One run may span at most 10000000 steps whatever --max-steps (it holds a
+# value per step).  The error names the row that crossed the limit, the
+# run's first t and this one (it said "z.csv:2: run 'r1' spans 58919042
+# steps: too long", at the run's first line, and --max-steps 1e9 did not
+# lift it): a t that lies past it, or the last row's end (t plus the
+# interval before it: 4e8 + 399999940 s is 13333333 steps).
+t "one run beyond 1e7 steps: the row that crossed it" 65 $'job,run,t,containers\nA,r1,0,1\nA,r1,1767571260,2\n' '*' \
+    "<stdin>:3: run 'r1': t 1767571260 lies 29459521 steps of 60 s after its first t 0 (line 2), more than the 10000000 steps a run may span, whatever --max-steps (a bad timestamp, most likely)" \
+    $R --regime static --max-steps 1000000000
+t "one run beyond 1e7 steps: the last row's end crossed it" 65 $'job,run,t,containers\nA,r1,0,1\nA,r1,60,1\nA,r1,400000000,2\n' '*' \
+    "<stdin>:4: run 'r1': t 400000000, held 399999940 s as the interval before it, ends 13333333 steps of 60 s after its first t 0 (line 2), more than the 10000000 steps a run may span" \
+    $R --regime static --max-steps 1000000000
 t "--max-steps 0 refused" 64 '' '' "invalid value for --max-steps: '0'" $R --max-steps 0 "$D/one.csv"
 
 # Runs end at their recorded end: A's last sample (2 containers at 170 s)

@@ -35,7 +35,7 @@ t "dra: reasons say capped / within, R counts the extensions" 0 '' \
 granted (renew): demand 900 > planned 0; extra 900 within rho*max recent 4000
 granted (renew): demand 100 > planned 0; extra 100 within rho*max recent 1800' '' \
     awk -F, 'NR > 1 { sub(/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,/, ""); print }' "$TMP/dra.csv"
-t "dra: summary counts" 0 '' '*' '' grep -q '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 2 renewed, 0 refused (plan full), 0 refused (no recent allocation); 180000 extra container-seconds' "$TMP/dra.err"
+t "dra: summary counts" 0 '' '*' '' grep -qF '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 2 renewed, 0 refused (plan full), 0 refused (no recent allocation), 0 refused (rho*max recent < 1); 180000 extra container-seconds' "$TMP/dra.err"
 # The straggler stream and then S at t=600, after the 100 lapsed at 480:
 # steps 8-10 (480-660 s) hold no plan and no extension, so R would be 0 and
 # S refused for good; R is its last allocation instead (the 100 in force at
@@ -47,6 +47,30 @@ t "dra: nothing recent: R is the job's last allocation" 0 '' \
 t "dra: refused when the job never had an allocation" 0 '' \
 "$((T0+600)),S,dra,0,0,$((T0+660)),\"refused: demand 100 > planned 0, but no allocation (planned or extended) in the last 120 s to scale\"" '' \
     sh -c "printf 'job,t,used,pending\nS,$((T0+600)),100,0\n' | reprov -q $CAP --plan '$D/plan.csv' | tail -1"
+# A cap floor(rho * R) of 0 with R > 0 (--rho 0, or rho below 1/R) refuses
+# every trigger: the reason and the summary name the rho cap (it was "no
+# allocation (planned or extended) in the last 120 s to scale", counted as
+# "refused (no recent allocation)", with R = 1000 at t=240).
+for rho in 0 0.0005; do
+t "dra: --rho $rho: refused for the rho cap, not for no recent allocation" 0 '' \
+"$((T0+240)),S,dra,0,0,$((T0+300)),\"refused: demand 2500 > planned 0, but the extra is capped at floor(rho $rho * max recent 1000) = 0\"
+reprov: dra: 1 samples (0 of jobs without a reservation, ignored); 1 triggers: 0 extended, 0 renewed, 0 refused (plan full), 0 refused (no recent allocation), 1 refused (rho*max recent < 1);" '' \
+    sh -c "printf 'job,t,used,pending\nS,$((T0+240)),1000,1500\n' | reprov --no-output-header --rho $rho $CAP --plan '$D/plan.csv' 2>&1 | sed 's/ 0 extra container-seconds.*//'"
+done
+# A bad row stops the run (exit 65): on standard output the decisions before
+# it went out as they were made; -o FILE is replaced only when the input
+# ends, so FILE is left as it was; either way the summary counts the
+# decisions made (reprov(1) said they "went out as they were made" for both).
+BADT="job,t,used,pending
+S,$((T0+240)),1000,1500
+S,$((T0+100)),1,0
+"
+t "bad row: standard output has the decisions before it" 65 "$BADT" \
+"t,job,policy,old_alloc,new_alloc,until
+$((T0+240)),S,dra,0,2000,$((T0+300))" '1 triggers: 1 extended' \
+    sh -c "reprov $CAP --plan '$D/plan.csv' > '$TMP/so.csv'; rc=\$?; cut -d, -f1-6 '$TMP/so.csv'; exit \$rc"
+t "bad row: -o FILE is left as it was, the summary counts the decision" 65 "$BADT" 'old' '1 triggers: 1 extended' \
+    sh -c "printf 'old\n' > '$TMP/keep.csv'; reprov $CAP --plan '$D/plan.csv' -o '$TMP/keep.csv'; rc=\$?; cat '$TMP/keep.csv'; exit \$rc"
 # The narrower reading (--recent plan): R from the original plan only.
 #   t=240 and t=300 as above but the cap at 300 is 2000 (steps 3-5 plan 1000,
 #   0, 0); t=420: nothing planned in steps 5-7: refused.
@@ -61,7 +85,7 @@ t "dra --recent plan: reasons" 0 '' \
 granted (renew): demand 900 > planned 0; extra 900 within rho*max recent 2000
 "refused: demand 100 > planned 0, but no planned allocation in the last 120 s to scale"' '' \
     awk -F, 'NR > 1 { sub(/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,/, ""); print }' "$TMP/drap.csv"
-t "dra --recent plan: summary counts" 0 '' '*' '' grep -q '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 1 renewed, 0 refused (plan full), 1 refused (no recent allocation); 174000 extra container-seconds' "$TMP/drap.err"
+t "dra --recent plan: summary counts" 0 '' '*' '' grep -qF '8 samples (1 of jobs without a reservation, ignored); 3 triggers: 1 extended, 1 renewed, 0 refused (plan full), 1 refused (no recent allocation), 0 refused (rho*max recent < 1); 174000 extra container-seconds' "$TMP/drap.err"
 t "dra: bad --recent" 64 '' '' "invalid value for --recent: 'both'" reprov --recent both $CAP --plan "$D/plan.csv"
 
 # full.spec adds job F with 2000 containers at 240-360 s: capacity 3000 leaves
@@ -333,6 +357,28 @@ t "jockey: bad --alpha" 64 '' '' "invalid value for --alpha" reprov --policy joc
 t "dra: time out of range" 65 $'job,t,used\nS,1e300,1\n' '*' "<stdin>:2: column 't': time '1e300' out of range" reprov $CAP --plan "$D/plan.csv"
 t "jockey: table allocations above 1000 are candidates" 0 $'job,t,progress,alloc\nJ,0,0,1\n' '0,J,jockey,1,2000' '' \
     sh -c "printf 'progress,alloc,remaining\n0,1000,100\n0,2000,50\n' > '$TMP/big.csv'; reprov -q --policy jockey --table '$TMP/big.csv' --deadline 60 --slack 1 --alpha 1 --dead-zone 0 | tail -1 | cut -d, -f1-5"
+# A table none of whose allocations lies in [--min-alloc, --max-alloc]
+# leaves the job's runs without a decision: a warning per job naming the
+# table's line, and the summary counts the runs (it was exit 0, the header
+# only, "0 decisions", nothing said).
+printf 'job,progress,alloc,remaining\nA,0,10,1200\nA,0.5,10,600\nA,0,20,600\nA,0.5,20,300\n' > "$TMP/rng.csv"
+RNG=$'job,t,progress,alloc\nA,1000,0,10\nA,1100,0.1,10\n'
+t "jockey: no table allocation within --max-alloc: warned per job" 0 "$RNG" 't,job,policy,old_alloc,new_alloc,until,reason' \
+    "rng.csv:2: warning: job 'A': no allocation of the table (10 to 20) lies in [--min-alloc 1, --max-alloc 5]: its runs get no decision" \
+    reprov --policy jockey --table "$TMP/rng.csv" --deadline 15m --max-alloc 5
+t "jockey: no table allocation within --max-alloc: counted in the summary" 0 "$RNG" '*' \
+    "0 decisions, 0 more held by the dead zone; 0 runs without a model; 1 runs whose table has no allocation in [--min-alloc, --max-alloc];" \
+    reprov --policy jockey --table "$TMP/rng.csv" --deadline 15m --max-alloc 5
+t "jockey: no table allocation at or above --min-alloc: warned" 0 "$RNG" 't,job,policy,old_alloc,new_alloc,until,reason' \
+    "rng.csv:2: warning: job 'A': no allocation of the table (10 to 20) lies at or above --min-alloc 30: its runs get no decision" \
+    reprov --policy jockey --table "$TMP/rng.csv" --deadline 15m --min-alloc 30
+t "jockey: the same for the rows without a job" 0 "$RNG" '*' \
+    "nojobrng.csv:2: warning: the rows without a job: no allocation of the table (10 to 20) lies in [--min-alloc 1, --max-alloc 5]: the runs of jobs without rows get no decision" \
+    sh -c "cut -d, -f2- '$TMP/rng.csv' > '$TMP/nojobrng.csv'; reprov --policy jockey --table '$TMP/nojobrng.csv' --deadline 15m --max-alloc 5"
+t "jockey: a table allocation within the range: no warning" 0 "$RNG" '' '' \
+    sh -c "! reprov --policy jockey --table '$TMP/rng.csv' --deadline 15m --max-alloc 15 2>&1 >/dev/null | grep warning"
+t "jockey: -q silences the warning" 0 "$RNG" 't,job,policy,old_alloc,new_alloc,until,reason' '' \
+    reprov -q --policy jockey --table "$TMP/rng.csv" --deadline 15m --max-alloc 5
 # A recurring job: a run's elapsed time counts from its own first sample.  At
 # 5000 s the first run is past its 60 min deadline.  --late flat (the old
 # rule): every allocation has the same penalty, so the smallest (1) is
