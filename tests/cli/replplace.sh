@@ -94,6 +94,8 @@ t "full local tenant: replica 1 moves, counted" 0 $'block,server\nb1,0\nb2,0\nb3
     '1 first replicas not local' replplace --soft "$TMP/small.csv"
 
 # ---- stock policy --------------------------------------------------------------------
+# replplace(1) names the policy "(--policy stock)", once printed "(--policystock)"
+tcheck "man: (--policy stock) with its space" bash -c 'MANWIDTH=200 man -l "$1" 2>/dev/null | grep -qF -- "(--policy stock)"' _ "$ROOT/man/replplace.1"
 # --racks ids, racks of 2 servers = one tenant each: replica 2 is the other
 # server of the creator's rack, replica 3 on another rack.
 t "stock: local, same rack, remote rack" 0 $'block,server\nb1,4\n' '*' '' replplace -q --policy stock --rack-size 2 --racks ids "$TINY"
