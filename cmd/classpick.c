@@ -91,7 +91,7 @@ static const struct argp_option options[] = {
     {0, 0, 0, 0, "Simulation (--simulate):", 3},
     {"simulate", OPT_SIMULATE, 0, 0, "Replay the tenants' utilization with a stream of jobs; compare class-aware placement with YARN-PT", 3},
     {"series", OPT_SERIES, "FILE", 0, "Utilization series tenant,t,util to replay (grouped by tenant)", 3},
-    {"tenants", OPT_TENANTS, "FILE", 0, "tenantclass's per-tenant output (tenant,pattern,class)", 3},
+    {"tenants", OPT_TENANTS, "FILE", 0, "tenantclass's per-tenant output (columns tenant,class,avg,peak)", 3},
     {"servers", OPT_SERVERS, "FILE", 0, "Servers per tenant (tenant,servers), e.g. tracegen's truth; default 1", 3},
     {"step", OPT_STEP, "DUR", 0, "Simulation tick = series step (default 2m, at most 1d)", 3},
     {"jobs", OPT_JOBS, "N", 0, "Jobs to submit (default: from --load)", 3},

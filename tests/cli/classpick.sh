@@ -199,6 +199,14 @@ awk 'BEGIN { print "tenant,t,util"; for (i = 0; i < 200; i++) print "A," 120 * i
 printf 'tenant,servers\nA,100\n' > "$TMP/t2srv.csv"
 t "simulate: mean harvestable cores rounded as the simulator rounds them" 0 '' '*' "offered at 1 of the mean harvestable 788 cores" \
     classpick --simulate --sample in --classes "$TMP/t1c.csv" --tenants "$TMP/t1t.csv" --series "$TMP/t2s.csv" --servers "$TMP/t2srv.csv" --load 1 -o /dev/null
+# --tenants reads tenant, class, avg and peak (cs_read_tenants); --help once
+# said "(tenant,pattern,class)": a file of those three was refused
+tcheck "--help: --tenants names the columns it reads" bash -c 'ARGP_HELP_FMT=rmargin=1000 classpick --help | grep -qF -- "--tenants=FILE         tenantclass'"'"'s per-tenant output (columns tenant,class,avg,peak)"'
+printf 'tenant,class,avg,peak\nA,constant-1,0.5,0.5\n' > "$TMP/t1t-nopat.csv"
+t "simulate: --tenants without pattern (not read)" 0 '' '*' "over 101 ticks of 120 s" \
+    classpick --simulate --sample in --classes "$TMP/t1c.csv" --tenants "$TMP/t1t-nopat.csv" --series "$TMP/t1s.csv" --jobs 5 -o /dev/null
+t "simulate: --tenants of (tenant,pattern,class) is refused" 65 '' '' "missing required columns 'avg' and 'peak'" \
+    sh -c 'printf "tenant,pattern,class\nA,constant,constant-1\n" > "$1/t3.csv" && classpick --simulate --sample in --classes "$2" --tenants "$1/t3.csv" --series "$3" --jobs 5' _ "$TMP" "$TMP/t1c.csv" "$TMP/t1s.csv"
 t "simulate: tenant with an unknown class" 65 '' '' "class 'nope-1' is not in --classes" sh -c 'printf "tenant,pattern,class,avg,peak,strength\nA,constant,nope-1,0.1,0.1,0\n" > "$1/bad.csv" && classpick --simulate --classes "$2" --tenants "$1/bad.csv" --series "$3"' _ "$TMP" "$TMP/simc.csv" "$D/simseries.csv"
 
 # ---- --sample out (default) / in ----------------------------------------------
