@@ -319,8 +319,18 @@ static int run_simulation(struct cp_table *ct, csvw *w)
         slk_error_at(opt.tenants_path, 0, "no tenants");
         st = SLK_EDATA;
     }
-    if (!st && opt.servers_path)
-        st = cs_read_servers(opt.servers_path, cli_dialect("servers"), tn, nt);
+    if (!st && opt.servers_path) {
+        size_t unlisted = 0;
+        const char *first = NULL;
+        st = cs_read_servers(opt.servers_path, cli_dialect("servers"), tn, nt, &unlisted, &first);
+        /* as tenantclass: a tenant --servers misses (a typo, another truth
+         * file) is simulated, with the default 1 server, and counted */
+        if (!st && unlisted && !slk_opt.quiet)
+            fprintf(stderr,
+                    "classpick: warning: %zu of %zu tenants are not in --servers %s (first: '%s'); counted "
+                    "as 1 server\n",
+                    unlisted, nt, opt.servers_path, first);
+    }
     if (!st)
         st = cs_read_series(opt.series_path, cli_dialect("series"), uscale(), opt.step, tn, nt, &nticks, &t0);
     if (!st && !opt.in_sample)
