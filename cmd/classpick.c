@@ -91,7 +91,7 @@ static const struct argp_option options[] = {
     {0, 0, 0, 0, "Simulation (--simulate):", 3},
     {"simulate", OPT_SIMULATE, 0, 0, "Replay the tenants' utilization with a stream of jobs; compare class-aware placement with YARN-PT", 3},
     {"series", OPT_SERIES, "FILE", 0, "Utilization series tenant,t,util to replay (grouped by tenant)", 3},
-    {"tenants", OPT_TENANTS, "FILE", 0, "tenantclass's per-tenant output (tenant,pattern,class)", 3},
+    {"tenants", OPT_TENANTS, "FILE", 0, "tenantclass's per-tenant output (columns tenant,class,avg,peak)", 3},
     {"servers", OPT_SERVERS, "FILE", 0, "Servers per tenant (tenant,servers), e.g. tracegen's truth; default 1", 3},
     {"step", OPT_STEP, "DUR", 0, "Simulation tick = series step (default 2m, at most 1d)", 3},
     {"jobs", OPT_JOBS, "N", 0, "Jobs to submit (default: from --load)", 3},
@@ -319,8 +319,18 @@ static int run_simulation(struct cp_table *ct, csvw *w)
         slk_error_at(opt.tenants_path, 0, "no tenants");
         st = SLK_EDATA;
     }
-    if (!st && opt.servers_path)
-        st = cs_read_servers(opt.servers_path, cli_dialect("servers"), tn, nt);
+    if (!st && opt.servers_path) {
+        size_t unlisted = 0;
+        const char *first = NULL;
+        st = cs_read_servers(opt.servers_path, cli_dialect("servers"), tn, nt, &unlisted, &first);
+        /* as tenantclass: a tenant --servers misses (a typo, another truth
+         * file) is simulated, with the default 1 server, and counted */
+        if (!st && unlisted && !slk_opt.quiet)
+            fprintf(stderr,
+                    "classpick: warning: %zu of %zu tenants are not in --servers %s (first: '%s'); counted "
+                    "as 1 server\n",
+                    unlisted, nt, opt.servers_path, first);
+    }
     if (!st)
         st = cs_read_series(opt.series_path, cli_dialect("series"), uscale(), opt.step, tn, nt, &nticks, &t0);
     if (!st && !opt.in_sample)

@@ -65,7 +65,7 @@ static const struct argp_option options[] = {
     {0, 0, 0, 0, "Simulation (--simulate):", 2},
     {"simulate", OPT_SIMULATE, NULL, 0, "Simulate reimages and reads; write one row per policy and replica count", 2},
     {"blocks", OPT_BLOCKS, "N", 0, "Blocks created at the start (default 4000000)", 2},
-    {"days", OPT_DAYS, "D", 0, "Days simulated (default 365, or up to the last --events event)", 2},
+    {"days", OPT_DAYS, "D", 0, "Days simulated (default 365, or up to the last --events event, at least 1 h)", 2},
     {"events", OPT_EVENTS, "FILE", 0, "Replay these events (t,server,event) instead of drawing them from the rates", 2},
     {"write-events", OPT_WRITE_EVENTS, "FILE", 0, "Write the events that are simulated to FILE", 2},
     {"lost", OPT_LOST, "FILE", 0, "Write every lost block's replicas (where and when each copy was destroyed) to FILE", 2},
@@ -394,8 +394,28 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
         ev = rp_read_events(c, events_path, cli_dialect("events"), &nev, &tmax, &st);
         if (!ev && st != SLK_OK)
             return st;
+        /* without --days: up to the last event, but at least the --days
+         * minimum, 1 hour (an event at t=100 simulated 101 s) */
         if (!days_given)
-            days = (tmax + 1) / 86400.0;
+            days = fmax(tmax + 1, 3600) / 86400.0;
+        size_t nloss = 0, nlate = 0;
+        for (size_t i = 0; i < nev; i++)
+            /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): ev holds nev events (NULL only when nev is 0) */
+            if (ev[i].kind != RP_EV_ADD)
+                *(ev[i].t < days * 86400 ? &nloss : &nlate) += 1;
+        if (!nloss) { /* a header-only file simulated 1 s and wrote a table of zeros */
+            if (nlate)
+                slk_error_at(events_path, 0,
+                             "no reimage or fail event in the first %g days (--days): nothing to simulate",
+                             days);
+            else
+                slk_error_at(
+                    events_path, 0,
+                    "no reimage or fail event: nothing to simulate (leave out --events to draw events "
+                    "from the tenants' rates)");
+            free(ev);
+            return SLK_EDATA;
+        }
     } else {
         /* 16 bytes an event, held and sorted: refuse what cannot fit rather than run out of memory */
         double want = rp_expected_reimages(c, days);

@@ -94,14 +94,20 @@ int cs_read_tenants(const char *path, const struct csv_dialect *d, const struct 
     return st;
 }
 
-int cs_read_servers(const char *path, const struct csv_dialect *d, struct cs_tenant *t, size_t n)
+int cs_read_servers(const char *path, const struct csv_dialect *d, struct cs_tenant *t, size_t n,
+                    size_t *unlisted, const char **first)
 {
     tenant_servers *ts = NULL; /* tenantclass's --servers reader: one rule for bad and duplicate rows */
     int st = tenant_servers_load(path, d, &ts);
+    *unlisted = 0;
+    *first = NULL;
     for (size_t i = 0; st == SLK_OK && i < n; i++) {
         double s = tenant_servers_lookup(ts, t[i].name);
-        if (s >= 0)
+        if (s >= 0) {
             t[i].servers = s;
+        } else if (!(*unlisted)++) {
+            *first = t[i].name;
+        }
     }
     tenant_servers_free(ts);
     return st;

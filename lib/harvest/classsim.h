@@ -98,8 +98,11 @@ int cs_read_tenants(const char *path, const struct csv_dialect *d, const struct 
                     const char *classes_path, double uscale, struct cs_tenant **out, size_t *nout);
 
 /* cs_read_servers: tenant,servers rows read by tenant_servers_load (a bad,
- * too large or duplicate row is an error there); tenants not in t are ignored. */
-int cs_read_servers(const char *path, const struct csv_dialect *d, struct cs_tenant *t, size_t n);
+ * too large, fractional or duplicate row is an error there); tenants not in
+ * t are ignored.  *unlisted: the tenants of t it does not list (they keep 1
+ * server), *first the first of them in t's order (NULL when none). */
+int cs_read_servers(const char *path, const struct csv_dialect *d, struct cs_tenant *t, size_t n,
+                    size_t *unlisted, const char **first);
 
 /* cs_read_series: tenant,t,util rows grouped by tenant onto the tick grid
  * of `step` seconds that starts at the first tenant's first sample

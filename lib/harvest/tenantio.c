@@ -58,6 +58,19 @@ static const char *shown(const char *s, char *buf, size_t cap)
     return buf;
 }
 
+/* A tenant's servers are machines (classpick(1) gives each server the
+ * reserve's cores; replplace reads whole servers too): a value that is not a
+ * whole number, 2.5, is an error at its row, not a pool of 2.5 machines.
+ * 0 on a whole value, else -1 (reported). */
+static int servers_whole(csvr *r, int col, const char *f, double v)
+{
+    char b[80];
+    if (v == floor(v))
+        return 0;
+    return csvr_fail(r, "column '%s': '%s' is not a whole number of servers", csvr_colname(r, col),
+                     shown(f, b, sizeof b));
+}
+
 /* ---- servers per tenant ------------------------------------------------------ */
 
 /* the rows' servers, indexed by their keyset row (the keytab rule: first row
@@ -82,6 +95,8 @@ int tenant_servers_load(const char *path, const struct csv_dialect *d, tenant_se
         int bad = csvr_get_double(r, cs, &s, CSVR_REQUIRED | CSVR_NONNEG) < 0;
         if (!bad && s > TENANT_MAX_SERVERS)
             bad = csvr_fail_large(r, cs, TENANT_MAX_SERVERS) < 0;
+        if (!bad)
+            bad = servers_whole(r, cs, csvr_field(r, cs), s) < 0;
         if (bad || !keytab_row(t->k, r, ct)) {
             if (csvr_skip(r))
                 continue;
@@ -174,6 +189,8 @@ static int feature_row(csvr *r, const int *c, const struct tenantio_opts *o, str
         return -1;
     if (f->servers > TENANT_MAX_SERVERS)
         return csvr_fail_large(r, c[1], TENANT_MAX_SERVERS);
+    if (servers_whole(r, c[1], csvr_field(r, c[1]), f->servers) < 0)
+        return -1;
     for (int i = 0; i < 7; i++)
         if (csvr_get_double(r, c[4 + i], &v[i], CSVR_REQUIRED | (i < 6 ? CSVR_NONNEG : 0)) < 0)
             return -1;
@@ -579,6 +596,8 @@ static int row_servers(struct scan *s, const char *tenant, double *servers)
         if (*servers > TENANT_MAX_SERVERS)
             return csvr_fail(s->r, "column '%s': '%s' is too large (at most %g)", name, shown(f, b, sizeof b),
                              (double)TENANT_MAX_SERVERS);
+        if (servers_whole(s->r, s->cs, f, *servers) < 0)
+            return -1;
     }
     return 0;
 }

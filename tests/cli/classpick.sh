@@ -199,6 +199,27 @@ awk 'BEGIN { print "tenant,t,util"; for (i = 0; i < 200; i++) print "A," 120 * i
 printf 'tenant,servers\nA,100\n' > "$TMP/t2srv.csv"
 t "simulate: mean harvestable cores rounded as the simulator rounds them" 0 '' '*' "offered at 1 of the mean harvestable 788 cores" \
     classpick --simulate --sample in --classes "$TMP/t1c.csv" --tenants "$TMP/t1t.csv" --series "$TMP/t2s.csv" --servers "$TMP/t2srv.csv" --load 1 -o /dev/null
+# --tenants reads tenant, class, avg and peak (cs_read_tenants); --help once
+# said "(tenant,pattern,class)": a file of those three was refused
+tcheck "--help: --tenants names the columns it reads" bash -c 'ARGP_HELP_FMT=rmargin=1000 classpick --help | grep -qF -- "--tenants=FILE         tenantclass'"'"'s per-tenant output (columns tenant,class,avg,peak)"'
+printf 'tenant,class,avg,peak\nA,constant-1,0.5,0.5\n' > "$TMP/t1t-nopat.csv"
+t "simulate: --tenants without pattern (not read)" 0 '' '*' "over 101 ticks of 120 s" \
+    classpick --simulate --sample in --classes "$TMP/t1c.csv" --tenants "$TMP/t1t-nopat.csv" --series "$TMP/t1s.csv" --jobs 5 -o /dev/null
+t "simulate: --tenants of (tenant,pattern,class) is refused" 65 '' '' "missing required columns 'avg' and 'peak'" \
+    sh -c 'printf "tenant,pattern,class\nA,constant,constant-1\n" > "$1/t3.csv" && classpick --simulate --sample in --classes "$2" --tenants "$1/t3.csv" --series "$3" --jobs 5' _ "$TMP" "$TMP/t1c.csv" "$TMP/t1s.csv"
+# --servers as tenantclass reads it: a tenant it misses is simulated with 1
+# server and counted in one warning naming the first (it was silent, as was
+# the row of a tenant --tenants does not have: a typo went unseen); whole
+# servers only (2.5 was a pool of 30 cores)
+printf 'tenant,servers\nAX,3\nB,2\n' > "$TMP/srv-typo.csv"
+t "simulate: a tenant --servers does not list is counted in a warning" 0 '' '*' \
+    "classpick: warning: 1 of 1 tenants are not in --servers $TMP/srv-typo.csv (first: 'A'); counted as 1 server" \
+    classpick --simulate --sample in --classes "$TMP/t1c.csv" --tenants "$TMP/t1t.csv" --series "$TMP/t1s.csv" --servers "$TMP/srv-typo.csv" --jobs 5 -o /dev/null
+t "simulate: ... -q: no warning" 0 '' '' '' \
+    classpick -q --simulate --sample in --classes "$TMP/t1c.csv" --tenants "$TMP/t1t.csv" --series "$TMP/t1s.csv" --servers "$TMP/srv-typo.csv" --jobs 5 -o /dev/null
+printf 'tenant,servers\nA,2.5\n' > "$TMP/srv-frac.csv"
+t "simulate: --servers 2.5 is not whole servers" 65 '' '' "classpick: $TMP/srv-frac.csv:2: column 'servers': '2.5' is not a whole number of servers" \
+    classpick --simulate --sample in --classes "$TMP/t1c.csv" --tenants "$TMP/t1t.csv" --series "$TMP/t1s.csv" --servers "$TMP/srv-frac.csv" --jobs 5 -o /dev/null
 t "simulate: tenant with an unknown class" 65 '' '' "class 'nope-1' is not in --classes" sh -c 'printf "tenant,pattern,class,avg,peak,strength\nA,constant,nope-1,0.1,0.1,0\n" > "$1/bad.csv" && classpick --simulate --classes "$2" --tenants "$1/bad.csv" --series "$3"' _ "$TMP" "$TMP/simc.csv" "$D/simseries.csv"
 
 # ---- --sample out (default) / in ----------------------------------------------

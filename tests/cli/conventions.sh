@@ -25,6 +25,12 @@ for exe in "$ROOT/$BUILD/bin"/*; do
     bin=${exe##*/}
     tcheck "$bin checks its outputs before reading (cli_outputs)" grep -q "^ *cli_outputs(" "$ROOT/cmd/$bin.c"
 done
+# An option and its value in an alternating font macro (.RB, .BR, ...) are
+# two arguments, printed with no space: `.RB ( \-\-policy stock )` reads
+# "(--policystock)".  Quote them into one argument: `.RB ( "\-\-policy stock" )`.
+tcheck "man pages: no option and value split in an alternating font macro" bash -c '
+    ! grep -nE "^\.(BR|RB|BI|IB|RI|IR) " "$1"/man/*.1 | sed "s/\"[^\"]*\"/Q/g" |
+        grep -E "\\\\-\\\\-[a-z][a-z\\\\-]* [a-z0-9]"' _ "$ROOT"
 tcheck "completion script parses" bash -n "$ROOT/contrib/slokit.bash-completion"
 tcheck "completion offers skyplot options" bash -c '
     source "$ROOT/contrib/slokit.bash-completion"

@@ -94,6 +94,8 @@ t "full local tenant: replica 1 moves, counted" 0 $'block,server\nb1,0\nb2,0\nb3
     '1 first replicas not local' replplace --soft "$TMP/small.csv"
 
 # ---- stock policy --------------------------------------------------------------------
+# replplace(1) names the policy "(--policy stock)", once printed "(--policystock)"
+tcheck "man: (--policy stock) with its space" bash -c 'MANWIDTH=200 man -l "$1" 2>/dev/null | grep -qF -- "(--policy stock)"' _ "$ROOT/man/replplace.1"
 # --racks ids, racks of 2 servers = one tenant each: replica 2 is the other
 # server of the creator's rack, replica 3 on another rack.
 t "stock: local, same rack, remote rack" 0 $'block,server\nb1,4\n' '*' '' replplace -q --policy stock --rack-size 2 --racks ids "$TINY"
@@ -178,10 +180,29 @@ tcheck "old output intact" grep -qx old "$TMP/keep.csv"
 tcheck "full disk is an error" bash -c "printf 'block,server\nb1,0\n' | replplace -q '$TINY' >/dev/full; [ \$? = 74 ]"
 
 # ---- simulator ---------------------------------------------------------------------------
-# no reimages: nothing lost; utilization scaled to 0: no read fails
+# no reimages (rates 0): nothing lost; utilization scaled to 0: no read fails
 t "no events, no loss" 0 '' \
     $'policy,replicas,blocks,lost_blocks,lost_pct,accesses,failed_accesses,failed_pct,reimages,replicas_destroyed,rereplicated,relaxed,max_backlog,first_loss_day,mean_util\nalg2,3,2000,0,0,4000,0,0,0,0,0,0,0,,0\nstock,3,2000,0,0,4000,0,0,0,0,0,0,0,,0' '*' \
-    bash -c "printf 't,server,event\n' >'$TMP/none.csv'; replplace --simulate -r 3 --blocks 2000 --accesses 4000 --util-scale 0 --days 30 --events '$TMP/none.csv' --block-mb 16 '$TINY' | awk -F, -v OFS=, 'NR > 1 { \$6 = 4000 } 1'"
+    bash -c "awk -F, -v OFS=, 'NR > 1 { \$5 = 0 } 1' '$TINY' >'$TMP/tiny0.csv'; replplace --simulate -r 3 --blocks 2000 --accesses 4000 --util-scale 0 --days 30 --block-mb 16 '$TMP/tiny0.csv' | awk -F, -v OFS=, 'NR > 1 { \$6 = 4000 } 1'"
+# an --events file with no loss to replay is refused (a header only simulated
+# 1 s, "simulating 1.157e-05 days", and wrote a table of zeros, exit 0)
+printf 't,server,event\n' >"$TMP/none.csv"
+t "--events header only: nothing to simulate" 65 '' '' \
+    "replplace: $TMP/none.csv: no reimage or fail event: nothing to simulate (leave out --events to draw events from the tenants' rates)" \
+    replplace --simulate --blocks 100 --accesses 10 --events "$TMP/none.csv" "$TINY"
+t "--events header only, with --days: nothing to simulate" 65 '' '' "replplace: $TMP/none.csv: no reimage or fail event: nothing to simulate" \
+    replplace --simulate --blocks 100 --accesses 10 --days 30 --events "$TMP/none.csv" "$TINY"
+printf 't,server,event\n5,0,add\n' >"$TMP/addonly.csv"
+t "--events of adds only: nothing to simulate" 65 '' '' "replplace: $TMP/addonly.csv: no reimage or fail event: nothing to simulate" \
+    replplace --simulate --blocks 100 --accesses 10 --events "$TMP/addonly.csv" "$TINY"
+printf 't,server,event\n172800,0,reimage\n' >"$TMP/late.csv"
+t "--events: every loss after --days" 65 '' '' "replplace: $TMP/late.csv: no reimage or fail event in the first 1 days (--days): nothing to simulate" \
+    replplace --simulate --blocks 100 --accesses 10 --days 1 --events "$TMP/late.csv" "$TINY"
+# without --days, up to the last event but at least the 1-hour --days
+# minimum (one event at t=100 simulated 101 s)
+printf 't,server,event\n100,0,reimage\n' >"$TMP/early.csv"
+t "--events, last event at 100 s: 1 hour simulated" 0 '' '*' "replplace: simulating 0.04167 days: 1 reimage/fail events ($TMP/early.csv)" \
+    replplace --simulate --blocks 100 --accesses 10 --events "$TMP/early.csv" "$TINY"
 # one server holds every replica (one tenant, one server, 1 replica): reimaging it loses them all
 ONE=$'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\nsolo,e,1,1000,0,0.1\n'
 printf '%s' "$ONE" >"$TMP/one.csv"
@@ -211,11 +232,11 @@ replplace -q --simulate -r 2 --policy stock --rack-size 1 --rate 10 --rebuild se
 tcheck "at 10/h ~48 blocks are still waiting when server 1 goes" awk -F, '
     NR == 2 { ok = ($4 > 15 && $4 < 100 && $14 * 86400 > 86499.9 && $14 * 86400 < 86500.1) } END { exit !ok }' "$TMP/sim5.csv"
 # busy servers deny reads: peak 1.0 tenants at util-scale 1 are busy near
-# their daily peak, peak 0.1 never; a cluster of only busy tenants fails reads
+# their daily peak, peak 0.1 never; a cluster of only busy tenants fails reads (rate 0: no reimage)
 printf 'tenant,environment,servers,space_gb,reimages_per_server_month,peak_util\np,e1,3,1000,0,1\n' >"$TMP/hot.csv"
-replplace -q --simulate -r 1 --blocks 100 --accesses 10000 --events "$TMP/none.csv" --days 10 "$TMP/hot.csv" >"$TMP/hot.out"
+replplace -q --simulate -r 1 --blocks 100 --accesses 10000 --days 10 "$TMP/hot.csv" >"$TMP/hot.out"
 tcheck "hot tenant: some reads fail, not all" awk -F, 'NR == 2 { ok = ($7 > 100 && $7 < 9000) } END { exit !ok }' "$TMP/hot.out"
-replplace -q --simulate -r 1 --blocks 100 --accesses 10000 --events "$TMP/none.csv" --days 10 --busy 1 "$TMP/hot.csv" >"$TMP/hot1.out"
+replplace -q --simulate -r 1 --blocks 100 --accesses 10000 --days 10 --busy 1 "$TMP/hot.csv" >"$TMP/hot1.out"
 tcheck "--busy 1: no read fails" awk -F, 'NR == 2 { ok = ($7 == 0) } END { exit !ok }' "$TMP/hot1.out"
 # the summary's reads are the reads each run simulated (a Poisson count
 # around --accesses: 107 for 100 here), not --accesses: it said "100 reads"

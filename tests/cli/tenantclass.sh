@@ -351,6 +351,16 @@ t "servers column 1e308: too large" 65 '' '' "column 'servers': '1e308' is too l
     sh -c 'tracegen -q tenants --count 2 --days 1 | awk -F, -v OFS=, "NR==1{print \$0,\"servers\"; next} {print \$0, \"1e308\"}" | tenantclass -q --min-samples 4'
 t "--servers 1e9: too large" 65 '' '' "column 'servers': '1e9' is too large (at most 1e+08)" \
     sh -c 'printf "tenant,servers\ntenant00001,1e9\n" > "$1/sbig.csv" && tracegen -q tenants --count 2 --days 1 | tenantclass -q --servers "$1/sbig.csv"' _ "$TMP"
+# servers are whole machines (classpick's reserve is per server, replplace
+# reads whole servers): 2.5 was taken and written as a class of 3.5 servers
+t "--servers 2.5: not whole" 65 '' '' "tenantclass: $TMP/sfrac.csv:2: column 'servers': '2.5' is not a whole number of servers" \
+    sh -c 'printf "tenant,servers\ntenant00001,2.5\ntenant00002,1\n" > "$1/sfrac.csv" && tracegen -q tenants --count 2 --days 1 | tenantclass -q --servers "$1/sfrac.csv" --classes "$1/sfrac-cl.csv"' _ "$TMP"
+t "servers column 2.5: not whole" 65 '' '' "tenantclass: <stdin>:2: column 'servers': '2.5' is not a whole number of servers" \
+    sh -c 'tracegen -q tenants --count 2 --days 1 | awk -F, -v OFS=, "NR==1{print \$0,\"servers\"; next} {print \$0, \"2.5\"}" | tenantclass -q --min-samples 4'
+t "servers 2.5 in a feature table: not whole" 65 $'tenant,servers,steps,missing,avg,peak,sd,sd_low,strength,period,repeat,pattern\na,2.5,10,0,0.1,0.2,0,0,0,0,0,constant\n' '' \
+    "tenantclass: <stdin>:2: column 'servers': '2.5' is not a whole number of servers" tenantclass --from-features
+t "--servers 1e3 and 15.0: whole, taken" 0 '' $'class,pattern,avg_util,peak_util,tenants,servers' '' \
+    sh -c 'printf "tenant,servers\ntenant00001,1e3\ntenant00002,15.0\n" > "$1/swhole.csv" && tracegen -q tenants --count 2 --days 1 | tenantclass -q --servers "$1/swhole.csv" --classes "$1/swhole-cl.csv" >/dev/null && awk -F, "NR>1{s+=\$6} END{exit s!=1015}" "$1/swhole-cl.csv" && head -1 "$1/swhole-cl.csv"' _ "$TMP"
 # --max-tenants with several readers (a file over 32 MiB): the same message
 # at the same line as one reader, the first tenant that comes with the limit
 # reached, kept or not.  Six tenants of 450,000 rows, t2 of 5 (too short:
