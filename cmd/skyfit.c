@@ -52,69 +52,37 @@ enum {
 
 static const struct argp_option options[] = {
     {0, 0, 0, 0, "Model:", 1},
-    {"alpha", OPT_ALPHA, "A", 0,
-     "Weight of over-allocation in [0,1]; the rest weighs the final debt (default 0.01, the paper's choice)",
-     1},
+    {"alpha", OPT_ALPHA, "A", 0, "Weight of over-allocation in [0,1]; the rest weighs the final debt (default 0.01, the paper's choice)", 1},
     {"beta", OPT_BETA, "B", 0, "Fixed weight of the regularizer eps (default: the two-phase rule)", 1},
-    {"beta-frac", OPT_BETA_FRAC, "F", 0,
-     "Two-phase rule: beta = F * V, V the optimum without eps (default 0.1)", 1},
+    {"beta-frac", OPT_BETA_FRAC, "F", 0, "Two-phase rule: beta = F * V, V the optimum without eps (default 0.1)", 1},
     {"step", OPT_STEP, "DUR", 0, "Length of one time step, e.g. 60, 5m (default 60 s)", 1},
     {"agg", OPT_AGG, "mean|max", 0, "How samples in one step become its usage (default mean)", 1},
-    {"min-runs", OPT_MIN_RUNS, "N", 0, "Jobs with fewer runs get status too_few_runs and no fit (default 2)",
-     1},
+    {"min-runs", OPT_MIN_RUNS, "N", 0, "Jobs with fewer runs get status too_few_runs and no fit (default 2)", 1},
     {"last", OPT_LAST, "N", 0, "Use only each job's N most recent runs (by start time)", 1},
-    {"window", OPT_WINDOW, "DUR", 0,
-     "Use only runs that started within DUR of the job's latest run, e.g. 30d", 1},
+    {"window", OPT_WINDOW, "DUR", 0, "Use only runs that started within DUR of the job's latest run, e.g. 30d", 1},
     {"round", OPT_ROUND, NULL, 0, "Round the allocation up to whole containers", 1},
-    {"outlier-k", OPT_OUTLIER_K, "K", 0,
-     "Keep runs longer or larger than median + K spreads out of the fit (default 3; spread = max(1.4826 MAD, "
-     "0.1 median, half a step); jobs with 5 runs or more)",
-     1},
+    {"outlier-k", OPT_OUTLIER_K, "K", 0, "Keep runs longer or larger than median + K spreads out of the fit (default 3; spread = max(1.4826 MAD, 0.1 median, half a step); jobs with 5 runs or more)", 1},
     {"keep-outliers", OPT_KEEP_OUTLIERS, NULL, 0, "Fit every selected run (no outlier rule)", 1},
-    {"runs", OPT_RUNS, "FILE", 0,
-     "Runs table (columns job, instance, start, end; sloinfer's input; times in --time-unit): the outlier "
-     "rule measures a run's length as end - start, to the second, instead of its steps x step (runs not in "
-     "it, or without an end, keep the latter); memory: about 120 bytes a run with 8- and 15-character job "
-     "and instance names",
-     1},
-    {"prior", OPT_PRIOR, "FILE", 0,
-     "Last night's skylines (skyfit's output): a job in it at this --step is fitted with it as a prior, each "
-     "step moving only when that gains more than --prior-weight x alpha per container in the LP's objective "
-     "(steady reservations); memory: about 50 bytes a step of FILE",
-     1},
-    {"prior-weight", OPT_PRIOR_WEIGHT, "W", 0,
-     "The prior's weight per container of change, in units of alpha (default 0.1)", 1},
-    {"max-steps", OPT_MAX_STEPS, "N", 0,
-     "Jobs whose longest run spans more steps get status too_many_steps (default 100000)", 1},
-    {"solver", OPT_SOLVER, "NAME", 0,
-     "network (default: the LP's dual min-cost flow by network simplex, certified), glpk-flow (the same flow "
-     "by GLPK) or glpk-plain (the LP as written, by GLPK)",
-     1},
+    {"runs", OPT_RUNS, "FILE", 0, "Runs table (columns job, instance, start, end; sloinfer's input; times in --time-unit): the outlier rule measures a run's length as end - start, to the second, instead of its steps x step (runs not in it, or without an end, keep the latter); memory: about 120 bytes a run with 8- and 15-character job and instance names", 1},
+    {"prior", OPT_PRIOR, "FILE", 0, "Last night's skylines (skyfit's output): a job in it at this --step is fitted with it as a prior, each step moving only when that gains more than --prior-weight x alpha per container in the LP's objective (steady reservations); memory: about 50 bytes a step of FILE", 1},
+    {"prior-weight", OPT_PRIOR_WEIGHT, "W", 0, "The prior's weight per container of change, in units of alpha (default 0.1)", 1},
+    {"max-steps", OPT_MAX_STEPS, "N", 0, "Jobs whose longest run spans more steps get status too_many_steps (default 100000)", 1},
+    {"solver", OPT_SOLVER, "NAME", 0, "network (default: the LP's dual min-cost flow by network simplex, certified), glpk-flow (the same flow by GLPK) or glpk-plain (the LP as written, by GLPK)", 1},
     {0, 0, 0, 0, "Input and output:", 2},
-    {"format", OPT_FORMAT, "csv|native", 0,
-     "Input format: CSV usage rows (default) or the ResourceEstimator native skyline log", 2},
-    {"native-interval", OPT_NATIVE_INTERVAL, "DUR", 0,
-     "Native format: seconds each skyline unit lasts (default 5, the estimator's timeInterval)", 2},
-    {"sort", OPT_SORT, NULL, 0,
-     "Rows in any order: hold the input and group it by job first (memory: about 80 bytes a row plus the "
-     "names; CSV only)",
-     2},
-    {"native-resource", OPT_NATIVE_RESOURCE, "containers|memory", 0,
-     "Native format: fit the container skyline (default) or the memory skyline (containers x the log's MB "
-     "per container, in 1024 MB containers)",
-     2},
-    {"stats", OPT_STATS, "FILE", 0,
-     "Write a per-job summary (runs, steps, objective, terms, solve time, status) to FILE", 2},
+    {"format", OPT_FORMAT, "csv|native", 0, "Input format: CSV usage rows (default) or the ResourceEstimator native skyline log", 2},
+    {"native-interval", OPT_NATIVE_INTERVAL, "DUR", 0, "Native format: seconds each skyline unit lasts (default 5, the estimator's timeInterval)", 2},
+    {"sort", OPT_SORT, NULL, 0, "Rows in any order: hold the input and group it by job first (memory: about 80 bytes a row plus the names; CSV only)", 2},
+    {"native-resource", OPT_NATIVE_RESOURCE, "containers|memory", 0, "Native format: fit the container skyline (default) or the memory skyline (containers x the log's MB per container, in 1024 MB containers)", 2},
+    {"stats", OPT_STATS, "FILE", 0, "Write a per-job summary (runs, steps, objective, terms, solve time, status) to FILE", 2},
     {"strict", OPT_STRICT, NULL, 0, "Exit 1 when any job could not be fitted", 2},
     {"job-col", OPT_JOB_COL, "NAME", 0, "Column with the job name (default job)", 2},
     {"run-col", OPT_RUN_COL, "NAME", 0, "Column with the run id (default run)", 2},
     {"t-col", OPT_T_COL, "NAME", 0, "Column with the sample time (default t)", 2},
-    {"containers-col", OPT_CONTAINERS_COL, "NAME", 0,
-     "Column with the containers in use (default containers)", 2},
+    {"containers-col", OPT_CONTAINERS_COL, "NAME", 0, "Column with the containers in use (default containers)", 2},
     {"cores-col", OPT_CORES_COL, "NAME", 0, "Column with cores per container (default cores; optional)", 2},
-    {"mem-col", OPT_MEM_COL, "NAME", 0, "Column with memory per container in MB (default mem_mb; optional)",
-     2},
-    {0}};
+    {"mem-col", OPT_MEM_COL, "NAME", 0, "Column with memory per container in MB (default mem_mb; optional)", 2},
+    {0}
+};
 
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
@@ -379,9 +347,7 @@ int main(int argc, char **argv)
     skyjob_opts_default(&opt.fit);
     static const struct argp_child kids[] = {CLI_ARGP_CHILD, {0}};
     static const struct argp argp = {
-        options,
-        parse_opt,
-        "[FILE]",
+        options, parse_opt, "[FILE]",
         "Fit each job's resource allocation skyline from the usage of its past runs "
         "(the Morpheus skyline LP, solved by network simplex, by GLPK where --solver says so or a "
         "certificate fails).  Input rows job,run,t,containers"
@@ -395,9 +361,7 @@ int main(int argc, char **argv)
         "  skyfit -s time-ordered-usage.csv > skylines.csv\n"
         "  skyfit --runs runs.csv --stats fit.csv usage.csv > skylines.csv\n"
         "  skyfit --prior last/skyline.csv usage.csv -o skyline.csv",
-        kids,
-        NULL,
-        NULL};
+        kids, NULL, NULL};
     cli_roles("usage", "runs", "prior", (const char *)NULL);
     cli_keys("usage", skyread_usage_keys);
     cli_keys("runs", runlen_keys);
