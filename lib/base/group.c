@@ -77,7 +77,7 @@ int group_next(group_iter *g, const char *file, long line, const char *key)
     const char *prev;
     int c = classify(g, key, &prev);
     if (c == GROUP_ERROR) {
-        char msg[768];
+        char msg[GROUP_MSG_MAX];
         group_message(msg, sizeof msg, g->what, key, prev, g->sortable, &g->how);
         slk_error_at(file, line, "%s", msg);
     }
@@ -89,7 +89,7 @@ int group_row(group_iter *g, csvr *r, const char *key)
     const char *prev;
     int c = classify(g, key, &prev);
     if (c == GROUP_ERROR) {
-        char msg[768];
+        char msg[GROUP_MSG_MAX];
         /* the key's column: the row field it points into */
         const char *const *f = csvr_row(r);
         struct group_sort how = {csvr_path(r), 0, csvr_delimiter(r), csvr_has_header(r)};

@@ -75,6 +75,10 @@ int group_row(group_iter *g, csvr *r, const char *key);
 void group_message(char *buf, size_t n, const char *what, const char *key, const char *prev, int sortable,
                    const struct group_sort *how);
 
+/* the room group_message's longest message needs (two keys of 60 bytes,
+ * the sort command naming the file twice) */
+enum { GROUP_MSG_MAX = 768 };
+
 /* group_end: free what g holds. */
 void group_end(group_iter *g);
 

@@ -62,13 +62,13 @@ static const char *shown(const char *s, char *buf, size_t cap)
  * reserve's cores; replplace reads whole servers too): a value that is not a
  * whole number, 2.5, is an error at its row, not a pool of 2.5 machines.
  * 0 on a whole value, else -1 (reported). */
-static int servers_whole(csvr *r, int col, const char *f, double v)
+static int servers_whole(csvr *r, int col, double v)
 {
     char b[80];
     if (v == floor(v))
         return 0;
     return csvr_fail(r, "column '%s': '%s' is not a whole number of servers", csvr_colname(r, col),
-                     shown(f, b, sizeof b));
+                     shown(csvr_field(r, col), b, sizeof b));
 }
 
 /* ---- servers per tenant ------------------------------------------------------ */
@@ -96,7 +96,7 @@ int tenant_servers_load(const char *path, const struct csv_dialect *d, tenant_se
         if (!bad && s > TENANT_MAX_SERVERS)
             bad = csvr_fail_large(r, cs, TENANT_MAX_SERVERS) < 0;
         if (!bad)
-            bad = servers_whole(r, cs, csvr_field(r, cs), s) < 0;
+            bad = servers_whole(r, cs, s) < 0;
         if (bad || !keytab_row(t->k, r, ct)) {
             if (csvr_skip(r))
                 continue;
@@ -189,7 +189,7 @@ static int feature_row(csvr *r, const int *c, const struct tenantio_opts *o, str
         return -1;
     if (f->servers > TENANT_MAX_SERVERS)
         return csvr_fail_large(r, c[1], TENANT_MAX_SERVERS);
-    if (servers_whole(r, c[1], csvr_field(r, c[1]), f->servers) < 0)
+    if (servers_whole(r, c[1], f->servers) < 0)
         return -1;
     for (int i = 0; i < 7; i++)
         if (csvr_get_double(r, c[4 + i], &v[i], CSVR_REQUIRED | (i < 6 ? CSVR_NONNEG : 0)) < 0)
@@ -596,7 +596,7 @@ static int row_servers(struct scan *s, const char *tenant, double *servers)
         if (*servers > TENANT_MAX_SERVERS)
             return csvr_fail(s->r, "column '%s': '%s' is too large (at most %g)", name, shown(f, b, sizeof b),
                              (double)TENANT_MAX_SERVERS);
-        if (servers_whole(s->r, s->cs, f, *servers) < 0)
+        if (servers_whole(s->r, s->cs, *servers) < 0)
             return -1;
     }
     return 0;
@@ -667,7 +667,7 @@ static int scan_rows(struct scan *s)
         }
         if (!s->a.name || !same_str(s->a.name, tenant)) {
             if (group_check(&g, tenant) < 0) {
-                char msg[768];
+                char msg[GROUP_MSG_MAX];
                 struct group_sort how = scan_sort(s, csvr_path(r));
                 group_message(msg, sizeof msg, "tenant", tenant, s->a.name ? s->a.name : "", GROUP_SORTABLE,
                               &how);
@@ -883,7 +883,7 @@ static int merge_range(struct worker *w, keyset *seen, char **last, long *base, 
             j++, kept++;
     }
     if (dup) { /* a single reader would have stopped there */
-        char msg[512];
+        char msg[GROUP_MSG_MAX];
         sink_flush(&s->sink, 1, dup_line);
         struct group_sort how = scan_sort(s, s->sink.name);
         group_message(msg, sizeof msg, "tenant", dup, prev, GROUP_SORTABLE, &how);
