@@ -76,7 +76,7 @@ static const struct argp_option options[] = {
                                          "(default 10000000, 19 years at 60 s): the replay visits every step", 1},
     {"runs", OPT_RUNS, "FILE", 0, "Run table job,instance,input_avail (tracegen runs): with --align reservation a "
                                   "run never starts before its input is available", 1},
-    {"step", OPT_STEP, "DUR", 0, "Replay step (default: the plan's step, else 60s)", 2},
+    {"step", OPT_STEP, "DUR", 0, "Replay step, at most 1d (default: the plan's step, else 60s)", 2},
     {0, 0, 0, 0, "Output:", 3},
     {"summary", OPT_SUMMARY, "FILE", 0, "Write the totals per regime (runs, missed, footprint, utilization, ...) "
                                         "as CSV to FILE", 3},
@@ -116,7 +116,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_SUMMARY: opt.summary = arg; break;
     case OPT_CAP: cli_resources(st, "capacity", arg, &opt.cap_cores, &opt.cap_mem); opt.have_cap = 1; break;
     case OPT_CONT: cli_resources(st, "container", arg, &opt.cont_cores, &opt.cont_mem); break;
-    case OPT_STEP: opt.step = cli_duration(st, "step", arg, 1); opt.have_step = 1; break;
+    case OPT_STEP: opt.step = cli_duration_max(st, "step", arg, 1, 86400); opt.have_step = 1; break;
     case OPT_FROM: opt.from = cli_time(st, "from", arg); break;
     case OPT_UNTIL: opt.until = cli_time(st, "until", arg); break;
     case OPT_REGIME: parse_regimes(st, arg); break;

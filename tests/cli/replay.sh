@@ -394,3 +394,21 @@ t "d past the period: a run after midnight is the day before's instance" 0 '' \
     $'static,D,d0,1767656400,1767664800,1767658800,1\nstatic,D,d1,1767747600,1767751200,1767753000,0' '' bash -c '
     replay -q --regime static --slo <(printf "job,period,a,d\nD,86400,84600,93600\n") --plan "$1/audit-dgtp-plan.csv" \
         --provisioned <(printf "job,provisioned\nD,5\n") --capacity cores=100,mem=1e9 "$1/audit-dgtp-usage.csv" | cut -d, -f1-7 | tail -n +2' _ "$D"
+# (audit, 2026-12-04) --step is a slice of a run: at most a day (a 1e15 s
+# step replayed each run as one block that "finished" 1e15 s after it began).
+t "--step above a day refused" 64 '' '' "invalid value for --step: '2d' (out of range: at most 86400 s)" $R --step 2d
+t "--step of a day accepted" 0 $'job,run,t,containers\nA,1,0,1\n' $'regime,job,run,start,deadline,finish,met,over_container_s,under_container_s\nstatic,A,1,0,600,86400,0,0,0' '' \
+    replay -q --slo "$D/slo.csv" --provisioned "$D/prov.csv" --capacity cores=4,mem=100000 --step 1d
+# Times before 1970 are negative epoch seconds (traceconv --epoch before
+# 1970 writes them): the replay aligns periods and steps by floor, so the
+# same runs shifted back by whole plan cycles (2 h, and 20833 days + 1 h to
+# before 1913) give the same rows shifted back by as much.
+for off in -7200 -1800000000; do
+tcheck "times before 1970: the replay shifted by $off s" bash -c '
+    rp() { replay -q --slo "$1/slo.csv" --plan "$1/plan.csv" --provisioned "$1/prov.csv" --capacity cores=4,mem=100000 \
+        --regime plan,static,plan+dra; }
+    want=$(rp "$1" < "$1/stretch.csv")
+    got=$(awk -F, -v o="$2" "NR > 1 { \$3 += o } 1" OFS=, "$1/stretch.csv" | rp "$1" |
+        awk -F, -v o="$2" "NR > 1 { \$4 -= o; \$5 -= o; \$6 -= o } 1" OFS=,)
+    [ -n "$want" ] && [ "$(printf "%s\n" "$want" | wc -l)" -eq 4 ] && [ "$got" = "$want" ]' _ "$D" "$off"
+done

@@ -610,3 +610,23 @@ t "--max-alloc 1.5: not an integer" 64 '' '' "invalid value for --max-alloc: '1.
     reprov --policy jockey --amdahl 600,36000 --deadline 60m --max-alloc 1.5
 t "--max-alloc 1e400: not an integer" 64 '' '' "invalid value for --max-alloc: '1e400' (not an integer)" \
     reprov --policy jockey --amdahl 600,36000 --deadline 60m --max-alloc 1e400
+# (audit, 2026-12-04) Times before 1970 are negative epoch seconds: the DRA
+# reads only their order and differences, and the plan's cycle by floor, so
+# the straggler's samples shifted back by whole plan cycles (2 h; 20833
+# days + 1 h, to before 1913) give the same decisions shifted back.
+for off in -7200 -1800000000; do
+tcheck "dra: times before 1970: the decisions shifted by $off s" bash -c '
+    rv() { reprov -q --capacity cores=3000,mem=1e9 --plan "$1/plan.csv"; }
+    want=$(rv "$1" < "$1/straggler.csv")
+    got=$(awk -F, -v o="$2" "NR > 1 { \$2 += o } 1" OFS=, "$1/straggler.csv" | rv "$1" |
+        awk -F, -v o="$2" "NR > 1 { \$1 -= o; if (\$6 != \"\") \$6 -= o } 1" OFS=,)
+    [ "$(printf "%s\n" "$want" | wc -l)" -gt 2 ] && [ "$got" = "$want" ]' _ "$D" "$off"
+done
+# Jockey reads elapsed time only: the slides stream shifted to before 1970
+# by any amount (here to t = -99 s) decides the same.
+tcheck "jockey: times before 1970: the decisions shifted" bash -c '
+    jk() { reprov -q --policy jockey --table "$1/slides.csv" --slack 1 --deadline 60m --alpha 1 --dead-zone 0; }
+    want=$(jk "$1" < "$1/slides_stream.csv")
+    got=$(awk -F, "NR > 1 { \$2 -= 1767571299 } 1" OFS=, "$1/slides_stream.csv" | jk "$1" |
+        awk -F, "NR > 1 { \$1 += 1767571299; if (\$6 != \"\") \$6 += 1767571299 } 1" OFS=,)
+    [ "$(printf "%s\n" "$want" | wc -l)" -gt 2 ] && [ "$got" = "$want" ]' _ "$D"
