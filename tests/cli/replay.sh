@@ -229,6 +229,17 @@ t "capacity below the guarantees squeezes them" 0 '' \
 static,A,A-1,$T0,$((T0+600)),$((T0+840)),0,30,300" '' \
     replay -q --slo "$D/slo.csv" --provisioned "$D/prov.csv" --capacity cores=0.5,mem=100000 --idle none "$D/one.csv"
 
+# (audit, 2026-12-04) over counts the guarantee as given, also on steps the
+# cut squeezes (replay(1) Results): A provisioned 10 containers on 1 core
+# gets 1 a step.  use 2,1,2,2: demand (use + debt) 2,2,3,4 with debts
+# 1,1,2,3 (under 3 x 60 = 180 c*s when the skyline ends), then 3,2,1: done
+# at the end of step 7 (T0+420 <= T0+600, met).  over = (10-2) + (10-2) +
+# (10-3) + (10-4) + (10-3) + (10-2) + (10-1) = 53 container-steps = 3180.
+t "squeezed steps: over counts the nominal guarantee" 0 "@$D/one.csv" \
+    "static,A,A-1,$T0,$((T0+600)),$((T0+420)),1,3180,180" '' \
+    replay -q --no-output-header --regime static --slo "$D/slo.csv" --provisioned <(printf 'job,provisioned\nA,10\n') \
+    --capacity cores=1,mem=100000 --idle none
+
 # Cross-check against an independent simulator (tests/check/replay_check.py,
 # written from replay(1)): a small tracegen workload through sloinfer, skyfit
 # and lcmpack, replayed under all three regimes (the checker has its own DRA)
