@@ -255,7 +255,9 @@ static int fit_outputs(struct skyjob_totals *tot)
     csvw_free(out.w);
     csvw_free(out.ws);
     outf *both[2] = {os, o};
-    return outf_finish_all(both, 2, st);
+    st = outf_finish_all(both, 2, st);
+    skyjob_out_release(&out, st == SLK_OK);
+    return st;
 }
 
 /* fit_all: load --runs (if given; its times in --time-unit, as the

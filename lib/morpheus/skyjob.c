@@ -285,11 +285,29 @@ static void quantize(const struct skyjob *j, const struct run *r, const struct s
 }
 
 /* report: name a job that was not fitted on stderr (the first
- * SLK_MANY_SHOWN; the summary counts the rest). */
+ * SLK_MANY_SHOWN; the summary counts the rest), once the input is read
+ * (skyjob_out_release). */
 static void report(struct skyjob_out *out, const char *job, const char *what, const char *detail)
 {
-    if (!out->o->quiet)
-        slk_note_many(&out->tot.not_fitted, "job '%s': %s%s", job, what, detail ? detail : "");
+    if (out->o->quiet)
+        return;
+    long k = out->tot.not_fitted.n++;
+    if (k >= slk_many_shown(&out->tot.not_fitted) || k >= SLK_MANY_SHOWN)
+        return;
+    const char *dt = detail ? detail : "";
+    size_t len = strlen(job) + strlen(what) + strlen(dt) + 16;
+    out->held[k] = xmalloc(len);
+    snprintf(out->held[k], len, "job '%s': %s%s", job, what, dt);
+}
+
+void skyjob_out_release(struct skyjob_out *out, int print)
+{
+    for (int k = 0; k < SLK_MANY_SHOWN; k++) {
+        if (out->held[k] && print)
+            slk_note("%s", out->held[k]);
+        free(out->held[k]);
+        out->held[k] = NULL;
+    }
 }
 
 /* stats_row: one --stats row; j (may be NULL) lists the excluded runs;

@@ -102,7 +102,15 @@ struct skyjob_out {
     csvw *w, *ws;
     int shape_cols;
     struct skyjob_totals tot;
+    /* the jobs not fitted, named (the first SLK_MANY_SHOWN) only once the
+     * whole input was read: a job that comes back later (input not
+     * grouped) was not the whole job when it was fitted */
+    char *held[SLK_MANY_SHOWN];
 };
+
+/* skyjob_out_release: print the held "job 'X': not fitted" notes on stderr
+ * when print (the input was read to its end without error) and free them. */
+void skyjob_out_release(struct skyjob_out *out, int print);
 
 /* The headers of the allocation rows (with and without the shape) and of
  * the --stats rows. */

@@ -80,6 +80,7 @@ struct feed {
     int header_done;       /* written with the first row: a run that fails at once writes nothing */
     struct vcrep_acc *acc;
     double system_servers; /* lent to any VC: with the VC's own, the most a job can get */
+    double servers;        /* every server: the most a job can get when the others are idle */
 };
 
 static void jobs_header(struct feed *f)
@@ -181,6 +182,20 @@ static int job_row(struct feed *f, struct vcsim_job *job)
             "(%g s)",
             id, until, csvr_field(r, f->csize), servers, vc, CSVR_MAX_TIME);
     }
+    /* Nor may it end sooner than the clock can tell apart from its submit:
+     * times are absolute (an ulp is 2.2e-16 of |t|, 2.4e-7 s in 2026), and
+     * a shorter run came out finished at its submit (stretch 0).  At the
+     * floor, 1e-12 of |submit| and at least 1e-12 s (no cluster runs a job
+     * in a picosecond: a unit error), its run is good to about 0.2%. */
+    double fastest = fmin(par, f->servers), shortest = size * 3600 / fastest;
+    double floor_s = VCIO_MIN_RUN * fmax(fabs(submit), 1);
+    if (!(shortest >= floor_s))
+        return csvr_fail(
+            r,
+            "column '%s': '%s' is too small: job '%s' would run %.3g s even at %.3g servers, under "
+            "the floor of %.3g s (%g of |submit|, at least %g s: the clock cannot time a shorter run)",
+            csvr_colname(r, f->csize), csvr_field(r, f->csize), id, shortest, fastest, floor_s, VCIO_MIN_RUN,
+            VCIO_MIN_RUN);
     long first = ids_add(f, id, csvr_line(r));
     if (first)
         return csvr_fail(r, "duplicate job '%s' (first at line %ld)", id, first);
@@ -259,6 +274,7 @@ int vcio_run(const struct vcsim_config *cfg, const struct vcio_vcs *V, const str
         return st;
     struct feed f = {.r = r, .V = V, .o = o, .mask = 1023, .w = out, .acc = acc,
                      .system_servers = cfg->system_servers};
+    f.servers = owned + cfg->system_servers;
     f.cpar = csvr_col(r, "max_parallelism");
     if (csvr_require_cols(r, "job", &f.cjob, "vc", &f.cvc, "submit", &f.csub, "size_server_hours", &f.csize,
                           (char *)NULL) < 0) {

@@ -47,6 +47,11 @@ int vcio_vcs_read(const char *path, const struct csv_dialect *d, struct vcio_vcs
 long vcio_vcs_find(const struct vcio_vcs *v, const char *name);
 void vcio_vcs_free(struct vcio_vcs *v);
 
+/* The shortest run a job may have even on every server it can use, as a
+ * fraction of |submit| (and in seconds near 0): below it the clock cannot
+ * tell its finish from its submit, and vcio_run refuses the row. */
+#define VCIO_MIN_RUN 1e-12
+
 /* How vcio_run reads the jobs table. */
 struct vcio_run_opts {
     const char *jobs_path;          /* NULL or "-": standard input */

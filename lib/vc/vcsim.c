@@ -139,11 +139,14 @@ static void vc_advance(struct sim *s, size_t k, double t)
 }
 
 /* A job is finished at t when what is left is below rounding: 1e-9 of its
- * size, or less time than the clock can resolve at t. */
+ * size, or less time than the clock can resolve at t (8 ulps of t, no
+ * absolute term: an 8 * DBL_EPSILON * (|t| + 1) floor finished any job
+ * within 1.8e-15 s of done, so near t = 0 tiny jobs ended at another's
+ * event; stretch(1) refuses jobs too short for the clock at their submit). */
 static int job_done(const struct rjob *j, double t)
 {
     double r = j->rem;
-    return r <= 1e-9 * j->j.work || r <= j->rate * 8 * DBL_EPSILON * (fabs(t) + 1);
+    return r <= 1e-9 * j->j.work || r <= j->rate * 8 * DBL_EPSILON * fabs(t);
 }
 
 static void job_finish(struct sim *s, struct rjob *j, double t)

@@ -534,6 +534,21 @@ t "ungrouped jobs" 65 $'job,run,t,containers\na,r1,0,1\nb,r1,0,1\na,r2,0,1\n' ''
     "skyfit: <stdin>:4: input not grouped by job: job 'a' appears again after job 'b' (sort by job first, the header kept on top, e.g. (head -1 FILE; tail -n +2 FILE | sort -s -t, -k1,1), or use -s)" skyfit -q
 t "ungrouped jobs: no early skyline" 65 $'job,run,t,containers\na,r1,0,1\nb,r1,0,1\na,r2,0,2\n' '' \
     "<stdin>:4: input not grouped by job" skyfit -q --min-runs 1
+# ... and no note before it: job a was fitted when b began, from its one
+# run so far, and named "not fitted: too few runs (1 < --min-runs 2)" though
+# it has two.  The notes wait for the whole input (skyfit(1), STATS), so the
+# error is the one line on stderr, in CSV and in the native log alike.
+tcheck "ungrouped jobs: the error alone, no note about a job not whole" bash -c '
+    printf "job,run,t,containers\na,r1,0,1\nb,r1,0,1\na,r2,0,1\n" | skyfit 2> "$1/ug.err"
+    [ $? = 65 ] && [ "$(cat "$1/ug.err")" = "skyfit: <stdin>:4: input not grouped by job: job '"'a'"' appears again after job '"'b'"' (sort by job first, the header kept on top, e.g. (head -1 FILE; tail -n +2 FILE | sort -s -t, -k1,1), or use -s)" ]' _ "$TMP"
+tcheck "native: ungrouped, the error alone" bash -c '
+    printf "j 1 0 0 1 r 8:0| 1:0|\nk 1 0 0 1 r 8:0| 1:0|\nj 1 0 0 1 s 8:0| 1:0|\n" | skyfit --format native 2> "$1/ugn.err"
+    [ $? = 65 ] && [ "$(cat "$1/ugn.err")" = "skyfit: <stdin>:3: input not grouped by job: job '"'j'"' appears again after job '"'k'"' (sort by job first, e.g. sort -s -k1,1 FILE)" ]' _ "$TMP"
+# grouped, the note comes once the input is read, before the summary
+tcheck "grouped: a job with too few runs is still named, before the summary" bash -c '
+    printf "job,run,t,containers\na,r1,0,1\nb,r1,0,1\nb,r2,0,1\n" | skyfit 2> "$1/g.err" >/dev/null &&
+    [ "$(sed -n 1p "$1/g.err")" = "skyfit: job '"'a'"': not fitted: too few runs (1 < --min-runs 2)" ] &&
+    sed -n 2p "$1/g.err" | grep -q "^skyfit: 2 jobs: 1 fitted, 1 too few runs" && [ "$(wc -l < "$1/g.err")" = 2 ]' _ "$TMP"
 t "negative containers" 65 $'job,run,t,containers\na,r1,0,-1\n' '*' "<stdin>:2: column 'containers': must not be negative, got '-1'" skyfit
 t "nan containers" 65 $'job,run,t,containers\na,r1,0,nan\n' '*' "<stdin>:2: column 'containers': invalid number 'nan'" skyfit
 t "inf containers" 65 $'job,run,t,containers\na,r1,0,inf\n' '*' "invalid number 'inf'" skyfit

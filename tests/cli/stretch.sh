@@ -274,6 +274,41 @@ j1,a,0,1,0
 t "huge size" 65 "$J
 j1,a,0,1e300,1
 " '' "is too large" stretch "$D/two.csv"
+# A job may not end sooner than the clock can time (stretch(1), INPUT): its
+# shortest run, size x 3600 / min(max_parallelism, every server), must be
+# at least 1e-12 of |submit| and at least 1e-12 s.  These rows printed
+# nonsense: j3 (3.6e-17 s on one server) finished with j1 at 9.47e-299 s,
+# stretch 2.6e-281, since a job less than 1.8e-15 s from done counted as
+# done at any time; at submit 100 j1 finished at its submit, stretch 0.
+t "tiny size refused: under the time floor" 65 "$J
+j1,a,0,1e-300,40
+j2,a,0,1e-12,1
+j3,a,0,1e-20,1
+" '' "stretch: <stdin>:2: column 'size_server_hours': '1e-300' is too small: job 'j1' would run 9e-299 s even at 40 servers, under the floor of 1e-12 s (1e-12 of |submit|, at least 1e-12 s: the clock cannot time a shorter run)" \
+    stretch "$D/two.csv"
+# In 2026 (submit 1767571449) the floor is 1.77e-3 s: 1e-6 server-hours on
+# 40 servers is 9e-5 s (it printed stretch 0.24968 for 0.25); on one
+# server, 3.6e-3 s, it runs: alone at 1 server, stretch 3.6e-3 /
+# (3.6e-3 / 10) = 10, within 10 of the clock's ulps there (2.4e-7 s each):
+# 10 +- 7e-4 (it prints 9.99967).
+t "tiny size refused: the floor grows with |submit|" 65 "$J
+j1,a,1767571449,1e-6,40
+" '' "stretch: <stdin>:2: column 'size_server_hours': '1e-6' is too small: job 'j1' would run 9e-05 s even at 40 servers, under the floor of 0.00177 s" \
+    stretch "$D/two.csv"
+tcheck "above the floor: the stretch is good to the clock" bash -c 'printf "%s\n" "$1" j1,a,1767571449,1e-6,1 |
+    stretch -q "$2/two.csv" | awk -F, "NR == 2 { s = \$5 } END { exit !(s > 10 - 7e-4 && s < 10 + 7e-4) }"' _ "$J" "$D"
+# Near time 0 tiny jobs are exact: "done" is relative to the clock at t.
+# a (10 servers) runs j1 (1.0001e-15 sh = 3.60036e-12 server-s) and j2
+# (3.6e-12) on one server each: j2 ends at 3.6e-12 s, j1 at 3.60036e-12 s,
+# each stretch (finish / (work / 10)) 10.  j1 was finished at 3.6e-12 with
+# j2 (3.6e-16 s left, under the 1.8e-15 s the old rule ignored at any t)
+# and the run failed its conservation check (exit 70).
+t "tiny jobs near time 0 finish exactly" 0 "$J
+j1,a,0,1.0001e-15,1
+j2,a,0,1e-15,1
+" "$H
+j1,a,0,3.6003600000000002e-12,10
+j2,a,0,3.6000000000000004e-12,10" '' stretch -q "$D/two.csv"
 # A job that even alone would finish beyond the time range (1e11 s) is a
 # data error: it printed finish 3.6e+303, and drr/balanced re-evaluated
 # every 5 minutes until then (a hang).  j1: 1 server-hour at 1e-300 servers;

@@ -22,6 +22,7 @@ static char *fit_text(skyjob *j, const struct skyjob_opts *o, char **stats)
     struct skyjob_out out = {.o = o, .w = csvw_new_with(f, &csv_dialect_plain),
                              .ws = csvw_new_with(fs, &csv_dialect_plain)};
     skyjob_fit(j, &out);
+    skyjob_out_release(&out, 0);
     csvw_free(out.w);
     csvw_free(out.ws);
     fclose(f);
@@ -230,6 +231,7 @@ int main(void)
     FILE *mf = open_memstream(&buf, &len);
     struct skyjob_out out = {.o = &o, .w = csvw_new_with(mf, &csv_dialect_plain)};
     CHECK(skyread_csv(r, &out, 1) == SLK_OK);
+    skyjob_out_release(&out, 0);
     csvw_free(out.w);
     fclose(mf);
     CHECK_STR(buf, "job,step,offset,alloc\na,60,0,3\nb,60,0,4\n");
@@ -242,6 +244,7 @@ int main(void)
     out = (struct skyjob_out){.o = &o, .w = csvw_new_with(mf, &csv_dialect_plain)};
     fprintf(stderr, "(the 'not grouped' message below is expected)\n");
     CHECK(skyread_csv(r, &out, 0) == SLK_EDATA);
+    skyjob_out_release(&out, 0);
     csvw_free(out.w);
     fclose(mf);
     free(buf);
