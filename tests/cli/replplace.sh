@@ -266,14 +266,14 @@ tcheck "written events: sorted, in range, bursts present" awk -F, -v n="$nsrv" '
 replplace -q --simulate --blocks 3000 --accesses 2000 --days 60 "$TMP/ten.csv" >"$TMP/s3.csv"
 tcheck "simulation is deterministic" cmp "$TMP/s1.csv" "$TMP/s3.csv"
 # drawn reimages per tenant size = the configured rate (docs/replplace.md, "Bursts
-# on small tenants"): 18 environments of one tenant each of 1, 2, 5, 20 and 100
-# servers at 10 reimages per server-month.  tests/check/replplace_bursts.py
+# on small tenants"): 18 environments, each with one tenant of 1, 2, 5, 20 and
+# 100 servers, all at 10 reimages per server-month.  tests/check/replplace_bursts.py
 # derives each size's mean and compound-Poisson standard deviation from the
 # model in replplace(1) and fails beyond 4 sd.  Before the fix (a burst hit
-# clamp(lround(f n), 1, n) servers) these runs drew 2.5x and 1.5x the rate on
-# 1- and 2-server tenants (z = 71 and 32 at one year); the second run puts
-# every burst in an environment, with small fractions (old code: 5.3x, 2.7x,
-# 1.12x on 1, 2 and 5 servers).
+# clamp(lround(f n), 1, n) servers) the first run drew 2.58x, 1.48x and 1.028x
+# the rate on 1-, 2- and 5-server tenants (z = 164, 70 and 5.4); the second
+# puts every burst in an environment, with small fractions (old code: 5.3x,
+# 2.7x and 1.12x on 1, 2 and 5 servers).
 awk 'BEGIN { print "tenant,environment,servers,space_gb,reimages_per_server_month,peak_util"
              split("1 2 5 20 100", z, " ")
              for (e = 0; e < 18; e++) for (k = 1; k <= 5; k++)
