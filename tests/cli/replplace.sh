@@ -265,6 +265,32 @@ tcheck "written events: sorted, in range, bursts present" awk -F, -v n="$nsrv" '
     END { m = 0; for (k in h) if (h[k] > m) m = h[k]; exit bad || !(NR > 100 && m >= 10) }' "$TMP/w.csv"
 replplace -q --simulate --blocks 3000 --accesses 2000 --days 60 "$TMP/ten.csv" >"$TMP/s3.csv"
 tcheck "simulation is deterministic" cmp "$TMP/s1.csv" "$TMP/s3.csv"
+# drawn reimages per tenant size = the configured rate (docs/replplace.md, "Bursts
+# on small tenants"): 18 environments, each with one tenant of 1, 2, 5, 20 and
+# 100 servers, all at 10 reimages per server-month.  tests/check/replplace_bursts.py
+# derives each size's mean and compound-Poisson standard deviation from the
+# model in replplace(1) and fails beyond 4 sd.  Before the fix (a burst hit
+# clamp(lround(f n), 1, n) servers) the first run drew 2.58x, 1.48x and 1.028x
+# the rate on 1-, 2- and 5-server tenants (z = 164, 70 and 5.4); the second
+# puts every burst in an environment, with small fractions (old code: 5.3x,
+# 2.7x and 1.12x on 1, 2 and 5 servers).
+awk 'BEGIN { print "tenant,environment,servers,space_gb,reimages_per_server_month,peak_util"
+             split("1 2 5 20 100", z, " ")
+             for (e = 0; e < 18; e++) for (k = 1; k <= 5; k++)
+                 printf "t%d_%d,e%d,%d,%d,10,%.2f\n", z[k], e, e, z[k], 1000 * z[k], 0.2 + 0.03 * (e % 10) }' >"$TMP/bten.csv"
+replplace -q --simulate --policy alg2 -r 3 --blocks 10 --accesses 10 --days 1826.25 \
+    --write-events "$TMP/bev.csv" "$TMP/bten.csv" >/dev/null
+tcheck "bursts: drawn reimages per tenant size = the rate (1-100 servers, 5 years, within 4 sd)" \
+    /usr/bin/python3 "$ROOT/tests/check/replplace_bursts.py" "$TMP/bten.csv" "$TMP/bev.csv" 1826.25
+replplace -q --simulate --policy alg2 -r 3 --blocks 10 --accesses 10 --days 365 --burst-share 0 \
+    --env-burst-share 0.9 --burst-max 0.3 --write-events "$TMP/bev2.csv" "$TMP/bten.csv" >/dev/null
+tcheck "bursts: environment bursts alike (all reimages in them, fractions 0.05-0.3)" \
+    /usr/bin/python3 "$ROOT/tests/check/replplace_bursts.py" "$TMP/bten.csv" "$TMP/bev2.csv" 365 \
+    --burst-share 0 --env-burst-share 0.9 --burst-max 0.3
+replplace -q --simulate --policy alg2 -r 3 --blocks 10 --accesses 10 --days 365 --burst-share 0 \
+    --env-burst-share 0.9 --burst-max 0.3 --write-events "$TMP/bev3.csv" "$TMP/bten.csv" >/dev/null
+tcheck "bursts: same seed, same events" cmp "$TMP/bev2.csv" "$TMP/bev3.csv"
+rm -f "$TMP/bev.csv" "$TMP/bev3.csv"
 t "event server out of range" 65 '' '' "replplace: $TMP/bad-ev.csv:2: column 'server': 18 is not a server" \
     bash -c "printf 't,server,event\n1,18,reimage\n' >'$TMP/bad-ev.csv'; replplace --simulate --events '$TMP/bad-ev.csv' '$TINY'"
 t "event kind" 65 '' '' "column 'event': invalid event 'boom' (want reimage, fail or add)" \
