@@ -271,17 +271,23 @@ static const char *res_kind(const plan *p, const struct plan_res *r)
     return r->period == (double)p->lcm ? "adhoc" : "once";
 }
 
-/* remove_and_expire: --remove, then once reservations that ended before the
- * run's time (--at, or --now). */
+/* remove_and_expire: --remove (one report row per reservation freed, with
+ * its kind, instance and place, as every other row about a reservation),
+ * then once reservations that ended before the run's time (--at, or --now). */
 static void remove_and_expire(struct packrun *R)
 {
     const struct packrun_opts *o = R->o;
     plan *p = R->p;
     for (int i = 0; i < o->nremove; i++) {
+        for (size_t k = 0; R->rep && k < p->nres; k++) {
+            const struct plan_res *r = &p->res[k];
+            if (!r->removed && strcmp(r->job, o->remove[i]) == 0)
+                report(R, r->job, res_kind(p, r), r->kind == PLAN_ONCE ? r->instance : -1, "removed",
+                       rep_start(p, r), r->len, NAN, NAN, "--remove");
+        }
         int n = plan_remove_job(p, o->remove[i]);
         if (n) {
             R->n.removed += n;
-            report(R, o->remove[i], "", -1, "removed", 0, 0, NAN, NAN, "--remove");
         } else if (!R->o->quiet) {
             fprintf(stderr, "%s: warning: --remove %s: no such job in the plan\n", slk_progname, o->remove[i]);
         }

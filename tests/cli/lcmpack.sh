@@ -914,13 +914,28 @@ t "adhoc: empty cores and mem_mb cells are the default container" 0 '' 'ok1,once
     lcmpack -q --slo "$1" --capacity cores=100,mem=409600 "$2" --adhoc "$3" --at 2026-01-07 -o "$4" &&
     grep -m1 ",ok1," "$4" | cut -d, -f2,3,4,12,13' _ "$N/slo.csv" "$N/sky.csv" <(head -2 "$N/skip.csv") "$N/x.csv"
 # --remove: the job is freed and not placed again by the same run (before:
-# "removed", then placed again from its SLO row, silently)
+# "removed", then placed again from its SLO row, silently).  The removed
+# row names the reservation freed, its kind and place, as every other row
+# about a reservation does (it had empty kind, t_start and t_end): daily's
+# 60 steps of 10 containers stretched over its window [3600, 14400] s (the
+# next case reads the place from q1.csv's rows)
 lcmpack -q --slo "$N/slo.csv" --capacity cores=100,mem=409600 "$N/sky.csv" --at 2026-01-07 -o "$N/q1.csv"
-t "--remove: freed and not placed again" 0 '' $'daily,,,removed,,,,,--remove\ndaily,,,skipped,,,,,"--remove: freed tonight, not placed again"\nhourly,periodic,,kept,0,1200,0.01,0,already in the plan (--replan moves it)' \
+t "--remove: freed and not placed again" 0 '' $'daily,periodic,,removed,3600,14400,,,--remove\ndaily,,,skipped,,,,,"--remove: freed tonight, not placed again"\nhourly,periodic,,kept,0,1200,0.01,0,already in the plan (--replan moves it)' \
     '1 skipped, 1 removed' bash -c '
     lcmpack --plan "$0/q1.csv" --remove daily "$@" --at 2026-01-08 --report "$0/rq.csv" -o "$0/q2.csv" &&
     tail -n +2 "$0/rq.csv" && ! grep -q ",daily," "$0/q2.csv"' "$N" --slo "$N/slo.csv" \
     --capacity cores=100,mem=409600 "$N/sky.csv"
+tcheck "--remove: the removed row's place is the plan's" bash -c '
+    want=$(awk -F, "\$2 == \"daily\" { if (lo == \"\" || \$6 < lo) lo = \$6; if (\$6 + \$7 > hi) hi = \$6 + \$7 } END { print lo \",\" hi }" "$0/q1.csv")
+    [ "$(grep "^daily,periodic,,removed," "$0/rq.csv" | cut -d, -f5,6)" = "$want" ]' "$N"
+# an off-kilter job's --remove: one row per one-off instance freed, with its
+# instance and place (K every 3480 s, one step in [0, 600] s of each period:
+# instances 30 and 31 open in the cycle at 104400 s = 29 h, at its offsets 0
+# and 3480 = 31 * 3480 - 104400, each placed at its first step)
+lcmpack -q --lcm 1h --at 104400 --capacity cores=4,mem=100000 --slo "$D/once.slo.csv" "$D/once.sky.csv" -o "$TMP/rmo1.csv"
+t "--remove: one row per one-off reservation freed" 0 '' \
+    $'K,once,30,removed,0,60,,,--remove\nK,once,31,removed,3480,3540,,,--remove' '*' bash -c '
+    lcmpack --plan "$0" --remove K --capacity cores=4,mem=100000 -o /dev/null --report - | tail -n +2' "$TMP/rmo1.csv"
 # a change of period (daily becomes off-kilter, 90000 s) under --stable:
 # the old reservation is removed as replaced, not "no request tonight"
 sed 's/^daily,86400/daily,90000/' "$N/slo.csv" > "$N/slo_k.csv"
