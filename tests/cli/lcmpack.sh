@@ -422,6 +422,16 @@ t "uneven offsets skipped"   0 $'job,step,offset,alloc\nA,60,0,1\nA,60,60,1\nA,6
     $'A,,,skipped,,,,,no skyline for the job\nC,,,skipped,,,,,no skyline for the job\nB,periodic,,placed,0,60,0.1,0,' \
     "<stdin>:4: warning: skipped: job 'A': skyline offsets are not evenly spaced" \
     sh -c 'lcmpack --on-error skip --lcm 10m --capacity cores=10,mem=50000 --slo "$1" --report - -o /dev/null | tail -n +2' _ "$D/comp.slo.csv"
+# every row the job takes with it is a skipped row, each at its own line:
+# A's rows at lines 2 and 3 (read before its bad row 4) and 5 (after it)
+# go with it, 4 rows in the rejects and the count, 3 of them dropped (only
+# line 2 was written, and 3 counted)
+t "skipped job: every row dropped with it is in the rejects and the count" 0 \
+    $'job,step,offset,alloc\nA,60,0,1\nA,60,60,1\nA,60,120,x\nA,60,180,1\nB,60,0,1\n' \
+    $'<stdin>,4,column \'alloc\': invalid number \'x\'\n<stdin>,2,job \'A\': skyline dropped (its row at line 4 was skipped)\n<stdin>,3,job \'A\': skyline dropped (its row at line 4 was skipped)\n<stdin>,5,job \'A\': dropped (an earlier row of it was skipped)' \
+    "lcmpack: 4 rows skipped (--on-error skip): 1 bad, 3 dropped with their job's bad row; file, line and reason in $TMP/drop.rej" \
+    sh -c 'lcmpack --on-error skip --rejects "$2/drop.rej" --lcm 10m --capacity cores=10,mem=50000 --slo "$1" -o /dev/null &&
+        tail -n +2 "$2/drop.rej"' _ "$D/comp.slo.csv" "$TMP"
 t "missing skyline column"   65 $'job,step,alloc\nA,0,1\n' '' "<stdin>:1: missing required column 'offset'" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
 t "job without skyline reported" 0 $'job,step,offset,alloc\nA,60,0,1\n' '*' '' \
