@@ -433,6 +433,28 @@ static int is_problematic(const struct packrun_opts *o, const struct slo_req *s)
     return 0;
 }
 
+/* warn_unknown_problematic: a --problematic JOB that names no job of the
+ * SLO file or the skylines (a typo, a job gone) has no effect: one warning
+ * each, unless -q, as --remove's for a job not in the plan. */
+static void warn_unknown_problematic(const struct packrun *R)
+{
+    const struct packrun_opts *o = R->o;
+    keyset *sky = NULL; /* the skyline jobs, built at the first name the SLO file lacks */
+    for (int i = 0; !o->quiet && i < o->nprob; i++) {
+        if (slo_find_request(&R->slos, o->prob[i]))
+            continue;
+        if (!sky) {
+            sky = keyset_new();
+            for (size_t j = 0; j < R->njobs; j++)
+                keyset_add(sky, R->jobs[j].job);
+        }
+        if (!keyset_has(sky, o->prob[i]))
+            fprintf(stderr, "%s: warning: --problematic %s: no such job in the SLO file or the skylines\n",
+                    slk_progname, o->prob[i]);
+    }
+    keyset_free(sky);
+}
+
 static void push_req(struct packrun *R, const struct lowcost_req *q)
 {
     R->reqs = xgrow(R->reqs, &R->reqcap, R->nreq + 1, sizeof *R->reqs);
@@ -1245,6 +1267,7 @@ int packrun_plan(struct packrun *R)
     if (st == SLK_OK)
         st = open_report(R);
     if (st == SLK_OK) {
+        warn_unknown_problematic(R);
         remove_and_expire(R);
         note_have(R);
         st = build_requests(R);

@@ -195,6 +195,15 @@ tcheck "smaller capacity: rows unchanged" cmp "$TMP/p2.csv" "$TMP/x.csv"
 t "smaller capacity: -q says nothing" 0 '' '' '' lcmpack -q --plan "$TMP/p2.csv" --capacity cores=2,mem=100000 -o "$TMP/x.csv"
 t "--remove unknown job warns" 0 '' '*' 'lcmpack: warning: --remove Z: no such job in the plan' \
     lcmpack --plan "$TMP/p3.csv" --remove Z --capacity cores=4,mem=100000 -o "$TMP/x.csv"
+# --problematic naming no job of the input (a typo) was silently ignored:
+# one warning each, as --remove's; a job of the SLO file (A) or of the
+# skylines only (S: no SLO row) is not warned about; -q is silent
+t "--problematic unknown job warns" 0 '' '*' 'lcmpack: warning: --problematic Z: no such job in the SLO file or the skylines' \
+    bash -c 'lcmpack --problematic Z --problematic A --problematic S --lcm 10m --capacity cores=4,mem=100000 \
+        --slo "$1/comp.slo.csv" <(cat "$1/comp.sky.csv"; echo S,60,0,1,1) -o /dev/null 2>"$2/pz.err"; rc=$?
+        cat "$2/pz.err" >&2; [ $rc = 0 ] && [ "$(grep -c "warning: --problematic" "$2/pz.err")" = 1 ]' _ "$D" "$TMP"
+t "--problematic unknown job: -q is silent" 0 '' '*' '' \
+    lcmpack -q --problematic Z --lcm 10m --capacity cores=4,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv" -o /dev/null
 # --replan: A comes back into the freed slot after B moved... B's request first
 printf 'job,step,offset,alloc,gang\nB,60,0,4,4\nB,60,60,4,4\n' >"$TMP/b.sky"
 lcmpack -q --plan "$TMP/p2.csv" --replan --slo "$D/comp.slo.csv" --capacity cores=4,mem=100000 "$TMP/b.sky" -o "$TMP/p4.csv"
