@@ -232,7 +232,8 @@ static int read_inputs(struct packrun *R)
                               &R->nadhoc_jobs)) != SLK_OK)
             return st;
     }
-    if (o->adhoc && (st = adhoc_attach(R->adhoc, R->nadhoc, R->adhoc_jobs, R->nadhoc_jobs, o->adhoc)) != SLK_OK)
+    if (o->adhoc && (st = adhoc_attach(R->adhoc, R->nadhoc, R->adhoc_jobs, R->nadhoc_jobs,
+                                       csv_path_name(o->adhoc))) != SLK_OK)
         return st;
     /* The plan spans the whole --lcm, a multiple of the LCM of the periods
      * that divide it: the LCM-long pattern repeated, and a cycle that stays
@@ -528,19 +529,19 @@ static int once_requests(struct packrun *R, const struct stages_job *j, const st
         return SLK_OK;
     }
     for (int64_t n = n0; (double)n * s->period + s->a < c1; n++) {
-        if ((long long)R->nreq >= o->max_requests) {
-            slk_error_at(csv_path_name(o->input), j->line,
-                         "more than %lld requests (--max-requests; job '%s' has one per instance)",
-                         o->max_requests, j->job);
-            return SLK_EDATA;
-        }
         double base = (double)n * s->period, now = run_now(o);
-        if (base + s->d <= now) {
+        if (base + s->d <= now) { /* not a request: never over the limit */
             if (!key_in(R->gone, j->job, PLAN_ONCE, n)) {
                 R->n.skipped++;
                 report(R, j->job, "once", n, "skipped", 0, 0, NAN, NAN, "its window closed before --now");
             }
             continue;
+        }
+        if ((long long)R->nreq >= o->max_requests) {
+            slk_error_at(csv_path_name(o->input), j->line,
+                         "more than %lld requests (--max-requests; job '%s' has one per instance)",
+                         o->max_requests, j->job);
+            return SLK_EDATA;
         }
         q.kind = PLAN_ONCE;
         q.instance = n;
@@ -605,8 +606,8 @@ static int build_requests(struct packrun *R)
             continue;
         }
         if ((long long)R->nreq >= R->o->max_requests) {
-            slk_error_at(R->o->adhoc, R->adhoc[i].line, "more than %lld requests (--max-requests)",
-                         R->o->max_requests);
+            slk_error_at(csv_path_name(R->o->adhoc), R->adhoc[i].line,
+                         "more than %lld requests (--max-requests)", R->o->max_requests);
             return SLK_EDATA;
         }
         push_req(R, &q);

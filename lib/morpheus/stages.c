@@ -228,8 +228,11 @@ static int read_one(struct skyread *R, group_iter *g, const struct skycols *c, c
             *st = SLK_EDATA;
             return -1;
         }
-        if ((long long)R->njobs >= o->max_jobs)
-            return csvr_fail(r, "more than %lld requests (--max-requests)", o->max_jobs);
+        if ((long long)R->njobs >= o->max_jobs) { /* a limit, not a bad row: never skipped */
+            slk_error_at(csvr_path(r), csvr_line(r), "more than %lld requests (--max-requests)", o->max_jobs);
+            *st = SLK_EDATA;
+            return -1;
+        }
         R->jobs = xgrow(R->jobs, &R->jobcap, R->njobs + 1, sizeof *R->jobs);
         struct stages_job *cur = &R->jobs[R->njobs++];
         *cur = (struct stages_job){.job = xstrdup(job), .line = csvr_line(r), .cores = v.cores, .mem_mb = v.mem,

@@ -493,6 +493,28 @@ t "--max-requests enough"    0 '' '*' '' \
     lcmpack -q --max-requests 4 --lcm 10m --capacity cores=4,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv"
 t "--max-requests instances" 65 '' '' "lcmpack: $D/once.sky.csv:2: more than 1 requests (--max-requests; job 'K' has one per instance)" \
     lcmpack --max-requests 1 --lcm 1h --at 104400 --capacity cores=4,mem=100000 --slo "$D/once.slo.csv" "$D/once.sky.csv"
+# the request over the limit is named where it is: an --adhoc file on
+# standard input is <stdin> (was "-:3"); A, B and C are 3 requests (X is
+# skipped), Q1 the 4th, Q2 at line 3 the 5th
+printf 'job,arrival,deadline,containers,duration\nQ1,2026-01-05T01:00:00Z,2026-01-05T03:00:00Z,2,10m\nQ2,2026-01-05T01:00:00Z,2026-01-05T03:00:00Z,2,10m\n' > "$TMP/mr-ad.csv"
+t "--max-requests: an ad-hoc request on stdin" 65 "@$TMP/mr-ad.csv" '' "lcmpack: <stdin>:3: more than 4 requests (--max-requests)" \
+    lcmpack --max-requests 4 --capacity cores=40,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv" --adhoc - --at 2026-01-05 -o /dev/null
+# under --on-error skip the limit is not a bad row: it stops at the job
+# that passes it (it used to be skipped to the rejects, and every later
+# job with it, exit 0)
+t "--max-requests under --on-error skip" 65 '' '' "lcmpack: $D/comp.sky.csv:6: more than 2 requests (--max-requests)" \
+    lcmpack --on-error skip --max-requests 2 --lcm 10m --capacity cores=4,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv" -o /dev/null
+# a one-off instance whose window closed before --now is no request: J
+# (every 1000 s, window [0, 900] s) has three instances open at --now
+# 105700 in the cycle at 104400 (105, 106, 107: windows closing at 105900,
+# 106900, 107900), the limit; K (every 5000 s, [0, 600] s) has one, 21,
+# closed at 105600: skipped, not a request.  It used to be refused as the
+# fourth request.
+t "--max-requests: a closed instance is no request" 0 '' \
+    $'K,once,21,skipped\nJ,once,105,placed\nJ,once,106,placed\nJ,once,107,placed' '' bash -c '
+    lcmpack -q --max-requests 3 --lcm 1h --at 104400 --now 105700 --capacity cores=4,mem=100000 \
+        --slo <(printf "job,period,a,d\nJ,1000,0,900\nK,5000,0,600\n") <(printf "job,step,offset,alloc\nJ,60,0,1\nK,60,0,1\n") \
+        -o /dev/null --report - | tail -n +2 | cut -d, -f1-4'
 t "--max-requests 0"         64 '' '' "invalid value for --max-requests: '0'" \
     lcmpack --max-requests 0 --capacity cores=4,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv"
 t "empty skyline input"      65 '' '' 'empty input' lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
