@@ -158,8 +158,9 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
             p->lcm);
         return xstrdup(buf);
     }
-    deadline_text(p, q, lowcost_least_deadline(p, q), adhoc, dl, sizeof dl);
+    double dmin = lowcost_least_deadline(p, q);
     if (adhoc) {
+        deadline_text(p, q, dmin, adhoc, dl, sizeof dl);
         if (par > 0)
             snprintf(more, sizeof more, ", or at least %ld containers at once for its %lld container-steps", par,
                      (long long)area(q));
@@ -174,7 +175,22 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
                  ", or a job that runs at least %ld containers at once (its %lld container-steps over the "
                  "window's %ld steps; its skyline peaks at %ld), so its runs and next skyline are shorter",
                  par, (long long)area(q), hi - lo, peak);
-    if (q->d - q->a < (double)p->step) /* not even a skyline of one step fits */
+    static const char runs_fix[] =
+        "a skyline of fewer or more recent runs (skyfit --last N, a lower --outlier-k: "
+        "it is as long as the longest run kept, see longest_run in skyfit --stats)";
+    /* d - a is at most the period (the SLO reader's rule: instance windows
+     * never overlap), so a deadline fix past it is none */
+    int capped = dmin - q->a > q->period + 1e-6;
+    if (!capped)
+        deadline_text(p, q, dmin, adhoc, dl, sizeof dl);
+    if (capped)
+        snprintf(
+            buf, sizeof buf,
+            "window [%g, %g] s holds %s, fewer than the %ld the skyline needs at its maximum parallelism, "
+            "and no deadline d gives it them: d - a would be at least %.10g s, more than its period of "
+            "%g s (the most d - a can be); fixes: %s%s",
+            q->a, q->d, held, need, dmin - q->a, q->period, runs_fix, more);
+    else if (q->d - q->a < (double)p->step) /* not even a skyline of one step fits */
         snprintf(buf, sizeof buf,
                  "window [%g, %g] s holds %s, fewer than the %ld the skyline needs at its "
                  "maximum parallelism; fix: a deadline d of at least %s s (sloinfer --override)",
@@ -182,9 +198,7 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
     else
         snprintf(buf, sizeof buf,
                  "window [%g, %g] s holds %s, fewer than the %ld the skyline needs at its "
-                 "maximum parallelism; fixes: a deadline d of at least %s s (sloinfer --override), a skyline "
-                 "of fewer or more recent runs (skyfit --last N, a lower --outlier-k: it is as long as the "
-                 "longest run kept, see longest_run in skyfit --stats)%s",
-                 q->a, q->d, held, need, dl, more);
+                 "maximum parallelism; fixes: a deadline d of at least %s s (sloinfer --override), %s%s",
+                 q->a, q->d, held, need, dl, runs_fix, more);
     return xstrdup(buf);
 }

@@ -21,7 +21,9 @@ long refusal_steps(const struct lowcost_req *q);
  * than refusal_steps(q), or none, it names both and the fixes: a later d
  * (at least the value given, lowcost_least_deadline: the least d that is
  * then placed, printed in the fewest digits, 10 or more, that place; the
- * only fix when d - a is shorter than a step), fitting fewer or more
+ * only fix when d - a is shorter than a step; none when that d would make
+ * d - a longer than q's period, the most an SLO window may be: the reason
+ * says so), fitting fewer or more
  * recent runs (skyfit --last, a
  * lower --outlier-k; skyfit --stats names the longest run kept), or a job
  * that runs with more containers at once (at least ceil(area / window

@@ -1093,6 +1093,30 @@ t "least deadline: a once job" 0 '' '25' '' sh -c '
     { echo job,step,offset,alloc; for i in 0 1 2 3 4 5 6 7 8 9; do echo k,60,$((i * 60)),4; done; } > "$1/ldk.sky"
     lcmpack -q --slo "$1/ldk.slo" --capacity cores=100,mem=1000000 --at 2026-01-07 "$1/ldk.sky" -o /dev/null \
         --report - | grep -c "^k,once,[0-9]*,rejected,.*a deadline d of at least 2940 s"' _ "$TMP"
+# The deadline fix never makes d - a longer than the period (the SLO's
+# rule: instance windows never overlap; sloinfer --override refuses it).
+# L (every 600 s, window [300, 540]) with a skyline of 11 one-container
+# steps needs 660 s: a + 660 = 960 is no fix (d - a 660 > 600), so the
+# reason names none and says why; with 10 steps, a + 600 = 900 is the
+# fix (d - a = 600, the period itself) and places.  It suggested 960.
+printf 'job,period,a,d\nL,600,300,540\n' > "$TMP/lp.slo"
+{ echo job,step,offset,alloc; for i in 0 1 2 3 4 5 6 7 8 9 10; do echo L,60,$((i * 60)),1; done; } > "$TMP/lp11.sky"
+t "least deadline: never past the period" 0 '' \
+    'L,periodic,,rejected,,,,,"window [300, 540] s holds 4 whole steps of 60 s, fewer than the 11 the skyline needs at its maximum parallelism, and no deadline d gives it them: d - a would be at least 660 s, more than its period of 600 s (the most d - a can be); fixes: a skyline of fewer or more recent runs (skyfit --last N, a lower --outlier-k: it is as long as the longest run kept, see longest_run in skyfit --stats), or a job that runs at least 3 containers at once (its 11 container-steps over the window'"'"'s 4 steps; its skyline peaks at 1), so its runs and next skyline are shorter"' '' \
+    sh -c 'lcmpack -q --slo "$1/lp.slo" --lcm 10m --capacity cores=4,mem=100000 "$1/lp11.sky" -o /dev/null --report - | tail -1' _ "$TMP"
+t "least deadline: up to the period itself, then placed" 0 '' $'a deadline d of at least 900 s\nL,periodic,,placed,300,900' '' sh -c '
+    head -11 "$1/lp11.sky" > "$1/lp10.sky"
+    lcmpack -q --slo "$1/lp.slo" --lcm 10m --capacity cores=4,mem=100000 "$1/lp10.sky" -o /dev/null --report - |
+        grep -o "a deadline d of at least [0-9]* s" &&
+    printf "job,period,a,d\nL,600,300,900\n" > "$1/lp9.slo" &&
+    lcmpack -q --slo "$1/lp9.slo" --lcm 10m --capacity cores=4,mem=100000 "$1/lp10.sky" -o /dev/null --report - |
+        tail -1 | cut -d, -f1-6' _ "$TMP"
+# an off-kilter job the same: K every 700 s, [100, 400], 12 steps (720 s)
+t "least deadline: never past the period, once job" 0 '' '6' '' sh -c '
+    printf "job,period,a,d\nK,700,100,400\n" > "$1/lpk.slo"
+    { echo job,step,offset,alloc; for i in 0 1 2 3 4 5 6 7 8 9 10 11; do echo K,60,$((i * 60)),1; done; } > "$1/lpk.sky"
+    lcmpack -q --slo "$1/lpk.slo" --lcm 1h --at 3600 --capacity cores=4,mem=100000 "$1/lpk.sky" -o /dev/null --report - |
+        grep -c "^K,once,[0-9]*,rejected,.*no deadline d gives it them: d - a would be at least 720 s, more than its period of 700 s"' _ "$TMP"
 
 # --adhoc in the skyline form (--adhoc-skyline): the same P fills the first
 # hour of the day at 10 cores.  H (ad-hoc, window [at, at + 2 h]) is given by
