@@ -38,6 +38,7 @@ void packrun_free(struct packrun *R)
     keyset_free(R->gone);
     keyset_free(R->no_at);
     free(R->reqs);
+    free(R->adhoc_a);
     stages_jobs_free(R->jobs, R->njobs);
     adhoc_free(R->adhoc, R->nadhoc);
     stages_jobs_free(R->adhoc_jobs, R->nadhoc_jobs);
@@ -610,6 +611,8 @@ static int build_requests(struct packrun *R)
                          "more than %lld requests (--max-requests)", R->o->max_requests);
             return SLK_EDATA;
         }
+        R->adhoc_a = xgrow(R->adhoc_a, &R->adhoc_acap, R->nreq - R->adhoc0 + 1, sizeof *R->adhoc_a);
+        R->adhoc_a[R->nreq - R->adhoc0] = R->adhoc[i].arrival - (double)q.instance * (double)R->p->lcm;
         push_req(R, &q);
     }
     if (R->need_at && !R->o->quiet)
@@ -898,10 +901,13 @@ static int place_new(struct packrun *R, lowcost_ws *ws, size_t i, const struct l
     int ok = R->o->earliest ? lowcost_place_earliest(ws, R->p, q, &res) : lowcost_place(ws, R->p, q, lo, &res);
     free(dec[i].why);
     if (!ok) {
-        /* a once instance under way starts at --now, not at its SLO's a */
+        /* a once instance under way starts at --now, not at its SLO's a; an
+         * ad-hoc request whose window opened before --at or --now at either,
+         * not at its arrival */
         const struct slo_req *s =
             q->kind == PLAN_ONCE && i < R->adhoc0 ? slo_find_request(&R->slos, q->job) : NULL;
-        char *why = refusal_text(R->p, q, res.why, i >= R->adhoc0, s ? s->a : q->a);
+        double a_full = i >= R->adhoc0 ? R->adhoc_a[i - R->adhoc0] : s ? s->a : q->a;
+        char *why = refusal_text(R->p, q, res.why, i >= R->adhoc0, a_full, after_now(R->o, "--at", "--now"));
         dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, why};
         return 0;
     }

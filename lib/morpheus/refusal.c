@@ -122,7 +122,8 @@ static void held_text(const plan *p, int none, long lo, long hi, char *buf, size
         snprintf(buf, n, "%ld whole steps of %ld s", hi - lo, p->step);
 }
 
-char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc, double a_full)
+char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc, double a_full,
+                   const char *cut_by)
 {
     long need = refusal_steps(q), lo = 0, hi = 0;
     char buf[800], more[200] = "", dl[40], held[64];
@@ -134,19 +135,19 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
     else if (lo + need <= hi)
         return xstrdup(why);
     held_text(p, none, lo, hi, held, sizeof held);
-    if (!adhoc && a_full < q->a) { /* --now cut the window */
+    if (a_full < q->a) { /* --now (or, for an ad-hoc request, --at) cut the window */
         struct lowcost_req full = *q;
-        full.a = a_full; /* and the cycle it opens in, as once_requests counts it */
+        full.a = a_full; /* and the cycle it opens in, as once_requests and adhoc_request count it */
         full.cycle = (int64_t)floor(((double)q->instance * q->period + a_full) / (double)p->lcm);
         if (places(p, &full, q->d)) {
             snprintf(buf, sizeof buf,
-                     "under way at --now: --now leaves [%g, %g] s of its window [%g, %g] s, %s, fewer than "
-                     "the %ld the skyline needs at its maximum parallelism",
-                     q->a, q->d, a_full, q->d, held, need);
+                     "%s %s: %s leaves [%g, %g] s of its window [%g, %g] s, %s, fewer than the %ld the %s",
+                     adhoc ? "cut by" : "under way at", cut_by, cut_by, q->a, q->d, a_full, q->d, held, need,
+                     adhoc ? "request needs" : "skyline needs at its maximum parallelism");
             return xstrdup(buf);
         }
-        /* the SLO's own window is too short: say so, and its fixes */
-        return refusal_text(p, &full, why, adhoc, a_full);
+        /* the request's own window is too short: say so, and its fixes */
+        return refusal_text(p, &full, why, adhoc, a_full, cut_by);
     }
     long par, peak;
     min_parallelism(q, hi - lo, &par, &peak);

@@ -826,6 +826,21 @@ t "adhoc: a duration longer than its window is rejected, the others placed" 0 ''
     printf "job,arrival,deadline,containers,duration\nok1,2026-01-06T02:00:00Z,2026-01-06T06:00:00Z,5,1h\ntoolong,2026-01-06T02:00:00Z,2026-01-06T03:00:00Z,5,2h\n" > "$1/req5.csv"
     lcmpack --slo "$1/slo.csv" --capacity cores=100,mem=1000000 "$1/sky.csv" --adhoc "$1/req5.csv" --at 2026-01-06 \
         -o /dev/null --report - | grep -E "^(ok1|toolong)," | sed "s/^\(ok1,adhoc,20459,placed\),.*/\1/"' _ "$A"
+# an ad-hoc request whose window the run's time cut says so (it gave the
+# cut window's fixes in the ad-hoc file, as if the file were wrong): Q
+# ([01:00, 01:30], 2 containers for 20 min = 20 steps) at --now 01:15 has
+# [4500, 5400] s left, 15 steps; R ([23:50 the day before, 00:10], 15
+# steps) at --at 00:00 has [86400, 87000] of its cycle's [85800, 87000],
+# 10 steps; S ([01:10, 01:20], 15 steps) is too short in the file as well:
+# its own window's fixes (a deadline of 01:10 + 15 min, or 30
+# container-steps over its 10 steps: 3 at once)
+printf 'job,arrival,deadline,containers,duration\nQ,2026-01-06T01:00:00Z,2026-01-06T01:30:00Z,2,20m\nR,2026-01-05T23:50:00Z,2026-01-06T00:10:00Z,2,15m\nS,2026-01-06T01:10:00Z,2026-01-06T01:20:00Z,2,15m\n' > "$TMP/cut.csv"
+t "adhoc: a window cut by --now or --at says so" 0 '' \
+    $'R,adhoc,20458,rejected,,,,,"cut by --at: --at leaves [86400, 87000] s of its window [85800, 87000] s, 10 whole steps of 60 s, fewer than the 15 the request needs"\n--\nQ,adhoc,20459,rejected,,,,,"cut by --now: --now leaves [4500, 5400] s of its window [3600, 5400] s, 15 whole steps of 60 s, fewer than the 20 the request needs"\nS,adhoc,20459,rejected,,,,,"window [4200, 4800] s holds 10 whole steps of 60 s, fewer than the 15 the request needs; fixes in the ad-hoc file: a deadline of at least 2026-01-06T01:25:00Z, or at least 3 containers at once for its 30 container-steps"' '' sh -c '
+    lcmpack -q --slo "$1/slo.csv" --capacity cores=100,mem=1000000 "$1/sky.csv" --adhoc "$2" --at 2026-01-06 \
+        -o /dev/null --report - | grep -E "^R,"; echo --
+    lcmpack -q --slo "$1/slo.csv" --capacity cores=100,mem=1000000 "$1/sky.csv" --adhoc "$2" --at 2026-01-06 \
+        --now 2026-01-06T01:15:00Z -o /dev/null --report - | grep -E "^[QS],"' _ "$A" "$TMP/cut.csv"
 # a duration longer than the cycle (1e308 s reached an int64 cast: the
 # sanitizer build's cell probe) is a rejected row that says so
 t "adhoc: a duration longer than the cycle is rejected, said" 0 '' \
