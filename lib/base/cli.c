@@ -97,15 +97,23 @@ static int rejects_finish(int status)
 {
     long n = csv_rejects_count(rejects);
     long hidden = csv_rejects_hidden(rejects);
+    const char *group;
+    long dropped = csv_rejects_dropped(rejects, &group);
     if (n > 0 && !slk_opt.quiet) {
-        char more[128] = ""; /* the line printed whole: concurrent tools do not split it */
+        char more[128] = "", what[160]; /* the line printed whole: concurrent tools do not split it */
         if (hidden > 0)
             snprintf(more, sizeof more,
                      "; the first %d are above, %ld more not shown (--rejects FILE lists every one)",
                      SLK_MANY_SHOWN, hidden);
-        fprintf(stderr, "%s: %ld bad row%s skipped (--on-error skip)%s%s%s\n", slk_progname, n,
-                n == 1 ? "" : "s", slk_opt.rejects ? "; file, line and reason in " : "",
-                slk_opt.rejects ? slk_opt.rejects : "", more);
+        if (dropped > 0) /* rows dropped with their group's bad row: counted, and said to be */
+            snprintf(what, sizeof what,
+                     "%ld rows skipped (--on-error skip): %ld bad, %ld dropped with their %s's bad row", n,
+                     n - dropped, dropped, group);
+        else
+            snprintf(what, sizeof what, "%ld bad row%s skipped (--on-error skip)", n, n == 1 ? "" : "s");
+        fprintf(stderr, "%s: %s%s%s%s\n", slk_progname, what,
+                slk_opt.rejects ? "; file, line and reason in " : "", slk_opt.rejects ? slk_opt.rejects : "",
+                more);
     }
     csv_rejects_free(rejects);
     rejects = NULL;

@@ -911,15 +911,19 @@ int csvr_status(const csvr *r)
 /* rejectv: a data error at `line`.  Strict: printed, the reader stopped,
  * returns 0.  Under --on-error skip returns 1: the error is held for
  * csvr_skip (hold) or written to the rejects at once. */
-static int rejectv(csvr *r, long line, int hold, const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+static int rejectv(csvr *r, long line, int hold, const char *group, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
+static void rejects_add(csv_rejects *j, const char *file, long line, const char *group, const char *reason);
 
-static int rejectv(csvr *r, long line, int hold, const char *fmt, va_list ap)
+/* group: not NULL for a row dropped along with a bad row of its group
+ * (csvr_drop_at) */
+static int rejectv(csvr *r, long line, int hold, const char *group, const char *fmt, va_list ap)
 {
     char msg[1024];
     vsnprintf(msg, sizeof msg, fmt, ap);
     if (r->d.rejects && !r->status) {
         if (!hold)
-            csv_rejects_add(r->d.rejects, r->name, line, msg);
+            rejects_add(r->d.rejects, r->name, line, group, msg);
         else if (!r->held) /* the first reason of a row is the one reported */
             r->held = xstrdup(msg);
         return 1;
@@ -932,7 +936,7 @@ int csvr_fail(csvr *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    rejectv(r, r->cur_line, 1, fmt, ap);
+    rejectv(r, r->cur_line, 1, NULL, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -962,7 +966,16 @@ int csvr_reject_at(csvr *r, long line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int skipped = rejectv(r, line, 0, fmt, ap);
+    int skipped = rejectv(r, line, 0, NULL, fmt, ap);
+    va_end(ap);
+    return skipped;
+}
+
+int csvr_drop_at(csvr *r, long line, const char *group, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int skipped = rejectv(r, line, 0, group, fmt, ap);
     va_end(ap);
     return skipped;
 }
@@ -972,7 +985,8 @@ int csvr_reject_at(csvr *r, long line, const char *fmt, ...)
 struct csv_rejects {
     FILE *fp;
     csvw *w;
-    long n;
+    long n, dropped;       /* dropped: of n, along with a bad row of their group */
+    const char *group;     /* the group's noun (csvr_drop_at) */
     struct slk_many shown; /* no rejects file: the warnings, the first ones printed */
     pthread_mutex_t mu;
 };
@@ -1001,8 +1015,17 @@ void csv_rejects_free(csv_rejects *j)
 
 void csv_rejects_add(csv_rejects *j, const char *file, long line, const char *reason)
 {
+    rejects_add(j, file, line, NULL, reason);
+}
+
+static void rejects_add(csv_rejects *j, const char *file, long line, const char *group, const char *reason)
+{
     pthread_mutex_lock(&j->mu);
     j->n++;
+    if (group) {
+        j->dropped++;
+        j->group = group;
+    }
     if (j->w) {
         csvw_str(j->w, file);
         csvw_int(j->w, line);
@@ -1015,6 +1038,12 @@ void csv_rejects_add(csv_rejects *j, const char *file, long line, const char *re
 }
 
 long csv_rejects_count(const csv_rejects *j) { return j ? j->n : 0; }
+
+long csv_rejects_dropped(const csv_rejects *j, const char **group)
+{
+    *group = j ? j->group : NULL;
+    return j ? j->dropped : 0;
+}
 
 long csv_rejects_hidden(const csv_rejects *j) { return j ? slk_many_hidden(&j->shown) : 0; }
 

@@ -95,8 +95,13 @@ void csv_rejects_free(csv_rejects *j);
 /* csv_rejects_add: record one skipped row (without a file, a warning on
  * stderr: the first SLK_MANY_SHOWN printed, the rest counted). */
 void csv_rejects_add(csv_rejects *j, const char *file, long line, const char *reason);
-/* csv_rejects_count: how many rows were skipped so far. */
+/* csv_rejects_count: how many rows were skipped so far (the dropped ones,
+ * csvr_drop_at, included). */
 long csv_rejects_count(const csv_rejects *j);
+/* csv_rejects_dropped: how many of them were not bad themselves but dropped
+ * along with a bad row of their group (csvr_drop_at), and the group's noun
+ * ("job") in *group (NULL when none was). */
+long csv_rejects_dropped(const csv_rejects *j, const char **group);
 /* csv_rejects_hidden: how many of the skipped rows' warnings were not
  * printed (slk_warn_many); 0 with a rejects file. */
 long csv_rejects_hidden(const csv_rejects *j);
@@ -254,6 +259,15 @@ int csvr_skip(csvr *r);
  * returned.  One duplicate rule for keyed tables: the first row (lowest
  * line) is kept, every later one is the rejected one. */
 int csvr_reject_at(csvr *r, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* csvr_drop_at: under --on-error skip, the row at `line`, not bad itself,
+ * goes to the rejects with the bad row of its group it is dropped along
+ * with (a skyline missing a row is not its job's skyline: every row of the
+ * job goes); counted among the skipped rows and, apart, as dropped with
+ * their `group` (a static noun, "job": the summary names it), and 1 is
+ * returned.  Otherwise as csvr_reject_at (printed, the reader stopped, 0). */
+int csvr_drop_at(csvr *r, long line, const char *group, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Flags for the typed getters. */
 enum {

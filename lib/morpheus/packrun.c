@@ -38,6 +38,7 @@ void packrun_free(struct packrun *R)
     keyset_free(R->gone);
     keyset_free(R->no_at);
     free(R->reqs);
+    free(R->adhoc_a);
     stages_jobs_free(R->jobs, R->njobs);
     adhoc_free(R->adhoc, R->nadhoc);
     stages_jobs_free(R->adhoc_jobs, R->nadhoc_jobs);
@@ -232,7 +233,8 @@ static int read_inputs(struct packrun *R)
                               &R->nadhoc_jobs)) != SLK_OK)
             return st;
     }
-    if (o->adhoc && (st = adhoc_attach(R->adhoc, R->nadhoc, R->adhoc_jobs, R->nadhoc_jobs, o->adhoc)) != SLK_OK)
+    if (o->adhoc && (st = adhoc_attach(R->adhoc, R->nadhoc, R->adhoc_jobs, R->nadhoc_jobs,
+                                       csv_path_name(o->adhoc))) != SLK_OK)
         return st;
     /* The plan spans the whole --lcm, a multiple of the LCM of the periods
      * that divide it: the LCM-long pattern repeated, and a cycle that stays
@@ -271,17 +273,23 @@ static const char *res_kind(const plan *p, const struct plan_res *r)
     return r->period == (double)p->lcm ? "adhoc" : "once";
 }
 
-/* remove_and_expire: --remove, then once reservations that ended before the
- * run's time (--at, or --now). */
+/* remove_and_expire: --remove (one report row per reservation freed, with
+ * its kind, instance and place, as every other row about a reservation),
+ * then once reservations that ended before the run's time (--at, or --now). */
 static void remove_and_expire(struct packrun *R)
 {
     const struct packrun_opts *o = R->o;
     plan *p = R->p;
     for (int i = 0; i < o->nremove; i++) {
+        for (size_t k = 0; R->rep && k < p->nres; k++) {
+            const struct plan_res *r = &p->res[k];
+            if (!r->removed && strcmp(r->job, o->remove[i]) == 0)
+                report(R, r->job, res_kind(p, r), r->kind == PLAN_ONCE ? r->instance : -1, "removed",
+                       rep_start(p, r), r->len, NAN, NAN, "--remove");
+        }
         int n = plan_remove_job(p, o->remove[i]);
         if (n) {
             R->n.removed += n;
-            report(R, o->remove[i], "", -1, "removed", 0, 0, NAN, NAN, "--remove");
         } else if (!R->o->quiet) {
             fprintf(stderr, "%s: warning: --remove %s: no such job in the plan\n", slk_progname, o->remove[i]);
         }
@@ -427,6 +435,28 @@ static int is_problematic(const struct packrun_opts *o, const struct slo_req *s)
     return 0;
 }
 
+/* warn_unknown_problematic: a --problematic JOB that names no job of the
+ * SLO file or the skylines (a typo, a job gone) has no effect: one warning
+ * each, unless -q, as --remove's for a job not in the plan. */
+static void warn_unknown_problematic(const struct packrun *R)
+{
+    const struct packrun_opts *o = R->o;
+    keyset *sky = NULL; /* the skyline jobs, built at the first name the SLO file lacks */
+    for (int i = 0; !o->quiet && i < o->nprob; i++) {
+        if (slo_find_request(&R->slos, o->prob[i]))
+            continue;
+        if (!sky) {
+            sky = keyset_new();
+            for (size_t j = 0; j < R->njobs; j++)
+                keyset_add(sky, R->jobs[j].job);
+        }
+        if (!keyset_has(sky, o->prob[i]))
+            fprintf(stderr, "%s: warning: --problematic %s: no such job in the SLO file or the skylines\n",
+                    slk_progname, o->prob[i]);
+    }
+    keyset_free(sky);
+}
+
 static void push_req(struct packrun *R, const struct lowcost_req *q)
 {
     R->reqs = xgrow(R->reqs, &R->reqcap, R->nreq + 1, sizeof *R->reqs);
@@ -500,19 +530,19 @@ static int once_requests(struct packrun *R, const struct stages_job *j, const st
         return SLK_OK;
     }
     for (int64_t n = n0; (double)n * s->period + s->a < c1; n++) {
-        if ((long long)R->nreq >= o->max_requests) {
-            slk_error_at(csv_path_name(o->input), j->line,
-                         "more than %lld requests (--max-requests; job '%s' has one per instance)",
-                         o->max_requests, j->job);
-            return SLK_EDATA;
-        }
         double base = (double)n * s->period, now = run_now(o);
-        if (base + s->d <= now) {
+        if (base + s->d <= now) { /* not a request: never over the limit */
             if (!key_in(R->gone, j->job, PLAN_ONCE, n)) {
                 R->n.skipped++;
                 report(R, j->job, "once", n, "skipped", 0, 0, NAN, NAN, "its window closed before --now");
             }
             continue;
+        }
+        if ((long long)R->nreq >= o->max_requests) {
+            slk_error_at(csv_path_name(o->input), j->line,
+                         "more than %lld requests (--max-requests; job '%s' has one per instance)",
+                         o->max_requests, j->job);
+            return SLK_EDATA;
         }
         q.kind = PLAN_ONCE;
         q.instance = n;
@@ -577,10 +607,12 @@ static int build_requests(struct packrun *R)
             continue;
         }
         if ((long long)R->nreq >= R->o->max_requests) {
-            slk_error_at(R->o->adhoc, R->adhoc[i].line, "more than %lld requests (--max-requests)",
-                         R->o->max_requests);
+            slk_error_at(csv_path_name(R->o->adhoc), R->adhoc[i].line,
+                         "more than %lld requests (--max-requests)", R->o->max_requests);
             return SLK_EDATA;
         }
+        R->adhoc_a = xgrow(R->adhoc_a, &R->adhoc_acap, R->nreq - R->adhoc0 + 1, sizeof *R->adhoc_a);
+        R->adhoc_a[R->nreq - R->adhoc0] = R->adhoc[i].arrival - (double)q.instance * (double)R->p->lcm;
         push_req(R, &q);
     }
     if (R->need_at && !R->o->quiet)
@@ -869,10 +901,13 @@ static int place_new(struct packrun *R, lowcost_ws *ws, size_t i, const struct l
     int ok = R->o->earliest ? lowcost_place_earliest(ws, R->p, q, &res) : lowcost_place(ws, R->p, q, lo, &res);
     free(dec[i].why);
     if (!ok) {
-        /* a once instance under way starts at --now, not at its SLO's a */
+        /* a once instance under way starts at --now, not at its SLO's a; an
+         * ad-hoc request whose window opened before --at or --now at either,
+         * not at its arrival */
         const struct slo_req *s =
             q->kind == PLAN_ONCE && i < R->adhoc0 ? slo_find_request(&R->slos, q->job) : NULL;
-        char *why = refusal_text(R->p, q, res.why, i >= R->adhoc0, s ? s->a : q->a);
+        double a_full = i >= R->adhoc0 ? R->adhoc_a[i - R->adhoc0] : s ? s->a : q->a;
+        char *why = refusal_text(R->p, q, res.why, i >= R->adhoc0, a_full, after_now(R->o, "--at", "--now"));
         dec[i] = (struct decision){"rejected", 0, 0, NAN, NAN, why};
         return 0;
     }
@@ -1239,6 +1274,7 @@ int packrun_plan(struct packrun *R)
     if (st == SLK_OK)
         st = open_report(R);
     if (st == SLK_OK) {
+        warn_unknown_problematic(R);
         remove_and_expire(R);
         note_have(R);
         st = build_requests(R);

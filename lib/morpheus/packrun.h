@@ -116,6 +116,9 @@ struct packrun {
     struct stages_job *adhoc_jobs;  /* --adhoc-skyline */
     size_t nadhoc_jobs;
     size_t adhoc0;              /* reqs[adhoc0 ..] are the ad-hoc requests */
+    double *adhoc_a;            /* [i - adhoc0]: where ad-hoc request i's window starts in its file
+                                   (its arrival; reqs[i].a is later when --at or --now cut it) */
+    size_t adhoc_acap;
     plan *p;
     planidx *idx;               /* --plan's index when this run appends in place (else NULL) */
     keyset *have;               /* reservation keys the plan holds already */

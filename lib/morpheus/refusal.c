@@ -122,7 +122,8 @@ static void held_text(const plan *p, int none, long lo, long hi, char *buf, size
         snprintf(buf, n, "%ld whole steps of %ld s", hi - lo, p->step);
 }
 
-char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc, double a_full)
+char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc, double a_full,
+                   const char *cut_by)
 {
     long need = refusal_steps(q), lo = 0, hi = 0;
     char buf[800], more[200] = "", dl[40], held[64];
@@ -134,19 +135,19 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
     else if (lo + need <= hi)
         return xstrdup(why);
     held_text(p, none, lo, hi, held, sizeof held);
-    if (!adhoc && a_full < q->a) { /* --now cut the window */
+    if (a_full < q->a) { /* --now (or, for an ad-hoc request, --at) cut the window */
         struct lowcost_req full = *q;
-        full.a = a_full; /* and the cycle it opens in, as once_requests counts it */
+        full.a = a_full; /* and the cycle it opens in, as once_requests and adhoc_request count it */
         full.cycle = (int64_t)floor(((double)q->instance * q->period + a_full) / (double)p->lcm);
         if (places(p, &full, q->d)) {
             snprintf(buf, sizeof buf,
-                     "under way at --now: --now leaves [%g, %g] s of its window [%g, %g] s, %s, fewer than "
-                     "the %ld the skyline needs at its maximum parallelism",
-                     q->a, q->d, a_full, q->d, held, need);
+                     "%s %s: %s leaves [%g, %g] s of its window [%g, %g] s, %s, fewer than the %ld the %s",
+                     adhoc ? "cut by" : "under way at", cut_by, cut_by, q->a, q->d, a_full, q->d, held, need,
+                     adhoc ? "request needs" : "skyline needs at its maximum parallelism");
             return xstrdup(buf);
         }
-        /* the SLO's own window is too short: say so, and its fixes */
-        return refusal_text(p, &full, why, adhoc, a_full);
+        /* the request's own window is too short: say so, and its fixes */
+        return refusal_text(p, &full, why, adhoc, a_full, cut_by);
     }
     long par, peak;
     min_parallelism(q, hi - lo, &par, &peak);
@@ -158,8 +159,9 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
             p->lcm);
         return xstrdup(buf);
     }
-    deadline_text(p, q, lowcost_least_deadline(p, q), adhoc, dl, sizeof dl);
+    double dmin = lowcost_least_deadline(p, q);
     if (adhoc) {
+        deadline_text(p, q, dmin, adhoc, dl, sizeof dl);
         if (par > 0)
             snprintf(more, sizeof more, ", or at least %ld containers at once for its %lld container-steps", par,
                      (long long)area(q));
@@ -174,7 +176,22 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
                  ", or a job that runs at least %ld containers at once (its %lld container-steps over the "
                  "window's %ld steps; its skyline peaks at %ld), so its runs and next skyline are shorter",
                  par, (long long)area(q), hi - lo, peak);
-    if (q->d - q->a < (double)p->step) /* not even a skyline of one step fits */
+    static const char runs_fix[] =
+        "a skyline of fewer or more recent runs (skyfit --last N, a lower --outlier-k: "
+        "it is as long as the longest run kept, see longest_run in skyfit --stats)";
+    /* d - a is at most the period (the SLO reader's rule: instance windows
+     * never overlap), so a deadline fix past it is none */
+    int capped = dmin - q->a > q->period + 1e-6;
+    if (!capped)
+        deadline_text(p, q, dmin, adhoc, dl, sizeof dl);
+    if (capped)
+        snprintf(
+            buf, sizeof buf,
+            "window [%g, %g] s holds %s, fewer than the %ld the skyline needs at its maximum parallelism, "
+            "and no deadline d gives it them: d - a would be at least %.10g s, more than its period of "
+            "%g s (the most d - a can be); fixes: %s%s",
+            q->a, q->d, held, need, dmin - q->a, q->period, runs_fix, more);
+    else if (q->d - q->a < (double)p->step) /* not even a skyline of one step fits */
         snprintf(buf, sizeof buf,
                  "window [%g, %g] s holds %s, fewer than the %ld the skyline needs at its "
                  "maximum parallelism; fix: a deadline d of at least %s s (sloinfer --override)",
@@ -182,9 +199,7 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
     else
         snprintf(buf, sizeof buf,
                  "window [%g, %g] s holds %s, fewer than the %ld the skyline needs at its "
-                 "maximum parallelism; fixes: a deadline d of at least %s s (sloinfer --override), a skyline "
-                 "of fewer or more recent runs (skyfit --last N, a lower --outlier-k: it is as long as the "
-                 "longest run kept, see longest_run in skyfit --stats)%s",
-                 q->a, q->d, held, need, dl, more);
+                 "maximum parallelism; fixes: a deadline d of at least %s s (sloinfer --override), %s%s",
+                 q->a, q->d, held, need, dl, runs_fix, more);
     return xstrdup(buf);
 }

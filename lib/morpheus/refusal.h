@@ -21,7 +21,9 @@ long refusal_steps(const struct lowcost_req *q);
  * than refusal_steps(q), or none, it names both and the fixes: a later d
  * (at least the value given, lowcost_least_deadline: the least d that is
  * then placed, printed in the fewest digits, 10 or more, that place; the
- * only fix when d - a is shorter than a step), fitting fewer or more
+ * only fix when d - a is shorter than a step; none when that d would make
+ * d - a longer than q's period, the most an SLO window may be: the reason
+ * says so), fitting fewer or more
  * recent runs (skyfit --last, a
  * lower --outlier-k; skyfit --stats names the longest run kept), or a job
  * that runs with more containers at once (at least ceil(area / window
@@ -31,12 +33,16 @@ long refusal_steps(const struct lowcost_req *q);
  * deadline (the epoch time, ISO 8601, the least whole second that is
  * then placed) or more containers at once; one
  * longer than the plan's cycle (adhoc_request caps it at a cycle and a
- * step) says so.  a_full: where q's window starts in its SLO (q->a unless
- * --now cut it, for a once instance under way; ignored for ad-hoc): when
- * the window is too short only because --now cut it (the SLO's [a_full,
- * d] would hold the steps), the reason says so and names no fix of the
- * SLO or the skyline; when the SLO's window is too short as well, the
- * reason is that of the SLO's window, with its fixes. */
-char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc, double a_full);
+ * step) says so.  a_full: where q's window starts in its SLO or ad-hoc
+ * file (q->a unless the run's time cut it: a once instance under way at
+ * --now, an ad-hoc request whose window opened before --at or --now), and
+ * cut_by the option that did ("--at" or "--now"): when the window is too
+ * short only because it was cut (the full [a_full, d] would hold the
+ * steps), the reason says so ("under way at --now: --now leaves ...", for
+ * an ad-hoc request "cut by --now: --now leaves ...") and names no fix of
+ * the SLO, the skyline or the ad-hoc file; when the full window is too
+ * short as well, the reason is that of the full window, with its fixes. */
+char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, int adhoc, double a_full,
+                   const char *cut_by);
 
 #endif

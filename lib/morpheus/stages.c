@@ -166,6 +166,8 @@ struct skyread {
     size_t njobs, jobcap;
     struct stages_row *rows;
     size_t n, cap;
+    long *lines; /* the current job's rows' lines (--on-error skip drops them, drop_current) */
+    size_t lcap;
     int keep_rows;
 };
 
@@ -190,14 +192,17 @@ static int finish(struct skyread *R)
 
 /* drop_current: under --on-error skip, a job with a bad row is dropped
  * whole (a skyline with a row missing is not the job's skyline): when job
- * is the one being read, its rows so far go too, reported at its first line. */
+ * is the one being read, its rows so far go too, each to the rejects at its
+ * own line, counted as dropped with the job (csvr_drop_at). */
 static void drop_current(struct skyread *R, const char *job)
 {
     struct stages_job *cur = R->njobs ? &R->jobs[R->njobs - 1] : NULL;
     if (!cur || cur->st || strcmp(cur->job, job) != 0)
         return;
-    csvr_reject_at(R->r, cur->line, "job '%s': skyline dropped (its row at line %ld was skipped)", job,
-                   csvr_line(R->r));
+    long bad = csvr_line(R->r);
+    for (size_t i = 0; i < R->n; i++)
+        csvr_drop_at(R->r, R->lines[i], "job", "job '%s': skyline dropped (its row at line %ld was skipped)",
+                     job, bad);
     free(cur->job);
     R->njobs--;
     R->n = 0;
@@ -223,8 +228,11 @@ static int read_one(struct skyread *R, group_iter *g, const struct skycols *c, c
             *st = SLK_EDATA;
             return -1;
         }
-        if ((long long)R->njobs >= o->max_jobs)
-            return csvr_fail(r, "more than %lld requests (--max-requests)", o->max_jobs);
+        if ((long long)R->njobs >= o->max_jobs) { /* a limit, not a bad row: never skipped */
+            slk_error_at(csvr_path(r), csvr_line(r), "more than %lld requests (--max-requests)", o->max_jobs);
+            *st = SLK_EDATA;
+            return -1;
+        }
         R->jobs = xgrow(R->jobs, &R->jobcap, R->njobs + 1, sizeof *R->jobs);
         struct stages_job *cur = &R->jobs[R->njobs++];
         *cur = (struct stages_job){.job = xstrdup(job), .line = csvr_line(r), .cores = v.cores, .mem_mb = v.mem,
@@ -234,6 +242,8 @@ static int read_one(struct skyread *R, group_iter *g, const struct skycols *c, c
         return -1;
     }
     R->rows = xgrow(R->rows, &R->cap, R->n + 1, sizeof *R->rows);
+    R->lines = xgrow(R->lines, &R->lcap, R->n + 1, sizeof *R->lines);
+    R->lines[R->n] = csvr_line(r);
     R->rows[R->n++] = (struct stages_row){.off = v.off, .alloc = v.alloc, .gang = (int32_t)v.gang};
     return 0;
 }
@@ -258,11 +268,12 @@ int stages_read(const char *path, double S, const struct stages_opts *o, struct 
     char *dropped = NULL; /* --on-error skip: the job a bad row took out */
     while (csvr_next(r) > 0) {
         const char *job = csvr_field(r, c.job);
-        if (dropped && job && strcmp(job, dropped) == 0) {
-            csvr_fail(r, "job '%s': dropped (an earlier row of it was skipped)", job);
-        } else if (read_one(&R, &g, &c, o, &st) == 0) {
+        if (dropped && job && strcmp(job, dropped) == 0) { /* only under --on-error skip */
+            csvr_drop_at(r, csvr_line(r), "job", "job '%s': dropped (an earlier row of it was skipped)", job);
             continue;
         }
+        if (read_one(&R, &g, &c, o, &st) == 0)
+            continue;
         if (st != SLK_OK || !csvr_skip(r))
             break;
         if (job && (!dropped || strcmp(dropped, job) != 0)) {
@@ -277,6 +288,7 @@ int stages_read(const char *path, double S, const struct stages_opts *o, struct 
     if (st == SLK_OK && finish(&R) < 0)
         st = SLK_EDATA;
     free(R.rows);
+    free(R.lines);
     group_end(&g);
     csvr_close(r);
     *jobs = R.jobs;

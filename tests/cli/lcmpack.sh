@@ -195,6 +195,15 @@ tcheck "smaller capacity: rows unchanged" cmp "$TMP/p2.csv" "$TMP/x.csv"
 t "smaller capacity: -q says nothing" 0 '' '' '' lcmpack -q --plan "$TMP/p2.csv" --capacity cores=2,mem=100000 -o "$TMP/x.csv"
 t "--remove unknown job warns" 0 '' '*' 'lcmpack: warning: --remove Z: no such job in the plan' \
     lcmpack --plan "$TMP/p3.csv" --remove Z --capacity cores=4,mem=100000 -o "$TMP/x.csv"
+# --problematic naming no job of the input (a typo) was silently ignored:
+# one warning each, as --remove's; a job of the SLO file (A) or of the
+# skylines only (S: no SLO row) is not warned about; -q is silent
+t "--problematic unknown job warns" 0 '' '*' 'lcmpack: warning: --problematic Z: no such job in the SLO file or the skylines' \
+    bash -c 'lcmpack --problematic Z --problematic A --problematic S --lcm 10m --capacity cores=4,mem=100000 \
+        --slo "$1/comp.slo.csv" <(cat "$1/comp.sky.csv"; echo S,60,0,1,1) -o /dev/null 2>"$2/pz.err"; rc=$?
+        cat "$2/pz.err" >&2; [ $rc = 0 ] && [ "$(grep -c "warning: --problematic" "$2/pz.err")" = 1 ]' _ "$D" "$TMP"
+t "--problematic unknown job: -q is silent" 0 '' '*' '' \
+    lcmpack -q --problematic Z --lcm 10m --capacity cores=4,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv" -o /dev/null
 # --replan: A comes back into the freed slot after B moved... B's request first
 printf 'job,step,offset,alloc,gang\nB,60,0,4,4\nB,60,60,4,4\n' >"$TMP/b.sky"
 lcmpack -q --plan "$TMP/p2.csv" --replan --slo "$D/comp.slo.csv" --capacity cores=4,mem=100000 "$TMP/b.sky" -o "$TMP/p4.csv"
@@ -422,6 +431,16 @@ t "uneven offsets skipped"   0 $'job,step,offset,alloc\nA,60,0,1\nA,60,60,1\nA,6
     $'A,,,skipped,,,,,no skyline for the job\nC,,,skipped,,,,,no skyline for the job\nB,periodic,,placed,0,60,0.1,0,' \
     "<stdin>:4: warning: skipped: job 'A': skyline offsets are not evenly spaced" \
     sh -c 'lcmpack --on-error skip --lcm 10m --capacity cores=10,mem=50000 --slo "$1" --report - -o /dev/null | tail -n +2' _ "$D/comp.slo.csv"
+# every row the job takes with it is a skipped row, each at its own line:
+# A's rows at lines 2 and 3 (read before its bad row 4) and 5 (after it)
+# go with it, 4 rows in the rejects and the count, 3 of them dropped (only
+# line 2 was written, and 3 counted)
+t "skipped job: every row dropped with it is in the rejects and the count" 0 \
+    $'job,step,offset,alloc\nA,60,0,1\nA,60,60,1\nA,60,120,x\nA,60,180,1\nB,60,0,1\n' \
+    $'<stdin>,4,column \'alloc\': invalid number \'x\'\n<stdin>,2,job \'A\': skyline dropped (its row at line 4 was skipped)\n<stdin>,3,job \'A\': skyline dropped (its row at line 4 was skipped)\n<stdin>,5,job \'A\': dropped (an earlier row of it was skipped)' \
+    "lcmpack: 4 rows skipped (--on-error skip): 1 bad, 3 dropped with their job's bad row; file, line and reason in $TMP/drop.rej" \
+    sh -c 'lcmpack --on-error skip --rejects "$2/drop.rej" --lcm 10m --capacity cores=10,mem=50000 --slo "$1" -o /dev/null &&
+        tail -n +2 "$2/drop.rej"' _ "$D/comp.slo.csv" "$TMP"
 t "missing skyline column"   65 $'job,step,alloc\nA,0,1\n' '' "<stdin>:1: missing required column 'offset'" \
     lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
 t "job without skyline reported" 0 $'job,step,offset,alloc\nA,60,0,1\n' '*' '' \
@@ -474,6 +493,28 @@ t "--max-requests enough"    0 '' '*' '' \
     lcmpack -q --max-requests 4 --lcm 10m --capacity cores=4,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv"
 t "--max-requests instances" 65 '' '' "lcmpack: $D/once.sky.csv:2: more than 1 requests (--max-requests; job 'K' has one per instance)" \
     lcmpack --max-requests 1 --lcm 1h --at 104400 --capacity cores=4,mem=100000 --slo "$D/once.slo.csv" "$D/once.sky.csv"
+# the request over the limit is named where it is: an --adhoc file on
+# standard input is <stdin> (was "-:3"); A, B and C are 3 requests (X is
+# skipped), Q1 the 4th, Q2 at line 3 the 5th
+printf 'job,arrival,deadline,containers,duration\nQ1,2026-01-05T01:00:00Z,2026-01-05T03:00:00Z,2,10m\nQ2,2026-01-05T01:00:00Z,2026-01-05T03:00:00Z,2,10m\n' > "$TMP/mr-ad.csv"
+t "--max-requests: an ad-hoc request on stdin" 65 "@$TMP/mr-ad.csv" '' "lcmpack: <stdin>:3: more than 4 requests (--max-requests)" \
+    lcmpack --max-requests 4 --capacity cores=40,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv" --adhoc - --at 2026-01-05 -o /dev/null
+# under --on-error skip the limit is not a bad row: it stops at the job
+# that passes it (it used to be skipped to the rejects, and every later
+# job with it, exit 0)
+t "--max-requests under --on-error skip" 65 '' '' "lcmpack: $D/comp.sky.csv:6: more than 2 requests (--max-requests)" \
+    lcmpack --on-error skip --max-requests 2 --lcm 10m --capacity cores=4,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv" -o /dev/null
+# a one-off instance whose window closed before --now is no request: J
+# (every 1000 s, window [0, 900] s) has three instances open at --now
+# 105700 in the cycle at 104400 (105, 106, 107: windows closing at 105900,
+# 106900, 107900), the limit; K (every 5000 s, [0, 600] s) has one, 21,
+# closed at 105600: skipped, not a request.  It used to be refused as the
+# fourth request.
+t "--max-requests: a closed instance is no request" 0 '' \
+    $'K,once,21,skipped\nJ,once,105,placed\nJ,once,106,placed\nJ,once,107,placed' '' bash -c '
+    lcmpack -q --max-requests 3 --lcm 1h --at 104400 --now 105700 --capacity cores=4,mem=100000 \
+        --slo <(printf "job,period,a,d\nJ,1000,0,900\nK,5000,0,600\n") <(printf "job,step,offset,alloc\nJ,60,0,1\nK,60,0,1\n") \
+        -o /dev/null --report - | tail -n +2 | cut -d, -f1-4'
 t "--max-requests 0"         64 '' '' "invalid value for --max-requests: '0'" \
     lcmpack --max-requests 0 --capacity cores=4,mem=100000 --slo "$D/comp.slo.csv" "$D/comp.sky.csv"
 t "empty skyline input"      65 '' '' 'empty input' lcmpack --capacity cores=1,mem=5000 --slo "$D/comp.slo.csv"
@@ -785,6 +826,21 @@ t "adhoc: a duration longer than its window is rejected, the others placed" 0 ''
     printf "job,arrival,deadline,containers,duration\nok1,2026-01-06T02:00:00Z,2026-01-06T06:00:00Z,5,1h\ntoolong,2026-01-06T02:00:00Z,2026-01-06T03:00:00Z,5,2h\n" > "$1/req5.csv"
     lcmpack --slo "$1/slo.csv" --capacity cores=100,mem=1000000 "$1/sky.csv" --adhoc "$1/req5.csv" --at 2026-01-06 \
         -o /dev/null --report - | grep -E "^(ok1|toolong)," | sed "s/^\(ok1,adhoc,20459,placed\),.*/\1/"' _ "$A"
+# an ad-hoc request whose window the run's time cut says so (it gave the
+# cut window's fixes in the ad-hoc file, as if the file were wrong): Q
+# ([01:00, 01:30], 2 containers for 20 min = 20 steps) at --now 01:15 has
+# [4500, 5400] s left, 15 steps; R ([23:50 the day before, 00:10], 15
+# steps) at --at 00:00 has [86400, 87000] of its cycle's [85800, 87000],
+# 10 steps; S ([01:10, 01:20], 15 steps) is too short in the file as well:
+# its own window's fixes (a deadline of 01:10 + 15 min, or 30
+# container-steps over its 10 steps: 3 at once)
+printf 'job,arrival,deadline,containers,duration\nQ,2026-01-06T01:00:00Z,2026-01-06T01:30:00Z,2,20m\nR,2026-01-05T23:50:00Z,2026-01-06T00:10:00Z,2,15m\nS,2026-01-06T01:10:00Z,2026-01-06T01:20:00Z,2,15m\n' > "$TMP/cut.csv"
+t "adhoc: a window cut by --now or --at says so" 0 '' \
+    $'R,adhoc,20458,rejected,,,,,"cut by --at: --at leaves [86400, 87000] s of its window [85800, 87000] s, 10 whole steps of 60 s, fewer than the 15 the request needs"\n--\nQ,adhoc,20459,rejected,,,,,"cut by --now: --now leaves [4500, 5400] s of its window [3600, 5400] s, 15 whole steps of 60 s, fewer than the 20 the request needs"\nS,adhoc,20459,rejected,,,,,"window [4200, 4800] s holds 10 whole steps of 60 s, fewer than the 15 the request needs; fixes in the ad-hoc file: a deadline of at least 2026-01-06T01:25:00Z, or at least 3 containers at once for its 30 container-steps"' '' sh -c '
+    lcmpack -q --slo "$1/slo.csv" --capacity cores=100,mem=1000000 "$1/sky.csv" --adhoc "$2" --at 2026-01-06 \
+        -o /dev/null --report - | grep -E "^R,"; echo --
+    lcmpack -q --slo "$1/slo.csv" --capacity cores=100,mem=1000000 "$1/sky.csv" --adhoc "$2" --at 2026-01-06 \
+        --now 2026-01-06T01:15:00Z -o /dev/null --report - | grep -E "^[QS],"' _ "$A" "$TMP/cut.csv"
 # a duration longer than the cycle (1e308 s reached an int64 cast: the
 # sanitizer build's cell probe) is a rejected row that says so
 t "adhoc: a duration longer than the cycle is rejected, said" 0 '' \
@@ -914,13 +970,28 @@ t "adhoc: empty cores and mem_mb cells are the default container" 0 '' 'ok1,once
     lcmpack -q --slo "$1" --capacity cores=100,mem=409600 "$2" --adhoc "$3" --at 2026-01-07 -o "$4" &&
     grep -m1 ",ok1," "$4" | cut -d, -f2,3,4,12,13' _ "$N/slo.csv" "$N/sky.csv" <(head -2 "$N/skip.csv") "$N/x.csv"
 # --remove: the job is freed and not placed again by the same run (before:
-# "removed", then placed again from its SLO row, silently)
+# "removed", then placed again from its SLO row, silently).  The removed
+# row names the reservation freed, its kind and place, as every other row
+# about a reservation does (it had empty kind, t_start and t_end): daily's
+# 60 steps of 10 containers stretched over its window [3600, 14400] s (the
+# next case reads the place from q1.csv's rows)
 lcmpack -q --slo "$N/slo.csv" --capacity cores=100,mem=409600 "$N/sky.csv" --at 2026-01-07 -o "$N/q1.csv"
-t "--remove: freed and not placed again" 0 '' $'daily,,,removed,,,,,--remove\ndaily,,,skipped,,,,,"--remove: freed tonight, not placed again"\nhourly,periodic,,kept,0,1200,0.01,0,already in the plan (--replan moves it)' \
+t "--remove: freed and not placed again" 0 '' $'daily,periodic,,removed,3600,14400,,,--remove\ndaily,,,skipped,,,,,"--remove: freed tonight, not placed again"\nhourly,periodic,,kept,0,1200,0.01,0,already in the plan (--replan moves it)' \
     '1 skipped, 1 removed' bash -c '
     lcmpack --plan "$0/q1.csv" --remove daily "$@" --at 2026-01-08 --report "$0/rq.csv" -o "$0/q2.csv" &&
     tail -n +2 "$0/rq.csv" && ! grep -q ",daily," "$0/q2.csv"' "$N" --slo "$N/slo.csv" \
     --capacity cores=100,mem=409600 "$N/sky.csv"
+tcheck "--remove: the removed row's place is the plan's" bash -c '
+    want=$(awk -F, "\$2 == \"daily\" { if (lo == \"\" || \$6 < lo) lo = \$6; if (\$6 + \$7 > hi) hi = \$6 + \$7 } END { print lo \",\" hi }" "$0/q1.csv")
+    [ "$(grep "^daily,periodic,,removed," "$0/rq.csv" | cut -d, -f5,6)" = "$want" ]' "$N"
+# an off-kilter job's --remove: one row per one-off instance freed, with its
+# instance and place (K every 3480 s, one step in [0, 600] s of each period:
+# instances 30 and 31 open in the cycle at 104400 s = 29 h, at its offsets 0
+# and 3480 = 31 * 3480 - 104400, each placed at its first step)
+lcmpack -q --lcm 1h --at 104400 --capacity cores=4,mem=100000 --slo "$D/once.slo.csv" "$D/once.sky.csv" -o "$TMP/rmo1.csv"
+t "--remove: one row per one-off reservation freed" 0 '' \
+    $'K,once,30,removed,0,60,,,--remove\nK,once,31,removed,3480,3540,,,--remove' '*' bash -c '
+    lcmpack --plan "$0" --remove K --capacity cores=4,mem=100000 -o /dev/null --report - | tail -n +2' "$TMP/rmo1.csv"
 # a change of period (daily becomes off-kilter, 90000 s) under --stable:
 # the old reservation is removed as replaced, not "no request tonight"
 sed 's/^daily,86400/daily,90000/' "$N/slo.csv" > "$N/slo_k.csv"
@@ -1037,6 +1108,30 @@ t "least deadline: a once job" 0 '' '25' '' sh -c '
     { echo job,step,offset,alloc; for i in 0 1 2 3 4 5 6 7 8 9; do echo k,60,$((i * 60)),4; done; } > "$1/ldk.sky"
     lcmpack -q --slo "$1/ldk.slo" --capacity cores=100,mem=1000000 --at 2026-01-07 "$1/ldk.sky" -o /dev/null \
         --report - | grep -c "^k,once,[0-9]*,rejected,.*a deadline d of at least 2940 s"' _ "$TMP"
+# The deadline fix never makes d - a longer than the period (the SLO's
+# rule: instance windows never overlap; sloinfer --override refuses it).
+# L (every 600 s, window [300, 540]) with a skyline of 11 one-container
+# steps needs 660 s: a + 660 = 960 is no fix (d - a 660 > 600), so the
+# reason names none and says why; with 10 steps, a + 600 = 900 is the
+# fix (d - a = 600, the period itself) and places.  It suggested 960.
+printf 'job,period,a,d\nL,600,300,540\n' > "$TMP/lp.slo"
+{ echo job,step,offset,alloc; for i in 0 1 2 3 4 5 6 7 8 9 10; do echo L,60,$((i * 60)),1; done; } > "$TMP/lp11.sky"
+t "least deadline: never past the period" 0 '' \
+    'L,periodic,,rejected,,,,,"window [300, 540] s holds 4 whole steps of 60 s, fewer than the 11 the skyline needs at its maximum parallelism, and no deadline d gives it them: d - a would be at least 660 s, more than its period of 600 s (the most d - a can be); fixes: a skyline of fewer or more recent runs (skyfit --last N, a lower --outlier-k: it is as long as the longest run kept, see longest_run in skyfit --stats), or a job that runs at least 3 containers at once (its 11 container-steps over the window'"'"'s 4 steps; its skyline peaks at 1), so its runs and next skyline are shorter"' '' \
+    sh -c 'lcmpack -q --slo "$1/lp.slo" --lcm 10m --capacity cores=4,mem=100000 "$1/lp11.sky" -o /dev/null --report - | tail -1' _ "$TMP"
+t "least deadline: up to the period itself, then placed" 0 '' $'a deadline d of at least 900 s\nL,periodic,,placed,300,900' '' sh -c '
+    head -11 "$1/lp11.sky" > "$1/lp10.sky"
+    lcmpack -q --slo "$1/lp.slo" --lcm 10m --capacity cores=4,mem=100000 "$1/lp10.sky" -o /dev/null --report - |
+        grep -o "a deadline d of at least [0-9]* s" &&
+    printf "job,period,a,d\nL,600,300,900\n" > "$1/lp9.slo" &&
+    lcmpack -q --slo "$1/lp9.slo" --lcm 10m --capacity cores=4,mem=100000 "$1/lp10.sky" -o /dev/null --report - |
+        tail -1 | cut -d, -f1-6' _ "$TMP"
+# an off-kilter job the same: K every 700 s, [100, 400], 12 steps (720 s)
+t "least deadline: never past the period, once job" 0 '' '6' '' sh -c '
+    printf "job,period,a,d\nK,700,100,400\n" > "$1/lpk.slo"
+    { echo job,step,offset,alloc; for i in 0 1 2 3 4 5 6 7 8 9 10 11; do echo K,60,$((i * 60)),1; done; } > "$1/lpk.sky"
+    lcmpack -q --slo "$1/lpk.slo" --lcm 1h --at 3600 --capacity cores=4,mem=100000 "$1/lpk.sky" -o /dev/null --report - |
+        grep -c "^K,once,[0-9]*,rejected,.*no deadline d gives it them: d - a would be at least 720 s, more than its period of 700 s"' _ "$TMP"
 
 # --adhoc in the skyline form (--adhoc-skyline): the same P fills the first
 # hour of the day at 10 cores.  H (ad-hoc, window [at, at + 2 h]) is given by

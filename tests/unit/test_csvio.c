@@ -205,14 +205,20 @@ static void test_skip(void)
     CHECK(csvr_status(r) == SLK_OK);
     CHECK(rows == 3 && sum == 10);
     CHECK(csvr_reject_at(r, 6, "duplicate key 'a' (first at line 2)") == 1);
-    CHECK(csv_rejects_count(j) == 3); /* line 3 bad number, line 4 short, line 6 duplicate */
+    const char *group = "x";
+    CHECK(csv_rejects_dropped(j, &group) == 0 && group == NULL);
+    /* a good row dropped with its group's bad row: counted, and apart */
+    CHECK(csvr_drop_at(r, 5, "job", "job 'd': dropped with line 3") == 1);
+    CHECK(csv_rejects_count(j) == 4); /* line 3 bad number, line 4 short, line 6 duplicate, line 5 dropped */
+    CHECK(csv_rejects_dropped(j, &group) == 1 && group && strcmp(group, "job") == 0);
     csvr_close(r);
     fclose(fp);
     csv_rejects_free(j);
     fclose(log);
     CHECK_STR(buf, "file,line,reason\nin.csv,3,column 'v': invalid number 'x'\n"
                    "in.csv,4,\"expected 2 fields (as in the header), found 1\"\n"
-                   "in.csv,6,duplicate key 'a' (first at line 2)\n");
+                   "in.csv,6,duplicate key 'a' (first at line 2)\n"
+                   "in.csv,5,job 'd': dropped with line 3\n");
     free(buf);
 
     /* a held error the tool does not skip stops the reader as in strict mode */
