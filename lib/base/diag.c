@@ -171,6 +171,21 @@ void slk_note_many(struct slk_many *m, const char *fmt, ...)
     va_end(ap);
 }
 
+char *slk_many_hold(struct slk_many *m, const char *fmt, ...)
+{
+    if (!many_shown(m))
+        return NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = xmalloc(len > 0 ? (size_t)len + 1 : 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
 long slk_many_hidden(const struct slk_many *m)
 {
     long n = __atomic_load_n(&m->n, __ATOMIC_RELAXED);

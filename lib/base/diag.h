@@ -94,6 +94,12 @@ void slk_warn_many(struct slk_many *m, const char *file, long line, const char *
 /* slk_note_many: slk_note, capped as slk_warn_many (a job not fitted, a
  * request not placed); silent with -q. */
 void slk_note_many(struct slk_many *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* slk_many_hold: count one of m's kind as slk_note_many does, but return
+ * the note (malloc'd) instead of printing it when it is one of those
+ * shown, else NULL: for a note that is only true once the whole input is
+ * read (the caller prints it then with slk_note("%s", s), or drops it, and
+ * frees it). */
+char *slk_many_hold(struct slk_many *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* slk_many_hidden: how many of m's warnings were not printed (0 with -q:
  * none was meant to be). */
 long slk_many_hidden(const struct slk_many *m);

@@ -160,8 +160,8 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
         return xstrdup(buf);
     }
     double dmin = lowcost_least_deadline(p, q);
+    deadline_text(p, q, dmin, adhoc, dl, sizeof dl);
     if (adhoc) {
-        deadline_text(p, q, dmin, adhoc, dl, sizeof dl);
         if (par > 0)
             snprintf(more, sizeof more, ", or at least %ld containers at once for its %lld container-steps", par,
                      (long long)area(q));
@@ -181,10 +181,7 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
         "it is as long as the longest run kept, see longest_run in skyfit --stats)";
     /* d - a is at most the period (the SLO reader's rule: instance windows
      * never overlap), so a deadline fix past it is none */
-    int capped = dmin - q->a > q->period + 1e-6;
-    if (!capped)
-        deadline_text(p, q, dmin, adhoc, dl, sizeof dl);
-    if (capped)
+    if (dmin - q->a > q->period + 1e-6)
         snprintf(
             buf, sizeof buf,
             "window [%g, %g] s holds %s, fewer than the %ld the skyline needs at its maximum parallelism, "

@@ -291,23 +291,21 @@ static void report(struct skyjob_out *out, const char *job, const char *what, co
 {
     if (out->o->quiet)
         return;
-    long k = out->tot.not_fitted.n++;
-    if (k >= slk_many_shown(&out->tot.not_fitted) || k >= SLK_MANY_SHOWN)
-        return;
-    const char *dt = detail ? detail : "";
-    size_t len = strlen(job) + strlen(what) + strlen(dt) + 16;
-    out->held[k] = xmalloc(len);
-    snprintf(out->held[k], len, "job '%s': %s%s", job, what, dt);
+    char *s = slk_many_hold(&out->tot.not_fitted, "job '%s': %s%s", job, what, detail ? detail : "");
+    if (s && out->nheld < SLK_MANY_SHOWN)
+        out->held[out->nheld++] = s;
+    else
+        free(s);
 }
 
 void skyjob_out_release(struct skyjob_out *out, int print)
 {
-    for (int k = 0; k < SLK_MANY_SHOWN; k++) {
-        if (out->held[k] && print)
+    for (int k = 0; k < out->nheld; k++) {
+        if (print)
             slk_note("%s", out->held[k]);
         free(out->held[k]);
-        out->held[k] = NULL;
     }
+    out->nheld = 0;
 }
 
 /* stats_row: one --stats row; j (may be NULL) lists the excluded runs;

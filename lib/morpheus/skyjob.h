@@ -106,6 +106,7 @@ struct skyjob_out {
      * whole input was read: a job that comes back later (input not
      * grouped) was not the whole job when it was fitted */
     char *held[SLK_MANY_SHOWN];
+    int nheld;
 };
 
 /* skyjob_out_release: print the held "job 'X': not fitted" notes on stderr
