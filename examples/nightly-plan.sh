@@ -63,7 +63,7 @@
 # of the dump (the midnight after its last submit, read from the rows
 # sloinfer used, epoch seconds or ISO 8601: a skipped row never moves it);
 # then the YARN delta, the picture and the report.  A bad setting (ON_ERROR,
-# REPORT_LIST, PRIOR_WEIGHT, LOCK_WAIT, NOW) exits 64 before anything runs.
+# REPORT_LIST, PRIOR_WEIGHT, LOCK_WAIT, NOW, METRICS) exits 64 before anything runs.
 #
 # Safe to re-run: on the same input nothing changes, the plan is
 # byte-identical and the YARN delta is empty, also when the capacity refuses
@@ -103,6 +103,23 @@
 # lcmpack --yarn-base), so it carries the unsent changes too (the report
 # says so).  Without POST_ACK the delta is always against last night's plan.
 #
+# METRICS=FILE (off by default): after every run that gets past its
+# arguments, FILE in the Prometheus text format, replaced in one rename
+# (node_exporter's textfile collector reads DIR/*.prom: METRICS=DIR/slokit.prom),
+# one FILE per STATE_DIR.  Every run sets slokit_nightly_last_run_timestamp_seconds
+# (the clock) and slokit_nightly_last_exit_status; a published night also
+# slokit_nightly_last_success_timestamp_seconds, _generation (current is
+# gen.N), _plan_from_timestamp_seconds (the plan's day: the dump's end),
+# _decisions{status=...} (decisions.csv's rows by status, every status, 0
+# too), _bad_rows (rejects.csv), _yarn_delta_bodies{kind=submit|update|delete}
+# and _plan_peak_cost (load.csv's highest cost: above 1 the plan exceeds the
+# capacity; +Inf on a step of zero capacity).  A failed run keeps the last
+# published night's values as they were.  A run killed (kill -9, SIGTERM,
+# power loss) writes nothing: alert on the age of the last success, e.g.
+#   time() - slokit_nightly_last_success_timestamp_seconds > 26 * 3600
+# A METRICS file that cannot be written is a warning, never the night's
+# status.
+#
 # A dump that ends before last night's plan began (an export cut short, a
 # time-ordered runs.csv truncated) would plan a day already planned: it
 # deletes the coming one-off reservations and submits instances whose
@@ -137,6 +154,68 @@ root=$(dirname "$here")
 ex_args nightly-plan "$0" 2 "$@"
 tel=${1:-$here/telemetry}
 state=${2:-${SLOKIT_STATE:-./nightly-state}}
+# METRICS=FILE: its directory must exist (checked before the other
+# settings, so that every later exit, a bad setting's too, is recorded)
+metrics_f=${METRICS:-}
+case $metrics_f in */) echo "nightly-plan: METRICS is a file, not the directory '$metrics_f'" >&2; exit 64 ;; esac
+if [ -n "$metrics_f" ] && [ ! -d "$(dirname -- "$metrics_f")" ]; then
+    echo "nightly-plan: METRICS=$metrics_f: no directory $(dirname -- "$metrics_f")" >&2; exit 64
+fi
+# metric NAME HELP VALUE | metric NAME HELP - SAMPLES: one gauge in the
+# Prometheus text format (SAMPLES: lines 'LABELS VALUE')
+metric() {
+    printf '# HELP %s %s\n# TYPE %s gauge\n' "$1" "$2" "$1"
+    if [ "$3" != - ]; then printf '%s %s\n' "$1" "$3"; return; fi
+    printf '%s\n' "$4" | while read -r l v; do printf '%s{%s} %s\n' "$1" "$l" "$v"; done
+}
+# published_metrics NOW: the values of the night just published
+published_metrics() {
+    local g=$state/current
+    metric slokit_nightly_last_success_timestamp_seconds "When a night was last published (epoch seconds)" "$1"
+    metric slokit_nightly_generation "The published generation: STATE_DIR/current is gen.N" "$(readlink "$g" | sed 's/^gen\.//')"
+    metric slokit_nightly_plan_from_timestamp_seconds "The published plan's day: the midnight after the dump's last submit (epoch seconds)" "$at"
+    metric slokit_nightly_decisions "The published night's decisions.csv rows (reservations) by status" - \
+        "$(awk "$csv_awk"'BEGIN { n = split("placed kept moved rejected skipped removed expired", S, " ") }
+            { csv() } REC > 1 { c[status(F[4])]++ }
+            END { for (i = 1; i <= n; i++) printf "status=\"%s\" %d\n", S[i], c[S[i]] }' "$g/decisions.csv")"
+    metric slokit_nightly_bad_rows "Rows of the dump and of adhoc.csv skipped, each in rejects.csv" \
+        "$(awk "$csv_awk"'{ csv() } REC > 1 { n++ } END { print n + 0 }' "$g/rejects.csv")"
+    metric slokit_nightly_yarn_delta_bodies "The published night's YARN delta: bodies to POST" - \
+        "$(for k in submit update delete; do echo "kind=\"$k\" $(cat "$g/yarn/$k.jsonl" 2>/dev/null | wc -l)"; done)"
+    metric slokit_nightly_plan_peak_cost "The plan's highest cost (load.csv): above 1 it exceeds the capacity" \
+        "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cost") c = i; next }
+            c { if ($c == "") inf = 1; else if ($c + 0 > m) m = $c + 0 }
+            END { if (inf) print "+Inf"; else printf "%.6g\n", m }' "$g/load.csv")"
+}
+# write_metrics RC: METRICS after a run that exits RC (the header's
+# METRICS), built in memory, then written and renamed into place
+write_metrics() {
+    local rc=$1 now m err tmp="$metrics_f.tmp.$$"
+    now=$(date +%s)
+    m=$(metric slokit_nightly_last_run_timestamp_seconds "When nightly-plan.sh last ended, published or not (epoch seconds)" "$now"
+        metric slokit_nightly_last_exit_status "Its exit status: 0 the night is published (nightly-plan.sh --help, Exit status)" "$rc"
+        if [ "$rc" = 0 ]; then
+            published_metrics "$now"
+        elif [ -r "$metrics_f" ]; then # the last published night's, as they were
+            grep -Ev '^(# (HELP|TYPE) )?slokit_nightly_last_(run_timestamp_seconds|exit_status) ' "$metrics_f"
+        fi)
+    if ! err=$({ printf '%s\n' "$m" > "$tmp" && mv -f "$tmp" "$metrics_f"; } 2>&1); then
+        rm -f "$tmp"
+        echo "nightly-plan: warning: METRICS=$metrics_f: not written: ${err##*: }" >&2
+    fi
+}
+# on_exit: at every exit tonight's scratch directory goes (none once the
+# night is published), then METRICS is written; the status stays
+work=""
+on_exit() {
+    local rc=$?
+    trap - ERR
+    set +e
+    [ -z "$work" ] || rm -rf "$work"
+    [ -z "$metrics_f" ] || write_metrics "$rc"
+    exit "$rc"
+}
+trap on_exit EXIT
 capacity=${CAPACITY:-cores=1000,mem=4096000}
 horizon=${HORIZON:-48h}
 prior_weight=${PRIOR_WEIGHT:-}
@@ -313,7 +392,6 @@ fi
 trap 'rc=$?; case $rc in 1|2) echo "nightly-plan: a write failed (exit $rc: a full disk?): exit 74" >&2; rc=74 ;; esac; exit "$rc"' ERR
 set -E
 work=$(mktemp -d "$state/.tonight.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 
 cap_opt=(--capacity "$capacity")
 [ -z "$capacity_f" ] || cap_opt=(--capacity-file "$capacity_f")
@@ -550,7 +628,7 @@ mv "$work" "$state/gen.$n"
 step switch
 ln -s "gen.$n" "$state/current.new"
 mv -T "$state/current.new" "$state/current"
-trap - EXIT
+work=""
 # a link only to a file tonight has (rm-plan.csv is there only with
 # POST_ACK=1, plan.svg not on a night with an empty plan): a dangling link
 # breaks a backup (cp -rL) and tells nothing

@@ -194,3 +194,47 @@ tcheck "a hand-made add during the night: it waited for the night, then landed i
     [ "$(readlink "$1/current")" = gen.2 ] && grep -q "^slokit-plan/1,hand1," "$1/current/plan.csv" &&
     [ ! -e "$1/plan.csv.lock" ] && [ ! -e "$1/plan.csv.idx" ] && [ ! -e "$1/current/last-plan.csv" ] &&
     lcmpack -q --plan "$1/plan.csv" --capacity cores=2000,mem=8000000 > /dev/null' _ "$hs" "$hd"
+
+# METRICS=FILE: the Prometheus text file a monitoring system reads (the
+# textfile collector of node_exporter).  Every run that gets past its
+# arguments records its end and exit status; a published night its values,
+# each checked against the state's own files by tests/check/nightly_metrics.py;
+# a failed, refused or locked-out run keeps the last published night's lines
+# as they were; a kill -9 leaves the file as it was; a file that cannot be
+# written is a warning, never the night's status.
+M="$ROOT/tests/check/nightly_metrics.py"
+ms="$TMP/metrics-state" md="$TMP/metrics"; rm -rf "$ms" "$md"; mkdir -p "$md"
+mf="$md/slokit.prom"
+# published FILE: its lines but the last run's two metrics (the published night's)
+published() { grep -Ev '^(# (HELP|TYPE) )?slokit_nightly_last_(run_timestamp_seconds|exit_status) ' "$1"; }
+export -f published
+t "METRICS: first night" 0 '' '*' '' env METRICS="$mf" NOW=$((at + 5400)) bash "$N" "$tel" "$ms"
+tcheck "METRICS: the format, and every value as the state's files say" python3 "$M" "$mf" 0 "$ms"
+tcheck "METRICS: the checker refuses a count the state does not have" bash -c '
+    sed "s/^\(slokit_nightly_decisions{status=\"placed\"}\) \([0-9]*\)/\1 1\2/" "$2" > "$3/bad.prom" &&
+    ! cmp -s "$2" "$3/bad.prom" && ! python3 "$1" "$3/bad.prom" 0 "$4"' _ "$M" "$mf" "$TMP" "$ms"
+tcheck "METRICS: the checker refuses a sample before its TYPE" bash -c '
+    grep -v "^# TYPE slokit_nightly_bad_rows " "$2" > "$3/bad.prom" && ! python3 "$1" "$3/bad.prom" 0 "$4"' _ "$M" "$mf" "$TMP" "$ms"
+tcheck "METRICS: no scratch file left beside it" bash -c '[ "$(ls -A "$1")" = slokit.prom ]' _ "$md"
+published "$mf" > "$TMP/m.night1"
+t "METRICS: a failing step" 1 '' '*' "step plot failed" env METRICS="$mf" SLOKIT_NIGHTLY_FAIL_AT=plot NOW=$((at + 5400)) bash "$N" "$tel" "$ms"
+tcheck "METRICS: a failing step records exit 1, keeps the published night's lines" bash -c '
+    python3 "$1" "$2" 1 && published "$2" | cmp - "$3"' _ "$M" "$mf" "$TMP/m.night1"
+t "METRICS: a bad setting" 64 '' '' "REPORT_LIST is a whole number" env METRICS="$mf" REPORT_LIST=x bash "$N" "$tel" "$ms"
+tcheck "METRICS: a bad setting records exit 64" bash -c 'python3 "$1" "$2" 64 && published "$2" | cmp - "$3"' _ "$M" "$mf" "$TMP/m.night1"
+t "METRICS: a run locked out" 75 '' '' "is locked by another run" \
+    bash -c 'exec 8>>"$2/.lock"; flock 8; METRICS="$4" bash "$1" "$3" "$2"' _ "$N" "$ms" "$tel" "$mf"
+tcheck "METRICS: a locked-out run records exit 75" bash -c 'python3 "$1" "$2" 75 && published "$2" | cmp - "$3"' _ "$M" "$mf" "$TMP/m.night1"
+cp "$mf" "$TMP/m.before-kill"
+t "METRICS: kill -9" 137 '' '*' '*' env METRICS="$mf" SLOKIT_NIGHTLY_KILL_AT=lcmpack bash -c 'bash "$@"; exit $?' _ "$N" "$tel" "$ms"
+tcheck "METRICS: kill -9 leaves the file as it was" cmp "$mf" "$TMP/m.before-kill"
+t "METRICS: the next night" 0 '' '*' '' env METRICS="$mf" NOW=$((at + 5400)) bash "$N" "$tel" "$ms"
+tcheck "METRICS: the next night's values, as its state says" bash -c '
+    python3 "$1" "$2" 0 "$3" && grep -qx "slokit_nightly_generation 2" "$2"' _ "$M" "$mf" "$ms"
+t "METRICS: a file that cannot be written: the night is published, a warning" 0 '' '*' \
+    "nightly-plan: warning: METRICS=/proc/slokit.prom: not written: " env METRICS=/proc/slokit.prom NOW=$((at + 5400)) bash "$N" "$tel" "$ms"
+t "METRICS: no such directory, refused before anything runs" 64 '' '' \
+    "nightly-plan: METRICS=$TMP/none/slokit.prom: no directory $TMP/none" env METRICS="$TMP/none/slokit.prom" bash "$N" "$tel" "$ms"
+t "METRICS: a directory, refused" 64 '' '' "nightly-plan: METRICS is a file, not the directory '$md/'" \
+    env METRICS="$md/" bash "$N" "$tel" "$ms"
+tcheck "METRICS: off by default: no .prom file anywhere in the state" bash -c '! find "$1" -name "*.prom" | grep -q .' _ "$st"
