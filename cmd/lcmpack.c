@@ -68,7 +68,7 @@ static const struct argp_option options[] = {
                                                 "[,cores,mem_mb][,gang]): an --adhoc row with empty containers "
                                                 "and duration is its job's skyline", 1},
     {"horizon", OPT_HORIZON, "DUR", 0, "Plan one-off instances whose window opens in [--at, --at + DUR) "
-                                       "(default: one cycle, the lcm)", 1},
+                                       "(default: one cycle, the lcm; needs --at)", 1},
     {"no-index", OPT_NO_INDEX, 0, 0, "Neither read nor write the plan's index PLAN.idx (which lets new jobs be "
                                      "appended to -o PLAN in place without reading it)", 1},
     {"at", OPT_AT, "TIME", 0, "Start of the cycle to plan one-off instances in (off-kilter jobs) and to date "
@@ -209,6 +209,8 @@ static void check_opts(struct argp_state *st, struct packrun_opts *o)
         argp_error(st, "--stable needs --slo FILE (the requests to compare the plan with)");
     if (o->adhoc_sky && !o->adhoc)
         argp_error(st, "--adhoc-skyline needs --adhoc FILE (the requests' windows)");
+    if (o->horizon > 0 && !o->have_at)
+        argp_error(st, "--horizon needs --at TIME (the one-off instances are planned from it)");
     if (o->adhoc && !o->have_at)
         argp_error(st, "--adhoc needs --at TIME (now: ad-hoc requests whose deadline passed are dropped)");
     if (o->yarn_base && !o->yarn_delta)

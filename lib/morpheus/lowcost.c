@@ -168,6 +168,15 @@ int lowcost_window(const plan *p, const struct lowcost_req *q, long *lo, long *h
                        hi);
 }
 
+long lowcost_window_most(const plan *p, const struct lowcost_req *q)
+{
+    long lo, hi, whole = (long)floor((q->d - q->a) / (double)p->step + 1e-9);
+    if (whole < 1 || plan_window(p, once_base(p, q->kind, q->instance, q->period, q->cycle), q->a, q->d,
+                                 whole, &lo, &hi) < 0)
+        return 0;
+    return hi - lo;
+}
+
 double lowcost_least_deadline(const plan *p, const struct lowcost_req *q)
 {
     double base = once_base(p, q->kind, q->instance, q->period, q->cycle), st = (double)p->step;

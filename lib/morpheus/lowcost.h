@@ -150,6 +150,13 @@ void lowcost_stage_full(const struct lowcost_stage *s, int64_t *g, int64_t *gang
  * lowcost_need(q) steps.  Returns 0, or -1 when it holds no whole step. */
 int lowcost_window(const plan *p, const struct lowcost_req *q, long *lo, long *hi);
 
+/* lowcost_window_most: the most steps a request with q's window [a, d] may
+ * hold, whatever its skyline: the window's whole steps in seconds,
+ * floor((d - a) / step), where plan_window starts it a step early, else
+ * the grid steps inside it; 0 when it holds none ("Windows off the grid").
+ * The steps a job needs may shrink (more containers at once) to this. */
+long lowcost_window_most(const plan *p, const struct lowcost_req *q);
+
 /* lowcost_least_deadline: the least deadline d (seconds, an offset within
  * q's period as q->d is) at which lowcost_window holds the lowcost_need(q)
  * steps q needs, its a unchanged: a + need x step ("Windows off the grid"),

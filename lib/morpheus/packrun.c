@@ -511,7 +511,8 @@ static int once_requests(struct packrun *R, const struct stages_job *j, const st
         if (!R->no_at)
             R->no_at = keyset_new();
         keyset_add(R->no_at, j->job);
-        skip(R, j->job, "once", "period does not divide the lcm and no --at cycle was given");
+        skip(R, j->job, "once",
+             "period is not a whole number of steps that divides the lcm, and no --at cycle was given");
         return SLK_OK;
     }
     double c0 = o->at, c1 = o->at + (o->horizon > 0 ? o->horizon : (double)p->lcm);
@@ -616,8 +617,11 @@ static int build_requests(struct packrun *R)
         push_req(R, &q);
     }
     if (R->need_at && !R->o->quiet)
-        fprintf(stderr, "%s: warning: some jobs have periods that do not divide the lcm %ld s: give --at TIME to "
-                        "plan their instances\n", slk_progname, R->p->lcm);
+        fprintf(
+            stderr,
+            "%s: warning: some jobs' periods are not whole numbers of %ld s steps that divide the lcm %ld s: "
+            "give --at TIME to plan their instances\n",
+            slk_progname, R->p->step, R->p->lcm);
     return SLK_OK;
 }
 

@@ -126,7 +126,7 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
                    const char *cut_by)
 {
     long need = refusal_steps(q), lo = 0, hi = 0;
-    char buf[800], more[200] = "", dl[40], held[64];
+    char buf[800], more[256] = "", dl[40], held[64];
     if (too_big(p, q, adhoc, buf, sizeof buf))
         return xstrdup(buf);
     int none = lowcost_window(p, q, &lo, &hi) < 0;
@@ -149,8 +149,8 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
         /* the request's own window is too short: say so, and its fixes */
         return refusal_text(p, &full, why, adhoc, a_full, cut_by);
     }
-    long par, peak;
-    min_parallelism(q, hi - lo, &par, &peak);
+    long par, peak, most = lowcost_window_most(p, q);
+    min_parallelism(q, most, &par, &peak);
     if (adhoc && need > (long)p->nsteps) {
         snprintf(
             buf, sizeof buf,
@@ -172,10 +172,12 @@ char *refusal_text(const plan *p, const struct lowcost_req *q, const char *why, 
         return xstrdup(buf);
     }
     if (par > 0)
-        snprintf(more, sizeof more,
-                 ", or a job that runs at least %ld containers at once (its %lld container-steps over the "
-                 "window's %ld steps; its skyline peaks at %ld), so its runs and next skyline are shorter",
-                 par, (long long)area(q), hi - lo, peak);
+        snprintf(
+            more, sizeof more,
+            ", or a job that runs at least %ld containers at once (its %lld container-steps over the "
+            "%ld step%s its window can hold; its skyline peaks at %ld), so its runs and next skyline are "
+            "shorter",
+            par, (long long)area(q), most, most == 1 ? "" : "s", peak);
     static const char runs_fix[] =
         "a skyline of fewer or more recent runs (skyfit --last N, a lower --outlier-k: "
         "it is as long as the longest run kept, see longest_run in skyfit --stats)";

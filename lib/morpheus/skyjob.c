@@ -16,7 +16,9 @@ struct run {
     size_t name;        /* offset in the job's name pool */
     double start;       /* CSV: earliest sample; native: the start field */
     size_t first, n;    /* its samples after sorting */
-    int keep;
+    /* its container shape: container-weighted sums, and plain ones for a
+     * run of no containers (only the runs fitted make the shape columns) */
+    double w_sum, cores_sum, mem_sum, n_shape, cores_plain, mem_plain;
 };
 
 struct skyjob {
@@ -35,9 +37,6 @@ struct skyjob {
                            CPU (median of 6: 0.485 s vs 0.46 s) */
     size_t hash_cap;
     int last; /* the previous sample's run (a run's samples come together), -1 none */
-    /* container shape: container-weighted sums */
-    double w_sum, cores_sum, mem_sum, n_shape, cores_plain, mem_plain;
-    int have_shape;
     /* the quantized matrix and the fit */
     double *use, *alloc;
     size_t use_cap, alloc_cap;
@@ -76,7 +75,6 @@ void skyjob_reset(skyjob *j, const char *name)
     memcpy(j->name, name, n);
     j->ns = j->nruns = j->pool_len = 0;
     j->last = -1;
-    j->w_sum = j->cores_sum = j->mem_sum = j->n_shape = j->cores_plain = j->mem_plain = 0;
     if (j->hash)
         memset(j->hash, -1, j->hash_cap * sizeof *j->hash);
 }
@@ -124,14 +122,15 @@ void skyjob_add(skyjob *j, int run, double t, double c)
     j->s[j->ns++] = (struct skyjob_sample){run, t, c};
 }
 
-void skyjob_shape(skyjob *j, double c, double cores, double mem)
+void skyjob_shape(skyjob *j, int run, double c, double cores, double mem)
 {
-    j->w_sum += c;
-    j->cores_sum += c * cores;
-    j->mem_sum += c * mem;
-    j->n_shape++;
-    j->cores_plain += cores;
-    j->mem_plain += mem;
+    struct run *r = &j->runs[run];
+    r->w_sum += c;
+    r->cores_sum += c * cores;
+    r->mem_sum += c * mem;
+    r->n_shape++;
+    r->cores_plain += cores;
+    r->mem_plain += mem;
 }
 
 /* ---- fitting and output ----------------------------------------------------------- */
@@ -518,20 +517,43 @@ static double written(const struct skyjob_opts *o, double a)
     return a < 0 ? 0 : a;
 }
 
-/* write_alloc: the job's rows job,step,offset,alloc[,cores,mem_mb]. */
-static void write_alloc(const struct skyjob *j, const struct skyjob_opts *o, long k, csvw *w, int shape_cols)
+/* fitted_shape: the container shape of the n selected runs sel that the
+ * fit kept (not marked in j->out): container-weighted means of cores and
+ * mem_mb over their samples, plain means when they hold no container; NAN
+ * when none has a shape.  Runs --window, --last or the outlier rule leave
+ * out do not count: a job resized a month ago is written at its new size. */
+static void fitted_shape(const struct skyjob *j, const int *sel, size_t n, double *cores, double *mem)
 {
-    double cores = NAN, mem = NAN;
-    if (o->native) {
-        cores = 1;      /* the ResourceEstimator's container: <1 core, 1024 MB> */
-        mem = 1024;
-    } else if (j->w_sum > 0) {
-        cores = j->cores_sum / j->w_sum;
-        mem = j->mem_sum / j->w_sum;
-    } else if (j->n_shape > 0) {
-        cores = j->cores_plain / j->n_shape;
-        mem = j->mem_plain / j->n_shape;
+    double w = 0, cs = 0, ms = 0, np = 0, cp = 0, mp = 0;
+    for (size_t a = 0; a < n; a++) {
+        if (j->out[a])
+            continue;
+        const struct run *r = &j->runs[sel[a]];
+        w += r->w_sum;
+        cs += r->cores_sum;
+        ms += r->mem_sum;
+        np += r->n_shape;
+        cp += r->cores_plain;
+        mp += r->mem_plain;
     }
+    *cores = *mem = NAN;
+    if (w > 0) {
+        *cores = cs / w;
+        *mem = ms / w;
+    } else if (np > 0) {
+        *cores = cp / np;
+        *mem = mp / np;
+    }
+}
+
+/* write_alloc: the job's rows job,step,offset,alloc[,cores,mem_mb] (the
+ * shape of the n selected runs sel the fit kept). */
+static void write_alloc(const struct skyjob *j, const struct skyjob_opts *o, const int *sel, size_t n, long k,
+                        csvw *w, int shape_cols)
+{
+    double cores = 1, mem = 1024; /* native: the ResourceEstimator's container, <1 core, 1024 MB> */
+    if (!o->native)
+        fitted_shape(j, sel, n, &cores, &mem);
     for (long b = 0; b < k; b++) {
         double a = written(o, j->alloc[b]);
         csvw_str(w, j->name);
@@ -635,7 +657,7 @@ void skyjob_fit(skyjob *j, struct skyjob_out *out)
         tot->prior_kept += as_prior(j, o, k, &lp);
     }
     stats_row(ws, j->name, (long)kept, k, &res, prior, ms, "optimal", j);
-    write_alloc(j, o, k, out->w, out->shape_cols);
+    write_alloc(j, o, sel, n, k, out->w, out->shape_cols);
 }
 
 void skyjob_free(skyjob *j)

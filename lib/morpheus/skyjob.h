@@ -158,8 +158,9 @@ int skyjob_run(skyjob *j, const char *name, double start, int *created);
 void skyjob_add(skyjob *j, int run, double t, double c);
 
 /* skyjob_shape: a CSV sample's container shape (c containers of cores
- * cores and mem MB each) for the shape columns. */
-void skyjob_shape(skyjob *j, double c, double cores, double mem);
+ * cores and mem MB each) in run `run` (from skyjob_run), for the shape
+ * columns: the mean over the samples of the runs the fit keeps. */
+void skyjob_shape(skyjob *j, int run, double c, double cores, double mem);
 
 /* skyjob_fit: select, quantize and fit the current job, write its rows to
  * out->w and its stats row to out->ws, count it in out->tot.  A job that

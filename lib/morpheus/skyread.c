@@ -28,9 +28,10 @@ struct held_row {
 /* add_sample: a row of the current job. */
 static void add_sample(skyjob *j, const char *run, const struct sample_row *x, int shape)
 {
-    skyjob_add(j, skyjob_run(j, run, x->t, NULL), x->t, x->c);
+    int r = skyjob_run(j, run, x->t, NULL);
+    skyjob_add(j, r, x->t, x->c);
     if (shape)
-        skyjob_shape(j, x->c, x->cores, x->mem);
+        skyjob_shape(j, r, x->c, x->cores, x->mem);
 }
 
 /* held_fit: fit every held job but the last, which is left in j; returns

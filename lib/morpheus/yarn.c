@@ -144,7 +144,7 @@ static double periodic_base(const plan *p, const struct plan_res *r, const struc
     double base = o->at;
     if (!(r->period > 0))
         return base;
-    if (o->now > o->at + r->d) {
+    if (o->now >= o->at + r->d) { /* a deadline at NOW is not after it */
         double n = floor((o->now - o->at - r->d) / r->period);
         base = o->at + (n > 0 ? n : 0) * r->period;
         while (base + r->d <= o->now) /* floor's rounding: at most a step or two */

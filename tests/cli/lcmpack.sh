@@ -671,6 +671,23 @@ import json, sys
 for l in sys.stdin:
     d = json.loads(l)[\"reservation-definition\"]
     print(d[\"reservation-name\"], d[\"arrival\"], d[\"deadline\"], d[\"recurrence-expression\"])"' _ "$TMP/hourly.csv"
+# a deadline at --now is not after it (review, 2026-12-04: at 00:10, H's
+# first instance, deadline at + 600, was still the one its body was dated
+# from): at 00:09:59 H is dated from instance 0 (arrival at + 60, deadline
+# at + 600), at 00:10 from instance 1 (at + 3660, at + 4200); B4's
+# deadline (at + 3660) is ahead at both
+t "--now at a deadline: dated from the next instance" 0 '' \
+    $'00:09:59 B4 1767574800000 1767574860000 H 1767571260000 1767571800000\n00:10:00 B4 1767574800000 1767574860000 H 1767574860000 1767575400000' '' bash -c '
+    for n in 00:09:59 00:10:00; do
+        printf "%s" $n
+        lcmpack -q --plan "$1" --capacity cores=4,mem=100000 --format yarn --at 2026-01-05 --now 2026-01-05T${n}Z |
+            python3 -c "
+import json, sys
+for l in sys.stdin:
+    d = json.loads(l)[\"reservation-definition\"]
+    print(\"\", d[\"reservation-name\"], d[\"arrival\"], d[\"deadline\"], end=\"\")"
+        echo
+    done' _ "$TMP/hourly.csv"
 # the ad-hoc plan: Q's reservation (10 containers, [3660, 5460) s of Jan 5,
 # deadline 02:00) is under way at 01:20, a body; it has run by 01:31:
 # expired, no body (and no delete: the RM drops it).  P (daily, [0, 1 h]) is
@@ -811,6 +828,8 @@ PY
     echo with j21: update $(grep -c j21fce07f01484a78 "$1/fc2/update.jsonl") submit $(grep -c j31c29820c46fd4fb "$1/fc2/submit.jsonl") \
         delete $(cat "$1/fc2/delete.jsonl" | wc -l)
     lcmpack --plan "$1/fc.plan" "${C[@]:0:2}" --at 2026-01-05 --format yarn -o /dev/null' _ "$A" "$ROOT"
+t "--horizon needs --at" 64 '' '' '--horizon needs --at' \
+    lcmpack --slo "$A/slo.csv" $AC "$A/sky.csv" --horizon 48h -o /dev/null
 t "--now needs --at" 64 '' '' '--now needs --at' \
     lcmpack --plan "$A/p.csv" $AC --now 2026-01-05T02:00:00Z -o /dev/null
 t "--now before --at" 64 '' '' '--now is before --at' \
@@ -1117,7 +1136,7 @@ t "least deadline: a once job" 0 '' '25' '' sh -c '
 printf 'job,period,a,d\nL,600,300,540\n' > "$TMP/lp.slo"
 { echo job,step,offset,alloc; for i in 0 1 2 3 4 5 6 7 8 9 10; do echo L,60,$((i * 60)),1; done; } > "$TMP/lp11.sky"
 t "least deadline: never past the period" 0 '' \
-    'L,periodic,,rejected,,,,,"window [300, 540] s holds 4 whole steps of 60 s, fewer than the 11 the skyline needs at its maximum parallelism, and no deadline d gives it them: d - a would be at least 660 s, more than its period of 600 s (the most d - a can be); fixes: a skyline of fewer or more recent runs (skyfit --last N, a lower --outlier-k: it is as long as the longest run kept, see longest_run in skyfit --stats), or a job that runs at least 3 containers at once (its 11 container-steps over the window'"'"'s 4 steps; its skyline peaks at 1), so its runs and next skyline are shorter"' '' \
+    'L,periodic,,rejected,,,,,"window [300, 540] s holds 4 whole steps of 60 s, fewer than the 11 the skyline needs at its maximum parallelism, and no deadline d gives it them: d - a would be at least 660 s, more than its period of 600 s (the most d - a can be); fixes: a skyline of fewer or more recent runs (skyfit --last N, a lower --outlier-k: it is as long as the longest run kept, see longest_run in skyfit --stats), or a job that runs at least 3 containers at once (its 11 container-steps over the 4 steps its window can hold; its skyline peaks at 1), so its runs and next skyline are shorter"' '' \
     sh -c 'lcmpack -q --slo "$1/lp.slo" --lcm 10m --capacity cores=4,mem=100000 "$1/lp11.sky" -o /dev/null --report - | tail -1' _ "$TMP"
 t "least deadline: up to the period itself, then placed" 0 '' $'a deadline d of at least 900 s\nL,periodic,,placed,300,900' '' sh -c '
     head -11 "$1/lp11.sky" > "$1/lp10.sky"
@@ -1132,6 +1151,36 @@ t "least deadline: never past the period, once job" 0 '' '6' '' sh -c '
     { echo job,step,offset,alloc; for i in 0 1 2 3 4 5 6 7 8 9 10 11; do echo K,60,$((i * 60)),1; done; } > "$1/lpk.sky"
     lcmpack -q --slo "$1/lpk.slo" --lcm 1h --at 3600 --capacity cores=4,mem=100000 "$1/lpk.sky" -o /dev/null --report - |
         grep -c "^K,once,[0-9]*,rejected,.*no deadline d gives it them: d - a would be at least 720 s, more than its period of 700 s"' _ "$TMP"
+
+# The fewest containers at once a refusal suggests follow the same rule
+# (review, 2026-12-04): the window holds floor((d - a) / step) steps when
+# the grid starts it a step early, so the fix is ceil(area / those steps),
+# not over the grid steps inside (it said 6 for the first case, nothing for
+# the second, 5 for the third).  Each worked by hand, then the suggested
+# job placed:
+# - [78, 569.5] (491.5 s: 8 steps; 7 on the grid), 10 steps of 4 (40
+#   container-steps): ceil(40 / 8) = 5; 8 steps of 5 placed at [60, 540)
+# - [30, 100] (70 s: 1 step; none on the grid), 2 steps of 2: ceil(4 / 1)
+#   = 4; 1 step of 4 placed at [0, 60)
+# - ad-hoc [at + 100, at + 400] (300 s: 5 steps; 4 on the grid), 2
+#   containers for 10 min (20): ceil(20 / 5) = 4; 4 for 5 min placed at
+#   [60, 360)
+t "fewest containers: over the steps the window can hold" 0 '' \
+    $'5 of 8 steps\nJ,periodic,,placed,60,540\n4 of 1 step\nJ,periodic,,placed,0,60\n4 at once\nW,adhoc,20460,placed,60,360' '' bash -c '
+    T=$1; AT=1767744000
+    sky() { { echo job,step,offset,alloc; for i in $(seq 0 $(($1 - 1))); do echo J,60,$((i * 60)),$2; done; } > "$T/fc.sky"; }
+    run() { printf "job,period,a,d\nJ,3600,%s,%s\n" "$1" "$2" > "$T/fc.slo"
+        lcmpack -q --slo "$T/fc.slo" --capacity cores=100,mem=1000000 "$T/fc.sky" -o /dev/null --report - | tail -1; }
+    sky 10 4; run 78 569.5 | sed -n "s/.*at least \([0-9]*\) containers at once (its 40 container-steps over the \([0-9]*\) steps its window.*/\1 of \2 steps/p"
+    sky 8 5; run 78 569.5 | cut -d, -f1-6
+    sky 2 2; run 30 100 | sed -n "s/.*at least \([0-9]*\) containers at once (its 4 container-steps over the \([0-9]*\) step its window.*/\1 of \2 step/p"
+    sky 1 4; run 30 100 | cut -d, -f1-6
+    printf "job,period,a,d\nP,86400,0,86400\n" > "$T/fc.slo"; printf "job,step,offset,alloc\nP,60,0,1\n" > "$T/fc.sky"
+    adhoc() { printf "job,arrival,deadline,containers,duration\nW,%s,%s,%s,%s\n" $((AT + 100)) $((AT + 400)) "$1" "$2" > "$T/fc.req"
+        lcmpack -q --slo "$T/fc.slo" --capacity cores=100,mem=1000000 --at $AT --adhoc "$T/fc.req" "$T/fc.sky" \
+            -o /dev/null --report - | grep "^W,"; }
+    adhoc 2 10m | grep -o "at least [0-9]* containers at once"  | sed "s/at least //; s/ containers//"
+    adhoc 4 5m | cut -d, -f1-6' _ "$TMP"
 
 # --adhoc in the skyline form (--adhoc-skyline): the same P fills the first
 # hour of the day at 10 cores.  H (ad-hoc, window [at, at + 2 h]) is given by

@@ -343,7 +343,7 @@ W,periodic,,placed,0,60," '' decisions "$S_/w2.rep"
 # with no request at all (no SLO row, no skyline) is still removed.
 lcmpack -q --slo "$S_/w1.slo" "${SRUN[@]}" --horizon 30m "$S_/w.sky" -o "$S_/w5.csv"
 t "--stable without --at: a once job's reservations kept, said" 0 '' \
-    "W,once,,skipped,,,period does not divide the lcm and no --at cycle was given
+    "W,once,,skipped,,,period is not a whole number of steps that divides the lcm, and no --at cycle was given
 W,once,0,kept,0,60,no --at was given: its job's once instances were not planned tonight, last night's reservation stands
 W,once,1,kept,300,360,no --at was given: its job's once instances were not planned tonight, last night's reservation stands" \
     '' sh -c 'lcmpack -q --plan "$1/w5.csv" --stable 10% --slo "$1/w1.slo" --lcm 10m --capacity cores=4,mem=100000 \
