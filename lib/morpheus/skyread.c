@@ -270,10 +270,12 @@ int skyread_native(FILE *fp, const char *file, struct skyjob_out *out, int memor
             st = SLK_EDATA;
             break;
         }
-        const char *p = line + strspn(line, " \t\r\n");
+        char *l =
+            line + (lineno == 1 && strncmp(line, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0); /* a byte order mark */
+        const char *p = l + strspn(l, " \t\r\n");
         if (*p == '#' || (p[0] == '/' && p[1] == '/'))
             continue;
-        st = native_line(&x, lineno, line);
+        st = native_line(&x, lineno, l);
         if (st != SLK_OK)
             break;
     }

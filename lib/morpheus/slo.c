@@ -786,6 +786,20 @@ static void to_grid(struct slo_result *res, double phase)
         res->d = a + w;
 }
 
+/* signed_off_slack: basis completion or schedule, an overridden d: the
+ * slack ratio taken against it as against an inferred d (window), d_sched
+ * being the override's d as an offset from the scheduled submit. */
+static void signed_off_slack(const struct job_offsets *x, double d_sched, struct slo_result *res)
+{
+    double *slack = xmalloc((x->u ? x->u : 1) * sizeof *slack);
+    size_t ns = 0;
+    for (size_t i = 0; i < x->u; i++)
+        if (x->en[i] > x->st[i])
+            slack[ns++] = (d_sched - x->en[i]) / (x->en[i] - x->st[i]);
+    res->slack_ratio = ns ? stats_median(slack, ns) : NAN;
+    free(slack);
+}
+
 static void apply_override(const struct slo_override *ov, struct slo_result *res)
 {
     if (ov->has_a)
@@ -856,11 +870,14 @@ void slo_infer_job(struct slo_run *runs, size_t n, const struct slo_opts *o, con
     if (x.u > 0)
         res->a = stats_percentile(x.ia, x.u, o->a_pct);
     window(&x, o, completion, res);
-    offsets_free(&x);
+    double a_sched = res->a;
     to_grid(res, phase);
     res->status = job_status(res, o, given);
     if (ov)
         apply_override(ov, res);
+    if (ov && ov->has_d && completion && isfinite(res->a - a_sched))
+        signed_off_slack(&x, res->d - (res->a - a_sched), res);
+    offsets_free(&x);
 }
 
 /* ---- provenance join ---------------------------------------------------------------- */
@@ -889,6 +906,8 @@ struct slo_prov {
     char *key;
     size_t keycap;
     long last_job, last_run; /* the previous lookup's answers: a run's events come together */
+    size_t foreign;          /* reads by a job's run that is not in the run table */
+    char *foreign_first;     /* the first of them: "job instance" */
 };
 
 slo_prov *slo_prov_new(void)
@@ -911,6 +930,7 @@ void slo_prov_free(slo_prov *p)
     free(p->f);
     free(p->r);
     free(p->key);
+    free(p->foreign_first);
     free(p);
 }
 
@@ -966,7 +986,13 @@ int slo_prov_event(slo_prov *p, double t, const char *job, const char *instance,
         f->cur = (struct prov_ver){t, rid, jid, 0};
         return 0;
     }
-    /* a read: the version the run saw is the newest written by its start */
+    /* a read: the version the run saw is the newest written by its start
+     * (unknown for a run not in the table: the newest, counted) */
+    if (rid < 0 && *job && !p->foreign++) {
+        size_t n = strlen(job) + strlen(instance) + 2;
+        p->foreign_first = xmalloc(n);
+        snprintf(p->foreign_first, n, "%s %s", job, instance);
+    }
     struct prov_ver *v = &f->cur;
     if (rid >= 0 && !isnan(v->wtime) && v->wtime > p->r[rid].start)
         v = &f->prev;
@@ -991,6 +1017,12 @@ void slo_prov_result(const slo_prov *p, long idx, double *input_avail, double *o
 }
 
 size_t slo_prov_nfiles(const slo_prov *p) { return p->nf; }
+
+size_t slo_prov_foreign_reads(const slo_prov *p, const char **first)
+{
+    *first = p->foreign_first;
+    return p->foreign;
+}
 
 int slo_is_request(int has_status, const char *status, const char *source)
 {

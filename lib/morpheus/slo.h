@@ -216,8 +216,9 @@ long slo_prov_add_run(slo_prov *p, const char *job, const char *instance, double
  * writes by the same run update its write time).  A read by a run R of a file
  * version written by another job: R's input_avail becomes at least that
  * version's write time, where the version is the newest written at or before
- * R's start (the current or the previous one); and the first such read of a
- * version sets its writer's output_read to at most the read time. */
+ * R's start (the current or the previous one; the current one for a run
+ * not in the table, counted in slo_prov_foreign_reads); and the first such
+ * read of a version sets its writer's output_read to at most the read time. */
 int slo_prov_event(slo_prov *p, double t, const char *job, const char *instance, const char *file,
                    enum slo_op op);
 
@@ -226,5 +227,11 @@ void slo_prov_result(const slo_prov *p, long idx, double *input_avail, double *o
 
 /* slo_prov_nfiles: distinct files seen (for the summary). */
 size_t slo_prov_nfiles(const slo_prov *p);
+
+/* slo_prov_foreign_reads: the reads by runs of a named job that are not in
+ * the run table, whose start, and so the version they read, is unknown
+ * (taken as the newest); *first gets the first as "job instance" (NULL
+ * when none; owned by p). */
+size_t slo_prov_foreign_reads(const slo_prov *p, const char **first);
 
 #endif

@@ -234,20 +234,20 @@ static void warn_override_no_window(const char *path, const struct slofile_ovrow
     if (!(d > a)) {
         secs(x, sizeof x, d, a);
         secs(y, sizeof y, a, a);
-        snprintf(why, sizeof why, "d = %s s, not after a = %s s", x, y);
+        snprintf(why, sizeof why, "the override gives d = %s s, not after a = %s s", x, y);
     } else if (a < 0 || !(a < P)) {
         secs(x, sizeof x, a, P);
         secs(y, sizeof y, P, P);
-        snprintf(why, sizeof why, "a = %s s, outside the period [0, %s s)", x, y);
+        snprintf(why, sizeof why, "the override gives a = %s s, outside the period [0, %s s)", x, y);
     } else if (d - a > P) {
         secs(x, sizeof x, d - a, P);
         secs(y, sizeof y, P, P);
-        snprintf(why, sizeof why, "d - a = %s s > period %s s", x, y);
+        snprintf(why, sizeof why, "the override gives d - a = %s s > period %s s", x, y);
     } else {
         secs(y, sizeof y, P, P);
-        snprintf(why, sizeof why, "the runs need more than the period %s s", y);
+        snprintf(why, sizeof why, "with the override, the runs need more than the period %s s", y);
     }
-    slk_warn_at(path, ov->line, "job '%s': the override gives %s: no_window", ov->job, why);
+    slk_warn_at(path, ov->line, "job '%s': %s: no_window", ov->job, why);
 }
 
 /* emit: infer one job's SLO from its n runs, write its row, count it. */
@@ -259,6 +259,19 @@ static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n, const
     slo_infer_job(runs, n, so, ov ? &ov->ov : NULL, &res);
     if (ov && res.overridden && strcmp(res.status, "no_window") == 0)
         warn_override_no_window(o->ov->path, ov, &res);
+    else if (ov && ov->ov.has_d && strcmp(res.status, "actionable") != 0) /* no period or a to place it */
+        slk_warn_at(o->ov->path, ov->line,
+                    "job '%s': the override's d leaves it %s: no %s%s%s to place it by "
+                    "(give %s in the override too)",
+                    job, res.status, isfinite(res.period) ? "" : "period",
+                    isfinite(res.period) || isfinite(res.a) ? "" : " and ", isfinite(res.a) ? "" : "a",
+                    isfinite(res.period) ? "a"
+                    : isfinite(res.a)    ? "the period"
+                                         : "the period and a");
+    else if (ov && ov->ov.has_d && res.slack_ratio < 0)
+        slk_warn_at(o->ov->path, ov->line,
+                    "job '%s': most of its runs end after the override's d (slack_ratio %.3g)", job,
+                    res.slack_ratio);
     char why[200];
     if (isfinite(res.period) && timeunit_span_check("period", res.period, 0, why, sizeof why) < 0)
         slk_warn_many(&t->implausible, NULL, 0, "job '%s': %s", job, why);
@@ -437,11 +450,19 @@ static void join_events(slotab *t, size_t ngroups, const slo_prov *prov, size_t 
             got_rd += !isnan(runs[i].output_read);
         }
     }
-    if (!quiet)
+    const char *first;
+    size_t nf = slo_prov_foreign_reads(prov, &first);
+    if (quiet)
+        return;
+    fprintf(slk_summary(),
+            "%s: %zu events on %zu files joined to %zu runs: %zu got an input_avail, %zu an output_read",
+            slk_progname, nev, slo_prov_nfiles(prov), slotab_runs(t), got_ia, got_rd);
+    if (nf) /* consumers outside the export, or runs in another worker's share */
         fprintf(slk_summary(),
-                "%s: %zu events on %zu files joined to %zu runs: %zu got an input_avail, %zu an "
-                "output_read\n",
-                slk_progname, nev, slo_prov_nfiles(prov), slotab_runs(t), got_ia, got_rd);
+                "; %zu reads by runs not in the run table (the first: job instance %s) read the newest "
+                "version, their start unknown",
+                nf, first);
+    fputc('\n', slk_summary());
 }
 
 /* choose_basis: --basis, or auto: provenance when the runs carry
@@ -450,7 +471,7 @@ static void join_events(slotab *t, size_t ngroups, const slo_prov *prov, size_t 
  * of the export, and a worker given only jobs that nobody reads decided
  * completion where one process decided provenance (no_consumer).  A
  * column empty in every run is warned of: every job is then no_consumer. */
-static void choose_basis(slotab *t, size_t ngroups, int basis, int has_rd, const char *path,
+static void choose_basis(slotab *t, size_t ngroups, int basis, int has_rd, const char *path, int events,
                          struct slo_opts *so)
 {
     so->basis = basis >= 0 ? (enum slo_basis)basis : has_rd ? SLO_BASIS_PROVENANCE : SLO_BASIS_COMPLETION;
@@ -464,7 +485,11 @@ static void choose_basis(slotab *t, size_t ngroups, int basis, int has_rd, const
             if (!isnan(runs[i].output_read))
                 return;
     }
-    if (ngroups > 0)
+    if (ngroups > 0 && events) /* path: the events file, which has no read of a run's output */
+        slk_warn_at(path, 0,
+                    "no run's output is read by another job's run: every job is no_consumer (nobody "
+                    "reads it); without provenance, drop --events or give --basis completion");
+    else if (ngroups > 0)
         slk_warn_at(path, 0,
                     "output_read is empty in every run: every job is no_consumer (nobody reads it); "
                     "if the export has no provenance, drop the column or give --basis completion");
@@ -485,7 +510,7 @@ int slofile_infer(csvr *r, const struct slofile_opts *o, csvw *w, struct slofile
         struct slo_opts so = o->so;
         if (prov)
             join_events(t, ngroups, prov, nev, o->quiet);
-        choose_basis(t, ngroups, o->basis, has_rd, csvr_path(r), &so);
+        choose_basis(t, ngroups, o->basis, has_rd, prov ? o->events_path : csvr_path(r), prov != NULL, &so);
         for (size_t j = 0; j < ngroups; j++) {
             struct slo_run *runs;
             size_t n;

@@ -301,6 +301,27 @@ t "override a after d: warned" 0 '' '*' \
 t "override no_window: a fraction past the period is shown" 0 '' '*' \
     "the override gives d - a = 86400.4 s > period 86400 s: no_window" \
     bash -c 'printf "job,a,d\netl,100,86500.4\n" > "$1/df.csv"; sloinfer --override "$1/df.csv" "$2"' _ "$TMP" "$D/basic.csv"
+# slack_ratio is taken against d as written, the overridden one too
+# (review, 2026-12-04: it stayed against the inferred d).  Worked by hand:
+# ten daily runs submitted and started at 00:00, each 1 h long (schedule
+# basis): d = 3600 + 0.25 x 3600 = 4500, slack (4500 - 3600) / 3600 = 0.25;
+# signed off at d = 2 h: (7200 - 3600) / 3600 = 1; at 30 min: (1800 - 3600)
+# / 3600 = -0.5, actionable (signed off) and warned: the runs end after it
+{ echo job,instance,submit,start,end,status
+  for k in 0 1 2 3 4 5 6 7 8 9; do s=$((1767571200 + k * 86400)); echo "h,$k,$s,$s,$((s + 3600)),ok"; done; } > "$TMP/hour.csv"
+t "override d: slack_ratio against it" 0 '' $'h,4500,0.25,actionable\nh,7200,1,actionable\nh,1800,-0.5,actionable' \
+    "sloinfer: $TMP/ovs30m.csv:2: warning: job 'h': most of its runs end after the override's d (slack_ratio -0.5)" sh -c '
+    sloinfer -q "$1/hour.csv" | cut -d, -f1,4,7,8 | sed 1d
+    for d in 2h 30m; do printf "job,d\nh,%s\n" $d > "$1/ovs$d.csv"; done
+    sloinfer -q --override "$1/ovs2h.csv" "$1/hour.csv" | cut -d, -f1,4,7,8 | sed 1d
+    sloinfer --override "$1/ovs30m.csv" "$1/hour.csv" 2>&1 >/dev/null | grep warning >&2
+    sloinfer -q --override "$1/ovs30m.csv" "$1/hour.csv" | cut -d, -f1,4,7,8 | sed 1d' _ "$TMP"
+# an overridden d with no period or a to place it by is said (it was a
+# silent too_few_runs while the summary counted the job overridden)
+t "override d of a job with no period: warned" 0 '' '*' \
+    "sloinfer: $TMP/ovsolo.csv:2: warning: job 'solo': the override's d leaves it too_few_runs: no period and a to place it by (give the period and a in the override too)" \
+    bash -c 'printf "job,d\nsolo,30m\n" > "$1/ovsolo.csv"; printf "job,instance,submit,start,end,status\nsolo,1,1000,1010,1100,ok\n" |
+        sloinfer --override "$1/ovsolo.csv"' _ "$TMP"
 # an override file with a header and no rows overrides nothing (AFL,
 # sloinfer-override: qsort was given the NULL row array, a UBSan report)
 tcheck "override with a header only: the same SLOs, stderr clean" bash -c 'printf "job,d\n" > "$1/ho.csv" &&
@@ -334,6 +355,32 @@ t "override file missing" 66 '' '' "sloinfer: /nonexistent.csv: cannot open" slo
 t "provenance events give the same SLO" 0 '' "$O
 etl,86400.0000,3275.0000,36150.0000,6,0.0092,8.0194,actionable,86400.0000,inferred,provenance,0.1452,0.0102,0" '' \
     $S --events "$D/prov_events.csv" "$D/prov_runs.csv"
+# a read by a run not in the run table (its start unknown) is taken to read
+# the newest version, and counted (review, 2026-12-04): P writes f daily at
+# 01:00 + n s on day n (submitted at 00:00 + n s), C starts 60 s before
+# P's write and reads 60 s after it, so C reads yesterday's version and P's
+# output is first read the next day: d past the period (86400 s); with C's
+# runs not in the table each read is taken to be of today's version, read
+# 3660 s after P's submit: d under 2 h (the summary counts C's 10 reads)
+{ echo time,job,instance,file,op
+  for n in 0 1 2 3 4 5 6 7 8 9; do b=$((1700006400 + n * 86400 + n))
+      echo "$((b + 3600)),P,$n,f,write"; echo "$((b + 3660)),C,$n,f,read"; done; } > "$TMP/ev2.csv"
+{ echo job,instance,submit,start,end,status
+  for n in 0 1 2 3 4 5 6 7 8 9; do b=$((1700006400 + n * 86400 + n))
+      echo "P,$n,$b,$b,$((b + 3600)),ok"; echo "C,$n,$((b + 3500)),$((b + 3540)),$((b + 5400)),ok"; done; } > "$TMP/ev2runs.csv"
+grep -v "^C," "$TMP/ev2runs.csv" > "$TMP/ev2P.csv"
+t "events: the reader's start picks the version" 0 '' 'P next day C 0' '' sh -c '
+    sloinfer -q --events "$1/ev2.csv" "$1/ev2runs.csv" | awk -F, "\$1 == \"P\" { printf \"P %s \", (\$4 > 86400 ? \"next day\" : \$4) }"
+    sloinfer --events "$1/ev2.csv" "$1/ev2runs.csv" 2>&1 >/dev/null | grep -c "not in the run table" | sed "s/^/C /"' _ "$TMP"
+t "events: a reader not in the table reads the newest, counted" 0 '' 'P same day' \
+    'sloinfer: 20 events on 1 files joined to 10 runs: 0 got an input_avail, 10 an output_read; 10 reads by runs not in the run table (the first: job instance C 0) read the newest version, their start unknown' \
+    sh -c 'sloinfer --events "$1/ev2.csv" "$1/ev2P.csv" | awk -F, "\$1 == \"P\" { print \"P\", (\$4 < 7200 ? \"same day\" : \$4) }"' _ "$TMP"
+# events with no read of any run's output: the warning names the events
+# file and --events (it named the run table's output_read column, which
+# it does not have)
+t "events with no read: the events file is named" 0 '' '*' \
+    "sloinfer: $TMP/ev2w.csv: warning: no run's output is read by another job's run: every job is no_consumer (nobody reads it); without provenance, drop --events or give --basis completion" \
+    sh -c 'grep -v ",read$" "$1/ev2.csv" > "$1/ev2w.csv"; sloinfer --events "$1/ev2w.csv" "$1/ev2P.csv"' _ "$TMP"
 t "events summary" 0 '' '*' 'sloinfer: 74 events on 20 files joined to 6 runs: 6 got an input_avail, 6 an output_read' \
     sloinfer --events "$D/prov_events.csv" "$D/prov_runs.csv"
 t "events of a file out of order" 65 '' '*' "ev.csv:3: events of file 'f' not in time order ('5' after a later event)" bash -c \
