@@ -225,6 +225,53 @@ static int plan_regime(void)
 
 /* load: the SLOs, provisioning, run table, plan and usage, in that order;
  * the runs sorted by start.  *p receives the plan (--plan). */
+/* Runs whose mean container differs from the plan's by more than this
+ * share (in cores or in MB) are warned of. */
+#define SHAPE_TOL 0.1
+
+/* apart: x and y differ by more than SHAPE_TOL of the larger */
+static int apart(double x, double y)
+{
+    double m = fmax(fabs(x), fabs(y));
+    return fabs(x - y) > SHAPE_TOL * m;
+}
+
+/* shape_warn: a planned job whose runs use containers of another shape
+ * than its plan's (the container-weighted mean over its runs, more than
+ * SHAPE_TOL apart in cores or MB): the plan regimes guarantee the plan's
+ * containers and count the runs' cores as used, so their utilization can
+ * pass 1 (usage of 2-core containers on a plan of 1-core ones reads 2.0).
+ * Warned per job (capped), at the plan file. */
+static void shape_warn(const plan *p)
+{
+    size_t nj = io.set.njobs ? io.set.njobs : 1;
+    double *w = xcalloc(3 * nj, sizeof *w), *c = w + nj, *mb = w + 2 * nj;
+    for (size_t k = 0; k < io.set.nruns; k++) {
+        const struct replay_run *r = &io.set.runs[k];
+        double u = 0;
+        for (long b = 0; b < r->len; b++)
+            u += r->use[b];
+        w[r->job] += u;
+        c[r->job] += u * r->cores;
+        mb[r->job] += u * r->mem_mb;
+    }
+    struct slk_many m = {0};
+    for (size_t j = 0; j < io.set.njobs; j++) {
+        const struct plan_res *pr = w[j] > 0 ? plan_job_res(p, io.set.jobs[j].name) : NULL;
+        if (pr && (apart(c[j] / w[j], pr->cores) || apart(mb[j] / w[j], pr->mem_mb)))
+            slk_warn_many(
+                &m, opt.plan, 0,
+                "job '%s': its runs use containers of %.4g cores, %.4g MB (mean) and its plan reserves "
+                "%.4g cores, %.4g MB: the plan regimes guarantee the plan's containers, so utilization "
+                "may pass 1 (is its skyline from the same usage?)",
+                io.set.jobs[j].name, c[j] / w[j], mb[j] / w[j], pr->cores, pr->mem_mb);
+    }
+    if (slk_many_hidden(&m))
+        slk_warn_at(opt.plan, 0, "%ld more jobs whose runs' containers differ from their plan's",
+                    slk_many_hidden(&m));
+    free(w);
+}
+
 static int load(plan **p)
 {
     struct replayio_opts ro = {opt.cont_cores, opt.cont_mem, opt.from, opt.until, opt.max_steps};
@@ -258,6 +305,8 @@ static int load(plan **p)
     if (st != SLK_OK)
         return st;
     replay_set_sort(&io.set);
+    if (*p && plan_regime())
+        shape_warn(*p);
     for (int i = 0; i < opt.nreg; i++)
         for (size_t k = 0; opt.reg[i] == REPLAY_STATIC && k < io.set.nruns; k++) {
             const struct replay_job *j = &io.set.jobs[io.set.runs[k].job];

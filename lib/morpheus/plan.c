@@ -467,16 +467,16 @@ void plan_settle(plan *p, size_t k, struct plan_res *r)
     add_load(p, d, 1.0);
 }
 
-int plan_has_job(const plan *p, const char *job)
+const struct plan_res *plan_job_res(const plan *p, const char *job)
 {
     struct idx_entry *e = idx_find(p->index, job, 0);
-    if (!e)
-        return 0;
-    for (size_t k = 0; k < e->n; k++)
+    for (size_t k = 0; e && k < e->n; k++)
         if (!p->res[e->ids[k]].removed)
-            return 1;
-    return 0;
+            return &p->res[e->ids[k]];
+    return NULL;
 }
+
+int plan_has_job(const plan *p, const char *job) { return plan_job_res(p, job) != NULL; }
 
 int plan_remove_job(plan *p, const char *job)
 {

@@ -265,6 +265,10 @@ void plan_recompute_load(plan *p);
 /* plan_has_job: 1 when job has a (not removed) reservation. */
 int plan_has_job(const plan *p, const char *job);
 
+/* plan_job_res: job's first reservation that is not removed (in file
+ * order), or NULL. */
+const struct plan_res *plan_job_res(const plan *p, const char *job);
+
 /* plan_write_load: write the load profile "t,cores,mem_mb,cost" (one row per
  * step, t in seconds within the cycle) with w. */
 void plan_write_load(const plan *p, csvw *w);

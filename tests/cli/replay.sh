@@ -240,6 +240,27 @@ t "squeezed steps: over counts the nominal guarantee" 0 "@$D/one.csv" \
     replay -q --no-output-header --regime static --slo "$D/slo.csv" --provisioned <(printf 'job,provisioned\nA,10\n') \
     --capacity cores=1,mem=100000 --idle none
 
+# Usage in containers of another shape than the plan's (review,
+# 2026-12-04: utilization 2 with no word): A's plan reserves 1-core
+# containers (skyline without shape columns), its runs use 4 containers of
+# 2 cores, 2048 MB: warned at the plan, and the plan regime's utilization
+# is used / reserved cores, 4 x 2 / (4 x 1) = 2, as the warning says it
+# may be; the same usage with 1 core, 1024 MB (the skyline's default
+# container) is not warned of
+S4="$TMP/shape"; mkdir -p "$S4"
+printf 'job,period,a,d\nA,3600,0,1800\n' > "$S4/slo.csv"
+printf 'job,step,offset,alloc\nA,60,0,4\nA,60,60,4\n' > "$S4/sky.csv"
+lcmpack -q --slo "$S4/slo.csv" --capacity cores=100,mem=1000000 "$S4/sky.csv" -o "$S4/plan.csv"
+t "plan shape differs from the runs': warned" 0 '' 'plan,none,2' \
+    "replay: $S4/plan.csv: warning: job 'A': its runs use containers of 2 cores, 2048 MB (mean) and its plan reserves 1 cores, 1024 MB: the plan regimes guarantee the plan's containers, so utilization may pass 1 (is its skyline from the same usage?)" \
+    sh -c 'printf "job,run,t,containers,cores,mem_mb\nA,r0,0,4,2,2048\nA,r0,60,4,2,2048\n" |
+        replay --regime plan --idle none --slo "$1/slo.csv" --plan "$1/plan.csv" --capacity cores=100,mem=1000000 \
+            --summary "$1/sum.csv" -o /dev/null && awk -F, "NR == 2 { print \$1 \",\" \$2 \",\" \$10 }" "$1/sum.csv"' _ "$S4"
+t "plan shape as the runs': no warning" 0 '' 'warnings: 0' '' \
+    sh -c 'printf "job,run,t,containers,cores,mem_mb\nA,r0,0,4,1,1024\nA,r0,60,4,1,1024\n" |
+        replay --regime plan --idle none --slo "$1/slo.csv" --plan "$1/plan.csv" --capacity cores=100,mem=1000000 \
+            -o /dev/null 2> "$1/err" && echo "warnings: $(grep -c warning "$1/err")"' _ "$S4"
+
 # Cross-check against an independent simulator (tests/check/replay_check.py,
 # written from replay(1)): a small tracegen workload through sloinfer, skyfit
 # and lcmpack, replayed under all three regimes (the checker has its own DRA)
