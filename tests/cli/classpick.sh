@@ -19,6 +19,20 @@ l1,long,40,,no combination fits: demand 40 > free room 34 containers' '*' \
     sh -c 'classpick -q --no-book --classes "$1" "$2" | head -3' _ "$C" "$D/jobs.csv"
 t "two classes together" 0 '' '*' '' sh -c 'classpick -q --no-book --classes "$1" "$2" | grep "^l2," | grep -Eqx "l2,long,30,(constant-1\+periodic-1|periodic-1\+constant-1),no class fits alone; 2 classes hold it together"' _ "$C" "$D/jobs.csv"
 t "no demand, no class" 0 '' '*' '' sh -c 'classpick -q --no-book --classes "$1" "$2" | grep -qx "z,medium,0,,no containers needed"' _ "$C" "$D/jobs.csv"
+# (review, 2026-12-04) a job of no containers was counted "in one class":
+# the summary counts it apart.  jobs.csv by the rooms above: s1 (short 50)
+# and m1 (medium, never ran, 20 <= 68) in one class, l2 across two, l1 not
+# placed, z (medium, 0 containers) none of them; types: s1 short, m1 and z
+# medium, l1 and l2 long (600 s > 433 s).
+t "no demand: counted apart in the summary" 0 '' '*' \
+    'classpick: 5 jobs (1 short, 2 medium, 2 long by 173s/433s): 2 in one class, 1 across classes, 1 not placed, 1 needed no containers (--no-book: rooms not reduced between jobs)' \
+    classpick --no-book --classes "$C" "$D/jobs.csv"
+# a DAG of one vertex of 0 tasks: demand 0, the same row and count
+printf 'job,vertex,tasks,parent\nd0,A,0,\n' > "$TMP/dag0.csv"
+t "no demand from a DAG of 0 tasks: counted apart" 0 $'job,last_duration\nd0,500\n' \
+    $'job,type,demand,classes,reason\nd0,long,0,,no containers needed' \
+    'classpick: 1 jobs (0 short, 0 medium, 1 long by 173s/433s): 0 in one class, 0 across classes, 0 not placed, 1 needed no containers' \
+    classpick --classes "$C" --dag "$TMP/dag0.csv"
 # --weight 0 on every pattern of the table for long jobs: the reason names
 # --weight, not a free room of 0 (it said "demand 50 > free room 0 containers")
 printf 'class,pattern,avg_util,peak_util,servers\nconstant-1,constant,0.1,0.2,100\nperiodic-1,periodic,0.2,0.4,100\n' > "$TMP/wcl.csv"
