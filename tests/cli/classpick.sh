@@ -213,6 +213,22 @@ awk 'BEGIN { print "tenant,t,util"; for (i = 0; i < 200; i++) print "A," 120 * i
 printf 'tenant,servers\nA,100\n' > "$TMP/t2srv.csv"
 t "simulate: mean harvestable cores rounded as the simulator rounds them" 0 '' '*' "offered at 1 of the mean harvestable 788 cores" \
     classpick --simulate --sample in --classes "$TMP/t1c.csv" --tenants "$TMP/t1t.csv" --series "$TMP/t2s.csv" --servers "$TMP/t2srv.csv" --load 1 -o /dev/null
+# (review, 2026-12-04) utilization was held as a float: 0.6 became
+# 0.6000000238, so 5 servers x 0.6 x 12 cores = 36 came out 36.0000014 and
+# ceil gave 37.  Held as read (a double): 5 x (12 - 4 reserve) - 36 = 4
+# harvestable cores (the float said 3); at 0.4, 40 - 24 = 16 (it said 15),
+# and primary_util, the mean of 101 ticks of 0.4, is 0.4 (it printed
+# 0.4000000059604645; a plain sum over 101 would give 0.3999999999999992).
+printf 'tenant,servers\nA,5\n' > "$TMP/t5srv.csv"
+for u in "0.6 4" "0.4 16"; do
+    read -r uu want <<< "$u"
+    awk -v u="$uu" 'BEGIN { print "tenant,t,util"; for (i = 0; i < 101; i++) print "A," 120 * i "," u }' > "$TMP/tu$uu.csv"
+    t "simulate: $uu x 5 servers x 12 cores is exact: $want harvestable cores" 0 '' '*' "of the mean harvestable $want cores" \
+        classpick --simulate --sample in --classes "$TMP/t1c.csv" --tenants "$TMP/t1t.csv" --series "$TMP/tu$uu.csv" --servers "$TMP/t5srv.csv" --jobs 1 -o /dev/null
+done
+t "simulate: primary_util of a tenant at 0.4 throughout is 0.4" 0 '' $'yarn-pt,0.4\nclass-aware,0.4' '' \
+    sh -c 'classpick -q --simulate --sample in --classes "$1" --tenants "$2" --series "$3" --servers "$4" --jobs 1 | cut -d, -f1,9 | tail -n +2' \
+    _ "$TMP/t1c.csv" "$TMP/t1t.csv" "$TMP/tu0.4.csv" "$TMP/t5srv.csv"
 # --tenants reads tenant, class, avg and peak (cs_read_tenants); --help once
 # said "(tenant,pattern,class)": a file of those three was refused
 tcheck "--help: --tenants names the columns it reads" bash -c 'ARGP_HELP_FMT=rmargin=1000 classpick --help | grep -qF -- "--tenants=FILE         tenantclass'"'"'s per-tenant output (columns tenant,class,avg,peak)"'
