@@ -239,7 +239,7 @@ static int pick_jobs(struct cp_table *ct, const struct cp_dagtab *dags, csvw *w)
     static const char *const hdr[] = {"job", "type", "demand", "classes", "reason", NULL};
     csvw_header(w, hdr);
     size_t *chosen = xmalloc(ct->n * sizeof *chosen);
-    long count[3] = {0}, bytype[CP_NTYPES] = {0};
+    long count[CP_NO_DEMAND + 1] = {0}, bytype[CP_NTYPES] = {0};
     keyset *seen = keyset_new();
     while (csvr_next(r) > 0) {
         const char *job = csvr_field_required(r, cj, "job");
@@ -259,13 +259,17 @@ static int pick_jobs(struct cp_table *ct, const struct cp_dagtab *dags, csvw *w)
         bytype[type]++;
     }
     st = csvr_status(r);
-    if (!st && !slk_opt.quiet)
+    if (!st && !slk_opt.quiet) {
+        char nodemand[64] = ""; /* a job of no containers is none of the three */
+        if (count[CP_NO_DEMAND])
+            snprintf(nodemand, sizeof nodemand, ", %ld needed no containers", count[CP_NO_DEMAND]);
         fprintf(slk_summary(),
                 "classpick: %ld jobs (%ld short, %ld medium, %ld long by %gs/%gs): %ld in one class, %ld "
-                "across classes, %ld not placed%s\n",
+                "across classes, %ld not placed%s%s\n",
                 bytype[0] + bytype[1] + bytype[2], bytype[0], bytype[1], bytype[2], P.short_max, P.long_min,
-                count[CP_ONE], count[CP_SEVERAL], count[CP_NONE],
+                count[CP_ONE], count[CP_SEVERAL], count[CP_NONE], nodemand,
                 opt.no_book ? " (--no-book: rooms not reduced between jobs)" : "");
+    }
     keyset_free(seen);
     free(chosen);
     csvr_close(r);

@@ -472,8 +472,9 @@ static int run_simulate(rp_cluster *c, const enum rp_policy *pol, int npol, cons
             struct rp_sim_result *r = &res[p][i];
             rp_simulate(c, &cfg, r, label);
             if (r->unplaced) {
-                slk_error("%s with %d replicas: %llu of %ld blocks found no space (the tenants hold too little; "
-                          "use fewer --blocks or a larger --block-mb)",
+                slk_error("%s with %d replicas: %llu of %ld blocks found no space (a tenant holds "
+                          "floor(space_gb x 1024 / --block-mb) replicas: use fewer --blocks or a smaller "
+                          "--block-mb)",
                           policy_name(pol[p]), reps[i], (unsigned long long)r->unplaced, nblocks);
                 free(ev);
                 if (lw) {

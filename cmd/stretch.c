@@ -84,8 +84,8 @@ static const struct argp_option options[] = {
      "default 10000)",
      2},
     {"horizon", OPT_HORIZON, "DUR", 0,
-     "Length of the accounting window (default: the submit-time span "
-     "rounded up to whole days)",
+     "Length of the accounting window [start, start + DUR) (default: the "
+     "whole days from the start that hold the last submit)",
      2},
     {"start", OPT_START, "TIME", 0, "Start of the accounting window (default: the first submit)", 2},
     {"load-bins", OPT_BINS, "LIST", 0,

@@ -206,6 +206,21 @@ static void none_left(const struct tenant_set *ts, long classified)
     fprintf(slk_summary(), "\n");
 }
 
+/* The tenants --servers does not list, every one of them (it counted only
+ * those of 1 server), and where their servers came from. */
+static void unlisted_warning(const struct tenant_set *ts)
+{
+    if (ts->unlisted == ts->unlisted_one && ts->unlisted)
+        fprintf(slk_summary(),
+                "tenantclass: warning: %ld tenants are not in --servers %s; counted as 1 server\n",
+                ts->unlisted, opt.servers_path);
+    else if (ts->unlisted)
+        fprintf(slk_summary(),
+                "tenantclass: warning: %ld tenants are not in --servers %s: %ld with the servers column of "
+                "the input, %ld counted as 1 server\n",
+                ts->unlisted, opt.servers_path, ts->unlisted - ts->unlisted_one, ts->unlisted_one);
+}
+
 /* --features-only: the per-tenant phase, each feature row written as soon as
  * its tenant is complete (to the held output: stdout sees it at the end).
  * The summary gives the tenants per pattern (no classes: that is the
@@ -226,6 +241,7 @@ static int features_only(csvw *w, double t0)
         fprintf(slk_summary(), "%zu samples; %ld skipped for gaps, %ld too short%s) in %.2f s\n", ts.samples,
                 ts.skipped_gaps, ts.skipped_short, unnamed(&ts, note), slk_now() - t0);
         none_left(&ts, n);
+        unlisted_warning(&ts);
     }
     tenant_set_free(&ts);
     return st;
@@ -282,10 +298,7 @@ static void summary(const struct tenant_set *ts, const struct pattern_classes *p
             opt.io.rules.periodic_min, opt.io.rules.repeat_min, opt.io.rules.constant_max, kwhy,
             slk_now() - t0);
     none_left(ts, (long)ts->n);
-    if (ts->unlisted)
-        fprintf(slk_summary(),
-                "tenantclass: warning: %ld tenants are not in --servers %s; counted as 1 server\n",
-                ts->unlisted, opt.servers_path);
+    unlisted_warning(ts);
 }
 
 /* the tenant table to w, the class table to --classes (into *oc, committed

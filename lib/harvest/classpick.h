@@ -76,7 +76,9 @@ double cp_headroom(int type, const struct cp_class *c);
 /* cp_room: containers class c can still take for the type (>= 0). */
 double cp_room(const struct cp_params *p, int type, const struct cp_class *c);
 
-enum cp_outcome { CP_ONE, CP_SEVERAL, CP_NONE };
+/* CP_NO_DEMAND: a job of no containers, which needs no class (cp_pick;
+ * cp_select never returns it) */
+enum cp_outcome { CP_ONE, CP_SEVERAL, CP_NONE, CP_NO_DEMAND };
 
 /* cp_select: Algorithm 1 for a job of `type` needing `demand` containers.
  * Writes the chosen class indices (in draw order) to chosen[0..*nchosen) —

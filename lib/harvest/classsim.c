@@ -126,7 +126,7 @@ static int series_row(csvr *r, int ct_, int ctime, int cu, double umax, const ch
 }
 
 /* put u at tick ki of tenant tn (a growable array; cap counts its ticks while loading) */
-static void series_put(struct cs_tenant *tn, long ki, float u)
+static void series_put(struct cs_tenant *tn, long ki, double u)
 {
     if ((size_t)ki >= tn->cap) {
         size_t ncap = tn->cap ? tn->cap : 1024;
@@ -154,10 +154,10 @@ static int series_fill(const char *path, struct cs_tenant *t, size_t n, long nk)
             for (size_t q = t[i].cap; q < (size_t)nk; q++)
                 t[i].u[q] = -1;
         }
-        float first = -1;
+        double first = -1;
         for (long q = 0; q < nk && first < 0; q++)
             first = t[i].u[q];
-        float prev = first;
+        double prev = first;
         for (long q = 0; q < nk; q++) {
             if (t[i].u[q] < 0)
                 t[i].u[q] = prev;
@@ -232,7 +232,7 @@ int cs_read_series(const char *path, const struct csv_dialect *d, double uscale,
                       step, t0);
             break;
         }
-        series_put(&t[cur], (long)k, (float)(u / uscale));
+        series_put(&t[cur], (long)k, u / uscale);
         if ((long)k + 1 > nk)
             nk = (long)k + 1;
     }
@@ -288,16 +288,19 @@ void cs_stream_make(const struct cp_params *p, const struct cs_tenant *t, size_t
     s->span = (double)nticks * step;
     double reserve_cores = ceil(p->reserve * p->cores - 1e-9), usum = 0, srvsum = 0;
     for (size_t i = 0; i < n; i++) {
-        double h = 0, us = 0;
+        double h = 0;
+        /* a running mean, so that a flat series' is its value (a sum of 101
+         * ticks of 0.4 over 101 is 0.3999999999999992) */
+        struct stats_acc ua = {0};
         for (long k = 0; k < nticks; k++) {
             /* the pool's free containers, rounded as tenant_free rounds them */
-            double prim = ceil(t[i].servers * (double)t[i].u[k] * p->cores - 1e-9);
+            double prim = ceil(t[i].servers * t[i].u[k] * p->cores - 1e-9);
             double allow = t[i].servers * (p->cores - reserve_cores) - prim;
             h += allow > 0 ? floor(allow + 1e-9) : 0;
-            us += (double)t[i].u[k];
+            stats_acc_add(&ua, t[i].u[k]);
         }
         s->harvest += h / (double)nticks;
-        usum += t[i].servers * us / (double)nticks;
+        usum += t[i].servers * ua.mean;
         srvsum += t[i].servers;
     }
     s->primary_util = srvsum > 0 ? usum / srvsum : NAN;
@@ -462,7 +465,7 @@ static size_t key_next(const struct simrun *S, size_t j, const int32_t *lim)
  * cross a core boundary in lockstep. */
 static double tenant_free(const struct simrun *S, const struct cs_tenant *t, long k)
 {
-    double prim = ceil(t->servers * (double)t->u[k] * S->p->cores - 1e-9);
+    double prim = ceil(t->servers * t->u[k] * S->p->cores - 1e-9);
     double allow = t->servers * (S->p->cores - S->reserve_cores) - prim;
     if (allow < 0)
         allow = 0;
@@ -576,7 +579,7 @@ static void sim_class_now(struct simrun *S, long k)
     memset(S->clsrv, 0, S->ncls * sizeof *S->clsrv);
     for (size_t i = 0; i < S->nt; i++)
         if (S->tn[i].cls >= 0) {
-            S->clsum[S->tn[i].cls] += S->tn[i].servers * (double)S->tn[i].u[k];
+            S->clsum[S->tn[i].cls] += S->tn[i].servers * S->tn[i].u[k];
             S->clsrv[S->tn[i].cls] += S->tn[i].servers;
         }
     for (size_t c = 0; c < S->ncls; c++) {

@@ -192,14 +192,15 @@ int cp_pick(const struct cp_params *p, struct cp_table *t, uint64_t seed, const 
     rng_seed_key(&rr, seed, job);
     size_t nch = 0, nfit = 0;
     double total = 0;
-    int out = demand > 0 ? cp_select(p, type, demand, t->c, t->n, &rr, chosen, &nch, &nfit, &total) : CP_ONE;
+    int out =
+        demand > 0 ? cp_select(p, type, demand, t->c, t->n, &rr, chosen, &nch, &nfit, &total) : CP_NO_DEMAND;
     names[0] = 0;
     for (size_t i = 0; i < nch; i++) {
         if (i)
             strncat(names, "+", nsize - strlen(names) - 1);
         strncat(names, t->c[chosen[i]].name, nsize - strlen(names) - 1);
     }
-    if (demand == 0)
+    if (out == CP_NO_DEMAND)
         snprintf(reason, rsize, "no containers needed");
     else if (out == CP_ONE)
         snprintf(reason, rsize, "fits in %zu of %zu classes; drawn by weighted headroom", nfit, t->n);
@@ -207,7 +208,7 @@ int cp_pick(const struct cp_params *p, struct cp_table *t, uint64_t seed, const 
         snprintf(reason, rsize, "no class fits alone; %zu classes hold it together", nch);
     else
         none_reason(p, t, type, demand, total, reason, rsize);
-    if (book && out != CP_NONE)
+    if (book && (out == CP_ONE || out == CP_SEVERAL))
         cp_book(p, type, demand, t->c, chosen, nch);
     return out;
 }

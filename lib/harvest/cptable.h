@@ -56,7 +56,8 @@ void cp_table_free(struct cp_table *t);
  * names and the reason in words to reason (both truncated to their sizes),
  * and when book is set gives the containers to the chosen classes
  * (cp_book).  chosen must hold t->n entries.  A demand of 0 needs no class
- * (CP_ONE, no names).  Returns the outcome (enum cp_outcome). */
+ * (CP_NO_DEMAND, no names, nothing booked).  Returns the outcome (enum
+ * cp_outcome). */
 int cp_pick(const struct cp_params *p, struct cp_table *t, uint64_t seed, const char *job, int type, double demand,
             int book, size_t *chosen, char *names, size_t nsize, char *reason, size_t rsize);
 

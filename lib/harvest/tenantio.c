@@ -292,6 +292,8 @@ int tenantio_read_features(const char *path, const struct tenantio_opts *o, stru
         double sv = tenant_servers_lookup(o->servers, t);
         if (sv >= 0)
             f.servers = sv;
+        else if (o->servers && o->servers->n) /* it keeps the table's servers */
+            ts->unlisted++;
         f.tenant = xstrdup(t);
         set_add(ts, &f);
     }
@@ -602,11 +604,15 @@ static int row_servers(struct scan *s, const char *tenant, double *servers)
     return 0;
 }
 
-/* whether a tenant's servers default to 1 because --servers does not list it */
-static int unlisted(const struct scan *s, const char *tenant)
+/* a tenant --servers does not list, at its first row: counted in unlisted,
+ * and in unlisted_one when its servers default to 1 (the row has no
+ * servers value to take instead) */
+static void count_unlisted(struct scan *s, const char *tenant)
 {
-    return s->o->servers && s->o->servers->n && tenant_servers_lookup(s->o->servers, tenant) < 0 &&
-           !(s->cs >= 0 && csvr_field(s->r, s->cs));
+    if (!s->o->servers || !s->o->servers->n || tenant_servers_lookup(s->o->servers, tenant) >= 0)
+        return;
+    s->rs.unlisted++;
+    s->rs.unlisted_one += !(s->cs >= 0 && csvr_field(s->r, s->cs));
 }
 
 /* The checks of one row (fields f): 1 a sample (*t, *u in 0-1), 0 a gap
@@ -688,7 +694,7 @@ static int scan_rows(struct scan *s)
         if (!s->a.have_servers) {
             s->a.servers = servers;
             s->a.have_servers = 1;
-            s->rs.unlisted += unlisted(s, tenant);
+            count_unlisted(s, tenant);
         }
         if (k == 0) {
             s->rs.missing_util++;
@@ -743,7 +749,7 @@ static int scan_held(struct scan *s)
         }
         if (first) {
             keyset_add(seen, tenant);
-            s->rs.unlisted += unlisted(s, tenant);
+            count_unlisted(s, tenant);
         }
         group_held_add(h, tenant, 0, csvr_line(r), &(struct held_row){t, k ? u : NAN, servers});
     }
@@ -910,6 +916,7 @@ static int merge_range(struct worker *w, keyset *seen, char **last, long *base, 
         for (int p = 0; p < PATTERN_N; p++)
             rs->classified[p] += r->classified[p];
         rs->unlisted += r->unlisted;
+        rs->unlisted_one += r->unlisted_one;
         rs->missing_util += r->missing_util;
         rs->samples += r->samples;
     }

@@ -53,11 +53,14 @@ struct tenant_feat {
  * classified[p]: the tenants of pattern p classified by the per-tenant phase
  * (counted with or without rows kept, so --features-only can tell them);
  * skipped_sparse: of skipped_gaps, the tenants whose samples are further
- * apart than the step (median interval > step: the step is the cause). */
+ * apart than the step (median interval > step: the step is the cause).
+ * unlisted: the tenants o->servers (when it lists any) does not list;
+ * unlisted_one: of them, those counted as 1 server (no servers value in
+ * the input to take instead). */
 struct tenant_set {
     struct tenant_feat *rows;
     size_t n, cap;
-    long skipped_gaps, skipped_short, skipped_sparse, unlisted, missing_util;
+    long skipped_gaps, skipped_short, skipped_sparse, unlisted, unlisted_one, missing_util;
     struct slk_many warned; /* the skipped tenants' warnings (the first few printed) */
     long classified[PATTERN_N];
     size_t samples;

@@ -251,6 +251,8 @@ static void script_head(const plot *p, const char *term, int w, int h, FILE *sc)
                 "set autoscale xfix\n");
     if (p->npanels > 1)
         fprintf(sc, "set multiplot layout %zu,1 title '%s'\n", p->npanels, p->title);
+    else if (strcmp(term, "dumb") == 0) /* above the y title's row (write_panel) */
+        fprintf(sc, "set title '%s' offset 0,1\n", p->title);
     else
         fprintf(sc, "set title '%s'\n", p->title);
 }
@@ -692,7 +694,17 @@ static int write_panel(const plot *p, size_t k, const char *dir, int dumb, int w
         fprintf(sc, "set key title '(%d more lines not listed)'\n", untitled);
     else
         fprintf(sc, "set key title ''\n");
-    fprintf(sc, "set xlabel '%s'\nset ylabel '%s'\n", pn->xlabel, pn->ylabel);
+    fprintf(sc, "set xlabel '%s'\n", pn->xlabel);
+    /* a text terminal writes the y title across, left of the tic labels,
+     * and drops one that does not fit there ("mean stretch" beside "3.5"
+     * in a 12-character margin): it goes in a row of its own above the
+     * panel's frame instead (plot_render grows the chart by it), from the
+     * first column, whatever its length */
+    if (dumb)
+        fprintf(sc, "set ylabel ''\nset tmargin 2\nset label 1 '%s' at screen 0, graph 1 left offset 0,1\n",
+                pn->ylabel);
+    else
+        fprintf(sc, "set ylabel '%s'\n", pn->ylabel);
     y_range(p, k, sc);
     /* a long key goes below the plot, not beside it (key_layout) */
     if (kl->below && dumb) /* width 1: a space between an entry's sample and the next title */
@@ -1045,6 +1057,9 @@ int plot_render(plot *p, const char *term, int width, int height, FILE *out)
         else if (p->keys[k].below && (p->keys[k].rows + 1) * (int)CELL_H > grow)
             grow = (p->keys[k].rows + 1) * (int)CELL_H;
     }
+    if (dumb && p->npanels > 1) /* each panel's y title row (write_panel); one panel's takes a
+                                 * row of the three above it that held the title */
+        grow += (int)p->npanels;
     height += dumb ? grow : grow * (int)p->npanels;
     p->key_align = align_keys(p, dumb, width);
     const char *tmp = getenv("TMPDIR");

@@ -21,7 +21,9 @@
  * than four entries; a text terminal draws every titled series of a panel
  * with its own character (bands as their top edge, PLOT_RANGE as its middle
  * line): seven line characters, then characters at points every half
- * column; untitled lines dotted.
+ * column; untitled lines dotted; a panel's y title stands in the row
+ * above its frame (gnuplot's dumb terminal drops one that does not fit
+ * left of the tic labels).
  * Colours: a panel's named series take the palette's 16 colours in turn
  * (none of them grey: grey is the rest of a stack, PLOT_REST, and the lines
  * a key leaves out); past 16, lines are dashed and bands hatched (fill

@@ -456,7 +456,7 @@ void vcio_print_summary(const struct vcio_summary *sum, const struct vcsim_total
     fprintf(slk_summary(),
             "%s: window %s from %s%s; utilization %.1f%%; contended (demand > servers) "
             "%.1f%% of the time; makespan %s\n",
-            slk_progname, hb, tb, horizon_derived ? " (submit span rounded up to days)" : "",
+            slk_progname, hb, tb, horizon_derived ? " (the whole days that hold the last submit)" : "",
             100 * sum->utilization, 100 * sum->contended, mb);
     for (int b = 0; b < sum->nbins; b++)
         if (sum->bins[b].n >= 2)

@@ -18,7 +18,9 @@ double vcrep_floor(const struct vcsim_job *j, double cap, double servers)
     return cap / (j->maxpar < servers ? j->maxpar : servers);
 }
 
-int vcrep_in_window(double t, double w0, double h) { return t >= w0 && t <= w0 + h; }
+/* half-open, so that windows end to end (--daily, a cron job at 00:00:00
+ * every day) count a submit at their shared edge once, in the later one */
+int vcrep_in_window(double t, double w0, double h) { return t >= w0 && t < w0 + h; }
 
 void vcrep_acc_init(struct vcrep_acc *a, const double *cap, size_t nvc, double servers, int keep)
 {

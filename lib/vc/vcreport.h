@@ -29,7 +29,7 @@ double vcrep_stretch(const struct vcsim_job *j, double cap);
  * sharing, keeps it from its ideal time. */
 double vcrep_floor(const struct vcsim_job *j, double cap, double servers);
 
-/* vcrep_in_window: 1 when w0 <= t <= w0 + h. */
+/* vcrep_in_window: 1 when w0 <= t < w0 + h (h may be INFINITY). */
 int vcrep_in_window(double t, double w0, double h);
 
 struct vcrep_vc {
@@ -80,7 +80,7 @@ struct vcrep_acc {
  * by reference) in a cluster of `servers`; keep: VCREP_KEEP_* flags. */
 void vcrep_acc_init(struct vcrep_acc *a, const double *cap, size_t nvc, double servers, int keep);
 /* vcrep_acc_add: a finished job; it counts for its VC, its day and the
- * window's sums (win_*) when its submit is in [w0, w0 + h] (h may be
+ * window's sums (win_*) when its submit is in [w0, w0 + h) (h may be
  * INFINITY). */
 void vcrep_acc_add(struct vcrep_acc *a, const struct vcsim_job *j, double w0, double h);
 /* vcrep_acc_per_vc: rep[0..nvc) for a window of length h (median and p95

@@ -466,7 +466,10 @@ static void end_window(struct sim *s)
     if (isnan(s->w0))
         s->w0 = heap_size(&s->pend) ? heap_peek(&s->pend)->key : 0;
     if (!(s->cfg->window_len > 0)) {
-        double days = ceil(((any ? s->max_submit : 0) - s->w0) / DAY);
+        /* the window is half-open (vcrep_in_window): it must reach past
+         * the last submit, so a span of whole days takes one more (ceil
+         * left a job at 00:00:00 of the last day out) */
+        double days = floor(((any ? s->max_submit : 0) - s->w0) / DAY) + 1;
         s->wlen = (days < 1 ? 1 : days) * DAY;
     }
 }

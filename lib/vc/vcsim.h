@@ -79,8 +79,10 @@ struct vcsim_config {
     double credit_window;  /* W > 0, seconds: credit is clamped to +-c_i W */
     double window_start;   /* accounting window for used_window / overdemand / busy;
                               vcsim_stream: NAN = the first submit */
-    double window_len;     /* seconds, > 0; vcsim_stream: 0 = from the window's start
-                              to the last submit rounded up to whole days, at least one */
+    double window_len;     /* seconds, > 0; vcsim_stream: 0 = the whole days from the
+                              window's start that hold the last submit, at least one
+                              (the window [start, start + len) is half-open: a last
+                              submit on a day's edge opens one more day) */
     size_t reorder;        /* vcsim_stream: how far out of submit order the input may be */
     void (*progress)(uint64_t arrived, uint64_t total); /* or NULL */
 };

@@ -299,6 +299,15 @@ t "negative event time" 65 '' '' "column 't'" \
     bash -c "printf 't,server,event\n-5,1,reimage\n' >'$TMP/bad-ev3.csv'; replplace --simulate --events '$TMP/bad-ev3.csv' '$TINY'"
 t "too many blocks for the space" 1 '' '*' 'blocks found no space' \
     replplace --simulate --blocks 5000 --days 1 "$TMP/small.csv"
+# (review, 2026-12-04) the advice said "a larger --block-mb", but a tenant
+# holds floor(space_gb x 1024 / --block-mb) replicas: at 512 MB each 1 GB
+# tenant of small.csv holds 2, the 9 of them 18 = 6 blocks of 3, so 6 of 12
+# find no space; at 128 MB they hold 8 each, 72 >= 36, and all 12 fit.
+t "no space: the advice is a smaller --block-mb" 1 '' '' \
+    'replplace: alg2 with 3 replicas: 6 of 12 blocks found no space (a tenant holds floor(space_gb x 1024 / --block-mb) replicas: use fewer --blocks or a smaller --block-mb)' \
+    replplace -q --simulate -r 3 --policy alg2 --blocks 12 --days 1 --block-mb 512 "$TMP/small.csv"
+t "no space: a smaller --block-mb fits the blocks" 0 '' '*' '' \
+    replplace -q --simulate -r 3 --policy alg2 --blocks 12 --days 1 --block-mb 128 "$TMP/small.csv"
 
 # ---- Google clusterdata-2011 machine events adapter ----------------------------------------
 G="$DATA/google-2011/machine_events-part-00000.csv.gz"

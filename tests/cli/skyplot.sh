@@ -536,6 +536,19 @@ vcs 6,6 vcs daily.csv
 tenants 6,4,6 tenants util.csv --classes tenants.csv
 memory 6 memory mem.csv --y used_mb,bound_mb --by policy,k
 KINDS
+# (review, 2026-12-04) gnuplot's dumb terminal writes a y title across,
+# left of the tic labels, and drops one that does not fit there: vcs's
+# "mean stretch" (12 characters beside "3.5" in the 12-column margin),
+# memory's "memory (MB)", tenants' "utilization, constant classes (...)".
+# Each now stands alone in the row above its panel's frame, from column 1:
+# vcs 2 panels (load, mean stretch), tenants 3 (one per pattern: constant,
+# periodic, unpredictable), memory 1.
+tcheck "dumb: every panel's y title is shown, above its frame" bash -c '
+    cd "$1" && skyplot -q vcs daily.csv --term dumb > yt-v.txt && skyplot -q tenants util.csv --classes tenants.csv --term dumb > yt-t.txt &&
+    skyplot -q memory mem.csv --y used_mb,bound_mb --by policy,k --term dumb > yt-m.txt &&
+    [ "$(grep -A1 -E "^(load|mean stretch) *$" yt-v.txt | grep -c "^ *[0-9.]* *+-\{20,\}+")" = 2 ] &&
+    [ "$(grep -c -E "^utilization, (constant|periodic|unpredictable) classes \(median, 10-90% of tenants\) *$" yt-t.txt)" = 3 ] &&
+    [ "$(grep -A1 "^memory (MB) *$" yt-m.txt | grep -c "^ *[0-9.]* *+-\{20,\}+")" = 1 ]' _ "$TMP/dk"
 # (session 32) stacked panels ended where their own keys began: the plan's
 # cost panel (a key of 2) was wider than its reservations above (a key of
 # 8 jobs), so the same hour stood in two places.  Every panel's plot area

@@ -408,6 +408,32 @@ tcheck "summary: a window without jobs has none (--vcs's scope)" bash -c '
     stretch -q "$1/c2.csv" "$1/j1.csv" --start 100000 --vcs "$1/w-v.csv" --summary "$1/w-s.csv" > /dev/null &&
     [ "$(grep -E "^(jobs|jobs_simulated|mean_stretch|parallelism_floor_stretch|work_server_hours|used_server_hours)," "$1/w-s.csv" | tr "\n" " ")" = \
       "jobs,0 jobs_simulated,1 mean_stretch, parallelism_floor_stretch, work_server_hours,0 used_server_hours,1 " ]' _ "$TMP"
+# (review, 2026-12-04) the window was closed at its end, so a job submitted
+# at start + horizon counted in two windows end to end: a daily job at
+# 00:00:00 (x, y, z of 1 server-hour at 0, 1 d and 2 d on VC A of 100) was
+# in both [0, 1 d] and [1 d, 2 d].  Half-open, [0, 1 d) holds x alone and
+# [1 d, 2 d) y alone.  The default window must still hold the last submit
+# (2 d): the whole days from the first submit that hold it, floor(2 d / 1 d)
+# + 1 = 3 days (ceil gave 2 days, whose closed end held z), so A's load is
+# 3 / (100 x 72 h) = 1/2400, each --daily day's 1 / (100 x 24 h) (it was
+# 3 / (100 x 48 h) = 0.000625 beside days of 1/2400).
+printf 'vc,capacity\nA,100\nB,300\n' > "$TMP/edge-v.csv"
+printf 'job,vc,submit,size_server_hours\nx,A,0,1\ny,A,86400,1\nz,A,172800,1\n' > "$TMP/edge-j.csv"
+for st in 0 86400; do
+    t "window [$st s, +1 d) is half-open: one job, one day" 0 '' "jobs,1
+work_server_hours,1
+A,1,1
+A,$st,1" '' \
+        bash -c 'stretch -q --start "$1" --horizon 1d --summary "$2/edge-s.csv" --vcs "$2/edge-vcs.csv" --daily "$2/edge-d.csv" \
+                "$2/edge-v.csv" "$2/edge-j.csv" -o /dev/null &&
+            grep -E "^(jobs|work_server_hours)," "$2/edge-s.csv" && awk -F, "\$1 == \"A\" { print \$1 \",\" \$3 \",\" \$4 }" "$2/edge-vcs.csv" &&
+            awk -F, "NR > 1 { print \$1 \",\" \$2 \",\" \$3 }" "$2/edge-d.csv"' _ "$st" "$TMP"
+done
+t "default window: the whole days that hold the last submit (3 d for a submit at 2 d)" 0 '' \
+    $'jobs,3\nhorizon_s,259200\nA,0.0004166666666666667\nA,0,0.0004166666666666667\nA,86400,0.0004166666666666667\nA,172800,0.0004166666666666667' '' \
+    bash -c 'stretch -q --summary "$1/edge-s.csv" --vcs "$1/edge-vcs.csv" --daily "$1/edge-d.csv" "$1/edge-v.csv" "$1/edge-j.csv" -o /dev/null &&
+        grep -E "^(horizon_s|jobs)," "$1/edge-s.csv" && awk -F, "\$1 == \"A\" { print \$1 \",\" \$5 }" "$1/edge-vcs.csv" &&
+        awk -F, "NR > 1 { print \$1 \",\" \$2 \",\" \$4 }" "$1/edge-d.csv"' _ "$TMP"
 # Ten days of the paper-like scenario, every third job capped at 50 servers,
 # accounted over days 4-6 only: the summary's jobs, work and used hours are
 # the --vcs columns' sums, its mean stretch and parallelism floor those of
@@ -420,7 +446,7 @@ for s in maxmin drr; do
             --vcs "$1/wv.csv" --summary "$1/ws.csv" > "$1/wo.csv" &&
         awk -F, "FILENAME == ARGV[1] && FNR > 1 { cap[\$1] = \$2; own += \$2 }
             FILENAME == ARGV[2] && FNR > 1 { p[\$1] = \$5 }
-            FILENAME == ARGV[3] && FNR > 1 { rows++; if (\$3 >= 1767830400 && \$3 <= 1767830400 + 3 * 86400) {
+            FILENAME == ARGV[3] && FNR > 1 { rows++; if (\$3 >= 1767830400 && \$3 < 1767830400 + 3 * 86400) {
                 n++; ss += \$5; m = p[\$1] == \"\" || p[\$1] > own + 1250 ? own + 1250 : p[\$1]; fl += cap[\$2] / m } }
             FILENAME == ARGV[4] && FNR > 1 { vj += \$3; vw += \$4; vu += \$10 }
             FILENAME == ARGV[5] { v[\$1] = \$2 }

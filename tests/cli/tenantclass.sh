@@ -269,6 +269,14 @@ tcheck "threads: 3 readers == 1 reader (tenants and classes)" bash -c '
     tenantclass -q --threads 3 --classes "$1/c3.csv" "$1/big.csv" > "$1/t3.csv" &&
     cmp "$1/t1.csv" "$1/t3.csv" && cmp "$1/c1.csv" "$1/c3.csv"' _ "$TMP"
 tcheck "threads: feature tables in input order" bash -c 'cmp <(tenantclass -q --threads 1 --features-only "$1") <(tenantclass -q --threads 2 --features-only "$1")' _ "$TMP/big.csv"
+# --servers listing one of the 60 tenants: the other 59 take 1 server, counted
+# across the readers as by one (review, 2026-12-04)
+printf 'tenant,servers\ntenant00001,4\n' > "$TMP/big-srv.csv"
+for th in 1 3; do
+    t "threads $th: tenants not in --servers counted across the readers" 0 '' \
+        "tenantclass: warning: 59 tenants are not in --servers $TMP/big-srv.csv; counted as 1 server" '' \
+        sh -c 'tenantclass --threads "$1" --servers "$2" "$3" 2>&1 >/dev/null | grep "warning: .* --servers"' _ "$th" "$TMP/big-srv.csv" "$TMP/big.csv"
+done
 { cat "$TMP/big.csv"; grep "^tenant00002," "$TMP/big.csv" | head -20; } > "$TMP/ungrouped.csv"
 t "threads: ungrouped input, same message as one reader" 65 '' '' \
     "tenantclass: $TMP/ungrouped.csv:1296002: input not grouped by tenant: tenant 'tenant00002' appears again after tenant '" \
@@ -351,6 +359,29 @@ t "servers column 1e308: too large" 65 '' '' "column 'servers': '1e308' is too l
     sh -c 'tracegen -q tenants --count 2 --days 1 | awk -F, -v OFS=, "NR==1{print \$0,\"servers\"; next} {print \$0, \"1e308\"}" | tenantclass -q --min-samples 4'
 t "--servers 1e9: too large" 65 '' '' "column 'servers': '1e9' is too large (at most 1e+08)" \
     sh -c 'printf "tenant,servers\ntenant00001,1e9\n" > "$1/sbig.csv" && tracegen -q tenants --count 2 --days 1 | tenantclass -q --servers "$1/sbig.csv"' _ "$TMP"
+# (review, 2026-12-04) the warning about tenants --servers does not list
+# counted only those that fell back to 1 server, and said "1 tenants are
+# not in --servers" when two were not: a (servers column 7) takes 7, c
+# (empty column) 1; b is listed (5 wins over its column's 3).  The class
+# holds 7 + 5 + 1 = 13 servers, its avg (7 x 0.2 + 5 x 0.24 + 1 x 0.24) /
+# 13 = 2.84 / 13.  The same with -s (rows held) and --features-only (which
+# did not warn), and from a feature table, whose servers column a and c
+# keep (7 and 1).
+awk 'BEGIN { print "tenant,t,util,servers"; for (i = 0; i < 200; i++) print "a," 120 * i ",0.2,7"
+             for (i = 0; i < 200; i++) print "b," 120 * i ",0.24,3"; for (i = 0; i < 200; i++) print "c," 120 * i ",0.24," }' > "$TMP/srv3.csv"
+printf 'tenant,servers\nb,5\n' > "$TMP/srv-b.csv"
+for o in "" -s; do
+    t "--servers $o: every tenant it does not list counted, by where its servers came from" 0 '' \
+        'constant-1,constant,0.21846153846153846,0.21846153846153846,3,13' \
+        "tenantclass: warning: 2 tenants are not in --servers $TMP/srv-b.csv: 1 with the servers column of the input, 1 counted as 1 server" \
+        sh -c 'tenantclass $1 --periods 1h --servers "$2" --classes "$3/srv3-cl.csv" "$3/srv3.csv" > /dev/null && tail -n +2 "$3/srv3-cl.csv"' _ "$o" "$TMP/srv-b.csv" "$TMP"
+done
+t "--servers with --features-only: the same warning (it had none)" 0 '' '*' \
+    "tenantclass: warning: 2 tenants are not in --servers $TMP/srv-b.csv: 1 with the servers column of the input, 1 counted as 1 server" \
+    tenantclass --periods 1h --features-only --servers "$TMP/srv-b.csv" "$TMP/srv3.csv"
+t "--servers with --from-features: the unlisted keep the table's servers, counted" 0 '' '*' \
+    "tenantclass: warning: 2 tenants are not in --servers $TMP/srv-b.csv: 2 with the servers column of the input, 0 counted as 1 server" \
+    sh -c 'tenantclass -q --periods 1h --features-only "$1/srv3.csv" | tenantclass --from-features --servers "$2"' _ "$TMP" "$TMP/srv-b.csv"
 # servers are whole machines (classpick's reserve is per server, replplace
 # reads whole servers): 2.5 was taken and written as a class of 3.5 servers
 t "--servers 2.5: not whole" 65 '' '' "tenantclass: $TMP/sfrac.csv:2: column 'servers': '2.5' is not a whole number of servers" \

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static float zeros[16], busy_after0[16];
+static double zeros[16], busy_after0[16];
 
 /* a tenant of one 12-core server with series u */
-static struct cs_tenant tenant(const char *name, int cls, double avg, double peak, float *u)
+static struct cs_tenant tenant(const char *name, int cls, double avg, double peak, double *u)
 {
     struct cs_tenant t = {.name = (char *)name, .cls = cls, .servers = 1, .avg = avg, .peak = peak, .u = u};
     return t;
@@ -74,7 +74,7 @@ static void test_kill(void)
 {
     struct cp_params p;
     cp_params_default(&p);
-    float u[10] = {0, 0, 0.75f, 0.75f, 0, 0, 0, 0, 0, 0};
+    double u[10] = {0, 0, 0.75, 0.75, 0, 0, 0, 0, 0, 0};
     struct cp_class cls = {.name = "c", .pattern = CP_CONSTANT, .servers = 1};
     struct cs_tenant t = tenant("a", 0, 0, 0, u);
     struct cs_job j = {.submit = 0, .dur = 250, .last = 250, .tasks = 3, .type = CP_MEDIUM};
@@ -148,15 +148,15 @@ static void two_classes(struct cp_class cls[2], double yavg)
 
 /* jobs j[0..nj) on tenants x (own history xavg, series ux) and y (yavg,
  * uy) of two_classes(yavg): 10 ticks of 120 s, seed 1, class-aware or not */
-static void run_xy(double xavg, const float *ux, double yavg, const float *uy, struct cs_job *j, size_t nj,
+static void run_xy(double xavg, const double *ux, double yavg, const double *uy, struct cs_job *j, size_t nj,
                    int aware, struct cs_result *r)
 {
     struct cp_params p;
     cp_params_default(&p);
     struct cp_class cls[2];
     two_classes(cls, yavg);
-    struct cs_tenant t[2] = {tenant("x", 0, xavg, xavg, (float *)ux),
-                             tenant("y", 1, yavg, yavg, (float *)uy)};
+    struct cs_tenant t[2] = {tenant("x", 0, xavg, xavg, (double *)ux),
+                             tenant("y", 1, yavg, yavg, (double *)uy)};
     cs_simulate(&p, 120, 1, aware, t, 2, 10, j, nj, cls, 2, r);
     free(t[0].run);
     free(t[1].run);
@@ -189,7 +189,7 @@ static void test_rooms_after_booking(void)
  * killed at tick 2 — as YARN-PT does (they rerun on x from tick 2: 600 s). */
 static void test_rooms_each_tick(void)
 {
-    float ux[10] = {0.75f}, uy[10] = {0.75f, 0, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f};
+    double ux[10] = {0.75}, uy[10] = {0.75, 0, 0.75, 0.75, 0.75, 0.75, 0.75, 0.75, 0.75, 0.75};
     struct cs_job j = {.submit = 0, .dur = 250, .last = 250, .tasks = 4, .type = CP_MEDIUM};
     struct cs_result r[2];
     for (int a = 0; a < 2; a++)
@@ -209,9 +209,9 @@ static void test_rooms_each_tick(void)
  * only at tick 3 (720 s). */
 static void test_saturated_label(void)
 {
-    float ux[10], uy[10] = {0.75f, 0.75f};
+    double ux[10], uy[10] = {0.75, 0.75};
     for (int k = 0; k < 10; k++)
-        ux[k] = k ? 0.5f : 0;
+        ux[k] = k ? 0.5 : 0;
     struct cs_job j = {.submit = 0, .dur = 250, .last = 250, .tasks = 6, .type = CP_MEDIUM};
     struct cs_result r;
     run_xy(0.5, ux, 0, uy, &j, 1, 1, &r);
@@ -335,7 +335,7 @@ int main(void)
 {
     slk_init("test_classsim");
     for (int k = 1; k < 16; k++)
-        busy_after0[k] = 0.75f;
+        busy_after0[k] = 0.75;
     test_one_job();
     test_exec_off_tick();
     test_kill();

@@ -57,6 +57,19 @@ static void test_stretch_and_window(void)
     CHECK(vcsim_stream(&cfg, 1, cap, &feed, NULL, &tot) == 0);
     CHECK_NEAR(tot.window_start, 50, 0);
     CHECK_NEAR(tot.window_len, 3600, 0);
+    /* (review, 2026-12-04) the window is half-open, [w0, w0 + h): a submit
+     * at its end belongs to the next window only; the derived one holds the
+     * last submit even when it is a whole number of days after the first
+     * (1000 and 1000 + 1 day: 2 days, where ceil gave 1) */
+    CHECK(vcrep_in_window(0, 0, 86400) && !vcrep_in_window(86400, 0, 86400) &&
+          vcrep_in_window(86400, 86400, 86400));
+    CHECK(vcrep_in_window(1e18, 0, INFINITY));
+    js[1].submit = 1000 + 86400;
+    a = (struct afeed){js, 2, 0, 0, 1};
+    cfg.window_start = NAN, cfg.window_len = 0;
+    CHECK(vcsim_stream(&cfg, 1, cap, &feed, NULL, &tot) == 0);
+    CHECK_NEAR(tot.window_len, 2 * 86400.0, 0);
+    CHECK(vcrep_in_window(js[1].submit, tot.window_start, tot.window_len));
 }
 
 /* Out of submit order: refused beyond cfg.reorder, accepted within it, and
