@@ -19,7 +19,7 @@
 #     -k KEY      key column (default: job, task or tenant by the tool)
 #     -w DIR      local work directory; without -T it must be on a file system
 #                 every host mounts at the same path (default: a new
-#                 ./slokit-shards.XXXXXX, removed on success)
+#                 ./slokit-shards.XXXXXX, removed on success and when the split fails)
 #     -e CMD      the ssh command (parallel --ssh), e.g. -e 'ssh -F my_config'
 #
 #   examples/parallel-shards.sh -S 2/node1,2/node2 -i usage.csv skyfit > sky.csv
@@ -61,7 +61,10 @@ keep=1
 mkdir -p "$work" && work=$(cd "$work" && pwd) || exit 73
 rm -f "$work"/out-*.csv
 
-shards_split "$in" "$key" "$n" "$work" || exit
+# a split that fails (no such input, a bad row) leaves nothing to keep: a
+# work directory made here goes (a cron job with a wrong path piled up
+# empty ones); one given with -w stays
+shards_split "$in" "$key" "$n" "$work" || { rc=$?; [ $keep = 1 ] || rm -rf "$work"; exit $rc; }
 cmd="$(printf '%q ' "$tool" "$@") -q"
 popts=(--will-cite --halt soon,fail=1 -S "$logins" ${sshcmd:+--ssh "$sshcmd"})
 if [ $trc = 1 ]; then

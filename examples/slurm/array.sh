@@ -12,7 +12,8 @@
 #                 peakgate, tenant for tenantclass --features-only)
 #     -w DIR      work directory on a file system every node mounts at the
 #                 same path (default: a new ./slokit-array.XXXXXX, removed on
-#                 success; kept on failure for the logs)
+#                 success and when the split fails; kept when a task fails,
+#                 for the logs)
 #     -p PART     Slurm partition (default: the cluster's default)
 #     -m M        at most M tasks running at once (--array=0-N%M)
 #     -s OPTS     more sbatch options, e.g. -s '--time=30 --mem=4G' (not
@@ -66,7 +67,10 @@ keep=1
 mkdir -p "$work" && work=$(cd "$work" && pwd) || exit 73
 rm -f "$work"/status-* "$work"/out-*.csv "$work"/log-*.txt
 
-shards_split "$in" "$key" "$n" "$work" || exit
+# a split that fails (no such input, a bad row) leaves nothing to keep: a
+# work directory made here goes (a cron job with a wrong path piled up
+# empty ones); one given with -w stays
+shards_split "$in" "$key" "$n" "$work" || { rc=$?; [ $keep = 1 ] || rm -rf "$work"; exit $rc; }
 # shellcheck disable=SC2086
 job=$(sbatch --parsable --array="0-$((n - 1))${maxrun:+%$maxrun}" ${part:+--partition="$part"} \
     --job-name="slokit-$(basename "$tool")" --output="$work/log-%a.txt" --chdir="$work" $sbopts \

@@ -154,6 +154,12 @@ sloinfer -q "$TMP/sh-runs.csv" > "$TMP/sh-one.csv"
 t "tools: parallel-shards.sh from a fresh clone, no tool on PATH" 0 '' "@$TMP/sh-one.csv" '' \
     env PATH="$CLEAN" bash -c 'cd "$1" && "$2/parallel-shards.sh" -S : -n 3 -i "$3" sloinfer -q' _ "$TMP" "$EX" "$TMP/sh-runs.csv"
 
+# a split that fails (no such input) removes the work directory it made
+# (review, 2026-12-04: an empty ./slokit-shards.XXXXXX was left, unnamed)
+t "parallel-shards.sh: a missing input leaves no work directory" 66 '' 'left: 0' '*' bash -c '
+    mkdir -p "$1/psx" && cd "$1/psx" && "$2/parallel-shards.sh" -S : -i "$1/no-such.csv" sloinfer; rc=$?
+    echo "left: $(ls -d slokit-shards.* 2>/dev/null | wc -l)"; exit $rc' _ "$TMP" "$EX"
+
 # One way to say the usage: no script prints a range of its own lines.
 tcheck "usage: no script prints a hard-coded range of its own lines" bash -c '! grep -nE "sed -n .?[0-9]+,[0-9]+p.? \"?\\\$0" "$1"/*.sh "$1"/slurm/*.sh' _ "$ROOT/examples"
 tcheck "usage: every script but slurm/task.sh (sbatch runs a copy of it) sources common.sh" bash -c '
