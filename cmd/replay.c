@@ -223,8 +223,6 @@ static int plan_regime(void)
     return 0;
 }
 
-/* load: the SLOs, provisioning, run table, plan and usage, in that order;
- * the runs sorted by start.  *p receives the plan (--plan). */
 /* Runs whose mean container differs from the plan's by more than this
  * share (in cores or in MB) are warned of. */
 #define SHAPE_TOL 0.1
@@ -272,6 +270,8 @@ static void shape_warn(const plan *p)
     free(w);
 }
 
+/* load: the SLOs, provisioning, run table, plan and usage, in that order;
+ * the runs sorted by start.  *p receives the plan (--plan). */
 static int load(plan **p)
 {
     struct replayio_opts ro = {opt.cont_cores, opt.cont_mem, opt.from, opt.until, opt.max_steps};

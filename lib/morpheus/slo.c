@@ -692,6 +692,18 @@ static void fold_reads(struct job_offsets *x, double P, const struct slo_opts *o
         }
 }
 
+/* median_slack: the median over the runs of (read - end) / (end - start),
+ * x->rd the read (the deadline, basis completion); NAN when no run has a
+ * read and a length.  buf holds x->u values. */
+static double median_slack(const struct job_offsets *x, double *buf)
+{
+    size_t ns = 0;
+    for (size_t i = 0; i < x->u; i++)
+        if (!isnan(x->rd[i]) && x->en[i] > x->st[i])
+            buf[ns++] = (x->rd[i] - x->en[i]) / (x->en[i] - x->st[i]);
+    return ns ? stats_median(buf, ns) : NAN;
+}
+
 /* window: d (offset from the scheduled submit), cv, slack ratio and the
  * problematic CVs from the offsets; a is already in res->a.  Basis
  * completion: d is the o->done_pct percentile of the end offsets plus
@@ -730,11 +742,8 @@ static void window(struct job_offsets *x, const struct slo_opts *o, int completi
                 dv[m++] = x->rd[i];
     }
     res->cv = m ? robust_cv(dv, m, 1) : NAN;
-    size_t ns = 0, nw = 0;
-    for (size_t i = 0; i < u; i++)
-        if (!isnan(x->rd[i]) && x->en[i] > x->st[i])
-            slack[ns++] = (x->rd[i] - x->en[i]) / (x->en[i] - x->st[i]);
-    res->slack_ratio = ns ? stats_median(slack, ns) : NAN;
+    res->slack_ratio = median_slack(x, slack);
+    size_t nw = 0;
     if (!completion) {
         for (size_t i = 0; i < u; i++)
             if (!isnan(x->rd[i]))
@@ -796,17 +805,16 @@ static void to_grid(struct slo_result *res, double phase)
 }
 
 /* signed_off_slack: basis completion or schedule, an overridden d: the
- * slack ratio taken against it as against an inferred d (window), d_sched
- * being the override's d as an offset from the scheduled submit. */
-static void signed_off_slack(const struct job_offsets *x, double d_sched, struct slo_result *res)
+ * slack ratio taken against it as window takes it against an inferred d
+ * (the deadline stands in for every run's read), d_sched being the
+ * override's d as an offset from the scheduled submit. */
+static void signed_off_slack(struct job_offsets *x, double d_sched, struct slo_result *res)
 {
-    double *slack = xmalloc((x->u ? x->u : 1) * sizeof *slack);
-    size_t ns = 0;
+    double *buf = xmalloc((x->u ? x->u : 1) * sizeof *buf);
     for (size_t i = 0; i < x->u; i++)
-        if (x->en[i] > x->st[i])
-            slack[ns++] = (d_sched - x->en[i]) / (x->en[i] - x->st[i]);
-    res->slack_ratio = ns ? stats_median(slack, ns) : NAN;
-    free(slack);
+        x->rd[i] = d_sched;
+    res->slack_ratio = median_slack(x, buf);
+    free(buf);
 }
 
 static void apply_override(const struct slo_override *ov, struct slo_result *res)

@@ -250,6 +250,24 @@ static void warn_override_no_window(const char *path, const struct slofile_ovrow
     slk_warn_at(path, ov->line, "job '%s': %s: no_window", ov->job, why);
 }
 
+/* warn_override_unplaced: an overridden d that leaves the job no request
+ * (apply_override makes it actionable or no_window only with a period
+ * and an a to place it by): say which of them is missing. */
+static void warn_override_unplaced(const char *path, const struct slofile_ovrow *ov,
+                                   const struct slo_result *res)
+{
+    int per = isfinite(res->period), a = isfinite(res->a);
+    const char *no = per ? "a"
+                     : a ? "period"
+                         : "period and a",
+               *give = per ? "a"
+                       : a ? "the period"
+                           : "the period and a";
+    slk_warn_at(path, ov->line,
+                "job '%s': the override's d leaves it %s: no %s to place it by (give %s in the override too)",
+                ov->job, res->status, no, give);
+}
+
 /* emit: infer one job's SLO from its n runs, write its row, count it. */
 static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n, const struct slofile_opts *o,
                  const struct slo_opts *so, struct slofile_tally *t)
@@ -259,15 +277,8 @@ static void emit(csvw *w, const char *job, struct slo_run *runs, size_t n, const
     slo_infer_job(runs, n, so, ov ? &ov->ov : NULL, &res);
     if (ov && res.overridden && strcmp(res.status, "no_window") == 0)
         warn_override_no_window(o->ov->path, ov, &res);
-    else if (ov && ov->ov.has_d && strcmp(res.status, "actionable") != 0) /* no period or a to place it */
-        slk_warn_at(o->ov->path, ov->line,
-                    "job '%s': the override's d leaves it %s: no %s%s%s to place it by "
-                    "(give %s in the override too)",
-                    job, res.status, isfinite(res.period) ? "" : "period",
-                    isfinite(res.period) || isfinite(res.a) ? "" : " and ", isfinite(res.a) ? "" : "a",
-                    isfinite(res.period) ? "a"
-                    : isfinite(res.a)    ? "the period"
-                                         : "the period and a");
+    else if (ov && ov->ov.has_d && strcmp(res.status, "actionable") != 0)
+        warn_override_unplaced(o->ov->path, ov, &res);
     else if (ov && ov->ov.has_d && res.slack_ratio < 0)
         slk_warn_at(o->ov->path, ov->line,
                     "job '%s': most of its runs end after the override's d (slack_ratio %.3g)", job,
