@@ -50,6 +50,9 @@
 #                 and a warning when the dump's day has passed (NOW, or the
 #                 clock, a day or more after the dump ends: a replay, or an
 #                 export that stopped; the plan is then for the dump's day),
+#                 a warning when runs were submitted after now (a clock
+#                 running ahead: they are left out of the plan's date, so
+#                 one such row cannot move the plan days ahead),
 #                 and lists (off-kilter jobs, moved, refused) of at most
 #                 $REPORT_LIST jobs each (default 20), then "... and N more":
 #                 decisions.csv has them all
@@ -63,7 +66,8 @@
 # of the dump (the midnight after its last submit, read from the rows
 # sloinfer used, epoch seconds or ISO 8601: a skipped row never moves it);
 # then the YARN delta, the picture and the report.  A bad setting (ON_ERROR,
-# REPORT_LIST, PRIOR_WEIGHT, LOCK_WAIT, NOW, METRICS) exits 64 before anything runs.
+# REPORT_LIST, PRIOR_WEIGHT, LOCK_WAIT, NOW, METRICS, QUEUE,
+# CLUSTER_TIMESTAMP) exits 64 before anything runs.
 #
 # Safe to re-run: on the same input nothing changes, the plan is
 # byte-identical and the YARN delta is empty, also when the capacity refuses
@@ -92,6 +96,9 @@
 #     waits ("waiting for ... plan.csv.lock") and then lands in tonight's
 #     plan; one under way when the run reaches its plan step finishes
 #     first (the run waits up to 10 minutes for it, then exits 75).
+#     It lasts while its job has a request in the dump: a job with no
+#     actionable SLO (sloinfer needs five runs) is removed the next night ("no
+#     request tonight"), with a YARN delete;
 #
 # POST_ACK=1: the POST step says when the delta is in.  The delta takes the
 # RM from last night's plan to tonight's, so a run between a night and its
@@ -119,6 +126,13 @@
 #   time() - slokit_nightly_last_success_timestamp_seconds > 26 * 3600
 # A METRICS file that cannot be written is a warning, never the night's
 # status.
+#
+# QUEUE (default dedicated): the reservable YARN queue of every body
+# (lcmpack --queue); CLUSTER_TIMESTAMP (default 0): the RM's cluster
+# timestamp in the reservation ids (lcmpack --cluster-timestamp: the
+# clusterTimestamp of /ws/v1/cluster/info; the ids are
+# reservation_<it>_<a hash of the job's name>).  A new QUEUE or CLUSTER_TIMESTAMP
+# names every reservation anew: set them before the first night.
 #
 # A dump that ends before last night's plan began (an export cut short, a
 # time-ordered runs.csv truncated) would plan a day already planned: it
@@ -239,6 +253,12 @@ fi
 report_list=$(whole REPORT_LIST "${REPORT_LIST:-20}" lines) || exit 64
 post_ack=${POST_ACK:-0}
 case $post_ack in 0|1) ;; *) echo "nightly-plan: POST_ACK is 0 or 1, not '$post_ack'" >&2; exit 64 ;; esac
+queue=${QUEUE:-dedicated}
+[[ $queue =~ ^[A-Za-z0-9_.-]+$ ]] || { echo "nightly-plan: QUEUE is a YARN queue name (letters, digits, '_', '.', '-'), not '$queue'" >&2; exit 64; }
+cluster_ts=${CLUSTER_TIMESTAMP:-0}
+[[ $cluster_ts =~ ^[0-9]{1,16}$ ]] && [ $((10#$cluster_ts)) -le 4000000000000000 ] ||
+    { echo "nightly-plan: CLUSTER_TIMESTAMP is the RM's cluster timestamp in milliseconds (0 to 4000000000000000), not '$cluster_ts'" >&2; exit 64; }
+yarn_opt=(--queue "$queue" --cluster-timestamp "$((10#$cluster_ts))")
 allow_earlier=${ALLOW_EARLIER:-0}
 case $allow_earlier in 0|1) ;; *) echo "nightly-plan: ALLOW_EARLIER is 0 or 1, not '$allow_earlier'" >&2; exit 64 ;; esac
 # csv_awk: the awk prelude of every program below that reads a CSV file: the
@@ -432,9 +452,15 @@ rm -f "$work/skyfit.err"
 #    used (not the lines of rejects-sloinfer.csv), as sloinfer reads times:
 #    epoch seconds or ISO 8601, quoted or not; a garbled or millisecond
 #    submit (sloinfer skips it) must not move the plan to 1970 or 2500.
+#    Nor may a submit after now (a host whose clock runs ahead): it would
+#    date the plan days ahead, place today's ad-hoc requests after their
+#    deadlines, and every later night's dump would end "before last
+#    night's plan".  Such rows are left out of the date and counted in
+#    the report (sloinfer still reads them).
+ynow=${now_arg:-$(date +%s)}
 rj="$work/rejects-sloinfer.csv"; [ -r "$rj" ] || rj=/dev/null
-at=$(runs="$runs_f" rejects="$rj" awk "$csv_awk"'
-    BEGIN { runs = ENVIRON["runs"]; rj = ENVIRON["rejects"] }   # (not -v, which reads backslashes as escapes)
+at_out=$(runs="$runs_f" rejects="$rj" now="$ynow" awk "$csv_awk"'
+    BEGIN { runs = ENVIRON["runs"]; rj = ENVIRON["rejects"]; now = ENVIRON["now"] + 0 }   # (not -v, which reads backslashes as escapes)
     function civil(y, m, d) { y -= m <= 2; era = int(y / 400); yoe = y - era * 400   # days since 1970-01-01
         doy = int((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
         return era * 146097 + yoe * 365 + int(yoe / 4) - int(yoe / 100) + doy - 719468 }
@@ -453,10 +479,15 @@ at=$(runs="$runs_f" rejects="$rj" awk "$csv_awk"'
           if (match(v, /[+-][0-9][0-9]:?[0-9][0-9]$/) && RSTART > 16) {
               o = substr(v, RSTART + 1); sub(/:/, "", o)
               t -= (substr(v, RSTART, 1) == "-" ? -1 : 1) * (substr(o, 1, 2) * 3600 + substr(o, 3, 2) * 60) } }
+      if (t > now && t < 1e11) { late++; if (t > lmax) lmax = t; next }
       if (t >= 0 && t < 1e11 && t > m) m = t }
-    END { if (m > 0) printf "%d\n", (int(m / 86400) + 1) * 86400 }' \
+    END { a = "-"; if (m > 0) a = sprintf("%d", (int(m / 86400) + 1) * 86400); printf "%s %d %d\n", a, late, lmax }' \
     "$rj" <(unz "$runs_f") || true)
-[ -n "$at" ] || die 65 "$runs_f: no usable submit time (epoch seconds or ISO 8601): cannot tell where the dump ends"
+read -r at late late_max <<<"$at_out"
+late_note=""
+[ "${late:-0}" -eq 0 ] ||
+    late_note="$late run(s) in $(basename "$runs_f") submitted after now ($(date -u -d "@$ynow" +%Y-%m-%dT%H:%M:%SZ)), the latest at $(date -u -d "@${late_max%.*}" +%Y-%m-%dT%H:%M:%SZ): left out of the plan's date (a clock running ahead?)"
+[ "${at:--}" != - ] || die 65 "$runs_f: no usable submit time (epoch seconds or ISO 8601)${late_note:+ before now; $late_note}: cannot tell where the dump ends"
 # A dump that ends before last night's plan began (an export cut short: a
 # time-ordered runs.csv truncated) plans a day already planned: it would
 # delete the coming one-off reservations and submit instances whose
@@ -485,7 +516,6 @@ rm -f "$work"/rejects-*.csv
 # a deadline in the past).  NOW (epoch seconds) overrides the clock; a run
 # outside the planned day [at, at + 1 d) (a replay of an old dump, or
 # planning ahead) takes --at.
-ynow=${now_arg:-$(date +%s)}
 # A dump whose day has passed (an export that stopped, or a replay) plans
 # a day that is over, and its YARN bodies are dated then: the report says so.
 stale_note=""
@@ -518,7 +548,7 @@ step lcmpack
 mapfile -t e_lcm < <(err_opt lcmpack)
 lcmlog=$(lcmpack "${plan_opt[@]}" "${e_lcm[@]}" --stable "$stable" --improve 5 --slo "$work/slo.csv" "${cap_opt[@]}" \
     "$work/skyline.csv" --at "$at" --horizon "$horizon" --load "$work/load.csv" --report "$work/decisions.csv" \
-    --yarn-delta "$work/yarn" --now "$ynow" -o "$work/plan.csv" 2>&1 >/dev/null) || {
+    --yarn-delta "$work/yarn" "${yarn_opt[@]}" --now "$ynow" -o "$work/plan.csv" 2>&1 >/dev/null) || {
     rc=$?; printf '%s\n' "$lcmlog" >&2; die "$rc" "lcmpack failed (exit $rc); last night's plan is unchanged"; }
 if [ -r "$work/rejects-lcmpack.csv" ]; then
     tail -n +2 "$work/rejects-lcmpack.csv" >> "$work/rejects.csv"
@@ -539,7 +569,7 @@ fi
 
 # 3. Every reservation as a YARN body (the delta is in yarn/).
 step yarn
-lcmpack -q --plan "$work/plan.csv" "${cap_opt[@]}" --format yarn --at "$at" --now "$ynow" -o "$work/yarn.jsonl"
+lcmpack -q --plan "$work/plan.csv" "${cap_opt[@]}" --format yarn "${yarn_opt[@]}" --at "$at" --now "$ynow" -o "$work/yarn.jsonl"
 
 # 4. The picture (none for a plan with no reservations: nothing to draw, and
 #    the night must still publish its plan and the deletes of its delta).
@@ -574,6 +604,7 @@ list() {
              END { if (n) printf "           %d fitted with last night'"'"'s skyline as the prior (--prior-weight '"$prior_weight"')\n", n }' "$work/skyfit-stats.csv"
     [ -z "$stale_note" ] || echo "warning:   $stale_note"
     [ -z "$earlier_note" ] || echo "warning:   $earlier_note"
+    [ -z "$late_note" ] || echo "warning:   $late_note"
     [ -z "$prior_note" ] || echo "warning:   $prior_note"
     # expired: reservations that ended since last night ("ended before ...");
     # an ad-hoc request whose deadline passed before it was ever placed

@@ -68,11 +68,8 @@ static int pod(csvr *r, const int *col, enum gpupods_unit unit, enum gpupods_vc_
             return 0;
         }
     }
-    double demand = unit == GPUPODS_GPU ? v[P_NGPU] * v[P_GPUMILLI] / 1000 : v[P_CPU] / 1000;
-    if (demand <= 0) {
-        st->no_demand++;
-        return 0;
-    }
+    /* a scheduled pod's name and times are checked whatever the unit keeps
+     * of it: a row's validity does not depend on --unit */
     const char *name = csvr_field_required(r, col[P_NAME], NULL);
     if (!name)
         return -1;
@@ -84,7 +81,15 @@ static int pod(csvr *r, const int *col, enum gpupods_unit unit, enum gpupods_vc_
     if (v[P_SCHED] < v[P_CREATE])
         return csvr_fail(r, "pod '%s' scheduled at %s, before it was created at %s", name,
                          csvr_field(r, col[P_SCHED]), csvr_field(r, col[P_CREATE]));
-    if (v[P_DELETE] <= v[P_SCHED]) {
+    if (v[P_DELETE] < v[P_SCHED])
+        return csvr_fail(r, "pod '%s' deleted at %s, before it was scheduled at %s", name,
+                         csvr_field(r, col[P_DELETE]), csvr_field(r, col[P_SCHED]));
+    double demand = unit == GPUPODS_GPU ? v[P_NGPU] * v[P_GPUMILLI] / 1000 : v[P_CPU] / 1000;
+    if (demand <= 0) {
+        st->no_demand++;
+        return 0;
+    }
+    if (v[P_DELETE] == v[P_SCHED]) {
         st->no_duration++;
         return 0;
     }

@@ -247,6 +247,25 @@ pod-1,BE,100,0.34577777777777774,0.32' '' traceconv -q alibaba-gpu - --nodes "$T
 t "alibaba-gpu: a pod with no name" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
 "",4000,15258,1,320,,BE,Running,100,4000,110
 ' '' "<stdin>:2: column 'name': missing value" traceconv -q alibaba-gpu - --nodes "$TMP/qnodes.csv" --capacities "$TMP/x.csv"
+# A pod deleted before it was scheduled was counted "deleted when
+# scheduled" (exit 0); a pod the unit drops (no GPU with --unit gpu) was
+# not checked at all, so a line's validity depended on --unit.
+t "alibaba-gpu: a pod deleted before it was scheduled" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+pod-1,4000,15258,1,320,,BE,Running,100,105,110
+' '' "<stdin>:2: pod 'pod-1' deleted at 105, before it was scheduled at 110" traceconv -q alibaba-gpu - --nodes "$TMP/qnodes.csv" --capacities "$TMP/x.csv"
+t "alibaba-gpu: deleted when scheduled is still skipped" 0 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+pod-1,4000,15258,1,320,,BE,Running,100,110,110
+pod-2,4000,15258,1,320,,BE,Running,100,4000,110
+' 'job,vc,submit,size_server_hours,max_parallelism
+pod-2,BE,100,0.34577777777777774,0.32' '' traceconv -q alibaba-gpu - --nodes "$TMP/qnodes.csv" --capacities "$TMP/x.csv"
+for u in gpu cpu; do
+    t "alibaba-gpu --unit $u: a CPU-only pod with no name" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+"",4000,15258,0,0,,BE,Running,100,4000,110
+' '' "<stdin>:2: column 'name': missing value" traceconv -q alibaba-gpu --unit $u - --nodes "$TMP/qnodes.csv" --capacities "$TMP/x.csv"
+    t "alibaba-gpu --unit $u: a CPU-only pod scheduled before it was created" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+pod-1,4000,15258,0,0,,BE,Running,100,4000,90
+' '' "<stdin>:2: pod 'pod-1' scheduled at 90, before it was created at 100" traceconv -q alibaba-gpu --unit $u - --nodes "$TMP/qnodes.csv" --capacities "$TMP/x.csv"
+done
 t "alibaba-gpu: an open quote names its line" 65 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
 p1,4000,15258,1,320,,BE,Running,100,4000,110
 "p2,4000,15258,1,320,,BE,Running,100,4000,110
